@@ -1,0 +1,186 @@
+"""The lecture config: one TOML file in ``assets/``, loaded into a typed, validated object.
+
+A bad value raises :class:`ConfigError` whose message is one line naming the key,
+the value and what is allowed::
+
+    assets/lecture.toml: sizes.d = 7 is not allowed: an even integer from 2 to 6
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+ASSETS_DIR = Path(__file__).resolve().parent.parent / "assets"
+DEFAULT_CONFIG = ASSETS_DIR / "lecture.toml"
+CONFIG_ENV = "ATTENTION_CLIPS_CONFIG"
+
+QUALITIES = ("l", "m", "h", "k")
+# Colormaps allowed per role (matplotlib names), as the house style asks.
+WEIGHT_CMAPS = ("viridis", "cividis", "magma", "inferno", "plasma")
+SIGNED_CMAPS = ("RdBu_r", "RdBu", "coolwarm", "PuOr", "BrBG", "PiYG", "seismic", "bwr")
+ANGLE_CMAPS = ("twilight", "twilight_shifted", "hsv")
+
+
+class ConfigError(ValueError):
+    """A lecture config value breaks its rule; the message is one line."""
+
+
+@dataclass(frozen=True)
+class LectureConfig:
+    path: Path
+    number: int
+    title: str
+    notebook: str
+    seed: int
+    default_quality: str
+    T: int
+    d: int
+    T_heatmap: int
+    n_trials: int
+    perm: tuple[int, ...]
+    sentence_a: str
+    sentence_b: str
+    n_max: int
+    train_length: int
+    rope_base: float
+    dilution_widths: tuple[int, ...]
+    dilution_t_max: int
+    cmap_weights: str
+    cmap_signed: str
+    cmap_angles: str
+
+    @property
+    def tokens_a(self) -> tuple[str, ...]:
+        return tuple(self.sentence_a.split())
+
+    @property
+    def tokens_b(self) -> tuple[str, ...]:
+        return tuple(self.sentence_b.split())
+
+
+# Which TOML key feeds which field; the scenes' render keys use these names too.
+FIELDS: dict[str, str] = {
+    "number": "lecture.number", "title": "lecture.title", "notebook": "lecture.notebook",
+    "seed": "lecture.seed", "default_quality": "lecture.default_quality",
+    "T": "sizes.T", "d": "sizes.d", "T_heatmap": "sizes.T_heatmap", "n_trials": "sizes.n_trials",
+    "perm": "permutation.perm",
+    "sentence_a": "sentences.a", "sentence_b": "sentences.b",
+    "n_max": "positions.n_max", "train_length": "positions.train_length",
+    "rope_base": "positions.rope_base", "dilution_widths": "positions.dilution_widths",
+    "dilution_t_max": "positions.dilution_t_max",
+    "cmap_weights": "colors.weights", "cmap_signed": "colors.signed", "cmap_angles": "colors.angles",
+}
+
+
+class _Reader:
+    def __init__(self, data: dict, where: str):
+        self.data, self.where = data, where
+
+    def fail(self, key: str, value, allowed: str):
+        raise ConfigError(f"{self.where}: {key} = {value!r} is not allowed: {allowed}")
+
+    def get(self, key: str):
+        node = self.data
+        for part in key.split("."):
+            if not isinstance(node, dict) or part not in node:
+                raise ConfigError(f"{self.where}: {key} is missing")
+            node = node[part]
+        return node
+
+    def int(self, key: str, lo: int, hi: int | None = None, *, even: bool = False) -> int:
+        v = self.get(key)
+        rule = f"an {'even ' if even else ''}integer " + (f"from {lo} to {hi}" if hi is not None else f">= {lo}")
+        if isinstance(v, bool) or not isinstance(v, int) or v < lo or (hi is not None and v > hi) or (even and v % 2):
+            self.fail(key, v, rule)
+        return v
+
+    def str(self, key: str, choices: tuple[str, ...] | None = None) -> str:
+        v = self.get(key)
+        if not isinstance(v, str) or not v.strip():
+            self.fail(key, v, "a non-empty string")
+        if choices is not None and v not in choices:
+            self.fail(key, v, f"one of {', '.join(choices)}")
+        return v
+
+    def float(self, key: str, lo_exclusive: float) -> float:
+        v = self.get(key)
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not (v > lo_exclusive) or v != v or v == float("inf"):
+            self.fail(key, v, f"a finite number > {lo_exclusive:g}")
+        return float(v)
+
+
+def config_path(path: str | os.PathLike | None = None) -> Path:
+    """The config to use: ``path``, else ``$ATTENTION_CLIPS_CONFIG``, else ``assets/lecture.toml``."""
+    if path is not None:
+        return Path(path)
+    env = os.environ.get(CONFIG_ENV)
+    return Path(env) if env else DEFAULT_CONFIG
+
+
+def load_config(path: str | os.PathLike | None = None) -> LectureConfig:
+    """Load and validate the lecture config; raise :class:`ConfigError` (one line) if any value is bad."""
+    p = config_path(path)
+    where = str(p)
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"{where}: config file not found") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{where}: not valid TOML: {e}") from None
+    r = _Reader(data, where)
+
+    T = r.int("sizes.T", 3, 6)
+    perm = r.get("permutation.perm")
+    if (not isinstance(perm, list) or any(isinstance(i, bool) or not isinstance(i, int) for i in perm)
+            or sorted(perm) != list(range(T))):
+        r.fail("permutation.perm", perm, f"a permutation of 0..{T - 1} (sizes.T = {T}), each index once")
+    if perm == list(range(T)):
+        r.fail("permutation.perm", perm, "a permutation that moves at least one row")
+
+    sentences = {}
+    for k in ("a", "b"):
+        s = r.str(f"sentences.{k}")
+        if len(s.split()) < 2 or len(s.split()) > 8:
+            r.fail(f"sentences.{k}", s, "a sentence of 2 to 8 words")
+        sentences[k] = " ".join(s.split())
+    if sorted(sentences["a"].split()) != sorted(sentences["b"].split()):
+        r.fail("sentences.b", sentences["b"], f"the same words as sentences.a ({sentences['a']!r}) in another order")
+    if sentences["a"] == sentences["b"]:
+        r.fail("sentences.b", sentences["b"], "a different order of the words of sentences.a")
+
+    widths = r.get("positions.dilution_widths")
+    if (not isinstance(widths, list) or not 1 <= len(widths) <= 5
+            or any(isinstance(w, bool) or not isinstance(w, int) or w < 2 or w % 2 or w > 4096 for w in widths)):
+        r.fail("positions.dilution_widths", widths, "a list of 1 to 5 even integers from 2 to 4096")
+
+    n_max = r.int("positions.n_max", 8, 1 << 16)
+    train_length = r.int("positions.train_length", 2)
+    if train_length > n_max:
+        r.fail("positions.train_length", train_length, f"an integer from 2 to positions.n_max ({n_max})")
+
+    return LectureConfig(
+        path=p,
+        number=r.int("lecture.number", 1),
+        title=r.str("lecture.title"),
+        notebook=r.str("lecture.notebook"),
+        seed=r.int("lecture.seed", 0, 2**32 - 1),
+        default_quality=r.str("lecture.default_quality", QUALITIES),
+        T=T,
+        d=r.int("sizes.d", 2, 6, even=True),
+        T_heatmap=r.int("sizes.T_heatmap", 8, 16),
+        n_trials=r.int("sizes.n_trials", 100, 10000),
+        perm=tuple(perm),
+        sentence_a=sentences["a"],
+        sentence_b=sentences["b"],
+        n_max=n_max,
+        train_length=train_length,
+        rope_base=r.float("positions.rope_base", 1.0),
+        dilution_widths=tuple(widths),
+        dilution_t_max=r.int("positions.dilution_t_max", 100, 100000),
+        cmap_weights=r.str("colors.weights", WEIGHT_CMAPS),
+        cmap_signed=r.str("colors.signed", SIGNED_CMAPS),
+        cmap_angles=r.str("colors.angles", ANGLE_CMAPS),
+    )
