@@ -24,7 +24,7 @@ class LectureInputs:
 
 
 def lecture_inputs(T: int, d: int, seed: int) -> LectureInputs:
-    """Seeded token rows ``X ~ N(0, 1)`` and weights ``W ~ N(0, 1/d)``, rounded to 2 decimals.
+    """Seeded token rows ``X ~ N(0, 1)`` (1 decimal) and weights ``W ~ N(0, 1/d)`` (2 decimals).
 
     Rounding makes the numbers on screen *the* numbers: a printed ``0.53`` is the
     exact value the math used, not a display approximation of a longer float.
@@ -32,7 +32,7 @@ def lecture_inputs(T: int, d: int, seed: int) -> LectureInputs:
     T = positive_int("T", T)
     d = positive_int("d", d)
     rng = np.random.default_rng([seed, T, d])
-    X = np.round(rng.normal(0.0, 1.0, size=(T, d)), 2)
+    X = np.round(rng.normal(0.0, 1.0, size=(T, d)), 1)
     Ws = [np.round(rng.normal(0.0, 1.0 / np.sqrt(d), size=(d, d)), 2) for _ in range(3)]
     return LectureInputs(X, *Ws)
 

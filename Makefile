@@ -1,0 +1,47 @@
+# Attention Clips: `make render` and `make test` each set everything up on first use.
+SHELL   := /bin/bash
+VENV    := .venv
+PY      := $(VENV)/bin/python
+STAMP   := $(VENV)/.setup-stamp
+QUALITY ?=
+APT_PKGS := libcairo2-dev libpango1.0-dev pkg-config
+
+.PHONY: setup render test bench clean
+.DEFAULT_GOAL := render
+
+setup: $(STAMP)
+
+# Re-runs only when pyproject.toml changes; otherwise `make` sees the stamp and does nothing.
+$(STAMP): pyproject.toml Makefile
+	@set -e; \
+	if [ "$$(uname -s)" = Darwin ]; then \
+	  if ! pkg-config --exists cairo pangocairo 2>/dev/null; then \
+	    echo "Cairo and Pango are missing. Run: brew install cairo pango pkg-config" >&2; exit 2; fi; \
+	else \
+	  missing=""; \
+	  for p in $(APT_PKGS); do \
+	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	  done; \
+	  python3 -c 'import ensurepip, venv' 2>/dev/null || missing="$$missing python3-venv"; \
+	  if [ -n "$$missing" ]; then \
+	    if [ "$$(id -u)" = 0 ]; then \
+	      echo "Installing Debian packages:$$missing"; \
+	      apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq$$missing >/dev/null; \
+	    else \
+	      echo "Missing Debian packages:$$missing. Run: sudo apt-get install -y$$missing" >&2; exit 2; \
+	    fi; \
+	  fi; \
+	fi; \
+	python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { echo "Python 3.11 or newer is needed, found $$(python3 --version 2>&1)" >&2; exit 2; }; \
+	test -x $(PY) || python3 -m venv $(VENV); \
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test]'; \
+	touch $@
+
+render: $(STAMP)
+	$(VENV)/bin/clips render $(if $(QUALITY),--quality $(QUALITY))
+
+test: $(STAMP)
+	$(PY) -m pytest -n 2 -q
+
+clean:
+	rm -rf out media .pytest_cache .hypothesis

@@ -1,0 +1,1 @@
+"""Manim scenes, one module per clip family, plus the shared kit and the ``clips`` CLI."""

@@ -1,0 +1,168 @@
+"""``ClipScene``: the one base every clip extends.
+
+title card -> beats -> closing hold, with the same margins, header, caption timing
+and end hold for every clip.  A *beat* plays its animations and adds its caption
+(from ``assets/narration.toml``) as a subcaption in one call, so narration and
+picture cannot drift apart; Manim writes the captions as the clip's ``.srt``.
+
+A clip declares the data it shows in ``build_data(cfg)`` (computed by mathcore from
+the lecture config); tests call it without rendering.
+"""
+
+from __future__ import annotations
+
+import string
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, ClassVar
+
+from manim import DOWN, LEFT, UP, UR, FadeIn, FadeOut, Line, Scene, VGroup, Write
+
+from mathcore.config import ASSETS_DIR, LectureConfig, load_config
+
+from ..catalog import Clip, by_scene
+from .theme import BG, DIM, FAINT, FG, HEADING, MARGIN, SMALL, TITLE, label, register_fonts
+
+NARRATION_DIR: Path = ASSETS_DIR / "narration"  # one TOML per clip family: narration/<module>.toml
+WORDS_PER_SECOND = 2.5  # reading speed the captions are timed for
+MIN_CAPTION = 1.6  # seconds
+DEFAULT_RUN = 1.2  # seconds an animation takes unless told
+
+
+class NarrationError(ValueError):
+    """A narration entry is missing or names a value the clip does not provide."""
+
+
+@lru_cache(maxsize=4)
+def _narration_table(path: Path) -> dict:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as e:
+        raise NarrationError(f"{path}: not valid TOML: {e}") from None
+
+
+def narration_file(clip: Clip) -> Path:
+    return NARRATION_DIR / f"{clip.module}.toml"
+
+
+def narration(clip: Clip) -> dict[str, str]:
+    """The beat captions of ``clip``, from ``assets/narration/<module>.toml`` section ``[slug]``."""
+    path, slug = narration_file(clip), clip.slug
+    if not path.exists():
+        raise NarrationError(f"{path}: narration file not found")
+    table = _narration_table(path)
+    if slug not in table or not isinstance(table[slug], dict):
+        raise NarrationError(f"{path}: section [{slug}] is missing")
+    return table[slug]
+
+
+def reading_time(text: str) -> float:
+    """Seconds a caption needs on screen to be read."""
+    return max(MIN_CAPTION, len(text.split()) / WORDS_PER_SECOND)
+
+
+@dataclass(frozen=True)
+class Caption:
+    start: float
+    duration: float
+    text: str
+
+
+class ClipScene(Scene):
+    """Base scene: subclasses set nothing but ``build_data`` and ``body``."""
+
+    CLOSING_HOLD: ClassVar[float] = 2.0
+
+    # ------------------------------------------------------------------ data
+    @classmethod
+    def clip(cls) -> Clip:
+        return by_scene(cls.__name__)
+
+    @classmethod
+    def build_data(cls, cfg: LectureConfig) -> Any:
+        """The arrays and measurements this clip shows (pure mathcore; no drawing)."""
+        raise NotImplementedError
+
+    def caption_values(self) -> dict[str, Any]:
+        """Values the narration may name in ``{braces}``."""
+        return {}
+
+    # ------------------------------------------------------------------ life cycle
+    def setup(self) -> None:
+        register_fonts()
+        self.camera.background_color = BG
+        self.cfg = load_config()
+        self.data = self.build_data(self.cfg)
+        self.lines = narration(self.clip())
+        self.captions: list[Caption] = []
+
+    def construct(self) -> None:
+        self.title_card()
+        self.body()
+        self.closing()
+
+    def body(self) -> None:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ captions and beats
+    def caption(self, key: str) -> str:
+        slug, where = self.clip().slug, narration_file(self.clip())
+        if key not in self.lines:
+            raise NarrationError(f"{where}: [{slug}] has no entry {key!r}")
+        text = self.lines[key]
+        values = self.caption_values()
+        names = {f for _, f, _, _ in string.Formatter().parse(text) if f}
+        missing = names - values.keys()
+        if missing:
+            raise NarrationError(
+                f"{where}: [{slug}].{key} names {{{sorted(missing)[0]}}}; "
+                f"this clip provides {', '.join(sorted(values)) or 'no values'}"
+            )
+        return text.format(**values)
+
+    def beat(self, key: str, *animations, run_time: float | None = None, hold: float | None = None, **play_kw) -> None:
+        """Play ``animations`` and show caption ``key`` for as long as it takes to read.
+
+        The beat lasts ``max(run_time + hold, reading time)``; ``hold`` defaults to 0.6 s.
+        """
+        text = self.caption(key)
+        rt = (run_time if run_time is not None else DEFAULT_RUN) if animations else 0.0
+        hold = 0.6 if hold is None else hold
+        total = max(rt + hold, reading_time(text))
+        start = self.time
+        self.add_subcaption(text, duration=total)
+        self.captions.append(Caption(start, total, text))
+        if animations:
+            self.play(*animations, run_time=rt, **play_kw)
+        if total - rt > 0:
+            self.wait(total - rt)
+
+    # ------------------------------------------------------------------ frame furniture
+    def title_card(self) -> None:
+        """The clip's title large, then shrunk into the header it keeps."""
+        c = self.clip()
+        cfg = self.cfg
+        big = label(c.title, size=TITLE + 12, weight="BOLD")
+        sub = label(f"Lecture {cfg.number} · {cfg.title} · notebook {c.section}", size=SMALL, color=DIM)
+        card = VGroup(big, sub).arrange(DOWN, buff=0.35)
+        self.beat("title", FadeIn(card, shift=0.2 * UP), run_time=1.0, hold=0.4)
+
+        head = label(f"{c.number:02d}  {c.title}", size=HEADING, weight="BOLD")
+        head.to_corner(UP + LEFT, buff=MARGIN)
+        tag = label(c.section, size=SMALL, color=DIM).to_corner(UR, buff=MARGIN).align_to(head, DOWN)
+        rule = Line(LEFT * 6.8, LEFT * -6.8, stroke_color=FAINT, stroke_width=2).next_to(head, DOWN, buff=0.16)
+        rule.set_x(0)
+        self.header = VGroup(head, tag, rule)
+        self.play(FadeOut(sub), big.animate.become(head), FadeIn(tag), Write(rule), run_time=0.9)
+        self.remove(big)
+        self.add(self.header)
+
+    def closing(self) -> None:
+        """The last caption over the final picture, then a still hold."""
+        self.beat("close", hold=self.CLOSING_HOLD)
+
+    @property
+    def content_top(self) -> float:
+        return self.header[2].get_bottom()[1] - 0.15

@@ -1,0 +1,342 @@
+"""Widgets: typed Mobjects over real arrays.
+
+Each widget keeps the array it draws (``values``) and exposes its parts by index,
+so a test can check that cell ``(i, j)`` is painted with the colour of
+``values[i, j]`` or that slot ``i`` holds row ``perm[i]``.  Drawing code only maps
+data to pixels; it never computes the data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from manim import (
+    DOWN,
+    LEFT,
+    ORIGIN,
+    RIGHT,
+    UP,
+    Animation,
+    AnimationGroup,
+    Arrow,
+    Circle,
+    Dot,
+    Line,
+    Rectangle,
+    Rotate,
+    RoundedRectangle,
+    Square,
+    Transform,
+    VGroup,
+    VMobject,
+)
+
+from .theme import (
+    BG,
+    DIM,
+    FAINT,
+    FG,
+    LABEL,
+    SMALL,
+    ColorScale,
+    fmt_value,
+    label,
+    math,
+    token_color,
+)
+
+
+def _as_array(values, ndim: int, name: str) -> np.ndarray:
+    a = np.array(values, dtype=float, copy=True)
+    if a.ndim != ndim:
+        raise ValueError(f"{name} needs a {ndim}-D array, got shape {a.shape}")
+    a.flags.writeable = False
+    return a
+
+
+class Bracket(VMobject):
+    """A square matrix bracket of the given height; ``side`` is LEFT or RIGHT."""
+
+    def __init__(self, height: float, side=LEFT, arm: float = 0.12, color=FG, stroke_width: float = 3, **kw):
+        super().__init__(color=color, stroke_width=stroke_width, **kw)
+        s = -1 if np.allclose(side, LEFT) else 1
+        h = height / 2
+        self.set_points_as_corners([[-s * arm, h, 0], [0, h, 0], [0, -h, 0], [-s * arm, -h, 0]])
+        self.set_fill(opacity=0)
+
+
+class Heatmap(VGroup):
+    """A grid of square cells coloured by ``scale`` from ``values: (rows, cols)``.
+
+    ``cells[i][j]`` is the square for ``values[i, j]``.  Non-finite entries
+    (``-inf`` = masked) are drawn as dark cells marked ``−∞`` when numbers are shown.
+    With ``show_values`` each cell carries its number (use only when T <= 6).
+    """
+
+    def __init__(
+        self,
+        values,
+        scale: ColorScale,
+        cell_size: float = 0.5,
+        show_values: bool = False,
+        decimals: int = 2,
+        value_size: float = SMALL,
+        masked_color=FAINT,
+        **kw,
+    ):
+        super().__init__(**kw)
+        self.values = _as_array(values, 2, "Heatmap")
+        self.color_scale = scale
+        self.cell_size = cell_size
+        self.show_values = show_values
+        self.decimals = decimals
+        self.value_size = value_size
+        self.masked_color = masked_color
+        rows, cols = self.values.shape
+        self.cells = VGroup()
+        self.labels = VGroup()
+        for i in range(rows):
+            row = VGroup()
+            for j in range(cols):
+                sq = Square(side_length=cell_size, stroke_color=BG, stroke_width=1.5)
+                sq.move_to(np.array([(j - (cols - 1) / 2) * cell_size, ((rows - 1) / 2 - i) * cell_size, 0]))
+                row.add(sq)
+            self.cells.add(row)
+        self.add(self.cells)
+        if show_values:
+            self.add(self.labels)
+        self._paint(self.values)
+
+    # -- data -> pixels ---------------------------------------------------------------
+    def cell(self, i: int, j: int) -> Square:
+        return self.cells[i][j]
+
+    def color_of(self, v: float):
+        return self.color_scale.color(v) if np.isfinite(v) else self.masked_color
+
+    def _label_for(self, v: float, i: int, j: int):
+        text = fmt_value(v, self.decimals) if np.isfinite(v) else "\u2212\u221e"
+        col = self.color_scale.text_color(v) if np.isfinite(v) else FG
+        t = label(text, size=self.value_size, color=col)
+        if t.width > self.cell_size * 0.92:
+            t.scale_to_fit_width(self.cell_size * 0.92)
+        return t.move_to(self.cell(i, j))
+
+    def _paint(self, values: np.ndarray) -> None:
+        rows, cols = values.shape
+        self.labels.submobjects = []
+        for i in range(rows):
+            for j in range(cols):
+                self.cell(i, j).set_fill(self.color_of(values[i, j]), opacity=1.0)
+                if self.show_values:
+                    self.labels.add(self._label_for(values[i, j], i, j))
+
+    def recolored(self, new_values) -> Heatmap:
+        """A copy of this heatmap, in place, showing ``new_values`` (for ``Transform``)."""
+        new = self.copy()
+        new.values = _as_array(new_values, 2, "Heatmap")
+        new._paint(new.values)
+        return new
+
+    def set_values(self, new_values) -> Heatmap:
+        """Repaint with ``new_values`` in place (no animation)."""
+        self.values = _as_array(new_values, 2, "Heatmap")
+        self._paint(self.values)
+        return self
+
+    def animate_values(self, new_values, **kw) -> Animation:
+        """Animate to ``new_values``; afterwards ``self.values`` is ``new_values``."""
+        target = self.recolored(new_values)
+        self.values = target.values
+        return Transform(self, target, **kw)
+
+    def cell_center(self, i: int, j: int) -> np.ndarray:
+        return self.cell(i, j).get_center()
+
+
+
+class LabelledMatrix(VGroup):
+    """A matrix of numbers with a label per row, between square brackets.
+
+    ``values: (rows, cols)``; ``row_labels`` are Typst math strings (``"x_0"``) coloured
+    by ``row_colors`` (default: ``token_color(i)`` for row ``i``; pass the permuted
+    colours when the rows are a permutation, so a token keeps its colour).
+    ``rows[i]`` is a group of row ``i``'s label and entries; ``slots[i]`` is the
+    fixed centre of slot ``i``.  ``row_order[i]`` tells which original row now sits
+    in slot ``i`` (the identity until :meth:`permute_rows`).
+    """
+
+    def __init__(
+        self,
+        values,
+        row_labels: Sequence[str] | None = None,
+        decimals: int = 1,
+        col_width: float = 1.0,
+        row_height: float = 0.62,
+        value_size: float = LABEL,
+        label_size: float = LABEL + 4,
+        row_colors: Sequence | None = None,
+        **kw,
+    ):
+        super().__init__(**kw)
+        self.values = _as_array(values, 2, "LabelledMatrix")
+        rows, cols = self.values.shape
+        self.decimals = decimals
+        self.col_width = col_width
+        self.row_height = row_height
+        self.row_order = np.arange(rows)
+        self.entries = VGroup()
+        self.row_labels = VGroup()
+        self.rows = VGroup()
+        width = cols * col_width
+        self.slots = [np.array([0.0, ((rows - 1) / 2 - i) * row_height, 0.0]) for i in range(rows)]
+        for i in range(rows):
+            ent = VGroup()
+            for j in range(cols):
+                t = label(fmt_value(self.values[i, j], decimals), size=value_size, color=FG)
+                # right-align numbers in their column so decimal points line up
+                right = -width / 2 + (j + 1) * col_width - 0.12
+                t.move_to(np.array([right - t.width / 2, self.slots[i][1], 0]))
+                ent.add(t)
+            self.entries.add(ent)
+            row = VGroup(ent)
+            if row_labels is not None:
+                col = row_colors[i] if row_colors is not None else token_color(i)
+                lab = math(row_labels[i], size=label_size, color=col)
+                lab.move_to(np.array([-width / 2 - 0.5, self.slots[i][1], 0]))
+                self.row_labels.add(lab)
+                row.add(lab)
+            self.rows.add(row)
+        h = rows * row_height + 0.1
+        self.left_bracket = Bracket(h, LEFT).move_to(np.array([-width / 2 - 0.06, 0, 0]), aligned_edge=RIGHT)
+        self.right_bracket = Bracket(h, RIGHT).move_to(np.array([width / 2 + 0.06, 0, 0]), aligned_edge=LEFT)
+        self.brackets = VGroup(self.left_bracket, self.right_bracket)
+        self.add(self.brackets, self.rows)
+
+    def place(self, x: float, y: float) -> LabelledMatrix:
+        """Move so the bracketed block (not the labels) is centred at ``(x, y)``."""
+        self.shift(np.array([x, y, 0.0]) - self.brackets.get_center())
+        return self
+
+    def slot_center(self, i: int) -> np.ndarray:
+        """Where slot ``i``'s row centre is now (follows the matrix when it moves)."""
+        return self.brackets.get_center() + self.slots[i]
+
+    def row(self, slot: int) -> VGroup:
+        """The row group currently in ``slot``."""
+        return self.rows[int(self.row_order[slot])]
+
+    def permute_rows(self, perm, **kw) -> AnimationGroup:
+        """Animate rows so slot ``i`` receives the row now in slot ``perm[i]`` (``P @ X``)."""
+        perm = np.asarray(perm)
+        new_order = self.row_order[perm]
+        anims = []
+        for i, src in enumerate(new_order):
+            row = self.rows[int(src)]
+            anims.append(row.animate(path_arc=0.6).shift(self._row_y_shift(row, i)))
+        self.row_order = new_order
+        return AnimationGroup(*anims, **kw)
+
+    def _row_y_shift(self, row: VGroup, slot: int) -> np.ndarray:
+        y_now = row[0].get_center()[1]
+        return np.array([0.0, self.slot_center(slot)[1] - y_now, 0.0])
+
+
+class TokenRow(VGroup):
+    """Tokens as rounded boxes in a row, each with its index underneath.
+
+    ``boxes[i]`` frames ``tokens[i]``; colours follow ``token_color`` unless ``colors`` is given.
+    """
+
+    def __init__(self, tokens: Sequence[str], size: float = LABEL, gap: float = 0.18, colors=None, show_index: bool = True, **kw):
+        super().__init__(**kw)
+        self.tokens = tuple(tokens)
+        self.boxes = VGroup()
+        self.texts = VGroup()
+        self.indices = VGroup()
+        for i, tok in enumerate(self.tokens):
+            c = colors[i] if colors is not None else token_color(i)
+            t = label(tok, size=size)
+            box = RoundedRectangle(
+                corner_radius=0.1, width=max(t.width + 0.35, 0.8), height=t.height + 0.35,
+                stroke_color=c, stroke_width=3, fill_color=c, fill_opacity=0.15,
+            )
+            t.move_to(box)
+            self.boxes.add(box)
+            self.texts.add(t)
+        self.boxes.arrange(RIGHT, buff=gap)
+        for box, t in zip(self.boxes, self.texts):
+            t.move_to(box)
+        self.add(self.boxes, self.texts)
+        if show_index:
+            for i, box in enumerate(self.boxes):
+                self.indices.add(label(str(i), size=SMALL, color=DIM).next_to(box, DOWN, buff=0.1))
+            self.add(self.indices)
+
+    def token(self, i: int) -> VGroup:
+        return VGroup(self.boxes[i], self.texts[i])
+
+
+class VectorDial(VGroup):
+    """A 2-D vector on a unit dial, pointing at ``angle`` radians (0 = right, counter-clockwise).
+
+    ``set_angle`` moves the hand; ``angle`` is the value drawn.  The hand's tip is at
+    ``center + radius·(cos angle, sin angle)``.
+    """
+
+    def __init__(self, angle: float = 0.0, radius: float = 1.0, color=None, show_ticks: bool = True, **kw):
+        super().__init__(**kw)
+        self.radius = radius
+        self.hand_color = color if color is not None else FG
+        self.face = Circle(radius=radius, stroke_color=DIM, stroke_width=2)
+        self.add(self.face)
+        if show_ticks:
+            ticks = VGroup(*[
+                Line(radius * 0.9 * np.array([np.cos(a), np.sin(a), 0]), radius * np.array([np.cos(a), np.sin(a), 0]),
+                     stroke_color=DIM, stroke_width=2)
+                for a in np.arange(4) * np.pi / 2
+            ])
+            self.add(ticks)
+        self.hub = Dot(ORIGIN, radius=0.05, color=self.hand_color)
+        self.angle = float(angle)
+        self.hand = self._make_hand(self.angle)
+        self.add(self.hand, self.hub)
+
+    def _make_hand(self, angle: float) -> Arrow:
+        c = self.face.get_center()
+        tip = c + self.radius * np.array([np.cos(angle), np.sin(angle), 0.0])
+        return Arrow(c, tip, buff=0, color=self.hand_color, stroke_width=5,
+                     max_tip_length_to_length_ratio=0.18, max_stroke_width_to_length_ratio=12)
+
+    @property
+    def center(self) -> np.ndarray:
+        return self.face.get_center()
+
+    def tip(self) -> np.ndarray:
+        return self.hand.get_end()
+
+    def set_angle(self, angle: float) -> VectorDial:
+        self.angle = float(angle)
+        self.hand.become(self._make_hand(self.angle))
+        return self
+
+    def rotate_to(self, angle: float, **kw) -> Animation:
+        """Turn the hand to ``angle`` about the dial's centre (counter-clockwise by the difference)."""
+        delta = float(angle) - self.angle
+        self.angle = float(angle)
+        return Rotate(self.hand, angle=delta, about_point=self.center, **kw)
+
+
+def grid_labels(n: int, along: str, anchor: Heatmap | Rectangle, size: float = SMALL, color=DIM, texts=None) -> VGroup:
+    """Index labels ``0..n-1`` along the top (``along='cols'``) or left (``'rows'``) of a grid."""
+    g = VGroup()
+    for k in range(n):
+        t = label(texts[k] if texts is not None else str(k), size=size, color=color)
+        if isinstance(anchor, Heatmap):
+            ref = anchor.cell(0, k) if along == "cols" else anchor.cell(k, 0)
+        else:
+            raise TypeError("grid_labels anchors to a Heatmap")
+        t.next_to(ref, UP if along == "cols" else LEFT, buff=0.12)
+        g.add(t)
+    return g

@@ -1,0 +1,63 @@
+"""Render a clip's final frame in-process, small, and read pixels where data is drawn.
+
+Manim's own frame tester skips on this machine's cairo, so this is ours.
+``save_last_frame`` makes Manim skip every animation's frames and draw only the end.
+"""
+
+from __future__ import annotations
+
+import tempfile
+
+import numpy as np
+from manim import config, tempconfig
+
+W, H = 427, 240  # 16:9, a quarter of 854x480 in area... half in each side
+
+
+def render_final_frame(scene_cls, width: int = W, height: int = H):
+    """Run ``scene_cls`` to its end and return ``(scene, frame: (H, W, 3) uint8)``."""
+    with tempfile.TemporaryDirectory() as tmp, tempconfig({
+        "pixel_width": width, "pixel_height": height, "frame_rate": 5,
+        "save_last_frame": True, "write_to_movie": False, "disable_caching": True,
+        "media_dir": tmp, "verbosity": "ERROR", "progress_bar": "none",
+    }):
+        scene = scene_cls()
+        scene.render()
+        scene.renderer.update_frame(scene)
+        frame = np.array(scene.renderer.get_frame())[..., :3]
+        fw, fh = config.frame_width, config.frame_height
+    scene.frame_size = (fw, fh)
+    return scene, frame
+
+
+def to_pixel(scene, point, frame) -> tuple[int, int]:
+    """Manim coordinates -> (row, col) in ``frame``."""
+    fw, fh = scene.frame_size
+    h, w = frame.shape[:2]
+    col = int(round((point[0] + fw / 2) / fw * w))
+    row = int(round((fh / 2 - point[1]) / fh * h))
+    return min(max(row, 0), h - 1), min(max(col, 0), w - 1)
+
+
+def pixel(scene, frame, point) -> np.ndarray:
+    r, c = to_pixel(scene, point, frame)
+    return frame[r, c].astype(int)
+
+
+def rgb255(color) -> np.ndarray:
+    """A ManimColor or an RGB triple in [0, 1] -> ints 0..255."""
+    rgb = np.asarray(color.to_rgb() if hasattr(color, "to_rgb") else color, dtype=float)[:3]
+    return np.round(rgb * 255).astype(int)
+
+
+def dominant_ink(scene, frame, mob, background, min_distance: int = 60) -> np.ndarray:
+    """The colour of ``mob``'s fully inked pixels: the mean of the 10% of pixels in its
+    bounding box that lie farthest from the background (edges are anti-aliased blends)."""
+    r0, c0 = to_pixel(scene, mob.get_corner([-1, 1, 0]), frame)
+    r1, c1 = to_pixel(scene, mob.get_corner([1, -1, 0]), frame)
+    box = frame[r0 : r1 + 1, c0 : c1 + 1].reshape(-1, 3).astype(int)
+    dist = np.abs(box - rgb255(background)).sum(axis=1)
+    ink = box[dist > min_distance]
+    assert len(ink), f"no ink inside {mob!r}'s box"
+    far = ink[np.argsort(np.abs(ink - rgb255(background)).sum(axis=1))[-max(1, len(ink) // 10):]]
+    return np.round(far.mean(axis=0)).astype(int)
