@@ -1,6 +1,6 @@
 """The shared kit every clip is drawn with: theme, widgets, base scene."""
 
-from .base import Caption, ClipScene, NarrationError, narration, reading_time
+from .base import Caption, ClipScene, NarrationError, narration, narration_file, reading_time
 from .theme import (
     ACCENT,
     BAD,
@@ -25,3 +25,4 @@ from .theme import (
     token_color,
 )
 from .widgets import Bracket, Heatmap, LabelledMatrix, TokenRow, VectorDial, grid_labels
+from .plots import Plot, downsample_minmax

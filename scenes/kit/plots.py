@@ -1,0 +1,169 @@
+"""Plots without LaTeX: axes with Pango tick labels, linear or log scales, honest curves.
+
+``Plot`` owns the mapping from data to the screen (``to_point``), so a test can check
+that a drawn point sits where its value says.  Curves are drawn from the computed
+arrays, downsampled only by :func:`downsample_minmax`, which keeps original points
+(the first, the last, and each bucket's minimum and maximum), never invents any.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+from manim import DOWN, LEFT, UP, DashedLine, Dot, Line, Rectangle, VGroup, VMobject
+
+from .theme import DIM, FAINT, FG, SMALL, label
+
+
+def downsample_minmax(pos, y, buckets: int) -> np.ndarray:
+    """Indices of the points to draw, for samples at increasing screen positions ``pos``.
+
+    ``pos`` is split into ``buckets`` equal-width slices (equal pixels, so a log axis is
+    bucketed by its screen position, not by index); each slice keeps its first, last,
+    minimum and maximum sample.  Every returned index is a real sample; every extreme
+    at bucket scale survives; nothing is interpolated."""
+    pos = np.asarray(pos, dtype=float)
+    y = np.asarray(y, dtype=float)
+    n = len(y)
+    if n != len(pos):
+        raise ValueError(f"pos and y must have the same length, got {len(pos)} and {n}")
+    if buckets < 1:
+        raise ValueError(f"buckets must be >= 1, got {buckets}")
+    if n <= 4 * buckets:
+        return np.arange(n)
+    lo, hi = pos[0], pos[-1]
+    b = np.minimum(((pos - lo) / (hi - lo if hi > lo else 1.0) * buckets).astype(int), buckets - 1)
+    starts = np.flatnonzero(np.r_[True, b[1:] != b[:-1]])
+    ends = np.r_[starts[1:], n]
+    keep = set()
+    for s0, e0 in zip(starts, ends):
+        seg = y[s0:e0]
+        keep.update((int(s0), int(e0 - 1), int(s0 + np.argmin(seg)), int(s0 + np.argmax(seg))))
+    return np.array(sorted(keep))
+
+
+def _fmt_tick(v: float) -> str:
+    if v == 0:
+        return "0"
+    if abs(v) >= 1000 and float(v).is_integer():
+        return f"{int(v):,}".replace(",", "\u2009")  # thin-space thousands: 10 000
+    if abs(v) < 1e-3:
+        mant, exp = f"{v:.0e}".split("e")
+        return f"{mant}e{int(exp)}".replace("-", "\u2212")
+    return f"{v:g}".replace("-", "\u2212")
+
+
+class Plot(VGroup):
+    """Axes of ``width × height`` Manim units over ``x_range × y_range``.
+
+    ``x_log`` / ``y_log`` use log10 scales (ranges must be positive).  Ticks are given
+    as data values; labels are Pango text formatted by ``tick_format``.
+    """
+
+    def __init__(
+        self,
+        x_range: tuple[float, float],
+        y_range: tuple[float, float],
+        width: float = 6.0,
+        height: float = 3.5,
+        x_log: bool = False,
+        y_log: bool = False,
+        x_ticks: Sequence[float] = (),
+        y_ticks: Sequence[float] = (),
+        x_label: str = "",
+        y_label: str = "",
+        tick_format: Callable[[float], str] = _fmt_tick,
+        grid: bool = True,
+        **kw,
+    ):
+        super().__init__(**kw)
+        for name, (lo, hi), log in (("x_range", x_range, x_log), ("y_range", y_range, y_log)):
+            if not hi > lo or (log and lo <= 0):
+                raise ValueError(f"{name} must be increasing{' and positive for a log scale' if log else ''}, got {(lo, hi)}")
+        self.x_range, self.y_range = tuple(map(float, x_range)), tuple(map(float, y_range))
+        self.x_log, self.y_log = x_log, y_log
+        self.width_units, self.height_units = width, height
+        self.origin = np.array([-width / 2, -height / 2, 0.0])
+
+        self.axes = VGroup(
+            Line(self.origin, self.origin + [width, 0, 0], stroke_color=DIM, stroke_width=2),
+            Line(self.origin, self.origin + [0, height, 0], stroke_color=DIM, stroke_width=2),
+        )
+        self.grid = VGroup()
+        self.x_tick_labels = VGroup()
+        self.y_tick_labels = VGroup()
+        for v in x_ticks:
+            p = self.to_point(v, self.y_range[0])
+            if grid:
+                self.grid.add(Line(p, p + [0, height, 0], stroke_color=FAINT, stroke_width=1))
+            self.x_tick_labels.add(label(tick_format(v), size=SMALL, color=DIM).next_to(p, DOWN, buff=0.12))
+        for v in y_ticks:
+            p = self.to_point(self.x_range[0], v)
+            if grid:
+                self.grid.add(Line(p, p + [width, 0, 0], stroke_color=FAINT, stroke_width=1))
+            self.y_tick_labels.add(label(tick_format(v), size=SMALL, color=DIM).next_to(p, LEFT, buff=0.12))
+        self.x_axis_label = label(x_label, size=SMALL, color=FG) if x_label else VGroup()
+        self.y_axis_label = label(y_label, size=SMALL, color=FG) if y_label else VGroup()
+        if x_label:
+            self.x_axis_label.next_to(self.x_tick_labels if len(self.x_tick_labels) else self.axes[0], DOWN, buff=0.12)
+        if y_label:
+            self.y_axis_label.next_to(self.axes[1].get_top(), UP, buff=0.15).align_to(self.axes[1], LEFT)
+        self.add(self.grid, self.axes, self.x_tick_labels, self.y_tick_labels, self.x_axis_label, self.y_axis_label)
+
+    # -- data -> screen ------------------------------------------------------------------
+    def _frac(self, v, rng, log):
+        v = np.asarray(v, dtype=float)
+        lo, hi = rng
+        if log:
+            with np.errstate(divide="ignore"):
+                return (np.log10(v) - np.log10(lo)) / (np.log10(hi) - np.log10(lo))
+        return (v - lo) / (hi - lo)
+
+    def to_point(self, x, y) -> np.ndarray:
+        """Screen point of data ``(x, y)`` (arrays broadcast to ``(n, 3)``)."""
+        fx = self._frac(x, self.x_range, self.x_log)
+        fy = self._frac(y, self.y_range, self.y_log)
+        fx, fy = np.broadcast_arrays(fx, fy)
+        pts = np.stack([fx * self.width_units, fy * self.height_units, np.zeros_like(fx)], axis=-1)
+        return pts + self.axes[0].get_start()  # follows the plot when it moves
+
+    def y_clip(self, y):
+        """``y`` clipped into the visible range (for values like an exact 0 on a log axis)."""
+        return np.clip(np.asarray(y, dtype=float), self.y_range[0], self.y_range[1])
+
+    # -- marks ---------------------------------------------------------------------------------
+    def curve(self, x, y, color=FG, stroke_width: float = 3, buckets: int = 400) -> VMobject:
+        """A polyline through the computed ``(x, y)``, downsampled by :func:`downsample_minmax`."""
+        idx = downsample_minmax(self._frac(x, self.x_range, self.x_log), y, buckets)
+        pts = self.to_point(np.asarray(x)[idx], np.asarray(y)[idx])
+        m = VMobject(stroke_color=color, stroke_width=stroke_width).set_points_as_corners(pts)
+        m.data_index = idx
+        return m
+
+    def hline(self, y: float, color=FG, dashed: bool = True, stroke_width: float = 2) -> Line:
+        a, b = self.to_point(self.x_range[0], y), self.to_point(self.x_range[1], y)
+        return (DashedLine if dashed else Line)(a, b, stroke_color=color, stroke_width=stroke_width)
+
+    def vline(self, x: float, color=FG, dashed: bool = True, stroke_width: float = 2) -> Line:
+        a, b = self.to_point(x, self.y_range[0]), self.to_point(x, self.y_range[1])
+        return (DashedLine if dashed else Line)(a, b, stroke_color=color, stroke_width=stroke_width)
+
+    def dot(self, x: float, y: float, color=FG, radius: float = 0.06) -> Dot:
+        return Dot(self.to_point(x, y), radius=radius, color=color)
+
+    def bars(self, x, heights, bar_width: float, colors=FG, opacity: float = 0.9) -> VGroup:
+        """One bar per ``(x, height)``, from the bottom of the plot up to ``height`` (clipped to the range).
+        ``bar_width`` is in Manim units."""
+        x = np.asarray(x, dtype=float)
+        h = self.y_clip(heights)
+        g = VGroup()
+        for k, (xi, hi) in enumerate(zip(x, h)):
+            base = self.to_point(xi, self.y_range[0])
+            top = self.to_point(xi, hi)
+            c = colors[k] if isinstance(colors, (list, tuple)) else colors
+            height = max(float(top[1] - base[1]), 1e-3)
+            r = Rectangle(width=bar_width, height=height, stroke_width=0, fill_color=c, fill_opacity=opacity)
+            r.move_to(base, aligned_edge=DOWN)
+            g.add(r)
+        return g
