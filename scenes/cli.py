@@ -1,0 +1,201 @@
+"""``clips``: list, render, assemble and review the lecture's clips.
+
+    clips list [--json]
+    clips render [NAME ...] [--quality l|m|h|k] [--out DIR] [--jobs N] [--force]
+    clips lecture [--quality Q] [--out DIR]
+    clips stills [NAME ...] [--out DIR]
+    clips sheet [NAME ...] [--quality Q] [--out DIR]
+
+Bad input (an unknown clip, a bad config value, a busy output folder) is one line on
+stderr and exit status 2.  A clip that fails to render is reported with its log and the
+others still render; the command then exits 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+
+from .catalog import CLIPS, UnknownClipError, resolve
+
+QUALITIES = ("l", "m", "h", "k")
+TEST_QUALITY = "t"  # 256x144 at 5 fps, for the test suite; not advertised
+
+
+class UsageError(Exception):
+    """Bad input: reported as one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, not argparse's usage block
+        raise UsageError(message)
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="clips", description="Render the lecture's clips.")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    ls = sub.add_parser("list", help="every clip in lecture order")
+    ls.add_argument("--json", action="store_true", help="machine-readable output")
+
+    def common(sp, names=True, quality=True):
+        if names:
+            sp.add_argument("names", nargs="*", metavar="NAME", help="clip number, slug or scene class (default: all)")
+        if quality:
+            sp.add_argument("--quality", "-q", choices=QUALITIES + (TEST_QUALITY,), default=None,
+                            help="l=480p15 m=720p30 h=1080p60 k=2160p60 (default: the config's)")
+        sp.add_argument("--out", default="out", help="output folder (default: out)")
+
+    r = sub.add_parser("render", help="render clips into OUT/QUALITY/")
+    common(r)
+    r.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1, help="parallel workers (default: cores)")
+    r.add_argument("--force", action="store_true", help="render even if nothing changed")
+
+    le = sub.add_parser("lecture", help="join the rendered clips into OUT/QUALITY/lecture.mp4")
+    common(le, names=False)
+
+    st = sub.add_parser("stills", help="matplotlib figures of each clip's data into OUT/stills/")
+    common(st, quality=False)
+
+    sh = sub.add_parser("sheet", help="contact sheets of rendered clips into OUT/QUALITY/sheets/")
+    common(sh)
+    return p
+
+
+def _quality(args) -> str:
+    if args.quality:
+        return args.quality
+    from mathcore.config import load_config
+
+    return load_config().default_quality
+
+
+# ------------------------------------------------------------------------------ list
+def cmd_list(args) -> int:
+    if args.json:
+        print(json.dumps([c.as_dict() for c in CLIPS], indent=2, ensure_ascii=False))
+        return 0
+    width = max((len(c.scene) for c in CLIPS), default=5)
+    for c in CLIPS:
+        print(f"{c.number:02d}  {c.scene:<{width}}  {c.section:<10}  {c.title}")
+    return 0
+
+
+# ------------------------------------------------------------------------------ render
+def cmd_render(args) -> int:
+    from . import pipeline as pl
+
+    if args.jobs < 1:
+        raise UsageError(f"argument --jobs: must be at least 1, got {args.jobs}")
+    clips = resolve(args.names)
+    quality = _quality(args)
+    out = Path(args.out).resolve()
+    qdir = out / quality
+    t_start = time.monotonic()
+    with pl.OutputLock(out):
+        qdir.mkdir(parents=True, exist_ok=True)
+        pl.clean_partials(qdir)
+        ctx = pl.KeyContext(quality)
+        manifest = pl.Manifest(qdir, quality)
+        jobs = pl.plan(ctx, qdir, manifest, clips, args.force)
+        todo = [j for j in jobs if j.reason]
+        for j in jobs:
+            if not j.reason:
+                print(f"  = {j.clip.name}  unchanged")
+        if not todo:
+            print(f"{len(jobs)} clip(s) up to date in {qdir} ({time.monotonic() - t_start:.2f} s)")
+            return 0
+        outcomes = _run(todo, ctx, qdir, out / ".work" / quality, manifest, args.jobs)
+    failed = [o for o in outcomes if not o.ok]
+    done = len(outcomes) - len(failed)
+    print(f"{done} rendered, {len(jobs) - len(todo)} unchanged, {len(failed)} failed "
+          f"in {time.monotonic() - t_start:.1f} s -> {qdir}")
+    for o in failed:
+        print(f"clips: {o.clip.name} failed: {o.message} (log: {o.log})", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def _run(todo, ctx, qdir, workroot, manifest, jobs):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from . import pipeline as pl
+
+    console = Console(stderr=False)
+    lock = threading.Lock()
+    n = len(todo)
+    progress = Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("anims"),
+        TimeElapsedColumn(), console=console, transient=False, disable=not console.is_terminal,
+    )
+    tasks = {}
+    with progress:
+        for i, j in enumerate(todo, 1):
+            tasks[j.clip.number] = progress.add_task(
+                f"clip {i}/{n} {j.clip.name} ({j.reason})", total=j.expected_animations, start=False)
+
+        def on_progress(clip, played):
+            t = tasks[clip.number]
+            progress.start_task(t)
+            total = progress.tasks[t].total
+            progress.update(t, completed=played, total=max(total or 0, played) if total else None)
+
+        def work(j):
+            progress.start_task(tasks[j.clip.number])
+            o = pl.run_job(j, ctx, qdir, workroot, manifest, lock, on_progress)
+            t = tasks[j.clip.number]
+            if o.ok:
+                progress.update(t, total=progress.tasks[t].completed or 1, completed=progress.tasks[t].completed or 1)
+            mark = "✓" if o.ok else "✗"
+            console.print(f"  {mark} {j.clip.name}  {o.seconds:.1f} s" + ("" if o.ok else f"  (log: {o.log})"))
+            return o
+
+        with ThreadPoolExecutor(max_workers=jobs) as ex:
+            outcomes = list(ex.map(work, todo))  # submitted in lecture order
+    return outcomes
+
+
+# ------------------------------------------------------------------------------ entry point
+def main(argv: list[str] | None = None) -> int:
+    from mathcore.config import ConfigError
+
+    try:
+        args = _parser().parse_args(argv)
+        if args.command == "list":
+            return cmd_list(args)
+        if args.command == "render":
+            return cmd_render(args)
+        if args.command == "lecture":
+            from .assemble import cmd_lecture
+
+            return cmd_lecture(args, _quality(args))
+        if args.command == "stills":
+            from .stills import cmd_stills
+
+            return cmd_stills(args)
+        if args.command == "sheet":
+            from .assemble import cmd_sheet
+
+            return cmd_sheet(args, _quality(args))
+    except (UsageError, UnknownClipError, ConfigError) as e:
+        print(f"clips: {e}", file=sys.stderr)
+        return 2
+    except Exception as e:  # pipeline errors with their own one-line message
+        from .pipeline import RenderLockedError
+
+        if isinstance(e, RenderLockedError) or type(e).__name__ in ("NarrationError", "LectureError"):
+            print(f"clips: {e}", file=sys.stderr)
+            return 2
+        raise
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

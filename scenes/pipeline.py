@@ -1,0 +1,297 @@
+"""The render pipeline behind ``clips render``: skip what did not change, render the rest in
+parallel worker processes, and never leave a partial file.
+
+Render key of a clip (checked before anything imports Manim or the scene):
+
+* the clip's identity and its module's source file;
+* every file of ``scenes/kit``, ``scenes/catalog.py`` and ``mathcore`` (the code any clip
+  can reach: a clip module may only import these);
+* its narration section, the fonts, ``manim.cfg``;
+* the installed versions of Manim, Typst, NumPy, PyAV, ManimPango, Python; the quality;
+* the *values of the config fields the clip read* the last time it rendered (recorded by
+  the worker), so editing ``sizes.T`` re-renders the clips that read ``T`` and no other.
+
+Outputs under ``<out>/<quality>/``: ``NN_slug.mp4``, ``NN_slug.srt``, ``NN_slug.png`` and
+``manifest.json``.  Each is written under a temporary name and moved into place with
+``os.replace``; the manifest records a clip only after its files are in place.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+import tomllib
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+
+from .catalog import REPO_DIR, SCENES_DIR, Clip
+
+PARTIAL = ".partial"
+VERSIONED = ("manim", "typst", "numpy", "av", "manimpango")
+
+
+class RenderLockedError(RuntimeError):
+    """Another ``clips`` process holds the output folder."""
+
+
+# ------------------------------------------------------------------------------ keys
+def _sha(*parts: bytes) -> str:
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(len(p).to_bytes(8, "little"))
+        h.update(p)
+    return h.hexdigest()
+
+
+def _files_digest(paths: Iterable[Path]) -> str:
+    h = hashlib.sha256()
+    for p in sorted(paths):
+        h.update(str(p.relative_to(REPO_DIR)).encode())
+        h.update(p.read_bytes())
+    return h.hexdigest()
+
+
+@dataclass
+class KeyContext:
+    """What every clip's key shares, computed once per run."""
+
+    quality: str
+    shared: str = ""
+    narration: dict = field(default_factory=dict)
+    config: object = None
+
+    def __post_init__(self):
+        from mathcore.config import ASSETS_DIR, load_config
+
+        code = list((SCENES_DIR / "kit").glob("*.py")) + [SCENES_DIR / "catalog.py", SCENES_DIR / "worker.py"]
+        code += list((REPO_DIR / "mathcore").glob("*.py"))
+        fonts = list((ASSETS_DIR / "fonts").glob("*"))
+        versions = [f"{p}=={_version(p)}" for p in VERSIONED] + [sys.version.split()[0]]
+        self.shared = _sha(
+            _files_digest(code).encode(), _files_digest(fonts).encode(),
+            (REPO_DIR / "manim.cfg").read_bytes(), ";".join(versions).encode(), self.quality.encode(),
+        )
+        self.config = load_config()  # raises ConfigError (one line) on a bad value
+
+    def narration_of(self, clip: Clip) -> bytes:
+        from mathcore.config import ASSETS_DIR
+
+        path = ASSETS_DIR / "narration" / f"{clip.module}.toml"
+        if path not in self.narration:
+            try:
+                self.narration[path] = tomllib.loads(path.read_text(encoding="utf-8"))
+            except (FileNotFoundError, tomllib.TOMLDecodeError):
+                self.narration[path] = {}
+        return json.dumps(self.narration[path].get(clip.slug), sort_keys=True).encode()
+
+    def static_key(self, clip: Clip) -> str:
+        ident = f"{clip.number}|{clip.scene}|{clip.module}|{clip.slug}|{clip.title}|{clip.section}".encode()
+        return _sha(self.shared.encode(), ident, clip.path.read_bytes(), self.narration_of(clip))
+
+    def config_values(self, fields: Iterable[str]) -> dict:
+        out = {}
+        for f in sorted(fields):
+            v = getattr(self.config, f, None)
+            out[f] = list(v) if isinstance(v, tuple) else (str(v) if isinstance(v, Path) else v)
+        return out
+
+    def key(self, clip: Clip, fields: Iterable[str]) -> str:
+        return _sha(self.static_key(clip).encode(), json.dumps(self.config_values(fields), sort_keys=True).encode())
+
+
+def _version(pkg: str) -> str:
+    try:
+        return metadata.version(pkg)
+    except metadata.PackageNotFoundError:
+        return "absent"
+
+
+# ------------------------------------------------------------------------------ files
+def sha256_file(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def place(src: Path, dst: Path) -> None:
+    """Copy ``src`` to ``dst`` atomically: write ``dst.partial``, fsync, rename."""
+    tmp = dst.with_name(dst.name + PARTIAL)
+    shutil.copyfile(src, tmp)
+    with open(tmp, "rb") as f:
+        os.fsync(f.fileno())
+    os.replace(tmp, dst)
+
+
+def write_json_atomic(path: Path, data) -> None:
+    tmp = path.with_name(path.name + PARTIAL)
+    tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+class OutputLock:
+    """An exclusive ``flock`` on ``<out>/.lock`` for the life of a command."""
+
+    def __init__(self, out: Path):
+        self.path = out / ".lock"
+        self.fd = None
+
+    def __enter__(self):
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(self.fd, 64, 0).decode(errors="replace").strip() or "?"
+            os.close(self.fd)
+            raise RenderLockedError(
+                f"another clips command (pid {holder}) is writing {self.path.parent}; wait for it to finish"
+            ) from None
+        os.ftruncate(self.fd, 0)
+        os.pwrite(self.fd, str(os.getpid()).encode(), 0)
+        return self
+
+    def __exit__(self, *exc):
+        os.ftruncate(self.fd, 0)
+        fcntl.flock(self.fd, fcntl.LOCK_UN)
+        os.close(self.fd)
+
+
+class Manifest:
+    """``<out>/<quality>/manifest.json``: one entry per finished clip."""
+
+    def __init__(self, qdir: Path, quality: str):
+        self.path = qdir / "manifest.json"
+        self.quality = quality
+        try:
+            self.data = json.loads(self.path.read_text(encoding="utf-8"))
+            if not isinstance(self.data.get("clips"), dict):
+                raise ValueError
+        except (FileNotFoundError, ValueError):
+            self.data = {"quality": quality, "clips": {}}
+
+    def entry(self, clip: Clip) -> dict | None:
+        return self.data["clips"].get(clip.name)
+
+    def record(self, clip: Clip, entry: dict) -> None:
+        self.data["clips"][clip.name] = entry
+        self.data["clips"] = dict(sorted(self.data["clips"].items()))
+        write_json_atomic(self.path, self.data)
+
+
+# ------------------------------------------------------------------------------ planning
+@dataclass
+class Job:
+    clip: Clip
+    reason: str  # why it renders ("new", "changed", "forced") or "" if skipped
+    expected_animations: int | None = None
+
+
+def is_current(ctx: KeyContext, qdir: Path, clip: Clip, entry: dict | None) -> str:
+    """Return '' if the clip's outputs are current, else why it must render."""
+    if not entry:
+        return "new"
+    if entry.get("key") != ctx.key(clip, entry.get("config_fields", [])):
+        return "changed"
+    for f in entry.get("files", {}).values():
+        p = qdir / f["name"]
+        if not p.exists() or p.stat().st_size != f["bytes"]:
+            return "missing output"
+    return ""
+
+
+def plan(ctx: KeyContext, qdir: Path, manifest: Manifest, clips: list[Clip], force: bool) -> list[Job]:
+    jobs = []
+    for c in clips:
+        entry = manifest.entry(c)
+        reason = "forced" if force else is_current(ctx, qdir, c, entry)
+        jobs.append(Job(c, reason, (entry or {}).get("animations")))
+    return jobs
+
+
+def clean_partials(qdir: Path) -> None:
+    """Remove what an interrupted run left half-written."""
+    for p in qdir.glob(f"*{PARTIAL}"):
+        p.unlink(missing_ok=True)
+
+
+# ------------------------------------------------------------------------------ running
+@dataclass
+class Outcome:
+    clip: Clip
+    ok: bool
+    seconds: float
+    log: Path
+    message: str = ""
+
+
+def video_facts(path: Path) -> tuple[float, int]:
+    """``(duration seconds, frame count)`` of an mp4, read with PyAV."""
+    import av
+
+    with av.open(str(path)) as c:
+        s = c.streams.video[0]
+        frames = s.frames or sum(1 for _ in c.demux(s) if _.size)
+        duration = float(c.duration / 1_000_000) if c.duration else float(frames / s.average_rate)
+    return duration, int(frames)
+
+
+def run_job(job: Job, ctx: KeyContext, qdir: Path, workroot: Path, manifest: Manifest, lock: threading.Lock,
+            on_progress) -> Outcome:
+    clip = job.clip
+    work = workroot / clip.name
+    work.mkdir(parents=True, exist_ok=True)
+    (work / "result.json").unlink(missing_ok=True)
+    logdir = qdir / "logs"
+    logdir.mkdir(exist_ok=True)
+    log = logdir / f"{clip.name}.log"
+    t0 = time.monotonic()
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    with open(log, "w", encoding="utf-8") as logf:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "scenes.worker", clip.name, ctx.quality, str(work)],
+            cwd=REPO_DIR, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+        )
+        for line in proc.stdout:
+            if line.startswith("@@progress "):
+                on_progress(clip, int(line.split()[1]))
+            else:
+                logf.write(line)
+        rc = proc.wait()
+    secs = time.monotonic() - t0
+    if rc != 0:
+        tail = [ln.strip() for ln in log.read_text(encoding="utf-8", errors="replace").splitlines() if ln.strip()]
+        return Outcome(clip, False, secs, log, tail[-1] if tail else f"worker exited with status {rc}")
+    result = json.loads((work / "result.json").read_text())
+    files = {}
+    for kind in ("mp4", "srt", "png"):
+        src = result.get(kind)
+        if not src:
+            continue
+        dst = qdir / f"{clip.name}.{kind}"
+        place(Path(src), dst)
+        files[kind] = {"name": dst.name, "bytes": dst.stat().st_size, "sha256": sha256_file(dst)}
+    duration, frames = video_facts(qdir / f"{clip.name}.mp4")
+    entry = {
+        "clip": clip.as_dict(),
+        "key": ctx.key(clip, result["config_fields"]),
+        "config_fields": result["config_fields"],
+        "animations": result["animations"],
+        "duration": round(duration, 3),
+        "frames": frames,
+        "files": files,
+    }
+    with lock:
+        manifest.record(clip, entry)
+    return Outcome(clip, True, secs, log)

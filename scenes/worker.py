@@ -1,0 +1,111 @@
+"""Render one clip in this process: ``python -m scenes.worker <NN_slug> <quality> <workdir>``.
+
+``clips render`` starts one worker per clip (in parallel with ``--jobs``).  The worker
+renders the scene with Manim into ``<workdir>/media``, saves the final frame as a PNG,
+and writes ``<workdir>/result.json`` with the files it made, the config fields the clip
+read (the render key covers exactly those), the number of animations and the duration.
+Progress goes to stdout as ``@@progress <animations played>`` lines.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+from .catalog import REPO_DIR, resolve
+
+# (pixel_width, pixel_height, frame_rate) per quality; "t" is a tiny quality for tests
+QUALITY_SETTINGS = {
+    "l": (854, 480, 15),
+    "m": (1280, 720, 30),
+    "h": (1920, 1080, 60),
+    "k": (3840, 2160, 60),
+    "t": (256, 144, 5),
+}
+
+
+class RecordingConfig:
+    """Wraps a ``LectureConfig`` and records every field a clip reads."""
+
+    def __init__(self, cfg):
+        object.__setattr__(self, "_cfg", cfg)
+        object.__setattr__(self, "used", set())
+
+    def __getattr__(self, name):
+        value = getattr(self._cfg, name)
+        if not name.startswith("_") and not callable(value):
+            self.used.add(name)
+        return value
+
+    def __setattr__(self, name, value):
+        raise AttributeError("the lecture config is read-only")
+
+
+def render(name: str, quality: str, workdir: Path) -> dict:
+    os.chdir(REPO_DIR)  # Manim reads manim.cfg from the working directory
+    from manim import Scene, config, tempconfig
+
+    import mathcore.config as mconfig
+    import scenes.kit.base as base
+
+    clip = resolve([name])[0]
+    w, h, fps = QUALITY_SETTINGS[quality]
+    cfg = RecordingConfig(mconfig.load_config())
+    base.load_config = lambda: cfg  # ClipScene.setup reads the config through the recorder
+
+    played = [0]
+    original_play = Scene.play
+
+    def play(self, *a, **kw):
+        original_play(self, *a, **kw)
+        played[0] += 1
+        print(f"@@progress {played[0]}", flush=True)
+
+    Scene.play = play
+
+    import importlib
+
+    module = importlib.import_module(f"scenes.{clip.module}")
+    scene_cls = getattr(module, clip.scene)
+    media = workdir / "media"
+    with tempconfig({
+        "pixel_width": w, "pixel_height": h, "frame_rate": fps,
+        "media_dir": str(media), "output_file": clip.name, "verbosity": "WARNING",
+        "progress_bar": "none", "write_to_movie": True, "save_last_frame": False,
+    }):
+        scene = scene_cls()
+        scene.render()
+        scene.renderer.update_frame(scene)
+        frame = scene.renderer.get_frame()
+        fw = scene.renderer.file_writer
+        mp4 = Path(fw.movie_file_path)
+        srt = mp4.with_suffix(".srt")
+        _ = config  # config is what tempconfig set; nothing else to read
+    from PIL import Image
+
+    png = workdir / f"{clip.name}.png"
+    Image.fromarray(frame).convert("RGB").save(png)
+    result = {
+        "clip": clip.name,
+        "mp4": str(mp4),
+        "srt": str(srt) if srt.exists() else None,
+        "png": str(png),
+        "config_fields": sorted(cfg.used),
+        "animations": played[0],
+        "duration": float(scene.time),
+    }
+    (workdir / "result.json").write_text(json.dumps(result, indent=2))
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    name, quality, workdir = argv
+    render(name, quality, Path(workdir))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
