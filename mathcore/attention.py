@@ -56,12 +56,16 @@ def softmax(x, axis: int = -1) -> np.ndarray:
     a = np.asarray(x, dtype=np.float64)
     if a.ndim == 0:
         raise ShapeError(f"softmax needs at least a 1-D array, got shape {a.shape}")
+    if a.size == 0:
+        raise ShapeError(f"softmax needs a non-empty array, got shape {a.shape}")
     if np.isnan(a).any() or np.isposinf(a).any():
-        raise NonFiniteError("softmax input must not hold NaN or +inf")
+        bad = tuple(int(i) for i in np.argwhere(np.isnan(a) | np.isposinf(a))[0])
+        raise NonFiniteError(f"softmax input must not hold NaN or +inf, got {a[bad]} at index {bad}")
     m = np.max(a, axis=axis, keepdims=True)
     if np.isneginf(m).any():
         raise MathcoreError("softmax needs at least one finite entry per slice, got a slice that is all -inf")
-    e = np.exp(a - m)
+    with np.errstate(over="ignore"):  # a - m may overflow to -inf (gaps > 1.8e308): exp gives the exact 0
+        e = np.exp(a - m)
     return e / np.sum(e, axis=axis, keepdims=True)
 
 
@@ -78,7 +82,11 @@ def matmul(A: np.ndarray, B: np.ndarray, kernel: str = "fixed") -> np.ndarray:
     With ``kernel="fixed"`` entry ``(i, j)`` is ``((A[i,0] B[0,j] + A[i,1] B[1,j]) + ...)``,
     summed left to right, and row ``i`` depends on row ``i`` of ``A`` alone.
     """
-    if _check_kernel(kernel) == "blas":
+    _check_kernel(kernel)
+    A, B = np.asarray(A), np.asarray(B)
+    if A.ndim != 2 or B.ndim != 2 or A.shape[1] != B.shape[0] or A.shape[1] == 0:
+        raise ShapeError(f"matmul needs A: (m, k) and B: (k, n) with k >= 1, got shapes {A.shape} and {B.shape}")
+    if kernel == "blas":
         return A @ B
     out = A[:, 0, None] * B[None, 0, :]
     for k in range(1, A.shape[1]):
