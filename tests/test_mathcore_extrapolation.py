@@ -1,0 +1,131 @@
+"""mathcore.extrapolation: the distance-ambiguity onset and RoPE past the training length."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from mathcore import MathcoreError, rope_frequencies, rope_unseen_pairs, sinusoidal_dilution
+from mathcore.extrapolation import (
+    GPT2,
+    LLAMA2,
+    LLAMA3,
+    ambiguity_onset,
+    pair_angles,
+    pair_turns,
+    ranks_distance,
+    training_arcs,
+    unseen_pair_counts,
+    wrapped_in_training,
+)
+
+curves = arrays(np.float64, st.integers(2, 60), elements=st.floats(-1, 1, allow_nan=False))
+factors = st.floats(1.0, 5.0)
+
+
+def brute_onset(c, f):
+    n = len(c)
+    for t in range(1, n + 1):
+        for s in range(max(t + 1, math.ceil(f * t)), n + 1):
+            if c[s - 1] >= c[t - 1]:
+                return t, s
+    return None, None
+
+
+@given(curves, factors)
+def test_onset_matches_the_definition_by_brute_force(c, f):
+    o = ambiguity_onset(c, f)
+    assert (o.t, o.witness) == brute_onset(c, f)
+    if o.t is not None:
+        assert o.cos_witness >= o.cos_t
+        assert o.witness >= f * o.t
+
+
+@given(curves, factors, factors)
+def test_a_larger_factor_never_makes_the_onset_earlier(c, f1, f2):
+    lo, hi = sorted((f1, f2))
+    a, b = ambiguity_onset(c, lo).t, ambiguity_onset(c, hi).t
+    inf = len(c) + 1
+    assert (a if a is not None else inf) <= (b if b is not None else inf)
+
+
+@given(curves, factors)
+def test_ranks_distance_turns_false_first_at_the_onset(c, f):
+    r = ranks_distance(c, f)
+    o = ambiguity_onset(c, f)
+    first_false = int(np.flatnonzero(~r)[0]) + 1 if (~r).any() else None
+    assert first_false == o.t
+
+
+@given(st.integers(2, 200))
+def test_a_strictly_falling_curve_ranks_distance_everywhere(n):
+    c = np.linspace(1.0, -1.0, n)
+    assert ambiguity_onset(c, 1.0).t is None
+    assert ranks_distance(c, 1.0).all()
+
+
+def test_onset_on_the_lecture_dilution_curves_is_real():
+    t, cos = sinusoidal_dilution(2000, (16, 64))
+    for row in cos:
+        o = ambiguity_onset(row, 2.0)
+        assert o.t is not None and row[o.witness - 1] >= row[o.t - 1]
+        assert np.all(ranks_distance(row, 2.0)[: o.t - 1])
+
+
+@pytest.mark.parametrize("bad", [0.5, float("nan"), "x", -1])
+def test_bad_factor_is_named(bad):
+    with pytest.raises(MathcoreError, match="factor"):
+        ambiguity_onset([1.0, 0.5, 0.2], bad)
+
+
+def test_bad_cos_is_named():
+    with pytest.raises(MathcoreError, match="cos"):
+        ambiguity_onset([1.0], 2)
+    with pytest.raises(MathcoreError, match="cos"):
+        ambiguity_onset([[1.0, 2.0]], 2)
+
+
+@given(st.integers(1, 40), st.integers(2, 300), st.floats(100, 1e6))
+def test_unseen_counts_are_row_sums_and_zero_inside_training(half_d, L, base):
+    d = 2 * half_d
+    pos = np.arange(0, 3 * L)
+    counts = unseen_pair_counts(pos, d, L, base)
+    np.testing.assert_array_equal(counts, rope_unseen_pairs(pos, d, L, base).sum(axis=1))
+    assert np.all(counts[:L] == 0)
+    assert np.all(counts <= (~wrapped_in_training(d, L, base)).sum())
+
+
+@given(st.integers(1, 40), st.floats(0, 1e5), st.floats(100, 1e6))
+def test_turns_and_angles_recompose_the_total_angle(half_d, m, base):
+    d = 2 * half_d
+    total = m * rope_frequencies(d, base)
+    angles = pair_angles(m, d, base)
+    assert np.all((angles >= 0) & (angles < 2 * np.pi))
+    np.testing.assert_allclose(pair_turns(m, d, base) * 2 * np.pi + angles, total, rtol=1e-12, atol=1e-9)
+
+
+@given(st.integers(1, 40), st.integers(2, 300), st.floats(100, 1e6))
+def test_training_arcs_cover_every_seen_angle(half_d, L, base):
+    d = 2 * half_d
+    arcs = training_arcs(d, L, base)
+    seen = np.mod(np.arange(L)[:, None] * rope_frequencies(d, base)[None, :], 2 * np.pi)
+    assert np.all(seen <= arcs[None, :] + 1e-9)
+    np.testing.assert_array_equal(arcs == 2 * np.pi, wrapped_in_training(d, L, base))
+
+
+def test_position_must_be_non_negative():
+    with pytest.raises(MathcoreError, match="position"):
+        pair_turns(-1, 8)
+    with pytest.raises(MathcoreError, match="position"):
+        pair_angles(float("inf"), 8)
+
+
+def test_the_labelled_facts():
+    assert (GPT2.n_max, GPT2.d_model, GPT2.scheme) == (1024, 768, "learned-absolute")
+    assert (LLAMA2.head_dim, LLAMA2.rope_base, LLAMA2.n_max, LLAMA2.train_length) == (128, 10000.0, None, 4096)
+    assert (LLAMA3.head_dim, LLAMA3.rope_base, LLAMA3.n_max) == (128, 500000.0, None)
