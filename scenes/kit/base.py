@@ -18,7 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, ClassVar
 
-from manim import DOWN, LEFT, UP, UR, FadeIn, FadeOut, Line, Scene, VGroup, Write
+from manim import DOWN, LEFT, UP, UR, FadeIn, FadeOut, Line, Scene, VGroup, Write, config
 
 from mathcore.config import ASSETS_DIR, LectureConfig, load_config
 
@@ -132,12 +132,19 @@ class ClipScene(Scene):
         hold = 0.6 if hold is None else hold
         total = max(rt + hold, reading_time(text))
         start = self.time
-        self.add_subcaption(text, duration=total)
-        self.captions.append(Caption(start, total, text))
         if animations:
             self.play(*animations, run_time=rt, **play_kw)
-        if total - rt > 0:
-            self.wait(total - rt)
+        if total - (self.time - start) > 1e-9:
+            self.wait(total - (self.time - start))
+        for _ in range(3):  # frame rounding may leave the beat a frame short of its reading time
+            if self.time - start >= total - 1e-6:
+                break
+            self.wait(1 / config.frame_rate)
+        # time the caption by the clock, after the fact: frame rounding can make the
+        # beat a frame shorter or longer than asked, and captions must never overlap
+        shown = self.time - start
+        self.add_subcaption(text, duration=shown, offset=-shown)
+        self.captions.append(Caption(start, shown, text))
 
     # ------------------------------------------------------------------ frame furniture
     def title_card(self) -> None:
