@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .attention import attention, matmul, self_attention
-from .errors import MathcoreError, PositionOutOfRangeError, as_matrix, positive_int
+from .errors import MathcoreError, PositionOutOfRangeError, ShapeError, as_matrix, even_width, positive_int
 from .positions import (
     apply_rope,
     learned_absolute_table,
@@ -73,6 +73,7 @@ def kv_cache_decode(X, Wq, Wk, Wv, kernel: str = "fixed") -> KVCacheTrace:
     scratch on ``X[:t+1]``.
     """
     X = as_matrix("X", X)
+    Y_full = self_attention(X, Wq, Wk, Wv, causal=True, kernel=kernel)[0]  # also validates W shapes and kernel
     Wq, Wk, Wv = (as_matrix(n, W) for n, W in (("Wq", Wq), ("Wk", Wk), ("Wv", Wv)))
     T = X.shape[0]
     K_rows, V_rows, Y_rows, steps = [], [], [], []
@@ -87,7 +88,6 @@ def kv_cache_decode(X, Wq, Wk, Wv, kernel: str = "fixed") -> KVCacheTrace:
         Y_rec = self_attention(X[: t + 1], Wq, Wk, Wv, causal=True, kernel=kernel)[0]
         defect = float(np.max(np.abs(np.array(Y_rows) - Y_rec)))
         steps.append(KVStep(t, q[0], K_cache, V_cache, tr.weights[0].copy(), tr.output[0].copy(), defect))
-    Y_full = self_attention(X, Wq, Wk, Wv, causal=True, kernel=kernel)[0]
     return KVCacheTrace(tuple(steps), np.array(Y_rows), Y_full)
 
 
@@ -130,7 +130,12 @@ def sinusoidal_dilution(t_max: int = 10000, widths=(16, 64, 256), base: float = 
 
 
 def neighbour_similarity(d: int, base: float = 10000.0) -> float:
-    """``cos(P[t], P[t+1])`` for sinusoidal positions, the same for every ``t``."""
+    """``cos(P[t], P[t+1])`` for sinusoidal positions, the same for every ``t``.
+
+    Needs even ``d``: with odd ``d`` the last column is a sine without its cosine, and the
+    similarity then changes with ``t``.
+    """
+    d = even_width("d", d, why="for a neighbour similarity that is the same at every t")
     return float(cosine_to_first(my_sinusoidal_position(2, d, base))[1])
 
 
@@ -208,8 +213,8 @@ def extrapolation_report(positions, d: int, n_max: int = 1024, seed: int = 0, ba
 def relative_score_grid(q, k, T: int, base: float = 10000.0) -> np.ndarray:
     """``(T, T)``: ``score[m, n] = RoPE(q, m) · RoPE(k, n)``; depends only on ``m − n``."""
     T = positive_int("T", T)
-    q = np.asarray(q, dtype=np.float64).reshape(1, -1)
-    k = np.asarray(k, dtype=np.float64).reshape(1, -1)
+    q = as_matrix("q", np.asarray(q, dtype=np.float64).reshape(1, -1))
+    k = as_matrix("k", np.asarray(k, dtype=np.float64).reshape(1, -1), cols=q.shape[1])
     Qr = apply_rope(np.repeat(q, T, axis=0), base=base)
     Kr = apply_rope(np.repeat(k, T, axis=0), base=base)
     return Qr @ Kr.T
@@ -219,6 +224,8 @@ def toeplitz_defect(M) -> float:
     """Max deviation of ``M: (T, T)`` from constant diagonals (0 for a Toeplitz matrix)."""
     M = as_matrix("M", M)
     T = M.shape[0]
+    if M.shape[1] != T:
+        raise ShapeError(f"M must be square (T, T), got shape {M.shape}")
     worst = 0.0
     for off in range(-T + 1, T):
         diag = np.diagonal(M, offset=off)
