@@ -39,6 +39,7 @@ $(STAMP): pyproject.toml Makefile
 
 render: $(STAMP)
 	$(VENV)/bin/clips render $(if $(QUALITY),--quality $(QUALITY))
+	$(VENV)/bin/clips lecture $(if $(QUALITY),--quality $(QUALITY))
 
 test: $(STAMP)
 	$(PY) -m pytest -n 2 -q

@@ -85,6 +85,17 @@ class ClipScene(Scene):
         """The arrays and measurements this clip shows (pure mathcore; no drawing)."""
         raise NotImplementedError
 
+    @classmethod
+    def stills(cls, data: Any, cfg: LectureConfig) -> list:
+        """The clip's key data as still specs (``scenes.kit.stills``) for ``clips stills``.
+
+        Default: every array in ``data``; clips override this to pick their key figures
+        with the same colour scales they draw with.
+        """
+        from .stills import default_stills
+
+        return default_stills(data, cfg)
+
     def caption_values(self) -> dict[str, Any]:
         """Values the narration may name in ``{braces}``."""
         return {}
