@@ -130,6 +130,10 @@ def load_config(path: str | os.PathLike | None = None) -> LectureConfig:
         raise ConfigError(f"{where}: config file not found") from None
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{where}: not valid TOML: {e}") from None
+    except UnicodeDecodeError as e:
+        raise ConfigError(f"{where}: not valid TOML: not UTF-8 text (byte {e.start})") from None
+    except OSError as e:
+        raise ConfigError(f"{where}: cannot read config: {e.strerror or e}") from None
     r = _Reader(data, where)
 
     T = r.int("sizes.T", 3, 6)
