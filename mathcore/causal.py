@@ -40,17 +40,22 @@ def mask_sweep(scaled, mask) -> list[np.ndarray]:
     return [np.where(~m & (offset <= k), -np.inf, S) for k in range(T)]
 
 
+def row_sums(A) -> np.ndarray:
+    """``(T_q,)``: ``sum_j A[i, j]`` added left to right over ``j`` (a fixed order)."""
+    W = as_matrix("A", A)
+    total = W[:, 0].copy()
+    for j in range(1, W.shape[1]):
+        total = total + W[:, j]
+    return total
+
+
 def row_sum_defect(A) -> float:
     """``max_i |sum_j A[i, j] - 1|`` for attention weights ``A: (T_q, T_k)``.
 
     The sum runs left to right over ``j`` (a fixed order), so the value is the
     rounding left in the softmax's normalisation, not noise from the measurement.
     """
-    W = as_matrix("A", A)
-    total = W[:, 0].copy()
-    for j in range(1, W.shape[1]):
-        total = total + W[:, j]
-    return float(np.max(np.abs(total - 1.0)))
+    return float(np.max(np.abs(row_sums(A) - 1.0)))
 
 
 def above_diagonal_max(A) -> float:
@@ -94,6 +99,6 @@ def float_sum_orders(a: float, b: float, c: float) -> tuple[float, float]:
 
 
 __all__ = [
-    "mask_sweep", "row_sum_defect", "above_diagonal_max",
+    "mask_sweep", "row_sums", "row_sum_defect", "above_diagonal_max",
     "prefix_outputs", "append_change", "float_sum_orders",
 ]

@@ -1,0 +1,253 @@
+"""Causal clips.
+
+03 ``CausalMask`` (§3): the score heatmap; the future is masked one diagonal at a time to
+−∞; softmax row by row turns every −∞ into an exact 0; self-attention and causal
+attention side by side; the three lines of code beside the picture.  Proof on screen:
+every causal row sums to 1 (measured) and every weight above the diagonal is exactly 0.
+
+04 ``PrefixInvariance`` (§4): the causal pass on all T tokens and on the first T−1; the
+prefix outputs slide onto the full ones; the max difference over every prefix, measured
+(``0.0``, bitwise); the same check with a BLAS matmul kernel, honestly measured.
+
+05 ``KVCache`` (§4, Q2): decoding token by token with a K/V cache (one new row each step,
+only the new query computed), equal to a full recompute at every step (measured); then
+bidirectional attention, where appending a token moves every past output.
+
+Render directly with ``manim -ql scenes/causal.py CausalMask`` (or PrefixInvariance, KVCache).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    AnimationGroup,
+    Arrow,
+    Create,
+    FadeIn,
+    FadeOut,
+    GrowArrow,
+    LaggedStart,
+    ReplacementTransform,
+    Succession,
+    SurroundingRectangle,
+    VGroup,
+    Write,
+)
+
+from mathcore import causal_mask, lecture_inputs, self_attention_trace
+from mathcore.causal import above_diagonal_max, mask_sweep, row_sum_defect, row_sums
+from mathcore.config import LectureConfig
+from scenes.kit import (
+    ACCENT,
+    BAD,
+    DIM,
+    FG,
+    GOOD,
+    LABEL,
+    SMALL,
+    ClipScene,
+    ColorScale,
+    Heatmap,
+    fmt_measure,
+    fmt_value,
+    label,
+    math,
+    mono,
+)
+from scenes.kit.causal_widgets import CodePanel, ExactHeatmap, measure_line, staircase_outline
+
+# The three lines that turn self-attention into causal attention (what mathcore.attention does).
+CAUSAL_CODE = "mask = np.tri(T, dtype=bool)\nS[~mask] = -np.inf\nA = softmax(S, axis=-1)"
+
+
+# ====================================================================== 03 CausalMask
+@dataclass(frozen=True)
+class CausalMaskData:
+    """What clip 03 draws, all from ``self_attention_trace`` on the lecture inputs."""
+
+    scaled: np.ndarray  # (T, T) S = Q Kᵀ / √d
+    mask: np.ndarray  # (T, T) bool, causal_mask(T)
+    sweep: tuple[np.ndarray, ...]  # mask_sweep stages: diagonal k masked in stage k
+    masked: np.ndarray  # (T, T) S with the future at -inf
+    weights: np.ndarray  # (T, T) causal A
+    weights_self: np.ndarray  # (T, T) self-attention A (no mask)
+    row_sums: np.ndarray  # (T,) Σ_j A_ij of the causal A
+    row_sum_defect: float  # max_i |Σ_j A_ij − 1|
+    upper_max: float  # max A_ij over j > i (exactly 0.0)
+    cmap_weights: str
+    cmap_signed: str
+
+
+class CausalMask(ClipScene):
+    """03 · The causal mask: −∞ above the diagonal, exact zeros after softmax."""
+
+    CELL = 0.88  # score / weight cells with numbers (T <= 6)
+    SMALL_CELL = 0.56  # side-by-side heatmaps, colours only
+    MAP_LEFT = 0.78  # left edge of the big heatmap
+    PAIR_X = 2.75  # side by side: centres at ∓PAIR_X
+
+    @classmethod
+    def build_data(cls, cfg: LectureConfig) -> CausalMaskData:
+        li = lecture_inputs(cfg.T, cfg.d, cfg.seed)
+        tr = self_attention_trace(li.X, li.Wq, li.Wk, li.Wv, causal=True)
+        tr_self = self_attention_trace(li.X, li.Wq, li.Wk, li.Wv, causal=False)
+        return CausalMaskData(
+            scaled=tr.scaled, mask=tr.mask, sweep=tuple(mask_sweep(tr.scaled, tr.mask)), masked=tr.masked,
+            weights=tr.weights, weights_self=tr_self.weights, row_sums=row_sums(tr.weights),
+            row_sum_defect=row_sum_defect(tr.weights), upper_max=above_diagonal_max(tr.weights),
+            cmap_weights=cfg.cmap_weights, cmap_signed=cfg.cmap_signed,
+        )
+
+    def caption_values(self) -> dict:
+        d = self.data
+        return {"T": d.scaled.shape[0], "row_sum_defect": fmt_measure(d.row_sum_defect),
+                "upper_max": fmt_measure(d.upper_max)}
+
+    # ------------------------------------------------------------------ layout
+    def make_mobjects(self) -> None:
+        d = self.data
+        T = d.scaled.shape[0]
+        top = self.content_top
+        self.score_scale = ColorScale.symmetric(d.cmap_signed, d.scaled)
+        self.weight_scale = ColorScale(d.cmap_weights, 0.0, 1.0)
+
+        self.code = CodePanel(CAUSAL_CODE)
+        self.code.move_to([0, 0, 0]).to_edge(LEFT, buff=0.4).set_y(top - 0.1 - self.code.height / 2)
+
+        # the big heatmap: scores, then weights in the same cells
+        self.S_map = Heatmap(d.scaled, self.score_scale, cell_size=self.CELL, show_values=True, decimals=1)
+        self.S_map.move_to([0, 0, 0]).shift(
+            (self.MAP_LEFT - self.S_map.get_left()[0]) * RIGHT + (top - 0.45 - self.S_map.get_top()[1]) * UP)
+        self.A_map = ExactHeatmap(d.weights, self.weight_scale, cell_size=self.CELL, show_values=True, decimals=2)
+        self.A_map.move_to(self.S_map)
+        self.A_map_printed = list(self.A_map.labels)  # the weight labels as printed (row-major)
+        self.row_idx = VGroup(*[label(str(i), size=SMALL, color=DIM).next_to(self.S_map.cell(i, 0), LEFT, buff=0.15)
+                                for i in range(T)])
+        self.col_idx = VGroup(*[label(str(j), size=SMALL, color=DIM).next_to(self.S_map.cell(0, j), UP, buff=0.1)
+                                for j in range(T)])
+        note_x = self.code.get_center()[0]
+        note_top = self.code.get_bottom()[1] - 0.55
+        self.S_note = VGroup(
+            math(r"S_(i j) = (q_i dot k_j) \/ sqrt(d)", size=LABEL + 4),
+            label("row i: query i", size=SMALL, color=DIM),
+            label("column j: key j", size=SMALL, color=DIM),
+        ).arrange(DOWN, buff=0.3)
+        self.S_note.move_to([note_x, note_top - self.S_note.height / 2, 0])
+        # row sums of the causal A, beside each row
+        self.sum_head = label("\u03a3", size=LABEL, color=GOOD).next_to(self.A_map.cell(0, T - 1), RIGHT, buff=0.15)
+        self.sum_head.set_y(self.col_idx.get_center()[1])
+        self.sum_labels = VGroup(*[
+            label(fmt_value(s, 2), size=SMALL, color=GOOD).next_to(self.A_map.cell(i, T - 1), RIGHT, buff=0.15)
+            for i, s in enumerate(d.row_sums)
+        ])
+        self.sum_head.set_x(self.sum_labels.get_center()[0])
+
+        # the mask itself, 1 = may attend, under the code
+        self.mask_map = Heatmap(d.mask.astype(float), self.weight_scale, cell_size=0.45, show_values=True, decimals=0)
+        self.mask_map.move_to([note_x + 0.6, note_top - 0.2 - self.mask_map.height / 2, 0])
+        self.mask_name = mono("mask", size=LABEL).next_to(self.mask_map, LEFT, buff=0.35)
+        self.mask_note = label("1 = may attend", size=SMALL, color=DIM).next_to(self.mask_map, DOWN, buff=0.2)
+
+        self.exp_note = VGroup(
+            math("A_(i j) = e^(S_(i j)) / (sum_(k <= i) e^(S_(i k)))", size=LABEL),
+            math("e^(-infinity) = 0", size=LABEL),
+        ).arrange(DOWN, buff=0.45, aligned_edge=LEFT)
+        self.exp_note.move_to([note_x, note_top - 0.2 - self.exp_note.height / 2, 0])
+
+    def side_by_side_layout(self):
+        """Targets for the final picture: self-attention left, causal right, proofs beside the code."""
+        d = self.data
+        k = self.SMALL_CELL / self.CELL
+        y = self.code.get_bottom()[1] - 0.62
+        self.A_small = Heatmap(d.weights, self.weight_scale, cell_size=self.SMALL_CELL)
+        self.A_small.move_to([self.PAIR_X, 0, 0]).shift((y - self.A_small.get_top()[1]) * UP)
+        self.self_map = Heatmap(d.weights_self, self.weight_scale, cell_size=self.SMALL_CELL)
+        self.self_map.move_to([-self.PAIR_X, self.A_small.get_center()[1], 0])
+        self.self_title = label("self-attention", size=LABEL, color=FG).next_to(self.self_map, UP, buff=0.18)
+        self.causal_title = label("causal attention", size=LABEL, color=FG).next_to(self.A_small, UP, buff=0.18)
+        self.mask_arrow = Arrow(self.self_map.get_right() + 0.15 * RIGHT, self.A_small.get_left() + 0.15 * LEFT,
+                                buff=0, color=DIM, stroke_width=4)
+        self.arrow_note = label("mask", size=SMALL, color=DIM).next_to(self.mask_arrow, UP, buff=0.12)
+        self.zero_outline = staircase_outline(self.A_small, color=GOOD, stroke_width=3, upper=True)
+
+        x0 = self.code.get_right()[0] + 0.5
+        self.proof_sum = measure_line("max_i |sum_j A_(i j) - 1|", d.row_sum_defect, size=LABEL)
+        self.proof_zero = measure_line("max_(j > i) A_(i j)", d.upper_max, note="exactly", size=LABEL,
+                                       good=d.upper_max == 0.0)
+        proofs = VGroup(self.proof_sum, self.proof_zero).arrange(DOWN, buff=0.35, aligned_edge=LEFT)
+        proofs.move_to([x0 + proofs.width / 2, self.code.get_center()[1], 0])
+        self.sum_value, self.zero_value = self.proof_sum[2], self.proof_zero[2]
+        return k
+
+    # ------------------------------------------------------------------ beats
+    def body(self) -> None:
+        self.make_mobjects()
+        d = self.data
+        T = d.scaled.shape[0]
+        S = self.S_map
+
+        self.beat("scores", FadeIn(self.S_note), FadeIn(self.col_idx), FadeIn(self.row_idx),
+                  LaggedStart(*[FadeIn(VGroup(*S.cells[i], *S.labels[i * T:(i + 1) * T])) for i in range(T)],
+                              lag_ratio=0.2),
+                  run_time=1.6)
+        self.beat("code", FadeIn(self.code, shift=0.2 * RIGHT), run_time=1.0)
+
+        # line 1: the mask
+        allowed = staircase_outline(S, color=GOOD, stroke_width=4)
+        self.beat("mask", self.code.focus(0), FadeOut(self.S_note), FadeIn(self.mask_name), FadeIn(self.mask_map), FadeIn(self.mask_note),
+                  Create(allowed), run_time=1.4)
+
+        # line 2: the future, one diagonal at a time, to -inf
+        steps = []
+        self.sweep_shown = []  # the arrays the heatmap was animated through, in order
+        for k in range(1, T):
+            self.sweep_shown.append(d.sweep[k])
+            cells = VGroup(*[S.cell(i, i + k) for i in range(T - k)])
+            flash = VGroup(*[SurroundingRectangle(c, color=BAD, buff=0, stroke_width=4) for c in cells])
+            steps.append(Succession(
+                FadeIn(flash, run_time=0.15),
+                S.animate_values(d.sweep[k], run_time=0.45),
+                FadeOut(flash, run_time=0.15),
+            ))
+        self.play(self.code.focus(1), run_time=0.5)
+        self.beat("sweep", Succession(*steps), run_time=0.75 * (T - 1), hold=0.5)
+
+        # line 3: softmax, row by row; S's row i becomes A's row i
+        self.play(self.code.focus(2), FadeOut(self.mask_map), FadeOut(self.mask_name), FadeOut(self.mask_note),
+                  FadeOut(allowed), FadeIn(self.exp_note),
+                  run_time=0.8)
+        self.add(self.sum_head)
+        rows = []
+        for i in range(T):
+            src = VGroup(*S.cells[i], *S.labels[i * T:(i + 1) * T])
+            dst = VGroup(*self.A_map.cells[i], *self.A_map.labels[i * T:(i + 1) * T])
+            rows.append(AnimationGroup(ReplacementTransform(src, dst), FadeIn(self.sum_labels[i], shift=0.1 * LEFT)))
+        self.beat("softmax", LaggedStart(*rows, lag_ratio=0.6), run_time=0.6 * T + 0.6, hold=0.4)
+        self.remove(*[m for i in range(T) for m in (*self.A_map.cells[i], *self.A_map.labels[i * T:(i + 1) * T])])
+        self.add(self.A_map)
+        zeros = staircase_outline(self.A_map, color=GOOD, stroke_width=4, upper=True)
+        self.beat("zeros", Create(zeros), run_time=1.0)
+
+        # side by side, with the proofs
+        self.side_by_side_layout()
+        target = self.A_small.copy()
+        self.play(
+            FadeOut(zeros), FadeOut(self.exp_note), FadeOut(self.sum_labels), FadeOut(self.sum_head),
+            FadeOut(self.row_idx), FadeOut(self.col_idx), FadeOut(self.A_map.labels), self.code.unfocus(), run_time=0.6,
+        )
+        self.A_map.remove(self.A_map.labels)
+        self.beat("side_by_side",
+                  AnimationGroup(ReplacementTransform(self.A_map, target), FadeIn(self.causal_title)),
+                  LaggedStart(FadeIn(self.self_title), FadeIn(self.self_map), GrowArrow(self.mask_arrow),
+                              FadeIn(self.arrow_note), lag_ratio=0.25),
+                  run_time=1.6)
+        self.remove(target)
+        self.add(self.A_small)
+        self.beat("proof_sum", FadeIn(self.proof_sum, shift=0.15 * UP), run_time=0.8)
+        self.beat("proof_zero", FadeIn(self.proof_zero, shift=0.15 * UP), Create(self.zero_outline), run_time=1.0)

@@ -1,0 +1,124 @@
+"""Clip 03 CausalMask: data binding, the code on screen, the final frame's pixels, captions."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from frames import dominant_ink, pixel, render_final_frame, rgb255
+from mathcore import causal_mask, lecture_inputs, load_config, self_attention_trace, softmax
+from mathcore.causal import above_diagonal_max, mask_sweep, row_sum_defect, row_sums
+from scenes.causal import CAUSAL_CODE, CausalMask
+from scenes.kit import BG, FAINT, ColorScale, fmt_measure, fmt_value, reading_time
+
+
+@pytest.fixture(scope="module")
+def final():
+    return render_final_frame(CausalMask)
+
+
+def test_data_is_what_mathcore_computes_from_the_config():
+    cfg = load_config()
+    d = CausalMask.build_data(cfg)
+    li = lecture_inputs(cfg.T, cfg.d, cfg.seed)
+    tr = self_attention_trace(li.X, li.Wq, li.Wk, li.Wv, causal=True)
+    tr_self = self_attention_trace(li.X, li.Wq, li.Wk, li.Wv, causal=False)
+    assert d.scaled.shape == (cfg.T, cfg.T)
+    np.testing.assert_array_equal(d.scaled, tr.scaled)
+    np.testing.assert_array_equal(d.mask, causal_mask(cfg.T))
+    np.testing.assert_array_equal(d.masked, tr.masked)
+    np.testing.assert_array_equal(d.weights, tr.weights)
+    np.testing.assert_array_equal(d.weights_self, tr_self.weights)
+    for a, b in zip(d.sweep, mask_sweep(tr.scaled, tr.mask), strict=True):
+        np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(d.sweep[-1], tr.masked)
+    np.testing.assert_array_equal(d.row_sums, row_sums(tr.weights))
+    assert d.row_sum_defect == row_sum_defect(tr.weights) < 1e-15
+    assert d.upper_max == above_diagonal_max(tr.weights) == 0.0
+    assert d.cmap_weights == cfg.cmap_weights and d.cmap_signed == cfg.cmap_signed
+
+
+def test_the_code_on_screen_computes_the_causal_weights_bitwise():
+    d = CausalMask.build_data(load_config())
+    ns = {"np": np, "softmax": softmax, "S": np.array(d.scaled), "T": d.scaled.shape[0]}
+    exec(CAUSAL_CODE, ns)
+    np.testing.assert_array_equal(ns["mask"], d.mask)
+    np.testing.assert_array_equal(ns["S"], d.masked)
+    np.testing.assert_array_equal(ns["A"], d.weights)
+    assert len(CAUSAL_CODE.splitlines()) == 3
+
+
+def test_the_sweep_masks_one_diagonal_at_a_time(final):
+    scene, _ = final
+    d = scene.data
+    T = d.scaled.shape[0]
+    assert len(scene.sweep_shown) == T - 1
+    prev = d.scaled
+    for k, stage in enumerate(scene.sweep_shown, start=1):
+        i, j = np.nonzero(np.isneginf(stage) & ~np.isneginf(prev))
+        assert np.all(j - i == k) and len(i) == T - k
+        prev = stage
+    np.testing.assert_array_equal(prev, d.masked)
+    np.testing.assert_array_equal(scene.S_map.values, d.masked)
+    # the code panel shows exactly the code the test above executed
+    assert scene.code.source == CAUSAL_CODE
+    assert [ "".join(ch for ch in s if not ch.isspace()) for s in scene.code.text_lines] == [
+        "".join(ch for ch in s if not ch.isspace()) for s in CAUSAL_CODE.splitlines()]
+
+
+def test_final_frame_colours_both_heatmaps_by_their_weights(final):
+    scene, frame = final
+    d = scene.data
+    scale = ColorScale(d.cmap_weights, 0.0, 1.0)
+    T = d.weights.shape[0]
+    for hm, A in ((scene.A_small, d.weights), (scene.self_map, d.weights_self)):
+        np.testing.assert_array_equal(hm.values, A)
+        for i in range(T):
+            for j in range(T):
+                got = pixel(scene, frame, hm.cell_center(i, j))
+                want = rgb255(scale.rgb(A[i, j]))
+                assert np.abs(got - want).max() <= 6, (i, j, got, want)
+    # causal: the cells above the diagonal are the colour of exactly 0, the left heatmap's are not all
+    zero = rgb255(scale.rgb(0.0))
+    for i in range(T):
+        for j in range(i + 1, T):
+            assert np.abs(pixel(scene, frame, scene.A_small.cell_center(i, j)) - zero).max() <= 6
+    assert any(np.abs(pixel(scene, frame, scene.self_map.cell_center(0, j)) - zero).max() > 30 for j in range(1, T))
+    # the causal map sits right of the self-attention map
+    assert scene.A_small.get_center()[0] > scene.self_map.get_right()[0]
+
+
+def test_the_figures_on_screen_are_the_measured_ones(final):
+    scene, frame = final
+    d = scene.data
+    assert scene.sum_value.text == fmt_measure(d.row_sum_defect)
+    assert scene.zero_value.text == fmt_measure(d.upper_max) == "0.0"
+    for v in (scene.sum_value, scene.zero_value):
+        assert dominant_ink(scene, frame, v, BG).tolist() != rgb255(BG).tolist()
+    assert [t.text for t in scene.sum_labels] == [fmt_value(s, 2) for s in d.row_sums]
+    # the big weight map printed exact zeros as "0" above the diagonal
+    T = d.weights.shape[0]
+    texts = [t.text for t in scene.A_map_printed]
+    assert [texts[i * T + j] for i in range(T) for j in range(i + 1, T)] == ["0"] * (T * (T - 1) // 2)
+
+
+def test_captions_one_per_beat_and_long_enough_to_read(final):
+    scene, _ = final
+    caps = scene.captions
+    assert len(caps) >= 10
+    assert all("{" not in c.text for c in caps)
+    assert any(fmt_measure(scene.data.row_sum_defect) in c.text for c in caps)
+    assert all(c.duration >= reading_time(c.text) - 1e-9 for c in caps)
+    assert all(a.start + a.duration <= b.start + 1e-6 for a, b in zip(caps, caps[1:]))
+    assert 20 <= scene.time <= 75
+
+
+def test_everything_stays_inside_the_frame(final):
+    scene, _ = final
+    fw, fh = scene.frame_size
+    for m in scene.mobjects:
+        if m.get_family() and m.width > 0:
+            assert m.get_left()[0] >= -fw / 2 and m.get_right()[0] <= fw / 2, m
+            assert m.get_bottom()[1] >= -fh / 2 and m.get_top()[1] <= fh / 2, m
+    for m in (scene.A_small, scene.self_map, scene.proof_sum, scene.proof_zero):
+        assert m.get_bottom()[1] >= -3.1 - 1e-6
