@@ -1,0 +1,116 @@
+"""Widgets for the positional clips: a colour bar for a ``ColorScale``, a row of dials.
+
+Like the rest of the kit, each widget keeps the values it draws, so a test can read
+them back (``ColorBar.values``, ``DialRow.angles``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+from manim import DOWN, LEFT, RIGHT, UP, AnimationGroup, Rectangle, VGroup
+
+from .theme import DIM, FG, SMALL, ColorScale, label, math
+from .widgets import VectorDial
+
+
+class ColorBar(VGroup):
+    """A vertical bar of ``steps`` stripes painted by ``scale`` from ``vmin`` (bottom) to ``vmax`` (top).
+
+    ``values[k]`` is the value stripe ``k`` (from the bottom) shows; ``ticks`` are labelled
+    on the right with ``tick_format`` (or with Typst math strings from ``tick_math``).
+    """
+
+    def __init__(
+        self,
+        scale: ColorScale,
+        height: float = 2.0,
+        width: float = 0.22,
+        steps: int = 48,
+        ticks: Sequence[float] = (),
+        tick_format: Callable[[float], str] = lambda v: f"{v:g}".replace("-", "\u2212"),
+        tick_math: Sequence[str] | None = None,
+        **kw,
+    ):
+        super().__init__(**kw)
+        if steps < 2:
+            raise ValueError(f"a colour bar needs steps >= 2, got {steps}")
+        vmin, vmax = scale.norm.vmin, scale.norm.vmax
+        self.color_scale = scale
+        self.values = (vmin + (np.arange(steps) + 0.5) / steps * (vmax - vmin))
+        self.values.flags.writeable = False
+        h = height / steps
+        self.stripes = VGroup()
+        for k, v in enumerate(self.values):
+            r = Rectangle(width=width, height=h * 1.02, stroke_width=0, fill_color=scale.color(v), fill_opacity=1)
+            r.move_to([0, -height / 2 + (k + 0.5) * h, 0])
+            self.stripes.add(r)
+        self.frame = Rectangle(width=width, height=height, stroke_color=DIM, stroke_width=1.5)
+        self.tick_labels = VGroup()
+        for n, v in enumerate(ticks):
+            y = -height / 2 + (v - vmin) / (vmax - vmin) * height
+            t = math(tick_math[n], size=SMALL, color=DIM) if tick_math else label(tick_format(v), size=SMALL, color=DIM)
+            t.move_to([width / 2 + 0.12 + t.width / 2, y, 0])
+            self.tick_labels.add(t)
+        self.add(self.stripes, self.frame, self.tick_labels)
+
+    def point_of(self, value: float) -> np.ndarray:
+        """The screen point on the bar's axis where ``value`` sits."""
+        vmin, vmax = self.color_scale.norm.vmin, self.color_scale.norm.vmax
+        b, t = self.frame.get_bottom(), self.frame.get_top()
+        return b + (float(value) - vmin) / (vmax - vmin) * (t - b)
+
+
+class DialRow(VGroup):
+    """One :class:`VectorDial` per angle, in a grid of ``cols`` columns, each with a caption below.
+
+    ``angles[i]`` is the angle dial ``i`` shows (radians, not reduced); ``turn_to``
+    animates every hand to new angles, turning each by its own difference, so a hand
+    that must go round several times visibly does.
+    """
+
+    def __init__(
+        self,
+        angles,
+        radius: float = 0.5,
+        cols: int | None = None,
+        captions: Sequence[str] | None = None,
+        colors: Sequence | None = None,
+        h_buff: float = 0.45,
+        v_buff: float = 0.35,
+        **kw,
+    ):
+        super().__init__(**kw)
+        a = np.array(angles, dtype=float)
+        if a.ndim != 1 or a.size == 0:
+            raise ValueError(f"DialRow needs a non-empty 1-D array of angles, got shape {a.shape}")
+        self.dials = VGroup(*[
+            VectorDial(float(v), radius=radius, color=colors[i] if colors is not None else FG) for i, v in enumerate(a)
+        ])
+        self.captions = VGroup()
+        cells = VGroup()
+        for i, dial in enumerate(self.dials):
+            cell = VGroup(dial)
+            if captions is not None:
+                cap = math(captions[i], size=SMALL, color=DIM).next_to(dial.face, DOWN, buff=0.12)
+                self.captions.add(cap)
+                cell.add(cap)
+            cells.add(cell)
+        cols = cols or len(a)
+        cells.arrange_in_grid(cols=cols, buff=(h_buff, v_buff))
+        self.add(cells)
+
+    @property
+    def angles(self) -> np.ndarray:
+        return np.array([d.angle for d in self.dials])
+
+    def turn_to(self, angles, **kw) -> AnimationGroup:
+        a = np.asarray(angles, dtype=float)
+        if a.shape != (len(self.dials),):
+            raise ValueError(f"turn_to needs {len(self.dials)} angles, got shape {a.shape}")
+        return AnimationGroup(*[d.rotate_to(float(v)) for d, v in zip(self.dials, a)], **kw)
+
+    def tips(self) -> np.ndarray:
+        """``(n, 3)``: where each hand ends now."""
+        return np.array([d.tip() for d in self.dials])
