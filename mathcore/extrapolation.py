@@ -148,8 +148,20 @@ def training_arcs(d: int, train_length: int, base: float = 10000.0) -> np.ndarra
     return np.where(L * theta >= TWO_PI, TWO_PI, (L - 1) * theta)
 
 
+def rope_wavelengths(d: int, base: float = 10000.0) -> np.ndarray:
+    """``(d/2,)``: positions pair ``i`` needs for one full turn, ``2π / θ_i = 2π · base^(2i/d)``."""
+    return TWO_PI / rope_frequencies(d, base)
+
+
+def pairs_without_a_turn(d: int, train_length: int, base: float = 10000.0) -> int:
+    """How many of the ``d/2`` pairs never go all the way round in ``train_length`` positions
+    (``L·θ_i < 2π``): the pairs that meet new angles past training."""
+    return int((~wrapped_in_training(d, train_length, base)).sum())
+
+
 __all__ = [
     "ModelFacts", "GPT2", "LLAMA2", "LLAMA3",
     "AmbiguityOnset", "ambiguity_onset", "ranks_distance",
     "unseen_pair_counts", "wrapped_in_training", "pair_turns", "pair_angles", "training_arcs",
+    "rope_wavelengths", "pairs_without_a_turn",
 ]

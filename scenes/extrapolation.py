@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from manim import (
+    ManimColor,
     DOWN,
     LEFT,
     RIGHT,
@@ -35,6 +36,8 @@ from manim import (
     FadeOut,
     LaggedStart,
     Arc,
+    SurroundingRectangle,
+    ImageMobject,
     Flash,
     Line,
     Polygon,
@@ -45,10 +48,21 @@ from manim import (
 
 import textwrap
 
-from mathcore import ExtrapolationReport, extrapolation_report, rope_unseen_pairs, sinusoidal_dilution
+from mathcore import (
+    ExtrapolationReport,
+    extrapolation_report,
+    learned_absolute_table,
+    rope_unseen_pairs,
+    sinusoidal_dilution,
+)
 from mathcore.config import LectureConfig
 from mathcore.extrapolation import (
+    GPT2,
     LLAMA2,
+    LLAMA3,
+    ModelFacts,
+    pairs_without_a_turn,
+    rope_wavelengths,
     AmbiguityOnset,
     ambiguity_onset,
     pair_angles,
@@ -59,6 +73,9 @@ from mathcore.extrapolation import (
 )
 from scenes.kit import (
     ACCENT,
+    BLUE,
+    ColorScale,
+    Heatmap,
     BAD,
     BG,
     GOOD,
@@ -77,7 +94,15 @@ from scenes.kit import (
 )
 
 ORIGIN3 = np.zeros(3)
+PURPLE_ = ManimColor("#C297FF")
 WIDTH_COLORS = (token_color(0), token_color(1), token_color(4), token_color(2), token_color(3))
+
+
+def ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``32nd``, ``64th``, ``11th``."""
+    n = int(n)
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def fmt_count(n: int) -> str:
@@ -426,3 +451,151 @@ def Indicate_all(*mobs):
     from manim import Indicate
 
     return AnimationGroup(*[Indicate(m, color=ACCENT, scale_factor=1.08) for m in mobs])
+
+
+# ====================================================================== 14 GPT2ToLLaMA
+@dataclass(frozen=True)
+class GPT2ToLLaMAData:
+    """GPT-2's learned table (``learned_absolute_table(d_model, n_max)``, seeded by the config) beside
+    LLaMA's RoPE at head dim 128 for both bases: per-pair wavelengths and how many pairs never
+    complete a turn within LLaMA-2's training length."""
+
+    gpt2: ModelFacts
+    llama2: ModelFacts
+    llama3: ModelFacts
+    table: np.ndarray  # (n_max, d_model)
+    zoom: tuple[int, int]  # rows, cols of the table's corner shown large
+    sample_rows: np.ndarray  # the rows drawn for the whole table (every k-th)
+    sample_cols: np.ndarray  # the features drawn for the whole table
+    cmap: str
+    wavelengths: np.ndarray  # (2, head_dim/2): base llama2, base llama3
+    slow_pairs: int  # LLaMA-2 pairs without a full turn in its train_length
+    n_pairs: int
+
+    @property
+    def n_params(self) -> int:
+        return int(self.table.size)
+
+
+class GPT2ToLLaMA(ClipScene):
+    """14 · From GPT-2 to LLaMA: a table with a last row, and rotations with none."""
+
+    ZOOM = (8, 12)
+    SAMPLE = (32, 12)  # rows, features of the whole table drawn as cells
+
+    @classmethod
+    def build_data(cls, cfg: LectureConfig) -> GPT2ToLLaMAData:
+        g, l2, l3 = GPT2, LLAMA2, LLAMA3
+        return GPT2ToLLaMAData(
+            gpt2=g, llama2=l2, llama3=l3,
+            table=learned_absolute_table(g.d_model, g.n_max, cfg.seed), zoom=cls.ZOOM, cmap=cfg.cmap_signed,
+            sample_rows=np.arange(0, g.n_max, g.n_max // cls.SAMPLE[0]),
+            sample_cols=np.arange(0, g.d_model, g.d_model // cls.SAMPLE[1]),
+            wavelengths=np.stack([rope_wavelengths(l2.head_dim, l2.rope_base), rope_wavelengths(l3.head_dim, l3.rope_base)]),
+            slow_pairs=pairs_without_a_turn(l2.head_dim, l2.train_length, l2.rope_base),
+            n_pairs=l2.head_dim // 2,
+        )
+
+    def caption_values(self) -> dict:
+        d = self.data
+        return {
+            "n_max": fmt_count(d.gpt2.n_max), "d_model": d.gpt2.d_model, "head_dim": d.llama2.head_dim,
+            "pairs": d.n_pairs, "slow": d.slow_pairs, "train2": fmt_count(d.llama2.train_length),
+            "base2": fmt_count(d.llama2.rope_base), "base3": fmt_count(d.llama3.rope_base),
+            "wl2": fmt_count(round(d.wavelengths[0, -1])), "wl3": fmt_count(round(d.wavelengths[1, -1])),
+        }
+
+    def make_mobjects(self) -> None:
+        d = self.data
+        g = d.gpt2
+        top = self.content_top
+        scale = ColorScale.symmetric(d.cmap, d.table)
+        self.scale = scale
+        # ---- GPT-2: the table, every k-th row and feature drawn as a cell (real entries, no averaging)
+        rows, cols = d.sample_rows, d.sample_cols
+        self.image = Heatmap(d.table[np.ix_(rows, cols)], scale, cell_size=4.0 / len(rows))
+        self.image.move_to([-5.2, -0.55, 0])
+        for row in self.image.cells:
+            for sq in row:
+                sq.set_stroke(width=0.6)
+        self.frame = Rectangle(width=self.image.width, height=self.image.height, stroke_color=DIM, stroke_width=2).move_to(self.image)
+        self.sample_text = VGroup(label(f"every {ordinal(rows[1] - rows[0])} row,", size=SMALL, color=DIM),
+                                  label(f"{ordinal(cols[1] - cols[0])} feature", size=SMALL, color=DIM)).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
+        self.sample_text.next_to(self.image, RIGHT, buff=0.25).align_to(self.image, DOWN)
+        self.gpt_head = label(f"{g.name}: {g.scheme}", size=LABEL, weight="BOLD").move_to([0, top - 0.25, 0])
+        self.gpt_head.align_to([-6.75, 0, 0], LEFT)
+        self.shape_text = label(f"wpe: ({fmt_count(d.table.shape[0])}, {d.table.shape[1]})", size=SMALL, color=FG)
+        self.shape_text.next_to(self.image, UP, buff=0.15)
+        yb = self.image.get_bottom()[1]
+        self.cap_line = Line([self.image.get_left()[0] - 0.15, yb, 0], [self.image.get_right()[0] + 0.15, yb, 0],
+                             stroke_color=BAD, stroke_width=8)
+        self.cap_text = label(f"no row {fmt_count(g.n_max)}", size=SMALL, color=BAD).next_to(self.cap_line, DOWN, buff=0.15)
+
+        # ---- a corner of the table, cell by cell
+        r, c = d.zoom
+        self.zoom_map = Heatmap(d.table[:r, :c], scale, cell_size=0.27).move_to([-1.95, 0.62, 0])
+        corner = SurroundingRectangle(self.image.cell(0, 0), color=ACCENT, buff=0.02, stroke_width=3)
+        self.corner = corner
+        self.zoom_lines = VGroup(
+            Line(corner.get_corner(UP + RIGHT), self.zoom_map.get_corner(UP + LEFT), stroke_color=ACCENT, stroke_width=1.5),
+            Line(corner.get_corner(DOWN + RIGHT), self.zoom_map.get_corner(DOWN + LEFT), stroke_color=ACCENT, stroke_width=1.5),
+        )
+        self.zoom_text = label(f"rows 0–{r - 1}, features 0–{c - 1}", size=SMALL, color=DIM).next_to(self.zoom_map, DOWN, buff=0.12)
+        self.params_value = label(fmt_count(d.n_params), size=LABEL, color=FG, weight="BOLD")
+        self.params_text = VGroup(self.params_value, label("parameters", size=SMALL, color=DIM)).arrange(RIGHT, buff=0.15)
+        self.params_text.next_to(self.zoom_text, DOWN, buff=0.22)
+        self.params_text[1].align_to(self.params_text[0], DOWN)
+
+        # ---- LLaMA: no table, a formula per pair
+        l2, l3 = d.llama2, d.llama3
+        x0 = 0.15
+        self.llama_head = label("LLaMA: RoPE", size=LABEL, weight="BOLD").move_to([0, top - 0.25, 0]).align_to([x0, 0, 0], LEFT)
+        self.facts = label("no table · no cap", size=SMALL, color=DIM).next_to(self.llama_head, RIGHT, buff=0.3)
+        self.facts.align_to(self.llama_head, DOWN)
+        self.formula = math("m dot theta_i, quad theta_i = b^(-2i slash d)", size=LABEL)
+        self.formula.next_to(self.llama_head, DOWN, buff=0.3).align_to(self.llama_head, LEFT)
+        self.base_colors = (BLUE, PURPLE_)
+        self.legend = VGroup(*[label(f"{m.name}: b = {fmt_count(m.rope_base)}", size=SMALL, color=self.base_colors[k])
+                               for k, m in enumerate((l2, l3))]).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
+        self.legend.next_to(self.formula, DOWN, buff=0.25).align_to(self.llama_head, LEFT)
+        self.dim_text = label(f"d = {l2.head_dim}", size=SMALL, color=DIM).next_to(self.formula, RIGHT, buff=0.4)
+
+        sup = {1: "10", 3: "10\u00b3", 5: "10\u2075", 7: "10\u2077"}
+        self.plot = Plot((0, d.n_pairs - 1), (1, 1e7), width=3.7, height=2.1, y_log=True,
+                         x_ticks=[0, d.n_pairs // 2, d.n_pairs - 1], y_ticks=[10, 1e3, 1e5, 1e7],
+                         tick_format=lambda v: sup.get(int(round(np.log10(v))), f"{v:g}") if v >= 10 else f"{int(v)}",
+                         x_label="pair i")
+        self.plot.shift(np.array([x0 + 0.75, -1.95, 0]) - self.plot.axes[0].get_start())
+        self.plot_title = label("positions per full turn", size=SMALL, color=FG)
+        self.plot_title.next_to(self.plot.axes[1], UP, buff=0.12).align_to(self.plot.axes[1], LEFT)
+        i = np.arange(d.n_pairs)
+        self.wl_curves = VGroup(*[self.plot.curve(i, d.wavelengths[k], color=self.base_colors[k], stroke_width=4)
+                                  for k in range(2)])
+        self.wl_values = VGroup(*[
+            label(fmt_count(round(d.wavelengths[k, -1])), size=SMALL, color=self.base_colors[k], weight="BOLD")
+            .next_to(self.plot.to_point(d.n_pairs - 1, d.wavelengths[k, -1]), RIGHT, buff=0.12)
+            for k in range(2)
+        ])
+        self.train_line = self.plot.hline(l2.train_length, color=GOOD, dashed=True, stroke_width=2.5)
+        self.train_text = label(f"trained: {fmt_count(l2.train_length)}", size=SMALL, color=GOOD)
+        self.train_text.next_to(self.train_line, UP, buff=0.06).align_to(self.train_line, LEFT).shift(0.1 * RIGHT)
+        self.slow_value = label(f"{d.slow_pairs} of {d.n_pairs}", size=LABEL, color=BAD, weight="BOLD")
+        self.slow_text = VGroup(self.slow_value, label("never turn", size=SMALL, color=DIM)).arrange(DOWN, buff=0.08)
+        self.slow_text.move_to([5.75, -1.3, 0])
+
+    def body(self) -> None:
+        self.make_mobjects()
+        p = self.plot
+        self.beat("table", FadeIn(self.gpt_head), FadeIn(self.image), Create(self.frame), FadeIn(self.shape_text),
+                  FadeIn(self.sample_text), run_time=1.4)
+        self.beat("corner", Create(self.corner), Create(self.zoom_lines), FadeIn(self.zoom_map), FadeIn(self.zoom_text),
+                  FadeIn(self.params_text), run_time=1.4)
+        self.beat("cap", Create(self.cap_line), FadeIn(self.cap_text, shift=0.1 * DOWN), run_time=1.0)
+        self.beat("rope", FadeIn(self.llama_head), FadeIn(self.facts), FadeIn(self.formula), FadeIn(self.dim_text),
+                  run_time=1.2)
+        self.beat("speeds", Create(p.axes), FadeIn(p.grid), FadeIn(p.x_tick_labels), FadeIn(p.y_tick_labels),
+                  FadeIn(p.x_axis_label), FadeIn(self.plot_title), FadeIn(self.legend[0]), Create(self.wl_curves[0]),
+                  FadeIn(self.wl_values[0]), run_time=1.6)
+        self.beat("slow", Create(self.train_line), FadeIn(self.train_text), FadeIn(self.slow_text), run_time=1.2)
+        self.beat("base", Create(self.wl_curves[1]), FadeIn(self.legend[1]), FadeIn(self.wl_values[1]), run_time=1.4)
+        self.beat("tie", Indicate_all(self.cap_text, self.slow_value), run_time=1.2)

@@ -129,3 +129,18 @@ def test_the_labelled_facts():
     assert (GPT2.n_max, GPT2.d_model, GPT2.scheme) == (1024, 768, "learned-absolute")
     assert (LLAMA2.head_dim, LLAMA2.rope_base, LLAMA2.n_max, LLAMA2.train_length) == (128, 10000.0, None, 4096)
     assert (LLAMA3.head_dim, LLAMA3.rope_base, LLAMA3.n_max) == (128, 500000.0, None)
+
+
+@given(st.integers(1, 64), st.integers(2, 10000), st.floats(100, 1e6))
+def test_wavelengths_and_pairs_without_a_turn(half_d, L, base):
+    from mathcore import sinusoidal_wavelengths
+    from mathcore.extrapolation import pairs_without_a_turn, rope_wavelengths
+
+    d = 2 * half_d
+    wl = rope_wavelengths(d, base)
+    np.testing.assert_allclose(wl, sinusoidal_wavelengths(d, base), rtol=1e-12)
+    assert np.all(np.diff(wl) > 0)
+    # a pair without a full turn in L positions has a wavelength longer than L (up to rounding at the edge)
+    n = pairs_without_a_turn(d, L, base)
+    assert n == int(np.sum(L * rope_frequencies(d, base) < 2 * np.pi))
+    assert n == int(np.sum(wl > L)) or np.any(np.isclose(wl, L))
