@@ -42,7 +42,7 @@ render: $(STAMP)
 	$(VENV)/bin/clips lecture $(if $(QUALITY),--quality $(QUALITY))
 
 test: $(STAMP)
-	$(PY) -m pytest -n 2 -q
+	$(PY) -m pytest -n 2 --dist loadfile -q
 
 clean:
 	rm -rf out media .pytest_cache .hypothesis

@@ -1,0 +1,355 @@
+"""The ``clips`` command, run for real in a subprocess.
+
+The pipeline tests work on a copy of the project whose catalog lists tiny test clips
+(rendered at the hidden test quality ``t``: 256x144, 5 fps), so they exercise the real
+command, the real workers and Manim in seconds.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+CLIPS = Path(sys.executable).with_name("clips")
+
+TEST_MODULES = {
+    "tclip_alpha": '''
+from dataclasses import dataclass
+import numpy as np
+from manim import FadeIn
+from scenes.kit import ClipScene, label
+
+@dataclass(frozen=True)
+class AlphaData:
+    grid: np.ndarray
+
+class Alpha(ClipScene):
+    @classmethod
+    def build_data(cls, cfg):
+        return AlphaData(np.arange(cfg.T * cfg.d, dtype=float).reshape(cfg.T, cfg.d) / (cfg.T * cfg.d))
+
+    def body(self):
+        self.beat("one", FadeIn(label(f"T = {self.data.grid.shape[0]}")), run_time=0.4)
+''',
+    "tclip_beta": '''
+from manim import FadeIn
+from scenes.kit import ClipScene, label
+
+class Beta(ClipScene):
+    @classmethod
+    def build_data(cls, cfg):
+        return {"s": cfg.sentence_a}
+
+    def body(self):
+        self.beat("one", FadeIn(label(self.data["s"])), run_time=0.4)
+''',
+    "tclip_broken": '''
+from scenes.kit import ClipScene
+
+class Broken(ClipScene):
+    @classmethod
+    def build_data(cls, cfg):
+        return {}
+
+    def body(self):
+        raise RuntimeError("this clip is broken on purpose")
+''',
+    "tclip_slow": '''
+from scenes.kit import ClipScene
+
+class Slow(ClipScene):
+    @classmethod
+    def build_data(cls, cfg):
+        return {}
+
+    def body(self):
+        for _ in range(600):
+            self.wait(0.5)
+''',
+}
+CATALOG_ROWS = {
+    "alpha": 'Clip(1, "Alpha", "tclip_alpha", "§a", "Alpha", "alpha"),',
+    "beta": 'Clip(2, "Beta", "tclip_beta", "§b", "Beta", "beta"),',
+    "broken": 'Clip(3, "Broken", "tclip_broken", "§c", "Broken", "broken"),',
+    "slow": 'Clip(4, "Slow", "tclip_slow", "§d", "Slow", "slow"),',
+}
+
+
+def make_project(root: Path, clips: list[str]) -> Path:
+    """A copy of the project whose lecture is ``clips`` (test clips)."""
+    root.mkdir(parents=True, exist_ok=True)
+    for d in ("mathcore", "scenes", "assets"):
+        shutil.copytree(REPO / d, root / d, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(REPO / "manim.cfg", root / "manim.cfg")
+    cat = root / "scenes" / "catalog.py"
+    text = cat.read_text()
+    rows = "\n    ".join(CATALOG_ROWS[c] for c in clips)
+    text, n = re.subn(r"LECTURE: tuple\[Clip, \.\.\.\] = \(\n.*?\n\)\n", f"LECTURE: tuple[Clip, ...] = (\n    {rows}\n)\n",
+                      text, flags=re.S)
+    assert n == 1
+    cat.write_text(text)
+    for mod, src in TEST_MODULES.items():
+        (root / "scenes" / f"{mod}.py").write_text(src)
+        slug = mod.removeprefix("tclip_")
+        (root / "assets" / "narration" / f"{mod}.toml").write_text(
+            f'[{slug}]\ntitle = "A test clip."\none = "One beat."\nclose = "The end."\n')
+    return root
+
+
+def clips(project: Path | None, *args: str, timeout: float = 300, env_extra: dict | None = None):
+    env = dict(os.environ)
+    if project is not None:
+        env["PYTHONPATH"] = str(project)
+        cmd = [sys.executable, "-m", "scenes.cli", *args]
+    else:
+        cmd = [str(CLIPS), *args]
+    env.update(env_extra or {})
+    return subprocess.run(cmd, cwd=project or REPO, env=env, capture_output=True, text=True, timeout=timeout)
+
+
+def one_line(stderr: str) -> str:
+    lines = [ln for ln in stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1, stderr
+    return lines[0]
+
+
+# ------------------------------------------------------------------------------ the real lecture
+def test_list_shows_the_lecture_in_order():
+    r = clips(None, "list")
+    assert r.returncode == 0, r.stderr
+    rows = r.stdout.splitlines()
+    assert rows[0].startswith("01  PermutationMatrix") and "§1" in rows[0] and "Permutation matrices" in rows[0]
+    numbers = [int(line.split()[0]) for line in rows]
+    assert numbers == sorted(numbers)
+    data = json.loads(clips(None, "list", "--json").stdout)
+    assert [d["number"] for d in data] == numbers
+    assert data[0] == {"number": 1, "name": "01_permutation_matrix", "scene": "PermutationMatrix",
+                       "module": "scenes/permutation.py", "section": "§1", "title": "Permutation matrices"}
+
+
+def test_unknown_clip_is_one_line_with_the_closest_names():
+    r = clips(None, "render", "PermutaionMatrix", "-q", "t")
+    assert r.returncode == 2
+    line = one_line(r.stderr)
+    assert "'PermutaionMatrix'" in line and "PermutationMatrix" in line
+
+
+@pytest.mark.parametrize("args, needle", [
+    (("render", "-q", "x"), "'x'"),
+    (("render", "--jobs", "0"), "--jobs"),
+    (("frobnicate",), "frobnicate"),
+])
+def test_bad_arguments_are_one_line_exit_2(args, needle):
+    r = clips(None, *args)
+    assert r.returncode == 2
+    assert needle in one_line(r.stderr)
+
+
+def test_bad_config_value_is_one_line_exit_2(tmp_path):
+    bad = tmp_path / "lecture.toml"
+    bad.write_text((REPO / "assets" / "lecture.toml").read_text().replace("d = 4 ", "d = 7 "))
+    r = clips(None, "render", "1", "-q", "t", "--out", str(tmp_path / "out"), env_extra={"ATTENTION_CLIPS_CONFIG": str(bad)})
+    assert r.returncode == 2
+    line = one_line(r.stderr)
+    assert "sizes.d" in line and "7" in line and "even" in line
+    assert not (tmp_path / "out" / "t").exists() or not list((tmp_path / "out" / "t").glob("*.mp4"))
+
+
+def test_render_real_clip_01_through_the_command(tmp_path):
+    out = tmp_path / "out"
+    r = clips(None, "render", "PermutationMatrix", "-q", "t", "--out", str(out), timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
+    q = out / "t"
+    for ext in ("mp4", "srt", "png"):
+        assert (q / f"01_permutation_matrix.{ext}").stat().st_size > 0
+    srt = (q / "01_permutation_matrix.srt").read_text()
+    assert "A permutation matrix moves rows around" in srt
+    entry = json.loads((q / "manifest.json").read_text())["clips"]["01_permutation_matrix"]
+    assert {"perm", "T", "d", "seed"} <= set(entry["config_fields"])
+    assert 20 <= entry["duration"] <= 75
+
+
+# ------------------------------------------------------------------------------ the pipeline, on test clips
+@pytest.fixture(scope="module")
+def proj(tmp_path_factory):
+    root = make_project(tmp_path_factory.mktemp("proj") / "p", ["alpha", "beta"])
+    r = clips(root, "render", "-q", "t", "--out", "out")
+    assert r.returncode == 0, r.stdout + r.stderr
+    return root
+
+
+def manifest(root: Path) -> dict:
+    return json.loads((root / "out" / "t" / "manifest.json").read_text())["clips"]
+
+
+def mtimes(root: Path) -> dict:
+    return {p.name: p.stat().st_mtime_ns for p in (root / "out" / "t").glob("0*")}
+
+
+def test_render_writes_clip_subtitles_thumbnail_and_manifest(proj):
+    import hashlib
+
+    m = manifest(proj)
+    assert set(m) == {"01_alpha", "02_beta"}
+    for name, e in m.items():
+        assert set(e["files"]) == {"mp4", "srt", "png"}
+        for f in e["files"].values():
+            data = (proj / "out" / "t" / f["name"]).read_bytes()
+            assert hashlib.sha256(data).hexdigest() == f["sha256"] and len(data) == f["bytes"]
+        assert e["frames"] > 0 and e["duration"] > 0
+    assert "T" in m["01_alpha"]["config_fields"] and "T" not in m["02_beta"]["config_fields"]
+    assert "sentence_a" in m["02_beta"]["config_fields"]
+
+
+def test_no_change_skips_every_clip(proj):
+    before = mtimes(proj)
+    r = clips(proj, "render", "-q", "t", "--out", "out")
+    assert r.returncode == 0, r.stderr
+    assert "2 clip(s) up to date" in r.stdout
+    assert mtimes(proj) == before
+
+
+def test_editing_one_clip_file_renders_that_clip_only(proj):
+    before = mtimes(proj)
+    mod = proj / "scenes" / "tclip_alpha.py"
+    mod.write_text(mod.read_text() + "\n# an edit\n")
+    r = clips(proj, "render", "-q", "t", "--out", "out")
+    assert r.returncode == 0, r.stderr
+    assert "1 rendered, 1 unchanged" in r.stdout
+    after = mtimes(proj)
+    assert after["01_alpha.mp4"] != before["01_alpha.mp4"]
+    assert after["02_beta.mp4"] == before["02_beta.mp4"]
+
+
+def test_editing_a_config_value_renders_the_clips_that_read_it(proj, tmp_path):
+    cfg = proj / "assets" / "lecture.toml"
+    original = cfg.read_text()
+    try:
+        cfg.write_text(original.replace('a = "the cat ate the mouse"', 'a = "the dog ate the mouse"')
+                       .replace('b = "the mouse ate the cat"', 'b = "the mouse ate the dog"'))
+        before = mtimes(proj)
+        r = clips(proj, "render", "-q", "t", "--out", "out")
+        assert r.returncode == 0, r.stderr
+        after = mtimes(proj)
+        assert after["02_beta.mp4"] != before["02_beta.mp4"]  # beta reads the sentences
+        assert after["01_alpha.mp4"] == before["01_alpha.mp4"]  # alpha does not
+    finally:
+        cfg.write_text(original)
+
+
+def test_force_renders_anyway(proj):
+    before = mtimes(proj)
+    r = clips(proj, "render", "alpha", "-q", "t", "--out", "out", "--force")
+    assert r.returncode == 0 and "1 rendered" in r.stdout
+    assert mtimes(proj)["01_alpha.mp4"] != before["01_alpha.mp4"]
+
+
+def test_lecture_joins_clips_with_chapters_and_shifted_subtitles(proj):
+    import av
+    import srt
+
+    r = clips(proj, "render", "-q", "t", "--out", "out")  # bring everything current first
+    assert r.returncode == 0, r.stderr
+    r = clips(proj, "lecture", "-q", "t", "--out", "out")
+    assert r.returncode == 0, r.stderr
+    q = proj / "out" / "t"
+    m = manifest(proj)
+    parts = [list(srt.parse((q / f"{n}.srt").read_text())) for n in ("01_alpha", "02_beta")]
+    merged = list(srt.parse((q / "lecture.srt").read_text()))
+    assert len(merged) == sum(map(len, parts))
+    assert [s.content for s in merged] == [s.content for p in parts for s in p]
+    assert [s.index for s in merged] == list(range(1, len(merged) + 1))
+    with av.open(str(q / "lecture.mp4")) as c:
+        chapters = c.chapters()
+        assert [ch["metadata"]["title"] for ch in chapters] == ["01 Alpha", "02 Beta"]
+        shift = chapters[1]["start"] * chapters[1]["time_base"]
+        assert abs(float(shift) - m["01_alpha"]["duration"]) < 0.21
+        assert merged[len(parts[0])].start.total_seconds() == pytest.approx(
+            float(shift) + parts[1][0].start.total_seconds(), abs=1e-3)
+        kinds = sorted(s.type for s in c.streams)
+        assert "video" in kinds and "subtitle" in kinds
+        v = c.streams.video[0]
+        assert v.codec_context.name == "h264"
+        n_frames = sum(1 for p in c.demux(v) if p.size)
+    assert n_frames == m["01_alpha"]["frames"] + m["02_beta"]["frames"]  # packets copied, not re-encoded
+
+
+def test_stills_and_sheets_have_the_right_sizes(proj):
+    from PIL import Image
+
+    r = clips(proj, "stills", "--out", "out")
+    assert r.returncode == 0, r.stderr
+    png = proj / "out" / "stills" / "01_alpha__grid.png"
+    assert png.exists() and (proj / "out" / "stills" / "01_alpha__grid.svg").exists()
+    w, h = Image.open(png).size
+    assert 300 < w < 3000 and 300 < h < 3000
+    r = clips(proj, "sheet", "-q", "t", "--out", "out")
+    assert r.returncode == 0, r.stderr
+    sheet = Image.open(proj / "out" / "t" / "sheets" / "01_alpha.png")
+    assert sheet.size[0] == 4 * 427 and sheet.size[1] % 240 == 0 and sheet.size[1] >= 240
+    deck = Image.open(proj / "out" / "t" / "sheets" / "deck.png")
+    assert deck.size[0] == 4 * 320
+
+
+def test_the_lock_keeps_a_second_command_out(proj):
+    lock = proj / "out" / ".lock"
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        os.pwrite(fd, b"4242", 0)
+        r = clips(proj, "render", "-q", "t", "--out", "out")
+        assert r.returncode == 2
+        line = one_line(r.stderr)
+        assert "another clips command" in line and "4242" in line
+    finally:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
+
+
+def test_a_failing_clip_leaves_the_others(tmp_path):
+    root = make_project(tmp_path / "p", ["alpha", "broken", "beta"])
+    r = clips(root, "render", "-q", "t", "--out", "out", "--jobs", "2")
+    assert r.returncode == 1
+    assert "03_broken failed" in r.stderr and "broken on purpose" in r.stderr
+    assert "logs/03_broken.log" in r.stderr
+    q = root / "out" / "t"
+    assert (q / "01_alpha.mp4").exists() and (q / "02_beta.mp4").exists()
+    assert not (q / "03_broken.mp4").exists()
+    assert set(json.loads((q / "manifest.json").read_text())["clips"]) == {"01_alpha", "02_beta"}
+
+
+def test_a_killed_render_leaves_no_partial_clip_and_resumes(tmp_path):
+    root = make_project(tmp_path / "p", ["alpha", "slow"])
+    env = dict(os.environ, PYTHONPATH=str(root))
+    p = subprocess.Popen([sys.executable, "-m", "scenes.cli", "render", "-q", "t", "--out", "out", "--jobs", "1"],
+                         cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    q = root / "out" / "t"
+    work = root / "out" / ".work" / "t" / "04_slow"
+    deadline = time.monotonic() + 240
+    while not (work / "media").exists() and time.monotonic() < deadline:  # alpha done, slow under way
+        time.sleep(0.3)
+    assert (work / "media").exists(), "the slow clip never started"
+    time.sleep(2.0)
+    os.killpg(p.pid, signal.SIGKILL)
+    p.wait()
+    assert (q / "01_alpha.mp4").exists()
+    assert not (q / "04_slow.mp4").exists()
+    assert set(json.loads((q / "manifest.json").read_text())["clips"]) == {"01_alpha"}
+    # the next run is not blocked by the dead one, and skips what was finished
+    (root / "scenes" / "tclip_slow.py").write_text(TEST_MODULES["tclip_slow"].replace("range(600)", "range(2)"))
+    r = clips(root, "render", "-q", "t", "--out", "out")
+    assert r.returncode == 0, r.stderr
+    assert "1 rendered, 1 unchanged" in r.stdout
+    assert (q / "04_slow.mp4").exists()
+    assert not list(q.glob("*.partial"))
