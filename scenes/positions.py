@@ -30,6 +30,8 @@ from manim import (
     Dot,
     FadeIn,
     FadeOut,
+    GrowArrow,
+    Indicate,
     LaggedStart,
     Line,
     Rectangle,
@@ -267,3 +269,166 @@ class SinusoidalPosition(ClipScene):
         self.add(self.heat)
         self.beat("check", FadeIn(self.check, shift=0.15 * UP), run_time=1.0)
 
+
+
+# =====================================================================================
+# 09 ThreePositionalSchemes
+# =====================================================================================
+@dataclass(frozen=True)
+class SchemesData:
+    """What clip 09 draws.
+
+    The same input ``X: (T, d)`` goes through each scheme: ``X + P`` (sinusoidal),
+    ``X + E[:T]`` (learned rows looked up from a table of ``n_max``), ``RoPE(X Wq)``
+    (queries rotated; RoPE leaves X itself alone).  The position-similarity
+    matrices over ``T_sim`` positions are ``cos(P[m], P[n])``, ``cos(E[m], E[n])``
+    and ``RoPE(q, m)·RoPE(k, n)`` for the first token's ``q``, ``k``; ``defects``
+    holds each matrix's Toeplitz defect (0 means it depends on ``m − n`` only).
+    """
+
+    X: np.ndarray  # (T, d)
+    X_sin: np.ndarray  # (T, d) X + P
+    X_learned: np.ndarray  # (T, d) X + E[:T]
+    Q_rope: np.ndarray  # (T, d) RoPE(X Wq)
+    n_max: int
+    T_sim: int
+    sim_sin: np.ndarray  # (T_sim, T_sim)
+    sim_learned: np.ndarray  # (T_sim, T_sim)
+    sim_rope: np.ndarray  # (T_sim, T_sim)
+    defects: tuple[float, float, float]
+    learned_std: float  # the table's measured standard deviation
+    base: float
+    cmap: str
+
+
+class ThreePositionalSchemes(ClipScene):
+    """09 · Sinusoidal, learned-absolute and RoPE on the same input, side by side."""
+
+    COLS = (-4.8, -0.15, 4.5)
+    NAMES = ("Sinusoidal", "Learned absolute", "RoPE")
+    IN_CELL = 0.24
+    SIM_CELL = 0.17
+    DIAG = 3  # the RoPE diagonal picked out: m − n = DIAG
+
+    @classmethod
+    def build_data(cls, cfg: LectureConfig) -> SchemesData:
+        T, d, base = cfg.T, cfg.d, cfg.rope_base
+        inp = lecture_inputs(T, d, cfg.seed)
+        X = inp.X
+        Ts = cfg.T_heatmap
+        P_sim = my_sinusoidal_position(Ts, d, base)
+        E_sim = learned_absolute_position(Ts, d, cfg.n_max, cfg.seed)
+        q, k = matmul(X, inp.Wq)[0], matmul(X, inp.Wk)[0]
+        sims = (cosine_similarity_matrix(P_sim), cosine_similarity_matrix(E_sim), relative_score_grid(q, k, Ts, base))
+        table = learned_absolute_table(d, cfg.n_max, cfg.seed)
+        return SchemesData(
+            X=X,
+            X_sin=X + my_sinusoidal_position(T, d, base),
+            X_learned=X + learned_absolute_position(T, d, cfg.n_max, cfg.seed),
+            Q_rope=apply_rope(matmul(X, inp.Wq), base=base),
+            n_max=cfg.n_max, T_sim=Ts,
+            sim_sin=sims[0], sim_learned=sims[1], sim_rope=sims[2],
+            defects=tuple(toeplitz_defect(S) for S in sims),
+            learned_std=float(np.std(table)), base=base, cmap=cfg.cmap_signed,
+        )
+
+    def caption_values(self) -> dict:
+        d = self.data
+        return {
+            "T": d.X.shape[0], "d": d.X.shape[1], "n_max": d.n_max, "T_sim": d.T_sim,
+            "std": f"{d.learned_std:.2f}", "diag": self.DIAG,
+            "defect_sin": fmt_measure(d.defects[0]), "defect_learned": fmt_measure(d.defects[1]),
+            "defect_rope": fmt_measure(d.defects[2]),
+        }
+
+    # ------------------------------------------------------------------ layout
+    def make_mobjects(self) -> None:
+        d = self.data
+        top = self.content_top
+        colors = (ACCENT, BLUE, PURPLE)
+        in_vals = np.concatenate([d.X, d.X_sin, d.X_learned, d.Q_rope])
+        self.in_scale = ColorScale.symmetric(d.cmap, in_vals)
+        self.heads = VGroup(*[
+            label(n, size=LABEL, color=c, weight="BOLD").move_to([x, top - 0.25, 0])
+            for n, c, x in zip(self.NAMES, colors, self.COLS)
+        ])
+        self.rules = VGroup(*[
+            Line([x - 2.1, top - 0.55, 0], [x + 2.1, top - 0.55, 0], stroke_color=c, stroke_width=2)
+            for c, x in zip(colors, self.COLS)
+        ])
+        self.formulas = VGroup(   # what each scheme adds, and what it costs
+            label("a fixed formula", size=SMALL, color=DIM),
+            label(f"a table of {d.n_max} rows", size=SMALL, color=DIM),
+            label("rotates q and k, not V", size=SMALL, color=DIM),
+        )
+        for f, x in zip(self.formulas, self.COLS):
+            f.move_to([x, top - 0.85, 0])
+
+        y_in = top - 1.8
+        self.inputs, self.arrows, self.results, self.ops, self.in_names, self.out_names = (VGroup() for _ in range(6))
+        results = (d.X_sin, d.X_learned, d.Q_rope)
+        ops = ("+ p_m", "+ E[m]", "R_m W_q")
+        ins = ("x_m", "x_m", "x_m")
+        outs = ("x_m + p_m", "x_m + E[m]", "q_m")
+        for x, res, op, inn, out in zip(self.COLS, results, ops, ins, outs):
+            hx = Heatmap(d.X, self.in_scale, cell_size=self.IN_CELL).move_to([x - 1.3, y_in, 0])
+            hr = Heatmap(res, self.in_scale, cell_size=self.IN_CELL).move_to([x + 1.3, y_in, 0])
+            arrow = Arrow([x - 0.65, y_in - 0.1, 0], [x + 0.65, y_in - 0.1, 0], buff=0, color=DIM, stroke_width=3,
+                          max_tip_length_to_length_ratio=0.2)
+            opm = math(op, size=SMALL, color=FG).next_to(arrow, UP, buff=0.08)
+            self.inputs.add(hx)
+            self.results.add(hr)
+            self.arrows.add(arrow)
+            self.ops.add(opm)
+            self.in_names.add(math(inn, size=SMALL, color=DIM).next_to(hx, DOWN, buff=0.08))
+            self.out_names.add(math(out, size=SMALL, color=DIM).next_to(hr, DOWN, buff=0.08))
+
+        # the position-similarity matrices
+        y_sim = -2.0
+        sims = (d.sim_sin, d.sim_learned, d.sim_rope)
+        scales = (ColorScale(d.cmap, -1.0, 1.0), ColorScale(d.cmap, -1.0, 1.0), ColorScale.symmetric(d.cmap, d.sim_rope))
+        titles = ("cos(p_m, p_n)", "cos(E[m], E[n])", "(R_m q) dot (R_n k)")
+        self.sims, self.sim_titles, self.sim_axes = VGroup(), VGroup(), VGroup()
+        self.sim_scales = scales
+        for x, S, sc, t in zip(self.COLS, sims, scales, titles):
+            h = Heatmap(S, sc, cell_size=self.SIM_CELL).move_to([x - 0.5, y_sim, 0])
+            self.sims.add(h)
+            self.sim_titles.add(math(t, size=SMALL, color=FG).next_to(h, UP, buff=0.12))
+            m_lab = math("m", size=SMALL, color=DIM).next_to(h, LEFT, buff=0.12)
+            n_lab = math("n", size=SMALL, color=DIM).next_to(h, DOWN, buff=0.06)
+            self.sim_axes.add(VGroup(m_lab))
+
+        self.verdicts, self.defect_values = VGroup(), VGroup()
+        for k, h in enumerate(self.sims):
+            v = d.defects[k]
+            ok = v < 1e-9
+            val = label(fmt_measure(v), size=SMALL, color=GOOD if ok else BAD)
+            row = VGroup(
+                label("diagonals", size=SMALL, color=DIM), label("vary by", size=SMALL, color=DIM),
+                VGroup(val, label("\u2713" if ok else "\u2717", size=SMALL, color=GOOD if ok else BAD)).arrange(RIGHT, buff=0.1),
+            ).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
+            row.next_to(h, RIGHT, buff=0.25)
+            self.defect_values.add(val)
+            self.verdicts.add(row)
+        T = d.T_sim
+        cells = [self.sims[2].cell(m, m - self.DIAG) for m in range(self.DIAG, T)]
+        self.diag_marks = VGroup(*[c.copy().set_fill(opacity=0).set_stroke(ACCENT, 3) for c in cells])
+
+    # ------------------------------------------------------------------ beats
+    def body(self) -> None:
+        self.make_mobjects()
+        self.beat("input", FadeIn(self.heads), Create(self.rules),
+                  LaggedStart(*[FadeIn(VGroup(h, n)) for h, n in zip(self.inputs, self.in_names)], lag_ratio=0.2),
+                  run_time=1.4)
+        for k, key in enumerate(("sinusoidal", "learned", "rope")):
+            self.beat(key, FadeIn(self.formulas[k]), GrowArrow(self.arrows[k]), FadeIn(self.ops[k]),
+                      FadeIn(self.results[k], shift=0.2 * RIGHT), FadeIn(self.out_names[k]), run_time=1.3)
+        self.beat("similarity", LaggedStart(*[
+            AnimationGroup(FadeIn(h), FadeIn(t), FadeIn(a)) for h, t, a in zip(self.sims, self.sim_titles, self.sim_axes)
+        ], lag_ratio=0.3), run_time=1.8)
+        self.beat("sin_band", Indicate(self.sims[0], color=None, scale_factor=1.06), run_time=1.0)
+        self.beat("learned_noise", Indicate(self.sims[1], color=None, scale_factor=1.06), run_time=1.0)
+        self.beat("rope_diag", LaggedStart(*[Create(c) for c in self.diag_marks], lag_ratio=0.1), run_time=1.4)
+        self.beat("toeplitz", LaggedStart(*[FadeIn(v, shift=0.1 * UP) for v in self.verdicts], lag_ratio=0.3),
+                  run_time=1.4)
+        self.beat("only_rope", Indicate(self.verdicts[2], color=GOOD, scale_factor=1.1), run_time=1.0)
