@@ -44,5 +44,8 @@ render: $(STAMP)
 test: $(STAMP)
 	$(PY) -m pytest -n 2 --dist loadfile -q
 
+bench: $(STAMP)
+	$(PY) -m scenes.bench
+
 clean:
 	rm -rf out media .pytest_cache .hypothesis

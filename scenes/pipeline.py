@@ -3,7 +3,8 @@ parallel worker processes, and never leave a partial file.
 
 Render key of a clip (checked before anything imports Manim or the scene):
 
-* the clip's identity and its module's source file;
+* the clip's identity and its source: its own class and the module's shared code, without
+  the classes of the module's other clips (see :func:`clip_source`);
 * every file of ``scenes/kit``, ``scenes/catalog.py`` and ``mathcore`` (the code any clip
   can reach: a clip module may only import these);
 * its narration section, the fonts, ``manim.cfg``;
@@ -96,7 +97,7 @@ class KeyContext:
 
     def static_key(self, clip: Clip) -> str:
         ident = f"{clip.number}|{clip.scene}|{clip.module}|{clip.slug}|{clip.title}|{clip.section}".encode()
-        return _sha(self.shared.encode(), ident, clip.path.read_bytes(), self.narration_of(clip))
+        return _sha(self.shared.encode(), ident, clip_source(clip).encode(), self.narration_of(clip))
 
     def config_values(self, fields: Iterable[str]) -> dict:
         out = {}
@@ -107,6 +108,38 @@ class KeyContext:
 
     def key(self, clip: Clip, fields: Iterable[str]) -> str:
         return _sha(self.static_key(clip).encode(), json.dumps(self.config_values(fields), sort_keys=True).encode())
+
+
+def clip_source(clip: Clip) -> str:
+    """The source a clip depends on within its module: everything except the classes of the
+    module's *other* clips (unless this clip's class derives from one of them).  Editing one
+    clip's class re-renders that clip only; editing shared module code re-renders them all."""
+    import ast
+
+    from .catalog import LECTURE
+
+    text = clip.path.read_text(encoding="utf-8")
+    siblings = {c.scene for c in LECTURE if c.module == clip.module and c.scene != clip.scene}
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return text  # the worker will report the error; the key still changes with the text
+    classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+    needed, todo = set(), [clip.scene]
+    while todo:  # this clip's class and any sibling clip class it derives from
+        name = todo.pop()
+        node = classes.get(name)
+        if node is None or name in needed:
+            continue
+        needed.add(name)
+        todo.extend(b.id for b in node.bases if isinstance(b, ast.Name))
+    lines = text.splitlines(keepends=True)
+    drop = set()
+    for name, node in classes.items():
+        if name in siblings and name not in needed:
+            start = min([node.lineno] + [d.lineno for d in node.decorator_list])
+            drop.update(range(start - 1, node.end_lineno))
+    return "".join(line for i, line in enumerate(lines) if i not in drop)
 
 
 def _version(pkg: str) -> str:

@@ -77,12 +77,36 @@ class Slow(ClipScene):
         for _ in range(600):
             self.wait(0.5)
 ''',
+    "tclip_pair": '''
+from manim import FadeIn
+from scenes.kit import ClipScene, label
+
+SHARED = "shared text"
+
+class Gamma(ClipScene):
+    @classmethod
+    def build_data(cls, cfg):
+        return {}
+
+    def body(self):
+        self.beat("one", FadeIn(label("gamma " + SHARED)), run_time=0.4)
+
+class Delta(ClipScene):
+    @classmethod
+    def build_data(cls, cfg):
+        return {}
+
+    def body(self):
+        self.beat("one", FadeIn(label("delta " + SHARED)), run_time=0.4)
+''',
 }
 CATALOG_ROWS = {
     "alpha": 'Clip(1, "Alpha", "tclip_alpha", "§a", "Alpha", "alpha"),',
     "beta": 'Clip(2, "Beta", "tclip_beta", "§b", "Beta", "beta"),',
     "broken": 'Clip(3, "Broken", "tclip_broken", "§c", "Broken", "broken"),',
     "slow": 'Clip(4, "Slow", "tclip_slow", "§d", "Slow", "slow"),',
+    "gamma": 'Clip(5, "Gamma", "tclip_pair", "§e", "Gamma", "gamma"),',
+    "delta": 'Clip(6, "Delta", "tclip_pair", "§f", "Delta", "delta"),',
 }
 
 
@@ -101,9 +125,9 @@ def make_project(root: Path, clips: list[str]) -> Path:
     cat.write_text(text)
     for mod, src in TEST_MODULES.items():
         (root / "scenes" / f"{mod}.py").write_text(src)
-        slug = mod.removeprefix("tclip_")
-        (root / "assets" / "narration" / f"{mod}.toml").write_text(
-            f'[{slug}]\ntitle = "A test clip."\none = "One beat."\nclose = "The end."\n')
+        slugs = ["gamma", "delta"] if mod == "tclip_pair" else [mod.removeprefix("tclip_")]
+        (root / "assets" / "narration" / f"{mod}.toml").write_text("".join(
+            f'[{slug}]\ntitle = "A test clip."\none = "One beat."\nclose = "The end."\n' for slug in slugs))
     return root
 
 
@@ -353,3 +377,17 @@ def test_a_killed_render_leaves_no_partial_clip_and_resumes(tmp_path):
     assert "1 rendered, 1 unchanged" in r.stdout
     assert (q / "04_slow.mp4").exists()
     assert not list(q.glob("*.partial"))
+
+
+def test_one_clip_of_a_family_re_renders_alone_but_shared_code_renders_the_family(tmp_path):
+    root = make_project(tmp_path / "p", ["gamma", "delta"])
+    assert clips(root, "render", "-q", "t", "--out", "out").returncode == 0
+    mod = root / "scenes" / "tclip_pair.py"
+    src = mod.read_text()
+    mod.write_text(src.replace('label("gamma " + SHARED)', 'label("gamma, edited " + SHARED)'))
+    r = clips(root, "render", "-q", "t", "--out", "out")
+    assert r.returncode == 0 and "1 rendered, 1 unchanged" in r.stdout, r.stdout + r.stderr
+    assert "= 06_delta  unchanged" in r.stdout
+    mod.write_text(mod.read_text().replace('SHARED = "shared text"', 'SHARED = "shared, edited"'))
+    r = clips(root, "render", "-q", "t", "--out", "out")
+    assert r.returncode == 0 and "2 rendered, 0 unchanged" in r.stdout, r.stdout + r.stderr
