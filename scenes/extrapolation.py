@@ -343,7 +343,7 @@ class ExtrapolationCliff(ClipScene):
         self.unseen_b = self.bar(L, x_max, self.LANE_B, DIM, 0.45)
         xw = self.x_of(n_max)
         self.wall = Line([xw, self.LANE_A - 0.38, 0], [xw, self.LANE_A + 0.38, 0], stroke_color=BAD, stroke_width=9)
-        self.no_row = label("no row", size=SMALL, color=BAD).next_to(self.wall, RIGHT, buff=0.12)
+        self.no_row = label("no row", size=SMALL, color=BAD).next_to(self.wall, RIGHT, buff=0.12).set_y(self.LANE_A - 0.45)
         self.trained_tag = label("trained", size=SMALL, color=BG, weight="BOLD").move_to(self.trained[0])
 
         top, bottom = self.LANE_A + 0.45, self.PLOT_BOTTOM
