@@ -92,13 +92,20 @@ def append_change(X, Wq, Wk, Wv, causal: bool, kernel: str = "fixed") -> list[np
     return [np.linalg.norm(Ys[t][:t] - Ys[t - 1], axis=1) for t in range(1, len(Ys))]
 
 
-def float_sum_orders(a: float, b: float, c: float) -> tuple[float, float]:
-    """``((a + b) + c, a + (b + c))`` in float64: the same three numbers, two orders."""
+SUM_ORDER_EXAMPLE = (0.1, 0.2, 0.3)  # the classic three floats whose sum depends on the order
+
+
+def float_sum_orders(a: float = 0.1, b: float = 0.2, c: float = 0.3) -> tuple[float, float]:
+    """``((a + b) + c, a + (b + c))`` in float64: the same three numbers, two orders.
+
+    With the defaults (:data:`SUM_ORDER_EXAMPLE`) the two differ in the last bit:
+    ``0.6000000000000001`` and ``0.6``.
+    """
     a, b, c = (float(v) for v in (a, b, c))
     return (a + b) + c, a + (b + c)
 
 
 __all__ = [
     "mask_sweep", "row_sums", "row_sum_defect", "above_diagonal_max",
-    "prefix_outputs", "append_change", "float_sum_orders",
+    "prefix_outputs", "append_change", "float_sum_orders", "SUM_ORDER_EXAMPLE",
 ]

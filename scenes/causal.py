@@ -32,7 +32,9 @@ from manim import (
     FadeIn,
     FadeOut,
     GrowArrow,
+    Indicate,
     LaggedStart,
+    Line,
     ReplacementTransform,
     Succession,
     SurroundingRectangle,
@@ -40,13 +42,27 @@ from manim import (
     Write,
 )
 
-from mathcore import causal_mask, lecture_inputs, self_attention_trace
-from mathcore.causal import above_diagonal_max, mask_sweep, row_sum_defect, row_sums
+from mathcore import (
+    attention_fn,
+    lecture_inputs,
+    prefix_defects,
+    prefix_invariance_max_defect,
+    self_attention_trace,
+)
+from mathcore.causal import (
+    SUM_ORDER_EXAMPLE,
+    above_diagonal_max,
+    float_sum_orders,
+    mask_sweep,
+    row_sum_defect,
+    row_sums,
+)
 from mathcore.config import LectureConfig
 from scenes.kit import (
     ACCENT,
     BAD,
     DIM,
+    FAINT,
     FG,
     GOOD,
     LABEL,
@@ -54,13 +70,20 @@ from scenes.kit import (
     ClipScene,
     ColorScale,
     Heatmap,
+    LabelledMatrix,
     fmt_measure,
     fmt_value,
     label,
     math,
     mono,
 )
-from scenes.kit.causal_widgets import CodePanel, ExactHeatmap, measure_line, staircase_outline
+from scenes.kit.causal_widgets import (
+    CodePanel,
+    ExactHeatmap,
+    MeasureTable,
+    measure_line,
+    staircase_outline,
+)
 
 # The three lines that turn self-attention into causal attention (what mathcore.attention does).
 CAUSAL_CODE = "mask = np.tri(T, dtype=bool)\nS[~mask] = -np.inf\nA = softmax(S, axis=-1)"
@@ -164,7 +187,7 @@ class CausalMask(ClipScene):
         """Targets for the final picture: self-attention left, causal right, proofs beside the code."""
         d = self.data
         k = self.SMALL_CELL / self.CELL
-        y = self.code.get_bottom()[1] - 0.62
+        y = self.code.get_bottom()[1] - 0.8
         self.A_small = Heatmap(d.weights, self.weight_scale, cell_size=self.SMALL_CELL)
         self.A_small.move_to([self.PAIR_X, 0, 0]).shift((y - self.A_small.get_top()[1]) * UP)
         self.self_map = Heatmap(d.weights_self, self.weight_scale, cell_size=self.SMALL_CELL)
@@ -251,3 +274,136 @@ class CausalMask(ClipScene):
         self.add(self.A_small)
         self.beat("proof_sum", FadeIn(self.proof_sum, shift=0.15 * UP), run_time=0.8)
         self.beat("proof_zero", FadeIn(self.proof_zero, shift=0.15 * UP), Create(self.zero_outline), run_time=1.0)
+
+
+# ====================================================================== 04 PrefixInvariance
+@dataclass(frozen=True)
+class PrefixInvarianceData:
+    """What clip 04 draws: causal outputs on all T tokens and on the first T−1, and the
+    prefix defects for both kernels (``prefix_defects``), measured on the same ``X``."""
+
+    X: np.ndarray  # (T, d)
+    Y_full: np.ndarray  # (T, d) causal attention on X
+    Y_prefix: np.ndarray  # (T-1, d) causal attention on X[:T-1]
+    defects_fixed: np.ndarray  # (T,) entry t-1: max |Y_full[:t] − Attn(X[:t])|, fixed-order kernel
+    max_fixed: float
+    defects_blas: np.ndarray  # (T,) the same with kernel="blas" (plain matmul)
+    max_blas: float
+    sum_terms: tuple[float, float, float]
+    sum_orders: tuple[float, float]  # ((a+b)+c, a+(b+c))
+
+
+class PrefixInvariance(ClipScene):
+    """04 · Prefix invariance: the prefix's outputs are the full outputs' first rows, bitwise."""
+
+    COL = 1.25  # output matrices' column pitch
+    ROW = 0.52
+
+    @classmethod
+    def build_data(cls, cfg: LectureConfig) -> PrefixInvarianceData:
+        li = lecture_inputs(cfg.T, cfg.d, cfg.seed)
+        fixed = attention_fn(li.Wq, li.Wk, li.Wv, causal=True, kernel="fixed")
+        blas = attention_fn(li.Wq, li.Wk, li.Wv, causal=True, kernel="blas")
+        df, db = prefix_defects(fixed, li.X), prefix_defects(blas, li.X)
+        return PrefixInvarianceData(
+            X=li.X, Y_full=fixed(li.X), Y_prefix=fixed(li.X[: cfg.T - 1]),
+            defects_fixed=df, max_fixed=prefix_invariance_max_defect(fixed, li.X),
+            defects_blas=db, max_blas=prefix_invariance_max_defect(blas, li.X),
+            sum_terms=SUM_ORDER_EXAMPLE, sum_orders=float_sum_orders(*SUM_ORDER_EXAMPLE),
+        )
+
+    def caption_values(self) -> dict:
+        d = self.data
+        T = d.X.shape[0]
+        return {"T": T, "T1": T - 1, "last": T - 1, "last_prev": T - 2,
+                "max_fixed": fmt_measure(d.max_fixed), "max_blas": fmt_measure(d.max_blas)}
+
+    # ------------------------------------------------------------------ layout
+    def make_mobjects(self) -> None:
+        d = self.data
+        T = d.X.shape[0]
+        top = self.content_top
+        names = [f"y_{i}" for i in range(T)]
+        self.full = LabelledMatrix(d.Y_full, row_labels=names, decimals=2, col_width=self.COL, row_height=self.ROW,
+                                   value_size=SMALL, label_size=LABEL)
+        self.prefix = LabelledMatrix(d.Y_prefix, row_labels=names[: T - 1], decimals=2, col_width=self.COL,
+                                     row_height=self.ROW, value_size=SMALL, label_size=LABEL)
+        mat_top = top - 0.75
+        self.full.place(-3.45, mat_top - self.full.brackets.height / 2)
+        # the prefix's slot i level with the full matrix's slot i
+        self.prefix.place(3.75, 0)
+        self.prefix.shift((self.full.slot_center(0)[1] - self.prefix.slot_center(0)[1]) * UP)
+        self.full_head = math(f'"Attn"(x_0, dots, x_{T - 1})', size=LABEL).next_to(self.full.brackets, UP, buff=0.22)
+        self.prefix_head = math(f'"Attn"(x_0, dots, x_{T - 2})', size=LABEL).next_to(self.prefix.brackets, UP, buff=0.22)
+        self.prefix_head.set_y(self.full_head.get_center()[1])
+        self.full_note = label(f"all {T} tokens", size=SMALL, color=DIM).next_to(self.full_head, RIGHT, buff=0.3)
+        self.prefix_note = label(f"first {T - 1} tokens", size=SMALL, color=DIM).next_to(self.prefix_head, RIGHT, buff=0.3)
+        for head, note, mat in ((self.full_head, self.full_note, self.full), (self.prefix_head, self.prefix_note, self.prefix)):
+            VGroup(head, note).set_x(mat.brackets.get_center()[0])
+
+        # the per-prefix table, right: rows t = 1..T and the max, columns = the two kernels
+        rows = [f"t = {t}" for t in range(1, T + 1)] + ["max"]
+        vals = np.column_stack([[*d.defects_fixed, d.max_fixed], [*d.defects_blas, d.max_blas]])
+        self.table = MeasureTable(vals, rows, ["fixed", "BLAS"], col_pitch=1.75, row_pitch=0.45, head_width=1.05)
+        self.table.shift(np.array([3.1, self.full.slot_center(0)[1] - 0.4, 0]) - self.table.cells[0][0].get_center())
+        self.table.rows[T].shift(0.12 * DOWN)
+        self.table_title = math('max |Y_"full""[:t]" - "Attn"(X"[:t]")|', size=LABEL)
+        self.table_title.move_to([self.table.get_center()[0], self.full_head.get_center()[1], 0])
+        self.table.col_heads.set_y(self.table_title.get_bottom()[1] - 0.35)
+        rule_y = (self.table.rows[T - 1].get_bottom()[1] + self.table.rows[T].get_top()[1]) / 2
+        self.max_rule = Line([self.table.get_left()[0], rule_y, 0], [self.table.get_right()[0], rule_y, 0],
+                             stroke_color=FAINT, stroke_width=2)
+        self.fixed_max = self.table.cells[T][0]
+        self.blas_max = self.table.cells[T][1]
+
+        # why BLAS differs: the same three floats, two orders
+        a, b, c = (repr(x) for x in d.sum_terms)
+        left, right = d.sum_orders
+        self.why_left = mono(f"({a}+{b})+{c} = {left!r}", size=SMALL)
+        self.why_right = mono(f"{a}+({b}+{c}) = {right!r}", size=SMALL)
+        self.why_neq = math("!=" if left != right else "=", size=LABEL, color=ACCENT)
+        self.why = VGroup(self.why_left, self.why_neq, self.why_right).arrange(RIGHT, buff=0.35)
+        self.why.move_to([0, -1.85, 0])
+        self.inference = VGroup(
+            label("In real inference, a cached step equals a full recompute bit for bit", size=SMALL),
+            label("only if every sum runs in one fixed order.", size=SMALL),
+        ).arrange(DOWN, buff=0.12)
+        self.inference.move_to([0, -2.62, 0])
+        self.why_values = (left, right)
+
+    # ------------------------------------------------------------------ beats
+    def body(self) -> None:
+        self.make_mobjects()
+        d = self.data
+        T = d.X.shape[0]
+        full, prefix = self.full, self.prefix
+
+        self.beat("full", FadeIn(self.full_head), FadeIn(self.full_note), Create(full.brackets),
+                  LaggedStart(*[FadeIn(r, shift=0.15 * RIGHT) for r in full.rows], lag_ratio=0.15), run_time=1.6)
+        self.beat("prefix", FadeIn(self.prefix_head), FadeIn(self.prefix_note), Create(prefix.brackets),
+                  LaggedStart(*[FadeIn(r, shift=0.15 * LEFT) for r in prefix.rows], lag_ratio=0.15), run_time=1.6)
+
+        # the prefix rows slide onto the full rows and land on the same numbers
+        shift = full.brackets.get_center() - prefix.brackets.get_center()
+        shift[1] = 0.0
+        slides = [r.animate(path_arc=-0.25).shift(shift).set_color(GOOD) for r in prefix.rows]
+        self.beat("slide", LaggedStart(*slides, lag_ratio=0.18), FadeOut(prefix.brackets), FadeOut(self.prefix_head),
+                  FadeOut(self.prefix_note), run_time=2.0, hold=0.4)
+        self.landed = [r[0].get_center() for r in prefix.rows]
+        new_row = SurroundingRectangle(full.rows[T - 1], color=ACCENT, buff=0.08, stroke_width=3)
+        new_tag = label("new", size=SMALL, color=ACCENT).next_to(new_row, RIGHT, buff=0.25)
+        self.beat("last_row", Create(new_row), FadeIn(new_tag), run_time=1.0)
+
+        # every prefix, measured
+        t = self.table
+        self.beat("every_prefix", FadeOut(self.full_note), self.full_head.animate.set_x(full.brackets.get_center()[0]),
+                  FadeIn(self.table_title), FadeIn(t.col_heads[0]), FadeIn(t.row_heads),
+                  Create(self.max_rule),
+                  LaggedStart(*[FadeIn(row[0], shift=0.1 * LEFT) for row in t.cells], lag_ratio=0.15), run_time=1.8)
+        self.beat("bitwise", Indicate(self.fixed_max, color=GOOD, scale_factor=1.4), run_time=1.0)
+
+        # the BLAS aside
+        self.beat("blas", FadeIn(t.col_heads[1]),
+                  LaggedStart(*[FadeIn(row[1], shift=0.1 * LEFT) for row in t.cells], lag_ratio=0.15), run_time=1.6)
+        self.beat("why", FadeIn(self.why, shift=0.15 * UP), run_time=1.2)
+        self.beat("inference", FadeIn(self.inference, shift=0.15 * UP), run_time=1.0)

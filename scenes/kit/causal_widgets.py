@@ -152,6 +152,46 @@ class RowBars(VGroup):
         return float(self.bars[i].width)
 
 
+class MeasureTable(VGroup):
+    """A grid of measured figures: ``values: (rows, cols)`` printed with ``fmt_measure``.
+
+    ``cells[r][c]`` is the ``Text`` printing ``values[r, c]``; ``row_heads`` / ``col_heads``
+    name the rows and columns.  Exact zeros print ``0.0`` in ``zero_color``, anything else
+    in ``other_color``, so a nonzero figure stands out.
+    """
+
+    def __init__(self, values, row_names: Sequence[str], col_names: Sequence[str], col_pitch: float = 1.55,
+                 row_pitch: float = 0.55, head_width: float = 1.4, size: float = SMALL, zero_color=GOOD,
+                 other_color=ACCENT, **kw):
+        super().__init__(**kw)
+        v = np.array(values, dtype=float, copy=True)
+        if v.shape != (len(row_names), len(col_names)):
+            raise ValueError(f"MeasureTable values must have shape {(len(row_names), len(col_names))}, got {v.shape}")
+        v.flags.writeable = False
+        self.values = v
+        self.col_pitch, self.row_pitch, self.head_width = col_pitch, row_pitch, head_width
+        self.col_heads = VGroup(*[label(c, size=size, color=DIM).move_to(self.slot(-1, k))
+                                  for k, c in enumerate(col_names)])
+        self.row_heads = VGroup()
+        self.cells = VGroup()
+        self.rows = VGroup()
+        for r, name in enumerate(row_names):
+            head = label(name, size=size, color=FG)
+            head.move_to(self.slot(r, 0) - (head_width + col_pitch / 2) * RIGHT, aligned_edge=LEFT)
+            self.row_heads.add(head)
+            row = VGroup(*[
+                label(fmt_measure(x), size=size, color=zero_color if x == 0.0 else other_color).move_to(self.slot(r, k))
+                for k, x in enumerate(v[r])
+            ])
+            self.cells.add(row)
+            self.rows.add(VGroup(head, row))
+        self.add(self.col_heads, self.rows)
+
+    def slot(self, r: int, k: int) -> np.ndarray:
+        """Centre of cell ``(r, k)`` in the table's own frame (row -1 is the header)."""
+        return np.array([k * self.col_pitch, -(r + 1) * self.row_pitch, 0.0])
+
+
 def measure_line(formula: str, value: float, note: str = "", size: float = LABEL, good: bool = True) -> VGroup:
     """``formula = value note``: a Typst formula, the measured value as ``fmt_measure`` prints it.
 
@@ -169,4 +209,4 @@ def measure_line(formula: str, value: float, note: str = "", size: float = LABEL
     return g
 
 
-__all__ = ["CodePanel", "ExactHeatmap", "PANEL", "RowBars", "measure_line", "staircase_outline"]
+__all__ = ["CodePanel", "ExactHeatmap", "MeasureTable", "PANEL", "RowBars", "measure_line", "staircase_outline"]
