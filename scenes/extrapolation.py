@@ -42,6 +42,7 @@ from manim import (
     Line,
     Polygon,
     Rectangle,
+    ReplacementTransform,
     Transform,
     VGroup,
 )
@@ -275,7 +276,7 @@ class ExtrapolationCliff(ClipScene):
     LEFT_X, RIGHT_X = -6.2, 1.35  # the lanes' position axis
     LANE_A, LANE_B = 2.1, 0.95  # bar centres
     BAR_H = 0.34
-    PLOT_BOTTOM, PLOT_H = -2.3, 1.85
+    PLOT_BOTTOM, PLOT_H = -2.2, 1.8
 
     @classmethod
     def build_data(cls, cfg: LectureConfig) -> ExtrapolationCliffData:
@@ -418,12 +419,17 @@ class ExtrapolationCliff(ClipScene):
         anims = [self.walker.animate.set_x(self.x_of(m))]
         new_m = label(fmt_count(m), size=LABEL + 4, color=ACCENT, weight="BOLD")
         new_m.next_to(self.m_head, RIGHT, buff=0.15).align_to(self.m_head, DOWN)
-        anims.append(Transform(self.m_value, new_m))
+        anims.append(ReplacementTransform(self.m_value, new_m))
+        self.m_value = new_m
         for k, dial in enumerate(self.dials):
             anims.append(dial.rotate_to(float(d.stop_angles[stop, k])))
-            anims.append(Transform(self.turn_texts[k], self.turns_text(k, stop).move_to(self.turn_texts[k])))
-            anims.append(Transform(self.status_texts[k], self.status_text(k, stop).move_to(self.status_texts[k])))
-        anims.append(Transform(self.count_text, self.count_label(stop).move_to(self.count_text)))
+            t = self.turns_text(k, stop).move_to(self.turn_texts[k])
+            st = self.status_text(k, stop).move_to(self.status_texts[k])
+            anims += [ReplacementTransform(self.turn_texts[k], t), ReplacementTransform(self.status_texts[k], st)]
+            self.turn_texts[k], self.status_texts[k] = t, st
+        c = self.count_label(stop).move_to(self.count_text)
+        anims.append(ReplacementTransform(self.count_text, c))
+        self.count_text = c
         self.stop = stop
         return anims
 
