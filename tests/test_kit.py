@@ -1,0 +1,192 @@
+"""The scene kit: theme, widgets, plots, narration, and the no-LaTeX guarantee."""
+
+from __future__ import annotations
+
+import matplotlib
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from conftest import LatexAttempted
+from mathcore import load_config
+from scenes.catalog import LECTURE
+from scenes.kit import (
+    ColorScale,
+    Heatmap,
+    LabelledMatrix,
+    NarrationError,
+    Plot,
+    TokenRow,
+    VectorDial,
+    downsample_minmax,
+    fmt_measure,
+    fmt_value,
+    narration,
+    reading_time,
+    register_fonts,
+    token_color,
+)
+
+
+# ------------------------------------------------------------------------------ no LaTeX
+@pytest.mark.parametrize("build", [
+    lambda m: m.MathTex("x^2"),
+    lambda m: m.Tex("hello"),
+    lambda m: m.DecimalNumber(1.5),
+    lambda m: m.Matrix([[1, 2], [3, 4]]),
+])
+def test_any_latex_compile_fails_the_tests(build):
+    import manim
+
+    with pytest.raises(LatexAttempted):
+        build(manim)
+
+
+def test_kit_text_and_math_need_no_latex():
+    from scenes.kit import label, math, mono
+
+    assert label("x").width > 0 and mono("x = 1").width > 0
+    assert math("sum_(i=1)^n x_i").width > 0
+
+
+def test_fonts_shipped_are_registered():
+    names = register_fonts()
+    assert "Inter-Regular.otf" in names and "DejaVuSansMono.ttf" in names
+
+
+# ------------------------------------------------------------------------------ numbers and colours
+def test_measures_are_formatted_honestly():
+    assert fmt_measure(0.0) == "0.0"
+    assert fmt_measure(2.220446049250313e-16) == "2.2e\u221216"
+    assert fmt_measure(1e-300) != "0.0"
+    assert fmt_measure(3.5) == "3.5e0"
+    assert fmt_value(-0.004, 2) == "0.00" and fmt_value(-1.25, 1) == "\u22121.2"
+
+
+@given(arrays(np.float64, st.integers(1, 20), elements=st.floats(-5, 5)))
+def test_color_scale_is_matplotlibs_norm_and_colormap(values):
+    s = ColorScale("viridis", -5.0, 5.0)
+    want = matplotlib.colormaps["viridis"](matplotlib.colors.Normalize(-5, 5)(values))[..., :3]
+    np.testing.assert_allclose(s.rgb(values), want)
+    got = np.array(s.color(values[0]).to_rgb())
+    np.testing.assert_allclose(got, want[0], atol=1 / 255)
+
+
+def test_color_scale_rejects_an_empty_range():
+    with pytest.raises(ValueError, match="vmax > vmin"):
+        ColorScale("viridis", 1.0, 1.0)
+
+
+# ------------------------------------------------------------------------------ widgets
+def test_heatmap_paints_each_cell_from_its_value_and_marks_masked_cells():
+    v = np.array([[0.1, 0.9], [-np.inf, 0.5]])
+    s = ColorScale("magma", 0, 1)
+    h = Heatmap(v, s, show_values=True)
+    for i in range(2):
+        for j in range(2):
+            col = np.array(h.cell(i, j).get_fill_color().to_rgb())
+            if np.isfinite(v[i, j]):
+                np.testing.assert_allclose(col, s.rgb(v[i, j]), atol=1 / 255)
+    assert [t.text for t in h.labels] == ["0.10", "0.90", "\u2212\u221e", "0.50"]
+    assert h.cell(0, 0).get_center()[0] < h.cell(0, 1).get_center()[0]
+    assert h.cell(0, 0).get_center()[1] > h.cell(1, 0).get_center()[1]
+    h2 = h.recolored(np.zeros((2, 2)))
+    np.testing.assert_array_equal(h2.values, 0) and np.testing.assert_array_equal(h.values, v)
+
+
+def test_labelled_matrix_permutes_rows_into_the_right_slots():
+    from manim import Scene
+
+    X = np.arange(12, dtype=float).reshape(4, 3)
+    m = LabelledMatrix(X, row_labels=[f"x_{i}" for i in range(4)])
+    assert [[t.text for t in row] for row in m.entries] == [[fmt_value(v, 1) for v in r] for r in X]
+    perm = [2, 0, 3, 1]
+    anim = m.permute_rows(perm)
+    np.testing.assert_array_equal(m.row_order, perm)
+    scene = Scene()
+    scene.add(m)
+    anim.begin()
+    anim.interpolate(1.0)
+    for slot, src in enumerate(perm):
+        assert m.rows[src][0].get_center()[1] == pytest.approx(m.slot_center(slot)[1])
+    np.testing.assert_array_equal(m.row_order[m.row_order.argsort()], np.arange(4))
+
+
+def test_labelled_matrix_colours_labels_by_token():
+    m = LabelledMatrix(np.zeros((3, 2)), row_labels=["a", "b", "c"], row_colors=[token_color(2), token_color(0), token_color(1)])
+    got = [tuple(np.round(lab.get_fill_color().to_rgb(), 3)) for lab in m.row_labels]
+    want = [tuple(np.round(token_color(k).to_rgb(), 3)) for k in (2, 0, 1)]
+    assert got == want
+
+
+def test_token_row_boxes_in_order():
+    r = TokenRow(["the", "cat", "ate"])
+    xs = [b.get_center()[0] for b in r.boxes]
+    assert xs == sorted(xs) and [t.text for t in r.texts] == ["the", "cat", "ate"]
+
+
+@given(st.floats(-20, 20))
+def test_vector_dial_points_at_its_angle(angle):
+    d = VectorDial(angle=0.0, radius=1.5)
+    d.set_angle(angle)
+    tip = d.tip() - d.center
+    np.testing.assert_allclose(tip[:2], 1.5 * np.array([np.cos(angle), np.sin(angle)]), atol=1e-6)
+    assert d.angle == angle
+
+
+# ------------------------------------------------------------------------------ plots
+@given(arrays(np.float64, st.integers(1, 3000), elements=st.floats(-1e6, 1e6)), st.integers(1, 200))
+def test_downsampling_keeps_real_points_ends_and_extremes(y, buckets):
+    x = np.arange(len(y), dtype=float)
+    idx = downsample_minmax(x, y, buckets)
+    assert np.all(np.diff(idx) > 0) and idx[0] == 0 and idx[-1] == len(y) - 1
+    assert len(idx) <= max(len(y) if len(y) <= 4 * buckets else 0, 4 * buckets)
+    assert y[idx].max() == y.max() and y[idx].min() == y.min()
+
+
+def test_downsampling_buckets_by_screen_position_on_a_log_axis():
+    t = np.arange(1, 10001, dtype=float)
+    p = Plot((1, 10000), (0, 1), x_log=True)
+    idx = downsample_minmax(p._frac(t, p.x_range, True), np.sin(t), 100)
+    assert set(range(10)) <= set(idx.tolist())  # every early sample: they are pixels apart
+
+
+def test_plot_maps_data_to_the_screen():
+    p = Plot((1, 1000), (1e-16, 1), width=6, height=3, x_log=True, y_log=True, x_ticks=[1, 10, 100, 1000])
+    a, b = p.to_point(1, 1e-16), p.to_point(1000, 1)
+    assert b[0] - a[0] == pytest.approx(6) and b[1] - a[1] == pytest.approx(3)
+    assert p.to_point(10, 1e-8)[0] - a[0] == pytest.approx(2)
+    assert p.to_point(10, 1e-8)[1] - a[1] == pytest.approx(1.5)
+    assert [t.text for t in p.x_tick_labels] == ["1", "10", "100", "1\u2009000"]
+    with pytest.raises(ValueError, match="positive"):
+        Plot((0, 10), (0, 1), x_log=True)
+
+
+# ------------------------------------------------------------------------------ narration and pacing
+def test_every_clip_in_the_catalog_has_its_narration_when_its_scene_exists():
+    from scenes.catalog import CLIPS
+
+    for c in CLIPS:
+        lines = narration(c)
+        assert {"title", "close"} <= set(lines), c.name
+        assert all(isinstance(v, str) and v.strip() for v in lines.values()), c.name
+
+
+def test_missing_narration_is_one_clear_error():
+    from scenes.catalog import Clip
+
+    with pytest.raises(NarrationError, match=r"section \[nope\] is missing"):
+        narration(Clip(99, "Nope", "permutation", "§0", "Nope", "nope"))
+
+
+def test_reading_time_follows_the_house_pace():
+    assert reading_time("one two") == pytest.approx(1.6)
+    assert reading_time(" ".join(["w"] * 25)) == pytest.approx(10.0)
+
+
+def test_the_catalog_is_the_storyboard_in_order():
+    assert [c.number for c in LECTURE] == list(range(16))
+    assert len({c.slug for c in LECTURE}) == 16 and len({c.scene for c in LECTURE}) == 16
+    assert load_config().T >= 3
