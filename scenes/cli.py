@@ -137,6 +137,7 @@ def _run(todo, ctx, qdir, workroot, manifest, jobs):
     )
     tasks = {}
     with progress:
+        deck = progress.add_task(f"deck: {n} clip(s), {jobs} job(s)", total=n)
         for i, j in enumerate(todo, 1):
             tasks[j.clip.number] = progress.add_task(
                 f"clip {i}/{n} {j.clip.name} ({j.reason})", total=j.expected_animations, start=False)
@@ -153,6 +154,7 @@ def _run(todo, ctx, qdir, workroot, manifest, jobs):
             t = tasks[j.clip.number]
             if o.ok:
                 progress.update(t, total=progress.tasks[t].completed or 1, completed=progress.tasks[t].completed or 1)
+            progress.advance(deck)
             mark = "✓" if o.ok else "✗"
             console.print(f"  {mark} {j.clip.name}  {o.seconds:.1f} s" + ("" if o.ok else f"  (log: {o.log})"))
             return o

@@ -79,7 +79,7 @@ def default_stills(data, cfg) -> list[Still]:
                 scale = ColorScale.symmetric(cfg.cmap_signed, finite)
             out.append(HeatmapStill(f.name, f.name, a, scale, annotate=max(a.shape) <= 8))
         elif a.ndim == 1:
-            out.append(CurveStill(f.name, f.name, np.arange(a.size), ((f.name, a),), bars=True))
+            out.append(CurveStill(f.name, f.name, np.arange(a.size), ((f.name, a),), bars=a.size <= 32))
     return out
 
 
