@@ -159,6 +159,7 @@ class PermutationEquivariance(ClipScene):
         self.scale = ColorScale(d.cmap, 0.0, 1.0)
         self.X_col = TokenColumn([f"x_{i}" for i in range(T)], row_height=self.ROW_H).move_to([-5.75, y, 0])
         self.A_map = Heatmap(d.A, self.scale, cell_size=self.ROW_H).move_to([-2.35, y, 0])
+        self.A_grid = np.array([[self.A_map.cell_center(i, j) for j in range(T)] for i in range(T)])
         self.A_cols = VGroup(*[
             math(f"x_{j}", size=SMALL, color=token_color(j)).next_to(self.A_map.cell(0, j), UP, buff=0.1)
             for j in range(T)
@@ -211,11 +212,11 @@ class PermutationEquivariance(ClipScene):
         lo = min(lo, -17)
         lo -= lo % 2  # even exponent so the 1e-10 line gets a tick
         self.plot = Plot(
-            (0, n + 1), (10.0 ** lo, 1e-8), width=6.2, height=4.1, y_log=True,
+            (0, n + 1), (10.0 ** lo, 1e-8), width=6.2, height=4.0, y_log=True,
             x_ticks=[1] + list(range(25, n + 1, 25)), y_ticks=_log_ticks(lo, -10),
             x_label="random permutation", y_label="",
         )
-        self.plot.shift(np.array([6.45, -2.3, 0]) - self.plot.to_point(n + 1, self.plot.y_range[0]))
+        self.plot.shift(np.array([6.45, -2.15, 0]) - self.plot.to_point(n + 1, self.plot.y_range[0]))
         self.y_title = math("norm(\"Attn\"(P X) - P dot \"Attn\"(X))_F", size=SMALL)
         self.y_title.next_to(self.plot.axes[1].get_top(), UP, buff=0.2).align_to(self.plot.axes[1], LEFT)
         self.line = self.plot.hline(run.threshold, color=BAD, dashed=True, stroke_width=3)
@@ -357,7 +358,7 @@ class CausalBreaksEquivariance(ClipScene):
         r = self.data.report
         T = len(r.perm)
         self.plot = Plot(
-            (-0.5, T - 0.5), (1e-18, 10.0), width=self.PITCH * T, height=3.5, y_log=True,
+            (-0.5, T - 0.5), (1e-18, 10.0), width=self.PITCH * T, height=3.35, y_log=True,
             x_ticks=list(range(T)), y_ticks=[1e-16, self.data.threshold, 1e-4, 1.0], grid=False,
             tick_format=_row_or_power,
         )
@@ -370,7 +371,7 @@ class CausalBreaksEquivariance(ClipScene):
         self.self_bars = self.plot.bars(rows - 0.22, r.self_rows, bar_width=w, colors=BLUE)
         self.causal_bars = self.plot.bars(rows + 0.22, r.causal_rows, bar_width=w, colors=BAD)
         # causal defect of each row, printed in a row above the chart, over its bars
-        top_y = self.plot.to_point(0, self.plot.y_range[1])[1] + 0.32
+        top_y = self.plot.to_point(0, self.plot.y_range[1])[1] + 0.28
         self.causal_values = VGroup()
         for t in rows:
             v = float(r.causal_rows[t])
@@ -386,7 +387,7 @@ class CausalBreaksEquivariance(ClipScene):
         self.tokens.move_to([(x_of[0] + x_of[-1]) / 2, self.content_top - 0.4, 0])
         self.tokens_name = math("X", size=LABEL + 2).next_to(self.tokens, LEFT, buff=0.4)
         self.mask_note = label("causal row t sees tokens 0 … t", size=SMALL, color=DIM)
-        self.mask_note.next_to(self.tokens, DOWN, buff=0.2)
+        self.mask_note.next_to(self.tokens, DOWN, buff=0.16)
 
         self.beat("tokens", FadeIn(self.tokens_name), FadeIn(self.tokens, lag_ratio=0.1), FadeIn(self.mask_note),
                   run_time=1.2)
@@ -616,5 +617,8 @@ class SameMultiset(ClipScene):
                   *[Transform(o, n) for o, n in zip(self.diffs, new_diffs)],
                   Transform(self.pool_value, new_pool),
                   run_time=1.6, hold=1.0)
+        # hand over to the new labels (same glyphs, same places) so the frame holds their text
+        self.remove(*self.diffs, self.pool_value)
+        self.add(new_diffs, new_pool)
         self.diffs_shown = new_diffs
         self.pool_shown = new_pool
