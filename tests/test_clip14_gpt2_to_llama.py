@@ -1,0 +1,99 @@
+"""Clip 14 GPT2ToLLaMA: GPT-2's table beside LLaMA's RoPE, from mathcore; the final frame."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from frames import pixel, render_final_frame, rgb255
+from mathcore import learned_absolute_table, load_config
+from mathcore.extrapolation import GPT2, LLAMA2, LLAMA3, pairs_without_a_turn, rope_wavelengths
+from scenes.extrapolation import GPT2ToLLaMA, fmt_count
+from scenes.kit import BG, ColorScale, reading_time
+
+
+@pytest.fixture(scope="module")
+def final():
+    return render_final_frame(GPT2ToLLaMA, 854, 480)
+
+
+def shown(s: str) -> str:
+    return s.replace(" ", "")  # Text.text drops plain spaces
+
+
+def test_data_is_what_mathcore_computes_from_the_config():
+    cfg = load_config()
+    d = GPT2ToLLaMA.build_data(cfg)
+    np.testing.assert_array_equal(d.table, learned_absolute_table(768, 1024, cfg.seed))
+    assert d.table.shape == (GPT2.n_max, GPT2.d_model) == (1024, 768)
+    np.testing.assert_array_equal(d.wavelengths[0], rope_wavelengths(128, 10000.0))
+    np.testing.assert_array_equal(d.wavelengths[1], rope_wavelengths(128, 500000.0))
+    assert d.slow_pairs == pairs_without_a_turn(LLAMA2.head_dim, LLAMA2.train_length, LLAMA2.rope_base) == 18
+    assert (d.llama2, d.llama3, d.gpt2) == (LLAMA2, LLAMA3, GPT2)
+    assert d.n_params == 1024 * 768
+
+
+def test_final_frame_paints_the_table_by_its_values(final):
+    scene, frame = final
+    d = scene.data
+    scale = ColorScale.symmetric(d.cmap, d.table)
+    r, c = d.zoom
+    for i in range(r):
+        for j in range(c):
+            got = pixel(scene, frame, scene.zoom_map.cell_center(i, j))
+            assert np.abs(got - rgb255(scale.rgb(d.table[i, j]))).max() <= 4, (i, j, got)
+    sub = d.table[np.ix_(d.sample_rows, d.sample_cols)]
+    for i in range(0, len(d.sample_rows), 3):
+        for j in range(0, len(d.sample_cols), 2):
+            got = pixel(scene, frame, scene.image.cell_center(i, j))
+            assert np.abs(got - rgb255(scale.rgb(sub[i, j]))).max() <= 6, (i, j, got)
+    # the last drawn row is the table's last sampled row; the cap line sits under row n_max - 1
+    assert d.sample_rows[-1] < GPT2.n_max <= d.sample_rows[-1] + (d.sample_rows[1] - d.sample_rows[0])
+    assert abs(scene.cap_line.get_center()[1] - scene.image.get_bottom()[1]) < 1e-9
+
+
+def test_final_frame_plots_the_wavelengths(final):
+    scene, frame = final
+    d = scene.data
+    for k, curve in enumerate(scene.wl_curves):
+        np.testing.assert_allclose(curve.points[0::4], scene.plot.to_point(curve.data_index, d.wavelengths[k][curve.data_index])[:-1])
+        end = scene.plot.to_point(d.n_pairs - 1, d.wavelengths[k, -1])
+        assert abs(scene.wl_values[k].get_y() - end[1]) < 1e-6
+    # the training-length line sits at 4 096 on the log axis
+    assert abs(scene.train_line.get_center()[1] - scene.plot.to_point(0, LLAMA2.train_length)[1]) < 1e-9
+    got = pixel(scene, frame, scene.plot.to_point(d.n_pairs // 2, d.wavelengths[0, d.n_pairs // 2]))
+    # an anti-aliased line pixel: nearer the LLaMA-2 colour than the background or the LLaMA-3 colour
+    dist = {name: np.abs(got - rgb255(c)).sum() for name, c in
+            (("llama2", scene.base_colors[0]), ("llama3", scene.base_colors[1]), ("bg", BG))}
+    assert min(dist, key=dist.get) == "llama2", (got, dist)
+
+
+def test_the_figures_on_screen_are_the_measured_ones(final):
+    scene, _ = final
+    d = scene.data
+    assert scene.params_value.text == shown(fmt_count(d.table.size)) == "786\u2009432"
+    assert scene.slow_value.text == shown(f"{d.slow_pairs} of {d.n_pairs}")
+    assert [v.text for v in scene.wl_values] == [shown(fmt_count(round(w))) for w in d.wavelengths[:, -1]]
+    assert scene.wl_values[0].text == "54\u2009410"
+    assert scene.shape_text.text == shown(f"wpe: ({fmt_count(d.table.shape[0])}, {d.table.shape[1]})")
+    assert scene.cap_text.text == shown(f"no row {fmt_count(GPT2.n_max)}")
+
+
+def test_captions_one_per_beat_and_long_enough_to_read(final):
+    scene, _ = final
+    caps = scene.captions
+    assert len(caps) >= 9
+    assert all("{" not in c.text for c in caps)
+    assert any("clip 13" in c.text for c in caps) and any("lecture 6" in c.text for c in caps)
+    assert all(c.duration >= reading_time(c.text) - 1e-9 for c in caps)
+    assert all(a.start + a.duration <= b.start + 1e-6 for a, b in zip(caps, caps[1:]))
+    assert 20 <= scene.time <= 75
+
+
+def test_everything_stays_inside_the_frame(final):
+    scene, _ = final
+    fw, fh = scene.frame_size
+    for m in scene.mobjects:
+        if m.get_family() and m.width > 0:
+            assert m.get_left()[0] >= -fw / 2 and m.get_right()[0] <= fw / 2, m
+            assert m.get_bottom()[1] >= -3.15 and m.get_top()[1] <= fh / 2, m
