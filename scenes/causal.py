@@ -32,18 +32,24 @@ from manim import (
     FadeIn,
     FadeOut,
     GrowArrow,
+    GrowFromEdge,
     Indicate,
     LaggedStart,
     Line,
     ReplacementTransform,
+    Square,
     Succession,
     SurroundingRectangle,
+    Transform,
     VGroup,
     Write,
 )
 
 from mathcore import (
+    KVCacheTrace,
     attention_fn,
+    bidirectional_staleness,
+    kv_cache_decode,
     lecture_inputs,
     prefix_defects,
     prefix_invariance_max_defect,
@@ -52,12 +58,15 @@ from mathcore import (
 from mathcore.causal import (
     SUM_ORDER_EXAMPLE,
     above_diagonal_max,
+    append_change,
     float_sum_orders,
     mask_sweep,
+    prefix_outputs,
     row_sum_defect,
     row_sums,
 )
 from mathcore.config import LectureConfig
+from scenes.kit.base import Caption, reading_time
 from scenes.kit import (
     ACCENT,
     BAD,
@@ -71,16 +80,19 @@ from scenes.kit import (
     ColorScale,
     Heatmap,
     LabelledMatrix,
+    Plot,
     fmt_measure,
     fmt_value,
     label,
     math,
     mono,
+    token_color,
 )
 from scenes.kit.causal_widgets import (
     CodePanel,
     ExactHeatmap,
     MeasureTable,
+    RowBars,
     measure_line,
     staircase_outline,
 )
@@ -407,3 +419,252 @@ class PrefixInvariance(ClipScene):
                   LaggedStart(*[FadeIn(row[1], shift=0.1 * LEFT) for row in t.cells], lag_ratio=0.15), run_time=1.6)
         self.beat("why", FadeIn(self.why, shift=0.15 * UP), run_time=1.2)
         self.beat("inference", FadeIn(self.inference, shift=0.15 * UP), run_time=1.0)
+
+
+# ====================================================================== 05 KVCache
+@dataclass(frozen=True)
+class KVCacheData:
+    """What clip 05 draws: ``kv_cache_decode`` on the lecture inputs, and what bidirectional
+    attention does to past outputs when a token is appended."""
+
+    trace: KVCacheTrace  # steps: q_t, K/V caches, weights, y_t, recompute_defect
+    max_defect: float  # max over steps of |cached − full recompute|
+    Y_bidir: tuple[np.ndarray, ...]  # prefix_outputs(causal=False): (t+1, d) after t+1 tokens
+    staleness: tuple[np.ndarray, ...]  # bidirectional_staleness: entry t-1 is (t,) change of past rows
+    min_stale: float  # the smallest change of any past row, over all steps
+    causal_change_max: float  # the same measure for causal attention (exactly 0.0)
+
+
+class KVCache(ClipScene):
+    """05 · The KV cache: append one key and value per token, compute only the new query's row."""
+
+    CELL = 0.5
+    ROW = 0.52  # row pitch shared by K, weights, V, Y
+    X_K, X_W, X_B, X_V, X_Y, X_S = -5.05, -3.35, -2.8, 0.2, 3.35, 5.55  # column centres / bar start
+
+    @classmethod
+    def build_data(cls, cfg: LectureConfig) -> KVCacheData:
+        li = lecture_inputs(cfg.T, cfg.d, cfg.seed)
+        tr = kv_cache_decode(li.X, li.Wq, li.Wk, li.Wv)
+        stale = bidirectional_staleness(li.X, li.Wq, li.Wk, li.Wv)
+        causal = append_change(li.X, li.Wq, li.Wk, li.Wv, causal=True)
+        return KVCacheData(
+            trace=tr, max_defect=tr.max_defect,
+            Y_bidir=tuple(prefix_outputs(li.X, li.Wq, li.Wk, li.Wv, causal=False)),
+            staleness=tuple(stale), min_stale=float(min(s.min() for s in stale)),
+            causal_change_max=float(max(c.max() for c in causal)),
+        )
+
+    def caption_values(self) -> dict:
+        d = self.data
+        return {"T": len(d.trace.steps), "max_defect": fmt_measure(d.max_defect),
+                "min_stale": fmt_measure(d.min_stale), "causal_change_max": fmt_measure(d.causal_change_max)}
+
+    # ------------------------------------------------------------------ layout
+    def row_y(self, i: int) -> float:
+        return self.rows_top - i * self.ROW
+
+    def make_mobjects(self) -> None:
+        d = self.data
+        steps = d.trace.steps
+        T = len(steps)
+        top = self.content_top
+        K, V, Y = steps[-1].K_cache, steps[-1].V_cache, d.trace.Y_cached
+        self.scale = ColorScale.symmetric(
+            self.cfg.cmap_signed, np.concatenate([K.ravel(), V.ravel(), Y.ravel(), *[s.q for s in steps]]))
+        self.heads_y = top - 0.25
+        self.q_y = top - 0.8
+        self.rows_top = top - 1.45
+
+        def rows_map(values, x):
+            hm = Heatmap(values, self.scale, cell_size=self.CELL)
+            hm.move_to([x, self.rows_top - (values.shape[0] - 1) * self.ROW / 2, 0])
+            for i in range(values.shape[0]):  # rows ROW apart (a little air between cache rows)
+                VGroup(*hm.cells[i]).set_y(self.row_y(i))
+            return hm
+
+        self.K_map = rows_map(K, self.X_K)
+        self.V_map = rows_map(V, self.X_V)
+        self.Y_map = rows_map(Y, self.X_Y)
+        self.q_map = Heatmap(steps[0].q[None, :], self.scale, cell_size=self.CELL).move_to([self.X_K, self.q_y, 0])
+        self.q_label = math("q_0", size=LABEL, color=ACCENT).next_to(self.q_map, LEFT, buff=0.2)
+
+        def row_labels(name, hm):
+            return VGroup(*[math(f"{name}_{i}", size=LABEL, color=token_color(i)).next_to(hm.cell(i, 0), LEFT, buff=0.2)
+                            for i in range(T)])
+
+        self.k_labels = row_labels("k", self.K_map)
+        self.v_labels = row_labels("v", self.V_map)
+        self.y_labels = row_labels("y", self.Y_map)
+        self.heads = VGroup(
+            label("K cache", size=SMALL, color=FG).move_to([self.X_K, self.heads_y, 0]),
+            label("weights", size=SMALL, color=FG).move_to([(self.X_W + self.X_B + 1.1) / 2, self.heads_y, 0]),
+            label("V cache", size=SMALL, color=FG).move_to([self.X_V, self.heads_y, 0]),
+            label("outputs", size=SMALL, color=FG).move_to([self.X_Y, self.heads_y, 0]),
+            label("vs recompute", size=SMALL, color=DIM).move_to([self.X_S + 0.1, self.heads_y, 0]),
+        )
+        self.q_note = label("only the new query", size=SMALL, color=DIM).next_to(self.q_map, RIGHT, buff=0.3)
+
+        # per step: the weights (numbers and bars), the row's recompute figure
+        self.weight_groups = []
+        for s in steps:
+            nums = VGroup(*[label(fmt_value(w, 2), size=SMALL).move_to([self.X_W, self.row_y(i), 0])
+                            for i, w in enumerate(s.weights)])
+            bars = RowBars(s.weights, vmax=1.0, length=1.1, row_height=self.ROW, thickness=0.28,
+                           colors=[token_color(i) for i in range(len(s.weights))])
+            bars.shift(np.array([self.X_B - bars.bars[0].get_left()[0], self.row_y(0) - bars.bars[0].get_center()[1], 0]))
+            self.weight_groups.append(VGroup(nums, bars))
+        self.status = VGroup(*[
+            label(fmt_measure(s.recompute_defect), size=SMALL, color=GOOD if s.recompute_defect == 0 else ACCENT)
+            .move_to([self.X_S, self.row_y(s.t), 0]) for s in steps
+        ])
+
+        def frame_row(hm, i, color):
+            return SurroundingRectangle(VGroup(*hm.cells[i]), color=color, buff=0.04, stroke_width=3)
+
+        self.frame_row = frame_row
+        self.proof = measure_line('max_t |Y_"cached" - Y_"recompute"|', d.max_defect, note="at every step", size=LABEL)
+        self.proof.move_to([0, -2.7, 0])
+        self.proof_value = self.proof[2]
+        self.legend = VGroup(
+            Square(0.32, stroke_color=ACCENT, stroke_width=3, fill_opacity=0),
+            label("computed this step: one query, one key, one value, one output", size=SMALL, color=FG),
+        ).arrange(RIGHT, buff=0.2)
+        self.legend_cached = label("every other row is read from the cache, never recomputed", size=SMALL, color=DIM)
+        VGroup(self.legend, self.legend_cached).arrange(DOWN, buff=0.12).move_to([0, -1.8, 0])
+
+    def step_anims(self, t: int, first: bool = False) -> list:
+        """Token t arrives: its k, v rows join the caches, q_t attends, y_t is written."""
+        d = self.data
+        s = d.trace.steps[t]
+        anims = []
+        if not first:
+            prev = self.weight_groups[t - 1]
+            anims.append(FadeOut(prev, run_time=0.3))
+            anims.append(self.q_map.animate_values(s.q[None, :]))
+            new_q = math(f"q_{t}", size=LABEL, color=ACCENT).move_to(self.q_label)
+            anims.append(Transform(self.q_label, new_q))
+        # one marker per column (K, V, Y) that moves down to the row computed this step
+        targets = [self.frame_row(hm, t, ACCENT) for hm in (self.K_map, self.V_map, self.Y_map)]
+        if first:
+            self.markers = VGroup(*targets)
+            place = [Create(m) for m in self.markers[:2]]
+            place_y = Create(self.markers[2])
+        else:
+            place = [m.animate.move_to(tg) for m, tg in zip(self.markers[:2], targets[:2])]
+            place_y = self.markers[2].animate.move_to(targets[2])
+        cache_in = AnimationGroup(
+            FadeIn(VGroup(*self.K_map.cells[t], self.k_labels[t]), shift=0.25 * DOWN),
+            FadeIn(VGroup(*self.V_map.cells[t], self.v_labels[t]), shift=0.25 * DOWN),
+            *place, *anims,
+        )
+        wg = self.weight_groups[t]
+        attend = AnimationGroup(FadeIn(wg[0]), *[GrowFromEdge(b, LEFT) for b in wg[1].bars])
+        write = AnimationGroup(
+            FadeIn(VGroup(*self.Y_map.cells[t], self.y_labels[t]), shift=0.2 * LEFT),
+            place_y,
+            FadeIn(self.status[t]),
+        )
+        return [cache_in, attend, write]
+
+    # ------------------------------------------------------------------ beats
+    def beat_many(self, key: str, plays: list[list], run_time: float, hold: float = 0.3) -> None:
+        """Like ``beat``, but one caption over several plays (each ``run_time`` s), played one after another.
+
+        Each play is a separate ``Scene.play``, so an animation never starts (nor shows its
+        mobject) before its turn; the caption lasts the whole sequence or its reading time.
+        """
+        text = self.caption(key)
+        total = max(len(plays) * run_time + hold, reading_time(text))
+        self.add_subcaption(text, duration=total)
+        self.captions.append(Caption(self.time, total, text))
+        start = self.time
+        for anims in plays:
+            self.play(Succession(*anims), run_time=run_time)
+        rest = total - (self.time - start)
+        if rest > 0:
+            self.wait(rest)
+
+    def body(self) -> None:
+        self.make_mobjects()
+        d = self.data
+        T = len(d.trace.steps)
+
+        self.beat("setup", FadeIn(self.heads), run_time=1.0)
+        a = self.step_anims(0, first=True)
+        self.beat("step0", Succession(AnimationGroup(a[0], FadeIn(self.q_map), FadeIn(self.q_label), FadeIn(self.q_note)),
+                                      a[1], a[2]), run_time=2.6)
+        a = self.step_anims(1)
+        self.beat("step1", Succession(*a), run_time=2.4)
+        self.beat_many("rest", [self.step_anims(t) for t in range(2, T)], run_time=1.5)
+        self.beat("legend", FadeIn(self.legend, shift=0.1 * UP), FadeIn(self.legend_cached, shift=0.1 * UP),
+                  run_time=1.0)
+        self.beat("equal", FadeIn(self.proof, shift=0.15 * UP), run_time=1.0)
+        self.bidirectional()
+
+    def bidirectional(self) -> None:
+        """Without the mask: every past output moves when a token arrives; a cache would be stale."""
+        d = self.data
+        T = len(d.trace.steps)
+        top = self.content_top
+        out = VGroup(self.K_map, self.V_map, self.q_map, self.q_label, self.q_note, self.k_labels, self.v_labels,
+                     self.weight_groups[-1], self.status, self.markers, self.legend, self.legend_cached, self.proof,
+                     self.heads, self.Y_map, self.y_labels)
+        self.play(FadeOut(out), run_time=0.8)
+
+        # left: the bidirectional outputs after t+1 tokens, redrawn at every step
+        x_left = -4.6
+        self.bi_maps = []
+        for t in range(T):
+            hm = Heatmap(d.Y_bidir[t], self.scale, cell_size=self.CELL)
+            hm.move_to([x_left, 0, 0]).shift((top - 1.0 - hm.get_top()[1]) * UP)
+            self.bi_maps.append(hm)
+        self.bi_title = label("bidirectional outputs", size=SMALL).move_to([x_left, top - 0.3, 0])
+        self.bi_labels = VGroup(*[math(f"y_{i}", size=LABEL, color=token_color(i))
+                                  .next_to(self.bi_maps[-1].cell(i, 0), LEFT, buff=0.2) for i in range(T)])
+
+        # right: how far each past row moved when token t was appended (log scale: 0.01 and 3 both visible)
+        hi = max(float(s.max()) for s in d.staleness)
+        lo = d.min_stale
+        y_lo = 10.0 ** np.floor(np.log10(lo) - 0.5)
+        y_hi = 10.0 ** np.ceil(np.log10(hi) + 0.01)
+        ticks = [10.0 ** k for k in range(int(np.log10(y_lo)), int(np.log10(y_hi)) + 1)]
+        self.plot = Plot((0.4, T - 0.4), (y_lo, y_hi), width=6.8, height=3.0, y_log=True,
+                         x_ticks=list(range(1, T)), y_ticks=ticks, x_label="token appended",
+                         y_label="change of each past output",
+                         tick_format=lambda v: f"{v:g}" if v >= 1e-3 else fmt_measure(v))
+        self.plot.move_to([2.6, 0, 0]).shift((top - 0.35 - self.plot.get_top()[1]) * UP)
+        self.bar_groups = []
+        gap = 0.15  # data units between a group's bars
+        unit = self.plot.width_units / (self.plot.x_range[1] - self.plot.x_range[0])
+        for t, s in enumerate(d.staleness, start=1):
+            xs = [t + (i - (t - 1) / 2) * gap for i in range(t)]
+            self.bar_groups.append(self.plot.bars(xs, s, bar_width=gap * unit * 0.75,
+                                                  colors=[token_color(i) for i in range(t)]))
+        self.bar_x = [[t + (i - (t - 1) / 2) * gap for i in range(t)] for t in range(1, T)]
+
+        self.proof_bi = measure_line("scripts(min)_(t, i < t) norm(Delta y_i)", d.min_stale, note="every past row moved",
+                                     size=LABEL, good=False)
+        self.proof_causal = measure_line("scripts(max)_(t, i < t) norm(Delta y_i)", d.causal_change_max,
+                                         note="nothing moves", size=LABEL, good=d.causal_change_max == 0.0)
+        heads = [label("bidirectional", size=SMALL, color=DIM), label("causal", size=SMALL, color=DIM)]
+        for h, p, y in zip(heads, (self.proof_bi, self.proof_causal), (-2.2, -2.8)):
+            p.move_to([0, y, 0], aligned_edge=LEFT).set_x(-2.2 + p.width / 2)
+            h.next_to(p, LEFT, buff=0.35)
+        self.proof_bi_row = VGroup(heads[0], self.proof_bi)
+        self.proof_causal_row = VGroup(heads[1], self.proof_causal)
+        self.stale_value, self.causal_value = self.proof_bi[2], self.proof_causal[2]
+
+        first = self.bi_maps[0]
+        self.beat("bidir", FadeIn(self.bi_title), FadeIn(first), FadeIn(self.bi_labels[0]), Create(self.plot.axes),
+                  FadeIn(self.plot.grid), FadeIn(self.plot.x_tick_labels), FadeIn(self.plot.y_tick_labels),
+                  FadeIn(self.plot.x_axis_label), FadeIn(self.plot.y_axis_label), run_time=1.4)
+        plays = []
+        for t in range(1, T):
+            plays.append([AnimationGroup(
+                ReplacementTransform(self.bi_maps[t - 1], self.bi_maps[t]), FadeIn(self.bi_labels[t]),
+                *[GrowFromEdge(b, DOWN) for b in self.bar_groups[t - 1]],
+            )])
+        self.beat_many("stale", plays, run_time=1.3, hold=0.5)
+        self.beat("proof_bidir", FadeIn(self.proof_bi_row, shift=0.15 * UP), run_time=0.9)
+        self.beat("proof_causal", FadeIn(self.proof_causal_row, shift=0.15 * UP), run_time=0.9)
