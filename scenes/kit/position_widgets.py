@@ -75,7 +75,7 @@ class DialRow(VGroup):
         angles,
         radius: float = 0.5,
         cols: int | None = None,
-        captions: Sequence[str] | None = None,
+        captions: Sequence | None = None,  # Typst math strings, or ready Mobjects
         colors: Sequence | None = None,
         h_buff: float = 0.45,
         v_buff: float = 0.35,
@@ -93,7 +93,8 @@ class DialRow(VGroup):
         for i, dial in enumerate(self.dials):
             cell = VGroup(dial)
             if captions is not None:
-                cap = math(captions[i], size=SMALL, color=DIM).next_to(dial.face, DOWN, buff=0.12)
+                c = captions[i]
+                cap = (math(c, size=SMALL, color=DIM) if isinstance(c, str) else c).next_to(dial.face, DOWN, buff=0.12)
                 self.captions.add(cap)
                 cell.add(cap)
             cells.add(cell)
@@ -114,3 +115,64 @@ class DialRow(VGroup):
     def tips(self) -> np.ndarray:
         """``(n, 3)``: where each hand ends now."""
         return np.array([d.tip() for d in self.dials])
+
+
+class PairDial(VGroup):
+    """Several 2-D vectors drawn as arrows from one dial's centre (e.g. a query pair and a key pair).
+
+    ``vectors: (n, 2)`` in data units; an arrow's length is ``radius · |v| / scale``
+    (``scale`` defaults to the longest vector, so the longest reaches the rim).
+    ``vectors`` always holds what is drawn; :meth:`turn` rotates chosen hands.
+    """
+
+    def __init__(self, vectors, colors: Sequence, radius: float = 1.0, scale: float | None = None, **kw):
+        super().__init__(**kw)
+        v = np.array(vectors, dtype=float)
+        if v.ndim != 2 or v.shape[1] != 2 or v.shape[0] == 0:
+            raise ValueError(f"PairDial needs (n, 2) vectors, got shape {v.shape}")
+        if len(colors) != v.shape[0]:
+            raise ValueError(f"PairDial needs one colour per vector: {v.shape[0]} vectors, {len(colors)} colours")
+        norms = np.linalg.norm(v, axis=1)
+        self.scale_length = float(scale) if scale is not None else float(norms.max() or 1.0)
+        self.radius = radius
+        self.vectors = v
+        from manim import Arrow, Circle, Dot, Line
+
+        self.face = Circle(radius=radius, stroke_color=DIM, stroke_width=2)
+        self.axes_lines = VGroup(
+            Line([-radius, 0, 0], [radius, 0, 0], stroke_color=DIM, stroke_width=1, stroke_opacity=0.5),
+            Line([0, -radius, 0], [0, radius, 0], stroke_color=DIM, stroke_width=1, stroke_opacity=0.5),
+        )
+        self.hands = VGroup()
+        for vec, c in zip(v, colors):
+            tip = np.array([*(radius * vec / self.scale_length), 0.0])
+            self.hands.add(Arrow([0, 0, 0], tip, buff=0, color=c, stroke_width=6,
+                                 max_tip_length_to_length_ratio=0.22, max_stroke_width_to_length_ratio=14))
+        self.hub = Dot([0, 0, 0], radius=0.05, color=FG)
+        self.add(self.face, self.axes_lines, self.hands, self.hub)
+
+    @property
+    def center(self) -> np.ndarray:
+        return self.face.get_center()
+
+    @property
+    def angles(self) -> np.ndarray:
+        """The angle of each drawn vector (radians, from the +x axis)."""
+        return np.arctan2(self.vectors[:, 1], self.vectors[:, 0])
+
+    def tip_angles(self) -> np.ndarray:
+        """The angle of each arrow as it sits on screen (read back from the mobjects)."""
+        d = np.array([h.get_end() - self.center for h in self.hands])
+        return np.arctan2(d[:, 1], d[:, 0])
+
+    def turn(self, deltas, **kw) -> AnimationGroup:
+        """Rotate hand ``k`` by ``deltas[k]`` radians about the centre (``vectors`` follow)."""
+        from manim import Rotate
+
+        deltas = np.asarray(deltas, dtype=float)
+        if deltas.shape != (len(self.hands),):
+            raise ValueError(f"turn needs {len(self.hands)} angles, got shape {deltas.shape}")
+        c, s = np.cos(deltas), np.sin(deltas)
+        x, y = self.vectors[:, 0].copy(), self.vectors[:, 1].copy()
+        self.vectors = np.stack([x * c - y * s, x * s + y * c], axis=1)
+        return AnimationGroup(*[Rotate(h, angle=float(a), about_point=self.center) for h, a in zip(self.hands, deltas)], **kw)
