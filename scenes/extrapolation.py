@@ -336,7 +336,7 @@ class ExtrapolationCliff(ClipScene):
 
         gap = self.BAR_H / 2 + 0.3
         self.title_a = title(f"learned-absolute: a table of {fmt_count(n_max)} rows", self.LANE_A + gap)
-        self.title_b = title("sinusoidal: a formula, defined at every m", self.LANE_B + gap)
+        self.title_b = title("sinusoidal: a formula, for any m", self.LANE_B + gap)
         self.title_c = title(f"RoPE, head dim {d.head_dim}: pairs at new angles",
                              self.PLOT_BOTTOM + self.PLOT_H + 0.3)
         self.trained = VGroup(self.bar(1, L, self.LANE_A, GOOD, 0.85), self.bar(1, L, self.LANE_B, GOOD, 0.85))
