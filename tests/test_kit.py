@@ -61,7 +61,8 @@ def test_measures_are_formatted_honestly():
     assert fmt_measure(0.0) == "0.0"
     assert fmt_measure(2.220446049250313e-16) == "2.2e\u221216"
     assert fmt_measure(1e-300) != "0.0"
-    assert fmt_measure(3.5) == "3.5e0"
+    assert fmt_measure(3.5) == "3.5" and fmt_measure(0.826) == "0.83" and fmt_measure(12.3) == "12"
+    assert fmt_measure(-2.43) == "\u22122.4" and fmt_measure(1.2e-4) == "1.2e\u22124"
     assert fmt_value(-0.004, 2) == "0.00" and fmt_value(-1.25, 1) == "\u22121.2"
 
 

@@ -106,7 +106,7 @@ class ClipScene(Scene):
         self.camera.background_color = BG
         self.cfg = load_config()
         self.data = self.build_data(self.cfg)
-        self.lines = narration(self.clip())
+        self._narration = narration(self.clip())
         self.captions: list[Caption] = []
 
     def construct(self) -> None:
@@ -120,9 +120,9 @@ class ClipScene(Scene):
     # ------------------------------------------------------------------ captions and beats
     def caption(self, key: str) -> str:
         slug, where = self.clip().slug, narration_file(self.clip())
-        if key not in self.lines:
+        if key not in self._narration:
             raise NarrationError(f"{where}: [{slug}] has no entry {key!r}")
-        text = self.lines[key]
+        text = self._narration[key]
         values = self.caption_values()
         names = {f for _, f, _, _ in string.Formatter().parse(text) if f}
         missing = names - values.keys()

@@ -99,14 +99,22 @@ def fmt_value(x: float, decimals: int = 2) -> str:
 
 
 def fmt_measure(x: float) -> str:
-    """A measured defect or difference: ``0.0`` only when exactly zero, else ``2.2e-16``."""
+    """A measured figure, honestly: ``0.0`` only when exactly zero; tiny or huge values in
+    scientific notation to 2 significant digits (``2.2e−16``); values of ordinary size as
+    plain digits to 2 significant digits (``0.83``, ``2.4``, ``1.0``, ``12``), whole from 100."""
     x = float(x)
     if x == 0.0:
         return "0.0"
     if not np.isfinite(x):
         return str(x)
-    mant, exp = f"{x:.1e}".split("e")
-    return f"{mant}e{int(exp)}".replace("-", MINUS)
+    if 99.5 <= abs(x) < 1e5:
+        s = f"{x:.0f}"
+    elif 1e-3 <= abs(x) < 99.5:
+        s = f"{x:#.2g}".rstrip(".")
+    else:
+        mant, exp = f"{x:.1e}".split("e")
+        s = f"{mant}e{int(exp)}"
+    return s.replace("-", MINUS)
 
 
 # ------------------------------------------------------------------ colour scales (shared with matplotlib)
