@@ -163,13 +163,16 @@ class ClipScene(Scene):
         c = self.clip()
         cfg = self.cfg
         big = label(c.title, size=TITLE + 12, weight="BOLD")
-        sub = label(f"Lecture {cfg.number} · {cfg.title} · notebook {c.section}", size=SMALL, color=DIM)
+        has_section = c.section.strip() not in ("", "—", "-")
+        where = f"Lecture {cfg.number} · {cfg.title}" + (f" · notebook {c.section}" if has_section else "")
+        sub = label(where, size=SMALL, color=DIM)
         card = VGroup(big, sub).arrange(DOWN, buff=0.35)
         self.beat("title", FadeIn(card, shift=0.2 * UP), run_time=1.0, hold=0.4)
 
         head = label(f"{c.number:02d}  {c.title}", size=HEADING, weight="BOLD")
         head.to_corner(UP + LEFT, buff=MARGIN)
-        tag = label(c.section, size=SMALL, color=DIM).to_corner(UR, buff=MARGIN).align_to(head, DOWN)
+        tag = label(c.section if has_section else " ", size=SMALL, color=DIM).to_corner(UR, buff=MARGIN)
+        tag.align_to(head, DOWN)
         rule = Line(LEFT * 6.8, LEFT * -6.8, stroke_color=FAINT, stroke_width=2).next_to(head, DOWN, buff=0.16)
         rule.set_x(0)
         self.header = VGroup(head, tag, rule)
