@@ -171,8 +171,9 @@ class ClipScene(Scene):
 
         head = label(f"{c.number:02d}  {c.title}", size=HEADING, weight="BOLD")
         head.to_corner(UP + LEFT, buff=MARGIN)
-        tag = label(c.section if has_section else " ", size=SMALL, color=DIM).to_corner(UR, buff=MARGIN)
-        tag.align_to(head, DOWN)
+        tag = VGroup()
+        if has_section:
+            tag = label(c.section, size=SMALL, color=DIM).to_corner(UR, buff=MARGIN).align_to(head, DOWN)
         rule = Line(LEFT * 6.8, LEFT * -6.8, stroke_color=FAINT, stroke_width=2).next_to(head, DOWN, buff=0.16)
         rule.set_x(0)
         self.header = VGroup(head, tag, rule)
