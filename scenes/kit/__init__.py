@@ -12,6 +12,7 @@ from .theme import (
     GOOD,
     HEADING,
     LABEL,
+    PURPLE,
     MATH,
     SMALL,
     TITLE,
