@@ -55,7 +55,10 @@ def _video_length(path: Path) -> tuple[Fraction, object]:
         for p in c.demux(s):
             if p.pts is not None and p.duration is not None:
                 end = max(end, p.pts + p.duration)
-        facts = (s.codec_context.name, s.codec_context.width, s.codec_context.height, s.average_rate, s.time_base)
+        cc = s.codec_context
+        # what must match to copy packets into one stream: codec, size, time base, pixel
+        # format and the decoder set-up (SPS/PPS in extradata)
+        facts = (cc.name, cc.width, cc.height, s.time_base, cc.pix_fmt, bytes(cc.extradata or b""))
         return Fraction(end) * s.time_base, facts
 
 
@@ -67,7 +70,7 @@ def plan_segments(qdir: Path, quality: str) -> list[Segment]:
         if first is None:
             first = facts
         elif facts != first:
-            raise LectureError(f"{mp4.name} was encoded differently ({facts}) from the first clip ({first}); "
+            raise LectureError(f"{mp4.name} was encoded differently ({facts[:5]}) from the first clip ({first[:5]}); "
                                f"re-render with `clips render -q {quality} --force`")
         srt = qdir / f"{c.name}.srt"
         segs.append(Segment(c, mp4, srt if srt.exists() else None, t, length))

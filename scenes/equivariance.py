@@ -60,6 +60,7 @@ from mathcore.equivariance import (
     permuted_weights,
     swap_report,
 )
+from scenes.kit.stills import CurveStill, HeatmapStill
 from scenes.kit import (
     ACCENT,
     BAD,
@@ -127,6 +128,21 @@ class PermutationEquivariance(ClipScene):
     ROW_H = 0.52  # one token row: X, A and Y share it so their rows line up
     Y0 = 0.05  # the matrices' centre line
     SMALL_CELL = 0.34  # A's cell size beside the plot
+
+    @classmethod
+    def stills(cls, data, cfg) -> list:
+        """A, P·A·Pᵀ and the running maximum of the defect against the 1e-10 line."""
+        w = ColorScale(data.cmap, 0.0, 1.0)
+        run = data.run
+        trials = np.arange(1, len(run.defects) + 1)
+        return [
+            HeatmapStill("A", "A = Attn weights of X", data.A, w, "key", "query", True),
+            HeatmapStill("PAPt", f"P·A·Pᵀ for perm = {list(map(int, data.perm))}", data.A_moved, w, "key", "query", True),
+            CurveStill("defect", f"max ‖Attn(PX) − P·Attn(X)‖_F over {len(trials)} random P: {fmt_measure(run.max_defect)}",
+                       trials, (("defect of each P", run.defects), ("running maximum", run.running_max)),
+                       y_log=True, xlabel="trial", ylabel="Frobenius defect",
+                       hlines=((run.threshold, f"{run.threshold:g} line"),)),
+        ]
 
     @classmethod
     def build_data(cls, cfg: LectureConfig) -> EquivarianceData:

@@ -72,6 +72,7 @@ from mathcore.extrapolation import (
     unseen_pair_counts,
     wrapped_in_training,
 )
+from scenes.kit.stills import CurveStill, HeatmapStill
 from scenes.kit import (
     ACCENT,
     BLUE,
@@ -130,6 +131,13 @@ class PositionalDilution(ClipScene):
 
     FACTOR = 2.0  # "a position at least twice as far"
     PLOT_W, PLOT_H = 7.6, 4.3
+
+    @classmethod
+    def stills(cls, data, cfg) -> list:
+        """cos(P[0], P[t]) on a log t axis for each width, every computed sample."""
+        return [CurveStill("dilution", "cos(P[0], P[t]), sinusoidal positions", data.t,
+                           tuple((f"d = {w}", c) for w, c in zip(data.widths, data.cos)),
+                           x_log=True, xlabel="position t", ylabel="cosine similarity")]
 
     @classmethod
     def build_data(cls, cfg: LectureConfig) -> PositionalDilutionData:
@@ -277,6 +285,16 @@ class ExtrapolationCliff(ClipScene):
     LANE_A, LANE_B = 2.1, 0.95  # bar centres
     BAR_H = 0.34
     PLOT_BOTTOM, PLOT_H = -2.2, 1.8
+
+    @classmethod
+    def stills(cls, data, cfg) -> list:
+        """The cliff: RoPE pairs at angles never seen in training, per position."""
+        return [CurveStill("unseen_pairs",
+                           f"RoPE pairs at unseen angles (head dim {data.head_dim}, trained to L = {data.train_length})",
+                           data.positions, (("pairs at unseen angles", data.unseen),), x_log=True,
+                           xlabel="position m", ylabel=f"pairs of {data.head_dim // 2}",
+                           vlines=((data.train_length, f"L = {data.train_length}"),
+                                   (data.n_max, f"n_max = {data.n_max}: learned table ends")))]
 
     @classmethod
     def build_data(cls, cfg: LectureConfig) -> ExtrapolationCliffData:

@@ -49,6 +49,7 @@ from mathcore.rope_measures import (
     shift_output_defect,
     shift_score_defects,
 )
+from scenes.kit.stills import CurveStill, HeatmapStill
 from scenes.kit import (
     ACCENT,
     BAD,
@@ -118,6 +119,12 @@ class RoPEAngleGrid(ClipScene):
     HEAT_Y = -0.62
     RIGHT_X = 2.9
     STEP_TIME = 0.75
+
+    @classmethod
+    def stills(cls, data, cfg) -> list:
+        """The angle grid mod 2π with the cyclic colormap, as drawn."""
+        return [HeatmapStill("angle_grid", f"RoPE angles m·θ_i mod 2π (d = {data.d}, base {data.base:g})",
+                             np.mod(data.grid, 2 * np.pi), ColorScale(data.cmap, 0.0, 2 * np.pi), "pair i", "position m")]
 
     @classmethod
     def build_data(cls, cfg: LectureConfig) -> AngleGridData:
@@ -385,11 +392,11 @@ class RoPERotatesQK(ClipScene):
             col = GOOD if v < 1e-12 else BAD
             val = label(fmt_measure(v), size=LABEL, color=col)
             verdict = VGroup(math("max |Delta Y| =", size=SMALL, color=DIM), val).arrange(DOWN, buff=0.12)
-            verdict.move_to([5.3, ys[r] - 0.35, 0])
+            verdict.move_to([5.55, ys[r] - 0.35, 0])
             self.defect_vals.add(val)
             self.verdicts.add(verdict)
             head_m = math(head, size=LABEL, color=PURPLE if r else FG)
-            head_m.move_to([5.3, ys[r] + 0.6, 0])
+            head_m.move_to([5.55, ys[r] + 0.6, 0])
             self.row_heads.add(head_m)
 
     # ------------------------------------------------------------------ beats

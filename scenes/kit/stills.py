@@ -46,6 +46,7 @@ class CurveStill:
     xlabel: str = ""
     ylabel: str = ""
     hlines: tuple[tuple[float, str], ...] = field(default_factory=tuple)
+    vlines: tuple[tuple[float, str], ...] = field(default_factory=tuple)
     bars: bool = False  # draw a single curve as bars
 
 
@@ -145,6 +146,10 @@ def figure(still: Still):
                     ax.plot(still.x, y, label=lab, linewidth=1.4)
             for y, lab in still.hlines:
                 ax.axhline(y, linestyle="--", linewidth=1, color="#F25F5C", label=lab)
+            for x, lab in still.vlines:
+                ax.axvline(x, linestyle=":", linewidth=1.2, color="#F2C14E")
+                ax.annotate(lab, (x, 1), xycoords=("data", "axes fraction"), xytext=(3, -12),
+                            textcoords="offset points", color="#F2C14E", fontsize=9)
             if still.x_log:
                 ax.set_xscale("log")
             if still.y_log:
