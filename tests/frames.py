@@ -61,3 +61,22 @@ def dominant_ink(scene, frame, mob, background, min_distance: int = 60) -> np.nd
     assert len(ink), f"no ink inside {mob!r}'s box"
     far = ink[np.argsort(np.abs(ink - rgb255(background)).sum(axis=1))[-max(1, len(ink) // 10):]]
     return np.round(far.mean(axis=0)).astype(int)
+
+
+def assert_captions_readable(caps) -> None:
+    """Every caption filled in, on screen long enough to read, none overlapping the next."""
+    from scenes.kit import reading_time
+
+    assert all("{" not in c.text for c in caps)
+    assert all(c.duration >= reading_time(c.text) - 1e-9 for c in caps)
+    assert all(a.start + a.duration <= b.start + 1e-6 for a, b in zip(caps, caps[1:]))
+
+
+def assert_inside_frame(scene, bottom: float | None = None) -> None:
+    """Every mobject on screen lies inside the frame (and above ``bottom`` if given)."""
+    fw, fh = scene.frame_size
+    low = -fh / 2 if bottom is None else bottom
+    for m in scene.mobjects:
+        if m.get_family() and m.width > 0:
+            assert m.get_left()[0] >= -fw / 2 and m.get_right()[0] <= fw / 2, m
+            assert m.get_bottom()[1] >= low and m.get_top()[1] <= fh / 2, m

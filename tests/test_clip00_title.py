@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from frames import dominant_ink, render_final_frame, rgb255, to_pixel
+from frames import assert_captions_readable, assert_inside_frame, dominant_ink, render_final_frame, rgb255, to_pixel
 from mathcore import load_config
 from scenes.catalog import LECTURE
 from scenes.framing import PROPERTIES, PROPERTY_COLORS, Title, clip_number
-from scenes.kit import BG, reading_time
+from scenes.kit import BG
 
 
 @pytest.fixture(scope="module")
@@ -81,16 +81,10 @@ def test_captions_one_per_beat_and_long_enough_to_read(final):
     scene, _ = final
     caps = scene.captions
     assert len(caps) >= 6
-    assert all("{" not in c.text for c in caps)
-    assert all(c.duration >= reading_time(c.text) - 1e-9 for c in caps)
-    assert all(a.start + a.duration <= b.start + 1e-6 for a, b in zip(caps, caps[1:]))
+    assert_captions_readable(caps)
     assert 10 <= scene.time <= 75
 
 
 def test_everything_stays_inside_the_frame(final):
     scene, _ = final
-    fw, fh = scene.frame_size
-    for m in scene.mobjects:
-        if m.get_family() and m.width > 0:
-            assert m.get_left()[0] >= -fw / 2 and m.get_right()[0] <= fw / 2, m
-            assert m.get_bottom()[1] >= -3.15 and m.get_top()[1] <= fh / 2, m
+    assert_inside_frame(scene, bottom=-3.15)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from frames import dominant_ink, pixel, render_final_frame, rgb255
+from frames import assert_captions_readable, assert_inside_frame, dominant_ink, pixel, render_final_frame, rgb255
 from mathcore import check_permutation, lecture_inputs, load_config, permutation_matrix
-from scenes.kit import BG, ColorScale, fmt_measure, fmt_value, reading_time, token_color
+from scenes.kit import BG, ColorScale, fmt_measure, fmt_value, token_color
 from scenes.permutation import PermutationMatrix
 
 
@@ -91,18 +91,11 @@ def test_captions_one_per_beat_and_long_enough_to_read(final):
     scene, _ = final
     caps = scene.captions
     assert len(caps) >= 7
-    assert all("{" not in c.text for c in caps)
-    assert all(c.duration >= reading_time(c.text) - 1e-9 for c in caps)
-    starts = [c.start for c in caps]
-    assert starts == sorted(starts)
-    assert all(a.start + a.duration <= b.start + 1e-6 for a, b in zip(caps, caps[1:]))  # no overlap
+    assert_captions_readable(caps)
+    assert [c.start for c in caps] == sorted(c.start for c in caps)
     assert 20 <= scene.time <= 75
 
 
 def test_everything_stays_inside_the_frame(final):
     scene, _ = final
-    fw, fh = scene.frame_size
-    for m in scene.mobjects:
-        if m.get_family() and m.width > 0:
-            assert m.get_left()[0] >= -fw / 2 and m.get_right()[0] <= fw / 2, m
-            assert m.get_bottom()[1] >= -fh / 2 and m.get_top()[1] <= fh / 2, m
+    assert_inside_frame(scene)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from frames import dominant_ink, pixel, render_final_frame, rgb255
+from frames import assert_captions_readable, assert_inside_frame, dominant_ink, pixel, render_final_frame, rgb255
 from mathcore import (
     apply_rope,
     learned_absolute_position,
@@ -16,7 +16,7 @@ from mathcore import (
     toeplitz_defect,
 )
 from mathcore.rope_measures import cosine_similarity_matrix
-from scenes.kit import BG, GOOD, BAD, fmt_measure, reading_time
+from scenes.kit import BG, GOOD, BAD, fmt_measure
 from scenes.positions import ThreePositionalSchemes
 
 
@@ -94,9 +94,7 @@ def test_captions_one_per_beat_and_long_enough_to_read(final):
     scene, _ = final
     caps = scene.captions
     assert len(caps) >= 10
-    assert all("{" not in c.text for c in caps)
-    assert all(c.duration >= reading_time(c.text) - 1e-9 for c in caps)
-    assert all(a.start + a.duration <= b.start + 1e-6 for a, b in zip(caps, caps[1:]))
+    assert_captions_readable(caps)
     assert any(fmt_measure(scene.data.defects[2]) in c.text for c in caps)
     assert any(str(scene.data.n_max) in c.text for c in caps)
     assert 20 <= scene.time <= 75
@@ -104,8 +102,4 @@ def test_captions_one_per_beat_and_long_enough_to_read(final):
 
 def test_everything_stays_inside_the_frame(final):
     scene, _ = final
-    fw, fh = scene.frame_size
-    for m in scene.mobjects:
-        if m.get_family() and m.width > 0:
-            assert m.get_left()[0] >= -fw / 2 and m.get_right()[0] <= fw / 2, m
-            assert m.get_bottom()[1] >= -3.1 and m.get_top()[1] <= fh / 2, m
+    assert_inside_frame(scene, bottom=-3.1)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from frames import dominant_ink, pixel, render_final_frame, rgb255
+from frames import assert_captions_readable, assert_inside_frame, dominant_ink, pixel, render_final_frame, rgb255
 from mathcore import apply_rope, lecture_inputs, load_config
 from mathcore.rope_measures import rope_self_attention_trace, shift_output_defect
-from scenes.kit import BAD, BG, GOOD, fmt_measure, fmt_value, reading_time
+from scenes.kit import BAD, BG, GOOD, fmt_measure, fmt_value
 from scenes.rope import RoPERotatesQK
 
 
@@ -85,17 +85,11 @@ def test_captions_one_per_beat_and_long_enough_to_read(final):
     scene, _ = final
     caps = scene.captions
     assert len(caps) >= 12
-    assert all("{" not in c.text for c in caps)
-    assert all(c.duration >= reading_time(c.text) - 1e-9 for c in caps)
-    assert all(a.start + a.duration <= b.start + 1e-6 for a, b in zip(caps, caps[1:]))
+    assert_captions_readable(caps)
     assert any(fmt_measure(scene.data.defect_rot) in c.text for c in caps)
     assert 20 <= scene.time <= 75
 
 
 def test_everything_stays_inside_the_frame(final):
     scene, _ = final
-    fw, fh = scene.frame_size
-    for m in scene.mobjects:
-        if m.get_family() and m.width > 0:
-            assert m.get_left()[0] >= -fw / 2 and m.get_right()[0] <= fw / 2, m
-            assert m.get_bottom()[1] >= -3.1 and m.get_top()[1] <= fh / 2, m
+    assert_inside_frame(scene, bottom=-3.1)
