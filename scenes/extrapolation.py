@@ -377,7 +377,7 @@ class ExtrapolationCliff(ClipScene):
 
         # RoPE lane: the count of unseen pairs, a filled area under the computed curve
         self.curve = self.plot.curve(d.positions, d.unseen, color=BAD, stroke_width=2.5, buckets=300)
-        pts = self.curve.get_points()
+        pts = self.curve.points
         base_l, base_r = self.plot.to_point(d.positions[0], 0), self.plot.to_point(d.positions[-1], 0)
         corners = [base_l] + [pts[0]] + [pts[k] for k in range(3, len(pts), 4)] + [base_r]
         self.area = Polygon(*corners, stroke_width=0, fill_color=BAD, fill_opacity=0.3)
