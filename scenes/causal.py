@@ -42,7 +42,6 @@ from manim import (
     SurroundingRectangle,
     Transform,
     VGroup,
-    Write,
 )
 
 from mathcore import (
@@ -162,10 +161,8 @@ class CausalMask(ClipScene):
         self.A_map = ExactHeatmap(d.weights, self.weight_scale, cell_size=self.CELL, show_values=True, decimals=2)
         self.A_map.move_to(self.S_map)
         self.A_map_printed = list(self.A_map.labels)  # the weight labels as printed (row-major)
-        self.row_idx = VGroup(*[label(str(i), size=SMALL, color=DIM).next_to(self.S_map.cell(i, 0), LEFT, buff=0.15)
-                                for i in range(T)])
-        self.col_idx = VGroup(*[label(str(j), size=SMALL, color=DIM).next_to(self.S_map.cell(0, j), UP, buff=0.1)
-                                for j in range(T)])
+        self.row_idx = self.S_map.index_labels("rows", buff=0.15)
+        self.col_idx = self.S_map.index_labels("cols")
         note_x = self.code.get_center()[0]
         note_top = self.code.get_bottom()[1] - 0.55
         self.S_note = VGroup(

@@ -37,7 +37,6 @@ from manim import (
     Transform,
     VGroup,
     VMobject,
-    Write,
 )
 
 from mathcore import (
@@ -66,7 +65,6 @@ from scenes.kit import (
     BAD,
     BLUE,
     DIM,
-    FAINT,
     FG,
     GOOD,
     LABEL,
@@ -272,7 +270,6 @@ class PermutationEquivariance(ClipScene):
     # ------------------------------------------------------------------ the clip
     def body(self) -> None:
         d = self.data
-        T = d.X.shape[0]
         self.make_matrices()
 
         self.beat("setup",

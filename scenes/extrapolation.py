@@ -37,13 +37,11 @@ from manim import (
     LaggedStart,
     Arc,
     SurroundingRectangle,
-    ImageMobject,
     Flash,
     Line,
     Polygon,
     Rectangle,
     ReplacementTransform,
-    Transform,
     VGroup,
 )
 
@@ -72,7 +70,7 @@ from mathcore.extrapolation import (
     unseen_pair_counts,
     wrapped_in_training,
 )
-from scenes.kit.stills import CurveStill, HeatmapStill
+from scenes.kit.stills import CurveStill
 from scenes.kit import (
     ACCENT,
     BLUE,
@@ -84,7 +82,6 @@ from scenes.kit import (
     VectorDial,
     mono,
     DIM,
-    FAINT,
     FG,
     LABEL,
     SMALL,

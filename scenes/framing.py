@@ -19,7 +19,7 @@ from manim import DOWN, LEFT, RIGHT, UP, FadeIn, LaggedStart, RoundedRectangle, 
 from mathcore.config import LectureConfig
 from mathcore.extrapolation import GPT2
 from scenes.catalog import LECTURE, Clip
-from scenes.kit import ACCENT, BLUE, DIM, FG, GOOD, HEADING, LABEL, SMALL, TITLE, ClipScene, label
+from scenes.kit import ACCENT, BLUE, DIM, FG, GOOD, HEADING, LABEL, SMALL, ClipScene, label
 from scenes.kit.theme import PURPLE
 
 PROPERTY_COLORS = (BLUE, ACCENT, GOOD, PURPLE)

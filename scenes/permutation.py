@@ -14,7 +14,6 @@ from dataclasses import dataclass
 import numpy as np
 from manim import (
     DOWN,
-    LEFT,
     RIGHT,
     UP,
     AnimationGroup,
@@ -41,7 +40,6 @@ from scenes.kit import (
     FG,
     GOOD,
     LABEL,
-    SMALL,
     ClipScene,
     ColorScale,
     Heatmap,
@@ -113,12 +111,8 @@ class PermutationMatrix(ClipScene):
         self.P_map = Heatmap(d.P, ColorScale(d.cmap, 0.0, 1.0), cell_size=self.CELL, show_values=True, decimals=0)
         self.P_map.move_to([-4.2, y, 0])
 
-        self.P_rows_idx = VGroup(*[
-            label(str(i), size=SMALL, color=DIM).next_to(self.P_map.cell(i, 0), LEFT, buff=0.14) for i in range(T)
-        ])
-        self.P_cols_idx = VGroup(*[
-            label(str(j), size=SMALL, color=DIM).next_to(self.P_map.cell(0, j), UP, buff=0.1) for j in range(T)
-        ])
+        self.P_rows_idx = self.P_map.index_labels("rows", buff=0.14)
+        self.P_cols_idx = self.P_map.index_labels("cols")
         self.name_y = self.P_cols_idx.get_top()[1] + 0.35
         self.P_name = math("P", size=LABEL + 4).move_to([self.P_map.get_center()[0], self.name_y, 0])
         self.X_name = math("X", size=LABEL + 4).move_to([self.X_mat.brackets.get_center()[0], self.name_y, 0])

@@ -30,7 +30,6 @@ import threading
 import time
 import tomllib
 from collections.abc import Iterable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path

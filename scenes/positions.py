@@ -21,7 +21,6 @@ import numpy as np
 from manim import (
     DOWN,
     LEFT,
-    ORIGIN,
     RIGHT,
     UP,
     AnimationGroup,
@@ -34,7 +33,6 @@ from manim import (
     Indicate,
     LaggedStart,
     Line,
-    Rectangle,
     ReplacementTransform,
     SurroundingRectangle,
     VGroup,
@@ -154,12 +152,8 @@ class SinusoidalPosition(ClipScene):
         self.scale_ = ColorScale(d.cmap, -1.0, 1.0)
         self.heat = Heatmap(d.PE, self.scale_, cell_size=self.CELL).move_to([self.HEAT_X, self.HEAT_Y, 0])
         self.outline = VGroup(*[c.copy().set_fill(opacity=0).set_stroke(FAINT, 1.5) for row in self.heat.cells for c in row])
-        self.col_idx = VGroup(*[
-            label(str(j), size=SMALL, color=DIM).next_to(self.heat.cell(0, j), UP, buff=0.1) for j in range(D)
-        ])
-        self.row_idx = VGroup(*[
-            label(str(p), size=SMALL, color=DIM).next_to(self.heat.cell(p, 0), LEFT, buff=0.12) for p in range(T)
-        ])
+        self.col_idx = self.heat.index_labels("cols")
+        self.row_idx = self.heat.index_labels("rows")
         self.pair_marks = VGroup()
         y = self.col_idx.get_top()[1] + 0.1
         for i in range(D // 2):
@@ -395,7 +389,6 @@ class ThreePositionalSchemes(ClipScene):
             self.sims.add(h)
             self.sim_titles.add(math(t, size=SMALL, color=FG).next_to(h, UP, buff=0.12))
             m_lab = math("m", size=SMALL, color=DIM).next_to(h, LEFT, buff=0.12)
-            n_lab = math("n", size=SMALL, color=DIM).next_to(h, DOWN, buff=0.06)
             self.sim_axes.add(VGroup(m_lab))
 
         self.verdicts, self.defect_values = VGroup(), VGroup()

@@ -22,15 +22,11 @@ from manim import (
     RIGHT,
     UP,
     AnimationGroup,
-    Arrow,
     Create,
     FadeIn,
-    FadeOut,
-    GrowArrow,
     Indicate,
     LaggedStart,
     Line,
-    ReplacementTransform,
     Succession,
     SurroundingRectangle,
     Transform,
@@ -38,7 +34,7 @@ from manim import (
     Write,
 )
 
-from mathcore import apply_rope, lecture_inputs, rope_angle_grid, rope_frequencies
+from mathcore import lecture_inputs, rope_angle_grid, rope_frequencies
 from mathcore.attention import matmul
 from mathcore.config import LectureConfig
 from mathcore.rope_measures import (
@@ -49,7 +45,7 @@ from mathcore.rope_measures import (
     shift_output_defect,
     shift_score_defects,
 )
-from scenes.kit.stills import CurveStill, HeatmapStill
+from scenes.kit.stills import HeatmapStill
 from scenes.kit import (
     ACCENT,
     BAD,
@@ -63,7 +59,6 @@ from scenes.kit import (
     ClipScene,
     ColorScale,
     Heatmap,
-    VectorDial,
     fmt_measure,
     fmt_value,
     label,
@@ -154,8 +149,8 @@ class RoPEAngleGrid(ClipScene):
         top = self.content_top
         self.angle_scale = ColorScale(d.cmap, 0.0, TWO_PI)
         self.heat = Heatmap(d.wrapped, self.angle_scale, cell_size=self.CELL).move_to([self.HEAT_X, self.HEAT_Y, 0])
-        self.col_idx = VGroup(*[label(str(i), size=SMALL, color=DIM).next_to(self.heat.cell(0, i), UP, buff=0.1) for i in range(P)])
-        self.row_idx = VGroup(*[label(str(m), size=SMALL, color=DIM).next_to(self.heat.cell(m, 0), LEFT, buff=0.12) for m in range(T)])
+        self.col_idx = self.heat.index_labels("cols")
+        self.row_idx = self.heat.index_labels("rows")
         self.i_name = math("i", size=SMALL, color=DIM).next_to(self.col_idx, LEFT, buff=0.25)
         self.i_name.align_to(self.col_idx, DOWN)
         self.m_name = math("m", size=SMALL, color=DIM).next_to(self.row_idx, LEFT, buff=0.2)
@@ -167,7 +162,7 @@ class RoPEAngleGrid(ClipScene):
 
         b = fmt_base(d.base)
         self.formula = VGroup(
-            math(f'"angle"[m, i] = m dot theta_i', size=LABEL),
+            math('"angle"[m, i] = m dot theta_i', size=LABEL),
             math(f"theta_i = {b}^(-2i \\/ d)", size=LABEL, color=DIM),
         ).arrange(RIGHT, buff=0.6).move_to([self.RIGHT_X, top - 0.3, 0])
 
@@ -403,7 +398,6 @@ class RoPERotatesQK(ClipScene):
     def body(self) -> None:
         self.make_mobjects()
         d = self.data
-        P = d.q.size // 2
         self.beat("qk", FadeIn(self.left_head), FadeIn(self.dials), FadeIn(self.dial_caps), FadeIn(self.legend),
                   FadeIn(self.pos_label), run_time=1.2)
         turn1 = [dial.turn(d.angles[1, :, i] - d.angles[0, :, i]) for i, dial in enumerate(self.dials)]

@@ -9,7 +9,7 @@ from frames import assert_captions_readable, assert_inside_frame, dominant_ink, 
 from mathcore import causal_mask, lecture_inputs, load_config, self_attention_trace, softmax
 from mathcore.causal import above_diagonal_max, mask_sweep, row_sum_defect, row_sums
 from scenes.causal import CAUSAL_CODE, CausalMask
-from scenes.kit import BG, FAINT, ColorScale, fmt_measure, fmt_value
+from scenes.kit import BG, ColorScale, fmt_measure, fmt_value
 
 
 @pytest.fixture(scope="module")

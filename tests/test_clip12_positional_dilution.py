@@ -9,7 +9,6 @@ from frames import assert_captions_readable, assert_inside_frame, pixel, render_
 from mathcore import load_config, sinusoidal_dilution
 from mathcore.extrapolation import ambiguity_onset
 from scenes.extrapolation import WIDTH_COLORS, PositionalDilution, fmt_count
-from scenes.kit import BG
 
 
 @pytest.fixture(scope="module")

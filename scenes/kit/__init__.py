@@ -13,7 +13,6 @@ from .theme import (
     HEADING,
     LABEL,
     PURPLE,
-    MATH,
     SMALL,
     TITLE,
     ColorScale,
@@ -25,5 +24,5 @@ from .theme import (
     register_fonts,
     token_color,
 )
-from .widgets import Bracket, Heatmap, LabelledMatrix, TokenRow, VectorDial, grid_labels
+from .widgets import Bracket, Heatmap, LabelledMatrix, TokenRow, VectorDial
 from .plots import Plot, downsample_minmax

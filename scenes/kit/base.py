@@ -23,7 +23,7 @@ from manim import DOWN, LEFT, UP, UR, FadeIn, FadeOut, Line, Scene, VGroup, Writ
 from mathcore.config import ASSETS_DIR, LectureConfig, load_config
 
 from ..catalog import Clip, by_scene
-from .theme import BG, DIM, FAINT, FG, HEADING, MARGIN, SMALL, TITLE, label, register_fonts
+from .theme import BG, DIM, FAINT, HEADING, MARGIN, SMALL, TITLE, label, register_fonts
 
 NARRATION_DIR: Path = ASSETS_DIR / "narration"  # one TOML per clip family: narration/<module>.toml
 WORDS_PER_SECOND = 2.5  # reading speed the captions are timed for

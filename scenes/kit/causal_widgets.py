@@ -10,19 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from manim import (
-    DOWN,
-    LEFT,
-    RIGHT,
-    UP,
-    AnimationGroup,
-    Code,
-    ManimColor,
-    Polygon,
-    Rectangle,
-    RoundedRectangle,
-    VGroup,
-)
+from manim import LEFT, RIGHT, AnimationGroup, Code, ManimColor, Polygon, Rectangle, RoundedRectangle, VGroup
 
 from .theme import ACCENT, DIM, FAINT, FG, GOOD, LABEL, MONO, SMALL, fmt_measure, label, math, register_fonts
 from .widgets import Heatmap

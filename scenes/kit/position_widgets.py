@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, AnimationGroup, Rectangle, VGroup
+from manim import DOWN, AnimationGroup, Rectangle, VGroup
 
 from .theme import DIM, FG, SMALL, ColorScale, label, math
 from .widgets import VectorDial

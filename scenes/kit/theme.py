@@ -40,7 +40,6 @@ TITLE = 40
 HEADING = 34
 LABEL = 30
 SMALL = 28  # the smallest text allowed on screen
-MATH = 34  # formulas that stand alone
 
 # ------------------------------------------------------------------ layout (Manim units; frame 14.22 × 8)
 FRAME_W, FRAME_H = 14.222, 8.0

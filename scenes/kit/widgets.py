@@ -23,7 +23,6 @@ from manim import (
     Circle,
     Dot,
     Line,
-    Rectangle,
     Rotate,
     RoundedRectangle,
     Square,
@@ -153,6 +152,17 @@ class Heatmap(VGroup):
 
     def cell_center(self, i: int, j: int) -> np.ndarray:
         return self.cell(i, j).get_center()
+
+    def index_labels(self, along: str, buff: float | None = None, size: float = SMALL, color=DIM) -> VGroup:
+        """Dim index labels ``0..n-1``: above each column (``along="cols"``) or left of each row (``"rows"``)."""
+        rows, cols = self.values.shape
+        if along == "cols":
+            return VGroup(*[label(str(j), size=size, color=color).next_to(self.cell(0, j), UP, buff=0.1 if buff is None else buff)
+                            for j in range(cols)])
+        if along == "rows":
+            return VGroup(*[label(str(i), size=size, color=color).next_to(self.cell(i, 0), LEFT, buff=0.12 if buff is None else buff)
+                            for i in range(rows)])
+        raise ValueError(f"along must be 'rows' or 'cols', got {along!r}")
 
 
 
@@ -326,17 +336,3 @@ class VectorDial(VGroup):
         delta = float(angle) - self.angle
         self.angle = float(angle)
         return Rotate(self.hand, angle=delta, about_point=self.center, **kw)
-
-
-def grid_labels(n: int, along: str, anchor: Heatmap | Rectangle, size: float = SMALL, color=DIM, texts=None) -> VGroup:
-    """Index labels ``0..n-1`` along the top (``along='cols'``) or left (``'rows'``) of a grid."""
-    g = VGroup()
-    for k in range(n):
-        t = label(texts[k] if texts is not None else str(k), size=size, color=color)
-        if isinstance(anchor, Heatmap):
-            ref = anchor.cell(0, k) if along == "cols" else anchor.cell(k, 0)
-        else:
-            raise TypeError("grid_labels anchors to a Heatmap")
-        t.next_to(ref, UP if along == "cols" else LEFT, buff=0.12)
-        g.add(t)
-    return g
