@@ -45,7 +45,7 @@ test: $(STAMP)
 	$(PY) -m pytest -n 2 --dist loadfile -q
 
 bench: $(STAMP)
-	$(PY) -m scenes.bench
+	$(PY) -m scenes.render.bench
 
 clean:
 	rm -rf out media .pytest_cache .hypothesis

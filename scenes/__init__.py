@@ -1,1 +1,2 @@
-"""Manim scenes, one module per clip family, plus the shared kit and the ``clips`` CLI."""
+"""Manim scenes, one module per clip family (``permutation``, ``equivariance``, ...), the shared
+kit (``scenes.kit``) and the renderer behind the ``clips`` command (``scenes.render``)."""

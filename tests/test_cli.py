@@ -135,7 +135,7 @@ def clips(project: Path | None, *args: str, timeout: float = 300, env_extra: dic
     env = dict(os.environ)
     if project is not None:
         env["PYTHONPATH"] = str(project)
-        cmd = [sys.executable, "-m", "scenes.cli", *args]
+        cmd = [sys.executable, "-m", "scenes.render.cli", *args]
     else:
         cmd = [str(CLIPS), *args]
     env.update(env_extra or {})
@@ -358,7 +358,7 @@ def test_a_failing_clip_leaves_the_others(tmp_path):
 def test_a_killed_render_leaves_no_partial_clip_and_resumes(tmp_path):
     root = make_project(tmp_path / "p", ["alpha", "slow"])
     env = dict(os.environ, PYTHONPATH=str(root))
-    p = subprocess.Popen([sys.executable, "-m", "scenes.cli", "render", "-q", "t", "--out", "out", "--jobs", "1"],
+    p = subprocess.Popen([sys.executable, "-m", "scenes.render.cli", "render", "-q", "t", "--out", "out", "--jobs", "1"],
                          cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     q = root / "out" / "t"
     work = root / "out" / ".work" / "t" / "04_slow"

@@ -21,7 +21,7 @@ import threading
 import time
 from pathlib import Path
 
-from .catalog import CLIPS, UnknownClipError, resolve
+from ..catalog import CLIPS, UnknownClipError, resolve
 
 QUALITIES = ("l", "m", "h", "k")
 TEST_QUALITY = "t"  # 256x144 at 5 fps, for the test suite; not advertised

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 
-from .catalog import REPO_DIR, SCENES_DIR, Clip
+from ..catalog import REPO_DIR, SCENES_DIR, Clip
 
 PARTIAL = ".partial"
 VERSIONED = ("manim", "typst", "numpy", "av", "manimpango")
@@ -73,7 +73,7 @@ class KeyContext:
     def __post_init__(self):
         from mathcore.config import ASSETS_DIR, load_config
 
-        code = list((SCENES_DIR / "kit").glob("*.py")) + [SCENES_DIR / "catalog.py", SCENES_DIR / "worker.py"]
+        code = list((SCENES_DIR / "kit").glob("*.py")) + [SCENES_DIR / "catalog.py", SCENES_DIR / "render" / "worker.py"]
         code += list((REPO_DIR / "mathcore").glob("*.py"))
         fonts = list((ASSETS_DIR / "fonts").glob("*"))
         versions = [f"{p}=={_version(p)}" for p in VERSIONED] + [sys.version.split()[0]]
@@ -115,7 +115,7 @@ def clip_source(clip: Clip) -> str:
     clip's class re-renders that clip only; editing shared module code re-renders them all."""
     import ast
 
-    from .catalog import LECTURE
+    from ..catalog import LECTURE
 
     text = clip.path.read_text(encoding="utf-8")
     siblings = {c.scene for c in LECTURE if c.module == clip.module and c.scene != clip.scene}
@@ -292,7 +292,7 @@ def run_job(job: Job, ctx: KeyContext, qdir: Path, workroot: Path, manifest: Man
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     with open(log, "w", encoding="utf-8") as logf:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "scenes.worker", clip.name, ctx.quality, str(work)],
+            [sys.executable, "-m", "scenes.render.worker", clip.name, ctx.quality, str(work)],
             cwd=REPO_DIR, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
         )
         for line in proc.stdout:

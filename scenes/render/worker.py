@@ -1,4 +1,4 @@
-"""Render one clip in this process: ``python -m scenes.worker <NN_slug> <quality> <workdir>``.
+"""Render one clip in this process: ``python -m scenes.render.worker <NN_slug> <quality> <workdir>``.
 
 ``clips render`` starts one worker per clip (in parallel with ``--jobs``).  The worker
 renders the scene with Manim into ``<workdir>/media``, saves the final frame as a PNG,
@@ -14,7 +14,7 @@ import os
 import sys
 from pathlib import Path
 
-from .catalog import REPO_DIR, resolve
+from ..catalog import REPO_DIR, resolve
 
 # (pixel_width, pixel_height, frame_rate) per quality; "t" is a tiny quality for tests
 QUALITY_SETTINGS = {

@@ -17,7 +17,7 @@ from datetime import timedelta
 from fractions import Fraction
 from pathlib import Path
 
-from .catalog import CLIPS, Clip, resolve
+from ..catalog import CLIPS, Clip, resolve
 from .pipeline import PARTIAL, Manifest, OutputLock
 
 

@@ -9,14 +9,14 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 
-from .catalog import resolve
+from ..catalog import resolve
 from .pipeline import OutputLock
 
 
 def cmd_stills(args) -> int:
     from mathcore.config import load_config
 
-    from .kit.stills import save
+    from ..kit.stills import save
 
     cfg = load_config()
     clips = resolve(args.names)

@@ -19,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from .catalog import CLIPS, REPO_DIR
+from ..catalog import CLIPS, REPO_DIR
 
 
 def _copy_project(dst: Path) -> Path:
@@ -40,7 +40,7 @@ def _run(root: Path, *cmd: str) -> float:
 
 
 def _clips(root: Path, *args: str) -> float:
-    return _run(root, sys.executable, "-m", "scenes.cli", *args)
+    return _run(root, sys.executable, "-m", "scenes.render.cli", *args)
 
 
 def main() -> int:
