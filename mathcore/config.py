@@ -24,6 +24,14 @@ SIGNED_CMAPS = ("RdBu_r", "RdBu", "coolwarm", "PuOr", "BrBG", "PiYG", "seismic",
 ANGLE_CMAPS = ("twilight", "twilight_shifted", "hsv")
 
 
+# Limits where a clip can no longer be drawn legibly or tell its story honestly (see the README):
+MAX_TITLE = 80  # characters: the title card sets it on at most two lines
+MAX_NOTEBOOK = 60
+MAX_WORD = 12  # characters per word of a sentence: eight such words still fit clip 07's chips
+MIN_BASE, MAX_BASE = 100.0, 1e9  # RoPE/sinusoidal base: below 100 every pair wraps within a few
+# positions and there are no slow pairs to show; the models in use sit at 1e4 to 1e6
+
+
 class ConfigError(ValueError):
     """A lecture config value breaks its rule; the message is one line."""
 
@@ -75,6 +83,11 @@ FIELDS: dict[str, str] = {
 }
 
 
+def _num(x: float) -> str:
+    """``100``, ``1e9``: a limit as a person would type it."""
+    return f"{x:.0e}".replace("e+0", "e").replace("e+", "e") if x >= 1e6 else f"{x:g}"
+
+
 class _Reader:
     def __init__(self, data: dict, where: str):
         self.data, self.where = data, where
@@ -97,18 +110,20 @@ class _Reader:
             self.fail(key, v, rule)
         return v
 
-    def str(self, key: str, choices: tuple[str, ...] | None = None) -> str:
+    def str(self, key: str, choices: tuple[str, ...] | None = None, max_len: int | None = None) -> str:
         v = self.get(key)
         if not isinstance(v, str) or not v.strip():
-            self.fail(key, v, "a non-empty string")
+            self.fail(key, v, "a non-empty string" + (f" of at most {max_len} characters" if max_len else ""))
+        if max_len is not None and len(v) > max_len:
+            self.fail(key, v, f"a string of at most {max_len} characters (this one has {len(v)})")
         if choices is not None and v not in choices:
             self.fail(key, v, f"one of {', '.join(choices)}")
         return v
 
-    def float(self, key: str, lo_exclusive: float) -> float:
+    def float(self, key: str, lo: float, hi: float) -> float:
         v = self.get(key)
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or not (v > lo_exclusive) or v != v or v == float("inf"):
-            self.fail(key, v, f"a finite number > {lo_exclusive:g}")
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or v != v or not (lo <= v <= hi):
+            self.fail(key, v, f"a number from {_num(lo)} to {_num(hi)}")
         return float(v)
 
 
@@ -149,6 +164,9 @@ def load_config(path: str | os.PathLike | None = None) -> LectureConfig:
         s = r.str(f"sentences.{k}")
         if len(s.split()) < 2 or len(s.split()) > 8:
             r.fail(f"sentences.{k}", s, "a sentence of 2 to 8 words")
+        long = [w for w in s.split() if len(w) > MAX_WORD]
+        if long:
+            r.fail(f"sentences.{k}", s, f"words of at most {MAX_WORD} characters ({long[0]!r} has {len(long[0])})")
         sentences[k] = " ".join(s.split())
     if sorted(sentences["a"].split()) != sorted(sentences["b"].split()):
         r.fail("sentences.b", sentences["b"], f"the same words as sentences.a ({sentences['a']!r}) in another order")
@@ -167,9 +185,9 @@ def load_config(path: str | os.PathLike | None = None) -> LectureConfig:
 
     return LectureConfig(
         path=p,
-        number=r.int("lecture.number", 1),
-        title=r.str("lecture.title"),
-        notebook=r.str("lecture.notebook"),
+        number=r.int("lecture.number", 1, 99),
+        title=r.str("lecture.title", max_len=MAX_TITLE),
+        notebook=r.str("lecture.notebook", max_len=MAX_NOTEBOOK),
         seed=r.int("lecture.seed", 0, 2**32 - 1),
         default_quality=r.str("lecture.default_quality", QUALITIES),
         T=T,
@@ -181,10 +199,29 @@ def load_config(path: str | os.PathLike | None = None) -> LectureConfig:
         sentence_b=sentences["b"],
         n_max=n_max,
         train_length=train_length,
-        rope_base=r.float("positions.rope_base", 1.0),
+        rope_base=r.float("positions.rope_base", MIN_BASE, MAX_BASE),
         dilution_widths=tuple(widths),
         dilution_t_max=r.int("positions.dilution_t_max", 100, 100000),
         cmap_weights=r.str("colors.weights", WEIGHT_CMAPS),
         cmap_signed=r.str("colors.signed", SIGNED_CMAPS),
         cmap_angles=r.str("colors.angles", ANGLE_CMAPS),
     )
+
+
+class RecordingConfig:
+    """Wraps a ``LectureConfig`` and records every field read (``used``): the render key of
+    a clip covers exactly the fields it read, and the layout audit skips corner configs that
+    differ from an audited one only in fields the clip never reads."""
+
+    def __init__(self, cfg):
+        object.__setattr__(self, "_cfg", cfg)
+        object.__setattr__(self, "used", set())
+
+    def __getattr__(self, name):
+        value = getattr(self._cfg, name)
+        if not name.startswith("_") and not callable(value):
+            self.used.add(name)
+        return value
+
+    def __setattr__(self, name, value):
+        raise AttributeError("the lecture config is read-only")

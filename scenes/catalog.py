@@ -58,6 +58,26 @@ LECTURE: tuple[Clip, ...] = (
 """The storyboard's clips in lecture order, written or not."""
 
 
+# The notebook's four properties ("Four properties to investigate experimentally") and the clips
+# that show each: a clip's *family*.  Clip 06 (causality breaks equivariance) sits with the mask
+# that causes it; clip 07 (same words, same outputs) opens the positional part: it is what
+# attention cannot do without positions.  00 and 15 frame the lecture and belong to none.
+PROPERTIES: tuple[tuple[str, tuple[int, ...]], ...] = (
+    ("Permutation equivariance", (1, 2)),
+    ("Causal masking", (3, 6)),
+    ("Prefix invariance, KV cache", (4, 5)),
+    ("Positional embeddings", (7, 8, 9, 10, 11, 12, 13, 14)),
+)
+
+
+def property_of(number: int) -> int | None:
+    """The index in ``PROPERTIES`` of the property clip ``number`` shows (None for 00 and 15)."""
+    for k, (_, nums) in enumerate(PROPERTIES):
+        if number in nums:
+            return k
+    return None
+
+
 def _exists(c: Clip) -> bool:
     try:
         return f"class {c.scene}(" in c.path.read_text(encoding="utf-8")

@@ -6,28 +6,21 @@ Manim's own frame tester skips on this machine's cairo, so this is ours.
 
 from __future__ import annotations
 
-import tempfile
-
 import numpy as np
-from manim import config, tempconfig
 
 W, H = 427, 240  # 16:9, a quarter of 854x480 in area... half in each side
 
 
-def render_final_frame(scene_cls, width: int = W, height: int = H):
-    """Run ``scene_cls`` to its end and return ``(scene, frame: (H, W, 3) uint8)``."""
-    with tempfile.TemporaryDirectory() as tmp, tempconfig({
-        "pixel_width": width, "pixel_height": height, "frame_rate": 5,
-        "save_last_frame": True, "write_to_movie": False, "disable_caching": True,
-        "media_dir": tmp, "verbosity": "ERROR", "progress_bar": "none",
-    }):
-        scene = scene_cls()
-        scene.render()
-        scene.renderer.update_frame(scene)
-        frame = np.array(scene.renderer.get_frame())[..., :3]
-        fw, fh = config.frame_width, config.frame_height
-    scene.frame_size = (fw, fh)
-    return scene, frame
+def render_final_frame(scene_cls, width: int = W, height: int = H, lecture_config=None):
+    """Run ``scene_cls`` to its end (every animation skipped) and return
+    ``(scene, frame: (H, W, 3) uint8)``.  The run is the layout audit's too: ``scene.audit``
+    holds what was visible at the end of every beat and the problems found."""
+    from scenes.kit.audit import audit_clip
+
+    res = audit_clip(scene_cls, lecture_config, frame_size=(width, height))
+    scene = res.scene
+    scene.audit = res
+    return scene, res.frame
 
 
 def to_pixel(scene, point, frame) -> tuple[int, int]:
@@ -80,3 +73,26 @@ def assert_inside_frame(scene, bottom: float | None = None) -> None:
         if m.get_family() and m.width > 0:
             assert m.get_left()[0] >= -fw / 2 and m.get_right()[0] <= fw / 2, m
             assert m.get_bottom()[1] >= low and m.get_top()[1] <= fh / 2, m
+
+
+# ------------------------------------------------------------------ the layout audit
+def assert_layout_holds(results) -> None:
+    """No layout problem at any beat: ``results`` is one ``AuditResult`` or ``{corner: AuditResult}``."""
+    if not isinstance(results, dict):
+        results = {"shipped": results}
+    lines = [f"{name}: {p}" for name, r in results.items() for p in r.problems]
+    assert not lines, f"{len(lines)} layout problem(s):\n" + "\n".join(lines[:40])
+
+
+_CORNERS = {}
+
+
+def corner_results(scene_cls, tmp_path_factory) -> dict:
+    """The clip audited over the config matrix (``scenes.render.matrix``), corners deduplicated
+    by the config fields the clip reads."""
+    from scenes.catalog import by_scene
+    from scenes.render.matrix import audit_matrix, corner_configs
+
+    if "cfgs" not in _CORNERS:
+        _CORNERS["cfgs"] = corner_configs(tmp_path_factory.mktemp("corners"))
+    return audit_matrix(by_scene(scene_cls.__name__), None, _CORNERS["cfgs"])

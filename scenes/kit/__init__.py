@@ -12,10 +12,12 @@ from .theme import (
     GOOD,
     HEADING,
     LABEL,
+    PROPERTY_COLORS,
     PURPLE,
     SMALL,
     TITLE,
     ColorScale,
+    family_color,
     fmt_measure,
     fmt_value,
     label,
@@ -24,5 +26,7 @@ from .theme import (
     register_fonts,
     token_color,
 )
-from .widgets import Bracket, Heatmap, LabelledMatrix, TokenRow, VectorDial
+from .widgets import Bracket, ColorBar, Heatmap, LabelledMatrix, TokenRow, VectorDial
+from .motion import Readout, swap
+from .layout import Layout, LayoutError, Region, fit_label, overlay, background, place_annotations
 from .plots import Plot, downsample_minmax

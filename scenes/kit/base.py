@@ -18,12 +18,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, ClassVar
 
-from manim import DOWN, LEFT, UP, UR, FadeIn, FadeOut, Line, Scene, VGroup, Write, config
+from manim import DOWN, LEFT, ORIGIN, UP, UR, FadeIn, FadeOut, Line, Scene, VGroup, Write, config
 
 from mathcore.config import ASSETS_DIR, LectureConfig, load_config
 
 from ..catalog import Clip, by_scene
-from .theme import BG, DIM, FAINT, HEADING, MARGIN, SMALL, TITLE, label, register_fonts
+from .layout import SAFE, Layout, fit_label
+from .theme import BG, DIM, FAINT, HEADING, MARGIN, SMALL, TITLE, family_color, label, register_fonts
 
 NARRATION_DIR: Path = ASSETS_DIR / "narration"  # one TOML per clip family: narration/<module>.toml
 WORDS_PER_SECOND = 2.5  # reading speed the captions are timed for
@@ -71,9 +72,20 @@ class Caption:
 
 
 class ClipScene(Scene):
-    """Base scene: subclasses set nothing but ``build_data`` and ``body``."""
+    """Base scene: subclasses set nothing but ``build_data`` and ``body``.
+
+    ``lecture_config`` renders with that config instead of the one ``load_config`` finds
+    (the layout audit runs every clip over a matrix of configs this way); ``audit=True``
+    records what is visible at the end of every beat (``audit_records``).
+    """
 
     CLOSING_HOLD: ClassVar[float] = 2.0
+
+    def __init__(self, *args, lecture_config: LectureConfig | None = None, audit: bool = False, **kwargs):
+        self._lecture_config = lecture_config
+        self.auditing = audit
+        self.audit_records: list = []
+        super().__init__(*args, **kwargs)
 
     # ------------------------------------------------------------------ data
     @classmethod
@@ -104,7 +116,7 @@ class ClipScene(Scene):
     def setup(self) -> None:
         register_fonts()
         self.camera.background_color = BG
-        self.cfg = load_config()
+        self.cfg = self._lecture_config if self._lecture_config is not None else load_config()
         self.data = self.build_data(self.cfg)
         self._narration = narration(self.clip())
         self.captions: list[Caption] = []
@@ -156,6 +168,10 @@ class ClipScene(Scene):
         shown = self.time - start
         self.add_subcaption(text, duration=shown, offset=-shown)
         self.captions.append(Caption(start, shown, text))
+        if self.auditing:
+            from .audit import snapshot
+
+            self.audit_records.append(snapshot(self, key))
 
     # ------------------------------------------------------------------ frame furniture
     def title_card(self) -> None:
@@ -165,11 +181,12 @@ class ClipScene(Scene):
         big = label(c.title, size=TITLE + 12, weight="BOLD")
         has_section = c.section.strip() not in ("", "—", "-")
         where = f"Lecture {cfg.number} · {cfg.title}" + (f" · notebook {c.section}" if has_section else "")
-        sub = label(where, size=SMALL, color=DIM)
+        sub = fit_label(where, SAFE.width - 1.0, size=SMALL, color=DIM, max_lines=2, align=ORIGIN)
         card = VGroup(big, sub).arrange(DOWN, buff=0.35)
         self.beat("title", FadeIn(card, shift=0.2 * UP), run_time=1.0, hold=0.4)
 
         head = label(f"{c.number:02d}  {c.title}", size=HEADING, weight="BOLD")
+        head[:2].set_color(family_color(c.number))  # the clip number in its family's colour
         head.to_corner(UP + LEFT, buff=MARGIN)
         tag = VGroup()
         if has_section:
@@ -180,6 +197,7 @@ class ClipScene(Scene):
         self.play(FadeOut(sub), big.animate.become(head), FadeIn(tag), Write(rule), run_time=0.9)
         self.remove(big)
         self.add(self.header)
+        self.layout = Layout.below(self.content_top)
 
     def closing(self) -> None:
         """The last caption over the final picture, then a still hold."""

@@ -13,6 +13,7 @@ import numpy as np
 from manim import LEFT, RIGHT, AnimationGroup, Code, ManimColor, Polygon, Rectangle, RoundedRectangle, VGroup
 
 from .theme import ACCENT, DIM, FAINT, FG, GOOD, LABEL, MONO, SMALL, fmt_measure, label, math, register_fonts
+from .layout import _pango_xh_per_size, mark_text, overlay
 from .widgets import Heatmap
 
 PANEL = ManimColor("#161B22")  # code panel background, one step above BG
@@ -45,6 +46,10 @@ class CodePanel(VGroup):
         ).move_to([self.background.get_center()[0], k0.get_center()[1], 0]).set_opacity(0)
         self.focused: int | None = None
         self.add(self.listing, self.marker)
+        xh = _pango_xh_per_size(MONO) * size
+        for line in self.lines:
+            mark_text(line, xh)
+        overlay(self)  # code sits on its own panel and marker
 
     @property
     def text_lines(self) -> list[str]:
@@ -74,6 +79,7 @@ class ExactHeatmap(Heatmap):
     def _label_for(self, v: float, i: int, j: int):
         if np.isfinite(v) and v in (0.0, 1.0):
             t = label("0" if v == 0.0 else "1", size=self.value_size, color=self.color_scale.text_color(v))
+            overlay(self.cell(i, j), t)
             return t.move_to(self.cell(i, j))
         return super()._label_for(v, i, j)
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 from manim import AnimationGroup, RoundedRectangle, VGroup
 
+from .layout import overlay
 from .theme import LABEL, math, token_color
 
 
@@ -43,7 +44,7 @@ class TokenColumn(VGroup):
                                    stroke_color=c, stroke_width=2.5, fill_color=c, fill_opacity=0.15)
             box.move_to(self.slots[i])
             t = math(name, size=size, color=c).move_to(box)
-            self.chips.add(VGroup(box, t))
+            self.chips.add(overlay(VGroup(box, t)))
         self.add(self.chips)
 
     def slot_center(self, i: int) -> np.ndarray:

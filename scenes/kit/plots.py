@@ -152,6 +152,23 @@ class Plot(VGroup):
     def dot(self, x: float, y: float, color=FG, radius: float = 0.06) -> Dot:
         return Dot(self.to_point(x, y), radius=radius, color=color)
 
+    def exact_zero(self, x: float, color=FG, text: str | None = "0.0 exactly", size: float = SMALL) -> VGroup:
+        """An exact zero on a log y axis, which has no place for it: a hollow diamond sitting on
+        the axis floor at ``x`` and (unless ``text`` is None) a label just above it.
+        ``[0]`` is the marker, ``[1]`` the label; ``.value`` is 0.0."""
+        from manim import BLACK, Square
+
+        if not self.y_log:
+            raise ValueError("exact_zero marks zeros on a log axis; a linear axis draws 0 itself")
+        base = self.to_point(x, self.y_range[0])
+        mark = Square(side_length=0.16, stroke_color=color, stroke_width=3, fill_color=BLACK, fill_opacity=0.0)
+        mark.rotate(np.pi / 4).move_to(base + np.array([0.0, 0.115, 0.0]))
+        g = VGroup(mark)
+        if text:
+            g.add(label(text, size=size, color=color).next_to(mark, UP, buff=0.08))
+        g.value = 0.0
+        return g
+
     def bars(self, x, heights, bar_width: float, colors=FG, opacity: float = 0.9) -> VGroup:
         """One bar per ``(x, height)``, from the bottom of the plot up to ``height`` (clipped to the range).
         ``bar_width`` is in Manim units."""

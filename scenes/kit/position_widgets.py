@@ -12,54 +12,7 @@ import numpy as np
 from manim import DOWN, AnimationGroup, Rectangle, VGroup
 
 from .theme import DIM, FG, SMALL, ColorScale, label, math
-from .widgets import VectorDial
-
-
-class ColorBar(VGroup):
-    """A vertical bar of ``steps`` stripes painted by ``scale`` from ``vmin`` (bottom) to ``vmax`` (top).
-
-    ``values[k]`` is the value stripe ``k`` (from the bottom) shows; ``ticks`` are labelled
-    on the right with ``tick_format`` (or with Typst math strings from ``tick_math``).
-    """
-
-    def __init__(
-        self,
-        scale: ColorScale,
-        height: float = 2.0,
-        width: float = 0.22,
-        steps: int = 48,
-        ticks: Sequence[float] = (),
-        tick_format: Callable[[float], str] = lambda v: f"{v:g}".replace("-", "\u2212"),
-        tick_math: Sequence[str] | None = None,
-        **kw,
-    ):
-        super().__init__(**kw)
-        if steps < 2:
-            raise ValueError(f"a colour bar needs steps >= 2, got {steps}")
-        vmin, vmax = scale.norm.vmin, scale.norm.vmax
-        self.color_scale = scale
-        self.values = (vmin + (np.arange(steps) + 0.5) / steps * (vmax - vmin))
-        self.values.flags.writeable = False
-        h = height / steps
-        self.stripes = VGroup()
-        for k, v in enumerate(self.values):
-            r = Rectangle(width=width, height=h * 1.02, stroke_width=0, fill_color=scale.color(v), fill_opacity=1)
-            r.move_to([0, -height / 2 + (k + 0.5) * h, 0])
-            self.stripes.add(r)
-        self.frame = Rectangle(width=width, height=height, stroke_color=DIM, stroke_width=1.5)
-        self.tick_labels = VGroup()
-        for n, v in enumerate(ticks):
-            y = -height / 2 + (v - vmin) / (vmax - vmin) * height
-            t = math(tick_math[n], size=SMALL, color=DIM) if tick_math else label(tick_format(v), size=SMALL, color=DIM)
-            t.move_to([width / 2 + 0.12 + t.width / 2, y, 0])
-            self.tick_labels.add(t)
-        self.add(self.stripes, self.frame, self.tick_labels)
-
-    def point_of(self, value: float) -> np.ndarray:
-        """The screen point on the bar's axis where ``value`` sits."""
-        vmin, vmax = self.color_scale.norm.vmin, self.color_scale.norm.vmax
-        b, t = self.frame.get_bottom(), self.frame.get_top()
-        return b + (float(value) - vmin) / (vmax - vmin) * (t - b)
+from .widgets import ColorBar, VectorDial  # noqa: F401  (ColorBar lives in widgets; re-exported)
 
 
 class DialRow(VGroup):

@@ -8,7 +8,7 @@ data to pixels; it never computes the data.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from manim import (
@@ -23,6 +23,7 @@ from manim import (
     Circle,
     Dot,
     Line,
+    Rectangle,
     Rotate,
     RoundedRectangle,
     Square,
@@ -31,6 +32,7 @@ from manim import (
     VMobject,
 )
 
+from .layout import baseline_y, overlay
 from .theme import (
     BG,
     DIM,
@@ -71,7 +73,34 @@ class Heatmap(VGroup):
     ``cells[i][j]`` is the square for ``values[i, j]``.  Non-finite entries
     (``-inf`` = masked) are drawn as dark cells marked ``−∞`` when numbers are shown.
     With ``show_values`` each cell carries its number (use only when T <= 6).
+    :meth:`fitted` picks the cell size for a region and keeps the numbers only while
+    they stay legible.
     """
+
+    @classmethod
+    def fitted(cls, values, scale: ColorScale, region, show_values: bool = False, max_cell: float = 0.9,
+               decimals: int = 2, value_size: float = SMALL, align=ORIGIN, **kw) -> Heatmap:
+        """A heatmap as large as fits ``region`` (cells at most ``max_cell``), placed in it.
+
+        Numbers are shown only if ``show_values`` and they keep an x-height of at least
+        ``FIT_XHEIGHT_PX`` in their cells; otherwise the cells carry colour alone
+        (``numbers_dropped`` says so)."""
+        from .layout import FIT_XHEIGHT_PX, xheight_px
+
+        v = np.asarray(values, dtype=float)
+        rows, cols = v.shape
+        cell = min(region.width / cols, region.height / rows, max_cell)
+        numbers = False
+        if show_values:
+            probe = [fmt_value(x, decimals) if np.isfinite(x) else "\u2212\u221e" for x in v.ravel()]
+            widest = max(probe, key=len)
+            t = label(widest, size=value_size)
+            shrink = min(1.0, cell * 0.92 / t.width)
+            numbers = xheight_px(t) * shrink >= FIT_XHEIGHT_PX
+        hm = cls(v, scale, cell_size=cell, show_values=numbers, decimals=decimals, value_size=value_size, **kw)
+        hm.numbers_dropped = show_values and not numbers
+        region.place(hm, align)
+        return hm
 
     def __init__(
         self,
@@ -120,6 +149,7 @@ class Heatmap(VGroup):
         t = label(text, size=self.value_size, color=col)
         if t.width > self.cell_size * 0.92:
             t.scale_to_fit_width(self.cell_size * 0.92)
+        overlay(self.cell(i, j), t)  # a value sits on its own cell
         return t.move_to(self.cell(i, j))
 
     def _paint(self, values: np.ndarray) -> None:
@@ -164,6 +194,73 @@ class Heatmap(VGroup):
                             for i in range(rows)])
         raise ValueError(f"along must be 'rows' or 'cols', got {along!r}")
 
+
+
+class ColorBar(VGroup):
+    """A bar of ``steps`` stripes painted by ``scale`` from ``vmin`` to ``vmax``: vertical
+    (bottom to top, ticks on the right) or, with ``horizontal=True``, left to right with the
+    ticks underneath.  Wherever colour encodes a value, a clip shows one of these.
+
+    ``values[k]`` is the value stripe ``k`` (from the low end) shows; ``ticks`` are labelled
+    with ``tick_format`` (or with Typst math strings from ``tick_math``); ``title`` (a label
+    or Typst math mobject) sits above the bar.
+    """
+
+    def __init__(
+        self,
+        scale: ColorScale,
+        height: float = 2.0,
+        width: float = 0.22,
+        steps: int = 48,
+        ticks: Sequence[float] = (),
+        tick_format: Callable[[float], str] = lambda v: f"{v:g}".replace("-", "\u2212"),
+        tick_math: Sequence[str] | None = None,
+        horizontal: bool = False,
+        title: VMobject | None = None,
+        **kw,
+    ):
+        super().__init__(**kw)
+        if steps < 2:
+            raise ValueError(f"a colour bar needs steps >= 2, got {steps}")
+        vmin, vmax = scale.norm.vmin, scale.norm.vmax
+        self.color_scale = scale
+        self.values = (vmin + (np.arange(steps) + 0.5) / steps * (vmax - vmin))
+        self.values.flags.writeable = False
+        self.horizontal = horizontal
+        length, thick = height, width  # along the scale, across it
+        h = length / steps
+        self.stripes = VGroup()
+        for k, v in enumerate(self.values):
+            along = -length / 2 + (k + 0.5) * h
+            if horizontal:
+                r = Rectangle(width=h * 1.02, height=thick, stroke_width=0, fill_color=scale.color(v), fill_opacity=1)
+                r.move_to([along, 0, 0])
+            else:
+                r = Rectangle(width=thick, height=h * 1.02, stroke_width=0, fill_color=scale.color(v), fill_opacity=1)
+                r.move_to([0, along, 0])
+            self.stripes.add(r)
+        self.frame = (Rectangle(width=length, height=thick, stroke_color=DIM, stroke_width=1.5) if horizontal
+                      else Rectangle(width=thick, height=length, stroke_color=DIM, stroke_width=1.5))
+        self.tick_labels = VGroup()
+        for n, v in enumerate(ticks):
+            pos = -length / 2 + (v - vmin) / (vmax - vmin) * length
+            t = math(tick_math[n], size=SMALL, color=DIM) if tick_math else label(tick_format(v), size=SMALL, color=DIM)
+            if horizontal:
+                t.move_to([pos, -thick / 2 - 0.12 - t.height / 2, 0])
+            else:
+                t.move_to([thick / 2 + 0.12 + t.width / 2, pos, 0])
+            self.tick_labels.add(t)
+        self.add(self.stripes, self.frame, self.tick_labels)
+        self.title = title if title is not None else VGroup()
+        if title is not None:
+            title.next_to(self.frame, UP, buff=0.15)
+            self.add(title)
+
+    def point_of(self, value: float) -> np.ndarray:
+        """The screen point on the bar's axis where ``value`` sits."""
+        vmin, vmax = self.color_scale.norm.vmin, self.color_scale.norm.vmax
+        b, t = (self.frame.get_left(), self.frame.get_right()) if self.horizontal else (self.frame.get_bottom(), self.frame.get_top())
+        return b + (float(value) - vmin) / (vmax - vmin) * (t - b)
 
 
 class LabelledMatrix(VGroup):
@@ -257,32 +354,56 @@ class TokenRow(VGroup):
     """Tokens as rounded boxes in a row, each with its index underneath.
 
     ``boxes[i]`` frames ``tokens[i]``; colours follow ``token_color`` unless ``colors`` is given.
+    With ``max_width`` the chips wrap onto further lines (in reading order) rather than run
+    past it; ``lines`` says how many lines they took.
     """
 
-    def __init__(self, tokens: Sequence[str], size: float = LABEL, gap: float = 0.18, colors=None, show_index: bool = True, **kw):
+    def __init__(self, tokens: Sequence[str], size: float = LABEL, gap: float = 0.18, colors=None, show_index: bool = True,
+                 max_width: float | None = None, line_gap: float = 0.22, **kw):
         super().__init__(**kw)
         self.tokens = tuple(tokens)
         self.boxes = VGroup()
         self.texts = VGroup()
         self.indices = VGroup()
+        probe = label("Xg", size=size)  # one chip height for every word, so the words share a baseline
         for i, tok in enumerate(self.tokens):
             c = colors[i] if colors is not None else token_color(i)
             t = label(tok, size=size)
             box = RoundedRectangle(
-                corner_radius=0.1, width=max(t.width + 0.35, 0.8), height=t.height + 0.35,
+                corner_radius=0.1, width=max(t.width + 0.35, 0.8), height=probe.height + 0.35,
                 stroke_color=c, stroke_width=3, fill_color=c, fill_opacity=0.15,
             )
-            t.move_to(box)
+            overlay(box, t)
             self.boxes.add(box)
             self.texts.add(t)
-        self.boxes.arrange(RIGHT, buff=gap)
-        for box, t in zip(self.boxes, self.texts):
-            t.move_to(box)
+        self._show_index = show_index
+        self._flow(gap, max_width, line_gap, probe)
         self.add(self.boxes, self.texts)
         if show_index:
             for i, box in enumerate(self.boxes):
                 self.indices.add(label(str(i), size=SMALL, color=DIM).next_to(box, DOWN, buff=0.1))
             self.add(self.indices)
+
+    def _flow(self, gap: float, max_width: float | None, line_gap: float, probe) -> None:
+        lines: list[list[int]] = [[]]
+        width = 0.0
+        for i, box in enumerate(self.boxes):
+            w = box.width + (gap if lines[-1] else 0.0)
+            if max_width is not None and lines[-1] and width + w > max_width:
+                lines.append([])
+                width, w = 0.0, box.width
+            lines[-1].append(i)
+            width += w
+        self.lines = len(lines)
+        pitch = self.boxes[0].height + line_gap + (0.35 if self._show_index else 0.0)
+        for k, idx in enumerate(lines):
+            row = VGroup(*[self.boxes[i] for i in idx]).arrange(RIGHT, buff=gap)
+            row.move_to(np.array([0.0, -k * pitch, 0.0]))
+        depth = baseline_y(probe) - probe.get_bottom()[1]  # how far "g" hangs below the baseline
+        for box, t in zip(self.boxes, self.texts):
+            # every word on one baseline inside its chip, whatever its ascenders and descenders
+            t.set_x(box.get_x())
+            t.shift((box.get_bottom()[1] + (box.height - probe.height) / 2 + depth - baseline_y(t)) * UP)
 
     def token(self, i: int) -> VGroup:
         return VGroup(self.boxes[i], self.texts[i])

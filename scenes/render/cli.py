@@ -5,6 +5,7 @@
     clips lecture [--quality Q] [--out DIR]
     clips stills [NAME ...] [--out DIR]
     clips sheet [NAME ...] [--quality Q] [--out DIR]
+    clips audit [NAME ...] [--matrix]
 
 Bad input (an unknown clip, a bad config value, a busy output folder) is one line on
 stderr and exit status 2.  A clip that fails to render is reported with its log and the
@@ -64,6 +65,10 @@ def _parser() -> argparse.ArgumentParser:
 
     sh = sub.add_parser("sheet", help="contact sheets of rendered clips into OUT/QUALITY/sheets/")
     common(sh)
+
+    au = sub.add_parser("audit", help="check every beat's layout (frame, overlaps, text size) without rendering")
+    au.add_argument("names", nargs="*", metavar="NAME", help="clip number, slug or scene class (default: all)")
+    au.add_argument("--matrix", action="store_true", help="also every corner config of the test matrix")
     return p
 
 
@@ -164,6 +169,42 @@ def _run(todo, ctx, qdir, workroot, manifest, jobs):
     return outcomes
 
 
+# ------------------------------------------------------------------------------ audit
+def cmd_audit(args) -> int:
+    """Run each clip with animations skipped and report every layout problem, beat by beat."""
+    import tempfile
+
+    from mathcore.config import load_config
+
+    from .matrix import audit_matrix, scene_class
+
+    clips = resolve(args.names)
+    load_config()  # a bad config is one line and exit 2 before anything runs
+    bad = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for c in clips:
+            try:
+                if args.matrix:
+                    results = audit_matrix(c, Path(tmp))
+                else:
+                    from scenes.kit.audit import audit_clip
+
+                    results = {"config": audit_clip(scene_class(c))}
+            except Exception as e:  # a clip that crashes is reported and the others still run
+                bad += 1
+                print(f"  ✗ {c.name}  crashed: {type(e).__name__}: {e}")
+                continue
+            for corner, res in results.items():
+                n = len(res.problems)
+                bad += n
+                mark = "✓" if not n else "✗"
+                print(f"  {mark} {c.name} [{corner}]  {len(res.records)} beats, {n} problem(s)  {res.duration:.1f} s")
+                for p in res.problems:
+                    print(f"      {p}")
+    print(f"audit: {len(clips)} clip(s), {bad} problem(s)")
+    return 1 if bad else 0
+
+
 # ------------------------------------------------------------------------------ entry point
 def main(argv: list[str] | None = None) -> int:
     from mathcore.config import ConfigError
@@ -182,6 +223,8 @@ def main(argv: list[str] | None = None) -> int:
             from .stills import cmd_stills
 
             return cmd_stills(args)
+        if args.command == "audit":
+            return cmd_audit(args)
         if args.command == "sheet":
             from .assemble import cmd_sheet
 

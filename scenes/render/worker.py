@@ -26,34 +26,15 @@ QUALITY_SETTINGS = {
 }
 
 
-class RecordingConfig:
-    """Wraps a ``LectureConfig`` and records every field a clip reads."""
-
-    def __init__(self, cfg):
-        object.__setattr__(self, "_cfg", cfg)
-        object.__setattr__(self, "used", set())
-
-    def __getattr__(self, name):
-        value = getattr(self._cfg, name)
-        if not name.startswith("_") and not callable(value):
-            self.used.add(name)
-        return value
-
-    def __setattr__(self, name, value):
-        raise AttributeError("the lecture config is read-only")
-
-
 def render(name: str, quality: str, workdir: Path) -> dict:
     os.chdir(REPO_DIR)  # Manim reads manim.cfg from the working directory
     from manim import Scene, config, tempconfig
 
     import mathcore.config as mconfig
-    import scenes.kit.base as base
 
     clip = resolve([name])[0]
     w, h, fps = QUALITY_SETTINGS[quality]
-    cfg = RecordingConfig(mconfig.load_config())
-    base.load_config = lambda: cfg  # ClipScene.setup reads the config through the recorder
+    cfg = mconfig.RecordingConfig(mconfig.load_config())
 
     played = [0]
     original_play = Scene.play
@@ -79,7 +60,7 @@ def render(name: str, quality: str, workdir: Path) -> dict:
         # construct() runs, so a clip that renders has changed and that cache rarely pays.
         "disable_caching": True,
     }):
-        scene = scene_cls()
+        scene = scene_cls(lecture_config=cfg)  # the clip reads the config through the recorder
         scene.render()
         scene.renderer.update_frame(scene)
         frame = scene.renderer.get_frame()

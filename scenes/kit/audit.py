@@ -1,0 +1,302 @@
+"""The layout audit: what is visible at the end of every beat, and what is wrong with it.
+
+``ClipScene`` records a :class:`BeatRecord` at the end of every beat when auditing is on
+(:func:`audit_clip` runs a clip that way, skipping every animation's frames: no
+rasterising, no encoding).  :func:`check` then asserts, beat by beat:
+
+* everything visible lies inside the safe area (the margins, and above the subtitle band),
+  and below the header rule once the header is drawn;
+* no text overlaps another text, a filled shape, or a stroke (a curve, a bracket, a
+  leader line), unless both belong to one declared overlay (a value on its own cell, a
+  word in its chip: :func:`scenes.kit.layout.overlay`) or the graphic is declared
+  background;
+* every text's x-height is at least ``MIN_XHEIGHT_PX`` at 854×480, Typst scripts included;
+* the screen is not nearly empty after the title card.
+
+Things dimmed below ``DIMMED`` opacity are background for the overlap checks (focus by
+dimming); anything not fully transparent must still be inside the frame.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from manim import Mobject, VMobject
+
+from .layout import MIN_XHEIGHT_PX, PX_PER_UNIT, SAFE, _looks_like_text, _text_xheight_units
+from .theme import BG, CONTENT_BOTTOM
+
+DIMMED = 0.3  # opacity below which a thing is background for the overlap checks
+INVISIBLE = 0.02
+TOL = 1.2 / PX_PER_UNIT  # 1.2 px: boxes that merely touch do not overlap
+SPARSE = 0.10  # a beat whose visible content covers less than this share of the content area is "nearly empty"
+
+
+@dataclass
+class Item:
+    kind: str  # "text" or "graphic"
+    name: str  # what it is, for messages
+    box: tuple[float, float, float, float]  # left, bottom, right, top
+    opacity: float
+    units: frozenset = frozenset()
+    header: bool = False
+    xheight_px: float = np.inf
+    filled: bool = False  # a graphic with visible fill (its box is its area)
+    stroke: np.ndarray | None = None  # (n, 2) sample points of a visible stroke
+    stroke_half: float = 0.0  # half the stroke width, units
+    background: bool = False
+
+
+@dataclass
+class BeatRecord:
+    key: str
+    time: float
+    items: list[Item]
+    header_bottom: float | None  # the header rule's y once the header is drawn
+
+    def texts(self) -> list[Item]:
+        return [i for i in self.items if i.kind == "text"]
+
+
+@dataclass
+class Problem:
+    beat: str
+    kind: str  # frame, header, band, overlap, small, sparse
+    message: str
+
+    def __str__(self) -> str:
+        return f"[{self.beat}] {self.kind}: {self.message}"
+
+
+@dataclass
+class AuditResult:
+    clip: str
+    records: list[BeatRecord]
+    problems: list[Problem] = field(default_factory=list)
+    duration: float = 0.0
+
+
+# ------------------------------------------------------------------ recording
+def _describe(m: Mobject) -> str:
+    t = getattr(m, "text", None) or getattr(m, "typst_code", None) or getattr(m, "original_text", None)
+    if t:
+        t = " ".join(str(t).split()).strip("$ ")
+        return repr(t[:40])
+    return type(m).__name__
+
+
+def _max_op(values) -> float:
+    a = np.asarray(values, dtype=float).ravel()
+    return float(a.max()) if a.size else 0.0
+
+
+def _faint(color) -> bool:
+    """A colour so close to the background that it cannot hide anything (grid lines, cell borders)."""
+    if color is None:
+        return True
+    rgb = np.asarray(color.to_rgb(), dtype=float)
+    return float(np.max(np.abs(rgb - np.asarray(BG.to_rgb())))) < 0.2
+
+
+def _stroke_samples(m: VMobject) -> np.ndarray:
+    pts = m.points
+    if len(pts) < 4:
+        return np.zeros((0, 2))
+    n = len(pts) // 4
+    curves = pts[: 4 * n].reshape(n, 4, 3)
+    ts = np.linspace(0.0, 1.0, 5)
+    # cubic Bézier samples, then extra samples along long straight spans
+    b = ((1 - ts) ** 3)[:, None, None] * curves[None, :, 0] + (3 * (1 - ts) ** 2 * ts)[:, None, None] * curves[None, :, 1] \
+        + (3 * (1 - ts) * ts ** 2)[:, None, None] * curves[None, :, 2] + (ts ** 3)[:, None, None] * curves[None, :, 3]
+    samples = [b.reshape(-1, 3)[:, :2]]
+    a, e = curves[:, 0, :2], curves[:, 3, :2]
+    lengths = np.linalg.norm(e - a, axis=1)
+    for k in np.flatnonzero(lengths > 0.1):
+        k_n = int(np.ceil(lengths[k] / 0.05))
+        s = np.linspace(0, 1, k_n + 1)[:, None]
+        samples.append(a[k] + s * (e[k] - a[k]))
+    return np.concatenate(samples)
+
+
+def _box(m: Mobject) -> tuple[float, float, float, float]:
+    return (float(m.get_left()[0]), float(m.get_bottom()[1]), float(m.get_right()[0]), float(m.get_top()[1]))
+
+
+def snapshot(scene, key: str) -> BeatRecord:
+    """Every visible text and graphic of ``scene`` now, with what the checks need."""
+    header = getattr(scene, "header", None)
+    header_ids = {id(m) for m in header.get_family()} if header is not None else set()
+    seen: dict[int, Item] = {}
+
+    def walk(m: Mobject, units: frozenset, background: bool) -> None:
+        units = units | getattr(m, "_overlay_ids", frozenset())
+        background = background or bool(getattr(m, "_audit_background", False))
+        if _looks_like_text(m):
+            fam = [f for f in m.get_family() if isinstance(f, VMobject) and len(f.points)]
+            if not fam:
+                return
+            op = max(_max_op(f.get_fill_opacities()) for f in fam)
+            if op <= INVISIBLE:
+                return
+            xh = _text_xheight_units(m)
+            prev = seen.get(id(m))
+            if prev is not None:
+                prev.units = prev.units | units
+                return
+            seen[id(m)] = Item("text", _describe(m), _box(m), op, units, id(m) in header_ids,
+                               xheight_px=(xh or 0.0) * PX_PER_UNIT)
+            return
+        if isinstance(m, VMobject) and len(m.points) >= 4 and id(m) not in seen:
+            fill_op = _max_op(m.get_fill_opacities())
+            stroke_op = _max_op(m.get_stroke_opacities())
+            sw = float(m.get_stroke_width() or 0.0)
+            filled = fill_op > INVISIBLE and not _faint(m.get_fill_color())
+            stroked = sw > 0 and stroke_op > INVISIBLE and not _faint(m.get_stroke_color())
+            if filled or stroked:
+                op = max(fill_op if filled else 0.0, stroke_op if stroked else 0.0)
+                seen[id(m)] = Item(
+                    "graphic", _describe(m), _box(m), op, units, id(m) in header_ids, filled=filled,
+                    stroke=_stroke_samples(m) if stroked and not filled else None,
+                    stroke_half=sw * 0.005, background=background,
+                )
+            elif id(m) in seen:
+                seen[id(m)].units |= units
+        for sm in m.submobjects:
+            walk(sm, units, background)
+
+    for m in scene.mobjects:
+        walk(m, frozenset(), False)
+    hb = None
+    if header is not None and any(id(m) in seen or id(m) in header_ids for m in header[2].get_family()) \
+            and any(header[2] is f for m in scene.mobjects for f in m.get_family()):
+        hb = float(header.get_bottom()[1])
+    return BeatRecord(key, float(scene.time), list(seen.values()), hb)
+
+
+# ------------------------------------------------------------------ checking
+def _overlap(a, b, tol=TOL) -> bool:
+    return (min(a[2], b[2]) - max(a[0], b[0]) > tol) and (min(a[3], b[3]) - max(a[1], b[1]) > tol)
+
+
+def _inside(point_xy: np.ndarray, box, grow: float) -> np.ndarray:
+    l, b, r, t = box
+    x, y = point_xy[:, 0], point_xy[:, 1]
+    return (x > l + TOL - grow) & (x < r - TOL + grow) & (y > b + TOL - grow) & (y < t - TOL + grow)
+
+
+def coverage(record: BeatRecord, content_top: float) -> float:
+    """Share of the content area covered by the boxes of what is visible (a coarse raster)."""
+    left, right, bottom, top = SAFE.left, SAFE.right, CONTENT_BOTTOM, content_top
+    nx, ny = 142, 60
+    grid = np.zeros((ny, nx), dtype=bool)
+    for it in record.items:
+        if it.header or it.opacity < DIMMED or it.background:
+            continue
+        l, b, r, t = it.box
+        i0 = int(np.clip((l - left) / (right - left) * nx, 0, nx))
+        i1 = int(np.clip(np.ceil((r - left) / (right - left) * nx), 0, nx))
+        j0 = int(np.clip((top - t) / (top - bottom) * ny, 0, ny))
+        j1 = int(np.clip(np.ceil((top - b) / (top - bottom) * ny), 0, ny))
+        grid[j0:j1, i0:i1] = True
+    return float(grid.mean())
+
+
+def check(records: list[BeatRecord], sparse_after: int = 1, min_coverage: float = SPARSE) -> list[Problem]:
+    """Every problem of every beat (see the module docstring)."""
+    out: list[Problem] = []
+    for k, rec in enumerate(records):
+        P = lambda kind, msg: out.append(Problem(rec.key, kind, msg))  # noqa: E731
+        items = rec.items
+        for it in items:
+            l, b, r, t = it.box
+            if it.opacity <= INVISIBLE:
+                continue
+            if l < SAFE.left - 1e-3 or r > SAFE.right + 1e-3 or t > SAFE.top + 1e-3:
+                P("frame", f"{it.kind} {it.name} at x {l:.2f}..{r:.2f}, y {b:.2f}..{t:.2f} leaves the safe area "
+                           f"(x {SAFE.left:.2f}..{SAFE.right:.2f}, top {SAFE.top:.2f})")
+            elif b < CONTENT_BOTTOM - 1e-3:
+                P("band", f"{it.kind} {it.name} reaches y {b:.2f}, into the subtitle band (below {CONTENT_BOTTOM})")
+            if rec.header_bottom is not None and not it.header and t > rec.header_bottom + 1e-3:
+                P("header", f"{it.kind} {it.name} reaches y {t:.2f}, above the header rule at {rec.header_bottom:.2f}")
+            if it.kind == "text" and it.opacity >= DIMMED and it.xheight_px < MIN_XHEIGHT_PX - 1e-6:
+                P("small", f"text {it.name} has an x-height of {it.xheight_px:.1f} px at 854×480 (floor {MIN_XHEIGHT_PX:g} px)")
+        texts = [i for i in items if i.kind == "text" and i.opacity >= DIMMED]
+        graphics = [i for i in items if i.kind == "graphic" and i.opacity >= DIMMED and not i.background]
+        for a_i, a in enumerate(texts):
+            for b_ in texts[a_i + 1:]:
+                if _overlap(a.box, b_.box):
+                    P("overlap", f"text {a.name} overlaps text {b_.name}")
+            for g in graphics:
+                if a.units & g.units:
+                    continue
+                if g.filled:
+                    if _overlap(a.box, g.box):
+                        P("overlap", f"text {a.name} lies on {g.name} at x {g.box[0]:.2f}..{g.box[2]:.2f}, "
+                                     f"y {g.box[1]:.2f}..{g.box[3]:.2f}")
+                elif g.stroke is not None and len(g.stroke):
+                    if not _overlap(a.box, (g.box[0] - g.stroke_half, g.box[1] - g.stroke_half,
+                                            g.box[2] + g.stroke_half, g.box[3] + g.stroke_half)):
+                        continue
+                    if _inside(g.stroke, a.box, g.stroke_half).any():
+                        P("overlap", f"{g.name} runs through text {a.name}")
+        if k >= sparse_after and rec.header_bottom is not None:
+            c = coverage(rec, rec.header_bottom - 0.15)
+            if c < min_coverage:
+                P("sparse", f"visible content covers {c:.0%} of the content area (want at least {min_coverage:.0%})")
+    return out
+
+
+# ------------------------------------------------------------------ running a clip
+def _cache_dir():
+    """A media folder for this process (Typst and Pango caches survive between audits;
+    one per process, since Manim writes its cache files non-atomically)."""
+    import atexit
+    import os
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    global _CACHE
+    if _CACHE is None:
+        _CACHE = Path(tempfile.gettempdir()) / f"attention-clips-audit-{os.getpid()}"
+        _CACHE.mkdir(parents=True, exist_ok=True)
+        atexit.register(shutil.rmtree, _CACHE, True)
+    return _CACHE
+
+
+_CACHE = None
+
+
+def audit_clip(scene_cls, lecture_config=None, frame_size: tuple[int, int] | None = None) -> AuditResult:
+    """Run ``scene_cls`` with every animation skipped (no frames, no video) and check every beat.
+
+    With ``frame_size`` the final frame is drawn at that size too (``result.frame``: ``(H, W, 3)``)."""
+    import time
+
+    from manim import tempconfig
+
+    t0 = time.perf_counter()
+    w, h = frame_size or (160, 90)
+    with tempconfig({
+        "pixel_width": w, "pixel_height": h, "frame_rate": 5,
+        # with a frame wanted, Manim's still mode (it skips every animation and draws the end);
+        # without, the scene skips animations itself and nothing is drawn at all
+        "save_last_frame": frame_size is not None, "write_to_movie": False, "disable_caching": True,
+        "media_dir": str(_cache_dir()), "verbosity": "ERROR", "progress_bar": "none",
+    }):
+        scene = scene_cls(lecture_config=lecture_config, audit=True, skip_animations=frame_size is None)
+        scene.render()
+        frame = None
+        if frame_size is not None:
+            scene.renderer.update_frame(scene)
+            frame = np.array(scene.renderer.get_frame())[..., :3]
+        from manim import config
+
+        scene.frame_size = (config.frame_width, config.frame_height)
+    res = AuditResult(scene_cls.__name__, scene.audit_records)
+    res.frame = frame
+    res.problems = check(scene.audit_records)
+    res.duration = time.perf_counter() - t0
+    res.scene = scene
+    return res
