@@ -17,6 +17,8 @@ from datetime import timedelta
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
+
 from ..catalog import CLIPS, Clip, resolve
 from .pipeline import PARTIAL, Manifest, OutputLock
 
@@ -251,6 +253,38 @@ def cmd_sheet(args, quality: str) -> int:
         sheets.mkdir(exist_ok=True)
         for c in clips:
             contact_sheet(qdir / f"{c.name}.mp4", sheets / f"{c.name}.png")
+            if getattr(args, "beats", False):
+                beat_frames(qdir / f"{c.name}.mp4", qdir / f"{c.name}.srt", sheets / c.name)
         deck_sheet(qdir, clips, sheets / "deck.png")
-    print(f"sheets: {len(clips)} clip sheet(s) and deck.png -> {sheets}")
+    extra = " and full-size frames at the end of every beat" if getattr(args, "beats", False) else ""
+    print(f"sheets: {len(clips)} clip sheet(s), deck.png{extra} -> {sheets}")
     return 0
+
+
+def beat_frames(mp4: Path, srt_path: Path, folder: Path) -> list[Path]:
+    """Full-size PNGs of the last frame of every beat (a beat ends where its subtitle ends):
+    ``folder/beat_NN.png``, plus the first frame after the title card as ``beat_00_start.png``."""
+    import os
+
+    import av
+    import srt
+
+    cues = list(srt.parse(srt_path.read_text(encoding="utf-8"))) if srt_path.exists() else []
+    ends = [c.end.total_seconds() for c in cues]
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.glob("beat_*.png"):
+        old.unlink()
+    with av.open(str(mp4)) as cont:
+        st = cont.streams.video[0]
+        frames = [(float(f.pts * st.time_base), f.to_image()) for f in cont.decode(st)]
+    times = np.array([t for t, _ in frames])
+    out = []
+    for k, end in enumerate(ends):
+        i = int(np.searchsorted(times, end - 1e-6)) - 1  # the last frame shown before the cue ends
+        i = min(max(i, 0), len(frames) - 1)
+        dst = folder / f"beat_{k + 1:02d}.png"
+        tmp = dst.with_name(dst.name + PARTIAL)
+        frames[i][1].save(tmp, format="PNG")
+        os.replace(tmp, dst)
+        out.append(dst)
+    return out

@@ -4,7 +4,7 @@
     clips render [NAME ...] [--quality l|m|h|k] [--out DIR] [--jobs N] [--force]
     clips lecture [--quality Q] [--out DIR]
     clips stills [NAME ...] [--out DIR]
-    clips sheet [NAME ...] [--quality Q] [--out DIR]
+    clips sheet [NAME ...] [--quality Q] [--out DIR] [--beats]
     clips audit [NAME ...] [--matrix]
 
 Bad input (an unknown clip, a bad config value, a busy output folder) is one line on
@@ -65,6 +65,7 @@ def _parser() -> argparse.ArgumentParser:
 
     sh = sub.add_parser("sheet", help="contact sheets of rendered clips into OUT/QUALITY/sheets/")
     common(sh)
+    sh.add_argument("--beats", action="store_true", help="also a full-size PNG of the end of every beat")
 
     au = sub.add_parser("audit", help="check every beat's layout (frame, overlaps, text size) without rendering")
     au.add_argument("names", nargs="*", metavar="NAME", help="clip number, slug or scene class (default: all)")
