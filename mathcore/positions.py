@@ -26,10 +26,16 @@ def my_sinusoidal_position(T: int, d: int, base: float = 10000.0) -> np.ndarray:
     T = positive_int("T", T)
     d = positive_int("d", d)
     base = positive_base(base)
-    pos = np.arange(T, dtype=np.float64)[:, None]
+    return sinusoidal_rows(0, T, d, base)
+
+
+def sinusoidal_rows(start: int, stop: int, d: int, base: float) -> np.ndarray:
+    """``(stop - start, d)``: rows ``start..stop-1`` of :func:`my_sinusoidal_position`, bit for bit
+    (the same arithmetic), so long tables can be walked in blocks.  Arguments are trusted."""
+    pos = np.arange(start, stop, dtype=np.float64)[:, None]
     i2 = np.arange(0, d, 2, dtype=np.float64)
     angle = pos / base ** (i2 / d)
-    pe = np.empty((T, d))
+    pe = np.empty((stop - start, d))
     pe[:, 0::2] = np.sin(angle)
     pe[:, 1::2] = np.cos(angle[:, : d // 2])
     return pe

@@ -67,65 +67,79 @@ def typst_script_scale(expr: str) -> float:
     count with their slightly smaller x-height.
     """
     toks = [t for t in _TOKEN.findall(expr) if not t.isspace()]
-    best = [1.0]
-    pos = [0]
+    pos = 0
+
+    # AST: ("tok", text) | ("seq", [nodes]) | ("att", base, [scripts]) | ("frac", num, den) | ("call", name, [args], is_frac)
+    def parse_seq(until: str) -> tuple:
+        nonlocal pos
+        items: list = []
+        while pos < len(toks) and toks[pos] not in until:
+            t = toks[pos]
+            if t == "/" and items:
+                pos += 1
+                den = parse_atom()
+                items[-1] = ("frac", items[-1], den)
+                continue
+            if t in (",", ";"):
+                pos += 1
+                continue
+            items.append(parse_atom())
+        return ("seq", items)
+
+    def parse_primary() -> tuple:
+        nonlocal pos
+        if pos >= len(toks):
+            return ("seq", [])
+        t = toks[pos]
+        pos += 1
+        if t in _OPEN:
+            inner = parse_seq(_CLOSE)
+            if pos < len(toks) and toks[pos] in _CLOSE:
+                pos += 1
+            return inner
+        if re.match(r"[A-Za-z]", t) and pos < len(toks) and toks[pos] == "(":
+            pos += 1
+            args = parse_seq(")")
+            if pos < len(toks) and toks[pos] == ")":
+                pos += 1
+            return ("call", t, args, t == "frac")
+        return ("tok", t)
+
+    def parse_atom() -> tuple:
+        nonlocal pos
+        base = parse_primary()
+        scripts = []
+        while pos < len(toks) and toks[pos] in ("_", "^"):
+            pos += 1
+            scripts.append(parse_primary())
+        return ("att", base, scripts) if scripts else base
 
     def size(style: int) -> float:  # style 0 display, 1 text, 2 script, 3 script-script
         return SCRIPT_SCALE[min(max(style - 1, 0), 2)]
 
-    def smaller_script(style: int) -> int:
-        return max(style, 1) + 1 if style < 3 else 3
+    def smallest(node, style: int) -> float:
+        kind = node[0]
+        if kind == "tok":
+            return size(style) * (TYPST_TEXT_FACTOR if node[1].startswith('"') else 1.0)
+        if kind == "seq":
+            return min((smallest(n, style) for n in node[1]), default=1.0)
+        if kind == "att":
+            sub = max(style, 1) + 1 if style < 3 else 3
+            return min([smallest(node[1], style)] + [smallest(n, sub) for n in node[2]])
+        frac_style = min(style + 1, 3)
+        if kind == "frac":
+            return min(smallest(node[1], frac_style), smallest(node[2], frac_style))
+        _, name, args, is_frac = node  # a call: its name is drawn (unless frac), its arguments too
+        inner = smallest(args, frac_style if is_frac else style)
+        return inner if is_frac or name in _LAYOUT_CALLS else min(inner, size(style))
 
-    def smaller_frac(style: int) -> int:
-        return min(style + 1, 3)
+    return float(smallest(parse_seq(""), 0))
 
-    def note(style: int, tok: str) -> None:
-        f = size(style) * (TYPST_TEXT_FACTOR if tok.startswith('"') else 1.0)
-        best[0] = min(best[0], f)
 
-    def primary(style: int, strip: bool) -> None:
-        """One atom at ``style``: a group, a call, a string, a name, a number or a symbol."""
-        if pos[0] >= len(toks):
-            return
-        t = toks[pos[0]]
-        if t in _OPEN:
-            pos[0] += 1
-            sequence(style, until=_CLOSE)
-            if pos[0] < len(toks) and toks[pos[0]] in _CLOSE:
-                pos[0] += 1
-            return
-        pos[0] += 1
-        note(style, t)
-        if re.match(r"[A-Za-z]", t) and pos[0] < len(toks) and toks[pos[0]] == "(":
-            pos[0] += 1  # a call: name(args); frac(a, b) sets its parts one style down
-            inner = smaller_frac(style) if t == "frac" else style
-            sequence(inner, until=")")
-            if pos[0] < len(toks) and toks[pos[0]] == ")":
-                pos[0] += 1
-
-    def atom(style: int) -> None:
-        primary(style, strip=False)
-        while pos[0] < len(toks) and toks[pos[0]] in ("_", "^"):
-            pos[0] += 1
-            primary(smaller_script(style), strip=True)
-
-    def sequence(style: int, until: str = "") -> None:
-        start_style = style
-        while pos[0] < len(toks) and toks[pos[0]] not in until:
-            t = toks[pos[0]]
-            if t == "/":  # a fraction: the numerator already went by at this style; redo the rest smaller
-                pos[0] += 1
-                atom(smaller_frac(start_style))
-                # numerator: approximate by the previous atoms (set one style down as well)
-                best[0] = min(best[0], size(smaller_frac(start_style)))
-                continue
-            if t in (",", ";"):
-                pos[0] += 1
-                continue
-            atom(style)
-
-    sequence(0)
-    return best[0]
+# calls that draw only their arguments (and perhaps delimiters), not their name
+_LAYOUT_CALLS = {"scripts", "limits", "sqrt", "norm", "abs", "lr", "vec", "mat", "cases", "floor", "ceil",
+                 "round", "bold", "italic", "upright", "cancel", "overline", "underline", "hat", "tilde", "bar",
+                 "dot", "arrow", "op", "display", "inline", "sans", "serif", "mono", "cal", "frak", "bb"}
 
 
 def _text_xheight_units(mob: Mobject) -> float | None:
