@@ -1,0 +1,142 @@
+"""The config matrix covers every allowed range, and any valid config builds every clip.
+
+The per-beat layout audit over the matrix runs in each clip's own test file
+(``test_layout_holds_over_the_config_matrix``); this file checks the matrix itself, and
+draws random *valid* configs: every clip's data builds and every scene runs to its end.
+"""
+
+from __future__ import annotations
+
+import importlib
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mathcore.config import (
+    ANGLE_CMAPS,
+    FIELDS,
+    MAX_BASE,
+    MAX_NOTEBOOK,
+    MAX_TITLE,
+    MAX_WORD,
+    MIN_BASE,
+    SIGNED_CMAPS,
+    WEIGHT_CMAPS,
+    load_config,
+)
+from scenes.catalog import CLIPS
+from scenes.render.matrix import ALLOWED, CORNERS, config_text, corner_configs, covered, write_config
+
+# every numeric key: (min, max) as the validator allows them
+RANGES = {
+    "lecture.number": (1, 99), "lecture.seed": (0, 2**32 - 1), "sizes.T": (3, 6), "sizes.d": (2, 6),
+    "sizes.T_heatmap": (8, 16), "sizes.n_trials": (100, 10000), "positions.n_max": (8, 65536),
+    "positions.train_length": (2, 65536), "positions.rope_base": (MIN_BASE, MAX_BASE),
+    "positions.dilution_t_max": (100, 100000),
+}
+
+
+@pytest.fixture(scope="module")
+def corners(tmp_path_factory):
+    return corner_configs(tmp_path_factory.mktemp("corners"))
+
+
+def test_every_corner_is_a_valid_config(corners):
+    assert set(corners) == set(CORNERS) and "shipped" in corners
+
+
+@pytest.mark.parametrize("key", sorted(RANGES))
+def test_the_corners_put_every_numeric_key_at_its_minimum_and_maximum(corners, key):
+    field = next(f for f, k in FIELDS.items() if k == key)
+    values = {getattr(c, field) for c in corners.values()}
+    lo, hi = RANGES[key]
+    assert lo in values and hi in values, (key, sorted(values))
+
+
+def test_the_corners_cover_the_hard_cases(corners):
+    cs = list(corners.values())
+    assert any(c.train_length == c.n_max for c in cs) and any(c.train_length == c.n_max - 1 for c in cs)
+    assert any(len(c.tokens_a) == 8 and min(map(len, c.tokens_a)) >= 8 for c in cs)  # eight long words
+    assert any(len(c.tokens_a) == 2 for c in cs)
+    assert any(len(c.title) >= 70 for c in cs) and any(len(c.notebook) >= 50 for c in cs)
+    assert {len(c.dilution_widths) for c in cs} >= {1, 5}
+    assert {min(c.dilution_widths) for c in cs} >= {2} and any(max(c.dilution_widths) == 4096 for c in cs)
+    Ts = {c.T for c in cs}
+    assert Ts == {3, 4, 5, 6}
+
+
+def test_every_allowed_colormap_is_in_the_matrix():
+    cov = covered()
+    for key, allowed in ALLOWED.items():
+        assert cov[key] == allowed, (key, allowed - cov[key])
+    assert ALLOWED["colors.weights"] == set(WEIGHT_CMAPS)
+    assert ALLOWED["colors.signed"] == set(SIGNED_CMAPS) and ALLOWED["colors.angles"] == set(ANGLE_CMAPS)
+
+
+def test_config_text_round_trips(tmp_path):
+    p = write_config({"sizes.T": 3, "permutation.perm": [2, 0, 1], "lecture.title": 'A "quoted" title'}, tmp_path / "c.toml")
+    c = load_config(p)
+    assert c.T == 3 and c.perm == (2, 0, 1) and c.title == 'A "quoted" title'
+    assert "[sizes]" in config_text({})
+
+
+# ------------------------------------------------------------------ random valid configs
+WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=MAX_WORD)
+
+
+@st.composite
+def valid_overrides(draw) -> dict:
+    T = draw(st.integers(3, 6))
+    perm = draw(st.permutations(list(range(T))).filter(lambda p: list(p) != list(range(T))))
+    words = draw(st.lists(WORD, min_size=2, max_size=8).filter(lambda w: len(set(w)) >= 2))
+    other = draw(st.permutations(words).filter(lambda p: list(p) != list(words)))
+    n_max = draw(st.integers(8, 65536))
+    title = draw(st.text(alphabet="ABCdefghij klmnop:-·", min_size=1, max_size=MAX_TITLE).filter(str.strip))
+    return {
+        "lecture.number": draw(st.integers(1, 99)), "lecture.title": title,
+        "lecture.notebook": draw(st.text(alphabet="0123456789 ·abcdefAB", min_size=1, max_size=MAX_NOTEBOOK).filter(str.strip)),
+        "lecture.seed": draw(st.integers(0, 2**32 - 1)),
+        "sizes.T": T, "sizes.d": draw(st.sampled_from([2, 4, 6])), "sizes.T_heatmap": draw(st.integers(8, 16)),
+        "sizes.n_trials": draw(st.integers(100, 400)),  # up to 10 000 is in the matrix; kept small here for time
+        "permutation.perm": list(perm), "sentences.a": " ".join(words), "sentences.b": " ".join(other),
+        "positions.n_max": n_max, "positions.train_length": draw(st.integers(2, n_max)),
+        "positions.rope_base": draw(st.floats(MIN_BASE, MAX_BASE)),
+        "positions.dilution_widths": draw(st.lists(st.integers(1, 512).map(lambda w: 2 * w), min_size=1, max_size=5)),
+        "positions.dilution_t_max": draw(st.integers(100, 20000)),
+        "colors.weights": draw(st.sampled_from(WEIGHT_CMAPS)), "colors.signed": draw(st.sampled_from(SIGNED_CMAPS)),
+        "colors.angles": draw(st.sampled_from(ANGLE_CMAPS)),
+    }
+
+
+def _load(overrides: dict):
+    with tempfile.TemporaryDirectory() as tmp:
+        return load_config(write_config(overrides, Path(tmp) / "lecture.toml"))
+
+
+def _scene(clip):
+    return getattr(importlib.import_module(f"scenes.{clip.module}"), clip.scene)
+
+
+@given(valid_overrides())
+@settings(max_examples=25, suppress_health_check=[HealthCheck.too_slow])
+def test_any_valid_config_builds_every_clips_data(overrides):
+    cfg = _load(overrides)
+    for clip in CLIPS:
+        data = _scene(clip).build_data(cfg)
+        assert data is not None
+
+
+@pytest.mark.parametrize("clip", CLIPS, ids=[c.name for c in CLIPS])
+@given(overrides=valid_overrides())
+@settings(max_examples=2, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+def test_any_valid_config_runs_every_scene_to_its_end(clip, overrides):
+    from scenes.kit.audit import audit_clip
+
+    res = audit_clip(_scene(clip), _load(overrides))
+    assert res.records and res.records[-1].key == "close"
+    assert 20 <= res.scene.time <= 75, f"{clip.name} lasts {res.scene.time:.1f} s"
+    assert np.isfinite(res.scene.time)
