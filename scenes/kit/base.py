@@ -69,6 +69,7 @@ class Caption:
     start: float
     duration: float
     text: str
+    key: str = ""  # the narration entry (the beat's name)
 
 
 class ClipScene(Scene):
@@ -167,7 +168,7 @@ class ClipScene(Scene):
         # beat a frame shorter or longer than asked, and captions must never overlap
         shown = self.time - start
         self.add_subcaption(text, duration=shown, offset=-shown)
-        self.captions.append(Caption(start, shown, text))
+        self.captions.append(Caption(start, shown, text, key))
         if self.auditing:
             from .audit import snapshot
 

@@ -1,7 +1,7 @@
 """``clips``: list, render, assemble and review the lecture's clips.
 
     clips list [--json]
-    clips render [NAME ...] [--quality l|m|h|k] [--out DIR] [--jobs N] [--force]
+    clips render [NAME ...] [--quality l|m|h|k] [--out DIR] [--jobs N] [--force] [--scheduler tcp://HOST:PORT]
     clips lecture [--quality Q] [--out DIR]
     clips stills [NAME ...] [--out DIR]
     clips sheet [NAME ...] [--quality Q] [--out DIR] [--beats]
@@ -18,7 +18,6 @@ import argparse
 import json
 import os
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -56,6 +55,8 @@ def _parser() -> argparse.ArgumentParser:
     common(r)
     r.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1, help="parallel workers (default: cores)")
     r.add_argument("--force", action="store_true", help="render even if nothing changed")
+    r.add_argument("--scheduler", metavar="tcp://HOST:PORT", default=None,
+                   help="render on a Dask cluster (its workers run from the same commit of this project)")
 
     le = sub.add_parser("lecture", help="join the rendered clips into OUT/QUALITY/lecture.mp4")
     common(le, names=False)
@@ -116,7 +117,7 @@ def cmd_render(args) -> int:
         if not todo:
             print(f"{len(jobs)} clip(s) up to date in {qdir} ({time.monotonic() - t_start:.2f} s)")
             return 0
-        outcomes = _run(todo, ctx, qdir, out / ".work" / quality, manifest, args.jobs)
+        outcomes = _run(todo, ctx, qdir, out / ".work" / quality, manifest, args.jobs, args.scheduler)
     failed = [o for o in outcomes if not o.ok]
     done = len(outcomes) - len(failed)
     print(f"{done} rendered, {len(jobs) - len(todo)} unchanged, {len(failed)} failed "
@@ -126,27 +127,29 @@ def cmd_render(args) -> int:
     return 1 if failed else 0
 
 
-def _run(todo, ctx, qdir, workroot, manifest, jobs):
-    from concurrent.futures import ThreadPoolExecutor
-
+def _run(todo, ctx, qdir, workroot, manifest, jobs, scheduler=None):
+    """Draw progress while the pipeline executes the plan (locally or on a cluster)."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from . import pipeline as pl
 
     console = Console(stderr=False)
-    lock = threading.Lock()
     n = len(todo)
+    where = f"cluster {scheduler}" if scheduler else f"{jobs} job(s)"
     progress = Progress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("anims"),
         TimeElapsedColumn(), console=console, transient=False, disable=not console.is_terminal,
     )
     tasks = {}
     with progress:
-        deck = progress.add_task(f"deck: {n} clip(s), {jobs} job(s)", total=n)
+        deck = progress.add_task(f"deck: {n} clip(s), {where}", total=n)
         for i, j in enumerate(todo, 1):
             tasks[j.clip.number] = progress.add_task(
                 f"clip {i}/{n} {j.clip.name} ({j.reason})", total=j.expected_animations, start=False)
+
+        def started(clip):
+            progress.start_task(tasks[clip.number])
 
         def on_progress(clip, played):
             t = tasks[clip.number]
@@ -154,20 +157,17 @@ def _run(todo, ctx, qdir, workroot, manifest, jobs):
             total = progress.tasks[t].total
             progress.update(t, completed=played, total=max(total or 0, played) if total else None)
 
-        def work(j):
-            progress.start_task(tasks[j.clip.number])
-            o = pl.run_job(j, ctx, qdir, workroot, manifest, lock, on_progress)
-            t = tasks[j.clip.number]
+        def finished(o):
+            t = tasks[o.clip.number]
             if o.ok:
-                progress.update(t, total=progress.tasks[t].completed or 1, completed=progress.tasks[t].completed or 1)
+                done = progress.tasks[t].completed or 1
+                progress.update(t, total=done, completed=done)
             progress.advance(deck)
             mark = "✓" if o.ok else "✗"
-            console.print(f"  {mark} {j.clip.name}  {o.seconds:.1f} s" + ("" if o.ok else f"  (log: {o.log})"))
-            return o
+            console.print(f"  {mark} {o.clip.name}  {o.seconds:.1f} s" + ("" if o.ok else f"  (log: {o.log})"))
 
-        with ThreadPoolExecutor(max_workers=jobs) as ex:
-            outcomes = list(ex.map(work, todo))  # submitted in lecture order
-    return outcomes
+        events = pl.Events(started=started, progress=on_progress, finished=finished)
+        return pl.execute(todo, ctx, qdir, workroot, manifest, jobs, scheduler, events)
 
 
 # ------------------------------------------------------------------------------ audit
@@ -236,7 +236,7 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as e:  # pipeline errors with their own one-line message
         from .pipeline import RenderLockedError
 
-        if isinstance(e, RenderLockedError) or type(e).__name__ in ("NarrationError", "LectureError"):
+        if isinstance(e, RenderLockedError) or type(e).__name__ in ("NarrationError", "LectureError", "ClusterError"):
             print(f"clips: {e}", file=sys.stderr)
             return 2
         raise

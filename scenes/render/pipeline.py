@@ -29,7 +29,7 @@ import sys
 import threading
 import time
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -69,34 +69,19 @@ class KeyContext:
     shared: str = ""
     narration: dict = field(default_factory=dict)
     config: object = None
+    source: str = ""  # digest of the code every clip can reach, the fonts and manim.cfg
+    versions: tuple[str, ...] = ()  # the libraries and Python the frames depend on
 
     def __post_init__(self):
-        from mathcore.config import ASSETS_DIR, load_config
+        from mathcore.config import load_config
 
-        code = list((SCENES_DIR / "kit").glob("*.py")) + [SCENES_DIR / "catalog.py", SCENES_DIR / "render" / "worker.py"]
-        code += list((REPO_DIR / "mathcore").glob("*.py"))
-        fonts = list((ASSETS_DIR / "fonts").glob("*"))
-        versions = [f"{p}=={_version(p)}" for p in VERSIONED] + [sys.version.split()[0]]
-        self.shared = _sha(
-            _files_digest(code).encode(), _files_digest(fonts).encode(),
-            (REPO_DIR / "manim.cfg").read_bytes(), ";".join(versions).encode(), self.quality.encode(),
-        )
+        self.source = source_digest()
+        self.versions = library_versions()
+        self.shared = _sha(self.source.encode(), ";".join(self.versions).encode(), self.quality.encode())
         self.config = load_config()  # raises ConfigError (one line) on a bad value
 
-    def narration_of(self, clip: Clip) -> bytes:
-        from mathcore.config import ASSETS_DIR
-
-        path = ASSETS_DIR / "narration" / f"{clip.module}.toml"
-        if path not in self.narration:
-            try:
-                self.narration[path] = tomllib.loads(path.read_text(encoding="utf-8"))
-            except (FileNotFoundError, tomllib.TOMLDecodeError):
-                self.narration[path] = {}
-        return json.dumps(self.narration[path].get(clip.slug), sort_keys=True).encode()
-
     def static_key(self, clip: Clip) -> str:
-        ident = f"{clip.number}|{clip.scene}|{clip.module}|{clip.slug}|{clip.title}|{clip.section}".encode()
-        return _sha(self.shared.encode(), ident, clip_source(clip).encode(), self.narration_of(clip))
+        return _sha(self.shared.encode(), clip_digest(clip, self.narration).encode())
 
     def config_values(self, fields: Iterable[str]) -> dict:
         out = {}
@@ -107,6 +92,40 @@ class KeyContext:
 
     def key(self, clip: Clip, fields: Iterable[str]) -> str:
         return _sha(self.static_key(clip).encode(), json.dumps(self.config_values(fields), sort_keys=True).encode())
+
+
+def narration_of(clip: Clip, cache: dict | None = None) -> bytes:
+    """The clip's own section of its family's narration file, canonically serialised."""
+    from mathcore.config import ASSETS_DIR
+
+    cache = {} if cache is None else cache
+    path = ASSETS_DIR / "narration" / f"{clip.module}.toml"
+    if path not in cache:
+        try:
+            cache[path] = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (FileNotFoundError, tomllib.TOMLDecodeError):
+            cache[path] = {}
+    return json.dumps(cache[path].get(clip.slug), sort_keys=True).encode()
+
+
+def clip_digest(clip: Clip, cache: dict | None = None) -> str:
+    """Digest of what is the clip's own: its identity, its source (see :func:`clip_source`), its narration."""
+    ident = f"{clip.number}|{clip.scene}|{clip.module}|{clip.slug}|{clip.title}|{clip.section}".encode()
+    return _sha(ident, clip_source(clip).encode(), narration_of(clip, cache))
+
+
+def source_digest() -> str:
+    """Digest of every file any clip can reach (kit, catalog, worker, mathcore), the fonts and manim.cfg."""
+    from mathcore.config import ASSETS_DIR
+
+    code = list((SCENES_DIR / "kit").glob("*.py")) + [SCENES_DIR / "catalog.py", SCENES_DIR / "render" / "worker.py"]
+    code += list((REPO_DIR / "mathcore").glob("*.py"))
+    fonts = list((ASSETS_DIR / "fonts").glob("*"))
+    return _sha(_files_digest(code).encode(), _files_digest(fonts).encode(), (REPO_DIR / "manim.cfg").read_bytes())
+
+
+def library_versions() -> tuple[str, ...]:
+    return tuple(f"{p}=={_version(p)}" for p in VERSIONED) + (f"python=={sys.version.split()[0]}",)
 
 
 def clip_source(clip: Clip) -> str:
@@ -279,33 +298,38 @@ def video_facts(path: Path) -> tuple[float, int]:
     return duration, int(frames)
 
 
-def run_job(job: Job, ctx: KeyContext, qdir: Path, workroot: Path, manifest: Manifest, lock: threading.Lock,
-            on_progress) -> Outcome:
-    clip = job.clip
-    work = workroot / clip.name
+def render_local(clip: Clip, quality: str, work: Path, log: Path, on_progress=None, env: dict | None = None) -> dict:
+    """Render ``clip`` in a fresh worker process into ``work``; its output goes to ``log``.
+
+    Returns the worker's ``result.json`` (files it made, config fields read, beats) or raises
+    :class:`RenderFailed` with the last line of the log."""
     work.mkdir(parents=True, exist_ok=True)
     (work / "result.json").unlink(missing_ok=True)
-    logdir = qdir / "logs"
-    logdir.mkdir(exist_ok=True)
-    log = logdir / f"{clip.name}.log"
-    t0 = time.monotonic()
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    env = dict(os.environ if env is None else env, PYTHONUNBUFFERED="1")
     with open(log, "w", encoding="utf-8") as logf:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "scenes.render.worker", clip.name, ctx.quality, str(work)],
+            [sys.executable, "-m", "scenes.render.worker", clip.name, quality, str(work)],
             cwd=REPO_DIR, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
         )
         for line in proc.stdout:
             if line.startswith("@@progress "):
-                on_progress(clip, int(line.split()[1]))
+                if on_progress is not None:
+                    on_progress(clip, int(line.split()[1]))
             else:
                 logf.write(line)
         rc = proc.wait()
-    secs = time.monotonic() - t0
     if rc != 0:
         tail = [ln.strip() for ln in log.read_text(encoding="utf-8", errors="replace").splitlines() if ln.strip()]
-        return Outcome(clip, False, secs, log, tail[-1] if tail else f"worker exited with status {rc}")
-    result = json.loads((work / "result.json").read_text())
+        raise RenderFailed(tail[-1] if tail else f"worker exited with status {rc}")
+    return json.loads((work / "result.json").read_text())
+
+
+class RenderFailed(RuntimeError):
+    """A clip's worker failed; the message is the last line of its log."""
+
+
+def commit(clip: Clip, ctx: KeyContext, qdir: Path, manifest: Manifest, lock: threading.Lock, result: dict) -> dict:
+    """Move a rendered clip's files into ``qdir`` atomically and record it in the manifest."""
     files = {}
     for kind in ("mp4", "srt", "png"):
         src = result.get(kind)
@@ -322,8 +346,58 @@ def run_job(job: Job, ctx: KeyContext, qdir: Path, workroot: Path, manifest: Man
         "animations": result["animations"],
         "duration": round(duration, 3),
         "frames": frames,
+        "beats": result.get("beats", []),
         "files": files,
     }
     with lock:
         manifest.record(clip, entry)
-    return Outcome(clip, True, secs, log)
+    return entry
+
+
+def run_job(job: Job, ctx: KeyContext, qdir: Path, workroot: Path, manifest: Manifest, lock: threading.Lock,
+            on_progress) -> Outcome:
+    """Render one job in a local worker process and commit it."""
+    clip = job.clip
+    logdir = qdir / "logs"
+    logdir.mkdir(exist_ok=True)
+    log = logdir / f"{clip.name}.log"
+    t0 = time.monotonic()
+    try:
+        result = render_local(clip, ctx.quality, workroot / clip.name, log, on_progress)
+    except RenderFailed as e:
+        return Outcome(clip, False, time.monotonic() - t0, log, str(e))
+    commit(clip, ctx, qdir, manifest, lock, result)
+    return Outcome(clip, True, time.monotonic() - t0, log)
+
+
+# ------------------------------------------------------------------------------ executing a plan
+@dataclass
+class Events:
+    """What a runner tells its caller (the CLI draws progress from these); all optional."""
+
+    started: Callable[[Clip], None] = lambda clip: None
+    progress: Callable[[Clip, int], None] = lambda clip, played: None
+    finished: Callable[[Outcome], None] = lambda outcome: None
+
+
+def execute(todo: list[Job], ctx: KeyContext, qdir: Path, workroot: Path, manifest: Manifest, jobs: int = 1,
+            scheduler: str | None = None, events: Events | None = None) -> list[Outcome]:
+    """Render every job, locally (``jobs`` worker processes) or on a Dask cluster (``scheduler``),
+    committing each finished clip atomically; a failure never stops the others.
+    Outcomes come back in the order of ``todo``."""
+    events = events or Events()
+    lock = threading.Lock()
+    if scheduler:
+        from .remote import DaskRunner
+
+        return DaskRunner(scheduler).run(todo, ctx, qdir, workroot, manifest, lock, events)
+    from concurrent.futures import ThreadPoolExecutor
+
+    def work(j: Job) -> Outcome:
+        events.started(j.clip)
+        o = run_job(j, ctx, qdir, workroot, manifest, lock, events.progress)
+        events.finished(o)
+        return o
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
+        return list(ex.map(work, todo))  # submitted in lecture order

@@ -80,6 +80,9 @@ def render(name: str, quality: str, workdir: Path) -> dict:
         "config_fields": sorted(cfg.used),
         "animations": played[0],
         "duration": float(scene.time),
+        # every beat: where it starts and how long it lasts (the presenter stops at each end)
+        "beats": [{"key": c.key, "start": round(c.start, 6), "duration": round(c.duration, 6), "text": c.text}
+                  for c in getattr(scene, "captions", [])],
     }
     (workdir / "result.json").write_text(json.dumps(result, indent=2))
     return result
