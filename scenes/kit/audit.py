@@ -277,7 +277,9 @@ def audit_clip(scene_cls, lecture_config=None, frame_size: tuple[int, int] | Non
     from manim import tempconfig
 
     t0 = time.perf_counter()
-    w, h = frame_size or (160, 90)
+    # Pango lays text out on a canvas as wide as the frame in pixels and wraps what is wider:
+    # at 160 px every label longer than ~7 units came out wrapped, unlike in any render
+    w, h = frame_size or (854, 480)
     with tempconfig({
         "pixel_width": w, "pixel_height": h, "frame_rate": 5,
         # with a frame wanted, Manim's still mode (it skips every animation and draws the end);
