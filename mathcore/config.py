@@ -22,6 +22,7 @@ QUALITIES = ("l", "m", "h", "k")
 WEIGHT_CMAPS = ("viridis", "cividis", "magma", "inferno", "plasma")
 SIGNED_CMAPS = ("RdBu_r", "RdBu", "coolwarm", "PuOr", "BrBG", "PiYG", "seismic", "bwr")
 ANGLE_CMAPS = ("twilight", "twilight_shifted", "hsv")
+VOICES = ("piper", "recorded", "none")  # the voice track: synthetic, the lecturer's recordings only, or silent
 
 
 # Limits where a clip can no longer be drawn legibly or tell its story honestly (see the README):
@@ -59,6 +60,7 @@ class LectureConfig:
     cmap_weights: str
     cmap_signed: str
     cmap_angles: str
+    voice: str = "none"
 
     @property
     def tokens_a(self) -> tuple[str, ...]:
@@ -80,6 +82,7 @@ FIELDS: dict[str, str] = {
     "rope_base": "positions.rope_base", "dilution_widths": "positions.dilution_widths",
     "dilution_t_max": "positions.dilution_t_max",
     "cmap_weights": "colors.weights", "cmap_signed": "colors.signed", "cmap_angles": "colors.angles",
+    "voice": "voice.engine",
 }
 
 
@@ -205,6 +208,7 @@ def load_config(path: str | os.PathLike | None = None) -> LectureConfig:
         cmap_weights=r.str("colors.weights", WEIGHT_CMAPS),
         cmap_signed=r.str("colors.signed", SIGNED_CMAPS),
         cmap_angles=r.str("colors.angles", ANGLE_CMAPS),
+        voice=r.str("voice.engine", VOICES),
     )
 
 

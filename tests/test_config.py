@@ -175,6 +175,7 @@ BAD = [
     ("colors.weights", '"jet"', "one of viridis"),
     ("colors.signed", '"viridis"', "one of RdBu_r, RdBu, coolwarm"),
     ("colors.angles", '"viridis"', "one of twilight, twilight_shifted, hsv"),
+    ("voice.engine", '"espeak"', "one of piper, recorded, none"),
 ]
 
 

@@ -11,6 +11,7 @@ the lecture config); tests call it without rendering.
 
 from __future__ import annotations
 
+import os
 import string
 import tomllib
 from dataclasses import dataclass
@@ -24,8 +25,10 @@ from mathcore.config import ASSETS_DIR, LectureConfig, load_config
 
 from ..catalog import Clip, by_scene
 from .layout import SAFE, Layout, fit_label
+from .voice import GAP as VOICE_GAP
 from .theme import BG, DIM, FAINT, HEADING, MARGIN, SMALL, TITLE, family_color, label, register_fonts
 
+VOICE_ENV = "ATTENTION_CLIPS_VOICE"  # `clips render --voice` sets it for the worker
 NARRATION_DIR: Path = ASSETS_DIR / "narration"  # one TOML per clip family: narration/<module>.toml
 WORDS_PER_SECOND = 2.5  # reading speed the captions are timed for
 MIN_CAPTION = 1.6  # seconds
@@ -82,10 +85,14 @@ class ClipScene(Scene):
 
     CLOSING_HOLD: ClassVar[float] = 2.0
 
-    def __init__(self, *args, lecture_config: LectureConfig | None = None, audit: bool = False, **kwargs):
+    def __init__(self, *args, lecture_config: LectureConfig | None = None, audit: bool = False,
+                 voice: str | None = None, **kwargs):
         self._lecture_config = lecture_config
         self.auditing = audit
         self.audit_records: list = []
+        # the voice: "piper", "recorded" or "none"; by default $ATTENTION_CLIPS_VOICE (set by
+        # `clips render --voice`), else the config's voice.engine.  Audits are silent.
+        self._voice_choice = "none" if audit and voice is None else voice
         super().__init__(*args, **kwargs)
 
     # ------------------------------------------------------------------ data
@@ -100,12 +107,14 @@ class ClipScene(Scene):
 
     @classmethod
     def stills(cls, data: Any, cfg: LectureConfig) -> list:
-        """The clip's key data as still specs (``scenes.kit.stills``) for ``clips stills``.
-
-        Default: every array in ``data``; clips override this to pick their key figures
-        with the same colour scales they draw with.
+        """The clip's designed stills (``scenes.kit.stills`` specs) for ``clips stills`` and the handout:
+        the figures ``scenes/figures/<module>.py`` registers for this scene class, first one the key figure.
         """
-        from .stills import default_stills
+        from scenes.figures import builders, designed_stills
+
+        if builders(cls.__name__):
+            return designed_stills(cls.__name__, data, cfg)
+        from .stills import default_stills  # until every clip has a designed still
 
         return default_stills(data, cfg)
 
@@ -121,6 +130,13 @@ class ClipScene(Scene):
         self.data = self.build_data(self.cfg)
         self._narration = narration(self.clip())
         self.captions: list[Caption] = []
+        self.voice_lines: list = []  # (start, voice.Line) per spoken beat
+        engine = self._voice_choice or os.environ.get(VOICE_ENV) or self.cfg.voice
+        self.narrator = None
+        if engine != "none":
+            from .voice import Narrator
+
+            self.narrator = Narrator(engine)
 
     def construct(self) -> None:
         self.title_card()
@@ -146,16 +162,37 @@ class ClipScene(Scene):
             )
         return text.format(**values)
 
-    def beat(self, key: str, *animations, run_time: float | None = None, hold: float | None = None, **play_kw) -> None:
-        """Play ``animations`` and show caption ``key`` for as long as it takes to read.
+    def spoken_text(self, key: str, caption: str) -> str:
+        """What the voice says for beat ``key``: the narration's ``[slug.say]`` entry if there is
+        one (formatted like captions), else the caption put into words (``voice.spoken``)."""
+        from .voice import spoken
 
-        The beat lasts ``max(run_time + hold, reading time)``; ``hold`` defaults to 0.6 s.
+        say = self._narration.get("say", {})
+        if isinstance(say, dict) and key in say:
+            return spoken(say[key].format(**self.caption_values()))
+        return spoken(caption)
+
+    def speak(self, key: str, caption: str):
+        """The voice line for beat ``key`` (``None`` when the clip is silent)."""
+        if self.narrator is None:
+            return None
+        return self.narrator.line(self.clip().slug, key, caption, self.spoken_text(key, caption))
+
+    def beat(self, key: str, *animations, run_time: float | None = None, hold: float | None = None, **play_kw) -> None:
+        """Play ``animations`` and show caption ``key`` for as long as it takes to read, and to
+        say when the clip has a voice.
+
+        The beat lasts ``max(run_time + hold, reading time, speech + GAP)``; ``hold`` defaults
+        to 0.6 s.  The voice line starts with the beat, as its caption does.
         """
         text = self.caption(key)
+        line = self.speak(key, text)
         rt = (run_time if run_time is not None else DEFAULT_RUN) if animations else 0.0
         hold = 0.6 if hold is None else hold
-        total = max(rt + hold, reading_time(text))
+        total = max(rt + hold, reading_time(text), line.duration + VOICE_GAP if line is not None else 0.0)
         start = self.time
+        if line is not None:
+            self.voice_lines.append((start, line))
         if animations:
             self.play(*animations, run_time=rt, **play_kw)
         if total - (self.time - start) > 1e-9:

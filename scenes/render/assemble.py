@@ -117,9 +117,26 @@ def write_lecture(segs: list[Segment], dst_mp4: Path, dst_srt: Path) -> None:
     tmp = dst_mp4.with_name(dst_mp4.name + PARTIAL)
     ms = Fraction(1, 1000)
     total_ms = int(round(sum(s.duration for s in segs) * 1000))
+    # one continuous audio track: each clip's audio cut or padded to its video's exact length,
+    # joined, encoded once (no AAC priming or padding at the joins), when any clip has a voice
+    from .audio import RATE, decode_audio, encode_aac, has_audio
+
+    apkts, acc = [], None
+    if any(has_audio(seg.mp4) for seg in segs):
+        starts = [int(round(seg.start * RATE)) for seg in segs] + [int(round(sum(s.duration for s in segs) * RATE))]
+        track = np.concatenate([decode_audio(seg.mp4, (b - a) / RATE) for seg, a, b in zip(segs, starts, starts[1:])])
+        acc, apkts = encode_aac(track)
     with av.open(str(tmp), "w", format="mp4") as out:
         with av.open(str(segs[0].mp4)) as first:
             vout = out.add_stream_from_template(first.streams.video[0])
+        aout = None
+        if acc is not None:
+            aout = out.add_stream("aac", rate=RATE, layout="mono")
+            aout.codec_context.extradata = acc.extradata
+            aout.time_base = Fraction(1, RATE)
+            aout.metadata["language"] = "eng"
+        a_iter = iter(apkts)
+        a_next = next(a_iter, None)
         sout = out.add_mux_stream("mov_text", time_base=ms)
         sout.metadata["language"] = "eng"
         sout.metadata["title"] = "Narration"
@@ -150,11 +167,15 @@ def write_lecture(segs: list[Segment], dst_mp4: Path, dst_srt: Path) -> None:
                 for pkt in src.demux(vin):
                     if pkt.dts is None:
                         continue
-                    # keep the subtitle track interleaved with the video
+                    # keep the subtitle and audio tracks interleaved with the video
                     now_ms = float((pkt.dts + offset) * vin.time_base * 1000)
                     while pending is not None and pending[0] <= now_ms:
                         _mux_sub(out, sout, pending)
                         pending = next(sub_iter, None)
+                    while a_next is not None and a_next.pts * 1000 / RATE <= now_ms:
+                        a_next.stream = aout
+                        out.mux(a_next)
+                        a_next = next(a_iter, None)
                     pkt.pts += offset
                     pkt.dts += offset
                     pkt.stream = vout
@@ -162,6 +183,10 @@ def write_lecture(segs: list[Segment], dst_mp4: Path, dst_srt: Path) -> None:
         while pending is not None:
             _mux_sub(out, sout, pending)
             pending = next(sub_iter, None)
+        while a_next is not None:
+            a_next.stream = aout
+            out.mux(a_next)
+            a_next = next(a_iter, None)
     import os
 
     os.replace(tmp, dst_mp4)
@@ -186,6 +211,9 @@ def cmd_lecture(args, quality: str) -> int:
     with OutputLock(out):
         segs = plan_segments(qdir, quality)
         write_lecture(segs, qdir / "lecture.mp4", qdir / "lecture.srt")
+        from .present import CHAPTERS, write_chapters
+
+        write_chapters(qdir / CHAPTERS, [(float(s.start), s.clip.title) for s in segs])  # for a video site's description
     total = float(sum(s.duration for s in segs))
     print(f"lecture: {len(segs)} clips, {total:.1f} s, {len(merged_subtitles(segs))} subtitles -> {qdir / 'lecture.mp4'}")
     return 0

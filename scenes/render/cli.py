@@ -1,10 +1,13 @@
 """``clips``: list, render, assemble and review the lecture's clips.
 
     clips list [--json]
-    clips render [NAME ...] [--quality l|m|h|k] [--out DIR] [--jobs N] [--force] [--scheduler tcp://HOST:PORT]
+    clips render [NAME ...] [--quality l|m|h|k] [--out DIR] [--jobs N] [--force] [--voice piper|recorded|none]
+                 [--scheduler tcp://HOST:PORT]
     clips lecture [--quality Q] [--out DIR]
-    clips stills [NAME ...] [--out DIR]
+    clips stills [NAME ...] [--theme dark|light] [--out DIR]
+    clips handout [--theme light|dark] [--out DIR]
     clips sheet [NAME ...] [--quality Q] [--out DIR] [--beats]
+    clips present [--quality Q] [--out DIR]
     clips audit [NAME ...] [--matrix]
 
 Bad input (an unknown clip, a bad config value, a busy output folder) is one line on
@@ -55,14 +58,24 @@ def _parser() -> argparse.ArgumentParser:
     common(r)
     r.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1, help="parallel workers (default: cores)")
     r.add_argument("--force", action="store_true", help="render even if nothing changed")
+    r.add_argument("--voice", choices=("piper", "recorded", "none"), default=None,
+                   help="the voice track (default: the config's voice.engine); none renders silent clips")
     r.add_argument("--scheduler", metavar="tcp://HOST:PORT", default=None,
                    help="render on a Dask cluster (its workers run from the same commit of this project)")
 
     le = sub.add_parser("lecture", help="join the rendered clips into OUT/QUALITY/lecture.mp4")
     common(le, names=False)
 
-    st = sub.add_parser("stills", help="matplotlib figures of each clip's data into OUT/stills/")
+    st = sub.add_parser("stills", help="each clip's designed stills (PNG and SVG) into OUT/stills/THEME/")
     common(st, quality=False)
+    st.add_argument("--theme", choices=("dark", "light"), default="dark", help="dark: slides (default); light: print")
+
+    ho = sub.add_parser("handout", help="the lecture as one printable PDF: OUT/handout-THEME.pdf")
+    common(ho, names=False, quality=False)
+    ho.add_argument("--theme", choices=("light", "dark"), default="light", help="light: print (default); dark: screen")
+
+    pr = sub.add_parser("present", help="a presenter page that stops at every beat: OUT/QUALITY/present/index.html")
+    common(pr, names=False)
 
     sh = sub.add_parser("sheet", help="contact sheets of rendered clips into OUT/QUALITY/sheets/")
     common(sh)
@@ -107,7 +120,7 @@ def cmd_render(args) -> int:
     with pl.OutputLock(out):
         qdir.mkdir(parents=True, exist_ok=True)
         pl.clean_partials(qdir)
-        ctx = pl.KeyContext(quality)
+        ctx = pl.KeyContext(quality, voice=args.voice)
         manifest = pl.Manifest(qdir, quality)
         jobs = pl.plan(ctx, qdir, manifest, clips, args.force)
         todo = [j for j in jobs if j.reason]
@@ -224,6 +237,14 @@ def main(argv: list[str] | None = None) -> int:
             from .stills import cmd_stills
 
             return cmd_stills(args)
+        if args.command == "handout":
+            from .handout import cmd_handout
+
+            return cmd_handout(args)
+        if args.command == "present":
+            from .present import cmd_present
+
+            return cmd_present(args, _quality(args))
         if args.command == "audit":
             return cmd_audit(args)
         if args.command == "sheet":
@@ -236,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as e:  # pipeline errors with their own one-line message
         from .pipeline import RenderLockedError
 
-        if isinstance(e, RenderLockedError) or type(e).__name__ in ("NarrationError", "LectureError", "ClusterError"):
+        if isinstance(e, RenderLockedError) or type(e).__name__ in ("NarrationError", "LectureError", "ClusterError", "VoiceError"):
             print(f"clips: {e}", file=sys.stderr)
             return 2
         raise

@@ -71,17 +71,36 @@ class KeyContext:
     config: object = None
     source: str = ""  # digest of the code every clip can reach, the fonts and manim.cfg
     versions: tuple[str, ...] = ()  # the libraries and Python the frames depend on
+    voice: str | None = None  # "piper", "recorded", "none": `--voice`, else the config's voice.engine
 
     def __post_init__(self):
         from mathcore.config import load_config
 
+        self.config = load_config()  # raises ConfigError (one line) on a bad value
+        self.voice = self.voice or self.config.voice
         self.source = source_digest()
         self.versions = library_versions()
-        self.shared = _sha(self.source.encode(), ";".join(self.versions).encode(), self.quality.encode())
-        self.config = load_config()  # raises ConfigError (one line) on a bad value
+        self.shared = _sha(self.source.encode(), ";".join(self.versions).encode(), self.quality.encode(),
+                           json.dumps(self.voice_identity(), sort_keys=True).encode())
+
+    def voice_identity(self) -> dict:
+        """What every clip's audio depends on: the engine, and for Piper the model and synthesiser."""
+        if self.voice == "none":
+            return {"engine": "none"}
+        from ..kit.voice import voice_identity
+
+        return {"engine": self.voice, **(voice_identity() if self.voice == "piper" else {})}
+
+    def worker_env(self) -> dict:
+        return {"ATTENTION_CLIPS_VOICE": self.voice}
 
     def static_key(self, clip: Clip) -> str:
-        return _sha(self.shared.encode(), clip_digest(clip, self.narration).encode())
+        parts = [self.shared.encode(), clip_digest(clip, self.narration).encode()]
+        if self.voice != "none":  # the lecturer's recordings for this clip
+            from ..kit.voice import recordings_digest
+
+            parts.append(recordings_digest(clip.slug).encode())
+        return _sha(*parts)
 
     def config_values(self, fields: Iterable[str]) -> dict:
         out = {}
@@ -262,7 +281,29 @@ def is_current(ctx: KeyContext, qdir: Path, clip: Clip, entry: dict | None) -> s
     return ""
 
 
+def check_recordings(ctx: KeyContext, clips: list[Clip]) -> None:
+    """Before anything renders: every recording of these clips decodes, and with the voice
+    "recorded" every beat has one.  Raises ``VoiceError`` (one line naming the file)."""
+    if ctx.voice == "none":
+        return
+    from ..kit.voice import RECORDING_EXTS, VOICE_DIR, VoiceError, read_audio, recording_for
+
+    for c in clips:
+        folder = VOICE_DIR / c.slug
+        if folder.is_dir():
+            for p in sorted(folder.iterdir()):
+                if p.suffix.lower() in RECORDING_EXTS:
+                    read_audio(p)
+        if ctx.voice == "recorded":
+            section = json.loads(narration_of(c, ctx.narration) or b"null") or {}
+            for key, text in section.items():
+                if isinstance(text, str) and recording_for(c.slug, key) is None:
+                    raise VoiceError(f"{folder / (key + '.wav')}: missing: voice.engine = \"recorded\" needs a recording "
+                                     f"for every beat of {c.name} (any of {', '.join(RECORDING_EXTS)})")
+
+
 def plan(ctx: KeyContext, qdir: Path, manifest: Manifest, clips: list[Clip], force: bool) -> list[Job]:
+    check_recordings(ctx, clips)
     jobs = []
     for c in clips:
         entry = manifest.entry(c)
@@ -294,7 +335,7 @@ def video_facts(path: Path) -> tuple[float, int]:
     with av.open(str(path)) as c:
         s = c.streams.video[0]
         frames = s.frames or sum(1 for _ in c.demux(s) if _.size)
-        duration = float(c.duration / 1_000_000) if c.duration else float(frames / s.average_rate)
+        duration = float(frames / s.average_rate)  # the picture's length (an audio track may pad past it)
     return duration, int(frames)
 
 
@@ -347,6 +388,7 @@ def commit(clip: Clip, ctx: KeyContext, qdir: Path, manifest: Manifest, lock: th
         "duration": round(duration, 3),
         "frames": frames,
         "beats": result.get("beats", []),
+        "audio": result.get("audio"),
         "files": files,
     }
     with lock:
@@ -363,7 +405,8 @@ def run_job(job: Job, ctx: KeyContext, qdir: Path, workroot: Path, manifest: Man
     log = logdir / f"{clip.name}.log"
     t0 = time.monotonic()
     try:
-        result = render_local(clip, ctx.quality, workroot / clip.name, log, on_progress)
+        result = render_local(clip, ctx.quality, workroot / clip.name, log, on_progress,
+                              dict(os.environ, **ctx.worker_env()))
     except RenderFailed as e:
         return Outcome(clip, False, time.monotonic() - t0, log, str(e))
     commit(clip, ctx, qdir, manifest, lock, result)

@@ -66,7 +66,7 @@ def render_remote(clip_name: str, quality: str, expect: dict, config_text: str, 
     try:
         cfg = tmp / "lecture.toml"
         cfg.write_text(config_text, encoding="utf-8")
-        env = dict(os.environ, ATTENTION_CLIPS_CONFIG=str(cfg))
+        env = dict(os.environ, ATTENTION_CLIPS_CONFIG=str(cfg), **expect.get("env", {}))
         log = tmp / "worker.log"
 
         def progress(_clip, played):
@@ -127,7 +127,7 @@ class DaskRunner:
 
         client.subscribe_topic(topic, on_event)
         config_text = config_path().read_text(encoding="utf-8")
-        expect_common = {"source": ctx.source, "versions": list(ctx.versions)}
+        expect_common = {"source": ctx.source, "versions": list(ctx.versions), "env": ctx.worker_env()}
         logdir = qdir / "logs"
         logdir.mkdir(exist_ok=True)
         t0 = {}

@@ -72,6 +72,20 @@ def render(name: str, quality: str, workdir: Path) -> dict:
 
     png = workdir / f"{clip.name}.png"
     Image.fromarray(frame).convert("RGB").save(png)
+    audio = None
+    if scene.voice_lines:  # the beats' voice, mixed, mastered and muxed beside the video
+        from scenes.kit.voice import clip_track, master
+
+        from .audio import mux_with_audio
+        from .pipeline import video_facts
+
+        seconds, _frames = video_facts(mp4)
+        track, audio = master(clip_track(scene.voice_lines, seconds))
+        voiced = workdir / f"{clip.name}.voiced.mp4"
+        mux_with_audio(mp4, track, voiced)
+        mp4 = voiced
+        audio.update(lines=len(scene.voice_lines), synthesised=scene.narrator.synthesised,
+                     sources=sorted({ln.source for _, ln in scene.voice_lines}))
     result = {
         "clip": clip.name,
         "mp4": str(mp4),
@@ -83,6 +97,7 @@ def render(name: str, quality: str, workdir: Path) -> dict:
         # every beat: where it starts and how long it lasts (the presenter stops at each end)
         "beats": [{"key": c.key, "start": round(c.start, 6), "duration": round(c.duration, 6), "text": c.text}
                   for c in getattr(scene, "captions", [])],
+        "audio": audio,  # None when silent; else the measured loudness and true peak
     }
     (workdir / "result.json").write_text(json.dumps(result, indent=2))
     return result

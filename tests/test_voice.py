@@ -1,0 +1,252 @@
+"""The voice track: words for the voice, real offline synthesis, caching by content, the
+lecturer's recordings, loudness, and sync, through the real ``clips`` command."""
+
+from __future__ import annotations
+
+import glob
+import json
+import re
+import string
+import tomllib
+import wave
+from pathlib import Path
+
+import av
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from scenes.kit.theme import fmt_measure
+from scenes.kit.voice import (
+    GAP,
+    RATE,
+    SPEAKABLE,
+    Narrator,
+    loudness,
+    spoken,
+    true_peak,
+    trim_silence,
+    unspeakable,
+)
+from test_cli import clips, make_project
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+# ------------------------------------------------------------------ words for the voice
+def _number_back(words: str) -> float:
+    """Parse "minus 4.7 times 10 to the minus 16" back into a float."""
+    m = re.fullmatch(r"(minus )?([\d.]+)(?: times 10 to the (minus )?(\d+))?", words)
+    assert m, words
+    v = float(m.group(2)) * (10.0 ** ((-1 if m.group(3) else 1) * int(m.group(4))) if m.group(4) else 1.0)
+    return -v if m.group(1) else v
+
+
+@given(st.floats(allow_nan=False, allow_infinity=False, min_value=-1e300, max_value=1e300))
+def test_every_printed_measure_is_said_as_its_value(x):
+    printed = fmt_measure(x)
+    said = spoken(printed)
+    assert not unspeakable(said), (printed, said)
+    back = _number_back(said)
+    assert back == float(printed.replace("\u2212", "-")) or np.isclose(back, float(printed.replace("\u2212", "-")), rtol=1e-12)
+
+
+@pytest.mark.parametrize("text, said", [
+    ("4.7e\u221216", "4.7 times 10 to the minus 16"),
+    ("A becomes P A P\u1d40.", "A becomes P A P transpose."),
+    ("QK\u1d40 over \u221ad", "Q K transpose over square root of d"),
+    ("n_max = 1\u2009024 rows", "n max equals 1024 rows"),
+    ("a turn is 2\u03c0", "a turn is two pi"),
+    ("P\u00b7Y moves", "P times Y moves"),
+    ("Lecture 5 \u00b7 Inside", "Lecture 5, Inside"),
+    ("exactly 0.0", "exactly 0.0"),
+])
+def test_symbols_are_said_in_words(text, said):
+    assert spoken(text) == said
+
+
+def _placeholder_values():
+    """Representative values of every kind a caption is filled with."""
+    pool = [fmt_measure(v) for v in (0.0, 2.2e-16, 4.7e-16, 0.83, 2.4, 12.0, 172.0, 65536.0, 1e-10)]
+    return pool + ["10\u2009000", "3", "the cat ate the mouse", "16, 64, 256", "5 · Inside the Transformer"]
+
+
+def test_no_narration_text_sent_to_the_voice_holds_a_symbol_it_would_misread():
+    """Every caption template, filled with every kind of value the clips print, is speakable
+    once put into words; so is every [slug.say] entry."""
+    values = _placeholder_values()
+    n = 0
+    for f in sorted(glob.glob(str(REPO / "assets" / "narration" / "*.toml"))):
+        for slug, section in tomllib.loads(Path(f).read_text(encoding="utf-8")).items():
+            entries = dict(section)
+            entries.update({f"say.{k}": v for k, v in section.get("say", {}).items()})
+            for key, text in entries.items():
+                if not isinstance(text, str):
+                    continue
+                names = [fld for _, fld, _, _ in string.Formatter().parse(text) if fld]
+                for v in values:
+                    said = spoken(text.format(**{name: v for name in names}))
+                    assert SPEAKABLE.match(said), f"{Path(f).name} [{slug}].{key}: {unspeakable(said)!r} in {said!r}"
+                    n += 1
+    assert n > 500
+
+
+# ------------------------------------------------------------------ real synthesis
+@pytest.fixture(scope="module")
+def narrator(tmp_path_factory):
+    return Narrator("piper", cache_dir=tmp_path_factory.mktemp("voicecache"))
+
+
+def test_one_short_sentence_is_synthesised_offline_deterministically_and_cached(narrator):
+    a = narrator.line("t", "one", "Same words, same outputs.", "Same words, same outputs.")
+    assert a.source == "piper" and narrator.synthesised == 1
+    assert 0.8 < a.duration < 4.0 and a.samples.dtype == np.float32
+    onset = np.flatnonzero(np.abs(a.samples) > 0.02)[0] / RATE
+    assert onset < 0.08  # leading silence trimmed: the line starts with its beat
+    b = narrator.line("t", "two", "Same words, same outputs.", "Same words, same outputs.")
+    assert narrator.synthesised == 1 and np.array_equal(a.samples, b.samples)  # from the cache
+    fresh = narrator.synthesise("Same words, same outputs.")
+    cached = np.asarray(a.samples, dtype=np.float64)
+    assert len(fresh) == len(cached) and np.max(np.abs(fresh - cached)) < 1.5 / 32767  # the same bits, up to 16-bit storage
+
+
+def test_text_the_voice_would_misread_is_refused(narrator):
+    from scenes.kit.voice import VoiceError
+
+    with pytest.raises(VoiceError, match="would misread"):
+        narrator.line("t", "bad", "x", "P A P\u1d40")
+
+
+def test_trim_keeps_the_speech_and_drops_the_quiet():
+    t = np.arange(RATE) / RATE
+    a = np.concatenate([np.zeros(RATE // 2), 0.3 * np.sin(2 * np.pi * 220 * t), np.zeros(RATE // 2)]).astype(np.float32)
+    b = trim_silence(a)
+    assert abs(len(b) / RATE - 1.04) < 0.02
+
+
+# ------------------------------------------------------------------ through the clips command
+def _wav(path: Path, seconds: float, freq: float = 300.0) -> Path:
+    t = np.arange(int(seconds * 22050)) / 22050
+    x = (0.25 * np.sin(2 * np.pi * freq * t) * 32767).astype("<i2")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(22050)
+        w.writeframes(x.tobytes())
+    return path
+
+
+def _audio(mp4: Path) -> tuple[np.ndarray, float, float]:
+    """(decoded mono samples at RATE, audio stream length, video stream length) in seconds."""
+    with av.open(str(mp4)) as c:
+        a, v = c.streams.audio[0], c.streams.video[0]
+        alen, vlen = float(a.duration * a.time_base), float(v.duration * v.time_base)
+        x = np.concatenate([f.to_ndarray().reshape(-1) for f in c.decode(a)])
+    return x, alen, vlen
+
+
+def _onsets(x: np.ndarray, after: list[float]) -> list[float]:
+    """Energy voice-activity: the first 10 ms window above -35 dBFS at or after each time."""
+    win = RATE // 100
+    e = 20 * np.log10(np.sqrt(np.mean(x[: len(x) // win * win].reshape(-1, win).astype(float) ** 2, axis=1)) + 1e-12)
+    loud = e > -35
+    out = []
+    for t in after:
+        k = np.flatnonzero(loud[int(t * 100):])
+        out.append((int(t * 100) + k[0]) / 100 if len(k) else np.inf)
+    return out
+
+
+@pytest.fixture(scope="module")
+def voiced(tmp_path_factory):
+    p = make_project(tmp_path_factory.mktemp("voice") / "p", ["alpha", "beta"])
+    r = clips(p, "render", "-q", "t", "--out", "out", "--voice", "piper", "--jobs", "2")
+    assert r.returncode == 0, r.stderr
+    return p
+
+
+def test_every_voiced_clip_has_an_audio_track_of_its_length_at_broadcast_loudness(voiced):
+    m = json.loads((voiced / "out" / "t" / "manifest.json").read_text())["clips"]
+    for name, entry in m.items():
+        x, alen, vlen = _audio(voiced / "out" / "t" / f"{name}.mp4")
+        assert abs(alen - vlen) <= 1 / 5 + 1e-9  # within one frame (test quality: 5 fps)
+        assert abs(len(x) / RATE - vlen) < 0.03
+        assert abs(loudness(x.astype(float)) - (-16.0)) <= 1.0  # measured on the decoded track (BS.1770)
+        assert 20 * np.log10(true_peak(x.astype(float))) <= -1.0 + 0.05
+        assert entry["audio"]["sources"] == ["piper"] and entry["audio"]["lines"] == len(entry["beats"])
+
+
+def test_each_subtitle_starts_within_a_tenth_of_a_second_of_its_speech(voiced):
+    m = json.loads((voiced / "out" / "t" / "manifest.json").read_text())["clips"]
+    for name, entry in m.items():
+        x, _, _ = _audio(voiced / "out" / "t" / f"{name}.mp4")
+        starts = [b["start"] for b in entry["beats"]]
+        for cue, onset in zip(starts, _onsets(x, starts)):
+            assert abs(onset - cue) <= 0.1, (name, cue, onset)
+        # and each beat lasts at least its speech and the gap after it
+        for b in entry["beats"]:
+            assert b["duration"] >= GAP
+
+
+def test_the_lecture_carries_one_track_in_sync_at_every_join_and_at_its_end(voiced):
+    r = clips(voiced, "lecture", "-q", "t", "--out", "out")
+    assert r.returncode == 0, r.stderr
+    lec = voiced / "out" / "t" / "lecture.mp4"
+    x, alen, vlen = _audio(lec)
+    assert abs(alen - vlen) <= 1 / 5
+    with av.open(str(lec)) as c:
+        chapters = [float(ch["start"] * ch["time_base"]) for ch in c.chapters()]
+    m = json.loads((voiced / "out" / "t" / "manifest.json").read_text())["clips"]
+    first_speech = [e["beats"][0]["start"] for e in m.values()]
+    for ch, lead, onset in zip(chapters, first_speech, _onsets(x, chapters)):
+        assert abs(onset - (ch + lead)) <= 1 / 5, (ch, onset)
+
+
+def test_an_edited_sentence_resynthesises_that_beat_only(voiced):
+    f = voiced / "assets" / "narration" / "tclip_beta.toml"
+    f.write_text(f.read_text().replace('one = "One beat."', 'one = "One beat, edited."'))
+    r = clips(voiced, "render", "-q", "t", "--out", "out", "--voice", "piper")
+    assert r.returncode == 0, r.stderr
+    assert "01_alpha  unchanged" in r.stdout
+    entry = json.loads((voiced / "out" / "t" / "manifest.json").read_text())["clips"]["02_beta"]
+    assert entry["audio"]["synthesised"] == 1
+
+
+def test_a_recording_replaces_its_beat_and_retimes_it(voiced):
+    before = json.loads((voiced / "out" / "t" / "manifest.json").read_text())["clips"]
+    _wav(voiced / "assets" / "voice" / "alpha" / "one.wav", 3.0)
+    r = clips(voiced, "render", "-q", "t", "--out", "out", "--voice", "piper")
+    assert r.returncode == 0, r.stderr
+    assert "02_beta  unchanged" in r.stdout
+    after = json.loads((voiced / "out" / "t" / "manifest.json").read_text())["clips"]["01_alpha"]
+    one = [b for b in after["beats"] if b["key"] == "one"][0]
+    assert one["duration"] >= 3.0 + GAP - 0.05
+    assert after["duration"] > before["01_alpha"]["duration"] + 1.5
+    assert any(s.endswith("one.wav") for s in after["audio"]["sources"])
+
+
+def test_an_unreadable_recording_is_one_line_naming_the_file_and_exit_2(voiced):
+    bad = voiced / "assets" / "voice" / "beta" / "one.mp3"
+    bad.parent.mkdir(parents=True, exist_ok=True)
+    bad.write_bytes(b"this is not audio")
+    try:
+        r = clips(voiced, "render", "-q", "t", "--out", "out", "--voice", "piper")
+        assert r.returncode == 2
+        assert r.stderr.count("\n") == 1 and str(bad) in r.stderr and "cannot read this recording" in r.stderr
+    finally:
+        bad.unlink()
+
+
+def test_recorded_voice_needs_a_recording_for_every_beat(voiced):
+    r = clips(voiced, "render", "beta", "-q", "t", "--out", "out", "--voice", "recorded")
+    assert r.returncode == 2 and r.stderr.count("\n") == 1
+    assert "missing" in r.stderr and str(voiced / "assets" / "voice" / "beta") in r.stderr
+
+
+def test_voice_none_renders_silent_clips(voiced):
+    r = clips(voiced, "render", "alpha", "-q", "t", "--out", "silent", "--voice", "none")
+    assert r.returncode == 0, r.stderr
+    with av.open(str(voiced / "silent" / "t" / "01_alpha.mp4")) as c:
+        assert not c.streams.audio
