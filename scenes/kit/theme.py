@@ -113,7 +113,9 @@ def _built(key, make):
 def label(text: str, size: float = LABEL, color=FG, weight: str = "NORMAL", font: str = SANS) -> Text:
     """A Pango text label in the house sans font."""
     register_fonts()
-    return _built(("label", text, float(size), ManimColor(color).to_hex(), weight, font),
+    from manim import config  # Pango lays text out on a canvas as wide as the frame in pixels
+
+    return _built(("label", text, float(size), ManimColor(color).to_hex(), weight, font, config.pixel_width),
                   lambda: Text(text, font=font, font_size=size, color=color, weight=weight))
 
 
