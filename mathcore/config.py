@@ -17,7 +17,7 @@ ASSETS_DIR = Path(__file__).resolve().parent.parent / "assets"
 DEFAULT_CONFIG = ASSETS_DIR / "lecture.toml"
 CONFIG_ENV = "ATTENTION_CLIPS_CONFIG"
 
-QUALITIES = ("l", "m", "h", "k")
+QUALITIES = ("l", "m", "h", "h60", "k")
 # Colormaps allowed per role (matplotlib names), as the house style asks.
 WEIGHT_CMAPS = ("viridis", "cividis", "magma", "inferno", "plasma")
 SIGNED_CMAPS = ("RdBu_r", "RdBu", "coolwarm", "PuOr", "BrBG", "PiYG", "seismic", "bwr")

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from ..catalog import CLIPS, UnknownClipError, resolve
 
-QUALITIES = ("l", "m", "h", "k")
+QUALITIES = ("l", "m", "h", "h60", "k")
 TEST_QUALITY = "t"  # 256x144 at 5 fps, for the test suite; not advertised
 
 
@@ -51,7 +51,8 @@ def _parser() -> argparse.ArgumentParser:
             sp.add_argument("names", nargs="*", metavar="NAME", help="clip number, slug or scene class (default: all)")
         if quality:
             sp.add_argument("--quality", "-q", choices=QUALITIES + (TEST_QUALITY,), default=None,
-                            help="l=480p15 m=720p30 h=1080p60 k=2160p60 (default: the config's)")
+                            help="l=480p15 (preview) m=720p30 h=1080p30 (lecture) h60=1080p60 k=2160p30 "
+                                 "(default: the config's)")
         sp.add_argument("--out", default="out", help="output folder (default: out)")
 
     r = sub.add_parser("render", help="render clips into OUT/QUALITY/")

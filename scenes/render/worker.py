@@ -18,10 +18,11 @@ from ..catalog import REPO_DIR, resolve
 
 # (pixel_width, pixel_height, frame_rate) per quality; "t" is a tiny quality for tests
 QUALITY_SETTINGS = {
-    "l": (854, 480, 15),
+    "l": (854, 480, 15),  # the quick preview
     "m": (1280, 720, 30),
-    "h": (1920, 1080, 60),
-    "k": (3840, 2160, 60),
+    "h": (1920, 1080, 30),  # the lecture: motion here is 1-2 s moves of flat shapes, smooth at 30 fps
+    "h60": (1920, 1080, 60),  # 1080p60, as Manim's -qh
+    "k": (3840, 2160, 30),
     "t": (256, 144, 5),
 }
 
