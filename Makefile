@@ -5,6 +5,9 @@ PY      := $(VENV)/bin/python
 STAMP   := $(VENV)/.setup-stamp
 QUALITY ?=
 APT_PKGS := libcairo2-dev libpango1.0-dev pkg-config
+# the browser the presenter's tests drive (tests/test_present.py); only `make test` needs it
+TEST_APT_PKGS := chromium
+TEST_STAMP := $(VENV)/.test-setup-stamp
 
 .PHONY: setup render test bench clean
 .DEFAULT_GOAL := render
@@ -41,8 +44,30 @@ render: $(STAMP)
 	$(VENV)/bin/clips render $(if $(QUALITY),--quality $(QUALITY))
 	$(VENV)/bin/clips lecture $(if $(QUALITY),--quality $(QUALITY))
 
-test: $(STAMP)
+test: $(TEST_STAMP)
 	$(PY) -m pytest -n 2 --dist loadfile -q
+
+# Debian's chromium, installed like the packages above (Playwright drives it; its own browser download is not used)
+$(TEST_STAMP): $(STAMP)
+	@set -e; \
+	if [ "$$(uname -s)" = Darwin ]; then \
+	  test -x /Applications/Chromium.app/Contents/MacOS/Chromium || { \
+	    echo "Chromium is missing. Run: brew install --cask chromium" >&2; exit 2; }; \
+	else \
+	  missing=""; \
+	  for p in $(TEST_APT_PKGS); do \
+	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	  done; \
+	  if [ -n "$$missing" ]; then \
+	    if [ "$$(id -u)" = 0 ]; then \
+	      echo "Installing Debian packages for the tests:$$missing"; \
+	      apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq$$missing >/dev/null; \
+	    else \
+	      echo "Missing Debian packages for the tests:$$missing. Run: sudo apt-get install -y$$missing" >&2; exit 2; \
+	    fi; \
+	  fi; \
+	fi; \
+	touch $@
 
 bench: $(STAMP)
 	$(PY) -m scenes.render.bench

@@ -27,7 +27,10 @@ import pytest
 
 from test_cli import clips, make_project, one_line
 
-CHROMIUM = os.environ.get("CLIPS_CHROMIUM", "/usr/bin/chromium")
+# Debian's chromium (`make test` installs it); on macOS, Chromium.app; CLIPS_CHROMIUM names another
+CHROMIUM = os.environ.get("CLIPS_CHROMIUM") or next(
+    (p for p in ("/usr/bin/chromium", "/Applications/Chromium.app/Contents/MacOS/Chromium") if Path(p).exists()),
+    "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 DECK = ["alpha", "beta", "gamma"]  # clips 01, 02 and 05
