@@ -4,7 +4,7 @@ VENV    := .venv
 PY      := $(VENV)/bin/python
 STAMP   := $(VENV)/.setup-stamp
 QUALITY ?=
-APT_PKGS := libcairo2-dev libpango1.0-dev pkg-config
+APT_PKGS := libcairo2-dev libpango1.0-dev pkg-config poppler-utils
 # the browser the presenter's tests drive (tests/test_present.py); only `make test` needs it
 TEST_APT_PKGS := chromium
 TEST_STAMP := $(VENV)/.test-setup-stamp

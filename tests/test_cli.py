@@ -311,15 +311,31 @@ def test_lecture_joins_clips_with_chapters_and_shifted_subtitles(proj):
     assert n_frames == m["01_alpha"]["frames"] + m["02_beta"]["frames"]  # packets copied, not re-encoded
 
 
+ALPHA_FIGURE = '''
+from scenes.figures import still
+from scenes.kit.stills import FigureStill, Heatmap
+from scenes.kit.theme import ColorScale
+
+@still("Alpha")
+def grid(data, cfg):
+    return FigureStill("grid", "Alpha", {"A": Heatmap(data.grid, ColorScale(cfg.cmap_weights, 0.0, 1.0))}, size=(4, 3))
+'''
+
+
 def test_stills_and_sheets_have_the_right_sizes(proj):
     from PIL import Image
 
-    r = clips(proj, "stills", "--out", "out")
-    assert r.returncode == 0, r.stderr
-    png = proj / "out" / "stills" / "01_alpha__grid.png"
-    assert png.exists() and (proj / "out" / "stills" / "01_alpha__grid.svg").exists()
-    w, h = Image.open(png).size
-    assert 300 < w < 3000 and 300 < h < 3000
+    (proj / "scenes" / "figures" / "tclip_alpha.py").write_text(ALPHA_FIGURE)  # alpha's designed still
+    for theme, paper in (("dark", (14, 17, 23)), ("light", (255, 255, 255))):
+        r = clips(proj, "stills", "alpha", "--theme", theme, "--out", "out")
+        assert r.returncode == 0, r.stderr
+        png = proj / "out" / "stills" / theme / "01_alpha__grid.png"
+        assert png.exists() and png.with_suffix(".svg").exists()
+        im = Image.open(png).convert("RGB")
+        assert im.size == (800, 600)  # 4 x 3 in at 200 dpi
+        assert im.getpixel((1, 1)) == paper
+    r = clips(proj, "stills", "--theme", "sepia", "--out", "out")
+    assert r.returncode == 2 and "sepia" in one_line(r.stderr)
     r = clips(proj, "sheet", "-q", "t", "--out", "out")
     assert r.returncode == 0, r.stderr
     sheet = Image.open(proj / "out" / "t" / "sheets" / "01_alpha.png")

@@ -1,24 +1,374 @@
-"""Stills: matplotlib figures of a clip's key data, for slides and handouts.
+"""Stills: designed matplotlib figures of a clip's data, for slides (dark) and print (light).
 
-A clip describes its stills as specs over the same arrays and the same ``ColorScale``
-objects it draws with, so a still and a clip agree colour for colour.  ``ClipScene.stills``
-gives a default made from the clip's data; a clip overrides it to choose its key figures.
-This module never imports Manim's rendering; it only turns specs into figures.
+A still is a *spec*: plain frozen dataclasses over the same arrays and the same ``ColorScale``
+objects the clip draws with, so a still and a clip agree colour for colour and a test can read
+what a still shows without drawing it.  :class:`FigureStill` is a designed figure: a title, a
+subtitle, panels laid out by a mosaic (``"AB;CC"``), arrows between panels, and the clip's
+measured proof printed at the foot.  Its panels:
+
+* :class:`Heatmap`: values coloured by a ``ColorScale`` (non-finite = masked cells), with a colour
+  bar, tick labels, numbers in the cells (small matrices) and outlined cells, rows or columns;
+* :class:`Plot`: lines, steps, dots or bars over x (log axes allowed), reference lines, shaded
+  spans, annotations;
+* :class:`Bars`: grouped bars over named categories (log axis with exact zeros marked);
+* :class:`Text`: lines of prose and formulas (``$...$`` is matplotlib mathtext), wrapped and fitted
+  to the panel; with ``frame`` a card in a family colour, with ``picture`` a drawing beside it;
+* :class:`Custom`: a function drawing on the panel's axes (schematic pictures).
+
+Colours in specs are *roles* (``"fg"``, ``"dim"``, ``"accent"``, ``"good"``, ``"bad"``,
+``"blue"``, ``"purple"``, ``"token:3"``, ``"family:2"``, ``"clip:7"``) or ``"#RRGGBB"``; a
+:class:`Theme` resolves them, so one spec draws on dark slides and on white paper.  Value colours
+never depend on the theme: they come from the spec's ``ColorScale``.  Math is typeset by mathtext
+(``$P A P^\\top$``), never by a glyph the font lacks (:func:`missing_glyphs`).
+
+The older one-array specs :class:`HeatmapStill` and :class:`CurveStill` still draw (as a
+one-panel figure).  This module never imports Manim's rendering; it only turns specs into figures.
 """
 
 from __future__ import annotations
 
-import dataclasses
+import os
+import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
-from .theme import FAINT, ColorScale, fmt_value
+from .theme import (
+    ACCENT,
+    BAD,
+    BG,
+    BLUE,
+    DIM,
+    FAINT,
+    FG,
+    FONTS_DIR,
+    GOOD,
+    PROPERTY_COLORS,
+    PURPLE,
+    TOKEN_COLORS,
+    ColorScale,
+    fmt_value,
+)
 
-STYLE = Path(__file__).with_name("clips.mplstyle")
+STYLE = Path(__file__).with_name("clips.mplstyle")  # dark: slides, the clips' own look
+STYLE_LIGHT = Path(__file__).with_name("clips-light.mplstyle")  # light: print
+MINUS = "\u2212"
+EDGE_PT = 4.5  # the title's and the proof's inset from the figure's left edge, points
+DIVERGING = ("RdBu_r", "RdBu", "coolwarm", "PuOr", "BrBG", "PiYG", "seismic", "bwr", "PRGn", "RdYlBu", "Spectral")
 
 
+# ====================================================================== themes
+@dataclass(frozen=True)
+class Theme:
+    """The furniture of a still: paper, ink and the accent colours (value colours come from scales)."""
+
+    name: str
+    style: Path
+    bg: str
+    fg: str
+    dim: str
+    faint: str
+    masked: str  # a masked (non-finite) cell
+    accent: str
+    good: str
+    bad: str
+    blue: str
+    purple: str
+    tokens: tuple[str, ...]
+    families: tuple[str, ...]  # one per property of scenes.catalog.PROPERTIES
+    wash: float  # opacity of a card's tint
+
+    def color(self, role: str) -> str:
+        """``"#RRGGBB"`` for a colour role or a literal hex colour."""
+        if not role:
+            return self.fg
+        if role.startswith("#"):
+            return role
+        kind, _, arg = role.partition(":")
+        if kind == "token":
+            return self.tokens[int(arg) % len(self.tokens)]
+        if kind == "family":
+            return self.families[int(arg)]
+        if kind == "clip":
+            from ..catalog import property_of
+
+            k = property_of(int(arg))
+            return self.fg if k is None else self.families[k]
+        try:
+            return getattr(self, kind)
+        except AttributeError:
+            raise ValueError(f"unknown colour role {role!r}") from None
+
+
+def _hex(c) -> str:
+    return c.to_hex().upper()[:7]
+
+
+DARK = Theme(
+    "dark", STYLE, bg=_hex(BG), fg=_hex(FG), dim=_hex(DIM), faint=_hex(FAINT), masked=_hex(FAINT),
+    accent=_hex(ACCENT), good=_hex(GOOD), bad=_hex(BAD), blue=_hex(BLUE), purple=_hex(PURPLE),
+    tokens=tuple(_hex(c) for c in TOKEN_COLORS), families=tuple(_hex(c) for c in PROPERTY_COLORS), wash=0.10,
+)
+# Paper: the same hues, deepened until they read as ink on white (text contrast >= 4.5:1 for the
+# accents, the Okabe–Ito token colours with their yellow darkened); masked cells a light grey.
+LIGHT = Theme(
+    "light", STYLE_LIGHT, bg="#FFFFFF", fg="#1F2328", dim="#59636E", faint="#D1D9E0", masked="#E6EAEF",
+    accent="#9A6700", good="#1A7F37", bad="#CF222E", blue="#0969DA", purple="#8250DF",
+    tokens=("#E69F00", "#56B4E9", "#009E73", "#B8A200", "#CC79A7", "#0072B2", "#D55E00", "#7F7F7F"),
+    families=("#0969DA", "#9A6700", "#1A7F37", "#8250DF"), wash=0.06,
+)
+THEMES = {"dark": DARK, "light": LIGHT}
+
+
+def theme(name: str | Theme) -> Theme:
+    if isinstance(name, Theme):
+        return name
+    try:
+        return THEMES[name]
+    except KeyError:
+        raise ValueError(f"unknown theme {name!r}; one of {', '.join(THEMES)}") from None
+
+
+# ====================================================================== specs: panels
+@dataclass(frozen=True)
+class Box:
+    """An outline around cells ``rows[0]..rows[1]`` × ``cols[0]..cols[1]`` (inclusive) of a heatmap."""
+
+    rows: tuple[int, int]
+    cols: tuple[int, int]
+    color: str = "accent"
+    label: str = ""  # written just outside the box, on the right
+    width: float = 2.2
+
+
+@dataclass(frozen=True)
+class Heatmap:
+    """``values`` painted by ``scale`` (its colormap and ``Normalize``); non-finite cells are masked."""
+
+    values: np.ndarray
+    scale: ColorScale
+    title: str = ""
+    xlabel: str = ""
+    ylabel: str = ""
+    xticks: tuple[str, ...] | None = None  # one label per column (mathtext allowed); None: indices
+    yticks: tuple[str, ...] | None = None
+    xtick_colors: tuple[str, ...] | None = None  # colour roles per column label
+    ytick_colors: tuple[str, ...] | None = None
+    tick_step: int = 1  # label every n-th row/column (large T)
+    annotate: bool = False  # print each value in its cell (T <= 6 only)
+    decimals: int = 2
+    masked_text: str = MINUS + "\u221e"
+    colorbar: str | None = ""  # the colour bar's label; None: no colour bar
+    cbar_ticks: tuple[float, ...] | None = None
+    cbar_ticklabels: tuple[str, ...] | None = None  # mathtext allowed (angles: 0, π, 2π)
+    boxes: tuple[Box, ...] = ()
+    grid: bool = True  # thin paper-coloured lines between cells
+    aspect: str = "equal"
+
+
+@dataclass(frozen=True)
+class Series:
+    """One curve, staircase, set of dots or bars of a :class:`Plot`."""
+
+    y: np.ndarray
+    x: np.ndarray | None = None  # default 0..n-1
+    label: str = ""
+    color: str = ""  # "" = the next colour of the cycle
+    kind: str = "line"  # line | step | dots | bars
+    width: float = 1.8  # line width, dot size or bar width
+    style: str = "-"
+    alpha: float = 1.0
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A reference line at ``value`` (horizontal in ``Plot.hlines``, vertical in ``vlines``)."""
+
+    value: float
+    label: str = ""
+    color: str = "bad"
+    style: str = "--"
+
+
+@dataclass(frozen=True)
+class Span:
+    """A shaded band from ``lo`` to ``hi`` along x, labelled at its top."""
+
+    lo: float
+    hi: float
+    label: str = ""
+    color: str = "bad"
+    alpha: float = 0.10
+
+
+@dataclass(frozen=True)
+class Note:
+    """Text at ``xytext`` (offset points from ``xy``, data coordinates), with an arrow when asked."""
+
+    text: str
+    xy: tuple[float, float]
+    xytext: tuple[float, float] = (10, 10)
+    color: str = "fg"
+    arrow: bool = True
+    size: float = 9.5
+    ha: str = "left"
+
+
+@dataclass(frozen=True)
+class Plot:
+    series: tuple[Series, ...]
+    title: str = ""
+    xlabel: str = ""
+    ylabel: str = ""
+    x_log: bool = False
+    y_log: bool = False
+    xlim: tuple[float, float] | None = None
+    ylim: tuple[float, float] | None = None
+    xticks: tuple[float, ...] | None = None
+    xticklabels: tuple[str, ...] | None = None
+    yticks: tuple[float, ...] | None = None
+    yticklabels: tuple[str, ...] | None = None
+    hlines: tuple[Rule, ...] = ()
+    vlines: tuple[Rule, ...] = ()
+    spans: tuple[Span, ...] = ()
+    notes: tuple[Note, ...] = ()
+    legend: str = "best"  # a matplotlib legend location, or "" for none
+    grid: bool = True
+
+
+@dataclass(frozen=True)
+class BarGroup:
+    label: str
+    values: np.ndarray  # one per category
+    color: str = ""
+    zero_marks: bool = True  # on a log axis, mark exact zeros (a hollow diamond on the floor)
+    value_labels: bool = False  # print each value (fmt_measure) above its bar
+
+
+@dataclass(frozen=True)
+class Bars:
+    """Grouped bars: one group per :class:`BarGroup`, one slot per category."""
+
+    categories: tuple[str, ...]
+    groups: tuple[BarGroup, ...]
+    title: str = ""
+    xlabel: str = ""
+    ylabel: str = ""
+    y_log: bool = False
+    ylim: tuple[float, float] | None = None
+    hlines: tuple[Rule, ...] = ()
+    category_colors: tuple[str, ...] | None = None
+    legend: str = "best"
+    notes: tuple[Note, ...] = ()
+
+
+@dataclass(frozen=True)
+class Line:
+    """One paragraph of a :class:`Text`: wrapped to the panel; ``$...$`` is mathtext.
+
+    ``chips``: clip numbers drawn as tags in their family's colour before the text."""
+
+    text: str
+    size: float = 11.0
+    color: str = "fg"
+    weight: str = "normal"
+    chips: tuple[int, ...] = ()
+    chips_after: bool = False  # the chips follow the text (``clips 04 05``) instead of leading it
+    space_before: float = 0.0  # points of extra space above
+    align: str = "left"  # left | center
+
+
+@dataclass(frozen=True)
+class Text:
+    """Lines of text fitted to the panel (shrunk together if they do not fit); with ``frame`` a
+    card: a rounded outline in that colour over a faint wash of it; with ``picture`` a drawing
+    (``picture(ax, theme, color)`` on the unit square) in the card's left ``picture_width``."""
+
+    lines: tuple[Line, ...]
+    frame: str | None = None
+    picture: Callable | None = None
+    picture_width: float = 0.26  # share of the card's width (``picture_at="left"``) or height ("bottom")
+    picture_at: str = "left"  # left | bottom
+    valign: str = "top"  # top | center
+
+
+@dataclass(frozen=True)
+class Custom:
+    """``draw(ax, theme)`` draws on the panel's axes (schematics; data-free pictures)."""
+
+    draw: Callable
+    title: str = ""
+
+
+Panel = Heatmap | Plot | Bars | Text | Custom
+
+
+@dataclass(frozen=True)
+class Arrow:
+    """An arrow from a point of one panel to a point of another (each in its data coordinates,
+    or axes fraction with ``"axes"``), labelled at its middle."""
+
+    src: tuple[str, tuple[float, float]]
+    dst: tuple[str, tuple[float, float]]
+    text: str = ""
+    color: str = "dim"
+    coords: str = "axes fraction"  # "data" or "axes fraction" for both ends
+    rad: float = 0.0
+
+
+@dataclass(frozen=True)
+class FigureStill:
+    """A designed figure: ``title`` and ``subtitle`` on top, ``panels`` laid out by ``mosaic``
+    (rows separated by ``;``, one letter per panel key; ``.`` is empty), ``arrows`` between them,
+    and ``proof``, the clip's measured figures, printed at the foot in ``proof_color``."""
+
+    name: str
+    title: str
+    panels: dict[str, Panel]
+    mosaic: str = "A"
+    size: tuple[float, float] = (7.0, 4.2)  # inches: drawn 1:1 on the handout's page
+    width_ratios: tuple[float, ...] | None = None
+    height_ratios: tuple[float, ...] | None = None
+    subtitle: str = ""
+    proof: tuple[str, ...] = ()
+    proof_color: str = "good"
+    arrows: tuple[Arrow, ...] = ()
+    wspace: float = 0.06
+    hspace: float = 0.06
+
+    def __post_init__(self):
+        keys = set(self.mosaic.replace(";", "").replace(".", ""))
+        if keys != set(self.panels):
+            raise ValueError(f"still {self.name!r}: mosaic {self.mosaic!r} names {sorted(keys)}, "
+                             f"panels are {sorted(self.panels)}")
+        if isinstance(self.proof, str):
+            object.__setattr__(self, "proof", (self.proof,) if self.proof else ())
+
+    def texts(self) -> list[str]:
+        """Every string the still prints (for glyph and wording checks)."""
+        out = [self.title, self.subtitle, *self.proof, *(a.text for a in self.arrows)]
+        for p in self.panels.values():
+            if isinstance(p, Heatmap):
+                out += [p.title, p.xlabel, p.ylabel, p.colorbar or "", *(p.xticks or ()), *(p.yticks or ()),
+                        *(p.cbar_ticklabels or ()), *(b.label for b in p.boxes)]
+            elif isinstance(p, Plot):
+                out += [p.title, p.xlabel, p.ylabel, *(s.label for s in p.series), *(p.xticklabels or ()),
+                        *(p.yticklabels or ()), *(r.label for r in p.hlines + p.vlines), *(s.label for s in p.spans),
+                        *(n.text for n in p.notes)]
+            elif isinstance(p, Bars):
+                out += [p.title, p.xlabel, p.ylabel, *p.categories, *(g.label for g in p.groups),
+                        *(r.label for r in p.hlines), *(n.text for n in p.notes)]
+            elif isinstance(p, Text):
+                out += [ln.text for ln in p.lines]
+            elif isinstance(p, Custom):
+                out.append(p.title)
+        return [s for s in out if s]
+
+
+# ---------------------------------------------------------------------- the older one-array specs
 @dataclass(frozen=True)
 class HeatmapStill:
     """``values`` drawn with ``scale.cmap`` and ``scale.norm``; non-finite cells (masked) in FAINT."""
@@ -50,15 +400,573 @@ class CurveStill:
     bars: bool = False  # draw a single curve as bars
 
 
-Still = HeatmapStill | CurveStill
+Still = FigureStill | HeatmapStill | CurveStill
+
+
+def as_figure(still: Still) -> FigureStill:
+    """Any still as a :class:`FigureStill` (the one-array specs become one panel)."""
+    if isinstance(still, FigureStill):
+        return still
+    if isinstance(still, HeatmapStill):
+        rows, cols = still.values.shape
+        panel = Heatmap(still.values, still.scale, xlabel=still.xlabel, ylabel=still.ylabel,
+                        annotate=still.annotate, decimals=still.decimals)
+        size = (min(1.6 + 0.55 * cols, 7.0), min(1.5 + 0.5 * rows, 6.0))
+        return FigureStill(still.name, mathify(still.title), {"A": panel}, size=size)
+    if isinstance(still, CurveStill):
+        kind = "bars" if still.bars else "line"
+        panel = Plot(tuple(Series(np.asarray(y), np.asarray(still.x), mathify(lab), kind=kind) for lab, y in still.curves),
+                     xlabel=still.xlabel, ylabel=still.ylabel, x_log=still.x_log, y_log=still.y_log,
+                     hlines=tuple(Rule(y, lab) for y, lab in still.hlines),
+                     vlines=tuple(Rule(x, lab, color="accent", style=":") for x, lab in still.vlines),
+                     legend="best" if (len(still.curves) > 1 or still.hlines) else "")
+        return FigureStill(still.name, mathify(still.title), {"A": panel}, size=(7.0, 3.6))
+    raise TypeError(f"not a still: {still!r}")
+
+
+# ====================================================================== text: glyphs and math
+@lru_cache(maxsize=8)
+def _charmap(path: str) -> frozenset[int]:
+    from matplotlib.ft2font import FT2Font
+
+    return frozenset(FT2Font(path).get_charmap())
+
+
+def _plain_parts(s: str) -> str:
+    """The parts of ``s`` outside ``$...$`` math (what the label font itself must draw)."""
+    parts = re.split(r"(?<!\\)\$", s)
+    if len(parts) % 2 == 0:  # an odd number of $: matplotlib draws the string as plain text
+        return s
+    return "".join(parts[0::2]).replace("\\$", "$")
+
+
+def missing_glyphs(s: str) -> set[str]:
+    """Characters of ``s`` outside math that the label font (Inter) cannot draw."""
+    cmap = _charmap(str(FONTS_DIR / "Inter-Regular.otf"))
+    return {c for c in _plain_parts(s) if not c.isspace() and ord(c) not in cmap}
+
+
+_SUPER_T = re.compile(r"([A-Za-z\u0391-\u03c9])\u1d40")  # Pᵀ
+_SUB_I = re.compile(r"([A-Za-z\u0391-\u03c9])([\u1d62\u2c7c\u2096\u2098\u2099])")  # θᵢ, k_j, …
+_SUBS = {"\u1d62": "i", "\u2c7c": "j", "\u2096": "k", "\u2098": "m", "\u2099": "n"}
+
+
+def mathify(s: str) -> str:
+    """Prose or a label as matplotlib draws it: a literal ``$`` escaped, and the Unicode math the
+    font lacks (``Pᵀ``, ``θᵢ``) as mathtext (``$P^{\\top}$``, ``$\\theta_i$``)."""
+    s = s.replace("$", "\\$")
+    greek = {"θ": "\\theta", "π": "\\pi"}
+    s = _SUPER_T.sub(lambda m: f"${greek.get(m[1], m[1])}^{{\\top}}$", s)
+    s = _SUB_I.sub(lambda m: f"${greek.get(m[1], m[1])}_{_SUBS[m[2]]}$", s)
+    s = re.sub(r"\bn_max\b", r"$n_{\\max}$", s)
+    return s
+
+
+def count(n: int) -> str:
+    """A count as printed: thin-space thousands (``10 000``)."""
+    return f"{int(n):,}".replace(",", "\u2009")
+
+
+def sci(x: float) -> str:
+    """A measured figure as mathtext, honestly: ``0.0`` only when exactly zero; ``2.2\\times10^{-16}``."""
+    from .theme import fmt_measure
+
+    s = fmt_measure(x)
+    if "e" not in s:
+        return s
+    mant, exp = s.split("e")
+    return f"${mant.replace(MINUS, '-')}\\times10^{{{exp.replace(MINUS, '-')}}}$"
+
+
+# ====================================================================== fonts and text measuring
+def _register_fonts() -> None:
+    from matplotlib import font_manager
+
+    known = {f.fname for f in font_manager.fontManager.ttflist}
+    for f in sorted(FONTS_DIR.glob("*.[ot]tf")):
+        if str(f) not in known:
+            font_manager.fontManager.addfont(str(f))
+
+
+_OPERATORS = {MINUS, "-", "+", "=", "\u00b7", "\u2248", "\u2264", "\u2265", "\u00d7", "\u2192"}
+_WORD = re.compile(r"(?:(?<!\\)\$[^$]*(?<!\\)\$|\\\$|[^\s$])+")
+
+
+def text_width(s: str, size: float, weight: str = "normal") -> float:
+    """Width of ``s`` in points at ``size`` (mathtext included), as matplotlib draws it."""
+    from matplotlib.font_manager import FontProperties
+
+    ismath = bool(re.search(r"(?<!\\)\$.*(?<!\\)\$", s))
+    w, _, _ = _text_to_path().get_text_width_height_descent(s, FontProperties(size=size, weight=weight), ismath=ismath)
+    return w
+
+
+@lru_cache(maxsize=1)
+def _text_to_path():
+    from matplotlib.textpath import TextToPath
+
+    return TextToPath()
+
+
+def wrap(s: str, width_pt: float, size: float, weight: str = "normal", first_indent: float = 0.0) -> list[str]:
+    """``s`` broken into lines no wider than ``width_pt`` points (never inside ``$...$``)."""
+    words: list[str] = []
+    glue = False
+    for w in _WORD.findall(s):  # never end or start a line with a lone operator: keep "m − n" together
+        if words and (glue or w in _OPERATORS):
+            words[-1] += " " + w
+        else:
+            words.append(w)
+        glue = w in _OPERATORS
+    lines: list[str] = []
+    cur = ""
+    avail = width_pt - first_indent
+    for w in words:
+        trial = f"{cur} {w}" if cur else w
+        if cur and text_width(trial, size, weight) > avail:
+            lines.append(cur)
+            cur, avail = w, width_pt
+        else:
+            cur = trial
+    if cur:
+        lines.append(cur)
+    return lines or [""]
+
+
+# ====================================================================== drawing
+def figure(still: Still, theme_name: str | Theme = "dark"):
+    """A matplotlib ``Figure`` of ``still`` in a theme (object-oriented API; no pyplot state)."""
+    import matplotlib as mpl
+    from matplotlib.figure import Figure
+
+    th = theme(theme_name)
+    fs = as_figure(still)
+    _register_fonts()
+    with mpl.rc_context(fname=str(th.style)):
+        fig = Figure(figsize=fs.size, layout="constrained")
+        fig.get_layout_engine().set(w_pad=0.06, h_pad=0.06, wspace=0.02, hspace=0.02)
+        draw(fs, fig, th)
+    return fig
+
+
+def draw(still: Still, fig, theme_name: str | Theme = "dark") -> dict:
+    """Draw ``still`` into ``fig`` (a ``Figure`` or ``SubFigure`` with constrained layout);
+    return the panels' axes by key.  Call inside the theme's rc context."""
+    from matplotlib.transforms import offset_copy
+
+    th = theme(theme_name)
+    fs = as_figure(still)
+    fig.set_facecolor(th.bg)
+    W, H = fs.size if fig.get_figure(root=True) is fig else _inches(fig)
+    head_in = (0.3 if fs.title else 0.0) + (0.22 if fs.subtitle else 0.0)
+    foot_in = 0.08 + 0.27 * len(fs.proof) if fs.proof else 0.0
+    ratios = [r for r in (head_in, H - head_in - foot_in, foot_in) if r > 0]
+    subs = list(np.atleast_1d(fig.subfigures(len(ratios), 1, height_ratios=ratios, hspace=0.0)))
+    for s in subs:
+        s.set_facecolor(th.bg)
+    head = subs.pop(0) if head_in else None
+    body = subs.pop(0)
+    foot = subs.pop(0) if foot_in else None
+    root = fig.get_figure(root=True)
+    if head is not None:
+        at = offset_copy(head.transSubfigure, fig=root, x=EDGE_PT, y=-EDGE_PT / 2, units="points")
+        if fs.title:
+            head.text(0.0, 1.0, fs.title, ha="left", va="top", fontsize=13.5, weight="bold", color=th.fg, transform=at)
+        if fs.subtitle:
+            head.text(0.0, 0.02, fs.subtitle, ha="left", va="bottom", fontsize=9.5, color=th.dim,
+                      transform=offset_copy(head.transSubfigure, fig=root, x=EDGE_PT, units="points"))
+    mosaic = [list(row) for row in fs.mosaic.split(";")]
+    axes = body.subplot_mosaic(mosaic, empty_sentinel=".", width_ratios=fs.width_ratios,
+                               height_ratios=fs.height_ratios,
+                               gridspec_kw={"wspace": fs.wspace, "hspace": fs.hspace})
+    for key, panel in fs.panels.items():
+        ax = axes[key]
+        ax.set_facecolor(th.bg)
+        if isinstance(panel, Heatmap):
+            _draw_heatmap(panel, ax, body, th)
+        elif isinstance(panel, Plot):
+            _draw_plot(panel, ax, th)
+        elif isinstance(panel, Bars):
+            _draw_bars(panel, ax, th)
+        elif isinstance(panel, Text):
+            _prepare_text(ax)
+        elif isinstance(panel, Custom):
+            ax.set_axis_off()
+            panel.draw(ax, th)
+            if panel.title:
+                ax.set_title(panel.title, loc="left")
+        else:
+            raise TypeError(f"still {fs.name!r}: panel {key!r} is not a panel: {panel!r}")
+    if foot is not None:
+        at = offset_copy(foot.transSubfigure, fig=root, x=EDGE_PT, units="points")
+        for k, p in enumerate(fs.proof):
+            foot.text(0.0, 1.0 - k / len(fs.proof), p, ha="left", va="top", fontsize=11.5, weight="bold",
+                      color=th.color(fs.proof_color), transform=at)
+    # text panels and arrows need the final axes positions: settle the layout first
+    text_panels = {k: p for k, p in fs.panels.items() if isinstance(p, Text)}
+    if text_panels or fs.arrows:
+        root.draw_without_rendering()
+        for k, p in text_panels.items():
+            _draw_text(p, axes[k], th)
+        for a in fs.arrows:
+            _draw_arrow(a, axes, body, th)
+    return axes
+
+
+def _inches(sub) -> tuple[float, float]:
+    root = sub.get_figure(root=True)
+    W, H = root.get_size_inches()
+    bb = sub.bbox_relative if hasattr(sub, "bbox_relative") else None
+    if bb is None:
+        return W, H
+    return W * bb.width, H * bb.height
+
+
+def _ticks_color(labels, colors, th):
+    if colors:
+        for t, c in zip(labels, colors):
+            t.set_color(th.color(c))
+
+
+def _draw_heatmap(p: Heatmap, ax, fig, th: Theme) -> None:
+    from matplotlib.patches import Rectangle
+
+    v = np.asarray(p.values, dtype=float)
+    if v.ndim != 2:
+        raise ValueError(f"a heatmap panel needs a 2-D array, got shape {v.shape}")
+    if p.scale.name in DIVERGING and not np.isclose(p.scale.norm.vmin, -p.scale.norm.vmax):
+        raise ValueError(f"diverging colormap {p.scale.name} must be centred at 0, got "
+                         f"[{p.scale.norm.vmin}, {p.scale.norm.vmax}]")
+    rows, cols = v.shape
+    cmap = p.scale.cmap.with_extremes(bad=th.masked)
+    # vector cells (a QuadMesh), crisp in PDF and SVG at any zoom; thin paper-coloured gaps between them
+    gap = (1.2 if max(rows, cols) <= 16 else 0.5) if p.grid and max(rows, cols) <= 40 else 0.0
+    im = ax.pcolormesh(np.arange(cols + 1) - 0.5, np.arange(rows + 1) - 0.5, np.ma.masked_invalid(v), cmap=cmap,
+                       norm=p.scale.norm, edgecolors=th.bg if gap else "face", linewidth=gap, snap=True)
+    im.set_gid("values")
+    ax.set_xlim(-0.5, cols - 0.5)
+    ax.set_ylim(rows - 0.5, -0.5)
+    ax.set_aspect(p.aspect)
+    ax.grid(which="major", visible=False)
+    for s in ax.spines.values():
+        s.set_visible(False)
+    step = max(1, p.tick_step)
+    xs, ys = np.arange(0, cols, step), np.arange(0, rows, step)
+    ax.set_xticks(xs, [p.xticks[i] for i in xs] if p.xticks is not None else [str(i) for i in xs])
+    ax.set_yticks(ys, [p.yticks[i] for i in ys] if p.yticks is not None else [str(i) for i in ys])
+    ax.tick_params(which="major", length=0, pad=3)
+    if p.xtick_colors:
+        _ticks_color(ax.get_xticklabels(), [p.xtick_colors[i] for i in xs], th)
+    if p.ytick_colors:
+        _ticks_color(ax.get_yticklabels(), [p.ytick_colors[i] for i in ys], th)
+    ax.xaxis.set_ticks_position("top" if p.xticks is not None and p.xlabel == "" else "bottom")
+    if p.annotate:
+        size = 9.5 if max(rows, cols) <= 6 else 8
+        for (i, j), x in np.ndenumerate(v):
+            if np.isfinite(x):
+                ax.text(j, i, fmt_value(x, p.decimals), ha="center", va="center", fontsize=size,
+                        color=p.scale.text_color(x).to_hex())
+            else:
+                ax.text(j, i, p.masked_text, ha="center", va="center", fontsize=size, color=th.bad)
+    for b in p.boxes:
+        r0, r1 = b.rows
+        c0, c1 = b.cols
+        ax.add_patch(Rectangle((c0 - 0.5, r0 - 0.5), c1 - c0 + 1, r1 - r0 + 1, fill=False, edgecolor=th.color(b.color),
+                               linewidth=b.width, clip_on=False, zorder=5))
+        if b.label:
+            ax.annotate(b.label, (c1 + 0.5, (r0 + r1) / 2), xytext=(6, 0), textcoords="offset points",
+                        ha="left", va="center", fontsize=9.5, color=th.color(b.color), annotation_clip=False)
+    ax.set_xlabel(p.xlabel)
+    ax.set_ylabel(p.ylabel)
+    if p.title:
+        ax.set_title(p.title, loc="center")
+    if p.colorbar is not None:
+        cb = fig.colorbar(im, ax=ax, fraction=0.05, pad=0.03, shrink=0.9, aspect=18)
+        cb.outline.set_visible(False)
+        cb.ax.tick_params(length=2, colors=th.dim, labelsize=9)
+        for t in cb.ax.get_yticklabels():
+            t.set_color(th.fg)
+        if p.cbar_ticks is not None:
+            cb.set_ticks(list(p.cbar_ticks), labels=list(p.cbar_ticklabels) if p.cbar_ticklabels else None)
+        if p.colorbar:
+            cb.set_label(p.colorbar, color=th.dim, fontsize=9.5)
+
+
+def _draw_plot(p: Plot, ax, th: Theme) -> None:
+    cycle = [th.blue, th.accent, th.purple, th.good, th.bad]
+    k = 0
+    for s in p.series:
+        y = np.asarray(s.y, dtype=float)
+        x = np.arange(y.size) if s.x is None else np.asarray(s.x, dtype=float)
+        if s.color:
+            col = th.color(s.color)
+        else:
+            col, k = cycle[k % len(cycle)], k + 1
+        lab = s.label or None
+        if s.kind == "line":
+            ax.plot(x, y, color=col, linewidth=s.width, linestyle=s.style, label=lab, alpha=s.alpha)
+        elif s.kind == "step":
+            ax.step(x, y, where="post", color=col, linewidth=s.width, linestyle=s.style, label=lab, alpha=s.alpha)
+        elif s.kind == "dots":
+            ax.scatter(x, y, s=s.width ** 2 * 4, color=col, label=lab, alpha=s.alpha, linewidths=0, zorder=3)
+        elif s.kind == "bars":
+            ax.bar(x, y, width=s.width if s.width < 1.01 else 0.8, color=col, label=lab, alpha=s.alpha)
+        else:
+            raise ValueError(f"unknown series kind {s.kind!r}")
+    if p.x_log:
+        ax.set_xscale("log")
+    if p.y_log:
+        ax.set_yscale("log")
+    if p.xlim:
+        ax.set_xlim(*p.xlim)
+    if p.ylim:
+        ax.set_ylim(*p.ylim)
+    for r in p.hlines:
+        ax.axhline(r.value, linestyle=r.style, linewidth=1.3, color=th.color(r.color), zorder=2)
+        if r.label:
+            ax.annotate(r.label, (1, r.value), xycoords=("axes fraction", "data"), xytext=(-2, 3),
+                        textcoords="offset points", ha="right", va="bottom", fontsize=9.5, color=th.color(r.color))
+    for r in p.vlines:
+        ax.axvline(r.value, linestyle=r.style, linewidth=1.3, color=th.color(r.color), zorder=2)
+        if r.label:
+            ax.annotate(r.label, (r.value, 1), xycoords=("data", "axes fraction"), xytext=(4, -4),
+                        textcoords="offset points", ha="left", va="top", fontsize=9.5, color=th.color(r.color))
+    for sp in p.spans:
+        ax.axvspan(sp.lo, sp.hi, color=th.color(sp.color), alpha=sp.alpha, linewidth=0, zorder=0)
+        if sp.label:
+            ax.annotate(sp.label, (sp.lo, 1), xycoords=("data", "axes fraction"), xytext=(5, -16),
+                        textcoords="offset points", ha="left", va="top", fontsize=9.5, color=th.color(sp.color))
+    for n in p.notes:
+        _note(ax, n, th)
+    if p.xticks is not None:
+        ax.set_xticks(list(p.xticks), labels=list(p.xticklabels) if p.xticklabels else None)
+        ax.minorticks_off() if not p.x_log else None
+    if p.yticks is not None:
+        ax.set_yticks(list(p.yticks), labels=list(p.yticklabels) if p.yticklabels else None)
+    ax.set_xlabel(p.xlabel)
+    ax.set_ylabel(p.ylabel)
+    if p.title:
+        ax.set_title(p.title, loc="left")
+    ax.grid(p.grid, which="major", color=th.faint, linewidth=0.6)
+    ax.set_axisbelow(True)
+    if p.legend and any(s.label for s in p.series):
+        ax.legend(loc=p.legend, labelcolor=th.fg)
+
+
+def _note(ax, n: Note, th: Theme) -> None:
+    col = th.color(n.color)
+    ax.annotate(n.text, n.xy, xytext=n.xytext, textcoords="offset points", fontsize=n.size, color=col, ha=n.ha,
+                va="center", annotation_clip=False,
+                arrowprops={"arrowstyle": "-|>", "color": col, "linewidth": 1.0, "shrinkA": 2, "shrinkB": 3}
+                if n.arrow else None)
+
+
+def _draw_bars(p: Bars, ax, th: Theme) -> None:
+    cycle = [th.blue, th.accent, th.purple, th.good, th.bad]
+    n, g = len(p.categories), len(p.groups)
+    width = 0.8 / g
+    x = np.arange(n)
+    floor = None
+    if p.y_log:
+        ax.set_yscale("log")
+        pos = np.concatenate([np.asarray(gr.values, float)[np.asarray(gr.values, float) > 0] for gr in p.groups] + [[]])
+        floor = p.ylim[0] if p.ylim else (10.0 ** np.floor(np.log10(pos.min())) / 10 if pos.size else 1e-17)
+    for k, gr in enumerate(p.groups):
+        vals = np.asarray(gr.values, dtype=float)
+        col = th.color(gr.color) if gr.color else cycle[k % len(cycle)]
+        xs = x - 0.4 + width * (k + 0.5)
+        shown = np.where(vals > 0, vals, np.nan) if p.y_log else vals
+        ax.bar(xs, shown, width=width * 0.92, color=col, label=gr.label, bottom=floor if p.y_log else None)
+        if p.y_log and gr.zero_marks:
+            zeros = vals == 0
+            if zeros.any():
+                ax.scatter(xs[zeros], np.full(zeros.sum(), floor * 1.6), marker="D", s=34, facecolors="none",
+                           edgecolors=col, linewidths=1.5, zorder=4, clip_on=False)
+        if gr.value_labels:
+            from .theme import fmt_measure
+
+            for xi, v in zip(xs, vals):
+                ax.annotate(fmt_measure(v), (xi, v if (v > 0 or not p.y_log) else floor * 1.6), xytext=(0, 4),
+                            textcoords="offset points", ha="center", va="bottom", fontsize=8.5, color=col)
+    if p.ylim:
+        ax.set_ylim(*p.ylim)
+    elif p.y_log and floor is not None:
+        ax.set_ylim(bottom=floor)
+    ax.set_xticks(x, list(p.categories))
+    if p.category_colors:
+        _ticks_color(ax.get_xticklabels(), p.category_colors, th)
+    ax.tick_params(axis="x", length=0)
+    for r in p.hlines:
+        ax.axhline(r.value, linestyle=r.style, linewidth=1.3, color=th.color(r.color))
+        if r.label:
+            ax.annotate(r.label, (1, r.value), xycoords=("axes fraction", "data"), xytext=(-2, 3),
+                        textcoords="offset points", ha="right", va="bottom", fontsize=9.5, color=th.color(r.color))
+    for nt in p.notes:
+        _note(ax, nt, th)
+    ax.set_xlabel(p.xlabel)
+    ax.set_ylabel(p.ylabel)
+    if p.title:
+        ax.set_title(p.title, loc="left")
+    ax.grid(True, axis="y", which="major", color=th.faint, linewidth=0.6)
+    ax.set_axisbelow(True)
+    if p.legend and len(p.groups) > 1:
+        ax.legend(loc=p.legend, labelcolor=th.fg)
+
+
+def _prepare_text(ax) -> None:
+    ax.set_axis_off()
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+
+
+def _draw_text(p: Text, ax, th: Theme) -> None:
+    """Wrap and fit ``p``'s lines into ``ax`` (its size is final: the layout has settled)."""
+    from matplotlib.patches import FancyBboxPatch
+
+    fig = ax.get_figure(root=True)
+    bb = ax.get_window_extent()
+    W = bb.width * 72 / fig.dpi
+    H = bb.height * 72 / fig.dpi
+    pad = 9.0 if p.frame else 0.0
+    x0 = pad
+    if p.frame:
+        col = th.color(p.frame)
+        ax.add_patch(FancyBboxPatch((0.004, 0.004), 0.992, 0.992, boxstyle="round,pad=0,rounding_size=0.04",
+                                    transform=ax.transAxes, facecolor=col, alpha=th.wash, edgecolor="none",
+                                    mutation_aspect=W / H, clip_on=False))
+        ax.add_patch(FancyBboxPatch((0.004, 0.004), 0.992, 0.992, boxstyle="round,pad=0,rounding_size=0.04",
+                                    transform=ax.transAxes, facecolor="none", edgecolor=col, linewidth=1.6,
+                                    mutation_aspect=W / H, clip_on=False))
+    y_floor = pad
+    box = None
+    if p.picture is not None:
+        if p.picture_at == "bottom":  # under the text, centred in the room the text leaves
+            y_floor = p.picture_width * H + pad
+        else:
+            pw = p.picture_width * W
+            side = min(pw - 2 * pad, H - 2 * pad)
+            box = [(pad + (pw - 2 * pad - side) / 2) / W, (H - side) / 2 / H, side / W, side / H]
+            x0 = pw + 2
+    avail_w, avail_h = W - x0 - pad, H - pad - y_floor
+    for shrink in (1.0, 0.94, 0.88, 0.82, 0.76, 0.7, 0.64, 0.58, 0.52):
+        laid = _lay_out(p.lines, avail_w, shrink)
+        height = sum(h for _, h, _ in laid)
+        if height <= avail_h:
+            break
+    top = H - pad if p.valign == "top" else (H - pad + y_floor + height) / 2
+    if p.picture is not None and box is None:
+        room = top - height - 2 * pad
+        side = min(room, 1.6 * p.picture_width * H, W - 2 * pad)
+        box = [(W - side) / 2 / W, (pad + (room - side) / 2) / H, side / W, side / H]
+    if box is not None:
+        inset = ax.inset_axes(box)
+        inset.set_axis_off()
+        inset.set_xlim(-0.5, 0.5)
+        inset.set_ylim(-0.5, 0.5)
+        inset.set_aspect("equal")
+        p.picture(inset, th, th.color(p.frame or "fg"))
+    y = top
+    for ln, h, rows in laid:
+        size = ln.size * shrink
+        y -= ln.space_before * shrink
+        col = th.color(ln.color)
+        for r, (text, indent) in enumerate(rows):
+            base = y - size * 1.0
+            xx = x0 + indent
+            if ln.align == "center":
+                xx = x0 + (avail_w - text_width(text, size, ln.weight)) / 2
+            if r == 0 and ln.chips and not ln.chips_after:
+                _draw_chips(ax, ln.chips, x0, base, size, th, W, H)
+            if r == len(rows) - 1 and ln.chips and ln.chips_after:
+                _draw_chips(ax, ln.chips, xx + text_width(text, size, ln.weight) + 5, base, size, th, W, H)
+            ax.text(xx / W, base / H, text, transform=ax.transAxes, ha="left", va="baseline", fontsize=size,
+                    weight=ln.weight, color=col, in_layout=False)
+            y -= size * 1.32
+
+
+def _chip_w(size) -> float:
+    return text_width("00", size * 0.9, "bold") + 8
+
+
+def _chips_width(chips, size) -> float:
+    return len(chips) * (_chip_w(size) + 5) + (3 if chips else 0)
+
+
+def _draw_chips(ax, chips, x, base, size, th: Theme, W, H) -> None:
+    from matplotlib.patches import FancyBboxPatch
+
+    for n in chips:
+        txt = f"{n:02d}"
+        tw = _chip_w(size) - 8
+        col = th.color(f"clip:{n}")
+        h = size * 1.05
+        for fc, ec, a in ((col, "none", th.wash * 2.2), ("none", col, 1.0)):
+            ax.add_patch(FancyBboxPatch(((x) / W, (base - size * 0.28) / H), (tw + 8) / W, h / H,
+                                        boxstyle="round,pad=0,rounding_size=0.006", transform=ax.transAxes,
+                                        facecolor=fc, edgecolor=ec, alpha=a, linewidth=1.2, clip_on=False,
+                                        mutation_aspect=W / H))
+        ax.text((x + 4 + tw / 2) / W, base / H, txt, transform=ax.transAxes, ha="center", va="baseline", fontsize=size * 0.9,
+                weight="bold", color=col, in_layout=False)
+        x += tw + 8 + 5
+
+
+def _lay_out(lines, width: float, shrink: float):
+    out = []
+    for ln in lines:
+        size = ln.size * shrink
+        indent = 0.0 if ln.chips_after else _chips_width(ln.chips, size)
+        rows = wrap(ln.text, width, size, ln.weight, first_indent=indent) if ln.text else [""]
+        placed = [(r, indent if k == 0 else (indent if ln.chips else 0.0)) for k, r in enumerate(rows)]
+        out.append((ln, ln.space_before * shrink + size * 1.32 * len(rows), placed))
+    return out
+
+
+def _draw_arrow(a: Arrow, axes, fig, th: Theme) -> None:
+    from matplotlib.patches import ConnectionPatch
+
+    (ka, pa), (kb, pb) = a.src, a.dst
+    col = th.color(a.color)
+    con = ConnectionPatch(xyA=pa, coordsA=a.coords, axesA=axes[ka], xyB=pb, coordsB=a.coords, axesB=axes[kb],
+                          arrowstyle="-|>", color=col, linewidth=1.6, mutation_scale=14,
+                          connectionstyle=f"arc3,rad={a.rad}", shrinkA=2, shrinkB=2)
+    con.set_in_layout(False)
+    fig.add_artist(con)
+    if a.text:
+        ta = axes[ka].transAxes if a.coords == "axes fraction" else axes[ka].transData
+        tb = axes[kb].transAxes if a.coords == "axes fraction" else axes[kb].transData
+        p0, p1 = ta.transform(pa), tb.transform(pb)
+        mid = fig.transSubfigure.inverted().transform((p0 + p1) / 2) if hasattr(fig, "transSubfigure") else None
+        fig.text(mid[0], mid[1], a.text, ha="center", va="bottom", fontsize=10, color=col,
+                 transform=fig.transSubfigure, in_layout=False)
+
+
+# ====================================================================== files
+def save(still: Still, stem: Path, theme_name: str | Theme = "dark") -> list[Path]:
+    """Write ``stem.png`` and ``stem.svg`` for ``still`` in a theme, each atomically; return the paths."""
+    import matplotlib as mpl
+
+    th = theme(theme_name)
+    paths = []
+    fig = figure(still, th)
+    with mpl.rc_context(fname=str(th.style)):
+        for ext in ("png", "svg"):
+            dst = stem.with_name(f"{stem.name}.{ext}")
+            tmp = dst.with_name(dst.name + ".partial")
+            meta = {"Date": None} if ext == "svg" else {"Software": None}
+            fig.savefig(tmp, format=ext, metadata=meta, facecolor=th.bg)
+            os.replace(tmp, dst)
+            paths.append(dst)
+    return paths
 
 
 def default_stills(data, cfg) -> list[Still]:
     """Stills made from every array in a clip's data: 2-D arrays as heatmaps, 1-D as bars.
 
-    Values in [0, 1] use the weights colormap, angles (a field named ``*angle*``) the
-    cyclic one over [0, 2π), anything else the diverging one centred on 0.
+    The fallback for a clip without a designed still (``scenes.figures``); it goes away once
+    every clip has one.
     """
+    import dataclasses
+
     out: list[Still] = []
     if not dataclasses.is_dataclass(data):
         return out
@@ -82,81 +990,3 @@ def default_stills(data, cfg) -> list[Still]:
         elif a.ndim == 1:
             out.append(CurveStill(f.name, f.name, np.arange(a.size), ((f.name, a),), bars=a.size <= 32))
     return out
-
-
-def _register_fonts() -> None:
-    from matplotlib import font_manager
-
-    from .theme import FONTS_DIR
-
-    known = {f.fname for f in font_manager.fontManager.ttflist}
-    for f in sorted(FONTS_DIR.glob("*.[ot]tf")):
-        if str(f) not in known:
-            font_manager.fontManager.addfont(str(f))
-
-
-def save(still: Still, stem: Path) -> list[Path]:
-    """Write ``stem.png`` and ``stem.svg`` for ``still``, each atomically; return the paths."""
-    import os
-
-    import matplotlib as mpl
-
-    _register_fonts()
-    paths = []
-    with mpl.rc_context(fname=str(STYLE)):
-        fig = figure(still)
-        for ext in ("png", "svg"):
-            dst = stem.with_name(f"{stem.name}.{ext}")
-            tmp = dst.with_name(dst.name + ".partial")
-            meta = {"Date": None} if ext == "svg" else {"Software": None}
-            fig.savefig(tmp, format=ext, metadata=meta)
-            os.replace(tmp, dst)
-            paths.append(dst)
-    return paths
-
-
-def figure(still: Still):
-    """A matplotlib ``Figure`` for ``still`` (uses the object-oriented API; no pyplot state)."""
-    import matplotlib as mpl
-    from matplotlib.figure import Figure
-
-    with mpl.rc_context(fname=str(STYLE)):
-        if isinstance(still, HeatmapStill):
-            rows, cols = still.values.shape
-            fig = Figure(figsize=(min(1.2 + 0.5 * cols, 9), min(1.0 + 0.5 * rows, 8)))
-            ax = fig.add_subplot()
-            cmap = still.scale.cmap.with_extremes(bad=FAINT.to_hex())
-            masked = np.ma.masked_invalid(still.values)
-            im = ax.imshow(masked, cmap=cmap, norm=still.scale.norm, interpolation="nearest")
-            fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
-            if still.annotate:
-                for (i, j), v in np.ndenumerate(still.values):
-                    txt = fmt_value(v, still.decimals) if np.isfinite(v) else "−∞"
-                    col = still.scale.text_color(v).to_hex() if np.isfinite(v) else "#E8E6E3"
-                    ax.text(j, i, txt, ha="center", va="center", color=col, fontsize=8)
-            ax.set_xticks(range(cols))
-            ax.set_yticks(range(rows))
-        else:
-            fig = Figure(figsize=(7, 3.6))
-            ax = fig.add_subplot()
-            for lab, y in still.curves:
-                if still.bars:
-                    ax.bar(still.x, y, label=lab)
-                else:
-                    ax.plot(still.x, y, label=lab, linewidth=1.4)
-            for y, lab in still.hlines:
-                ax.axhline(y, linestyle="--", linewidth=1, color="#F25F5C", label=lab)
-            for x, lab in still.vlines:
-                ax.axvline(x, linestyle=":", linewidth=1.2, color="#F2C14E")
-                ax.annotate(lab, (x, 1), xycoords=("data", "axes fraction"), xytext=(3, -12),
-                            textcoords="offset points", color="#F2C14E", fontsize=9)
-            if still.x_log:
-                ax.set_xscale("log")
-            if still.y_log:
-                ax.set_yscale("log")
-            if len(still.curves) > 1 or still.hlines:
-                ax.legend()
-        ax.set_title(still.title)
-        ax.set_xlabel(still.xlabel)
-        ax.set_ylabel(still.ylabel)
-    return fig
