@@ -4,9 +4,10 @@ VENV    := .venv
 PY      := $(VENV)/bin/python
 STAMP   := $(VENV)/.setup-stamp
 QUALITY ?=
-APT_PKGS := libcairo2-dev libpango1.0-dev pkg-config poppler-utils
-# the browser the presenter's tests drive (tests/test_present.py); only `make test` needs it
-TEST_APT_PKGS := chromium
+APT_PKGS := libcairo2-dev libpango1.0-dev pkg-config
+# what only `make test` needs: the browser the presenter's tests drive (tests/test_present.py) and poppler-utils,
+# whose pdftoppm/pdftotext read the handout back (tests/test_handout.py)
+TEST_APT_PKGS := chromium poppler-utils
 TEST_STAMP := $(VENV)/.test-setup-stamp
 
 .PHONY: setup render test bench clean
