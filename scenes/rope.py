@@ -19,19 +19,26 @@ import numpy as np
 from manim import (
     DOWN,
     LEFT,
+    ORIGIN,
     RIGHT,
     UP,
+    Animation,
     AnimationGroup,
+    ApplyFunction,
     Create,
     FadeIn,
+    FadeOut,
     Indicate,
     LaggedStart,
     Line,
+    Rotate,
+    Square,
     Succession,
     SurroundingRectangle,
     Transform,
     VGroup,
     Write,
+    linear,
 )
 
 from mathcore import lecture_inputs, rope_angle_grid, rope_frequencies
@@ -60,6 +67,10 @@ from scenes.kit import (
     ColorScale,
     Heatmap,
     fmt_measure,
+    LayoutError,
+    Readout,
+    Region,
+    fit_label,
     fmt_value,
     label,
     math,
@@ -83,14 +94,82 @@ def fmt_rate(x: float) -> str:
     return s if "." in s else s + ".0"
 
 
+def fmt_small(x: float) -> str:
+    """A rate or an angle that may be tiny: ``fmt_rate`` down to 0.001, then ``3.2e−4``."""
+    return fmt_rate(x) if abs(x) >= 1e-3 else fmt_measure(x)
+
+
+# =====================================================================================
+# shared motion: focus by dimming
+# =====================================================================================
+def set_level(mob, level: float):
+    """Set every part of ``mob`` to ``level`` times the opacity it was built with (1 restores).
+
+    Scales fill and stroke separately, so an outline stays unfilled (``set_opacity`` would
+    fill a dial's face)."""
+    for f in mob.get_family():
+        if not hasattr(f, "_full_opacity"):
+            f._full_opacity = (np.array(f.get_fill_opacities(), dtype=float).copy(),
+                               np.array(f.get_stroke_opacities(), dtype=float).copy())
+        fo, so = f._full_opacity
+        if len(fo):
+            f.set_fill(opacity=float(np.max(fo)) * level, family=False)
+        if len(so):
+            f.set_stroke(opacity=float(np.max(so)) * level, family=False)
+    return mob
+
+
+def dim_to(mob, level: float, **kw) -> ApplyFunction:
+    """Animate ``mob`` to ``level`` of its full opacity (``DIM_LEVEL`` dims it, 1 restores)."""
+    set_level(mob, 1.0) if not hasattr(mob, "_full_opacity") else None
+    return ApplyFunction(lambda m: set_level(m, level), mob, **kw)
+
+
+DIM_LEVEL = 0.22  # under the audit's 0.3: a dimmed thing is background
+
+
+class StepLabels(Animation):
+    """``labels[0]`` (on screen) becomes ``labels[1]``, then ``labels[2]``, ... in equal steps of
+    one animation: in each step the figure on screen fades out over the first half and the
+    next one fades in over the second, so two different strings are never drawn over each
+    other.  (A ``Succession`` of swaps would put every future label on screen at once:
+    ``Scene.play`` adds all of a succession's mobjects when it starts.)  Afterwards only the
+    last label is visible; remove the others from the scene."""
+
+    def __init__(self, labels, **kw):
+        self.labels = list(labels)
+        if len(self.labels) < 2:
+            raise ValueError(f"StepLabels needs at least two labels, got {len(self.labels)}")
+        kw.setdefault("rate_func", linear)
+        super().__init__(VGroup(*self.labels), **kw)
+
+    def interpolate_mobject(self, alpha: float) -> None:
+        n = len(self.labels) - 1
+        x = self.rate_func(alpha) * n
+        k = min(int(x), n - 1)
+        f = x - k
+        show, level = (k, 1 - 2 * f) if f < 0.5 else (k + 1, 2 * f - 1)
+        for j, lab in enumerate(self.labels):
+            lab.set_opacity(level if j == show else 0.0)
+
+
 # =====================================================================================
 # 10 RoPEAngleGrid
 # =====================================================================================
+QUARTER_TURN = np.pi / 2  # a pair whose angles stay under this is one colour on a cyclic scale
+
+
 @dataclass(frozen=True)
 class AngleGridData:
     """What clip 10 draws: ``grid = rope_angle_grid(T, d, base)`` (radians), its values mod 2π
     for the colours, ``theta = rope_frequencies(d, base)`` and the measured
-    ``max |grid − m·base^(−2i/d)|``; ``m_pick`` and the two pairs picked out."""
+    ``max |grid − m·base^(−2i/d)|``; ``m_pick`` and the two pairs picked out.
+
+    The fast pairs ``0..n_fast-1`` reach a quarter turn within the table and are coloured
+    by angle mod 2π on the cyclic scale; the slow ones never do (mod 2π is then the
+    angle itself, squeezed into one colour of the cycle), so their angles are coloured by
+    ``log10`` on a sequential scale of their own (``log_slow``: ``−inf`` at ``m = 0``,
+    where the angle is exactly 0)."""
 
     T: int
     d: int
@@ -103,31 +182,149 @@ class AngleGridData:
     fast: int
     slow: int
     cmap: str
+    n_fast: int
+    log_slow: np.ndarray  # (T, d/2 - n_fast) log10 of the slow pairs' angles
+    cmap_log: str
+
+
+def log_scale_bounds(log_values: np.ndarray) -> tuple[int, int]:
+    """Whole decades that cover the finite ``log10`` values (at least one decade)."""
+    f = log_values[np.isfinite(log_values)]
+    lo, hi = int(np.floor(f.min())), int(np.ceil(f.max()))
+    return lo, max(hi, lo + 1)
+
+
+def decade_ticks(lo: int, hi: int, most: int = 5) -> list[int]:
+    """Decades to label on a log colour bar from ``lo`` to ``hi``: both ends, evenly stepped
+    from ``lo``, at most ``most`` of them."""
+    step = max(1, int(np.ceil((hi - lo) / max(most - 1, 1))))
+    ticks = list(range(lo, hi + 1, step))
+    if ticks[-1] != hi:  # the top end labelled too, never closer to its neighbour than a step
+        if len(ticks) > 1:
+            ticks[-1] = hi
+        else:
+            ticks.append(hi)
+    return ticks
+
+
+class AngleTable(VGroup):
+    """The angle table as two heatmaps on shared rows: the fast pairs mod 2π on the cyclic
+    scale, the slow pairs on a log scale, each with its colour bar, title and pair indices.
+
+    ``fast``/``slow`` are the :class:`Heatmap` panels (``slow.values`` are ``log10`` angles),
+    ``cyc_bar``/``log_bar`` their colour bars, ``zero_key`` the swatch for an angle of exactly 0."""
+
+    GAP = 0.4  # between the cyclic bar's ticks and the slow panel
+
+    def __init__(self, data: AngleGridData, cell: float):
+        super().__init__()
+        d = data
+        T, nf = d.T, d.n_fast
+        self.cell_size = cell
+        self.cyc_scale = ColorScale(d.cmap, 0.0, TWO_PI)
+        lo, hi = log_scale_bounds(d.log_slow)
+        self.log_scale = ColorScale(d.cmap_log, lo, hi)
+        self.fast = Heatmap(d.wrapped[:, :nf], self.cyc_scale, cell_size=cell)
+        self.slow = Heatmap(d.log_slow, self.log_scale, cell_size=cell)
+        self.cyc_bar = ColorBar(self.cyc_scale, height=T * cell, ticks=(0, np.pi, TWO_PI), tick_math=("0", "pi", "2 pi"))
+        self.cyc_bar.next_to(self.fast, RIGHT, buff=0.15).align_to(self.fast, UP)
+        self.slow.next_to(self.cyc_bar, RIGHT, buff=self.GAP).align_to(self.fast, UP)
+        # the log bar, with a swatch under it for "exactly 0" (row m = 0 of the slow panel)
+        sw = min(0.3, cell)
+        self.zero_swatch = Square(side_length=sw, stroke_color=DIM, stroke_width=1.5, fill_color=FAINT, fill_opacity=1)
+        self.zero_text = label("0", size=SMALL, color=DIM)
+        self.zero_key = VGroup(self.zero_swatch, self.zero_text)
+        bar_h = T * cell - sw - 0.4  # room for the lowest tick's label above the swatch
+        ticks = decade_ticks(lo, hi, most=max(2, min(6, int(bar_h / 0.6) + 1)))
+        self.log_bar = ColorBar(self.log_scale, height=bar_h, ticks=ticks, tick_math=[f"10^({t})" for t in ticks])
+        self.log_bar.next_to(self.slow, RIGHT, buff=0.15).align_to(self.slow, UP)
+        self.zero_swatch.move_to(self.log_bar.frame).align_to(self.slow, DOWN)
+        self.zero_text.next_to(self.zero_swatch, RIGHT, buff=0.12)
+        self.log_ticks = ticks
+        # pair indices over the columns, positions beside the rows
+        self.col_idx = VGroup(*[label(str(i), size=SMALL, color=DIM).next_to(self.cell(0, i), UP, buff=0.1)
+                                for i in range(d.d // 2)])
+        self.row_idx = self.fast.index_labels("rows")
+        if cell < max(t.height for t in self.row_idx) + 0.04:  # too tight for every row: label every other one
+            self.row_idx = VGroup(*[t for m, t in enumerate(self.row_idx) if m % 2 == 0])
+        self.m_name = math("m", size=SMALL, color=DIM)
+        self.m_name.move_to([self.row_idx.get_center()[0], self.col_idx.get_center()[1], 0])
+        self.i_name = math("i", size=SMALL, color=DIM)
+        # titles, each as wide as its panel and bar
+        fast_w = self.cyc_bar.get_right()[0] - self.fast.get_left()[0]
+        slow_w = self.log_bar.get_right()[0] - self.slow.get_left()[0]
+        self.fast_title = fit_label("mod 2π", max(fast_w, 0.8), size=SMALL, color=FG, max_lines=2)
+        self.slow_title = fit_label("log scale", max(slow_w, 0.8), size=SMALL, color=FG, max_lines=2)
+        for t, panel in ((self.fast_title, self.fast), (self.slow_title, self.slow)):
+            t.next_to(self.col_idx, UP, buff=0.14).align_to(panel, LEFT)
+        self.fast_part = VGroup(self.fast, self.cyc_bar, self.fast_title)
+        self.slow_part = VGroup(self.slow, self.log_bar, self.zero_key, self.slow_title)
+        self.labels = VGroup(self.col_idx, self.row_idx, self.m_name)
+        self.add(self.fast_part, self.slow_part, self.labels)
+
+    def cell(self, m: int, i: int) -> Square:
+        """The cell of position ``m`` and pair ``i`` (in whichever panel holds pair ``i``)."""
+        nf = self.fast.values.shape[1]
+        return self.fast.cell(m, i) if i < nf else self.slow.cell(m, i - nf)
+
+    def panel_of(self, i: int) -> Heatmap:
+        return self.fast if i < self.fast.values.shape[1] else self.slow
+
+    def row_box(self, m: int, panel: Heatmap) -> SurroundingRectangle:
+        n = panel.values.shape[1]
+        return SurroundingRectangle(VGroup(panel.cell(m, 0), panel.cell(m, n - 1)), color=ACCENT, buff=0.03,
+                                    stroke_width=4)
+
+    def column_box(self, i: int, color) -> SurroundingRectangle:
+        T = self.fast.values.shape[0]
+        return SurroundingRectangle(VGroup(self.cell(0, i), self.cell(T - 1, i)), color=color, buff=0.03,
+                                    stroke_width=4)
+
+    @classmethod
+    def fitted(cls, data: AngleGridData, region, max_cell: float = 0.62) -> AngleTable:
+        """The table with the largest cells (at most ``max_cell``) that fit ``region``, placed at its left."""
+        cols, rows = data.d // 2, data.T
+        cell = 0.4
+        for _ in range(3):  # the titles wrap by width, so measure the overheads again at the new size
+            t = cls(data, cell)
+            ow, oh = t.width - cols * cell, t.height - rows * cell
+            cell = min((region.width - ow) / cols, (region.height - oh) / rows, max_cell)
+        t = cls(data, cell)
+        if t.width > region.width + 1e-6 or t.height > region.height + 1e-6:
+            raise LayoutError(f"the angle table does not fit region {region.name!r}")
+        return region.place(t, LEFT)
 
 
 class RoPEAngleGrid(ClipScene):
     """10 · The RoPE angle table: fast hands and slow hands."""
 
     D = 16  # eight pairs
-    CELL = 0.4
-    HEAT_X = -4.45
-    HEAT_Y = -0.62
-    RIGHT_X = 2.9
     STEP_TIME = 0.75
+    TABLE_SHARE = 0.47  # of the content width, at most
+    MIN_CELL = 0.3  # table cells smaller than this: the proof moves from under the table to under the hands
 
     @classmethod
     def stills(cls, data, cfg) -> list:
-        """The angle grid mod 2π with the cyclic colormap, as drawn."""
-        return [HeatmapStill("angle_grid", f"RoPE angles m·θ_i mod 2π (d = {data.d}, base {data.base:g})",
-                             np.mod(data.grid, 2 * np.pi), ColorScale(data.cmap, 0.0, 2 * np.pi), "pair i", "position m")]
+        """The angle grid mod 2π with the cyclic colormap, and the slow pairs' log angles, as drawn."""
+        lo, hi = log_scale_bounds(data.log_slow)
+        return [
+            HeatmapStill("angle_grid", f"RoPE angles m·θ_i mod 2π (d = {data.d}, base {data.base:g})",
+                         data.wrapped, ColorScale(data.cmap, 0.0, TWO_PI), "pair i", "position m"),
+            HeatmapStill("angle_grid_slow", f"slow pairs {data.n_fast}..{data.d // 2 - 1}: log10 of the angle m·θ_i",
+                         data.log_slow, ColorScale(data.cmap_log, lo, hi), f"pair i − {data.n_fast}", "position m"),
+        ]
 
     @classmethod
     def build_data(cls, cfg: LectureConfig) -> AngleGridData:
         T, d, base = cfg.T_heatmap, cls.D, cfg.rope_base
         grid = rope_angle_grid(T, d, base)
+        n_fast = int(np.count_nonzero(grid[-1] >= QUARTER_TURN))  # θ_i falls with i: the fast pairs come first
+        with np.errstate(divide="ignore"):
+            log_slow = np.log10(grid[:, n_fast:])
         return AngleGridData(
             T=T, d=d, base=base, grid=grid, wrapped=np.mod(grid, TWO_PI), theta=rope_frequencies(d, base),
             defect=angle_grid_defect(T, d, base), m_pick=T - 1, fast=0, slow=d // 2 - 1, cmap=cfg.cmap_angles,
+            n_fast=n_fast, log_slow=log_slow, cmap_log=cfg.cmap_weights,
         )
 
     def caption_values(self) -> dict:
@@ -135,10 +332,12 @@ class RoPEAngleGrid(ClipScene):
         m = d.m_pick
         return {
             "T": d.T, "d": d.d, "pairs": d.d // 2, "base": fmt_base(d.base), "m": m,
-            "fast": d.fast, "slow": d.slow,
+            "fast": d.fast, "slow": d.slow, "slow_first": d.n_fast, "fast_last": d.n_fast - 1,
             "wrap": f"{TWO_PI / d.theta[d.fast]:.1f}",
             "fast_angle": f"{d.grid[m, d.fast]:.1f}", "fast_turns": f"{d.grid[m, d.fast] / TWO_PI:.1f}",
-            "slow_angle": fmt_rate(d.grid[m, d.slow]),
+            "slow_angle": fmt_small(d.grid[m, d.slow]),
+            "slow_first_angle": fmt_small(d.grid[m, d.n_fast]),
+            "ratio": f"{d.theta[0] / d.theta[1]:.2g}",
             "defect": fmt_measure(d.defect),
         }
 
@@ -146,84 +345,115 @@ class RoPEAngleGrid(ClipScene):
     def make_mobjects(self) -> None:
         d = self.data
         T, P = d.T, d.d // 2
-        top = self.content_top
-        self.angle_scale = ColorScale(d.cmap, 0.0, TWO_PI)
-        self.heat = Heatmap(d.wrapped, self.angle_scale, cell_size=self.CELL).move_to([self.HEAT_X, self.HEAT_Y, 0])
-        self.col_idx = self.heat.index_labels("cols")
-        self.row_idx = self.heat.index_labels("rows")
-        self.i_name = math("i", size=SMALL, color=DIM).next_to(self.col_idx, LEFT, buff=0.25)
-        self.i_name.align_to(self.col_idx, DOWN)
-        self.m_name = math("m", size=SMALL, color=DIM).next_to(self.row_idx, LEFT, buff=0.2)
-        self.heat_title = label(f"angle mod 2π,  d = {d.d}", size=SMALL, color=FG).next_to(self.col_idx, UP, buff=0.12)
-        self.bar = ColorBar(self.angle_scale, height=self.CELL * T * 0.75, ticks=(0, np.pi, TWO_PI),
-                            tick_math=("0", "pi", "2 pi"))
-        self.bar.next_to(self.heat, RIGHT, buff=0.3).align_to(self.heat, DOWN)
-        self.heat_labels = VGroup(self.col_idx, self.row_idx, self.i_name, self.m_name, self.heat_title)
-
-        b = fmt_base(d.base)
+        content = self.layout.content
+        left = Region(content.left, content.left + content.width * self.TABLE_SHARE, content.bottom, content.top, "table")
+        self.defect_value = label(fmt_measure(d.defect), size=LABEL, color=GOOD if d.defect < 1e-12 else BAD)
+        self.check = VGroup(math('max |"grid" - m b^(-2i \\/ d)| =', size=LABEL), self.defect_value)
+        self.check.arrange(RIGHT, buff=0.2)
+        # the proof goes under the table, unless that would make the table's cells too small (many rows):
+        # then under the hands
+        check_strip, rest = left.take_bottom(0.55, gap=0.25)
+        self.table = AngleTable.fitted(d, rest)
+        self.check_under_table = self.table.cell_size >= self.MIN_CELL
+        if not self.check_under_table:
+            self.table = AngleTable.fitted(d, left)
+        right = Region(self.table.get_right()[0] + 0.6, content.right, content.bottom, content.top, "dials")
+        if not self.check_under_table:
+            check_strip, right = right.take_bottom(0.55, gap=0.3)
+        check_strip.fit(self.check, align=LEFT)
+        formula_strip, rest = right.take_top(0.55, gap=0.15)
         self.formula = VGroup(
             math('"angle"[m, i] = m dot theta_i', size=LABEL),
-            math(f"theta_i = {b}^(-2i \\/ d)", size=LABEL, color=DIM),
-        ).arrange(RIGHT, buff=0.6).move_to([self.RIGHT_X, top - 0.3, 0])
+            math("theta_i = b^(-2i \\/ d)", size=LABEL),
+        ).arrange(RIGHT, buff=0.5)
+        formula_strip.fit(self.formula, align=LEFT)
+        given_strip, rest = rest.take_top(0.45, gap=0.2)
+        self.given = math(f"b = {fmt_base(d.base)},  d = {d.d}", size=LABEL, color=DIM)
+        self.m_static = VGroup(label("position", size=LABEL, color=DIM), math("m =", size=LABEL + 6)).arrange(RIGHT, buff=0.2)
+        probe = max((label(str(m), size=LABEL + 6, color=ACCENT) for m in range(T)), key=lambda t: t.width)  # the widest
+        h0 = probe.height
+        line = VGroup(self.given, VGroup(self.m_static, probe).arrange(RIGHT, buff=0.2)).arrange(RIGHT, buff=0.6)
+        given_strip.fit(line, align=LEFT)
+        line[1].align_to(given_strip.point(RIGHT), RIGHT)
+        k = probe.height / h0
+        self.m_labels = [label(str(m), size=(LABEL + 6) * k, color=ACCENT).move_to(probe.get_left(), aligned_edge=LEFT)
+                         for m in range(T)]
+        self.m_label = self.m_labels[0]  # the position on screen now
 
-        caps = []
-        for i in range(P):
-            caps.append(VGroup(math(f"i = {i}", size=SMALL, color=FG),
-                               label(f"θ = {fmt_rate(d.theta[i])}", size=SMALL, color=DIM)).arrange(DOWN, buff=0.06))
-        self.dials = DialRow(np.zeros(P), radius=0.5, cols=4, captions=caps, colors=[ACCENT] * P,
-                             h_buff=0.3, v_buff=0.25)
-        self.dials.move_to([self.RIGHT_X, -0.4, 0])
-        self.m_labels = [
-            VGroup(math("m =", size=LABEL + 6), label(str(m), size=LABEL + 6, color=ACCENT)).arrange(RIGHT, buff=0.18)
-            for m in range(T)
-        ]
-        for lab in self.m_labels:
-            lab.move_to([self.RIGHT_X, self.dials.get_top()[1] + 0.36, 0])
-        self.m_label = self.m_labels[0].copy()  # the one on screen; it becomes each m in turn
-        self.row_box = SurroundingRectangle(VGroup(self.heat.cell(0, 0), self.heat.cell(0, P - 1)),
-                                            color=ACCENT, buff=0.03, stroke_width=4)
+        dial_region = rest
 
-        self.defect_value = label(fmt_measure(d.defect), size=LABEL, color=GOOD if d.defect < 1e-12 else BAD)
-        self.check = VGroup(math('max |"grid"[m, i] - m dot ' + b + '^(-2i \\/ d)| =', size=LABEL), self.defect_value)
-        self.check.arrange(RIGHT, buff=0.2).move_to([self.RIGHT_X, -2.75, 0])
+        head_strip, dial_region = dial_region.take_left(0.6, gap=0.1)
+        caps = [VGroup(math(f"i = {i}", size=SMALL, color=FG), label(fmt_small(d.theta[i]), size=SMALL, color=DIM))
+                .arrange(DOWN, buff=0.08) for i in range(P)]
+        self.dials = DialRow.fitted(np.zeros(P), dial_region, cols=4, captions=caps, colors=[ACCENT] * P,
+                                    max_radius=1.0, h_buff=0.3, v_buff=0.3)
+        # the caption rows' header: the second line under each hand is its θ_i
+        self.theta_heads = VGroup()
+        for r in range(0, P, 4):
+            h = math("theta_i", size=LABEL, color=DIM)
+            h.next_to(self.dials.captions[r][1], LEFT, buff=0.1).set_x(head_strip.right - h.width / 2)
+            h.align_to(self.dials.captions[r][1], DOWN)
+            self.theta_heads.add(h)
+        self.dial_block = VGroup(self.dials, self.theta_heads)
 
-    def column_box(self, i: int, color) -> SurroundingRectangle:
-        T = self.data.T
-        return SurroundingRectangle(VGroup(self.heat.cell(0, i), self.heat.cell(T - 1, i)), color=color, buff=0.03,
-                                    stroke_width=4)
+        self.row_boxes = VGroup(*[self.table.row_box(0, panel) for panel in (self.table.fast, self.table.slow)])
+
+    def row_targets(self, m: int):
+        return [VGroup(panel.cell(m, 0), panel.cell(m, panel.values.shape[1] - 1)).get_center()
+                for panel in (self.table.fast, self.table.slow)]
 
     # ------------------------------------------------------------------ beats
     def body(self) -> None:
         self.make_mobjects()
         d = self.data
-        T = d.T
-        self.beat("formula", Write(self.formula), run_time=1.4)
-        rows = [VGroup(*self.heat.cells[m]) for m in range(T)]
-        self.beat("grid", LaggedStart(*[FadeIn(r) for r in rows], lag_ratio=0.12), FadeIn(self.heat_labels),
-                  FadeIn(self.bar), run_time=1.8)
+        T, P = d.T, d.d // 2
+        tb = self.table
+        # 1. the formula, and the hands it drives: one per pair, all at position 0
+        self.beat("formula", Write(self.formula), FadeIn(self.given), FadeIn(self.dial_block, lag_ratio=0.05), run_time=1.6)
+        # 2. the table, fast pairs on the cyclic scale (the hands wait, dimmed)
+        rows = [VGroup(*tb.fast.cells[m]) for m in range(T)]
+        self.beat("grid", dim_to(self.dial_block, DIM_LEVEL), LaggedStart(*[FadeIn(r) for r in rows], lag_ratio=0.12),
+                  FadeIn(tb.labels), FadeIn(tb.cyc_bar), FadeIn(tb.fast_title), run_time=1.8)
         self.remove(*rows)
-        self.add(self.heat)
-        self.beat("dials", FadeIn(self.dials), FadeIn(self.m_label), Create(self.row_box),
-                  run_time=1.2)
+        self.add(tb.fast)
+        # 3. the slow pairs: never a quarter turn, so a log scale of their own
+        rows = [VGroup(*tb.slow.cells[m]) for m in range(T)]
+        self.beat("slow_scale", LaggedStart(*[FadeIn(r) for r in rows], lag_ratio=0.12), FadeIn(tb.log_bar),
+                  FadeIn(tb.zero_key), FadeIn(tb.slow_title), run_time=1.8)
+        self.remove(*rows)
+        self.add(tb.slow)
+        # 4. walk the positions: row m of the table is where the hands point
+        self.beat("dials", dim_to(self.dial_block, 1.0), FadeIn(self.m_static), FadeIn(self.m_label),
+                  *[Create(b) for b in self.row_boxes], run_time=1.2)
         steps = []
         for m in range(1, T):
             steps.append(AnimationGroup(
-                self.dials.turn_to(d.grid[m]),
-                self.row_box.animate.move_to(VGroup(self.heat.cell(m, 0), self.heat.cell(m, d.d // 2 - 1))),
-                Transform(self.m_label, self.m_labels[m]),
+                self.dials.turn_to(d.grid[m], run_time=self.STEP_TIME),
+                *[box.animate(run_time=self.STEP_TIME).move_to(c) for box, c in zip(self.row_boxes, self.row_targets(m))],
                 run_time=self.STEP_TIME,
             ))
-        self.beat("walk", Succession(*steps), run_time=self.STEP_TIME * (T - 1), hold=0.5)
-        self.remove(self.m_label)  # hand over to the label that reads the last position
-        self.m_label = self.m_labels[T - 1]
-        self.add(self.m_label)
-        fast_box = self.column_box(d.fast, BLUE)
-        self.beat("fast", Create(fast_box), Indicate(self.dials.dials[d.fast], color=BLUE, scale_factor=1.15),
-                  run_time=1.2)
-        slow_box = self.column_box(d.slow, PURPLE)
-        self.beat("slow", Create(slow_box), Indicate(self.dials.dials[d.slow], color=PURPLE, scale_factor=1.15),
-                  run_time=1.2)
-        self.beat("check", FadeIn(self.check, shift=0.15 * UP), run_time=1.0)
+        self.beat("walk", Succession(*steps), StepLabels(self.m_labels), run_time=self.STEP_TIME * (T - 1), hold=0.5)
+        self.remove(*self.m_labels[:-1])
+        self.m_label = self.m_labels[-1]
+        # 5. a fast hand, 6. a slow hand: each with its column, the other hands dimmed
+        others = [self.dials.dials[i] for i in range(P) if i != d.fast]
+        fast_box = tb.column_box(d.fast, BLUE)
+        self.beat("fast", Create(fast_box), *[dim_to(o, DIM_LEVEL) for o in others],
+                  dim_to(self.dials.captions, DIM_LEVEL), dim_to(self.theta_heads, DIM_LEVEL),
+                  Indicate(self.dials.dials[d.fast], color=BLUE, scale_factor=1.12), run_time=1.2)
+        slow_box = tb.column_box(d.slow, PURPLE)
+        self.beat("slow", Create(slow_box), dim_to(self.dials.dials[d.fast], DIM_LEVEL),
+                  dim_to(self.dials.dials[d.slow], 1.0),
+                  Indicate(self.dials.dials[d.slow], color=PURPLE, scale_factor=1.12), run_time=1.2)
+        # 7. the proof, with every hand back
+        self.beat("check", dim_to(self.dial_block, 1.0), FadeIn(self.check, shift=0.15 * UP), run_time=1.0)
+
+    def caption(self, key: str) -> str:
+        """Worded variants chosen by measured values (the narration must hold for every config)."""
+        d = self.data
+        if key == "check" and d.defect != 0.0:
+            key = "check_rounding"
+        return super().caption(key)
 
 
 # =====================================================================================

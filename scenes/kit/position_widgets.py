@@ -1,7 +1,8 @@
 """Widgets for the positional clips: a colour bar for a ``ColorScale``, a row of dials.
 
 Like the rest of the kit, each widget keeps the values it draws, so a test can read
-them back (``ColorBar.values``, ``DialRow.angles``).
+them back (``ColorBar.values``, ``DialRow.angles``, ``PairDial.vectors``).  ``fitted``
+constructors size a widget to a layout region with its captions at a fixed, legible size.
 """
 
 from __future__ import annotations
@@ -54,6 +55,27 @@ class DialRow(VGroup):
         cols = cols or len(a)
         cells.arrange_in_grid(cols=cols, buff=(h_buff, v_buff))
         self.add(cells)
+
+    @classmethod
+    def fitted(cls, angles, region, cols: int | None = None, captions: Sequence | None = None,
+               max_radius: float = 1.2, min_radius: float = 0.25, align=None, **kw) -> DialRow:
+        """The largest row (radius at most ``max_radius``) whose dials and captions fit ``region``,
+        placed in it.  Captions keep their size; only the dials grow or shrink.  Raises
+        :class:`~scenes.kit.layout.LayoutError` if even ``min_radius`` does not fit."""
+        from manim import ORIGIN
+
+        from .layout import LayoutError
+
+        r = max_radius
+        while True:
+            row = cls(angles, radius=r, cols=cols, captions=[c.copy() if not isinstance(c, str) else c
+                                                            for c in captions] if captions is not None else None, **kw)
+            if row.width <= region.width + 1e-6 and row.height <= region.height + 1e-6:
+                return region.place(row, ORIGIN if align is None else align)
+            if r <= min_radius:
+                raise LayoutError(f"{len(row.dials)} dials do not fit region {region.name!r} "
+                                  f"({region.width:.2f}×{region.height:.2f}) even at radius {min_radius}")
+            r = max(min_radius, r * 0.95)
 
     @property
     def angles(self) -> np.ndarray:
@@ -112,6 +134,19 @@ class PairDial(VGroup):
     def angles(self) -> np.ndarray:
         """The angle of each drawn vector (radians, from the +x axis)."""
         return np.arctan2(self.vectors[:, 1], self.vectors[:, 0])
+
+    def angle_arc(self, j: int, k: int, radius: float = 0.4, color=FG, stroke_width: float = 4):
+        """An arc at ``radius · self.radius`` from hand ``k`` to hand ``j`` (the signed angle
+        between them, the short way round): the angle a dot product of the two sees.
+        It turns with the hands when both turn by the same angle (rotate it about ``center``)."""
+        from manim import Arc
+
+        a_k = float(np.arctan2(*(self.vectors[k, ::-1])))
+        between = float(np.angle(np.exp(1j * (np.arctan2(*(self.vectors[j, ::-1])) - a_k))))
+        arc = Arc(radius=radius * self.radius, start_angle=a_k, angle=between, arc_center=self.center,
+                  stroke_color=color, stroke_width=stroke_width)
+        arc.between = between
+        return arc
 
     def tip_angles(self) -> np.ndarray:
         """The angle of each arrow as it sits on screen (read back from the mobjects)."""
