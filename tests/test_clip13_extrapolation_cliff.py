@@ -1,20 +1,36 @@
-"""Clip 13 ExtrapolationCliff: unseen RoPE pairs per position, the learned table's wall, the final frame."""
+"""Clip 13 ExtrapolationCliff: unseen RoPE pairs per position, the learned table's wall, the final frame,
+the layout over the config matrix, and narration that stays true for every config."""
 
 from __future__ import annotations
+
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
-from frames import assert_captions_readable, assert_inside_frame, pixel, render_final_frame, rgb255
+from frames import (
+    assert_captions_readable,
+    assert_inside_frame,
+    assert_layout_holds,
+    corner_results,
+    pixel,
+    render_final_frame,
+    rgb255,
+)
 from mathcore import extrapolation_report, load_config, rope_unseen_pairs
-from mathcore.extrapolation import LLAMA2, pair_angles, pair_turns, unseen_pair_counts
-from scenes.extrapolation import ExtrapolationCliff, fmt_count
-from scenes.kit import BAD, BG, DIM
+from mathcore.extrapolation import pair_angles, pair_turns, unseen_pair_counts, wrapped_in_training
+from scenes.extrapolation import ExtrapolationCliff, fmt_count, slow_pair
+from scenes.kit import BAD, BG, DIM, GOOD
 
 
 @pytest.fixture(scope="module")
 def final():
     return render_final_frame(ExtrapolationCliff, 854, 480)
+
+
+@pytest.fixture(scope="module")
+def corners(tmp_path_factory):
+    return corner_results(ExtrapolationCliff, tmp_path_factory)
 
 
 def blend(color, opacity):
@@ -25,7 +41,7 @@ def test_data_is_what_mathcore_computes_from_the_config():
     cfg = load_config()
     d = ExtrapolationCliff.build_data(cfg)
     L, n_max = cfg.train_length, cfg.n_max
-    assert (d.train_length, d.n_max, d.head_dim, d.base) == (L, n_max, LLAMA2.head_dim, cfg.rope_base)
+    assert (d.train_length, d.n_max, d.base) == (L, n_max, cfg.rope_base)
     np.testing.assert_array_equal(d.positions, np.arange(1, 4 * n_max + 1))
     np.testing.assert_array_equal(d.unseen, unseen_pair_counts(d.positions, d.head_dim, L, cfg.rope_base))
     assert d.stops == (L - 1, L, n_max, 4 * n_max)
@@ -34,11 +50,28 @@ def test_data_is_what_mathcore_computes_from_the_config():
     for s, m in enumerate(d.stops):
         np.testing.assert_array_equal(d.stop_angles[s], pair_angles(m, d.head_dim, cfg.rope_base)[list(d.pairs)])
         np.testing.assert_array_equal(d.stop_turns[s], pair_turns(m, d.head_dim, cfg.rope_base)[list(d.pairs)])
+    np.testing.assert_array_equal(d.stop_unseen, masks[:, list(d.pairs)])
     rep = extrapolation_report(list(d.stops), d.head_dim, n_max, cfg.seed, cfg.rope_base)
     assert d.report.learned_error == rep.learned_error
     np.testing.assert_array_equal(d.report.learned_defined, [True, True, False, False])
     # the cliff: nothing unseen inside training, a jump one step past it
     assert np.all(d.unseen[: L - 1] == 0) and d.unseen[L - 1] > 0  # positions[L-1] is m = L
+
+
+def test_the_slow_pair_is_chosen_by_measurement():
+    cfg = load_config()
+    d = ExtrapolationCliff.build_data(cfg)
+    fast, slow = d.pairs
+    assert fast == 0
+    wrapped = wrapped_in_training(d.head_dim, d.train_length, d.base)
+    masks = rope_unseen_pairs(list(d.stops), d.head_dim, d.train_length, d.base)
+    assert not wrapped[slow] and masks[1:, slow].all()  # unseen at every stop past training
+    assert d.stop_turns[2, 1] <= 1  # and it has turned at most once by n_max: a slow hand
+    turns = np.array([pair_turns(m, d.head_dim, d.base) for m in d.stops])
+    assert slow == slow_pair(masks, wrapped, turns)
+    # with no pair unseen at every stop, the slowest pair is shown
+    none = np.zeros_like(masks)
+    assert slow_pair(none, wrapped, turns) == d.n_pairs - 1
 
 
 def test_a_config_edit_reaches_the_clip(tmp_path):
@@ -63,6 +96,9 @@ def test_final_frame_the_table_ends_at_n_max_and_the_formulas_go_on(final):
     assert np.abs(pixel(scene, frame, [far, scene.LANE_A, 0]) - rgb255(BG)).max() <= 12
     # sinusoidal lane: still defined at 2·n_max
     assert np.abs(pixel(scene, frame, [far, scene.LANE_B, 0]) - untrained).max() <= 12
+    # trained: green up to L in both lanes
+    for y in (scene.LANE_A, scene.LANE_B):
+        assert np.abs(pixel(scene, frame, [scene.x_of(d.train_length / 3), y, 0]) - blend(GOOD, 0.85)).max() <= 12
     # the wall stands at n_max
     assert abs(scene.wall.get_center()[0] - scene.x_of(d.n_max)) < 1e-9
     assert np.abs(pixel(scene, frame, scene.wall.get_center()) - rgb255(BAD)).max() <= 30
@@ -82,6 +118,25 @@ def test_final_frame_rope_area_follows_the_counts(final):
     assert np.abs(empty - rgb255(BG)).max() <= 12
 
 
+def test_L_and_n_max_are_labelled_at_their_positions(final):
+    scene, _ = final
+    d = scene.data
+    ax = scene.plot.axes[0].get_y()
+    for lab, m in ((scene.L_tick, d.train_length), (scene.n_tick, d.n_max)):
+        x = scene.x_of(m)
+        # under its position, or joined to it by a leader line
+        near = lab.get_left()[0] - 0.1 <= x <= lab.get_right()[0] + 0.1
+        led = any(np.allclose(ld.get_start()[:2], [x, ax - 0.03], atol=1e-6) for ld in scene.annotations.leaders)
+        assert near or led, lab.text
+    a, b = scene.L_tick, scene.n_tick
+    assert a.get_right()[0] < b.get_left()[0] or b.get_right()[0] < a.get_left()[0]
+    # guides and walker never cross a lane title: they are cut into bar and chart segments
+    for g in (*scene.guides, scene.walker):
+        for seg in g:
+            for t in (scene.title_a, scene.title_b, scene.title_c):
+                assert seg.get_top()[1] < t.get_bottom()[1] or seg.get_bottom()[1] > t.get_top()[1]
+
+
 def test_the_figures_on_screen_are_the_measured_ones(final):
     scene, _ = final
     d = scene.data
@@ -93,6 +148,11 @@ def test_the_figures_on_screen_are_the_measured_ones(final):
         assert scene.turn_texts[k].text.startswith(fmt_count(n))
         assert scene.status_texts[k].text == ("unseen" if d.stop_unseen[last, k] else "seen")
         assert np.isclose(scene.dials[k].angle, d.stop_angles[last, k])
+    # the readouts hold the last figure only: the earlier ones were swapped out, not cross-faded
+    on_screen = {id(m) for m in scene.mobjects for m in m.get_family()}
+    assert id(scene.m_value) in on_screen and id(scene.count_text) in on_screen
+    texts = [m.text for m in scene.mobjects if hasattr(m, "text")]
+    assert texts.count(scene.m_value.text) == 1
     # the error box prints the lookup's own message
     assert " ".join(scene.error_lines) == d.report.learned_error
     assert "no row for position 1024" in d.report.learned_error
@@ -110,3 +170,44 @@ def test_captions_one_per_beat_and_long_enough_to_read(final):
 def test_everything_stays_inside_the_frame(final):
     scene, _ = final
     assert_inside_frame(scene, bottom=-3.15)
+
+
+# ------------------------------------------------------------------ layout and narration over the config matrix
+def test_layout_holds_at_every_beat(final):
+    assert_layout_holds(final[0].audit)
+
+
+def test_layout_holds_over_the_config_matrix(corners):
+    assert_layout_holds(corners)
+
+
+def test_every_corner_stays_within_lecture_pacing(corners):
+    for name, r in corners.items():
+        assert 20 <= r.scene.time <= 75, (name, r.scene.time)
+
+
+def test_narration_matches_the_measured_values_in_every_corner(corners):
+    for name, r in corners.items():
+        scene = r.scene
+        d = scene.data
+        text = " ".join(c.text for c in scene.captions)
+        if d.n_max == d.train_length:
+            assert "Walk on" not in text and "never trained;" not in text, name
+        if d.n_max - d.train_length > 1:
+            assert f"rows {fmt_count(d.train_length)} to {fmt_count(d.n_max - 1)}" in text, name
+        if d.n_wrapped == 0:
+            assert "went all the way round" not in text, name
+        else:
+            assert f"{d.n_wrapped} of {d.n_pairs} pairs went all the way round" in text, name
+        assert f"{int(d.stop_counts[1])} of {d.n_pairs}" in text or d.stop_counts[1] == 0, name
+        assert f"{int(d.stop_counts[3])} of {d.n_pairs}" in text or d.stop_counts[3] == 0, name
+
+
+def test_the_words_follow_the_numbers():
+    d = SimpleNamespace(n_max=4096, train_length=4096, stop_counts=np.array([0, 18, 18, 12]), n_wrapped=46)
+    v = lambda key: ExtrapolationCliff.variant(SimpleNamespace(data=d), key)  # noqa: E731
+    assert (v("schemes"), v("wall"), v("wrapped"), v("far")) == ("schemes_none", "wall_same", "wrapped", "far")
+    d.train_length = 4095
+    assert v("schemes") == "schemes_one" and v("wall") == "wall"
+    d.n_wrapped, d.stop_counts = 0, np.array([0, 0, 0, 0])
+    assert (v("wrapped"), v("step"), v("far"), v("close")) == ("wrapped_none", "step_none", "far_none", "close_none")

@@ -5,7 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from frames import assert_captions_readable, assert_inside_frame, pixel, render_final_frame, rgb255
+from frames import (
+    assert_captions_readable,
+    assert_inside_frame,
+    assert_layout_holds,
+    corner_results,
+    pixel,
+    render_final_frame,
+    rgb255,
+)
 from mathcore import learned_absolute_table, load_config
 from mathcore.extrapolation import GPT2, LLAMA2, LLAMA3, pairs_without_a_turn, rope_wavelengths
 from scenes.extrapolation import GPT2ToLLaMA, fmt_count
@@ -15,6 +23,11 @@ from scenes.kit import BG, ColorScale
 @pytest.fixture(scope="module")
 def final():
     return render_final_frame(GPT2ToLLaMA, 854, 480)
+
+
+@pytest.fixture(scope="module")
+def corners(tmp_path_factory):
+    return corner_results(GPT2ToLLaMA, tmp_path_factory)
 
 
 def shown(s: str) -> str:
@@ -91,3 +104,48 @@ def test_captions_one_per_beat_and_long_enough_to_read(final):
 def test_everything_stays_inside_the_frame(final):
     scene, _ = final
     assert_inside_frame(scene, bottom=-3.15)
+
+
+def test_the_colour_bar_spans_the_tables_scale(final):
+    scene, _ = final
+    bar = scene.colorbar
+    assert bar.color_scale is scene.scale
+    lim = float(np.max(np.abs(scene.data.table)))
+    assert np.isclose(scene.scale.norm.vmin, -lim) and np.isclose(scene.scale.norm.vmax, lim)
+    assert [t.text for t in bar.tick_labels] == [f"{-lim:.2f}".replace("-", "\u2212"), "0.00", f"{lim:.2f}"]
+
+
+def test_the_zoom_connectors_and_the_curves_cross_no_text(final):
+    scene, _ = final
+    texts = [scene.shape_text, scene.zoom_text, scene.params_text, scene.sample_text, scene.gpt_head, scene.cap_text]
+    for line in scene.zoom_lines:
+        for t in texts:
+            assert line.get_top()[1] <= t.get_bottom()[1] + 1e-6 or line.get_bottom()[1] >= t.get_top()[1] - 1e-6 \
+                or line.get_right()[0] <= t.get_left()[0] + 1e-6 or line.get_left()[0] >= t.get_right()[0] - 1e-6, t
+    # the training-length label is beside the line, right of the plot where no curve runs
+    p = scene.plot
+    assert scene.train_text.get_left()[0] > p.axes[0].get_right()[0]
+    assert abs(scene.train_text.get_y() - scene.train_line.get_y()) < 0.35
+
+
+def test_the_slow_pairs_are_marked_and_named_with_their_model(final):
+    scene, _ = final
+    d = scene.data
+    first_slow = d.n_pairs - d.slow_pairs
+    # the band covers exactly the LLaMA-2 pairs whose wavelength exceeds the training length
+    assert np.all(d.wavelengths[0, first_slow:] > LLAMA2.train_length)
+    assert np.all(d.wavelengths[0, :first_slow] <= LLAMA2.train_length)
+    p = scene.plot
+    assert abs(scene.slow_band.get_left()[0] - p.to_point(first_slow - 0.5, 1)[0]) < 1e-6
+    assert abs(scene.slow_band.get_bottom()[1] - scene.train_line.get_y()) < 1e-6
+    assert "LLaMA-2" in scene.slow_text[1].text
+
+
+def test_layout_holds_at_every_beat(final):
+    assert_layout_holds(final[0].audit)
+
+
+def test_layout_holds_over_the_config_matrix(corners):
+    assert_layout_holds(corners)
+    for name, r in corners.items():
+        assert 20 <= r.scene.time <= 75, (name, r.scene.time)
