@@ -1,16 +1,23 @@
-"""``make bench``: render-pipeline timings on this machine, side by side in one run.
+"""``make bench``: render timings on this machine, side by side in one run, with ratios
+against the targets.  It works on a throwaway copy of the project (your ``out/`` is never
+touched) and asserts nothing.  Run it on an otherwise idle machine.
 
-Works on a throwaway copy of the project (your ``out/`` and files are never touched) and
-prints figures and ratios against the targets; it asserts nothing.
+Sections (``python -m scenes.render.bench [preview] [lecture] [frames] [voice]``; all by default):
 
-    1. the whole deck at 480p15 with --jobs 1, then with --jobs 2 (fresh outputs each)
-    2. a no-change ``clips render`` against re-running every clip through plain ``manim``
-       with Manim's own cache warm
-    3. a one-clip edit (a comment inside one clip's class): only that clip renders
+* ``preview``: the deck at 480p15 with ``--jobs 1`` and ``--jobs 2``, a no-change run against
+  plain ``manim`` with its own cache warm, a one-clip edit;
+* ``lecture``: the deck at the lecture's quality (1080p30) on 2 jobs, silent, against the
+  lecture's running time (target: at most half);
+* ``frames``: single clips at 1080p60 through the pipeline against a plain ``manim -qh
+  --disable_caching`` run of the same scene (target: at least 1.5× faster), and how close our
+  frames are to Manim's (PSNR over sampled frames: the encoder settings must not show);
+* ``voice``: Piper's real-time factor on the lecture's own sentences, and the deck at 1080p30
+  with the voice, from an empty voice cache and again with the cache warm.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -19,7 +26,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from ..catalog import CLIPS, REPO_DIR
+from ..catalog import CLIPS, REPO_DIR, resolve
+
+FRAME_CLIPS = ("01", "06", "12")  # a matrix clip, a chart clip, a curve clip
 
 
 def _copy_project(dst: Path) -> Path:
@@ -29,8 +38,8 @@ def _copy_project(dst: Path) -> Path:
     return dst
 
 
-def _run(root: Path, *cmd: str) -> float:
-    env = dict(os.environ, PYTHONPATH=str(root))
+def _run(root: Path, *cmd: str, env: dict | None = None) -> float:
+    env = dict(os.environ, PYTHONPATH=str(root), **(env or {}))
     t0 = time.perf_counter()
     r = subprocess.run(list(cmd), cwd=root, env=env, capture_output=True, text=True)
     dt = time.perf_counter() - t0
@@ -43,53 +52,141 @@ def _clips(root: Path, *args: str) -> float:
     return _run(root, sys.executable, "-m", "scenes.render.cli", *args)
 
 
-def main() -> int:
-    q = "l"
-    n = len(CLIPS)
-    rows: list[tuple[str, str, str]] = []
-    with tempfile.TemporaryDirectory(prefix="clips-bench-") as tmp:
-        root = _copy_project(Path(tmp) / "project")
-        print(f"bench: {n} clips at 480p15 on {os.cpu_count()} cores (a copy of the project in {root})", flush=True)
+def mark(ok: bool) -> str:
+    return "ok" if ok else "MISSED"
 
-        t1 = _clips(root, "render", "-q", q, "--jobs", "1", "--out", "out1")
-        print(f"  deck, --jobs 1: {t1:7.1f} s", flush=True)
-        t2 = _clips(root, "render", "-q", q, "--jobs", "2", "--out", "out2")
-        print(f"  deck, --jobs 2: {t2:7.1f} s", flush=True)
 
-        t_nochange = min(_clips(root, "render", "-q", q, "--out", "out2") for _ in range(3))
-        print(f"  no-change clips render: {t_nochange:.2f} s", flush=True)
+def _manifest(root: Path, out: str, q: str) -> dict:
+    return json.loads((root / out / q / "manifest.json").read_text())["clips"]
 
-        # plain manim with its own cache, warm: the first run compiles the Typst formulas and
-        # the second is the first whose animation hashes see them compiled (measured here: a
-        # second run still re-renders most animations, a third hits the cache), then measure
-        manim = str(Path(sys.executable).with_name("manim"))
-        for _ in range(2):
-            for c in CLIPS:
-                _run(root, manim, "-ql", f"scenes/{c.module}.py", c.scene)
-        t_manim = sum(_run(root, manim, "-ql", f"scenes/{c.module}.py", c.scene) for c in CLIPS)
-        print(f"  plain manim, cache warm, every clip: {t_manim:.1f} s", flush=True)
 
-        edited = CLIPS[len(CLIPS) // 2]
-        path = root / "scenes" / f"{edited.module}.py"
-        src = path.read_text(encoding="utf-8")
-        head = f"class {edited.scene}("
-        cut = src.index("\n", src.index(head)) + 1
-        path.write_text(src[:cut] + "    # bench: an edit inside this clip's class\n" + src[cut:], encoding="utf-8")
-        t_edit = _clips(root, "render", "-q", q, "--out", "out2")
-        print(f"  one-clip edit ({edited.name}): {t_edit:.1f} s", flush=True)
-
-    def mark(ok: bool) -> str:
-        return "ok" if ok else "MISSED"
-
-    rows = [
+# ------------------------------------------------------------------ sections
+def preview(root: Path, rows: list) -> None:
+    q, n = "l", len(CLIPS)
+    t1 = _clips(root, "render", "-q", q, "--jobs", "1", "--out", "p1", "--voice", "none")
+    print(f"  deck 480p15, --jobs 1: {t1:7.1f} s", flush=True)
+    t2 = _clips(root, "render", "-q", q, "--jobs", "2", "--out", "p2", "--voice", "none")
+    print(f"  deck 480p15, --jobs 2: {t2:7.1f} s", flush=True)
+    t_nochange = min(_clips(root, "render", "-q", q, "--out", "p2", "--voice", "none") for _ in range(3))
+    # plain manim with its own cache, warm (a first run compiles the formulas, a second is the first
+    # whose animation hashes see them compiled, a third hits the cache): measure the third
+    manim = str(Path(sys.executable).with_name("manim"))
+    env = {"ATTENTION_CLIPS_VOICE": "none"}
+    for _ in range(2):
+        for c in CLIPS:
+            _run(root, manim, "-ql", f"scenes/{c.module}.py", c.scene, env=env)
+    t_manim = sum(_run(root, manim, "-ql", f"scenes/{c.module}.py", c.scene, env=env) for c in CLIPS)
+    edited = CLIPS[len(CLIPS) // 2]
+    path = root / "scenes" / f"{edited.module}.py"
+    src = path.read_text(encoding="utf-8")
+    cut = src.index("\n", src.index(f"class {edited.scene}(")) + 1
+    path.write_text(src[:cut] + "    # bench: an edit inside this clip's class\n" + src[cut:], encoding="utf-8")
+    t_edit = _clips(root, "render", "-q", q, "--out", "p2", "--voice", "none")
+    path.write_text(src, encoding="utf-8")
+    rows += [
         ("deck 480p15, --jobs 1", f"{t1:.1f} s", ""),
         ("deck 480p15, --jobs 2", f"{t2:.1f} s", f"<= 180 s: {mark(t2 <= 180)}"),
         ("--jobs 2 speed-up", f"{t1 / t2:.2f}x", f">= 1.3x: {mark(t1 / t2 >= 1.3)}"),
         ("no-change clips render", f"{t_nochange:.2f} s", f"<= 1 s: {mark(t_nochange <= 1)}"),
-        ("plain manim, warm cache", f"{t_manim:.1f} s", ""),
-        ("no-change vs manim cache", f"{t_manim / t_nochange:.0f}x faster", f">= 20x: {mark(t_manim / t_nochange >= 20)}"),
+        ("no-change vs manim's warm cache", f"{t_manim / t_nochange:.0f}x faster", f">= 20x: {mark(t_manim / t_nochange >= 20)}"),
         (f"edit one clip ({edited.name})", f"{t_edit:.1f} s", f"{t_edit / (t1 / n):.1f}x one clip's mean"),
     ]
+
+
+def lecture(root: Path, rows: list) -> None:
+    t = _clips(root, "render", "-q", "h", "--jobs", "2", "--out", "lec", "--voice", "none")
+    running = sum(e["duration"] for e in _manifest(root, "lec", "h").values())
+    print(f"  deck 1080p30, --jobs 2, silent: {t:.1f} s for {running:.1f} s of lecture", flush=True)
+    rows += [
+        ("deck 1080p30, --jobs 2 (silent)", f"{t:.1f} s", ""),
+        ("  lecture running time", f"{running:.1f} s", ""),
+        ("  render time / running time", f"{t / running:.2f}", f"<= 0.5: {mark(t / running <= 0.5)}"),
+    ]
+
+
+def _frames(path: Path, every: int = 30) -> list:
+    import av
+
+    with av.open(str(path)) as c:
+        return [f.to_ndarray(format="rgb24") for i, f in enumerate(c.decode(c.streams.video[0])) if i % every == 0]
+
+
+def _psnr(a: list, b: list) -> float:
+    import numpy as np
+
+    worst = float("inf")
+    for x, y in zip(a, b):
+        mse = float(np.mean((x.astype(float) - y.astype(float)) ** 2))
+        worst = min(worst, float("inf") if mse == 0 else 10 * np.log10(255 ** 2 / mse))
+    return worst
+
+
+def frames(root: Path, rows: list) -> None:
+    manim = str(Path(sys.executable).with_name("manim"))
+    env = {"ATTENTION_CLIPS_VOICE": "none"}
+    for name in FRAME_CLIPS:
+        c = resolve([name])[0]
+        # warm: Typst formulas compiled, fonts cached, for both
+        _run(root, manim, "-ql", "--disable_caching", f"scenes/{c.module}.py", c.scene, env=env)
+        t_manim = _run(root, manim, "-qh", "--disable_caching", f"scenes/{c.module}.py", c.scene, env=env)
+        t_ours = _clips(root, "render", c.name, "-q", "h60", "--jobs", "1", "--force", "--out", "fr", "--voice", "none")
+        mine = root / "fr" / "h60" / f"{c.name}.mp4"
+        theirs = next((root / "media" / "videos" / c.module / "1080p60").glob(f"{c.scene}.mp4"))
+        psnr = _psnr(_frames(theirs), _frames(mine))
+        print(f"  {c.name} 1080p60: manim -qh {t_manim:.1f} s, pipeline {t_ours:.1f} s, PSNR {psnr:.1f} dB", flush=True)
+        rows += [
+            (f"{c.name} 1080p60: manim -qh", f"{t_manim:.1f} s", ""),
+            ("  pipeline (h60)", f"{t_ours:.1f} s", f"{t_manim / t_ours:.2f}x faster; >= 1.5x: {mark(t_manim / t_ours >= 1.5)}"),
+            ("  worst frame vs manim's", f"{psnr:.1f} dB", f">= 40 dB (no visible change): {mark(psnr >= 40)}"),
+        ]
+
+
+def voice(root: Path, rows: list) -> None:
+    import tomllib
+
+    from ..kit.voice import Narrator, spoken
+
+    lines = []
+    for f in sorted((root / "assets" / "narration").glob("*.toml")):
+        for section in tomllib.loads(f.read_text(encoding="utf-8")).values():
+            lines += [spoken(v) for v in section.values() if isinstance(v, str) and "{" not in v]
+    lines = lines[:40]
+    with tempfile.TemporaryDirectory() as cache:
+        n = Narrator("piper", cache_dir=Path(cache))
+        n.synthesise("warm up")
+        t0 = time.perf_counter()
+        seconds = sum(n.synthesise(s).size for s in lines) / 48000
+        dt = time.perf_counter() - t0
+    print(f"  piper: {seconds:.1f} s of speech in {dt:.1f} s", flush=True)
+    cache_dir = root / ".render-cache" / "voice"
+    shutil.rmtree(cache_dir, ignore_errors=True)
+    t_cold = _clips(root, "render", "-q", "h", "--jobs", "2", "--out", "vo", "--voice", "piper")
+    t_warm = _clips(root, "render", "-q", "h", "--jobs", "2", "--out", "vo2", "--voice", "piper")
+    running = sum(e["duration"] for e in _manifest(root, "vo", "h").values())
+    print(f"  deck 1080p30 with voice: {t_cold:.1f} s (empty voice cache), {t_warm:.1f} s (warm)", flush=True)
+    rows += [
+        ("piper real-time factor", f"{seconds / dt:.1f}x", f"{seconds:.0f} s of the lecture's sentences in {dt:.1f} s"),
+        ("deck 1080p30 + voice, cache cold", f"{t_cold:.1f} s", ""),
+        ("deck 1080p30 + voice, cache warm", f"{t_warm:.1f} s", f"{running:.0f} s of lecture; ratio {t_warm / running:.2f}"),
+    ]
+
+
+SECTIONS = {"preview": preview, "lecture": lecture, "frames": frames, "voice": voice}
+
+
+def main(argv: list[str] | None = None) -> int:
+    names = (sys.argv[1:] if argv is None else argv) or list(SECTIONS)
+    bad = [n for n in names if n not in SECTIONS]
+    if bad:
+        print(f"bench: unknown section {bad[0]!r}; choose from {', '.join(SECTIONS)}", file=sys.stderr)
+        return 2
+    rows: list[tuple[str, str, str]] = []
+    with tempfile.TemporaryDirectory(prefix="clips-bench-") as tmp:
+        root = _copy_project(Path(tmp) / "project")
+        print(f"bench: {len(CLIPS)} clips on {os.cpu_count()} cores (a copy of the project in {root})", flush=True)
+        for n in names:
+            print(f"[{n}]", flush=True)
+            SECTIONS[n](root, rows)
     print()
     w = max(len(r[0]) for r in rows)
     for name, fig, target in rows:
