@@ -35,7 +35,6 @@ from manim import (
     Square,
     Succession,
     SurroundingRectangle,
-    Transform,
     VGroup,
     Write,
     linear,
@@ -70,11 +69,13 @@ from scenes.kit import (
     LayoutError,
     Readout,
     Region,
+    swap,
     fit_label,
     fmt_value,
     label,
     math,
 )
+from scenes.kit.layout import baseline_y
 from scenes.kit.position_widgets import ColorBar, DialRow
 from scenes.kit.theme import PURPLE
 
@@ -459,16 +460,38 @@ class RoPEAngleGrid(ClipScene):
 # =====================================================================================
 # 11 RoPERotatesQK
 # =====================================================================================
+def pick_query_key(Q: np.ndarray, K: np.ndarray) -> tuple[int, int]:
+    """``(a, b)`` with ``T > a > b >= 1``: the query row ``a`` and the key row ``b`` whose hands are
+    easiest to see on every dial.  Each dial is scaled to its longer hand, so the shorter hand's
+    share ``min(|q_a,i|, |k_b,i|) / max(...)`` is what can vanish; maximise its worst pair.
+    ``b >= 1`` so both tokens sit past position 0 and both hands turn; ties go to the first."""
+    T = Q.shape[0]
+    if T < 3:
+        raise ValueError(f"pick_query_key needs at least 3 rows, got {T}")
+    qn = np.linalg.norm(Q.reshape(T, -1, 2), axis=2)
+    kn = np.linalg.norm(K.reshape(T, -1, 2), axis=2)
+    best, pick = -1.0, (2, 1)
+    for a in range(2, T):
+        for b in range(1, a):
+            hi = np.maximum(qn[a], kn[b])
+            share = float(np.min(np.minimum(qn[a], kn[b]) / np.where(hi > 0, hi, 1.0)))
+            if share > best + 1e-12:
+                best, pick = share, (a, b)
+    return pick
+
+
 @dataclass(frozen=True)
 class RotatesQKData:
     """What clip 11 draws.
 
-    ``q``, ``k``: one query and one key row (``X Wq``, ``X Wk``) of the lecture input;
-    ``q_pairs``/``k_pairs``: their pairs at positions ``(0, 0)``, ``(m, n)`` and
-    ``(m+s, n+s)`` (``rope_pairs``); the two scores and their measured gap, and the
-    largest gap over ``s = 1..s_max``.  ``Y*``: RoPE self-attention outputs of the
-    whole input at positions ``0..T-1`` and ``s..s+T-1``, with ``V`` left alone and
-    with ``V`` rotated, and the measured ``max |ΔY|`` of each.
+    ``q``, ``k``: the query row ``q_token`` and key row ``k_token`` of the lecture input
+    (``X Wq``, ``X Wk``; chosen by :func:`pick_query_key`); each token sits at its own
+    position, ``m = q_token`` and ``n = k_token``, then the whole sequence slides by ``s``.
+    ``q_pairs``/``k_pairs``: their pairs unrotated, at ``(m, n)`` and at ``(m+s, n+s)``
+    (``rope_pairs``); the two scores, their measured gap and the largest gap over
+    ``s = 1..s_max``.  ``Y*``: RoPE self-attention outputs of the whole input at positions
+    ``0..T-1`` and ``s..s+T-1``, with ``V`` left alone and with ``V`` rotated, and the
+    measured ``max |ΔY|`` of each.
     """
 
     q: np.ndarray  # (d,)
@@ -479,7 +502,7 @@ class RotatesQKData:
     s_max: int
     theta: np.ndarray  # (d/2,)
     angles: np.ndarray  # (3, 2, d/2): [stage, q/k, pair] rotation angle applied
-    q_pairs: np.ndarray  # (3, d/2, 2) stage 0: position 0, 1: m, 2: m+s
+    q_pairs: np.ndarray  # (3, d/2, 2) stage 0: unrotated (position 0), 1: m, 2: m+s
     k_pairs: np.ndarray  # (3, d/2, 2)
     score: float
     score_shifted: float
@@ -492,28 +515,102 @@ class RotatesQKData:
     defect_plain: float
     defect_rot: float
     cmap: str
+    q_token: int
+    k_token: int
+
+
+class OutputsGrid(VGroup):
+    """The outputs of the whole sequence with ``V`` left alone and with ``V`` rotated (two groups,
+    left and right), each at positions ``0..T-1`` and ``s..s+T-1`` (two heatmaps side by side) over
+    its measured ``max |ΔY|``; one colour bar for all four heatmaps.
+
+    ``maps[r] = (at 0.., at s..)`` are :class:`Heatmap` objects; ``heads[r]``, ``measures[r]``,
+    ``values[r]`` the group's head, its measure and the printed figure; ``groups[r]`` all of group ``r``."""
+
+    INNER = 0.3  # between the two heatmaps of a group
+    OUTER = 0.8  # between the groups
+
+    def __init__(self, data: RotatesQKData, scale: ColorScale, cell: float):
+        super().__init__()
+        d = data
+        T = d.Y_plain.shape[0]
+        self.cell_size = cell
+        self.heads = VGroup(
+            VGroup(math("V = X W_v", size=LABEL), label("left alone", size=SMALL, color=DIM)),
+            VGroup(math('V = "RoPE"(X W_v)', size=LABEL, color=PURPLE), label("rotated", size=SMALL, color=DIM)),
+        )
+        for h in self.heads:
+            h.arrange(RIGHT, buff=0.25)
+        self.maps, self.cols, self.groups = [], VGroup(), []
+        self.values, self.measures = VGroup(), VGroup()
+        x = 0.0
+        for r, (Ya, Yb, v) in enumerate(((d.Y_plain, d.Y_plain_shifted, d.defect_plain),
+                                         (d.Y_rot, d.Y_rot_shifted, d.defect_rot))):
+            pair = (Heatmap(Ya, scale, cell_size=cell), Heatmap(Yb, scale, cell_size=cell))
+            cols = VGroup(*[VGroup(label("positions", size=SMALL, color=DIM), label(f"{lo}..{lo + T - 1}", size=SMALL, color=FG))
+                            .arrange(DOWN, buff=0.06) for lo in (0, d.s)])
+            pitch = max(pair[0].width, *[c.width for c in cols])
+            for j, (hm, c) in enumerate(zip(pair, cols)):
+                cx = x + pitch / 2 + j * (pitch + self.INNER)
+                hm.move_to([cx, 0, 0])
+                c.move_to([cx, hm.get_top()[1] + 0.1 + c.height / 2, 0])
+            val = label(fmt_measure(v), size=LABEL, color=GOOD if v < 1e-12 else BAD)
+            meas = VGroup(math("max |Delta Y| =", size=SMALL, color=DIM), val).arrange(RIGHT, buff=0.15)
+            meas[1].align_to(meas[0], DOWN)
+            centre = x + pitch + self.INNER / 2
+            meas.move_to([centre, pair[0].get_bottom()[1] - 0.2 - meas.height / 2, 0])
+            self.heads[r].move_to([centre, cols.get_top()[1] + 0.15 + self.heads[r].height / 2, 0])
+            self.maps.append(pair)
+            self.cols.add(cols)
+            self.values.add(val)
+            self.measures.add(meas)
+            group = VGroup(self.heads[r], cols, *pair, meas)
+            self.groups.append(group)
+            x = max(group.get_right()[0], x + 2 * pitch + self.INNER) + self.OUTER
+        M = scale.norm.vmax
+        self.bar = ColorBar(scale, height=T * cell, ticks=(-M, 0.0, M), tick_format=lambda v: fmt_value(v, 1))
+        self.bar.next_to(self.maps[1][1], RIGHT, buff=0.45)
+        self.bar.set_x(max(g.get_right()[0] for g in self.groups) + 0.35 + self.bar.width / 2)
+        self.add(*self.groups, self.bar)
+
+    @classmethod
+    def fitted(cls, data: RotatesQKData, scale: ColorScale, region, max_cell: float = 0.6) -> OutputsGrid:
+        """The grid with the largest cells (at most ``max_cell``) that fit ``region``, centred in it."""
+        T, d = data.Y_plain.shape
+        cell = 0.4
+        for _ in range(4):  # label widths set a floor on the columns: measure again at the new size
+            g = cls(data, scale, cell)
+            ow, oh = g.width - 4 * d * cell, g.height - T * cell
+            cell = min((region.width - ow) / (4 * d), (region.height - oh) / T, max_cell)
+        g = cls(data, scale, cell)
+        while g.width > region.width + 1e-6 and cell > 0.15:  # label-bound columns: shrink the cells until it fits
+            cell *= 0.95
+            g = cls(data, scale, cell)
+        if g.width > region.width + 1e-6 or g.height > region.height + 1e-6:
+            raise LayoutError(f"the outputs grid does not fit region {region.name!r}")
+        return region.place(g, ORIGIN)
 
 
 class RoPERotatesQK(ClipScene):
     """11 · RoPE rotates q and k, and leaves V alone."""
 
-    M, N, S = 2, 0, 3  # the query's and key's positions, and the shift
+    S = 3  # the shift
     S_MAX = 1000  # shifts measured: 1..S_MAX
-    Q_TOKEN, K_TOKEN = 1, 3  # a query and a key whose pairs are long enough to see turn
-    CELL = 0.3
     Q_COLOR = ACCENT
     K_COLOR = BLUE
+    NOTES_H = 2.05  # the strip under the dials: who is who, the scores
 
     @classmethod
     def build_data(cls, cfg: LectureConfig) -> RotatesQKData:
         inp = lecture_inputs(cfg.T, cfg.d, cfg.seed)
         base = cfg.rope_base
-        q = matmul(inp.X, inp.Wq)[cls.Q_TOKEN]
-        k = matmul(inp.X, inp.Wk)[cls.K_TOKEN]
-        m, n, s = cls.M, cls.N, cls.S
+        Q, K = matmul(inp.X, inp.Wq), matmul(inp.X, inp.Wk)
+        a, b = pick_query_key(Q, K)
+        q, k = Q[a], K[b]
+        m, n, s = a, b, cls.S  # each token at its own position, then the sequence slides by s
         stages = ((0, 0), (m, n), (m + s, n + s))
         grid = rope_angle_grid(m + s + 1, cfg.d, base)
-        angles = np.array([[grid[a], grid[b]] for a, b in stages])
+        angles = np.array([[grid[x], grid[y]] for x, y in stages])
         T = cfg.T
         pos = np.arange(T, dtype=float)
         outs = {
@@ -523,126 +620,149 @@ class RoPERotatesQK(ClipScene):
         score, score_shifted = rope_score(q, k, m, n, base), rope_score(q, k, m + s, n + s, base)
         return RotatesQKData(
             q=q, k=k, m=m, n=n, s=s, s_max=cls.S_MAX, theta=rope_frequencies(cfg.d, base), angles=angles,
-            q_pairs=np.array([rope_pairs(q, a, base) for a, _ in stages]),
-            k_pairs=np.array([rope_pairs(k, b, base) for _, b in stages]),
+            q_pairs=np.array([rope_pairs(q, x, base) for x, _ in stages]),
+            k_pairs=np.array([rope_pairs(k, y, base) for _, y in stages]),
             score=score, score_shifted=score_shifted, score_gap=abs(score_shifted - score),
             score_gap_max=float(np.max(shift_score_defects(q, k, m, n, np.arange(1, cls.S_MAX + 1), base))),
             Y_plain=outs[False, 0], Y_plain_shifted=outs[False, s], Y_rot=outs[True, 0], Y_rot_shifted=outs[True, s],
             defect_plain=shift_output_defect(inp.X, inp.Wq, inp.Wk, inp.Wv, s, base, rotate_v=False),
             defect_rot=shift_output_defect(inp.X, inp.Wq, inp.Wk, inp.Wv, s, base, rotate_v=True),
-            cmap=cfg.cmap_signed,
+            cmap=cfg.cmap_signed, q_token=a, k_token=b,
         )
 
     def caption_values(self) -> dict:
         d = self.data
         return {
             "m": d.m, "n": d.n, "s": d.s, "ms": d.m + d.s, "ns": d.n + d.s, "diff": d.m - d.n, "s_max": d.s_max,
-            "d": d.q.size, "pairs": d.q.size // 2, "T": d.Y_plain.shape[0],
+            "d": d.q.size, "pairs": d.q.size // 2, "T": d.Y_plain.shape[0], "T1": d.Y_plain.shape[0] - 1,
+            "qa": d.q_token, "kb": d.k_token,
             "gap": fmt_measure(d.score_gap), "gap_max": fmt_measure(d.score_gap_max),
             "defect_plain": fmt_measure(d.defect_plain), "defect_rot": fmt_measure(d.defect_rot),
         }
+
+    def caption(self, key: str) -> str:
+        """Worded variants chosen by measured values (the narration must hold for every config)."""
+        if key == "qk" and self.data.q.size == 2:
+            key = "qk_one"
+        return super().caption(key)
 
     # ------------------------------------------------------------------ layout
     def make_mobjects(self) -> None:
         from scenes.kit.position_widgets import PairDial
 
         d = self.data
-        top = self.content_top
         P = d.q.size // 2
-        # ---- left: one query and one key, pair by pair
-        self.left_head = label("Scores: rotate q and k", size=LABEL, weight="BOLD").move_to([-3.4, top - 0.25, 0])
-        self.dials = VGroup()
-        self.dial_caps = VGroup()
-        for i in range(P):
-            vecs = np.array([d.q_pairs[0, i], d.k_pairs[0, i]])
-            dial = PairDial(vecs, colors=[self.Q_COLOR, self.K_COLOR], radius=0.8).move_to([-5.3 + 2.65 * i, 0.85, 0])
-            self.dials.add(dial)
-            cap = VGroup(label(f"pair {i}", size=SMALL, color=FG), label(f"θ = {fmt_rate(d.theta[i])}", size=SMALL, color=DIM))
-            cap.arrange(DOWN, buff=0.06).next_to(dial, DOWN, buff=0.1)
-            self.dial_caps.add(cap)
-        self.legend = VGroup(
-            VGroup(math("q", size=LABEL, color=self.Q_COLOR), label(f"token {self.Q_TOKEN}", size=SMALL, color=DIM)).arrange(RIGHT, buff=0.1),
-            VGroup(math("k", size=LABEL, color=self.K_COLOR), label(f"token {self.K_TOKEN}", size=SMALL, color=DIM)).arrange(RIGHT, buff=0.1),
-        ).arrange(DOWN, buff=0.15, aligned_edge=LEFT).move_to([-0.7, 1.2, 0])
-        self.pos_labels = [
-            VGroup(math(f"m = {a}", size=LABEL, color=self.Q_COLOR), math(f"n = {b}", size=LABEL, color=self.K_COLOR)).arrange(RIGHT, buff=0.5)
-            for a, b in ((0, 0), (d.m, d.n), (d.m + d.s, d.n + d.s))
-        ]
-        for p in self.pos_labels:
-            p.move_to([-3.4, top - 0.85, 0])
-        self.pos_label = self.pos_labels[0].copy()
+        content = self.layout.content
+        notes, dial_region = content.take_bottom(self.NOTES_H, gap=0.3)
 
-        y0 = self.dial_caps.get_bottom()[1] - 0.12
+        # ---- the dials: one per pair, as large as the region allows
+        caps = [VGroup(label(f"pair {i}", size=SMALL, color=FG), label(f"θ = {fmt_small(d.theta[i])}", size=SMALL, color=DIM))
+                .arrange(DOWN, buff=0.06) for i in range(P)]
+        cap_h = max(c.height for c in caps) + 0.12
+        gap = 0.6
+        r = min(1.7, (dial_region.width - (P - 1) * gap) / (2 * P), (dial_region.height - cap_h) / 2)
+        self.dials = VGroup(*[PairDial(np.array([d.q_pairs[0, i], d.k_pairs[0, i]]), colors=[self.Q_COLOR, self.K_COLOR],
+                                       radius=r) for i in range(P)]).arrange(RIGHT, buff=gap)
+        self.dial_caps = VGroup()
+        for dial, cap in zip(self.dials, caps):
+            self.dial_caps.add(cap.next_to(dial.face, DOWN, buff=0.12))
+        dial_region.place(VGroup(self.dials, self.dial_caps))
+        self.arcs = VGroup()
+
+        # ---- notes, left: who is who, and where they sit
+        left, right = notes.columns(1, 1, gap=0.6)
+        self.pos_read = []
+        rows = []
+        for sym, col, what, tok, pos_name, pos_now in (("q", self.Q_COLOR, "query of token", d.q_token, "m", (d.m, d.m + d.s)),
+                                                       ("k", self.K_COLOR, "key of token", d.k_token, "n", (d.n, d.n + d.s))):
+            probe = max((label(str(v), size=LABEL, color=col) for v in pos_now), key=lambda t: t.width)
+            row = VGroup(math(sym, size=LABEL + 4, color=col), label(f"{what} {tok}", size=LABEL),
+                         label("at position", size=SMALL, color=DIM), math(f"{pos_name} =", size=LABEL, color=col), probe)
+            row.arrange(RIGHT, buff=0.18)
+            rows.append(row)
+        self.diff_row = math(f"m - n = {d.m - d.n}", size=LABEL, color=FG)
+        block = VGroup(*rows, self.diff_row).arrange(DOWN, buff=0.16, aligned_edge=LEFT)
+        x_where = max(row[1].get_right()[0] for row in rows) + 0.3  # "at position" in one column
+        for row in rows:  # the symbol, words and figure on one line
+            for part in row[1:]:
+                part.set_y(row[0].get_y())
+            VGroup(*row[2:]).shift((x_where - row[2].get_left()[0]) * RIGHT)
+        left.fit(block, align=LEFT)
+        self.who = VGroup(*[VGroup(row[0], row[1]) for row in rows])
+        self.where = VGroup(*[VGroup(row[2], row[3]) for row in rows])
+        for row, v in zip(rows, (d.m, d.n)):
+            probe = row[4]
+            k = probe.height / label(probe.text, size=LABEL).height  # what fitting did to the text
+            self.pos_read.append(Readout(str(v), probe.get_left(), size=LABEL * k, color=probe.get_color()))
+        self.unrotated = label("not rotated yet", size=SMALL, color=DIM)
+        self.unrotated.move_to([self.where.get_left()[0], VGroup(*rows[:2]).get_y(), 0], aligned_edge=LEFT)
+
+        # ---- notes, right: the scores and their gap
         self.score_val = label(fmt_value(d.score, 4), size=LABEL, color=FG)
         self.score_row = VGroup(math(f'"score"({d.m}, {d.n}) =', size=LABEL), self.score_val).arrange(RIGHT, buff=0.2)
         self.score_shift_val = label(fmt_value(d.score_shifted, 4), size=LABEL, color=FG)
         self.score_shift_row = VGroup(math(f'"score"({d.m + d.s}, {d.n + d.s}) =', size=LABEL),
                                       self.score_shift_val).arrange(RIGHT, buff=0.2)
-        ok = d.score_gap_max < 1e-12
         self.gap_val = label(fmt_measure(d.score_gap), size=LABEL, color=GOOD if d.score_gap < 1e-12 else BAD)
-        self.gap_max_val = label(fmt_measure(d.score_gap_max), size=LABEL, color=GOOD if ok else BAD)
-        self.gap_row = VGroup(label("gap:", size=SMALL, color=DIM), self.gap_val).arrange(RIGHT, buff=0.15)
-        self.gap_max_row = VGroup(label(f"largest gap for s = 1..{d.s_max}:", size=SMALL, color=DIM),
-                                  self.gap_max_val).arrange(RIGHT, buff=0.15)
-        rows = VGroup(self.score_row, self.score_shift_row).arrange(DOWN, buff=0.1, aligned_edge=RIGHT)
-        gaps = VGroup(self.gap_row, self.gap_max_row).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
-        self.score_rows = VGroup(rows, gaps).arrange(DOWN, buff=0.16, aligned_edge=LEFT)
-        self.score_rows.move_to([-3.4, y0 - self.score_rows.height / 2, 0])
+        self.gap_max_val = label(fmt_measure(d.score_gap_max), size=LABEL, color=GOOD if d.score_gap_max < 1e-12 else BAD)
+        self.gap_row = VGroup(
+            VGroup(label("gap", size=SMALL, color=DIM), self.gap_val).arrange(RIGHT, buff=0.15),
+            VGroup(label(f"largest for s = 1..{d.s_max}:", size=SMALL, color=DIM), self.gap_max_val).arrange(RIGHT, buff=0.15),
+        ).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
+        for line in self.gap_row:  # words and figure on one baseline
+            line[0].shift((baseline_y(line[1]) - baseline_y(line[0])) * UP)
+        scores = VGroup(self.score_row, self.score_shift_row, self.gap_row).arrange(DOWN, buff=0.16, aligned_edge=LEFT)
+        right.fit(scores, align=LEFT)
 
-        # ---- right: outputs of the whole sequence, at positions 0.. and s..
-        self.divider = Line([0.45, top - 0.05, 0], [0.45, -3.0, 0], stroke_color=FAINT, stroke_width=2)
-        self.right_head = label(f"Outputs, slid by s = {d.s}", size=LABEL, weight="BOLD").move_to([3.7, top - 0.25, 0])
+        # ---- part two: the whole sequence's outputs, across the content
+        summary_strip, out_region = content.take_top(0.5, gap=0.3)
+        self.summary = VGroup(label("scores:", size=SMALL, color=DIM),
+                              math(f'"score"({d.m}, {d.n}) = "score"({d.m + d.s}, {d.n + d.s})', size=LABEL),
+                              label(f"largest gap for s = 1..{d.s_max}:", size=SMALL, color=DIM),
+                              label(fmt_measure(d.score_gap_max), size=LABEL,
+                                    color=GOOD if d.score_gap_max < 1e-12 else BAD)).arrange(RIGHT, buff=0.2)
+        summary_strip.fit(self.summary, align=LEFT)
         allY = np.concatenate([d.Y_plain, d.Y_plain_shifted, d.Y_rot, d.Y_rot_shifted])
         self.y_scale = ColorScale.symmetric(d.cmap, allY)
-        T = d.Y_plain.shape[0]
-        xs = (1.55, 3.15)
-        ys = (0.6, -1.95)
-        self.y_maps = []
-        self.y_names = VGroup()
-        self.row_heads = VGroup()
-        self.defect_vals = VGroup()
-        self.verdicts = VGroup()
-        for r, (Ya, Yb, v, head) in enumerate((
-            (d.Y_plain, d.Y_plain_shifted, d.defect_plain, "V = X W_v"),
-            (d.Y_rot, d.Y_rot_shifted, d.defect_rot, 'V = R_m X W_v'),
-        )):
-            ha = Heatmap(Ya, self.y_scale, cell_size=self.CELL).move_to([xs[0], ys[r], 0])
-            hb = Heatmap(Yb, self.y_scale, cell_size=self.CELL).move_to([xs[1], ys[r], 0])
-            self.y_maps.append((ha, hb))
-            names = VGroup(
-                label(f"at 0..{T - 1}", size=SMALL, color=DIM).next_to(ha, UP, buff=0.1),
-                label(f"at {d.s}..{d.s + T - 1}", size=SMALL, color=DIM).next_to(hb, UP, buff=0.1),
-            )
-            self.y_names.add(names)
-            col = GOOD if v < 1e-12 else BAD
-            val = label(fmt_measure(v), size=LABEL, color=col)
-            verdict = VGroup(math("max |Delta Y| =", size=SMALL, color=DIM), val).arrange(DOWN, buff=0.12)
-            verdict.move_to([5.55, ys[r] - 0.35, 0])
-            self.defect_vals.add(val)
-            self.verdicts.add(verdict)
-            head_m = math(head, size=LABEL, color=PURPLE if r else FG)
-            head_m.move_to([5.55, ys[r] + 0.6, 0])
-            self.row_heads.add(head_m)
+        self.outputs = OutputsGrid.fitted(d, self.y_scale, out_region)
+        self.y_maps = self.outputs.maps
+        self.defect_vals = self.outputs.values
+
+    def turn_all(self, stage_from: int, stage_to: int) -> list:
+        d = self.data
+        return [dial.turn(d.angles[stage_to, :, i] - d.angles[stage_from, :, i]) for i, dial in enumerate(self.dials)]
 
     # ------------------------------------------------------------------ beats
     def body(self) -> None:
         self.make_mobjects()
         d = self.data
-        self.beat("qk", FadeIn(self.left_head), FadeIn(self.dials), FadeIn(self.dial_caps), FadeIn(self.legend),
-                  FadeIn(self.pos_label), run_time=1.2)
-        turn1 = [dial.turn(d.angles[1, :, i] - d.angles[0, :, i]) for i, dial in enumerate(self.dials)]
-        self.beat("rotate", *turn1, Transform(self.pos_label, self.pos_labels[1]), run_time=1.8)
-        self.beat("score", FadeIn(self.score_row, shift=0.1 * UP), run_time=0.8)
-        turn2 = [dial.turn(d.angles[2, :, i] - d.angles[1, :, i]) for i, dial in enumerate(self.dials)]
-        self.beat("shift", *turn2, Transform(self.pos_label, self.pos_labels[2]), run_time=1.8)
-        self.beat("same", FadeIn(self.score_shift_row, shift=0.1 * UP), run_time=0.8)
-        self.beat("gap", FadeIn(self.gap_row, shift=0.1 * UP), FadeIn(self.gap_max_row, shift=0.1 * UP), run_time=0.8)
-        # ---- V
+        g = self.outputs
+        # q and k as they come out of X W: one dial per pair
+        self.beat("qk", FadeIn(self.dials, lag_ratio=0.1), FadeIn(self.dial_caps), FadeIn(self.who),
+                  FadeIn(self.unrotated), run_time=1.2)
+        # each turned by its own position
+        self.beat("rotate", *self.turn_all(0, 1), swap(self.unrotated, VGroup(self.where, *[r.current for r in self.pos_read])),
+                  run_time=1.8)
+        # the angle between each q and k is what the score sees
+        self.arcs = VGroup(*[dial.angle_arc(0, 1, radius=0.35, color=FG) for dial in self.dials])
+        self.beat("score", Create(self.arcs), FadeIn(self.score_row, shift=0.1 * UP), run_time=1.0)
+        # slide both tokens: both hands of a pair turn alike, and so does the arc between them
+        turn = self.turn_all(1, 2)
+        arc_turns = [Rotate(arc, angle=float(d.angles[2, 0, i] - d.angles[1, 0, i]), about_point=dial.center)
+                     for i, (arc, dial) in enumerate(zip(self.arcs, self.dials))]
+        self.beat("shift", *turn, *arc_turns, *[r.to(str(v)) for r, v in zip(self.pos_read, (d.m + d.s, d.n + d.s))],
+                  run_time=1.8)
+        self.beat("same", FadeIn(self.score_shift_row, shift=0.1 * UP), FadeIn(self.diff_row),
+                  Indicate(self.arcs, color=ACCENT), run_time=1.0)
+        self.beat("gap", FadeIn(self.gap_row, shift=0.1 * UP), run_time=0.8)
+        # ---- V: the whole sequence, at positions 0.. and s..
+        part_one = VGroup(self.dials, self.dial_caps, self.arcs, self.who, self.where, self.diff_row,
+                          *[r.current for r in self.pos_read], self.score_row, self.score_shift_row, self.gap_row)
         ha, hb = self.y_maps[0]
-        self.beat("v_plain", Create(self.divider), FadeIn(self.right_head), FadeIn(self.row_heads[0]),
-                  FadeIn(self.y_names[0]), FadeIn(ha), FadeIn(hb), run_time=1.2)
-        self.beat("v_plain_measure", FadeIn(self.verdicts[0], shift=0.1 * UP), run_time=0.8)
-        self.beat("v_why", Indicate(self.row_heads[0], color=ACCENT), run_time=1.0)
+        self.beat("v_plain", FadeOut(part_one), FadeIn(self.summary), FadeIn(g.cols[0]), FadeIn(g.heads[0]), FadeIn(ha),
+                  FadeIn(hb), FadeIn(g.bar), run_time=1.4)
+        self.beat("v_plain_measure", FadeIn(g.measures[0], shift=0.1 * UP), run_time=0.8)
+        self.beat("v_why", Indicate(g.heads[0], color=ACCENT), run_time=1.0)
         ha, hb = self.y_maps[1]
-        self.beat("v_rot", FadeIn(self.row_heads[1]), FadeIn(self.y_names[1]), FadeIn(ha), FadeIn(hb), run_time=1.2)
-        self.beat("v_rot_measure", FadeIn(self.verdicts[1], shift=0.1 * UP), run_time=0.8)
+        self.beat("v_rot", FadeIn(g.heads[1]), FadeIn(g.cols[1]), FadeIn(ha), FadeIn(hb), run_time=1.2)
+        self.beat("v_rot_measure", FadeIn(g.measures[1], shift=0.1 * UP), run_time=0.8)
