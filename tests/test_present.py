@@ -36,7 +36,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 DECK = ["alpha", "beta", "gamma"]  # clips 01, 02 and 05
 NARRATION = {  # distinct captions, so a caption on screen says which beat it belongs to
     "tclip_alpha": {"alpha": ("Alpha opens.", "Alpha, the one beat.", "Alpha closes.")},
-    "tclip_beta": {"beta": ("Beta opens.", "Beta, the one beat.", "Beta closes.")},
+    "tclip_beta": {"beta": ("Beta opens.", "Beta: j <= i & <b>no tag</b>.", "Beta closes.")},  # cue text is markup
     "tclip_pair": {"gamma": ("Gamma opens.", "Gamma, the one beat.", "Gamma closes."),
                    "delta": ("Delta opens.", "Delta, the one beat.", "Delta closes.")},
 }
@@ -141,7 +141,7 @@ class Presenter:
                     shownFrame: presenter.frameOf(c, v.currentTime), src: v.getAttribute('src'),
                     caption: cap.offsetParent ? cap.textContent : null,
                     track: tr && {kind: tr.kind, src: tr.src, mode: tr.track.mode,
-                                  active: [...(tr.track.activeCues || [])].map(q => q.text)},
+                                  active: [...(tr.track.activeCues || [])].map(q => q.getCueAsHTML().textContent)},
                     ready: !document.getElementById('ready').hidden, log: presenter.log.length};
         }""")
 
@@ -213,9 +213,9 @@ def test_present_writes_one_self_contained_page_and_the_chapters(qdir):
 def test_vtt_from_srt():
     from scenes.render.present import chapter_stamp, srt_to_vtt
 
-    srt = ("1\n00:00:00,000 --> 00:00:03,600\nA permutation matrix --> moves rows.\n\n"
+    srt = ("1\n00:00:00,000 --> 00:00:03,600\nA mask: j <= i & i --> j.\n\n"
            "2\n00:01:04,533 --> 00:01:09,333\nTwo\nlines.\n")
-    assert srt_to_vtt(srt, duration=68.0) == ("WEBVTT\n\n1\n00:00:00.000 --> 00:00:03.600\nA permutation matrix → moves rows.\n\n"
+    assert srt_to_vtt(srt, duration=68.0) == ("WEBVTT\n\n1\n00:00:00.000 --> 00:00:03.600\nA mask: j &lt;= i &amp; i --&gt; j.\n\n"
                                               "2\n00:01:04.533 --> 00:01:08.000\nTwo\nlines.\n")
     assert [chapter_stamp(t) for t in (0, 59.99, 60, 754.4, 3600, 3725.9)] == ["0:00", "0:59", "1:00", "12:34", "1:00:00",
                                                                              "1:02:05"]

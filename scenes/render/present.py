@@ -121,8 +121,9 @@ def srt_to_vtt(srt_text: str, duration: float | None = None) -> str:
             b = min(b, duration)
         if b <= a:
             continue
-        # a cue's text may not hold a blank line or "-->"
-        text = "\n".join(ln for ln in c.content.replace("-->", "→").splitlines() if ln.strip())
+        # cue text is markup: escape & < >, and it may not hold a blank line
+        text = "\n".join(ln for ln in c.content.splitlines() if ln.strip())
+        text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
         out += [str(i), f"{_vtt_time(a)} --> {_vtt_time(b)}", text, ""]
     return "\n".join(out)
 

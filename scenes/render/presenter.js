@@ -286,10 +286,10 @@
     if (card) { card.focus({ preventScroll: true }); card.scrollIntoView({ block: 'nearest' }); }
   }
   function columns() {
-    const cards = [...grid.querySelectorAll('.card')];
-    if (!cards.length) return 1;
-    const top = cards[0].getBoundingClientRect().top;
-    return Math.max(1, cards.filter((c) => Math.abs(c.getBoundingClientRect().top - top) < 2).length);
+    const items = [...grid.children]; // the list items: the cards inside move when chosen
+    if (!items.length) return 1;
+    const top = items[0].getBoundingClientRect().top;
+    return Math.max(1, items.filter((li) => Math.abs(li.getBoundingClientRect().top - top) < 2).length);
   }
   function overviewKey(k) {
     const n = CLIPS.length, step = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: columns(), ArrowUp: -columns() }[k];
@@ -397,11 +397,13 @@
     $('.s', box).textContent = DECK.heading + (c.section && c.section !== '—' ? ` · notebook ${c.section}` : '');
   }
 
+  const cueText = (q) => (q.getCueAsHTML ? q.getCueAsHTML().textContent : q.text); // &lt; back to <
+
   function renderCaption() {
     const box = $('#caption'), span = $('span', box), t = trackOf(cur());
     let text = '';
     if (S.captions && t && t.activeCues && S.phase !== 'loading' && !isReady()) {
-      text = [...t.activeCues].map((q) => q.text).join('\n');
+      text = [...t.activeCues].map(cueText).join('\n');
     }
     if (span.textContent !== text) span.textContent = text;
     box.classList.toggle('off', !S.captions);
@@ -482,7 +484,7 @@
     for (const root of roots) {
       const t = $('.sp-timer', root), k = $('.sp-clock', root);
       if (t) { t.textContent = elapsed === null ? '0:00' : clock(elapsed); t.classList.toggle('idle', elapsed === null); }
-      if (k) k.innerHTML = `${pad2(now.getHours())}:${pad2(now.getMinutes())}<br>${clock(left)} of clips left`;
+      if (k) k.innerHTML = `${pad2(now.getHours())}:${pad2(now.getMinutes())}<br>${clock(left)} of video left`;
     }
   }
   setInterval(tick, 500);
