@@ -1,20 +1,36 @@
-"""Clip 06 CausalBreaksEquivariance: data binding, bars that match the defects, printed figures, captions."""
+"""Clip 06 CausalBreaksEquivariance: data binding, the causal mask coloured by the tokens in its slots,
+bars that match the defects, exact zeros marked on the log axis, printed figures, captions, and the
+layout audit over the config matrix."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from frames import assert_captions_readable, assert_inside_frame, dominant_ink, pixel, render_final_frame, rgb255
-from mathcore import attention_fn, lecture_inputs, load_config, permutation_row_defects, swap_permutation
+from frames import (
+    assert_captions_readable,
+    assert_inside_frame,
+    assert_layout_holds,
+    corner_results,
+    dominant_ink,
+    pixel,
+    render_final_frame,
+    rgb255,
+)
+from mathcore import attention_fn, causal_mask, lecture_inputs, load_config, permutation_row_defects, swap_permutation
 from mathcore.equivariance import THRESHOLD, equivariance_defect
 from scenes.equivariance import CausalBreaksEquivariance
-from scenes.kit import BAD, BG, BLUE, GOOD, fmt_measure
+from scenes.kit import BAD, BG, BLUE, GOOD, fmt_measure, token_color
 
 
 @pytest.fixture(scope="module")
 def final():
     return render_final_frame(CausalBreaksEquivariance)
+
+
+@pytest.fixture(scope="module")
+def corners(tmp_path_factory):
+    return corner_results(CausalBreaksEquivariance, tmp_path_factory)
 
 
 def test_data_is_what_mathcore_computes_from_the_config():
@@ -37,6 +53,7 @@ def test_data_is_what_mathcore_computes_from_the_config():
     assert np.all(r.causal_rows[r.j + 1 :] < THRESHOLD)
     assert np.all(r.self_rows < THRESHOLD)
     assert r.self_total < THRESHOLD < r.causal_total
+    np.testing.assert_array_equal(d.mask, causal_mask(cfg.T))
 
 
 def test_a_config_edit_reaches_the_clip(tmp_path):
@@ -67,11 +84,30 @@ def test_bars_have_the_heights_of_the_defects(final):
                 a = bar.get_fill_opacity()  # the bar's colour over the background
                 want = np.round(a * rgb255(color) + (1 - a) * rgb255(BG))
                 assert np.abs(got - want).max() <= 4, (t, got, want)
-    # a row whose defect is exactly 0.0 has no visible bar at all
-    for t in np.flatnonzero(r.causal_rows == 0.0):
+    # a row whose defect is exactly 0.0 has no bar (a log axis has no place for 0) but a hollow
+    # diamond on the floor in its slot, in its series' colour
+    zero_rows = np.flatnonzero(r.causal_rows == 0.0)
+    assert len(zero_rows)  # row 0 sees the same tokens before and after the swap
+    assert set(scene.causal_zeros) == set(zero_rows.tolist())
+    assert set(scene.self_zeros) == set(np.flatnonzero(r.self_rows == 0.0).tolist())
+    on_screen = {id(m) for top in scene.mobjects for m in top.get_family()}
+    for t in zero_rows:
         assert scene.causal_bars[t].height < 0.01
-        got = pixel(scene, frame, scene.causal_bars[t].get_center() + np.array([0, 0.2, 0]))
+        got = pixel(scene, frame, scene.causal_bars[t].get_center() + np.array([0, 0.35, 0]))
         assert np.abs(got - rgb255(BG)).max() <= 6
+        z = scene.causal_zeros[int(t)]
+        assert z.value == 0.0 and id(z[0]) in on_screen
+        assert abs(z[0].get_x() - plot.to_point(t + 0.22, 1.0)[0]) < 1e-6
+        assert abs(z[0].get_bottom()[1] - plot.to_point(t, plot.y_range[0])[1]) < 0.05
+        assert np.allclose(z[0].get_stroke_color().to_rgb(), BAD.to_rgb()) and z[0].get_stroke_opacity() == 1.0
+        ink = dominant_ink(scene, frame, z[0], BG)
+        assert np.abs(ink - rgb255(BAD)).max() <= 90
+    # the legend says what the diamond means
+    assert scene.leg_zero[1].text == "exactly0.0"
+    # after the focus beats every row is shown again at full strength
+    for t in range(len(r.perm)):
+        assert scene.causal_values[t].get_fill_opacity() == 1.0
+        assert scene.causal_bars[t].get_fill_opacity() == pytest.approx(0.9)
 
 
 def test_the_tokens_sit_where_the_swap_puts_them(final):
@@ -81,6 +117,24 @@ def test_the_tokens_sit_where_the_swap_puts_them(final):
     for slot in range(len(r.perm)):
         chip_x = scene.tokens.chip(slot).get_center()[0]
         assert abs(chip_x - scene.plot.to_point(slot, 1.0)[0]) < 1e-6
+
+
+def test_the_mask_shows_which_slots_each_row_sees_in_the_colour_of_their_token(final):
+    scene, _ = final
+    r = scene.data.report
+    mask = scene.mask
+    T = len(r.perm)
+    np.testing.assert_array_equal(mask.mask, causal_mask(T))
+    for t in range(T):
+        for s in range(T):
+            cell = mask.cells[t][s]
+            if s <= t:  # seen: filled with the colour of the token now in slot s (after the swap)
+                np.testing.assert_allclose(cell.get_fill_color().to_rgb(), token_color(int(r.perm[s])).to_rgb(), atol=1e-6)
+                assert cell.get_fill_opacity() > 0.3
+            else:  # hidden: an outline only
+                assert cell.get_fill_opacity() == 0.0
+        # the mask's columns are the chart's slots
+        assert abs(mask.cells[t][t].get_x() - scene.plot.to_point(t, 1.0)[0]) < 1e-6
 
 
 def test_the_figures_on_screen_are_the_measured_ones(final):
@@ -107,3 +161,20 @@ def test_captions_one_per_beat_and_long_enough_to_read(final):
 def test_everything_stays_inside_the_frame(final):
     scene, _ = final
     assert_inside_frame(scene, bottom=-3.1)
+
+
+def test_layout_holds_at_every_beat(final):
+    assert_layout_holds(final[0].audit)
+
+
+def test_layout_holds_over_the_config_matrix(corners):
+    assert_layout_holds(corners)
+    for name, res in corners.items():
+        assert 20 <= res.scene.time <= 75, (name, res.scene.time)
+        r = res.scene.data.report
+        # every exact zero of either series is marked on the floor, under every config
+        assert set(res.scene.causal_zeros) == set(np.flatnonzero(r.causal_rows == 0.0).tolist()), name
+        assert set(res.scene.self_zeros) == set(np.flatnonzero(r.self_rows == 0.0).tolist()), name
+        after = list(range(r.j + 1, len(r.perm)))
+        if after and np.all(r.causal_rows[after] == 0.0):
+            assert any("exactly 0.0" in c.text for c in res.scene.captions), name

@@ -1,7 +1,17 @@
-"""Widgets for the equivariance clips: a column of token chips that can be permuted.
+"""Widgets for the equivariance clips (02, 06, 07).
 
-Like ``LabelledMatrix`` it keeps ``row_order`` (which original token sits in slot ``i``)
-so a test can check that slot ``i`` holds token ``perm[i]``.
+* :class:`TokenColumn`: token chips in a column (or a row) that can be permuted; like
+  ``LabelledMatrix`` it keeps ``row_order`` (which original token sits in slot ``i``) so a
+  test can check that slot ``i`` holds token ``perm[i]``.
+* :class:`WordColumn`: words in chips stacked one per heatmap row, every word on one baseline.
+* :class:`TrialMarks`: the defects of many random permutations on a log plot, drawn as what
+  the pixels can show: one dot per trial while there are fewer trials than pixel columns,
+  otherwise one min–max bar per pixel column (never thousands of mobjects); exact zeros,
+  which a log axis has no place for, as hollow diamonds on the floor.
+* :func:`staircase`: a running maximum as a staircase through the points where it changes.
+* :class:`CausalMaskGrid`: which slots each causal row sees, cells coloured by the token in
+  the slot.
+* :func:`nice_count_ticks`: a few round tick values for a count axis ``1 … n``.
 """
 
 from __future__ import annotations
@@ -9,12 +19,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from manim import AnimationGroup, RoundedRectangle, VGroup
+from manim import (
+    LEFT as LEFT_,
+    RIGHT,
+    UP,
+    AnimationGroup,
+    Dot,
+    Rectangle,
+    RoundedRectangle,
+    VGroup,
+    VMobject,
+)
 
-from .layout import overlay
-from .theme import LABEL, math, token_color
+from .layout import PX_PER_UNIT, baseline_y, overlay
+from .theme import BLUE, FAINT, FG, LABEL, SMALL, label, math, token_color
 
 
+# ------------------------------------------------------------------ token chips
 class TokenColumn(VGroup):
     """Token chips stacked top to bottom, one per row, ``row_height`` apart
     (or left to right, ``row_height`` apart, with ``horizontal=True``).
@@ -25,7 +46,8 @@ class TokenColumn(VGroup):
     """
 
     def __init__(self, names: Sequence[str], row_height: float = 0.55, width: float = 0.9,
-                 colors: Sequence | None = None, size: float = LABEL, horizontal: bool = False, **kw):
+                 colors: Sequence | None = None, size: float = LABEL, horizontal: bool = False,
+                 chip_height: float | None = None, **kw):
         super().__init__(**kw)
         n = len(names)
         if n == 0:
@@ -36,11 +58,11 @@ class TokenColumn(VGroup):
             self.slots = [np.array([(i - (n - 1) / 2) * row_height, 0.0, 0.0]) for i in range(n)]
         else:
             self.slots = [np.array([0.0, ((n - 1) / 2 - i) * row_height, 0.0]) for i in range(n)]
+        h = chip_height if chip_height is not None else (0.56 if horizontal else row_height * 0.84)
         self.chips = VGroup()
         for i, name in enumerate(names):
             c = colors[i] if colors is not None else token_color(i)
-            box = RoundedRectangle(corner_radius=0.08, width=width,
-                                   height=0.56 if horizontal else row_height * 0.84,
+            box = RoundedRectangle(corner_radius=0.08, width=width, height=h,
                                    stroke_color=c, stroke_width=2.5, fill_color=c, fill_opacity=0.15)
             box.move_to(self.slots[i])
             t = math(name, size=size, color=c).move_to(box)
@@ -63,5 +85,247 @@ class TokenColumn(VGroup):
         new_order = self.row_order[perm]
         anims = [self.chips[int(src)].animate(path_arc=path_arc).move_to(targets[i])
                  for i, src in enumerate(new_order)]
+        self.row_order = new_order
+        return AnimationGroup(*anims, **kw)
+
+
+def chip_text_size(chip_height: float, size: float = SMALL) -> float:
+    """The largest text size (at most ``size``) whose ``"Xg"`` leaves 0.06 units of air in a chip."""
+    probe = label("Xg", size=size)
+    return float(min(size, size * (chip_height - 0.12) / probe.height))
+
+
+class WordColumn(VGroup):
+    """Words in chips, one per row ``row_height`` apart (top to bottom), all of one width.
+
+    Every word sits on one baseline inside its chip, whatever its ascenders and descenders
+    ("the" and "mouse" line up).  ``chips[i]`` is ``VGroup(box, text)`` of ``words[i]``;
+    ``texts[i]`` its text.  Chips are at most ``MAX_CHIP`` tall, however tall the rows."""
+
+    MAX_CHIP = 0.72
+
+    def __init__(self, words: Sequence[str], colors: Sequence, row_height: float, width: float | None = None,
+                 size: float | None = None, **kw):
+        super().__init__(**kw)
+        self.words = tuple(words)
+        h = min(row_height * 0.84, self.MAX_CHIP)
+        self.text_size = size if size is not None else chip_text_size(h)
+        texts = [label(w, size=self.text_size, color=c) for w, c in zip(self.words, colors)]
+        probe = label("Xg", size=self.text_size)
+        w = width if width is not None else max(t.width for t in texts) + 0.3
+        depth = baseline_y(probe) - probe.get_bottom()[1]
+        self.chips = VGroup()
+        self.texts = VGroup()
+        n = len(self.words)
+        for i, (t, c) in enumerate(zip(texts, colors)):
+            box = RoundedRectangle(corner_radius=0.08, width=w, height=h, stroke_color=c, stroke_width=2,
+                                   fill_color=c, fill_opacity=0.15)
+            box.move_to(np.array([0.0, ((n - 1) / 2 - i) * row_height, 0.0]))
+            t.set_x(box.get_x())
+            t.shift((box.get_bottom()[1] + (h - probe.height) / 2 + depth - baseline_y(t)) * UP)
+            self.chips.add(overlay(VGroup(box, t)))
+            self.texts.add(t)
+        self.add(self.chips)
+
+    @staticmethod
+    def needed_width(words: Sequence[str], row_height: float) -> float:
+        """The width a column of ``words`` takes at ``row_height``."""
+        s = chip_text_size(min(row_height * 0.84, WordColumn.MAX_CHIP))
+        return max(label(w, size=s).width for w in words) + 0.3
+
+
+# ------------------------------------------------------------------ many trials on a log plot
+def nice_count_ticks(n: int, max_ticks: int = 4) -> list[int]:
+    """``1`` and round multiples of a step (1, 2, 2.5 or 5 × 10^k) up to ``n``: at most
+    ``max_ticks`` ticks after the ``1``."""
+    if n < 1:
+        raise ValueError(f"n must be >= 1, got {n}")
+    for k in range(0, 12):
+        for m in (1, 2, 2.5, 5):
+            step = m * 10 ** k
+            if step != int(step):
+                continue
+            step = int(step)
+            if n // step <= max_ticks:
+                ticks = [v for v in range(step, n + 1, step)]
+                return [1] + [v for v in ticks if v != 1]
+    return [1, n]
+
+
+class TrialMarks(VGroup):
+    """The defect of each of ``n`` trials at ``x = 1 … n`` on ``plot`` (log y axis).
+
+    While ``n`` is at most ``columns`` (about the plot's width in pixels at 854×480, halved),
+    one dot per positive trial (``mode == "dots"``; ``dots[k]`` is trial ``k`` unless it
+    is zero).  Beyond that, trials are bucketed by screen column and each column that holds
+    positive trials gets one bar from their minimum to their maximum, all in one ``VMobject``
+    (``mode == "band"``; ``columns`` lists ``(first, last, lo, hi)`` per bar, trial indices
+    0-based).  Exact zeros get hollow diamonds on the floor (``zeros``; one per zero trial,
+    or one per column holding zeros); ``zero_count`` counts them."""
+
+    def __init__(self, plot, defects, columns: int | None = None, color=BLUE, zero_color=FG, radius: float = 0.04):
+        super().__init__()
+        v = np.asarray(defects, dtype=float)
+        n = len(v)
+        self.values = v
+        self.zero_count = int(np.sum(v == 0.0))
+        if columns is None:
+            columns = max(20, int(plot.width_units * PX_PER_UNIT / 2))
+        self.mode = "dots" if n <= columns else "band"
+        self.dots = VGroup()
+        self.band = VMobject()
+        self.columns: list[tuple[int, int, float, float]] = []
+        self.zeros = VGroup()
+        zero_x: list[float] = []
+        if self.mode == "dots":
+            for k, y in enumerate(v):
+                if y > 0:
+                    self.dots.add(Dot(plot.to_point(k + 1, plot.y_clip(y)), radius=radius, color=color))
+                else:
+                    zero_x.append(k + 1)
+            self.add(self.dots)
+        else:
+            edges = np.linspace(0.5, n + 0.5, columns + 1)
+            xs = np.arange(1, n + 1)
+            col = np.minimum(np.searchsorted(edges, xs, side="right") - 1, columns - 1)
+            half = (plot.width_units / columns) * 0.5
+            band = VMobject(fill_color=color, fill_opacity=0.85, stroke_color=color, stroke_width=1.0)
+            for c in range(columns):
+                idx = np.flatnonzero(col == c)
+                if not len(idx):
+                    continue
+                seg = v[idx]
+                if np.any(seg == 0.0):
+                    zero_x.append(float(np.mean(xs[idx])))
+                pos = seg[seg > 0]
+                if not len(pos):
+                    continue
+                lo, hi = float(pos.min()), float(pos.max())
+                self.columns.append((int(idx[0]), int(idx[-1]), lo, hi))
+                xc = plot.to_point(float(np.mean(xs[idx])), plot.y_range[0])[0]
+                y0 = plot.to_point(1, plot.y_clip(lo))[1]
+                y1 = plot.to_point(1, plot.y_clip(hi))[1]
+                y1 = max(y1, y0 + 0.03)  # a column whose trials agree is still a visible tick
+                band.start_new_path(np.array([xc - half, y0, 0.0]))
+                band.add_points_as_corners([np.array([xc + half, y0, 0.0]), np.array([xc + half, y1, 0.0]),
+                                            np.array([xc - half, y1, 0.0]), np.array([xc - half, y0, 0.0])])
+            self.band = band
+            self.add(self.band)
+        for x in zero_x:
+            z = plot.exact_zero(x, color=zero_color, text=None)
+            z.scale(0.6, about_point=plot.to_point(x, plot.y_range[0]))
+            self.zeros.add(z)
+        self.add(self.zeros)
+
+
+def staircase(plot, values, color, stroke_width: float = 4) -> VMobject:
+    """``values[k]`` (a running maximum, trial ``k + 1``) as a staircase with corners only where
+    it changes: horizontal runs at each value, a riser at each trial that raised it.
+    ``steps`` lists ``(trial, value)`` of every corner's upper point."""
+    v = np.asarray(values, dtype=float)
+    n = len(v)
+    change = np.flatnonzero(np.r_[True, v[1:] != v[:-1]])
+    y = plot.y_clip(v)
+    pts = [plot.to_point(1, y[0])]
+    steps = [(1, float(v[0]))]
+    for k in change[1:]:
+        pts.append(plot.to_point(k + 1, y[k - 1]))
+        pts.append(plot.to_point(k + 1, y[k]))
+        steps.append((int(k + 1), float(v[k])))
+    pts.append(plot.to_point(n, y[-1]))
+    m = VMobject(stroke_color=color, stroke_width=stroke_width).set_points_as_corners(np.array(pts))
+    m.steps = steps
+    return m
+
+
+# ------------------------------------------------------------------ the causal mask, slot by slot
+class CausalMaskGrid(VGroup):
+    """``mask: (T, T)`` booleans (row ``t`` may see slot ``s``) as cells ``pitch`` wide and
+    ``row_height`` tall.  A visible cell is filled with the colour of the token in its slot
+    (``slot_colors``); a hidden one is a faint outline.  ``cells[t][s]`` is cell ``(t, s)``."""
+
+    def __init__(self, mask, slot_colors: Sequence, pitch: float, row_height: float, opacity: float = 0.6, **kw):
+        super().__init__(**kw)
+        m = np.asarray(mask, dtype=bool)
+        self.mask = m
+        self.opacity = opacity
+        T = m.shape[0]
+        self.cells = VGroup()
+        for t in range(T):
+            row = VGroup()
+            for s in range(T):
+                r = Rectangle(width=pitch * 0.86, height=row_height * 0.8, stroke_width=2)
+                r.move_to(np.array([(s - (T - 1) / 2) * pitch, ((T - 1) / 2 - t) * row_height, 0.0]))
+                if m[t, s]:
+                    r.set_fill(slot_colors[s], opacity=opacity).set_stroke(slot_colors[s], width=2, opacity=0.9)
+                else:
+                    r.set_fill(FAINT, opacity=0.0).set_stroke(FAINT, width=1.5, opacity=1.0)
+                row.add(r)
+            self.cells.add(row)
+        self.add(self.cells)
+
+    def recolor(self, slot_colors: Sequence) -> AnimationGroup:
+        """Animate every visible cell to the colour of the token now in its slot."""
+        anims = []
+        T = self.mask.shape[0]
+        for t in range(T):
+            for s in range(T):
+                if self.mask[t, s]:
+                    c = self.cells[t][s]
+                    anims.append(c.animate.set_fill(slot_colors[s], opacity=self.opacity).set_stroke(slot_colors[s]))
+        return AnimationGroup(*anims)
+
+
+def legend_row(swatch: VMobject, text: str, size: float = SMALL, color=FG) -> VGroup:
+    """A legend entry: ``swatch`` then ``text`` on one line."""
+    return VGroup(swatch, label(text, size=size, color=color)).arrange(RIGHT, buff=0.18)
+
+
+__all__ = [
+    "CausalMaskGrid", "RowHeatmap", "TokenColumn", "TrialMarks", "WordColumn", "chip_text_size", "legend_row",
+    "nice_count_ticks", "staircase",
+]
+
+
+class RowHeatmap(VGroup):
+    """A heatmap of ``values: (rows, cols)`` whose rows carry Typst labels on the left and can be
+    permuted like ``LabelledMatrix`` (the coloured-cells form of a matrix too wide for numbers).
+
+    ``heat`` is the :class:`Heatmap`; ``rows[i]`` groups row ``i``'s cells and label;
+    ``row_order[i]`` is the original row now in slot ``i``."""
+
+    def __init__(self, values, scale, cell_size: float, row_labels: Sequence[str], label_size: float = LABEL,
+                 row_colors: Sequence | None = None, **kw):
+        from .widgets import Heatmap
+
+        super().__init__(**kw)
+        self.heat = Heatmap(values, scale, cell_size=cell_size)
+        self.values = self.heat.values
+        n = self.values.shape[0]
+        self.row_order = np.arange(n)
+        self.row_labels = VGroup()
+        self.rows = VGroup()
+        for i in range(n):
+            c = row_colors[i] if row_colors is not None else token_color(i)
+            lab = math(row_labels[i], size=label_size, color=c)
+            lab.next_to(self.heat.cell(i, 0), LEFT_, buff=0.15)
+            self.row_labels.add(lab)
+            self.rows.add(VGroup(*self.heat.cells[i], lab))
+        self.slots = [self.heat.cell_center(i, 0)[1] for i in range(n)]
+        self._y0 = self.heat.get_center()[1]
+        self.add(self.heat, self.row_labels)
+
+    def slot_y(self, i: int) -> float:
+        return self.heat.get_center()[1] - self._y0 + self.slots[i]
+
+    def permute_rows(self, perm, path_arc: float = 0.6, **kw) -> AnimationGroup:
+        """Animate rows so slot ``i`` receives the row now in slot ``perm[i]`` (``P @ Y``)."""
+        perm = np.asarray(perm)
+        new_order = self.row_order[perm]
+        anims = []
+        for i, src in enumerate(new_order):
+            row = self.rows[int(src)]
+            dy = self.slot_y(i) - row[0].get_center()[1]
+            anims.append(row.animate(path_arc=path_arc).shift(dy * UP))
         self.row_order = new_order
         return AnimationGroup(*anims, **kw)
