@@ -222,6 +222,8 @@ class PositionalDilution(ClipScene):
             return key if found == n else (f"{key}_some" if found else f"{key}_none")
         if key == "close":
             if found == n:
+                if n == 1:
+                    return "close_one"
                 return "close" if d.wider_waits_longer() else "close_all"
             return "close_some" if found else "close_none"
         return key
@@ -739,6 +741,7 @@ class GPT2ToLLaMA(ClipScene):
         d = self.data
         g, l2, l3 = d.gpt2, d.llama2, d.llama3
         left, right = self.layout.content.columns(6.6, 6.4, gap=0.5)
+        self.left_region = left
         scale = ColorScale.symmetric(d.cmap, d.table)
         self.scale = scale
 
@@ -868,7 +871,13 @@ class GPT2ToLLaMA(ClipScene):
                   FadeIn(self.colorbar),
                   FadeIn(self.params_text), run_time=1.4)
         self.beat("cap", Create(self.cap_line), FadeIn(self.cap_text, shift=0.1 * DOWN), run_time=1.0)
-        self.beat("rope", FadeIn(self.llama_head), FadeIn(self.facts), FadeIn(self.formula), FadeIn(self.dim_text),
+        # focus by dimming: a veil over GPT-2's half while LLaMA's is the subject, lifted for the tie
+        veil = Rectangle(width=self.left_region.width + 0.3, height=self.left_region.height, stroke_width=0,
+                         fill_color=BG, fill_opacity=0.0).move_to(self.left_region.center)
+        self.veil = background(veil)
+        self.add(veil)
+        self.beat("rope", veil.animate.set_fill(opacity=0.65), FadeIn(self.llama_head), FadeIn(self.facts),
+                  FadeIn(self.formula), FadeIn(self.dim_text),
                   Create(p.axes), FadeIn(p.grid), FadeIn(p.x_tick_labels), FadeIn(p.y_tick_labels),
                   FadeIn(p.x_axis_label), FadeIn(self.plot_title), run_time=1.2)
         self.beat("speeds", FadeIn(self.legend[0]), Create(self.wl_curves[0]), FadeIn(self.wl_values[0]), run_time=1.6)
@@ -879,4 +888,6 @@ class GPT2ToLLaMA(ClipScene):
                   FadeIn(self.end_labels.leaders),
                   self.slow_band.animate.set_fill(opacity=0.14), run_time=1.2)
         self.beat("base", Create(self.wl_curves[1]), FadeIn(self.legend[1]), FadeIn(self.wl_values[1]), run_time=1.4)
-        self.beat("tie", Indicate_all(self.cap_text, self.slow_value), run_time=1.2)
+        self.beat("tie", self.veil.animate.set_fill(opacity=0.0), Indicate_all(self.cap_text, self.slow_value),
+                  run_time=1.2)
+        self.remove(self.veil)
