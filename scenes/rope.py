@@ -103,26 +103,30 @@ def fmt_small(x: float) -> str:
 # =====================================================================================
 # shared motion: focus by dimming
 # =====================================================================================
+def _remember_opacity(mob) -> None:
+    """Note, once, the opacity each part of ``mob`` was built with (its "full" level)."""
+    for f in mob.get_family():
+        if not hasattr(f, "_full_opacity"):
+            f._full_opacity = (float(np.max(f.get_fill_opacities(), initial=0.0)),
+                               float(np.max(f.get_stroke_opacities(), initial=0.0)))
+
+
 def set_level(mob, level: float):
     """Set every part of ``mob`` to ``level`` times the opacity it was built with (1 restores).
 
     Scales fill and stroke separately, so an outline stays unfilled (``set_opacity`` would
     fill a dial's face)."""
+    _remember_opacity(mob)
     for f in mob.get_family():
-        if not hasattr(f, "_full_opacity"):
-            f._full_opacity = (np.array(f.get_fill_opacities(), dtype=float).copy(),
-                               np.array(f.get_stroke_opacities(), dtype=float).copy())
         fo, so = f._full_opacity
-        if len(fo):
-            f.set_fill(opacity=float(np.max(fo)) * level, family=False)
-        if len(so):
-            f.set_stroke(opacity=float(np.max(so)) * level, family=False)
+        f.set_fill(opacity=fo * level, family=False)
+        f.set_stroke(opacity=so * level, family=False)
     return mob
 
 
 def dim_to(mob, level: float, **kw) -> ApplyFunction:
     """Animate ``mob`` to ``level`` of its full opacity (``DIM_LEVEL`` dims it, 1 restores)."""
-    set_level(mob, 1.0) if not hasattr(mob, "_full_opacity") else None
+    _remember_opacity(mob)  # before any change: what it is now is its full level
     return ApplyFunction(lambda m: set_level(m, level), mob, **kw)
 
 
@@ -437,17 +441,24 @@ class RoPEAngleGrid(ClipScene):
         self.remove(*self.m_labels[:-1])
         self.m_label = self.m_labels[-1]
         # 5. a fast hand, 6. a slow hand: each with its column, the other hands dimmed
-        others = [self.dials.dials[i] for i in range(P) if i != d.fast]
         fast_box = tb.column_box(d.fast, BLUE)
-        self.beat("fast", Create(fast_box), *[dim_to(o, DIM_LEVEL) for o in others],
-                  dim_to(self.dials.captions, DIM_LEVEL), dim_to(self.theta_heads, DIM_LEVEL),
-                  Indicate(self.dials.dials[d.fast], color=BLUE, scale_factor=1.12), run_time=1.2)
+        self.beat("fast", Create(fast_box), *self.focus_on(d.fast, BLUE), run_time=1.2)
         slow_box = tb.column_box(d.slow, PURPLE)
-        self.beat("slow", Create(slow_box), dim_to(self.dials.dials[d.fast], DIM_LEVEL),
-                  dim_to(self.dials.dials[d.slow], 1.0),
-                  Indicate(self.dials.dials[d.slow], color=PURPLE, scale_factor=1.12), run_time=1.2)
+        self.beat("slow", Create(slow_box), *self.focus_on(d.slow, PURPLE, previous=d.fast), run_time=1.2)
         # 7. the proof, with every hand back
         self.beat("check", dim_to(self.dial_block, 1.0), FadeIn(self.check, shift=0.15 * UP), run_time=1.0)
+
+    def focus_on(self, i: int, color, previous: int | None = None) -> list:
+        """Dim every hand and caption but pair ``i``'s (the ``previous`` focus among them), then flash it:
+        brought back first, so the flash starts from full opacity and ends there."""
+        P = self.data.d // 2
+        dim = [dim_to(VGroup(self.dials.dials[j], self.dials.captions[j]), DIM_LEVEL)
+               for j in ([previous] if previous is not None else [j for j in range(P) if j != i])]
+        if previous is None:
+            dim.append(dim_to(self.theta_heads, DIM_LEVEL))
+        subject = VGroup(self.dials.dials[i], self.dials.captions[i])
+        return [*dim, Succession(dim_to(subject, 1.0, run_time=0.4),
+                                 Indicate(self.dials.dials[i], color=color, scale_factor=1.12, run_time=0.8))]
 
     def caption(self, key: str) -> str:
         """Worded variants chosen by measured values (the narration must hold for every config)."""
