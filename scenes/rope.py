@@ -770,8 +770,11 @@ class RoPERotatesQK(ClipScene):
         part_one = VGroup(self.dials, self.dial_caps, self.arcs, self.who, self.where, self.diff_row,
                           *[r.current for r in self.pos_read], self.score_row, self.score_shift_row, self.gap_row)
         ha, hb = self.y_maps[0]
-        self.beat("v_plain", FadeOut(part_one), FadeIn(self.summary), FadeIn(g.cols[0]), FadeIn(g.heads[0]), FadeIn(ha),
-                  FadeIn(hb), FadeIn(g.bar), run_time=1.4)
+        # part one leaves before part two comes: no text fades in over another fading out
+        self.beat("v_plain", Succession(FadeOut(part_one, run_time=0.6),
+                                        AnimationGroup(FadeIn(self.summary), FadeIn(g.cols[0]), FadeIn(g.heads[0]),
+                                                       FadeIn(ha), FadeIn(hb), FadeIn(g.bar), run_time=0.9)),
+                  run_time=1.5)
         self.beat("v_plain_measure", FadeIn(g.measures[0], shift=0.1 * UP), run_time=0.8)
         self.beat("v_why", Indicate(g.heads[0], color=ACCENT), run_time=1.0)
         ha, hb = self.y_maps[1]
