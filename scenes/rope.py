@@ -561,14 +561,15 @@ class OutputsGrid(VGroup):
             cols = VGroup(*[VGroup(label("positions", size=SMALL, color=DIM), label(f"{lo}..{lo + T - 1}", size=SMALL, color=FG))
                             .arrange(DOWN, buff=0.06) for lo in (0, d.s)])
             pitch = max(pair[0].width, *[c.width for c in cols])
-            for j, (hm, c) in enumerate(zip(pair, cols)):
-                cx = x + pitch / 2 + j * (pitch + self.INNER)
-                hm.move_to([cx, 0, 0])
-                c.move_to([cx, hm.get_top()[1] + 0.1 + c.height / 2, 0])
             val = label(fmt_measure(v), size=LABEL, color=GOOD if v < 1e-12 else BAD)
             meas = VGroup(math("max |Delta Y| =", size=SMALL, color=DIM), val).arrange(RIGHT, buff=0.15)
             meas[1].align_to(meas[0], DOWN)
-            centre = x + pitch + self.INNER / 2
+            span = max(2 * pitch + self.INNER, self.heads[r].width, meas.width)  # the group's width
+            centre = x + span / 2
+            for j, (hm, c) in enumerate(zip(pair, cols)):
+                cx = centre + (j - 0.5) * (pitch + self.INNER)
+                hm.move_to([cx, 0, 0])
+                c.move_to([cx, hm.get_top()[1] + 0.1 + c.height / 2, 0])
             meas.move_to([centre, pair[0].get_bottom()[1] - 0.2 - meas.height / 2, 0])
             self.heads[r].move_to([centre, cols.get_top()[1] + 0.15 + self.heads[r].height / 2, 0])
             self.maps.append(pair)
@@ -577,7 +578,7 @@ class OutputsGrid(VGroup):
             self.measures.add(meas)
             group = VGroup(self.heads[r], cols, *pair, meas)
             self.groups.append(group)
-            x = max(group.get_right()[0], x + 2 * pitch + self.INNER) + self.OUTER
+            x += span + self.OUTER
         M = scale.norm.vmax
         self.bar = ColorBar(scale, height=T * cell, ticks=(-M, 0.0, M), tick_format=lambda v: fmt_value(v, 1))
         self.bar.next_to(self.maps[1][1], RIGHT, buff=0.45)
