@@ -662,13 +662,15 @@ class ExtrapolationCliff(ClipScene):
         p = self.plot
         self.beat("train", FadeIn(self.legend), FadeIn(self.title_a), FadeIn(self.title_b), FadeIn(self.trained),
                   FadeIn(self.guides[0]), FadeIn(p.x_tick_labels), FadeIn(self.L_tick), FadeIn(p.x_axis_label),
-                  Create(p.axes), FadeIn(p.grid), run_time=1.4)
+                  Create(p.axes[0]), run_time=1.4)
         self.beat(self.variant("schemes"), FadeIn(self.untrained_a), FadeIn(self.unseen_b), Create(self.wall),
                   FadeIn(self.guides[1]), FadeIn(self.n_tick), FadeIn(self.annotations.leaders), run_time=1.4)
-        self.beat("rope", FadeIn(self.title_c), FadeIn(p.y_tick_labels), Create(self.curve), FadeIn(self.area),
+        self.beat("rope", FadeIn(self.title_c), Create(p.axes[1]), FadeIn(p.grid), FadeIn(p.y_tick_labels),
+                  Create(self.curve), FadeIn(self.area),
                   run_time=2.0)
         self.beat("dials", FadeIn(self.walker), FadeIn(self.m_head), FadeIn(self.m_value),
                   FadeIn(self.dial_group), FadeIn(self.count_head), FadeIn(self.count_text), run_time=1.2)
+        self.bring_to_front(self.wall)  # the wall stays red where the walker stands on it
         self.beat(self.variant("step"), *self.move_to_stop(1), run_time=1.2)
         self.beat(self.variant("wall"), *self.move_to_stop(2), run_time=1.6)
         self.beat("error", Flash(self.wall.get_center(), color=BAD, line_length=0.3, flash_radius=0.45),
