@@ -71,6 +71,7 @@ from scenes.kit import (
     BAD,
     BLUE,
     DIM,
+    FAINT,
     FG,
     GOOD,
     LABEL,
@@ -583,9 +584,15 @@ class CausalBreaksEquivariance(ClipScene):
             for t in range(T)
         ])
         self.mask_rows.align_to(self.plot.y_tick_labels, RIGHT)
-        self.mask_note = fit_label("causal attention: row t sees only slots 0 … t", notes.width,
-                                   size=SMALL, color=FG, max_lines=3)
-        notes.place(self.mask_note, UP + LEFT)
+        note = fit_label("causal attention: row t sees only slots 0 … t", notes.width, size=SMALL, color=FG,
+                         max_lines=3)
+        seen = Rectangle(width=0.4, height=0.26, stroke_width=0, fill_color=token_color(0), fill_opacity=0.6)
+        hidden = Rectangle(width=0.4, height=0.26, stroke_color=FAINT, stroke_width=1.5, fill_opacity=0.0)
+        key = VGroup(*[VGroup(sw, fit_label(t, notes.width - 0.6, size=SMALL, color=DIM, max_lines=2)).arrange(RIGHT, buff=0.2)
+                       for sw, t in ((seen, "seen: the token in its slot"), (hidden, "masked: the future"))])
+        key.arrange(DOWN, aligned_edge=LEFT, buff=0.2)
+        self.mask_note = VGroup(note, key).arrange(DOWN, aligned_edge=LEFT, buff=0.35)
+        notes.fit(self.mask_note, align=UP + LEFT)
 
         # legend and totals in the notes column
         sw = lambda c: Rectangle(width=0.32, height=0.22, stroke_width=0, fill_color=c, fill_opacity=0.9)  # noqa: E731
