@@ -289,12 +289,15 @@ class AngleTable(VGroup):
     def fitted(cls, data: AngleGridData, region, max_cell: float = 0.62) -> AngleTable:
         """The table with the largest cells (at most ``max_cell``) that fit ``region``, placed at its left."""
         cols, rows = data.d // 2, data.T
-        cell = 0.4
-        for _ in range(3):  # the titles wrap by width, so measure the overheads again at the new size
-            t = cls(data, cell)
+        cell, t = 0.4, None
+        for _ in range(4):  # the titles wrap by width and row labels thin out: measure again at the new size
+            t = t if t is not None and t.cell_size == cell else cls(data, cell)
+            if t.width <= region.width + 1e-6 and t.height <= region.height + 1e-6 and \
+                    (cell == max_cell or min(region.width - t.width, region.height - t.height) < 0.02):
+                return region.place(t, LEFT)
             ow, oh = t.width - cols * cell, t.height - rows * cell
             cell = min((region.width - ow) / cols, (region.height - oh) / rows, max_cell)
-        t = cls(data, cell)
+            t = cls(data, cell)
         if t.width > region.width + 1e-6 or t.height > region.height + 1e-6:
             raise LayoutError(f"the angle table does not fit region {region.name!r}")
         return region.place(t, LEFT)

@@ -58,7 +58,8 @@ class DialRow(VGroup):
 
     @classmethod
     def fitted(cls, angles, region, cols: int | None = None, captions: Sequence | None = None,
-               max_radius: float = 1.2, min_radius: float = 0.25, align=None, **kw) -> DialRow:
+               max_radius: float = 1.2, min_radius: float = 0.25, align=None, h_buff: float = 0.45,
+               v_buff: float = 0.35, **kw) -> DialRow:
         """The largest row (radius at most ``max_radius``) whose dials and captions fit ``region``,
         placed in it.  Captions keep their size; only the dials grow or shrink.  Raises
         :class:`~scenes.kit.layout.LayoutError` if even ``min_radius`` does not fit."""
@@ -66,16 +67,36 @@ class DialRow(VGroup):
 
         from .layout import LayoutError
 
-        r = max_radius
+        n = len(np.atleast_1d(angles))
+        cols = cols or n
+        rows = -(-n // cols)
+        caps = [c if not isinstance(c, str) else math(c, size=SMALL, color=DIM) for c in captions] if captions else []
+        cap_w = [max([caps[k].width for k in range(j, n, cols)] or [0.0]) for j in range(cols)]
+        cap_h = [max([caps[k].height + 0.12 for k in range(i * cols, min(n, (i + 1) * cols))] or [0.0]) for i in range(rows)]
+
+        def size(r: float) -> tuple[float, float]:  # arrange_in_grid: each column as wide as its widest cell
+            return (sum(max(2 * r, w) for w in cap_w) + (cols - 1) * h_buff,
+                    sum(2 * r + h for h in cap_h) + (rows - 1) * v_buff)
+
+        W, H = region.width - 0.01, region.height - 0.01  # a hair inside, so rounding never crosses the edge
+        lo, hi = 0.0, max_radius
+        if all(a <= b for a, b in zip(size(hi), (W, H))):
+            lo = hi
+        else:
+            for _ in range(40):  # the largest radius whose grid fits (size grows with r)
+                mid = (lo + hi) / 2
+                w, h = size(mid)
+                lo, hi = (mid, hi) if w <= W and h <= H else (lo, mid)
+        r = lo
         while True:
-            row = cls(angles, radius=r, cols=cols, captions=[c.copy() if not isinstance(c, str) else c
-                                                            for c in captions] if captions is not None else None, **kw)
-            if row.width <= region.width + 1e-6 and row.height <= region.height + 1e-6:
+            row = cls(angles, radius=r, cols=cols, captions=[c.copy() for c in caps] if captions else None,
+                      h_buff=h_buff, v_buff=v_buff, **kw)
+            if row.width <= region.width + 1e-6 and row.height <= region.height + 1e-6 and r >= min_radius:
                 return region.place(row, ORIGIN if align is None else align)
             if r <= min_radius:
-                raise LayoutError(f"{len(row.dials)} dials do not fit region {region.name!r} "
+                raise LayoutError(f"{n} dials do not fit region {region.name!r} "
                                   f"({region.width:.2f}×{region.height:.2f}) even at radius {min_radius}")
-            r = max(min_radius, r * 0.95)
+            r = max(min_radius, r * 0.97)
 
     @property
     def angles(self) -> np.ndarray:
