@@ -19,12 +19,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, ClassVar
 
-from manim import DOWN, LEFT, ORIGIN, UP, UR, FadeIn, FadeOut, Line, Scene, VGroup, Write, config
+from manim import DOWN, LEFT, ORIGIN, RIGHT, UP, UR, FadeIn, ReplacementTransform, FadeOut, Line, Scene, VGroup, Write, config
 
 from mathcore.config import ASSETS_DIR, LectureConfig, load_config
 
 from ..catalog import Clip, by_scene
-from .layout import SAFE, Layout, fit_label
+from .layout import SAFE, Layout, baseline_y, fit_label
 from .voice import GAP as VOICE_GAP
 from .theme import BG, DIM, FAINT, HEADING, MARGIN, SMALL, TITLE, family_color, label, register_fonts
 
@@ -109,14 +109,11 @@ class ClipScene(Scene):
     def stills(cls, data: Any, cfg: LectureConfig) -> list:
         """The clip's designed stills (``scenes.kit.stills`` specs) for ``clips stills`` and the handout:
         the figures ``scenes/figures/<module>.py`` registers for this scene class, first one the key figure.
+        A clip without one raises ``scenes.figures.MissingStillError``.
         """
-        from scenes.figures import builders, designed_stills
+        from scenes.figures import designed_stills
 
-        if builders(cls.__name__):
-            return designed_stills(cls.__name__, data, cfg)
-        from .stills import default_stills  # until every clip has a designed still
-
-        return default_stills(data, cfg)
+        return designed_stills(cls.__name__, data, cfg)
 
     def caption_values(self) -> dict[str, Any]:
         """Values the narration may name in ``{braces}``."""
@@ -223,17 +220,22 @@ class ClipScene(Scene):
         card = VGroup(big, sub).arrange(DOWN, buff=0.35)
         self.beat("title", FadeIn(card, shift=0.2 * UP), run_time=1.0, hold=0.4)
 
-        head = label(f"{c.number:02d}  {c.title}", size=HEADING, weight="BOLD")
-        head[:2].set_color(family_color(c.number))  # the clip number in its family's colour
-        head.to_corner(UP + LEFT, buff=MARGIN)
+        # the header: the clip number in its family's colour, then the title; the big title
+        # shrinks into its place as the same glyphs (never morphing one string into another)
+        num = label(f"{c.number:02d}", size=HEADING, color=family_color(c.number), weight="BOLD")
+        name = label(c.title, size=HEADING, weight="BOLD")
+        name.next_to(num, RIGHT, buff=0.3)
+        name.shift((baseline_y(num) - baseline_y(name)) * UP)
+        head = VGroup(num, name).to_corner(UP + LEFT, buff=MARGIN)
         tag = VGroup()
         if has_section:
-            tag = label(c.section, size=SMALL, color=DIM).to_corner(UR, buff=MARGIN).align_to(head, DOWN)
+            tag = label(c.section, size=SMALL, color=DIM).to_corner(UR, buff=MARGIN)
+            tag.shift((baseline_y(num) - baseline_y(tag)) * UP)
         rule = Line(LEFT * 6.8, LEFT * -6.8, stroke_color=FAINT, stroke_width=2).next_to(head, DOWN, buff=0.16)
         rule.set_x(0)
         self.header = VGroup(head, tag, rule)
-        self.play(FadeOut(sub), big.animate.become(head), FadeIn(tag), Write(rule), run_time=0.9)
-        self.remove(big)
+        self.play(FadeOut(sub), ReplacementTransform(big, name), FadeIn(num, shift=0.2 * RIGHT), FadeIn(tag),
+                  Write(rule), run_time=0.9)
         self.add(self.header)
         self.layout = Layout.below(self.content_top)
 
