@@ -5,15 +5,35 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from frames import assert_captions_readable, assert_inside_frame, dominant_ink, pixel, render_final_frame, rgb255
+from frames import (
+    assert_captions_readable,
+    assert_inside_frame,
+    assert_layout_holds,
+    corner_results,
+    dominant_ink,
+    pixel,
+    render_final_frame,
+    rgb255,
+)
 from mathcore import check_permutation, lecture_inputs, load_config, permutation_matrix
 from scenes.kit import BG, ColorScale, fmt_measure, fmt_value, token_color
+from scenes.kit.audit import DIMMED
+from scenes.kit.layout import min_xheight_px
 from scenes.permutation import PermutationMatrix
 
 
 @pytest.fixture(scope="module")
 def final():
     return render_final_frame(PermutationMatrix)
+
+
+@pytest.fixture(scope="module")
+def matrix(tmp_path_factory):
+    return corner_results(PermutationMatrix, tmp_path_factory)
+
+
+def area(mob) -> float:
+    return mob.width * mob.height
 
 
 def test_data_is_what_mathcore_computes_from_the_config():
@@ -99,3 +119,70 @@ def test_captions_one_per_beat_and_long_enough_to_read(final):
 def test_everything_stays_inside_the_frame(final):
     scene, _ = final
     assert_inside_frame(scene)
+
+
+def test_P_is_built_large_with_its_numbers_and_indices(final):
+    scene, _ = final
+    pb, d = scene.P_build, scene.data
+    T = d.P.shape[0]
+    np.testing.assert_array_equal(pb.map.values, d.P)
+    assert [t.text for t in pb.map.labels] == [fmt_value(v, 0) for v in d.P.ravel()]
+    assert [t.text for t in pb.cols] == [str(j) for j in range(T)] == [t.text for t in pb.rows]
+    # the subject of the build: P, a fifth of the content area or more; beside it only the list of
+    # indices at full strength (X is dimmed: next test)
+    content = scene.layout.content
+    assert area(pb.map) >= 0.2 * content.width * content.height
+    assert area(pb.map) > 3 * area(scene.perm_row)
+    rec = {r.key: r for r in scene.audit.records}["build"]  # P's digits as they stood in that beat
+    digits = [i for i in rec.items if i.kind == "text" and i.name.strip("'") in {"0", "1"} and i.opacity > 0.99]
+    assert len(digits) >= T * T and min(i.xheight_px for i in digits) >= 12
+
+
+def test_while_P_is_built_X_is_dimmed(final):
+    scene, _ = final
+    rec = {r.key: r for r in scene.audit.records}["build"]
+    entries = {fmt_value(v, 1) for v in scene.data.X.ravel()}
+    shown = [i for i in rec.items if i.kind == "text" and i.name.strip("'") in entries]
+    assert shown and max(i.opacity for i in shown) < DIMMED
+    ones = [i for i in rec.items if i.kind == "text" and i.name == "'1'"]
+    assert len(ones) >= scene.data.P.shape[0] and min(i.opacity for i in ones) > 0.99
+
+
+def test_the_product_spans_the_frame_and_keeps_P_legible(final):
+    scene, _ = final
+    content = scene.layout.content
+    assert scene.product.width >= 0.8 * content.width
+    assert content.contains(scene.product)
+    assert min_xheight_px(scene.product) >= 8.5  # P's indices and X's subscripts included
+    # P's rows line up with the slots of P·X
+    for i in range(scene.data.P.shape[0]):
+        assert abs(scene.P_map.cell_center(i, 0)[1] - scene.PX_mat.slot_center(i)[1]) < 1e-6
+
+
+def test_the_equals_sign_stands_clear_between_X_and_PX_and_ends_undimmed(final):
+    scene, _ = final
+    assert scene.X_mat.get_right()[0] < scene.eq.get_left()[0] < scene.eq.get_right()[0] < scene.PX_mat.get_left()[0]
+    assert scene.eq.get_fill_opacity() == pytest.approx(1.0)
+    assert min(b.get_stroke_opacity() for b in scene.PX_mat.brackets) == pytest.approx(1.0)
+
+
+def test_layout_holds_at_every_beat(final):
+    assert_layout_holds(final[0].audit)
+
+
+def test_layout_holds_over_the_config_matrix(matrix):
+    assert_layout_holds(matrix)
+
+
+def test_every_corner_keeps_the_product_in_order_legible_and_timed(matrix):
+    for name, res in matrix.items():
+        sc = res.scene
+        assert 20 <= sc.time <= 75, (name, sc.time)
+        assert min_xheight_px(sc.product) >= 8.5, name
+        assert sc.P_map.get_right()[0] < sc.X_mat.get_left()[0], name
+        assert sc.X_mat.get_right()[0] < sc.eq.get_left()[0] and sc.eq.get_right()[0] < sc.PX_mat.get_left()[0], name
+        T = sc.data.P.shape[0]
+        for slot, src in enumerate(sc.data.perm):  # slot i of P·X holds token perm[i], level with X's row i
+            assert sc.PX_mat.row_labels[slot].get_color() == token_color(int(src)), name
+            assert abs(sc.PX_mat.rows[slot].get_y() - sc.X_mat.rows[slot].get_y()) < 1e-6, name
+        assert T == len(sc.PX_mat.rows)

@@ -1,16 +1,26 @@
-"""Clip 15 Recap: the four diary questions, one line each, each with the clips that show it."""
+"""Clip 15 Recap: the four diary questions as four cards, each with a drawing of its answer, the answer,
+and chips naming the clips that show it, in the colour of their family (the same colours as 00)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from frames import assert_captions_readable, assert_inside_frame, dominant_ink, render_final_frame, rgb255
+from frames import (
+    assert_captions_readable,
+    assert_inside_frame,
+    assert_layout_holds,
+    corner_results,
+    dominant_ink,
+    render_final_frame,
+    rgb255,
+)
 from mathcore import load_config
 from mathcore.extrapolation import GPT2
-from scenes.catalog import LECTURE
-from scenes.framing import PROPERTY_COLORS, Recap, clip_number
-from scenes.kit import BG
+from scenes.catalog import LECTURE, property_of
+from scenes.framing import Recap, clip_number
+from scenes.kit import BAD, BG, DIM, FG, PROPERTY_COLORS, family_color
+from scenes.kit.layout import SAFE, min_xheight_px
 
 
 @pytest.fixture(scope="module")
@@ -36,28 +46,72 @@ def test_data_names_real_clips_and_the_facts():
     assert {by_number[13].slug, by_number[14].slug} == {"extrapolation_cliff", "gpt2_to_llama"}
 
 
-def test_each_answer_is_one_line_inside_the_frame(final):
+def test_each_card_prints_its_question_answer_and_clips(final):
     scene, _ = final
-    fw, _ = scene.frame_size
-    for row, a in zip(scene.rows, scene.data.answers):
-        assert row.q.text == shown(a.question) and row.ans.text == shown(a.answer)
-        assert row.ans.height < 0.5  # one line
-        assert row.ans.get_right()[0] <= fw / 2 - 0.1
-        assert [n.text for n in row.nums] == [clip_number(c.number) for c in a.clips]
-    ys = [r.ans.get_y() for r in scene.rows]
-    assert ys == sorted(ys, reverse=True)  # in diary order, top to bottom
-    for a, b in zip(scene.rows, scene.rows[1:]):
-        assert a.ans.get_bottom()[1] > b.q.get_top()[1]  # no overlap
+    for card, a in zip(scene.rows, scene.data.answers):
+        assert card.q.text == a.question and card.ans.text == a.answer
+        assert "".join(t.text for t in card.q) == shown(a.question)
+        assert "".join(t.text for t in card.ans) == shown(a.answer)
+        assert len(card.ans) <= 3
+        assert [n.text for n in card.nums] == [clip_number(c.number) for c in a.clips]
+        for part in (card.drawing, card.link, *card.q, *card.ans):  # everything inside its card
+            assert card.box.get_left()[0] < part.get_left()[0] and part.get_right()[0] < card.box.get_right()[0]
+            assert card.box.get_bottom()[1] < part.get_bottom()[1] and part.get_top()[1] < card.box.get_top()[1]
+        assert card.q.get_bottom()[1] > card.ans.get_top()[1]  # the question above its answer
+    # four cards in diary order: reading order, two by two
+    c = [r.box.get_center() for r in scene.rows]
+    assert c[0][1] == pytest.approx(c[1][1]) and c[2][1] == pytest.approx(c[3][1]) and c[0][1] > c[2][1]
+    assert c[0][0] < c[1][0] and c[2][0] < c[3][0]
+    # one size of type for every card
+    assert len({round(min_xheight_px(r.ans), 3) for r in scene.rows}) == 1
 
 
-def test_final_frame_badges_in_their_colours(final):
+def test_one_colour_per_family_as_in_the_title_map(final):
+    scene, _ = final
+    for card, a in zip(scene.rows, scene.data.answers):
+        want = family_color(a.clips[0].number)
+        assert all(family_color(c.number) == want for c in a.clips)  # each answer's clips share a family
+        assert want == PROPERTY_COLORS[property_of(a.clips[0].number)]
+        assert card.box.get_stroke_color().to_hex() == want.to_hex()
+        assert all(n.get_fill_color().to_hex() == want.to_hex() for n in card.nums)
+        used = set()
+        for m in card.drawing.get_family():
+            if len(m.points) and m.get_fill_opacity() > 0:
+                used.add(m.get_fill_color().to_hex())
+            if len(m.points) and m.get_stroke_opacity() > 0 and m.get_stroke_width() > 0:
+                used.add(m.get_stroke_color().to_hex())
+        assert want.to_hex() in used
+        assert used <= {want.to_hex(), FG.to_hex(), DIM.to_hex(), BG.to_hex(), BAD.to_hex()}, used
+    # 04/05 in the prefix family's colour, 11 and 13/14 in the positional family's
+    assert family_color(4) == PROPERTY_COLORS[2] and family_color(11) == family_color(13) == PROPERTY_COLORS[3]
+
+
+def test_final_frame_chips_in_their_colours(final):
     scene, frame = final
-    for k, row in enumerate(scene.rows):
-        for n in row.nums:
+    for card, a in zip(scene.rows, scene.data.answers):
+        for n, c in zip(card.nums, a.clips):
             ink = dominant_ink(scene, frame, n, BG)
-            assert np.abs(ink - rgb255(PROPERTY_COLORS[k])).max() <= 45, (k, ink)
-        ink = dominant_ink(scene, frame, row.ans, BG)
-        assert ink.min() > 180  # answers in the light foreground colour
+            assert np.abs(ink - rgb255(family_color(c.number))).max() <= 45, (c.number, ink)
+        for line in card.ans:
+            assert dominant_ink(scene, frame, line, BG).min() > 180  # answers in the light foreground colour
+
+
+def test_text_keeps_off_the_frame_edge(final):
+    scene, _ = final
+    for card in scene.rows:
+        assert SAFE.contains(card.box)
+        assert card.box.get_left()[0] >= -scene.frame_size[0] / 2 + 0.3  # ≥ 18 px from the edge at 854×480
+
+
+def test_the_last_frame_shows_all_four_answers_at_full_strength(final):
+    scene, _ = final
+    close = scene.audit.records[-1]
+    assert close.key == "close"
+    texts = [i for i in close.items if i.kind == "text" and not i.header]
+    assert min(i.opacity for i in texts) > 0.99
+    names = {i.name.strip("'") for i in texts}
+    for card in scene.rows:
+        assert {t.text for t in card.ans} <= names
 
 
 def test_captions_one_per_beat_and_long_enough_to_read(final):
@@ -65,9 +119,20 @@ def test_captions_one_per_beat_and_long_enough_to_read(final):
     caps = scene.captions
     assert len(caps) == 6
     assert_captions_readable(caps)
-    assert 10 <= scene.time <= 75
+    assert 20 <= scene.time <= 75
 
 
 def test_everything_stays_inside_the_frame(final):
     scene, _ = final
     assert_inside_frame(scene, bottom=-3.15)
+
+
+def test_layout_holds_at_every_beat(final):
+    assert_layout_holds(final[0].audit)
+
+
+def test_layout_holds_over_the_config_matrix(tmp_path_factory):
+    results = corner_results(Recap, tmp_path_factory)
+    assert_layout_holds(results)
+    for name, res in results.items():
+        assert 20 <= res.scene.time <= 75, (name, res.scene.time)
