@@ -250,8 +250,8 @@ class AngleTable(VGroup):
         self.col_idx = VGroup(*[label(str(i), size=SMALL, color=DIM).next_to(self.cell(0, i), UP, buff=0.1)
                                 for i in range(d.d // 2)])
         self.row_idx = self.fast.index_labels("rows")
-        if cell < max(t.height for t in self.row_idx) + 0.04:  # too tight for every row: label every other one
-            self.row_idx = VGroup(*[t for m, t in enumerate(self.row_idx) if m % 2 == 0])
+        if cell < max(t.height for t in self.row_idx) + 0.04:  # too tight for every row: every other one,
+            self.row_idx = VGroup(*[t for m, t in enumerate(self.row_idx) if (T - 1 - m) % 2 == 0])  # the last included
         self.m_name = math("m", size=SMALL, color=DIM)
         self.m_name.move_to([self.row_idx.get_center()[0], self.col_idx.get_center()[1], 0])
         self.i_name = math("i", size=SMALL, color=DIM)

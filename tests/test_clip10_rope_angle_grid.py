@@ -141,6 +141,7 @@ def test_the_dials_show_the_picked_row_of_the_grid(final):
     for box, target in zip(scene.row_boxes, scene.row_targets(d.m_pick)):
         assert abs(box.get_center()[1] - target[1]) < 1e-6
     assert scene.m_label.text == str(d.m_pick)
+    assert str(d.m_pick) in [t.text for t in scene.table.row_idx]  # the boxed row is always labelled
     assert scene.m_label in scene.mobjects or any(scene.m_label in m.get_family() for m in scene.mobjects)
     others = [lab for lab in scene.m_labels[:-1] if any(lab in m.get_family() for m in scene.mobjects)]
     assert not others  # only the last position is on screen
