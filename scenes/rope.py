@@ -589,7 +589,7 @@ class OutputsGrid(VGroup):
         self.add(*self.groups, self.bar)
 
     @classmethod
-    def fitted(cls, data: RotatesQKData, scale: ColorScale, region, max_cell: float = 0.6) -> OutputsGrid:
+    def fitted(cls, data: RotatesQKData, scale: ColorScale, region, max_cell: float = 1.0) -> OutputsGrid:
         """The grid with the largest cells (at most ``max_cell``) that fit ``region``, centred in it."""
         T, d = data.Y_plain.shape
         cell = 0.4
