@@ -5,7 +5,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from frames import assert_captions_readable, assert_inside_frame, dominant_ink, pixel, render_final_frame, rgb255
+from frames import (
+    assert_captions_readable,
+    assert_inside_frame,
+    assert_layout_holds,
+    corner_results,
+    dominant_ink,
+    pixel,
+    render_final_frame,
+    rgb255,
+)
 from mathcore import causal_mask, lecture_inputs, load_config, self_attention_trace, softmax
 from mathcore.causal import above_diagonal_max, mask_sweep, row_sum_defect, row_sums
 from scenes.causal import CAUSAL_CODE, CausalMask
@@ -60,6 +69,10 @@ def test_the_sweep_masks_one_diagonal_at_a_time(final):
         prev = stage
     np.testing.assert_array_equal(prev, d.masked)
     np.testing.assert_array_equal(scene.S_map.values, d.masked)
+    # after the sweep the map prints −∞ exactly where the mask removed a score, the score elsewhere
+    texts = [t.text for t in scene.S_map.labels]
+    want = ["\u2212\u221e" if np.isneginf(v) else fmt_value(v, 1) for v in d.masked.ravel()]
+    assert texts == want
     # the code panel shows exactly the code the test above executed
     assert scene.code.source == CAUSAL_CODE
     assert [ "".join(ch for ch in s if not ch.isspace()) for s in scene.code.text_lines] == [
@@ -116,3 +129,35 @@ def test_everything_stays_inside_the_frame(final):
     assert_inside_frame(scene)
     for m in (scene.A_small, scene.self_map, scene.proof_sum, scene.proof_zero):
         assert m.get_bottom()[1] >= -3.1 - 1e-6
+
+
+def test_colour_bars_span_the_scales_they_explain(final):
+    scene, _ = final
+    d = scene.data
+    m = float(np.max(np.abs(d.scaled)))
+    for bar, (lo, hi), cmap in ((scene.S_bar[1], (-m, m), d.cmap_signed), (scene.A_bar[1], (0.0, 1.0), d.cmap_weights),
+                                (scene.pair_bar, (0.0, 1.0), d.cmap_weights)):
+        assert (bar.color_scale.norm.vmin, bar.color_scale.norm.vmax) == pytest.approx((lo, hi))
+        assert bar.color_scale.name == cmap
+    # the big map and its bar share one scale, phase by phase
+    assert scene.S_bar[1].color_scale is scene.score_scale is scene.S_map.color_scale
+    assert scene.A_bar[1].color_scale is scene.weight_scale is scene.A_map.color_scale
+    assert scene.pair_bar.color_scale is scene.A_small.color_scale is scene.self_map.color_scale
+
+
+def test_the_big_map_is_the_subject_and_its_numbers_are_legible(final):
+    from scenes.kit.layout import min_xheight_px
+
+    scene, _ = final
+    content = scene.layout.content
+    assert scene.S_map.width * scene.S_map.height >= 0.3 * content.width * content.height
+    assert min_xheight_px(scene.A_map_printed[0]) >= 8.0
+    assert min_xheight_px(scene.proof_zero) >= 8.0 and min_xheight_px(scene.proof_sum) >= 8.0
+
+
+def test_layout_holds_at_every_beat(final):
+    assert_layout_holds(final[0].audit)
+
+
+def test_layout_holds_over_the_config_matrix(tmp_path_factory):
+    assert_layout_holds(corner_results(CausalMask, tmp_path_factory))

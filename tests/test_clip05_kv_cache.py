@@ -5,11 +5,20 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from frames import assert_captions_readable, assert_inside_frame, dominant_ink, pixel, render_final_frame, rgb255
+from frames import (
+    assert_captions_readable,
+    assert_inside_frame,
+    assert_layout_holds,
+    corner_results,
+    dominant_ink,
+    pixel,
+    render_final_frame,
+    rgb255,
+)
 from mathcore import bidirectional_staleness, kv_cache_decode, lecture_inputs, load_config, self_attention
 from mathcore.causal import append_change, prefix_outputs
 from scenes.causal import KVCache
-from scenes.kit import BG, fmt_measure, fmt_value
+from scenes.kit import BG, GOOD, fmt_measure, fmt_value
 
 
 @pytest.fixture(scope="module")
@@ -55,20 +64,39 @@ def test_caches_weights_and_outputs_are_drawn_from_the_trace(final):
         for i, w in enumerate(s.weights):  # bar length is the weight
             assert abs(bars.length_of(i) - max(w * bars.length, 1e-3)) < 1e-9
             assert abs(bars.bars[i].get_center()[1] - scene.K_map.cell(i, 0).get_center()[1]) < 1e-6
-    assert [t.text for t in scene.status] == [fmt_measure(s.recompute_defect) for s in d.trace.steps]
+    # each row's mark stands for its step's measured recompute defect: a check only for an exact 0.0
+    assert scene.status == [fmt_measure(s.recompute_defect) for s in d.trace.steps]
+    for s_, mk in zip(d.trace.steps, scene.checks, strict=True):
+        assert mk.defect == s_.recompute_defect
+        assert (getattr(mk, "text", None) is None) == (s_.recompute_defect == 0.0)
+        if s_.recompute_defect == 0.0:
+            assert mk.get_stroke_color().to_hex() == GOOD.to_hex()
+        assert abs(mk.get_center()[1] - scene.Y_map.cell(s_.t, 0).get_center()[1]) < 1e-6
+        assert mk.get_left()[0] > scene.Y_map.get_right()[0]
 
 
 def test_final_frame_draws_the_bidirectional_outputs_and_the_bars(final):
     scene, frame = final
     d = scene.data
     T = len(d.trace.steps)
-    hm = scene.bi_maps[-1]
+    hm = scene.bi_map
     np.testing.assert_array_equal(hm.values, d.Y_bidir[-1])
     for i in range(T):
         for j in range(hm.values.shape[1]):
-            got = pixel(scene, frame, hm.cell_center(i, j))
-            want = rgb255(scene.scale.rgb(d.Y_bidir[-1][i, j]))
+            got = pixel(scene, frame, hm.cell(i, j).get_center())
+            want = rgb255(scene.bi_scale.rgb(d.Y_bidir[-1][i, j]))
             assert np.abs(got - want).max() <= 6, (i, j, got, want)
+    # the stage after token t holds the bidirectional outputs of the first t+1 tokens
+    for t, st in enumerate(scene.bi_stages):
+        np.testing.assert_array_equal(st[: t + 1], d.Y_bidir[t])
+    # its own colour scale, ending at the last picture's largest value; the bar says where earlier values were cut
+    m = float(np.max(np.abs(d.Y_bidir[-1])))
+    bar = scene.bi_bar
+    assert bar.color_scale is scene.bi_scale
+    assert (bar.color_scale.norm.vmin, bar.color_scale.norm.vmax) == pytest.approx((-m, m))
+    clipped = any(float(np.abs(y).max()) > m for y in d.Y_bidir)
+    assert [t.text.replace(" ", "") for t in bar.tick_labels] == [t.replace(" ", "") for t in scene.bi_tick_text]
+    assert scene.bi_tick_text[-1].startswith("\u2265") == clipped
     # every bar's top sits at its measured change on the log axis, and is painted
     for t, (bars, s) in enumerate(zip(scene.bar_groups, d.staleness, strict=True), start=1):
         assert len(bars) == t
@@ -101,13 +129,23 @@ def test_captions_one_per_beat_and_long_enough_to_read(final):
 def test_everything_stays_inside_the_frame(final):
     scene, _ = final
     assert_inside_frame(scene)
-    for m in (scene.plot, scene.proof_bi_row, scene.proof_causal_row, scene.proof, scene.legend_cached):
+    for m in (scene.plot, scene.proof_bi_row, scene.proof_causal_row, scene.proof, scene.legend_cached, scene.bi_map):
         assert m.get_bottom()[1] >= -3.1 - 1e-6
 
 
 def test_the_decoding_picture_does_not_overlap(final):
     scene, _ = final
     lowest_row = min(scene.K_map.get_bottom()[1], scene.V_map.get_bottom()[1], scene.Y_map.get_bottom()[1])
-    assert scene.legend.get_top()[1] < lowest_row
-    assert scene.proof.get_top()[1] < scene.legend_cached.get_bottom()[1]
+    top_row = max(scene.K_map.get_top()[1], scene.V_map.get_top()[1], scene.Y_map.get_top()[1])
+    assert scene.legend.get_bottom()[1] > top_row and scene.legend_cached.get_bottom()[1] > top_row
+    assert scene.legend.get_left()[0] > scene.q_note.get_right()[0]
+    assert scene.proof.get_top()[1] < lowest_row
     assert scene.q_map.get_bottom()[1] > scene.K_map.get_top()[1]
+
+
+def test_layout_holds_at_every_beat(final):
+    assert_layout_holds(final[0].audit)
+
+
+def test_layout_holds_over_the_config_matrix(tmp_path_factory):
+    assert_layout_holds(corner_results(KVCache, tmp_path_factory))

@@ -1,5 +1,7 @@
-"""Widgets for the causal clips: a code listing that can point at a line, a staircase
-outline over a heatmap's lower triangle, horizontal value bars, a measured-figure line.
+"""Widgets for the causal clips: a code listing that can point at a line, a heatmap with
+rectangular cells, a staircase outline over a heatmap's lower triangle, horizontal value
+bars, a measured-figure line, a plot series' key, a drawn check mark, and cells that change
+value without their printed numbers ever overlapping (``morph_cells``).
 
 Like the rest of the kit they are typed over real arrays and keep what they draw
 (``values``, ``source``) so tests can read it back.
@@ -10,10 +12,25 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from manim import LEFT, RIGHT, AnimationGroup, Code, ManimColor, Polygon, Rectangle, RoundedRectangle, VGroup
+from manim import (
+    LEFT,
+    RIGHT,
+    UP,
+    AnimationGroup,
+    Code,
+    FadeOut,
+    ManimColor,
+    Polygon,
+    Rectangle,
+    RoundedRectangle,
+    Square,
+    Succession,
+    VGroup,
+    VMobject,
+)
 
-from .theme import ACCENT, DIM, FAINT, FG, GOOD, LABEL, MONO, SMALL, fmt_measure, label, math, register_fonts
-from .layout import _pango_xh_per_size, mark_text, overlay
+from .theme import ACCENT, BG, DIM, FAINT, FG, GOOD, LABEL, MONO, SMALL, fmt_measure, fmt_value, label, math, register_fonts
+from .layout import _pango_xh_per_size, baseline_y, mark_text, overlay
 from .widgets import Heatmap
 
 PANEL = ManimColor("#161B22")  # code panel background, one step above BG
@@ -84,6 +101,48 @@ class ExactHeatmap(Heatmap):
         return super()._label_for(v, i, j)
 
 
+class CellMatrix(Heatmap):
+    """A :class:`Heatmap` with rectangular ``cell_w × cell_h`` cells: a matrix of printed values
+    needs wide cells, a stack of rows needs short ones.  Everything else (``cells[i][j]``,
+    ``values``, ``labels`` row-major, ``color_of``) is the heatmap's."""
+
+    def __init__(self, values, scale, cell_w: float, cell_h: float, show_values: bool = False, decimals: int = 2,
+                 value_size: float = SMALL, masked_color=FAINT, **kw):
+        VGroup.__init__(self, **kw)
+        self.values = np.array(values, dtype=float, copy=True)
+        if self.values.ndim != 2:
+            raise ValueError(f"CellMatrix needs a 2-D array, got shape {self.values.shape}")
+        self.values.flags.writeable = False
+        self.color_scale = scale
+        self.cell_w, self.cell_h = float(cell_w), float(cell_h)
+        self.cell_size = min(self.cell_w, self.cell_h)
+        self.show_values, self.decimals, self.value_size = show_values, decimals, value_size
+        self.masked_color = masked_color
+        rows, cols = self.values.shape
+        self.cells = VGroup()
+        self.labels = VGroup()
+        for i in range(rows):
+            row = VGroup()
+            for j in range(cols):
+                r = Rectangle(width=cell_w, height=cell_h, stroke_color=BG, stroke_width=1.5)
+                r.move_to(np.array([(j - (cols - 1) / 2) * cell_w, ((rows - 1) / 2 - i) * cell_h, 0]))
+                row.add(r)
+            self.cells.add(row)
+        self.add(self.cells)
+        if show_values:
+            self.add(self.labels)
+        self._paint(self.values)
+
+    def _label_for(self, v: float, i: int, j: int):
+        text = fmt_value(v, self.decimals) if np.isfinite(v) else "\u2212\u221e"
+        col = self.color_scale.text_color(v) if np.isfinite(v) else FG
+        t = label(text, size=self.value_size, color=col)
+        if t.width > self.cell_w * 0.9:
+            t.scale_to_fit_width(self.cell_w * 0.9)
+        overlay(self.cell(i, j), t)
+        return t.move_to(self.cell(i, j))
+
+
 def staircase_outline(hm: Heatmap, color=GOOD, stroke_width: float = 4, upper: bool = False) -> Polygon:
     """The outline of ``hm``'s lower triangle with its diagonal (cells ``j <= i``), as a staircase.
 
@@ -146,46 +205,6 @@ class RowBars(VGroup):
         return float(self.bars[i].width)
 
 
-class MeasureTable(VGroup):
-    """A grid of measured figures: ``values: (rows, cols)`` printed with ``fmt_measure``.
-
-    ``cells[r][c]`` is the ``Text`` printing ``values[r, c]``; ``row_heads`` / ``col_heads``
-    name the rows and columns.  Exact zeros print ``0.0`` in ``zero_color``, anything else
-    in ``other_color``, so a nonzero figure stands out.
-    """
-
-    def __init__(self, values, row_names: Sequence[str], col_names: Sequence[str], col_pitch: float = 1.55,
-                 row_pitch: float = 0.55, head_width: float = 1.4, size: float = SMALL, zero_color=GOOD,
-                 other_color=ACCENT, **kw):
-        super().__init__(**kw)
-        v = np.array(values, dtype=float, copy=True)
-        if v.shape != (len(row_names), len(col_names)):
-            raise ValueError(f"MeasureTable values must have shape {(len(row_names), len(col_names))}, got {v.shape}")
-        v.flags.writeable = False
-        self.values = v
-        self.col_pitch, self.row_pitch, self.head_width = col_pitch, row_pitch, head_width
-        self.col_heads = VGroup(*[label(c, size=size, color=DIM).move_to(self.slot(-1, k))
-                                  for k, c in enumerate(col_names)])
-        self.row_heads = VGroup()
-        self.cells = VGroup()
-        self.rows = VGroup()
-        for r, name in enumerate(row_names):
-            head = label(name, size=size, color=FG)
-            head.move_to(self.slot(r, 0) - (head_width + col_pitch / 2) * RIGHT, aligned_edge=LEFT)
-            self.row_heads.add(head)
-            row = VGroup(*[
-                label(fmt_measure(x), size=size, color=zero_color if x == 0.0 else other_color).move_to(self.slot(r, k))
-                for k, x in enumerate(v[r])
-            ])
-            self.cells.add(row)
-            self.rows.add(VGroup(head, row))
-        self.add(self.col_heads, self.rows)
-
-    def slot(self, r: int, k: int) -> np.ndarray:
-        """Centre of cell ``(r, k)`` in the table's own frame (row -1 is the header)."""
-        return np.array([k * self.col_pitch, -(r + 1) * self.row_pitch, 0.0])
-
-
 def measure_line(formula: str, value: float, note: str = "", size: float = LABEL, good: bool = True) -> VGroup:
     """``formula = value note``: a Typst formula, the measured value as ``fmt_measure`` prints it.
 
@@ -203,4 +222,59 @@ def measure_line(formula: str, value: float, note: str = "", size: float = LABEL
     return g
 
 
-__all__ = ["CodePanel", "ExactHeatmap", "MeasureTable", "PANEL", "RowBars", "measure_line", "staircase_outline"]
+def morph_cells(hm: Heatmap, new_values, cells, run_time: float | None = None) -> AnimationGroup:
+    """Animate ``hm``'s ``cells`` (``(i, j)`` pairs) to ``new_values[i, j]``: each cell's fill moves to
+    its new colour while its printed value is swapped (old out, then new in: never two strings
+    over each other).  ``hm.values`` and ``hm.labels`` hold the new values and labels at once;
+    the old labels leave the scene when the animation ends."""
+    new = np.array(new_values, dtype=float)
+    vals = np.array(hm.values, dtype=float)
+    rows, cols = vals.shape
+    anims = []
+    for i, j in cells:
+        vals[i, j] = new[i, j]
+        anims.append(hm.cell(i, j).animate.set_fill(hm.color_of(new[i, j]), opacity=1.0))
+        if hm.show_values:
+            k = i * cols + j
+            old = hm.labels.submobjects[k]
+            fresh = hm._label_for(new[i, j], i, j)
+            fresh.set_fill(opacity=0)
+            hm.labels.submobjects[k] = fresh
+            anims.append(Succession(FadeOut(old), fresh.animate.set_fill(opacity=1.0)))
+    vals.flags.writeable = False
+    hm.values = vals
+    kw = {} if run_time is None else {"run_time": run_time}
+    return AnimationGroup(*anims, **kw)
+
+
+def check_mark(size: float = 0.3, color=GOOD, stroke_width: float = 5) -> VMobject:
+    """A drawn check mark (a graphic, so no font needs the glyph), ``size`` units wide."""
+    m = VMobject(stroke_color=color, stroke_width=stroke_width)
+    m.set_points_as_corners([[-0.5, 0.0, 0], [-0.15, -0.35, 0], [0.5, 0.4, 0]])
+    m.set_fill(opacity=0)
+    return m.scale(size)
+
+
+class SeriesKey(VGroup):
+    """``[swatch] name   max = value``: one series of a plot and its measured maximum.
+
+    ``value`` is the ``Text`` printing ``fmt_measure(measured)`` (bold, in ``GOOD`` for an
+    exact zero, else ``ACCENT``); ``swatch`` is a filled square in the series' colour."""
+
+    def __init__(self, name: str, color, measured: float, size: float = LABEL, prefix: str = "max =", **kw):
+        super().__init__(**kw)
+        self.measured = float(measured)
+        self.swatch = Square(side_length=0.26, stroke_width=0, fill_color=color, fill_opacity=1.0)
+        self.name = label(name, size=size, color=FG)
+        self.prefix = label(prefix, size=size, color=DIM)
+        self.value = label(fmt_measure(measured), size=size, color=GOOD if measured == 0.0 else ACCENT, weight="BOLD")
+        self.add(self.swatch, self.name, self.prefix, self.value)
+        self.arrange(RIGHT, buff=0.2)
+        self.prefix.shift(0.15 * RIGHT)
+        self.value.shift(0.15 * RIGHT)
+        for t in (self.name, self.prefix, self.value):  # every word on the swatch's bottom line
+            t.shift((self.swatch.get_bottom()[1] - baseline_y(t)) * UP)
+
+
+__all__ = ["CellMatrix", "CodePanel", "ExactHeatmap", "PANEL", "RowBars", "SeriesKey", "check_mark",
+           "measure_line", "morph_cells", "staircase_outline"]
