@@ -336,6 +336,8 @@ def test_stills_and_sheets_have_the_right_sizes(proj):
         assert im.getpixel((1, 1)) == paper
     r = clips(proj, "stills", "--theme", "sepia", "--out", "out")
     assert r.returncode == 2 and "sepia" in one_line(r.stderr)
+    r = clips(proj, "stills", "beta", "--out", "out")  # a clip without a designed still is named, exit 1
+    assert r.returncode == 1 and "Beta has no designed still" in one_line(r.stderr)
     r = clips(proj, "sheet", "-q", "t", "--out", "out")
     assert r.returncode == 0, r.stderr
     sheet = Image.open(proj / "out" / "t" / "sheets" / "01_alpha.png")

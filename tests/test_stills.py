@@ -33,6 +33,7 @@ from scenes.kit.stills import (
     figure,
     mathify,
     missing_glyphs,
+    sci,
     save,
     wrap,
 )
@@ -113,12 +114,15 @@ def test_no_glyph_is_missing_in_either_theme(all_stills, name):
             _, caught = draw_all(still, theme)
             glyphs = [w for w in caught if re.search(r"Glyph .* missing|does not have a glyph", w)]
             assert not glyphs, f"{name}/{still.name} ({theme}): {glyphs}"
+            # and the layout fits: matplotlib gives up on a figure whose parts cannot all fit
+            layout = [w for w in caught if "constrained_layout not applied" in w or "tight_layout" in w]
+            assert not layout, f"{name}/{still.name} ({theme}): {layout}"
 
 
 def test_a_missing_glyph_is_caught():
     """The check above would catch the old ``Pᵀ`` label: the font lacks it, mathtext does not."""
     assert missing_glyphs("P·Aᵀ") == {"ᵀ"}
-    assert missing_glyphs(mathify("P·Aᵀ")) == set() and mathify("Pᵀ") == "$P^{\\top}$"
+    assert missing_glyphs(mathify("P·Aᵀ")) == set() and mathify("Pᵀ") == "P$^{\\top}$"
     assert missing_glyphs(r"$P A P^\top$") == set()
     still = FigureStill("t", "P·Pᵀ", {"A": Text((Line("x"),))})
     _, caught = draw_all(still, "light")
@@ -257,3 +261,272 @@ def test_15_the_diary_answers_are_the_recaps(all_stills):
         assert q.text == mathify(a.question) and ans.text == mathify(a.answer)
         assert link.chips == tuple(c.number for c in a.clips)
         assert card.frame == f"clip:{a.clips[0].number}"
+
+
+# ================================================================== 01–14: each still's data is mathcore's
+def key(all_stills, name: str) -> FigureStill:
+    return specs(all_stills, name)[0]
+
+
+def series_by_label(plot: Plot) -> dict:
+    return {s.label: s for s in plot.series if s.label}
+
+
+def test_01_P_X_and_PX_are_the_permutation(all_stills):
+    from mathcore import lecture_inputs, permutation_matrix
+
+    s = key(all_stills, "01_permutation_matrix")
+    X = lecture_inputs(CFG.T, CFG.d, CFG.seed).X
+    perm = list(CFG.perm)
+    P, Xp, PX = s.panels["P"], s.panels["X"], s.panels["Y"]
+    np.testing.assert_array_equal(P.values, permutation_matrix(perm))
+    np.testing.assert_array_equal(Xp.values, X)
+    np.testing.assert_array_equal(PX.values, X[perm])
+    assert (P.scale.name, P.scale.norm.vmin, P.scale.norm.vmax) == (CFG.cmap_weights, 0.0, 1.0)
+    signed = ColorScale.symmetric(CFG.cmap_signed, np.concatenate([X.ravel(), X[perm].ravel()]))
+    for p in (Xp, PX):
+        assert (p.scale.name, p.scale.norm.vmin, p.scale.norm.vmax) == (signed.name, signed.norm.vmin, signed.norm.vmax)
+    assert PX.yticks == tuple(f"$x_{{{k}}}$" for k in perm)
+    assert "bit for bit" in s.proof[0] and "= 0.0" in s.proof[1]
+
+
+def test_02_A_moves_to_PAPt_and_the_running_maximum(all_stills):
+    from mathcore import attention_fn, equivariance_defects, lecture_inputs, self_attention
+
+    s = key(all_stills, "02_permutation_equivariance")
+    li = lecture_inputs(CFG.T, CFG.d, CFG.seed)
+    perm = list(CFG.perm)
+    _, A = self_attention(li.X, li.Wq, li.Wk, li.Wv)
+    _, A_PX = self_attention(li.X[perm], li.Wq, li.Wk, li.Wv)
+    np.testing.assert_array_equal(s.panels["A"].values, A)
+    np.testing.assert_array_equal(s.panels["B"].values, A_PX)
+    np.testing.assert_allclose(s.panels["B"].values, A[perm][:, perm], atol=1e-15)  # P A Pᵀ
+    w = ColorScale.for_weights(CFG.cmap_weights, A)
+    for k in "AB":
+        assert (s.panels[k].scale.norm.vmin, s.panels[k].scale.norm.vmax) == (w.norm.vmin, w.norm.vmax)
+    _, defects = equivariance_defects(attention_fn(li.Wq, li.Wk, li.Wv), li.X, CFG.n_trials, CFG.seed)
+    ser = series_by_label(s.panels["C"])
+    np.testing.assert_array_equal(ser["running maximum"].y, np.maximum.accumulate(defects))
+    dots = ser["defect of each $P$"].y
+    np.testing.assert_array_equal(dots[defects > 0], defects[defects > 0])
+    assert np.isnan(dots[defects == 0]).all()  # exact zeros are marked on the floor, not plotted at 0
+    if (defects == 0).any():
+        np.testing.assert_array_equal(ser["exactly 0.0"].x, np.flatnonzero(defects == 0) + 1)
+    assert s.panels["C"].hlines[0].value == 1e-10
+    assert sci(defects.max()) in s.proof[0]
+
+
+def test_03_the_mask_the_zeros_and_the_row_sums(all_stills):
+    from mathcore import lecture_inputs, self_attention_trace
+
+    s = key(all_stills, "03_causal_mask")
+    li = lecture_inputs(CFG.T, CFG.d, CFG.seed)
+    tr = self_attention_trace(li.X, li.Wq, li.Wk, li.Wv, causal=True)
+    tr_self = self_attention_trace(li.X, li.Wq, li.Wk, li.Wv, causal=False)
+    S = s.panels["S"].values
+    assert np.isneginf(S[np.triu_indices(CFG.T, 1)]).all()
+    np.testing.assert_array_equal(S, tr.masked)
+    np.testing.assert_array_equal(s.panels["A"].values, tr.weights)
+    np.testing.assert_array_equal(s.panels["B"].values, tr_self.weights)
+    assert (tr.weights[np.triu_indices(CFG.T, 1)] == 0.0).all()
+    sc = ColorScale.symmetric(CFG.cmap_signed, tr.scaled)
+    assert (s.panels["S"].scale.norm.vmin, s.panels["S"].scale.norm.vmax) == (sc.norm.vmin, sc.norm.vmax)
+    assert (s.panels["A"].scale.norm.vmin, s.panels["A"].scale.norm.vmax) == (0.0, 1.0)
+    assert sci(float(np.max(np.abs(tr.weights.sum(-1) - 1)))) in s.proof[0]
+    assert s.proof[1].endswith("= 0.0")
+    assert [ln.text for ln in s.panels["C"].lines if ln.mono] == ["mask = np.tri(T, dtype=bool)",
+                                                                 "S[~mask] = -np.inf", "A = softmax(S, axis=-1)"]
+
+
+def test_04_prefix_rows_and_both_kernels(all_stills):
+    from mathcore import attention_fn, lecture_inputs, prefix_defects
+
+    s = key(all_stills, "04_prefix_invariance")
+    li = lecture_inputs(CFG.T, CFG.d, CFG.seed)
+    fixed = attention_fn(li.Wq, li.Wk, li.Wv, causal=True, kernel="fixed")
+    blas = attention_fn(li.Wq, li.Wk, li.Wv, causal=True, kernel="blas")
+    full, pre = fixed(li.X), fixed(li.X[:CFG.T - 1])
+    np.testing.assert_array_equal(s.panels["F"].values, full)
+    np.testing.assert_array_equal(s.panels["P"].values, pre)
+    np.testing.assert_array_equal(full[:CFG.T - 1], pre)  # bitwise: what the still shows
+    groups = {g.label: g.values for g in s.panels["B"].groups}
+    np.testing.assert_array_equal(groups["fixed order"], prefix_defects(fixed, li.X))
+    np.testing.assert_array_equal(groups["BLAS matmul"], prefix_defects(blas, li.X))
+    assert "= 0.0 (bitwise)" in s.proof[0]
+
+
+def test_05_caches_outputs_and_staleness(all_stills):
+    from mathcore import attention_fn, bidirectional_staleness, kv_cache_decode, lecture_inputs
+
+    s = key(all_stills, "05_kv_cache")
+    li = lecture_inputs(CFG.T, CFG.d, CFG.seed)
+    tr = kv_cache_decode(li.X, li.Wq, li.Wk, li.Wv)
+    np.testing.assert_array_equal(s.panels["K"].values, tr.steps[-1].K_cache)
+    np.testing.assert_array_equal(s.panels["V"].values, tr.steps[-1].V_cache)
+    np.testing.assert_array_equal(s.panels["Y"].values, attention_fn(li.Wq, li.Wk, li.Wv, causal=True)(li.X))
+    stale = bidirectional_staleness(li.X, li.Wq, li.Wk, li.Wv)
+    for i, g in enumerate(s.panels["B"].groups):  # group i: past row i, one bar per appended token
+        expect = [stale[t - 1][i] if i < t else np.nan for t in range(1, CFG.T)]
+        np.testing.assert_array_equal(g.values, expect)
+        assert g.color == f"token:{i}"
+    assert "= 0.0" in s.proof[0]
+
+
+def test_06_swap_defects_per_row(all_stills):
+    from mathcore import causal_mask, lecture_inputs
+    from mathcore.equivariance import default_swap, swap_report
+
+    s = key(all_stills, "06_causal_breaks_equivariance")
+    li = lecture_inputs(CFG.T, CFG.d, CFG.seed)
+    r = swap_report(li.X, li.Wq, li.Wk, li.Wv, *default_swap(CFG.T))
+    groups = {g.label: g for g in s.panels["B"].groups}
+    np.testing.assert_array_equal(groups["causal"].values, r.causal_rows)
+    np.testing.assert_array_equal(groups["self-attention"].values, r.self_rows)
+    mask, perm = s.panels["M"].data
+    np.testing.assert_array_equal(mask, causal_mask(CFG.T))
+    np.testing.assert_array_equal(perm, r.perm)
+    assert sci(r.causal_total) in s.proof[0] and sci(r.self_total) in s.proof[0]
+    assert r.causal_total > 1e-3 and r.self_total < 1e-10
+
+
+def test_07_same_words_same_outputs(all_stills):
+    from mathcore import attention_fn, lecture_inputs, my_sinusoidal_position, sentence_pair
+
+    s = key(all_stills, "07_same_multiset")
+    sp = sentence_pair(CFG.sentence_a, CFG.sentence_b, CFG.d, CFG.seed)
+    li = lecture_inputs(CFG.T, CFG.d, CFG.seed)
+    attn = attention_fn(li.Wq, li.Wk, li.Wv)
+    PE = my_sinusoidal_position(len(sp.tokens_a), CFG.d, CFG.rope_base)
+    for k, X, pos in (("A", sp.X_a, None), ("B", sp.X_b, None), ("C", sp.X_a, PE), ("D", sp.X_b, PE)):
+        Y = attn(X if pos is None else X + pos)
+        v = s.panels[k].values
+        np.testing.assert_allclose(v[:-1], Y, atol=1e-15)
+        np.testing.assert_allclose(v[-1], Y.mean(axis=0), atol=1e-15)
+    a, b = (s.panels[k].yticks[:-1] for k in "AB")
+    assert a == sp.tokens_a and b == sp.tokens_b
+    # no positions: matched tokens agree to rounding; with positions: a visible gap
+    m = sp.matching()
+    np.testing.assert_allclose(s.panels["B"].values[:-1], s.panels["A"].values[:-1][m], atol=1e-14)
+    assert np.max(np.abs(s.panels["D"].values[:-1] - s.panels["C"].values[:-1][m])) > 1e-3
+    for k in "AB":
+        assert s.panels[k].scale.norm.vmax == -s.panels[k].scale.norm.vmin
+
+
+def test_08_the_matrix_is_my_sinusoidal_position(all_stills):
+    from mathcore import my_sinusoidal_position, sinusoidal_wavelengths
+
+    s = key(all_stills, "08_sinusoidal_position")
+    M = s.panels["M"]
+    T, d = M.values.shape
+    assert T == CFG.T_heatmap
+    np.testing.assert_array_equal(M.values, my_sinusoidal_position(T, d, CFG.rope_base))
+    assert (M.scale.name, M.scale.norm.vmin, M.scale.norm.vmax) == (CFG.cmap_signed, -1.0, 1.0)
+    dots = [ser for ser in s.panels["W"].series if ser.kind == "dots"]
+    assert len(dots) == d
+    offsets = s.panels["W"].yticks
+    for j, ser in enumerate(dots):  # the samples drawn are the matrix's columns (shifted to their lane)
+        np.testing.assert_allclose(ser.y - offsets[j // 2], M.values[:, j], atol=1e-12)
+    lam = sinusoidal_wavelengths(d, CFG.rope_base)
+    text = " ".join(ln.text for ln in s.panels["F"].lines)
+    assert all(f"= {v:.1f}" in text or f"{v:,.0f}".replace(",", "\u2009") in text for v in lam)
+
+
+def test_09_similarity_matrices_and_toeplitz(all_stills):
+    from mathcore import learned_absolute_position, lecture_inputs, my_sinusoidal_position, relative_score_grid, toeplitz_defect
+    from mathcore.attention import matmul
+    from mathcore.rope_measures import cosine_similarity_matrix
+
+    s = key(all_stills, "09_three_positional_schemes")
+    Ts = CFG.T_heatmap
+    li = lecture_inputs(CFG.T, CFG.d, CFG.seed)
+    q, k = matmul(li.X, li.Wq)[0], matmul(li.X, li.Wk)[0]
+    sims = (cosine_similarity_matrix(my_sinusoidal_position(Ts, CFG.d, CFG.rope_base)),
+            cosine_similarity_matrix(learned_absolute_position(Ts, CFG.d, CFG.n_max, CFG.seed)),
+            relative_score_grid(q, k, Ts, CFG.rope_base))
+    for key_, S in zip("ABC", sims):
+        np.testing.assert_array_equal(s.panels[key_].values, S)
+    assert (s.panels["A"].scale.norm.vmin, s.panels["A"].scale.norm.vmax) == (-1.0, 1.0)
+    assert sci(toeplitz_defect(sims[2])) in s.proof[0]
+
+
+def test_10_the_angle_grid(all_stills):
+    from mathcore import rope_angle_grid
+
+    s = key(all_stills, "10_rope_angle_grid")
+    fast, slow = s.panels["A"], s.panels["B"]
+    T = CFG.T_heatmap
+    nf = fast.values.shape[1]
+    grid = rope_angle_grid(T, 16, CFG.rope_base)
+    np.testing.assert_array_equal(fast.values, np.mod(grid, 2 * np.pi)[:, :nf])
+    with np.errstate(divide="ignore"):
+        np.testing.assert_array_equal(slow.values, np.log10(grid[:, nf:]))
+    assert (fast.scale.name, fast.scale.norm.vmin, fast.scale.norm.vmax) == (CFG.cmap_angles, 0.0, 2 * np.pi)
+    assert slow.scale.name == CFG.cmap_weights
+    assert (grid[-1, :nf] >= np.pi / 2).all() and (grid[-1, nf:] < np.pi / 2).all()  # fast pairs reach a quarter turn
+    assert s.proof[0].endswith("0.0")
+
+
+def test_11_scores_shift_and_V(all_stills):
+    from mathcore import lecture_inputs
+    from mathcore.rope_measures import shift_output_defect
+
+    s = key(all_stills, "11_rope_rotates_qk")
+    li = lecture_inputs(CFG.T, CFG.d, CFG.seed)
+    q_pairs, _ = s.panels["Q"].data
+    shift = int(re.search(r"at (\d+)\.\.", s.panels["B"].title)[1])
+    plain = shift_output_defect(li.X, li.Wq, li.Wk, li.Wv, shift, CFG.rope_base, rotate_v=False)
+    rot = shift_output_defect(li.X, li.Wq, li.Wk, li.Wv, shift, CFG.rope_base, rotate_v=True)
+    assert sci(plain) in s.panels["B"].note and sci(rot) in s.panels["D"].note
+    np.testing.assert_allclose(np.max(np.abs(s.panels["B"].values - s.panels["A"].values)), plain, atol=1e-15)
+    np.testing.assert_allclose(np.max(np.abs(s.panels["D"].values - s.panels["C"].values)), rot, atol=1e-15)
+    assert rot > 1e-3 and plain < 1e-12
+    # every pair's length is kept by the rotations (the dials draw lengths honestly)
+    np.testing.assert_allclose(np.linalg.norm(q_pairs[1], axis=-1), np.linalg.norm(q_pairs[2], axis=-1), rtol=1e-12)
+
+
+def test_12_every_computed_sample_is_drawn(all_stills):
+    from mathcore import sinusoidal_dilution
+
+    s = key(all_stills, "12_positional_dilution")
+    t, cos = sinusoidal_dilution(CFG.dilution_t_max, CFG.dilution_widths, CFG.rope_base)
+    curves = {ser.label: ser for ser in s.panels["A"].series if ser.kind == "line"}
+    for w, c in zip(CFG.dilution_widths, cos):
+        ser = curves[f"$d$ = {w}"]
+        np.testing.assert_array_equal(ser.x, t)
+        np.testing.assert_array_equal(ser.y, c)  # never downsampled, never re-invented
+    assert s.panels["A"].x_log
+
+
+def test_13_unseen_pairs_and_the_wall(all_stills):
+    from mathcore.extrapolation import LLAMA2, unseen_pair_counts
+
+    s = key(all_stills, "13_extrapolation_cliff")
+    x_max = 4 * CFG.n_max
+    curve = next(ser for ser in s.panels["C"].series if ser.kind == "step")
+    np.testing.assert_array_equal(curve.x, np.arange(1, x_max + 1))
+    np.testing.assert_array_equal(curve.y, unseen_pair_counts(np.arange(1, x_max + 1), LLAMA2.head_dim,
+                                                              CFG.train_length, CFG.rope_base))
+    assert (curve.y[:CFG.train_length - 1] == 0).all() and curve.y[CFG.train_length - 1] > 0
+    walls = [r.value for r in s.panels["A"].vlines]
+    assert walls == [CFG.n_max]
+    assert f"no row for position {CFG.n_max}" in s.proof[-1]
+
+
+def test_14_the_table_and_the_wavelengths(all_stills):
+    from mathcore import learned_absolute_table
+    from mathcore.extrapolation import GPT2, LLAMA2, LLAMA3, pairs_without_a_turn, rope_wavelengths
+
+    s = key(all_stills, "14_gpt2_to_llama")
+    table = learned_absolute_table(GPT2.d_model, GPT2.n_max, CFG.seed)
+    T = s.panels["T"]
+    rows = np.array([int(r) for r in T.yticks])
+    cols = np.array([int(c) for c in T.xticks])
+    np.testing.assert_array_equal(T.values, table[np.ix_(rows, cols)])  # real entries, labelled by their index
+    assert rows.max() < GPT2.n_max
+    sc = ColorScale.symmetric(CFG.cmap_signed, table)
+    assert (T.scale.norm.vmin, T.scale.norm.vmax) == (sc.norm.vmin, sc.norm.vmax)
+    wl = [ser.y for ser in s.panels["W"].series]
+    np.testing.assert_array_equal(wl[0], rope_wavelengths(LLAMA2.head_dim, LLAMA2.rope_base))
+    np.testing.assert_array_equal(wl[1], rope_wavelengths(LLAMA3.head_dim, LLAMA3.rope_base))
+    n_slow = pairs_without_a_turn(LLAMA2.head_dim, LLAMA2.train_length, LLAMA2.rope_base)
+    assert f"{n_slow} of {LLAMA2.head_dim // 2}" in s.proof[0]

@@ -37,6 +37,7 @@ def rows_move(data, cfg) -> FigureStill:
         {"P": P, "X": X, "Y": PX}, mosaic="PXY", size=(7.0, 3.7), width_ratios=(T, d + 0.6, d + 1.4),
         subtitle=f"perm = {perm}: row $i$ of $P$ is one-hot at column perm[$i$], so slot $i$ of $P\\,X$ holds row perm[$i$] of $X$",
         arrows=(Arrow(("X", (1.0, 1 - (perm[0] + 0.5) / T)), ("Y", (-0.28, 1 - 0.5 / T)), color="accent", rad=-0.15),),
-        proof=(f"$P\\,X = X[\\mathrm{{perm}}]$: {gather}     $\\max\\,|P P^{{\\top}} - I|$ = {sci(data.orthogonality_defect)}",),
+        proof=(f"$P\\,X = X[\\mathrm{{perm}}]$: {gather}",
+               f"$\\mathrm{{max}}\\,|P P^{{\\top}} - I|$ = {sci(data.orthogonality_defect)}: $P^{{\\top}}$ moves every row back"),
         proof_color="good" if data.gather_equal and data.orthogonality_defect == 0 else "bad",
     )

@@ -57,6 +57,8 @@ STYLE = Path(__file__).with_name("clips.mplstyle")  # dark: slides, the clips' o
 STYLE_LIGHT = Path(__file__).with_name("clips-light.mplstyle")  # light: print
 MINUS = "\u2212"
 EDGE_PT = 4.5  # the title's and the proof's inset from the figure's left edge, points
+PROOF_PT = 11.0  # the measured proof's size, points
+SUBTITLE_PT = 9.5
 DIVERGING = ("RdBu_r", "RdBu", "coolwarm", "PuOr", "BrBG", "PiYG", "seismic", "bwr", "PRGn", "RdYlBu", "Spectral")
 
 
@@ -167,6 +169,10 @@ class Heatmap:
     boxes: tuple[Box, ...] = ()
     grid: bool = True  # thin paper-coloured lines between cells
     aspect: str = "equal"
+    title_color: str = "fg"
+    exact: bool = False  # exact 0.0 and 1.0 print as "0" and "1" (a masked weight vs one that rounds to 0.00)
+    note: str = ""  # a line under the panel (a measured figure), in ``note_color``
+    note_color: str = "dim"
 
 
 @dataclass(frozen=True)
@@ -181,6 +187,8 @@ class Series:
     width: float = 1.8  # line width, dot size or bar width
     style: str = "-"
     alpha: float = 1.0
+    marker: str = "o"  # dots: a matplotlib marker ("D" diamond, …)
+    hollow: bool = False  # dots: outlined, not filled (exact zeros on a log axis)
 
 
 @dataclass(frozen=True)
@@ -191,6 +199,7 @@ class Rule:
     label: str = ""
     color: str = "bad"
     style: str = "--"
+    label_at: str = "right"  # hlines: the label's end of the line, "right" or "left"
 
 
 @dataclass(frozen=True)
@@ -202,6 +211,7 @@ class Span:
     label: str = ""
     color: str = "bad"
     alpha: float = 0.10
+    label_y: float | None = None  # the label's height in axes fraction, centred there; None: at the top
 
 
 @dataclass(frozen=True)
@@ -237,6 +247,10 @@ class Plot:
     notes: tuple[Note, ...] = ()
     legend: str = "best"  # a matplotlib legend location, or "" for none
     grid: bool = True
+    x_labels: bool = True  # False: no x tick labels (a lane sharing the x axis of the panel below)
+    box: tuple[str, ...] = ()  # lines of text in a corner of the axes (``box_loc``): readouts
+    box_loc: str = "lower right"
+    box_color: str = "fg"
 
 
 @dataclass(frozen=True)
@@ -263,6 +277,7 @@ class Bars:
     category_colors: tuple[str, ...] | None = None
     legend: str = "best"
     notes: tuple[Note, ...] = ()
+    spans: tuple[Span, ...] = ()  # shaded bands over categories (x = category index)
 
 
 @dataclass(frozen=True)
@@ -279,6 +294,7 @@ class Line:
     chips_after: bool = False  # the chips follow the text (``clips 04 05``) instead of leading it
     space_before: float = 0.0  # points of extra space above
     align: str = "left"  # left | center
+    mono: bool = False  # code, in the shipped DejaVu Sans Mono
 
 
 @dataclass(frozen=True)
@@ -301,6 +317,7 @@ class Custom:
 
     draw: Callable
     title: str = ""
+    data: object = None  # what the drawing shows, for tests to read
 
 
 Panel = Heatmap | Plot | Bars | Text | Custom
@@ -353,14 +370,14 @@ class FigureStill:
         for p in self.panels.values():
             if isinstance(p, Heatmap):
                 out += [p.title, p.xlabel, p.ylabel, p.colorbar or "", *(p.xticks or ()), *(p.yticks or ()),
-                        *(p.cbar_ticklabels or ()), *(b.label for b in p.boxes)]
+                        *(p.cbar_ticklabels or ()), *(b.label for b in p.boxes), p.note]
             elif isinstance(p, Plot):
-                out += [p.title, p.xlabel, p.ylabel, *(s.label for s in p.series), *(p.xticklabels or ()),
-                        *(p.yticklabels or ()), *(r.label for r in p.hlines + p.vlines), *(s.label for s in p.spans),
+                out += [p.title, p.xlabel, p.ylabel, *(s.label for s in p.series), *(p.xticklabels or ()), *p.box,
+                        *(p.yticklabels or ()), *(r.label for r in (*p.hlines, *p.vlines)), *(s.label for s in p.spans),
                         *(n.text for n in p.notes)]
             elif isinstance(p, Bars):
                 out += [p.title, p.xlabel, p.ylabel, *p.categories, *(g.label for g in p.groups),
-                        *(r.label for r in p.hlines), *(n.text for n in p.notes)]
+                        *(r.label for r in p.hlines), *(n.text for n in p.notes), *(s.label for s in p.spans)]
             elif isinstance(p, Text):
                 out += [ln.text for ln in p.lines]
             elif isinstance(p, Custom):
@@ -456,7 +473,7 @@ def mathify(s: str) -> str:
     font lacks (``Pᵀ``, ``θᵢ``) as mathtext (``$P^{\\top}$``, ``$\\theta_i$``)."""
     s = s.replace("$", "\\$")
     greek = {"θ": "\\theta", "π": "\\pi"}
-    s = _SUPER_T.sub(lambda m: f"${greek.get(m[1], m[1])}^{{\\top}}$", s)
+    s = _SUPER_T.sub(lambda m: (f"${greek[m[1]]}^{{\\top}}$" if m[1] in greek else f"{m[1]}$^{{\\top}}$"), s)
     s = _SUB_I.sub(lambda m: f"${greek.get(m[1], m[1])}_{_SUBS[m[2]]}$", s)
     s = re.sub(r"\bn_max\b", r"$n_{\\max}$", s)
     return s
@@ -492,12 +509,16 @@ _OPERATORS = {MINUS, "-", "+", "=", "\u00b7", "\u2248", "\u2264", "\u2265", "\u0
 _WORD = re.compile(r"(?:(?<!\\)\$[^$]*(?<!\\)\$|\\\$|[^\s$])+")
 
 
-def text_width(s: str, size: float, weight: str = "normal") -> float:
+MONO_FAMILY = "DejaVu Sans Mono"
+
+
+def text_width(s: str, size: float, weight: str = "normal", family: str | None = None) -> float:
     """Width of ``s`` in points at ``size`` (mathtext included), as matplotlib draws it."""
     from matplotlib.font_manager import FontProperties
 
     ismath = bool(re.search(r"(?<!\\)\$.*(?<!\\)\$", s))
-    w, _, _ = _text_to_path().get_text_width_height_descent(s, FontProperties(size=size, weight=weight), ismath=ismath)
+    prop = FontProperties(size=size, weight=weight, family=family)
+    w, _, _ = _text_to_path().get_text_width_height_descent(s, prop, ismath=ismath)
     return w
 
 
@@ -558,8 +579,10 @@ def draw(still: Still, fig, theme_name: str | Theme = "dark") -> dict:
     fs = as_figure(still)
     fig.set_facecolor(th.bg)
     W, H = fs.size if fig.get_figure(root=True) is fig else _inches(fig)
-    head_in = (0.3 if fs.title else 0.0) + (0.22 if fs.subtitle else 0.0)
-    foot_in = 0.08 + 0.27 * len(fs.proof) if fs.proof else 0.0
+    sub_lines = wrap(fs.subtitle, W * 72 - 2 * EDGE_PT, SUBTITLE_PT) if fs.subtitle else []
+    head_in = (0.3 if fs.title else 0.0) + 0.055 + SUBTITLE_PT * 1.45 / 72 * len(sub_lines)
+    proof_lines = [ln for p in fs.proof for ln in wrap(p, W * 72 - 2 * EDGE_PT, PROOF_PT, "bold")]
+    foot_in = 0.08 + PROOF_PT * 1.6 / 72 * len(proof_lines) if proof_lines else 0.0
     ratios = [r for r in (head_in, H - head_in - foot_in, foot_in) if r > 0]
     subs = list(np.atleast_1d(fig.subfigures(len(ratios), 1, height_ratios=ratios, hspace=0.0)))
     for s in subs:
@@ -572,9 +595,10 @@ def draw(still: Still, fig, theme_name: str | Theme = "dark") -> dict:
         at = offset_copy(head.transSubfigure, fig=root, x=EDGE_PT, y=-EDGE_PT / 2, units="points")
         if fs.title:
             head.text(0.0, 1.0, fs.title, ha="left", va="top", fontsize=13.5, weight="bold", color=th.fg, transform=at)
-        if fs.subtitle:
-            head.text(0.0, 0.02, fs.subtitle, ha="left", va="bottom", fontsize=9.5, color=th.dim,
-                      transform=offset_copy(head.transSubfigure, fig=root, x=EDGE_PT, units="points"))
+        for k, line in enumerate(reversed(sub_lines)):  # bottom-up, wrapped to the figure's width
+            head.text(0.0, 0.0, line, ha="left", va="bottom", fontsize=SUBTITLE_PT, color=th.dim,
+                      transform=offset_copy(head.transSubfigure, fig=root, x=EDGE_PT, y=2 + SUBTITLE_PT * 1.45 * k,
+                                            units="points"))
     mosaic = [list(row) for row in fs.mosaic.split(";")]
     axes = body.subplot_mosaic(mosaic, empty_sentinel=".", width_ratios=fs.width_ratios,
                                height_ratios=fs.height_ratios,
@@ -599,8 +623,8 @@ def draw(still: Still, fig, theme_name: str | Theme = "dark") -> dict:
             raise TypeError(f"still {fs.name!r}: panel {key!r} is not a panel: {panel!r}")
     if foot is not None:
         at = offset_copy(foot.transSubfigure, fig=root, x=EDGE_PT, units="points")
-        for k, p in enumerate(fs.proof):
-            foot.text(0.0, 1.0 - k / len(fs.proof), p, ha="left", va="top", fontsize=11.5, weight="bold",
+        for k, p in enumerate(proof_lines):  # the measured figures, wrapped to the figure's width
+            foot.text(0.0, 1.0 - k / len(proof_lines), p, ha="left", va="top", fontsize=PROOF_PT, weight="bold",
                       color=th.color(fs.proof_color), transform=at)
     # text panels and arrows need the final axes positions: settle the layout first
     text_panels = {k: p for k, p in fs.panels.items() if isinstance(p, Text)}
@@ -664,7 +688,8 @@ def _draw_heatmap(p: Heatmap, ax, fig, th: Theme) -> None:
         size = 9.5 if max(rows, cols) <= 6 else 8
         for (i, j), x in np.ndenumerate(v):
             if np.isfinite(x):
-                ax.text(j, i, fmt_value(x, p.decimals), ha="center", va="center", fontsize=size,
+                txt = ("0" if x == 0.0 else "1") if p.exact and x in (0.0, 1.0) else fmt_value(x, p.decimals)
+                ax.text(j, i, txt, ha="center", va="center", fontsize=size,
                         color=p.scale.text_color(x).to_hex())
             else:
                 ax.text(j, i, p.masked_text, ha="center", va="center", fontsize=size, color=th.bad)
@@ -679,7 +704,12 @@ def _draw_heatmap(p: Heatmap, ax, fig, th: Theme) -> None:
     ax.set_xlabel(p.xlabel)
     ax.set_ylabel(p.ylabel)
     if p.title:
-        ax.set_title(p.title, loc="center")
+        ax.set_title(p.title, loc="center", color=th.color(p.title_color))
+    if p.note:
+        top_ticks = p.xticks is not None and p.xlabel == ""
+        ax.annotate(p.note, (0.5, 0), xycoords="axes fraction", xytext=(0, -4 if top_ticks else (-32 if p.xlabel else -18)),
+                    textcoords="offset points", ha="center", va="top", fontsize=9.5, color=th.color(p.note_color),
+                    annotation_clip=False).set_in_layout(True)
     if p.colorbar is not None:
         cb = fig.colorbar(im, ax=ax, fraction=0.05, pad=0.03, shrink=0.9, aspect=18)
         cb.outline.set_visible(False)
@@ -708,7 +738,12 @@ def _draw_plot(p: Plot, ax, th: Theme) -> None:
         elif s.kind == "step":
             ax.step(x, y, where="post", color=col, linewidth=s.width, linestyle=s.style, label=lab, alpha=s.alpha)
         elif s.kind == "dots":
-            ax.scatter(x, y, s=s.width ** 2 * 4, color=col, label=lab, alpha=s.alpha, linewidths=0, zorder=3)
+            if s.hollow:
+                ax.scatter(x, y, s=s.width ** 2 * 4, marker=s.marker, facecolors="none", edgecolors=col, label=lab,
+                           alpha=s.alpha, linewidths=1.3, zorder=3, clip_on=False)
+            else:
+                ax.scatter(x, y, s=s.width ** 2 * 4, marker=s.marker, color=col, label=lab, alpha=s.alpha, linewidths=0,
+                           zorder=3)
         elif s.kind == "bars":
             ax.bar(x, y, width=s.width if s.width < 1.01 else 0.8, color=col, label=lab, alpha=s.alpha)
         else:
@@ -723,9 +758,7 @@ def _draw_plot(p: Plot, ax, th: Theme) -> None:
         ax.set_ylim(*p.ylim)
     for r in p.hlines:
         ax.axhline(r.value, linestyle=r.style, linewidth=1.3, color=th.color(r.color), zorder=2)
-        if r.label:
-            ax.annotate(r.label, (1, r.value), xycoords=("axes fraction", "data"), xytext=(-2, 3),
-                        textcoords="offset points", ha="right", va="bottom", fontsize=9.5, color=th.color(r.color))
+        _rule_label(ax, r, th)
     for r in p.vlines:
         ax.axvline(r.value, linestyle=r.style, linewidth=1.3, color=th.color(r.color), zorder=2)
         if r.label:
@@ -733,9 +766,19 @@ def _draw_plot(p: Plot, ax, th: Theme) -> None:
                         textcoords="offset points", ha="left", va="top", fontsize=9.5, color=th.color(r.color))
     for sp in p.spans:
         ax.axvspan(sp.lo, sp.hi, color=th.color(sp.color), alpha=sp.alpha, linewidth=0, zorder=0)
-        if sp.label:
+        if sp.label and sp.label_y is not None:
+            ax.annotate(sp.label, (sp.lo, sp.label_y), xycoords=("data", "axes fraction"), xytext=(5, 0),
+                        textcoords="offset points", ha="left", va="center", fontsize=9.5, color=th.color(sp.color))
+        elif sp.label:
             ax.annotate(sp.label, (sp.lo, 1), xycoords=("data", "axes fraction"), xytext=(5, -16),
                         textcoords="offset points", ha="left", va="top", fontsize=9.5, color=th.color(sp.color))
+    if p.box:
+        right, top = "right" in p.box_loc, "upper" in p.box_loc
+        ax.text(0.98 if right else 0.02, 0.96 if top else 0.04, "\n".join(p.box), transform=ax.transAxes,
+                ha="right" if right else "left", va="top" if top else "bottom", fontsize=9.5,
+                color=th.color(p.box_color), linespacing=1.5)
+    if not p.x_labels:
+        ax.tick_params(axis="x", which="both", labelbottom=False)
     for n in p.notes:
         _note(ax, n, th)
     if p.xticks is not None:
@@ -746,11 +789,31 @@ def _draw_plot(p: Plot, ax, th: Theme) -> None:
     ax.set_xlabel(p.xlabel)
     ax.set_ylabel(p.ylabel)
     if p.title:
-        ax.set_title(p.title, loc="left")
-    ax.grid(p.grid, which="major", color=th.faint, linewidth=0.6)
+        ax.set_title(p.title, loc="left", pad=22 if p.legend == "above" else 6)
+    if p.grid:
+        ax.grid(True, which="major", color=th.faint, linewidth=0.6)
+    else:
+        ax.grid(False)
     ax.set_axisbelow(True)
     if p.legend and any(s.label for s in p.series):
-        ax.legend(loc=p.legend, labelcolor=th.fg)
+        _legend(ax, p.legend, th, sum(1 for s in p.series if s.label))
+
+
+def _rule_label(ax, r: Rule, th: Theme) -> None:
+    if r.label:
+        left = r.label_at == "left"
+        ax.annotate(r.label, (0 if left else 1, r.value), xycoords=("axes fraction", "data"), xytext=(2 if left else -2, 3),
+                    textcoords="offset points", ha="left" if left else "right", va="bottom", fontsize=9.5,
+                    color=th.color(r.color))
+
+
+def _legend(ax, where: str, th: Theme, n: int) -> None:
+    """A legend at a matplotlib location, or ``"above"``: one row over the axes, outside them."""
+    if where == "above":
+        ax.legend(loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=n, labelcolor=th.fg, borderaxespad=0.3,
+                  handlelength=1.4, columnspacing=1.2)
+    else:
+        ax.legend(loc=where, labelcolor=th.fg)
 
 
 def _note(ax, n: Note, th: Theme) -> None:
@@ -771,6 +834,7 @@ def _draw_bars(p: Bars, ax, th: Theme) -> None:
         ax.set_yscale("log")
         pos = np.concatenate([np.asarray(gr.values, float)[np.asarray(gr.values, float) > 0] for gr in p.groups] + [[]])
         floor = p.ylim[0] if p.ylim else (10.0 ** np.floor(np.log10(pos.min())) / 10 if pos.size else 1e-17)
+    any_zero = False
     for k, gr in enumerate(p.groups):
         vals = np.asarray(gr.values, dtype=float)
         col = th.color(gr.color) if gr.color else cycle[k % len(cycle)]
@@ -780,6 +844,7 @@ def _draw_bars(p: Bars, ax, th: Theme) -> None:
         if p.y_log and gr.zero_marks:
             zeros = vals == 0
             if zeros.any():
+                any_zero = True
                 ax.scatter(xs[zeros], np.full(zeros.sum(), floor * 1.6), marker="D", s=34, facecolors="none",
                            edgecolors=col, linewidths=1.5, zorder=4, clip_on=False)
         if gr.value_labels:
@@ -788,6 +853,8 @@ def _draw_bars(p: Bars, ax, th: Theme) -> None:
             for xi, v in zip(xs, vals):
                 ax.annotate(fmt_measure(v), (xi, v if (v > 0 or not p.y_log) else floor * 1.6), xytext=(0, 4),
                             textcoords="offset points", ha="center", va="bottom", fontsize=8.5, color=col)
+    if any_zero:  # the legend's key for the floor marks
+        ax.scatter([], [], marker="D", s=34, facecolors="none", edgecolors=th.fg, linewidths=1.5, label="exactly 0.0")
     if p.ylim:
         ax.set_ylim(*p.ylim)
     elif p.y_log and floor is not None:
@@ -798,19 +865,23 @@ def _draw_bars(p: Bars, ax, th: Theme) -> None:
     ax.tick_params(axis="x", length=0)
     for r in p.hlines:
         ax.axhline(r.value, linestyle=r.style, linewidth=1.3, color=th.color(r.color))
-        if r.label:
-            ax.annotate(r.label, (1, r.value), xycoords=("axes fraction", "data"), xytext=(-2, 3),
-                        textcoords="offset points", ha="right", va="bottom", fontsize=9.5, color=th.color(r.color))
+        _rule_label(ax, r, th)
     for nt in p.notes:
         _note(ax, nt, th)
+    for sp in p.spans:
+        ax.axvspan(sp.lo, sp.hi, color=th.color(sp.color), alpha=sp.alpha, linewidth=0, zorder=0)
+        if sp.label:
+            ax.annotate(sp.label, ((sp.lo + sp.hi) / 2, 1), xycoords=("data", "axes fraction"), xytext=(0, -3),
+                        textcoords="offset points", ha="center", va="top", fontsize=9, color=th.color(sp.color))
+    ax.set_xlim(-0.5, n - 0.5)
     ax.set_xlabel(p.xlabel)
     ax.set_ylabel(p.ylabel)
     if p.title:
-        ax.set_title(p.title, loc="left")
+        ax.set_title(p.title, loc="left", pad=22 if p.legend == "above" else 6)
     ax.grid(True, axis="y", which="major", color=th.faint, linewidth=0.6)
     ax.set_axisbelow(True)
-    if p.legend and len(p.groups) > 1:
-        ax.legend(loc=p.legend, labelcolor=th.fg)
+    if p.legend and (len(p.groups) > 1 or any_zero):
+        _legend(ax, p.legend, th, len(p.groups) + any_zero)
 
 
 def _prepare_text(ax) -> None:
@@ -880,7 +951,8 @@ def _draw_text(p: Text, ax, th: Theme) -> None:
             if r == len(rows) - 1 and ln.chips and ln.chips_after:
                 _draw_chips(ax, ln.chips, xx + text_width(text, size, ln.weight) + 5, base, size, th, W, H)
             ax.text(xx / W, base / H, text, transform=ax.transAxes, ha="left", va="baseline", fontsize=size,
-                    weight=ln.weight, color=col, in_layout=False)
+                    weight=ln.weight, color=col, in_layout=False, family=MONO_FAMILY if ln.mono else None,
+                    parse_math=not ln.mono)
             y -= size * 1.32
 
 
@@ -915,7 +987,12 @@ def _lay_out(lines, width: float, shrink: float):
     for ln in lines:
         size = ln.size * shrink
         indent = 0.0 if ln.chips_after else _chips_width(ln.chips, size)
-        rows = wrap(ln.text, width, size, ln.weight, first_indent=indent) if ln.text else [""]
+        if ln.mono:  # code is never wrapped: it shrinks with the rest until it fits
+            rows = [ln.text]
+            if text_width(ln.text, size, ln.weight, MONO_FAMILY) > width:
+                return [(ln, float("inf"), [(ln.text, 0.0)]) for ln in lines]
+        else:
+            rows = wrap(ln.text, width, size, ln.weight, first_indent=indent) if ln.text else [""]
         placed = [(r, indent if k == 0 else (indent if ln.chips else 0.0)) for k, r in enumerate(rows)]
         out.append((ln, ln.space_before * shrink + size * 1.32 * len(rows), placed))
     return out
@@ -957,36 +1034,3 @@ def save(still: Still, stem: Path, theme_name: str | Theme = "dark") -> list[Pat
             os.replace(tmp, dst)
             paths.append(dst)
     return paths
-
-
-def default_stills(data, cfg) -> list[Still]:
-    """Stills made from every array in a clip's data: 2-D arrays as heatmaps, 1-D as bars.
-
-    The fallback for a clip without a designed still (``scenes.figures``); it goes away once
-    every clip has one.
-    """
-    import dataclasses
-
-    out: list[Still] = []
-    if not dataclasses.is_dataclass(data):
-        return out
-    for f in dataclasses.fields(data):
-        v = getattr(data, f.name)
-        if not isinstance(v, np.ndarray) or v.dtype.kind not in "fiub" or v.size < 2:
-            continue
-        a = v.astype(float)
-        finite = a[np.isfinite(a)]
-        if finite.size == 0:
-            continue
-        if a.ndim == 2:
-            if "angle" in f.name:
-                scale = ColorScale(cfg.cmap_angles, 0.0, 2 * np.pi)
-                a = np.mod(a, 2 * np.pi)
-            elif finite.min() >= 0 and finite.max() <= 1:
-                scale = ColorScale(cfg.cmap_weights, 0.0, 1.0)
-            else:
-                scale = ColorScale.symmetric(cfg.cmap_signed, finite)
-            out.append(HeatmapStill(f.name, f.name, a, scale, annotate=max(a.shape) <= 8))
-        elif a.ndim == 1:
-            out.append(CurveStill(f.name, f.name, np.arange(a.size), ((f.name, a),), bars=a.size <= 32))
-    return out

@@ -211,8 +211,13 @@ def cover_page(page: ClipPage | None, cfg, th, n_pages: int):
     y = paragraph(fig, f"notebook {cfg.notebook} · handout", SIDE, y - 0.12, W - 2 * SIDE, 13, th.dim) - 0.05
     fig.add_artist(_rule(fig, SIDE, W - SIDE, y, th.fg, 1.2))
     y -= 0.2
-    if page is not None and page.still is not None:
-        y = _place_still(fig, page.still, y, th)
+    if page is not None and page.still is not None:  # the map, under the cover's own title
+        from dataclasses import replace
+
+        from ..kit.stills import as_figure
+
+        still = replace(as_figure(page.still), title="The four properties, and the clips that show them", subtitle="")
+        y = _place_still(fig, still, y, th)
     else:
         for k, (name, nums) in enumerate(PROPERTIES):
             y -= 0.34
