@@ -89,10 +89,12 @@ def draw_permute(color, size: float = 1.0) -> VGroup:
     side = size / 5.2
     shades = (1.0, 0.72, 0.46, 0.22)
     pitch = size / n
-    top = VGroup(*[Square(side_length=side, stroke_color=color, stroke_width=2, fill_color=color, fill_opacity=shades[k])
-                   .move_to([(k - (n - 1) / 2) * pitch, size * 0.36, 0]) for k in range(n)])
-    bottom = VGroup(*[Square(side_length=side, stroke_color=color, stroke_width=2, fill_color=color, fill_opacity=shades[perm[k]])
-                      .move_to([(k - (n - 1) / 2) * pitch, -size * 0.36, 0]) for k in range(n)])
+    def token(shade, x, y):
+        return Square(side_length=side, stroke_color=color, stroke_width=2, fill_color=color, fill_opacity=shade) \
+            .move_to([x, y, 0])
+
+    top = VGroup(*[token(shades[k], (k - (n - 1) / 2) * pitch, size * 0.36) for k in range(n)])
+    bottom = VGroup(*[token(shades[perm[k]], (k - (n - 1) / 2) * pitch, -size * 0.36) for k in range(n)])
     links = VGroup(*[Line(top[perm[k]].get_bottom(), bottom[k].get_top(), stroke_color=color, stroke_width=2.5,
                           stroke_opacity=0.75) for k in range(n)])
     return VGroup(links, top, bottom)
@@ -112,8 +114,9 @@ def draw_cache(color, size: float = 1.0) -> VGroup:
     for c, x in enumerate((-size * 0.24, size * 0.24)):
         for i in range(rows):
             new = i == rows - 1
-            bar = RoundedRectangle(corner_radius=h * 0.3, width=size * 0.4, height=h * 0.8, stroke_color=FG if new else color,
-                                   stroke_width=2 if new else 1.5, fill_color=color, fill_opacity=1.0 if new else 0.38)
+            bar = RoundedRectangle(corner_radius=h * 0.3, width=size * 0.4, height=h * 0.8,
+                                   stroke_color=FG if new else color, stroke_width=2 if new else 1.5,
+                                   fill_color=color, fill_opacity=1.0 if new else 0.38)
             bar.move_to([x, size * 0.4 - (i + 0.5) * h * 1.25, 0])
             g.add(bar)
     arrow = Arrow([0, -size * 0.5, 0], [0, -size * 0.5 + h * 1.6, 0], buff=0, stroke_width=3, color=FG,
@@ -256,7 +259,8 @@ def wrap_common(texts, width: float, size: float, color, max_lines: int = 3, lin
         out = []
         for t in texts:
             lines = wrap_words(t, width * 0.97, measure_at(s), max_lines)
-            g = VGroup(*[label(ln, size=s, color=color) for ln in lines]).arrange(DOWN, buff=line_buff, aligned_edge=LEFT)
+            g = VGroup(*[label(ln, size=s, color=color) for ln in lines])
+            g.arrange(DOWN, buff=line_buff, aligned_edge=LEFT)
             g.text = t
             out.append(g)
         over = max(g.width for g in out) / width
@@ -306,7 +310,8 @@ class Title(ClipScene):
 
     def caption_values(self) -> dict:
         d = self.data
-        return {"number": d.number, "title": d.title, "notebook": d.notebook, "n_clips": sum(len(c) for _, c in d.properties)}
+        return {"number": d.number, "title": d.title, "notebook": d.notebook,
+                "n_clips": sum(len(c) for _, c in d.properties)}
 
     def card_text(self, k: int) -> tuple:
         """Property ``k``'s colour, its name, and one row per clip (chip, title), at natural size."""
@@ -339,7 +344,8 @@ class Title(ClipScene):
                 drawing = fitted_drawing(FAMILY_DRAWINGS[k], color, side)
                 drawing.move_to([inner.left + side / 2, inner.center[1], 0])
                 text = VGroup(head, rows).copy().arrange(DOWN, buff=0.16, aligned_edge=LEFT)
-                text_region = Region(drawing.get_right()[0] + 0.3, inner.right, inner.bottom, inner.top, f"card{k}.text")
+                text_region = Region(drawing.get_right()[0] + 0.3, inner.right, inner.bottom, inner.top,
+                                     f"card{k}.text")
                 scales.append(text_region.fit_scale(text))
                 plans.append((drawing, text_region, None))
             else:
@@ -507,6 +513,6 @@ class Recap(ClipScene):
         for k, key in enumerate(("q1", "q2", "q3", "q4")):
             c = cards[k]
             c.shown = [c.box, c.drawing, c.link, c.q, c.ans]
-            self.beat(key, *focus_on(cards[:k + 1], k), FadeIn(c.box), Create(c.drawing), FadeIn(c.link, shift=0.1 * UP),
-                      FadeIn(c.q), FadeIn(c.ans, shift=0.1 * UP), run_time=1.2)
+            self.beat(key, *focus_on(cards[:k + 1], k), FadeIn(c.box), Create(c.drawing),
+                      FadeIn(c.link, shift=0.1 * UP), FadeIn(c.q), FadeIn(c.ans, shift=0.1 * UP), run_time=1.2)
         self.play(*focus_on(cards, None), run_time=0.6)  # all four answers for the last words (and the thumbnail)

@@ -245,7 +245,7 @@ class PermutationMatrix(ClipScene):
         self.beat("rows", FadeIn(self.X_name), Create(self.X_mat.brackets),
                   LaggedStart(*[FadeIn(r, shift=0.15 * RIGHT) for r in self.X_mat.rows], lag_ratio=0.15),
                   run_time=1.6)
-        self.beat("perm", Write(self.perm_row), run_time=1.2)
+        self.beat("perm", Write(self.perm_row), X_group.animate.set_opacity(0.4), run_time=1.2)  # the list: the subject
 
         # P, one one-hot row at a time, large; X steps aside, dimmed
         pb = self.P_build
