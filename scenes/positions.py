@@ -23,6 +23,7 @@ from manim import (
     LEFT,
     RIGHT,
     UP,
+    AnimationGroup,
     Arrow,
     Create,
     Dot,
@@ -31,6 +32,7 @@ from manim import (
     LaggedStart,
     Line,
     ReplacementTransform,
+    Succession,
     SurroundingRectangle,
     VGroup,
     Write,
@@ -344,9 +346,11 @@ class SinusoidalPosition(ClipScene):
         self.beat("formula", Write(self.formula), FadeIn(intro, shift=0.1 * UP, lag_ratio=0.2), run_time=1.8)
 
         # it moves to the notes; the empty matrix and the panel take the screen
-        self.beat("grid", self.formula.animate.scale(1 / big).move_to(self.formula_home), FadeOut(intro),
-                  Create(self.outline), FadeIn(self.heat_labels), FadeIn(self.bar), Create(self.panel),
-                  FadeIn(self.lam_head), FadeIn(self.lam_formula), run_time=1.6)
+        # (first the formula goes home, then the grid comes: nothing moves across anything drawn)
+        self.beat("grid", Succession(
+            AnimationGroup(self.formula.animate.scale(1 / big).move_to(self.formula_home), FadeOut(intro)),
+            AnimationGroup(Create(self.outline), FadeIn(self.heat_labels), FadeIn(self.bar), Create(self.panel),
+                           FadeIn(self.lam_head), FadeIn(self.lam_formula))), run_time=2.4)
         self.show_pair(0, "pair0", "fill0")
         self.show_pair(1, "pair1", None)
         for i in range(2, n_pairs - 1):
@@ -620,18 +624,19 @@ class ThreePositionalSchemes(ClipScene):
         for k, key in enumerate(("sinusoidal", "learned", "rope")):
             tabs = self.focus(k, self.tabs)
             shown = self.schemes1[k]
-            if k == 0:
-                anims = [self.input1.animate.move_to(self.input_home), FadeIn(shown[0]), FadeIn(shown[3]),
-                         FadeIn(shown[1], shift=0.2 * RIGHT),
-                         FadeIn(shown[4]), LaggedStart(FadeIn(shown[2]), FadeIn(shown[5]), lag_ratio=0.5)]
+            if k == 0:  # the input steps aside first, then the scheme comes in beside it
+                anims = [Succession(self.input1.animate.move_to(self.input_home), AnimationGroup(
+                    FadeIn(shown[0]), FadeIn(shown[3]), FadeIn(shown[1], shift=0.2 * RIGHT), FadeIn(shown[4]),
+                    LaggedStart(FadeIn(shown[2]), FadeIn(shown[5]), lag_ratio=0.5)))]
             else:
                 anims = [swap(self.schemes1[k - 1], shown)]
-            self.beat(key, *tabs, *anims, run_time=1.4)
+            self.beat(key, *tabs, *anims, run_time=2.0 if k == 0 else 1.4)
 
         # act 2: in their place, how alike each scheme makes positions m and n
-        self.beat("similarity", FadeOut(self.input1), FadeOut(self.schemes1[2]), FadeOut(self.in_bar),
-                  FadeOut(self.in_bar_name), *[undim(t) for t in self.tabs],
-                  LaggedStart(*[FadeIn(g) for g in self.sim_columns], lag_ratio=0.3), run_time=1.8)
+        self.beat("similarity", Succession(
+            AnimationGroup(FadeOut(self.input1), FadeOut(self.schemes1[2]), FadeOut(self.in_bar),
+                           FadeOut(self.in_bar_name), *[undim(t) for t in self.tabs]),
+            LaggedStart(*[FadeIn(g) for g in self.sim_columns], lag_ratio=0.3)), run_time=2.4)
         self.beat("sin_band", *self.focus(0, self.sim_columns), run_time=1.0)
         self.beat("learned_noise", *self.focus(1, self.sim_columns), run_time=1.0)
         self.beat("rope_diag", *self.focus(2, self.sim_columns),
