@@ -87,6 +87,21 @@ def fmt_base(base: float) -> str:
     return f"{int(base)}" if float(base).is_integer() else f"{base:g}"
 
 
+def base_math(base: float) -> str:
+    """``b = …`` as Typst math: the base as given when it has at most 7 significant digits (digits
+    below ten million, ``10000``, ``12345.5``; then a power of ten, ``10^9``, ``5.633 dot 10^8``),
+    else ``b approx …`` to 4 significant digits; never a float's ``e+08``."""
+    exact = float(f"{base:.7g}") == base
+    rel = "=" if exact else "approx"
+    mant, exp = f"{base:.{6 if exact else 3}e}".split("e")
+    mant, exp = mant.rstrip("0").rstrip("."), int(exp)
+    if exp < 7:  # plain digits
+        v = float(mant) * 10 ** exp
+        text = f"{v:.{max(0, len(mant.replace('.', '')) - 1 - exp)}f}"
+        return f"b {rel} {text}"
+    return f"b {rel} " + (f"10^{exp}" if mant == "1" else f"{mant} dot 10^{exp}")
+
+
 def fmt_rate(x: float) -> str:
     """A per-position angle for a label, two significant digits: ``1.0``, ``0.32``, ``0.00032``."""
     s = f"{x:.2g}"
@@ -365,7 +380,7 @@ class RoPEAngleGrid(ClipScene):
         self.check_under_table = self.table.cell_size >= self.MIN_CELL
         if not self.check_under_table:
             self.table = AngleTable.fitted(d, left)
-        right = Region(self.table.get_right()[0] + 0.6, content.right, content.bottom, content.top, "dials")
+        right = Region(self.table.get_right()[0] + 0.45, content.right, content.bottom, content.top, "dials")
         if not self.check_under_table:
             check_strip, right = right.take_bottom(0.55, gap=0.3)
         check_strip.fit(self.check, align=LEFT)
@@ -375,14 +390,20 @@ class RoPEAngleGrid(ClipScene):
             math("theta_i = b^(-2i \\/ d)", size=LABEL),
         ).arrange(RIGHT, buff=0.5)
         formula_strip.fit(self.formula, align=LEFT)
-        given_strip, rest = rest.take_top(0.45, gap=0.2)
-        self.given = math(f"b = {fmt_base(d.base)},  d = {d.d}", size=LABEL, color=DIM)
+        self.given = math(f"{base_math(d.base)},  d = {d.d}", size=LABEL, color=DIM)
         self.m_static = VGroup(label("position", size=LABEL, color=DIM), math("m =", size=LABEL + 6)).arrange(RIGHT, buff=0.2)
         probe = max((label(str(m), size=LABEL + 6, color=ACCENT) for m in range(T)), key=lambda t: t.width)  # the widest
         h0 = probe.height
-        line = VGroup(self.given, VGroup(self.m_static, probe).arrange(RIGHT, buff=0.2)).arrange(RIGHT, buff=0.6)
-        given_strip.fit(line, align=LEFT)
-        line[1].align_to(given_strip.point(RIGHT), RIGHT)
+        readout = VGroup(self.m_static, probe).arrange(RIGHT, buff=0.2)
+        line = VGroup(self.given, readout).arrange(RIGHT, buff=0.4)
+        given_strip, rest = rest.take_top(0.5, gap=0.2)
+        if given_strip.fits(line):  # b and d, then the position, on one line
+            given_strip.fit(line, align=LEFT)
+            readout.align_to(given_strip.point(RIGHT), RIGHT)
+        else:  # a long base: the position gets a line of its own
+            given_strip.fit(self.given, align=LEFT)
+            read_strip, rest = rest.take_top(0.45, gap=0.2)
+            read_strip.fit(readout, align=RIGHT)
         k = probe.height / h0
         self.m_labels = [label(str(m), size=(LABEL + 6) * k, color=ACCENT).move_to(probe.get_left(), aligned_edge=LEFT)
                          for m in range(T)]

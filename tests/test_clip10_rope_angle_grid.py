@@ -168,6 +168,15 @@ def test_the_figures_on_screen_are_the_measured_ones(final):
     assert dominant_ink(scene, frame, scene.defect_value, BG).tolist() != rgb255(BG).tolist()
 
 
+def test_the_base_is_printed_as_given_or_marked_approximate():
+    from scenes.rope import base_math
+
+    assert [base_math(b) for b in (100.0, 10000.0, 500000.0, 123456.5, 1e7, 1e9, 4.005e8)] == [
+        "b = 100", "b = 10000", "b = 500000", "b = 123456.5", "b = 10^7", "b = 10^9", "b = 4.005 dot 10^8"]
+    assert [base_math(b) for b in (12345.678901, 563268461.7364, 99999999.0)] == [
+        "b approx 12350", "b approx 5.633 dot 10^8", "b approx 10^8"]
+
+
 def test_number_formats():
     assert [fmt_rate(x) for x in (1.0, 0.316227, 0.1, 0.000316227)] == ["1.0", "0.32", "0.1", "0.00032"]
     assert [fmt_small(x) for x in (1.0, 0.0056, 0.001, 0.000316227, 1.33e-8)] == ["1.0", "0.0056", "0.001", "3.2e−4", "1.3e−8"]
