@@ -386,14 +386,22 @@ class Title(ClipScene):
     def make_mobjects(self) -> None:
         d = self.data
         content = self.layout.content
-        self.lecture_line = title_block(f"Lecture {d.number} · {d.title}", content.width)
-        self.notebook_line = fit_label(f"notebook {d.notebook}", content.width, size=SMALL, color=DIM, max_lines=2,
-                                       align=ORIGIN)
-        head = VGroup(self.lecture_line, self.notebook_line).arrange(DOWN, buff=0.1)
-        content.place(head, UP)
-        cards = content.below(head, gap=0.22)
-        left, right = cards.columns(1.12, 0.88, gap=0.18)
-        self.boxes = self.make_cards([*left.rows(1, 1, 1, gap=0.14), right])
+        # the title as large as the map's cards allow: a very long title steps down a size
+        # rather than squeezing the cards under their legible size
+        for sizes in ((TITLE, HEADING), (HEADING, LABEL), (LABEL, SMALL)):
+            self.lecture_line = title_block(f"Lecture {d.number} · {d.title}", content.width, sizes=sizes)
+            self.notebook_line = fit_label(f"notebook {d.notebook}", content.width, size=SMALL, color=DIM,
+                                           max_lines=2, align=ORIGIN, break_words=True)
+            head = VGroup(self.lecture_line, self.notebook_line).arrange(DOWN, buff=0.1)
+            content.place(head, UP)
+            cards = content.below(head, gap=0.22)
+            left, right = cards.columns(1.12, 0.88, gap=0.18)
+            try:
+                self.boxes = self.make_cards([*left.rows(1, 1, 1, gap=0.14), right])
+                return
+            except LayoutError:
+                if sizes[1] == SMALL:
+                    raise
 
     def body(self) -> None:
         self.make_mobjects()

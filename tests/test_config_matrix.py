@@ -140,3 +140,15 @@ def test_any_valid_config_runs_every_scene_to_its_end(clip, overrides):
     assert res.records and res.records[-1].key == "close"
     assert 20 <= res.scene.time <= 75, f"{clip.name} lasts {res.scene.time:.1f} s"
     assert np.isfinite(res.scene.time)
+
+
+@pytest.mark.parametrize("module, scene", [("framing", "Title"), ("equivariance", "CausalBreaksEquivariance")])
+def test_a_title_of_one_long_word_is_cut_onto_lines_not_a_crash(tmp_path, module, scene):
+    """The longest title the config allows, without a space to wrap at: the title card (and
+    the title clip's own heading) cut it rather than fail."""
+    from scenes.kit.audit import audit_clip
+
+    cfg = load_config(write_config({"lecture.title": "W" * MAX_TITLE, "lecture.notebook": "N" * MAX_NOTEBOOK},
+                                   tmp_path / "c.toml"))
+    res = audit_clip(getattr(importlib.import_module(f"scenes.{module}"), scene), cfg)
+    assert not res.problems, [str(p) for p in res.problems[:5]]

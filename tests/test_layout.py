@@ -130,6 +130,9 @@ def test_fit_label_wraps_then_refuses():
     assert min_xheight_px(g) >= FIT_XHEIGHT_PX - 1e-6
     with pytest.raises(LayoutError):
         fit_label("supercalifragilistic expialidocious", 0.6, size=SMALL, max_lines=2)
+    # a word too long for any line is cut with hyphens when allowed
+    g = fit_label("x" * 80, 4.0, size=SMALL, max_lines=3, break_words=True)
+    assert len(g) >= 2 and all(line.width <= 4.0 + 1e-6 for line in g) and g[0].text.endswith("-")
 
 
 def test_token_row_wraps_and_keeps_words_on_one_baseline():

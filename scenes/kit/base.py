@@ -216,7 +216,7 @@ class ClipScene(Scene):
         big = label(c.title, size=TITLE + 12, weight="BOLD")
         has_section = c.section.strip() not in ("", "—", "-")
         where = f"Lecture {cfg.number} · {cfg.title}" + (f" · notebook {c.section}" if has_section else "")
-        sub = fit_label(where, SAFE.width - 1.0, size=SMALL, color=DIM, max_lines=2, align=ORIGIN)
+        sub = fit_label(where, SAFE.width - 1.0, size=SMALL, color=DIM, max_lines=3, align=ORIGIN, break_words=True)
         card = VGroup(big, sub).arrange(DOWN, buff=0.35)
         self.beat("title", FadeIn(card, shift=0.2 * UP), run_time=1.0, hold=0.4)
 

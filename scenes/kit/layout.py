@@ -398,12 +398,28 @@ class Layout:
 
 
 # ------------------------------------------------------------------ text that fits
-def wrap_words(text: str, max_width: float, measure: Callable[[str], float], max_lines: int | None = None) -> list[str]:
+def _split_word(word: str, max_width: float, measure: Callable[[str], float]) -> list[str]:
+    """A word wider than a line, cut into pieces that fit (each but the last ending in a hyphen)."""
+    pieces, cur = [], ""
+    for ch in word:
+        if cur and measure(cur + ch + "-") > max_width:
+            pieces.append(cur + "-")
+            cur = ch
+        else:
+            cur += ch
+    return pieces + [cur]
+
+
+def wrap_words(text: str, max_width: float, measure: Callable[[str], float], max_lines: int | None = None,
+               break_words: bool = False) -> list[str]:
     """Greedy word wrap of ``text`` into lines no wider than ``max_width`` (as ``measure`` says).
 
     A single word wider than the line is kept whole on its own line (the caller then
-    shrinks or rejects it).  With ``max_lines``, returns ``[]`` when more lines would be needed."""
+    shrinks or rejects it), or with ``break_words`` cut with hyphens.  With ``max_lines``,
+    returns ``[]`` when more lines would be needed."""
     words = text.split()
+    if break_words:
+        words = [p for w in words for p in (_split_word(w, max_width, measure) if measure(w) > max_width else [w])]
     lines: list[str] = []
     for w in words:
         if lines and measure(lines[-1] + " " + w) <= max_width:
@@ -417,11 +433,12 @@ def wrap_words(text: str, max_width: float, measure: Callable[[str], float], max
 
 def fit_label(text: str, max_width: float, size: float = SMALL, color=None, weight: str = "NORMAL",
               max_lines: int = 2, align=LEFT, line_buff: float = 0.1, floor_px: float = FIT_XHEIGHT_PX,
-              font: str = SANS) -> VGroup:
+              font: str = SANS, break_words: bool = False) -> VGroup:
     """``text`` as one or more ``label`` lines no wider than ``max_width``.
 
     Tries ``size`` on one line, then wraps onto up to ``max_lines`` lines, then shrinks
-    (never below ``floor_px`` of x-height).  Raises :class:`LayoutError` if it cannot fit.
+    (never below ``floor_px`` of x-height); with ``break_words``, a word too long for any
+    line is then cut with hyphens.  Raises :class:`LayoutError` if it cannot fit.
     The result is a ``VGroup`` of line ``Text`` mobjects; ``.text`` is the whole string."""
     kw = {"weight": weight, "font": font}
     if color is not None:
@@ -439,6 +456,14 @@ def fit_label(text: str, max_width: float, size: float = SMALL, color=None, weig
                 g.text = text
                 return g
         if s <= floor_size + 1e-9:
+            if break_words:
+                for n in range(1, max_lines + 1):
+                    lines = wrap_words(text, max_width, measure, max_lines=n, break_words=True)
+                    if lines and all(measure(ln) <= max_width + 1e-6 for ln in lines):
+                        g = VGroup(*[label(ln, size=s, **kw) for ln in lines]).arrange(DOWN, buff=line_buff,
+                                                                                      aligned_edge=align)
+                        g.text = text
+                        return g
             raise LayoutError(f"text {text!r} does not fit {max_width:.2f} units in {max_lines} line(s) "
                               f"at a legible size")
         s = max(floor_size, s * 0.92)
