@@ -252,3 +252,44 @@ def test_copies_share_parse_data_but_not_points_or_colours():
     assert a.get_color().to_hex().lower() != "#ff0000"
     b.shift(RIGHT)
     assert not np.allclose(ga.points, gb.points)
+
+
+# ------------------------------------------------------------------ number changes
+def test_a_chain_of_swaps_shows_one_figure_at_a_time():
+    """Swaps chained in one Succession (a counter stepping 0, 1, 2, 3): Manim adds every
+    mobject up front, yet only one figure is ever visible, and only the last stays."""
+    from manim import Scene, Succession, tempconfig
+
+    from scenes.kit.motion import Readout
+
+    seen = []
+    with tempconfig({"pixel_width": 160, "pixel_height": 90, "frame_rate": 10, "write_to_movie": False,
+                     "save_last_frame": False, "disable_caching": True, "verbosity": "ERROR", "progress_bar": "none"}):
+        class Chain(Scene):
+            def construct(self):
+                r = Readout("0", np.array([0.0, 0, 0]), LABEL)
+                self.add(r.current)
+                steps = [r.to(str(k)) for k in (1, 2, 3)]
+                self.labels = [r.current]
+
+                def watch(_m, dt=0):
+                    visible = [t.text for t in self.mobjects_texts() if max(
+                        np.max(sm.get_fill_opacities()) for sm in t.family_members_with_points()) > 0.05]
+                    seen.append(visible)
+
+                probe = Square(0.01).set_opacity(0)
+                probe.add_updater(watch)
+                self.add(probe)
+                self.play(Succession(*steps), run_time=3.0)
+                self.final = r
+
+            def mobjects_texts(self):
+                from manim import Text
+
+                return [m for top in self.mobjects for m in top.get_family() if isinstance(m, Text)]
+
+        sc = Chain()
+        sc.render()
+    assert seen and all(len(v) <= 1 for v in seen), [v for v in seen if len(v) > 1][:3]
+    assert [t.text for t in sc.mobjects_texts()] == ["3"]
+    assert xheight_px(sc.final.current) >= MIN_XHEIGHT_PX

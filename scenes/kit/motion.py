@@ -9,24 +9,53 @@ number that changes at keyframes (a position ``m``, a count, a turn number).
 from __future__ import annotations
 
 import numpy as np
-from manim import LEFT, Animation, FadeIn, FadeOut, Mobject, Succession, Wait
+from manim import LEFT, Animation, Mobject
 
 from .theme import FG, label
 
 
-def swap(old: Mobject, new: Mobject, run_time: float | None = None, shift=None) -> Animation:
-    """Old out, then new in: never two different strings on top of each other.
+class Swap(Animation):
+    """Fade ``old`` out over the first half, then ``new`` in over the second: one animation, so
+    it composes safely.  ``new`` is made invisible the moment the swap is made (Manim adds every
+    mobject of a ``Succession`` to the scene when the play starts, so a chain of swaps would
+    otherwise show every future label at once); at the end ``old`` leaves the scene."""
 
-    ``new`` keeps its position; place it first (``new.move_to(old)`` for the same place).
-    Identical text is not swapped (``new`` still replaces ``old`` in the scene)."""
-    if getattr(old, "text", None) is not None and getattr(old, "text", None) == getattr(new, "text", None) \
-            and np.allclose(old.get_center(), new.get_center()):
-        return Succession(FadeOut(old, run_time=1e-3), FadeIn(new, run_time=1e-3), Wait(run_time or 0.0))
-    kw = {} if run_time is None else {"run_time": run_time}
-    half = None if run_time is None else run_time / 2
-    out_kw = {"shift": shift} if shift is not None else {}
-    return Succession(FadeOut(old, run_time=half, **out_kw) if half else FadeOut(old, **out_kw),
-                      FadeIn(new, run_time=half) if half else FadeIn(new), **kw)
+    def __init__(self, old: Mobject, new: Mobject, **kw):
+        from manim import Group
+
+        self.old, self.new = old, new
+        self._old_ops = _opacities(old)
+        self._new_ops = _opacities(new)
+        _scale_opacities(new, self._new_ops, 0.0)
+        super().__init__(Group(old, new), **kw)
+
+    def interpolate_mobject(self, alpha: float) -> None:
+        a = self.rate_func(alpha)
+        _scale_opacities(self.old, self._old_ops, max(0.0, 1.0 - 2.0 * a))
+        _scale_opacities(self.new, self._new_ops, max(0.0, 2.0 * a - 1.0))
+
+    def clean_up_from_scene(self, scene) -> None:
+        super().clean_up_from_scene(scene)
+        _scale_opacities(self.old, self._old_ops, 1.0)  # the old label is as it was, off the scene
+        scene.remove(self.old)
+
+
+def _opacities(m: Mobject) -> list:
+    return [(sm, sm.get_fill_opacities().copy(), sm.get_stroke_opacities().copy())
+            for sm in m.family_members_with_points()]
+
+
+def _scale_opacities(m: Mobject, saved: list, f: float) -> None:
+    for sm, fill, stroke in saved:
+        sm.set_fill(opacity=fill * f, family=False)
+        sm.set_stroke(opacity=stroke * f, family=False)
+
+
+def swap(old: Mobject, new: Mobject, run_time: float | None = None) -> Animation:
+    """Old out, then new in: never two different strings on top of each other (see :class:`Swap`).
+
+    ``new`` keeps its position; place it first (``new.move_to(old)`` for the same place)."""
+    return Swap(old, new, **({} if run_time is None else {"run_time": run_time}))
 
 
 class Readout:
