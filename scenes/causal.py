@@ -44,6 +44,7 @@ from manim import (
     Mobject,
     Rectangle,
     ReplacementTransform,
+    RoundedRectangle,
     Square,
     Succession,
     SurroundingRectangle,
@@ -505,6 +506,11 @@ class PrefixInvariance(_TidyScene):
         left_w = max(self.new_tag.get_right()[0] - C.left, C.width * self.LEFT_SHARE)
         self.left_region, right = C.take_left(left_w, gap=0.55)
         self.make_plot(right)
+
+        # what the landing showed, said once in the space the prefix map left
+        self.same = VGroup(math(f'Y "[:{T - 1}]" = "Attn"(x_0, dots, x_{T - 2})', size=LABEL + 6),
+                           label("the same numbers, bit for bit", size=LABEL, color=GOOD)).arrange(DOWN, buff=0.3)
+        Region(right.left, right.right, self.full.get_bottom()[1], self.full.get_top()[1]).fit(self.same)
         self.make_why(self.left_region)
 
     def _row_labels(self, hm: Heatmap, n: int) -> VGroup:
@@ -530,7 +536,7 @@ class PrefixInvariance(_TidyScene):
 
         nonzero = np.concatenate([d.defects_fixed[d.defects_fixed > 0], d.defects_blas[d.defects_blas > 0]])
         lo_exp = min(-17, int(np.floor(np.log10(nonzero.min())))) if nonzero.size else -17
-        hi_exp = max(-14, int(np.ceil(np.log10(nonzero.max()) + 1e-9))) if nonzero.size else -14
+        hi_exp = max(lo_exp + 2, int(np.ceil(np.log10(nonzero.max()) + 1e-9))) if nonzero.size else lo_exp + 2
         step = 1 if hi_exp - lo_exp <= 5 else 2
         ticks = [10.0 ** k for k in range(lo_exp, hi_exp + 1, step)]
         probe_tick = label("1e\u221216", size=SMALL)
@@ -604,12 +610,15 @@ class PrefixInvariance(_TidyScene):
                 r.animate(run_time=0.7).shift(dx * RIGHT),
                 AnimationGroup(FadeOut(r, run_time=0.25), Create(self.checks[i], run_time=0.35)),
             ))
-        self.beat("slide", FadeOut(self.prefix_head), LaggedStart(*slides, lag_ratio=0.3), run_time=2.2, hold=0.4)
-        self.play(Create(self.landed_outline), run_time=0.5)
+        self.beat("slide", FadeOut(self.prefix_head),
+                  Succession(LaggedStart(*slides, lag_ratio=0.3, run_time=2.2),
+                             AnimationGroup(Create(self.landed_outline), FadeIn(self.same, shift=0.1 * UP), run_time=0.6)),
+                  run_time=2.8, hold=0.4)
         self.beat("last_row", Create(self.new_row), FadeIn(self.new_tag), run_time=1.0)
 
         # every prefix, measured
         p = self.plot
+        self.play(FadeOut(self.same), run_time=0.4)
         self.beat("every_prefix", FadeIn(self.plot_title), Create(p.axes), FadeIn(p.grid), FadeIn(p.x_tick_labels),
                   FadeIn(p.y_tick_labels), FadeIn(p.x_axis_label),
                   LaggedStart(*[FadeIn(mk) for mk in self.series["fixed"]], lag_ratio=0.15),
@@ -689,6 +698,21 @@ class KVCache(_TidyScene):
         self.proof_value = self.proof[2]
         proof_strip, rest = C.take_bottom(self.proof.height, gap=0.35)
         proof_strip.place(self.proof)
+
+        # the tokens, in the order decoding reads them (the proof takes their place at the end)
+        chips = VGroup()
+        for i in range(T):
+            name = math(f"x_{i}", size=LABEL)
+            box = RoundedRectangle(corner_radius=0.1, width=name.width + 0.4, height=proof_strip.height * 0.9,
+                                   stroke_color=token_color(i), stroke_width=3, fill_color=token_color(i),
+                                   fill_opacity=0.12)
+            name.move_to(box)
+            overlay(box, name)
+            chips.add(VGroup(box, name))
+        chips.arrange(RIGHT, buff=0.25)
+        self.tokens = VGroup(label("tokens, one at a time", size=SMALL, color=DIM), chips).arrange(RIGHT, buff=0.4)
+        self.chips = chips
+        proof_strip.place(self.tokens)
         head_probe = label("K cache", size=SMALL)
         heads_strip, rest = rest.take_top(head_probe.height, gap=0.2)
 
@@ -802,12 +826,13 @@ class KVCache(_TidyScene):
             self.q_label = new_q
         targets = [self.frame_row(hm, t, ACCENT) for hm in (self.K_map, self.V_map, self.Y_map)]
         if first:
-            self.markers = VGroup(*targets)
+            self.markers = VGroup(*targets).set_z_index(2)  # in front of the rows that arrive after it
             place = [Create(m) for m in self.markers[:2]]
             place_y = Create(self.markers[2])
         else:
             place = [m.animate.move_to(tg) for m, tg in zip(self.markers[:2], targets[:2])]
             place_y = self.markers[2].animate.move_to(targets[2])
+        anims.append(self.chips[t][0].animate.set_fill(opacity=0.35).set_stroke(width=5))  # read
         cache_in = AnimationGroup(
             FadeIn(VGroup(*self.K_map.cells[t], self.k_labels[t]), shift=0.25 * DOWN),
             FadeIn(VGroup(*self.V_map.cells[t], self.v_labels[t]), shift=0.25 * DOWN),
@@ -850,7 +875,7 @@ class KVCache(_TidyScene):
         T = len(d.trace.steps)
 
         # the empty caches: one slot per token, filled as decoding goes
-        self.beat("setup", FadeIn(self.heads), LaggedStart(*[Create(s) for s in self.slots], lag_ratio=0.02),
+        self.beat("setup", FadeIn(self.heads), FadeIn(self.tokens), LaggedStart(*[Create(s) for s in self.slots], lag_ratio=0.02),
                   Create(self.q_slot), run_time=1.2)
         a = self.step_anims(0, first=True)
         self.beat("step0", Succession(AnimationGroup(a[0], FadeIn(self.q_map), FadeIn(self.q_label), FadeIn(self.q_note)),
@@ -860,7 +885,8 @@ class KVCache(_TidyScene):
         self.beat_many("rest", [self.step_anims(t) for t in range(2, T)], run_time=1.3)
         self.beat("legend", FadeIn(self.legend, shift=0.1 * UP), FadeIn(self.legend_cached, shift=0.1 * UP),
                   run_time=1.0)
-        self.beat("equal", FadeIn(self.proof, shift=0.15 * UP), run_time=1.0)
+        self.beat("equal", Succession(FadeOut(self.tokens, run_time=0.4), FadeIn(self.proof, shift=0.15 * UP)),
+                  run_time=1.2)
         self.bidirectional()
 
     def bidirectional(self) -> None:

@@ -116,9 +116,14 @@ class CellMatrix(Heatmap):
         self.color_scale = scale
         self.cell_w, self.cell_h = float(cell_w), float(cell_h)
         self.cell_size = min(self.cell_w, self.cell_h)
-        self.show_values, self.decimals, self.value_size = show_values, decimals, value_size
+        self.show_values, self.decimals = show_values, decimals
         self.masked_color = masked_color
         rows, cols = self.values.shape
+        if show_values:  # one size for every printed value: the widest one fits its cell
+            texts = [fmt_value(v, decimals) if np.isfinite(v) else "\u2212\u221e" for v in self.values.ravel()]
+            widest = label(max(texts, key=len), size=value_size).width
+            value_size = value_size * min(1.0, cell_w * 0.88 / widest)
+        self.value_size = value_size
         self.cells = VGroup()
         self.labels = VGroup()
         for i in range(rows):
