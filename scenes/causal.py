@@ -696,8 +696,15 @@ class KVCache(_TidyScene):
         self.proof = measure_line('max_t |Y_"cached" - Y_"recompute"|', d.max_defect, note="at every step",
                                   size=LABEL + 2)
         self.proof_value = self.proof[2]
-        proof_strip, rest = C.take_bottom(self.proof.height, gap=0.35)
-        proof_strip.place(self.proof)
+        bottom, rest = C.take_bottom(self.proof.height, gap=0.35)
+        # the colour bar of every cache and output cell, bottom right; the proof and the tokens beside it
+        m = self.scale.norm.vmax
+        tick = float(np.floor(m * 10) / 10) or m
+        self.bar = ColorBar(self.scale, height=2.2, horizontal=True, ticks=[-tick, 0.0, tick],
+                            tick_format=lambda v: fmt_value(v, 1))
+        bar_strip, proof_strip = bottom.take_right(self.bar.width + 0.3, gap=0.4)
+        bar_strip.place(self.bar, RIGHT)
+        proof_strip.fit(self.proof)
 
         # the tokens, in the order decoding reads them (the proof takes their place at the end)
         chips = VGroup()
@@ -710,9 +717,9 @@ class KVCache(_TidyScene):
             overlay(box, name)
             chips.add(VGroup(box, name))
         chips.arrange(RIGHT, buff=0.25)
-        self.tokens = VGroup(label("tokens, one at a time", size=SMALL, color=DIM), chips).arrange(RIGHT, buff=0.4)
+        self.tokens = VGroup(label("tokens", size=SMALL, color=DIM), chips).arrange(RIGHT, buff=0.4)
         self.chips = chips
-        proof_strip.place(self.tokens)
+        proof_strip.fit(self.tokens)
         head_probe = label("K cache", size=SMALL)
         heads_strip, rest = rest.take_top(head_probe.height, gap=0.2)
 
@@ -875,7 +882,7 @@ class KVCache(_TidyScene):
         T = len(d.trace.steps)
 
         # the empty caches: one slot per token, filled as decoding goes
-        self.beat("setup", FadeIn(self.heads), FadeIn(self.tokens), LaggedStart(*[Create(s) for s in self.slots], lag_ratio=0.02),
+        self.beat("setup", FadeIn(self.heads), FadeIn(self.tokens), FadeIn(self.bar), LaggedStart(*[Create(s) for s in self.slots], lag_ratio=0.02),
                   Create(self.q_slot), run_time=1.2)
         a = self.step_anims(0, first=True)
         self.beat("step0", Succession(AnimationGroup(a[0], FadeIn(self.q_map), FadeIn(self.q_label), FadeIn(self.q_note)),
@@ -894,7 +901,7 @@ class KVCache(_TidyScene):
         d = self.data
         T = len(d.trace.steps)
         C = self.layout.content
-        out = VGroup(self.K_map, self.V_map, self.q_map, self.q_label, self.q_note, self.k_labels, self.v_labels,
+        out = VGroup(self.K_map, self.V_map, self.q_map, self.q_label, self.q_note, self.k_labels, self.v_labels, self.bar,
                      self.weight_groups[-1], self.checks, self.markers, self.legend, self.legend_cached, self.proof,
                      self.heads, self.Y_map, self.y_labels, self.slots, self.q_slot)
         self.play(FadeOut(out), run_time=0.8)

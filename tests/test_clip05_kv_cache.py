@@ -64,6 +64,11 @@ def test_caches_weights_and_outputs_are_drawn_from_the_trace(final):
         for i, w in enumerate(s.weights):  # bar length is the weight
             assert abs(bars.length_of(i) - max(w * bars.length, 1e-3)) < 1e-9
             assert abs(bars.bars[i].get_center()[1] - scene.K_map.cell(i, 0).get_center()[1]) < 1e-6
+    # one colour bar for every cache, query and output cell, spanning the values they show
+    m = float(np.max(np.abs(np.concatenate([last.K_cache.ravel(), last.V_cache.ravel(), d.trace.Y_cached.ravel(),
+                                            *[s.q for s in d.trace.steps]]))))
+    assert scene.bar.color_scale is scene.scale is scene.K_map.color_scale is scene.V_map.color_scale
+    assert (scene.bar.color_scale.norm.vmin, scene.bar.color_scale.norm.vmax) == pytest.approx((-m, m))
     # each row's mark stands for its step's measured recompute defect: a check only for an exact 0.0
     assert scene.status == [fmt_measure(s.recompute_defect) for s in d.trace.steps]
     for s_, mk in zip(d.trace.steps, scene.checks, strict=True):
