@@ -712,6 +712,8 @@ def _draw_heatmap(p: Heatmap, ax, fig, th: Theme) -> None:
                     annotation_clip=False).set_in_layout(True)
     if p.colorbar is not None:
         cb = fig.colorbar(im, ax=ax, fraction=0.05, pad=0.03, shrink=0.9, aspect=18)
+        if cb.solids is not None:  # matplotlib rasterizes bars of many colours; keep print vector
+            cb.solids.set_rasterized(False)
         cb.outline.set_visible(False)
         cb.ax.tick_params(length=2, colors=th.dim, labelsize=9)
         for t in cb.ax.get_yticklabels():

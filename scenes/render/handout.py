@@ -90,11 +90,10 @@ def paragraph(fig, s: str, x: float, y: float, width: float, size: float, color:
 
 def prose_parts(captions: list[tuple[str, str]]) -> tuple[str, str, str]:
     """The narration as lede (the title beat), body (the beats) and coda (the closing beat)."""
-    texts = dict(captions)
-    lede = texts.get("title", "")
-    coda = texts.get("close", "")
-    body = " ".join(t for k, t in captions if k not in ("title", "close"))
-    return lede, body, coda
+    caps = list(captions)
+    lede = caps.pop(0)[1] if caps and caps[0][0] == "title" else ""
+    coda = caps.pop()[1] if caps and caps[-1][0].startswith("close") else ""  # close, or a worded variant
+    return lede, " ".join(t for _, t in caps), coda
 
 
 def _header(fig, th, c: Clip, cfg, page_no: int, n_pages: int) -> float:
