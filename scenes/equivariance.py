@@ -101,7 +101,6 @@ from scenes.kit.equivariance_widgets import (
     staircase,
 )
 from scenes.kit.layout import FIT_XHEIGHT_PX, LayoutError, Region, background, fit_label, spread_1d, xheight_px
-from scenes.kit.stills import CurveStill, HeatmapStill
 
 MINUS = "\u2212"
 
@@ -179,21 +178,6 @@ class PermutationEquivariance(ClipScene):
     def weight_scale(cmap: str, A) -> ColorScale:
         """A's colours: weights normalised to [0, their max] (A and P A Pᵀ hold the same values)."""
         return ColorScale.for_weights(cmap, A)
-
-    @classmethod
-    def stills(cls, data, cfg) -> list:
-        """A, P·A·Pᵀ and the running maximum of the defect against the 1e-10 line."""
-        w = cls.weight_scale(data.cmap, data.A)
-        run = data.run
-        trials = np.arange(1, len(run.defects) + 1)
-        return [
-            HeatmapStill("A", "A = Attn weights of X", data.A, w, "key", "query", True),
-            HeatmapStill("PAPt", f"P·A·Pᵀ for perm = {list(map(int, data.perm))}", data.A_moved, w, "key", "query", True),
-            CurveStill("defect", f"max ‖Attn(PX) − P·Attn(X)‖_F over {len(trials)} random P: {fmt_measure(run.max_defect)}",
-                       trials, (("defect of each P", run.defects), ("running maximum", run.running_max)),
-                       y_log=True, xlabel="trial", ylabel="Frobenius defect",
-                       hlines=((run.threshold, f"{run.threshold:g} line"),)),
-        ]
 
     @classmethod
     def build_data(cls, cfg: LectureConfig) -> EquivarianceData:

@@ -71,7 +71,6 @@ from mathcore.extrapolation import (
     unseen_pair_counts,
     wrapped_in_training,
 )
-from scenes.kit.stills import CurveStill
 from scenes.kit.extrapolation_widgets import PanelStack, first_clear_spot
 from scenes.kit.layout import Region
 from scenes.kit import (
@@ -172,13 +171,6 @@ class PositionalDilution(ClipScene):
     """12 · Positional dilution: far positions blur together."""
 
     FACTOR = 2.0  # "a position at least twice as far"
-
-    @classmethod
-    def stills(cls, data, cfg) -> list:
-        """cos(P[0], P[t]) on a log t axis for each width, every computed sample."""
-        return [CurveStill("dilution", "cos(P[0], P[t]), sinusoidal positions", data.t,
-                           tuple((f"d = {w}", c) for w, c in zip(data.widths, data.cos)),
-                           x_log=True, xlabel="position t", ylabel="cosine similarity")]
 
     @classmethod
     def build_data(cls, cfg: LectureConfig) -> PositionalDilutionData:
@@ -386,16 +378,6 @@ class ExtrapolationCliff(ClipScene):
 
     BAR_H = 0.34
     NOTES_W = 4.4  # the right column: position readout, dials, count
-
-    @classmethod
-    def stills(cls, data, cfg) -> list:
-        """The cliff: RoPE pairs at angles never seen in training, per position."""
-        return [CurveStill("unseen_pairs",
-                           f"RoPE pairs at unseen angles (head dim {data.head_dim}, trained to L = {data.train_length})",
-                           data.positions, (("pairs at unseen angles", data.unseen),), x_log=True,
-                           xlabel="position m", ylabel=f"pairs of {data.head_dim // 2}",
-                           vlines=((data.train_length, f"L = {data.train_length}"),
-                                   (data.n_max, f"n_max = {data.n_max}: learned table ends")))]
 
     @classmethod
     def build_data(cls, cfg: LectureConfig) -> ExtrapolationCliffData:

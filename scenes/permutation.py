@@ -60,7 +60,6 @@ from scenes.kit import (
     token_color,
 )
 from scenes.kit.layout import FIT_XHEIGHT_PX, min_xheight_px
-from scenes.kit.stills import HeatmapStill
 
 DIMMED = 0.22  # opacity of what is not the subject (under the audit's 0.3: background)
 
@@ -95,16 +94,6 @@ class PermutationMatrix(ClipScene):
             gather_equal=chk.matmul_equals_gather, orthogonality_defect=chk.orthogonality_defect,
             cmap=cfg.cmap_weights,
         )
-
-    @classmethod
-    def stills(cls, data: PermutationMatrixData, cfg: LectureConfig) -> list:
-        signed = ColorScale.symmetric(cfg.cmap_signed, np.concatenate([data.X.ravel(), data.PX.ravel()]))
-        return [
-            HeatmapStill("P", f"P from perm = {list(map(int, data.perm))}", data.P,
-                         ColorScale(data.cmap, 0.0, 1.0), "column (row of X it picks)", "slot", True, 0),
-            HeatmapStill("X", "X: one row per token", data.X, signed, "feature", "token", True, 1),
-            HeatmapStill("PX", "P·X = X[perm]: the same rows, moved", data.PX, signed, "feature", "slot", True, 1),
-        ]
 
     def caption_values(self) -> dict:
         d = self.data

@@ -51,7 +51,6 @@ from mathcore.rope_measures import (
     shift_output_defect,
     shift_score_defects,
 )
-from scenes.kit.stills import HeatmapStill
 from scenes.kit import (
     ACCENT,
     BAD,
@@ -325,17 +324,6 @@ class RoPEAngleGrid(ClipScene):
     STEP_TIME = 0.75
     TABLE_SHARE = 0.47  # of the content width, at most
     MIN_CELL = 0.3  # table cells smaller than this: the proof moves from under the table to under the hands
-
-    @classmethod
-    def stills(cls, data, cfg) -> list:
-        """The angle grid mod 2π with the cyclic colormap, and the slow pairs' log angles, as drawn."""
-        lo, hi = log_scale_bounds(data.log_slow)
-        return [
-            HeatmapStill("angle_grid", f"RoPE angles m·θ_i mod 2π (d = {data.d}, base {data.base:g})",
-                         data.wrapped, ColorScale(data.cmap, 0.0, TWO_PI), "pair i", "position m"),
-            HeatmapStill("angle_grid_slow", f"slow pairs {data.n_fast}..{data.d // 2 - 1}: log10 of the angle m·θ_i",
-                         data.log_slow, ColorScale(data.cmap_log, lo, hi), f"pair i − {data.n_fast}", "position m"),
-        ]
 
     @classmethod
     def build_data(cls, cfg: LectureConfig) -> AngleGridData:

@@ -25,7 +25,6 @@ from scenes.kit.stills import (
     Bars,
     FigureStill,
     Heatmap,
-    HeatmapStill,
     Line,
     Plot,
     Text,

@@ -21,8 +21,7 @@ Colours in specs are *roles* (``"fg"``, ``"dim"``, ``"accent"``, ``"good"``, ``"
 never depend on the theme: they come from the spec's ``ColorScale``.  Math is typeset by mathtext
 (``$P A P^\\top$``), never by a glyph the font lacks (:func:`missing_glyphs`).
 
-The older one-array specs :class:`HeatmapStill` and :class:`CurveStill` still draw (as a
-one-panel figure).  This module never imports Manim's rendering; it only turns specs into figures.
+This module never imports Manim's rendering; it only turns specs into figures.
 """
 
 from __future__ import annotations
@@ -30,7 +29,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -385,59 +384,13 @@ class FigureStill:
         return [s for s in out if s]
 
 
-# ---------------------------------------------------------------------- the older one-array specs
-@dataclass(frozen=True)
-class HeatmapStill:
-    """``values`` drawn with ``scale.cmap`` and ``scale.norm``; non-finite cells (masked) in FAINT."""
-
-    name: str
-    title: str
-    values: np.ndarray
-    scale: ColorScale
-    xlabel: str = ""
-    ylabel: str = ""
-    annotate: bool = False  # print each value (small matrices only)
-    decimals: int = 2
-
-
-@dataclass(frozen=True)
-class CurveStill:
-    """Curves ``(label, y)`` over ``x``; optional log axes and reference lines ``(y, label)``."""
-
-    name: str
-    title: str
-    x: np.ndarray
-    curves: tuple[tuple[str, np.ndarray], ...]
-    x_log: bool = False
-    y_log: bool = False
-    xlabel: str = ""
-    ylabel: str = ""
-    hlines: tuple[tuple[float, str], ...] = field(default_factory=tuple)
-    vlines: tuple[tuple[float, str], ...] = field(default_factory=tuple)
-    bars: bool = False  # draw a single curve as bars
-
-
-Still = FigureStill | HeatmapStill | CurveStill
+Still = FigureStill
 
 
 def as_figure(still: Still) -> FigureStill:
-    """Any still as a :class:`FigureStill` (the one-array specs become one panel)."""
+    """``still`` checked to be a designed figure."""
     if isinstance(still, FigureStill):
         return still
-    if isinstance(still, HeatmapStill):
-        rows, cols = still.values.shape
-        panel = Heatmap(still.values, still.scale, xlabel=still.xlabel, ylabel=still.ylabel,
-                        annotate=still.annotate, decimals=still.decimals)
-        size = (min(1.6 + 0.55 * cols, 7.0), min(1.5 + 0.5 * rows, 6.0))
-        return FigureStill(still.name, mathify(still.title), {"A": panel}, size=size)
-    if isinstance(still, CurveStill):
-        kind = "bars" if still.bars else "line"
-        panel = Plot(tuple(Series(np.asarray(y), np.asarray(still.x), mathify(lab), kind=kind) for lab, y in still.curves),
-                     xlabel=still.xlabel, ylabel=still.ylabel, x_log=still.x_log, y_log=still.y_log,
-                     hlines=tuple(Rule(y, lab) for y, lab in still.hlines),
-                     vlines=tuple(Rule(x, lab, color="accent", style=":") for x, lab in still.vlines),
-                     legend="best" if (len(still.curves) > 1 or still.hlines) else "")
-        return FigureStill(still.name, mathify(still.title), {"A": panel}, size=(7.0, 3.6))
     raise TypeError(f"not a still: {still!r}")
 
 
