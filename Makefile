@@ -10,7 +10,7 @@ APT_PKGS := libcairo2-dev libpango1.0-dev pkg-config
 TEST_APT_PKGS := chromium poppler-utils
 TEST_STAMP := $(VENV)/.test-setup-stamp
 
-.PHONY: setup render test bench clean
+.PHONY: setup render preview test bench clean
 .DEFAULT_GOAL := render
 
 setup: $(STAMP)
@@ -44,6 +44,11 @@ $(STAMP): pyproject.toml Makefile
 render: $(STAMP)
 	$(VENV)/bin/clips render $(if $(QUALITY),--quality $(QUALITY))
 	$(VENV)/bin/clips lecture $(if $(QUALITY),--quality $(QUALITY))
+
+# the quick draft: 480p15, silent
+preview: $(STAMP)
+	$(VENV)/bin/clips render --quality l --voice none
+	$(VENV)/bin/clips lecture --quality l
 
 test: $(TEST_STAMP)
 	$(PY) -m pytest -n 2 --dist loadfile -q
