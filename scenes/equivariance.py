@@ -910,7 +910,7 @@ class SameMultiset(ClipScene):
         self.scales()
         self.plan()
         self.make_names()
-        cell, dm = self.cell, d.table.shape[1]
+        cell = self.cell
         content = self.layout.content
 
         # the sentences, large, one above the other
@@ -926,7 +926,6 @@ class SameMultiset(ClipScene):
         self.beat("sentences", FadeIn(self.row_a, lag_ratio=0.1), FadeIn(self.row_b, lag_ratio=0.1), run_time=1.4)
 
         # the words become the rows of each sentence; one embedding table in the middle
-        T = len(d.tokens_a)
         self.words_a = WordColumn([self.short[w] for w in d.tokens_a], colors_a, row_height=cell, width=self.words_w, size=self.chip_size)
         self.words_b = WordColumn([self.short[w] for w in d.tokens_b], colors_b, row_height=cell, width=self.words_w, size=self.chip_size)
         self.words_a.move_to([(self.col_a[0] + self.col_a[1]) / 2, self.heat_y, 0])

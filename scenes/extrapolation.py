@@ -42,7 +42,6 @@ from manim import (
     Line,
     Polygon,
     Rectangle,
-    ReplacementTransform,
     VGroup,
 )
 
@@ -96,7 +95,6 @@ from scenes.kit import (
     fit_label,
     overlay,
     place_annotations,
-    swap,
     label,
     math,
     token_color,
@@ -830,7 +828,7 @@ class GPT2ToLLaMA(ClipScene):
         self.wl_curves = VGroup(*[p.curve(i, d.wavelengths[k], color=self.base_colors[k], stroke_width=4)
                                   for k in range(2)])
         self.train_line = p.hline(l2.train_length, color=GOOD, dashed=True, stroke_width=2.5)
-        x0, x1 = p.axes[0].get_left()[0], p.axes[0].get_right()[0]
+        x1 = p.axes[0].get_right()[0]
         y_line = self.train_line.get_y()
         ends = [p.to_point(d.n_pairs - 1, d.wavelengths[k, -1]) for k in range(2)] + [np.array([x1, y_line, 0])]
         self.end_labels = place_annotations([*self.wl_values, self.train_text], ends, side=RIGHT, buff=0.12, gap=0.08,

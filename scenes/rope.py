@@ -30,7 +30,6 @@ from manim import (
     FadeOut,
     Indicate,
     LaggedStart,
-    Line,
     Rotate,
     Square,
     Succession,
@@ -423,7 +422,7 @@ class RoPEAngleGrid(ClipScene):
     def body(self) -> None:
         self.make_mobjects()
         d = self.data
-        T, P = d.T, d.d // 2
+        T = d.T
         tb = self.table
         # 1. the formula, and the hands it drives: one per pair, all at position 0
         self.beat("formula", Write(self.formula), FadeIn(self.given), FadeIn(self.dial_block, lag_ratio=0.05), run_time=1.6)

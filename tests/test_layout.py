@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from manim import DOWN, LEFT, RIGHT, UP, Circle, Line, MathTypst, Rectangle, Square, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, Line, MathTypst, Rectangle, Square, VGroup
 
 from scenes.kit import SMALL, LABEL, ClipScene, TokenRow, label, math
 from scenes.kit.audit import check, snapshot

@@ -22,7 +22,6 @@ from scenes.kit.stills import (
     DARK,
     DIVERGING,
     LIGHT,
-    Bars,
     FigureStill,
     Heatmap,
     Line,

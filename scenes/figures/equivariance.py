@@ -201,7 +201,7 @@ def same_words(data, cfg) -> FigureStill:
     return FigureStill(
         "same_words", "Same words, same outputs: attention alone cannot see word order", panels,
         mosaic="ABN;CDM", size=(7.0, 5.6), width_ratios=(1.0, 1.0, 1.25),
-        subtitle=f"self-attention outputs of both sentences (rows: tokens, then their mean), one embedding table",
+        subtitle="self-attention outputs of both sentences (rows: tokens, then their mean), one embedding table",
         proof=(f"matched outputs: max $|\\Delta|$ = {sci(p.max_diff)} without positions, "
                f"{sci(q.max_diff)} with them",),
         proof_color="good",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from scenes.kit.stills import Box, FigureStill, Heatmap, Note, Plot, Rule, Series, Span, count, sci
+from scenes.kit.stills import Box, FigureStill, Heatmap, Note, Plot, Rule, Series, Span, count
 from scenes.kit.theme import ColorScale
 
 from . import still

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-from manim import DOWN, LEFT, ORIGIN, RIGHT, UP, Line, Mobject, VGroup, VMobject
+from manim import DOWN, LEFT, ORIGIN, Line, Mobject, VGroup
 
 from .theme import CONTENT_BOTTOM, DIM, FRAME_H, FRAME_W, MARGIN, SANS, SMALL, label
 

@@ -7,12 +7,12 @@ constructors size a widget to a layout region with its captions at a fixed, legi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
-from manim import DOWN, AnimationGroup, Rectangle, VGroup
+from manim import DOWN, AnimationGroup, VGroup
 
-from .theme import DIM, FG, SMALL, ColorScale, label, math
+from .theme import DIM, FG, SMALL, math
 from .widgets import ColorBar, VectorDial  # noqa: F401  (ColorBar lives in widgets; re-exported)
 
 
