@@ -181,7 +181,7 @@ class CausalMask(_TidyScene):
     CODE_SIZE = 24  # the listing's font size (x-height about 11 px at 854×480)
     MAX_CELL = 1.8  # the big score / weight map's cells, at most (few tokens: larger cells)
     PAIR_MAX_CELL = 1.4  # the side-by-side maps' cells, at most
-    PROOF_SIZE = LABEL + 4  # the measured proofs (their scripts stay near 10 px)
+    PROOF_SIZE = LABEL + 8  # the measured proofs (their scripts, like j > i under max, near 11 px)
 
     @classmethod
     def build_data(cls, cfg: LectureConfig) -> CausalMaskData:
@@ -287,7 +287,7 @@ class CausalMask(_TidyScene):
                                        good=d.upper_max == 0.0)
         proofs = VGroup(self.proof_sum, self.proof_zero).arrange(RIGHT, buff=1.0)
         proof_strip, top = C.take_bottom(proofs.height, gap=0.4)
-        proof_strip.place(proofs)
+        proof_strip.fit(proofs)
         self.sum_value, self.zero_value = self.proof_sum[2], self.proof_zero[2]
 
         title_h, arrow_w, bar_w = 0.55, 1.7, 1.35
@@ -734,7 +734,8 @@ class KVCache(_TidyScene):
         ch = min(self.MAX_CELL_H, (rest.height - q_gap) / (T + 1.3), (rest.height - q_gap - q_min) / T)
         self.cell_w, self.cell_h = cw, ch
         q_row_h = max(1.3 * ch, q_min)
-        rows_top = rest.top - q_row_h - q_gap
+        drop = max(0.0, rest.height - q_row_h - q_gap - T * ch) / 2  # few tokens: the picture sits mid-height
+        rows_top = rest.top - drop - q_row_h - q_gap
 
         # x of each block's left edge, the whole row centred in the content
         total = fixed + 3 * dm * cw
@@ -765,7 +766,7 @@ class KVCache(_TidyScene):
         self.k_labels = row_labels("k", self.K_map)
         self.v_labels = row_labels("v", self.V_map)
         self.y_labels = row_labels("y", self.Y_map)
-        hy = heads_strip.center[1]
+        hy = heads_strip.center[1] - drop
         self.heads = VGroup(
             label("K cache", size=SMALL).move_to([self.K_map.get_center()[0], hy, 0]),
             label("weights", size=SMALL).move_to([xs["W"] + w_col / 2, hy, 0]),
@@ -777,7 +778,7 @@ class KVCache(_TidyScene):
             h.shift((base - baseline_y(h)) * UP)
 
         # the query row above the K cache, its note above the weights
-        q_y = rest.top - q_row_h / 2
+        q_y = rest.top - drop - q_row_h / 2
         self.q_map = CellMatrix(steps[0].q[None, :], self.scale, cw, ch * 1.3).move_to([self.K_map.get_center()[0], q_y, 0])
         self.q_label = math("q_0", size=LABEL, color=ACCENT).next_to(self.q_map, LEFT, buff=0.18)
         self.q_slot = Rectangle(width=dm * cw, height=ch * 1.3, stroke_color=DIM, stroke_width=1.5,
