@@ -72,7 +72,6 @@ from mathcore.causal import (
     row_sums,
 )
 from mathcore.config import LectureConfig
-from scenes.kit.base import Caption, reading_time
 from scenes.kit import (
     ACCENT,
     BAD,
@@ -856,27 +855,6 @@ class KVCache(_TidyScene):
         return [cache_in, attend, write]
 
     # ------------------------------------------------------------------ beats
-    def beat_many(self, key: str, plays: list[list], run_time: float, hold: float = 0.3) -> None:
-        """Like ``beat``, but one caption over several plays (each ``run_time`` s), played one after another.
-
-        Each play is a separate ``Scene.play``, so an animation never starts (nor shows its
-        mobject) before its turn; the caption lasts the whole sequence or its reading time.
-        """
-        text = self.caption(key)
-        total = max(len(plays) * run_time + hold, reading_time(text))
-        self.add_subcaption(text, duration=total)
-        self.captions.append(Caption(self.time, total, text))
-        start = self.time
-        for anims in plays:
-            self.play(Succession(*anims), run_time=run_time)
-        rest = total - (self.time - start)
-        if rest > 0:
-            self.wait(rest)
-        if self.auditing:
-            from scenes.kit.audit import snapshot
-
-            self.audit_records.append(snapshot(self, key))
-
     def body(self) -> None:
         self.make_mobjects()
         d = self.data
@@ -890,7 +868,7 @@ class KVCache(_TidyScene):
                                       a[1], a[2]), run_time=2.6)
         a = self.step_anims(1)
         self.beat("step1", Succession(*a), run_time=2.4)
-        self.beat_many("rest", [self.step_anims(t) for t in range(2, T)], run_time=1.3)
+        self.beat_plays("rest", [self.step_anims(t) for t in range(2, T)], run_time=1.3)
         self.beat("legend", FadeIn(self.legend, shift=0.1 * UP), FadeIn(self.legend_cached, shift=0.1 * UP),
                   run_time=1.0)
         self.beat("equal", Succession(FadeOut(self.tokens, run_time=0.4), FadeIn(self.proof, shift=0.15 * UP)),
@@ -1011,7 +989,7 @@ class KVCache(_TidyScene):
                 Succession(FadeIn(moved, run_time=0.3), FadeOut(moved, run_time=0.4)),
                 *[GrowFromEdge(b, DOWN) for b in self.bar_groups[t - 1]],
             )])
-        self.beat_many("stale", plays, run_time=1.15, hold=0.5)
+        self.beat_plays("stale", plays, run_time=1.15, hold=0.5)
         self.beat("proof_bidir" if d.min_stale > 0.0 else "proof_bidir_some", FadeIn(self.proof_bi_row, shift=0.15 * UP),
                   run_time=0.9)
         self.beat("proof_causal", FadeIn(self.proof_causal_row, shift=0.15 * UP), run_time=0.9)

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from scenes.kit.stills import BarGroup, Bars, Box, FigureStill, Heatmap, Line, Rule, Text, count, sci
+from scenes.kit.stills import BarGroup, Bars, Box, FigureStill, Heatmap, Line, Text, sci
 from scenes.kit.theme import ColorScale
 
 from . import still
-from .equivariance import log_floor, pow10, token_roles, tokens
+from .equivariance import log_floor, token_roles, tokens
 
 # The three lines that turn self-attention into causal attention (clip 03's listing; mathcore.attention).
 CAUSAL_CODE = ("mask = np.tri(T, dtype=bool)", "S[~mask] = -np.inf", "A = softmax(S, axis=-1)")

@@ -182,15 +182,26 @@ class ClipScene(Scene):
         The beat lasts ``max(run_time + hold, reading time, speech + GAP)``; ``hold`` defaults
         to 0.6 s.  The voice line starts with the beat, as its caption does.
         """
+        rt = (run_time if run_time is not None else DEFAULT_RUN) if animations else 0.0
+        plays = [(animations, rt, play_kw)] if animations else []
+        self._run_beat(key, plays, rt + (0.6 if hold is None else hold))
+
+    def beat_plays(self, key: str, plays: list[list], run_time: float, hold: float = 0.3) -> None:
+        """Like :meth:`beat`, with one caption over several plays made one after another (each a
+        ``Succession`` of its animations lasting ``run_time``): an animation never starts, nor
+        shows its mobject, before its turn."""
+        from manim import Succession
+
+        self._run_beat(key, [([Succession(*anims)], run_time, {}) for anims in plays], len(plays) * run_time + hold)
+
+    def _run_beat(self, key: str, plays: list, least: float) -> None:
         text = self.caption(key)
         line = self.speak(key, text)
-        rt = (run_time if run_time is not None else DEFAULT_RUN) if animations else 0.0
-        hold = 0.6 if hold is None else hold
-        total = max(rt + hold, reading_time(text), line.duration + VOICE_GAP if line is not None else 0.0)
+        total = max(least, reading_time(text), line.duration + VOICE_GAP if line is not None else 0.0)
         start = self.time
         if line is not None:
             self.voice_lines.append((start, line))
-        if animations:
+        for animations, rt, play_kw in plays:
             self.play(*animations, run_time=rt, **play_kw)
         if total - (self.time - start) > 1e-9:
             self.wait(total - (self.time - start))

@@ -13,7 +13,6 @@ from collections.abc import Sequence
 
 import numpy as np
 from manim import (
-    LEFT,
     RIGHT,
     UP,
     AnimationGroup,
