@@ -123,6 +123,8 @@ def make_project(root: Path, clips: list[str]) -> Path:
                       text, flags=re.S)
     assert n == 1
     cat.write_text(text)
+    cfg = root / "assets" / "lecture.toml"  # test projects are silent unless a test asks for a voice
+    cfg.write_text(re.sub(r'(?m)^engine = "\w+"', 'engine = "none"', cfg.read_text()))
     for mod, src in TEST_MODULES.items():
         (root / "scenes" / f"{mod}.py").write_text(src)
         slugs = ["gamma", "delta"] if mod == "tclip_pair" else [mod.removeprefix("tclip_")]

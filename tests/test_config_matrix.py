@@ -137,7 +137,7 @@ def test_any_valid_config_runs_every_scene_to_its_end(clip, overrides):
     from scenes.kit.audit import audit_clip
 
     res = audit_clip(_scene(clip), _load(overrides))
-    assert res.records and res.records[-1].key == "close"
+    assert res.records and res.records[-1].key.startswith("close")  # the closing beat (or its measured variant)
     assert 20 <= res.scene.time <= 75, f"{clip.name} lasts {res.scene.time:.1f} s"
     assert np.isfinite(res.scene.time)
 
