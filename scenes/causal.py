@@ -94,7 +94,6 @@ from scenes.kit import (
     token_color,
 )
 from scenes.kit.causal_widgets import (
-    CellMatrix,
     CodePanel,
     ExactHeatmap,
     RowBars,
@@ -469,7 +468,8 @@ class PrefixInvariance(_TidyScene):
         self.cell_w, self.cell_h = cell_w, cell_h
 
         def out_map(values):
-            return CellMatrix(values, self.scale, cell_w, cell_h, show_values=numbers, decimals=2, value_size=vsize)
+            return Heatmap(values, self.scale, (cell_w, cell_h), show_values=numbers, decimals=2, value_size=vsize,
+                           uniform_values=True)
 
         self.full = out_map(d.Y_full)
         self.prefix = out_map(d.Y_prefix)
@@ -747,7 +747,7 @@ class KVCache(_TidyScene):
         self.row_y = lambda i: rows_top - (i + 0.5) * ch
 
         def block(values, key):
-            hm = CellMatrix(values, self.scale, cw, ch)
+            hm = Heatmap(values, self.scale, (cw, ch))
             hm.move_to([xs[key] + lab_w + dm * cw / 2, rows_top - T * ch / 2, 0])
             return hm
 
@@ -778,7 +778,7 @@ class KVCache(_TidyScene):
 
         # the query row above the K cache, its note above the weights
         q_y = rest.top - drop - q_row_h / 2
-        self.q_map = CellMatrix(steps[0].q[None, :], self.scale, cw, ch * 1.3).move_to([self.K_map.get_center()[0], q_y, 0])
+        self.q_map = Heatmap(steps[0].q[None, :], self.scale, (cw, ch * 1.3)).move_to([self.K_map.get_center()[0], q_y, 0])
         self.q_label = math("q_0", size=LABEL, color=ACCENT).next_to(self.q_map, LEFT, buff=0.18)
         self.q_slot = Rectangle(width=dm * cw, height=ch * 1.3, stroke_color=DIM, stroke_width=1.5,
                                 stroke_opacity=0.6).move_to(self.q_map)
@@ -931,7 +931,7 @@ class KVCache(_TidyScene):
             st = np.array(d.Y_bidir[-1], dtype=float)
             st[: t + 1] = d.Y_bidir[t]
             stages.append(st)
-        self.bi_map = CellMatrix(stages[0], self.bi_scale, cw, ch)
+        self.bi_map = Heatmap(stages[0], self.bi_scale, (cw, ch))
         for i in range(1, T):
             for cell in self.bi_map.cells[i]:
                 cell.set_fill(opacity=0.0)

@@ -28,7 +28,7 @@ from manim import (
     VMobject,
 )
 
-from .theme import ACCENT, BG, DIM, FAINT, FG, GOOD, LABEL, MONO, SMALL, fmt_measure, fmt_value, label, math, register_fonts
+from .theme import ACCENT, DIM, FAINT, FG, GOOD, LABEL, MONO, SMALL, fmt_measure, label, math, register_fonts
 from .layout import _pango_xh_per_size, baseline_y, mark_text, overlay
 from .widgets import Heatmap
 
@@ -98,53 +98,6 @@ class ExactHeatmap(Heatmap):
             overlay(self.cell(i, j), t)
             return t.move_to(self.cell(i, j))
         return super()._label_for(v, i, j)
-
-
-class CellMatrix(Heatmap):
-    """A :class:`Heatmap` with rectangular ``cell_w × cell_h`` cells: a matrix of printed values
-    needs wide cells, a stack of rows needs short ones.  Everything else (``cells[i][j]``,
-    ``values``, ``labels`` row-major, ``color_of``) is the heatmap's."""
-
-    def __init__(self, values, scale, cell_w: float, cell_h: float, show_values: bool = False, decimals: int = 2,
-                 value_size: float = SMALL, masked_color=FAINT, **kw):
-        VGroup.__init__(self, **kw)
-        self.values = np.array(values, dtype=float, copy=True)
-        if self.values.ndim != 2:
-            raise ValueError(f"CellMatrix needs a 2-D array, got shape {self.values.shape}")
-        self.values.flags.writeable = False
-        self.color_scale = scale
-        self.cell_w, self.cell_h = float(cell_w), float(cell_h)
-        self.cell_size = min(self.cell_w, self.cell_h)
-        self.show_values, self.decimals = show_values, decimals
-        self.masked_color = masked_color
-        rows, cols = self.values.shape
-        if show_values:  # one size for every printed value: the widest one fits its cell
-            texts = [fmt_value(v, decimals) if np.isfinite(v) else "\u2212\u221e" for v in self.values.ravel()]
-            widest = label(max(texts, key=len), size=value_size).width
-            value_size = value_size * min(1.0, cell_w * 0.88 / widest)
-        self.value_size = value_size
-        self.cells = VGroup()
-        self.labels = VGroup()
-        for i in range(rows):
-            row = VGroup()
-            for j in range(cols):
-                r = Rectangle(width=cell_w, height=cell_h, stroke_color=BG, stroke_width=1.5)
-                r.move_to(np.array([(j - (cols - 1) / 2) * cell_w, ((rows - 1) / 2 - i) * cell_h, 0]))
-                row.add(r)
-            self.cells.add(row)
-        self.add(self.cells)
-        if show_values:
-            self.add(self.labels)
-        self._paint(self.values)
-
-    def _label_for(self, v: float, i: int, j: int):
-        text = fmt_value(v, self.decimals) if np.isfinite(v) else "\u2212\u221e"
-        col = self.color_scale.text_color(v) if np.isfinite(v) else FG
-        t = label(text, size=self.value_size, color=col)
-        if t.width > self.cell_w * 0.9:
-            t.scale_to_fit_width(self.cell_w * 0.9)
-        overlay(self.cell(i, j), t)
-        return t.move_to(self.cell(i, j))
 
 
 def staircase_outline(hm: Heatmap, color=GOOD, stroke_width: float = 4, upper: bool = False) -> Polygon:
@@ -280,5 +233,5 @@ class SeriesKey(VGroup):
             t.shift((self.swatch.get_bottom()[1] - baseline_y(t)) * UP)
 
 
-__all__ = ["CellMatrix", "CodePanel", "ExactHeatmap", "PANEL", "RowBars", "SeriesKey", "check_mark",
+__all__ = ["CodePanel", "ExactHeatmap", "PANEL", "RowBars", "SeriesKey", "check_mark",
            "measure_line", "morph_cells", "staircase_outline"]

@@ -106,19 +106,30 @@ class Heatmap(VGroup):
         self,
         values,
         scale: ColorScale,
-        cell_size: float = 0.5,
+        cell_size: float | tuple[float, float] = 0.5,
         show_values: bool = False,
         decimals: int = 2,
         value_size: float = SMALL,
         masked_color=FAINT,
+        uniform_values: bool = False,
         **kw,
     ):
+        """``cell_size`` is a square cell's side, or ``(width, height)`` for rectangular cells (a
+        matrix of printed values wants wide cells, a stack of rows short ones).  With
+        ``uniform_values`` every printed value takes one size, the largest at which the widest
+        of them fits its cell, instead of each shrinking on its own."""
         super().__init__(**kw)
         self.values = _as_array(values, 2, "Heatmap")
         self.color_scale = scale
-        self.cell_size = cell_size
+        w, h = (float(cell_size[0]), float(cell_size[1])) if isinstance(cell_size, tuple) else (cell_size, cell_size)
+        self.cell_w, self.cell_h = w, h
+        self.cell_size = min(w, h)
         self.show_values = show_values
         self.decimals = decimals
+        if show_values and uniform_values:
+            texts = [fmt_value(v, decimals) if np.isfinite(v) else "\u2212\u221e" for v in self.values.ravel()]
+            widest = label(max(texts, key=len), size=value_size).width
+            value_size = value_size * min(1.0, w * 0.88 / widest)
         self.value_size = value_size
         self.masked_color = masked_color
         rows, cols = self.values.shape
@@ -127,8 +138,8 @@ class Heatmap(VGroup):
         for i in range(rows):
             row = VGroup()
             for j in range(cols):
-                sq = Square(side_length=cell_size, stroke_color=BG, stroke_width=1.5)
-                sq.move_to(np.array([(j - (cols - 1) / 2) * cell_size, ((rows - 1) / 2 - i) * cell_size, 0]))
+                sq = (Square(side_length=w) if w == h else Rectangle(width=w, height=h)).set_stroke(BG, 1.5)
+                sq.move_to(np.array([(j - (cols - 1) / 2) * w, ((rows - 1) / 2 - i) * h, 0]))
                 row.add(sq)
             self.cells.add(row)
         self.add(self.cells)
@@ -147,8 +158,8 @@ class Heatmap(VGroup):
         text = fmt_value(v, self.decimals) if np.isfinite(v) else "\u2212\u221e"
         col = self.color_scale.text_color(v) if np.isfinite(v) else FG
         t = label(text, size=self.value_size, color=col)
-        if t.width > self.cell_size * 0.92:
-            t.scale_to_fit_width(self.cell_size * 0.92)
+        if t.width > self.cell_w * 0.92:
+            t.scale_to_fit_width(self.cell_w * 0.92)
         overlay(self.cell(i, j), t)  # a value sits on its own cell
         return t.move_to(self.cell(i, j))
 
