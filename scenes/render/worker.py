@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -25,6 +26,47 @@ QUALITY_SETTINGS = {
     "k": (3840, 2160, 30),
     "t": (256, 144, 5),
 }
+
+# Typst formulas and Pango labels become SVG files named by the hash of their source (Manim's
+# tex_dir and text_dir).  A worker renders into a fresh media folder, so without this every
+# render would typeset every formula and label again; the files are kept here between renders,
+# in a folder per set of library versions (a new Typst or Pango typesets afresh).
+SHARED_SVG_DIR = REPO_DIR / ".render-cache" / "svg"
+
+
+def _shared_svg_dir() -> Path:
+    import hashlib
+
+    from .pipeline import library_versions
+
+    return SHARED_SVG_DIR / hashlib.sha256("\n".join(library_versions()).encode()).hexdigest()[:16]
+
+
+def _seed_svg_cache(private: Path, shared: Path) -> None:
+    """Link the shared SVGs into this render's folder (a link costs nothing and copies nothing)."""
+    private.mkdir(parents=True, exist_ok=True)
+    if not shared.is_dir():
+        return
+    for f in shared.glob("*.svg"):
+        try:
+            os.link(f, private / f.name)
+        except FileExistsError:
+            pass
+        except OSError:  # another file system: fall back to a copy
+            shutil.copyfile(f, private / f.name)
+
+
+def _keep_svg_cache(private: Path, shared: Path) -> None:
+    """Copy the SVGs this render typeset into the shared folder, each atomically (written aside,
+    then renamed), so a render running beside this one never reads half a file."""
+    shared.mkdir(parents=True, exist_ok=True)
+    for f in private.glob("*.svg"):
+        dst = shared / f.name
+        if dst.exists():
+            continue
+        tmp = shared / f".{f.name}.{os.getpid()}.tmp"
+        shutil.copyfile(f, tmp)
+        os.replace(tmp, dst)
 
 
 def render(name: str, quality: str, workdir: Path) -> dict:
@@ -56,9 +98,14 @@ def render(name: str, quality: str, workdir: Path) -> dict:
     module = importlib.import_module(f"scenes.{clip.module}")
     scene_cls = getattr(module, clip.scene)
     media = workdir / "media"
+    svgs = {kind: media / kind for kind in ("typst", "text")}
+    shared = _shared_svg_dir()
+    for kind, private in svgs.items():
+        _seed_svg_cache(private, shared / kind)
     with tempconfig({
         "pixel_width": w, "pixel_height": h, "frame_rate": fps,
-        "media_dir": str(media), "output_file": clip.name, "verbosity": "WARNING",
+        "media_dir": str(media), "tex_dir": str(svgs["typst"]), "text_dir": str(svgs["text"]),
+        "output_file": clip.name, "verbosity": "WARNING",
         "progress_bar": "none", "write_to_movie": True, "save_last_frame": False,
         # Manim's own per-animation cache hashes every mobject of every play() call: 40% of a
         # clip's render time here.  Our render key already skips unchanged clips before
@@ -75,6 +122,8 @@ def render(name: str, quality: str, workdir: Path) -> dict:
         mp4 = Path(fw.movie_file_path)
         srt = mp4.with_suffix(".srt")
         _ = config  # config is what tempconfig set; nothing else to read
+    for kind, private in svgs.items():
+        _keep_svg_cache(private, shared / kind)
     from PIL import Image
 
     png = workdir / f"{clip.name}.png"
