@@ -15,6 +15,24 @@ TEST_STAMP := $(VENV)/.test-setup-stamp
 
 setup: $(STAMP)
 
+# The shell lines that install the missing Debian packages among $(1) as root, or else print the
+# exact sudo line and stop with status 2; $(2) says what they are for, $(3) adds to the missing list.
+define apt_ensure
+missing=""; \
+for p in $(1); do \
+  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+done; \
+$(3) \
+if [ -n "$$missing" ]; then \
+  if [ "$$(id -u)" = 0 ]; then \
+    echo "Installing Debian packages$(2):$$missing"; \
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq$$missing >/dev/null; \
+  else \
+    echo "Missing Debian packages$(2):$$missing. Run: sudo apt-get install -y$$missing" >&2; exit 2; \
+  fi; \
+fi;
+endef
+
 # Re-runs only when pyproject.toml changes; otherwise `make` sees the stamp and does nothing.
 $(STAMP): pyproject.toml Makefile
 	@set -e; \
@@ -22,19 +40,7 @@ $(STAMP): pyproject.toml Makefile
 	  if ! pkg-config --exists cairo pangocairo 2>/dev/null; then \
 	    echo "Cairo and Pango are missing. Run: brew install cairo pango pkg-config" >&2; exit 2; fi; \
 	else \
-	  missing=""; \
-	  for p in $(APT_PKGS); do \
-	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
-	  done; \
-	  python3 -c 'import ensurepip, venv' 2>/dev/null || missing="$$missing python3-venv"; \
-	  if [ -n "$$missing" ]; then \
-	    if [ "$$(id -u)" = 0 ]; then \
-	      echo "Installing Debian packages:$$missing"; \
-	      apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq$$missing >/dev/null; \
-	    else \
-	      echo "Missing Debian packages:$$missing. Run: sudo apt-get install -y$$missing" >&2; exit 2; \
-	    fi; \
-	  fi; \
+	  $(call apt_ensure,$(APT_PKGS),,python3 -c 'import ensurepip; import venv' 2>/dev/null || missing="$$missing python3-venv";) \
 	fi; \
 	python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { echo "Python 3.11 or newer is needed, found $$(python3 --version 2>&1)" >&2; exit 2; }; \
 	test -x $(PY) || python3 -m venv $(VENV); \
@@ -60,18 +66,7 @@ $(TEST_STAMP): $(STAMP)
 	  test -x /Applications/Chromium.app/Contents/MacOS/Chromium || { \
 	    echo "Chromium is missing. Run: brew install --cask chromium" >&2; exit 2; }; \
 	else \
-	  missing=""; \
-	  for p in $(TEST_APT_PKGS); do \
-	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
-	  done; \
-	  if [ -n "$$missing" ]; then \
-	    if [ "$$(id -u)" = 0 ]; then \
-	      echo "Installing Debian packages for the tests:$$missing"; \
-	      apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq$$missing >/dev/null; \
-	    else \
-	      echo "Missing Debian packages for the tests:$$missing. Run: sudo apt-get install -y$$missing" >&2; exit 2; \
-	    fi; \
-	  fi; \
+	  $(call apt_ensure,$(TEST_APT_PKGS), for the tests,) \
 	fi; \
 	touch $@
 
