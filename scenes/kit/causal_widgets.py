@@ -60,7 +60,6 @@ class CodePanel(VGroup):
             corner_radius=0.06, width=self.background.width - 0.12, height=k0.height + 0.16,
             stroke_color=ACCENT, stroke_width=2.5, fill_color=ACCENT, fill_opacity=0.08,
         ).move_to([self.background.get_center()[0], k0.get_center()[1], 0]).set_opacity(0)
-        self.focused: int | None = None
         self.add(self.listing, self.marker)
         xh = _pango_xh_per_size(MONO) * size
         for line in self.lines:
@@ -73,16 +72,11 @@ class CodePanel(VGroup):
 
     def focus(self, k: int, dim: float = 0.4) -> AnimationGroup:
         """Animate: marker onto line ``k``, line ``k`` full strength, the others at ``dim``."""
-        self.focused = k
         y = self.lines[k].get_center()[1]
         anims = [self.marker.animate.set_stroke(opacity=1).set_fill(opacity=0.08).set_y(y)]
         for i, line in enumerate(self.lines):
             anims.append(line.animate.set_opacity(1.0 if i == k else dim))
         return AnimationGroup(*anims)
-
-    def unfocus(self) -> AnimationGroup:
-        self.focused = None
-        return AnimationGroup(self.marker.animate.set_opacity(0), *[ln.animate.set_opacity(1.0) for ln in self.lines])
 
 
 class ExactHeatmap(Heatmap):

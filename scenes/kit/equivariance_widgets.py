@@ -127,12 +127,6 @@ class WordColumn(VGroup):
             self.texts.add(t)
         self.add(self.chips)
 
-    @staticmethod
-    def needed_width(words: Sequence[str], row_height: float) -> float:
-        """The width a column of ``words`` takes at ``row_height``."""
-        s = chip_text_size(min(row_height * 0.84, WordColumn.MAX_CHIP))
-        return max(label(w, size=s).width for w in words) + 0.3
-
 
 # ------------------------------------------------------------------ many trials on a log plot
 def nice_count_ticks(n: int, max_ticks: int = 4) -> list[int]:
