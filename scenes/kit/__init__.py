@@ -1,32 +1,37 @@
-"""The shared kit every clip is drawn with: theme, widgets, base scene."""
+"""The shared kit every clip is drawn with: theme, widgets, base scene.
 
-from .base import Caption, ClipScene, NarrationError, narration, narration_file, reading_time
-from .theme import (
-    ACCENT,
-    BAD,
-    BG,
-    BLUE,
-    DIM,
-    FAINT,
-    FG,
-    GOOD,
-    HEADING,
-    LABEL,
-    PROPERTY_COLORS,
-    PURPLE,
-    SMALL,
-    TITLE,
-    ColorScale,
-    family_color,
-    fmt_measure,
-    fmt_value,
-    label,
-    math,
-    mono,
-    register_fonts,
-    token_color,
-)
-from .widgets import Bracket, ColorBar, Heatmap, LabelledMatrix, TokenRow, VectorDial
-from .motion import Readout, swap
-from .layout import Layout, LayoutError, Region, fit_label, overlay, background, place_annotations
-from .plots import Plot, downsample_minmax
+Names are imported lazily (PEP 562): ``import scenes.kit.voice`` or ``scenes.kit.numbers``
+does not import Manim or the base scene, so planning a render stays light; ``from scenes.kit
+import ClipScene`` imports what it names, on first use.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+_EXPORTS = {
+    "base": ("Caption", "ClipScene", "NarrationError", "narration", "narration_file", "reading_time"),
+    "theme": ("ACCENT", "BAD", "BG", "BLUE", "DIM", "FAINT", "FG", "GOOD", "HEADING", "LABEL", "PROPERTY_COLORS",
+              "PURPLE", "SMALL", "TITLE", "ColorScale", "family_color", "fmt_measure", "fmt_value", "label", "math",
+              "mono", "register_fonts", "token_color"),
+    "widgets": ("Bracket", "ColorBar", "Heatmap", "LabelledMatrix", "TokenRow", "VectorDial"),
+    "motion": ("Readout", "swap"),
+    "layout": ("Layout", "LayoutError", "Region", "fit_label", "overlay", "background", "place_annotations"),
+    "plots": ("Plot", "downsample_minmax"),
+}
+_WHERE = {name: module for module, names in _EXPORTS.items() for name in names}
+
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str):
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'scenes.kit' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_WHERE))
