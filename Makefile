@@ -5,9 +5,10 @@ PY      := $(VENV)/bin/python
 STAMP   := $(VENV)/.setup-stamp
 QUALITY ?=
 APT_PKGS := libcairo2-dev libpango1.0-dev pkg-config
-# what only `make test` needs: the browser the presenter's tests drive (tests/test_present.py) and poppler-utils,
-# whose pdftoppm/pdftotext read the handout back (tests/test_handout.py)
-TEST_APT_PKGS := chromium poppler-utils
+# what only `make test` needs: the browser the presenter's tests drive (tests/test_present.py), poppler-utils,
+# whose pdftoppm/pdftotext read the handout back (tests/test_handout.py), and ffmpeg, whose EBU R128 meter
+# measures the delivered audio and which extracts the MP4's subtitle stream (tests/test_accessibility.py)
+TEST_APT_PKGS := chromium poppler-utils ffmpeg
 TEST_STAMP := $(VENV)/.test-setup-stamp
 
 .PHONY: setup render preview test bench clean

@@ -61,6 +61,7 @@ class LectureConfig:
     cmap_signed: str
     cmap_angles: str
     voice: str = "none"
+    caption_max_line: int = 42  # [captions] max_line: characters a subtitle line holds (42 broadcast, 32 DCMP)
 
     @property
     def tokens_a(self) -> tuple[str, ...]:
@@ -83,6 +84,7 @@ FIELDS: dict[str, str] = {
     "dilution_t_max": "positions.dilution_t_max",
     "cmap_weights": "colors.weights", "cmap_signed": "colors.signed", "cmap_angles": "colors.angles",
     "voice": "voice.engine",
+    "caption_max_line": "captions.max_line",
 }
 
 
@@ -209,6 +211,8 @@ def load_config(path: str | os.PathLike | None = None) -> LectureConfig:
         cmap_signed=r.str("colors.signed", SIGNED_CMAPS),
         cmap_angles=r.str("colors.angles", ANGLE_CMAPS),
         voice=r.str("voice.engine", VOICES),
+        # optional (a config without [captions] gets the broadcast 42): 32 for DCMP's education style
+        caption_max_line=r.int("captions.max_line", 24, 60) if "max_line" in (data.get("captions") or {}) else 42,
     )
 
 

@@ -202,7 +202,10 @@ def test_present_writes_one_self_contained_page_and_the_chapters(qdir):
     assert [c["thumb"] for c in deck["clips"]] == ["../01_alpha.png", "../02_beta.png", "../05_gamma.png"]
     for c in deck["clips"]:
         assert (qdir / "present" / c["src"]).exists() and (qdir / "present" / c["thumb"]).exists()
-        assert c["vtt"].startswith("WEBVTT\n") and "00:00:00.000 --> 00:00:01.600" in c["vtt"]
+        # the clip's caption events: the first starts with the clip and ends 2 frames (0.4 s at 5 fps) before
+        # the next event, here the next beat's at 1.6 s
+        assert c["vtt"].startswith("WEBVTT\n") and "00:00:00.000 --> 00:00:01.200" in c["vtt"]
+        assert c["dvtt"].startswith("WEBVTT\n")
     # chapters: 0:00 Title, one a clip, at each clip's start in the joined lecture
     m = manifest(qdir)
     starts = np.cumsum([0] + [m[n]["duration"] for n in ("01_alpha", "02_beta")])
@@ -283,7 +286,8 @@ def test_every_beat_stops_on_its_last_frame(presenter, qdir):
         assert abs(log["pausedFrame"] - stop) <= 1, log
         end = (stop + 1) / fps
         assert end - 1 / fps <= st["currentTime"] < end, st
-        assert st["caption"] == text and st["track"]["active"] == [text]
+        # the stop frame lies in the 2-frame gap after the beat's last event: the page keeps that event up
+        assert st["caption"] == text and st["track"]["active"] in ([], [text])
         diffs, _ = closest_frames(presenter.picture(), frames)
         assert diffs[stop] <= min(diffs) + 1.0 and diffs[stop] < 6, (stop, diffs)
     print("stops (clip, stop frame, presented, paused at, currentTime - stop frame's start):", seen)
@@ -358,7 +362,7 @@ def test_captions_show_and_toggle(presenter):
     st = presenter.press("ArrowRight")
     tr = st["track"]
     assert tr["kind"] == "captions" and tr["src"].startswith("blob:") and tr["mode"] == "hidden"
-    assert st["caption"] == "Alpha opens." and tr["active"] == ["Alpha opens."]
+    assert st["caption"] == "Alpha opens." and tr["active"] in ([], ["Alpha opens."])
     assert presenter.page.locator("#caption span").is_visible()
     st = presenter.press("c")
     assert st["caption"] is None and st["track"]["mode"] == "disabled"
@@ -370,7 +374,7 @@ def test_captions_show_and_toggle(presenter):
     st = presenter.press("ArrowRight")
     st = presenter.press("ArrowRight")  # into the next clip: its own track
     assert (st["clip"], st["caption"]) == (2, "Beta opens.")
-    assert st["track"]["active"] == ["Beta opens."]
+    assert st["track"]["active"] in ([], ["Beta opens."])
 
 
 def test_overview_shows_every_clip_and_jumps(presenter, qdir):

@@ -29,6 +29,7 @@ from .voice import GAP as VOICE_GAP
 from .theme import BG, DIM, FAINT, HEADING, MARGIN, SMALL, TITLE, family_color, label, register_fonts
 
 VOICE_ENV = "ATTENTION_CLIPS_VOICE"  # `clips render --voice` sets it for the worker
+DESCRIBED_ENV = "ATTENTION_CLIPS_DESCRIBED"  # `clips render --described` sets it to "1" for the worker
 NARRATION_DIR: Path = ASSETS_DIR / "narration"  # one TOML per clip family: narration/<module>.toml
 WORDS_PER_SECOND = 2.5  # reading speed the captions are timed for
 MIN_CAPTION = 1.6  # seconds
@@ -62,9 +63,12 @@ def narration(clip: Clip) -> dict[str, str]:
     return table[slug]
 
 
-def reading_time(text: str) -> float:
-    """Seconds a caption needs on screen to be read."""
-    return max(MIN_CAPTION, len(text.split()) / WORDS_PER_SECOND)
+def reading_time(text: str, frame_rate: float = 30.0, max_line: int = 42) -> float:
+    """Seconds a silent beat needs to show ``text`` as caption events within the broadcast limits
+    (``scenes.kit.captions``: at most 17 characters a second, 5/6 s an event, 2 frames between)."""
+    from .captions import Style, reading_length
+
+    return max(MIN_CAPTION, len(text.split()) / WORDS_PER_SECOND, reading_length(text, Style(max_line=max_line), frame_rate))
 
 
 @dataclass(frozen=True)
@@ -73,6 +77,21 @@ class Caption:
     duration: float
     text: str
     key: str = ""  # the narration entry (the beat's name)
+    events: tuple = ()  # the caption as subtitle events (scenes.kit.captions.Event), clip time
+    describe: str = ""  # the audio description of the beat's picture ("" when the narration says it all)
+    speech: float = 0.0  # seconds of voice the beat starts with
+
+
+@dataclass(frozen=True)
+class Description:
+    """A beat's audio description and when it is given: in a clip, once the beat's voice has
+    finished (to the end of the beat); in a described clip, the hold after the beat."""
+
+    key: str
+    start: float
+    end: float
+    text: str
+    source: str = ""  # "piper", a recording's path, or "" when not spoken
 
 
 class ClipScene(Scene):
@@ -86,8 +105,9 @@ class ClipScene(Scene):
     CLOSING_HOLD: ClassVar[float] = 2.0
 
     def __init__(self, *args, lecture_config: LectureConfig | None = None, audit: bool = False,
-                 voice: str | None = None, **kwargs):
+                 voice: str | None = None, described: bool | None = None, **kwargs):
         self._lecture_config = lecture_config
+        self._described = described
         self.auditing = audit
         self.audit_records: list = []
         # the voice: "piper", "recorded" or "none"; by default $ATTENTION_CLIPS_VOICE (set by
@@ -119,6 +139,12 @@ class ClipScene(Scene):
         """Values the narration may name in ``{braces}``."""
         return {}
 
+    def describe_default(self, key: str) -> str | None:
+        """An audio description of beat ``key`` made from the data (``"row 4 of X moves to row 1"``), for a
+        beat whose picture shows something the narration does not say; the narration's
+        ``[slug.describe]`` entry, when there is one, wins.  ``None``: nothing to add."""
+        return None
+
     # ------------------------------------------------------------------ life cycle
     def setup(self) -> None:
         register_fonts()
@@ -127,7 +153,13 @@ class ClipScene(Scene):
         self.data = self.build_data(self.cfg)
         self._narration = narration(self.clip())
         self.captions: list[Caption] = []
+        self.descriptions: list[Description] = []
         self.voice_lines: list = []  # (start, voice.Line) per spoken beat
+        from .captions import Style
+
+        self.caption_style = Style(max_line=getattr(self.cfg, "caption_max_line", 42))
+        # `clips render --described`: the picture holds after each described beat while its description is spoken
+        self.described = self._described if self._described is not None else os.environ.get(DESCRIBED_ENV) == "1"
         engine = self._voice_choice or os.environ.get(VOICE_ENV) or self.cfg.voice
         self.narrator = None
         if engine != "none":
@@ -169,6 +201,22 @@ class ClipScene(Scene):
             return spoken(say[key].format(**self.caption_values()))
         return spoken(caption)
 
+    def description(self, key: str) -> str:
+        """The audio description of beat ``key``: the narration's ``[slug.describe]`` entry (``{braces}``
+        filled like captions), else :meth:`describe_default`, else ``""``."""
+        table = self._narration.get("describe", {})
+        if isinstance(table, dict) and isinstance(table.get(key), str):
+            text = table[key]
+            values = self.caption_values()
+            names = {f for _, f, _, _ in string.Formatter().parse(text) if f}
+            missing = names - values.keys()
+            if missing:
+                raise NarrationError(
+                    f"{narration_file(self.clip())}: [{self.clip().slug}.describe].{key} names {{{sorted(missing)[0]}}}; "
+                    f"this clip provides {', '.join(sorted(values)) or 'no values'}")
+            return " ".join(text.format(**values).split())
+        return " ".join((self.describe_default(key) or "").split())
+
     def speak(self, key: str, caption: str):
         """The voice line for beat ``key`` (``None`` when the clip is silent)."""
         if self.narrator is None:
@@ -194,10 +242,23 @@ class ClipScene(Scene):
 
         self._run_beat(key, [([Succession(*anims)], run_time, {}) for anims in plays], len(plays) * run_time + hold)
 
+    def _caption_plan(self, key: str, text: str, line):
+        """The beat's caption as subtitle events, timed to its voice line (``scenes.kit.captions``)."""
+        from .captions import plan
+        from .voice import RATE, spoken
+
+        say = self._narration.get("say", {})
+        own = say.get(key) if isinstance(say, dict) else None
+        return plan(text, self.caption_style, line.samples if line is not None else None, RATE, spoken,
+                    say=own if own is not None else None)
+
     def _run_beat(self, key: str, plays: list, least: float) -> None:
         text = self.caption(key)
         line = self.speak(key, text)
-        total = max(least, reading_time(text), line.duration + VOICE_GAP if line is not None else 0.0)
+        cues = self._caption_plan(key, text, line)
+        fps = float(config.frame_rate)
+        total = max(least, MIN_CAPTION, len(text.split()) / WORDS_PER_SECOND, cues.min_length(fps),
+                    line.duration + VOICE_GAP if line is not None else 0.0)
         start = self.time
         if line is not None:
             self.voice_lines.append((start, line))
@@ -212,12 +273,42 @@ class ClipScene(Scene):
         # time the caption by the clock, after the fact: frame rounding can make the
         # beat a frame shorter or longer than asked, and captions must never overlap
         shown = self.time - start
-        self.add_subcaption(text, duration=shown, offset=-shown)
-        self.captions.append(Caption(start, shown, text, key))
+        events = cues.events(start, shown, fps)
+        for ev in events:
+            self.add_subcaption(ev.text, duration=ev.end - ev.start, offset=ev.start - self.time)
+        describe = self.description(key)
+        speech = line.duration if line is not None else 0.0
+        self.captions.append(Caption(start, shown, text, key, tuple(events), describe, speech))
+        if describe:
+            self._describe_beat(key, describe, start, shown, speech, fps)
         if self.auditing:
             from .audit import snapshot
 
             self.audit_records.append(snapshot(self, key))
+
+    def _describe_beat(self, key: str, text: str, start: float, shown: float, speech: float, fps: float) -> None:
+        """Record beat ``key``'s description; in a described clip, hold the picture while it is spoken
+        (the lecturer's ``<beat>.describe.<ext>`` recording, else the clip's voice), then go on."""
+        import math
+
+        end = start + shown
+        if not self.described:
+            # announced once the beat's voice has finished, to the end of the beat (where the presenter stops)
+            a = min(start + math.ceil(speech * fps - 1e-6) / fps, end - 1 / fps)
+            self.descriptions.append(Description(key, round(max(start, a), 6), round(end, 6), text))
+            return
+        source = ""
+        if self.narrator is not None:
+            from .voice import spoken
+
+            dline = self.narrator.line(self.clip().slug, f"{key}.describe", text, spoken(text))
+            self.voice_lines.append((self.time, dline))
+            hold, source = dline.duration + VOICE_GAP, dline.source
+        else:
+            hold = reading_time(text, fps, self.caption_style.max_line)
+        t0 = self.time
+        self.wait(max(hold, 1 / fps))
+        self.descriptions.append(Description(key, round(t0, 6), round(self.time, 6), text, source))
 
     # ------------------------------------------------------------------ frame furniture
     def title_card(self) -> None:

@@ -119,13 +119,13 @@ def write_lecture(segs: list[Segment], dst_mp4: Path, dst_srt: Path) -> None:
     total_ms = int(round(sum(s.duration for s in segs) * 1000))
     # one continuous audio track: each clip's audio cut or padded to its video's exact length,
     # joined, encoded once (no AAC priming or padding at the joins), when any clip has a voice
-    from .audio import RATE, decode_audio, encode_aac, has_audio
+    from .audio import RATE, decode_audio, encode_delivered, has_audio
 
     apkts, acc = [], None
     if any(has_audio(seg.mp4) for seg in segs):
         starts = [int(round(seg.start * RATE)) for seg in segs] + [int(round(sum(s.duration for s in segs) * RATE))]
         track = np.concatenate([decode_audio(seg.mp4, (b - a) / RATE) for seg, a, b in zip(segs, starts, starts[1:])])
-        acc, apkts = encode_aac(track)
+        acc, apkts, _measured = encode_delivered(track)  # the joins and the encoder must not push peaks over
     with av.open(str(tmp), "w", format="mp4") as out:
         with av.open(str(segs[0].mp4)) as first:
             vout = out.add_stream_from_template(first.streams.video[0])
@@ -205,17 +205,59 @@ def _mux_sub(out, stream, item) -> None:
     out.mux(p)
 
 
+def lecture_tracks(segs: list[Segment], manifest: Manifest) -> dict[str, str]:
+    """The lecture's WebVTT tracks: every clip's caption events and audio descriptions, shifted to
+    the clip's start (the captions are the same events as ``lecture.srt`` and the embedded track)."""
+    from ..kit.captions import to_vtt
+
+    caps, desc = [], []
+    for seg in segs:
+        entry = manifest.entry(seg.clip) or {}
+        t0, end = float(seg.start), float(seg.start + seg.duration)
+        for b in entry.get("beats", []):
+            for a, e, text in b.get("events", []):
+                caps.append((t0 + a, min(t0 + e, end), text))
+        for d in entry.get("descriptions", []):
+            desc.append((t0 + d["start"], min(t0 + d["end"], end), d["text"]))
+    return {"lecture.vtt": to_vtt(caps), "lecture.descriptions.vtt": to_vtt(desc, "descriptions")}
+
+
+def lecture_chapters(segs: list[Segment], manifest: Manifest) -> list:
+    """One transcript chapter per clip, from the beats its render recorded."""
+    from .transcript import chapter
+
+    return [chapter(seg.clip, (manifest.entry(seg.clip) or {}).get("beats", []), float(seg.start)) for seg in segs]
+
+
+def _heading() -> str:
+    from mathcore.config import load_config
+
+    cfg = load_config()
+    return f"Lecture {cfg.number} · {cfg.title}"
+
+
 def cmd_lecture(args, quality: str) -> int:
+    import os
+
     out = Path(args.out).resolve()
-    qdir = out / quality
+    qdir = out / quality / "described" if getattr(args, "described", False) else out / quality
+    heading = _heading()
     with OutputLock(out):
         segs = plan_segments(qdir, quality)
         write_lecture(segs, qdir / "lecture.mp4", qdir / "lecture.srt")
         from .present import CHAPTERS, write_chapters
+        from .transcript import write_transcripts
 
         write_chapters(qdir / CHAPTERS, [(float(s.start), s.clip.title) for s in segs])  # for a video site's description
+        manifest = Manifest(qdir, quality)
+        for name, text in lecture_tracks(segs, manifest).items():
+            tmp = qdir / (name + PARTIAL)
+            tmp.write_text(text, encoding="utf-8")
+            os.replace(tmp, qdir / name)
+        write_transcripts(qdir, lecture_chapters(segs, manifest), heading)
     total = float(sum(s.duration for s in segs))
-    print(f"lecture: {len(segs)} clips, {total:.1f} s, {len(merged_subtitles(segs))} subtitles -> {qdir / 'lecture.mp4'}")
+    print(f"lecture: {len(segs)} clips, {total:.1f} s, {len(merged_subtitles(segs))} subtitles -> {qdir / 'lecture.mp4'} "
+          f"(and lecture.srt, lecture.vtt, lecture.descriptions.vtt, the transcripts)")
     return 0
 
 
@@ -282,23 +324,25 @@ def cmd_sheet(args, quality: str) -> int:
         for c in clips:
             contact_sheet(qdir / f"{c.name}.mp4", sheets / f"{c.name}.png")
             if getattr(args, "beats", False):
-                beat_frames(qdir / f"{c.name}.mp4", qdir / f"{c.name}.srt", sheets / c.name)
+                ends = [b["start"] + b["duration"] for b in manifest.entry(c).get("beats", [])] or None
+                beat_frames(qdir / f"{c.name}.mp4", qdir / f"{c.name}.srt", sheets / c.name, ends)
         deck_sheet(qdir, clips, sheets / "deck.png")
     extra = " and full-size frames at the end of every beat" if getattr(args, "beats", False) else ""
     print(f"sheets: {len(clips)} clip sheet(s), deck.png{extra} -> {sheets}")
     return 0
 
 
-def beat_frames(mp4: Path, srt_path: Path, folder: Path) -> list[Path]:
-    """Full-size PNGs of the last frame of every beat (a beat ends where its subtitle ends):
-    ``folder/beat_NN.png``, plus the first frame after the title card as ``beat_00_start.png``."""
+def beat_frames(mp4: Path, srt_path: Path, folder: Path, ends: list[float] | None = None) -> list[Path]:
+    """Full-size PNGs of the last frame of every beat (``ends``: the manifest's beat ends; a render
+    without them: where each subtitle ends): ``folder/beat_NN.png``."""
     import os
 
     import av
     import srt
 
-    cues = list(srt.parse(srt_path.read_text(encoding="utf-8"))) if srt_path.exists() else []
-    ends = [c.end.total_seconds() for c in cues]
+    if ends is None:
+        cues = list(srt.parse(srt_path.read_text(encoding="utf-8"))) if srt_path.exists() else []
+        ends = [c.end.total_seconds() for c in cues]
     folder.mkdir(parents=True, exist_ok=True)
     for old in folder.glob("beat_*.png"):
         old.unlink()

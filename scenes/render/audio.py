@@ -19,6 +19,12 @@ import numpy as np
 from ..kit.voice import RATE
 
 AAC_BITRATE = 160_000
+# The delivered file (after AAC) keeps true peak <= -1 dBTP: the encoder's ringing lifts peaks by up to a few dB
+# over the mastered track, so each encoding is decoded and measured, and where it passes this ceiling the track's
+# peaks are limited further (loudness kept on target) and encoded again.  The margin covers the difference
+# between meters (ours: 4x polyphase oversampling; ffmpeg's ebur128 filter: its own 4x interpolator).
+DELIVERY_CEILING_DBTP = -1.0
+DELIVERY_MARGIN_DB = 0.3
 
 
 def encode_aac(track: np.ndarray):
@@ -52,13 +58,63 @@ def encode_aac(track: np.ndarray):
     return cc, out
 
 
-def mux_with_audio(video_mp4: Path, track: np.ndarray, dst: Path) -> None:
-    """Write ``dst``: the H.264 packets of ``video_mp4`` copied as they are, plus ``track`` as AAC.
-    Written under a temporary name and moved into place."""
+def decode_packets(cc, packets) -> np.ndarray:
+    """AAC ``packets`` from the encoder ``cc`` decoded again, as mono float at ``RATE``: what a player hears."""
+    import av
+
+    dec = av.CodecContext.create("aac", "r")
+    dec.sample_rate = RATE
+    dec.layout = "mono"
+    dec.extradata = cc.extradata
+    rs = av.AudioResampler(format="flt", layout="mono", rate=RATE)
+    parts = []
+    for p in packets:
+        for f in dec.decode(p):
+            parts.extend(x.to_ndarray().reshape(-1) for x in rs.resample(f))
+    for f in dec.decode(None):
+        parts.extend(x.to_ndarray().reshape(-1) for x in rs.resample(f))
+    parts.extend(x.to_ndarray().reshape(-1) for x in rs.resample(None))
+    return np.concatenate(parts).astype(np.float64) if parts else np.zeros(0)
+
+
+def encode_delivered(track: np.ndarray, attempts: int = 8):
+    """``track`` encoded as AAC whose *decoded* true peak stays at most ``DELIVERY_CEILING_DBTP``
+    (with ``DELIVERY_MARGIN_DB`` to spare), loudness kept at the mastering target.
+
+    Returns ``(codec context, packets, measured)``, ``measured`` holding the decoded file's loudness
+    and true peak (``delivered_lufs``, ``delivered_true_peak_dbtp``) and how many encodings it took."""
+    from ..kit.voice import TARGET_LUFS, _limit, loudness, true_peak
+
+    t = np.asarray(track, dtype=np.float64)
+    goal = DELIVERY_CEILING_DBTP - DELIVERY_MARGIN_DB
+    for n in range(1, attempts + 1):
+        cc, pkts = encode_aac(t)
+        if not np.any(t):
+            return cc, pkts, {"delivered_lufs": None, "delivered_true_peak_dbtp": None, "encodings": n}
+        heard = decode_packets(cc, pkts)
+        tp = 20 * np.log10(max(true_peak(heard), 1e-12))
+        if tp <= goal or n == attempts:
+            break
+        # the encoder added (tp - goal) dB at the peaks: take that much more off them, then bring the
+        # loudness back to target (which lifts peaks a little: measured again on the next encoding)
+        ceiling = true_peak(t) * 10 ** (-(tp - goal + 0.1) / 20)
+        t = _limit(t, ceiling)
+        lufs = loudness(t)
+        if np.isfinite(lufs):
+            t = t * 10 ** ((TARGET_LUFS - lufs) / 20)
+    lufs = loudness(heard) if len(heard) >= RATE // 2 else float("nan")
+    return cc, pkts, {"delivered_lufs": round(float(lufs), 2) if np.isfinite(lufs) else None,
+                      "delivered_true_peak_dbtp": round(float(tp), 2), "encodings": n}
+
+
+def mux_with_audio(video_mp4: Path, track: np.ndarray, dst: Path) -> dict:
+    """Write ``dst``: the H.264 packets of ``video_mp4`` copied as they are, plus ``track`` as AAC
+    (within the delivery limits: :func:`encode_delivered`).  Written under a temporary name and moved
+    into place.  Returns what was measured on the decoded AAC."""
     import av
 
     tmp = dst.with_name(dst.name + ".partial.mp4")
-    cc, apkts = encode_aac(track)
+    cc, apkts, measured = encode_delivered(track)
     with av.open(str(video_mp4)) as src, av.open(str(tmp), "w", format="mp4") as out:
         vin = src.streams.video[0]
         vout = out.add_stream_from_template(vin)
@@ -80,6 +136,7 @@ def mux_with_audio(video_mp4: Path, track: np.ndarray, dst: Path) -> None:
             q.stream = aout
             out.mux(q)
     os.replace(tmp, dst)
+    return measured
 
 
 def decode_audio(mp4: Path, seconds: float) -> np.ndarray:

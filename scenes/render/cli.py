@@ -63,9 +63,13 @@ def _parser() -> argparse.ArgumentParser:
                    help="the voice track (default: the config's voice.engine); none renders silent clips")
     r.add_argument("--scheduler", metavar="tcp://HOST:PORT", default=None,
                    help="render on a Dask cluster (its workers run from the same commit of this project)")
+    r.add_argument("--described", action="store_true",
+                   help="the extended audio-description version: the picture holds while each description is "
+                        "spoken (into OUT/QUALITY/described/)")
 
     le = sub.add_parser("lecture", help="join the rendered clips into OUT/QUALITY/lecture.mp4")
     common(le, names=False)
+    le.add_argument("--described", action="store_true", help="join the described clips (OUT/QUALITY/described/)")
 
     st = sub.add_parser("stills", help="each clip's designed stills (PNG and SVG) into OUT/stills/THEME/")
     common(st, quality=False)
@@ -116,12 +120,13 @@ def cmd_render(args) -> int:
     clips = resolve(args.names)
     quality = _quality(args)
     out = Path(args.out).resolve()
-    qdir = out / quality
+    described = bool(getattr(args, "described", False))
+    qdir = out / quality / "described" if described else out / quality
     t_start = time.monotonic()
     with pl.OutputLock(out):
         qdir.mkdir(parents=True, exist_ok=True)
         pl.clean_partials(qdir)
-        ctx = pl.KeyContext(quality, voice=args.voice)
+        ctx = pl.KeyContext(quality, voice=args.voice, described=described)
         manifest = pl.Manifest(qdir, quality)
         jobs = pl.plan(ctx, qdir, manifest, clips, args.force)
         todo = [j for j in jobs if j.reason]
@@ -131,7 +136,8 @@ def cmd_render(args) -> int:
         if not todo:
             print(f"{len(jobs)} clip(s) up to date in {qdir} ({time.monotonic() - t_start:.2f} s)")
             return 0
-        outcomes = _run(todo, ctx, qdir, out / ".work" / quality, manifest, args.jobs, args.scheduler)
+        work = out / ".work" / quality / ("described" if described else "")
+        outcomes = _run(todo, ctx, qdir, work, manifest, args.jobs, args.scheduler)
     failed = [o for o in outcomes if not o.ok]
     done = len(outcomes) - len(failed)
     print(f"{done} rendered, {len(jobs) - len(todo)} unchanged, {len(failed)} failed "

@@ -37,6 +37,8 @@ from pathlib import Path
 from ..catalog import REPO_DIR, SCENES_DIR, Clip
 
 PARTIAL = ".partial"
+# a clip's files: the video, its captions (SRT, and WebVTT for browsers), thumbnail, audio descriptions
+OUTPUT_KINDS = ("mp4", "srt", "png", "vtt", "descriptions.vtt")
 VERSIONED = ("manim", "typst", "numpy", "av", "manimpango")
 
 
@@ -72,6 +74,7 @@ class KeyContext:
     source: str = ""  # digest of the code every clip can reach, the fonts and manim.cfg
     versions: tuple[str, ...] = ()  # the libraries and Python the frames depend on
     voice: str | None = None  # "piper", "recorded", "none": `--voice`, else the config's voice.engine
+    described: bool = False  # `--described`: the extended-description version (out/<q>/described/)
 
     def __post_init__(self):
         from mathcore.config import load_config
@@ -81,7 +84,8 @@ class KeyContext:
         self.source = source_digest()
         self.versions = library_versions()
         self.shared = _sha(self.source.encode(), ";".join(self.versions).encode(), self.quality.encode(),
-                           json.dumps(self.voice_identity(), sort_keys=True).encode())
+                           json.dumps(self.voice_identity(), sort_keys=True).encode(),
+                           *([b"described"] if self.described else []))
 
     def voice_identity(self) -> dict:
         """What every clip's audio depends on: the engine, and for Piper the model and synthesiser."""
@@ -92,7 +96,7 @@ class KeyContext:
         return {"engine": self.voice, **(voice_identity() if self.voice == "piper" else {})}
 
     def worker_env(self) -> dict:
-        return {"ATTENTION_CLIPS_VOICE": self.voice}
+        return {"ATTENTION_CLIPS_VOICE": self.voice, "ATTENTION_CLIPS_DESCRIBED": "1" if self.described else "0"}
 
     def static_key(self, clip: Clip) -> str:
         parts = [self.shared.encode(), clip_digest(clip, self.narration).encode()]
@@ -372,7 +376,7 @@ class RenderFailed(RuntimeError):
 def commit(clip: Clip, ctx: KeyContext, qdir: Path, manifest: Manifest, lock: threading.Lock, result: dict) -> dict:
     """Move a rendered clip's files into ``qdir`` atomically and record it in the manifest."""
     files = {}
-    for kind in ("mp4", "srt", "png"):
+    for kind in OUTPUT_KINDS:
         src = result.get(kind)
         if not src:
             continue
@@ -388,6 +392,7 @@ def commit(clip: Clip, ctx: KeyContext, qdir: Path, manifest: Manifest, lock: th
         "duration": round(duration, 3),
         "frames": frames,
         "beats": result.get("beats", []),
+        "descriptions": result.get("descriptions", []),
         "audio": result.get("audio"),
         "files": files,
     }

@@ -97,7 +97,7 @@ def beats_of(entry: dict, srt_path: Path) -> list[dict]:
     beats = entry.get("beats") or []
     if beats:
         return [{"key": b["key"], "start": float(b["start"]), "end": float(b["start"]) + float(b["duration"]),
-                 "text": b["text"]} for b in beats]
+                 "text": b["text"], "describe": b.get("describe", "")} for b in beats]
     return [{"key": f"cue{i}", "start": c.start.total_seconds(), "end": c.end.total_seconds(), "text": c.content}
             for i, c in enumerate(_srt_cues(srt_path), 1)]
 
@@ -168,15 +168,21 @@ def build_deck(qdir: Path, quality: str) -> dict:
             if beats and stop <= beats[-1]["s"]:
                 continue  # shorter than a frame: nothing to stop on
             beats.append({"key": b["key"], "start": round(b["start"], 6), "end": round(b["end"], 6),
-                          "b": min(first, stop), "s": stop, "text": b["text"]})
+                          "b": min(first, stop), "s": stop, "text": b["text"], "describe": b.get("describe", "")})
         if not beats:  # a clip without narration still plays, to its last frame
             beats = [{"key": "all", "start": 0.0, "end": duration, "b": 0, "s": v.frames - 1, "text": ""}]
-        vtt = srt_to_vtt(srt_path.read_text(encoding="utf-8"), duration) if srt_path.exists() else "WEBVTT\n"
+        # the clip's own WebVTT tracks (the render writes them beside the .srt); an older render: from the .srt
+        vtt_path, dvtt_path = qdir / f"{c.name}.vtt", qdir / f"{c.name}.descriptions.vtt"
+        if vtt_path.exists():
+            vtt = vtt_path.read_text(encoding="utf-8")
+        else:
+            vtt = srt_to_vtt(srt_path.read_text(encoding="utf-8"), duration) if srt_path.exists() else "WEBVTT\n"
+        dvtt = dvtt_path.read_text(encoding="utf-8") if dvtt_path.exists() else "WEBVTT\n"
         clips.append({
             "number": c.number, "name": c.name, "title": c.title, "section": c.section,
             "src": f"../{c.name}.mp4", "thumb": f"../{c.name}.png",
             "fd": float(v.frame), "t0": float(v.t0), "frames": v.frames, "duration": round(duration, 6),
-            "at": round(float(t), 6), "beats": beats, "vtt": vtt,
+            "at": round(float(t), 6), "beats": beats, "vtt": vtt, "dvtt": dvtt,
         })
         t += v.length
     return {"quality": quality, "clips": clips, "total": round(float(t), 6)}
@@ -235,7 +241,8 @@ def render_page(deck: dict, heading: str) -> str:
     import re
 
     css, js, page = _asset("presenter.css"), _asset("presenter.js"), _asset("presenter.html")
-    text = heading + "".join(c["title"] + c["section"] + "".join(b["text"] for b in c["beats"]) for c in deck["clips"])
+    text = heading + "".join(c["title"] + c["section"] + "".join(b["text"] + b.get("describe", "") for b in c["beats"])
+                             for c in deck["clips"])
     parts = {
         "{{TITLE}}": html.escape(heading),
         "/*{{FONTS}}*/": font_faces(text + css + page + js),
@@ -283,6 +290,6 @@ def cmd_present(args, quality: str) -> int:
     print(f"present: {len(deck['clips'])} clips, {n_beats} beats, {chapter_stamp(deck['total'])} -> {page}"
           + (f" (and {chapters.name})" if wrote else ""))
     print("  open it in a browser; → Space PageDown: next beat · ← PageUp: back · number+Enter: clip · "
-          "O: overview · S: speaker view · C: captions · F: full screen · ?: all keys")
+          "O: overview · S: speaker view · C: captions · D: audio descriptions · F: full screen · ?: all keys")
     return 0
 

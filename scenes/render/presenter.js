@@ -19,7 +19,7 @@
     frame: 0, // frame shown (or last presented while playing)
     phase: 'loading', // loading | stopped | playing | stopping
     target: -1, // beat being played
-    captions: true, split: false, overview: false, help: false, blank: false,
+    captions: true, described: false, split: false, overview: false, help: false, blank: false,
     started: null, // Date.now() when the first beat played (the speaker view's timer)
     digits: '', sel: 0, token: 0, popup: null, error: '', entering: false, slow: true,
   };
@@ -43,12 +43,13 @@
   const cur = () => vids.find((v) => v.classList.contains('active')) || vids[0];
   const spare = () => vids.find((v) => v !== cur());
   const vttURLs = new Map();
-  const vttURL = (ci) => {
+  const vttURL = (ci, field = 'vtt') => {
     // <track src> cannot load a file: URL from a file: page in Chromium; a blob: URL of the inline text works everywhere
-    if (!vttURLs.has(ci)) vttURLs.set(ci, URL.createObjectURL(new Blob([CLIPS[ci].vtt], { type: 'text/vtt' })));
-    return vttURLs.get(ci);
+    const k = `${field}:${ci}`;
+    if (!vttURLs.has(k)) vttURLs.set(k, URL.createObjectURL(new Blob([CLIPS[ci][field] || 'WEBVTT\n'], { type: 'text/vtt' })));
+    return vttURLs.get(k);
   };
-  const trackOf = (v) => { const t = v.querySelector('track'); return t ? t.track : null; };
+  const trackOf = (v, kind = 'captions') => { const t = v.querySelector(`track[kind="${kind}"]`); return t ? t.track : null; };
 
   function load(v, ci) {
     if (v.dataset.ci === String(ci)) return;
@@ -62,6 +63,15 @@
     tr.track.mode = S.captions ? 'hidden' : 'disabled'; // drawn by #caption, in the page's font
     tr.track.addEventListener('cuechange', () => { if (v === cur()) renderCaption(); });
     tr.addEventListener('load', () => { if (v === cur()) renderCaption(); });
+    // the audio descriptions: what the picture shows that the narration does not say, read to
+    // screen readers through the #described live region (and shown there) when D turns them on
+    const dt = document.createElement('track');
+    Object.assign(dt, { kind: 'descriptions', srclang: 'en', label: 'Audio description' });
+    dt.src = vttURL(ci, 'dvtt');
+    v.appendChild(dt);
+    dt.track.mode = S.described ? 'hidden' : 'disabled';
+    dt.track.addEventListener('cuechange', () => { if (v === cur()) renderDescription(); });
+    dt.addEventListener('load', () => { if (v === cur()) renderDescription(); });
     v.src = CLIPS[ci].src;
   }
 
@@ -251,6 +261,13 @@
     render();
   }
 
+  function toggleDescriptions() {
+    S.described = !S.described;
+    for (const v of vids) { const t = trackOf(v, 'descriptions'); if (t) t.mode = S.described ? 'hidden' : 'disabled'; }
+    toast(S.described ? 'Audio descriptions on' : 'Audio descriptions off');
+    render();
+  }
+
   function toggleSplit() { S.split = !S.split; render(); }
   function toggleBlank() { S.blank = !S.blank; render(); }
   function toggleHelp(on = !S.help) { S.help = on; render(); }
@@ -346,6 +363,7 @@
       case 'End': end(); break;
       case 'f': case 'F': case 'F5': toggleFullscreen(win); break; // clickers send F5 to "start the show"
       case 'c': case 'C': toggleCaptions(); break;
+      case 'd': case 'D': toggleDescriptions(); break;
       case 's': case 'S': toggleSplit(); break;
       case 'p': case 'P': openSpeakerWindow(); break;
       case 'o': case 'O': case 'g': case 'G': S.overview ? closeOverview() : openOverview(); break;
@@ -362,7 +380,7 @@
   for (const b of document.querySelectorAll('#hud button')) {
     b.addEventListener('click', () => {
       b.blur(); // Space must stay "next beat", not "press the focused button"
-      ({ back, next, overview: openOverview, captions: toggleCaptions, split: toggleSplit,
+      ({ back, next, overview: openOverview, captions: toggleCaptions, described: toggleDescriptions, split: toggleSplit,
         fullscreen: () => toggleFullscreen(), help: () => toggleHelp() })[b.dataset.act]();
     });
   }
@@ -399,14 +417,40 @@
 
   const cueText = (q) => (q.getCueAsHTML ? q.getCueAsHTML().textContent : q.text); // &lt; back to <
 
+  // Caption events end two frames before the next one (the broadcast gap), so a beat's stop frame may
+  // fall in the gap after its last event: while stopped, the beat's last event stays up.
+  function cuesNow(t, c) {
+    if (!t || !t.cues) return [];
+    const active = t.activeCues ? [...t.activeCues] : [];
+    if (active.length || S.phase === 'playing') return active;
+    const k = position().now;
+    if (k < 0) return [];
+    const b = c.beats[k], at = timeOf(c, S.frame);
+    const inBeat = [...t.cues].filter((q) => q.startTime >= b.start - 1e-3 && q.startTime <= at + 1e-3);
+    return inBeat.length ? [inBeat[inBeat.length - 1]] : [];
+  }
+
   function renderCaption() {
-    const box = $('#caption'), span = $('span', box), t = trackOf(cur());
+    const box = $('#caption'), span = $('span', box), c = CLIPS[S.ci], t = trackOf(cur());
     let text = '';
-    if (S.captions && t && t.activeCues && S.phase !== 'loading' && !isReady()) {
-      text = [...t.activeCues].map(cueText).join('\n');
+    if (S.captions && t && S.phase !== 'loading' && !isReady()) {
+      text = cuesNow(t, c).map(cueText).join('\n');
     }
     if (span.textContent !== text) span.textContent = text;
     box.classList.toggle('off', !S.captions);
+  }
+
+  let lastDescribed = '';
+  function renderDescription() {
+    const box = $('#described'), c = CLIPS[S.ci], t = trackOf(cur(), 'descriptions');
+    let text = '';
+    if (S.described && t && S.phase !== 'loading' && !isReady()) text = cuesNow(t, c).map(cueText).join(' ');
+    box.classList.toggle('off', !S.described);
+    if (text !== lastDescribed) { // the live region speaks what changes in it
+      lastDescribed = text;
+      $('.text', box).textContent = text;
+    }
+    box.classList.toggle('empty', !text);
   }
 
   // what the speaker sees: the beat just played ("now") and the one → plays ("next")
@@ -430,8 +474,9 @@
     const t = c.at + Math.min(c.duration, S.frame * c.fd);
     $('.progress .fill', hud).style.width = `${(100 * t / DECK.total).toFixed(3)}%`;
     for (const b of hud.querySelectorAll('button')) {
-      const on = { captions: S.captions, split: S.split || !!(S.popup && !S.popup.closed), overview: S.overview }[b.dataset.act];
+      const on = { captions: S.captions, described: S.described, split: S.split || !!(S.popup && !S.popup.closed), overview: S.overview }[b.dataset.act];
       b.classList.toggle('on', !!on);
+      if (b.dataset.act in { captions: 1, described: 1, split: 1 }) b.setAttribute('aria-pressed', on ? 'true' : 'false');
     }
   }
 
@@ -450,6 +495,7 @@
       nextHTML = '<div class="sp-text">End of the lecture.</div>';
     }
     const nowText = now >= 0 ? c.beats[now].text : 'Not started: → plays the first beat.';
+    const nowDescribe = now >= 0 && c.beats[now].describe ? `<div class="sp-describe"><span class="sp-ad">AD</span> ${esc(c.beats[now].describe)}</div>` : '';
     const list = c.beats.map((b, i) => `<li data-k="${i + 1}" class="${i < now || (i === now && !playing) ? 'done' : ''}${i === now ? ' now' : ''}">${esc(b.text)}</li>`).join('');
     return `<div class="sp-top"><div><div class="sp-label">Elapsed</div><div class="sp-timer"></div></div>
         <div class="sp-clock"></div></div>
@@ -457,7 +503,7 @@
         <div class="sp-where"><span class="sp-pill ${playing ? 'playing' : ''}">${playing ? 'playing' : S.phase === 'loading' ? 'loading' : 'stopped'}</span>
         beat ${now + 1} of ${n} · clip ${S.ci + 1} of ${CLIPS.length}</div></div>
       <div class="sp-card sp-now"><div class="sp-label"><span>Now</span><b>${now >= 0 ? `beat ${now + 1}` : ''}</b></div>
-        <div class="sp-text">${esc(nowText)}</div></div>
+        <div class="sp-text">${esc(nowText)}</div>${nowDescribe}</div>
       <div class="sp-card sp-next"><div class="sp-label"><span>Next</span><b>${next >= 0 ? `beat ${next + 1}` : S.ci + 1 < CLIPS.length ? 'next clip' : ''}</b></div>${nextHTML}</div>
       <div><div class="sp-label"><span>This clip</span></div><ol class="sp-list">${list}</ol></div>`;
   }
@@ -511,6 +557,7 @@
     renderHUD();
     renderReady();
     renderCaption();
+    renderDescription();
     renderSpeaker();
     document.title = `${pad2(CLIPS[S.ci].number)} ${CLIPS[S.ci].title} · ${DECK.heading}`;
     if (S.phase === 'stopped' && v) {
@@ -554,5 +601,5 @@
 
   // for tests and for the curious: the state, the stop log and the moves
   window.presenter = { DECK, CLIPS, state: S, log, started, next, back, home, end, show, jump, indexOf,
-    frameOf, timeOf, current: cur, toggleCaptions, openOverview, closeOverview, openSpeakerWindow };
+    frameOf, timeOf, current: cur, toggleCaptions, toggleDescriptions, openOverview, closeOverview, openSpeakerWindow };
 })();

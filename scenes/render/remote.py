@@ -27,6 +27,7 @@ from .pipeline import (
     Job,
     KeyContext,
     Manifest,
+    OUTPUT_KINDS,
     Outcome,
     RenderFailed,
     clip_digest,
@@ -36,7 +37,7 @@ from .pipeline import (
     source_digest,
 )
 
-KINDS = ("mp4", "srt", "png")
+KINDS = OUTPUT_KINDS
 
 
 class ClusterError(RuntimeError):

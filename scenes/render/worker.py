@@ -128,6 +128,12 @@ def render(name: str, quality: str, workdir: Path) -> dict:
 
     png = workdir / f"{clip.name}.png"
     Image.fromarray(frame).convert("RGB").save(png)
+    # the captions (the same events as the .srt) and the audio descriptions as WebVTT tracks
+    from scenes.kit.captions import caption_cues, description_cues, to_vtt
+
+    tracks = {"vtt": to_vtt(caption_cues(scene.captions)), "descriptions.vtt": to_vtt(description_cues(scene.descriptions), "descriptions")}
+    for kind, text in tracks.items():
+        (workdir / f"{clip.name}.{kind}").write_text(text, encoding="utf-8")
     audio = None
     if scene.voice_lines:  # the beats' voice, mixed, mastered and muxed beside the video
         from scenes.kit.voice import clip_track, master
@@ -138,7 +144,7 @@ def render(name: str, quality: str, workdir: Path) -> dict:
         seconds, _frames = video_facts(mp4)
         track, audio = master(clip_track(scene.voice_lines, seconds))
         voiced = workdir / f"{clip.name}.voiced.mp4"
-        mux_with_audio(mp4, track, voiced)
+        audio.update(mux_with_audio(mp4, track, voiced))  # measured on the decoded AAC, as delivered
         mp4 = voiced
         audio.update(lines=len(scene.voice_lines), synthesised=scene.narrator.synthesised,
                      sources=sorted({ln.source for _, ln in scene.voice_lines}))
@@ -151,8 +157,13 @@ def render(name: str, quality: str, workdir: Path) -> dict:
         "animations": played[0],
         "duration": float(scene.time),
         # every beat: where it starts and how long it lasts (the presenter stops at each end)
-        "beats": [{"key": c.key, "start": round(c.start, 6), "duration": round(c.duration, 6), "text": c.text}
+        "beats": [{"key": c.key, "start": round(c.start, 6), "duration": round(c.duration, 6), "text": c.text,
+                   "events": [[e.start, e.end, e.text] for e in c.events], "describe": c.describe}
                   for c in getattr(scene, "captions", [])],
+        # audio descriptions: when each is given (in a described clip, the hold after its beat)
+        "descriptions": [{"key": d.key, "start": d.start, "end": d.end, "text": d.text}
+                         for d in getattr(scene, "descriptions", [])],
+        **{kind: str(workdir / f"{clip.name}.{kind}") for kind in tracks},
         "audio": audio,  # None when silent; else the measured loudness and true peak
     }
     (workdir / "result.json").write_text(json.dumps(result, indent=2))
