@@ -46,6 +46,12 @@ class Item:
     stroke: np.ndarray | None = None  # (n, 2) sample points of a visible stroke
     stroke_half: float = 0.0  # half the stroke width, units
     background: bool = False
+    # for the contrast check (scenes.kit.contrast): colours as RGB in [0, 1], drawing order, weight
+    rgb: tuple | None = None  # a text's fill colour
+    fill_rgb: tuple | None = None  # a filled graphic's fill colour
+    fill_opacity: float = 0.0
+    z: int = 0
+    bold: bool = False
 
 
 @dataclass
@@ -119,6 +125,10 @@ def _stroke_samples(m: VMobject) -> np.ndarray:
     return np.concatenate(samples)
 
 
+def _rgb(color) -> tuple | None:
+    return None if color is None else tuple(float(c) for c in color.to_rgb())
+
+
 def _box(m: Mobject) -> tuple[float, float, float, float]:
     return (float(m.get_left()[0]), float(m.get_bottom()[1]), float(m.get_right()[0]), float(m.get_top()[1]))
 
@@ -145,7 +155,8 @@ def snapshot(scene, key: str) -> BeatRecord:
                 prev.units = prev.units | units
                 return
             seen[id(m)] = Item("text", _describe(m), _box(m), op, units, id(m) in header_ids,
-                               xheight_px=(xh or 0.0) * PX_PER_UNIT)
+                               xheight_px=(xh or 0.0) * PX_PER_UNIT, rgb=_rgb(fam[0].get_fill_color()), z=len(seen),
+                               bold=str(getattr(m, "weight", "")).upper() in ("BOLD", "SEMIBOLD", "ULTRABOLD", "HEAVY"))
             return
         if isinstance(m, VMobject) and len(m.points) >= 4 and id(m) not in seen:
             fill_op = _max_op(m.get_fill_opacities())
@@ -159,6 +170,8 @@ def snapshot(scene, key: str) -> BeatRecord:
                     "graphic", _describe(m), _box(m), op, units, id(m) in header_ids, filled=filled,
                     stroke=_stroke_samples(m) if stroked and not filled else None,
                     stroke_half=sw * 0.005, background=background,
+                    fill_rgb=_rgb(m.get_fill_color()) if filled else None, fill_opacity=fill_op if filled else 0.0,
+                    z=len(seen),
                 )
             elif id(m) in seen:
                 seen[id(m)].units |= units
@@ -202,7 +215,8 @@ def coverage(record: BeatRecord, content_top: float) -> float:
     return float(grid.mean())
 
 
-def check(records: list[BeatRecord], sparse_after: int = 1, min_coverage: float = SPARSE) -> list[Problem]:
+def check(records: list[BeatRecord], sparse_after: int = 1, min_coverage: float = SPARSE,
+          contrast: bool = False) -> list[Problem]:
     """Every problem of every beat (see the module docstring)."""
     out: list[Problem] = []
     for k, rec in enumerate(records):
@@ -240,11 +254,25 @@ def check(records: list[BeatRecord], sparse_after: int = 1, min_coverage: float 
                         continue
                     if _inside(g.stroke, a.box, g.stroke_half).any():
                         P("overlap", f"{g.name} runs through text {a.name}")
+        if contrast:
+            from .contrast import problems as contrast_problems
+
+            for msg in contrast_problems(rec, BG.to_rgb(), DIMMED):
+                P("contrast", msg)
         if k >= sparse_after and rec.header_bottom is not None:
             c = coverage(rec, rec.header_bottom - 0.15)
             if c < min_coverage:
                 P("sparse", f"visible content covers {c:.0%} of the content area (want at least {min_coverage:.0%})")
     return out
+
+
+def check_contrast(records: list[BeatRecord]) -> list[Problem]:
+    """Every active text whose contrast with what is behind it is under WCAG's AA minimum, at every beat
+    (``scenes.kit.contrast``; kind ``contrast``).  Kept apart from the layout problems of :func:`check`
+    until the clips meet it: ``clips audit`` reports both."""
+    from .contrast import problems as contrast_problems
+
+    return [Problem(rec.key, "contrast", msg) for rec in records for msg in contrast_problems(rec, BG.to_rgb(), DIMMED)]
 
 
 # ------------------------------------------------------------------ running a clip
@@ -299,6 +327,7 @@ def audit_clip(scene_cls, lecture_config=None, frame_size: tuple[int, int] | Non
     res = AuditResult(scene_cls.__name__, scene.audit_records)
     res.frame = frame
     res.problems = check(scene.audit_records)
+    res.contrast = check_contrast(scene.audit_records)
     res.duration = time.perf_counter() - t0
     res.scene = scene
     return res

@@ -216,11 +216,12 @@ def cmd_audit(args) -> int:
                 print(f"  ✗ {c.name}  crashed: {type(e).__name__}: {e}")
                 continue
             for corner, res in results.items():
-                n = len(res.problems)
+                low = getattr(res, "contrast", [])  # WCAG 1.4.3 text contrast, checked at every beat
+                n = len(res.problems) + len(low)
                 bad += n
                 mark = "✓" if not n else "✗"
                 print(f"  {mark} {c.name} [{corner}]  {len(res.records)} beats, {n} problem(s)  {res.duration:.1f} s")
-                for p in res.problems:
+                for p in [*res.problems, *low]:
                     print(f"      {p}")
     print(f"audit: {len(clips)} clip(s), {bad} problem(s)")
     return 1 if bad else 0
