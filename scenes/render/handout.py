@@ -39,10 +39,54 @@ class ClipPage:
     still: object | None
     captions: list[tuple[str, str]]
     error: str = ""
+    chapter: object = None  # the clip's transcript chapter (scenes.render.transcript): narration and descriptions
 
 
 def handout_path(out: Path, theme: str) -> Path:
     return Path(out) / f"handout-{theme}.pdf"
+
+
+def html_path(out: Path, theme: str) -> Path:
+    return Path(out) / f"handout-{theme}.html"
+
+
+def _figure_html(still, descriptions: list[str], theme: str) -> str:
+    """A still as an inline PNG with its alt text and its title as the caption."""
+    import base64
+    import html
+    import io
+
+    import matplotlib as mpl
+
+    from ..kit.stills import as_figure, figure, theme as get_theme
+    from .transcript import alt_text
+
+    th = get_theme(theme)
+    buf = io.BytesIO()
+    with mpl.rc_context(fname=str(th.style)):
+        fig = figure(still, th)
+        fig.savefig(buf, format="png", dpi=110, facecolor=th.bg, metadata={"Software": None})
+    data = base64.b64encode(buf.getvalue()).decode("ascii")
+    fs = as_figure(still)
+    alt = alt_text(still, descriptions)
+    return (f'<figure><img src="data:image/png;base64,{data}" alt="{html.escape(alt)}">'
+            f"<figcaption>{html.escape(fs.title)}</figcaption></figure>")
+
+
+def write_handout_html(pages: list[ClipPage], cfg, theme: str, dst: Path) -> None:
+    """The handout as one HTML page beside the PDF: the lecture's title, then per clip a heading, its key
+    figure with alt text, and its transcript (narration and audio descriptions); self-contained."""
+    from .transcript import Chapter, chapter_html, page_html
+
+    body = []
+    for p in pages:
+        ch = p.chapter if p.chapter is not None else Chapter(p.clip, [])
+        fig = _figure_html(p.still, ch.descriptions(), theme) if p.still is not None else ""
+        body.append(chapter_html(ch, 2, fig))
+    text = page_html(f"Lecture {cfg.number} · {cfg.title}: handout", "\n".join(body), f"notebook {cfg.notebook}")
+    tmp = dst.with_name(dst.name + ".partial")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, dst)
 
 
 def collect(clips: list[Clip], cfg, log=print) -> list[ClipPage]:
@@ -50,6 +94,7 @@ def collect(clips: list[Clip], cfg, log=print) -> list[ClipPage]:
     from ..figures import stills_for
     from ..kit.audit import audit_clip
     from .stills import scene_class
+    from .transcript import chapter
 
     pages = []
     for c in clips:
@@ -62,7 +107,9 @@ def collect(clips: list[Clip], cfg, log=print) -> list[ClipPage]:
             page.error = f"no still: {type(e).__name__}: {e}"
         try:
             res = audit_clip(cls, lecture_config=cfg)
-            page.captions = [(cap.key, cap.text) for cap in res.scene.captions]
+            # one source for the prose and the transcript: the chapter made of the beats the clip recorded
+            page.chapter = chapter(c, res.scene.captions)
+            page.captions = page.chapter.narration()
         except Exception as e:
             page.error = (page.error + "; " if page.error else "") + f"the clip did not run: {type(e).__name__}: {e}"
         log(f"  {'✓' if not page.error else '✗'} {c.name}  {time.perf_counter() - t0:.1f} s"
@@ -276,8 +323,10 @@ def cmd_handout(args) -> int:
     dst = handout_path(out, theme)
     with OutputLock(out):
         n = write_handout(pages, cfg, theme, dst)
+        write_handout_html(pages, cfg, theme, html_path(out, theme))
     bad = [p for p in pages if p.error]
-    print(f"handout: {n} page(s), {len(clips)} clip(s), {theme} theme, {time.perf_counter() - t0:.1f} s -> {dst}")
+    print(f"handout: {n} page(s), {len(clips)} clip(s), {theme} theme, {time.perf_counter() - t0:.1f} s -> {dst} "
+          f"(and {html_path(out, theme).name})")
     for p in bad:
         print(f"clips: {p.clip.name}: {p.error}", file=sys.stderr)
     return 1 if bad else 0

@@ -22,11 +22,66 @@ def scene_class(c):
     return getattr(importlib.import_module(f"scenes.{c.module}"), c.scene)
 
 
+def clip_descriptions(c, cls, cfg) -> list[str]:
+    """The clip's audio descriptions of its picture, in beat order, values filled in: the narration's
+    ``[slug.describe]`` texts (the clip is run with its animations skipped only when one names a
+    measured value), else nothing."""
+    import string
+
+    from ..kit.base import NarrationError, narration
+
+    try:
+        table = narration(c).get("describe", {})
+    except NarrationError:
+        return []
+    if not isinstance(table, dict) or not table:
+        return []
+    if all(not [f for _, f, _, _ in string.Formatter().parse(t) if f] for t in table.values() if isinstance(t, str)):
+        return [" ".join(t.split()) for t in table.values() if isinstance(t, str)]
+    from ..kit.audit import audit_clip
+
+    return [cap.describe for cap in audit_clip(cls, lecture_config=cfg).scene.captions if cap.describe]
+
+
+def add_alt_text(paths: list[Path], alt: str) -> None:
+    """Give each written still its alt text: the PNG's ``Description`` text chunk, the SVG's ``<title>``
+    and ``<desc>`` (with ``role="img"``), and ``<stem>.alt.txt`` beside them for pasting into slides."""
+    import html
+    import os
+    import re
+
+    from PIL import Image, PngImagePlugin
+
+    for p in paths:
+        tmp = p.with_name(p.name + ".partial")
+        if p.suffix == ".png":
+            with Image.open(p) as im:
+                info = PngImagePlugin.PngInfo()
+                info.add_itxt("Description", alt)
+                im.save(tmp, format="PNG", pnginfo=info)
+        elif p.suffix == ".svg":
+            text = p.read_text(encoding="utf-8")
+            title = html.escape(alt.split(". ")[0].rstrip("."))
+            text = re.sub(r"(<svg\b[^>]*?)>", lambda m: f'{m.group(1)} role="img" aria-labelledby="alt-title alt-desc">'
+                          f'<title id="alt-title">{title}</title><desc id="alt-desc">{html.escape(alt)}</desc>', text, count=1)
+            tmp.write_text(text, encoding="utf-8")
+        else:
+            continue
+        os.replace(tmp, p)
+    if paths:
+        stem = paths[0].with_suffix("")
+        txt = stem.with_name(stem.name + ".alt.txt")
+        tmp = txt.with_name(txt.name + ".partial")
+        tmp.write_text(alt + "\n", encoding="utf-8")
+        os.replace(tmp, txt)
+
+
 def cmd_stills(args) -> int:
     from mathcore.config import load_config
 
     from ..figures import MissingStillError, stills_for
     from ..kit.stills import save
+    from .transcript import alt_text
 
     cfg = load_config()
     clips = resolve(args.names)
@@ -43,13 +98,17 @@ def cmd_stills(args) -> int:
                 failed.append(f"{c.name}: {e}")
                 continue
             written = set()
+            descriptions = clip_descriptions(c, scene_class(c), cfg)
             for still in stills:
-                written.update(save(still, dst / f"{c.name}__{still.name}", theme))
+                paths = save(still, dst / f"{c.name}__{still.name}", theme)
+                add_alt_text(paths, alt_text(still, descriptions))
+                written.update(paths)
+                written.add(dst / f"{c.name}__{still.name}.alt.txt")
                 n += 1
             for old in dst.glob(f"{c.name}__*"):  # stills the clip no longer makes
                 if old not in written:
                     old.unlink()
-    print(f"stills: {n} figure(s) as PNG and SVG ({theme} theme) -> {dst}")
+    print(f"stills: {n} figure(s) as PNG and SVG with alt text ({theme} theme) -> {dst}")
     for f in failed:
         print(f"clips: {f}", file=sys.stderr)
     return 1 if failed else 0
