@@ -567,3 +567,75 @@ def test_at_60_fps_every_stop_shows_the_beats_last_frame(browser, counter_deck):
     st = p.press("ArrowLeft")
     assert st["frame"] == _shown_frame(p, first) == first
     p.close()
+
+
+# ------------------------------------------------------------------------------ accessibility (axe-core)
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+
+
+def axe_violations(page) -> list[str]:
+    """axe-core's WCAG 2.0/2.1 A and AA violations on the page as it is now (axe-playwright-python bundles axe)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    res = Axe().run(page, options={"runOnly": {"type": "tag", "values": AXE_TAGS}})
+    return [f"{v['id']}: {v['help']} ({len(v['nodes'])} node(s): {v['nodes'][0]['target']})"
+            for v in res.response["violations"]]
+
+
+def test_axe_finds_no_violation_on_load_mid_clip_overview_speaker_view_captions_and_descriptions(presenter):
+    page = presenter.page
+    seen = {"load": axe_violations(page)}
+    presenter.press("ArrowRight")
+    presenter.press("ArrowRight")
+    seen["mid-clip, captions on"] = axe_violations(page)
+    st = presenter.press("d")
+    assert presenter.page.evaluate("presenter.state.described") is True
+    assert page.locator("#described").get_attribute("role") == "region"
+    assert page.locator("#described .text").get_attribute("aria-live") == "polite"
+    seen["descriptions on"] = axe_violations(page)
+    presenter.press("o")
+    seen["overview"] = axe_violations(page)
+    presenter.press("Escape")
+    presenter.press("s")
+    seen["speaker view"] = axe_violations(page)
+    presenter.press("?")
+    seen["keys"] = axe_violations(page)
+    assert st["phase"] == "stopped"
+    assert all(not v for v in seen.values()), seen
+    # and axe does see a violation when there is one (an image without alt text)
+    page.evaluate("document.body.insertAdjacentHTML('beforeend', '<img src=\"../01_alpha.png\">')")
+    assert any(v.startswith("image-alt") for v in axe_violations(page))
+
+
+def test_descriptions_are_a_track_and_read_through_the_live_region(browser, tmp_path_factory):
+    """A deck whose beats have descriptions ([slug.describe]): D shows the beat's description in the
+    live region when its cue is active (once the beat's voice is over), and hides it again."""
+    root = make_project(tmp_path_factory.mktemp("described") / "p", ["alpha"])
+    (root / "assets" / "narration" / "tclip_alpha.toml").write_text(
+        '[alpha]\ntitle = "Alpha opens."\none = "Alpha, the one beat."\nclose = "Alpha closes."\n'
+        '[alpha.describe]\none = "A label T = {T} fades in at the centre."\n')
+    (root / "scenes" / "tclip_alpha.py").write_text((root / "scenes" / "tclip_alpha.py").read_text().replace(
+        "    def body(self):", "    def caption_values(self):\n        return {'T': self.data.grid.shape[0]}\n\n    def body(self):"))
+    assert clips(root, "render", "-q", "t", "--out", "out").returncode == 0
+    r = clips(root, "present", "-q", "t", "--out", "out")
+    assert r.returncode == 0, r.stderr
+    q = root / "out" / "t"
+    dvtt = (q / "01_alpha.descriptions.vtt").read_text()
+    assert "A label T = 6 fades in at the centre." in dvtt
+    p = Presenter(browser, url_of(q))
+    p.press("ArrowRight")
+    assert p.page.locator("#described").is_hidden()
+    p.press("d")
+    p.press("ArrowRight")  # the described beat: stops at its end, where the description's cue is
+    text = p.page.locator("#described .text").inner_text()
+    assert text == "A label T = 6 fades in at the centre."
+    assert p.page.locator("#described").is_visible()
+    kinds = p.page.evaluate("[...presenter.current().querySelectorAll('track')].map(t => t.kind)")
+    assert kinds == ["captions", "descriptions"]
+    assert not axe_violations(p.page)
+    p.press("ArrowRight")  # the closing beat has no description
+    assert p.page.locator("#described .text").inner_text() == ""
+    p.press("d")
+    assert p.page.locator("#described").is_hidden()
+    assert not p.errors
+    p.close()
