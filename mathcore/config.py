@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import os
 import tomllib
-from dataclasses import dataclass
+import unicodedata
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 ASSETS_DIR = Path(__file__).resolve().parent.parent / "assets"
@@ -28,9 +29,17 @@ VOICES = ("piper", "recorded", "none")  # the voice track: synthetic, the lectur
 # Limits where a clip can no longer be drawn legibly or tell its story honestly (see the README):
 MAX_TITLE = 80  # characters: the title card sets it on at most two lines
 MAX_NOTEBOOK = 60
-MAX_WORD = 12  # characters per word of a sentence: eight such words still fit clip 07's chips
+# a sentence's words: no count of letters, but what clip 07's chips can draw legibly (mathcore.typeset)
 MIN_BASE, MAX_BASE = 100.0, 1e9  # RoPE/sinusoidal base: below 100 every pair wraps within a few
 # positions and there are no slow pairs to show; the models in use sit at 1e4 to 1e6
+
+
+# Keys a later release added, with the value a config written before them gets (the value the shipped
+# config has): an older config loads, and the command says in one line what it filled in.
+DEFAULTS: dict[str, object] = {
+    "voice.engine": "piper",  # release 2: the voice track
+    "captions.max_line": 42,  # release 3: subtitle lines of broadcast length
+}
 
 
 class ConfigError(ValueError):
@@ -62,6 +71,7 @@ class LectureConfig:
     cmap_angles: str
     voice: str = "none"
     caption_max_line: int = 42  # [captions] max_line: characters a subtitle line holds (42 broadcast, 32 DCMP)
+    defaults: tuple[str, ...] = ()  # keys of DEFAULTS this config does not set (see defaults_notice)
 
     @property
     def tokens_a(self) -> tuple[str, ...]:
@@ -96,11 +106,34 @@ def _num(x: float) -> str:
 class _Reader:
     def __init__(self, data: dict, where: str):
         self.data, self.where = data, where
+        self.defaulted: list[str] = []
+
+    def has(self, key: str) -> bool:
+        node = self.data
+        for part in key.split("."):
+            if not isinstance(node, dict) or part not in node:
+                return False
+            node = node[part]
+        return True
+
+    def text(self, key: str, value: str) -> str:
+        """``value`` if the shipped Inter draws every character of it (a text from the config is
+        drawn in every weight: the title card sets it bold, the header regular)."""
+        from .typeset import missing_glyphs
+
+        value = unicodedata.normalize("NFC", value)  # "u" + combining diaeresis is the letter "ü"
+        bad = missing_glyphs(value)
+        if bad:
+            self.fail(key, value, f"text the shipped font (Inter) can draw: it has no glyph for {bad!r}")
+        return value
 
     def fail(self, key: str, value, allowed: str):
         raise ConfigError(f"{self.where}: {key} = {value!r} is not allowed: {allowed}")
 
     def get(self, key: str):
+        if key in DEFAULTS and not self.has(key):
+            self.defaulted.append(key)
+            return DEFAULTS[key]
         node = self.data
         for part in key.split("."):
             if not isinstance(node, dict) or part not in node:
@@ -169,14 +202,17 @@ def load_config(path: str | os.PathLike | None = None) -> LectureConfig:
         s = r.str(f"sentences.{k}")
         if len(s.split()) < 2 or len(s.split()) > 8:
             r.fail(f"sentences.{k}", s, "a sentence of 2 to 8 words")
-        long = [w for w in s.split() if len(w) > MAX_WORD]
-        if long:
-            r.fail(f"sentences.{k}", s, f"words of at most {MAX_WORD} characters ({long[0]!r} has {len(long[0])})")
+        s = r.text(f"sentences.{k}", s)
         sentences[k] = " ".join(s.split())
     if sorted(sentences["a"].split()) != sorted(sentences["b"].split()):
         r.fail("sentences.b", sentences["b"], f"the same words as sentences.a ({sentences['a']!r}) in another order")
     if sentences["a"] == sentences["b"]:
         r.fail("sentences.b", sentences["b"], "a different order of the words of sentences.a")
+    from .typeset import chips_problem
+
+    why = chips_problem(sentences["a"].split(), sentences["b"].split())
+    if why:  # the limit clip 07's word chips really have, measured with the font (mathcore.typeset)
+        r.fail("sentences.a", sentences["a"], f"sentences clip 07 can draw legibly: {why}")
 
     widths = r.get("positions.dilution_widths")
     if (not isinstance(widths, list) or not 1 <= len(widths) <= 5
@@ -188,11 +224,11 @@ def load_config(path: str | os.PathLike | None = None) -> LectureConfig:
     if train_length > n_max:
         r.fail("positions.train_length", train_length, f"an integer from 2 to positions.n_max ({n_max})")
 
-    return LectureConfig(
+    cfg = LectureConfig(
         path=p,
         number=r.int("lecture.number", 1, 99),
-        title=r.str("lecture.title", max_len=MAX_TITLE),
-        notebook=r.str("lecture.notebook", max_len=MAX_NOTEBOOK),
+        title=r.text("lecture.title", r.str("lecture.title", max_len=MAX_TITLE)),
+        notebook=r.text("lecture.notebook", r.str("lecture.notebook", max_len=MAX_NOTEBOOK)),
         seed=r.int("lecture.seed", 0, 2**32 - 1),
         default_quality=r.str("lecture.default_quality", QUALITIES),
         T=T,
@@ -211,9 +247,25 @@ def load_config(path: str | os.PathLike | None = None) -> LectureConfig:
         cmap_signed=r.str("colors.signed", SIGNED_CMAPS),
         cmap_angles=r.str("colors.angles", ANGLE_CMAPS),
         voice=r.str("voice.engine", VOICES),
-        # optional (a config without [captions] gets the broadcast 42): 32 for DCMP's education style
-        caption_max_line=r.int("captions.max_line", 24, 60) if "max_line" in (data.get("captions") or {}) else 42,
+        # a config without [captions] gets the broadcast 42 (DEFAULTS): 32 for DCMP's education style
+        caption_max_line=r.int("captions.max_line", 24, 60),
     )
+    return replace(cfg, defaults=tuple(r.defaulted))
+
+
+def _toml(v) -> str:
+    return f'"{v}"' if isinstance(v, str) else str(v)
+
+
+def defaults_notice(cfg: LectureConfig) -> str | None:
+    """One line saying which keys of a later release ``cfg``'s file does not set, the defaults it
+    got, and how to make them explicit (None when it sets them all)."""
+    if not cfg.defaults:
+        return None
+    used = ", ".join(f"{k} = {_toml(DEFAULTS[k])}" for k in cfg.defaults)
+    add = "; ".join(f"[{k.split('.')[0]}] {k.split('.')[1]} = {_toml(DEFAULTS[k])}" for k in cfg.defaults)
+    return (f"{cfg.path}: written before {', '.join(cfg.defaults)} existed: using the default{'s' if len(cfg.defaults) > 1 else ''} "
+            f"{used}; to make {'them' if len(cfg.defaults) > 1 else 'it'} explicit, add to the file: {add}")
 
 
 class RecordingConfig:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from mathcore import ConfigError, LectureConfig, load_config
-from mathcore.config import CONFIG_ENV, DEFAULT_CONFIG, FIELDS
+from mathcore.config import CONFIG_ENV, DEFAULT_CONFIG, DEFAULTS, FIELDS, defaults_notice
 
 SHIPPED = DEFAULT_CONFIG.read_text(encoding="utf-8")
 
@@ -68,7 +68,7 @@ def test_shipped_config_loads_with_its_values():
 
 
 def test_every_field_has_a_key():
-    fields = {f.name for f in dataclasses.fields(LectureConfig)} - {"path"}
+    fields = {f.name for f in dataclasses.fields(LectureConfig)} - {"path", "defaults"}
     assert fields == set(FIELDS)
 
 
@@ -148,7 +148,12 @@ BAD = [
     ("sentences.a", '"a b c d e f g h i"', "a sentence of 2 to 8 words"),
     ("sentences.a", '""', "a non-empty string"),
     ("sentences.a", "3", "a non-empty string"),
-    ("sentences.a", '"the internationalisation ate"', "words of at most 12 characters ('internationalisation' has 20)"),
+    ("sentences.a", '"the ' + "W" * 60 + ' ate"', "sentences clip 07 can draw legibly: the word 'WWWW"),
+    ("sentences.a", '"' + " ".join(["wordswordswordswordswordswords", "representationsrepresentations"] * 4) + '"',
+     "the two sentences take 8 + 8 lines of word chips and at most 9 fit"),
+    ("sentences.a", '"the cat ate the 中"', "text the shipped font (Inter) can draw: it has no glyph for '中'"),
+    ("lecture.title", '"Inside the ☃ Transformer"', "text the shipped font (Inter) can draw: it has no glyph for '☃'"),
+    ("lecture.notebook", '"05 · 🙂"', "it has no glyph for '🙂'"),
     ("sentences.b", '"the dog ate the mouse"', "the same words as sentences.a ('the cat ate the mouse') in another order"),
     ("sentences.b", '"the cat ate the mouse"', "a different order of the words of sentences.a"),
     ("positions.n_max", "7", "an integer from 8 to 65536"),
@@ -176,13 +181,20 @@ BAD = [
     ("colors.signed", '"viridis"', "one of RdBu_r, RdBu, coolwarm"),
     ("colors.angles", '"viridis"', "one of twilight, twilight_shifted, hsv"),
     ("voice.engine", '"espeak"', "one of piper, recorded, none"),
+    ("captions.max_line", "23", "an integer from 24 to 60"),
+    ("captions.max_line", "61", "an integer from 24 to 60"),
 ]
 
 
 @pytest.mark.parametrize("key, literal, allowed", BAD, ids=[f"{k}={v}" for k, v, _ in BAD])
 def test_bad_value_is_one_line_naming_file_key_value_and_rule(tmp_path, key, literal, allowed):
     value = tomllib.loads(f"x = {literal}")["x"]
-    path = write(tmp_path, set_value(SHIPPED, key, literal))
+    text = set_value(SHIPPED, key, literal)
+    words = value.split() if isinstance(value, str) else []
+    if key == "sentences.a" and "the cat ate the mouse".split() != words and 2 <= len(words) <= 8:
+        b = " ".join(words[::-1]) if words[::-1] != words else " ".join(words[1:] + words[:1])
+        text = set_value(text, "sentences.b", f'"{b}"')  # the same words, so this rule is the one broken
+    path = write(tmp_path, text)
     msg = one_line_error(path)
     assert f"{key} = {value!r} is not allowed" in msg, msg
     assert allowed in msg, msg
@@ -194,7 +206,7 @@ def test_every_key_has_a_bad_value_test():
 
 
 # ---------------------------------------------------------------- missing keys, sections, files
-@pytest.mark.parametrize("key", sorted(FIELDS.values()))
+@pytest.mark.parametrize("key", sorted(set(FIELDS.values()) - set(DEFAULTS)))
 def test_missing_key_is_one_line_naming_it(tmp_path, key):
     path = write(tmp_path, set_value(SHIPPED, key, None))
     assert one_line_error(path) == f"{path}: {key} is missing"
@@ -263,3 +275,61 @@ def test_env_override_to_missing_file(tmp_path, monkeypatch):
 
 def test_config_error_is_a_value_error():
     assert issubclass(ConfigError, ValueError)
+
+
+# ---------------------------------------------------------------- configs from earlier releases
+RELEASE1 = Path(__file__).resolve().parent / "fixtures" / "lecture-release1.toml"  # the first release's shipped file
+
+
+def test_the_shipped_config_sets_every_key_a_later_release_added():
+    raw = tomllib.loads(SHIPPED)
+    for key, value in DEFAULTS.items():
+        section, name = key.split(".")
+        assert raw[section][name] == value, key  # the default is what the shipped file says
+    assert load_config(DEFAULT_CONFIG).defaults == () and defaults_notice(load_config(DEFAULT_CONFIG)) is None
+
+
+@pytest.mark.parametrize("key", sorted(DEFAULTS))
+def test_a_config_without_a_later_key_gets_its_default_and_one_line_saying_so(tmp_path, key):
+    path = write(tmp_path, set_value(SHIPPED, key, None))
+    cfg = load_config(path)
+    field = next(f for f, k in FIELDS.items() if k == key)
+    assert getattr(cfg, field) == DEFAULTS[key] and cfg.defaults == (key,)
+    note = defaults_notice(cfg)
+    section, name = key.split(".")
+    assert "\n" not in note and str(path) in note and key in note
+    assert f"[{section}] {name} = " in note  # how to make it explicit
+
+
+def test_the_first_releases_config_loads_with_the_defaults_named():
+    raw = tomllib.loads(RELEASE1.read_text(encoding="utf-8"))
+    assert "voice" not in raw and "captions" not in raw  # the file as that release shipped it
+    cfg = load_config(RELEASE1)
+    assert cfg.voice == "piper" and cfg.caption_max_line == 42
+    assert set(cfg.defaults) == {"voice.engine", "captions.max_line"}
+    note = defaults_notice(cfg)
+    assert note.count("voice.engine") == 2 and '[voice] engine = "piper"' in note and "[captions] max_line = 42" in note
+
+
+def test_a_bad_value_of_a_later_key_is_still_refused(tmp_path):
+    msg = one_line_error(write(tmp_path, set_value(SHIPPED, "voice.engine", '"loud"')))
+    assert "voice.engine = 'loud' is not allowed" in msg
+
+
+# ---------------------------------------------------------------- text in any Latin-script language
+def test_a_long_word_in_a_short_sentence_is_fine(tmp_path):
+    text = set_value(SHIPPED, "sentences.a", '"representations need understanding"')
+    text = set_value(text, "sentences.b", '"understanding need representations"')
+    assert load_config(write(tmp_path, text)).tokens_a == ("representations", "need", "understanding")
+
+
+def test_decomposed_letters_are_composed(tmp_path):
+    text = set_value(SHIPPED, "lecture.title", '"Gro\u0308\u00dfe"')
+    assert load_config(write(tmp_path, text)).title == "Größe"
+
+
+@pytest.mark.parametrize("title", ["Selbstaufmerksamkeit — Größe, Reihenfolge & Position (Übung 5)",
+                                   "L’auto-attention : ça, c’est l’œuvre", "¿Atención? Señor Muñoz, año 5",
+                                   "Ærø, Søndergård og Åse", "Łódź, Dvořák, Şişli, Ðàng"])
+def test_titles_in_latin_script_languages_load(tmp_path, title):
+    assert load_config(write(tmp_path, set_value(SHIPPED, "lecture.title", f'"{title}"'))).title == title

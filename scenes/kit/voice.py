@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import metadata
@@ -63,7 +64,31 @@ _WORDS = [  # whole tokens, tried before anything else (longest first)
     ("“", ""), ("”", ""), ("‘", "'"), ("’", "'"), ('"', ""), ("[", "("), ("]", ")"), ("{", "("), ("}", ")"),
 ]
 _NUMBER = re.compile(r"(?<![\w.])([−-]?)(\d+(?:[\u2009\u202f ]\d{3})*(?:\.\d+)?)(?:e([−-]?\d+))?(?![\w])")
-SPEAKABLE = re.compile(r"^[A-Za-z0-9 ,.;:!?'()\-]*$")
+# Latin letters the voice (Piper's espeak-ng phonemizer, en-us) reads inside words as the nearest English
+# sounds: Latin-1 and Latin Extended-A (ä ö ü ß é è ê ç ñ å ø æ œ ł ř ...), measured in tests/test_languages.py.
+LATIN_SPOKEN = "\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u017f"
+SPEAKABLE = re.compile(rf"^[A-Za-z0-9{LATIN_SPOKEN} ,.;:!?'()\-]*$")
+_QUIET = dict.fromkeys("„‚«»‹›¿¡", "")  # quotation marks and Spanish opening marks: not said
+_LATIN_EXTRA = {"ẞ": "SS", "ƒ": "f", "Ə": "E", "ə": "e", "Ɖ": "D", "ɖ": "d"}
+
+
+def _for_voice(ch: str) -> str:
+    """One character as the voice reads it: as it is, unpunctuated, or transliterated (a ligature
+    ``ﬁ`` -> ``fi``; a Latin letter beyond what the voice reads -> its base letter, ``ạ`` -> ``a``)."""
+    if SPEAKABLE.match(ch):
+        return ch
+    if ch in _QUIET:
+        return _QUIET[ch]
+    if unicodedata.combining(ch):  # an accent no letter composes with: not said
+        return ""
+    k = unicodedata.normalize("NFKC", ch)
+    if k != ch and SPEAKABLE.match(k):
+        return k
+    if unicodedata.name(ch, "").startswith("LATIN"):
+        base = _LATIN_EXTRA.get(ch) or "".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c))
+        if base and SPEAKABLE.match(base):
+            return base
+    return ch
 
 
 def say_number(sign: str, digits: str, exp: str | None) -> str:
@@ -84,6 +109,7 @@ def spoken(text: str) -> str:
     for a, b in _WORDS:
         out = out.replace(a, b)
     out = out.replace("−", " minus ").replace("_", " ")
+    out = "".join(_for_voice(ch) for ch in unicodedata.normalize("NFC", out))  # letters of any Latin-script language
     out = re.sub(r"\s+", " ", out).strip()
     out = re.sub(r"\s+([,.;:!?])", r"\1", out)
     return out

@@ -228,6 +228,22 @@ def cmd_audit(args) -> int:
 
 
 # ------------------------------------------------------------------------------ entry point
+def _check_config(args) -> None:
+    """Every command but ``list`` starts here: the config loads (a bad value is one line, exit 2,
+    before anything runs), the voice can read its texts, and a config from an earlier release
+    is told in one line which defaults it got."""
+    from mathcore.config import defaults_notice, load_config
+
+    from .pipeline import check_config_text
+
+    cfg = load_config()
+    if args.command in ("render", "audit"):
+        check_config_text(cfg, getattr(args, "voice", None) or cfg.voice)
+    note = defaults_notice(cfg)
+    if note:
+        print(f"clips: {note}", file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     from mathcore.config import ConfigError
 
@@ -235,6 +251,7 @@ def main(argv: list[str] | None = None) -> int:
         args = _parser().parse_args(argv)
         if args.command == "list":
             return cmd_list(args)
+        _check_config(args)
         if args.command == "render":
             return cmd_render(args)
         if args.command == "lecture":

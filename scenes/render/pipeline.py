@@ -285,6 +285,28 @@ def is_current(ctx: KeyContext, qdir: Path, clip: Clip, entry: dict | None) -> s
     return ""
 
 
+TEXT_FIELDS = ("title", "notebook", "sentence_a", "sentence_b")  # the config's words the clips draw and say
+
+
+def check_config_text(cfg, engine: str) -> None:
+    """Before anything renders: the voice can read every text of the config it will say (the
+    config itself has checked that the font draws them and the chips hold them).  Raises
+    ``ConfigError`` (one line naming the key, the value and the characters)."""
+    if engine != "piper":  # recordings are the lecturer's; silent clips say nothing
+        return
+    from mathcore.config import FIELDS, ConfigError
+
+    from ..kit.voice import spoken, unspeakable
+
+    for f in TEXT_FIELDS:
+        value = getattr(cfg, f)
+        bad = unspeakable(spoken(value))
+        if bad:
+            raise ConfigError(f"{cfg.path}: {FIELDS[f]} = {value!r} is not allowed with voice.engine = \"piper\": "
+                              f"the voice cannot read {bad!r} (write it in Latin letters, or render silent with "
+                              f"--voice none)")
+
+
 def check_recordings(ctx: KeyContext, clips: list[Clip]) -> None:
     """Before anything renders: every recording of these clips decodes, and with the voice
     "recorded" every beat has one.  Raises ``VoiceError`` (one line naming the file)."""
