@@ -109,52 +109,6 @@ from scenes.kit.layout import FIT_XHEIGHT_PX, baseline_y, LayoutError, Region, f
 CAUSAL_CODE = "mask = np.tri(T, dtype=bool)\nS[~mask] = -np.inf\nA = softmax(S, axis=-1)"
 
 
-class _TidyScene(ClipScene):
-    """A clip scene whose list of mobjects after a play is what the play meant it to be.
-
-    Manim adds an animation group's container to the scene, and a container added to the
-    scene takes its members away from the mobject that owned them (a heatmap animated cell
-    by cell is dissolved into loose cells); a later ``remove(heatmap)`` or ``FadeOut`` then
-    leaves loose copies behind.  After every play this restores the scene's list: what was
-    on screen stays (minus what a remover or a replacing animation took away), what the play
-    introduced is added, and containers and loose parts of something still on screen are
-    dropped."""
-
-    def play(self, *args, **kwargs):
-        before = [m for m in self.mobjects if type(m) not in (Group, Mobject)]
-        anims = [a for a in args if isinstance(a, Animation) or hasattr(a, "build")]
-        super().play(*args, **kwargs)
-        removed = []
-
-        def removers(a):
-            if isinstance(a, AnimationGroup):
-                for sub in a.animations:
-                    removers(sub)
-            elif isinstance(a, Animation) and a.is_remover():
-                removed.append(a.mobject)
-
-        for a in anims:
-            if isinstance(a, Animation):
-                removers(a)
-        after_ids = {id(f) for m in self.mobjects for f in m.get_family()}
-        kept = [m for m in self.get_restructured_mobject_list(before, [f for m in removed for f in m.get_family()])
-                if any(id(f) in after_ids for f in m.get_family())]  # not replaced away (ReplacementTransform)
-        kept_ids = {id(f) for m in kept for f in m.get_family()}
-        fresh = []
-
-        def collect(m):
-            if type(m) in (Group, Mobject):
-                for sub in m.submobjects:
-                    collect(sub)
-            elif id(m) not in kept_ids:
-                fresh.append(m)
-                kept_ids.update(id(f) for f in m.get_family())
-
-        for m in self.mobjects:
-            collect(m)
-        self.mobjects = kept + fresh
-
-
 # ====================================================================== 03 CausalMask
 @dataclass(frozen=True)
 class CausalMaskData:
@@ -173,7 +127,7 @@ class CausalMaskData:
     cmap_signed: str
 
 
-class CausalMask(_TidyScene):
+class CausalMask(ClipScene):
     """03 · The causal mask: −∞ above the diagonal, exact zeros after softmax."""
 
     CODE_SIZE = 24  # the listing's font size (x-height about 11 px at 854×480)
@@ -399,7 +353,7 @@ class PrefixInvarianceData:
     cmap_signed: str
 
 
-class PrefixInvariance(_TidyScene):
+class PrefixInvariance(ClipScene):
     """04 · Prefix invariance: the prefix's outputs are the full outputs' first rows, bitwise."""
 
     MAX_CELL_W, MAX_CELL_H = 1.6, 1.25  # output maps' cells, at most (wide: they print two decimals)
@@ -653,7 +607,7 @@ class KVCacheData:
     causal_change_max: float  # the same measure for causal attention (exactly 0.0)
 
 
-class KVCache(_TidyScene):
+class KVCache(ClipScene):
     """05 · The KV cache: append one key and value per token, compute only the new query's row."""
 
     MAX_CELL_W, MAX_CELL_H = 1.25, 0.9  # cache / output cells, at most

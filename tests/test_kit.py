@@ -58,11 +58,11 @@ def test_fonts_shipped_are_registered():
 
 # ------------------------------------------------------------------------------ numbers and colours
 def test_measures_are_formatted_honestly():
-    assert fmt_measure(0.0) == "0.0"
-    assert fmt_measure(2.220446049250313e-16) == "2.2e\u221216"
-    assert fmt_measure(1e-300) != "0.0"
+    assert fmt_measure(0.0) == "exactly 0"
+    assert fmt_measure(2.220446049250313e-16) == "≈ 2.2 × 10⁻¹⁶"
+    assert fmt_measure(1e-300) != "exactly 0"
     assert fmt_measure(3.5) == "3.5" and fmt_measure(0.826) == "0.83" and fmt_measure(12.3) == "12"
-    assert fmt_measure(-2.43) == "\u22122.4" and fmt_measure(1.2e-4) == "1.2e\u22124"
+    assert fmt_measure(-2.43) == "\u22122.4" and fmt_measure(1.2e-4) == "≈ 1.2 × 10⁻⁴"
     assert fmt_value(-0.004, 2) == "0.00" and fmt_value(-1.25, 1) == "\u22121.2"
 
 
@@ -160,7 +160,11 @@ def test_plot_maps_data_to_the_screen():
     assert b[0] - a[0] == pytest.approx(6) and b[1] - a[1] == pytest.approx(3)
     assert p.to_point(10, 1e-8)[0] - a[0] == pytest.approx(2)
     assert p.to_point(10, 1e-8)[1] - a[1] == pytest.approx(1.5)
-    assert [t.text for t in p.x_tick_labels] == ["1", "10", "100", "1\u2009000"]
+    # a log axis is labelled 10^k, typeset; a linear one with round digits
+    assert [t.typst_code.strip("$ ") for t in p.x_tick_labels] == ["10^0", "10^1", "10^2", "10^3"]
+    lin = Plot((0, 12000), (0, 1), x_ticks=[0, 5000, 10000], y_ticks=[0, 0.5, 1])
+    assert [t.text for t in lin.x_tick_labels] == ["0", "5000", "10\u2009000"]
+    assert [t.text for t in lin.y_tick_labels] == ["0", "0.5", "1"]
     with pytest.raises(ValueError, match="positive"):
         Plot((0, 10), (0, 1), x_log=True)
 

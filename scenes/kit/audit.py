@@ -52,6 +52,11 @@ class Item:
     fill_opacity: float = 0.0
     z: int = 0
     bold: bool = False
+    # for the lecture-language checks: a text's whole source and whether it is Typst math; a
+    # stroke's colour (a beat's picture is compared by what, where and in which colour)
+    text: str = ""
+    is_math: bool = False
+    stroke_rgb: tuple | None = None
 
 
 @dataclass
@@ -60,6 +65,9 @@ class BeatRecord:
     time: float
     items: list[Item]
     header_bottom: float | None  # the header rule's y once the header is drawn
+    start: frozenset | None = None  # the picture's signature when the beat began (see ``signature``)
+    shown: list = field(default_factory=list)  # (quantity, values) of every visible bound widget
+    named: list = field(default_factory=list)  # (quantity, text) of every visible label naming one
 
     def texts(self) -> list[Item]:
         return [i for i in self.items if i.kind == "text"]
@@ -139,7 +147,11 @@ def snapshot(scene, key: str) -> BeatRecord:
     header_ids = {id(m) for m in header.get_family()} if header is not None else set()
     seen: dict[int, Item] = {}
 
+    shown, named = [], []
+
     def walk(m: Mobject, units: frozenset, background: bool) -> None:
+        if hasattr(m, "_shows") or hasattr(m, "_names"):
+            _record_binding(m, shown, named)
         units = units | getattr(m, "_overlay_ids", frozenset())
         background = background or bool(getattr(m, "_audit_background", False))
         if _looks_like_text(m):
@@ -156,7 +168,9 @@ def snapshot(scene, key: str) -> BeatRecord:
                 return
             seen[id(m)] = Item("text", _describe(m), _box(m), op, units, id(m) in header_ids,
                                xheight_px=(xh or 0.0) * PX_PER_UNIT, rgb=_rgb(fam[0].get_fill_color()), z=len(seen),
-                               bold=str(getattr(m, "weight", "")).upper() in ("BOLD", "SEMIBOLD", "ULTRABOLD", "HEAVY"))
+                               bold=str(getattr(m, "weight", "")).upper() in ("BOLD", "SEMIBOLD", "ULTRABOLD", "HEAVY"),
+                               text="" if getattr(m, "_matrix_entry", False) else _source(m),
+                               is_math=hasattr(m, "typst_code"))
             return
         if isinstance(m, VMobject) and len(m.points) >= 4 and id(m) not in seen:
             fill_op = _max_op(m.get_fill_opacities())
@@ -171,7 +185,7 @@ def snapshot(scene, key: str) -> BeatRecord:
                     stroke=_stroke_samples(m) if stroked and not filled else None,
                     stroke_half=sw * 0.005, background=background,
                     fill_rgb=_rgb(m.get_fill_color()) if filled else None, fill_opacity=fill_op if filled else 0.0,
-                    z=len(seen),
+                    z=len(seen), stroke_rgb=_rgb(m.get_stroke_color()) if stroked else None,
                 )
             elif id(m) in seen:
                 seen[id(m)].units |= units
@@ -184,7 +198,92 @@ def snapshot(scene, key: str) -> BeatRecord:
     if header is not None and any(id(m) in seen or id(m) in header_ids for m in header[2].get_family()) \
             and any(header[2] is f for m in scene.mobjects for f in m.get_family()):
         hb = float(header.get_bottom()[1])
-    return BeatRecord(key, float(scene.time), list(seen.values()), hb)
+    return BeatRecord(key, float(scene.time), list(seen.values()), hb, shown=shown, named=named)
+
+
+def _source(m: Mobject) -> str:
+    t = getattr(m, "typst_code", None)
+    if t is not None:
+        return " ".join(str(t).split()).strip("$ ")
+    return str(getattr(m, "original_text", "") or getattr(m, "text", "") or "")  # Text.text has lost its spaces
+
+
+def _visible(m: Mobject) -> bool:
+    for f in m.family_members_with_points():
+        if _max_op(f.get_fill_opacities()) >= DIMMED or (
+                (f.get_stroke_width() or 0) > 0 and _max_op(f.get_stroke_opacities()) >= DIMMED):
+            return True
+    return False
+
+
+def _record_binding(m: Mobject, shown: list, named: list) -> None:
+    if not _visible(m):
+        return
+    q = getattr(m, "_shows", None)
+    if q is not None:
+        v = getattr(m, "values", None)
+        shown.append((q, None if v is None else np.array(v, dtype=float, copy=True)))
+    q = getattr(m, "_names", None)
+    if q is not None:
+        named.append((q, _source(m) or _describe(m)))
+
+
+def signature(record: BeatRecord) -> frozenset:
+    """What a beat's picture is: every visible thing outside the header, by kind, text, place
+    (to 0.02 units), opacity and colour.  Two equal signatures are the same picture."""
+    def r(t):
+        return None if t is None else tuple(round(float(c), 2) for c in t)
+
+    return frozenset(
+        (it.kind, it.text or it.name, tuple(round(c / 0.02) for c in it.box), round(it.opacity, 1),
+         r(it.rgb), r(it.fill_rgb), r(it.stroke_rgb))
+        for it in record.items if not it.header and it.opacity > INVISIBLE
+    )
+
+
+def lecture_problems(records: list[BeatRecord], quantities: dict | None = None) -> list[Problem]:
+    """The lecture-language checks of every beat after the title card:
+
+    * ``static``: the beat ends on the picture it began with (the narration talks over a frozen
+      frame);
+    * ``notation``: a text on screen in notebook language (e-notation, a code name such as
+      ``n_max``, a range ``0..1023``, a zero printed ``0.0``; Typst math is checked for
+      e-notation and ``0.0`` only, since ``x_0`` is how it writes a subscript);
+    * ``binding``: a label names a quantity (``binding.names``) that no visible widget shows,
+      or a widget bound to a quantity (``binding.shows``) shows other values than the clip's
+      data holds for it (``quantities``, from the scene's ``quantities()``)."""
+    from .numbers import E_NOTATION, notebook_output
+
+    out: list[Problem] = []
+    for k, rec in enumerate(records):
+        if rec.key == "title":
+            continue
+        if rec.start is not None and rec.start == signature(rec):
+            out.append(Problem(rec.key, "static", "the beat ends on the picture it began with"))
+        for it in rec.items:
+            if it.kind != "text" or it.header or it.opacity < DIMMED or not it.text:
+                continue
+            if it.is_math:
+                m = E_NOTATION.search(it.text)
+                bad = f"e-notation {m.group(0)!r}" if m else None
+            else:
+                bad = notebook_output(it.text)
+            if bad:
+                out.append(Problem(rec.key, "notation", f"text {it.name} shows {bad}"))
+        shown = {q for q, _ in rec.shown}
+        for q, text in rec.named:
+            if q not in shown:
+                out.append(Problem(rec.key, "binding", f"label {text!r} names {q!r}, which no visible widget shows"))
+        if quantities is not None:
+            for q, vals in rec.shown:
+                if q not in quantities:
+                    out.append(Problem(rec.key, "binding", f"a widget shows {q!r}, which the clip's data does not hold"))
+                    continue
+                want = np.asarray(quantities[q], dtype=float)
+                if vals is not None and (vals.shape != want.shape or not np.allclose(vals, want, rtol=0, atol=0,
+                                                                                     equal_nan=True)):
+                    out.append(Problem(rec.key, "binding", f"a widget bound to {q!r} shows other values than {q!r}"))
+    return out
 
 
 # ------------------------------------------------------------------ checking
@@ -328,6 +427,10 @@ def audit_clip(scene_cls, lecture_config=None, frame_size: tuple[int, int] | Non
     res.frame = frame
     res.problems = check(scene.audit_records)
     res.contrast = check_contrast(scene.audit_records)
+    quantities = scene.quantities() if hasattr(scene, "quantities") else None
+    res.lecture = lecture_problems(scene.audit_records, quantities)
+    if getattr(scene_cls, "LECTURE_LANGUAGE", False):  # a clip that speaks lecture language is held to it
+        res.problems += res.lecture
     res.duration = time.perf_counter() - t0
     res.scene = scene
     return res

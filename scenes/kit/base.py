@@ -19,14 +19,15 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, ClassVar
 
-from manim import DOWN, LEFT, ORIGIN, RIGHT, UP, UR, FadeIn, ReplacementTransform, FadeOut, Line, Scene, VGroup, Write, config
+from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, UR, Animation, AnimationGroup, FadeIn, FadeOut, Group, Line, Mobject,
+                   ReplacementTransform, Scene, Transform, VGroup, Write, config)
 
 from mathcore.config import ASSETS_DIR, LectureConfig, load_config
 
 from ..catalog import Clip, by_scene
 from .layout import SAFE, Layout, baseline_y, fit_label
 from .voice import GAP as VOICE_GAP
-from .theme import BG, DIM, FAINT, HEADING, MARGIN, SMALL, TITLE, family_color, label, register_fonts
+from .theme import BG, DIM, FAINT, FG, HEADING, MARGIN, SMALL, TITLE, label, register_fonts
 
 VOICE_ENV = "ATTENTION_CLIPS_VOICE"  # `clips render --voice` sets it for the worker
 DESCRIBED_ENV = "ATTENTION_CLIPS_DESCRIBED"  # `clips render --described` sets it to "1" for the worker
@@ -134,6 +135,29 @@ class ClipScene(Scene):
         from scenes.figures import designed_stills
 
         return designed_stills(cls.__name__, data, cfg)
+
+    def quantities(self) -> dict[str, Any]:
+        """Every array of the clip's data by its path (``"A"``, ``"plain.Y_a"``): what a widget may be
+        bound to (``binding.shows``) and a label may name (``binding.names``); the audit checks, at
+        every beat, that a named quantity is on screen and that a bound widget shows its values."""
+        import dataclasses
+
+        import numpy as np
+
+        out: dict[str, Any] = {}
+
+        def walk(obj, prefix: str, depth: int) -> None:
+            if depth > 2 or not dataclasses.is_dataclass(obj):
+                return
+            for f in dataclasses.fields(obj):
+                v = getattr(obj, f.name)
+                if isinstance(v, np.ndarray):
+                    out[prefix + f.name] = v
+                elif dataclasses.is_dataclass(v):
+                    walk(v, f"{prefix}{f.name}.", depth + 1)
+
+        walk(getattr(self, "data", None), "", 0)
+        return out
 
     def caption_values(self) -> dict[str, Any]:
         """Values the narration may name in ``{braces}``."""
@@ -262,6 +286,10 @@ class ClipScene(Scene):
         start = self.time
         if line is not None:
             self.voice_lines.append((start, line))
+        if self.auditing:  # the picture as the beat begins, to tell a beat that changes nothing
+            from .audit import signature, snapshot
+
+            begun = signature(snapshot(self, key))
         for animations, rt, play_kw in plays:
             self.play(*animations, run_time=rt, **play_kw)
         if total - (self.time - start) > 1e-9:
@@ -284,7 +312,9 @@ class ClipScene(Scene):
         if self.auditing:
             from .audit import snapshot
 
-            self.audit_records.append(snapshot(self, key))
+            rec = snapshot(self, key)
+            rec.start = begun
+            self.audit_records.append(rec)
 
     def _describe_beat(self, key: str, text: str, start: float, shown: float, speech: float, fps: float) -> None:
         """Record beat ``key``'s description; in a described clip, hold the picture while it is spoken
@@ -322,9 +352,10 @@ class ClipScene(Scene):
         card = VGroup(big, sub).arrange(DOWN, buff=0.35)
         self.beat("title", FadeIn(card, shift=0.2 * UP), run_time=1.0, hold=0.4)
 
-        # the header: the clip number in its family's colour, then the title; the big title
-        # shrinks into its place as the same glyphs (never morphing one string into another)
-        num = label(f"{c.number:02d}", size=HEADING, color=family_color(c.number), weight="BOLD")
+        # the header: the clip number, then the title (neutral: a family's colour is the idea only on
+        # the map and the recap); the big title shrinks into its place as the same glyphs (never
+        # morphing one string into another)
+        num = label(f"{c.number:02d}", size=HEADING, color=DIM, weight="BOLD")
         name = label(c.title, size=HEADING, weight="BOLD")
         name.next_to(num, RIGHT, buff=0.3)
         name.shift((baseline_y(num) - baseline_y(name)) * UP)
@@ -341,9 +372,85 @@ class ClipScene(Scene):
         self.add(self.header)
         self.layout = Layout.below(self.content_top)
 
+    def takeaway(self) -> Mobject | None:
+        """What proves the clip's property, on screen now: the closing beat brings it forward,
+        large, and lets the rest go (:meth:`bring_forward`).  Every clip names one; ``None``
+        leaves the closing beat on the frame before it (the audit reports a static beat)."""
+        return None
+
+    def closing_key(self) -> str:
+        """The narration entry of the closing beat (a clip may pick a measured variant)."""
+        return "close"
+
     def closing(self) -> None:
-        """The last caption over the final picture, then a still hold."""
-        self.beat("close", hold=self.CLOSING_HOLD)
+        """The takeaway brought forward under the last caption, then a still hold."""
+        take = self.takeaway()
+        anims = self.bring_forward(take) if take is not None else []
+        self.beat(self.closing_key(), *anims, run_time=1.4 if anims else None, hold=self.CLOSING_HOLD)
+
+    TAKEAWAY_SCALE: ClassVar[float] = 2.2  # how far the takeaway may grow
+    TAKEAWAY_FILL: ClassVar[float] = 0.86  # the share of the content region it may fill
+
+    def bring_forward(self, take: Mobject, region=None) -> list[Animation]:
+        """Animations that fade out everything on screen but the header and ``take``, and move
+        ``take`` to the middle of ``region`` (the content area) as large as fits (at most
+        ``TAKEAWAY_SCALE`` times, and no smaller than it is)."""
+        region = region or self.layout.content
+        keep = {id(f) for f in take.get_family()} | {id(f) for f in self.header.get_family()}
+        leaves = [f for m in self.mobjects for f in m.get_family()
+                  if id(f) not in keep and len(getattr(f, "points", ())) and not f.submobjects]
+        target = take.copy()
+        s = min(region.width * self.TAKEAWAY_FILL / max(take.width, 1e-6),
+                region.height * self.TAKEAWAY_FILL / max(take.height, 1e-6), self.TAKEAWAY_SCALE)
+        target.scale(max(1.0, s)).move_to(region.center)
+        anims: list[Animation] = [Transform(take, target)]
+        if leaves:
+            anims.insert(0, FadeOut(Group(*leaves)))
+        return anims
+
+    # ------------------------------------------------------------------ tidy plays
+    def play(self, *args, **kwargs):
+        """Play, then leave the scene's list of mobjects as the play meant it to be.
+
+        Manim adds an animation group's container to the scene, and a container added to the
+        scene takes its members away from the mobject that owned them (a heatmap animated cell
+        by cell is dissolved into loose cells); a later ``remove(heatmap)`` or ``FadeOut`` then
+        leaves loose copies behind.  After every play this restores the scene's list: what was
+        on screen stays (minus what a remover or a replacing animation took away), what the play
+        introduced is added, and containers and loose parts of something still on screen are
+        dropped."""
+        before = [m for m in self.mobjects if type(m) not in (Group, Mobject)]
+        anims = [a for a in args if isinstance(a, Animation) or hasattr(a, "build")]
+        super().play(*args, **kwargs)
+        removed = []
+
+        def removers(a):
+            if isinstance(a, AnimationGroup):
+                for sub in a.animations:
+                    removers(sub)
+            elif isinstance(a, Animation) and a.is_remover():
+                removed.append(a.mobject)
+
+        for a in anims:
+            if isinstance(a, Animation):
+                removers(a)
+        after_ids = {id(f) for m in self.mobjects for f in m.get_family()}
+        kept = [m for m in self.get_restructured_mobject_list(before, [f for m in removed for f in m.get_family()])
+                if any(id(f) in after_ids for f in m.get_family())]  # not replaced away (ReplacementTransform)
+        kept_ids = {id(f) for m in kept for f in m.get_family()}
+        fresh = []
+
+        def collect(m):
+            if type(m) in (Group, Mobject):
+                for sub in m.submobjects:
+                    collect(sub)
+            elif id(m) not in kept_ids:
+                fresh.append(m)
+                kept_ids.update(id(f) for f in m.get_family())
+
+        for m in self.mobjects:
+            collect(m)
+        self.mobjects = kept + fresh
 
     @property
     def content_top(self) -> float:

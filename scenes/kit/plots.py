@@ -13,7 +13,8 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from manim import DOWN, LEFT, UP, DashedLine, Dot, Line, Rectangle, VGroup, VMobject
 
-from .theme import DIM, FAINT, FG, SMALL, label
+from . import numbers
+from .theme import DIM, FAINT, FG, SMALL, figure, label, math
 
 
 def downsample_minmax(pos, y, buckets: int) -> np.ndarray:
@@ -44,21 +45,24 @@ def downsample_minmax(pos, y, buckets: int) -> np.ndarray:
 
 
 def _fmt_tick(v: float) -> str:
-    if v == 0:
-        return "0"
-    if abs(v) >= 1000 and float(v).is_integer():
-        return f"{int(v):,}".replace(",", "\u2009")  # thin-space thousands: 10 000
-    if abs(v) < 1e-3:
-        mant, exp = f"{v:.0e}".split("e")
-        return f"{mant}e{int(exp)}".replace("-", "\u2212")
-    return f"{v:g}".replace("-", "\u2212")
+    """A linear axis tick: round values as few digits as they need (``numbers.tick``)."""
+    return numbers.tick(v)
+
+
+def _power_tick(v: float):
+    """A log axis tick: ``10ᵏ`` typeset (a non-power of ten keeps its digits)."""
+    k = np.log10(v)
+    if abs(k - round(k)) < 1e-9:
+        return math(numbers.power(int(round(k))).math, size=SMALL, color=DIM)
+    return label(numbers.tick(v), size=SMALL, color=DIM)
 
 
 class Plot(VGroup):
     """Axes of ``width × height`` Manim units over ``x_range × y_range``.
 
     ``x_log`` / ``y_log`` use log10 scales (ranges must be positive).  Ticks are given
-    as data values; labels are Pango text formatted by ``tick_format``.
+    as data values; a log axis labels them ``10ᵏ`` (typeset), a linear one with Pango text
+    formatted by ``tick_format`` (round values, ``numbers.tick``).
     """
 
     def __init__(
@@ -97,12 +101,14 @@ class Plot(VGroup):
             p = self.to_point(v, self.y_range[0])
             if grid:
                 self.grid.add(Line(p, p + [0, height, 0], stroke_color=FAINT, stroke_width=1))
-            self.x_tick_labels.add(label(tick_format(v), size=SMALL, color=DIM).next_to(p, DOWN, buff=0.12))
+            t = _power_tick(v) if x_log and tick_format is _fmt_tick else label(tick_format(v), size=SMALL, color=DIM)
+            self.x_tick_labels.add(t.next_to(p, DOWN, buff=0.12))
         for v in y_ticks:
             p = self.to_point(self.x_range[0], v)
             if grid:
                 self.grid.add(Line(p, p + [width, 0, 0], stroke_color=FAINT, stroke_width=1))
-            self.y_tick_labels.add(label(tick_format(v), size=SMALL, color=DIM).next_to(p, LEFT, buff=0.12))
+            t = _power_tick(v) if y_log and tick_format is _fmt_tick else label(tick_format(v), size=SMALL, color=DIM)
+            self.y_tick_labels.add(t.next_to(p, LEFT, buff=0.12))
         self.x_axis_label = label(x_label, size=SMALL, color=FG) if x_label else VGroup()
         self.y_axis_label = label(y_label, size=SMALL, color=FG) if y_label else VGroup()
         if x_label:
@@ -152,9 +158,10 @@ class Plot(VGroup):
     def dot(self, x: float, y: float, color=FG, radius: float = 0.06) -> Dot:
         return Dot(self.to_point(x, y), radius=radius, color=color)
 
-    def exact_zero(self, x: float, color=FG, text: str | None = "0.0 exactly", size: float = SMALL) -> VGroup:
+    def exact_zero(self, x: float, color=FG, text: str | None = "", size: float = SMALL) -> VGroup:
         """An exact zero on a log y axis, which has no place for it: a hollow diamond sitting on
-        the axis floor at ``x`` and (unless ``text`` is None) a label just above it.
+        the axis floor at ``x`` and (unless ``text`` is None) a label just above it: by default
+        the lecture's exact zero (``0`` typeset with its "exact" mark), else ``text``.
         ``[0]`` is the marker, ``[1]`` the label; ``.value`` is 0.0."""
         from manim import BLACK, Square
 
@@ -164,8 +171,9 @@ class Plot(VGroup):
         mark = Square(side_length=0.16, stroke_color=color, stroke_width=3, fill_color=BLACK, fill_opacity=0.0)
         mark.rotate(np.pi / 4).move_to(base + np.array([0.0, 0.115, 0.0]))
         g = VGroup(mark)
-        if text:
-            g.add(label(text, size=size, color=color).next_to(mark, UP, buff=0.08))
+        if text is not None:
+            t = figure(0.0, size=size, color=color) if text == "" else label(text, size=size, color=color)
+            g.add(t.next_to(mark, UP, buff=0.08))
         g.value = 0.0
         return g
 

@@ -16,6 +16,8 @@ from manim import MathTypst, ManimColor, Text
 
 from mathcore.config import ASSETS_DIR
 
+from . import numbers
+
 def _share_immutable_on_copy() -> None:
     """Copies share data nothing mutates after construction.
 
@@ -44,16 +46,43 @@ BG = ManimColor("#0E1117")
 FG = ManimColor("#E8E6E3")
 DIM = ManimColor("#7D8590")
 FAINT = ManimColor("#30363D")
-ACCENT = ManimColor("#F2C14E")  # "look here"
-GOOD = ManimColor("#7BD389")  # a check that passed
-BAD = ManimColor("#F25F5C")  # a check that failed, a masked cell
-BLUE = ManimColor("#58A6FF")
-PURPLE = ManimColor("#C297FF")
-# one colour per token row, colorblind-safe (Okabe–Ito), cycled
-TOKEN_COLORS = tuple(
-    ManimColor(c) for c in ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#CC79A7", "#0072B2", "#D55E00", "#999999")
-)
 
+# One colour per idea, across the whole deck: a colour below never stands for anything else,
+# and the ideas that share a screen stay apart under deuteranopia, protanopia and tritanopia
+# (tests/test_lecture_language.py measures every pair in CAM02-UCS after simulating each).
+HIGHLIGHT = ManimColor("#F2C14E")  # "look here": the cell, row or term the narration is on
+VERIFIED = ManimColor("#7BD389")  # a check that passed (always with ✓ or a word, never colour alone)
+FAILED = ManimColor("#F25F5C")  # a check that failed; what is refused (the learned table's wall)
+QUERY = ManimColor("#FF9340")  # a query (q, Q, the query row)
+KEY = ManimColor("#58A6FF")  # a key (k, K, the key cache)
+VALUE = ManimColor("#FFF04D")  # a value (v, V, the value cache)
+SIN = ManimColor("#3DD6D0")  # the sine coordinates of a sinusoidal encoding
+COS = ManimColor("#FF6AA6")  # the cosine coordinates
+SEEN = ManimColor("#A47BFF")  # seen in training (positions below the train length, angles met)
+UNSEEN = ManimColor("#C6B6F7")  # never seen in training
+CONCEPT_COLORS = {
+    "highlight": HIGHLIGHT, "verified": VERIFIED, "failed": FAILED, "query": QUERY, "key": KEY, "value": VALUE,
+    "sin": SIN, "cos": COS, "seen": SEEN, "unseen": UNSEEN,
+}
+# the ideas that appear together on one screen somewhere in the deck: each group's colours must
+# stay apart for every viewer (the others only have to differ in ordinary vision)
+CO_OCCURRING = (("query", "key", "value"), ("sin", "cos"), ("seen", "unseen", "failed", "highlight"),
+                ("verified", "failed", "highlight"))
+
+# the older names, kept for what they mean
+ACCENT = HIGHLIGHT
+GOOD = VERIFIED
+BAD = FAILED
+BLUE = KEY
+PURPLE = ManimColor("#C297FF")
+
+# One colour per token, for every viewer: the first six (T <= 6) stay at least 15 CAM02-UCS
+# units apart from each other under normal vision and simulated deuteranopia, protanopia and
+# tritanopia (Okabe-Ito's first six fall to 11: orange/pink under tritanopia); the seventh
+# and eighth (a sentence of up to 8 different words) keep 10.  All have >= 4.5:1 on BG.
+TOKEN_COLORS = tuple(
+    ManimColor(c) for c in ("#3A86FF", "#FF9DA7", "#BEF264", "#E7298A", "#22D3EE", "#AAAA00", "#FFFFB3", "#B07AA1")
+)
 # ------------------------------------------------------------------ sizes (font_size units)
 TITLE = 40
 HEADING = 34
@@ -72,9 +101,20 @@ def token_color(i: int) -> ManimColor:
     return TOKEN_COLORS[i % len(TOKEN_COLORS)]
 
 
-# one colour per property of the notebook (scenes.catalog.PROPERTIES): the title map, the
-# recap and every clip's header use these, so a family keeps its colour through the lecture
-PROPERTY_COLORS = (BLUE, ACCENT, GOOD, PURPLE)
+# one colour per property of the notebook (scenes.catalog.PROPERTIES): the title map and the
+# recap use these (the only screens where a family is the idea); clip headers stay neutral, so
+# no clip shows a family colour beside a concept colour it could be mistaken for
+PROPERTY_COLORS = tuple(ManimColor(c) for c in ("#79B8FF", "#FFA3C4", "#63D6B0", "#D2A8FF"))
+
+
+def ramp(k: int, n: int, cmap: str = "plasma") -> ManimColor:
+    """Colour ``k`` of ``n`` for an ordered family of curves (widths, frequencies): a sequential
+    colormap's light end, so the order reads from the colours and every curve stays bright."""
+    import matplotlib
+
+    f = 0.45 + 0.5 * (k / (n - 1) if n > 1 else 1.0)
+    r, g, b, _ = matplotlib.colormaps[cmap](f)
+    return ManimColor.from_rgb((r, g, b))
 
 
 def family_color(clip_number: int) -> ManimColor:
@@ -133,35 +173,41 @@ def math(expr: str, size: float = LABEL, color=FG) -> MathTypst:
                   lambda: MathTypst(expr, font_size=size * TYPST_SCALE, color=color))
 
 
-# ------------------------------------------------------------------ numbers, formatted honestly
+# ------------------------------------------------------------------ numbers, in the lecture's one style
 MINUS = "\u2212"
 
 
 def fmt_value(x: float, decimals: int = 2) -> str:
-    """A matrix entry: fixed decimals, typographic minus, no ``-0.00``."""
-    s = f"{x:.{decimals}f}"
-    if float(s) == 0.0:
-        s = s.lstrip("-")
-    return s.replace("-", MINUS)
+    """A matrix entry: fixed decimals, typographic minus, no ``-0.00`` (``numbers.value``)."""
+    return numbers.value(x, decimals)
 
 
 def fmt_measure(x: float) -> str:
-    """A measured figure, honestly: ``0.0`` only when exactly zero; tiny or huge values in
-    scientific notation to 2 significant digits (``2.2e−16``); values of ordinary size as
-    plain digits to 2 significant digits (``0.83``, ``2.4``, ``1.0``, ``12``), whole from 100."""
-    x = float(x)
-    if x == 0.0:
-        return "0.0"
-    if not np.isfinite(x):
-        return str(x)
-    if 99.5 <= abs(x) < 1e5:
-        s = f"{x:.0f}"
-    elif 1e-3 <= abs(x) < 99.5:
-        s = f"{x:#.2g}".rstrip(".")
-    else:
-        mant, exp = f"{x:.1e}".split("e")
-        s = f"{mant}e{int(exp)}"
-    return s.replace("-", MINUS)
+    """A measured figure as a caption says it (``numbers.measure``): ``exactly 0``,
+    ``≈ 2.2 × 10⁻¹⁶``, ``0.83``.  On screen, draw it with :func:`figure` (typeset)."""
+    return numbers.measure(x).text
+
+
+def figure(x, size: float = LABEL, color=FG, prefix: str = "", exact_color=None):
+    """A measured figure typeset as math, with ``prefix`` (Typst, e.g. ``"max |Δ| ="``) before it
+    on the same line so a number never sits in sans beside a formula.  An exact zero reads ``0``
+    followed by the word "exact" (the exact mark).  ``x`` is a value or a ``numbers.Figure``;
+    the result has ``.figure``."""
+    from manim import RIGHT, UP, VGroup
+
+    f = x if isinstance(x, numbers.Figure) else numbers.measure(x)
+    body = f"{prefix} {f.math}" if prefix else f.math
+    m = math(body, size=size, color=color)
+    if not f.exact:
+        m.figure = f
+        return m
+    tag = label(numbers.EXACT_MARK, size=max(SMALL, size * 0.8), color=exact_color or color)
+    g = VGroup(m, tag).arrange(RIGHT, buff=0.18)
+    from .layout import baseline_y
+
+    tag.shift((m.get_bottom()[1] - baseline_y(tag)) * UP)  # "0" sits on the baseline: the word shares it
+    g.figure = f
+    return g
 
 
 # ------------------------------------------------------------------ colour scales (shared with matplotlib)
@@ -182,24 +228,57 @@ class ColorScale:
         self.cmap = matplotlib.colormaps[cmap]
         self.norm = Normalize(vmin=float(vmin), vmax=float(vmax), clip=True)
 
+    @staticmethod
+    def _extent(values) -> float:
+        parts = values if isinstance(values, (list, tuple)) else [values]
+        a = np.concatenate([np.asarray(v, dtype=float).ravel() for v in parts]) if parts else np.zeros(0)
+        a = a[np.isfinite(a)]
+        return float(np.max(np.abs(a))) if a.size else 0.0
+
     @classmethod
     def symmetric(cls, cmap: str, values) -> ColorScale:
-        """A diverging scale centred on 0 that covers ``values``."""
-        m = float(np.max(np.abs(values))) or 1.0
+        """A diverging scale centred on 0 that covers ``values`` (an array, or a list of every
+        array the scale must serve: one scale for a quantity through its whole clip), ending at
+        a round value (``numbers.nice_ceil``: 2.6 -> 3, 1.11 -> 1.2)."""
+        m = cls._extent(values)
+        m = numbers.nice_ceil(m) if m > 0 else 1.0
         return cls(cmap, -m, m)
 
     @classmethod
     def for_weights(cls, cmap: str, values) -> ColorScale:
         """Weights in [0, 1] normalised for their purpose: 0 stays the darkest colour and the
-        scale ends at the largest weight shown (rounded up to two significant digits), so six
-        weights near 1/6 do not all look the same.  Show a colour bar with it."""
-        m = float(np.max(values)) if np.size(values) else 1.0
+        scale ends at the largest weight shown rounded up to a round value (0.38 -> 0.4), so six
+        weights near 1/6 do not all look the same.  ``values`` may be a list of arrays (every
+        weight the clip shows).  Show a colour bar with it."""
+        m = cls._extent(values)
         if not m > 0:
             m = 1.0
-        top = float(f"{m:.2g}")
-        if top < m:
-            top = float(f"{m + 10 ** (np.floor(np.log10(m)) - 1):.2g}")
+        top = numbers.nice_ceil(m)
         return cls(cmap, 0.0, min(top, 1.0) if m <= 1.0 else top)
+
+    @property
+    def vmin(self) -> float:
+        return float(self.norm.vmin)
+
+    @property
+    def vmax(self) -> float:
+        return float(self.norm.vmax)
+
+    @property
+    def symmetric_about_zero(self) -> bool:
+        return self.vmin == -self.vmax
+
+    def ticks(self, most: int = 4) -> list[float]:
+        """Round tick values for this scale's colour bar: both ends and 0 for a diverging scale
+        (its ends are round), else round steps from ``vmin`` to ``vmax``."""
+        if self.symmetric_about_zero:
+            return [self.vmin, 0.0, self.vmax]
+        t = numbers.nice_ticks(self.vmin, self.vmax, most)
+        return t
+
+    def same_as(self, other: ColorScale) -> bool:
+        """Same colormap and the same bounds: the same value is the same colour in both."""
+        return self.name == other.name and self.vmin == other.vmin and self.vmax == other.vmax
 
     def rgb(self, values) -> np.ndarray:
         """``(..., 3)`` RGB in [0, 1] for finite ``values``."""

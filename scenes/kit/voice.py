@@ -34,6 +34,8 @@ import numpy as np
 
 from mathcore.config import ASSETS_DIR
 
+from .numbers import unsuperscript
+
 VOICE_DIR = ASSETS_DIR / "voice"  # the lecturer's recordings: voice/<clip slug>/<beat>.<ext>
 CACHE_DIR = ASSETS_DIR.parent / ".render-cache" / "voice"
 RECORDING_EXTS = (".wav", ".flac", ".mp3", ".m4a", ".aac", ".ogg", ".opus")
@@ -51,6 +53,8 @@ class VoiceError(ValueError):
 # ------------------------------------------------------------------ words for the voice
 _WORDS = [  # whole tokens, tried before anything else (longest first)
     ("QKᵀ", "Q K transpose"), ("Kᵀ", "K transpose"), ("Pᵀ", "P transpose"), ("ᵀ", " transpose"),
+    ("nₘₐₓ", "n max"), ("PEₘ", "P E of m"), ("PEₙ", "P E of n"), ("qₘ", "q m"), ("kₙ", "k n"), ("vₙ", "v n"),
+    ("θᵢ", "theta i"), ("λᵢ", "lambda i"), ("ₘ", " m"), ("ₙ", " n"), ("₀", " 0"),
     ("n_max", "n max"), ("d_model", "d model"), ("head_dim", "head dim"), ("T_heatmap", "T heatmap"),
     ("softmax", "soft max"), ("Softmax", "Soft max"), ("Attn", "attention"), ("RoPE", "rope"),
     ("LLaMA-2", "llama 2"), ("LLaMA-3", "llama 3"), ("LLaMA", "llama"), ("GPT-2", "G P T 2"),
@@ -102,6 +106,9 @@ def say_number(sign: str, digits: str, exp: str | None) -> str:
 
 def spoken(text: str) -> str:
     """``text`` as words a speech synthesiser reads right (see the module docstring)."""
+    # the lecture's powers of ten: "≈ 2.2 × 10⁻¹⁶" -> "about 2.2 times 10 to the minus 16"
+    text = re.sub(r"10([⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)", lambda m: "10 to the " + unsuperscript(m.group(1)).replace("−", "minus ")
+                  .replace("+", ""), text)
     out = _NUMBER.sub(lambda m: say_number(m.group(1), m.group(2), m.group(3)), text)
     out = re.sub(r"(\w)_(\w)", r"\1 \2", out)  # x_0 -> x 0, y_full -> y full
     out = re.sub(r"(?<=\S)·(?=\S)", " times ", out)  # P·X -> P times X

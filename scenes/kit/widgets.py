@@ -32,6 +32,7 @@ from manim import (
     VMobject,
 )
 
+from . import numbers
 from .layout import baseline_y, overlay
 from .theme import (
     BG,
@@ -158,6 +159,7 @@ class Heatmap(VGroup):
         text = fmt_value(v, self.decimals) if np.isfinite(v) else "\u2212\u221e"
         col = self.color_scale.text_color(v) if np.isfinite(v) else FG
         t = label(text, size=self.value_size, color=col)
+        t._matrix_entry = True  # an entry at its quantity's one precision ("0.0" is a rounded entry here)
         if t.width > self.cell_w * 0.92:
             t.scale_to_fit_width(self.cell_w * 0.92)
         overlay(self.cell(i, j), t)  # a value sits on its own cell
@@ -172,23 +174,33 @@ class Heatmap(VGroup):
                 if self.show_values:
                     self.labels.add(self._label_for(values[i, j], i, j))
 
-    def recolored(self, new_values) -> Heatmap:
+    def recolored(self, new_values, scale: ColorScale | None = None) -> Heatmap:
         """A copy of this heatmap, in place, showing ``new_values`` (for ``Transform``)."""
         new = self.copy()
+        if scale is not None:
+            new.color_scale = scale
         new.values = _as_array(new_values, 2, "Heatmap")
         new._paint(new.values)
         return new
 
-    def set_values(self, new_values) -> Heatmap:
-        """Repaint with ``new_values`` in place (no animation)."""
+    def set_values(self, new_values, shows: str | None = None) -> Heatmap:
+        """Repaint with ``new_values`` in place (no animation); ``shows`` re-binds the heatmap to the
+        quantity they are (``scenes.kit.binding``)."""
         self.values = _as_array(new_values, 2, "Heatmap")
         self._paint(self.values)
+        if shows is not None:
+            self._shows = shows
         return self
 
-    def animate_values(self, new_values, **kw) -> Animation:
-        """Animate to ``new_values``; afterwards ``self.values`` is ``new_values``."""
-        target = self.recolored(new_values)
+    def animate_values(self, new_values, shows: str | None = None, scale: ColorScale | None = None, **kw) -> Animation:
+        """Animate to ``new_values`` (painted by ``scale`` if given); afterwards ``self.values`` is
+        ``new_values`` and, with ``shows``, the heatmap is bound to that quantity."""
+        target = self.recolored(new_values, scale)
         self.values = target.values
+        if scale is not None:
+            self.color_scale = scale
+        if shows is not None:
+            self._shows = shows
         return Transform(self, target, **kw)
 
     def cell_center(self, i: int, j: int) -> np.ndarray:
@@ -212,9 +224,10 @@ class ColorBar(VGroup):
     (bottom to top, ticks on the right) or, with ``horizontal=True``, left to right with the
     ticks underneath.  Wherever colour encodes a value, a clip shows one of these.
 
-    ``values[k]`` is the value stripe ``k`` (from the low end) shows; ``ticks`` are labelled
-    with ``tick_format`` (or with Typst math strings from ``tick_math``); ``title`` (a label
-    or Typst math mobject) sits above the bar.
+    ``values[k]`` is the value stripe ``k`` (from the low end) shows; ``ticks`` (by default the
+    scale's own round ticks, ``ColorScale.ticks``) are labelled with ``tick_format`` (or with
+    Typst math strings from ``tick_math``); ``title`` (a label or Typst math mobject) sits above
+    the bar.
     """
 
     def __init__(
@@ -223,8 +236,8 @@ class ColorBar(VGroup):
         height: float = 2.0,
         width: float = 0.22,
         steps: int = 48,
-        ticks: Sequence[float] = (),
-        tick_format: Callable[[float], str] = lambda v: f"{v:g}".replace("-", "\u2212"),
+        ticks: Sequence[float] | None = None,
+        tick_format: Callable[[float], str] = numbers.tick,
         tick_math: Sequence[str] | None = None,
         horizontal: bool = False,
         title: VMobject | None = None,
@@ -235,6 +248,9 @@ class ColorBar(VGroup):
             raise ValueError(f"a colour bar needs steps >= 2, got {steps}")
         vmin, vmax = scale.norm.vmin, scale.norm.vmax
         self.color_scale = scale
+        if ticks is None:  # the scale's own round ticks
+            ticks = scale.ticks(2)
+        self.ticks = tuple(float(t) for t in ticks)
         self.values = (vmin + (np.arange(steps) + 0.5) / steps * (vmax - vmin))
         self.values.flags.writeable = False
         self.horizontal = horizontal
@@ -313,6 +329,7 @@ class LabelledMatrix(VGroup):
             ent = VGroup()
             for j in range(cols):
                 t = label(fmt_value(self.values[i, j], decimals), size=value_size, color=FG)
+                t._matrix_entry = True
                 # right-align numbers in their column so decimal points line up
                 right = -width / 2 + (j + 1) * col_width - 0.12
                 t.move_to(np.array([right - t.width / 2, self.slots[i][1], 0]))

@@ -1,0 +1,141 @@
+"""Layout composers: a clip reads as a storyboard, not as coordinates.
+
+Rows and columns of widgets with *named* gaps (:data:`GAP`), a widget with its name over it
+(:func:`titled`), labels set directly on the data (:func:`label_curve_ends` on lines,
+:func:`label_bars` on bars) instead of legends, a :class:`Legend` where one is needed, and the
+motion that stages one idea per frame (:func:`focus` dims all but the subject, :func:`stage`
+swaps one subject for the next in the main region, :func:`reveal` brings parts in one by one).
+
+Every size here is a named step of the house scale, so a clip module never types an offset.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from types import SimpleNamespace
+
+import numpy as np
+from manim import DOWN, LEFT, ORIGIN, RIGHT, UP, AnimationGroup, FadeIn, FadeOut, LaggedStart, Line, Mobject, VGroup
+
+from .layout import baseline_y, place_annotations
+from .theme import DIM, FG, SMALL, label
+
+# the house gaps, in Manim units (one unit is 60 px at 854x480)
+GAP = SimpleNamespace(
+    hair=0.06,  # a mark and the thing it marks
+    tight=0.12,  # a label and its widget, lines of one text block
+    small=0.2,  # items of a list, a swatch and its word
+    normal=0.32,  # widgets that belong together
+    wide=0.55,  # groups that are read one after another
+    section=0.9,  # parts of a frame that do not belong together
+)
+DIMMED = 0.22  # the opacity of what is not the subject (below the audit's 0.3: background)
+
+
+def _gap(g) -> float:
+    return float(getattr(GAP, g)) if isinstance(g, str) else float(g)
+
+
+def row(*mobs: Mobject, gap="normal", align: str = "center") -> VGroup:
+    """``mobs`` left to right, ``gap`` apart; ``align`` is ``"center"``, ``"top"``, ``"bottom"`` or
+    ``"baseline"`` (labels share their baseline, as words on a line do)."""
+    g = VGroup(*mobs)
+    if align == "top":
+        g.arrange(RIGHT, buff=_gap(gap), aligned_edge=UP)
+    elif align == "bottom":
+        g.arrange(RIGHT, buff=_gap(gap), aligned_edge=DOWN)
+    else:
+        g.arrange(RIGHT, buff=_gap(gap))
+        if align == "baseline" and mobs:
+            y0 = _baseline(mobs[0])
+            for m in mobs[1:]:
+                m.shift((y0 - _baseline(m)) * UP)
+    return g
+
+
+def column(*mobs: Mobject, gap="normal", align=LEFT) -> VGroup:
+    """``mobs`` top to bottom, ``gap`` apart, aligned on ``align`` (``LEFT``, ``RIGHT`` or ``ORIGIN``)."""
+    g = VGroup(*mobs)
+    if np.allclose(align, ORIGIN):
+        return g.arrange(DOWN, buff=_gap(gap))
+    return g.arrange(DOWN, buff=_gap(gap), aligned_edge=align)
+
+
+def _baseline(m: Mobject) -> float:
+    return baseline_y(m) if hasattr(m, "text") else float(m.get_bottom()[1])
+
+
+def titled(widget: Mobject, title: Mobject, gap="small", side=UP) -> VGroup:
+    """``widget`` with ``title`` centred over it (or under it with ``side=DOWN``).  ``.widget`` and
+    ``.title`` name the parts."""
+    title.next_to(widget, side, buff=_gap(gap))
+    g = VGroup(widget, title)
+    g.widget, g.title = widget, title
+    return g
+
+
+def label_curve_ends(curves: Sequence[Mobject], texts: Sequence[str | Mobject], colors=None, size: float = SMALL,
+                     bounds: tuple[float, float] | None = None, gap="tight") -> VGroup:
+    """A label at the right end of every curve, in the curve's colour, spread so none touches
+    another (a leader line where one had to move): the line says what it is, no legend needed."""
+    labels = []
+    for k, (c, t) in enumerate(zip(curves, texts)):
+        col = colors[k] if colors is not None else c.get_stroke_color()
+        labels.append(t if isinstance(t, Mobject) else label(t, size=size, color=col))
+    anchors = [c.get_end() if hasattr(c, "get_end") else c.get_right() for c in curves]
+    return place_annotations(labels, anchors, side=RIGHT, buff=_gap(gap), bounds=bounds)
+
+
+def label_bars(bars: Sequence[Mobject], texts: Sequence[str | Mobject], size: float = SMALL, color=FG,
+               gap="hair") -> VGroup:
+    """A label on top of every bar (its value, or a word)."""
+    out = VGroup()
+    for b, t in zip(bars, texts):
+        lab = t if isinstance(t, Mobject) else label(t, size=size, color=color)
+        out.add(lab.next_to(b, UP, buff=_gap(gap)))
+    return out
+
+
+class Legend(VGroup):
+    """Swatches and words, one entry a line, swatches in one column: only where the marks cannot
+    carry their own labels.  ``entries`` are ``(swatch mobject, text)``; ``rows[k]`` is entry ``k``."""
+
+    def __init__(self, entries: Sequence[tuple[Mobject, str]], size: float = SMALL, color=FG, gap="small", **kw):
+        super().__init__(**kw)
+        width = max((sw.width for sw, _ in entries), default=0.0)
+        self.rows = VGroup()
+        for sw, text in entries:
+            t = label(text, size=size, color=color)
+            sw.move_to(ORIGIN)
+            t.next_to(ORIGIN, RIGHT, buff=width / 2 + GAP.small)
+            sw.set_y(t.get_y())
+            self.rows.add(VGroup(sw, t))
+        self.rows.arrange(DOWN, buff=_gap(gap), aligned_edge=LEFT)
+        for r in self.rows:  # swatches centred in one column
+            r[0].set_x(self.rows[0][0].get_x())
+        self.add(self.rows)
+
+
+def focus(keep: Sequence[Mobject], others: Sequence[Mobject], opacity: float = DIMMED, run_time: float | None = None):
+    """Focus by dimming: ``others`` drop to ``opacity`` and ``keep`` comes back to full."""
+    kw = {} if run_time is None else {"run_time": run_time}
+    return AnimationGroup(*[m.animate.set_opacity(opacity) for m in others],
+                          *[m.animate.set_opacity(1.0) for m in keep], **kw)
+
+
+def stage(leaving: Sequence[Mobject], coming: Sequence[Mobject], shift=0.25 * LEFT, lag: float = 0.35):
+    """One subject leaves the frame and the next comes in where it was: the old out (drifting by
+    ``shift``), then the new in from the other side, overlapping by ``1 - lag``."""
+    outs = [FadeOut(m, shift=shift) for m in leaving]
+    ins = [FadeIn(m, shift=shift) for m in coming]
+    return LaggedStart(AnimationGroup(*outs), AnimationGroup(*ins), lag_ratio=lag)
+
+
+def reveal(parts: Sequence[Mobject], lag: float = 0.15, shift=0.15 * UP):
+    """Parts of one picture brought in one after another (rows of a matrix, entries of a list)."""
+    return LaggedStart(*[FadeIn(p, shift=shift) for p in parts], lag_ratio=lag)
+
+
+def rule(width: float, color=DIM, stroke_width: float = 1.5) -> Line:
+    """A thin horizontal rule ``width`` long (a fraction bar for a stacked label, a separator)."""
+    return Line(LEFT * width / 2, RIGHT * width / 2, stroke_color=color, stroke_width=stroke_width)
