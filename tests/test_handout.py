@@ -146,3 +146,41 @@ def test_the_command_writes_the_light_handout_by_default(pages, tmp_path, monkey
     assert main(["handout", "--theme", "dark", "--out", str(tmp_path)]) == 0
     assert (tmp_path / "handout-dark.pdf").exists()
     assert not list(tmp_path.glob("*.partial"))
+
+
+# ------------------------------------------------------------------ the HTML handout
+@pytest.fixture(scope="module")
+def html_handout(pages, tmp_path_factory):
+    dst = tmp_path_factory.mktemp("handout-html") / "handout-light.html"
+    ho.write_handout_html(pages, CFG, "light", dst)
+    return dst
+
+
+def test_the_html_handout_has_headings_figures_with_alt_text_and_the_transcript(html_handout, pages):
+    import html as H
+
+    text = html_handout.read_text(encoding="utf-8")
+    assert text.startswith("<!doctype html>") and '<html lang="en">' in text
+    assert text.count("<h1>") == 1 and text.count("<h2 ") == len(CLIPS)
+    alts = re.findall(r'<img src="data:image/png;base64,[^"]+" alt="([^"]*)"', text)
+    assert len(alts) == len([p for p in pages if p.still is not None]) and all(len(a) > 20 for a in alts)
+    for p in pages:  # every beat's narration, in order, and the still's title in its alt text
+        pos = text.index(f'id="clip-{p.clip.number:02d}"')
+        for _, cap in p.captions:
+            pos = text.index(H.escape(cap), pos)
+    assert not re.search(r"https?://", text.replace("http://www.w3.org", ""))  # self-contained
+
+
+def test_the_html_handout_passes_axe(html_handout):
+    from test_present import AXE_TAGS, CHROMIUM, CHROMIUM_ARGS
+
+    from playwright.sync_api import sync_playwright
+    from axe_playwright_python.sync_playwright import Axe
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        page = b.new_page()
+        page.goto(html_handout.as_uri())
+        res = Axe().run(page, options={"runOnly": {"type": "tag", "values": AXE_TAGS}})
+        b.close()
+    assert not res.response["violations"], res.generate_report()

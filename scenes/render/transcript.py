@@ -191,5 +191,27 @@ def alt_text(still, descriptions: list[str] = ()) -> str:
     for line in fs.proof:
         parts.append(line.rstrip(".") + ".")
     parts += [d.rstrip(".") + "." for d in descriptions if d]
-    text = " ".join(" ".join(parts).split())
-    return text.replace("$", "")
+    return " ".join(plain_math(" ".join(parts)).split())
+
+
+_TEX = [(r"\\leftrightarrow", "↔"), (r"\\rightarrow|\\to\b", "→"), (r"\\leftarrow", "←"), (r"\\ldots|\\cdots|\\dots", "…"),
+        (r"\\\|", "‖"), (r"\\cdot", "·"), (r"\\times", "×"), (r"\\approx", "≈"), (r"\\leq|\\le\b", "≤"),
+        (r"\\geq|\\ge\b", "≥"), (r"\\neq", "≠"), (r"\\infty", "∞"), (r"\\sqrt", "√"), (r"\\sum", "Σ"),
+        (r"\\theta", "θ"), (r"\\pi", "π"), (r"\\lambda", "λ"), (r"\\top", "ᵀ"), (r"\\[,;:! ]", " "), (r"\\quad", " ")]
+_SUP = str.maketrans("0123456789-−+", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁻⁺")
+
+
+def plain_math(s: str) -> str:
+    """Matplotlib mathtext (``$x_{1} \\leftrightarrow x_{4}$``) as the plain Unicode a screen reader reads."""
+    import re
+
+    s = s.replace("$", "")
+    s = re.sub(r"\\(?:mathrm|mathbf|mathit|text|operatorname)\{([^{}]*)\}", r"\1", s)
+    for pat, rep in _TEX:
+        s = re.sub(pat, rep, s)
+    s = re.sub(r"\^\{ᵀ\}|\^ᵀ", "ᵀ", s)
+    s = re.sub(r"\^\{([0-9−+-]+)\}", lambda m: m.group(1).translate(_SUP), s)
+    s = re.sub(r"_\{([^{}]*)\}", r"_\1", s)
+    s = re.sub(r"\^\{([^{}]*)\}", r"^\1", s)
+    s = re.sub(r"\\([A-Za-z]+)", r"\1", s)
+    return s.replace("{", "").replace("}", "")
