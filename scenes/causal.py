@@ -130,6 +130,8 @@ class CausalMaskData:
 class CausalMask(ClipScene):
     """03 · The causal mask: −∞ above the diagonal, exact zeros after softmax."""
 
+    TIDY_PLAYS = True
+
     CODE_SIZE = 24  # the listing's font size (x-height about 11 px at 854×480)
     MAX_CELL = 1.8  # the big score / weight map's cells, at most (few tokens: larger cells)
     PAIR_MAX_CELL = 1.4  # the side-by-side maps' cells, at most
@@ -355,6 +357,8 @@ class PrefixInvarianceData:
 
 class PrefixInvariance(ClipScene):
     """04 · Prefix invariance: the prefix's outputs are the full outputs' first rows, bitwise."""
+
+    TIDY_PLAYS = True
 
     MAX_CELL_W, MAX_CELL_H = 1.6, 1.25  # output maps' cells, at most (wide: they print two decimals)
     HEAD_SIZE = LABEL + 2
@@ -609,6 +613,8 @@ class KVCacheData:
 
 class KVCache(ClipScene):
     """05 · The KV cache: append one key and value per token, compute only the new query's row."""
+
+    TIDY_PLAYS = True
 
     MAX_CELL_W, MAX_CELL_H = 1.25, 0.9  # cache / output cells, at most
     BAR_LEN = 1.2  # a weight of 1 as a bar

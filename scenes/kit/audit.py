@@ -395,10 +395,14 @@ def _cache_dir():
 _CACHE = None
 
 
-def audit_clip(scene_cls, lecture_config=None, frame_size: tuple[int, int] | None = None) -> AuditResult:
+def audit_clip(scene_cls, lecture_config=None, frame_size: tuple[int, int] | None = None,
+               beat_frames: tuple[int, int] | None = None) -> AuditResult:
     """Run ``scene_cls`` with every animation skipped (no frames, no video) and check every beat.
 
-    With ``frame_size`` the final frame is drawn at that size too (``result.frame``: ``(H, W, 3)``)."""
+    With ``frame_size`` the final frame is drawn at that size too (``result.frame``: ``(H, W, 3)``).
+    With ``beat_frames`` (width, height), the picture at the end of every beat is drawn at that
+    size (``result.beat_frames``: ``[(beat key, (H, W, 3) array)]``): the frames a reviewer looks
+    at, in seconds, without rendering a video (``clips audit --frames``)."""
     import time
 
     from manim import tempconfig
@@ -406,7 +410,7 @@ def audit_clip(scene_cls, lecture_config=None, frame_size: tuple[int, int] | Non
     t0 = time.perf_counter()
     # Pango lays text out on a canvas as wide as the frame in pixels and wraps what is wider:
     # at 160 px every label longer than ~7 units came out wrapped, unlike in any render
-    w, h = frame_size or (854, 480)
+    w, h = frame_size or beat_frames or (854, 480)
     with tempconfig({
         "pixel_width": w, "pixel_height": h, "frame_rate": 5,
         # with a frame wanted, Manim's still mode (it skips every animation and draws the end);
@@ -415,6 +419,13 @@ def audit_clip(scene_cls, lecture_config=None, frame_size: tuple[int, int] | Non
         "media_dir": str(_cache_dir()), "verbosity": "ERROR", "progress_bar": "none",
     }):
         scene = scene_cls(lecture_config=lecture_config, audit=True, skip_animations=frame_size is None)
+        grabbed: list = []
+        if beat_frames is not None:
+            def grab(sc, key):
+                sc.renderer.update_frame(sc)
+                grabbed.append((key, np.array(sc.renderer.get_frame())[..., :3].copy()))
+
+            scene.beat_hook = grab
         scene.render()
         frame = None
         if frame_size is not None:
@@ -425,6 +436,7 @@ def audit_clip(scene_cls, lecture_config=None, frame_size: tuple[int, int] | Non
         scene.frame_size = (config.frame_width, config.frame_height)
     res = AuditResult(scene_cls.__name__, scene.audit_records)
     res.frame = frame
+    res.beat_frames = grabbed
     res.problems = check(scene.audit_records)
     res.contrast = check_contrast(scene.audit_records)
     quantities = scene.quantities() if hasattr(scene, "quantities") else None

@@ -315,6 +315,9 @@ class ClipScene(Scene):
             rec = snapshot(self, key)
             rec.start = begun
             self.audit_records.append(rec)
+            hook = getattr(self, "beat_hook", None)
+            if hook is not None:  # e.g. the audit drawing the frame at the end of the beat
+                hook(self, key)
 
     def _describe_beat(self, key: str, text: str, start: float, shown: float, speech: float, fps: float) -> None:
         """Record beat ``key``'s description; in a described clip, hold the picture while it is spoken
@@ -409,8 +412,10 @@ class ClipScene(Scene):
         return anims
 
     # ------------------------------------------------------------------ tidy plays
+    TIDY_PLAYS: ClassVar[bool] = False  # a clip that animates widgets part by part turns this on
+
     def play(self, *args, **kwargs):
-        """Play, then leave the scene's list of mobjects as the play meant it to be.
+        """Play; with ``TIDY_PLAYS``, then leave the scene's list of mobjects as the play meant it to be.
 
         Manim adds an animation group's container to the scene, and a container added to the
         scene takes its members away from the mobject that owned them (a heatmap animated cell
@@ -418,7 +423,10 @@ class ClipScene(Scene):
         leaves loose copies behind.  After every play this restores the scene's list: what was
         on screen stays (minus what a remover or a replacing animation took away), what the play
         introduced is added, and containers and loose parts of something still on screen are
-        dropped."""
+        dropped.  (Off by default: a clip that hands moved parts over to a new widget itself, as 02
+        does, relies on Manim's own bookkeeping.)"""
+        if not self.TIDY_PLAYS:
+            return super().play(*args, **kwargs)
         before = [m for m in self.mobjects if type(m) not in (Group, Mobject)]
         anims = [a for a in args if isinstance(a, Animation) or hasattr(a, "build")]
         super().play(*args, **kwargs)

@@ -89,6 +89,9 @@ def _parser() -> argparse.ArgumentParser:
     au = sub.add_parser("audit", help="check every beat's layout (frame, overlaps, text size) without rendering")
     au.add_argument("names", nargs="*", metavar="NAME", help="clip number, slug or scene class (default: all)")
     au.add_argument("--matrix", action="store_true", help="also every corner config of the test matrix")
+    au.add_argument("--frames", metavar="DIR", help="also write the picture at the end of every beat as PNGs into "
+                    "DIR/NN_slug/ (no video is rendered)")
+    au.add_argument("--size", default="1920x1080", metavar="WxH", help="size of the --frames PNGs (default 1920x1080)")
     return p
 
 
@@ -191,6 +194,20 @@ def _run(todo, ctx, qdir, workroot, manifest, jobs, scheduler=None):
 
 
 # ------------------------------------------------------------------------------ audit
+def _write_beat_frames(res, folder: Path) -> None:
+    """``beat_NN_<key>.png`` for every beat of an audited clip (written aside, then renamed)."""
+    from PIL import Image
+
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.glob("beat_*.png"):
+        old.unlink()
+    for k, (key, frame) in enumerate(res.beat_frames):
+        dst = folder / f"beat_{k:02d}_{key}.png"
+        tmp = dst.with_name(dst.name + ".partial")
+        Image.fromarray(frame).save(tmp, format="PNG")
+        os.replace(tmp, dst)
+
+
 def cmd_audit(args) -> int:
     """Run each clip with animations skipped and report every layout problem, beat by beat."""
     import tempfile
@@ -210,7 +227,16 @@ def cmd_audit(args) -> int:
                 else:
                     from scenes.kit.audit import audit_clip
 
-                    results = {"config": audit_clip(scene_class(c))}
+                    size = None
+                    if args.frames:
+                        try:
+                            size = tuple(int(v) for v in args.size.lower().split("x"))
+                            assert len(size) == 2 and min(size) >= 16
+                        except (ValueError, AssertionError):
+                            raise UsageError(f"--size must be WIDTHxHEIGHT in pixels (e.g. 1920x1080), got {args.size!r}")
+                    results = {"config": audit_clip(scene_class(c), beat_frames=size)}
+                    if size:
+                        _write_beat_frames(results["config"], Path(args.frames) / c.name)
             except Exception as e:  # a clip that crashes is reported and the others still run
                 bad += 1
                 print(f"  ✗ {c.name}  crashed: {type(e).__name__}: {e}")
