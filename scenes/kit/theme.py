@@ -203,9 +203,8 @@ def figure(x, size: float = LABEL, color=FG, prefix: str = "", exact_color=None)
         return m
     tag = label(numbers.EXACT_MARK, size=max(SMALL, size * 0.8), color=exact_color or color)
     g = VGroup(m, tag).arrange(RIGHT, buff=0.18)
-    from .layout import baseline_y
-
-    tag.shift((m.get_bottom()[1] - baseline_y(tag)) * UP)  # "0" sits on the baseline: the word shares it
+    # "0" sits on the baseline, and so does "exact" (no descenders): the word shares the line
+    tag.shift((m.get_bottom()[1] - tag.get_bottom()[1]) * UP)
     g.figure = f
     return g
 
