@@ -71,9 +71,8 @@ def designed_stills(scene: str, data: Any, cfg) -> list:
 
 
 def stills_for(scene_cls, cfg, data: Any = None) -> list:
-    """A clip's stills: its designed stills from this registry first, else the clip's own ``stills``."""
+    """A clip's designed stills, from this registry (the kit's base scene does not know about
+    stills: the kit sits below the figures); :class:`MissingStillError` if it has none."""
     if data is None:
         data = scene_cls.build_data(cfg)
-    if builders(scene_cls.__name__):
-        return designed_stills(scene_cls.__name__, data, cfg)
-    return scene_cls.stills(data, cfg)
+    return designed_stills(scene_cls.__name__, data, cfg)

@@ -126,16 +126,6 @@ class ClipScene(Scene):
         """The arrays and measurements this clip shows (pure mathcore; no drawing)."""
         raise NotImplementedError
 
-    @classmethod
-    def stills(cls, data: Any, cfg: LectureConfig) -> list:
-        """The clip's designed stills (``scenes.kit.stills`` specs) for ``clips stills`` and the handout:
-        the figures ``scenes/figures/<module>.py`` registers for this scene class, first one the key figure.
-        A clip without one raises ``scenes.figures.MissingStillError``.
-        """
-        from scenes.figures import designed_stills
-
-        return designed_stills(cls.__name__, data, cfg)
-
     def quantities(self) -> dict[str, Any]:
         """Every array of the clip's data by its path (``"A"``, ``"plain.Y_a"``): what a widget may be
         bound to (``binding.shows``) and a label may name (``binding.names``); the audit checks, at

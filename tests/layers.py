@@ -1,0 +1,127 @@
+"""The project's import contract, checked from the source (every import, module level or inside a
+function, absolute or relative).
+
+Layers, lowest first: ``mathcore`` < ``scenes.catalog`` < ``scenes.kit`` < ``scenes.figures`` <
+the clip modules (``scenes/<family>.py``) < ``scenes.render``.  A module imports only its own layer
+and the layers below; clip modules never import each other; and no two modules import each other,
+directly or round a longer cycle.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+
+LAYERS = ("mathcore", "scenes.catalog", "scenes.kit", "scenes.figures", "clips", "scenes.render")
+
+
+@dataclass(frozen=True)
+class Finding:
+    kind: str  # "upward", "sibling" or "cycle"
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.message}"
+
+
+def module_name(root: Path, path: Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def layer(mod: str, clip_modules: set[str]) -> int | None:
+    if mod == "mathcore" or mod.startswith("mathcore."):
+        return 0
+    if mod == "scenes.catalog":
+        return 1
+    if mod == "scenes.kit" or mod.startswith("scenes.kit."):
+        return 2
+    if mod == "scenes.figures" or mod.startswith("scenes.figures."):
+        return 3
+    if mod in clip_modules:
+        return 4
+    if mod == "scenes.render" or mod.startswith("scenes.render."):
+        return 5
+    return None
+
+
+def imports(root: Path, path: Path, known: set[str]) -> set[str]:
+    """The project modules ``path`` imports anywhere in its body (``from x import y`` counts as
+    ``x.y`` when that is a module, else ``x``)."""
+    me = module_name(root, path)
+    package = me if path.name == "__init__.py" else me.rpartition(".")[0]
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                out.add(a.name)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)] if node.level > 1 else base
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            for a in node.names:
+                sub = f"{target}.{a.name}" if target else a.name
+                out.add(sub if sub in known else target)
+    return {m for m in out if m in known and m != me}
+
+
+def graph(root: Path) -> dict[str, set[str]]:
+    files = [p for d in ("mathcore", "scenes") for p in sorted((root / d).rglob("*.py"))]
+    known = {module_name(root, p) for p in files}
+    return {module_name(root, p): imports(root, p, known) for p in files}
+
+
+def check(root: Path) -> list[Finding]:
+    g = graph(root)
+    clip_modules = {m for m in g if m.count(".") == 1 and m.startswith("scenes.")
+                    and layer(m, set()) is None and m != "scenes"}
+    out: list[Finding] = []
+    for mod, deps in sorted(g.items()):
+        lm = layer(mod, clip_modules)
+        if lm is None:
+            continue
+        for dep in sorted(deps):
+            ld = layer(dep, clip_modules)
+            if ld is None:
+                continue
+            if ld > lm:
+                out.append(Finding("upward", f"{mod} (layer {LAYERS[lm]}) imports {dep} (layer {LAYERS[ld]})"))
+            elif lm == ld == 4:
+                out.append(Finding("sibling", f"clip module {mod} imports clip module {dep}"))
+    # cycles: strongly connected components of more than one module (Tarjan)
+    index, low, stack, on, comps, counter = {}, {}, [], set(), [], [0]
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in g.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                comps.append(sorted(comp))
+
+    for v in sorted(g):
+        if v not in index:
+            visit(v)
+    for comp in comps:
+        out.append(Finding("cycle", " <-> ".join(comp)))
+    return out
