@@ -60,12 +60,14 @@ CORNERS: dict[str, dict[str, object]] = {
     },
     # the remaining colormaps, with other seeds and shapes
     "T4_d4": {
-        "sizes.T": 4, "sizes.d": 4, "sizes.T_heatmap": 10, "permutation.perm": [3, 2, 0, 1],
+        # a permutation with a fixed point (token 1 stays in place), as most random permutations have
+        "sizes.T": 4, "sizes.d": 4, "sizes.T_heatmap": 10, "permutation.perm": [3, 1, 0, 2],
         "positions.train_length": 1000, "colors.weights": "viridis", "colors.signed": "PiYG",
         "colors.angles": "twilight", "lecture.seed": 2024,
     },
     "T5_d2": {
-        "sizes.T": 5, "sizes.d": 2, "sizes.T_heatmap": 13, "permutation.perm": [4, 0, 1, 2, 3],
+        # a fixed point again (token 3), with a 3-cycle around it
+        "sizes.T": 5, "sizes.d": 2, "sizes.T_heatmap": 13, "permutation.perm": [4, 2, 0, 3, 1],
         "colors.signed": "bwr", "colors.weights": "cividis", "lecture.seed": 99,
         "positions.n_max": 4096, "positions.train_length": 4096,
     },
