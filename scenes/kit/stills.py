@@ -433,19 +433,27 @@ def mathify(s: str) -> str:
 
 
 def count(n: int) -> str:
-    """A count as printed: thin-space thousands (``10 000``)."""
-    return f"{int(n):,}".replace(",", "\u2009")
+    """A count as the lecture prints it (``numbers.count``: ``65 536``, ``≈ 2.6 million``)."""
+    from . import numbers
+
+    return numbers.count(n).text
 
 
 def sci(x: float) -> str:
-    """A measured figure as mathtext, honestly: ``0.0`` only when exactly zero; ``2.2\\times10^{-16}``."""
-    from .theme import fmt_measure
+    """A measured figure as mathtext, in the lecture's one style (``numbers.measure``): ``0 (exact)``
+    for an exact zero, ``$\\approx 2.2\\times10^{-16}$`` for noise, plain digits otherwise."""
+    from . import numbers
 
-    s = fmt_measure(x)
-    if "e" not in s:
-        return s
-    mant, exp = s.split("e")
-    return f"${mant.replace(MINUS, '-')}\\times10^{{{exp.replace(MINUS, '-')}}}$"
+    f = numbers.measure(x)
+    if f.exact:
+        return "0 (exact)"
+    if f.math.startswith("10^") or "times 10^" in f.math:
+        k = int(np.floor(np.log10(abs(f.value))))
+        if f.value == 10.0 ** k:
+            return f"$10^{{{k}}}$"
+        mant, exp = numbers.scientific(f.value, 2)
+        return f"$\\approx {mant.replace(MINUS, '-')}\\times10^{{{exp}}}$"
+    return f.text
 
 
 # ====================================================================== fonts and text measuring
@@ -803,13 +811,11 @@ def _draw_bars(p: Bars, ax, th: Theme) -> None:
                 ax.scatter(xs[zeros], np.full(zeros.sum(), floor * 1.6), marker="D", s=34, facecolors="none",
                            edgecolors=col, linewidths=1.5, zorder=4, clip_on=False)
         if gr.value_labels:
-            from .theme import fmt_measure
-
             for xi, v in zip(xs, vals):
-                ax.annotate(fmt_measure(v), (xi, v if (v > 0 or not p.y_log) else floor * 1.6), xytext=(0, 4),
+                ax.annotate(sci(v), (xi, v if (v > 0 or not p.y_log) else floor * 1.6), xytext=(0, 4),
                             textcoords="offset points", ha="center", va="bottom", fontsize=8.5, color=col)
     if any_zero:  # the legend's key for the floor marks
-        ax.scatter([], [], marker="D", s=34, facecolors="none", edgecolors=th.fg, linewidths=1.5, label="exactly 0.0")
+        ax.scatter([], [], marker="D", s=34, facecolors="none", edgecolors=th.fg, linewidths=1.5, label="exactly 0")
     if p.ylim:
         ax.set_ylim(*p.ylim)
     elif p.y_log and floor is not None:
