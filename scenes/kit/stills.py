@@ -40,6 +40,7 @@ from .theme import (
     BAD,
     BG,
     BLUE,
+    COS,
     DIM,
     FAINT,
     FG,
@@ -47,6 +48,7 @@ from .theme import (
     GOOD,
     PROPERTY_COLORS,
     PURPLE,
+    SIN,
     TOKEN_COLORS,
     ColorScale,
     fmt_value,
@@ -81,6 +83,9 @@ class Theme:
     tokens: tuple[str, ...]
     families: tuple[str, ...]  # one per property of scenes.catalog.PROPERTIES
     wash: float  # opacity of a card's tint
+    # concept colours (scenes.kit.theme.CONCEPT_COLORS) by role name, e.g. ("sin", "#3DD6D0"): one colour
+    # per idea in the stills as in the clips; a role missing here falls back to the attributes above
+    concepts: tuple[tuple[str, str], ...] = ()
 
     def color(self, role: str) -> str:
         """``"#RRGGBB"`` for a colour role or a literal hex colour."""
@@ -98,6 +103,9 @@ class Theme:
 
             k = property_of(int(arg))
             return self.fg if k is None else self.families[k]
+        for name, hex_ in self.concepts:
+            if name == kind:
+                return hex_
         try:
             return getattr(self, kind)
         except AttributeError:
@@ -112,6 +120,7 @@ DARK = Theme(
     "dark", STYLE, bg=_hex(BG), fg=_hex(FG), dim=_hex(DIM), faint=_hex(FAINT), masked=_hex(FAINT),
     accent=_hex(ACCENT), good=_hex(GOOD), bad=_hex(BAD), blue=_hex(BLUE), purple=_hex(PURPLE),
     tokens=tuple(_hex(c) for c in TOKEN_COLORS), families=tuple(_hex(c) for c in PROPERTY_COLORS), wash=0.10,
+    concepts=(("sin", _hex(SIN)), ("cos", _hex(COS))),
 )
 # Paper: the same hues, deepened until they read as ink on white (text contrast >= 4.5:1 for the
 # accents, the Okabe–Ito token colours with their yellow darkened); masked cells a light grey.
@@ -120,6 +129,7 @@ LIGHT = Theme(
     accent="#9A6700", good="#1A7F37", bad="#CF222E", blue="#0969DA", purple="#8250DF",
     tokens=("#E69F00", "#56B4E9", "#009E73", "#B8A200", "#CC79A7", "#0072B2", "#D55E00", "#7F7F7F"),
     families=("#0969DA", "#9A6700", "#1A7F37", "#8250DF"), wash=0.06,
+    concepts=(("sin", "#00787A"), ("cos", "#C2185B")),  # >= 5:1 on white, apart under every CVD (>= 14 CAM02-UCS)
 )
 THEMES = {"dark": DARK, "light": LIGHT}
 
