@@ -54,6 +54,8 @@ SYMBOLS: dict[str, Symbol] = {
     "encoding_matrix": _s("the positional encoding matrix", "\"PE\"", "PE", "P E"),
     "train_length": _s("the train length", "L"),
     "table_rows": _s("rows in the learned table", "n_\"max\"", "nₘₐₓ", "n max"),
+    "learned_table": _s("the learned position table", "E"),
+    "learned_row": _s("row m of the learned position table, added to the token at position m", "E_m", "Eₘ", "E m"),
     # RoPE and sinusoids
     "pair": _s("a pair of coordinates", "i"),
     "rate": _s("the angle pair i turns per position", "theta_i", "θᵢ", "theta i"),
