@@ -83,6 +83,7 @@ PURPLE = ManimColor("#C297FF")
 TOKEN_COLORS = tuple(
     ManimColor(c) for c in ("#3A86FF", "#FF9DA7", "#BEF264", "#E7298A", "#22D3EE", "#AAAA00", "#FFFFB3", "#B07AA1")
 )
+SQRT_STRETCH = 0.5  # ColorScale(gamma=...): a square-root stretch, for weights with one peak and a crowd near 1/T
 # ------------------------------------------------------------------ sizes (font_size units)
 TITLE = 40
 HEADING = 34
@@ -217,15 +218,22 @@ class ColorScale:
     (``cmap``, ``norm``), so a still and a clip agree colour for colour.
     """
 
-    def __init__(self, cmap: str, vmin: float, vmax: float):
+    def __init__(self, cmap: str, vmin: float, vmax: float, gamma: float | None = None):
+        """``gamma`` (optional) stretches the scale as a power law (matplotlib's ``PowerNorm``;
+        ``SQRT_STRETCH`` spreads small weights): a colour bar then places its stripes and ticks
+        by the stretch, so the stretch is declared where the colours are read."""
         import matplotlib
-        from matplotlib.colors import Normalize
+        from matplotlib.colors import Normalize, PowerNorm
 
         if not vmax > vmin:
             raise ValueError(f"a colour scale needs vmax > vmin, got vmin={vmin}, vmax={vmax}")
+        if gamma is not None and not gamma > 0:
+            raise ValueError(f"a stretched colour scale needs gamma > 0, got gamma={gamma}")
         self.name = cmap
         self.cmap = matplotlib.colormaps[cmap]
-        self.norm = Normalize(vmin=float(vmin), vmax=float(vmax), clip=True)
+        self.gamma = None if gamma is None else float(gamma)
+        self.norm = (Normalize(vmin=float(vmin), vmax=float(vmax), clip=True) if gamma is None
+                     else PowerNorm(float(gamma), vmin=float(vmin), vmax=float(vmax), clip=True))
 
     @staticmethod
     def _extent(values) -> float:
@@ -244,16 +252,17 @@ class ColorScale:
         return cls(cmap, -m, m)
 
     @classmethod
-    def for_weights(cls, cmap: str, values) -> ColorScale:
+    def for_weights(cls, cmap: str, values, gamma: float | None = None) -> ColorScale:
         """Weights in [0, 1] normalised for their purpose: 0 stays the darkest colour and the
         scale ends at the largest weight shown rounded up to a round value (0.38 -> 0.4), so six
         weights near 1/6 do not all look the same.  ``values`` may be a list of arrays (every
-        weight the clip shows).  Show a colour bar with it."""
+        weight the clip shows); ``gamma`` stretches it (``SQRT_STRETCH``: one peak weight no longer
+        darkens all the others).  Show a colour bar with it."""
         m = cls._extent(values)
         if not m > 0:
             m = 1.0
         top = numbers.nice_ceil(m)
-        return cls(cmap, 0.0, min(top, 1.0) if m <= 1.0 else top)
+        return cls(cmap, 0.0, min(top, 1.0) if m <= 1.0 else top, gamma=gamma)
 
     @property
     def vmin(self) -> float:
@@ -272,12 +281,29 @@ class ColorScale:
         (its ends are round), else round steps from ``vmin`` to ``vmax``."""
         if self.symmetric_about_zero:
             return [self.vmin, 0.0, self.vmax]
+        if self.gamma is not None:  # round values (1, 2, 5 × 10ᵏ) spread evenly along the stretch
+            import math as _m
+
+            top = _m.floor(_m.log10(self.vmax))
+            cands = sorted({round(f * 10.0 ** e, 12) for e in range(top - 3, top + 1) for f in (1, 2, 5)
+                            if self.vmin < f * 10.0 ** e < self.vmax}, reverse=True)
+            out, room = [self.vmax], 0.8 / most  # neighbours at least this far apart along the bar
+            for c in cands:
+                if self.norm(out[-1]) - self.norm(c) >= room and self.norm(c) - self.norm(self.vmin) >= room:
+                    out.append(c)
+            return sorted([self.vmin, *out])
         t = numbers.nice_ticks(self.vmin, self.vmax, most)
         return t
 
+    def position(self, value) -> np.ndarray:
+        """Where ``value`` sits along a colour bar of this scale, 0 (``vmin``) to 1 (``vmax``): linear,
+        or by the stretch."""
+        return np.asarray(self.norm(np.asarray(value, dtype=float)), dtype=float)
+
     def same_as(self, other: ColorScale) -> bool:
         """Same colormap and the same bounds: the same value is the same colour in both."""
-        return self.name == other.name and self.vmin == other.vmin and self.vmax == other.vmax
+        return (self.name == other.name and self.vmin == other.vmin and self.vmax == other.vmax
+                and getattr(self, "gamma", None) == getattr(other, "gamma", None))
 
     def rgb(self, values) -> np.ndarray:
         """``(..., 3)`` RGB in [0, 1] for finite ``values``."""

@@ -252,6 +252,9 @@ class ColorBar(VGroup):
             ticks = scale.ticks(2)
         self.ticks = tuple(float(t) for t in ticks)
         self.values = (vmin + (np.arange(steps) + 0.5) / steps * (vmax - vmin))
+        stretched = getattr(scale, "gamma", None) is not None
+        if stretched:  # a stretched scale: stripes even along the stretch, so the ticks show it
+            self.values = np.asarray(scale.norm.inverse((np.arange(steps) + 0.5) / steps), dtype=float)
         self.values.flags.writeable = False
         self.horizontal = horizontal
         length, thick = height, width  # along the scale, across it
@@ -270,7 +273,7 @@ class ColorBar(VGroup):
                       else Rectangle(width=thick, height=length, stroke_color=DIM, stroke_width=1.5))
         self.tick_labels = VGroup()
         for n, v in enumerate(ticks):
-            pos = -length / 2 + (v - vmin) / (vmax - vmin) * length
+            pos = -length / 2 + (float(scale.position(v)) if stretched else (v - vmin) / (vmax - vmin)) * length
             t = math(tick_math[n], size=SMALL, color=DIM) if tick_math else label(tick_format(v), size=SMALL, color=DIM)
             if horizontal:
                 t.move_to([pos, -thick / 2 - 0.12 - t.height / 2, 0])
@@ -287,6 +290,8 @@ class ColorBar(VGroup):
         """The screen point on the bar's axis where ``value`` sits."""
         vmin, vmax = self.color_scale.norm.vmin, self.color_scale.norm.vmax
         b, t = (self.frame.get_left(), self.frame.get_right()) if self.horizontal else (self.frame.get_bottom(), self.frame.get_top())
+        if getattr(self.color_scale, "gamma", None) is not None:
+            return b + float(self.color_scale.position(value)) * (t - b)
         return b + (float(value) - vmin) / (vmax - vmin) * (t - b)
 
 
