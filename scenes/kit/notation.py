@@ -40,6 +40,7 @@ SYMBOLS: dict[str, Symbol] = {
     "scores": _s("scaled scores", "S"),
     "permutation": _s("a permutation matrix", "P"),
     "identity": _s("the identity", "I"),
+    "order": _s("the permutation as a list: position m takes row π(m)", "pi", "π", "pi"),
     "query": _s("a query vector", "q_m", "qₘ", "q m"),
     "key": _s("a key vector", "k_n", "kₙ", "k n"),
     "value": _s("a value vector", "v_n", "vₙ", "v n"),
