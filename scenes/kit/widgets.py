@@ -352,6 +352,7 @@ class LabelledMatrix(VGroup):
         self.left_bracket = Bracket(h, LEFT).move_to(np.array([-width / 2 - 0.06, 0, 0]), aligned_edge=RIGHT)
         self.right_bracket = Bracket(h, RIGHT).move_to(np.array([width / 2 + 0.06, 0, 0]), aligned_edge=LEFT)
         self.brackets = VGroup(self.left_bracket, self.right_bracket)
+        self._bracket_h = self.left_bracket.height  # slots follow the matrix when it is scaled
         self.add(self.brackets, self.rows)
 
     def place(self, x: float, y: float) -> LabelledMatrix:
@@ -360,8 +361,8 @@ class LabelledMatrix(VGroup):
         return self
 
     def slot_center(self, i: int) -> np.ndarray:
-        """Where slot ``i``'s row centre is now (follows the matrix when it moves)."""
-        return self.brackets.get_center() + self.slots[i]
+        """Where slot ``i``'s row centre is now (follows the matrix when it moves or is scaled)."""
+        return self.brackets.get_center() + self.slots[i] * (self.left_bracket.height / self._bracket_h)
 
     def row(self, slot: int) -> VGroup:
         """The row group currently in ``slot``."""
