@@ -51,6 +51,7 @@ SYMBOLS: dict[str, Symbol] = {
     "position": _s("a position", "m"),
     "other_position": _s("a second position", "n"),
     "offset": _s("the offset between two positions", "m - n", "m − n", "m minus n"),
+    "shift": _s("a shift added to every position of a sequence (both m and n move by it)", "s"),
     "encoding": _s("the positional encoding of position m", "\"PE\"_m", "PEₘ", "P E of m"),
     "encoding_matrix": _s("the positional encoding matrix", "\"PE\"", "PE", "P E"),
     "train_length": _s("the train length", "L"),
