@@ -117,6 +117,20 @@ class Plot(VGroup):
             self.y_axis_label.next_to(self.axes[1].get_top(), UP, buff=0.15).align_to(self.axes[1], LEFT)
         self.add(self.grid, self.axes, self.x_tick_labels, self.y_tick_labels, self.x_axis_label, self.y_axis_label)
 
+    @classmethod
+    def fitted(cls, region, x_range, y_range, **kw) -> Plot:
+        """A plot whose axes, tick labels and axis labels together fill ``region`` (a probe measures
+        how far the labels reach beyond the axes), placed in it."""
+        probe = cls(x_range, y_range, width=region.width, height=region.height, **kw)
+        origin = probe.axes[0].get_start()
+        left = origin[0] - probe.get_left()[0]
+        bottom = origin[1] - probe.get_bottom()[1]
+        right = max(0.0, probe.get_right()[0] - probe.axes[0].get_end()[0])
+        top = max(0.0, probe.get_top()[1] - probe.axes[1].get_end()[1])
+        plot = cls(x_range, y_range, width=region.width - left - right, height=region.height - bottom - top, **kw)
+        plot.shift(np.array([region.left + left, region.bottom + bottom, 0.0]) - plot.axes[0].get_start())
+        return plot
+
     # -- data -> screen ------------------------------------------------------------------
     def _frac(self, v, rng, log):
         v = np.asarray(v, dtype=float)
