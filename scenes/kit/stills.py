@@ -51,6 +51,7 @@ from .theme import (
     PURPLE,
     QUERY,
     SIN,
+    VALUE,
     TOKEN_COLORS,
     ColorScale,
     fmt_value,
@@ -122,7 +123,8 @@ DARK = Theme(
     "dark", STYLE, bg=_hex(BG), fg=_hex(FG), dim=_hex(DIM), faint=_hex(FAINT), masked=_hex(FAINT),
     accent=_hex(ACCENT), good=_hex(GOOD), bad=_hex(BAD), blue=_hex(BLUE), purple=_hex(PURPLE),
     tokens=tuple(_hex(c) for c in TOKEN_COLORS), families=tuple(_hex(c) for c in PROPERTY_COLORS), wash=0.10,
-    concepts=(("sin", _hex(SIN)), ("cos", _hex(COS)), ("query", _hex(QUERY)), ("key", _hex(KEY))),
+    concepts=(("sin", _hex(SIN)), ("cos", _hex(COS)), ("query", _hex(QUERY)), ("key", _hex(KEY)),
+              ("value", _hex(VALUE))),
 )
 # Paper: the same hues, deepened until they read as ink on white (text contrast >= 4.5:1 for the
 # accents, the Okabe–Ito token colours with their yellow darkened); masked cells a light grey.
@@ -132,7 +134,8 @@ LIGHT = Theme(
     tokens=("#E69F00", "#56B4E9", "#009E73", "#B8A200", "#CC79A7", "#0072B2", "#D55E00", "#7F7F7F"),
     families=("#0969DA", "#9A6700", "#1A7F37", "#8250DF"), wash=0.06,
     concepts=(("sin", "#00787A"), ("cos", "#C2185B"),  # >= 5:1 on white, apart under every CVD (>= 14 CAM02-UCS)
-              ("query", "#B54A00"), ("key", "#0969DA")),  # >= 5:1 on white, >= 55 CAM02-UCS apart under every CVD
+              ("query", "#B54A00"), ("key", "#0969DA"),  # >= 5:1 on white, >= 55 CAM02-UCS apart under every CVD
+              ("value", "#4A3F0A")),  # a deep olive (yellow cannot be ink on white): 10:1, >= 14 from query and key under every CVD
 )
 THEMES = {"dark": DARK, "light": LIGHT}
 
