@@ -50,6 +50,7 @@ SYMBOLS: dict[str, Symbol] = {
     # positions
     "position": _s("a position", "m"),
     "other_position": _s("a second position", "n"),
+    "prefix_length": _s("the length of a prefix: the first t tokens of a sequence", "t"),
     "offset": _s("the offset between two positions", "m - n", "m − n", "m minus n"),
     "shift": _s("a shift added to every position of a sequence (both m and n move by it)", "s"),
     "encoding": _s("the positional encoding of position m", "\"PE\"_m", "PEₘ", "P E of m"),
