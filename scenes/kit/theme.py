@@ -204,8 +204,10 @@ def figure(x, size: float = LABEL, color=FG, prefix: str = "", exact_color=None)
         return m
     tag = label(numbers.EXACT_MARK, size=max(SMALL, size * 0.8), color=exact_color or color)
     g = VGroup(m, tag).arrange(RIGHT, buff=0.18)
-    # "0" sits on the baseline, and so does "exact" (no descenders): the word shares the line
-    tag.shift((m.get_bottom()[1] - tag.get_bottom()[1]) * UP)
+    # "0" sits on the baseline, and so does "exact" (no descenders): the word shares the line (the
+    # zero is the formula's last glyph; the formula's own bottom may be a bar or a subscript)
+    zero = m.submobjects[-1] if m.submobjects else m
+    tag.shift((zero.get_bottom()[1] - tag.get_bottom()[1]) * UP)
     g.figure = f
     return g
 
