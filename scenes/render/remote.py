@@ -32,6 +32,7 @@ from .pipeline import (
     RenderFailed,
     clip_digest,
     commit,
+    job_env,
     library_versions,
     render_local,
     source_digest,
@@ -135,7 +136,7 @@ class DaskRunner:
         futures = {}
         try:
             for j in todo:
-                expect = dict(expect_common, clip=clip_digest(j.clip))
+                expect = dict(expect_common, clip=clip_digest(j.clip), env={**expect_common["env"], **job_env(j)})
                 t0[j.clip.name] = time.monotonic()
                 fut = client.submit(render_remote, j.clip.name, ctx.quality, expect, config_text, topic,
                                     pure=False, key=f"render-{j.clip.name}-{uuid.uuid4().hex[:8]}")

@@ -32,6 +32,7 @@ QUALITY_SETTINGS = {
 # render would typeset every formula and label again; the files are kept here between renders,
 # in a folder per set of library versions (a new Typst or Pango typesets afresh).
 SHARED_SVG_DIR = REPO_DIR / ".render-cache" / "svg"
+FORCE_ENV = "ATTENTION_CLIPS_FORCE"  # "1": draw every segment (`clips render --force`)
 
 
 def _shared_svg_dir() -> Path:
@@ -76,6 +77,10 @@ def render(name: str, quality: str, workdir: Path) -> dict:
     from . import speed
 
     speed.install()  # a held frame is converted once, not once per repeat (same bitstream)
+    from . import segments
+
+    # beat-level reuse: every play/wait is a segment cached by its content (see segments.py)
+    segments.install(force=os.environ.get(FORCE_ENV) == "1")
 
     import mathcore.config as mconfig
 
@@ -102,20 +107,24 @@ def render(name: str, quality: str, workdir: Path) -> dict:
     shared = _shared_svg_dir()
     for kind, private in svgs.items():
         _seed_svg_cache(private, shared / kind)
+    segdir = segments.cache_dir(clip.name) / quality
+    segments.clean_temporaries(segdir)
     with tempconfig({
         "pixel_width": w, "pixel_height": h, "frame_rate": fps,
         "media_dir": str(media), "tex_dir": str(svgs["typst"]), "text_dir": str(svgs["text"]),
         "output_file": clip.name, "verbosity": "WARNING",
         "progress_bar": "none", "write_to_movie": True, "save_last_frame": False,
-        # Manim's own per-animation cache hashes every mobject of every play() call: 40% of a
-        # clip's render time here.  Our render key already skips unchanged clips before
-        # construct() runs, so a clip that renders has changed and that cache rarely pays.
-        "disable_caching": True,
+        # one segment per play/wait, keyed by what it draws (segments.segment_key, not Manim's
+        # JSON hash: 60 % of a cached render's time), kept between renders in the clip's folder
+        "disable_caching": False, "partial_movie_dir": str(segdir), "max_files_cached": segments.MAX_FILES,
         # x264 for flat lecture graphics (tune=animation, a faster preset; CRF unchanged): see speed.py
         "video_encoder_options": dict(speed.ENCODER_OPTIONS),
     }):
         scene = scene_cls(lecture_config=cfg)  # the clip reads the config through the recorder
         scene.render()
+        # the thumbnail: the final state drawn afresh (after a drawn hold Manim would draw it over
+        # the hold's own background frame, after a reused one not: the same picture either way)
+        scene.renderer.static_image = None
         scene.renderer.update_frame(scene)
         frame = scene.renderer.get_frame()
         fw = scene.renderer.file_writer
@@ -165,6 +174,7 @@ def render(name: str, quality: str, workdir: Path) -> dict:
                          for d in getattr(scene, "descriptions", [])],
         **{kind: str(workdir / f"{clip.name}.{kind}") for kind in tracks},
         "audio": audio,  # None when silent; else the measured loudness and true peak
+        "segments": segments.counts(),  # segments drawn, and taken from the cache
     }
     (workdir / "result.json").write_text(json.dumps(result, indent=2))
     return result
