@@ -33,6 +33,7 @@ from scenes.kit.layout import (
 @pytest.mark.parametrize("expr, want", [
     ("x", 1.0), ("x_x", 0.7), ("x^x", 0.7), ("x_(x_x)", 0.5), ("x^(x/x)", 0.5), ("(x/x)/x", 0.7),
     ("x/x", 1.0), ("scripts(x)_(x)", 0.7), ('x_"x"', 0.7 * 0.95), ("frac(x, x)", 1.0),
+    ("x_x(x_x)", 0.5), ("x_x (x_x)", 0.7),  # a call takes its parentheses into the script; after a space, not
 ])
 def test_script_scale_matches_the_glyphs_typst_draws(expr, want):
     assert typst_script_scale(expr) == pytest.approx(want)

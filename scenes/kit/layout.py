@@ -66,7 +66,12 @@ def typst_script_scale(expr: str) -> float:
     smaller than the fraction, except at display level.  Upright strings (``"full"``)
     count with their slightly smaller x-height.
     """
-    toks = [t for t in _TOKEN.findall(expr) if not t.isspace()]
+    raw = _TOKEN.findall(expr)
+    toks = [t for t in raw if not t.isspace()]
+    spaced = []  # whether a space comes before each token: ``f(x)`` is a call, ``W_q (x)`` is not
+    for k, t in enumerate(raw):
+        if not t.isspace():
+            spaced.append(k > 0 and raw[k - 1].isspace())
     pos = 0
 
     # AST: ("tok", text) | ("seq", [nodes]) | ("att", base, [scripts]) | ("frac", num, den) | ("call", name, [args], is_frac)
@@ -97,7 +102,7 @@ def typst_script_scale(expr: str) -> float:
             if pos < len(toks) and toks[pos] in _CLOSE:
                 pos += 1
             return inner
-        if re.match(r"[A-Za-z]", t) and pos < len(toks) and toks[pos] == "(":
+        if re.match(r"[A-Za-z]", t) and pos < len(toks) and toks[pos] == "(" and not spaced[pos]:
             pos += 1
             args = parse_seq(")")
             if pos < len(toks) and toks[pos] == ")":
