@@ -128,7 +128,15 @@ class Plot(VGroup):
         right = max(0.0, probe.get_right()[0] - probe.axes[0].get_end()[0])
         top = max(0.0, probe.get_top()[1] - probe.axes[1].get_end()[1])
         plot = cls(x_range, y_range, width=region.width - left - right, height=region.height - bottom - top, **kw)
-        plot.shift(np.array([region.left + left, region.bottom + bottom, 0.0]) - plot.axes[0].get_start())
+        # the labels' reach changes a little with the size (a tick label sits at a share of the axis): once more
+        over = max(0.0, plot.width - region.width), max(0.0, plot.height - region.height)
+        if over[0] > 0 or over[1] > 0:
+            plot = cls(x_range, y_range, width=region.width - left - right - over[0],
+                       height=region.height - bottom - top - over[1], **kw)
+        origin = plot.axes[0].get_start()
+        left = origin[0] - plot.get_left()[0]
+        bottom = origin[1] - plot.get_bottom()[1]
+        plot.shift(np.array([region.left + left, region.bottom + bottom, 0.0]) - origin)
         return plot
 
     # -- data -> screen ------------------------------------------------------------------
