@@ -38,8 +38,8 @@ CHIP_MIN = 0.8  # ... and at least 0.8 wide
 CHIP_HEIGHT_PAD = 0.35  # ... and "Xg" + 0.35 tall
 CHIP_GAP = 0.18  # TokenRow gap between chips
 LINE_GAP = 0.22  # TokenRow line_gap (show_index=False: no index row under the chips)
-ROWS_BUFF = 0.7  # clip 07: the two sentences' rows, one above the other
-ROW_MARGIN = 0.6  # clip 07: TokenRow(max_width=content.width - 0.6)
+ROWS_BUFF = 0.9  # clip 07: the two sentences' rows, one above the other (compose.column, gap "section")
+ROW_MARGIN = 0.0  # clip 07: TokenRow(max_width=content.width)
 CONTENT_W, CONTENT_H = 13.522, 5.995  # clip 07's content area (between the header rule and the subtitle band)
 PX_PER_UNIT = 854 / (8.0 * 16 / 9)  # legibility is judged at 854x480 (scenes.kit.layout)
 FIT_XHEIGHT_PX = 8.5  # Region.fit stops here (scenes.kit.layout.FIT_XHEIGHT_PX)

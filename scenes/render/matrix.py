@@ -75,6 +75,30 @@ CORNERS: dict[str, dict[str, object]] = {
 }
 
 
+# Lectures in other Latin-script languages: titles, notebook names and sentences with their own
+# letters (tests/test_languages.py renders every clip of each, narrated, and audits them).
+LANGUAGES: dict[str, dict[str, object]] = {
+    "de": {
+        "lecture.title": "Selbstaufmerksamkeit — Größe, Reihenfolge & Position (Übung 5)",
+        "lecture.notebook": "05 · Eigenschaften der Selbstaufmerksamkeit",
+        "sentences.a": "Der Großvater überreicht Müllers Enkelin zwölf Äpfel",
+        "sentences.b": "Müllers Enkelin überreicht Der Großvater zwölf Äpfel",
+    },
+    "fr": {
+        "lecture.title": "L’auto-attention : taille, ordre et position (exercice 5)",
+        "lecture.notebook": "05 · Propriétés de l’auto-attention",
+        "sentences.a": "le garçon français mange une crème brûlée",
+        "sentences.b": "une crème brûlée mange le garçon français",
+    },
+    "es": {
+        "lecture.title": "Autoatención: tamaño, orden y posición (ejercicio 5)",
+        "lecture.notebook": "05 · Propiedades de la autoatención",
+        "sentences.a": "el niño pequeño come la piña",
+        "sentences.b": "la piña come el niño pequeño",
+    },
+}
+
+
 def _toml_value(v) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
