@@ -441,6 +441,7 @@ def mathify(s: str) -> str:
     """Prose or a label as matplotlib draws it: a literal ``$`` escaped, and the Unicode math the
     font lacks (``Pᵀ``, ``θᵢ``) as mathtext (``$P^{\\top}$``, ``$\\theta_i$``)."""
     s = s.replace("$", "\\$")
+    s = s.replace("nₘₐₓ", "$n_{\\max}$")  # the notation's caption form of the table's rows (before θᵢ-style subscripts)
     greek = {"θ": "\\theta", "π": "\\pi"}
     s = _SUPER_T.sub(lambda m: (f"${greek[m[1]]}^{{\\top}}$" if m[1] in greek else f"{m[1]}$^{{\\top}}$"), s)
     s = _SUB_I.sub(lambda m: f"${greek.get(m[1], m[1])}_{_SUBS[m[2]]}$", s)
