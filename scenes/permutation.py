@@ -1,13 +1,22 @@
 """Permutation clips.
 
-01 ``PermutationMatrix`` (§1): token rows of X; a list of indices builds P one one-hot
-row at a time; P·X computed as rows of X flying to their new slots; the proof on
-screen is ``P @ X == X[perm]`` and ``P Pᵀ = I``, both measured by mathcore.
+01 ``PermutationMatrix`` (§1): token rows of X; the permutation π, a list of indices, builds P
+one one-hot row at a time; P X computed as rows of X flying to their new places; the proof on
+screen is ``(P X)_m = x_π(m)`` bit for bit and ``P Pᵀ = I``, both measured by mathcore, and the
+clip ends on the two of them, large.
 
-Layout from regions: the list of indices on top, the checks at the bottom, and between them
-each beat's subject as large as fits: X alone, then P (with its 0s and 1s and its indices)
-while it is built beside a dimmed X, then ``P · X = PX`` across the frame, set at one scale
-that fits every ``T`` and ``d`` the config allows.
+Storyboard (each beat's subject as large as its region allows):
+
+* ``rows``: X alone.
+* ``perm``: π written over X, each entry under the position m that takes it.
+* ``build``: P large at the left, row m lit while its single 1 lands in column π(m); X dimmed
+  at the right (background).
+* ``product``: ``P · X = P X`` across the frame; row π(m) of X flies into row m.
+* ``check_gather``, ``check_orthogonal``: the two proof lines at the foot.
+* ``close``: the two proof lines alone, large.
+
+P's colour scale, π and the proof lines come from :func:`scenes.figures.permutation.picture`,
+the one description this clip and its still draw from.
 
 Render directly with ``manim -ql scenes/permutation.py PermutationMatrix``.
 """
@@ -18,7 +27,6 @@ from dataclasses import dataclass
 
 import numpy as np
 from manim import (
-    DOWN,
     LEFT,
     RIGHT,
     UP,
@@ -39,34 +47,37 @@ from manim import (
 
 from mathcore import check_permutation, lecture_inputs
 from mathcore.config import LectureConfig
+from scenes.figures.permutation import Picture, picture
 from scenes.kit import (
-    ACCENT,
-    BAD,
     BG,
     DIM,
+    FAILED,
     FG,
-    GOOD,
+    HEADING,
+    HIGHLIGHT,
     LABEL,
     SMALL,
+    VERIFIED,
     ClipScene,
-    ColorScale,
     Heatmap,
     LabelledMatrix,
-    LayoutError,
     Region,
-    fmt_measure,
     label,
     math,
     token_color,
 )
-from scenes.kit.layout import FIT_XHEIGHT_PX, min_xheight_px
+from scenes.kit.binding import names, shows
+from scenes.kit.compose import DIMMED, GAP, column, reveal, row
+from scenes.kit.notation import N
+from scenes.kit.theme import figure
 
-DIMMED = 0.22  # opacity of what is not the subject (under the audit's 0.3: background)
+SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
 
 @dataclass(frozen=True)
 class PermutationMatrixData:
-    """What clip 01 draws: ``X: (T, d)``, ``perm``, ``P = permutation_matrix(perm)``, ``P @ X``, the checks."""
+    """What clip 01 draws: ``X: (T, d)``, ``perm`` (π), ``P = permutation_matrix(perm)``, ``P @ X``,
+    the checks, and the picture's description shared with the still."""
 
     X: np.ndarray
     perm: np.ndarray
@@ -75,15 +86,21 @@ class PermutationMatrixData:
     gather_equal: bool  # np.array_equal(P @ X, X[perm])
     orthogonality_defect: float  # max |P Pᵀ − I|
     cmap: str
+    picture: Picture
+
+
+def token_names(idx) -> list[str]:
+    """Typst row names ``x_k`` of the tokens ``idx``."""
+    return [f"x_{int(k)}" for k in idx]
 
 
 class PermutationMatrix(ClipScene):
-    """01 · Permutation matrices: P·X only moves rows."""
+    """01 · Permutation matrices: P X only moves rows."""
 
-    COL = 0.98  # X's column pitch at scale 1 (a quarter unit between the widest numbers)
-    ROW = 0.62  # X's row pitch at scale 1 (P's cells beside it are as tall, so P's rows line up with X's)
-    MAX_SCALE = 1.6  # how far the product may grow when T and d are small
-    MAX_CELL = 1.3  # P's largest cell while it is built
+    LECTURE_LANGUAGE = True
+    TIDY_PLAYS = True  # whole widgets stay in the scene (bound to their data) while their parts animate
+    GROW = 1.6  # how far a subject may grow past its natural size when T and d are small
+    NAME_SIZE = 44  # a row's name x_k: its subscript as large as the numbers beside it
 
     @classmethod
     def build_data(cls, cfg: LectureConfig) -> PermutationMatrixData:
@@ -93,202 +110,196 @@ class PermutationMatrix(ClipScene):
             X=X, perm=np.array(cfg.perm), P=chk.P, PX=chk.PX,
             gather_equal=chk.matmul_equals_gather, orthogonality_defect=chk.orthogonality_defect,
             cmap=cfg.cmap_weights,
+            picture=picture(cfg.perm, chk.matmul_equals_gather, chk.orthogonality_defect, cfg.cmap_weights),
         )
 
     def caption_values(self) -> dict:
         d = self.data
-        return {"T": d.X.shape[0], "d": d.X.shape[1]}
+        T, perm = d.X.shape[0], [int(k) for k in d.perm]
+        return {"T": T, "d": d.X.shape[1], "order": d.picture.order_text, "first": perm[0], "second": perm[1],
+                "last": f"x{str(T - 1).translate(SUBSCRIPT)}"}
 
-    # ------------------------------------------------------------------ layout
-    def _product(self, s: float) -> VGroup:
-        """``P · X = PX`` set at scale ``s``, centred at the origin; parts as attributes."""
+    # ------------------------------------------------------------------ widgets
+    def product(self) -> VGroup:
+        """``P · X = P X`` at its natural size, every part centred on the brackets' line, each
+        named over it; parts as attributes."""
         d = self.data
-        T = d.X.shape[0]
-        names = [f"x_{i}" for i in range(T)]
-        kw = dict(col_width=self.COL * s, row_height=self.ROW * s, value_size=SMALL * s, label_size=(LABEL + 14) * s)
-        X_mat = LabelledMatrix(d.X, row_labels=names, **kw)
-        PX_mat = LabelledMatrix(d.PX, row_labels=[names[k] for k in d.perm],
-                                row_colors=[token_color(int(k)) for k in d.perm], **kw)
-        for mat in (X_mat, PX_mat):  # row labels just left of the bracket, whatever the scale
+        kw = dict(value_size=SMALL, label_size=self.NAME_SIZE)
+        X_mat = shows(LabelledMatrix(d.X, row_labels=token_names(range(len(d.X))), **kw), "X")
+        PX_mat = shows(LabelledMatrix(d.PX, row_labels=token_names(d.perm), **kw,
+                                      row_colors=[token_color(int(k)) for k in d.perm]), "PX")
+        for mat in (X_mat, PX_mat):  # row names just clear of the bracket, whatever their size
             for lab in mat.row_labels:
-                lab.shift((mat.left_bracket.get_left()[0] - 0.14 * s - lab.get_right()[0]) * RIGHT)
-        P_map = Heatmap(d.P, ColorScale(d.cmap, 0.0, 1.0), cell_size=self.ROW * s)
-        P_rows = P_map.index_labels("rows", size=SMALL * s, buff=0.1 * s)
-        P_cols = P_map.index_labels("cols", size=SMALL * s, buff=0.08 * s)
-        P_full = VGroup(P_map, P_rows, P_cols)
-        dot = math("dot", size=(LABEL + 12) * s)
-        eq = math("=", size=(LABEL + 6) * s)
-        gap = 0.22 * s
-        X_mat.shift(-X_mat.brackets.get_center())  # every part centred on the brackets' line
-        P_full.shift(X_mat.brackets.get_center() - P_map.get_center())
-        dot.next_to(P_full, RIGHT, buff=gap).set_y(0)
-        X_mat.shift((dot.get_right()[0] + gap - X_mat.get_left()[0]) * RIGHT)
-        eq.next_to(X_mat, RIGHT, buff=gap + 0.05 * s).set_y(0)
-        PX_mat.shift(X_mat.brackets.get_center() - PX_mat.brackets.get_center())
-        PX_mat.shift((eq.get_right()[0] + gap + 0.05 * s - PX_mat.get_left()[0]) * RIGHT)
-        name_size = LABEL + 6
-        top = max(P_cols.get_top()[1], X_mat.get_top()[1]) + 0.2 * s
-        P_name = math("P", size=name_size * s).next_to([P_map.get_x(), top, 0], UP, buff=0)
-        X_name = math("X", size=name_size * s).next_to([X_mat.brackets.get_x(), top, 0], UP, buff=0)
-        PX_name = math("P X", size=name_size * s).next_to([PX_mat.brackets.get_x(), top, 0], UP, buff=0)
-        g = VGroup(P_full, dot, X_mat, eq, PX_mat, P_name, X_name, PX_name)
-        g.shift(-g.get_center())
-        g.X_mat, g.PX_mat, g.P_map, g.P_rows, g.P_cols, g.dot, g.eq = X_mat, PX_mat, P_map, P_rows, P_cols, dot, eq
-        g.P_name, g.X_name, g.PX_name = P_name, X_name, PX_name
-        return g
-
-    def product_in(self, region: Region) -> VGroup:
-        """The product as large as fits ``region`` (up to ``MAX_SCALE``), every text legible."""
-        probe = self._product(1.0)
-        s = min(region.fit_scale(probe, self.MAX_SCALE), self.MAX_SCALE)
-        floor = FIT_XHEIGHT_PX / min_xheight_px(probe)
-        if s < floor:
-            raise LayoutError(f"P·X = PX needs {probe.width * floor:.2f} units at a legible size; "
-                              f"the region is {region.width:.2f} wide")
-        g = self._product(s)
-        for _ in range(3):  # label offsets do not scale exactly: settle
-            k = region.fit_scale(g, 1.0)
-            if k >= 1.0 - 1e-9:
-                break
-            s *= k * 0.995
-            g = self._product(s)
-        if min_xheight_px(g) < FIT_XHEIGHT_PX - 0.2:
-            raise LayoutError(f"P·X = PX does not fit region {region.name!r} legibly (scale {s:.2f})")
-        region.place(g)
-        g.scale_used = s
+                lab.shift((mat.left_bracket.get_left()[0] - GAP.small - lab.get_right()[0]) * RIGHT)
+        P_map = shows(Heatmap(d.P, d.picture.scale, cell_size=X_mat.row_height), "P")
+        P_rows, P_cols = P_map.index_labels("rows"), P_map.index_labels("cols")
+        eq = math("=", size=HEADING)
+        parts = row(VGroup(P_map, P_rows, P_cols), X_mat, eq, PX_mat, gap="normal")
+        for part, core in ((parts[0], P_map), (X_mat, X_mat.brackets), (PX_mat, PX_mat.brackets)):
+            part.shift(-core.get_y() * UP)
+        top = parts.get_top()[1] + GAP.small
+        titles = VGroup()
+        for text, core, q in ((N.permutation.math, P_map, "P"), (N.inputs.math, X_mat.brackets, "X"),
+                              (f"{N.permutation.math} {N.inputs.math}", PX_mat.brackets, "PX")):
+            titles.add(names(math(text, size=HEADING), q).next_to([core.get_x(), top, 0], UP, buff=0))
+        g = VGroup(parts, titles)
+        g.X_mat, g.PX_mat, g.P_map, g.P_rows, g.P_cols, g.eq = X_mat, PX_mat, P_map, P_rows, P_cols, eq
+        g.P_name, g.X_name, g.PX_name = titles
         return g
 
     def build_P(self, region: Region) -> VGroup:
-        """P as large as fits ``region`` with its 0s and 1s, its indices and its name."""
+        """P as large as fits ``region``, with its 0s and 1s, its indices and its name."""
         d = self.data
-        T = d.P.shape[0]
-        probe = label("0", size=LABEL)
-        name_h = math("P", size=LABEL + 10).height + 0.25
-        idx = probe.height + 0.15
-        cell = min((region.height - name_h - idx) / T, (region.width - idx - probe.width) / T, self.MAX_CELL)
-        hm = Heatmap(d.P, ColorScale(d.cmap, 0.0, 1.0), cell_size=cell, show_values=True, decimals=0,
-                     value_size=LABEL)
-        rows = hm.index_labels("rows", size=LABEL, buff=0.14)
-        cols = hm.index_labels("cols", size=LABEL, buff=0.1)
-        name = math("P", size=LABEL + 10).next_to(cols, UP, buff=0.2)
+        hm = shows(Heatmap(d.P, d.picture.scale, cell_size=self.X_mat.row_height, show_values=True, decimals=0,
+                           value_size=LABEL), "P")
+        rows, cols = hm.index_labels("rows", size=LABEL), hm.index_labels("cols", size=LABEL)
+        name = names(math(N.permutation.math, size=HEADING), "P").next_to(cols, UP, buff=GAP.small)
         g = VGroup(hm, rows, cols, name)
-        region.place(g)
+        region.fit(g, max_scale=self.GROW ** 2)
         g.map, g.rows, g.cols, g.name = hm, rows, cols, name
         return g
 
+    def order_line(self) -> VGroup:
+        """π written out, ``π = (2, 0, …)``, each entry under the position m that takes it."""
+        pic = self.data.picture
+        line = math(pic.order_math(groups=True), size=HEADING)
+        entries = [list(line.select(m)) for m in range(len(pic.order))]  # the glyphs of π(m), inside the line
+        slots = VGroup(*[label(str(m), size=SMALL, color=DIM).next_to(VGroup(*e), UP, buff=GAP.tight)
+                         for m, e in enumerate(entries)])
+        head = math(N.position.math, size=SMALL, color=DIM).next_to(slots, LEFT, buff=GAP.normal)
+        head.set_y(slots.get_y())
+        g = VGroup(line, slots, head)
+        g.line, g.entries, g.slots = line, entries, slots
+        return g
+
+    def light(self, m: int, on: bool) -> list:
+        """Animations lighting π's entry ``m`` and its position (or putting them back)."""
+        o = self.order
+        return [*[glyph.animate.set_color(HIGHLIGHT if on else FG) for glyph in o.entries[m]],
+                o.slots[m].animate.set_color(HIGHLIGHT if on else DIM)]
+
+    def proofs(self) -> VGroup:
+        """The two proof lines, each a formula and its verdict on one line."""
+        out = VGroup()
+        for p in (self.data.picture.gather, self.data.picture.orthogonal):
+            mark = VERIFIED if p.passed else FAILED
+            if p.figure is not None:
+                line = figure(p.figure, size=LABEL, color=FG if p.passed else FAILED, prefix=p.math, exact_color=mark)
+            else:
+                line = row(math(p.math, size=LABEL), label(p.verdict, size=LABEL, color=mark), gap="small")
+            out.add(line)
+        return out
+
     def make_mobjects(self) -> None:
-        """Build every widget: X, P·X and P in their final places; X's and P's earlier states."""
-        d = self.data
+        """Every widget in its final place, and X's and P's earlier states."""
         content = self.layout.content
+        self.order = self.order_line()
+        strip, body = content.take_top(self.order.height, gap=GAP.normal)
+        strip.place(self.order)
 
-        # the list of indices, one mobject per entry so each can light up
-        items = [label(str(k), size=LABEL + 8, color=FG) for k in d.perm]
-        parts = [label("perm = [", size=LABEL + 8, color=DIM)]
-        for k, it in enumerate(items):
-            parts.append(it)
-            parts.append(label("," if k < len(items) - 1 else "]", size=LABEL + 8, color=DIM))
-        self.perm_row = VGroup(*parts).arrange(RIGHT, buff=0.1, aligned_edge=DOWN)
-        for k in range(2, len(parts) - 1, 2):  # commas hug the entry before them
-            VGroup(*parts[k:]).shift(0.07 * LEFT)
-            VGroup(*parts[k + 1:]).shift(0.12 * RIGHT)
-        self.perm_items = VGroup(*items)
-        strip, body = content.take_top(self.perm_row.height, gap=0.35)
-        strip.place(self.perm_row)
-
-        ok = d.gather_equal
-        self.gather_verdict = label("✓ exactly" if ok else "✗ differs", size=LABEL, color=GOOD if ok else BAD)
-        self.check_gather = VGroup(math('P X = X["perm"]', size=LABEL), self.gather_verdict).arrange(RIGHT, buff=0.25)
-        self.orth_value = label(fmt_measure(d.orthogonality_defect), size=LABEL,
-                                color=GOOD if d.orthogonality_defect == 0 else BAD)
-        self.check_orth = VGroup(math("max |P P^T - I| =", size=LABEL), self.orth_value).arrange(RIGHT, buff=0.2)
-        checks = VGroup(self.check_gather, self.check_orth).arrange(RIGHT, buff=1.2)
-        bottom, above = body.take_bottom(checks.height, gap=0.35)
+        self.check_gather, self.check_orth = checks = self.proofs()
+        row(*checks, gap="section")
+        bottom, above = body.take_bottom(checks.height, gap=GAP.normal)
         bottom.fit(checks)
 
-        # the final picture: P · X = PX
-        prod = self.product_in(above)
-        self.product = prod
+        prod = self.product()
+        above.fit(prod, max_scale=self.GROW)
+        self.prod = prod
         self.X_mat, self.PX_mat, self.P_map = prod.X_mat, prod.PX_mat, prod.P_map
-        self.P_rows_idx, self.P_cols_idx = prod.P_rows, prod.P_cols
-        self.dot, self.eq = prod.dot, prod.eq
+        self.P_rows_idx, self.P_cols_idx, self.eq = prod.P_rows, prod.P_cols, prod.eq
         self.P_name, self.X_name, self.PX_name = prod.P_name, prod.X_name, prod.PX_name
         self.X_final = VGroup(self.X_mat, self.X_name).copy()
+        self.product = VGroup(prod.P_map, prod.P_rows, prod.P_cols, self.X_mat, self.eq, self.PX_mat,
+                              self.P_name, self.X_name, self.PX_name)
 
-        # X alone, as large as fits (beat "rows")
+        # X alone, as large as fits (beat "rows"), then below π (beat "perm")
         x_alone = VGroup(self.X_mat, self.X_name)
-        body.fit(x_alone, max_scale=max(1.0, 1.8 / prod.scale_used))
+        self.X_below = body.fit(x_alone.copy(), max_scale=self.GROW ** 2)
+        content.fit(x_alone, max_scale=self.GROW ** 2)
 
         # P built large at the left, X dimmed at the right (beat "build")
-        left, right = body.columns(1.0, 1.0, gap=0.6)
+        left, right = body.columns(1, 1, gap=GAP.section)
         self.P_build = self.build_P(left)
-        x_dim = self.X_final.copy()  # at the product's own scale (or smaller): a dimmed reminder, not read
-        right.place(x_dim.scale(min(1.0, right.fit_scale(x_dim))))
-        self.X_dimmed = x_dim.set_opacity(DIMMED)
+        self.X_dimmed = self.X_final.copy()
+        right.fit(self.X_dimmed).fade(1 - DIMMED)  # every part to DIMMED of its own opacity (background)
 
+    # ------------------------------------------------------------------ beats
     def body(self) -> None:
         self.make_mobjects()
         d = self.data
         T = d.X.shape[0]
         X_group = VGroup(self.X_mat, self.X_name)
+        order, pb = self.order, self.P_build
 
-        self.beat("rows", FadeIn(self.X_name), Create(self.X_mat.brackets),
-                  LaggedStart(*[FadeIn(r, shift=0.15 * RIGHT) for r in self.X_mat.rows], lag_ratio=0.15),
-                  run_time=1.6)
-        self.beat("perm", Write(self.perm_row), X_group.animate.set_opacity(0.4), run_time=1.2)  # the list: the subject
+        self.add(self.X_mat)  # whole widgets stay on screen, bound to their data; their parts come in
+        self.beat("rows", FadeIn(self.X_name), Create(self.X_mat.brackets), reveal(self.X_mat.rows), run_time=1.6)
+        self.beat("perm", Transform(X_group, self.X_below), Write(order.line), reveal([order[2], *order.slots]),
+                  run_time=1.2)
 
         # P, one one-hot row at a time, large; X steps aside, dimmed
-        pb = self.P_build
-        grid = VGroup(*[c.copy().set_fill(opacity=0).set_stroke(DIM, 1.5) for row in pb.map.cells for c in row])
-        self.play(Transform(X_group, self.X_dimmed), run_time=0.8)
-        self.play(FadeIn(pb.name), FadeIn(pb.rows), FadeIn(pb.cols), Create(grid), run_time=0.8)
-        steps = []
-        for i in range(T):
-            j = int(d.perm[i])
+        grid = VGroup(*[c.copy().set_fill(opacity=0).set_stroke(DIM) for r in pb.map.cells for c in r])
+        pb.map.cells.set_fill(opacity=0)
+        pb.map.labels.set_opacity(0)
+        self.add(pb.map)
+        steps = [AnimationGroup(Transform(X_group, self.X_dimmed), FadeIn(pb.name), FadeIn(pb.rows),
+                                FadeIn(pb.cols), Create(grid))]
+        for m in range(T):
+            j = int(d.perm[m])
+            lit = self.light(m, True) + (self.light(m - 1, False) if m else [])
             steps.append(AnimationGroup(
-                self.perm_items[i].animate.set_color(ACCENT),
-                Indicate(pb.cols[j], color=ACCENT, scale_factor=1.3),
-                Indicate(pb.rows[i], color=ACCENT, scale_factor=1.3),
-                FadeIn(VGroup(*pb.map.cells[i])),
-                FadeIn(VGroup(*pb.map.labels[i * T:(i + 1) * T])),
-            ))
-        self.beat("build", Succession(*steps), run_time=0.6 * T, hold=0.4)
+                *lit, Indicate(pb.cols[j], color=HIGHLIGHT), Indicate(pb.rows[m], color=HIGHLIGHT),
+                *[c.animate.set_fill(opacity=1) for c in pb.map.cells[m]],
+                *[t.animate.set_opacity(1) for t in pb.map.labels[m * T:(m + 1) * T]]))
+        self.beat("build", Succession(*steps), run_time=0.6 * (T + 1))
         self.remove(grid)
 
-        # to the product: P shrinks into place (colours only), X comes back, "=" and P·X's
+        # to the product: P shrinks into place (colours only), X comes back, "=" and P X's
         # brackets wait dimmed so the rows can fly past them
-        self.play(FadeOut(pb.map.labels), run_time=0.4)  # the 0s and 1s go first: P keeps its colours
+        self.play(FadeOut(pb.map.labels), *self.light(T - 1, False), run_time=0.4)
         self.play(ReplacementTransform(pb.map.cells, self.P_map.cells),
                   ReplacementTransform(pb.rows, self.P_rows_idx), ReplacementTransform(pb.cols, self.P_cols_idx),
                   ReplacementTransform(pb.name, self.P_name), Transform(X_group, self.X_final), run_time=1.2)
         self.add(self.P_map)
         self.eq.set_opacity(DIMMED)
         self.PX_mat.brackets.set_stroke(opacity=DIMMED)
-        self.play(FadeIn(self.dot), FadeIn(self.eq), FadeIn(self.PX_name), Create(self.PX_mat.brackets), run_time=0.6)
+        homes = [r.get_center() for r in self.PX_mat.rows]
+        for m in range(T):  # P X's rows wait on the rows of X they copy (the same glyphs, in the same place)
+            self.PX_mat.rows[m].move_to(self.X_mat.rows[int(d.perm[m])])
+        self.add(self.PX_mat)
+        self.play(FadeIn(self.eq), FadeIn(self.PX_name), Create(self.PX_mat.brackets), run_time=0.6)
 
-        # P·X: row perm[i] of X flies into slot i, on a backing of its own so nothing shows through
-        flights, flown = [], []
-        for i in range(T):
-            j = int(d.perm[i])
-            src = self.X_mat.rows[j].copy()
-            dst = self.PX_mat.rows[i]
-            backing = Rectangle(width=src.width + 0.12, height=self.X_mat.row_height * 0.96, stroke_width=0,
-                                fill_color=BG, fill_opacity=0.92).move_to(src)
-            flyer = VGroup(backing, src)
-            one = SurroundingRectangle(self.P_map.cell(i, j), color=ACCENT, buff=0.02, stroke_width=3)
-            picked = SurroundingRectangle(self.X_mat.rows[j], color=ACCENT, buff=0.05, stroke_width=2)
+        # P X: row π(m) of X flies into row m, on a backing of its own so nothing shows through
+        pitch = self.X_mat.slot_center(0)[1] - self.X_mat.slot_center(1)[1]
+        flights = []
+        for m in range(T):
+            j = int(d.perm[m])
+            flyer = self.PX_mat.rows[m]
+            backing = Rectangle(width=flyer.width + GAP.tight, height=pitch, stroke_width=0, fill_color=BG,
+                                fill_opacity=0.92).move_to(flyer)
+            one = SurroundingRectangle(self.P_map.cell(m, j), color=HIGHLIGHT, buff=GAP.hair)
+            picked = SurroundingRectangle(self.X_mat.rows[j], color=HIGHLIGHT, buff=GAP.hair)
             flights.append(Succession(
-                AnimationGroup(Create(one), Create(picked), run_time=0.3),
-                flyer.animate(path_arc=-0.3).shift(dst.get_center() - src.get_center()),
+                AnimationGroup(Create(one), Create(picked), FadeIn(backing), run_time=0.3),
+                VGroup(backing, flyer).animate(path_arc=-0.3).shift(homes[m] - flyer.get_center()),
                 AnimationGroup(FadeOut(one), FadeOut(picked), FadeOut(backing), run_time=0.25),
             ))
-            flown.append((src, dst))
         undim = AnimationGroup(self.eq.animate.set_opacity(1), self.PX_mat.brackets.animate.set_stroke(opacity=1),
                                run_time=0.4)
-        self.beat("product", Succession(LaggedStart(*flights, lag_ratio=0.55), undim), run_time=0.75 * T + 1.0,
-                  hold=0.3)
-        for src, dst in flown:  # hand the flown copies over to the real P·X rows (same place, same glyphs)
-            self.remove(src)
-            self.add(dst)
+        self.beat("product", Succession(LaggedStart(*flights, lag_ratio=0.55), undim), run_time=0.75 * T + 1.0)
 
-        self.beat("check_gather", FadeIn(self.check_gather, shift=0.2 * UP), run_time=0.8)
-        self.beat("check_orthogonal", FadeIn(self.check_orth, shift=0.2 * UP), run_time=0.8)
+        self.beat("check_gather", FadeIn(self.check_gather, shift=GAP.small * UP), run_time=0.8)
+        self.beat("check_orthogonal", FadeIn(self.check_orth, shift=GAP.small * UP), run_time=0.8)
+
+    # ------------------------------------------------------------------ the takeaway
+    def takeaway(self) -> VGroup:
+        return VGroup(self.check_gather, self.check_orth)
+
+    def bring_forward(self, take: VGroup, region=None) -> list:
+        """The two proof lines, side by side at the foot, become one column in the middle, large."""
+        anims = super().bring_forward(take, region)[:-1]  # the fade of everything else
+        region = region or self.layout.content
+        target = column(*[p.copy() for p in take], gap="wide")
+        target.scale(min(region.fit_scale(target, self.TAKEAWAY_SCALE), self.TAKEAWAY_FILL * region.fit_scale(target,
+                                                                                                         np.inf)))
+        target.move_to(region.center)
+        return anims + [Transform(p, t) for p, t in zip(take, target)]

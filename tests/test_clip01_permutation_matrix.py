@@ -1,4 +1,6 @@
-"""Clip 01 PermutationMatrix: data binding, the final frame's pixels, captions, config edits."""
+"""Clip 01 PermutationMatrix: data binding, the pixels of the product and the takeaway, captions, config
+edits, lecture language (π as math, the measured figures typeset, labels bound to their arrays), the
+closing beat, and the still drawn from the clip's own description."""
 
 from __future__ import annotations
 
@@ -16,15 +18,24 @@ from frames import (
     rgb255,
 )
 from mathcore import check_permutation, lecture_inputs, load_config, permutation_matrix
-from scenes.kit import BG, ColorScale, fmt_measure, fmt_value, token_color
-from scenes.kit.audit import DIMMED
+from scenes.figures import designed_stills
+from scenes.kit import BG, VERIFIED, ColorScale, fmt_measure, fmt_value, token_color
+from scenes.kit.audit import DIMMED, audit_clip, signature
 from scenes.kit.layout import min_xheight_px
+from scenes.kit.stills import Custom, Heatmap
 from scenes.permutation import PermutationMatrix
 
 
 @pytest.fixture(scope="module")
 def final():
     return render_final_frame(PermutationMatrix)
+
+
+@pytest.fixture(scope="module")
+def beats():
+    """The picture at the end of every beat (the product is read before the close fades it)."""
+    res = audit_clip(PermutationMatrix, beat_frames=(427, 240))
+    return res.scene, dict(res.beat_frames)
 
 
 @pytest.fixture(scope="module")
@@ -74,8 +85,10 @@ def test_widgets_draw_the_data_and_print_it(final):
     np.testing.assert_array_equal(np.round(d.X, 1), d.X)
 
 
-def test_final_frame_colours_P_by_its_values(final):
-    scene, frame = final
+def test_the_product_colours_P_by_its_values(beats):
+    scene, frames = beats
+    scene.frame_size = (14.222222222222221, 8.0)
+    frame = frames["check_orthogonal"]
     scale = ColorScale(scene.data.cmap, 0.0, 1.0)
     T = scene.data.P.shape[0]
     for i in range(T):
@@ -85,12 +98,18 @@ def test_final_frame_colours_P_by_its_values(final):
             assert np.abs(got - want).max() <= 4, (i, j, got, want)
 
 
-def test_final_frame_rows_sit_where_the_permutation_says(final):
-    scene, frame = final
+def test_the_product_rows_sit_where_the_permutation_says(beats):
+    scene, frames = beats
+    scene.frame_size = (14.222222222222221, 8.0)
+    frame = frames["check_orthogonal"]
     perm = scene.data.perm
     for slot, src in enumerate(perm):
         row = scene.PX_mat.rows[slot]
-        assert row in scene.mobjects or any(row in m.get_family() for m in scene.mobjects)
+        # on screen at the end of the product (the close fades it): the label x_perm[i] at slot i
+        rec = {r.key: r for r in scene.audit_records}["check_orthogonal"]
+        c = row[1].get_center()
+        assert [i for i in rec.items if i.kind == "text" and i.opacity > 0.99 and f"x_{int(src)}" in i.text
+                and abs((i.box[0] + i.box[2]) / 2 - c[0]) < 1e-3 and abs((i.box[1] + i.box[3]) / 2 - c[1]) < 1e-3]
         # the label in slot i is token perm[i], drawn in that token's colour
         ink = dominant_ink(scene, frame, scene.PX_mat.row_labels[slot], BG)
         assert np.abs(ink - rgb255(token_color(int(src)))).max() <= 40, (slot, src, ink)
@@ -102,9 +121,17 @@ def test_final_frame_rows_sit_where_the_permutation_says(final):
 def test_the_figures_on_screen_are_the_measured_ones(final):
     scene, frame = final
     d = scene.data
-    assert scene.orth_value.text == fmt_measure(d.orthogonality_defect) == "0.0"
-    assert scene.gather_verdict.text.endswith("exactly") == d.gather_equal
-    assert dominant_ink(scene, frame, scene.orth_value, BG).tolist() != rgb255(BG).tolist()
+    orth, gather = scene.check_orth, scene.check_gather
+    # max |P Pᵀ − I| is exactly 0: typeset "0" in the formula, with the word "exact" in the verified colour
+    assert orth.figure.text == fmt_measure(d.orthogonality_defect) == "exactly 0" and orth.figure.exact
+    formula, mark = orth
+    assert "P P^T = I" in formula.typst_code and formula.typst_code.strip("$ ").endswith("= 0")
+    assert mark.text == "exact" and mark.get_fill_color().to_hex() == VERIFIED.to_hex()
+    assert dominant_ink(scene, frame, mark, BG).tolist() != rgb255(BG).tolist()
+    # (P X)_m = x_π(m), and its verdict says what np.array_equal(P @ X, X[perm]) said
+    assert "x_(pi(m))" in gather[0].typst_code
+    assert gather[1].text.endswith("bitforbit") == d.gather_equal
+    assert gather[1].get_fill_color().to_hex() == VERIFIED.to_hex()
 
 
 def test_captions_one_per_beat_and_long_enough_to_read(final):
@@ -132,7 +159,7 @@ def test_P_is_built_large_with_its_numbers_and_indices(final):
     # indices at full strength (X is dimmed: next test)
     content = scene.layout.content
     assert area(pb.map) >= 0.2 * content.width * content.height
-    assert area(pb.map) > 3 * area(scene.perm_row)
+    assert area(pb.map) > 3 * area(scene.order)
     rec = {r.key: r for r in scene.audit.records}["build"]  # P's digits as they stood in that beat
     digits = [i for i in rec.items if i.kind == "text" and i.name.strip("'") in {"0", "1"} and i.opacity > 0.99]
     assert len(digits) >= T * T and min(i.xheight_px for i in digits) >= 12
@@ -186,3 +213,89 @@ def test_every_corner_keeps_the_product_in_order_legible_and_timed(matrix):
             assert sc.PX_mat.row_labels[slot].get_color() == token_color(int(src)), name
             assert abs(sc.PX_mat.rows[slot].get_y() - sc.X_mat.rows[slot].get_y()) < 1e-6, name
         assert T == len(sc.PX_mat.rows)
+
+
+# ------------------------------------------------------------------ lecture language and the takeaway
+def test_pi_is_written_as_math_and_each_entry_sits_under_its_row(final):
+    scene, _ = final
+    d, order = scene.data, scene.order
+    src = order.line.typst_code
+    assert src.strip("$ ").startswith("pi =") and "perm" not in src
+    assert [len(e) for e in order.entries] == [1] * len(d.perm)  # one glyph per entry (T <= 6)
+    assert [t.text for t in order.slots] == [str(m) for m in range(len(d.perm))]
+    for e, slot in zip(order.entries, order.slots):
+        assert abs(e[0].get_x() - slot.get_x()) < 0.05 and slot.get_bottom()[1] > e[0].get_top()[1]
+    # no notebook name on screen at any beat
+    for rec in scene.audit.records:
+        assert not [i for i in rec.items if i.kind == "text" and "perm" in (i.text or i.name)], rec.key
+
+
+def test_labels_name_the_arrays_shown_with_them(final):
+    scene, _ = final
+    rec = {r.key: r for r in scene.audit.records}
+    assert (scene.X_name._names, scene.P_name._names, scene.PX_name._names) == ("X", "P", "PX")
+    assert (scene.X_mat._shows, scene.P_map._shows, scene.PX_mat._shows) == ("X", "P", "PX")
+    assert {q for q, _ in rec["rows"].named} == {"X"} and {q for q, _ in rec["rows"].shown} == {"X"}
+    assert {q for q, _ in rec["build"].named} == {"P"}  # X is dimmed: background, named by nothing visible
+    for key in ("product", "check_gather", "check_orthogonal"):
+        assert {q for q, _ in rec[key].named} == {q for q, _ in rec[key].shown} == {"P", "X", "PX"}, key
+        for q, vals in rec[key].shown:
+            np.testing.assert_array_equal(vals, scene.quantities()[q])
+
+
+def test_every_beat_changes_the_picture(final):
+    scene, _ = final
+    for rec in scene.audit.records:
+        assert rec.start is not None and rec.start != signature(rec), rec.key
+    assert not [p for p in scene.audit.lecture if p.kind == "static"]
+
+
+def test_the_clip_ends_on_its_two_proofs_large(final):
+    scene, _ = final
+    recs = {r.key: r for r in scene.audit.records}
+    close, before = recs["close"], recs["check_orthogonal"]
+    visible = [i for i in close.items if not i.header and i.opacity > DIMMED]
+    words = {i.name.strip("'") for i in visible if i.kind == "text" and not i.is_math}
+    assert words == {"exact", "✓bitforbit"}, words  # the verdicts of the two proofs, nothing else
+    maths = [i for i in visible if i.kind == "text" and i.is_math]
+    assert len(maths) == 2  # the two proof lines and nothing else: P, X and P X are gone
+    gone = {fmt_value(v, 1) for v in scene.data.X.ravel()}
+    assert not [i for i in visible if i.kind == "text" and i.name.strip("'") in gone]
+
+    def width(rec, src):
+        box = next(i.box for i in rec.items if i.kind == "text" and i.is_math and src in i.text)
+        return box[2] - box[0], box
+
+    for src in ("x_(pi(m))", "P P^T = I"):
+        w0, _ = width(before, src)
+        w1, box = width(close, src)
+        assert w1 >= 1.5 * w0, src  # brought forward, large
+    content = scene.layout.content
+    assert abs(scene.takeaway().get_center()[0] - content.center[0]) < 0.05
+    assert abs(scene.takeaway().get_center()[1] - content.center[1]) < 0.05
+    assert scene.takeaway().width >= 0.6 * content.width
+    # stacked: (P X)_m = x_π(m) above P Pᵀ = I
+    assert scene.check_gather.get_bottom()[1] > scene.check_orth.get_top()[1]
+
+
+def test_the_still_and_the_clip_draw_one_description(final):
+    """Issue 20: the still paints P with the clip's own scale (bounds and colormap), prints the clip's
+    proof lines, and colours nothing the clip does not (X and P X are tables in both)."""
+    scene, _ = final
+    d, cfg = scene.data, scene.cfg
+    still = designed_stills("PermutationMatrix", d, cfg)[0]
+    P, X, PX = still.panels["P"], still.panels["X"], still.panels["Y"]
+    assert isinstance(P, Heatmap) and P.scale is d.picture.scale
+    for widget in (scene.P_map, scene.P_build.map):
+        assert widget.color_scale.same_as(P.scale)
+        assert (widget.color_scale.name, widget.color_scale.vmin, widget.color_scale.vmax) == (cfg.cmap_weights, 0, 1)
+    assert isinstance(X, Custom) and isinstance(PX, Custom)  # numbers, no colour scale, as in the clip
+    np.testing.assert_array_equal(X.data["values"], d.X)
+    np.testing.assert_array_equal(PX.data["values"], d.PX)
+    assert PX.data["rows"] == tuple(int(k) for k in d.perm)  # the same row names as the clip's P X
+    assert not hasattr(scene.X_mat, "color_scale") and not hasattr(scene.PX_mat, "color_scale")
+    pic = d.picture
+    assert still.proof == tuple(f"{p.mathtext}  {p.verdict}" for p in (pic.gather, pic.orthogonal))
+    assert scene.check_gather[0].typst_code.strip("$ ") == pic.gather.math
+    assert scene.check_orth[0].typst_code.strip("$ ") == pic.orthogonal.typst
+    assert pic.order_text in still.subtitle and "perm" not in still.subtitle

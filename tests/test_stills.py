@@ -270,20 +270,21 @@ def series_by_label(plot: Plot) -> dict:
 
 def test_01_P_X_and_PX_are_the_permutation(all_stills):
     from mathcore import lecture_inputs, permutation_matrix
+    from scenes.kit.stills import Custom
 
     s = key(all_stills, "01_permutation_matrix")
     X = lecture_inputs(CFG.T, CFG.d, CFG.seed).X
     perm = list(CFG.perm)
     P, Xp, PX = s.panels["P"], s.panels["X"], s.panels["Y"]
     np.testing.assert_array_equal(P.values, permutation_matrix(perm))
-    np.testing.assert_array_equal(Xp.values, X)
-    np.testing.assert_array_equal(PX.values, X[perm])
     assert (P.scale.name, P.scale.norm.vmin, P.scale.norm.vmax) == (CFG.cmap_weights, 0.0, 1.0)
-    signed = ColorScale.symmetric(CFG.cmap_signed, np.concatenate([X.ravel(), X[perm].ravel()]))
-    for p in (Xp, PX):
-        assert (p.scale.name, p.scale.norm.vmin, p.scale.norm.vmax) == (signed.name, signed.norm.vmin, signed.norm.vmax)
-    assert PX.yticks == tuple(f"$x_{{{k}}}$" for k in perm)
-    assert "bit for bit" in s.proof[0] and "= 0.0" in s.proof[1]
+    # X and P X are tables of numbers, as in the clip (which colours only P)
+    assert isinstance(Xp, Custom) and isinstance(PX, Custom)
+    np.testing.assert_array_equal(Xp.data["values"], X)
+    np.testing.assert_array_equal(PX.data["values"], X[perm])
+    assert Xp.data["rows"] == tuple(range(CFG.T)) and PX.data["rows"] == tuple(perm)  # rows named x_π(m)
+    assert "\\pi = (" + ", ".join(map(str, perm)) + ")" in s.subtitle  # π as math, not the code name
+    assert "bit for bit" in s.proof[0] and s.proof[1].endswith("= 0$  exact")
 
 
 def test_02_A_moves_to_PAPt_and_the_running_maximum(all_stills):
@@ -449,17 +450,17 @@ def test_10_the_angle_grid(all_stills):
     from mathcore import rope_angle_grid
 
     s = key(all_stills, "10_rope_angle_grid")
-    fast, slow = s.panels["A"], s.panels["B"]
+    table, slow = s.panels["A"], s.panels["B"]  # the whole table on one cyclic scale; the slow pairs on a log scale
     T = CFG.T_heatmap
-    nf = fast.values.shape[1]
     grid = rope_angle_grid(T, 16, CFG.rope_base)
-    np.testing.assert_array_equal(fast.values, np.mod(grid, 2 * np.pi)[:, :nf])
+    nf = grid.shape[1] - slow.values.shape[1]
+    np.testing.assert_array_equal(table.values, np.mod(grid, 2 * np.pi))
     with np.errstate(divide="ignore"):
         np.testing.assert_array_equal(slow.values, np.log10(grid[:, nf:]))
-    assert (fast.scale.name, fast.scale.norm.vmin, fast.scale.norm.vmax) == (CFG.cmap_angles, 0.0, 2 * np.pi)
+    assert (table.scale.name, table.scale.norm.vmin, table.scale.norm.vmax) == (CFG.cmap_angles, 0.0, 2 * np.pi)
     assert slow.scale.name == CFG.cmap_weights
     assert (grid[-1, :nf] >= np.pi / 2).all() and (grid[-1, nf:] < np.pi / 2).all()  # fast pairs reach a quarter turn
-    assert s.proof[0].endswith("0.0")
+    assert s.proof[0].endswith(sci(0.0))  # the measured gap: exactly 0, marked exact
 
 
 def test_11_scores_shift_and_V(all_stills):
@@ -469,7 +470,7 @@ def test_11_scores_shift_and_V(all_stills):
     s = key(all_stills, "11_rope_rotates_qk")
     li = lecture_inputs(CFG.T, CFG.d, CFG.seed)
     q_pairs, _ = s.panels["Q"].data
-    shift = int(re.search(r"at (\d+)\.\.", s.panels["B"].title)[1])
+    shift = int(re.search(r"positions (\d+) to", s.panels["B"].title)[1])
     plain = shift_output_defect(li.X, li.Wq, li.Wk, li.Wv, shift, CFG.rope_base, rotate_v=False)
     rot = shift_output_defect(li.X, li.Wq, li.Wk, li.Wv, shift, CFG.rope_base, rotate_v=True)
     assert sci(plain) in s.panels["B"].note and sci(rot) in s.panels["D"].note
