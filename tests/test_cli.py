@@ -418,3 +418,22 @@ def test_one_clip_of_a_family_re_renders_alone_but_shared_code_renders_the_famil
     mod.write_text(mod.read_text().replace('SHARED = "shared text"', 'SHARED = "shared, edited"'))
     r = clips(root, "render", "-q", "t", "--out", "out")
     assert r.returncode == 0 and "2 rendered, 0 unchanged" in r.stdout, r.stdout + r.stderr
+
+
+def test_a_config_from_the_first_release_loads_and_renders_with_one_line_naming_its_defaults(tmp_path):
+    """The first release's shipped lecture.toml (no [voice], no [captions]) renders a real clip,
+    narrated by the default voice, and the command says once which defaults it used."""
+    old = REPO / "tests" / "fixtures" / "lecture-release1.toml"
+    out = tmp_path / "out"
+    r = clips(None, "render", "1", "-q", "t", "--out", str(out), env_extra={"ATTENTION_CLIPS_CONFIG": str(old)},
+              timeout=900)
+    assert r.returncode == 0, r.stdout + r.stderr
+    note = one_line(r.stderr)
+    assert "written before voice.engine, captions.max_line existed" in note and str(old) in note
+    assert '[voice] engine = "piper"' in note and "[captions] max_line = 42" in note
+    entry = json.loads((out / "t" / "manifest.json").read_text())["clips"]["01_permutation_matrix"]
+    assert (out / "t" / "01_permutation_matrix.mp4").stat().st_size > 0
+    assert entry["audio"] and entry["audio"]["lines"] == len(entry["beats"])  # narrated: the voice's default
+    # and every other command that reads the config says the same one line
+    r = clips(None, "lecture", "-q", "t", "--out", str(out), env_extra={"ATTENTION_CLIPS_CONFIG": str(old)})
+    assert "written before voice.engine" in r.stderr.splitlines()[0]

@@ -2,7 +2,8 @@
 against the targets.  It works on a throwaway copy of the project (your ``out/`` is never
 touched) and asserts nothing.  Run it on an otherwise idle machine.
 
-Sections (``python -m scenes.render.bench [preview] [lecture] [frames] [voice]``; all by default):
+Sections (``python -m scenes.render.bench [preview] [lecture] [frames] [voice] [edit] [nochange]``, or
+``--only edit,nochange``; all by default):
 
 * ``preview``: the deck at 480p15 with ``--jobs 1`` and ``--jobs 2``, a no-change run against
   plain ``manim`` with its own cache warm, a one-clip edit;
@@ -13,7 +14,12 @@ Sections (``python -m scenes.render.bench [preview] [lecture] [frames] [voice]``
   whether our encoder settings show (the worst sampled frame's PSNR against Manim's frames
   encoded losslessly, beside Manim's own encode's); and the same clip at 1080p30;
 * ``voice``: Piper's real-time factor on the lecture's own sentences, and the deck at 1080p30
-  with the voice, from an empty voice cache and again with the cache warm.
+  with the voice, from an empty voice cache and again with the cache warm;
+* ``edit``: clip 03 at 1080p30 with the voice: a forced full render, then one caption edited
+  (target: at most 15 s), and the edited clip against a forced full render of it (same file;
+  the largest pixel difference of any decoded frame);
+* ``nochange``: the deck with the shipped config (the voice on) when nothing changed (target:
+  at most 1 s, and at least 20x faster than Manim's own warm cache of one clip).
 """
 
 from __future__ import annotations
@@ -188,11 +194,96 @@ def voice(root: Path, rows: list) -> None:
     ]
 
 
-SECTIONS = {"preview": preview, "lecture": lecture, "frames": frames, "voice": voice}
+EDIT_CLIP = "03"  # the issue's example: one caption of clip 03 edited, at 1080p30
+
+
+def _caption_edit(root: Path, clip) -> str:
+    """Lengthen one mid-clip caption of ``clip`` in the copy's narration; returns the beat's key."""
+    import tomllib
+
+    path = root / "assets" / "narration" / f"{clip.module}.toml"
+    text = path.read_text(encoding="utf-8")
+    section = tomllib.loads(text)[clip.slug]
+    keys = [k for k, v in section.items() if isinstance(v, str) and "{" not in v and k not in ("title", "close")]
+    key = keys[len(keys) // 2]
+    old = section[key]
+    line = f'{key} = "{old}"'
+    assert line in text, line
+    path.write_text(text.replace(line, f'{key} = "{old.rstrip(".")}, and the lecture says it once more."', 1),
+                    encoding="utf-8")
+    return key
+
+
+def _frame_diff(a: Path, b: Path) -> tuple[int, int]:
+    """(frames compared, largest absolute difference of any pixel channel) between two videos."""
+    import av
+    import numpy as np
+
+    worst, n = 0, 0
+    with av.open(str(a)) as ca, av.open(str(b)) as cb:
+        for fa, fb in zip(ca.decode(ca.streams.video[0]), cb.decode(cb.streams.video[0])):
+            x, y = fa.to_ndarray(format="rgb24"), fb.to_ndarray(format="rgb24")
+            worst = max(worst, int(np.max(np.abs(x.astype(int) - y.astype(int)))))
+            n += 1
+    return n, worst
+
+
+def edit(root: Path, rows: list) -> None:
+    """One edited caption at 1080p30 with the voice, against a forced full render in the same run."""
+    c = resolve([EDIT_CLIP])[0]
+    q = "h"
+    _clips(root, "render", c.name, "-q", q, "--out", "ed", "--voice", "piper")  # typesets, speaks, fills the caches
+    t_full = _clips(root, "render", c.name, "-q", q, "--out", "ed", "--voice", "piper", "--force", "--jobs", "1")
+    key = _caption_edit(root, c)
+    t_edit = _clips(root, "render", c.name, "-q", q, "--out", "ed", "--voice", "piper", "--jobs", "1")
+    e = _manifest(root, "ed", q)[c.name]
+    # the edited clip against the same clip rendered in full from nothing reused
+    _clips(root, "render", c.name, "-q", q, "--out", "ed-full", "--voice", "piper", "--force", "--jobs", "1")
+    f = _manifest(root, "ed-full", q)[c.name]
+    same = e["files"]["mp4"]["sha256"] == f["files"]["mp4"]["sha256"]
+    n, worst = _frame_diff(root / "ed" / q / f"{c.name}.mp4", root / "ed-full" / q / f"{c.name}.mp4")
+    print(f"  {c.name} 1080p30 + voice: forced full render {t_full:.1f} s, one caption ({key}) edited {t_edit:.1f} s "
+          f"({e['segments']['drawn']} of {e['segments']['drawn'] + e['segments']['reused']} segments drawn); "
+          f"same file as a full render: {same}, {n} frames, largest pixel difference {worst}", flush=True)
+    rows += [
+        (f"{c.name} 1080p30 + voice, forced full render", f"{t_full:.1f} s", ""),
+        (f"  one caption edited ({key})", f"{t_edit:.1f} s",
+         f"<= 15 s: {mark(t_edit <= 15)}; {t_full / t_edit:.1f}x faster; "
+         f"{e['segments']['drawn']}/{e['segments']['drawn'] + e['segments']['reused']} segments drawn"),
+        ("  edited clip vs a full render of it", "identical" if same else f"max diff {worst}",
+         f"{n} frames decoded, largest pixel difference {worst}; beats equal: {e['beats'] == f['beats']}; "
+         f"duration {e['duration']} s = {f['duration']} s: {mark(same and e['beats'] == f['beats'])}"),
+    ]
+
+
+def nochange(root: Path, rows: list) -> None:
+    """The deck with the shipped config and the voice on, nothing changed, against Manim's own warm cache."""
+    n = len(CLIPS)
+    _clips(root, "render", "-q", "t", "--out", "nc", "--voice", "piper", "--jobs", "2")  # the deck, narrated
+    t = min(_clips(root, "render", "-q", "t", "--out", "nc") for _ in range(3))  # shipped config: voice on
+    manim = str(Path(sys.executable).with_name("manim"))
+    c = resolve(["01"])[0]
+    env = {"ATTENTION_CLIPS_VOICE": "none"}
+    args = [manim, "-r", "256,144", "--frame_rate", "5", "--media_dir", str(root / "nc-manim"), f"scenes/{c.module}.py", c.scene]
+    for _ in range(2):  # compile, then a run whose hashes see everything compiled; the third hits the cache
+        _run(root, *args, env=env)
+    t_manim = _run(root, *args, env=env)
+    print(f"  no-change deck (voice on): {t:.2f} s; manim's warm cache for one clip ({c.name}): {t_manim:.1f} s", flush=True)
+    rows += [
+        (f"no-change deck, {n} clips, voice on", f"{t:.2f} s", f"<= 1 s: {mark(t <= 1)}"),
+        (f"  vs manim's warm cache of one clip ({c.name})", f"{t_manim / t:.0f}x faster",
+         f">= 20x (against one clip, not {n}): {mark(t_manim / t >= 20)}"),
+    ]
+
+
+SECTIONS = {"preview": preview, "lecture": lecture, "frames": frames, "voice": voice, "edit": edit, "nochange": nochange}
 
 
 def main(argv: list[str] | None = None) -> int:
-    names = (sys.argv[1:] if argv is None else argv) or list(SECTIONS)
+    names = list(sys.argv[1:] if argv is None else argv)
+    if names[:1] == ["--only"]:  # `--only edit,nochange`
+        names = [n for part in names[1:] for n in part.split(",") if n]
+    names = names or list(SECTIONS)
     bad = [n for n in names if n not in SECTIONS]
     if bad:
         print(f"bench: unknown section {bad[0]!r}; choose from {', '.join(SECTIONS)}", file=sys.stderr)
