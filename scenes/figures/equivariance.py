@@ -1,28 +1,125 @@
-"""Designed stills of the equivariance clips: 02 permutation equivariance, 06 causality breaks it,
-07 same words, same outputs.  Each reads the clip's ``build_data`` and colours with the clip's rules."""
+"""Clips 02, 06 and 07's pictures, described once for the clip and its still, and the stills.
+
+Each clip's data carries a picture description built here (:func:`picture02`, :func:`picture06`,
+:func:`picture07`): the one colour scale of every quantity it colours, the log axes of its
+measured defects, and its formulas and proof lines (Typst for the clip, mathtext for the still).
+The clips (``scenes/equivariance.py``) draw with these; the stills below paint the same arrays
+with the same scales and print the same proofs.
+"""
 
 from __future__ import annotations
 
+import math as _m
+from dataclasses import dataclass
+
 import numpy as np
 
-from scenes.kit.stills import (
-    BarGroup,
-    Bars,
-    FigureStill,
-    Heatmap,
-    Line,
-    Plot,
-    Rule,
-    Series,
-    Custom,
-    Span,
-    Text,
-    count,
-    sci,
-)
-from scenes.kit.theme import ColorScale
+from scenes.kit.notation import N
+from scenes.kit.numbers import count, log_ticks, measure, scientific
+from scenes.kit.stills import Box, Custom, FigureStill, Heatmap, Line, Plot, Rule, Series, Text
+from scenes.kit.theme import SQRT_STRETCH, ColorScale
 
 from . import still
+
+
+# ====================================================================== shared pieces
+@dataclass(frozen=True)
+class Formula:
+    """One formula in the clip's Typst and the still's mathtext."""
+
+    typst: str
+    tex: str
+
+
+def mathtext(x) -> str:
+    """A measured figure (a value or ``numbers.Figure``) as mathtext, in the lecture's number style:
+    ``0`` (exact), ``0.83``, ``\\approx 2.2\\times 10^{-16}``, ``10^{-10}``."""
+    f = x if hasattr(x, "math") else measure(x)
+    if f.exact:
+        return "0"
+    if f.approx:
+        mant, exp = scientific(f.value)
+        return rf"\approx {mant.replace(chr(0x2212), '-')}\times 10^{{{exp}}}"
+    if f.text.startswith("10"):  # an exact power of ten
+        return f"10^{{{int(round(_m.log10(f.value)))}}}"
+    return f.text.replace("\u2212", "-").replace("\u2009", r"\,")
+
+
+def relation(prefix: str, x) -> str:
+    """``prefix`` and the figure ``x`` on one Typst line: ``prefix = 0.83``, or ``prefix ≈ 2.2 × 10⁻¹⁶``
+    (the ≈ takes the place of the =)."""
+    f = x if hasattr(x, "math") else measure(x)
+    return f"{prefix} {f.math}" if f.approx else f"{prefix} = {f.math}"
+
+
+def tex_relation(prefix: str, x) -> str:
+    """:func:`relation` in mathtext (without the ``$``)."""
+    f = x if hasattr(x, "math") else measure(x)
+    return f"{prefix} {mathtext(f)}" if f.approx else f"{prefix} = {mathtext(f)}"
+
+
+def exponent(threshold: float) -> int:
+    """The power of ten of a pass line (``1e-10`` -> ``-10``)."""
+    return int(round(_m.log10(threshold)))
+
+
+def floor_exponent(values, below: int) -> int:
+    """A decade under the smallest positive value, and at most ``below``."""
+    v = np.asarray(values, dtype=float)
+    pos = v[v > 0]
+    lo = int(np.floor(np.log10(float(pos.min())))) - 1 if pos.size else below
+    return min(lo, below)
+
+
+DEFECT = Formula("norm(\"Attn\"(P X) - P dot \"Attn\"(X))_F", r"\|\mathrm{Attn}(PX) - P\,\mathrm{Attn}(X)\|_F")
+EQUIVARIANT = Formula("\"Attn\"(P X) = P dot \"Attn\"(X)", r"\mathrm{Attn}(PX) = P\,\mathrm{Attn}(X)")
+
+
+# ====================================================================== 02
+@dataclass(frozen=True)
+class Picture02:
+    """What clip 02 and its still show besides the arrays: A's scale (0 to its largest weight,
+    rounded up; stretched by a square root when one peak would otherwise darken the crowd of weights
+    near 1/T, the stretch declared by its colour bar's ticks), Y's signed scale (when Y is drawn as
+    cells), the defect axis (exponents of the log axis and its ticks), the formulas."""
+
+    weights: ColorScale
+    weight_ticks: tuple[float, ...]  # the weights' colour bar: round values spread along the stretch
+    outputs: ColorScale
+    axis: tuple[int, int]  # 10^lo .. 10^hi
+    ticks: tuple[int, ...]  # exponents labelled; the pass line's among them
+    weights_formula: Formula
+    outputs_formula: Formula
+    why: tuple[tuple[Formula, str], ...]  # why it is exact: each step and what it does
+    max_line: Formula  # max over the trials, with its figure
+    max_note: str  # what the maximum is taken over, in words
+    verdict: str
+
+
+def picture02(A, A_PX, Y, Y_PX, defects, max_defect: float, threshold: float, cmap: str, cmap_signed: str) -> Picture02:
+    k = exponent(threshold)
+    lo = floor_exponent(defects, k - 7)
+    lo -= (k - lo) % 2  # ticks every second decade down from the pass line land on the floor
+    n = len(defects)
+    W = {q: f"W_{q}" for q in "QKV"}
+    why = (
+        (Formula(f"Q = X {W['Q']}, quad K = X {W['K']}, quad V = X {W['V']}",
+                 r"Q = X W_Q,\ K = X W_K,\ V = X W_V"), "row by row"),
+        (Formula("A = \"softmax\"(Q K^T \\/ sqrt(d))", r"A = \mathrm{softmax}(QK^{\top}/\sqrt{d})"), "row by row"),
+        (Formula("Y = A V", "Y = AV"), "same sums, new order"),
+    )
+    # a square-root stretch where one peak would darken the crowd of weights near 1/T; else linear
+    peaked = float(np.max(A)) > 2 * float(np.median(A))
+    weights = ColorScale.for_weights(cmap, [A, A_PX], gamma=SQRT_STRETCH if peaked else None)
+    return Picture02(
+        weights=weights, weight_ticks=tuple(weights.ticks(4)),
+        outputs=ColorScale.symmetric(cmap_signed, [Y, Y_PX]),
+        axis=(lo, k + 1), ticks=tuple(log_ticks(lo, k)),
+        weights_formula=why[1][0], outputs_formula=why[2][0], why=why,
+        max_line=Formula(relation("max", max_defect), tex_relation(r"\max", max_defect)),
+        max_note=f"over {count(n).text} random permutations",
+        verdict="only rounding remains" if max_defect < threshold else "above the pass line",
+    )
 
 
 def tokens(idx, name: str = "x") -> tuple[str, ...]:
@@ -33,104 +130,129 @@ def token_roles(idx) -> tuple[str, ...]:
     return tuple(f"token:{int(k)}" for k in idx)
 
 
-def log_floor(values, lowest: int = -17) -> int:
-    """The clips' floor exponent for a log axis of tiny defects: a decade under the smallest
-    positive value, at most ``lowest``, made even (so ``1e-10`` gets a tick)."""
-    v = np.asarray(values, float)
-    pos = v[v > 0]
-    lo = int(np.floor(np.log10(float(pos.min())))) - 1 if pos.size else lowest - 1
-    lo = min(lo, lowest)
-    return lo - lo % 2
+def cbar_labels(ticks) -> tuple[tuple[float, ...], tuple[str, ...]]:
+    """Colour-bar ticks as the clip prints them, as still tick labels."""
+    from scenes.kit.numbers import tick
 
-
-def pow10(e: int) -> str:
-    return f"$10^{{{e}}}$"
-
-
-# ====================================================================== 02
-def weight_scale(data) -> ColorScale:
-    """Clip 02's weights scale: [0, the largest weight] (``ColorScale.for_weights``)."""
-    return ColorScale.for_weights(data.cmap, data.A)
+    return tuple(ticks), tuple(tick(v).replace("\u2212", "-") for v in ticks)
 
 
 @still("PermutationEquivariance")
 def shuffled(data, cfg) -> FigureStill:
     """02 · A's rows and columns travel to P A Pᵀ; over many random P the defect stays at rounding."""
+    pic = data.picture
     T = data.X.shape[0]
     perm = [int(k) for k in data.perm]
-    w = weight_scale(data)
-    top = w.norm.vmax
-    ticks = (0.0, top / 2, top)
-    A = Heatmap(data.A, w, title=r"$A$: weights of $\mathrm{Attn}(X)$", annotate=T <= 6, colorbar=None,
+    w = pic.weights
+    ticks, labels = cbar_labels(pic.weight_ticks)
+    A = Heatmap(data.A, w, title="$A$", annotate=T <= 6, colorbar=None,
                 xticks=tokens(range(T)), xtick_colors=token_roles(range(T)),
                 yticks=tokens(range(T)), ytick_colors=token_roles(range(T)))
-    B = Heatmap(data.A_PX, w, title=r"weights of $\mathrm{Attn}(PX) = P A P^{\top}$", annotate=T <= 6,
-                colorbar="weight", cbar_ticks=ticks, cbar_ticklabels=tuple(f"{v:.2g}" for v in ticks),
+    B = Heatmap(data.A_moved, w, title=r"$P A P^{\top}$", annotate=T <= 6,
+                colorbar="weight (square-root scale)", cbar_ticks=ticks, cbar_ticklabels=labels,
                 xticks=tokens(perm), xtick_colors=token_roles(perm), yticks=tokens(perm), ytick_colors=token_roles(perm))
     run = data.run
     n = len(run.defects)
     trials = np.arange(1, n + 1)
-    lo = log_floor(run.defects)
+    lo, hi = pic.axis
     floor = 10.0 ** lo
     zeros = run.defects == 0.0
-    series = [Series(np.where(zeros, np.nan, run.defects), trials, "defect of each $P$", "blue", "dots", width=1.6),
-              Series(run.running_max, trials, "running maximum", "accent", "step", width=2.0)]
+    series = [Series(np.where(zeros, np.nan, run.defects), trials, "each $P$", "dim", "dots", width=1.6),
+              Series(run.running_max, trials, "running max", "accent", "step", width=2.0)]
     if zeros.any():
-        series.append(Series(np.full(zeros.sum(), floor * 3), trials[zeros], "exactly 0.0", "fg", "dots", width=2.0,
+        series.append(Series(np.full(zeros.sum(), floor * 3), trials[zeros], "exactly 0", "fg", "dots", width=2.0,
                              marker="D", hollow=True))
-    C = Plot(tuple(series), xlabel="random permutation", ylabel=r"$\|\mathrm{Attn}(PX) - P\,\mathrm{Attn}(X)\|_F$",
-             y_log=True, ylim=(floor, 1e-8), yticks=tuple(10.0 ** e for e in range(lo, -7, 2)),
-             yticklabels=tuple(pow10(e) for e in range(lo, -7, 2)), xlim=(0, n + 1),
-             hlines=(Rule(run.threshold, f"pass line {pow10(int(round(np.log10(run.threshold))))}", "bad"),),
-             legend="center right")
-    verdict = "far below" if run.passed else "ABOVE"
-    proof = [rf"$\max\ \|\mathrm{{Attn}}(PX) - P\,\mathrm{{Attn}}(X)\|_F$ over {count(n)} random $P$ = "
-             f"{sci(run.max_defect)}, {verdict} {pow10(int(round(np.log10(run.threshold))))}"]
+    C = Plot(tuple(series), xlabel="random permutation", ylabel=f"${DEFECT.tex}$",
+             y_log=True, ylim=(floor, 10.0 ** hi), yticks=tuple(10.0 ** e for e in pic.ticks),
+             yticklabels=tuple(f"$10^{{{e}}}$" for e in pic.ticks), xlim=(0, n + 1),
+             hlines=(Rule(run.threshold, "pass line", "dim"),), legend="center right")
+    proof = [f"${pic.max_line.tex}$ {pic.max_note}, far below the pass line ${mathtext(run.threshold)}$: {pic.verdict}"]
     if data.zero_trials:
-        proof.append(f"exactly 0.0 for {count(data.zero_trials)} of {count(n)} $P$: "
-                     "row-wise steps and sums in a new order leave only rounding")
+        proof.append(f"exactly 0 for {count(data.zero_trials).text} of {count(n).text} random permutations")
     return FigureStill(
         "shuffled", "Permute the input, and self-attention permutes its output",
         {"A": A, "B": B, "C": C}, mosaic="AB;CC", size=(7.0, 6.2), height_ratios=(1.25, 1.0),
-        subtitle=f"perm = {perm}: the rows and the columns of $A$ travel together; $Y$'s rows move the same way",
+        subtitle=(r"$\pi$ = (" + ", ".join(map(str, perm)) + "): "
+                  "the rows and the columns of $A$ travel together; $Y$'s rows move the same way"),
         proof=tuple(proof), proof_color="good" if run.passed else "bad",
     )
 
 
 # ====================================================================== 06
+@dataclass(frozen=True)
+class Picture06:
+    """What clip 06 and its still show besides the defects: the log axis of the per-row defects
+    (exponents and ticks, the pass line's among them), the row defect's formula, and the totals."""
+
+    axis: tuple[int, int]
+    ticks: tuple[int, ...]
+    row_formula: Formula
+    causal_total: Formula
+    self_total: Formula
+
+
+def picture06(causal_rows, self_rows, causal_total: float, self_total: float, threshold: float) -> Picture06:
+    k = exponent(threshold)
+    step = 5  # decades between ticks, from the pass line
+    v = np.concatenate([causal_rows, self_rows])
+    lo = floor_exponent(v, k - 2 * step)
+    lo = k - step * _m.ceil((k - lo) / step)
+    top = float(np.max(v)) if np.max(v) > 0 else 1.0
+    hi = max(0, k + step * _m.ceil((np.log10(top) - k) / step))
+    m = N.position.math
+    return Picture06(
+        axis=(lo, hi), ticks=tuple(range(lo, hi + 1, step)),
+        row_formula=Formula(f"norm(\"Attn\"(P X)_{m} - (P dot \"Attn\"(X))_{m})",
+                            rf"\|\mathrm{{Attn}}(PX)_{m} - (P\,\mathrm{{Attn}}(X))_{m}\|"),
+        causal_total=Formula(relation("\"causal:\" norm(dot)_F", causal_total),
+                             tex_relation(r"\mathrm{causal}:\ \|\cdot\|_F", causal_total)),
+        self_total=Formula(relation("\"self:\" norm(dot)_F", self_total),
+                           tex_relation(r"\mathrm{self}:\ \|\cdot\|_F", self_total)),
+    )
+
+
 @still("CausalBreaksEquivariance")
 def swap_defects(data, cfg) -> FigureStill:
     """06 · Swap a future token into the past: causal rows i..j change, self-attention only rounds."""
-    r = data.report
-    T = len(r.perm)
-    rows = tuple(f"row {t}" for t in range(T))
-    values = np.concatenate([r.causal_rows, r.self_rows])
-    lo = log_floor(values, lowest=-18)
-    spans = []
-    if r.i > 0:
-        spans.append(Span(-0.5, r.i - 0.5, "same past", "good", 0.07))
-    spans.append(Span(r.i - 0.5, r.j + 0.5, "a different past", "bad", 0.08))
-    if r.j + 1 < T:
-        spans.append(Span(r.j + 0.5, T - 0.5, "all tokens", "good", 0.07))
-    chart = Bars(rows, (
-        BarGroup("self-attention", r.self_rows, "blue"),
-        BarGroup("causal", r.causal_rows, "bad", value_labels=True),
-    ), ylabel=r"$\|\mathrm{Attn}(PX)_t - (P\,\mathrm{Attn}(X))_t\|$", y_log=True, ylim=(10.0 ** lo, 30.0),
-        hlines=(Rule(data.threshold, f"pass line {pow10(int(round(np.log10(data.threshold))))}", "dim",
-                     label_at="left"),),
-        spans=tuple(spans), legend="above")
-    mask = Custom(lambda ax, th: draw_mask(ax, th, data.mask, r.perm), title="causal row $t$ sees slots $0 \\ldots t$",
+    r, pic = data.report, data.picture
+    mask = Custom(lambda ax, th: draw_mask(ax, th, data.mask, r.perm), title="causal row $m$ sees slots $0 \\ldots m$",
                   data=(data.mask, r.perm))
+    chart = Custom(lambda ax, th: draw_rows(ax, th, r.self_rows, r.causal_rows, data.threshold, pic),
+                   title=f"${pic.row_formula.tex}$", data=(r.self_rows, r.causal_rows))
     causal_ok = r.causal_total < data.threshold
     return FigureStill(
         "swap_defects", "Causality breaks permutation equivariance",
-        {"M": mask, "B": chart}, mosaic="MB", size=(7.0, 4.3), width_ratios=(1.0, 2.3),
+        {"M": mask, "B": chart}, mosaic="MB", size=(7.0, 4.3), width_ratios=(1.0, 2.0),
         subtitle=(f"swap $x_{{{r.i}}} \\leftrightarrow x_{{{r.j}}}$: a future token moves into the past; "
-                  "the defect of every output row"),
-        proof=(f"total $\\|\\cdot\\|_F$: causal {sci(r.causal_total)}, self-attention {sci(r.self_total)} "
-               "on the same $P$",),
+                  "the defect of every output row (hollow: self-attention, filled: causal)"),
+        proof=(f"${pic.causal_total.tex}$, ${pic.self_total.tex}$ on the same $P$",),
         proof_color="bad" if not causal_ok else "good",
     )
+
+
+def draw_rows(ax, th, self_rows, causal_rows, threshold, pic) -> None:
+    """The clip's chart: row m from the top, self-attention's bar (hollow) over causal's (filled),
+    each in the colour of its verdict; exact zeros as hollow diamonds on the floor."""
+    lo, hi = pic.axis
+    T = len(causal_rows)
+    ax.set_axis_on()
+    ax.set_xscale("log")
+    ax.set_xlim(10.0 ** lo, 10.0 ** hi)
+    ax.set_ylim(T - 0.5, -0.5)
+    for s, (v, dy) in enumerate(((self_rows, -0.18), (causal_rows, 0.18))):
+        for m, x in enumerate(v):
+            c = th.color("good" if x < threshold else "bad")
+            if x == 0.0:
+                ax.scatter([10.0 ** lo * 1.6], [m + dy], marker="D", s=30, facecolors="none", edgecolors=c, clip_on=False)
+                continue
+            ax.barh(m + dy, x - 10.0 ** lo, left=10.0 ** lo, height=0.32, color=c if s else "none", edgecolor=c,
+                    linewidth=0 if s else 1.4)
+    ax.axvline(threshold, color=th.dim, linestyle="--", linewidth=1.2)
+    ax.annotate("pass line", (threshold, -0.5), xytext=(0, 3), textcoords="offset points", ha="center", va="bottom",
+                color=th.dim, fontsize=9)
+    ax.set_xticks([10.0 ** e for e in pic.ticks], [f"$10^{{{e}}}$" for e in pic.ticks])
+    ax.set_yticks(range(T), [f"row {m}" for m in range(T)])
+    ax.tick_params(axis="y", length=0)
 
 
 def draw_mask(ax, th, mask, perm) -> None:
@@ -160,55 +282,74 @@ def draw_mask(ax, th, mask, perm) -> None:
 
 
 # ====================================================================== 07
+@dataclass(frozen=True)
+class Picture07:
+    """What clip 07 and its still show besides the arrays: one scale for the inputs (the table's
+    rows, with and without positions) and one for the outputs (with and without positions), and
+    the two comparisons the clip ends on."""
+
+    inputs: ColorScale
+    outputs: ColorScale
+    plain_line: Formula  # max |Δ| of the matched outputs without positions
+    positioned_line: Formula  # and with them
+
+
+def picture07(table, plain, positioned, cmap: str) -> Picture07:
+    d = "max abs(Delta)"
+    return Picture07(
+        inputs=ColorScale.symmetric(cmap, [table, positioned.X_a, positioned.X_b]),
+        outputs=ColorScale.symmetric(cmap, [plain.Y_a, plain.Y_b, plain.pooled_a, plain.pooled_b,
+                                            positioned.Y_a, positioned.Y_b, positioned.pooled_a, positioned.pooled_b]),
+        plain_line=Formula(relation(d, plain.max_diff), tex_relation(r"\max\,|\Delta|", plain.max_diff)),
+        positioned_line=Formula(relation(d, positioned.max_diff), tex_relation(r"\max\,|\Delta|", positioned.max_diff)),
+    )
+
+
 def word_roles(data, words) -> tuple[str, ...]:
     return tuple(f"token:{data.vocab.index(w)}" for w in words)
 
 
 @still("SameMultiset")
 def same_words(data, cfg) -> FigureStill:
-    """07 · The same words in another order: matched outputs and pooled vectors coincide; with
-    sinusoidal positions they separate by a measured gap."""
-    scale_y = ColorScale(data.cmap, -data.vmax_y, data.vmax_y)
-    scale_pos = ColorScale(data.cmap, -data.vmax_pos, data.vmax_pos)
+    """07 · The same words in another order: matched outputs coincide; with sinusoidal positions
+    they separate by a measured gap."""
+    pic = data.picture
+    scale = pic.outputs
     a, b = data.tokens_a, data.tokens_b
     d = data.table.shape[1]
     feats = tuple(str(j) for j in range(d))
+    T = len(b)
 
-    def outputs(cmp, Y, pooled, words, scale, title, bar):
+    def outputs(Y, pooled, words, title, bar):
         return Heatmap(np.vstack([Y, pooled]), scale, title=title, annotate=False, colorbar="output" if bar else None,
                        yticks=(*words, "mean"), ytick_colors=(*word_roles(data, words), "dim"), xticks=feats,
-                       boxes=(Box_mean(len(words), d),))
+                       boxes=(Box((T, T), (0, d - 1), color="dim", width=1.6),))
 
     p, q = data.plain, data.positioned
+    delta = r"\max\,|\Delta|"
+    means_p, means_q = tex_relation(delta, p.pooled_gap), tex_relation(delta, q.pooled_gap)
     panels = {
-        "A": outputs(p, p.Y_a, p.pooled_a, a, scale_y, f"“{' '.join(a)}”", False),
-        "B": outputs(p, p.Y_b, p.pooled_b, b, scale_y, f"“{' '.join(b)}”", True),
-        "C": outputs(q, q.Y_a, q.pooled_a, a, scale_pos, "+ positions", False),
-        "D": outputs(q, q.Y_b, q.pooled_b, b, scale_pos, "+ positions", True),
+        "A": outputs(p.Y_a, p.pooled_a, a, f"“{' '.join(a)}”", False),
+        "B": outputs(p.Y_b, p.pooled_b, b, f"“{' '.join(b)}”", True),
+        "C": outputs(q.Y_a, q.pooled_a, a, "+ positions", False),
+        "D": outputs(q.Y_b, q.pooled_b, b, "+ positions", True),
         "N": Text((
             Line("without positions", size=11, weight="bold"),
-            Line(f"matched tokens differ by at most {sci(p.max_diff)}", size=10, space_before=3),
-            Line(f"sentence means differ by {sci(p.pooled_gap)}", size=10, space_before=2),
+            Line(f"matched tokens: ${pic.plain_line.tex}$", size=10, space_before=3),
+            Line(f"sentence means: ${means_p}$", size=10, space_before=2),
             Line("the same outputs, in another order", size=10, color="good", space_before=4),
         ), valign="center"),
         "M": Text((
             Line("with sinusoidal positions", size=11, weight="bold"),
-            Line(f"matched tokens differ by up to {sci(q.max_diff)}", size=10, space_before=3),
-            Line(f"sentence means differ by {sci(q.pooled_gap)}", size=10, space_before=2),
-            Line("word order becomes visible", size=10, color="accent", space_before=4),
+            Line(f"matched tokens: ${pic.positioned_line.tex}$", size=10, space_before=3),
+            Line(f"sentence means: ${means_q}$", size=10, space_before=2),
+            Line("word order becomes visible", size=10, color="bad", space_before=4),
         ), valign="center"),
     }
     return FigureStill(
         "same_words", "Same words, same outputs: attention alone cannot see word order", panels,
         mosaic="ABN;CDM", size=(7.0, 5.6), width_ratios=(1.0, 1.0, 1.25),
         subtitle="self-attention outputs of both sentences (rows: tokens, then their mean), one embedding table",
-        proof=(f"matched outputs: max $|\\Delta|$ = {sci(p.max_diff)} without positions, "
-               f"{sci(q.max_diff)} with them",),
+        proof=(f"matched outputs: ${pic.plain_line.tex}$ without positions, ${pic.positioned_line.tex}$ with them",),
         proof_color="good",
     )
-
-
-def Box_mean(T: int, d: int):
-    from scenes.kit.stills import Box
-
-    return Box((T, T), (0, d - 1), color="dim", width=1.6)

@@ -11,6 +11,11 @@
 * :func:`staircase`: a running maximum as a staircase through the points where it changes.
 * :class:`CausalMaskGrid`: which slots each causal row sees, cells coloured by the token in
   the slot.
+* :class:`TravelMap`: a weights heatmap whose rows, then columns (with their key names), travel:
+  ``P A``, then ``P A Pᵀ``; :meth:`TravelMap.settled` hands the travelled cells over to a fresh map.
+* :class:`RowDefects`: per-row defects of two series as horizontal bars on a log axis, each bar in
+  the colour of its verdict against a pass line; exact zeros as hollow diamonds on the floor.
+* :func:`retire`: take a widget off the scene wherever its parts now sit.
 * :func:`nice_count_ticks`: a few round tick values for a count axis ``1 … n``.
 """
 
@@ -20,9 +25,11 @@ from collections.abc import Sequence
 
 import numpy as np
 from manim import (
+    DOWN,
     LEFT as LEFT_,
     RIGHT,
     UP,
+    Animation,
     AnimationGroup,
     Dot,
     Rectangle,
@@ -31,8 +38,9 @@ from manim import (
     VMobject,
 )
 
-from .layout import PX_PER_UNIT, baseline_y, overlay
-from .theme import BLUE, FAINT, FG, LABEL, SMALL, label, math, token_color
+from .compose import DIMMED, GAP
+from .layout import PX_PER_UNIT, LayoutError, baseline_y, overlay
+from .theme import BLUE, DIM, FAILED, FAINT, FG, LABEL, SMALL, VERIFIED, label, math, token_color
 
 
 # ------------------------------------------------------------------ token chips
@@ -42,18 +50,23 @@ class TokenColumn(VGroup):
 
     ``names`` are Typst math strings (``"x_0"``); ``colors[i]`` defaults to
     ``token_color(i)``.  ``chips[k]`` is original token ``k`` (box and name);
-    ``row_order[i]`` is the token now in slot ``i``.
+    ``row_order[i]`` is the token now in slot ``i``.  ``values`` (optional) are the rows the
+    chips stand for (``X``); they are permuted with the chips, so a binding
+    (``scenes.kit.binding.shows``) always names what the column shows.
     """
+
+    MAX_ROW = 1.1  # rows taller than this would make the chips towers, not chips
 
     def __init__(self, names: Sequence[str], row_height: float = 0.55, width: float = 0.9,
                  colors: Sequence | None = None, size: float = LABEL, horizontal: bool = False,
-                 chip_height: float | None = None, **kw):
+                 chip_height: float | None = None, values=None, **kw):
         super().__init__(**kw)
         n = len(names)
         if n == 0:
             raise ValueError("TokenColumn needs at least one token")
         self.row_height = row_height
         self.row_order = np.arange(n)
+        self.values = None if values is None else np.asarray(values, dtype=float)
         if horizontal:
             self.slots = [np.array([(i - (n - 1) / 2) * row_height, 0.0, 0.0]) for i in range(n)]
         else:
@@ -66,6 +79,8 @@ class TokenColumn(VGroup):
                                    stroke_color=c, stroke_width=2.5, fill_color=c, fill_opacity=0.15)
             box.move_to(self.slots[i])
             t = math(name, size=size, color=c).move_to(box)
+            if t.height > h or t.width > width:
+                raise LayoutError(f"a token chip of {width:.2f}×{h:.2f} units cannot hold {name!r} at a legible size")
             self.chips.add(overlay(VGroup(box, t)))
         self.add(self.chips)
 
@@ -84,8 +99,10 @@ class TokenColumn(VGroup):
         targets = [self.slot_center(i) for i in range(len(perm))]
         new_order = self.row_order[perm]
         anims = [self.chips[int(src)].animate(path_arc=path_arc).move_to(targets[i])
-                 for i, src in enumerate(new_order)]
+                 for i, src in enumerate(new_order) if not np.allclose(self.chips[int(src)].get_center(), targets[i])]
         self.row_order = new_order
+        if self.values is not None:
+            self.values = self.values[perm]
         return AnimationGroup(*anims, **kw)
 
 
@@ -103,16 +120,28 @@ class WordColumn(VGroup):
     ``texts[i]`` its text.  Chips are at most ``MAX_CHIP`` tall, however tall the rows."""
 
     MAX_CHIP = 0.72
+    FILL = 0.84  # a chip's height as a share of its row
+    PAD = 0.12  # air above and below a chip's text, together
+
+    @classmethod
+    def min_row(cls, size: float = SMALL) -> float:
+        """The shortest row whose chip holds text of ``size``."""
+        return (label("Xg", size=size).height + cls.PAD) / cls.FILL
+
+    @classmethod
+    def chip_width(cls, words: Sequence[str], size: float = SMALL) -> float:
+        """The width of a column of chips that holds every word of ``words`` at ``size``."""
+        return max(label(w, size=size).width for w in words) + 0.3
 
     def __init__(self, words: Sequence[str], colors: Sequence, row_height: float, width: float | None = None,
                  size: float | None = None, **kw):
         super().__init__(**kw)
         self.words = tuple(words)
-        h = min(row_height * 0.84, self.MAX_CHIP)
+        h = min(row_height * self.FILL, self.MAX_CHIP)
         self.text_size = size if size is not None else chip_text_size(h)
         texts = [label(w, size=self.text_size, color=c) for w, c in zip(self.words, colors)]
         probe = label("Xg", size=self.text_size)
-        w = width if width is not None else max(t.width for t in texts) + 0.3
+        w = width if width is not None else self.chip_width(self.words, self.text_size)
         depth = baseline_y(probe) - probe.get_bottom()[1]
         self.chips = VGroup()
         self.texts = VGroup()
@@ -275,9 +304,214 @@ def legend_row(swatch: VMobject, text: str, size: float = SMALL, color=FG) -> VG
     return VGroup(swatch, label(text, size=size, color=color)).arrange(RIGHT, buff=0.18)
 
 
+# ------------------------------------------------------------------ weights that travel
+class TravelMap(VGroup):
+    """Weights ``values: (T, T)`` as a :class:`~scenes.kit.widgets.Heatmap` with the key of every
+    column named above it (``keys[j]`` names the key in column ``j``, ``x_k`` in token ``k``'s
+    colour).  :meth:`travel_rows` moves the rows (``P A``: row ``perm[i]`` goes to slot ``i``),
+    :meth:`travel_cols` the columns with their names (``A Pᵀ``).  The cells keep their identity
+    (``heat.cells[r][c]`` is the cell that held ``values[r, c]``) so a test can follow them;
+    :meth:`settled` then hands them over to a fresh map of the values they now show."""
+
+    ARC = 0.4  # how far a travelling row or column swings out of line
+
+    def __init__(self, values, scale, cell: float, keys: Sequence[int], **kw):
+        from manim import VectorizedPoint
+
+        from .widgets import Heatmap
+
+        super().__init__(**kw)
+        self.color_scale = scale
+        self.heat = Heatmap(values, scale, cell_size=cell)
+        self.order = [int(k) for k in keys]
+        self.keys = VGroup(*[math(f"x_{k}", size=LABEL, color=token_color(k)).next_to(self.heat.cell(0, j), UP,
+                                                                                   buff=GAP.tight)
+                             for j, k in enumerate(self.order)])
+        self.keys.align_to(self.keys[0], DOWN)
+        self.anchor = VectorizedPoint(self.heat.get_corner(UP + LEFT_))  # the grid's corner, moves with the map
+        self.add(self.heat, self.keys, self.anchor)
+
+    @property
+    def cell(self) -> float:
+        """The side of a cell as drawn now."""
+        return float(self.heat.cells[0][0].width)
+
+    def slot(self, i: int, j: int) -> np.ndarray:
+        """The centre of grid slot ``(i, j)`` (wherever the cells now are)."""
+        return self.anchor.get_center() + np.array([(j + 0.5) * self.cell, -(i + 0.5) * self.cell, 0.0])
+
+    def travel_rows(self, perm) -> AnimationGroup:
+        """Row ``perm[i]`` travels to slot ``i`` (``P A``); rows that stay do not move."""
+        q = np.argsort(perm)
+        return AnimationGroup(*[VGroup(*self.heat.cells[r]).animate(path_arc=self.ARC).shift((r - q[r]) * self.cell * UP)
+                                for r in range(len(q)) if q[r] != r])
+
+    def travel_cols(self, perm) -> AnimationGroup:
+        """Column ``perm[j]`` travels to slot ``j`` with its key's name (``A Pᵀ``)."""
+        q = np.argsort(perm)
+        n = len(q)
+        return AnimationGroup(*[
+            VGroup(*[self.heat.cells[r][c] for r in range(n)], self.keys[c]).animate(path_arc=-self.ARC)
+            .shift((q[c] - c) * self.cell * RIGHT)
+            for c in range(n) if q[c] != c])
+
+    def settled(self, values, keys: Sequence[int]) -> TravelMap:
+        """A fresh map of ``values`` with ``keys`` over its columns, exactly where this one's grid is."""
+        new = TravelMap(values, self.color_scale, self.cell, keys)
+        new.shift(self.anchor.get_center() - new.anchor.get_center())
+        return new
+
+
+class Handover(Animation):
+    """At the end of the play it is part of, ``old`` leaves the scene wherever its parts are
+    (:func:`retire`) and ``new`` takes its place: travelled cells handed over to a fresh widget of
+    the values they now show, in the same beat (so a binding never lags the picture)."""
+
+    def __init__(self, old, new, **kw):
+        from manim import Mobject
+
+        self.old, self.new = old, new
+        super().__init__(Mobject(), **kw)
+
+    def interpolate_mobject(self, alpha: float) -> None:
+        pass
+
+    def clean_up_from_scene(self, scene) -> None:
+        super().clean_up_from_scene(scene)
+        scene.remove(self.mobject)
+        retire(scene, self.old)
+        scene.add(self.new)
+
+
+def dim(mob, factor: float = DIMMED) -> Animation:
+    """``mob`` fades to ``factor`` of its own opacities (a colour bar's outline stays an outline, a
+    chip's wash a wash); :func:`undim` brings it back as it was."""
+    from manim import Transform
+
+    mob.save_state()
+    target = mob.copy()
+    for sm in target.family_members_with_points():
+        sm.set_fill(opacity=sm.get_fill_opacity() * factor, family=False)
+        sm.set_stroke(opacity=sm.get_stroke_opacity() * factor, family=False)
+    return Transform(mob, target)
+
+
+def undim(mob) -> Animation:
+    """Back to the opacities :func:`dim` saved."""
+    from manim import Restore
+
+    return Restore(mob)
+
+
+def retire(scene, *mobs) -> None:
+    """Take ``mobs`` off ``scene`` wherever their parts sit now: a part an animation lifted out of
+    its widget (a travelling row) is a top-level mobject of the scene, and removing the widget
+    alone would leave it standing."""
+    scene.remove(*[f for m in mobs for f in m.get_family()])
+
+
+# ------------------------------------------------------------------ per-row defects, two series
+class RowDefects(VGroup):
+    """The defect of every output row ``m`` for two series (``series[0]`` hollow, ``series[1]``
+    filled) as horizontal bars on a log axis ``10^lo … 10^hi``: row ``m`` at the ``m``-th slot from
+    the top, the two bars of a row one above the other.  A bar's colour is its verdict:
+    ``VERIFIED`` under ``threshold`` (the dashed pass line), ``FAILED`` above it.  An exact zero has
+    no place on a log axis: a hollow diamond on the floor (``zeros[s][m]``).
+
+    ``plot`` is the :class:`~scenes.kit.plots.Plot` (x: the defect, y: the rows), ``bars[s][m]`` a
+    bar, ``line`` the pass line, :meth:`row_y` the centre of row ``m``'s slot."""
+
+    SHARE = 0.36  # a bar's thickness as a share of a slot; the two bars of a slot fill 3/4 of it
+
+    def __init__(self, series: Sequence, threshold: float, exponents: tuple[int, int], ticks: Sequence[int],
+                 width: float, height: float, **kw):
+        from manim import Rectangle, Square
+
+        from .plots import Plot
+
+        super().__init__(**kw)
+        self.series = [np.asarray(v, dtype=float) for v in series]
+        T = len(self.series[0])
+        lo, hi = exponents
+        self.threshold = float(threshold)
+        self.plot = Plot((10.0 ** lo, 10.0 ** hi), (-0.5, T - 0.5), width=width, height=height, x_log=True,
+                         x_ticks=[10.0 ** e for e in ticks], grid=False)
+        self.pitch = height / T
+        thick = self.pitch * self.SHARE
+        floor = self.plot.x_range[0]
+        self.line = self.plot.vline(self.threshold, color=DIM, dashed=True)
+        self.bars = VGroup()
+        self.zeros: list[dict[int, VGroup]] = []
+        marks = VGroup()
+        for s, v in enumerate(self.series):
+            row = VGroup()
+            zeros = {}
+            for m, x in enumerate(v):
+                c = VERIFIED if x < self.threshold else FAILED
+                y = self.row_y(m) + (thick / 2 if s == 0 else -thick / 2)
+                x0 = self.plot.to_point(floor, 0.0)[0]
+                x1 = self.plot.to_point(self.plot.x_range[0] if x <= 0 else min(x, self.plot.x_range[1]), 0.0)[0]
+                bar = Rectangle(width=max(x1 - x0, 1e-3), height=thick * 0.9, stroke_color=c,
+                                stroke_width=2.5 if s == 0 else 0, fill_color=c, fill_opacity=0.0 if s == 0 else 0.9)
+                bar.move_to(np.array([x0, y, 0.0]), aligned_edge=LEFT_)
+                bar.value = float(x)
+                row.add(bar)
+                if x == 0.0:
+                    d = Square(side_length=thick * 0.7, stroke_color=c, stroke_width=3, fill_opacity=0.0).rotate(np.pi / 4)
+                    d.move_to(np.array([x0 + d.width / 2, y, 0.0]))
+                    zeros[m] = VGroup(d)
+                    zeros[m].value = 0.0
+                    marks.add(zeros[m])
+            self.bars.add(row)
+            self.zeros.append(zeros)
+        self.marks = marks
+        self.add(self.plot, self.line, self.bars, self.marks)
+
+    @classmethod
+    def fitted(cls, region, series, threshold: float, exponents, ticks) -> RowDefects:
+        """The chart with its axes and tick labels filling ``region`` (the tick labels hang below the
+        axis and past its ends: a probe measures how far)."""
+        probe = cls(series, threshold, exponents, ticks, width=region.width, height=region.height)
+        axes = probe.plot.axes[0]
+        left = axes.get_start()[0] - probe.get_left()[0]
+        right = max(0.0, probe.get_right()[0] - axes.get_end()[0])
+        below = axes.get_start()[1] - probe.get_bottom()[1]
+        chart = cls(series, threshold, exponents, ticks, width=region.width - left - right, height=region.height - below)
+        chart.shift(np.array([region.left + left, region.bottom + below, 0.0]) - chart.plot.axes[0].get_start())
+        return chart
+
+    @classmethod
+    def swatch(cls, series: int, color=FG, size: float = 0.5) -> VMobject:
+        """A legend swatch drawn like series ``series``' bars (hollow for 0, filled for 1), ``size`` long."""
+        from manim import Rectangle
+
+        r = Rectangle(width=size, height=size * cls.SHARE, stroke_color=color, stroke_width=2.5 if series == 0 else 0,
+                      fill_color=color, fill_opacity=0.0 if series == 0 else 0.9)
+        return r
+
+    def row_y(self, m: int) -> float:
+        """The centre of row ``m``'s slot (row 0 at the top)."""
+        return float(self.plot.to_point(self.plot.x_range[0], len(self.series[0]) - 1 - m)[1])
+
+    def series_parts(self, s: int) -> VGroup:
+        """The bars and exact-zero marks of series ``s``."""
+        return VGroup(*self.bars[s], *self.zeros[s].values())
+
+    def focus_rows(self, keep) -> list:
+        """Animations that bring the rows in ``keep`` to full strength and dim the others."""
+        anims = []
+        for s in range(len(self.series)):
+            for m, bar in enumerate(self.bars[s]):
+                a = 1.0 if m in keep else DIMMED
+                anims.append(bar.animate.set_stroke(opacity=a) if s == 0 else bar.animate.set_fill(opacity=0.9 * a))
+                if m in self.zeros[s]:
+                    anims.append(self.zeros[s][m][0].animate.set_stroke(opacity=a))
+        return anims
+
+
 __all__ = [
-    "CausalMaskGrid", "RowHeatmap", "TokenColumn", "TrialMarks", "WordColumn", "chip_text_size", "legend_row",
-    "nice_count_ticks", "staircase",
+    "CausalMaskGrid", "RowDefects", "RowHeatmap", "TokenColumn", "TravelMap", "TrialMarks", "WordColumn",
+    "Handover", "chip_text_size", "dim", "undim", "legend_row", "nice_count_ticks", "retire", "staircase",
 ]
 
 
