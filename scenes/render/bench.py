@@ -231,7 +231,7 @@ def _frame_diff(a: Path, b: Path) -> tuple[int, int]:
 def edit(root: Path, rows: list) -> None:
     """One edited caption at 1080p30 with the voice, against a forced full render in the same run."""
     c = resolve([EDIT_CLIP])[0]
-    q = "h"
+    q = os.environ.get("CLIPS_BENCH_EDIT_QUALITY", "h")  # (t: a quick check of the section itself)
     _clips(root, "render", c.name, "-q", q, "--out", "ed", "--voice", "piper")  # typesets, speaks, fills the caches
     t_full = _clips(root, "render", c.name, "-q", q, "--out", "ed", "--voice", "piper", "--force", "--jobs", "1")
     key = _caption_edit(root, c)
