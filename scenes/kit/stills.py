@@ -50,7 +50,9 @@ from .theme import (
     PROPERTY_COLORS,
     PURPLE,
     QUERY,
+    SEEN,
     SIN,
+    UNSEEN,
     VALUE,
     TOKEN_COLORS,
     ColorScale,
@@ -124,7 +126,7 @@ DARK = Theme(
     accent=_hex(ACCENT), good=_hex(GOOD), bad=_hex(BAD), blue=_hex(BLUE), purple=_hex(PURPLE),
     tokens=tuple(_hex(c) for c in TOKEN_COLORS), families=tuple(_hex(c) for c in PROPERTY_COLORS), wash=0.10,
     concepts=(("sin", _hex(SIN)), ("cos", _hex(COS)), ("query", _hex(QUERY)), ("key", _hex(KEY)),
-              ("value", _hex(VALUE))),
+              ("value", _hex(VALUE)), ("seen", _hex(SEEN)), ("unseen", _hex(UNSEEN))),
 )
 # Paper: the same hues, deepened until they read as ink on white (text contrast >= 4.5:1 for the
 # accents, the Okabe–Ito token colours with their yellow darkened); masked cells a light grey.
@@ -135,7 +137,8 @@ LIGHT = Theme(
     families=("#0969DA", "#9A6700", "#1A7F37", "#8250DF"), wash=0.06,
     concepts=(("sin", "#00787A"), ("cos", "#C2185B"),  # >= 5:1 on white, apart under every CVD (>= 14 CAM02-UCS)
               ("query", "#B54A00"), ("key", "#0969DA"),  # >= 5:1 on white, >= 55 CAM02-UCS apart under every CVD
-              ("value", "#4A3F0A")),  # a deep olive (yellow cannot be ink on white): 10:1, >= 14 from query and key under every CVD
+              ("value", "#4A3F0A"),  # a deep olive (yellow cannot be ink on white): 10:1, >= 14 from query and key under every CVD
+              ("seen", "#6F42C1"), ("unseen", "#8C7BC8")),  # seen 6.5:1 on white; never seen paler (3.6:1, for fills and lines)
 )
 THEMES = {"dark": DARK, "light": LIGHT}
 
