@@ -505,7 +505,7 @@ class CausalBreaksEquivariance(ClipScene):
             "i": r.i, "j": r.j, "T": T, "after": r.j + 1, "last": T - 1, "xi": token_text(r.i), "xj": token_text(r.j),
             "causal": fmt_measure(r.causal_total), "self": fmt_measure(r.self_total),
             "threshold": measure(self.data.threshold).text, "worst": worst, "worst_value": fmt_measure(rows[worst]),
-            "self_max": fmt_measure(float(np.max(r.self_rows))),
+            "xlast": token_text(T - 1),
         }
 
     # ------------------------------------------------------------------ layout
@@ -516,8 +516,8 @@ class CausalBreaksEquivariance(ClipScene):
         content = self.layout.content
         verdict = [VERIFIED if v < d.threshold else FAILED for v in r.causal_rows]
         self.values = VGroup(*[figure(v, size=SMALL, color=c) for v, c in zip(r.causal_rows, verdict)])
-        self.totals = row(math(pic.causal_total.typst, size=LABEL, color=FAILED if r.causal_total >= d.threshold else VERIFIED),
-                          math(pic.self_total.typst, size=LABEL, color=VERIFIED if r.self_total < d.threshold else FAILED),
+        self.totals = row(*[readout(prefix, v, color=VERIFIED if v < d.threshold else FAILED)
+                            for prefix, v in ((pic.causal_prefix, r.causal_total), (pic.self_prefix, r.self_total))],
                           gap="section")
         probe = TokenColumn(["x_0"], horizontal=True)
         top, rest = content.take_top(probe.height, gap=GAP.normal)
@@ -630,6 +630,7 @@ class CausalBreaksEquivariance(ClipScene):
         r = d.report
         wide = RowDefects.fitted(self.wide_region, (r.self_rows, r.causal_rows), d.threshold, d.picture.axis,
                                  d.picture.ticks)
+        self.chart_wide = wide
         to_label = self.line_label.copy().set_x(wide.line.get_x())
         self.beat(self.closing_key(), FadeOut(self.tokens), FadeOut(self.values), Transform(self.chart, wide),
                   Transform(self.line_label, to_label), run_time=1.4, hold=self.CLOSING_HOLD)
@@ -731,15 +732,14 @@ class SameMultiset(ClipScene):
         pic = d.picture
         T, dm = len(d.tokens_a), d.table.shape[1]
         content = self.layout.content
-        names, rest = content.take_top(math("X_a", size=LABEL).height, gap=GAP.normal)
+        names, rest = content.take_top(math("X_a", size=LABEL).height, gap=GAP.small)
         self.bar_strip, rest = rest.take_bottom(ColorBar(pic.inputs, height=1.0, horizontal=True).height,
-                                                gap=GAP.normal)
+                                                gap=GAP.small)
         self.names_y = names.center[1]
         diff_w = max(figure(v, size=SMALL).width for v in np.concatenate([d.plain.diffs, d.positioned.diffs]))
-        pool_w = max(readout("max abs(Delta)", v, size=SMALL).width for v in (d.plain.pooled_gap, d.positioned.pooled_gap))
         mean_w = label("mean", size=SMALL).width
         diff_h = max(figure(v, size=SMALL).height for v in np.concatenate([d.plain.diffs, d.positioned.diffs]))
-        floor = max(WordColumn.min_row(SMALL), diff_h + GAP.tight)
+        floor = max(WordColumn.min_row(SMALL), diff_h + GAP.hair)
         longest = max(len(w) for w in d.vocab)
         W = content.width
         for n_chars in [None] + list(range(longest - 1, 3, -1)):
@@ -747,17 +747,19 @@ class SameMultiset(ClipScene):
             vocab_w = WordColumn.chip_width(list(short.values()), SMALL)
             wa = max(vocab_w, mean_w)
             fixed = 2 * (wa + GAP.small + GAP.normal)
-            cell = min(self.MAX_CELL,
-                       (W - fixed - vocab_w - GAP.small) / (3 * dm),  # the middle column is the table
-                       (W - fixed - max(diff_w + GAP.section, pool_w)) / (2 * dm),  # or the differences
-                       (rest.height - GAP.normal) / (T + 1))
+            # the middle column holds the differences, the pooled gap under them, and the table (whose
+            # cells may be narrower than the sentences')
+            cell = min(self.MAX_CELL, (W - fixed - diff_w - GAP.wide) / (2 * dm),
+                       (W - fixed - vocab_w - GAP.small) / (2 * dm + dm / 2),  # table cells at least half as wide
+                       (rest.height - GAP.small) / (T + 1))
             if cell >= floor:
+                mid = max(diff_w + GAP.wide, vocab_w + GAP.small + dm * cell / 2)
                 break
         else:
             raise LayoutError(f"clip 07 cannot fit {T} words of up to {longest} letters at d={dm} "
                               f"in {content.width:.2f}×{content.height:.2f} units")
         self.short, self.cell, self.vocab_w, self.diff_w = short, cell, vocab_w, diff_w
-        mid = max(vocab_w + GAP.small + dm * cell, diff_w + GAP.section, pool_w)
+        self.table_cell = (min(cell, (mid - vocab_w - GAP.small) / dm), cell)
         total = fixed + 2 * dm * cell + mid
         x = content.left + (W - total) / 2
         self.col_a = (x, x + wa)
@@ -769,10 +771,10 @@ class SameMultiset(ClipScene):
         self.heat_b_x = x + dm * cell / 2
         x += dm * cell + GAP.small
         self.col_b = (x, x + wa)
-        block = (T + 1) * cell + GAP.normal
+        block = (T + 1) * cell + GAP.small
         self.rows_top = rest.top - (rest.height - block) / 2
         self.heat_y = self.rows_top - T * cell / 2
-        self.pool_y = self.rows_top - T * cell - GAP.normal - cell / 2
+        self.pool_y = self.rows_top - T * cell - GAP.small - cell / 2
         self.words_w = wa
         # the names over the two sides and the differences' head, spread so none touches another
         self.diff_head = math("max abs(Delta)", size=SMALL, color=DIM)
@@ -809,6 +811,11 @@ class SameMultiset(ClipScene):
             t.move_to([right - t.width / 2, self.Y_b.cell_center(i, 0)[1], 0])
             g.add(t)
         return g
+
+    def pool_figure(self, gap: float, color):
+        """The largest difference of the two pooled vectors, in the differences' column (under their head)."""
+        t = figure(gap, size=SMALL, color=color)
+        return t.move_to([self.Y_b.get_left()[0] - GAP.small - t.width / 2, self.pool_y, 0])
 
     def match_lines(self) -> VGroup:
         """Token ``i`` of b joined to its match in a, ending before the widest difference it may print."""
@@ -862,7 +869,7 @@ class SameMultiset(ClipScene):
         self.words_b = WordColumn([self.short[w] for w in d.tokens_b], colors_b, row_height=cell, width=self.words_w, size=SMALL)
         self.words_a.move_to([sum(self.col_a) / 2, self.heat_y, 0])
         self.words_b.move_to([sum(self.col_b) / 2, self.heat_y, 0])
-        self.table = shows(Heatmap(d.table, pic.inputs, cell_size=cell), "table")
+        self.table = shows(Heatmap(d.table, pic.inputs, cell_size=self.table_cell), "table")
         self.table_words = WordColumn([self.short[w] for w in d.vocab], [token_color(k) for k in range(len(d.vocab))],
                                       row_height=cell, width=self.vocab_w, size=SMALL)
         tbl = row(self.table_words, self.table, gap="small").move_to([sum(self.mid) / 2, self.heat_y, 0])
@@ -910,8 +917,7 @@ class SameMultiset(ClipScene):
         self.pool_words = VGroup(
             label("mean", size=SMALL, color=DIM).next_to(self.pools[0], LEFT, buff=GAP.small),
             label("mean", size=SMALL, color=DIM).next_to(self.pools[1], RIGHT, buff=GAP.small))
-        self.pool_text = readout("max abs(Delta)", plain.pooled_gap, size=SMALL, color=VERIFIED)
-        self.pool_text.move_to([sum(self.mid) / 2, self.pool_y, 0])
+        self.pool_text = self.pool_figure(plain.pooled_gap, VERIFIED)
         self.beat("pooled_zero" if plain.pooled_gap == 0.0 else "pooled",
                   FadeIn(self.pools), FadeIn(self.pool_words), FadeIn(self.pool_text), run_time=1.2)
 
@@ -930,8 +936,7 @@ class SameMultiset(ClipScene):
         self.bar_pos = self.color_bar(pic.outputs, "output")
         self.diffs_shown = self.diff_labels(pos.diffs, FAILED)
         self.pools_shown = self.pool_rows(pos)
-        self.pool_shown = readout("max abs(Delta)", pos.pooled_gap, size=SMALL, color=FAILED)
-        self.pool_shown.move_to([sum(self.mid) / 2, self.pool_y, 0])
+        self.pool_shown = self.pool_figure(pos.pooled_gap, FAILED)
         self.beat("separate", self.Y_a.animate_values(pos.Y_a, shows="positioned.Y_a", scale=pic.outputs),
                   self.Y_b.animate_values(pos.Y_b, shows="positioned.Y_b", scale=pic.outputs),
                   swap(self.name_a, na), swap(self.name_b, nb), swap(self.bar_in2, self.bar_pos),

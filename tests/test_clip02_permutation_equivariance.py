@@ -1,6 +1,8 @@
-"""Clip 02 PermutationEquivariance: data binding, travelled cells, colour scales and bars, the trial
-marks (dots, or min-max columns for many trials; exact zeros on the floor), the running maximum,
-final-frame pixels, printed figures, captions, and the layout audit over the config matrix."""
+"""Clip 02 PermutationEquivariance: data binding, travelled cells handed over to maps of what they show,
+the weights' colour scale (stretched where one peak would darken the rest, declared on its bar) shared
+with the still, the trial marks (dots, or min-max columns for many trials; exact zeros on the floor),
+the running maximum, the takeaway, fixed-point permutations, printed figures, captions, and the
+layout and lecture-language audit over the config matrix."""
 
 from __future__ import annotations
 
@@ -19,9 +21,15 @@ from frames import (
 )
 from mathcore import attention_fn, equivariance_defects, lecture_inputs, load_config, self_attention
 from mathcore.equivariance import THRESHOLD, equivariance_defect
-from scenes.equivariance import PermutationEquivariance, _tick2
-from scenes.kit import BG, BLUE, ColorScale, Plot, fmt_measure, fmt_value
+from scenes.equivariance import PermutationEquivariance
+from scenes.figures.equivariance import EQUIVARIANT, shuffled
+from scenes.kit import BG, BLUE, HIGHLIGHT, TITLE, VERIFIED, ColorScale, Plot, fmt_measure, fmt_value, math
+from scenes.kit.audit import DIMMED, audit_clip, signature
 from scenes.kit.equivariance_widgets import TrialMarks, nice_count_ticks, staircase
+from scenes.kit.numbers import measure, tick
+from scenes.kit.theme import SQRT_STRETCH
+
+FIXED_POINTS = ([4, 2, 0, 3, 1], [3, 1, 0, 2])  # keep token 3 / token 1 in place
 
 
 @pytest.fixture(scope="module")
@@ -42,8 +50,11 @@ def test_data_is_what_mathcore_computes_from_the_config():
     Y, A = self_attention(li.X, li.Wq, li.Wk, li.Wv)
     Y_PX, A_PX = self_attention(li.X[perm], li.Wq, li.Wk, li.Wv)
     np.testing.assert_array_equal(d.X, li.X)
+    np.testing.assert_array_equal(d.PX, li.X[perm])
     np.testing.assert_array_equal(d.A, A)
+    np.testing.assert_array_equal(d.PA, A[perm])  # the rows moved
     np.testing.assert_array_equal(d.Y, Y)
+    np.testing.assert_array_equal(d.PY, Y[perm])
     np.testing.assert_array_equal(d.A_PX, A_PX)
     np.testing.assert_array_equal(d.Y_PX, Y_PX)
     np.testing.assert_array_equal(d.A_moved, A[perm][:, perm])  # rows AND columns moved
@@ -58,6 +69,13 @@ def test_data_is_what_mathcore_computes_from_the_config():
     assert 0 < d.run.max_defect < THRESHOLD and d.run.passed
     assert d.zero_trials == int(np.sum(defects == 0.0))
     assert d.cmap == cfg.cmap_weights and d.cmap_signed == cfg.cmap_signed
+    # the picture: A's scale 0 .. its largest weight rounded up, stretched (one peak beside a crowd near 1/T)
+    w = d.picture.weights
+    assert w.same_as(ColorScale.for_weights(cfg.cmap_weights, [A, A_PX], gamma=SQRT_STRETCH))
+    assert w.vmin == 0.0 and A.max() <= w.vmax < 1.0
+    # the log axis reaches a decade under the smallest defect and labels the pass line
+    lo, hi = d.picture.axis
+    assert 10.0 ** lo < defects[defects > 0].min() / 10 and hi == -9 and -10 in d.picture.ticks
 
 
 def test_a_config_edit_reaches_the_clip(tmp_path):
@@ -77,70 +95,111 @@ def test_cells_travelled_to_P_A_Pt(final):
     d = scene.data
     perm = d.perm
     T = len(perm)
-    # the cell that held A[perm[i], perm[j]] now sits in grid slot (i, j), with its colour
+    first, rows, cols = scene.maps
+    scale = d.picture.weights
     for i in range(T):
         for j in range(T):
-            cell = scene.A_map.cells[perm[i]][perm[j]]
-            np.testing.assert_allclose(cell.get_center(), scene.A_grid[i, j], atol=1e-6)
-            want = scene.scale.rgb(d.A_moved[i, j])
-            np.testing.assert_allclose(cell.get_fill_color().to_rgb(), want, atol=1e-6)
-    # and the input tokens and output rows moved by the same P
-    np.testing.assert_array_equal(scene.X_col.row_order, perm)
-    np.testing.assert_array_equal(scene.Y_mat.row_order, perm)
+            # after the rows beat: the cell that held A[perm[i], j] sits in grid slot (i, j)
+            np.testing.assert_allclose(first.heat.cells[perm[i]][j].get_center(), first.slot(i, j), atol=1e-6)
+            # after the columns beat: the cell that held (P A)[i, perm[j]] sits in slot (i, j)
+            np.testing.assert_allclose(rows.heat.cells[i][perm[j]].get_center(), rows.slot(i, j), atol=1e-6)
+            # and each map they were handed over to shows what they show, in the same colours and places
+            np.testing.assert_allclose(rows.heat.cell_center(i, j), first.slot(i, j), atol=1e-6)
+            np.testing.assert_allclose(cols.heat.cell(i, j).get_fill_color().to_rgb(), scale.rgb(d.A_moved[i, j]),
+                                       atol=1e-6)
+    np.testing.assert_array_equal(rows.heat.values, d.PA)
+    np.testing.assert_array_equal(cols.heat.values, d.A_moved)
+    assert cols.order == [int(k) for k in perm]  # the keys' names travelled with their columns
+    assert scene.A_final is cols.heat
+    # the input tokens and the output rows moved by the same P
+    np.testing.assert_array_equal(scene.p.X_col.row_order, perm)
+    np.testing.assert_array_equal(scene.p.X_col.values, d.PX)
     assert scene.y_numbers  # the shipped config shows Y's numbers
-    printed = [[t.text for t in scene.Y_mat.entries[k]] for k in scene.Y_mat.row_order]
+    np.testing.assert_array_equal(scene.p.Y_mat.values, d.PY)
+    printed = [[t.text for t in row] for row in scene.p.Y_mat.entries]
     assert printed == [[fmt_value(v, 2) for v in row] for row in d.Y_PX]  # P·Y prints as Attn(PX)
 
 
-def test_weights_are_coloured_on_their_own_range_with_a_colour_bar(final):
+def test_weights_are_coloured_on_their_own_stretched_range_with_a_colour_bar(final):
     scene, _ = final
     d = scene.data
-    # per-purpose normalisation: 0 .. the largest weight (2 significant digits, rounded up), not 0 .. 1
-    scale = ColorScale.for_weights(d.cmap, d.A)
-    assert scene.scale.norm.vmin == 0.0 and scene.scale.norm.vmax == scale.norm.vmax
-    assert d.A.max() <= scene.scale.norm.vmax < 1.0
-    # the hand-over heatmap is Attn(PX)'s own weights, painted by that scale
-    np.testing.assert_array_equal(scene.A_final.values, d.A_PX)
-    T = d.A_PX.shape[0]
+    scale = d.picture.weights
+    assert scale.gamma == SQRT_STRETCH
+    T = d.A.shape[0]
     for i in range(T):
         for j in range(T):
             np.testing.assert_allclose(scene.A_final.cell(i, j).get_fill_color().to_rgb(),
-                                       scale.rgb(d.A_PX[i, j]), atol=1e-6)
-    # the colour bar covers exactly that range, and its ticks say so
-    bar = scene.bar
-    assert bar.color_scale is scene.scale
-    np.testing.assert_allclose(bar.values[[0, -1]], [0.0 + (bar.values[1] - bar.values[0]) / 2,
-                                                     scale.norm.vmax - (bar.values[1] - bar.values[0]) / 2])
-    assert [t.text for t in bar.tick_labels] == [_tick2(v) for v in scene.bar_ticks]
-    assert scene.bar_ticks[-1] == scale.norm.vmax
+                                       scale.rgb(d.A_moved[i, j]), atol=1e-6)
+    # the stretch spreads the crowd of weights near 1/T: their colours span most of the colormap,
+    # where a linear scale gives them a sliver of it
+    crowd = d.A[d.A < np.median(d.A) * 2]
+    linear = ColorScale.for_weights(d.cmap, [d.A, d.A_PX])
+    assert np.ptp(scale.norm(crowd)) > 1.4 * np.ptp(linear.norm(crowd))
+    # the colour bar: that scale, its stripes even along the stretch, round ticks placed by it
+    bar = scene.p.bar
+    assert bar.color_scale is scale
+    assert list(bar.ticks) == list(d.picture.weight_ticks) and bar.ticks[0] == 0.0 and bar.ticks[-1] == scale.vmax
+    assert [t.text for t in bar.tick_labels] == [tick(v) for v in bar.ticks]
+    bottom, top = bar.frame.get_bottom()[1], bar.frame.get_top()[1]
+    for t, v in zip(bar.tick_labels, bar.ticks):
+        assert abs(t.get_y() - (bottom + float(scale.position(v)) * (top - bottom))) < 1e-6
+    gaps = np.diff([float(scale.position(v)) for v in bar.ticks])
+    assert not np.allclose(gaps / np.diff(bar.ticks), gaps[0] / (bar.ticks[1] - bar.ticks[0]))  # declared: not linear
     for stripe, v in zip(bar.stripes, bar.values):
         np.testing.assert_allclose(stripe.get_fill_color().to_rgb(), scale.rgb(v), atol=1e-6)
-    # the bar stands beside A, as tall as A
-    assert abs(bar.frame.height - scene.A_map.height) < 1e-6
-    assert bar.get_left()[0] > scene.A_map.get_right()[0]
+    np.testing.assert_allclose(np.diff(scale.position(bar.values)), 1 / len(bar.values), atol=1e-9)
+    assert abs(bar.frame.height - scene.A_final.height) < 1e-6
+    assert bar.get_left()[0] > scene.A_final.get_right()[0]
+
+
+def test_a_crowd_without_a_peak_keeps_a_linear_scale(corners):
+    """T5_d2's weights all lie near 1/T: no peak to stretch past, so the scale stays linear."""
+    d = corners["T5_d2"].scene.data
+    assert d.A.max() < 2 * np.median(d.A)
+    assert d.picture.weights.gamma is None
+    assert d.picture.weights.same_as(ColorScale.for_weights(d.cmap, [d.A, d.A_PX]))
+
+
+def test_still_and_clip_share_every_scale_and_axis(final, corners):
+    for scene in (final[0], corners["max"].scene):
+        d, cfg = scene.data, scene.cfg
+        s = shuffled(d, cfg)
+        for k in "AB":  # A and P A Pᵀ: the clip's weights scale, colormap, bounds and stretch
+            assert s.panels[k].scale.same_as(scene.p.bar.color_scale)
+            assert s.panels[k].scale.same_as(scene.A_final.color_scale)
+        assert s.panels["B"].cbar_ticks == d.picture.weight_ticks
+        lo, hi = d.picture.axis
+        assert s.panels["C"].ylim == (10.0 ** lo, 10.0 ** hi) == scene.q.plot.y_range
+        assert s.panels["C"].yticks == tuple(10.0 ** e for e in d.picture.ticks)
+        if not scene.y_numbers:  # Y as cells: the clip's signed scale is the picture's
+            assert scene.p.Y_mat.heat.color_scale.same_as(d.picture.outputs)
 
 
 def test_plot_draws_every_trial_and_the_running_max(final):
     scene, frame = final
     run = scene.data.run
-    plot = scene.plot
-    marks = scene.marks
-    assert marks.mode == "dots"  # 100 trials: one dot each
-    positive = np.flatnonzero(run.defects > 0)
-    assert len(scene.trial_dots) == len(positive)
-    for dot, k in zip(scene.trial_dots, positive):
-        np.testing.assert_allclose(dot.get_center(), plot.to_point(k + 1, run.defects[k]), atol=1e-9)
-    assert len(marks.zeros) == scene.data.zero_trials
-    # the running maximum: a staircase whose height at every trial is the measured running max
-    _assert_staircase(plot, scene.max_curve, run.running_max)
-    # the pass line is drawn at 1e-10, and every mark lies below it
-    assert abs(scene.line.get_center()[1] - plot.to_point(1, THRESHOLD)[1]) < 1e-9
-    assert max(dot.get_center()[1] for dot in scene.trial_dots) < scene.line.get_center()[1]
-    ink = dominant_ink(scene, frame, scene.line_label, BG)
-    assert np.abs(ink - rgb255(scene.line_label.color)).max() <= 40
-    # the dots are there in the final frame, in their colour
-    hits = [np.abs(pixel(scene, frame, dot.get_center()) - rgb255(BLUE)).max() <= 60 for dot in scene.trial_dots]
+    for q in (scene.q, scene.q_close):  # the trials beats, and the close
+        plot, marks = q.plot, q.marks
+        assert marks.mode == "dots"  # 100 trials: one dot each
+        positive = np.flatnonzero(run.defects > 0)
+        assert len(marks.dots) == len(positive)
+        for dot, k in zip(marks.dots, positive):
+            np.testing.assert_allclose(dot.get_center(), plot.to_point(k + 1, run.defects[k]), atol=1e-9)
+        assert len(marks.zeros) == scene.data.zero_trials
+        _assert_staircase(plot, q.curve, run.running_max)
+        # the pass line is drawn at 1e-10, named on itself, and every mark lies below it
+        assert abs(q.line.get_center()[1] - plot.to_point(1, THRESHOLD)[1]) < 1e-9
+        assert max(dot.get_center()[1] for dot in marks.dots) < q.line.get_center()[1]
+        assert q.line_label.text == "passline" and q.line_label.get_bottom()[1] > q.line.get_y()
+    # the final frame: the staircase in the highlight colour, the trials dimmed behind it
+    q = scene.q_close
+    pts = np.asarray(q.curve.get_anchors())
+    mids = (pts[1:] + pts[:-1]) / 2
+    long_runs = [m for m, a, b in zip(mids, pts[:-1], pts[1:]) if abs(b[0] - a[0]) > 0.5]
+    assert long_runs
+    hits = [np.abs(pixel(scene, frame, m) - rgb255(HIGHLIGHT)).max() <= 60 for m in long_runs]
     assert np.mean(hits) > 0.5
+    assert all(dot.get_fill_opacity() <= DIMMED for dot in q.marks.dots)
 
 
 def _assert_staircase(plot, curve, running_max):
@@ -204,25 +263,59 @@ def test_staircase_has_corners_only_where_the_maximum_changes():
 def test_the_figures_on_screen_are_the_measured_ones(final):
     scene, frame = final
     d = scene.data
-    assert scene.max_value.text == fmt_measure(d.run.max_defect)
-    assert scene.defect_value.text == fmt_measure(d.defect)
-    assert f"over{len(d.run.defects)}P" in scene.max_text[0].text  # Text.text drops spaces
-    assert scene.max_value in scene.mobjects or any(scene.max_value in m.get_family() for m in scene.mobjects)
-    assert dominant_ink(scene, frame, scene.max_value, BG).tolist() != rgb255(BG).tolist()
+    # typeset with their formulas, in the lecture's number style
+    assert measure(d.defect).math in scene.check.typst_code and "norm(" in scene.check.typst_code
+    assert measure(d.run.max_defect).math in scene.q.max_text[0].typst_code
+    assert scene.q.max_text[1].text == f"over{len(d.run.defects)}randompermutations"  # Text.text drops spaces
+    assert measure(d.run.max_defect).math in scene.q_close.curve_label.typst_code  # the staircase says its maximum
     texts = " ".join(c.text for c in scene.captions)
-    assert fmt_measure(d.defect) in texts and fmt_measure(d.run.max_defect) in texts
-    assert "\u22120.0" not in texts and "-0.0" not in texts
+    assert fmt_measure(d.defect) in texts and fmt_measure(d.run.max_defect) in texts and "10⁻¹⁰" in texts
+    assert "\u22120.0" not in texts and "-0.0" not in texts and "e-1" not in texts and "e−1" not in texts
+    ink = dominant_ink(scene, frame, scene.q_close.curve_label, BG)
+    assert np.abs(ink - rgb255(HIGHLIGHT)).max() <= 40
+
+
+def test_the_closing_beat_brings_the_equation_and_its_proof_forward(final):
+    scene, frame = final
+    take = scene.takeaway()
+    on_screen = {id(m) for top in scene.mobjects for m in top.get_family()}
+    assert all(id(m) in on_screen for m in take.get_family())
+    content = scene.layout.content
+    assert take.width > 0.85 * content.width and take.height > 0.85 * content.height  # large: the whole frame
+    eq = scene.final[0]
+    assert "\"Attn\"(P X) = P dot \"Attn\"(X)" in eq.typst_code
+    assert abs(eq.height - math(EQUIVARIANT.typst, size=TITLE).height) < 1e-6  # set at title size
+    assert np.abs(dominant_ink(scene, frame, eq, BG) - rgb255(VERIFIED)).max() <= 40
+    # and nothing of part 1 or of the reasons is left
+    for m in (scene.A_final, scene.p.X_col, scene.p.Y_mat, scene.why, scene.check):
+        assert not any(id(f) in on_screen for f in m.get_family())
+    closing = scene.audit.records[-1]
+    assert closing.key == "close" and closing.start != signature(closing)  # the picture changed
+
+
+def test_labels_name_what_is_drawn_under_them(final):
+    """A's name changes with what its map shows (A, P A, P A Pᵀ), bound to that array; while A's rows and
+    columns travel, Y's name still reads Y = A V, so Y steps back (dimmed, background)."""
+    records = {r.key: r for r in final[0].audit.records}
+    want = {"setup": "A", "rows": "PA", "cols": "A_moved", "outputs": "A_moved"}
+    for beat, q in want.items():
+        assert q in {n for n, _ in records[beat].named} and q in {n for n, _ in records[beat].shown}, beat
+    for beat in ("rows", "cols"):
+        y_eq = [it for it in records[beat].items if it.text == "Y = A V"]
+        assert y_eq and all(it.opacity < 0.3 for it in y_eq), beat
+    assert "PY" in {n for n, _ in records["outputs"].named}
+    assert not final[0].audit.lecture  # no static beat, no notebook notation, every label bound
 
 
 def test_exact_zeros_are_counted_and_marked_under_a_corner_config(corners):
-    """The min corner has trials whose defect is exactly 0.0: the clip marks and counts them."""
+    """The min corner has trials whose defect is exactly 0: the clip marks and counts them."""
     res = corners["min"]
     scene = res.scene
     d = scene.data
     assert d.zero_trials > 0
     assert len(scene.marks.zeros) == d.zero_trials
-    assert f"{d.zero_trials}of{len(d.run.defects)}P" in "".join(t.text for t in scene.zero_note[1])
-    assert any(f"{d.zero_trials} of them give exactly 0.0" in c.text for c in scene.captions)
+    assert f"exactly0in{d.zero_trials}of{len(d.run.defects)}trials" == scene.zero_note[1].text
+    assert any(f"{d.zero_trials} of them give exactly 0" in c.text for c in scene.captions)
 
 
 def test_wide_outputs_turn_into_coloured_cells_with_their_own_colour_bar(corners):
@@ -230,16 +323,40 @@ def test_wide_outputs_turn_into_coloured_cells_with_their_own_colour_bar(corners
     scene = corners["max"].scene
     d = scene.data
     assert not scene.y_numbers
-    np.testing.assert_array_equal(scene.Y_mat.values, d.Y)
-    scale = ColorScale.symmetric(d.cmap_signed, np.concatenate([d.Y.ravel(), d.Y_PX.ravel()]))
-    assert (scene.y_scale.norm.vmin, scene.y_scale.norm.vmax) == (scale.norm.vmin, scale.norm.vmax)
-    np.testing.assert_array_equal(scene.Y_mat.row_order, d.perm)
-    for slot, k in enumerate(scene.Y_mat.row_order):  # slot i shows row perm[i] of Y, i.e. row i of Attn(PX)
-        row = scene.Y_mat.rows[int(k)]
-        for j, cell in enumerate(list(row)[:-1]):
-            np.testing.assert_allclose(cell.get_fill_color().to_rgb(), scale.rgb(d.Y_PX[slot, j]), atol=1e-6)
-    assert abs(scene.y_bar.frame.height - scene.Y_mat.heat.height) < 1e-6
+    np.testing.assert_array_equal(scene.p.Y_mat.values, d.PY)
+    scale = ColorScale.symmetric(d.cmap_signed, [d.Y, d.Y_PX])
+    assert scene.p.Y_mat.heat.color_scale.same_as(scale)
+    for slot in range(d.PY.shape[0]):  # slot i shows row perm[i] of Y, i.e. row i of Attn(PX) up to rounding
+        for j in range(d.PY.shape[1]):
+            np.testing.assert_allclose(scene.p.Y_mat.heat.cell(slot, j).get_fill_color().to_rgb(),
+                                       scale.rgb(d.PY[slot, j]), atol=1e-6)
+    assert abs(scene.p.y_bar.frame.height - scene.p.Y_mat.heat.height) < 1e-6
     assert scene.marks.mode == "band"  # 10 000 trials
+
+
+def test_fixed_point_permutations_leave_nothing_standing(corners, tmp_path):
+    """A token the permutation keeps in place has a row and a column of A that do not travel: none
+    of its cells, nor its key's name, may stay on screen over the trials plot."""
+    from scenes.render.matrix import write_config
+
+    by_perm = {tuple(r.scene.data.perm): r for r in corners.values()}
+    for perm in FIXED_POINTS:
+        res = by_perm.get(tuple(perm))
+        if res is None:  # not a corner of the matrix (any more): audit it here
+            cfg = load_config(write_config({"sizes.T": len(perm), "permutation.perm": perm}, tmp_path / "p.toml"))
+            res = audit_clip(PermutationEquivariance, cfg)
+        assert not res.problems, (perm, [str(p) for p in res.problems][:5])
+        scene = res.scene
+        fixed = [k for k, v in enumerate(perm) if k == v]
+        assert fixed
+        after = [r for r in res.records if r.key in ("trials", "trials_zeros", "running_max", "why", "rounding", "close")]
+        assert len(after) == 5
+        for rec in after:
+            names = {it.text for it in rec.items if it.opacity > 0.02}
+            assert not any(f"x_{k}" in names for k in fixed), (perm, rec.key)
+        on_screen = {id(m) for top in scene.mobjects for m in top.get_family()}
+        for m in scene.maps:
+            assert not any(id(f) in on_screen for f in m.get_family()), perm
 
 
 def test_captions_one_per_beat_and_long_enough_to_read(final):
@@ -248,6 +365,8 @@ def test_captions_one_per_beat_and_long_enough_to_read(final):
     assert len(caps) >= 10
     assert_captions_readable(caps)
     assert 20 <= scene.time <= 75
+    described = {c.key for c in caps if c.describe}
+    assert {"setup", "rows", "cols", "trials", "running_max", "close"} <= described | {"trials_zeros"}
 
 
 def test_everything_stays_inside_the_frame(final):
@@ -263,3 +382,4 @@ def test_layout_holds_over_the_config_matrix(corners):
     assert_layout_holds(corners)
     for name, res in corners.items():
         assert 20 <= res.scene.time <= 75, (name, res.scene.time)
+        assert not res.contrast, (name, [str(p) for p in res.contrast][:3])

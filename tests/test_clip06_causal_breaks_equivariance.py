@@ -1,6 +1,8 @@
 """Clip 06 CausalBreaksEquivariance: data binding, the causal mask coloured by the tokens in its slots,
-bars that match the defects, exact zeros marked on the log axis, printed figures, captions, and the
-layout audit over the config matrix."""
+horizontal bars whose lengths are the defects and whose colours are their verdicts, exact zeros marked
+on the log axis, the tokens becoming the rows' names, printed figures, the takeaway (the chart across
+the frame with both totals), the still's axis, captions, and the layout and lecture-language audit
+over the config matrix."""
 
 from __future__ import annotations
 
@@ -20,7 +22,10 @@ from frames import (
 from mathcore import attention_fn, causal_mask, lecture_inputs, load_config, permutation_row_defects, swap_permutation
 from mathcore.equivariance import THRESHOLD, equivariance_defect
 from scenes.equivariance import CausalBreaksEquivariance
-from scenes.kit import BAD, BG, BLUE, GOOD, fmt_measure, token_color
+from scenes.figures.equivariance import swap_defects
+from scenes.kit import BG, FAILED, VERIFIED, fmt_measure, token_color
+from scenes.kit.audit import signature
+from scenes.kit.numbers import measure, notebook_output
 
 
 @pytest.fixture(scope="module")
@@ -41,6 +46,7 @@ def test_data_is_what_mathcore_computes_from_the_config():
     assert (r.i, r.j) == (1, cfg.T - 2)  # a future token moved into the past
     p = swap_permutation(cfg.T, r.i, r.j)
     np.testing.assert_array_equal(r.perm, p)
+    np.testing.assert_array_equal(d.PX, li.X[p])
     causal = attention_fn(li.Wq, li.Wk, li.Wv, causal=True)
     full = attention_fn(li.Wq, li.Wk, li.Wv)
     np.testing.assert_array_equal(r.causal_rows, permutation_row_defects(causal, li.X, p))
@@ -54,6 +60,10 @@ def test_data_is_what_mathcore_computes_from_the_config():
     assert np.all(r.self_rows < THRESHOLD)
     assert r.self_total < THRESHOLD < r.causal_total
     np.testing.assert_array_equal(d.mask, causal_mask(cfg.T))
+    # the picture's log axis holds every positive defect and labels the pass line's decade
+    lo, hi = d.picture.axis
+    v = np.concatenate([r.causal_rows, r.self_rows])
+    assert 10.0 ** lo < v[v > 0].min() and v.max() <= 10.0 ** hi and -10 in d.picture.ticks
 
 
 def test_a_config_edit_reaches_the_clip(tmp_path):
@@ -66,57 +76,55 @@ def test_a_config_edit_reaches_the_clip(tmp_path):
     assert d.report.causal_total != CausalBreaksEquivariance.build_data(load_config()).report.causal_total
 
 
-def test_bars_have_the_heights_of_the_defects(final):
+def test_bars_have_the_lengths_of_the_defects_and_the_colours_of_their_verdicts(final):
     scene, frame = final
     r = scene.data.report
-    plot = scene.plot
-    for bars, rows, color, dx in ((scene.causal_bars, r.causal_rows, BAD, 0.22),
-                                  (scene.self_bars, r.self_rows, BLUE, -0.22)):
-        for t, (bar, v) in enumerate(zip(bars, rows)):
-            base = plot.to_point(t, plot.y_range[0])
-            top = plot.to_point(t, plot.y_clip(v))
-            assert abs(bar.get_bottom()[1] - base[1]) < 1e-6
-            if v > plot.y_range[0]:
-                assert abs(bar.get_top()[1] - top[1]) < 1e-6, (t, v)
-                assert abs(bar.get_center()[0] - plot.to_point(t + dx, 1.0)[0]) < 1e-6  # in row t's slot
-            if bar.height > 0.15:  # tall enough to sample its middle at 427x240
+    chart = scene.chart_wide  # the close widened the chart to this one
+    plot = chart.plot
+    for s, rows in ((0, r.self_rows), (1, r.causal_rows)):
+        for m, (bar, v) in enumerate(zip(scene.chart.bars[s], rows)):
+            left = plot.to_point(plot.x_range[0], 0.0)[0]
+            assert abs(bar.get_left()[0] - left) < 1e-6
+            if v > 0:
+                assert abs(bar.get_right()[0] - plot.to_point(min(v, plot.x_range[1]), 0.0)[0]) < 1e-6, (s, m, v)
+            assert (bar.get_y() > chart.row_y(m)) == (s == 0) and abs(bar.get_y() - chart.row_y(m)) < chart.pitch / 2
+            verdict = VERIFIED if v < THRESHOLD else FAILED
+            c = bar.get_stroke_color() if s == 0 else bar.get_fill_color()
+            np.testing.assert_allclose(c.to_rgb(), verdict.to_rgb(), atol=1e-6)
+            if s == 1 and bar.width > 0.3:  # a filled bar: its colour over the background, mid-bar
                 got = pixel(scene, frame, bar.get_center())
-                a = bar.get_fill_opacity()  # the bar's colour over the background
-                want = np.round(a * rgb255(color) + (1 - a) * rgb255(BG))
-                assert np.abs(got - want).max() <= 4, (t, got, want)
-    # a row whose defect is exactly 0.0 has no bar (a log axis has no place for 0) but a hollow
-    # diamond on the floor in its slot, in its series' colour
+                a = bar.get_fill_opacity()
+                want = np.round(a * rgb255(verdict) + (1 - a) * rgb255(BG))
+                assert np.abs(got - want).max() <= 6, (m, got, want)
+            if s == 0:  # a hollow bar: its inside is the background
+                assert bar.get_fill_opacity() == 0.0 and bar.get_stroke_opacity() == 1.0
+    # an exact zero has no bar on a log axis but a hollow diamond on the floor, in its verdict's colour
     zero_rows = np.flatnonzero(r.causal_rows == 0.0)
     assert len(zero_rows)  # row 0 sees the same tokens before and after the swap
-    assert set(scene.causal_zeros) == set(zero_rows.tolist())
-    assert set(scene.self_zeros) == set(np.flatnonzero(r.self_rows == 0.0).tolist())
+    assert set(scene.chart.zeros[1]) == set(zero_rows.tolist())
+    assert set(scene.chart.zeros[0]) == set(np.flatnonzero(r.self_rows == 0.0).tolist())
     on_screen = {id(m) for top in scene.mobjects for m in top.get_family()}
-    for t in zero_rows:
-        assert scene.causal_bars[t].height < 0.01
-        got = pixel(scene, frame, scene.causal_bars[t].get_center() + np.array([0, 0.35, 0]))
-        assert np.abs(got - rgb255(BG)).max() <= 6
-        z = scene.causal_zeros[int(t)]
+    for m in zero_rows:
+        assert scene.chart.bars[1][m].width < 0.01
+        z = scene.chart.zeros[1][int(m)]
         assert z.value == 0.0 and id(z[0]) in on_screen
-        assert abs(z[0].get_x() - plot.to_point(t + 0.22, 1.0)[0]) < 1e-6
-        assert abs(z[0].get_bottom()[1] - plot.to_point(t, plot.y_range[0])[1]) < 0.05
-        assert np.allclose(z[0].get_stroke_color().to_rgb(), BAD.to_rgb()) and z[0].get_stroke_opacity() == 1.0
-        ink = dominant_ink(scene, frame, z[0], BG)
-        assert np.abs(ink - rgb255(BAD)).max() <= 90
-    # the legend says what the diamond means
-    assert scene.leg_zero[1].text == "exactly0.0"
-    # after the focus beats every row is shown again at full strength
-    for t in range(len(r.perm)):
-        assert scene.causal_values[t].get_fill_opacity() == 1.0
-        assert scene.causal_bars[t].get_fill_opacity() == pytest.approx(0.9)
+        np.testing.assert_allclose(z[0].get_stroke_color().to_rgb(), VERIFIED.to_rgb(), atol=1e-6)
+        assert abs(z[0].get_left()[0] - plot.to_point(plot.x_range[0], 0.0)[0]) < 0.05
+    # the pass line stands at 10⁻¹⁰ and is named on itself
+    assert abs(scene.chart.line.get_x() - plot.to_point(THRESHOLD, 0.0)[0]) < 1e-6
+    assert abs(scene.line_label.get_x() - scene.chart.line.get_x()) < 1e-6 or \
+        scene.line_label.get_left()[0] > scene.chart.line.get_x()
 
 
-def test_the_tokens_sit_where_the_swap_puts_them(final):
+def test_the_tokens_sit_where_the_swap_puts_them_and_become_the_rows_names(final):
     scene, _ = final
     r = scene.data.report
     np.testing.assert_array_equal(scene.tokens.row_order, r.perm)
-    for slot in range(len(r.perm)):
-        chip_x = scene.tokens.chip(slot).get_center()[0]
-        assert abs(chip_x - scene.plot.to_point(slot, 1.0)[0]) < 1e-6
+    np.testing.assert_array_equal(scene.tokens.values, scene.data.PX)
+    for m in range(len(r.perm)):  # the token in slot m sits beside output row m
+        chip = scene.tokens.chip(m)
+        assert abs(chip.get_y() - scene.chart.row_y(m)) < 1e-6 and abs(chip.get_x() - scene.chip_x) < 1e-6
+        assert abs(scene.row_names[m].get_y() - scene.chart.row_y(m)) < 1e-6
 
 
 def test_the_mask_shows_which_slots_each_row_sees_in_the_colour_of_their_token(final):
@@ -133,21 +141,62 @@ def test_the_mask_shows_which_slots_each_row_sees_in_the_colour_of_their_token(f
                 assert cell.get_fill_opacity() > 0.3
             else:  # hidden: an outline only
                 assert cell.get_fill_opacity() == 0.0
-        # the mask's columns are the chart's slots
-        assert abs(mask.cells[t][t].get_x() - scene.plot.to_point(t, 1.0)[0]) < 1e-6
+        # the mask's rows are the chart's rows
+        assert abs(mask.cells[t][0].get_y() - scene.chart.row_y(t)) < 1e-6
+    # its columns are the tokens' slots: one pitch apart, as the chips were
+    np.testing.assert_allclose(np.diff([c.get_x() for c in mask.cells[0]]), scene.tokens.row_height, atol=1e-6)
 
 
 def test_the_figures_on_screen_are_the_measured_ones(final):
     scene, frame = final
     r = scene.data.report
-    assert [t.text for t in scene.causal_values] == [fmt_measure(v) for v in r.causal_rows]
-    assert scene.causal_values[0].text == "0.0"  # exactly zero, printed as exactly zero
-    assert scene.causal_total.text == fmt_measure(r.causal_total)
-    assert scene.self_total.text == fmt_measure(r.self_total)
-    for mob, color in ((scene.causal_total, BAD), (scene.self_total, GOOD)):
+    for v, fig in zip(r.causal_rows, scene.values):
+        src = fig.typst_code if hasattr(fig, "typst_code") else fig[0].typst_code
+        assert src == measure(v).math  # typeset, in the lecture's number style
+    assert scene.values[0].figure.exact and scene.values[0][1].text == "exact"  # exactly zero, marked exact
+    pic = scene.data.picture
+    assert [t.typst_code for t in scene.totals] == [pic.causal_total.typst, pic.self_total.typst]
+    assert measure(r.causal_total).math in pic.causal_total.typst and measure(r.self_total).math in pic.self_total.typst
+    for mob, color in zip(scene.totals, (FAILED, VERIFIED)):
         assert np.abs(dominant_ink(scene, frame, mob, BG) - rgb255(color)).max() <= 40
     texts = " ".join(c.text for c in scene.captions)
     assert fmt_measure(r.causal_total) in texts and fmt_measure(r.self_total) in texts
+    assert all(notebook_output(c.text) is None for c in scene.captions) and "row t" not in texts
+
+
+def test_the_close_widens_the_chart_with_both_totals(final):
+    scene, _ = final
+    take = scene.takeaway()
+    on_screen = {id(m) for top in scene.mobjects for m in top.get_family()}
+    assert all(id(m) in on_screen for m in take.get_family())
+    content = scene.layout.content
+    axes = scene.chart.plot.axes[0]
+    assert axes.get_end()[0] - axes.get_start()[0] > 0.75 * content.width  # the chart across the frame
+    for m in (scene.tokens, scene.values):  # the chips and the printed figures made room
+        assert not any(id(f) in on_screen for f in m.get_family())
+    # the transform landed exactly on the wide chart
+    np.testing.assert_allclose(scene.chart.bars[1][1].get_right(), scene.chart_wide.bars[1][1].get_right(), atol=1e-6)
+    closing = scene.audit.records[-1]
+    assert closing.key == "close" and closing.start != signature(closing)
+
+
+def test_still_draws_the_clips_rows_on_the_clips_axis(final):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from scenes.kit.stills import figure
+
+    scene, _ = final
+    d = scene.data
+    s = swap_defects(d, scene.cfg)
+    np.testing.assert_array_equal(s.panels["B"].data[0], d.report.self_rows)
+    np.testing.assert_array_equal(s.panels["B"].data[1], d.report.causal_rows)
+    fig = figure(s, "dark")
+    axes = [ax for ax in fig.axes if ax.get_xscale() == "log"]
+    assert len(axes) == 1
+    lo, hi = d.picture.axis
+    assert axes[0].get_xlim() == pytest.approx((10.0 ** lo, 10.0 ** hi)) == scene.chart.plot.x_range
+    np.testing.assert_allclose(axes[0].get_xticks(), [10.0 ** e for e in d.picture.ticks])
 
 
 def test_captions_one_per_beat_and_long_enough_to_read(final):
@@ -156,6 +205,7 @@ def test_captions_one_per_beat_and_long_enough_to_read(final):
     assert len(caps) >= 9
     assert_captions_readable(caps)
     assert 20 <= scene.time <= 75
+    assert {"tokens", "swap", "self", "causal", "close"} <= {c.key for c in caps if c.describe}
 
 
 def test_everything_stays_inside_the_frame(final):
@@ -165,16 +215,18 @@ def test_everything_stays_inside_the_frame(final):
 
 def test_layout_holds_at_every_beat(final):
     assert_layout_holds(final[0].audit)
+    assert not final[0].audit.lecture
 
 
 def test_layout_holds_over_the_config_matrix(corners):
     assert_layout_holds(corners)
     for name, res in corners.items():
         assert 20 <= res.scene.time <= 75, (name, res.scene.time)
+        assert not res.contrast, (name, [str(p) for p in res.contrast][:3])
         r = res.scene.data.report
         # every exact zero of either series is marked on the floor, under every config
-        assert set(res.scene.causal_zeros) == set(np.flatnonzero(r.causal_rows == 0.0).tolist()), name
-        assert set(res.scene.self_zeros) == set(np.flatnonzero(r.self_rows == 0.0).tolist()), name
+        assert set(res.scene.chart.zeros[1]) == set(np.flatnonzero(r.causal_rows == 0.0).tolist()), name
+        assert set(res.scene.chart.zeros[0]) == set(np.flatnonzero(r.self_rows == 0.0).tolist()), name
         after = list(range(r.j + 1, len(r.perm)))
         if after and np.all(r.causal_rows[after] == 0.0):
-            assert any("exactly 0.0" in c.text for c in res.scene.captions), name
+            assert any("exactly 0" in c.text for c in res.scene.captions), name

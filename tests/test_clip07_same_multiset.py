@@ -1,6 +1,8 @@
-"""Clip 07 SameMultiset: data binding, one colour range per purpose with its colour bar, words on one
-baseline (abbreviated only when they cannot fit), matched lines, final-frame pixels, printed figures,
-captions, and the layout audit over the config matrix."""
+"""Clip 07 SameMultiset: data binding, one colour scale for the inputs and one for the outputs (with and
+without positions) shared with the still, labels bound to what the maps show at every beat (the
+positions beat shows X + PE under its name), words on one baseline (abbreviated only when they cannot
+fit), matched lines, printed figures, the takeaway (matched outputs equal without positions, apart
+with them), captions, and the layout and lecture-language audit over the config matrix."""
 
 from __future__ import annotations
 
@@ -19,9 +21,12 @@ from frames import (
 )
 from mathcore import lecture_inputs, load_config, my_sinusoidal_position, self_attention, sentence_pair
 from mathcore.equivariance import compare_multiset
-from scenes.equivariance import SameMultiset, _tick2, abbreviations
-from scenes.kit import BAD, BG, ColorScale, fmt_measure
+from scenes.equivariance import SameMultiset, abbreviations
+from scenes.figures.equivariance import same_words
+from scenes.kit import BG, FAILED, VERIFIED, ColorScale
+from scenes.kit.audit import signature
 from scenes.kit.layout import baseline_y
+from scenes.kit.numbers import measure, notebook_output, tick
 
 
 @pytest.fixture(scope="module")
@@ -50,20 +55,25 @@ def test_data_is_what_mathcore_computes_from_the_config():
     Y_b = self_attention(sp.X_b, li.Wq, li.Wk, li.Wv)[0]
     np.testing.assert_array_equal(d.plain.Y_a, Y_a)
     np.testing.assert_array_equal(d.plain.Y_b, Y_b)
+    np.testing.assert_array_equal(d.matched_plain, Y_a[sp.matching()])
     np.testing.assert_array_equal(d.plain.diffs, np.max(np.abs(Y_b - Y_a[sp.matching()]), axis=1))
     assert d.plain.max_diff < 1e-14
     assert d.plain.pooled_gap == np.max(np.abs(Y_a.mean(0) - Y_b.mean(0))) < 1e-14
     # with positions: measured gaps
     pos = compare_multiset(sp.X_a, sp.X_b, sp.matching(), li.Wq, li.Wk, li.Wv, positions=d.PE)
+    np.testing.assert_array_equal(d.positioned.X_a, sp.X_a + d.PE)
     np.testing.assert_array_equal(d.positioned.Y_a, self_attention(sp.X_a + d.PE, li.Wq, li.Wk, li.Wv)[0])
+    np.testing.assert_array_equal(d.matched_pos, d.positioned.Y_a[sp.matching()])
     np.testing.assert_array_equal(d.positioned.diffs, pos.diffs)
     assert d.positioned.max_diff > 0.1 and d.positioned.pooled_gap > 0.1
     assert d.cmap == cfg.cmap_signed
-    # one colour range per purpose: the inputs, the outputs, the outputs with positions
-    assert d.vmax_x == np.abs(d.table).max()
-    assert d.vmax_y == max(np.abs(a).max() for a in (d.plain.Y_a, d.plain.Y_b, d.plain.pooled_a, d.plain.pooled_b))
-    assert d.vmax_pos == max(np.abs(a).max() for a in (d.positioned.Y_a, d.positioned.Y_b,
-                                                         d.positioned.pooled_a, d.positioned.pooled_b))
+    # one scale per quantity: the inputs (with and without positions), the outputs (with and without)
+    pic = d.picture
+    assert pic.inputs.same_as(ColorScale.symmetric(cfg.cmap_signed, [d.table, d.positioned.X_a, d.positioned.X_b]))
+    outs = [d.plain.Y_a, d.plain.Y_b, d.positioned.Y_a, d.positioned.Y_b]
+    assert pic.outputs.same_as(ColorScale.symmetric(cfg.cmap_signed, outs + [d.plain.pooled_a, d.plain.pooled_b,
+                                                                             d.positioned.pooled_a, d.positioned.pooled_b]))
+    assert pic.outputs.vmax >= max(np.abs(a).max() for a in outs)
 
 
 def test_a_config_edit_reaches_the_clip(tmp_path):
@@ -78,20 +88,55 @@ def test_a_config_edit_reaches_the_clip(tmp_path):
     assert d.plain.max_diff < 1e-14 < d.positioned.max_diff
 
 
-def test_final_frame_colours_the_outputs_by_their_values(final):
+def test_every_map_shows_its_named_array_on_its_quantitys_one_scale(final):
+    """The scale a map is painted with is the one of its quantity at every beat: the inputs (X and
+    X + PE) on one, the outputs (with and without positions) on the other; and the names over the
+    maps say, beat by beat, what is drawn (the positions beat shows X + PE, not Attn(X))."""
+    scene, _ = final
+    pic = scene.data.picture
+    records = {r.key: r for r in scene.audit.records}
+    want = {"shuffled": ("plain.X_a", "plain.X_b"), "attend": ("plain.Y_a", "plain.Y_b"),
+            "positions": ("positioned.X_a", "positioned.X_b"), "separate": ("positioned.Y_a", "positioned.Y_b")}
+    for beat, qs in want.items():
+        named = {q for q, _ in records[beat].named}
+        shown = {q for q, _ in records[beat].shown}
+        assert set(qs) <= named and set(qs) <= shown, beat
+    texts = {beat: {t for _, t in records[beat].named} for beat in want}
+    assert "X_a + \"PE\"" in texts["positions"] and "\"Attn\"(X_a + \"PE\")" in texts["separate"]
+    assert scene.Y_a.color_scale is pic.outputs and scene.bar_pos.bar.color_scale is pic.outputs
+    assert scene.bar_in.bar.color_scale is pic.inputs and scene.bar_in2.bar.color_scale is pic.inputs
+    assert scene.bar_out.bar.color_scale is pic.outputs
+    assert [t.text for t in scene.bar_pos.bar.tick_labels] == [tick(v) for v in pic.outputs.ticks()]
+    assert not scene.audit.lecture
+
+
+def test_final_frame_shows_the_matched_outputs_side_by_side(final):
     scene, frame = final
     d = scene.data
-    scale = ColorScale(d.cmap, -d.vmax_pos, d.vmax_pos)
-    pos = d.positioned
-    checks = ((scene.Y_a, pos.Y_a), (scene.Y_b, pos.Y_b),
-              (scene.pool_a, pos.pooled_a[None, :]), (scene.pool_b, pos.pooled_b[None, :]))
-    for heat, values in checks:
+    scale = d.picture.outputs
+    panels = scene.final
+    on_screen = {id(m) for top in scene.mobjects for m in top.get_family()}
+    assert all(id(m) in on_screen for m in panels.get_family())
+    content = scene.layout.content
+    assert panels.width > 0.7 * content.width  # the takeaway, large
+    heats = [m for m in panels.get_family() if hasattr(m, "_shows")]
+    assert [h._shows for h in heats] == ["plain.Y_b", "matched_plain", "positioned.Y_b", "matched_pos"]
+    for heat, values in zip(heats, (d.plain.Y_b, d.matched_plain, d.positioned.Y_b, d.matched_pos)):
         np.testing.assert_array_equal(heat.values, values)
         for i in range(values.shape[0]):
             for j in range(values.shape[1]):
                 got = pixel(scene, frame, heat.cell_center(i, j))
-                want = rgb255(scale.rgb(values[i, j]))
-                assert np.abs(got - want).max() <= 4, (i, j, got, want)
+                assert np.abs(got - rgb255(scale.rgb(values[i, j]))).max() <= 4, (i, j)
+    # equal without positions (to rounding), apart with them: the colours say it and the figures measure it
+    a, b = heats[0].values, heats[1].values
+    assert np.max(np.abs(a - b)) == d.plain.max_diff < 1e-14
+    assert np.max(np.abs(heats[2].values - heats[3].values)) == d.positioned.max_diff > 0.1
+    figs = [m for m in panels.get_family() if getattr(m, "typst_code", "").startswith("max abs(Delta)")]
+    assert [f.typst_code for f in figs] == [d.picture.plain_line.typst, d.picture.positioned_line.typst]
+    for f, color in zip(figs, (VERIFIED, FAILED)):
+        assert np.abs(dominant_ink(scene, frame, f, BG) - rgb255(color)).max() <= 40
+    closing = scene.audit.records[-1]
+    assert closing.key == "close" and closing.start != signature(closing)
 
 
 def test_lines_join_each_token_to_its_match(final):
@@ -111,31 +156,35 @@ def test_lines_join_each_token_to_its_match(final):
             assert abs(box.get_y() - heat.cell_center(i, 0)[1]) < 1e-6
             depths.append(baseline_y(text) - box.get_bottom()[1])
         assert max(depths) - min(depths) < 1e-3, depths  # "mouse" no higher than "the"
-    # a colour bar for what is drawn now: the outputs with positions, on their own range
-    bar = scene.bar_pos.bar
-    assert (bar.color_scale.norm.vmin, bar.color_scale.norm.vmax) == (-d.vmax_pos, d.vmax_pos)
-    assert [t.text for t in bar.tick_labels] == [_tick2(v) for v in (-d.vmax_pos, 0.0, d.vmax_pos)]
-    on_screen = {id(m) for top in scene.mobjects for m in top.get_family()}
-    assert id(bar) in on_screen and id(scene.bar_y.bar) not in on_screen and id(scene.bar_x.bar) not in on_screen
-    # and the earlier bars covered their own ranges
-    assert scene.bar_x.bar.color_scale.norm.vmax == d.vmax_x and scene.bar_y.bar.color_scale.norm.vmax == d.vmax_y
 
 
 def test_the_figures_on_screen_are_the_measured_ones(final):
     scene, frame = final
     d = scene.data
-    on_screen = {id(m) for top in scene.mobjects for m in top.get_family()}
-    assert [t.text for t in scene.diffs_shown] == [fmt_measure(v) for v in d.positioned.diffs]
-    assert all(id(t) in on_screen for t in scene.diffs_shown)
-    assert scene.pool_shown.text == fmt_measure(d.positioned.pooled_gap) and id(scene.pool_shown) in on_screen
-    for t in scene.diffs_shown:
-        assert abs(t.get_center()[1] - scene.Y_b.cell_center(list(scene.diffs_shown).index(t), 0)[1]) < 1e-6
-    assert np.abs(dominant_ink(scene, frame, scene.pool_shown, BG) - rgb255(BAD)).max() <= 40
-    # the no-position figures were shown earlier, in their beats (those labels still hold their text)
-    assert [t.text for t in scene.diffs] == [fmt_measure(v) for v in d.plain.diffs]
+
+    def src(m):
+        return m.typst_code if hasattr(m, "typst_code") else m[0].typst_code
+
+    assert [src(t) for t in scene.diffs_shown] == [measure(v).math for v in d.positioned.diffs]
+    assert [src(t) for t in scene.diffs] == [measure(v).math for v in d.plain.diffs]
+    for k, t in enumerate(scene.diffs_shown):
+        assert abs(t.get_center()[1] - scene.Y_b.cell_center(k, 0)[1]) < 1e-6
+    assert src(scene.pool_shown) == measure(d.positioned.pooled_gap).math
+    assert src(scene.pool_text) == measure(d.plain.pooled_gap).math
     texts = " ".join(c.text for c in scene.captions)
     for v in (d.plain.max_diff, d.plain.pooled_gap, d.positioned.max_diff):
-        assert fmt_measure(v) in texts
+        assert measure(v).text in texts
+    assert all(notebook_output(c.text) is None for c in scene.captions)
+
+
+def test_still_and_clip_share_every_scale(final, corners):
+    for scene in (final[0], corners["max"].scene):
+        d = scene.data
+        s = same_words(d, scene.cfg)
+        for k in "ABCD":
+            assert s.panels[k].scale.same_as(d.picture.outputs)
+        assert scene.Y_a.color_scale.same_as(s.panels["C"].scale)
+        assert scene.table.color_scale.same_as(d.picture.inputs)
 
 
 def test_captions_one_per_beat_and_long_enough_to_read(final):
@@ -144,6 +193,7 @@ def test_captions_one_per_beat_and_long_enough_to_read(final):
     assert len(caps) >= 10
     assert_captions_readable(caps)
     assert 20 <= scene.time <= 75
+    assert {"table", "shuffled", "match", "positions", "separate", "close"} <= {c.key for c in caps if c.describe}
 
 
 def test_everything_stays_inside_the_frame(final):
@@ -169,6 +219,7 @@ def test_layout_holds_over_the_config_matrix(corners):
     assert_layout_holds(corners)
     for name, res in corners.items():
         assert 20 <= res.scene.time <= 75, (name, res.scene.time)
+        assert not res.contrast, (name, [str(p) for p in res.contrast][:3])
     # eight long words: the sentences beat shows them whole; beside the rows they are abbreviated
     scene = corners["max"].scene
     assert any(v != w for w, v in scene.short.items())

@@ -308,7 +308,7 @@ def test_02_A_moves_to_PAPt_and_the_running_maximum(all_stills):
     np.testing.assert_array_equal(dots[defects > 0], defects[defects > 0])
     assert np.isnan(dots[defects == 0]).all()  # exact zeros are marked on the floor, not plotted at 0
     if (defects == 0).any():
-        np.testing.assert_array_equal(ser["exactly 0.0"].x, np.flatnonzero(defects == 0) + 1)
+        np.testing.assert_array_equal(ser["exactly 0"].x, np.flatnonzero(defects == 0) + 1)
     assert s.panels["C"].hlines[0].value == 1e-10
     assert sci(defects.max()) in s.proof[0]
 
@@ -376,9 +376,9 @@ def test_06_swap_defects_per_row(all_stills):
     s = key(all_stills, "06_causal_breaks_equivariance")
     li = lecture_inputs(CFG.T, CFG.d, CFG.seed)
     r = swap_report(li.X, li.Wq, li.Wk, li.Wv, *default_swap(CFG.T))
-    groups = {g.label: g for g in s.panels["B"].groups}
-    np.testing.assert_array_equal(groups["causal"].values, r.causal_rows)
-    np.testing.assert_array_equal(groups["self-attention"].values, r.self_rows)
+    self_rows, causal_rows = s.panels["B"].data  # the clip's chart: self-attention hollow over causal filled
+    np.testing.assert_array_equal(causal_rows, r.causal_rows)
+    np.testing.assert_array_equal(self_rows, r.self_rows)
     mask, perm = s.panels["M"].data
     np.testing.assert_array_equal(mask, causal_mask(CFG.T))
     np.testing.assert_array_equal(perm, r.perm)

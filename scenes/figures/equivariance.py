@@ -15,8 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from scenes.kit.notation import N
-from scenes.kit.numbers import count, log_ticks, measure, scientific
-from scenes.kit.stills import Box, Custom, FigureStill, Heatmap, Line, Plot, Rule, Series, Text
+from scenes.kit.numbers import count, log_ticks, measure
+from scenes.kit.stills import Box, Custom, FigureStill, Heatmap, Line, Plot, Rule, Series, Text, sci
 from scenes.kit.theme import SQRT_STRETCH, ColorScale
 
 from . import still
@@ -32,17 +32,12 @@ class Formula:
 
 
 def mathtext(x) -> str:
-    """A measured figure (a value or ``numbers.Figure``) as mathtext, in the lecture's number style:
-    ``0`` (exact), ``0.83``, ``\\approx 2.2\\times 10^{-16}``, ``10^{-10}``."""
+    """A measured figure as mathtext to set inside a formula (``stills.sci`` without its ``$``):
+    ``0``, ``0.83``, ``\\approx 2.2\\times10^{-16}``, ``10^{-10}``."""
     f = x if hasattr(x, "math") else measure(x)
     if f.exact:
         return "0"
-    if f.approx:
-        mant, exp = scientific(f.value)
-        return rf"\approx {mant.replace(chr(0x2212), '-')}\times 10^{{{exp}}}"
-    if f.text.startswith("10"):  # an exact power of ten
-        return f"10^{{{int(round(_m.log10(f.value)))}}}"
-    return f.text.replace("\u2212", "-").replace("\u2009", r"\,")
+    return sci(f.value).strip("$").replace("\u2212", "-").replace("\u2009", r"\,")
 
 
 def relation(prefix: str, x) -> str:
@@ -148,7 +143,7 @@ def shuffled(data, cfg) -> FigureStill:
     A = Heatmap(data.A, w, title="$A$", annotate=T <= 6, colorbar=None,
                 xticks=tokens(range(T)), xtick_colors=token_roles(range(T)),
                 yticks=tokens(range(T)), ytick_colors=token_roles(range(T)))
-    B = Heatmap(data.A_moved, w, title=r"$P A P^{\top}$", annotate=T <= 6,
+    B = Heatmap(data.A_PX, w, title=r"weights of $\mathrm{Attn}(PX) = P A P^{\top}$", annotate=T <= 6,
                 colorbar="weight (square-root scale)", cbar_ticks=ticks, cbar_ticklabels=labels,
                 xticks=tokens(perm), xtick_colors=token_roles(perm), yticks=tokens(perm), ytick_colors=token_roles(perm))
     run = data.run
@@ -157,8 +152,8 @@ def shuffled(data, cfg) -> FigureStill:
     lo, hi = pic.axis
     floor = 10.0 ** lo
     zeros = run.defects == 0.0
-    series = [Series(np.where(zeros, np.nan, run.defects), trials, "each $P$", "dim", "dots", width=1.6),
-              Series(run.running_max, trials, "running max", "accent", "step", width=2.0)]
+    series = [Series(np.where(zeros, np.nan, run.defects), trials, "defect of each $P$", "dim", "dots", width=1.6),
+              Series(run.running_max, trials, "running maximum", "accent", "step", width=2.0)]
     if zeros.any():
         series.append(Series(np.full(zeros.sum(), floor * 3), trials[zeros], "exactly 0", "fg", "dots", width=2.0,
                              marker="D", hollow=True))
@@ -166,7 +161,7 @@ def shuffled(data, cfg) -> FigureStill:
              y_log=True, ylim=(floor, 10.0 ** hi), yticks=tuple(10.0 ** e for e in pic.ticks),
              yticklabels=tuple(f"$10^{{{e}}}$" for e in pic.ticks), xlim=(0, n + 1),
              hlines=(Rule(run.threshold, "pass line", "dim"),), legend="center right")
-    proof = [f"${pic.max_line.tex}$ {pic.max_note}, far below the pass line ${mathtext(run.threshold)}$: {pic.verdict}"]
+    proof = [f"max {pic.max_note}: {sci(run.max_defect)}, far below the pass line {sci(run.threshold)}: {pic.verdict}"]
     if data.zero_trials:
         proof.append(f"exactly 0 for {count(data.zero_trials).text} of {count(n).text} random permutations")
     return FigureStill(
@@ -187,6 +182,8 @@ class Picture06:
     axis: tuple[int, int]
     ticks: tuple[int, ...]
     row_formula: Formula
+    causal_prefix: str  # Typst before the causal total's figure (the clip typesets the figure after it)
+    self_prefix: str
     causal_total: Formula
     self_total: Formula
 
@@ -204,6 +201,7 @@ def picture06(causal_rows, self_rows, causal_total: float, self_total: float, th
         axis=(lo, hi), ticks=tuple(range(lo, hi + 1, step)),
         row_formula=Formula(f"norm(\"Attn\"(P X)_{m} - (P dot \"Attn\"(X))_{m})",
                             rf"\|\mathrm{{Attn}}(PX)_{m} - (P\,\mathrm{{Attn}}(X))_{m}\|"),
+        causal_prefix="\"causal:\" norm(dot)_F", self_prefix="\"self:\" norm(dot)_F",
         causal_total=Formula(relation("\"causal:\" norm(dot)_F", causal_total),
                              tex_relation(r"\mathrm{causal}:\ \|\cdot\|_F", causal_total)),
         self_total=Formula(relation("\"self:\" norm(dot)_F", self_total),
@@ -225,7 +223,7 @@ def swap_defects(data, cfg) -> FigureStill:
         {"M": mask, "B": chart}, mosaic="MB", size=(7.0, 4.3), width_ratios=(1.0, 2.0),
         subtitle=(f"swap $x_{{{r.i}}} \\leftrightarrow x_{{{r.j}}}$: a future token moves into the past; "
                   "the defect of every output row (hollow: self-attention, filled: causal)"),
-        proof=(f"${pic.causal_total.tex}$, ${pic.self_total.tex}$ on the same $P$",),
+        proof=(rf"total $\|\cdot\|_F$: causal {sci(r.causal_total)}, self-attention {sci(r.self_total)} on the same $P$",),
         proof_color="bad" if not causal_ok else "good",
     )
 

@@ -120,8 +120,8 @@ class WordColumn(VGroup):
     ``texts[i]`` its text.  Chips are at most ``MAX_CHIP`` tall, however tall the rows."""
 
     MAX_CHIP = 0.72
-    FILL = 0.84  # a chip's height as a share of its row
-    PAD = 0.12  # air above and below a chip's text, together
+    FILL = 0.9  # a chip's height as a share of its row
+    PAD = 0.06  # air above and below a chip's text, together
 
     @classmethod
     def min_row(cls, size: float = SMALL) -> float:
