@@ -1,14 +1,18 @@
 """RoPE clips.
 
-10 ``RoPEAngleGrid`` (§9): the ``(T, d/2)`` angle table as a heatmap of angle mod 2π
-on a cyclic colormap; one row (a position) and one column (a pair) picked out; each
-pair as a 2-D hand turning by ``θ_i`` per position, driven by the grid's values.
+10 ``RoPEAngleGrid`` (§9): one hand per pair, each over its column of the ``(T, d/2)`` angle
+table; walking the positions turns the hands and writes the table row by row, every angle mod 2π
+on one cyclic scale.  A fast hand wraps, a slow hand barely moves; the slow pairs get a beat of
+their own on a log scale; the table equals ``m·b^(−2i/d)`` (measured), and the clip ends on that
+proof over a fast and a slow hand.
 
-11 ``RoPERotatesQK`` (Q3): rotate q by position m and k by n; shift both by the same s
-and the score is unchanged (measured); V is not rotated because it carries content,
-not position; a rotated V would make the outputs of a shifted sequence change (measured).
+11 ``RoPERotatesQK`` (Q3): rotate q by position m and k by n; shift both by the same s and the
+score is unchanged (measured over every shift up to ``s_max``); V is not rotated because it
+carries content, not position (why, in two lines); a rotated V makes the outputs of a shifted
+sequence change (measured).  The clip ends on the three measured lines.
 
-Render directly with ``manim -ql scenes/rope.py RoPEAngleGrid``.
+The scales, titles and proof figures both clips draw are described in ``scenes/figures/rope.py``,
+which their stills share.  Render directly with ``manim -ql scenes/rope.py RoPEAngleGrid``.
 """
 
 from __future__ import annotations
@@ -19,24 +23,23 @@ import numpy as np
 from manim import (
     DOWN,
     LEFT,
-    ORIGIN,
     RIGHT,
     UP,
-    Animation,
     AnimationGroup,
     ApplyFunction,
     Create,
     FadeIn,
     FadeOut,
+    Group,
     Indicate,
-    LaggedStart,
+    ReplacementTransform,
     Rotate,
     Square,
     Succession,
     SurroundingRectangle,
+    Transform,
     VGroup,
     Write,
-    linear,
 )
 
 from mathcore import lecture_inputs, rope_angle_grid, rope_frequencies
@@ -50,71 +53,63 @@ from mathcore.rope_measures import (
     shift_output_defect,
     shift_score_defects,
 )
+from scenes.figures.rope import (
+    ANGLE_TICK_MATH,
+    ANGLE_TICKS,
+    SCORE_DIGITS,
+    TWO_PI,
+    V_PLAIN_MATH,
+    V_ROT_MATH,
+    angle_scale,
+    base_figure,
+    grid_proof,
+    output_gap_lhs,
+    output_scale,
+    passed,
+    positions_text,
+    relation,
+    relation_text,
+    score_gap_lhs,
+    slow_decades,
+    slow_scale,
+    theta_figure,
+)
 from scenes.kit import (
-    ACCENT,
-    BAD,
-    BLUE,
     DIM,
+    FAILED,
     FAINT,
     FG,
-    GOOD,
+    HEADING,
+    HIGHLIGHT,
+    KEY,
     LABEL,
+    QUERY,
     SMALL,
+    TITLE,
+    VALUE,
+    VERIFIED,
     ClipScene,
-    ColorScale,
+    ColorBar,
     Heatmap,
-    fmt_measure,
     LayoutError,
-    Readout,
-    Region,
-    swap,
-    fit_label,
-    fmt_value,
+    VectorDial,
+    figure,
     label,
     math,
+    numbers,
+    swap,
 )
-from scenes.kit.layout import baseline_y
-from scenes.kit.position_widgets import ColorBar, DialRow
-from scenes.kit.theme import PURPLE
+from scenes.kit.binding import names, shows
+from scenes.kit.compose import DIMMED, GAP, column, row, titled
+from scenes.kit.notation import N
+from scenes.kit.position_widgets import DialRow, PairDial
 
-TWO_PI = 2 * np.pi
-
-
-def fmt_base(base: float) -> str:
-    """The frequency base as typed in the config: ``10000`` rather than ``10000.0``."""
-    return f"{int(base)}" if float(base).is_integer() else f"{base:g}"
-
-
-def base_math(base: float) -> str:
-    """``b = …`` as Typst math: the base as given when it has at most 7 significant digits (digits
-    below ten million, ``10000``, ``12345.5``; then a power of ten, ``10^9``, ``5.633 dot 10^8``),
-    else ``b approx …`` to 4 significant digits; never a float's ``e+08``."""
-    exact = float(f"{base:.7g}") == base
-    rel = "=" if exact else "approx"
-    mant, exp = f"{base:.{6 if exact else 3}e}".split("e")
-    mant, exp = mant.rstrip("0").rstrip("."), int(exp)
-    if exp < 7:  # plain digits
-        v = float(mant) * 10 ** exp
-        text = f"{v:.{max(0, len(mant.replace('.', '')) - 1 - exp)}f}"
-        return f"b {rel} {text}"
-    return f"b {rel} " + (f"10^{exp}" if mant == "1" else f"{mant} dot 10^{exp}")
-
-
-def fmt_rate(x: float) -> str:
-    """A per-position angle for a label, two significant digits: ``1.0``, ``0.32``, ``0.00032``."""
-    s = f"{x:.2g}"
-    if "e" in s:
-        s = f"{x:.{1 - int(np.floor(np.log10(abs(x))))}f}"
-    return s if "." in s else s + ".0"
-
-
-def fmt_small(x: float) -> str:
-    """A rate or an angle that may be tiny: ``fmt_rate`` down to 0.001, then ``3.2e−4``."""
-    return fmt_rate(x) if abs(x) >= 1e-3 else fmt_measure(x)
+QUARTER_TURN = np.pi / 2  # a pair whose angles stay under this in the table is a slow pair
+FIT_PASSES = 3  # sizing a widget whose labels set a floor on its cells: measure, resize, measure again
 
 
 # =====================================================================================
-# shared motion: focus by dimming
+# shared motion: focus by dimming, and the closing picture
 # =====================================================================================
 def _remember_opacity(mob) -> None:
     """Note, once, the opacity each part of ``mob`` was built with (its "full" level)."""
@@ -138,56 +133,51 @@ def set_level(mob, level: float):
 
 
 def dim_to(mob, level: float, **kw) -> ApplyFunction:
-    """Animate ``mob`` to ``level`` of its full opacity (``DIM_LEVEL`` dims it, 1 restores)."""
+    """Animate ``mob`` to ``level`` of its full opacity (``DIMMED`` dims it, 1 restores)."""
     _remember_opacity(mob)  # before any change: what it is now is its full level
     return ApplyFunction(lambda m: set_level(m, level), mob, **kw)
 
 
-DIM_LEVEL = 0.22  # under the audit's 0.3: a dimmed thing is background
+def proof_line(lhs: str, x: float, size: float = LABEL, digits: int = 2):
+    """A measured figure typeset with the statement it measures, on one math line (``lhs ≈ 2.2 ×
+    10⁻¹⁶``, ``lhs = 0`` with its exact mark), in the colour of the check's verdict."""
+    fig = numbers.measure(x, digits)
+    color = VERIFIED if passed(x) else FAILED
+    return figure(fig, size=size, color=color, prefix=relation(lhs, fig)[: -len(fig.math)].rstrip())
 
 
-class StepLabels(Animation):
-    """``labels[0]`` (on screen) becomes ``labels[1]``, then ``labels[2]``, ... in equal steps of
-    one animation: in each step the figure on screen fades out over the first half and the
-    next one fades in over the second, so two different strings are never drawn over each
-    other.  (A ``Succession`` of swaps would put every future label on screen at once:
-    ``Scene.play`` adds all of a succession's mobjects when it starts.)  Afterwards only the
-    last label is visible; remove the others from the scene."""
-
-    def __init__(self, labels, **kw):
-        self.labels = list(labels)
-        if len(self.labels) < 2:
-            raise ValueError(f"StepLabels needs at least two labels, got {len(self.labels)}")
-        kw.setdefault("rate_func", linear)
-        super().__init__(VGroup(*self.labels), **kw)
-
-    def interpolate_mobject(self, alpha: float) -> None:
-        n = len(self.labels) - 1
-        x = self.rate_func(alpha) * n
-        k = min(int(x), n - 1)
-        f = x - k
-        show, level = (k, 1 - 2 * f) if f < 0.5 else (k + 1, 2 * f - 1)
-        for j, lab in enumerate(self.labels):
-            lab.set_opacity(level if j == show else 0.0)
+def end_on(scene: ClipScene, parts, picture, new=()) -> list:
+    """The closing beat's animations: ``parts`` (on screen) move into ``picture`` (copies of them,
+    composed), which is fitted to the content area at up to ``TAKEAWAY_SCALE``; everything else
+    on screen but the header fades out; ``new`` (mobjects of ``picture`` that are not copies of a
+    part: words added for the end) fade in."""
+    region = scene.layout.content
+    s = min(region.width * scene.TAKEAWAY_FILL / picture.width, region.height * scene.TAKEAWAY_FILL / picture.height,
+            scene.TAKEAWAY_SCALE)
+    picture.scale(s).move_to(region.center)
+    targets = {id(p): t for p, t in parts}
+    keep = {id(f) for p, _ in parts for f in p.get_family()} | {id(f) for f in scene.header.get_family()}
+    leaves = [f for m in scene.mobjects for f in m.get_family()
+              if id(f) not in keep and len(getattr(f, "points", ())) and not f.submobjects]
+    anims = [Transform(p, targets[id(p)]) for p, _ in parts]
+    if leaves:
+        anims.insert(0, FadeOut(Group(*leaves)))
+    return anims + [FadeIn(m) for m in new]
 
 
 # =====================================================================================
 # 10 RoPEAngleGrid
 # =====================================================================================
-QUARTER_TURN = np.pi / 2  # a pair whose angles stay under this is one colour on a cyclic scale
-
-
 @dataclass(frozen=True)
 class AngleGridData:
     """What clip 10 draws: ``grid = rope_angle_grid(T, d, base)`` (radians), its values mod 2π
-    for the colours, ``theta = rope_frequencies(d, base)`` and the measured
-    ``max |grid − m·base^(−2i/d)|``; ``m_pick`` and the two pairs picked out.
+    (``wrapped``, the colours of the table, one cyclic scale), ``theta = rope_frequencies(d, base)``
+    and the measured ``max |grid − m·base^(−2i/d)|``; ``m_pick`` (the row the walk ends on) and the
+    fast and the slow pair picked out.
 
-    The fast pairs ``0..n_fast-1`` reach a quarter turn within the table and are coloured
-    by angle mod 2π on the cyclic scale; the slow ones never do (mod 2π is then the
-    angle itself, squeezed into one colour of the cycle), so their angles are coloured by
-    ``log10`` on a sequential scale of their own (``log_slow``: ``−inf`` at ``m = 0``,
-    where the angle is exactly 0)."""
+    The fast pairs ``0..n_fast-1`` reach a quarter turn within the table; the slow ones never do
+    (on the cyclic scale their column is one colour), so they also get a beat of their own, their
+    angles coloured by ``log10`` (``log_slow``: ``−inf`` at ``m = 0``, where the angle is exactly 0)."""
 
     T: int
     d: int
@@ -205,124 +195,104 @@ class AngleGridData:
     cmap_log: str
 
 
-def log_scale_bounds(log_values: np.ndarray) -> tuple[int, int]:
-    """Whole decades that cover the finite ``log10`` values (at least one decade)."""
-    f = log_values[np.isfinite(log_values)]
-    lo, hi = int(np.floor(f.min())), int(np.ceil(f.max()))
-    return lo, max(hi, lo + 1)
-
-
-def decade_ticks(lo: int, hi: int, most: int = 5) -> list[int]:
-    """Decades to label on a log colour bar from ``lo`` to ``hi``: both ends, evenly stepped
-    from ``lo``, at most ``most`` of them."""
-    step = max(1, int(np.ceil((hi - lo) / max(most - 1, 1))))
-    ticks = list(range(lo, hi + 1, step))
-    if ticks[-1] != hi:  # the top end labelled too, never closer to its neighbour than a step
-        if len(ticks) > 1:
-            ticks[-1] = hi
-        else:
-            ticks.append(hi)
-    return ticks
-
-
 class AngleTable(VGroup):
-    """The angle table as two heatmaps on shared rows: the fast pairs mod 2π on the cyclic
-    scale, the slow pairs on a log scale, each with its colour bar, title and pair indices.
+    """Clip 10's picture: a hand per pair over its column of the angle table.
 
-    ``fast``/``slow`` are the :class:`Heatmap` panels (``slow.values`` are ``log10`` angles),
-    ``cyc_bar``/``log_bar`` their colour bars, ``zero_key`` the swatch for an angle of exactly 0."""
+    ``dials`` (a :class:`DialRow`, hand ``i`` over column ``i``), ``heads`` (``i = k`` over each
+    column), ``grid`` (the table mod 2π on the cyclic scale), ``rows`` (the position of each row;
+    every other one when rows are tight) under ``m_name``, ``bar`` (the cyclic colour bar and its
+    title); for the slow pairs' own beat ``slow`` (their log angles, laid over their columns),
+    ``log_bar`` and ``zero_key`` (the masked colour: an angle of exactly 0)."""
 
-    GAP = 0.4  # between the cyclic bar's ticks and the slow panel
-
-    def __init__(self, data: AngleGridData, cell: float):
+    def __init__(self, data: AngleGridData, cell_w: float, cell_h: float, radius: float):
         super().__init__()
         d = data
-        T, nf = d.T, d.n_fast
-        self.cell_size = cell
-        self.cyc_scale = ColorScale(d.cmap, 0.0, TWO_PI)
-        lo, hi = log_scale_bounds(d.log_slow)
-        self.log_scale = ColorScale(d.cmap_log, lo, hi)
-        self.fast = Heatmap(d.wrapped[:, :nf], self.cyc_scale, cell_size=cell)
-        self.slow = Heatmap(d.log_slow, self.log_scale, cell_size=cell)
-        self.cyc_bar = ColorBar(self.cyc_scale, height=T * cell, ticks=(0, np.pi, TWO_PI), tick_math=("0", "pi", "2 pi"))
-        self.cyc_bar.next_to(self.fast, RIGHT, buff=0.15).align_to(self.fast, UP)
-        self.slow.next_to(self.cyc_bar, RIGHT, buff=self.GAP).align_to(self.fast, UP)
-        # the log bar, with a swatch under it for "exactly 0" (row m = 0 of the slow panel)
-        sw = min(0.3, cell)
-        self.zero_swatch = Square(side_length=sw, stroke_color=DIM, stroke_width=1.5, fill_color=FAINT, fill_opacity=1)
-        self.zero_text = label("0", size=SMALL, color=DIM)
-        self.zero_key = VGroup(self.zero_swatch, self.zero_text)
-        bar_h = T * cell - sw - 0.4  # room for the lowest tick's label above the swatch
-        ticks = decade_ticks(lo, hi, most=max(2, min(6, int(bar_h / 0.6) + 1)))
-        self.log_bar = ColorBar(self.log_scale, height=bar_h, ticks=ticks, tick_math=[f"10^({t})" for t in ticks])
-        self.log_bar.next_to(self.slow, RIGHT, buff=0.15).align_to(self.slow, UP)
-        self.zero_swatch.move_to(self.log_bar.frame).align_to(self.slow, DOWN)
-        self.zero_text.next_to(self.zero_swatch, RIGHT, buff=0.12)
-        self.log_ticks = ticks
-        # pair indices over the columns, positions beside the rows
-        self.col_idx = VGroup(*[label(str(i), size=SMALL, color=DIM).next_to(self.cell(0, i), UP, buff=0.1)
-                                for i in range(d.d // 2)])
-        self.row_idx = self.fast.index_labels("rows")
-        if cell < max(t.height for t in self.row_idx) + 0.04:  # too tight for every row: every other one,
-            self.row_idx = VGroup(*[t for m, t in enumerate(self.row_idx) if (T - 1 - m) % 2 == 0])  # the last included
-        self.m_name = math("m", size=SMALL, color=DIM)
-        self.m_name.move_to([self.row_idx.get_center()[0], self.col_idx.get_center()[1], 0])
-        self.i_name = math("i", size=SMALL, color=DIM)
-        # titles, each as wide as its panel and bar
-        fast_w = self.cyc_bar.get_right()[0] - self.fast.get_left()[0]
-        slow_w = self.log_bar.get_right()[0] - self.slow.get_left()[0]
-        self.fast_title = fit_label("mod 2π", max(fast_w, 0.8), size=SMALL, color=FG, max_lines=2)
-        self.slow_title = fit_label("log scale", max(slow_w, 0.8), size=SMALL, color=FG, max_lines=2)
-        for t, panel in ((self.fast_title, self.fast), (self.slow_title, self.slow)):
-            t.next_to(self.col_idx, UP, buff=0.14).align_to(panel, LEFT)
-        self.fast_part = VGroup(self.fast, self.cyc_bar, self.fast_title)
-        self.slow_part = VGroup(self.slow, self.log_bar, self.zero_key, self.slow_title)
-        self.labels = VGroup(self.col_idx, self.row_idx, self.m_name)
-        self.add(self.fast_part, self.slow_part, self.labels)
+        P, T, nf = d.d // 2, d.T, d.n_fast
+        self.cell_w, self.cell_h, self.radius = cell_w, cell_h, radius
+        self.scale, self.log_scale = angle_scale(d), slow_scale(d)
+        self.grid = shows(Heatmap(d.wrapped, self.scale, cell_size=(cell_w, cell_h)), "wrapped")
+        # the empty table, before the walk writes it: its cells' outlines
+        self.slots = VGroup(*[c.copy() for r in self.grid.cells for c in r]).set_fill(opacity=0).set_stroke(DIM, opacity=0.3)
+        self.heads = VGroup(*[math(f"{N.pair.math} = {i}", size=SMALL, color=DIM)
+                              .next_to(self.grid.cell(0, i), UP, buff=GAP.tight) for i in range(P)])
+        self.heads.align_to(self.heads[0], DOWN)
+        self.dials = DialRow(np.zeros(P), radius=radius, h_buff=cell_w - 2 * radius, colors=[FG] * P)
+        self.dials.next_to(self.heads, UP, buff=GAP.small).set_x(self.grid.get_x())
+        rows = self.grid.index_labels("rows")
+        every = int(np.ceil((rows[0].height + GAP.hair) / cell_h))  # the last row (the walk's end) always labelled
+        self.rows = VGroup(*[t for m, t in enumerate(rows) if (T - 1 - m) % every == 0])
+        self.m_name = math(N.position.math, size=SMALL, color=DIM).move_to([rows.get_x(), self.heads.get_y(), 0])
+        self.bar = ColorBar(self.scale, height=T * cell_h, ticks=ANGLE_TICKS, tick_math=ANGLE_TICK_MATH)
+        self.bar.next_to(self.grid, RIGHT, buff=GAP.normal).align_to(self.grid, DOWN)
+        self.bar.add(self._title(names(math('"mod" 2 pi', size=SMALL, color=FG), "wrapped"), self.bar))
+        # the slow pairs on their own scale, over their own columns
+        self.slow = shows(Heatmap(d.log_slow, self.log_scale, cell_size=(cell_w, cell_h)), "log_slow")
+        self.slow.move_to(VGroup(self.grid.cell(0, nf), self.grid.cell(T - 1, P - 1)))
+        swatch = Square(side_length=min(cell_h, self.heads.height), stroke_color=DIM, stroke_width=self.bar.frame.stroke_width,
+                        fill_color=FAINT, fill_opacity=1)
+        self.zero_key = row(swatch, figure(0.0, size=SMALL, color=DIM), gap="small")
+        decades = slow_decades(d)
+        self.log_bar = ColorBar(self.log_scale, height=T * cell_h - self.zero_key.height - GAP.normal,
+                                ticks=decades, tick_math=[numbers.power(k).math for k in decades])
+        self.log_bar.shift(self.bar.frame.get_corner(UP + LEFT) - self.log_bar.frame.get_corner(UP + LEFT))
+        self.log_bar.add(self._title(names(label("log scale", size=SMALL, color=FG), "log_slow"), self.log_bar))
+        self.zero_key.align_to(self.log_bar.frame, LEFT).align_to(self.grid, DOWN)
+        self.add(self.dials, self.heads, self.slots, self.grid, self.rows, self.m_name, self.bar)
+        self.extras = VGroup(self.slow, self.log_bar, self.zero_key)  # not on screen at first: placed with the table
 
-    def cell(self, m: int, i: int) -> Square:
-        """The cell of position ``m`` and pair ``i`` (in whichever panel holds pair ``i``)."""
-        nf = self.fast.values.shape[1]
-        return self.fast.cell(m, i) if i < nf else self.slow.cell(m, i - nf)
-
-    def panel_of(self, i: int) -> Heatmap:
-        return self.fast if i < self.fast.values.shape[1] else self.slow
-
-    def row_box(self, m: int, panel: Heatmap) -> SurroundingRectangle:
-        n = panel.values.shape[1]
-        return SurroundingRectangle(VGroup(panel.cell(m, 0), panel.cell(m, n - 1)), color=ACCENT, buff=0.03,
-                                    stroke_width=4)
-
-    def column_box(self, i: int, color) -> SurroundingRectangle:
-        T = self.fast.values.shape[0]
-        return SurroundingRectangle(VGroup(self.cell(0, i), self.cell(T - 1, i)), color=color, buff=0.03,
-                                    stroke_width=4)
+    @staticmethod
+    def _title(title, bar):
+        """A colour bar's title: over its top tick, starting where the bar does."""
+        return title.next_to(bar, UP, buff=GAP.tight).align_to(bar.frame, LEFT)
 
     @classmethod
-    def fitted(cls, data: AngleGridData, region, max_cell: float = 0.62) -> AngleTable:
-        """The table with the largest cells (at most ``max_cell``) that fit ``region``, placed at its left."""
-        cols, rows = data.d // 2, data.T
-        cell, t = 0.4, None
-        for _ in range(4):  # the titles wrap by width and row labels thin out: measure again at the new size
-            t = t if t is not None and t.cell_size == cell else cls(data, cell)
-            if t.width <= region.width + 1e-6 and t.height <= region.height + 1e-6 and \
-                    (cell == max_cell or min(region.width - t.width, region.height - t.height) < 0.02):
-                return region.place(t, LEFT)
-            ow, oh = t.width - cols * cell, t.height - rows * cell
-            cell = min((region.width - ow) / cols, (region.height - oh) / rows, max_cell)
-            t = cls(data, cell)
-        if t.width > region.width + 1e-6 or t.height > region.height + 1e-6:
+    def fitted(cls, data: AngleGridData, region, dial_share: float) -> AngleTable:
+        """The largest table whose dials take at most ``dial_share`` of ``region``'s height, centred in it."""
+        P, T = data.d // 2, data.T
+        W, H = region.width - GAP.hair, region.height - GAP.hair  # a hair inside: rounding never crosses the edge
+        probe = cls(data, 1.0, 1.0, 0.5)
+        for _ in range(FIT_PASSES):  # row labels thin out and bars shrink with the cells: measure again
+            side_w = probe.whole.width - P * probe.cell_w  # row labels and colour bars
+            cell_w = (W - side_w) / P
+            radius = min(cell_w - GAP.normal, dial_share * H) / 2
+            rest_h = probe.height - T * probe.cell_h - 2 * probe.radius  # heads, titles and gaps
+            cell_h = min((H - rest_h - 2 * radius) / T, cell_w)
+            probe = cls(data, cell_w, cell_h, radius)
+        if probe.whole.width > region.width + 1e-6 or probe.whole.height > region.height + 1e-6:
             raise LayoutError(f"the angle table does not fit region {region.name!r}")
-        return region.place(t, LEFT)
+        region.place(probe.whole)
+        return probe
+
+    @property
+    def whole(self) -> VGroup:
+        """The table with what only its slow beat shows (the log bar and its key), for sizing and placing."""
+        return VGroup(self, self.extras)
+
+    def row_box(self, m: int) -> SurroundingRectangle:
+        P = self.grid.values.shape[1]
+        return SurroundingRectangle(VGroup(self.grid.cell(m, 0), self.grid.cell(m, P - 1)), color=HIGHLIGHT,
+                                    buff=GAP.hair / 2).set_z_index(1)
+
+    def column_box(self, i: int) -> SurroundingRectangle:
+        T = self.grid.values.shape[0]
+        return SurroundingRectangle(VGroup(self.grid.cell(0, i), self.grid.cell(T - 1, i)), color=HIGHLIGHT,
+                                    buff=GAP.hair / 2).set_z_index(1)
+
+    def column_of(self, i: int) -> VGroup:
+        return VGroup(*[r[i] for r in self.grid.cells])
+
+    def pair(self, i: int) -> VGroup:
+        """Hand ``i`` and its head."""
+        return VGroup(self.dials.dials[i], self.heads[i])
 
 
 class RoPEAngleGrid(ClipScene):
     """10 · The RoPE angle table: fast hands and slow hands."""
 
+    LECTURE_LANGUAGE = True
+    TIDY_PLAYS = True  # the table's cells and the hands are animated one by one
     D = 16  # eight pairs
-    STEP_TIME = 0.75
-    TABLE_SHARE = 0.47  # of the content width, at most
-    MIN_CELL = 0.3  # table cells smaller than this: the proof moves from under the table to under the hands
+    DIAL_SHARE = 0.3  # of the table's region, the most the row of hands may take
 
     @classmethod
     def build_data(cls, cfg: LectureConfig) -> AngleGridData:
@@ -340,143 +310,126 @@ class RoPEAngleGrid(ClipScene):
     def caption_values(self) -> dict:
         d = self.data
         m = d.m_pick
+        plain = numbers.plain
         return {
-            "T": d.T, "d": d.d, "pairs": d.d // 2, "base": fmt_base(d.base), "m": m,
-            "fast": d.fast, "slow": d.slow, "slow_first": d.n_fast, "fast_last": d.n_fast - 1,
-            "wrap": f"{TWO_PI / d.theta[d.fast]:.1f}",
-            "fast_angle": f"{d.grid[m, d.fast]:.1f}", "fast_turns": f"{d.grid[m, d.fast] / TWO_PI:.1f}",
-            "slow_angle": fmt_small(d.grid[m, d.slow]),
-            "slow_first_angle": fmt_small(d.grid[m, d.n_fast]),
-            "ratio": f"{d.theta[0] / d.theta[1]:.2g}",
-            "defect": fmt_measure(d.defect),
+            "T": d.T, "d": d.d, "pairs": d.d // 2, "m": m, "fast": d.fast, "slow": d.slow,
+            "slow_first": d.n_fast, "fast_last": d.n_fast - 1,
+            "wrap": plain(TWO_PI / d.theta[d.fast]), "fast_angle": plain(d.grid[m, d.fast]),
+            "fast_turns": plain(d.grid[m, d.fast] / TWO_PI),
+            "slow_angle": numbers.measure(d.grid[m, d.slow]).text,
+            "ratio": plain(d.theta[0] / d.theta[1]),
+            "theta_fast": relation_text("θ" + str(d.fast).translate(SUBSCRIPT), theta_figure(d.theta[d.fast])),
+            "theta_slow": relation_text("θ" + str(d.slow).translate(SUBSCRIPT), theta_figure(d.theta[d.slow])),
+            "decade_lo": numbers.power(slow_decades(d)[0]).text, "decade_hi": numbers.power(slow_decades(d)[-1]).text,
+            "defect": numbers.measure(d.defect).text,
         }
 
-    # ------------------------------------------------------------------ layout
+    def caption(self, key: str) -> str:
+        """Worded variants chosen by measured values (the narration must hold for every config)."""
+        if key == "check" and self.data.defect != 0.0:
+            key = "check_rounding"
+        return super().caption(key)
+
+    # ------------------------------------------------------------------ the storyboard's pieces
     def make_mobjects(self) -> None:
         d = self.data
-        T, P = d.T, d.d // 2
+        T = d.T
         content = self.layout.content
-        left = Region(content.left, content.left + content.width * self.TABLE_SHARE, content.bottom, content.top, "table")
-        self.defect_value = label(fmt_measure(d.defect), size=LABEL, color=GOOD if d.defect < 1e-12 else BAD)
-        self.check = VGroup(math('max |"grid" - m b^(-2i \\/ d)| =', size=LABEL), self.defect_value)
-        self.check.arrange(RIGHT, buff=0.2)
-        # the proof goes under the table, unless that would make the table's cells too small (many rows):
-        # then under the hands
-        check_strip, rest = left.take_bottom(0.55, gap=0.25)
-        self.table = AngleTable.fitted(d, rest)
-        self.check_under_table = self.table.cell_size >= self.MIN_CELL
-        if not self.check_under_table:
-            self.table = AngleTable.fitted(d, left)
-        right = Region(self.table.get_right()[0] + 0.45, content.right, content.bottom, content.top, "dials")
-        if not self.check_under_table:
-            check_strip, right = right.take_bottom(0.55, gap=0.3)
-        check_strip.fit(self.check, align=LEFT)
-        formula_strip, rest = right.take_top(0.55, gap=0.15)
-        self.formula = VGroup(
-            math('"angle"[m, i] = m dot theta_i', size=LABEL),
-            math("theta_i = b^(-2i \\/ d)", size=LABEL),
-        ).arrange(RIGHT, buff=0.5)
-        formula_strip.fit(self.formula, align=LEFT)
-        self.given = math(f"{base_math(d.base)},  d = {d.d}", size=LABEL, color=DIM)
-        self.m_static = VGroup(label("position", size=LABEL, color=DIM), math("m =", size=LABEL + 6)).arrange(RIGHT, buff=0.2)
-        probe = max((label(str(m), size=LABEL + 6, color=ACCENT) for m in range(T)), key=lambda t: t.width)  # the widest
-        h0 = probe.height
-        readout = VGroup(self.m_static, probe).arrange(RIGHT, buff=0.2)
-        line = VGroup(self.given, readout).arrange(RIGHT, buff=0.4)
-        given_strip, rest = rest.take_top(0.5, gap=0.2)
-        if given_strip.fits(line):  # b and d, then the position, on one line
-            given_strip.fit(line, align=LEFT)
-            readout.align_to(given_strip.point(RIGHT), RIGHT)
-        else:  # a long base: the position gets a line of its own
-            given_strip.fit(self.given, align=LEFT)
-            read_strip, rest = rest.take_top(0.45, gap=0.2)
-            read_strip.fit(readout, align=RIGHT)
-        k = probe.height / h0
-        self.m_labels = [label(str(m), size=(LABEL + 6) * k, color=ACCENT).move_to(probe.get_left(), aligned_edge=LEFT)
-                         for m in range(T)]
-        self.m_label = self.m_labels[0]  # the position on screen now
-
-        dial_region = rest
-
-        head_strip, dial_region = dial_region.take_left(0.6, gap=0.1)
-        caps = [VGroup(math(f"i = {i}", size=SMALL, color=FG), label(fmt_small(d.theta[i]), size=SMALL, color=DIM))
-                .arrange(DOWN, buff=0.08) for i in range(P)]
-        self.dials = DialRow.fitted(np.zeros(P), dial_region, cols=4, captions=caps, colors=[ACCENT] * P,
-                                    max_radius=1.0, h_buff=0.3, v_buff=0.3)
-        # the caption rows' header: the second line under each hand is its θ_i
-        self.theta_heads = VGroup()
-        for r in range(0, P, 4):
-            h = math("theta_i", size=LABEL, color=DIM)
-            h.next_to(self.dials.captions[r][1], LEFT, buff=0.1).set_x(head_strip.right - h.width / 2)
-            h.align_to(self.dials.captions[r][1], DOWN)
-            self.theta_heads.add(h)
-        self.dial_block = VGroup(self.dials, self.theta_heads)
-
-        self.row_boxes = VGroup(*[self.table.row_box(0, panel) for panel in (self.table.fast, self.table.slow)])
-
-    def row_targets(self, m: int):
-        return [VGroup(panel.cell(m, 0), panel.cell(m, panel.values.shape[1] - 1)).get_center()
-                for panel in (self.table.fast, self.table.slow)]
+        # the formula the table holds, and the position the hands are at
+        # the top lines: what the table holds (later its proof) and a slot for the position, then a pair's
+        # rate; under them the base and the width
+        formula = f'"angle"_(m, i) = {N.angle.math}, quad {N.rate.math} = {N.base.math}^(-2i \\/ d)'
+        given = f"{relation(N.base.math, base_figure(d.base))}, quad d = {d.d}"
+        self.formula = math(formula, size=LABEL)
+        self.given = math(given, size=LABEL, color=DIM)
+        self.proof = proof_line(grid_proof(d)[0], d.defect)
+        self.m_labels = [math(f"{N.position.math} = {m}", size=LABEL, color=FG) for m in range(T)]
+        self.theta = {i: math(relation(f"theta_{i}", theta_figure(d.theta[i])), size=LABEL, color=FG)
+                      for i in (d.fast, d.slow)}
+        slot = [*self.m_labels, *self.theta.values()]
+        first, rest = content.take_top(max(m.height for m in (self.formula, self.proof, *slot)), gap=GAP.tight)
+        second, rest = rest.take_top(self.given.height, gap=GAP.normal)
+        slot_region, line = first.take_right(max(m.width for m in slot), gap=GAP.wide)
+        line.fit(self.formula, align=LEFT)
+        line.fit(self.proof, align=LEFT)
+        second.fit(self.given, align=LEFT)
+        for m in slot:
+            slot_region.place(m, RIGHT)
+        self.m_now = self.m_labels[0]
+        self.formula_big = content.fit(column(math(formula, size=TITLE), math(given, size=TITLE, color=DIM), gap="wide",
+                                              align=np.zeros(3)))
+        self.table = tb = AngleTable.fitted(d, rest, self.DIAL_SHARE)
+        self.row_box = tb.row_box(0)
+        self.boxes = {i: tb.column_box(i) for i in (d.fast, d.slow)}
+        # the table is written row by row as the hands walk: its cells start invisible
+        _remember_opacity(tb.grid)
+        set_level(tb.grid, 0.0)
 
     # ------------------------------------------------------------------ beats
     def body(self) -> None:
         self.make_mobjects()
         d = self.data
-        T = d.T
+        T, P = d.T, d.d // 2
         tb = self.table
-        # 1. the formula, and the hands it drives: one per pair, all at position 0
-        self.beat("formula", Write(self.formula), FadeIn(self.given), FadeIn(self.dial_block, lag_ratio=0.05), run_time=1.6)
-        # 2. the table, fast pairs on the cyclic scale (the hands wait, dimmed)
-        rows = [VGroup(*tb.fast.cells[m]) for m in range(T)]
-        self.beat("grid", dim_to(self.dial_block, DIM_LEVEL), LaggedStart(*[FadeIn(r) for r in rows], lag_ratio=0.12),
-                  FadeIn(tb.labels), FadeIn(tb.cyc_bar), FadeIn(tb.fast_title), run_time=1.8)
-        self.remove(*rows)
-        self.add(tb.fast)
-        # 3. the slow pairs: never a quarter turn, so a log scale of their own
-        rows = [VGroup(*tb.slow.cells[m]) for m in range(T)]
-        self.beat("slow_scale", LaggedStart(*[FadeIn(r) for r in rows], lag_ratio=0.12), FadeIn(tb.log_bar),
-                  FadeIn(tb.zero_key), FadeIn(tb.slow_title), run_time=1.8)
-        self.remove(*rows)
-        self.add(tb.slow)
-        # 4. walk the positions: row m of the table is where the hands point
-        self.beat("dials", dim_to(self.dial_block, 1.0), FadeIn(self.m_static), FadeIn(self.m_label),
-                  *[Create(b) for b in self.row_boxes], run_time=1.2)
-        steps = []
+        # 1. the formula, large: what every cell of the table will hold
+        self.beat("formula", Write(self.formula_big), run_time=1.6)
+        self.remove(self.formula_big)
+        self.add(*self.formula_big)  # each line on its own: it becomes its line of the strip
+        # 2. a hand per pair, all at position 0, each over the column it will fill
+        self.beat("hands", *[ReplacementTransform(a, b) for a, b in zip(self.formula_big, (self.formula, self.given))],
+                  FadeIn(tb.dials, lag_ratio=0.05), FadeIn(tb.heads), FadeIn(tb.slots), FadeIn(tb.rows),
+                  FadeIn(tb.m_name), FadeIn(self.m_now), run_time=1.6)
+        # 3. walk the positions: the hands turn by θ_i a step, and row m of the table records where they point
+        self.add(tb.grid)
+        steps = [AnimationGroup(dim_to(VGroup(*tb.grid.cells[0]), 1.0), Create(self.row_box), FadeIn(tb.bar))]
         for m in range(1, T):
             steps.append(AnimationGroup(
-                self.dials.turn_to(d.grid[m], run_time=self.STEP_TIME),
-                *[box.animate(run_time=self.STEP_TIME).move_to(c) for box, c in zip(self.row_boxes, self.row_targets(m))],
-                run_time=self.STEP_TIME,
-            ))
-        self.beat("walk", Succession(*steps), StepLabels(self.m_labels), run_time=self.STEP_TIME * (T - 1), hold=0.5)
-        self.remove(*self.m_labels[:-1])
-        self.m_label = self.m_labels[-1]
-        # 5. a fast hand, 6. a slow hand: each with its column, the other hands dimmed
-        fast_box = tb.column_box(d.fast, BLUE)
-        self.beat("fast", Create(fast_box), *self.focus_on(d.fast, BLUE), run_time=1.2)
-        slow_box = tb.column_box(d.slow, PURPLE)
-        self.beat("slow", Create(slow_box), *self.focus_on(d.slow, PURPLE, previous=d.fast), run_time=1.2)
-        # 7. the proof, with every hand back
-        self.beat("check", dim_to(self.dial_block, 1.0), FadeIn(self.check, shift=0.15 * UP), run_time=1.0)
+                tb.dials.turn_to(d.grid[m]), self.row_box.animate.move_to(tb.row_box(m)),
+                dim_to(VGroup(*tb.grid.cells[m]), 1.0), swap(self.m_labels[m - 1], self.m_labels[m])))
+        self.beat("walk", Succession(*steps), run_time=0.7 * T)
+        self.m_now = self.m_labels[-1]
+        # 4. a fast hand: its column's colours go round the cycle
+        self.beat("fast", Create(self.boxes[d.fast]), *self.focus_on(d.fast), swap(self.m_now, self.theta[d.fast]),
+                  run_time=1.2)
+        # 5. a slow hand: its column is one colour
+        self.beat("slow", ReplacementTransform(self.boxes[d.fast], self.boxes[d.slow]),
+                  *self.focus_on(d.slow, previous=d.fast), swap(self.theta[d.fast], self.theta[d.slow]), run_time=1.2)
+        # 6. the slow pairs, on a log scale of their own: the change of scale is this beat's point
+        fast_part = VGroup(*[tb.pair(i) for i in range(d.n_fast)], *[tb.column_of(i) for i in range(d.n_fast)])
+        slow_hands = [tb.pair(i) for i in range(d.n_fast, P) if i != d.slow]
+        self.beat("slow_scale", FadeOut(self.boxes[d.slow]), FadeOut(self.row_box), FadeOut(self.theta[d.slow]),
+                  dim_to(fast_part, DIMMED), *[dim_to(h, 1.0) for h in slow_hands],
+                  FadeIn(tb.slow), swap(tb.bar, tb.log_bar), FadeIn(tb.zero_key), run_time=1.6)
+        self.remove(tb.bar)  # swapped out (the tidy play would keep it, as a part of the table)
+        # 7. the proof: every entry is m·b^(−2i/d); the whole table back on its one scale
+        self.beat("check", FadeOut(tb.slow), FadeOut(tb.zero_key), swap(tb.log_bar, tb.bar), dim_to(fast_part, 1.0),
+                  swap(self.formula, self.proof), run_time=1.2)
+        self.remove(tb.log_bar, self.formula)
 
-    def focus_on(self, i: int, color, previous: int | None = None) -> list:
-        """Dim every hand and caption but pair ``i``'s (the ``previous`` focus among them), then flash it:
-        brought back first, so the flash starts from full opacity and ends there."""
+    def focus_on(self, i: int, previous: int | None = None) -> list:
+        """Dim every hand and head but pair ``i``'s (only the ``previous`` focus, if there was one),
+        then flash it: brought back first, so the flash starts from full opacity and ends there."""
         P = self.data.d // 2
-        dim = [dim_to(VGroup(self.dials.dials[j], self.dials.captions[j]), DIM_LEVEL)
-               for j in ([previous] if previous is not None else [j for j in range(P) if j != i])]
-        if previous is None:
-            dim.append(dim_to(self.theta_heads, DIM_LEVEL))
-        subject = VGroup(self.dials.dials[i], self.dials.captions[i])
-        return [*dim, Succession(dim_to(subject, 1.0, run_time=0.4),
-                                 Indicate(self.dials.dials[i], color=color, scale_factor=1.12, run_time=0.8))]
+        tb = self.table
+        others = [previous] if previous is not None else [j for j in range(P) if j != i]
+        return [*[dim_to(tb.pair(j), DIMMED) for j in others],
+                Succession(dim_to(tb.pair(i), 1.0), Indicate(tb.dials.dials[i], color=HIGHLIGHT))]
 
-    def caption(self, key: str) -> str:
-        """Worded variants chosen by measured values (the narration must hold for every config)."""
+    # ------------------------------------------------------------------ the close
+    def takeaway(self):
         d = self.data
-        if key == "check" and d.defect != 0.0:
-            key = "check_rounding"
-        return super().caption(key)
+        return VGroup(self.proof, self.table.dials.dials[d.fast], self.table.dials.dials[d.slow])
+
+    def bring_forward(self, take, region=None) -> list:
+        """The proof, large, over the two hands it is about, each named in a word."""
+        proof, fast, slow = take
+        hands = [titled(h.copy(), label(word, size=SMALL, color=FG), side=DOWN) for h, word in ((fast, "fast"), (slow, "slow"))]
+        picture = column(proof.copy(), row(*hands, gap="section", align="top"), gap="wide", align=np.zeros(3))
+        return end_on(self, [(proof, picture[0]), (fast, hands[0].widget), (slow, hands[1].widget)], picture,
+                      new=[h.title for h in hands])
+
+
+SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
 
 # =====================================================================================
@@ -510,10 +463,10 @@ class RotatesQKData:
     (``X Wq``, ``X Wk``; chosen by :func:`pick_query_key`); each token sits at its own
     position, ``m = q_token`` and ``n = k_token``, then the whole sequence slides by ``s``.
     ``q_pairs``/``k_pairs``: their pairs unrotated, at ``(m, n)`` and at ``(m+s, n+s)``
-    (``rope_pairs``); the two scores, their measured gap and the largest gap over
-    ``s = 1..s_max``.  ``Y*``: RoPE self-attention outputs of the whole input at positions
-    ``0..T-1`` and ``s..s+T-1``, with ``V`` left alone and with ``V`` rotated, and the
-    measured ``max |ΔY|`` of each.
+    (``rope_pairs``); the two scores, their measured gap and the largest gap over every shift
+    from 1 to ``s_max``.  ``Y*``: RoPE self-attention outputs of the whole input at positions
+    0 to T−1 and s to s+T−1, with ``V`` left alone and with ``V`` rotated, and the measured
+    ``max |ΔY|`` of each.
     """
 
     q: np.ndarray  # (d,)
@@ -539,89 +492,49 @@ class RotatesQKData:
     cmap: str
     q_token: int
     k_token: int
+    worst_rot: tuple[int, int]  # (token, feature) of the output a rotated V moves most: |ΔY| there is defect_rot
 
 
-class OutputsGrid(VGroup):
-    """The outputs of the whole sequence with ``V`` left alone and with ``V`` rotated (two groups,
-    left and right), each at positions ``0..T-1`` and ``s..s+T-1`` (two heatmaps side by side) over
-    its measured ``max |ΔY|``; one colour bar for all four heatmaps.
+class OutputPair(VGroup):
+    """One value's outputs, before and after the shift: ``head`` (how V is made), the two maps
+    (``maps[0]`` at positions 0 to T−1, ``maps[1]`` at s to s+T−1, each titled with its positions
+    and bound to its quantity), the colour ``bar`` and ``measure`` (the measured ``max |ΔY|``)."""
 
-    ``maps[r] = (at 0.., at s..)`` are :class:`Heatmap` objects; ``heads[r]``, ``measures[r]``,
-    ``values[r]`` the group's head, its measure and the printed figure; ``groups[r]`` all of group ``r``."""
-
-    INNER = 0.3  # between the two heatmaps of a group
-    OUTER = 0.8  # between the groups
-
-    def __init__(self, data: RotatesQKData, scale: ColorScale, cell: float):
+    def __init__(self, Ya, Yb, quantities: tuple[str, str], head: str, defect: float, s: int, scale, cell: float):
         super().__init__()
-        d = data
-        T = d.Y_plain.shape[0]
+        T = Ya.shape[0]
+        self.head = math(head, size=LABEL, color=FG)
+        self.maps, titled_maps = [], []
+        for Y, q, first in zip((Ya, Yb), quantities, (0, s)):
+            hm = shows(Heatmap(Y, scale, cell_size=cell), q)
+            self.maps.append(hm)
+            titled_maps.append(titled(hm, names(label(positions_text(first, T), size=SMALL, color=DIM), q)))
+        self.pair = row(*titled_maps, gap="normal", align="bottom")
+        self.bar = ColorBar(scale, height=T * cell)
+        self.measure = proof_line(output_gap_lhs(), defect)
+        self.body = row(self.pair, self.bar, gap="normal", align="bottom")
+        self.add(row(self.head, column(self.body, self.measure, gap="small", align=np.zeros(3)), gap="wide"))
         self.cell_size = cell
-        self.heads = VGroup(
-            VGroup(math("V = X W_v", size=LABEL), label("left alone", size=SMALL, color=DIM)),
-            VGroup(math('V = "RoPE"(X W_v)', size=LABEL, color=PURPLE), label("rotated", size=SMALL, color=DIM)),
-        )
-        for h in self.heads:
-            h.arrange(RIGHT, buff=0.25)
-        self.maps, self.cols, self.groups = [], VGroup(), []
-        self.values, self.measures = VGroup(), VGroup()
-        x = 0.0
-        for r, (Ya, Yb, v) in enumerate(((d.Y_plain, d.Y_plain_shifted, d.defect_plain),
-                                         (d.Y_rot, d.Y_rot_shifted, d.defect_rot))):
-            pair = (Heatmap(Ya, scale, cell_size=cell), Heatmap(Yb, scale, cell_size=cell))
-            cols = VGroup(*[VGroup(label("positions", size=SMALL, color=DIM), label(f"{lo}..{lo + T - 1}", size=SMALL, color=FG))
-                            .arrange(DOWN, buff=0.06) for lo in (0, d.s)])
-            pitch = max(pair[0].width, *[c.width for c in cols])
-            val = label(fmt_measure(v), size=LABEL, color=GOOD if v < 1e-12 else BAD)
-            meas = VGroup(math("max |Delta Y| =", size=SMALL, color=DIM), val).arrange(RIGHT, buff=0.15)
-            meas[1].align_to(meas[0], DOWN)
-            span = max(2 * pitch + self.INNER, self.heads[r].width, meas.width)  # the group's width
-            centre = x + span / 2
-            for j, (hm, c) in enumerate(zip(pair, cols)):
-                cx = centre + (j - 0.5) * (pitch + self.INNER)
-                hm.move_to([cx, 0, 0])
-                c.move_to([cx, hm.get_top()[1] + 0.1 + c.height / 2, 0])
-            meas.move_to([centre, pair[0].get_bottom()[1] - 0.2 - meas.height / 2, 0])
-            self.heads[r].move_to([centre, cols.get_top()[1] + 0.15 + self.heads[r].height / 2, 0])
-            self.maps.append(pair)
-            self.cols.add(cols)
-            self.values.add(val)
-            self.measures.add(meas)
-            group = VGroup(self.heads[r], cols, *pair, meas)
-            self.groups.append(group)
-            x += span + self.OUTER
-        M = scale.norm.vmax
-        self.bar = ColorBar(scale, height=T * cell, ticks=(-M, 0.0, M), tick_format=lambda v: fmt_value(v, 1))
-        self.bar.next_to(self.maps[1][1], RIGHT, buff=0.45)
-        self.bar.set_x(max(g.get_right()[0] for g in self.groups) + 0.35 + self.bar.width / 2)
-        self.add(*self.groups, self.bar)
 
     @classmethod
-    def fitted(cls, data: RotatesQKData, scale: ColorScale, region, max_cell: float = 1.0) -> OutputsGrid:
-        """The grid with the largest cells (at most ``max_cell``) that fit ``region``, centred in it."""
-        T, d = data.Y_plain.shape
-        cell = 0.4
-        for _ in range(4):  # label widths set a floor on the columns: measure again at the new size
-            g = cls(data, scale, cell)
-            ow, oh = g.width - 4 * d * cell, g.height - T * cell
-            cell = min((region.width - ow) / (4 * d), (region.height - oh) / T, max_cell)
-        g = cls(data, scale, cell)
-        while g.width > region.width + 1e-6 and cell > 0.15:  # label-bound columns: shrink the cells until it fits
-            cell *= 0.95
-            g = cls(data, scale, cell)
+    def fitted(cls, region, *args) -> OutputPair:
+        """The pair with the largest cells that fit ``region``, centred in it."""
+        g = cls(*args, 1.0)
+        for _ in range(FIT_PASSES):
+            T, d = g.maps[0].values.shape
+            ow, oh = g.width - 2 * d * g.cell_size, g.height - T * g.cell_size
+            g = cls(*args, min((region.width - ow) / (2 * d), (region.height - oh) / T, 1.0))
         if g.width > region.width + 1e-6 or g.height > region.height + 1e-6:
-            raise LayoutError(f"the outputs grid does not fit region {region.name!r}")
-        return region.place(g, ORIGIN)
+            raise LayoutError(f"the outputs do not fit region {region.name!r}")
+        return region.place(g)
 
 
 class RoPERotatesQK(ClipScene):
     """11 · RoPE rotates q and k, and leaves V alone."""
 
+    LECTURE_LANGUAGE = True
     S = 3  # the shift
-    S_MAX = 1000  # shifts measured: 1..S_MAX
-    Q_COLOR = ACCENT
-    K_COLOR = BLUE
-    NOTES_H = 2.05  # the strip under the dials: who is who, the scores
+    S_MAX = 1000  # shifts measured: every s from 1 to S_MAX
 
     @classmethod
     def build_data(cls, cfg: LectureConfig) -> RotatesQKData:
@@ -651,16 +564,22 @@ class RoPERotatesQK(ClipScene):
             defect_plain=shift_output_defect(inp.X, inp.Wq, inp.Wk, inp.Wv, s, base, rotate_v=False),
             defect_rot=shift_output_defect(inp.X, inp.Wq, inp.Wk, inp.Wv, s, base, rotate_v=True),
             cmap=cfg.cmap_signed, q_token=a, k_token=b,
+            worst_rot=tuple(int(x) for x in np.unravel_index(np.argmax(np.abs(outs[True, s] - outs[True, 0])),
+                                                             outs[True, 0].shape)),
         )
 
     def caption_values(self) -> dict:
         d = self.data
+        T = d.Y_plain.shape[0]
         return {
-            "m": d.m, "n": d.n, "s": d.s, "ms": d.m + d.s, "ns": d.n + d.s, "diff": d.m - d.n, "s_max": d.s_max,
-            "d": d.q.size, "pairs": d.q.size // 2, "T": d.Y_plain.shape[0], "T1": d.Y_plain.shape[0] - 1,
-            "qa": d.q_token, "kb": d.k_token,
-            "gap": fmt_measure(d.score_gap), "gap_max": fmt_measure(d.score_gap_max),
-            "defect_plain": fmt_measure(d.defect_plain), "defect_rot": fmt_measure(d.defect_rot),
+            "m": d.m, "n": d.n, "s": d.s, "ms": d.m + d.s, "ns": d.n + d.s, "diff": d.m - d.n,
+            "s_max": numbers.count(d.s_max).text, "d": d.q.size, "pairs": d.q.size // 2, "T": T, "T1": T - 1,
+            "sT": d.s + T - 1, "qa": d.q_token, "kb": d.k_token,
+            "score": numbers.measure(d.score, SCORE_DIGITS).text,
+            "score_shifted": numbers.measure(d.score_shifted, SCORE_DIGITS).text,
+            "gap": numbers.measure(d.score_gap).text, "gap_max": numbers.measure(d.score_gap_max).text,
+            "defect_plain": numbers.measure(d.defect_plain).text, "defect_rot": numbers.measure(d.defect_rot).text,
+            "worst_token": d.worst_rot[0], "worst_feature": d.worst_rot[1],
         }
 
     def caption(self, key: str) -> str:
@@ -669,126 +588,142 @@ class RoPERotatesQK(ClipScene):
             key = "qk_one"
         return super().caption(key)
 
-    # ------------------------------------------------------------------ layout
+    # ------------------------------------------------------------------ the storyboard's pieces
     def make_mobjects(self) -> None:
-        from scenes.kit.position_widgets import PairDial
-
         d = self.data
         P = d.q.size // 2
         content = self.layout.content
-        notes, dial_region = content.take_bottom(self.NOTES_H, gap=0.3)
+        # ---- the notes under the dials: who is who and where they sit (left), the scores (right)
+        self.who, self.at_words, self.where, self.moved = VGroup(), VGroup(), VGroup(), VGroup()
+        rows = []
+        for sym, col, what, tok, pos, pos_now in (
+                (N.queries.math.lower(), QUERY, "query of token", d.q_token, N.position.math, (d.m, d.m + d.s)),
+                (N.keys.math.lower(), KEY, "key of token", d.k_token, N.other_position.math, (d.n, d.n + d.s))):
+            # laid out with where the token is after the shift (the wider figure); before it, the same place
+            words = row(label(f"{what} {tok},", size=LABEL), label("at", size=SMALL, color=DIM),
+                        math(f"{pos} + {N.shift.math} = {pos_now[1]}", size=LABEL, color=col), gap="small",
+                        align="baseline")
+            rows.append(row(math(sym, size=LABEL, color=col), words, gap="small"))
+            self.who.add(VGroup(rows[-1][0], words[0]))
+            self.at_words.add(words[1])
+            self.moved.add(words[2])
+            self.where.add(math(f"{pos} = {pos_now[0]}", size=LABEL, color=col))
+        self.shift_line = math(f"{N.shift.math} = {d.s}", size=LABEL)
+        self.diff_line = math(f"{N.offset.math} = {d.m - d.n}", size=LABEL)
+        lines = column(*rows, row(self.shift_line, self.diff_line, gap="wide", align="baseline"), gap="small")
+        x_at = max(w.get_left()[0] for w in self.at_words)  # "at" in one column
+        for w, moved in zip(self.at_words, self.moved):
+            VGroup(w, moved).shift((x_at - w.get_left()[0]) * RIGHT)
+        self.score_row = figure(numbers.measure(d.score, SCORE_DIGITS), prefix=f'"score"({d.m}, {d.n}) =')
+        self.score_shift_row = figure(numbers.measure(d.score_shifted, SCORE_DIGITS),
+                                      prefix=f'"score"({d.m + d.s}, {d.n + d.s}) =')
+        self.gap_row = proof_line('Delta "score"', d.score_gap)
+        self.gap_max_row = proof_line(score_gap_lhs(d.s_max), d.score_gap_max)
+        scores = column(self.score_row, self.score_shift_row, self.gap_row, self.gap_max_row, gap="small")
+        notes, dial_region = content.take_bottom(max(lines.height, scores.height), gap=GAP.normal)
+        left, right = notes.columns(lines.width, scores.width, gap=GAP.wide)
+        left.fit(lines, align=LEFT + UP)
+        right.fit(scores, align=LEFT + UP)
+        for at, moved in zip(self.where, self.moved):  # where each token is before the shift, in the same place
+            at.scale(moved.height / math(moved.typst_code.strip("$ "), size=LABEL).height)
+            at.move_to(moved, aligned_edge=LEFT + DOWN)
+        self.unrotated = label("not rotated yet", size=SMALL, color=DIM)
+        self.unrotated.move_to(VGroup(self.at_words, self.where), aligned_edge=LEFT)
 
-        # ---- the dials: one per pair, as large as the region allows
-        caps = [VGroup(label(f"pair {i}", size=SMALL, color=FG), label(f"θ = {fmt_small(d.theta[i])}", size=SMALL, color=DIM))
-                .arrange(DOWN, buff=0.06) for i in range(P)]
-        cap_h = max(c.height for c in caps) + 0.12
-        gap = 0.6
-        r = min(1.7, (dial_region.width - (P - 1) * gap) / (2 * P), (dial_region.height - cap_h) / 2)
-        self.dials = VGroup(*[PairDial(np.array([d.q_pairs[0, i], d.k_pairs[0, i]]), colors=[self.Q_COLOR, self.K_COLOR],
-                                       radius=r) for i in range(P)]).arrange(RIGHT, buff=gap)
+        # ---- the dials: one per pair, as large as the region allows, q and k in their colours
+        caps = [math(relation(f"theta_{i}", theta_figure(d.theta[i])), size=SMALL, color=DIM) for i in range(P)]
+        cap_h = max(c.height for c in caps) + GAP.tight
+        r = min((dial_region.width - (P - 1) * GAP.wide) / P, dial_region.height - cap_h) / 2
+        self.dials = VGroup(*[PairDial(np.array([d.q_pairs[0, i], d.k_pairs[0, i]]), colors=[QUERY, KEY], radius=r)
+                              for i in range(P)])
         self.dial_caps = VGroup()
         for dial, cap in zip(self.dials, caps):
-            self.dial_caps.add(cap.next_to(dial.face, DOWN, buff=0.12))
-        dial_region.place(VGroup(self.dials, self.dial_caps))
+            self.dial_caps.add(cap.next_to(dial.face, DOWN, buff=GAP.tight))
+        cells = VGroup(*[VGroup(dl, cp) for dl, cp in zip(self.dials, self.dial_caps)]).arrange(RIGHT, buff=GAP.wide)
+        dial_region.place(cells)
         self.arcs = VGroup()
 
-        # ---- notes, left: who is who, and where they sit
-        left, right = notes.columns(1, 1, gap=0.6)
-        self.pos_read = []
-        rows = []
-        for sym, col, what, tok, pos_name, pos_now in (("q", self.Q_COLOR, "query of token", d.q_token, "m", (d.m, d.m + d.s)),
-                                                       ("k", self.K_COLOR, "key of token", d.k_token, "n", (d.n, d.n + d.s))):
-            probe = max((label(str(v), size=LABEL, color=col) for v in pos_now), key=lambda t: t.width)
-            row = VGroup(math(sym, size=LABEL + 4, color=col), label(f"{what} {tok}", size=LABEL),
-                         label("at position", size=SMALL, color=DIM), math(f"{pos_name} =", size=LABEL, color=col), probe)
-            row.arrange(RIGHT, buff=0.18)
-            rows.append(row)
-        self.diff_row = math(f"m - n = {d.m - d.n}", size=LABEL, color=FG)
-        block = VGroup(*rows, self.diff_row).arrange(DOWN, buff=0.16, aligned_edge=LEFT)
-        x_where = max(row[1].get_right()[0] for row in rows) + 0.3  # "at position" in one column
-        for row in rows:  # the symbol, words and figure on one line
-            for part in row[1:]:
-                part.set_y(row[0].get_y())
-            VGroup(*row[2:]).shift((x_where - row[2].get_left()[0]) * RIGHT)
-        left.fit(block, align=LEFT)
-        self.who = VGroup(*[VGroup(row[0], row[1]) for row in rows])
-        self.where = VGroup(*[VGroup(row[2], row[3]) for row in rows])
-        for row, v in zip(rows, (d.m, d.n)):
-            probe = row[4]
-            k = probe.height / label(probe.text, size=LABEL).height  # what fitting did to the text
-            self.pos_read.append(Readout(str(v), probe.get_left(), size=LABEL * k, color=probe.get_color()))
-        self.unrotated = label("not rotated yet", size=SMALL, color=DIM)
-        self.unrotated.move_to([self.where.get_left()[0], VGroup(*rows[:2]).get_y(), 0], aligned_edge=LEFT)
-
-        # ---- notes, right: the scores and their gap
-        self.score_val = label(fmt_value(d.score, 4), size=LABEL, color=FG)
-        self.score_row = VGroup(math(f'"score"({d.m}, {d.n}) =', size=LABEL), self.score_val).arrange(RIGHT, buff=0.2)
-        self.score_shift_val = label(fmt_value(d.score_shifted, 4), size=LABEL, color=FG)
-        self.score_shift_row = VGroup(math(f'"score"({d.m + d.s}, {d.n + d.s}) =', size=LABEL),
-                                      self.score_shift_val).arrange(RIGHT, buff=0.2)
-        self.gap_val = label(fmt_measure(d.score_gap), size=LABEL, color=GOOD if d.score_gap < 1e-12 else BAD)
-        self.gap_max_val = label(fmt_measure(d.score_gap_max), size=LABEL, color=GOOD if d.score_gap_max < 1e-12 else BAD)
-        self.gap_row = VGroup(
-            VGroup(label("gap", size=SMALL, color=DIM), self.gap_val).arrange(RIGHT, buff=0.15),
-            VGroup(label(f"largest for s = 1..{d.s_max}:", size=SMALL, color=DIM), self.gap_max_val).arrange(RIGHT, buff=0.15),
-        ).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
-        for line in self.gap_row:  # words and figure on one baseline
-            line[0].shift((baseline_y(line[1]) - baseline_y(line[0])) * UP)
-        scores = VGroup(self.score_row, self.score_shift_row, self.gap_row).arrange(DOWN, buff=0.16, aligned_edge=LEFT)
-        right.fit(scores, align=LEFT)
-
-        # ---- part two: the whole sequence's outputs, across the content
-        summary_strip, out_region = content.take_top(0.5, gap=0.3)
-        self.summary = VGroup(label("scores:", size=SMALL, color=DIM),
-                              math(f'"score"({d.m}, {d.n}) = "score"({d.m + d.s}, {d.n + d.s})', size=LABEL),
-                              label(f"largest gap for s = 1..{d.s_max}:", size=SMALL, color=DIM),
-                              label(fmt_measure(d.score_gap_max), size=LABEL,
-                                    color=GOOD if d.score_gap_max < 1e-12 else BAD)).arrange(RIGHT, buff=0.2)
-        summary_strip.fit(self.summary, align=LEFT)
-        allY = np.concatenate([d.Y_plain, d.Y_plain_shifted, d.Y_rot, d.Y_rot_shifted])
-        self.y_scale = ColorScale.symmetric(d.cmap, allY)
-        self.outputs = OutputsGrid.fitted(d, self.y_scale, out_region)
-        self.y_maps = self.outputs.maps
-        self.defect_vals = self.outputs.values
+        # ---- part two: the measured lines gather at the top (a ledger); one value's outputs at a time below
+        self.line_h = max(self.gap_max_row.height, row(math(V_ROT_MATH), proof_line(output_gap_lhs(), d.defect_rot)).height)
+        one, plain_region = content.take_top(self.line_h, gap=GAP.normal)
+        self.ledger, rot_region = content.take_top(2 * self.line_h + GAP.tight, gap=GAP.normal)
+        scale = self.y_scale = output_scale(d)
+        self.plain = OutputPair.fitted(plain_region, d.Y_plain, d.Y_plain_shifted, ("Y_plain", "Y_plain_shifted"),
+                                       V_PLAIN_MATH, d.defect_plain, d.s, scale)
+        self.rot = OutputPair.fitted(rot_region, d.Y_rot, d.Y_rot_shifted, ("Y_rot", "Y_rot_shifted"),
+                                     V_ROT_MATH, d.defect_rot, d.s, scale)
+        self.y_maps = [self.plain.maps, self.rot.maps]
+        # why V is left alone: the rotated query and key meet as m − n; the values are mixed as they are
+        q, k, v = N.query.math, N.key.math, N.value.math
+        self.why = column(
+            math(f"(R_m {{{{ {q} : q1 }}}})^T (R_n {{{{ {k} : k1 }}}}) = {{{{ {q}^T : q2 }}}} R_(n - m) {{{{ {k} : k2 }}}}",
+                 size=HEADING),
+            math(f"y_m = sum_n a_(m n) {{{{ {v} : v }}}}", size=HEADING), gap="wide", align=np.zeros(3))
+        for line, groups in zip(self.why, (("q1", "k1", "q2", "k2"), ("v",))):
+            for g in groups:
+                line.select(g).set_color({"q": QUERY, "k": KEY, "v": VALUE}[g[0]])
+        rot_region.fit(self.why)
 
     def turn_all(self, stage_from: int, stage_to: int) -> list:
         d = self.data
         return [dial.turn(d.angles[stage_to, :, i] - d.angles[stage_from, :, i]) for i, dial in enumerate(self.dials)]
 
+    def to_ledger(self, mobs, slot: int) -> list:
+        """``mobs`` (on screen) moved side by side into ledger line ``slot`` (scaled down to the line's
+        height if taller): the measured lines gather at the top of part two."""
+        line = row(*[m.copy() for m in mobs], gap="wide", align="baseline")
+        if line.height > self.line_h:
+            line.scale(self.line_h / line.height)
+        line.move_to(self.ledger.point(LEFT + UP), aligned_edge=LEFT + UP).shift(slot * (self.line_h + GAP.tight) * DOWN)
+        return [Transform(m, t) for m, t in zip(mobs, line)]
+
     # ------------------------------------------------------------------ beats
     def body(self) -> None:
         self.make_mobjects()
         d = self.data
-        g = self.outputs
         # q and k as they come out of X W: one dial per pair
         self.beat("qk", FadeIn(self.dials, lag_ratio=0.1), FadeIn(self.dial_caps), FadeIn(self.who),
                   FadeIn(self.unrotated), run_time=1.2)
         # each turned by its own position
-        self.beat("rotate", *self.turn_all(0, 1), swap(self.unrotated, VGroup(self.where, *[r.current for r in self.pos_read])),
-                  run_time=1.8)
+        self.beat("rotate", *self.turn_all(0, 1), swap(self.unrotated, VGroup(self.at_words, self.where)), run_time=1.8)
         # the angle between each q and k is what the score sees
-        self.arcs = VGroup(*[dial.angle_arc(0, 1, radius=0.35, color=FG) for dial in self.dials])
-        self.beat("score", Create(self.arcs), FadeIn(self.score_row, shift=0.1 * UP), run_time=1.0)
-        # slide both tokens: both hands of a pair turn alike, and so does the arc between them
-        turn = self.turn_all(1, 2)
+        self.arcs = VGroup(*[dial.angle_arc(0, 1, color=FG) for dial in self.dials])
+        self.beat("score", Create(self.arcs), FadeIn(self.score_row), run_time=1.0)
+        # slide both tokens by s: both hands of a pair turn alike, and so does the arc between them
         arc_turns = [Rotate(arc, angle=float(d.angles[2, 0, i] - d.angles[1, 0, i]), about_point=dial.center)
                      for i, (arc, dial) in enumerate(zip(self.arcs, self.dials))]
-        self.beat("shift", *turn, *arc_turns, *[r.to(str(v)) for r, v in zip(self.pos_read, (d.m + d.s, d.n + d.s))],
-                  run_time=1.8)
-        self.beat("same", FadeIn(self.score_shift_row, shift=0.1 * UP), FadeIn(self.diff_row),
-                  Indicate(self.arcs, color=ACCENT), run_time=1.0)
-        self.beat("gap", FadeIn(self.gap_row, shift=0.1 * UP), run_time=0.8)
-        # ---- V: the whole sequence, at positions 0.. and s..
-        part_one = VGroup(self.dials, self.dial_caps, self.arcs, self.who, self.where, self.diff_row,
-                          *[r.current for r in self.pos_read], self.score_row, self.score_shift_row, self.gap_row)
-        ha, hb = self.y_maps[0]
-        # part one leaves before part two comes: no text fades in over another fading out
-        self.beat("v_plain", Succession(FadeOut(part_one, run_time=0.6),
-                                        AnimationGroup(FadeIn(self.summary), FadeIn(g.cols[0]), FadeIn(g.heads[0]),
-                                                       FadeIn(ha), FadeIn(hb), FadeIn(g.bar), run_time=0.9)),
-                  run_time=1.5)
-        self.beat("v_plain_measure", FadeIn(g.measures[0], shift=0.1 * UP), run_time=0.8)
-        self.beat("v_why", Indicate(g.heads[0], color=ACCENT), run_time=1.0)
-        ha, hb = self.y_maps[1]
-        self.beat("v_rot", FadeIn(g.heads[1]), FadeIn(g.cols[1]), FadeIn(ha), FadeIn(hb), run_time=1.2)
-        self.beat("v_rot_measure", FadeIn(g.measures[1], shift=0.1 * UP), run_time=0.8)
+        self.beat("shift", *self.turn_all(1, 2), *arc_turns,
+                  *[swap(a, b) for a, b in zip(self.where, self.moved)], FadeIn(self.shift_line), run_time=1.8)
+        self.beat("same", FadeIn(self.score_shift_row), FadeIn(self.diff_line), Indicate(self.arcs, color=HIGHLIGHT),
+                  run_time=1.0)
+        self.beat("gap", FadeIn(self.gap_row), FadeIn(self.gap_max_row), run_time=0.8)
+        # ---- V: the whole sequence, at positions 0 to T−1 and s to s+T−1; part one leaves, its result stays
+        part_one = VGroup(self.dials, self.dial_caps, self.arcs, self.who, self.at_words, self.moved, self.shift_line,
+                          self.diff_line, self.score_row, self.score_shift_row, self.gap_row)
+        p, r = self.plain, self.rot
+        self.beat("v_plain", Succession(AnimationGroup(FadeOut(part_one), *self.to_ledger([self.gap_max_row], 0)),
+                                        AnimationGroup(FadeIn(p.head), FadeIn(p.body))), run_time=1.5)
+        self.beat("v_plain_measure", FadeIn(p.measure), run_time=0.8)
+        # why: the maps give way to the two lines that say it; V alone and its measure join the ledger
+        self.beat("v_why", Succession(AnimationGroup(FadeOut(p.body), *self.to_ledger([p.head, p.measure], 1)),
+                                      FadeIn(self.why)), run_time=1.5)
+        self.beat("v_rot", Succession(FadeOut(self.why), AnimationGroup(FadeIn(r.head), FadeIn(r.body))), run_time=1.6)
+        worst = [SurroundingRectangle(hm.cell(*d.worst_rot), color=HIGHLIGHT, buff=0) for hm in r.maps]
+        self.beat("v_rot_measure", FadeIn(r.measure), *[Create(b) for b in worst], run_time=0.8)
+
+    # ------------------------------------------------------------------ the close
+    def takeaway(self):
+        return VGroup(self.gap_max_row, self.plain.head, self.plain.measure, self.rot.head, self.rot.measure)
+
+    def bring_forward(self, take, region=None) -> list:
+        """The three measured lines, large: the scores agree over every shift, V alone keeps the
+        outputs, a rotated V moves them."""
+        gap, ph, pm, rh, rm = take
+        lines = [gap.copy(), row(ph.copy(), pm.copy(), gap="wide", align="baseline"),
+                 row(rh.copy(), rm.copy(), gap="wide", align="baseline")]
+        picture = column(*lines, gap="normal")
+        for line in lines[1:]:  # the measures in one column
+            line[1].align_to(lines[2][1], LEFT)
+        pairs = [(gap, lines[0]), (ph, lines[1][0]), (pm, lines[1][1]), (rh, lines[2][0]), (rm, lines[2][1])]
+        return end_on(self, pairs, picture)
+

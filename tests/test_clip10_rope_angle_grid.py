@@ -1,11 +1,16 @@
-"""Clip 10 RoPEAngleGrid: data binding, the final frame's pixels (fast pairs mod 2π on the cyclic
-scale, slow pairs on their log scale), colour bars, dials driven by the grid, clean readout steps,
-captions true under every corner config, and the layout audit over the config matrix."""
+"""Clip 10 RoPEAngleGrid: data binding; the table's pixels at the beats that show it (every angle mod 2π
+on one cyclic scale; the slow pairs on their own log scale in their own beat); colour bars; hands driven
+by the grid, one over each column; clean readout steps; the lecture language (no notebook output, labels
+bound to the data they name, no dead beat); the close (the proof, large, over a fast and a slow hand);
+the still drawing the same scales; captions true under every corner config; the layout audit over the
+config matrix."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from frames import (
     assert_captions_readable,
@@ -14,31 +19,57 @@ from frames import (
     corner_results,
     dominant_ink,
     pixel,
-    render_final_frame,
     rgb255,
 )
 from mathcore import load_config, rope_angle_grid, rope_frequencies
+from mathcore.config import MAX_BASE, MIN_BASE
 from mathcore.rope_measures import angle_grid_defect
-from scenes.kit import BG, FAINT, ColorScale, fmt_measure, label
-from scenes.rope import (
-    QUARTER_TURN,
-    RoPEAngleGrid,
-    StepLabels,
-    decade_ticks,
-    fmt_rate,
-    fmt_small,
-    log_scale_bounds,
+from scenes.figures.rope import (
+    ANGLE_TICKS,
+    SLOW_DECADES,
+    angle_scale,
+    base_figure,
+    slow_decades,
+    slow_scale,
+    theta_figure,
 )
+from scenes.kit import BG, FAINT, VERIFIED, fmt_measure, numbers, swap
+from scenes.kit.numbers import notebook_output
+from scenes.rope import QUARTER_TURN, RoPEAngleGrid
+
+W, H = 427, 240
 
 
 @pytest.fixture(scope="module")
 def final():
-    return render_final_frame(RoPEAngleGrid)
+    """The clip run to its end: the final frame and the picture at the end of every beat."""
+    from scenes.kit.audit import audit_clip
+
+    res = audit_clip(RoPEAngleGrid, frame_size=(W, H), beat_frames=(W, H))
+    scene = res.scene
+    scene.audit = res
+    scene.beat_frames = dict(res.beat_frames)
+    return scene, res.frame
 
 
 @pytest.fixture(scope="module")
 def corners(tmp_path_factory):
     return corner_results(RoPEAngleGrid, tmp_path_factory)
+
+
+def _data(tmp_path, T: int, base: float):
+    src = load_config().path.read_text()
+    p = tmp_path / "lecture.toml"
+    p.write_text(src.replace("rope_base = 10000.0", f"rope_base = {base!r}").replace("T_heatmap = 12", f"T_heatmap = {T}"))
+    return RoPEAngleGrid.build_data(load_config(p))
+
+
+def _record(scene, key):
+    return next(r for r in scene.audit.records if r.key == key)
+
+
+def _texts(rec):
+    return [it.text for it in rec.items if it.kind == "text" and not it.header and it.opacity >= 0.3]
 
 
 def test_data_is_what_mathcore_computes_from_the_config():
@@ -56,130 +87,206 @@ def test_data_is_what_mathcore_computes_from_the_config():
 
 @pytest.mark.parametrize("T, base", [(8, 100.0), (12, 10000.0), (16, 500000.0), (16, 1e9), (8, 1e9)])
 def test_fast_and_slow_pairs_are_split_by_the_measured_angles(tmp_path, T, base):
-    src = load_config().path.read_text()
-    p = tmp_path / "lecture.toml"
-    p.write_text(src.replace("rope_base = 10000.0", f"rope_base = {base!r}").replace("T_heatmap = 12", f"T_heatmap = {T}"))
-    d = RoPEAngleGrid.build_data(load_config(p))
+    d = _data(tmp_path, T, base)
     nf = d.n_fast
     # fast pairs reach a quarter turn in the table, slow pairs never do; both kinds are there
     assert 1 <= nf < d.d // 2
     assert np.all(d.grid[-1, :nf] >= QUARTER_TURN) and np.all(d.grid[:, nf:] < QUARTER_TURN)
-    # the slow pairs' colours are their log angles, -inf (no colour: the "0" swatch) only where the angle is exactly 0
+    # the slow pairs' colours in their own beat are their log angles, -inf (the masked colour, the "0 exact"
+    # key) only where the angle is exactly 0
     with np.errstate(divide="ignore"):
         np.testing.assert_array_equal(d.log_slow, np.log10(d.grid[:, nf:]))
     assert np.all(np.isneginf(d.log_slow[0])) and np.all(np.isfinite(d.log_slow[1:]))
-    lo, hi = log_scale_bounds(d.log_slow)
-    assert lo <= d.log_slow[1:].min() and d.log_slow.max() <= hi and hi - lo >= 1
+    sc = slow_scale(d)
+    assert sc.vmin <= d.log_slow[1:].min() and d.log_slow.max() <= sc.vmax and sc.vmax - sc.vmin >= 1
 
 
-def test_decade_ticks_label_both_ends_evenly():
-    for lo, hi in [(-4, 1), (-8, 1), (-2, 1), (-1, 0), (-9, 2)]:
-        for most in (2, 3, 5, 6):
-            t = decade_ticks(lo, hi, most)
-            assert t[0] == lo and t[-1] == hi and len(t) <= max(most, 2)
-            steps = np.diff(t)
-            assert np.all(steps >= steps[0])  # only the last step may be longer
+@settings(max_examples=25, deadline=None)
+@given(T=st.integers(8, 16), base=st.floats(MIN_BASE, MAX_BASE))
+def test_the_slow_scale_ends_at_labelled_decades_in_round_steps(T, base):
+    from types import SimpleNamespace
+
+    grid = rope_angle_grid(T, 16, base)
+    nf = int(np.count_nonzero(grid[-1] >= QUARTER_TURN))
+    with np.errstate(divide="ignore"):
+        d = SimpleNamespace(log_slow=np.log10(grid[:, nf:]), cmap_log="viridis")
+    t = slow_decades(d)
+    steps = np.diff(t)
+    assert len(t) >= 2 and np.all(steps == steps[0]) and len(t) <= SLOW_DECADES + 2  # even steps, a few labels
+    finite = d.log_slow[np.isfinite(d.log_slow)]
+    assert t[0] <= finite.min() and finite.max() <= t[-1]  # every slow angle inside the scale
+    assert t[0] > finite.min() - steps[0]  # and no decade more than needed at the low end
+    assert (slow_scale(d).vmin, slow_scale(d).vmax) == (t[0], t[-1])  # the bar's ends are labelled ticks
 
 
-def test_final_frame_colours_fast_pairs_mod_2pi_and_slow_pairs_by_log_angle(final):
-    scene, frame = final
+def test_the_table_is_one_matrix_on_one_cyclic_scale(final):
+    """Every entry, fast pair or slow, coloured by its angle mod 2π on the one cyclic scale (the picture at
+    the end of the walk and at the proof); the slow columns are then one colour (the point of the slow beat)."""
+    scene, _ = final
     d = scene.data
     tb = scene.table
-    nf = d.n_fast
-    cyc = ColorScale(d.cmap, 0.0, 2 * np.pi)
-    lo, hi = log_scale_bounds(d.log_slow)
-    logs = ColorScale(d.cmap_log, lo, hi)
-    np.testing.assert_array_equal(tb.fast.values, d.wrapped[:, :nf])
+    cyc = angle_scale(d)
+    assert tb.scale.same_as(cyc) and (cyc.vmin, cyc.vmax) == (0.0, 2 * np.pi) and cyc.name == d.cmap
+    np.testing.assert_array_equal(tb.grid.values, d.wrapped)
+    for key in ("walk", "check"):
+        frame = scene.beat_frames[key]
+        for m in range(d.T):
+            for i in range(d.d // 2):
+                got = pixel(scene, frame, tb.grid.cell(m, i).get_center())
+                assert np.abs(got - rgb255(cyc.rgb(d.wrapped[m, i]))).max() <= 4, (key, m, i, got)
+    # the fast pair's column goes round the colour wheel; the slowest pair's column is one colour
+    frame = scene.beat_frames["check"]
+    col = lambda i: np.array([pixel(scene, frame, tb.grid.cell(m, i).get_center()) for m in range(d.T)])  # noqa: E731
+    assert np.ptp(col(d.fast), axis=0).max() > 60
+    assert np.ptp(col(d.slow), axis=0).max() < np.ptp(col(d.fast), axis=0).max() / 3
+
+
+def test_the_slow_beat_colours_the_slow_pairs_by_log_angle(final):
+    scene, _ = final
+    d = scene.data
+    tb = scene.table
+    logs = slow_scale(d)
+    assert tb.log_scale.same_as(logs)
     np.testing.assert_array_equal(tb.slow.values, d.log_slow)
+    frame = scene.beat_frames["slow_scale"]
+    nf = d.n_fast
     for m in range(d.T):
-        for i in range(d.d // 2):
-            got = pixel(scene, frame, tb.cell(m, i).get_center())
-            if i < nf:
-                want = rgb255(cyc.rgb(d.wrapped[m, i]))
-            elif m == 0:
-                want = rgb255(FAINT)  # an angle of exactly 0: the swatch's colour, not a colour of the scale
-            else:
-                want = rgb255(logs.rgb(np.log10(d.grid[m, i])))
+        for i in range(nf, d.d // 2):
+            got = pixel(scene, frame, tb.slow.cell(m, i - nf).get_center())
+            want = rgb255(FAINT) if m == 0 else rgb255(logs.rgb(np.log10(d.grid[m, i])))
             assert np.abs(got - want).max() <= 4, (m, i, got, want)
-    # the slow pairs are not one flat colour: every slow column spans a visible range of colours
+        # the log cells sit exactly over their own column of the table
+        assert np.allclose(tb.slow.cell(0, 0).get_center(), tb.grid.cell(0, nf).get_center())
+    # on their own scale the slow pairs are not one flat colour: every slow column spans a visible range
     for i in range(nf, d.d // 2):
-        col = np.array([pixel(scene, frame, tb.cell(m, i).get_center()) for m in range(1, d.T)])
-        assert np.abs(col.max(axis=0) - col.min(axis=0)).max() > 30, i
+        c = np.array([pixel(scene, frame, tb.slow.cell(m, i - nf).get_center()) for m in range(1, d.T)])
+        assert np.abs(c.max(axis=0) - c.min(axis=0)).max() > 30, i
+    # the "0 exact" swatch is the masked colour of row m = 0
+    assert np.abs(pixel(scene, frame, tb.zero_key[0].get_center()) - rgb255(FAINT)).max() <= 4
 
 
 def test_each_colour_bar_spans_its_scale(final):
-    scene, frame = final
+    scene, _ = final
     tb = scene.table
     d = scene.data
-    assert (tb.cyc_bar.color_scale.norm.vmin, tb.cyc_bar.color_scale.norm.vmax) == (0.0, 2 * np.pi)
-    lo, hi = log_scale_bounds(d.log_slow)
-    assert (tb.log_bar.color_scale.norm.vmin, tb.log_bar.color_scale.norm.vmax) == (lo, hi)
-    assert tb.log_ticks[0] == lo and tb.log_ticks[-1] == hi
+    assert tb.bar.ticks == ANGLE_TICKS
+    assert tb.log_bar.ticks == tuple(float(t) for t in slow_decades(d))
+    assert [t.typst_code.strip("$ ") for t in tb.log_bar.tick_labels] == [numbers.power(k).math for k in slow_decades(d)]
     # each bar is painted with its panel's scale, stripe by stripe, from its scale's low end to its high end
-    for bar, scale in ((tb.log_bar, tb.log_scale), (tb.cyc_bar, tb.cyc_scale)):
+    for bar, scale in ((tb.log_bar, tb.log_scale), (tb.bar, tb.scale)):
         assert bar.color_scale is scale
-        vmin, vmax = scale.norm.vmin, scale.norm.vmax
-        assert vmin < bar.values[0] < bar.values[1] and bar.values[-2] < bar.values[-1] < vmax
+        assert scale.vmin < bar.values[0] < bar.values[1] and bar.values[-2] < bar.values[-1] < scale.vmax
         for stripe, v in zip(bar.stripes, bar.values):
             assert np.abs(rgb255(stripe.get_fill_color()) - rgb255(scale.rgb(v))).max() <= 1
-    # the "0" swatch is drawn in the colour of row m = 0 of the slow panel
-    assert np.abs(pixel(scene, frame, tb.zero_swatch.get_center()) - rgb255(FAINT)).max() <= 4
 
 
-def test_the_dials_show_the_picked_row_of_the_grid(final):
-    scene, frame = final
+def test_the_hands_show_the_picked_row_of_the_grid_each_over_its_column(final):
+    scene, _ = final
     d = scene.data
-    row = d.grid[d.m_pick]
-    np.testing.assert_allclose(scene.dials.angles, row, atol=1e-12)
+    tb = scene.table
+    np.testing.assert_allclose(tb.dials.angles, d.grid[d.m_pick], atol=1e-12)
     # the hands on screen point where the grid says (mod 2π)
-    tips = scene.dials.tips()
-    for dial, tip, a in zip(scene.dials.dials, tips, row):
+    for dial, tip, a in zip(tb.dials.dials, tb.dials.tips(), d.grid[d.m_pick]):
         v = tip - dial.center
-        drawn = np.arctan2(v[1], v[0])
-        assert abs(np.angle(np.exp(1j * (drawn - a)))) < 1e-6
-    # the picked row is framed in both panels, and the readout names it
-    for box, target in zip(scene.row_boxes, scene.row_targets(d.m_pick)):
-        assert abs(box.get_center()[1] - target[1]) < 1e-6
-    assert scene.m_label.text == str(d.m_pick)
-    assert str(d.m_pick) in [t.text for t in scene.table.row_idx]  # the boxed row is always labelled
-    assert scene.m_label in scene.mobjects or any(scene.m_label in m.get_family() for m in scene.mobjects)
-    others = [lab for lab in scene.m_labels[:-1] if any(lab in m.get_family() for m in scene.mobjects)]
-    assert not others  # only the last position is on screen
+        assert abs(np.angle(np.exp(1j * (np.arctan2(v[1], v[0]) - a)))) < 1e-6
+    # until the close, hand i stands over column i of the table
+    for i in range(1, d.d // 2 - 1):
+        assert abs(tb.dials.dials[i].center[0] - tb.grid.cell(0, i).get_center()[0]) < 1e-6
+    # the walk ends with the row box on the picked row, and only that position printed
+    assert abs(scene.row_box.get_center()[1] - tb.grid.cell(d.m_pick, 0).get_center()[1]) < 1e-6
+    texts = _texts(_record(scene, "walk"))
+    shown = [t for t in texts if t.startswith("m = ")]
+    assert shown == [f"m = {d.m_pick}"], shown
+    assert str(d.m_pick) in [t.text for t in tb.rows]  # the boxed row is always labelled
 
 
-def test_step_labels_never_show_two_figures_at_once():
-    labels = [label(str(m)) for m in range(6)]
-    anim = StepLabels(labels, run_time=5)
+def test_the_walks_chain_of_position_swaps_never_shows_two_figures_at_once():
+    """The walk steps the position readout with one swap per step inside a Succession (the kit's
+    chained-swap test runs a Scene; this samples the clip's own chain of math readouts)."""
+    from manim import Succession
+
+    from scenes.kit import math
+
+    labels = [math(f"m = {m}") for m in range(6)]
+    anim = Succession(*[swap(a, b) for a, b in zip(labels, labels[1:])], run_time=5)
+    anim.scene = None  # sampled outside a scene
     anim.begin()
     for a in np.linspace(0, 1, 241):
         anim.interpolate(a)
-        shown = [lab.text for lab in labels if lab.get_fill_opacity() > 1e-6]
+        shown = [k for k, lab in enumerate(labels)
+                 if max(np.max(sm.get_fill_opacities()) for sm in lab.family_members_with_points()) > 1e-6]
         assert len(shown) <= 1, (a, shown)
     anim.interpolate(1.0)
-    assert [lab.get_fill_opacity() for lab in labels] == [0.0] * 5 + [1.0]
+    assert shown == [len(labels) - 1]
 
 
 def test_the_figures_on_screen_are_the_measured_ones(final):
     scene, frame = final
     d = scene.data
-    assert scene.defect_value.text == fmt_measure(d.defect)
-    caps = [c[1].text for c in scene.dials.captions]
-    assert caps == [fmt_small(t) for t in d.theta]
-    assert dominant_ink(scene, frame, scene.defect_value, BG).tolist() != rgb255(BG).tolist()
+    assert scene.proof.figure == numbers.measure(d.defect)
+    for i, t in scene.theta.items():
+        assert theta_figure(d.theta[i]).math in t.typst_code
+    assert np.abs(dominant_ink(scene, frame, scene.proof, BG) - rgb255(VERIFIED)).max() <= 40  # the check passed
 
 
 def test_the_base_is_printed_as_given_or_marked_approximate():
-    from scenes.rope import base_math
+    th = "\u2009"
+    assert [base_figure(b).text for b in (100.0, 10000.0, 500000.0, 123456.5, 1e7, 1e9, 4.005e8)] == [
+        "100", f"10{th}000", f"500{th}000", f"123{th}456.5", "10⁷", "10⁹", "4.005 · 10⁸"]
+    assert [base_figure(b).text for b in (12345.678901, 563268461.7364, 99999999.0)] == [
+        f"≈ 12{th}350", "≈ 5.633 · 10⁸", "≈ 10⁸"]
+    assert base_figure(10000.0).math == "10 thin 000" and base_figure(1e9).math == "10^9"
+    assert all(not base_figure(b).approx for b in (100.0, 1e9)) and base_figure(99999999.0).approx
 
-    assert [base_math(b) for b in (100.0, 10000.0, 500000.0, 123456.5, 1e7, 1e9, 4.005e8)] == [
-        "b = 100", "b = 10000", "b = 500000", "b = 123456.5", "b = 10^7", "b = 10^9", "b = 4.005 dot 10^8"]
-    assert [base_math(b) for b in (12345.678901, 563268461.7364, 99999999.0)] == [
-        "b approx 12350", "b approx 5.633 dot 10^8", "b approx 10^8"]
+
+def test_rates_in_the_lecture_number_style():
+    assert [theta_figure(x).text for x in (1.0, 0.316227, 0.1, 0.000316227, 1.33e-8)] == [
+        "1.0", "0.32", "0.10", "≈ 3.2 × 10⁻⁴", "≈ 1.3 × 10⁻⁸"]
 
 
-def test_number_formats():
-    assert [fmt_rate(x) for x in (1.0, 0.316227, 0.1, 0.000316227)] == ["1.0", "0.32", "0.1", "0.00032"]
-    assert [fmt_small(x) for x in (1.0, 0.0056, 0.001, 0.000316227, 1.33e-8)] == ["1.0", "0.0056", "0.001", "3.2e−4", "1.3e−8"]
+def test_lecture_language_no_notebook_output_labels_bound_no_dead_beat(final):
+    scene, _ = final
+    res = scene.audit
+    assert not res.lecture, res.lecture  # static beats, notebook notation and unbound labels: none
+    for rec in res.records:
+        for t in _texts(rec):
+            assert notebook_output(t) is None or "_" in t, (rec.key, t)  # Typst writes subscripts with "_"
+    # the titles of the colour bars name the quantity their table shows, at the beats they are on screen
+    walk, slow = _record(scene, "walk"), _record(scene, "slow_scale")
+    assert ("wrapped" in {q for q, _ in walk.named}) and "wrapped" in {q for q, _ in walk.shown}
+    assert ("log_slow" in {q for q, _ in slow.named}) and "log_slow" in {q for q, _ in slow.shown}
+
+
+def test_the_close_brings_the_proof_forward_over_a_fast_and_a_slow_hand(final):
+    scene, frame = final
+    d = scene.data
+    close = scene.audit.records[-1]
+    assert close.key == "close"
+    texts = {it.text: it for it in close.items if it.kind == "text" and not it.header and it.opacity > 0.3}
+    proof = next(it for t, it in texts.items() if t.startswith("max abs"))
+    assert set(texts) == {proof.text, "fast", "slow", numbers.EXACT_MARK} - ({numbers.EXACT_MARK} if d.defect else set())
+    content = scene.layout.content
+    assert proof.box[2] - proof.box[0] >= 0.6 * content.width  # large
+    # the two hands it is about, under it, side by side
+    fast, slow = scene.table.dials.dials[d.fast], scene.table.dials.dials[d.slow]
+    assert fast.center[1] < proof.box[1] and slow.center[1] < proof.box[1]
+    assert fast.center[0] < slow.center[0] and abs(fast.center[1] - slow.center[1]) < 1e-6
+    assert fast.face.width >= 1.5 * 2 * scene.table.radius  # grown
+
+
+def test_the_still_draws_with_the_clips_scales(final):
+    from scenes.figures import designed_stills
+
+    scene, _ = final
+    d = scene.data
+    s = designed_stills("RoPEAngleGrid", d, scene.cfg)[0]
+    A, B = s.panels["A"], s.panels["B"]
+    np.testing.assert_array_equal(A.values, scene.table.grid.values)
+    np.testing.assert_array_equal(B.values, scene.table.slow.values)
+    for p, clip_scale in ((A, scene.table.scale), (B, scene.table.log_scale)):
+        assert p.scale.same_as(clip_scale) and p.scale.cmap.name == clip_scale.cmap.name
+    assert tuple(A.cbar_ticks) == ANGLE_TICKS and tuple(B.cbar_ticks) == tuple(float(t) for t in slow_decades(d))
+    assert fmt_measure(d.defect).replace("exactly 0", "0 (exact)") in s.proof[0]
 
 
 def test_captions_one_per_beat_and_long_enough_to_read(final):
@@ -188,6 +295,7 @@ def test_captions_one_per_beat_and_long_enough_to_read(final):
     assert len(caps) >= 8
     assert_captions_readable(caps)
     assert 20 <= scene.time <= 75
+    assert all(notebook_output(c.text) is None for c in caps), [c.text for c in caps]
 
 
 def test_everything_stays_inside_the_frame(final):
@@ -210,10 +318,14 @@ def test_narration_is_true_and_the_clip_paced_under_every_corner(corners):
         texts = [c.text for c in scene.captions]
         assert 20 <= scene.time <= 75, (name, scene.time)
         # "exactly" only when the measured gap is exactly zero; the gap printed is the measured one
-        check = next(t for t in texts if "−2i/d" in t)
+        check = next(t for t in texts if "−2i/d" in t and "gap" in t)
         assert ("exactly" in check) == (d.defect == 0.0), (name, check)
         assert fmt_measure(d.defect) in check
         # the slow pairs named are the ones under a quarter turn
         slow = next(t for t in texts if "quarter turn" in t)
         assert f"Pairs {d.n_fast} to {d.d // 2 - 1}" in slow, (name, slow)
         assert d.grid[-1, d.n_fast] < QUARTER_TURN <= d.grid[-1, d.n_fast - 1]
+        # pair 0 turns one radian a step in every config (θ₀ = b⁰ = 1)
+        assert d.theta[d.fast] == 1.0 and any("a full radian" in t for t in texts)
+        # the slow pair's column is one colour on the cycle: it never turns a quarter
+        assert d.grid[-1, d.slow] < QUARTER_TURN

@@ -1,6 +1,8 @@
 """Clip 11 RoPERotatesQK: data binding (tokens chosen from the data for any T), hands where RoPE
-puts them, the angle arc between q and k, heatmap pixels and their colour bar, printed measures
-and positions, captions true under every corner config, and the layout audit over the matrix."""
+puts them, the angle arc between q and k, heatmap pixels and their colour bar at the beats that show
+them, printed measures and positions (numbers typeset with their math), the lecture language (labels
+bound to data, no dead beat), the close (the three measured lines, large), the still on the clip's
+scale, captions true under every corner config, and the layout audit over the matrix."""
 
 from __future__ import annotations
 
@@ -14,23 +16,41 @@ from frames import (
     corner_results,
     dominant_ink,
     pixel,
-    render_final_frame,
     rgb255,
 )
 from mathcore import apply_rope, lecture_inputs, load_config
 from mathcore.rope_measures import rope_self_attention_trace, shift_output_defect
-from scenes.kit import BAD, BG, GOOD, fmt_measure, fmt_value
+from scenes.figures.rope import SCORE_DIGITS, output_scale
+from scenes.kit import BG, FAILED, HIGHLIGHT, KEY, QUERY, VERIFIED, fmt_measure, numbers
+from scenes.kit.numbers import nice_ceil, notebook_output
 from scenes.rope import RoPERotatesQK, pick_query_key
+
+W, H = 427, 240
 
 
 @pytest.fixture(scope="module")
 def final():
-    return render_final_frame(RoPERotatesQK)
+    """The clip run to its end: the final frame and the picture at the end of every beat."""
+    from scenes.kit.audit import audit_clip
+
+    res = audit_clip(RoPERotatesQK, frame_size=(W, H), beat_frames=(W, H))
+    scene = res.scene
+    scene.audit = res
+    scene.beat_frames = dict(res.beat_frames)
+    return scene, res.frame
 
 
 @pytest.fixture(scope="module")
 def corners(tmp_path_factory):
     return corner_results(RoPERotatesQK, tmp_path_factory)
+
+
+def _record(scene, key):
+    return next(r for r in scene.audit.records if r.key == key)
+
+
+def _texts(rec):
+    return [it.text for it in rec.items if it.kind == "text" and not it.header and it.opacity >= 0.3]
 
 
 def test_data_is_what_mathcore_computes_from_the_config():
@@ -54,6 +74,8 @@ def test_data_is_what_mathcore_computes_from_the_config():
     assert d.defect_plain == shift_output_defect(inp.X, inp.Wq, inp.Wk, inp.Wv, d.s, cfg.rope_base)
     assert d.defect_rot == shift_output_defect(inp.X, inp.Wq, inp.Wk, inp.Wv, d.s, cfg.rope_base, rotate_v=True)
     assert d.defect_plain < 1e-12 < 0.1 < d.defect_rot
+    # the output boxed as the one that moved most moved by exactly the measured amount
+    assert abs(d.Y_rot_shifted[d.worst_rot] - d.Y_rot[d.worst_rot]) == d.defect_rot
 
 
 @pytest.mark.parametrize("T", [3, 4, 5, 6])
@@ -70,6 +92,7 @@ def test_any_allowed_T_and_d_builds_with_tokens_from_the_data(tmp_path, T, d):
     inp = lecture_inputs(T, d, cfg.seed)
     np.testing.assert_allclose(data.q, (inp.X @ inp.Wq)[data.q_token], atol=1e-12)
     assert data.Y_plain.shape == (T, d)
+    assert abs(data.Y_rot_shifted[data.worst_rot] - data.Y_rot[data.worst_rot]) == data.defect_rot
 
 
 def test_pick_query_key_maximises_the_shortest_hands_share():
@@ -103,46 +126,104 @@ def test_the_hands_point_where_rope_puts_q_and_k_after_the_shift(final):
         end = arc.get_end() - dial.center
         assert abs(np.angle(np.exp(1j * (np.arctan2(start[1], start[0]) - got[1])))) < 1e-3
         assert abs(np.angle(np.exp(1j * (np.arctan2(end[1], end[0]) - got[0])))) < 1e-3
+    # q in the query's colour, k in the key's, on every dial
+    for dial in scene.dials:
+        assert [h.get_color().to_hex() for h in dial.hands] == [QUERY.to_hex(), KEY.to_hex()]
 
 
-def test_final_frame_colours_the_outputs_by_their_values(final):
-    scene, frame = final
+def test_the_outputs_are_coloured_by_their_values_at_the_beats_that_show_them(final):
+    scene, _ = final
     d = scene.data
-    for (ha, hb), (Ya, Yb) in zip(scene.y_maps, ((d.Y_plain, d.Y_plain_shifted), (d.Y_rot, d.Y_rot_shifted))):
-        for h, Y in ((ha, Ya), (hb, Yb)):
+    for key, maps, Ys in (("v_plain_measure", scene.plain.maps, (d.Y_plain, d.Y_plain_shifted)),
+                          ("v_rot_measure", scene.rot.maps, (d.Y_rot, d.Y_rot_shifted))):
+        frame = scene.beat_frames[key]
+        for h, Y in zip(maps, Ys):
             np.testing.assert_array_equal(h.values, Y)
             for i in range(Y.shape[0]):
                 for j in range(Y.shape[1]):
                     got = pixel(scene, frame, h.cell_center(i, j))
-                    assert np.abs(got - rgb255(scene.y_scale.rgb(Y[i, j]))).max() <= 4, (i, j)
+                    assert np.abs(got - rgb255(scene.y_scale.rgb(Y[i, j]))).max() <= 4, (key, i, j)
+    # the boxes of the last beat frame the cell that moved most, in both maps
+    rec = _record(scene, "v_rot_measure")
+    boxes = [it for it in rec.items if it.kind == "graphic" and it.stroke_rgb is not None
+             and np.allclose(it.stroke_rgb, HIGHLIGHT.to_rgb(), atol=1e-3)]
+    centres = [np.array([(b.box[0] + b.box[2]) / 2, (b.box[1] + b.box[3]) / 2]) for b in boxes]
+    for h in scene.rot.maps:
+        assert any(np.allclose(c, h.cell_center(*d.worst_rot)[:2], atol=1e-3) for c in centres)
 
 
-def test_the_colour_bar_spans_the_outputs_scale(final):
+def test_one_colour_scale_for_every_output_and_its_bar(final):
     scene, _ = final
     d = scene.data
-    bar = scene.outputs.bar
-    M = float(np.max(np.abs(np.concatenate([d.Y_plain, d.Y_plain_shifted, d.Y_rot, d.Y_rot_shifted]))))
-    assert bar.color_scale is scene.y_scale
-    assert (scene.y_scale.norm.vmin, scene.y_scale.norm.vmax) == (-M, M)
-    for stripe, v in zip(bar.stripes, bar.values):
-        assert np.abs(rgb255(stripe.get_fill_color()) - rgb255(scene.y_scale.rgb(v))).max() <= 1
-    assert [t.text for t in bar.tick_labels] == [fmt_value(v, 1).replace(" ", "") for v in (-M, 0.0, M)]
+    M = nice_ceil(float(np.max(np.abs(np.concatenate([d.Y_plain, d.Y_plain_shifted, d.Y_rot, d.Y_rot_shifted])))))
+    assert (scene.y_scale.vmin, scene.y_scale.vmax) == (-M, M)  # round ends, over all four matrices
+    for pair in (scene.plain, scene.rot):
+        assert all(h.color_scale is scene.y_scale for h in pair.maps)
+        bar = pair.bar
+        assert bar.color_scale is scene.y_scale
+        for stripe, v in zip(bar.stripes, bar.values):
+            assert np.abs(rgb255(stripe.get_fill_color()) - rgb255(scene.y_scale.rgb(v))).max() <= 1
+        assert [t.text for t in bar.tick_labels] == [numbers.tick(v).replace(" ", "") for v in (-M, 0.0, M)]
 
 
-def test_the_figures_on_screen_are_the_measured_ones(final):
+def test_the_figures_on_screen_are_the_measured_ones_typeset_with_their_math(final):
     scene, frame = final
     d = scene.data
-    assert scene.score_val.text == fmt_value(d.score, 4) == scene.score_shift_val.text
-    assert scene.gap_val.text == fmt_measure(d.score_gap)
-    assert scene.gap_max_val.text == fmt_measure(d.score_gap_max)
-    assert scene.summary[-1].text == fmt_measure(d.score_gap_max)
-    assert [v.text for v in scene.defect_vals] == [fmt_measure(d.defect_plain), fmt_measure(d.defect_rot)]
-    for v, want in zip(scene.defect_vals, (GOOD, BAD)):
-        assert np.abs(dominant_ink(scene, frame, v, BG) - rgb255(want)).max() <= 40
-    # the readouts name the positions the hands were last turned to, by token
-    assert [r.text for r in scene.pos_read] == [str(d.m + d.s), str(d.n + d.s)]
-    assert scene.who[0][1].text.replace(" ", "") == f"queryoftoken{d.q_token}"
-    assert scene.who[1][1].text.replace(" ", "") == f"keyoftoken{d.k_token}"
+    assert scene.score_row.figure == numbers.measure(d.score, SCORE_DIGITS)
+    assert scene.score_shift_row.figure.text == scene.score_row.figure.text  # the same digits
+    assert f'"score"({d.m}, {d.n})' in scene.score_row.typst_code  # number and formula on one math line
+    assert scene.gap_row.figure == numbers.measure(d.score_gap)
+    assert scene.gap_max_row.figure == numbers.measure(d.score_gap_max)
+    assert str(d.s_max) in scene.gap_max_row.typst_code and "s <=" in scene.gap_max_row.typst_code  # s is defined
+    assert [p.measure.figure for p in (scene.plain, scene.rot)] == [numbers.measure(d.defect_plain),
+                                                                    numbers.measure(d.defect_rot)]
+    # at the close, a passed check reads in the verified colour, the rotated V's change in the failed one
+    for mob, want in ((scene.gap_max_row, VERIFIED), (scene.plain.measure, VERIFIED), (scene.rot.measure, FAILED)):
+        assert np.abs(dominant_ink(scene, frame, mob, BG) - rgb255(want)).max() <= 40
+    # the readouts name the positions the hands were last turned to, by token, as math
+    assert [m.typst_code.strip("$ ") for m in scene.moved] == [f"m + s = {d.m + d.s}", f"n + s = {d.n + d.s}"]
+    assert [m.typst_code.strip("$ ") for m in scene.where] == [f"m = {d.m}", f"n = {d.n}"]
+    assert scene.who[0][1].text.replace(" ", "") == f"queryoftoken{d.q_token},"
+    assert scene.who[1][1].text.replace(" ", "") == f"keyoftoken{d.k_token},"
+
+
+def test_lecture_language_labels_bound_and_no_dead_beat(final):
+    scene, _ = final
+    res = scene.audit
+    assert not res.lecture, res.lecture
+    for key, qs in (("v_plain", {"Y_plain", "Y_plain_shifted"}), ("v_rot", {"Y_rot", "Y_rot_shifted"})):
+        rec = _record(scene, key)
+        assert qs <= {q for q, _ in rec.named} and qs <= {q for q, _ in rec.shown}, key
+    # the why beat changes the picture: the two lines that say why appear
+    why = _texts(_record(scene, "v_why"))
+    assert any("R_(n - m)" in t for t in why) and any("sum_n" in t for t in why)
+    for rec in res.records:  # no code ranges (0..5, 1..1000) at any beat
+        assert not [t for t in _texts(rec) if ".." in t], rec.key
+
+
+def test_the_close_brings_the_three_measured_lines_forward(final):
+    scene, _ = final
+    close = scene.audit.records[-1]
+    assert close.key == "close"
+    texts = [it for it in close.items if it.kind == "text" and not it.header and it.opacity > 0.3]
+    names = {it.text for it in texts}
+    assert {scene.gap_max_row.typst_code.strip("$ "), scene.plain.measure.typst_code.strip("$ "),
+            scene.rot.measure.typst_code.strip("$ ")} <= names
+    assert len(texts) == 5  # the three measures and the two values' heads; the rest is gone
+    content = scene.layout.content
+    left, right = min(it.box[0] for it in texts), max(it.box[2] for it in texts)
+    assert right - left >= 0.6 * content.width  # large
+    assert abs((left + right) / 2 - content.center[0]) < 0.05
+
+
+def test_the_still_draws_with_the_clips_scale(final):
+    from scenes.figures import designed_stills
+
+    scene, _ = final
+    s = designed_stills("RoPERotatesQK", scene.data, scene.cfg)[0]
+    for k, h in zip("ABCD", (*scene.plain.maps, *scene.rot.maps)):
+        np.testing.assert_array_equal(s.panels[k].values, h.values)
+        assert s.panels[k].scale.same_as(h.color_scale) and s.panels[k].scale.same_as(output_scale(scene.data))
 
 
 def test_captions_one_per_beat_and_long_enough_to_read(final):
@@ -152,6 +233,7 @@ def test_captions_one_per_beat_and_long_enough_to_read(final):
     assert_captions_readable(caps)
     assert any(fmt_measure(scene.data.defect_rot) in c.text for c in caps)
     assert 20 <= scene.time <= 75
+    assert all(notebook_output(c.text) is None for c in caps), [c.text for c in caps]
 
 
 def test_everything_stays_inside_the_frame(final):
