@@ -30,16 +30,18 @@ from scenes.kit.voice import (
     unspeakable,
 )
 from test_cli import clips, make_project
+from test_lecture_language import read_back
 
 REPO = Path(__file__).resolve().parent.parent
 
 
 # ------------------------------------------------------------------ words for the voice
 def _number_back(words: str) -> float:
-    """Parse "minus 4.7 times 10 to the minus 16" back into a float."""
-    m = re.fullmatch(r"(minus )?([\d.]+)(?: times 10 to the (minus )?(\d+))?", words)
-    assert m, words
-    v = float(m.group(2)) * (10.0 ** ((-1 if m.group(3) else 1) * int(m.group(4))) if m.group(4) else 1.0)
+    """Parse "about minus 4.7 times 10 to the minus 16" (or "10 to the minus 10", "exactly 0") back into a float."""
+    m = re.fullmatch(r"(?:about |exactly )?(minus )?(?:([\d.]+)(?: times )?)?(?:10 to the (minus )?(\d+))?", words)
+    assert m and (m.group(2) or m.group(4)), words
+    mant = float(m.group(2)) if m.group(2) else 1.0
+    v = mant * (10.0 ** ((-1 if m.group(3) else 1) * int(m.group(4))) if m.group(4) else 1.0)
     return -v if m.group(1) else v
 
 
@@ -49,7 +51,7 @@ def test_every_printed_measure_is_said_as_its_value(x):
     said = spoken(printed)
     assert not unspeakable(said), (printed, said)
     back = _number_back(said)
-    assert back == float(printed.replace("\u2212", "-")) or np.isclose(back, float(printed.replace("\u2212", "-")), rtol=1e-12)
+    assert np.isclose(back, read_back(printed), rtol=1e-12, atol=0)  # the voice says what the caption prints
 
 
 @pytest.mark.parametrize("text, said", [
@@ -60,7 +62,10 @@ def test_every_printed_measure_is_said_as_its_value(x):
     ("a turn is 2\u03c0", "a turn is two pi"),
     ("P\u00b7Y moves", "P times Y moves"),
     ("Lecture 5 \u00b7 Inside", "Lecture 5, Inside"),
-    ("exactly 0.0", "exactly 0.0"),
+    ("exactly 0", "exactly 0"),
+    ("≈ 2.2 × 10⁻¹⁶", "about 2.2 times 10 to the minus 16"),
+    ("the 10⁻¹⁰ line", "the 10 to the minus 10 line"),
+    ("nₘₐₓ = 1024 rows", "n max equals 1024 rows"),
 ])
 def test_symbols_are_said_in_words(text, said):
     assert spoken(text) == said
