@@ -1,7 +1,9 @@
 """Clip 08 SinusoidalPosition: data binding, the wave panel sharing the matrix's position axis,
-the colour bar as the panel's value axis, the final frame's pixels (the full matrix beside its
-fastest pair of waves with their samples), the printed measures, captions true for every config,
-and the layout audit over the config matrix."""
+the colour bar as the panel's value axis, the proof beat's pixels (the fastest pair of waves with
+their samples beside the full matrix), the takeaway (the matrix alone, large, its pairs labelled
+with their wavelengths, bound to PE), the printed measures in the lecture's number style, the
+still drawn on the clip's own scale, captions true for every config, and the layout and lecture
+audit over the config matrix."""
 
 from __future__ import annotations
 
@@ -15,19 +17,29 @@ from frames import (
     corner_results,
     dominant_ink,
     pixel,
-    render_final_frame,
     rgb255,
     to_pixel,
 )
 from mathcore import load_config, my_sinusoidal_position, sinusoidal_wavelengths
 from mathcore.rope_measures import sinusoidal_at
-from scenes.kit import BG, ColorScale, fmt_measure
-from scenes.positions import SinusoidalPosition, base_math, fmt_length
+from scenes.figures import designed_stills
+from scenes.figures.positions import base_figure, pe_scale, sample_check, wavelength_figures
+from scenes.kit import BG, COS, SIN, VERIFIED, numbers
+from scenes.kit.audit import audit_clip
+from scenes.kit.notation import N
+from scenes.kit.numbers import notebook_output
+from scenes.positions import SinusoidalPosition
+
+W, H = 427, 240
 
 
 @pytest.fixture(scope="module")
-def final():
-    return render_final_frame(SinusoidalPosition)
+def run():
+    """One silent run: every beat's picture (small) and the audit of every beat."""
+    res = audit_clip(SinusoidalPosition, beat_frames=(W, H))
+    res.scene.audit = res
+    res.frames = dict(res.beat_frames)
+    return res
 
 
 @pytest.fixture(scope="module")
@@ -63,60 +75,93 @@ def test_a_config_edit_reaches_the_clip(tmp_path):
     np.testing.assert_array_equal(d.PE, my_sinusoidal_position(9, 8, 500000.0))
 
 
-def test_the_formula_prints_the_configured_base():
-    assert [base_math(b) for b in (100.0, 10000.0, 500000.0, 1e9, 2.5e7)] == [
-        "100", "10000", "500000", "(10^9)", "(2.5 dot 10^7)"]
+def test_the_formula_prints_the_configured_base_in_the_lecture_style():
+    bases = (100.0, 10000.0, 500000.0, 1e9, 2.5e7)
+    assert [base_figure(b).text for b in bases] == ["100", "10\u2009000", "500\u2009000", "10⁹", "25 million"]
+    assert base_figure(1e9).math == "10^9" and base_figure(10000.0).math == "10 thin 000"
+    for b in bases:
+        assert notebook_output(base_figure(b).text) is None
 
 
-def test_final_frame_cells_are_coloured_by_my_sinusoidal_position(final):
-    scene, frame = final
-    d = scene.data
-    np.testing.assert_array_equal(scene.heat.values, d.PE)
-    scale = ColorScale(d.cmap, -1.0, 1.0)
-    for p in range(d.T):
+def test_wavelengths_read_in_the_lecture_number_style():
+    assert [f.text for f in wavelength_figures([6.2832, 62.83, 628.3, 6283.2, 3.5e7])] == [
+        "6.3", "63", "628", "6283", "≈ 3.5 × 10⁷"]
+
+
+def test_the_takeaway_is_the_matrix_large_with_its_wavelengths(run):
+    """The closing frame: the matrix alone (the waves, the panel and the notes gone), painted by PE,
+    filling most of the content area, each column pair labelled with its measured wavelength, the
+    formula and the verified gap under it."""
+    scene, frame = run.scene, run.frames["close"]
+    d, pm = scene.data, scene.pm
+    take = scene.takeaway()
+    assert take is scene.final and on_screen(scene, pm.heat)
+    np.testing.assert_array_equal(pm.heat.values, d.PE)
+    assert pm.heat._shows == "PE"
+    scale = pe_scale(d.cmap)
+    for m in range(d.T):
         for j in range(d.d):
-            got = pixel(scene, frame, scene.heat.cell_center(p, j))
-            want = rgb255(scale.rgb(d.PE[p, j]))
-            assert np.abs(got - want).max() <= 4, (p, j, got, want)
+            got = pixel(scene, frame, pm.heat.cell_center(m, j))
+            assert np.abs(got - rgb255(scale.rgb(d.PE[m, j]))).max() <= 4, (m, j, got)
+    content = scene.layout.content
+    assert pm.heat.width * pm.heat.height >= 0.3 * content.width * content.height  # the largest thing by far
+    assert pm.heat.width > 2 * scene.wm.heat.width  # it grew from the working matrix
+    # each pair's label is its wavelength, over its own two columns
+    for i, (mark, f) in enumerate(zip(pm.marks, wavelength_figures(d.wavelengths))):
+        assert mark[1].typst_code.strip("$ ").replace(" ", "") == f"lambda_{i}={f.math}".replace(" ", "")
+        assert pm.heat.cell(0, 2 * i).get_left()[0] - 1e-6 <= mark[0].get_center()[0] <= pm.heat.cell(0, 2 * i + 1).get_right()[0]
+    # nothing else is left: the panel, the waves and the notes are gone
+    assert not on_screen(scene, scene.wm.panel) and not on_screen(scene, scene.curves[0])
+    assert not on_screen(scene, scene.lam_lines) and not on_screen(scene, scene.final_dots)
+    fig, ok = sample_check(d)
+    assert ok and fig.text == numbers.measure(d.sample_defect).text
 
 
-def test_the_panel_shares_the_matrix_position_axis_and_the_bar_is_its_value_axis(final):
-    scene, _ = final
-    d, panel, bar = scene.data, scene.panel, scene.bar
-    for p in range(d.T):  # position p of the waves is row p of the matrix
-        assert abs(panel.row_y(p) - scene.heat.cell_center(p, 0)[1]) < 1e-9
+def test_the_panel_shares_the_matrix_position_axis_and_the_bar_is_its_value_axis(run):
+    scene = run.scene
+    d, wm = scene.data, scene.wm
+    for m in range(d.T):  # position m of the waves is row m of the matrix
+        assert abs(wm.panel.row_y(m) - wm.heat.cell_center(m, 0)[1]) < 1e-9
     # the bar spans the scale, and a value's colour sits right above where the panel draws it
-    assert (bar.color_scale.norm.vmin, bar.color_scale.norm.vmax) == (-1.0, 1.0)
+    assert (wm.bar.color_scale.norm.vmin, wm.bar.color_scale.norm.vmax) == (-1.0, 1.0)
     for v in (-1.0, 0.0, 1.0):
-        assert abs(bar.point_of(v)[0] - panel.value_x(v)) < 1e-9
-    assert [t.text for t in bar.tick_labels] == ["\u22121", "0", "1"]
+        assert abs(wm.bar.point_of(v)[0] - wm.panel.value_x(v)) < 1e-9
+    assert [t.text for t in wm.bar.tick_labels] == ["\u22121", "0", "1"]
 
 
-def test_the_clip_ends_on_its_fastest_pair_with_its_samples(final):
-    scene, frame = final
-    d = scene.data
-    assert on_screen(scene, scene.curves[0]) and not on_screen(scene, scene.curves[-1])
-    scale = ColorScale(d.cmap, -1.0, 1.0)
+def test_the_proof_shows_the_fastest_pair_with_its_samples(run):
+    scene, frame = run.scene, run.frames["check"]
+    d, wm = scene.data, scene.wm
+    scale = pe_scale(d.cmap)
     dots = scene.final_dots
-    assert on_screen(scene, dots) and len(dots) == 2 * d.T
+    assert len(dots) == 2 * d.T
     for k, dot in enumerate(dots):
-        j, p = k // d.T, k % d.T  # sine samples, then cosine samples
-        v = d.samples[p, j]
-        np.testing.assert_allclose(dot.get_center(), scene.panel.to_point(v, p), atol=1e-9)
+        j, m = k // d.T, k % d.T  # sine samples, then cosine samples
+        v = d.samples[m, j]
+        np.testing.assert_allclose(dot.get_center(), wm.panel.to_point(v, m), atol=1e-9)
         assert rgb255(dot.get_fill_color()).tolist() == rgb255(scale.rgb(v)).tolist()
-        assert np.abs(pixel(scene, frame, dot.get_center()) - rgb255(scale.rgb(v))).max() <= 40, (p, j)
+        assert rgb255(dot.get_stroke_color()).tolist() == rgb255((SIN, COS)[j]).tolist()
+        assert np.abs(pixel(scene, frame, dot.get_center()) - rgb255(scale.rgb(v))).max() <= 40, (m, j)
+    # beside them, the full matrix painted by PE
+    for m in range(d.T):
+        for j in range(d.d):
+            got = pixel(scene, frame, wm.heat.cell_center(m, j))
+            assert np.abs(got - rgb255(scale.rgb(d.PE[m, j]))).max() <= 4, (m, j, got)
+    # and the measured gap, typeset, in the colour of a check that passed
+    assert abs(dominant_ink(scene, frame, scene.check_line, BG) - rgb255(VERIFIED)).max() <= 40
 
 
-def test_the_fastest_pairs_curves_are_drawn_where_the_waves_are(final):
-    scene, frame = final
-    d = scene.data
+def test_the_fastest_pairs_curves_are_drawn_where_the_waves_are(run):
+    scene, frame = run.scene, run.frames["check"]
+    d, wm = scene.data, scene.wm
     for curve, col in ((scene.curves[0][0], 0), (scene.curves[0][1], 1)):
         pts = np.vstack([curve.get_start_anchors(), curve.get_end()[None, :]])
-        want = scene.panel.to_point(d.waves[:, col], d.wave_x)
+        want = wm.panel.to_point(d.waves[:, col], d.wave_x)
         assert np.abs(pts[:, :2] - want[:, :2]).max() < 1e-6
+        assert rgb255(curve.get_stroke_color()).tolist() == rgb255((SIN, COS)[col]).tolist()
         # ink of the curve's colour where the wave is, between two samples (no dot there)
         k = int(np.argmin(np.abs(d.wave_x - 1.5)))
-        at = scene.panel.to_point(d.waves[k, col], d.wave_x[k])
+        at = wm.panel.to_point(d.waves[k, col], d.wave_x[k])
         r, c = to_pixel(scene, at, frame)
         want_rgb = rgb255(curve.get_stroke_color())
         window = frame[r - 2 : r + 3, c - 2 : c + 3].reshape(-1, 3).astype(int)
@@ -129,40 +174,68 @@ def test_the_fastest_pairs_curves_are_drawn_where_the_waves_are(final):
         assert np.abs(away - want_rgb).max(axis=1).min() > 150, col
 
 
-def test_the_figures_on_screen_are_the_measured_ones(final):
-    scene, frame = final
+def test_the_figures_on_screen_are_the_measured_ones_in_the_lecture_style(run):
+    scene = run.scene
     d = scene.data
-    assert scene.defect_value.text == fmt_measure(d.sample_defect)
-    assert scene.defect_value.text != "0.0"
-    printed = [grp[1].text for grp in scene.lambdas]
-    assert printed == [fmt_length(w) for w in d.wavelengths]
-    assert dominant_ink(scene, frame, scene.defect_value, BG).tolist() != rgb255(BG).tolist()
+    fig = scene.check_line.figure
+    assert fig.text == numbers.measure(d.sample_defect).text and fig.approx  # ≈ 1.1 × 10⁻¹⁶, typeset
+    assert "times 10^" in scene.check_line.typst_code
+    printed = [line.typst_code.strip("$ ") for line in scene.lam_lines]
+    assert printed == [f"lambda_{i} = {f.math}" for i, f in enumerate(wavelength_figures(d.wavelengths))]
+    # every text of every beat is lecture language: no e-notation, code name or 0.0
+    assert not [p for p in run.lecture if p.kind == "notation"]
 
 
-def test_fmt_length_reads_like_a_count_of_positions():
-    assert [fmt_length(x) for x in (6.2832, 62.83, 628.3, 6283.2)] == ["6.3", "62.8", "628", "6\u2009283"]
+def test_one_notation_with_the_deck(run):
+    """Position m (not p), the matrix PE, the rate θᵢ, as the kit's notation table has them."""
+    scene = run.scene
+    maths = [it.text for rec in run.records for it in rec.items if it.kind == "text" and it.is_math]
+    assert any(f"{N.encoding_matrix.math}_(m, 2i)" in t for t in maths)
+    assert any(N.rate.math in t for t in maths)
+    assert not any('"PE"[' in t or "[p," in t or "omega" in t for t in maths)  # the old PE[p, 2i], ω_i
+    assert all("{" not in c.text and "p_" not in c.text for c in scene.captions)
+    assert scene.wm.m_name.typst_code.strip("$ ") == N.position.math
 
 
-def test_captions_one_per_beat_and_long_enough_to_read(final):
-    scene, _ = final
+def test_every_beat_changes_the_picture_and_labels_name_what_is_shown(run):
+    assert not [p for p in run.lecture if p.kind in ("static", "binding")]
+    close = run.records[-1]
+    assert close.key == "close"
+    assert ("PE" in {q for q, _ in close.shown}) and ("PE" in {q for q, _ in close.named})
+
+
+def test_the_still_uses_the_clips_scale(run, corners):
+    """Issue 20: the still and the clip draw PE on one scale (bounds and colormap), in every config."""
+    for res in [run, *corners.values()]:
+        scene = res.scene
+        still = designed_stills("SinusoidalPosition", scene.data, scene.cfg)[0]
+        assert still.panels["M"].scale.same_as(scene.scale_)
+        assert scene.wm.heat.color_scale.same_as(scene.scale_) and scene.pm.heat.color_scale.same_as(scene.scale_)
+        np.testing.assert_array_equal(still.panels["M"].values, scene.data.PE)
+
+
+def test_captions_one_per_beat_and_long_enough_to_read(run):
+    scene = run.scene
     caps = scene.captions
     assert len(caps) >= 9
     assert_captions_readable(caps)
-    assert any(fmt_measure(scene.data.sample_defect) in c.text for c in caps)
+    assert any(sample_check(scene.data)[0].text in c.text for c in caps)
     assert 20 <= scene.time <= 75
 
 
-def test_everything_stays_inside_the_frame(final):
-    scene, _ = final
-    assert_inside_frame(scene, bottom=-3.1)
+def test_everything_stays_inside_the_frame(run):
+    assert_inside_frame(run.scene, bottom=-3.1)
 
 
-def test_layout_holds_at_every_beat(final):
-    assert_layout_holds(final[0].audit)
+def test_layout_holds_at_every_beat(run):
+    assert_layout_holds(run)
+    assert not run.contrast, run.contrast
 
 
 def test_layout_holds_over_the_config_matrix(corners):
     assert_layout_holds(corners)
+    bad = [f"{name}: {p}" for name, r in corners.items() for p in r.contrast]
+    assert not bad, bad
 
 
 def test_every_corner_keeps_lecture_pacing_and_true_captions(corners):
@@ -172,5 +245,6 @@ def test_every_corner_keeps_lecture_pacing_and_true_captions(corners):
         assert 20 <= scene.time <= 75, (name, scene.time)
         # "the last pair turns through only x % of a cycle": the share printed is the measured one
         share = 100.0 * (d.T - 1) / d.wavelengths[-1]
-        assert any(fmt_measure(share) in c.text for c in scene.captions), name
+        assert any(numbers.measure(share).text in c.text for c in scene.captions), name
         assert share < 50, name
+        assert sample_check(d)[1], name  # the samples are the matrix, to rounding, in every config

@@ -1,7 +1,10 @@
-"""Clip 09 ThreePositionalSchemes: data binding, act 1's matrices painted by one colour scale with
-its bar, act 2's similarity matrices (pixels, one size, a colour bar each with the matrix's range),
-the measured diagonal spreads labelled with what they are, captions, and the layout audit over
-the config matrix."""
+"""Clip 09 ThreePositionalSchemes: data binding (act 1's matrices, act 2's score grids from
+mathcore.scheme_compare), act 1 painted by one colour scale with its bar, act 2 compared like with
+like (one token's score q_m · k_n under every scheme, on one scale, one map large at a time, its pixels
+at every beat), the measured diagonal spreads and verdicts (green only for a check that passed), the
+comparison chart against the pass line, the takeaway (RoPE's score, a function of m − n alone),
+labels bound to what is shown, the still on the clip's scale, captions, and the layout and lecture
+audit over the config matrix."""
 
 from __future__ import annotations
 
@@ -15,32 +18,36 @@ from frames import (
     corner_results,
     dominant_ink,
     pixel,
-    render_final_frame,
     rgb255,
 )
-from mathcore import (
-    apply_rope,
-    learned_absolute_position,
-    lecture_inputs,
-    load_config,
-    my_sinusoidal_position,
-    relative_score_grid,
-    toeplitz_defect,
-)
-from mathcore.rope_measures import cosine_similarity_matrix
-from scenes.kit import BAD, BG, GOOD, fmt_measure
+from mathcore import apply_rope, learned_absolute_position, lecture_inputs, load_config, my_sinusoidal_position
+from mathcore.scheme_compare import scheme_scores
+from scenes.figures import designed_stills
+from scenes.figures.positions import PASS_LINE, input_scale, score_scale, spread_figures, verdict
+from scenes.kit import BG, FG, VERIFIED, numbers
+from scenes.kit.audit import audit_clip
 from scenes.kit.layout import _texts_in
-from scenes.positions import ThreePositionalSchemes, fmt_tick, nice_tick
+from scenes.positions import ThreePositionalSchemes
+
+W, H = 427, 240
 
 
 @pytest.fixture(scope="module")
-def final():
-    return render_final_frame(ThreePositionalSchemes)
+def run():
+    """One silent run: every beat's picture (small) and the audit of every beat."""
+    res = audit_clip(ThreePositionalSchemes, beat_frames=(W, H))
+    res.scene.audit = res
+    res.frames = dict(res.beat_frames)
+    return res
 
 
 @pytest.fixture(scope="module")
 def corners(tmp_path_factory):
     return corner_results(ThreePositionalSchemes, tmp_path_factory)
+
+
+def on_screen(scene, mob) -> bool:
+    return any(mob is f for m in scene.mobjects for f in m.get_family())
 
 
 def test_data_is_what_mathcore_computes_from_the_config():
@@ -56,14 +63,14 @@ def test_data_is_what_mathcore_computes_from_the_config():
     np.testing.assert_array_equal(d.X_sin, inp.X + P)
     np.testing.assert_array_equal(d.X_learned, inp.X + E)
     np.testing.assert_allclose(d.Q_rope, apply_rope(inp.X @ inp.Wq, base=cfg.rope_base), atol=1e-12)
-    Ts = cfg.T_heatmap
-    np.testing.assert_array_equal(d.sim_sin, cosine_similarity_matrix(my_sinusoidal_position(Ts, cfg.d, cfg.rope_base)))
-    np.testing.assert_array_equal(d.sim_learned, cosine_similarity_matrix(learned_absolute_position(Ts, cfg.d, cfg.n_max, cfg.seed)))
-    G = relative_score_grid((inp.X @ inp.Wq)[0], (inp.X @ inp.Wk)[0], Ts, cfg.rope_base)
-    np.testing.assert_allclose(d.sim_rope, G, atol=1e-12)
-    assert d.defects == tuple(toeplitz_defect(S) for S in (d.sim_sin, d.sim_learned, d.sim_rope))
-    # RoPE's grid depends on m − n only; the fresh learned table's does not
-    assert d.defects[2] < 1e-12 and d.defects[1] > 0.1
+    # act 2: the first token's score at every (m, n), under each scheme
+    want = scheme_scores(inp.X[0], inp.Wq, inp.Wk, cfg.T_heatmap, cfg.rope_base, cfg.n_max, cfg.seed)
+    for got, exp in zip(d.scores.grids, want.grids):
+        np.testing.assert_array_equal(got, exp)
+    assert d.scores.defects == want.defects and d.T_sim == cfg.T_heatmap
+    # RoPE's score depends on m − n only; the added schemes' do not (though the encodings alone are relative)
+    assert d.scores.relative() == (False, False, True)
+    assert d.scores.defects[2] < 1e-12 and min(d.scores.defects[:2]) > 1e-3 and d.scores.gram_defect < 1e-12
     assert d.n_max == cfg.n_max
 
 
@@ -77,17 +84,19 @@ def test_a_config_edit_reaches_the_clip(tmp_path):
     np.testing.assert_array_equal(d.X, lecture_inputs(6, 4, 11).X)
 
 
-def test_act_one_paints_every_matrix_by_one_scale_with_its_bar(final):
-    scene, _ = final
+def test_act_one_paints_every_matrix_by_one_scale_with_its_bar(run):
+    scene = run.scene
     d = scene.data
     sc = scene.in_scale
-    shown = [(scene.x_in, d.X)] + list(zip(scene.middles, (d.P, d.E, d.Q))) \
-        + list(zip(scene.results, (d.X_sin, d.X_learned, d.Q_rope)))
+    shown = [(scene.x_in, d.X)] + [(g[1][0], A) for g, A in zip(scene.schemes1, (d.P, d.E, d.Q))] \
+        + [(g[1][2], A) for g, A in zip(scene.schemes1, (d.X_sin, d.X_learned, d.Q_rope))]
     m = max(float(np.max(np.abs(a))) for _, a in shown)
-    assert (sc.norm.vmin, sc.norm.vmax) == (-m, m)  # the scale covers every entry shown
+    top = numbers.nice_ceil(m)
+    assert (sc.norm.vmin, sc.norm.vmax) == (-top, top) and m <= top  # covers every entry, ends round
+    assert sc.same_as(input_scale(d))
     bar = scene.in_bar
     assert bar.color_scale is sc
-    assert [t.text for t in bar.tick_labels] == [fmt_measure(-m), "0.0", fmt_measure(m)]
+    assert [t.text for t in bar.tick_labels] == [numbers.tick(-top), "0", numbers.tick(top)]
     for h, A in shown:
         np.testing.assert_array_equal(h.values, A)
         for i in range(A.shape[0]):
@@ -95,99 +104,159 @@ def test_act_one_paints_every_matrix_by_one_scale_with_its_bar(final):
                 assert rgb255(h.cell(i, j).get_fill_color()).tolist() == rgb255(sc.rgb(A[i, j])).tolist(), (i, j)
 
 
-def test_final_frame_colours_every_similarity_matrix_by_its_values(final):
-    scene, frame = final
+def test_act_two_repaints_one_large_map_per_scheme_on_one_scale(run):
+    """Like with like: the same quantity (the score) for every scheme, on one scale, the map the
+    largest thing on screen, its cells the right colours at the end of each scheme's beat."""
+    scene = run.scene
     d = scene.data
-    for h, S, sc in zip(scene.sims, (d.sim_sin, d.sim_learned, d.sim_rope), scene.sim_scales):
-        np.testing.assert_array_equal(h.values, S)
+    sc = scene.score_scale
+    top = numbers.nice_ceil(max(float(np.max(np.abs(S))) for S in d.scores.grids))
+    assert (sc.vmin, sc.vmax) == (-top, top) and sc.same_as(score_scale(d))
+    assert [t.text for t in scene.map.bar.tick_labels] == [numbers.tick(-top), "0", numbers.tick(top)]
+    content = scene.layout.content
+    assert scene.map.heat.width * scene.map.heat.height >= 0.2 * content.width * content.height
+    for key, S in (("sin_spread", d.scores.sinusoidal), ("learned_score", d.scores.learned),
+                   ("rope_score", d.scores.rope)):
+        frame = run.frames[key]
+        rec = next(r for r in run.records if r.key == key)
+        path = next(q for q, _ in rec.shown if q.startswith("scores."))
+        assert path == {"sin_spread": "scores.sinusoidal", "learned_score": "scores.learned",
+                        "rope_score": "scores.rope"}[key]
         for m in range(0, d.T_sim, 2):
             for n in range(1, d.T_sim, 3):
-                got = pixel(scene, frame, h.cell_center(m, n))
-                assert np.abs(got - rgb255(sc.rgb(S[m, n]))).max() <= 6, (m, n, got)
+                got = pixel(scene, frame, scene.map.heat.cell_center(m, n))
+                assert np.abs(got - rgb255(sc.rgb(S[m, n]))).max() <= 6, (key, m, n, got)
 
 
-def test_the_similarity_matrices_are_one_size_and_the_largest_things_on_screen(final):
-    scene, _ = final
-    widths = [h.width for h in scene.sims]
-    assert max(widths) - min(widths) < 1e-9
-    content = scene.layout.content
-    assert sum(h.width * h.height for h in scene.sims) >= 0.27 * content.width * content.height
-    for h in scene.sims:
-        assert h.width > 2.5
-
-
-def test_each_colour_bar_spans_its_matrix_scale(final):
-    scene, _ = final
-    d = scene.data
-    for bar, sc in zip(scene.sim_bars, scene.sim_scales):
-        assert bar.color_scale is sc
-        vals = bar.values
-        assert vals.min() > sc.norm.vmin and vals.max() < sc.norm.vmax
-    assert (scene.sim_scales[0].norm.vmin, scene.sim_scales[0].norm.vmax) == (-1.0, 1.0)
-    r = float(np.max(np.abs(d.sim_rope)))
-    assert (scene.sim_scales[2].norm.vmin, scene.sim_scales[2].norm.vmax) == (-r, r)
-    top = nice_tick(r)  # a round tick inside the range, drawn where its value sits
-    assert 0.5 * r < top <= r
-    assert scene.sim_bars[2].tick_labels[-1].text == fmt_tick(top)
-    assert [t.text for t in scene.sim_bars[0].tick_labels] == ["\u22121", "0", "1"]
-    bar = scene.sim_bars[2]
-    np.testing.assert_allclose(bar.tick_labels[-1].get_y(), bar.point_of(top)[1], atol=1e-6)
-    assert [nice_tick(x) for x in (6.04, 0.83, 12.7, 1.0)] == [6.0, 0.8, 10.0, 1.0]
-
-
-def test_the_picked_diagonal_is_constant_on_screen(final):
-    scene, frame = final
+def test_the_picked_diagonal_is_constant_for_rope_and_not_for_the_added_schemes(run):
+    scene = run.scene
     d = scene.data
     k = scene.DIAG
-    vals = [d.sim_rope[m, m - k] for m in range(k, d.T_sim)]
-    assert max(vals) - min(vals) <= d.defects[2]
-    colours = [pixel(scene, frame, scene.sims[2].cell_center(m, m - k)) for m in range(k, d.T_sim)]
-    assert max(np.abs(c - colours[0]).max() for c in colours) <= 4
+    for key, S, const in (("sin_spread", d.scores.sinusoidal, False), ("rope_score", d.scores.rope, True)):
+        vals = np.array([S[m, m - k] for m in range(k, d.T_sim)])
+        frame = run.frames[key]
+        colours = [pixel(scene, frame, scene.map.heat.cell_center(m, m - k)) for m in range(k, d.T_sim)]
+        spread = max(np.abs(c - colours[0]).max() for c in colours)
+        if const:
+            assert np.ptp(vals) <= d.scores.defects[2] and spread <= 4
+        else:
+            assert np.ptp(vals) > 0.1 and spread > 10
+    # the outline marks exactly those cells
+    for box, m in zip(scene.diag, range(k, d.T_sim)):
+        np.testing.assert_allclose(box.get_center(), scene.map.heat.cell_center(m, m - k), atol=1e-9)
 
 
-def test_the_figures_on_screen_are_the_measured_ones_and_say_what_they_measure(final):
-    scene, frame = final
+def test_the_figures_on_screen_are_the_measured_ones_and_green_only_where_a_check_passed(run):
+    scene = run.scene
     d = scene.data
-    assert [v.text for v in scene.defect_values] == [fmt_measure(x) for x in d.defects]
-    for v, x in zip(scene.defect_values, d.defects):
-        want = GOOD if x < 1e-9 else BAD
-        assert np.abs(dominant_ink(scene, frame, v, BG) - rgb255(want)).max() <= 40
-    # each figure is labelled with the kind of value it measures, and its verdict
-    kinds = [v[0].original_text for v in scene.verdicts]
-    assert kinds == ["cosines on a diagonal", "cosines on a diagonal", "scores on a diagonal"]
-    assert [v[2].original_text for v in scene.verdicts] == [
-        "\u2192 depend on m \u2212 n only", "\u2192 depend on m and n", "\u2192 depend on m \u2212 n only"]
+    rel = d.scores.relative()
+    frame = run.frames["rope_score"]
+    for k, notes in enumerate(scene.notes2):
+        fig = notes[1][1]
+        assert fig.figure.text == spread_figures(d)[k].text
+        ink = rgb255(VERIFIED if rel[k] else FG)
+        assert rgb255(fig.get_color()).tolist() == ink.tolist(), k
+        words = notes[1][2].text
+        assert words.replace("$", "").replace("  ", " ").startswith("depends on")
+        assert ("only" in words) == rel[k]
+    assert np.abs(dominant_ink(scene, frame, scene.notes2[2][1][1], BG) - rgb255(VERIFIED)).max() <= 40
+    assert [verdict(r) for r in rel] == ["m and n", "m and n", "m − n only"]
     # no check or cross glyph that could read as a multiplication sign beside a figure
     texts = [getattr(t, "original_text", "") or getattr(t, "text", "") for m in scene.mobjects for t in _texts_in(m)]
-    assert not any(ch in t for t in texts for ch in "\u2717\u00d7\u2713")
+    assert not any(ch in t for t in texts for ch in "\u2717\u2713")
 
 
-def test_captions_one_per_beat_and_long_enough_to_read(final):
-    scene, _ = final
+def test_the_comparison_puts_each_spread_against_the_pass_line(run):
+    scene = run.scene
+    d = scene.data
+    chart = scene.chart
+    plot, marks = chart[0], chart[1]
+    for k, (mark, v) in enumerate(zip(marks, d.scores.defects)):
+        if v > 0:  # a bar from the floor up to the measured spread
+            np.testing.assert_allclose(mark.get_top()[1], plot.to_point(k, v)[1], atol=1e-6)
+            np.testing.assert_allclose(mark.get_x(), plot.to_point(k, v)[0], atol=1e-6)
+        want = VERIFIED if d.scores.relative()[k] else None
+        if want is not None:
+            assert rgb255(mark.get_fill_color()).tolist() == rgb255(want).tolist()
+        else:
+            assert rgb255(mark.get_fill_color()).tolist() != rgb255(VERIFIED).tolist()
+    line = chart[3]
+    np.testing.assert_allclose(line.get_y(), plot.to_point(0, PASS_LINE)[1], atol=1e-6)
+    assert [t.figure.text for t in chart.tops] == [f.text for f in spread_figures(d)]
+    # only RoPE's bar lies under the line
+    assert [m.get_top()[1] < line.get_y() for m in marks] == [False, False, True]
+
+
+def test_the_takeaway_is_ropes_score_large_with_its_identity_and_check(run):
+    scene, frame = run.scene, run.frames["close"]
+    d = scene.data
+    take = scene.takeaway()
+    m, diag, name, text = take
+    assert all(on_screen(scene, f) for x in take for f in x.family_members_with_points())
+    np.testing.assert_array_equal(m.heat.values, d.scores.rope)
+    assert m.heat._shows == "scores.rope" and m.title._names == "scores.rope"
+    assert m.heat.width > scene.map.heat.width  # larger than in act 2, the tabs gone
+    assert not on_screen(scene, scene.tabs) and not on_screen(scene, scene.chart)
+    sc = scene.score_scale
+    for i in range(0, d.T_sim, 3):
+        for j in range(d.T_sim):
+            got = pixel(scene, frame, m.heat.cell_center(i, j))
+            assert np.abs(got - rgb255(sc.rgb(d.scores.rope[i, j]))).max() <= 6, (i, j)
+    eq, check, dep = text
+    assert "R_(n - m)" in eq.typst_code
+    assert check[1].figure.text == spread_figures(d)[2].text
+    assert rgb255(check[1].get_color()).tolist() == rgb255(VERIFIED).tolist()
+    assert "only" in dep.text
+
+
+def test_every_beat_changes_the_picture_and_labels_name_what_is_shown(run):
+    assert not [p for p in run.lecture if p.kind in ("static", "binding", "notation")], run.lecture
+    shown = {r.key: {q for q, _ in r.shown} for r in run.records}
+    assert {"X", "P", "X_sin"} <= shown["sinusoidal"] and {"E", "X_learned"} <= shown["learned"]
+    assert {"Q", "Q_rope"} <= shown["rope"] and "scores.sinusoidal" in shown["score"]
+    assert "scores.rope" in shown["close"]
+
+
+def test_the_still_uses_the_clips_scales(run, corners):
+    """Issue 20: the still draws the three score grids on the clip's one score scale, in every config."""
+    for res in [run, *corners.values()]:
+        scene = res.scene
+        still = designed_stills("ThreePositionalSchemes", scene.data, scene.cfg)[0]
+        for key, S in zip("ABC", scene.data.scores.grids):
+            assert still.panels[key].scale.same_as(scene.score_scale)
+            assert scene.map.heat.color_scale.same_as(scene.score_scale)
+            np.testing.assert_array_equal(still.panels[key].values, S)
+
+
+def test_captions_one_per_beat_and_long_enough_to_read(run):
+    scene = run.scene
     caps = scene.captions
     assert len(caps) >= 10
     assert_captions_readable(caps)
-    assert any(fmt_measure(scene.data.defects[2]) in c.text for c in caps)
-    assert any(str(scene.data.n_max) in c.text for c in caps)
+    assert any(spread_figures(scene.data)[2].text in c.text for c in caps)
+    assert any(numbers.count(scene.data.n_max).text in c.text for c in caps)
     assert 20 <= scene.time <= 75
 
 
-def test_everything_stays_inside_the_frame(final):
-    scene, _ = final
-    assert_inside_frame(scene, bottom=-3.1)
+def test_everything_stays_inside_the_frame(run):
+    assert_inside_frame(run.scene, bottom=-3.1)
 
 
-def test_layout_holds_at_every_beat(final):
-    assert_layout_holds(final[0].audit)
+def test_layout_holds_at_every_beat(run):
+    assert_layout_holds(run)
+    assert not run.contrast, run.contrast
 
 
 def test_layout_holds_over_the_config_matrix(corners):
     assert_layout_holds(corners)
+    bad = [f"{name}: {p}" for name, r in corners.items() for p in r.contrast]
+    assert not bad, bad
 
 
 def test_every_corner_keeps_lecture_pacing_and_true_verdicts(corners):
     for name, res in corners.items():
         scene = res.scene
         assert 20 <= scene.time <= 75, (name, scene.time)
-        # the measured claim the narration makes holds: sinusoidal and RoPE constant, the fresh table not
-        assert scene.relative_only() == (True, False, True), name
+        # the measured claim the narration makes holds: only RoPE's score depends on m − n alone
+        assert scene.relative() == (False, False, True), name
+        assert [c.key for c in scene.captions][-2:] == ["compare", "close"], name

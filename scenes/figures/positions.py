@@ -1,31 +1,105 @@
-"""Designed stills of the positions clips: 08 sinusoidal positions, 09 three positional schemes."""
+"""The positions clips' picture, described once: 08 sinusoidal positions, 09 three positional schemes.
+
+The functions above the stills are the one description of what both pictures show (the colour
+scales, the measured figures, the verdicts and the words on the data); clip 08/09 (``scenes/
+positions.py``) import them, and the designed stills below draw from them, so a still and its clip
+agree scale for scale and figure for figure (``tests/test_clip08_*``, ``tests/test_clip09_*``).
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
+from mathcore.scheme_compare import OFFSET_TOL
+from scenes.kit import numbers
+from scenes.kit.notation import N
 from scenes.kit.stills import FigureStill, Heatmap, Line, Plot, Series, Text, sci
 from scenes.kit.theme import ColorScale
 
 from . import still
 
-SIN, COS = "accent", "purple"  # clip 08's colours for the sine and the cosine of a pair
-SCHEME_COLORS = ("accent", "blue", "purple")  # clip 09: sinusoidal, learned absolute, RoPE
+PASS_LINE = OFFSET_TOL  # a measured gap below it is rounding (the lecture's pass line, 10⁻¹⁰)
 SCHEME_NAMES = ("Sinusoidal", "Learned absolute", "RoPE")
-TOEPLITZ_TOL = 1e-9  # clip 09: a diagonal spread below this (relative to the values) is rounding
 
 
-def base_tex(base: float) -> str:
-    """``10000``, ``5\\times10^{5}``: a base as mathtext."""
-    if float(base).is_integer() and base < 1e5:
-        return f"{int(base)}"
-    e = int(np.floor(np.log10(base)))
-    m = base / 10 ** e
-    return f"10^{{{e}}}" if np.isclose(m, 1) else f"{m:g}\\times10^{{{e}}}"
+# ====================================================================== the description: 08
+def pe_scale(cmap: str) -> ColorScale:
+    """Clip 08's one scale: sines and cosines fill [−1, 1], which are round ends already."""
+    return ColorScale(cmap, -1.0, 1.0)
 
 
-def fmt_length(x: float) -> str:
-    return f"{x:,.0f}".replace(",", "\u2009") if x >= 100 else f"{x:.1f}"
+def base_figure(base: float) -> numbers.Figure:
+    """The frequency base as the formula prints it: its digits below a million (``10 000``,
+    ``500 000``), a power of ten from there when it is one (``10⁹``), else a rounded count."""
+    b = float(base)
+    k = int(round(np.log10(b)))
+    if b >= 1e6 and b == 10.0 ** k:
+        return numbers.power(k)
+    return numbers.count(int(round(b)))
+
+
+def wavelength_figures(wavelengths) -> tuple[numbers.Figure, ...]:
+    """``λᵢ`` of every pair, in positions, in the lecture's number style (``6.3``, ``63``, ``6283``)."""
+    return tuple(numbers.measure(float(v)) for v in wavelengths)
+
+
+def sample_check(data) -> tuple[numbers.Figure, bool]:
+    """Clip 08's proof: the largest gap between the waves' samples and the matrix, and whether it
+    is below the pass line (the samples *are* the matrix, to rounding)."""
+    return numbers.measure(data.sample_defect), bool(data.sample_defect < PASS_LINE)
+
+
+# ====================================================================== the description: 09
+def input_scale(data) -> ColorScale:
+    """Clip 09's act 1: one diverging scale for every matrix it shows (the input, what each scheme
+    adds or multiplies, and each result), ending at a round value."""
+    shown = [data.X, data.P, data.E, data.Q, data.X_sin, data.X_learned, data.Q_rope]
+    return ColorScale.symmetric(data.cmap, shown)
+
+
+def score_scale(data) -> ColorScale:
+    """Clip 09's act 2: the three schemes' scores are one quantity, so one scale over all three."""
+    return ColorScale.symmetric(data.cmap, list(data.scores.grids))
+
+
+def spread_figures(data) -> tuple[numbers.Figure, ...]:
+    """Each scheme's measured diagonal spread (the Toeplitz defect of its score grid)."""
+    return tuple(numbers.measure(v) for v in data.scores.defects)
+
+
+def verdict(relative: bool) -> str:
+    """What a scheme's score depends on, in words (two at most, beside its figure)."""
+    return f"{N.offset.text} only" if relative else f"{N.position.text} and {N.other_position.text}"
+
+
+def verdict_tex(relative: bool) -> str:
+    """:func:`verdict` with its symbols as mathtext, for the still."""
+    return "$m - n$ only" if relative else "$m$ and $n$"
+
+
+def cbar(scale: ColorScale) -> dict:
+    """A still's colour bar ticks: the clip's own (the scale's round ticks, printed the lecture's way)."""
+    ticks = tuple(scale.ticks())
+    return {"cbar_ticks": ticks, "cbar_ticklabels": tuple(numbers.tick(t) for t in ticks)}
+
+
+def measured(prefix: str, x: float) -> str:
+    """``prefix`` and a measured figure for a still's proof: ``= 0.42``, or ``≈ 1.1 × 10⁻¹⁶`` with no ``=``."""
+    return f"{prefix} {sci(x)}" if numbers.measure(x).approx else f"{prefix} = {sci(x)}"
+
+
+def score_formulas() -> tuple[tuple[str, str], ...]:
+    """Per scheme, the query at position m and the key at position n (Typst), as clip 09 prints them."""
+    pe_m, e_m = N.encoding.math, N.learned_row.math
+    pe_n, e_n = pe_m.replace("_m", "_n"), e_m.replace("_m", "_n")
+    return (
+        (f"q_m = W_q (x + {pe_m})", f"k_n = W_k (x + {pe_n})"),
+        (f"q_m = W_q (x + {e_m})", f"k_n = W_k (x + {e_n})"),
+        ("q_m = R_m W_q x", "k_n = R_n W_k x"),
+    )
+
+
+SCORE_TEX = (r"$q_m = W_q(x + \mathrm{PE}_m)$", r"$q_m = W_q(x + E_m)$", r"$q_m = R_m W_q\,x$")
 
 
 # ====================================================================== 08
@@ -35,89 +109,72 @@ def waves_to_matrix(data, cfg) -> FigureStill:
     the PE matrix, pair by pair, wavelengths growing geometrically."""
     T, d = data.PE.shape
     pairs = d // 2
-    scale = ColorScale(data.cmap, -1.0, 1.0)  # the clip's scale
-    gap = 2.6
+    scale = pe_scale(data.cmap)
+    gap = 2.6  # lanes of the wave panel, one per pair
     series = []
     for i in range(pairs):
         off = (pairs - 1 - i) * gap
         series += [
-            Series(data.waves[:, 2 * i] + off, data.wave_x, "sine $2i$" if i == 0 else "", SIN, width=1.4),
-            Series(data.waves[:, 2 * i + 1] + off, data.wave_x, "cosine $2i{+}1$" if i == 0 else "", COS, width=1.4),
-            Series(data.samples[:, 2 * i] + off, np.arange(T), "", SIN, "dots", width=1.5),
-            Series(data.samples[:, 2 * i + 1] + off, np.arange(T), "", COS, "dots", width=1.5),
+            Series(data.waves[:, 2 * i] + off, data.wave_x, "sine" if i == 0 else "", "sin", width=1.4),
+            Series(data.waves[:, 2 * i + 1] + off, data.wave_x, "cosine" if i == 0 else "", "cos", width=1.4),
+            Series(data.samples[:, 2 * i] + off, np.arange(T), "", "sin", "dots", width=1.5),
+            Series(data.samples[:, 2 * i + 1] + off, np.arange(T), "", "cos", "dots", width=1.5),
         ]
     offs = [(pairs - 1 - i) * gap for i in range(pairs)]
-    waves = Plot(tuple(series), xlabel="position $p$", yticks=tuple(offs),
+    waves = Plot(tuple(series), xlabel="position $m$", yticks=tuple(offs),
                  yticklabels=tuple(f"pair {i}" for i in range(pairs)), ylim=(-1.4, offs[0] + 1.6),
                  xlim=(-0.3, T - 0.7), legend="above", grid=False)
     cols = tuple(f"{j}" for j in range(d))
-    M = Heatmap(data.PE, scale, title=r"$\mathrm{PE}$", colorbar="value", yticks=tuple(str(p) for p in range(T)),
-                xticks=cols, xtick_colors=tuple(SIN if j % 2 == 0 else COS for j in range(d)), ylabel="position $p$",
-                xlabel="column")
-    lam = "; ".join(f"$\\lambda_{{{i}}}$ = {fmt_length(v)}" for i, v in enumerate(data.wavelengths))
-    b = base_tex(data.base)
+    M = Heatmap(data.PE, scale, title=r"$\mathrm{PE}$", colorbar="value", yticks=tuple(str(m) for m in range(T)),
+                xticks=cols, xtick_colors=tuple("sin" if j % 2 == 0 else "cos" for j in range(d)),
+                ylabel="position $m$", xlabel="column", **cbar(scale))
+    lam = "; ".join(f"$\\lambda_{{{i}}}$ = {f.text}" for i, f in enumerate(wavelength_figures(data.wavelengths)))
+    b = base_figure(data.base).text
     formula = Text((
-        Line(r"$\mathrm{PE}[p,\,2i] = \sin(\omega_i\,p),\quad \mathrm{PE}[p,\,2i{+}1] = \cos(\omega_i\,p),\quad "
-             rf"\omega_i = 1\,/\,{b}^{{2i/d}}$", size=11.5, space_before=0),
-        Line(f"wavelengths $\\lambda_i = 2\\pi/\\omega_i$, in positions ($d$ = {d}):   {lam}", size=9.5, color="dim",
+        Line(r"$\mathrm{PE}_{m,\,2i} = \sin(m\,\theta_i),\quad \mathrm{PE}_{m,\,2i+1} = \cos(m\,\theta_i),\quad "
+             rf"\theta_i = b^{{-2i/d}}$,  $b$ = {b}", size=11.5, space_before=0),
+        Line(f"wavelengths $\\lambda_i = 2\\pi/\\theta_i$, in positions ($d$ = {d}):   {lam}", size=9.5, color="dim",
              space_before=5),
     ), valign="center")
-    ok = data.sample_defect < 1e-12
+    fig, ok = sample_check(data)
     return FigureStill(
         "waves_to_matrix", "Sinusoidal positions: one row of waves per position",
         {"F": formula, "W": waves, "M": M}, mosaic="FF;WM", size=(7.0, 5.2), height_ratios=(0.15, 1.0),
         width_ratios=(1.6, 1.0),
         subtitle=f"{T} positions × {d} columns: pair $i$ samples a sine and a cosine, each pair slower than the last",
-        proof=(f"the sampled waves are my_sinusoidal_position: max |wave − PE| = {sci(data.sample_defect)}",),
+        proof=(measured("the samples of the waves are the matrix PE: max |wave − PE|", data.sample_defect),),
         proof_color="good" if ok else "bad",
     )
 
 
 # ====================================================================== 09
-def relative_only(data) -> tuple[bool, bool, bool]:
-    """Per scheme: does its similarity matrix depend on ``m − n`` only (clip 09's test)?"""
-    sims = (data.sim_sin, data.sim_learned, data.sim_rope)
-    return tuple(bool(v <= TOEPLITZ_TOL * max(1.0, float(np.max(np.abs(S))))) for v, S in zip(data.defects, sims))
-
-
-def similarity_scales(data) -> tuple[ColorScale, ColorScale, ColorScale]:
-    """Clip 09's scales: cosines on [−1, 1], RoPE's scores symmetric over their range."""
-    cos = ColorScale(data.cmap, -1.0, 1.0)
-    return cos, cos, ColorScale.symmetric(data.cmap, data.sim_rope)
-
-
 @still("ThreePositionalSchemes")
-def similarities(data, cfg) -> FigureStill:
-    """09 · The same input, three schemes; their position-similarity matrices, and which of them
-    depend on m − n only (Toeplitz, measured)."""
-    sims = (data.sim_sin, data.sim_learned, data.sim_rope)
-    scales = similarity_scales(data)
-    rel = relative_only(data)
-    how = ("add $p_m$ to row $m$", f"add row $m$ of a table ({data.n_max} rows)", "rotate $q$ and $k$ by position")
-    what = (r"$\cos(P[m], P[n])$", r"$\cos(E[m], E[n])$", r"$\mathrm{RoPE}(q, m)\cdot\mathrm{RoPE}(k, n)$")
+def scores(data, cfg) -> FigureStill:
+    """09 · One token's score as the query at m and the key at n, under each scheme, on one scale;
+    only RoPE's depends on m − n alone (Toeplitz, measured)."""
+    sc = data.scores
+    scale = score_scale(data)
+    rel = sc.relative()
     Ts = data.T_sim
     step = 3 if Ts > 8 else 1
     ticks = tuple(str(m) for m in range(Ts))
     panels = {}
     for k, key in enumerate("ABC"):
         panels[key] = Heatmap(
-            sims[k], scales[k], title=SCHEME_NAMES[k], title_color=SCHEME_COLORS[k],
-            colorbar="cosine" if k < 2 else "score", xticks=ticks, yticks=ticks, tick_step=step,
-            ylabel="position $m$" if k == 0 else "", xlabel="position $n$")
+            sc.grids[k], scale, title=SCHEME_NAMES[k], colorbar="score" if k == 2 else None, xticks=ticks,
+            yticks=ticks, tick_step=step, ylabel="position $m$" if k == 0 else "", xlabel="position $n$",
+            **(cbar(scale) if k == 2 else {}))
         panels["DEF"[k]] = Text((
-            Line(how[k], size=9.5),
-            Line(what[k], size=9.5, color="dim", space_before=2),
-            Line(f"diagonal spread {sci(data.defects[k])}", size=9.5, space_before=4,
-                 color="good" if rel[k] else "dim"),
-            Line("only $m - n$ matters" if rel[k] else "not a function of $m - n$", size=9.5,
-                 color="good" if rel[k] else "dim", space_before=1),
+            Line(SCORE_TEX[k], size=9.5),
+            Line(measured("spread", sc.defects[k]), size=9.5, space_before=4, color="good" if rel[k] else "fg"),
+            Line(f"depends on {verdict_tex(rel[k])}", size=9.5, color="good" if rel[k] else "dim", space_before=1),
         ))
     return FigureStill(
-        "similarities", "Three positional schemes, and how alike they make two positions",
+        "scores", "Three positional schemes, compared on the score they give one token",
         panels, mosaic="ABC;DEF", size=(7.0, 4.4), height_ratios=(1.0, 0.36),
-        subtitle=f"similarity of positions $m$ and $n$ over {Ts} positions; constant diagonals mean it depends "
-                 "on $m - n$ only",
-        proof=(f"RoPE: $q_m\\cdot k_n$ depends only on $m - n$: diagonal spread {sci(data.defects[2])} "
-               "(Toeplitz, checked)",),
+        subtitle=f"$q_m\\cdot k_n$ for one token at positions $m$ and $n$ ({Ts} of each); spread: the largest "
+                 "change along a diagonal",
+        proof=(measured("RoPE: $q_m\\cdot k_n$ depends only on $m - n$: spread", sc.defects[2])
+               + ", below the $10^{-10}$ pass line" * rel[2],),
         proof_color="good" if rel[2] else "bad",
     )

@@ -1,5 +1,8 @@
-"""Widgets for the positional-scheme clips (08, 09): a wave panel standing beside a matrix,
-and focus by dimming that gives back exactly what it took.
+"""Widgets for the positional-scheme clips (08, 09): a wave panel standing beside a matrix
+(:class:`WavePanel`, composed with the matrix it fills in :class:`WaveMatrix`), a matrix whose
+column pairs carry their own labels (:class:`PairMatrix`), a row of tabs naming the subject
+(:class:`Tabs`), an equation of matrices (:class:`MatrixEquation`), and focus by dimming that
+gives back exactly what it took.
 
 Like the rest of the kit, each widget keeps what it draws: ``WavePanel.to_point`` is the
 one map from ``(value, position)`` to the screen, so a test can check that a drawn curve or
@@ -12,8 +15,11 @@ from collections.abc import Sequence
 
 import numpy as np
 from manim import ORIGIN as ORIGIN_
+from manim import RIGHT as RIGHT_
+from manim import UP as UP_
 from manim import Animation, Line, Mobject, VGroup, VMobject
 
+from .compose import GAP
 from .theme import DIM, FAINT, FG
 
 
@@ -149,4 +155,292 @@ def balanced_label(text: str, max_width: float, size: float, color=FG, gap: floa
     return g
 
 
-__all__ = ["OpacityTo", "WavePanel", "balanced_label", "dim", "undim"]
+# ------------------------------------------------------------------ composed pictures
+def _pair_box(heat, i: int):
+    from manim import SurroundingRectangle
+
+    from .theme import HIGHLIGHT
+
+    rows = heat.values.shape[0]
+    return SurroundingRectangle(VGroup(heat.cell(0, 2 * i), heat.cell(rows - 1, 2 * i + 1)), color=HIGHLIGHT,
+                                buff=GAP.hair / 2, stroke_width=3)
+
+
+class WaveMatrix(VGroup):
+    """A ``(T, d)`` matrix filled column pair by column pair from waves drawn beside it, fitted to ``region``.
+
+    Left to right: the position indices, a :class:`WavePanel` whose position ``m`` sits at the height
+    of matrix row ``m`` (each sample flies straight across into its cell), then the matrix.  Over the
+    panel a horizontal colour bar is its value axis (a sample at height ``v`` has the colour above
+    it); over the matrix, the column indices and a mark per column pair.  The cells are as large as
+    the region allows (at most ``max_cell``) with at least ``panel_width[0]`` left for the panel,
+    which takes at most ``panel_width[1]``.
+
+    ``heat`` is the matrix (:class:`~scenes.kit.widgets.Heatmap`, painted by ``scale``), ``panel`` the
+    waves' axes, ``bar`` the value axis, :meth:`labels` its indices and marks."""
+
+    def __init__(self, values, scale, region, max_cell: float = 0.6, panel_width: tuple[float, float] = (3.0, 4.2),
+                 **kw):
+        from manim import DOWN, LEFT, UP, Line
+
+        from .compose import GAP
+        from .notation import N
+        from .theme import LABEL, SMALL, label, math
+        from .widgets import ColorBar, Heatmap
+
+        super().__init__(**kw)
+        v = np.asarray(values, dtype=float)
+        T, D = v.shape
+        idx_w = label(str(T - 1), size=SMALL).width + GAP.normal
+        words = (label("pair", size=SMALL, color=DIM), label("column", size=SMALL, color=DIM))
+        gap_w = max(w.width for w in words) + GAP.normal
+        digit_h = label("0", size=SMALL).height
+        probe = ColorBar(scale, height=1.0, horizontal=True)
+        strip = max(2 * digit_h + 2 * GAP.tight + GAP.hair, probe.height) + GAP.small
+        body_h = region.height - strip
+        lo, hi = panel_width
+        cell = min(body_h / T, (region.width - idx_w - gap_w - lo) / D, max_cell)
+        panel_w = min(hi, region.width - idx_w - gap_w - D * cell)
+        block_w = idx_w + panel_w + gap_w + D * cell
+        x0 = region.left + (region.width - block_w) / 2
+        top = region.top - strip - (body_h - T * cell) / 2  # the top edge of row 0
+
+        self.cell_size, self.scale = cell, scale
+        self.heat = Heatmap(v, scale, cell_size=cell)
+        self.heat.move_to([x0 + block_w - D * cell / 2, top - T * cell / 2, 0])
+        self.panel = WavePanel(T, self.heat.cell_center(0, 0)[1], cell, x0 + idx_w, panel_w)
+        cols = self.heat.index_labels("cols", buff=GAP.hair)
+        every = int(np.ceil((max(c.width for c in cols) + GAP.hair) / cell))  # indices that would touch: thinned
+        self.col_idx = VGroup(*[c for j, c in enumerate(cols) if j % every == 0])
+        y = self.col_idx.get_top()[1] + GAP.tight
+        self.pair_marks = VGroup()
+        for i in range(D // 2):
+            a, b = self.heat.cell(0, 2 * i), self.heat.cell(0, 2 * i + 1)
+            line = Line([a.get_left()[0] + GAP.hair, y, 0], [b.get_right()[0] - GAP.hair, y, 0], stroke_color=DIM,
+                        stroke_width=2)
+            self.pair_marks.add(VGroup(line, label(str(i), size=SMALL, color=FG).next_to(line, UP, buff=GAP.hair)))
+        self.pair_name = words[0].next_to(self.pair_marks, LEFT, buff=GAP.small).align_to(self.pair_marks[0][1], DOWN)
+        self.col_name = words[1].next_to(self.col_idx, LEFT, buff=GAP.small)
+        step = int(np.ceil((digit_h + GAP.tight) / cell))  # every other index (or fewer) when rows are tight
+        self.row_idx = VGroup(*[label(str(m), size=SMALL, color=DIM).move_to([x0 + idx_w / 2, self.panel.row_y(m), 0])
+                                for m in range(0, T, step)])
+        self.m_name = math(N.position.math, size=LABEL, color=DIM).move_to([x0 + idx_w / 2, 0, 0])
+        self.m_name.set_y(self.pair_marks[0][1].get_y())
+        vmin, vmax = scale.vmin, scale.vmax
+        self.bar = ColorBar(scale, height=self.panel.value_x(vmax) - self.panel.value_x(vmin), horizontal=True)
+        self.bar.align_to(self.pair_marks, UP)
+        self.bar.shift((self.panel.value_x(vmin) - self.bar.point_of(vmin)[0]) * RIGHT_)
+        self.add(self.panel, self.heat, self.labels(), self.bar)
+
+    def labels(self) -> VGroup:
+        """The indices, the pair marks and their names."""
+        return VGroup(self.col_idx, self.row_idx, self.col_name, self.pair_marks, self.pair_name, self.m_name)
+
+    def outline(self) -> VGroup:
+        """The empty matrix: every cell's outline, no fill."""
+        return VGroup(*[c.copy().set_fill(opacity=0).set_stroke(FAINT, 1.5) for row in self.heat.cells for c in row])
+
+    def curves(self, x, waves, colors) -> VGroup:
+        """One polyline per column of ``waves: (n, k)`` over positions ``x``, coloured ``colors[j]``."""
+        w = np.asarray(waves, dtype=float)
+        return VGroup(*[self.panel.curve(x, w[:, j], color=colors[j]) for j in range(w.shape[1])])
+
+    def samples(self, values, colors) -> VGroup:
+        """Dots at every integer position for each column of ``values: (T, k)`` (column by column), filled
+        with the value's colour and ringed in ``colors[j]`` (the wave they lie on)."""
+        from manim import Dot
+
+        v = np.asarray(values, dtype=float)
+        r = min(self.DOT_MAX, self.DOT_SHARE * self.cell_size)
+        dots = VGroup()
+        for j in range(v.shape[1]):
+            for m in range(v.shape[0]):
+                dots.add(Dot(self.panel.to_point(v[m, j], m), radius=r, fill_color=self.scale.color(v[m, j]),
+                             fill_opacity=1, stroke_color=colors[j], stroke_width=2))
+        return dots
+
+    def pair_box(self, i: int):
+        """The highlight round column pair ``i``."""
+        return _pair_box(self.heat, i)
+
+    DOT_SHARE = 0.22  # a sample's radius, as a share of the cell
+    DOT_MAX = 0.075
+
+
+class PairMatrix(VGroup):
+    """A ``(T, d)`` matrix whose column pairs carry their own labels above them (each pair's wavelength),
+    the positions down its left side, fitted to ``region``.
+
+    The cells are as tall as the region allows and as wide as the widest label needs (half of it a
+    column), but never narrower than tall nor wider than the region; a label wider than its pair even
+    so alternates with its neighbours on two levels."""
+
+    def __init__(self, values, scale, region, pair_labels, **kw):
+        from manim import DOWN, LEFT, UP, Line
+
+        from .compose import GAP
+        from .notation import N
+        from .theme import LABEL, SMALL, label, math
+        from .widgets import Heatmap
+
+        super().__init__(**kw)
+        v = np.asarray(values, dtype=float)
+        T, D = v.shape
+        labs = list(pair_labels)
+        lab_w = max(m.width for m in labs)
+        lab_h = max(m.height for m in labs)
+        idx_w = label(str(T - 1), size=SMALL).width + GAP.normal
+        room_w = (region.width - idx_w) / D
+        need_w = (lab_w + GAP.small) / 2  # a column: half of what its pair's label needs
+        levels = 1 if need_w <= room_w else 2
+        strip = levels * (lab_h + GAP.small) + GAP.tight
+        cell_h = (region.height - strip) / T
+        cell_w = min(room_w, max(cell_h, need_w))
+        stagger = levels == 2
+        self.heat = Heatmap(v, scale, cell_size=(cell_w, cell_h))
+        block_w = idx_w + D * cell_w
+        self.heat.move_to([region.left + (region.width - block_w) / 2 + idx_w + D * cell_w / 2,
+                           region.bottom + T * cell_h / 2, 0])
+        self.marks = VGroup()
+        y = self.heat.get_top()[1] + GAP.tight
+        for i, lab in enumerate(labs):
+            a, b = self.heat.cell(0, 2 * i), self.heat.cell(0, 2 * i + 1)
+            line = Line([a.get_left()[0] + GAP.hair, y, 0], [b.get_right()[0] - GAP.hair, y, 0], stroke_color=DIM,
+                        stroke_width=2)
+            lab.next_to(line, UP, buff=GAP.hair + (lab_h + GAP.small if stagger and i % 2 else 0.0))
+            self.marks.add(VGroup(line, lab))
+        step = int(np.ceil((label("0", size=SMALL).height + GAP.tight) / cell_h))
+        self.row_idx = VGroup(*[label(str(m), size=SMALL, color=DIM).next_to(self.heat.cell(m, 0), LEFT,
+                                                                             buff=GAP.tight)
+                                for m in range(0, T, step)])
+        self.m_name = math(N.position.math, size=LABEL, color=DIM).next_to(self.row_idx, UP, buff=GAP.small)
+        self.m_name.set_x(self.row_idx.get_x())
+        self.labels = VGroup(self.marks, self.row_idx, self.m_name)
+        self.add(self.heat, self.labels)
+
+
+class ScoreMap(VGroup):
+    """A square ``(T, T)`` map of something of two positions (row ``m``, column ``n``) fitted to ``region``:
+    ``title`` over it, ``m ↓`` down its left side from the top, ``n →`` under it from the left (leaving
+    the rest of the line under it, ``foot`` tall, for a label on the data), its colour bar at its
+    right; the map is as large as the region's height (or width) allows.  :meth:`diagonal` outlines
+    the cells ``m − n = k``."""
+
+    def __init__(self, values, scale, region, title: Mobject, foot: float = 0.0, **kw):
+        from manim import DOWN, LEFT, UP
+
+        from .compose import GAP
+        from .notation import N
+        from .theme import LABEL, math
+        from .widgets import ColorBar, Heatmap
+
+        super().__init__(**kw)
+        v = np.asarray(values, dtype=float)
+        T = v.shape[0]
+        self.m_name = math(f"{N.position.math} arrow.b", size=LABEL, color=DIM)
+        self.n_name = math(f"{N.other_position.math} arrow.r", size=LABEL, color=DIM)
+        bar_w = ColorBar(scale, height=1.0).width
+        side = min(region.height - title.height - max(self.n_name.height, foot) - 2 * GAP.tight,
+                   region.width - self.m_name.width - GAP.tight - GAP.normal - bar_w)
+        self.heat = Heatmap(v, scale, cell_size=side / T)
+        self.heat.move_to([region.left + self.m_name.width + GAP.tight + side / 2,
+                           region.top - title.height - GAP.tight - side / 2, 0])
+        self.title = title.next_to(self.heat, UP, buff=GAP.tight)
+        self.m_name.next_to(self.heat, LEFT, buff=GAP.tight).align_to(self.heat, UP)
+        self.n_name.next_to(self.heat, DOWN, buff=GAP.tight).align_to(self.heat, LEFT)
+        self.bar = ColorBar(scale, height=side)
+        self.bar.shift((self.heat.get_right()[0] + GAP.normal - self.bar.frame.get_left()[0]) * RIGHT_
+                       + (self.heat.get_y() - self.bar.frame.get_y()) * UP)
+        self.add(self.heat, self.title, self.m_name, self.n_name, self.bar)
+
+    def diagonal(self, k: int, color=None) -> VGroup:
+        """Outlines of the cells ``(m, m − k)``: one diagonal, where a relative score is constant."""
+        from .theme import HIGHLIGHT
+
+        from .theme import BG
+
+        T = self.heat.values.shape[0]
+        out = VGroup()
+        for m in range(k, T):  # a dark halo under the highlight: it reads on every colour of every colormap
+            c = self.heat.cell(m, m - k)
+            out.add(VGroup(c.copy().set_fill(opacity=0).set_stroke(BG, 7),
+                           c.copy().set_fill(opacity=0).set_stroke(color or HIGHLIGHT, 3.5)))
+        return out
+
+
+class Tabs(VGroup):
+    """The subjects a clip goes through, named side by side over ``region`` (one column each, a rule
+    under every name): :meth:`focus` brings one forward and dims the others.  Neutral ink: the names
+    say which is which, no colour stands for a subject."""
+
+    def __init__(self, names, region, size=None, **kw):
+        from manim import Line
+
+        from .compose import GAP
+        from .layout import Region
+        from .theme import LABEL, label
+
+        super().__init__(**kw)
+        h = label(names[0], size=size or LABEL, weight="BOLD").height + GAP.small
+        strip = Region(region.left, region.right, region.top - h, region.top, "tabs")
+        self.columns = strip.columns(*([1] * len(names)), gap=GAP.small)
+        self.heads, self.rules = VGroup(), VGroup()
+        for name, col in zip(names, self.columns):
+            t = col.place(label(name, size=size or LABEL, color=FG, weight="BOLD"), UP_)
+            self.heads.add(t)
+            self.rules.add(Line([col.left, col.bottom, 0], [col.right, col.bottom, 0], stroke_color=DIM,
+                                stroke_width=2))
+        self.tabs = [VGroup(t, r) for t, r in zip(self.heads, self.rules)]
+        self.bottom = strip.bottom
+        self.add(*self.tabs)
+
+    def focus(self, k: int, level: float | None = None) -> list:
+        from .compose import DIMMED
+
+        return [undim(t) if j == k else dim(t, DIMMED if level is None else level) for j, t in enumerate(self.tabs)]
+
+
+class MatrixEquation:
+    """Where the matrices of an equation of ``n`` same-shape matrices sit in ``region``: the cell size
+    (as large as fits, at most ``max_cell``), each matrix's centre and each operator's centre, with
+    ``op_width`` between two matrices and ``lead`` kept free on the left (the row indices)."""
+
+    def __init__(self, shape: tuple[int, int], region, n: int = 3, op_width: float = 1.5, lead: float = 0.0,
+                 max_cell: float = 1.0):
+        rows, cols = shape
+        self.cell = min(region.height / rows, (region.width - lead - (n - 1) * op_width) / (n * cols), max_cell)
+        w = cols * self.cell
+        span = lead + n * w + (n - 1) * op_width
+        x0 = region.center[0] - span / 2 + lead
+        y = region.center[1]
+        self.centers = [np.array([x0 + w / 2 + k * (w + op_width), y, 0.0]) for k in range(n)]
+        self.op_centers = [np.array([x0 + w + op_width / 2 + k * (w + op_width), y, 0.0]) for k in range(n - 1)]
+        self.op_width = op_width
+
+
+def readout(prefix: str, fig, size=None, color=FG):
+    """A measured figure after the formula it measures, typeset as one line of math: ``max |Δ| ≈ 1.1 ×
+    10⁻¹⁶`` (``=`` before a plain figure, a power of ten or an exact zero, which reads ``0`` with its
+    exact mark; none before a figure that carries its own ``≈``)."""
+    from . import numbers
+    from .theme import LABEL, figure
+
+    f = fig if isinstance(fig, numbers.Figure) else numbers.measure(fig)
+    return figure(f, size=size or LABEL, color=color, prefix=prefix if f.approx else f"{prefix} =")
+
+
+def inline(*parts: str, size=None, color=FG) -> VGroup:
+    """A line of prose with math in it: ``inline("depends on", "$m - n$", "only")`` sets the words in the
+    sans font and each ``$...$`` part in Typst math, on one baseline, a word space apart."""
+    from .compose import row
+    from .theme import SMALL, label, math
+
+    mobs = [math(p[1:-1], size=size or SMALL, color=color) if p.startswith("$") and p.endswith("$")
+            else label(p, size=size or SMALL, color=color) for p in parts]
+    g = row(*mobs, gap="tight", align="baseline")
+    g.text = " ".join(parts)
+    return g
+
+
+__all__ = ["MatrixEquation", "OpacityTo", "PairMatrix", "ScoreMap", "Tabs", "WaveMatrix", "WavePanel", "balanced_label",
+           "dim", "inline", "readout", "undim"]
