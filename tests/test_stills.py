@@ -18,6 +18,7 @@ from mathcore import load_config
 from scenes.catalog import CLIPS, LECTURE, PROPERTIES
 from scenes.figures import REGISTRY, MissingStillError, builders, designed_stills, stills_for
 from scenes.kit import BG, ColorScale
+from scenes.kit.numbers import measure
 from scenes.kit.stills import (
     DARK,
     DIVERGING,
@@ -425,25 +426,28 @@ def test_08_the_matrix_is_my_sinusoidal_position(all_stills):
         np.testing.assert_allclose(ser.y - offsets[j // 2], M.values[:, j], atol=1e-12)
     lam = sinusoidal_wavelengths(d, CFG.rope_base)
     text = " ".join(ln.text for ln in s.panels["F"].lines)
-    assert all(f"= {v:.1f}" in text or f"{v:,.0f}".replace(",", "\u2009") in text for v in lam)
+    assert all(f"= {measure(v).text}" in text for v in lam)  # the wavelengths in the lecture's number style
+    assert "m,\\,2i" in text and "p," not in text  # position m, as in the clip (not p)
+    assert M.cbar_ticks == (-1.0, 0.0, 1.0) and M.cbar_ticklabels == ("\u22121", "0", "1")  # the clip's bar
 
 
-def test_09_similarity_matrices_and_toeplitz(all_stills):
-    from mathcore import learned_absolute_position, lecture_inputs, my_sinusoidal_position, relative_score_grid, toeplitz_defect
-    from mathcore.attention import matmul
-    from mathcore.rope_measures import cosine_similarity_matrix
+def test_09_one_tokens_score_under_each_scheme_and_toeplitz(all_stills):
+    """Like with like: the score q_m · k_n of one token under each scheme, on one scale; only RoPE's is
+    a function of m − n (Toeplitz, measured), and the proof says so with its measured spread."""
+    from mathcore import lecture_inputs, toeplitz_defect
+    from mathcore.scheme_compare import scheme_scores
 
     s = key(all_stills, "09_three_positional_schemes")
     Ts = CFG.T_heatmap
     li = lecture_inputs(CFG.T, CFG.d, CFG.seed)
-    q, k = matmul(li.X, li.Wq)[0], matmul(li.X, li.Wk)[0]
-    sims = (cosine_similarity_matrix(my_sinusoidal_position(Ts, CFG.d, CFG.rope_base)),
-            cosine_similarity_matrix(learned_absolute_position(Ts, CFG.d, CFG.n_max, CFG.seed)),
-            relative_score_grid(q, k, Ts, CFG.rope_base))
-    for key_, S in zip("ABC", sims):
+    sc = scheme_scores(li.X[0], li.Wq, li.Wk, Ts, CFG.rope_base, CFG.n_max, CFG.seed)
+    for key_, S in zip("ABC", sc.grids):
         np.testing.assert_array_equal(s.panels[key_].values, S)
-    assert (s.panels["A"].scale.norm.vmin, s.panels["A"].scale.norm.vmax) == (-1.0, 1.0)
-    assert sci(toeplitz_defect(sims[2])) in s.proof[0]
+        assert s.panels[key_].scale.same_as(s.panels["A"].scale)  # one scale: one quantity
+    top = max(float(np.max(np.abs(S))) for S in sc.grids)
+    assert s.panels["A"].scale.norm.vmax == -s.panels["A"].scale.norm.vmin >= top
+    assert sc.relative() == (False, False, True)
+    assert sci(toeplitz_defect(sc.rope)) in s.proof[0] and "m - n" in s.proof[0]
 
 
 def test_10_the_angle_grid(all_stills):
