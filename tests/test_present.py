@@ -214,7 +214,8 @@ def test_present_writes_one_self_contained_page_and_the_chapters(qdir):
 
 
 def test_vtt_from_srt():
-    from scenes.render.present import chapter_stamp, srt_to_vtt
+    from scenes.render.chapters import chapter_stamp
+    from scenes.render.present import srt_to_vtt
 
     srt = ("1\n00:00:00,000 --> 00:00:03,600\nA mask: j <= i & i --> j.\n\n"
            "2\n00:01:04,533 --> 00:01:09,333\nTwo\nlines.\n")

@@ -20,11 +20,9 @@ from pathlib import Path
 import numpy as np
 
 from ..catalog import CLIPS, Clip, resolve
-from .pipeline import PARTIAL, Manifest, OutputLock
+from .chapters import CHAPTERS, write_chapters
+from .pipeline import PARTIAL, LectureError, Manifest, OutputLock
 
-
-class LectureError(RuntimeError):
-    """The lecture cannot be assembled (missing or mismatched clips); one line."""
 
 
 @dataclass(frozen=True)
@@ -245,7 +243,6 @@ def cmd_lecture(args, quality: str) -> int:
     with OutputLock(out):
         segs = plan_segments(qdir, quality)
         write_lecture(segs, qdir / "lecture.mp4", qdir / "lecture.srt")
-        from .present import CHAPTERS, write_chapters
         from .transcript import write_transcripts
 
         write_chapters(qdir / CHAPTERS, [(float(s.start), s.clip.title) for s in segs])  # for a video site's description

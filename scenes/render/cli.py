@@ -190,7 +190,13 @@ def _run(todo, ctx, qdir, workroot, manifest, jobs, scheduler=None):
             console.print(f"  {mark} {o.clip.name}  {o.seconds:.1f} s" + ("" if o.ok else f"  (log: {o.log})"))
 
         events = pl.Events(started=started, progress=on_progress, finished=finished)
-        return pl.execute(todo, ctx, qdir, workroot, manifest, jobs, scheduler, events)
+        if scheduler:
+            from .remote import DaskRunner
+
+            runner = DaskRunner(scheduler)
+        else:
+            runner = pl.LocalRunner(jobs)
+        return pl.execute(todo, ctx, qdir, workroot, manifest, runner, events)
 
 
 # ------------------------------------------------------------------------------ audit
@@ -257,6 +263,21 @@ def cmd_audit(args) -> int:
 
 
 # ------------------------------------------------------------------------------ entry point
+def one_line_errors() -> tuple[type, ...]:
+    """The error types whose message is the whole story (bad input or a busy folder): one line,
+    exit status 2.  Caught by type; the narration's error is looked up only if the base scene was
+    imported (nothing else can raise it), so this never imports Manim."""
+    from ..kit.voice import VoiceError
+    from .pipeline import LectureError, RenderLockedError
+    from .remote import ClusterError
+
+    kinds = [VoiceError, LectureError, RenderLockedError, ClusterError]
+    base = sys.modules.get("scenes.kit.base")
+    if base is not None:
+        kinds.append(base.NarrationError)
+    return tuple(kinds)
+
+
 def _check_config(args) -> None:
     """Every command but ``list`` starts here: the config loads (a bad value is one line, exit 2,
     before anything runs), the voice can read its texts, and a config from an earlier release
@@ -309,9 +330,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"clips: {e}", file=sys.stderr)
         return 2
     except Exception as e:  # pipeline errors with their own one-line message
-        from .pipeline import RenderLockedError
-
-        if isinstance(e, RenderLockedError) or type(e).__name__ in ("NarrationError", "LectureError", "ClusterError", "VoiceError"):
+        if isinstance(e, one_line_errors()):
             print(f"clips: {e}", file=sys.stderr)
             return 2
         raise

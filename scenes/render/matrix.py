@@ -16,6 +16,8 @@ from pathlib import Path
 
 from mathcore.config import ANGLE_CMAPS, DEFAULT_CONFIG, SIGNED_CMAPS, WEIGHT_CMAPS, LectureConfig, load_config
 
+from . import scene_class
+
 LONG_TITLE = "Inside the Transformer: Attention, Positions and What They Cannot Do Alone"
 LONG_A = "attentive transformers remember positional encodings whenever learning sequences"
 LONG_B = "sequences whenever learning positional encodings remember attentive transformers"
@@ -147,12 +149,6 @@ def covered() -> dict[str, set]:
 
 
 ALLOWED = {"colors.weights": set(WEIGHT_CMAPS), "colors.signed": set(SIGNED_CMAPS), "colors.angles": set(ANGLE_CMAPS)}
-
-
-def scene_class(clip):
-    import importlib
-
-    return getattr(importlib.import_module(f"scenes.{clip.module}"), clip.scene)
 
 
 def audit_matrix(clip, folder: Path, corners: dict[str, LectureConfig] | None = None) -> dict:

@@ -42,6 +42,10 @@ OUTPUT_KINDS = ("mp4", "srt", "png", "vtt", "descriptions.vtt")
 VERSIONED = ("manim", "typst", "numpy", "av", "manimpango")
 
 
+class LectureError(RuntimeError):
+    """The lecture cannot be assembled (missing or mismatched clips); one line."""
+
+
 class RenderLockedError(RuntimeError):
     """Another ``clips`` process holds the output folder."""
 
@@ -489,24 +493,31 @@ class Events:
     finished: Callable[[Outcome], None] = lambda outcome: None
 
 
-def execute(todo: list[Job], ctx: KeyContext, qdir: Path, workroot: Path, manifest: Manifest, jobs: int = 1,
-            scheduler: str | None = None, events: Events | None = None) -> list[Outcome]:
-    """Render every job, locally (``jobs`` worker processes) or on a Dask cluster (``scheduler``),
-    committing each finished clip atomically; a failure never stops the others.
-    Outcomes come back in the order of ``todo``."""
+class LocalRunner:
+    """Renders each job in a worker process on this machine, ``jobs`` at a time."""
+
+    def __init__(self, jobs: int = 1):
+        self.jobs = max(1, int(jobs))
+
+    def run(self, todo: list[Job], ctx: KeyContext, qdir: Path, workroot: Path, manifest: Manifest,
+            lock: threading.Lock, events: Events) -> list[Outcome]:
+        from concurrent.futures import ThreadPoolExecutor
+
+        def work(j: Job) -> Outcome:
+            events.started(j.clip)
+            o = run_job(j, ctx, qdir, workroot, manifest, lock, events.progress)
+            events.finished(o)
+            return o
+
+        with ThreadPoolExecutor(max_workers=self.jobs) as ex:
+            return list(ex.map(work, todo))  # submitted in lecture order
+
+
+def execute(todo: list[Job], ctx: KeyContext, qdir: Path, workroot: Path, manifest: Manifest, runner=None,
+            events: Events | None = None) -> list[Outcome]:
+    """Render every job with ``runner`` (a :class:`LocalRunner` by default; ``remote.DaskRunner`` for a
+    Dask cluster: the caller hands it in, so the pipeline knows nothing of Dask), committing each
+    finished clip atomically; a failure never stops the others.  Outcomes come back in the order of
+    ``todo``."""
     events = events or Events()
-    lock = threading.Lock()
-    if scheduler:
-        from .remote import DaskRunner
-
-        return DaskRunner(scheduler).run(todo, ctx, qdir, workroot, manifest, lock, events)
-    from concurrent.futures import ThreadPoolExecutor
-
-    def work(j: Job) -> Outcome:
-        events.started(j.clip)
-        o = run_job(j, ctx, qdir, workroot, manifest, lock, events.progress)
-        events.finished(o)
-        return o
-
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
-        return list(ex.map(work, todo))  # submitted in lecture order
+    return (runner or LocalRunner()).run(todo, ctx, qdir, workroot, manifest, threading.Lock(), events)

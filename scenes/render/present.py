@@ -31,11 +31,10 @@ from importlib import resources
 from pathlib import Path
 
 from ..catalog import CLIPS
-from .assemble import LectureError
-from .pipeline import PARTIAL, Manifest, OutputLock
+from .chapters import CHAPTERS, chapter_stamp, write_chapters
+from .pipeline import PARTIAL, LectureError, Manifest, OutputLock
 
 PRESENT_DIR = "present"
-CHAPTERS = "lecture-chapters.txt"
 FONTS = (("Inter-Regular.otf", 400), ("Inter-SemiBold.otf", 600))
 
 
@@ -126,26 +125,6 @@ def srt_to_vtt(srt_text: str, duration: float | None = None) -> str:
         text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
         out += [str(i), f"{_vtt_time(a)} --> {_vtt_time(b)}", text, ""]
     return "\n".join(out)
-
-
-# ------------------------------------------------------------------------------ chapters
-def chapter_stamp(seconds: float) -> str:
-    """``M:SS`` (``H:MM:SS`` from an hour), rounded down: a chapter never starts after its clip."""
-    s = int(seconds + 1e-6)
-    h, s = divmod(s, 3600)
-    m, s = divmod(s, 60)
-    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
-
-
-def chapters_text(chapters: list[tuple[float, str]]) -> str:
-    """``0:00 Title`` lines, one a clip, as YouTube and Vimeo read them from a description."""
-    return "".join(f"{chapter_stamp(t)} {title}\n" for t, title in chapters)
-
-
-def write_chapters(path: Path, chapters: list[tuple[float, str]]) -> None:
-    tmp = path.with_name(path.name + PARTIAL)
-    tmp.write_text(chapters_text(chapters), encoding="utf-8")
-    os.replace(tmp, path)
 
 
 # ------------------------------------------------------------------------------ the deck

@@ -8,18 +8,14 @@ colour scales (``ColorScale``: one colormap and ``Normalize``), so slides match 
 
 from __future__ import annotations
 
-import importlib
 import sys
 from pathlib import Path
 
 from ..catalog import resolve
+from . import scene_class
 from .pipeline import OutputLock
 
 THEMES = ("dark", "light")
-
-
-def scene_class(c):
-    return getattr(importlib.import_module(f"scenes.{c.module}"), c.scene)
 
 
 def clip_descriptions(c, cls, cfg) -> list[str]:

@@ -1,0 +1,66 @@
+"""The import contract (tests/layers.py): no module imports a layer above its own, no clip module
+imports another, and no import cycle, counting imports inside functions."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from layers import check, graph
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_project_keeps_its_layers():
+    findings = check(ROOT)
+    assert not findings, "\n".join(map(str, findings))
+
+
+def _tree(tmp_path: Path, files: dict[str, str]) -> Path:
+    for rel, text in files.items():
+        p = tmp_path / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(textwrap.dedent(text), encoding="utf-8")
+    for d in ("mathcore", "scenes", "scenes/kit", "scenes/figures", "scenes/render"):
+        (tmp_path / d).mkdir(parents=True, exist_ok=True)
+        (tmp_path / d / "__init__.py").touch()
+    return tmp_path
+
+
+def test_the_checker_finds_what_main_had_before_this_release(tmp_path):
+    """The three findings on main before this release: the kit's base scene reaching up to the
+    figures, pipeline <-> remote and assemble <-> present, each behind a function-level import."""
+    root = _tree(tmp_path, {
+        "scenes/kit/base.py": """
+            def stills():
+                from scenes.figures import designed_stills
+            """,
+        "scenes/figures/causal.py": "from . import still\n",
+        "scenes/render/pipeline.py": """
+            def execute():
+                from .remote import run
+            """,
+        "scenes/render/remote.py": "from .pipeline import commit\n",
+        "scenes/render/assemble.py": """
+            def chapters():
+                from . import present
+            """,
+        "scenes/render/present.py": "from .assemble import Manifest\n",
+        "scenes/causal.py": "from scenes.kit import base\n",
+        "scenes/rope.py": "import scenes.causal\n",
+        "scenes/catalog.py": "",
+        "mathcore/config.py": "def f():\n    import scenes.catalog\n",
+    })
+    found = {str(f) for f in check(root)}
+    assert "upward: scenes.kit.base (layer scenes.kit) imports scenes.figures (layer scenes.figures)" in found
+    assert "cycle: scenes.render.pipeline <-> scenes.render.remote" in found
+    assert "cycle: scenes.render.assemble <-> scenes.render.present" in found
+    assert "sibling: clip module scenes.rope imports clip module scenes.causal" in found
+    assert any(f.startswith("upward: mathcore.config") for f in found)
+    assert len(found) == 5
+
+
+def test_relative_and_function_level_imports_are_resolved():
+    g = graph(ROOT)
+    assert "scenes.kit.theme" in g["scenes.kit.widgets"]  # from .theme import ...
+    assert "mathcore.config" in g["scenes.kit.base"]
