@@ -1,127 +1,70 @@
 """Positions pushed to their limits.
 
-12 ``PositionalDilution`` (§10): ``cos(P[0], P[t])`` for ``t = 1 … dilution_t_max`` on a log
-axis for sinusoidal positions of a few widths; each curve is the computed one (drawn
-from real samples only).  The marker is measured by :func:`mathcore.extrapolation.ambiguity_onset`:
-the first position ``t*`` that some position at least twice as far matches in similarity
-to position 0, so similarity stops ranking distance.
+12 ``PositionalDilution`` (§10): ``c(m) = cos(PE_0, PE_m)`` for ``m = 1 … dilution_t_max`` on a
+log axis, for sinusoidal positions of a few widths; each curve is the computed one (drawn from
+real samples only).  The marker is measured by :func:`mathcore.extrapolation.ambiguity_onset`:
+the first position ``m*`` that some position ``n`` at least twice as far matches in similarity
+to position 0, so similarity stops ranking distance.  Ends on where positions blur, per width.
 
 13 ``ExtrapolationCliff`` (§11): train length L; walking a position past it, the learned
-table ends at ``n_max`` (the lookup fails), sinusoidal stays defined but unseen, RoPE's slow
-pairs turn to angles never seen in training while fast pairs have wrapped many times;
-per position, the count of RoPE pairs at unseen angles.
+table ends at ``n_max`` (no row for the position), sinusoidal stays defined but unseen, RoPE's
+slow pairs turn to angles never seen in training while fast pairs have wrapped many times.
+Ends on the count of RoPE pairs at unseen angles per position beside the table's wall.
 
-14 ``GPT2ToLLaMA`` (Q4): GPT-2's learned table (n_max × d) beside LLaMA's RoPE (no table,
-no cap), tied to clip 13 and to lecture 6.
+14 ``GPT2ToLLaMA`` (Q4): GPT-2's learned table (n_max × d), then LLaMA's RoPE (no table, no
+cap), tied to clip 13; ends on n_max rows against rotations defined at any m (lecture 6).
+
+Each clip reads as a storyboard: the widgets (``scenes.kit.extrapolation_widgets``) lay
+themselves out in the regions they are given; colours, scales and proof lines come from the
+description the stills share (``scenes.figures.extrapolation``).
 
 Render directly with ``manim -ql scenes/extrapolation.py PositionalDilution``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
-from manim import (
-    ManimColor,
-    DOWN,
-    LEFT,
-    RIGHT,
-    UP,
-    AnimationGroup,
-    Circle,
-    Create,
-    DashedLine,
-    FadeIn,
-    FadeOut,
-    LaggedStart,
-    Arc,
-    SurroundingRectangle,
-    Flash,
-    Indicate,
-    Line,
-    Polygon,
-    Rectangle,
-    VGroup,
-)
+from manim import DOWN, LEFT, RIGHT, UP, AnimationGroup, Create, FadeIn, FadeOut, Flash, LaggedStart, \
+    Group, ReplacementTransform, SurroundingRectangle, VGroup
 
-import textwrap
-
-from mathcore import (
-    ExtrapolationReport,
-    extrapolation_report,
-    learned_absolute_table,
-    rope_unseen_pairs,
-    sinusoidal_dilution,
-)
+from mathcore import ExtrapolationReport, extrapolation_report, learned_absolute_table, rope_unseen_pairs, \
+    sinusoidal_dilution
 from mathcore.config import LectureConfig
-from mathcore.extrapolation import (
-    GPT2,
-    LLAMA2,
-    LLAMA3,
-    ModelFacts,
-    pairs_without_a_turn,
-    rope_wavelengths,
-    AmbiguityOnset,
-    ambiguity_onset,
-    pair_angles,
-    pair_turns,
-    training_arcs,
-    unseen_pair_counts,
-    wrapped_in_training,
-)
-from scenes.kit.extrapolation_widgets import PanelStack, first_clear_spot
-from scenes.kit.layout import Region
-from scenes.kit import (
-    ACCENT,
-    BLUE,
-    ColorBar,
-    ColorScale,
-    Heatmap,
-    fmt_value,
-    BAD,
-    BG,
-    GOOD,
-    VectorDial,
-    mono,
-    DIM,
-    FG,
-    LABEL,
-    SMALL,
-    ClipScene,
-    Plot,
-    Readout,
-    background,
-    fit_label,
-    overlay,
-    place_annotations,
-    label,
-    math,
-    token_color,
-)
-
-ORIGIN3 = np.zeros(3)
-PURPLE_ = ManimColor("#C297FF")
-WIDTH_COLORS = (token_color(0), token_color(1), token_color(4), token_color(2), token_color(3))
+from mathcore.extrapolation import (GPT2, LLAMA2, LLAMA3, AmbiguityOnset, ModelFacts, ambiguity_onset, pair_angles,
+                                    pair_turns, pairs_without_a_turn, rope_wavelengths, training_arcs,
+                                    unseen_pair_counts, wrapped_in_training)
+from scenes.figures.extrapolation import (base_colors, cliff_proof, first_missing, no_row_text, onsets_line, ordinal,
+                                          power_range, sample_rows, table_proof, table_scale, width_colors)
+from scenes.kit import (DIM, FAILED, FG, GAP, HEADING, HIGHLIGHT, LABEL, SMALL, ClipScene, N, Region, VectorDial,
+                        column, fmt_measure, label, math, names, row, shows, stage)
+from scenes.kit.extrapolation_widgets import (CliffChart, DilutionPanels, PairsAtPosition, SchemeLanes, TableView,
+                                              WavelengthChart, capped_table, vertical)
+from scenes.kit.numbers import count
 
 
-def ordinal(n: int) -> str:
-    """``1st``, ``2nd``, ``32nd``, ``64th``, ``11th``."""
-    n = int(n)
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+def and_list(items: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def fmt_count(n: int) -> str:
-    """A position or count for a label: ``172``, ``10 000`` (thin-space thousands)."""
-    return f"{int(n):,}".replace(",", "\u2009")
+def others(scene, keep) -> Group:
+    """Every drawn part on screen but the header and ``keep``: what the closing beat lets go."""
+    kept = {id(f) for m in (*keep, scene.header) for f in m.get_family()}
+    return Group(*[f for m in scene.mobjects for f in m.get_family()
+                   if id(f) not in kept and len(getattr(f, "points", ())) and not f.submobjects])
 
 
 # ====================================================================== 12 PositionalDilution
 @dataclass(frozen=True)
 class PositionalDilutionData:
-    """``t: (n,)`` positions ``1..t_max``; ``cos: (len(widths), n)`` with ``cos[k, t-1] = cos(P[0], P[t])``
-    at width ``widths[k]`` (``mathcore.sinusoidal_dilution``); ``onsets[k]`` from ``ambiguity_onset``."""
+    """``t: (n,)`` positions ``1..t_max``; ``cos: (len(widths), n)`` with ``cos[k, m-1] = cos(PE_0, PE_m)``
+    at width ``widths[k]`` (``mathcore.sinusoidal_dilution``); ``onsets[k]`` from ``ambiguity_onset``;
+    ``onset_m[k]`` the onset ``m*`` (NaN where none comes up to ``t_max``)."""
 
     t: np.ndarray
     cos: np.ndarray
@@ -129,19 +72,31 @@ class PositionalDilutionData:
     base: float
     factor: float
     onsets: tuple[AmbiguityOnset, ...]
+    onset_m: np.ndarray = field(init=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "onset_m", np.array([np.nan if o.t is None else o.t for o in self.onsets], float))
+
+    @property
+    def x_range(self) -> tuple[int, int]:
+        return 1, int(self.t[-1])
 
     # -- measured facts the narration chooses its words by
     def wiggle(self, k: int) -> float:
-        """Mean step ``|c(t+1) − c(t)|`` of curve ``k``: how much it swings from one position to the next."""
+        """Mean step ``|c(m+1) − c(m)|`` of curve ``k``: how much it swings from one position to the next."""
         return float(np.mean(np.abs(np.diff(self.cos[k]))))
 
+    def swing(self, k: int) -> float:
+        """The span of curve ``k`` over its last half (``max − min``)."""
+        row_ = self.cos[k]
+        return float(np.ptp(row_[len(row_) // 2:]))
+
     def swings(self, k: int) -> bool:
-        """Curve ``k`` still swings over its last half: its values there span at least 0.5."""
-        row = self.cos[k]
-        return float(np.ptp(row[len(row) // 2:])) >= 0.5
+        """Curve ``k`` still swings over its last half: its values there span at least half the way to 0 from 1."""
+        return self.swing(k) >= 1 / 2
 
     def falls_steadily(self, k: int) -> bool:
-        """Curve ``k`` never rises: ``c(t+1) <= c(t)`` for every ``t``."""
+        """Curve ``k`` never rises: ``c(m+1) <= c(m)`` for every ``m``."""
         return bool(np.all(np.diff(self.cos[k]) <= 0))
 
     def by_width(self) -> list[int]:
@@ -159,15 +114,14 @@ class PositionalDilutionData:
     def wider_waits_longer(self) -> bool:
         """Onsets never come earlier at a larger width (no onset counts as later than any), and the
         widest comes later than the narrowest."""
-        order = self.by_width()
-        big = np.inf
-        t = [self.onsets[k].t if self.onsets[k].t is not None else big for k in order]
+        t = [self.onsets[k].t if self.onsets[k].t is not None else np.inf for k in self.by_width()]
         return len(set(self.widths)) > 1 and all(b >= a for a, b in zip(t, t[1:])) and t[-1] > t[0]
 
 
 class PositionalDilution(ClipScene):
     """12 · Positional dilution: far positions blur together."""
 
+    LECTURE_LANGUAGE = True
     FACTOR = 2.0  # "a position at least twice as far"
 
     @classmethod
@@ -175,21 +129,24 @@ class PositionalDilution(ClipScene):
         t, cos = sinusoidal_dilution(cfg.dilution_t_max, cfg.dilution_widths, cfg.rope_base)
         return PositionalDilutionData(
             t=t, cos=cos, widths=tuple(cfg.dilution_widths), base=cfg.rope_base, factor=cls.FACTOR,
-            onsets=tuple(ambiguity_onset(row, cls.FACTOR) for row in cos),
+            onsets=tuple(ambiguity_onset(row_, cls.FACTOR) for row_ in cos),
         )
 
     def caption_values(self) -> dict:
         d = self.data
-        found = [(w, o) for w, o in zip(d.widths, d.onsets) if o.t is not None]
-        clear = [w for w, o in zip(d.widths, d.onsets) if o.t is None]
-        parts = [f"{fmt_count(o.t)} at d = {w}" for w, o in found]
+        order = d.by_width()
+        found = [(d.widths[k], d.onsets[k]) for k in order if d.onsets[k].t is not None]
+        clear = [str(d.widths[k]) for k in order if d.onsets[k].t is None]
+        parts = [f"{count(o.t)} at d = {w}" for w, o in found]
         return {
-            "t_max": fmt_count(d.t[-1]),
-            "widths": and_list([str(w) for w in d.widths]),
-            "first_width": d.widths[0],
+            "t_max": count(d.t[-1]).text,
+            "widths": and_list([str(d.widths[k]) for k in order]),
+            "first_width": d.widths[order[0]],
+            "swing": fmt_measure(d.swing(order[0])),
             "onsets": "; ".join(parts) if parts else "nowhere",
+            "onsets_line": onsets_line(d),
             "blurred": and_list([str(w) for w, _ in found]),
-            "clear": and_list([str(w) for w in clear]),
+            "clear": and_list(clear),
             "n_widths": len(d.widths),
         }
 
@@ -198,10 +155,11 @@ class PositionalDilution(ClipScene):
         d = self.data
         n = len(d.widths)
         found = sum(o.t is not None for o in d.onsets)
+        first = d.by_width()[0]
         if key == "first":
-            if d.falls_steadily(0):
+            if d.falls_steadily(first):
                 return "first_steady"
-            return "first" if d.swings(0) else "first_wobbles"
+            return "first" if d.swings(first) else "first_wobbles"
         if key == "wider":
             smooth = d.wider_is_smoother()
             all_wiggle = not any(d.falls_steadily(k) for k in range(n))
@@ -220,107 +178,84 @@ class PositionalDilution(ClipScene):
 
     def make_mobjects(self) -> None:
         d = self.data
-        t_max = int(d.t[-1])
-        region = self.layout.content
-        # ---- heading strip: what is plotted; under it the rule behind t* (shown at its beat)
-        self.formula = math("c(t) = cos(P_0, P_t)", size=LABEL)
-        self.panel_title = label(f"sinusoidal, base {fmt_count(d.base)}", size=SMALL, color=DIM)
-        head = VGroup(self.formula, self.panel_title).arrange(RIGHT, buff=0.4)
-        strip, rest = region.take_top(head.height, gap=0.1)
-        strip.place(head, LEFT)
-        self.panel_title.align_to(self.formula, DOWN).shift(0.06 * UP)
-        self.rule = math(f't^* = min{{t : c(s) >= c(t) "for some" s >= {self.FACTOR:g}t}}', size=LABEL, color=ACCENT)
-        rule_strip, rest = rest.take_top(self.rule.height, gap=0.2)
-        rule_strip.fit(self.rule, LEFT)
+        order = d.by_width()
+        self.colors = width_colors(d.widths)
+        # ---- what is plotted, then the rule behind m* (shown at its beat), each on one math line
+        self.formula = math(f"c({N.position.math}) = cos({N.encoding_matrix.math}_0, {N.encoding.math}), "
+                            f"quad {N.base.math} = {count(d.base).math}")
+        self.kind = label("sinusoidal encodings", size=SMALL, color=DIM)
+        self.rule = math(f"m^* = min{{m : c(n) >= c(m) \"for some\" n >= {d.factor:g} m}}")
+        strip, rest = self.layout.content.take_top(self.formula.height, gap=GAP.small)
+        strip.place(self.formula, LEFT)
+        strip.place(self.kind, RIGHT)
+        strip, rest = rest.take_top(self.rule.height, gap=GAP.normal)
+        strip.place(self.rule, LEFT)
+        # ---- one panel per width on one log position axis, narrowest on top
+        self.figure = P = DilutionPanels(rest, d.t, d.cos, d.widths, d.onsets, self.colors, order,
+                                         x_label=math(f'"position" {N.position.math}', size=SMALL))
+        self.panels, self.curves, self.stack = P.panels, P.curves, P.stack
+        self.width_labels, self.onset_values, self.markers, self.shades = (P.width_labels, P.onset_labels, P.markers,
+                                                                           P.shades)
+        # each curve shows its row of cos and its width label names it; each onset's marks show m*, its label names it
+        for k, o in enumerate(d.onsets):
+            P.curves[k].values = d.cos[k]
+            shows(P.curves[k], f"cos[{k}]")
+            names(P.width_labels[k], f"cos[{k}]")
+            if o.t is not None:
+                P.markers[k].values = P.lanes[k].edge.values
+                shows(P.markers[k], f"onset_m[{k}]")
+                shows(P.lanes[k].edge, f"onset_m[{k}]")
+                names(P.onset_labels[k], f"onset_m[{k}]")
 
-        # ---- one panel per width, stacked, sharing the log t axis
-        self.width_labels = VGroup(*[label(f"d = {w}", size=LABEL, color=WIDTH_COLORS[k % len(WIDTH_COLORS)])
-                                     for k, w in enumerate(d.widths)])
-        self.onset_values = VGroup(*[
-            label(f"t* = {fmt_count(o.t)}" if o.t is not None else "no t*", size=LABEL,
-                  color=ACCENT if o.t is not None else DIM)
-            for o in d.onsets])
-        left_w = max(m.width for m in self.width_labels) + 0.25
-        right_w = max(m.width for m in self.onset_values) + 0.3
-        mid = Region(rest.left + left_w, rest.right - right_w, rest.bottom, rest.top, "panels")
-        x_ticks = [10.0**k for k in range(0, int(np.floor(np.log10(t_max))) + 1)]
-        lo = min(-1.0, float(np.floor(d.cos.min() * 2) / 2))
-        self.stack = PanelStack(len(d.widths), mid, (1, t_max), (lo, 1.0), x_log=True, x_ticks=x_ticks,
-                                y_ticks=[lo, 0.0, 1.0],
-                                x_label="position t (log scale)")
-        self.panels = self.stack.panels
-        self.plot = self.panels[0]
-        p_last = self.panels[-1]
-        p_last.x_axis_label.set_x(p_last.axes[0].get_center()[0])
-        self.zeros = VGroup(*[p.hline(0.0, color=DIM, dashed=True, stroke_width=1.5) for p in self.panels])
-        self.curves = VGroup(*[
-            p.curve(d.t, row, color=WIDTH_COLORS[k % len(WIDTH_COLORS)], stroke_width=2.2, buckets=300)
-            for k, (p, row) in enumerate(zip(self.panels, d.cos))
-        ])
-        # labels beside their panel: the width on the left, t* on the right (spread if crowded)
-        ys = [np.array([0.0, p.axes[0].get_y() + self.stack.panel_height / 2, 0.0]) for p in self.panels]
-        bounds = (rest.bottom, rest.top)
-        self.width_tags = place_annotations(
-            list(self.width_labels), [np.array([mid.left - 0.6, y[1], 0]) for y in ys], side=LEFT, buff=0.08,
-            gap=0.1, bounds=bounds)
-        self.onset_tags = place_annotations(
-            list(self.onset_values), [np.array([mid.right + 0.12, y[1], 0]) for y in ys], side=RIGHT, buff=0.1,
-            gap=0.1, bounds=bounds)
-        for lab in self.width_labels:
-            lab.align_to(np.array([rest.left, 0, 0]), LEFT)
-        for lab in self.onset_values:
-            lab.align_to(np.array([mid.right + 0.3, 0, 0]), LEFT)
-        # ---- markers: a ring at (t*, c(t*)), a ring at the witness, a dashed link; a drop to the panel floor
-        self.markers = VGroup()
-        self.shades = VGroup()
-        for k, (p, o) in enumerate(zip(self.panels, d.onsets)):
-            if o.t is None:
-                self.markers.add(VGroup())
-                continue
-            c = WIDTH_COLORS[k % len(WIDTH_COLORS)]
-            p_t = p.to_point(o.t, o.cos_t)
-            p_s = p.to_point(o.witness, o.cos_witness)
-            ring_t = Circle(radius=0.1, stroke_color=ACCENT, stroke_width=4).move_to(p_t)
-            ring_s = Circle(radius=0.1, stroke_color=ACCENT, stroke_width=3).move_to(p_s)
-            dot_t = p.dot(o.t, o.cos_t, color=c, radius=0.055)
-            link = DashedLine(p_t, p_s, stroke_color=ACCENT, stroke_width=2.5, dash_length=0.06)
-            drop = DashedLine(p.to_point(o.t, p.y_range[0]), p_t, stroke_color=ACCENT, stroke_width=2, dash_length=0.06)
-            self.markers.add(VGroup(drop, link, dot_t, ring_t, ring_s))
-            x0, x1 = p.to_point(o.t, 0)[0], p.axes[0].get_right()[0]
-            shade = Rectangle(width=max(x1 - x0, 1e-3), height=self.stack.panel_height, stroke_width=0,
-                              fill_color=DIM, fill_opacity=0.0)
-            shade.move_to([(x0 + x1) / 2, p.axes[0].get_y() + self.stack.panel_height / 2, 0])
-            self.shades.add(background(shade))
+    def quantities(self) -> dict:
+        """The data's arrays, and each width's curve and onset by itself (``cos[k]``, ``onset_m[k]``)."""
+        q = super().quantities()
+        d = self.data
+        for k in range(len(d.widths)):
+            q[f"cos[{k}]"] = d.cos[k]
+            q[f"onset_m[{k}]"] = d.onset_m[k:k + 1]
+        return q
 
     def body(self) -> None:
         self.make_mobjects()
-        st = self.stack
+        P, d = self.figure, self.data
+        first, rest = d.by_width()[0], d.by_width()[1:]
         axes = [AnimationGroup(Create(p.axes), FadeIn(p.grid), FadeIn(p.y_tick_labels)) for p in self.panels]
-        self.beat("axes", FadeIn(self.formula), FadeIn(self.panel_title), *axes, FadeIn(st.x_tick_labels),
-                  FadeIn(st.x_axis_label), FadeIn(self.zeros), FadeIn(self.width_labels[0]),
-                  Create(self.curves[0]), run_time=2.2)
-        self.beat(self.variant("first"), Indicate(self.width_labels[0], color=ACCENT, scale_factor=1.1), run_time=1.0)
-        if len(self.curves) > 1:
-            self.beat(self.variant("wider"), *[Create(c) for c in self.curves[1:]],
-                      *[FadeIn(w) for w in self.width_labels[1:]], FadeIn(self.width_tags.leaders), run_time=2.2)
-        self.beat("rule", FadeIn(self.rule, shift=0.1 * DOWN), run_time=1.0)
+        self.beat("axes", FadeIn(self.formula), FadeIn(self.kind), *axes, FadeIn(self.stack.x_tick_labels),
+                  FadeIn(self.stack.x_axis_label), FadeIn(P.zeros), Create(self.curves[first]), run_time=2.2)
+        self.beat(self.variant("first"), FadeIn(self.width_labels[first]), Create(P.swing), run_time=1.0)
+        if rest:
+            self.beat(self.variant("wider"), FadeOut(P.swing), *[Create(self.curves[k]) for k in rest],
+                      *[FadeIn(self.width_labels[k]) for k in rest], run_time=2.2)
+            self.beat("rule", FadeIn(self.rule, shift=GAP.small * DOWN), run_time=1.0)
+        else:
+            self.beat("rule", FadeOut(P.swing), FadeIn(self.rule, shift=GAP.small * DOWN), run_time=1.0)
         self.beat(self.variant("marks"),
-                  LaggedStart(*[AnimationGroup(FadeIn(m), FadeIn(v)) for m, v in zip(self.markers, self.onset_values)],
-                              lag_ratio=0.4), FadeIn(self.onset_tags.leaders), run_time=2.0)
-        self.add(self.shades)
-        self.bring_to_back(self.shades)
-        self.beat(self.variant("meaning"), *[s.animate.set_fill(opacity=0.22) for s in self.shades], run_time=1.0)
+                  LaggedStart(*[AnimationGroup(FadeIn(self.markers[k]), FadeIn(self.onset_values[k])) for k in
+                                d.by_width()], lag_ratio=0.4), run_time=2.0)
+        self.add(P.zones, self.shades)
+        self.bring_to_back(P.zones, self.shades)
+        self.beat(self.variant("meaning"), *[s.animate.set_fill(opacity=0.3) for s in self.shades if len(s.points)],
+                  *[z.animate.set_fill(opacity=0.15) for z in P.zones], run_time=1.0)
 
-    def closing(self) -> None:
-        self.beat(self.variant("close"), hold=self.CLOSING_HOLD)
+    # -- the close: the panels collapse into one lane per width, coloured while positions are told apart
+    def takeaway(self):
+        P = self.figure
+        return VGroup(P.lanes, P.key, P.onset_labels, self.rule, P.stack.bottom.axes[0], self.stack.x_tick_labels,
+                      self.stack.x_axis_label)
 
+    def closing_key(self) -> str:
+        return self.variant("close")
 
-def and_list(items: list[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    items = list(items)
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+    def bring_forward(self, take, region=None) -> list:
+        P = self.figure
+        grow = [ReplacementTransform(s, lane.blurred) for s, lane in zip(self.shades, P.lanes) if len(s.points)]
+        grow += [ReplacementTransform(z, lane.clear) for z, lane in zip(P.zones, P.lanes)]
+        grow += [ReplacementTransform(w, lane.tag) for w, lane in zip(P.width_labels, P.lanes)]
+        new = [lane.edge for lane in P.lanes] + [P.key]
+        keep = [*P.lanes, P.key, P.width_labels, P.onset_labels, self.rule, P.stack.bottom.axes[0],
+                self.stack.x_tick_labels, self.stack.x_axis_label, *self.shades, *P.zones]
+        return [FadeOut(others(self, keep)), *grow, *[FadeIn(m) for m in new]]
 
 
 # ====================================================================== 13 ExtrapolationCliff
@@ -328,12 +263,12 @@ def and_list(items: list[str]) -> str:
 class ExtrapolationCliffData:
     """What clip 13 draws, all from mathcore and the config.
 
-    ``positions: (n,)`` are ``1..x_max`` (``x_max = 4·n_max``); ``unseen[k]`` is the number of
+    ``positions: (n,)`` are ``1..x_max`` (``x_max = FAR·n_max``); ``unseen[k]`` is the number of
     RoPE pairs (head dim ``head_dim``) at angles never seen in training at ``positions[k]``.
     ``stops`` are the walker's keyframes; ``report`` asks every scheme for them
-    (``extrapolation_report``); ``stop_*`` give the two dials' pairs at each stop.  The slow
-    pair is chosen by measurement (:func:`slow_pair`): one that sits at unseen angles at every
-    stop past training, when there is one."""
+    (``extrapolation_report``); ``stop_masks[s, i]``: pair ``i`` is at an unseen angle at stop
+    ``s``; ``wrapped[i]``: pair ``i`` went all the way round in training; ``stop_*`` give the two
+    dials' pairs at each stop.  The slow pair is chosen by measurement (:func:`slow_pair`)."""
 
     train_length: int
     n_max: int
@@ -352,6 +287,8 @@ class ExtrapolationCliffData:
     stop_unseen: np.ndarray  # (len(stops), 2) bool: the shown pair is at an unseen angle
     stop_counts: np.ndarray  # (len(stops),) unseen pairs (of head_dim/2) at each stop
     train_turns: int = 0  # full turns the fast pair made within training (positions 0..L-1)
+    stop_masks: np.ndarray | None = None  # (len(stops), head_dim/2) bool: every pair, unseen at each stop
+    wrapped: np.ndarray | None = None  # (head_dim/2,) bool
 
     @property
     def n_pairs(self) -> int:
@@ -374,41 +311,44 @@ def slow_pair(unseen_at_stops: np.ndarray, wrapped: np.ndarray, turns_at_stops: 
 class ExtrapolationCliff(ClipScene):
     """13 · The extrapolation cliff: walking a position past the training length."""
 
-    BAR_H = 0.34
-    NOTES_W = 4.4  # the right column: position readout, dials, count
+    LECTURE_LANGUAGE = True
+    FAR = 4  # the walk ends at FAR · n_max
 
     @classmethod
     def build_data(cls, cfg: LectureConfig) -> ExtrapolationCliffData:
         L, n_max, base = cfg.train_length, cfg.n_max, cfg.rope_base
         d = LLAMA2.head_dim
-        x_max = 4 * n_max
+        x_max = cls.FAR * n_max
         positions = np.arange(1, x_max + 1)
         stops = (L - 1, L, n_max, x_max)
         unseen_at = rope_unseen_pairs(list(stops), d, L, base)
         wrapped = wrapped_in_training(d, L, base)
         all_turns = np.array([pair_turns(m, d, base) for m in stops])
         pairs = (0, slow_pair(unseen_at, wrapped, all_turns))
-        angles = np.array([pair_angles(m, d, base)[list(pairs)] for m in stops])
-        turns = np.array([pair_turns(m, d, base)[list(pairs)] for m in stops])
         return ExtrapolationCliffData(
             train_length=L, n_max=n_max, x_max=x_max, head_dim=d, base=base,
             positions=positions, unseen=unseen_pair_counts(positions, d, L, base),
             n_wrapped=int(wrapped.sum()), stops=stops,
             report=extrapolation_report(list(stops), d, n_max, cfg.seed, base),
             pairs=pairs, arcs=training_arcs(d, L, base)[list(pairs)],
-            stop_angles=angles, stop_turns=turns, stop_unseen=unseen_at[:, list(pairs)],
+            stop_angles=np.array([pair_angles(m, d, base)[list(pairs)] for m in stops]),
+            stop_turns=all_turns[:, list(pairs)], stop_unseen=unseen_at[:, list(pairs)],
             stop_counts=unseen_at.sum(axis=1), train_turns=int(pair_turns(L - 1, d, base)[0]),
+            stop_masks=unseen_at, wrapped=wrapped,
         )
 
     def caption_values(self) -> dict:
         d = self.data
         fast = int(d.stop_turns[2, 0])
+        missing = first_missing(d)
         return {
-            "L": fmt_count(d.train_length), "L_last": fmt_count(d.train_length - 1), "n_max": fmt_count(d.n_max),
-            "n_last": fmt_count(d.n_max - 1), "x_max": fmt_count(d.x_max), "pairs": d.n_pairs,
+            "L": count(d.train_length).text, "L_last": count(d.train_length - 1).text, "n_max": count(d.n_max).text,
+            "n_last": count(d.n_max - 1).text, "x_max": count(d.x_max).text, "pairs": d.n_pairs,
             "head_dim": d.head_dim, "jump": int(d.stop_counts[1]), "wrapped": d.n_wrapped,
-            "fast_turns": f"{fmt_count(fast)} turn{'' if fast == 1 else 's'}",
-            "far_count": int(d.stop_counts[3]),
+            "fast_turns": f"{count(fast).text} turn{'' if fast == 1 else 's'}",
+            "far_count": int(d.stop_counts[3]), "slow": d.pairs[1],
+            "no_row": no_row_text(missing) if missing is not None else "every position has a row",
+            "proof": "; ".join(cliff_proof(d)),
         }
 
     def variant(self, key: str) -> str:
@@ -429,250 +369,100 @@ class ExtrapolationCliff(ClipScene):
             return "close" if d.stop_counts[1:].any() else "close_none"
         return key
 
-    # ------------------------------------------------------------------ layout
     def x_of(self, m: float) -> float:
-        return float(self.plot.to_point(m, 0.0)[0])
-
-    def bar(self, m0: float, m1: float, y: float, color, opacity: float) -> Rectangle:
-        x0, x1 = self.x_of(m0), self.x_of(m1)
-        return Rectangle(width=max(x1 - x0, 1e-3), height=self.BAR_H, stroke_width=0, fill_color=color,
-                         fill_opacity=opacity).move_to([(x0 + x1) / 2, y, 0])
+        return self.chart.x_of(m)
 
     def make_mobjects(self) -> None:
         d = self.data
         L, n_max, x_max = d.train_length, d.n_max, d.x_max
-        notes, main = self.layout.content.take_right(self.NOTES_W, gap=0.45)
-        self.main_region, self.notes_region = main, notes
+        region = self.layout.content
+        titles = ("learned table", "sinusoidal")
+        thin = label(titles[0], size=SMALL).height  # a thin lane is as tall as its title
+        # ---- the chart of unseen RoPE pairs: its position axis is every lane's axis
+        self.chart = C = CliffChart(region, d.positions, d.unseen, d.n_pairs, L, n_max,
+                                    top_room=SchemeLanes.height(len(titles), thin), title="RoPE: pairs at unseen angles")
+        self.plot = C.plot
+        shows(C.curve, "unseen")
+        names(C.title, "unseen")
+        self.L_tick, self.n_tick, self.annotations = C.L_tick, C.n_tick, C.annotations
+        self.guides = C.guides
+        missing = first_missing(d)
+        no_row = no_row_text(missing if missing is not None else n_max)
+        # ---- the lanes: large while they are the subject, then thin over the chart
+        ax_y = C.plot.axes[0].get_y()
+        big_band = Region(region.left, region.right, ax_y + GAP.section, region.top, "lanes")
+        big_bar = min(big_band.height / len(titles) - thin - GAP.section, 1)
+        self.big = SchemeLanes(big_band, self.x_of, L, n_max, x_max, titles, big_bar, no_row)
+        self.lanes = SchemeLanes(C.lanes_band, self.x_of, L, n_max, x_max, titles, thin, no_row)
+        self.wall = self.lanes.wall
+        self.LANE_A, self.LANE_B = self.lanes.lane_y  # tests read these
+        # ---- the walker: a marker through the lanes and on the axis, moved together
+        x0 = self.x_of(d.stops[0])
+        self.walker = VGroup(*[vertical(x0, y - thin / 2 - GAP.hair, y + thin / 2 + GAP.hair, HIGHLIGHT)
+                               for y in self.lanes.lane_y], vertical(x0, ax_y, ax_y + GAP.normal, HIGHLIGHT))
+        # ---- the pairs at the walker's position, where the chart was
+        spot = Region(region.left, region.right, ax_y + GAP.normal, C.title.get_top()[1], "pairs")
+        self.pairs = PairsAtPosition(spot, d.stops, d.stop_masks, d.pairs, d.stop_angles, d.stop_turns, d.arcs,
+                                     ("fast", "slow"))
+        self.dials = self.pairs.dials
+        self.bracket = self.pairs.wrapped_outline(d.wrapped)
+        # the close's measured figures: the count at every distinct stop past training
+        past = sorted(set(d.stops[1:]))
+        self.proof = C.proof_marks(past, [int(d.stop_counts[d.stops.index(m)]) for m in past], d.n_pairs)
+        self.wall_box = SurroundingRectangle(self.wall, color=HIGHLIGHT, buff=GAP.tight)
 
-        # ---- rows of the main column, top to bottom
-        def title(text):
-            return label(text, size=SMALL, color=FG)
+    # readouts the tests read
+    @property
+    def m_value(self):
+        return self.pairs.m.current
 
-        self.legend = VGroup(
-            VGroup(Rectangle(width=0.4, height=0.2, stroke_width=0, fill_color=GOOD, fill_opacity=0.85),
-                   label("trained", size=SMALL, color=DIM)).arrange(RIGHT, buff=0.12),
-            VGroup(Rectangle(width=0.4, height=0.2, stroke_width=0, fill_color=DIM, fill_opacity=0.45),
-                   label("never trained / never seen", size=SMALL, color=DIM)).arrange(RIGHT, buff=0.12),
-        ).arrange(RIGHT, buff=0.45)
-        strip, rest = main.take_top(self.legend.height, gap=0.2)
-        strip.place(self.legend, LEFT)
-        self.title_a = title(f"learned-absolute: {fmt_count(n_max)} rows")
-        self.title_b = title("sinusoidal: a formula, for any m")
-        self.title_c = title(f"RoPE, head dim {d.head_dim}: pairs at new angles")
-        rows = {}
-        for name, t in (("a", self.title_a), ("b", self.title_b)):
-            ts, rest = rest.take_top(t.height, gap=0.14)
-            ts.place(t, LEFT)
-            bs, rest = rest.take_top(self.BAR_H, gap=0.22)
-            rows[name] = bs
-        ts, rest = rest.take_top(self.title_c.height, gap=0.15)
-        ts.place(self.title_c, LEFT)
-        self.lane_a, self.lane_b = rows["a"].center[1], rows["b"].center[1]
-        self.LANE_A, self.LANE_B = self.lane_a, self.lane_b  # tests read these
+    @property
+    def count_text(self):
+        return self.pairs.count
 
-        # ---- the RoPE chart fills what is left; its x axis is every lane's position axis
-        decades = [10.0**k for k in range(0, int(np.floor(np.log10(x_max))) + 1)]
-        probe = Plot((1, x_max), (0, d.n_pairs), width=main.width, height=1.0, x_log=True, x_ticks=decades[:1],
-                     x_label="position m (log scale)", y_ticks=[d.n_pairs])
-        below = probe.axes[0].get_bottom()[1] - probe.get_bottom()[1] + 0.05
-        tick_room = probe.y_tick_labels.width + 0.2
-        self.plot = Plot(
-            (1, x_max), (0, d.n_pairs), width=main.width - tick_room, height=rest.height - below, x_log=True,
-            x_ticks=decades, y_ticks=[0, d.n_pairs // 2, d.n_pairs], x_label="position m (log scale)",
-        )
-        self.plot.shift(np.array([main.left + tick_room, rest.bottom + below, 0]) - self.plot.axes[0].get_start())
-        self.plot.x_axis_label.set_x(self.plot.axes[0].get_center()[0])
-        self.chart_bottom = self.plot.axes[0].get_y()
-        self.chart_top = self.chart_bottom + self.plot.height_units
-        p = self.plot
-
-        # L and n_max under the axis, spread with leaders when close; decade labels they would touch go
-        self.L_tick = label(f"L = {fmt_count(L)}", size=SMALL, color=GOOD)
-        self.n_tick = label(f"n_max = {fmt_count(n_max)}", size=SMALL, color=BAD)
-        ax_y = self.chart_bottom
-        self.annotations = place_annotations(
-            [self.L_tick, self.n_tick], [np.array([self.x_of(L), ax_y, 0]), np.array([self.x_of(n_max), ax_y, 0])],
-            side=DOWN, buff=0.12, gap=0.25, bounds=(main.left, main.right))
-        keep = VGroup()
-        for t in p.x_tick_labels:
-            if all(t.get_right()[0] + 0.15 < a.get_left()[0] or t.get_left()[0] - 0.15 > a.get_right()[0]
-                   for a in (self.L_tick, self.n_tick)):
-                keep.add(t)
-        p.remove(p.x_tick_labels)
-        p.x_tick_labels = keep
-        p.add(keep)
-        self.ticks = VGroup(keep, self.annotations)
-
-        # ---- lanes: trained, untrained, the wall
-        self.trained = VGroup(self.bar(1, L, self.lane_a, GOOD, 0.85), self.bar(1, L, self.lane_b, GOOD, 0.85))
-        self.untrained_a = self.bar(L, n_max, self.lane_a, DIM, 0.45) if n_max > L else VGroup()
-        self.unseen_b = self.bar(L, x_max, self.lane_b, DIM, 0.45)
-        xw = self.x_of(n_max)
-        half = self.BAR_H / 2 + 0.04
-        self.wall = Line([xw, self.lane_a - half, 0], [xw, self.lane_a + half, 0], stroke_color=BAD, stroke_width=9)
-        self.no_row = label(f"no row ≥ {fmt_count(n_max)}", size=SMALL, color=BAD)
-        row_y = self.title_a.get_y()
-        spots = [
-            lambda m: m.move_to([xw + 0.15, row_y, 0], aligned_edge=LEFT),
-            lambda m: m.move_to([p.axes[0].get_right()[0], row_y, 0], aligned_edge=RIGHT),
-            lambda m: m.move_to([xw - 0.15, row_y, 0], aligned_edge=RIGHT),
-        ]
-        first_clear_spot(self.no_row, spots, [self.title_a], bounds=main, pad=0.3)
-
-        # guides at L and n_max through the bars and the chart only (never through a title)
-        spans = [(self.lane_a - half, self.lane_a + half), (self.lane_b - half, self.lane_b + half),
-                 (self.chart_bottom, self.chart_top)]
-
-        def through(x, color, width=2.0, dashed=True):
-            mk = (lambda a, b: DashedLine(a, b, stroke_color=color, stroke_width=width, dash_length=0.1)) if dashed \
-                else (lambda a, b: Line(a, b, stroke_color=color, stroke_width=width))
-            return VGroup(*[mk([x, y0, 0], [x, y1, 0]) for y0, y1 in spans])
-
-        self.guides = VGroup(through(self.x_of(L), GOOD), through(xw, BAD))
-
-        # ---- RoPE lane: the count of unseen pairs, a filled area under the computed curve
-        self.curve = p.curve(d.positions, d.unseen, color=BAD, stroke_width=2.5, buckets=300)
-        pts = self.curve.points
-        base_l, base_r = p.to_point(d.positions[0], 0), p.to_point(d.positions[-1], 0)
-        corners = [base_l] + [pts[0]] + [pts[k] for k in range(3, len(pts), 4)] + [base_r]
-        self.area = Polygon(*corners, stroke_width=0, fill_color=BAD, fill_opacity=0.3)
-
-        # ---- the walker: one segment per lane and one through the chart, moved together
-        self.walker = through(self.x_of(d.stops[0]), ACCENT, width=4, dashed=False)
-
-        # ---- notes column: m, the two dials, the count
-        n_top = notes.top
-        self.m_head = label("m =", size=LABEL + 4, color=ACCENT)
-        self.m_head.move_to([notes.left + 0.6, n_top - self.m_head.height / 2, 0], aligned_edge=LEFT)
-        self.m_readout = Readout(fmt_count(d.stops[0]), self.m_head.get_right() + 0.15 * RIGHT, LABEL + 4,
-                                 color=ACCENT, weight="BOLD")
-        self.m_readout.current.align_to(self.m_head, DOWN)
-        self.m_readout.anchor = self.m_readout.current.get_left()
-        self.m_value = self.m_readout.current
-
-        radius = 0.56
-        heads = [VGroup(label(f"{'fast' if k == 0 else 'slow'} pair", size=SMALL, color=DIM),
-                        label(f"i = {i}", size=SMALL, color=DIM)).arrange(DOWN, buff=0.08)
-                 for k, i in enumerate(d.pairs)]
-        head_h = max(h.height for h in heads)
-        head_y = self.m_head.get_bottom()[1] - 0.25 - head_h / 2
-        dial_y = head_y - head_h / 2 - 0.15 - radius
-        xs = (notes.left + notes.width * 0.25, notes.left + notes.width * 0.75)
-        self.dials, self.arcs, self.dial_heads = [], VGroup(), VGroup()
-        self.turn_readouts, self.status_readouts = [], []
-        for k, x in enumerate(xs):
-            dial = VectorDial(d.stop_angles[0, k], radius=radius, color=FG, show_ticks=True).move_to([x, dial_y, 0])
-            arc = Arc(radius=radius, start_angle=0, angle=float(d.arcs[k]), arc_center=dial.center,
-                      stroke_color=GOOD, stroke_width=9)
-            heads[k].move_to([x, head_y, 0])
-            self.dials.append(dial)
-            self.arcs.add(arc)
-            self.dial_heads.add(heads[k])
-            ty = dial_y - radius - 0.12 - 0.15
-            self.turn_readouts.append(Readout(self.turns_str(k, 0), np.array([x, ty, 0]), SMALL, color=FG, align=ORIGIN3))
-            text, color = self.status_str(k, 0)
-            self.status_readouts.append(Readout(text, np.array([x, ty - 0.34, 0]), SMALL, color=color, align=ORIGIN3))
-        self.turn_texts = [r.current for r in self.turn_readouts]
-        self.status_texts = [r.current for r in self.status_readouts]
-        arc_note = VGroup(Arc(radius=0.2, start_angle=0.3, angle=1.6, stroke_color=GOOD, stroke_width=7),
-                          label("seen in training", size=SMALL, color=DIM)).arrange(RIGHT, buff=0.15)
-        arc_note.next_to(self.status_texts[0], DOWN, buff=0.2).set_x(notes.center[0])
-        self.arc_note = arc_note
-        self.dial_group = VGroup(*self.dials, self.arcs, self.dial_heads, *self.turn_texts, *self.status_texts, arc_note)
-        self.count_head = fit_label("RoPE pairs at unseen angles", notes.width, size=SMALL, color=DIM, max_lines=2,
-                                    align=ORIGIN3)
-        self.count_head.next_to(arc_note, DOWN, buff=0.25).set_x(notes.center[0])
-        cy = self.count_head.get_bottom()[1] - 0.12 - 0.22
-        text, color = self.count_str(0)
-        self.count_readout = Readout(text, np.array([notes.center[0], cy, 0]), LABEL + 4, color=color, weight="BOLD",
-                                     align=ORIGIN3)
-        self.count_text = self.count_readout.current
-
-        # ---- the lookup's own error message, in a box over the lanes it clears
-        per_line = max(16, int((main.width - 0.8) / (mono("x" * 10, size=SMALL).width / 10)))
-        self.error_lines = textwrap.wrap(d.report.learned_error, per_line)
-        msg = VGroup(*[mono(s, size=SMALL, color=FG) for s in self.error_lines]).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
-        head = mono("PositionOutOfRangeError", size=SMALL, color=BAD)
-        body = VGroup(head, msg).arrange(DOWN, buff=0.2, aligned_edge=LEFT)
-        box = Rectangle(width=body.width + 0.5, height=body.height + 0.45, stroke_color=BAD, stroke_width=3,
-                        fill_color=BG, fill_opacity=1.0)
-        under = Region(main.left, main.right, self.chart_bottom, self.lane_a - half - 0.12, "under")
-        self.error_box = VGroup(box, body.move_to(box))
-        under.place(self.error_box)
-        overlay(box, body)
-        self.error_text = msg
-        # what the box covers is cleared while it shows
-        self.under_box = VGroup(self.title_b, self.trained[1], self.unseen_b, self.title_c, p, self.curve, self.area,
-                                self.ticks, *[g[1:] for g in self.guides], self.walker[1:])
-
-    def turns_str(self, k: int, stop: int) -> str:
-        n = int(self.data.stop_turns[stop, k])
-        return f"{fmt_count(n)} turn{'s' if n != 1 else ''}"
-
-    def status_str(self, k: int, stop: int):
-        bad = bool(self.data.stop_unseen[stop, k])
-        return ("unseen", BAD) if bad else ("seen", GOOD)
-
-    def count_str(self, stop: int):
-        d = self.data
-        c = int(d.stop_counts[stop])
-        return f"{c} of {d.n_pairs}", (BAD if c else GOOD)
-
-    def move_to_stop(self, stop: int) -> list:
-        """Animations that walk to ``stops[stop]`` and update every readout there (old figure out, new in)."""
-        d = self.data
-        m = d.stops[stop]
-        anims = [self.walker.animate.set_x(self.x_of(m))]
-        anims.append(self.m_readout.to(fmt_count(m)))
-        self.m_value = self.m_readout.current
-        for k, dial in enumerate(self.dials):
-            anims.append(dial.rotate_to(float(d.stop_angles[stop, k])))
-            anims.append(self.turn_readouts[k].to(self.turns_str(k, stop)))
-            text, color = self.status_str(k, stop)
-            anims.append(self.status_readouts[k].to(text, color=color))
-            self.turn_texts[k], self.status_texts[k] = self.turn_readouts[k].current, self.status_readouts[k].current
-        text, color = self.count_str(stop)
-        anims.append(self.count_readout.to(text, color=color))
-        self.count_text = self.count_readout.current
-        self.stop = stop
-        return anims
+    def walk(self, stop: int) -> list:
+        return [self.walker.animate.set_x(self.x_of(self.data.stops[stop])), *self.pairs.to_stop(stop)]
 
     def body(self) -> None:
         self.make_mobjects()
-        p = self.plot
-        self.beat("train", FadeIn(self.legend), FadeIn(self.title_a), FadeIn(self.title_b), FadeIn(self.trained),
-                  FadeIn(self.guides[0]), FadeIn(p.x_tick_labels), FadeIn(self.L_tick), FadeIn(p.x_axis_label),
-                  Create(p.axes[0]), run_time=1.4)
-        self.beat(self.variant("schemes"), FadeIn(self.untrained_a), FadeIn(self.unseen_b), Create(self.wall),
-                  FadeIn(self.guides[1]), FadeIn(self.n_tick), FadeIn(self.annotations.leaders), run_time=1.4)
-        self.beat("rope", FadeIn(self.title_c), Create(p.axes[1]), FadeIn(p.grid), FadeIn(p.y_tick_labels),
-                  Create(self.curve), FadeIn(self.area),
-                  run_time=2.0)
-        self.beat("dials", FadeIn(self.walker), FadeIn(self.m_head), FadeIn(self.m_value),
-                  FadeIn(self.dial_group), FadeIn(self.count_head), FadeIn(self.count_text), run_time=1.2)
-        self.bring_to_front(self.wall)  # the wall stays red where the walker stands on it
-        self.beat(self.variant("step"), *self.move_to_stop(1), run_time=1.2)
-        self.beat(self.variant("wall"), *self.move_to_stop(2), run_time=1.6)
-        self.beat("error", Flash(self.wall.get_center(), color=BAD, line_length=0.3, flash_radius=0.45),
-                  FadeOut(self.under_box), FadeIn(self.error_box, shift=0.1 * UP), run_time=1.0, hold=1.6)
-        self.play(FadeOut(self.error_box), FadeIn(self.under_box), FadeIn(self.no_row), run_time=0.8)
-        self.beat(self.variant("wrapped"), Indicate_all(self.dials[0], self.turn_texts[0]), run_time=1.2)
-        self.beat(self.variant("far"), *self.move_to_stop(3), run_time=1.6)
+        C, B, P = self.chart, self.big, self.pairs
+        self.beat("train", FadeIn(B.titles), FadeIn(B.trained), Create(C.plot.axes[0]), FadeIn(C.plot.x_tick_labels),
+                  FadeIn(self.L_tick), FadeIn(C.axis_label), run_time=1.4)
+        self.beat(self.variant("schemes"), FadeIn(B.untrained), FadeIn(B.unseen), Create(B.wall), FadeIn(self.n_tick),
+                  FadeIn(self.annotations.leaders), run_time=1.4)
+        self.beat("rope", ReplacementTransform(B, self.lanes), FadeIn(C.body), FadeIn(C.title), Create(C.curve),
+                  FadeIn(C.area), FadeIn(C.guides), run_time=2.0)
+        self.beat("dials", stage([C.body, C.title, C.curve, C.area, C.guides], [P]), FadeIn(self.walker),
+                  run_time=1.6)
+        self.beat(self.variant("step"), *self.walk(1), run_time=1.2)
+        self.beat(self.variant("wall"), *self.walk(2), Create(self.wall_box), run_time=1.6)
+        self.beat("error", Flash(self.wall.get_center(), color=FAILED, line_length=GAP.normal, flash_radius=GAP.wide),
+                  FadeOut(self.wall_box), FadeIn(self.lanes.no_row, shift=GAP.tight * UP), run_time=1.0)
+        self.fast_box = SurroundingRectangle(VGroup(self.dials[0], self.pairs.words[0]), color=HIGHLIGHT,
+                                             buff=GAP.small)
+        self.beat(self.variant("wrapped"), Create(self.fast_box), FadeIn(self.bracket), run_time=1.2)
+        self.beat(self.variant("far"), FadeOut(self.fast_box), FadeOut(self.bracket), *self.walk(3), run_time=1.6)
 
-    def closing(self) -> None:
-        self.beat(self.variant("close"), hold=self.CLOSING_HOLD)
+    # -- the close: the pairs give way to the chart again, beside the table's wall
+    def takeaway(self):
+        C = self.chart
+        return VGroup(self.lanes, self.lanes.no_row, C, self.proof)
 
+    def closing_key(self) -> str:
+        return self.variant("close")
 
-def Indicate_all(*mobs):
-    return AnimationGroup(*[Indicate(m, color=ACCENT, scale_factor=1.08) for m in mobs])
+    def bring_forward(self, take, region=None) -> list:
+        C = self.chart
+        return [stage([self.pairs.on_screen(), self.walker], [C.body, C.title, C.area, C.curve, C.guides, self.proof])]
 
 
 # ====================================================================== 14 GPT2ToLLaMA
 @dataclass(frozen=True)
 class GPT2ToLLaMAData:
-    """GPT-2's learned table (``learned_absolute_table(d_model, n_max)``, seeded by the config) beside
-    LLaMA's RoPE at head dim 128 for both bases: per-pair wavelengths and how many pairs never
-    complete a turn within LLaMA-2's training length."""
+    """GPT-2's learned table (``learned_absolute_table(d_model, n_max)``, seeded by the config) and the
+    rows and features drawn of it (``sample``, ``corner``: real entries) beside LLaMA's RoPE at head
+    dim 128 for both bases: per-pair wavelengths and how many pairs never complete a turn within
+    LLaMA-2's training length."""
 
     gpt2: ModelFacts
     llama2: ModelFacts
@@ -681,10 +471,19 @@ class GPT2ToLLaMAData:
     zoom: tuple[int, int]  # rows, cols of the table's corner shown large
     sample_rows: np.ndarray  # the rows drawn for the whole table (every k-th)
     sample_cols: np.ndarray  # the features drawn for the whole table
+    sample: np.ndarray  # table[sample_rows][:, sample_cols]
+    corner: np.ndarray  # table[:zoom[0], :zoom[1]]
     cmap: str
-    wavelengths: np.ndarray  # (2, head_dim/2): base llama2, base llama3
+    wl_llama2: np.ndarray  # (head_dim/2,) positions per full turn of each pair, base LLaMA-2
+    wl_llama3: np.ndarray  # the same at LLaMA-3's base
+    wl_range: tuple[float, float]  # the powers of ten around both
     slow_pairs: int  # LLaMA-2 pairs without a full turn in its train_length
     n_pairs: int
+    beyond_angle: float = 0.0  # LLaMA-2's pair 0 angle (mod 2π) at position n_max, where GPT-2 has no row
+
+    @property
+    def wavelengths(self) -> np.ndarray:
+        return np.stack([self.wl_llama2, self.wl_llama3])
 
     @property
     def n_params(self) -> int:
@@ -694,182 +493,123 @@ class GPT2ToLLaMAData:
 class GPT2ToLLaMA(ClipScene):
     """14 · From GPT-2 to LLaMA: a table with a last row, and rotations with none."""
 
+    LECTURE_LANGUAGE = True
     ZOOM = (8, 12)
     SAMPLE = (32, 12)  # rows, features of the whole table drawn as cells
 
     @classmethod
     def build_data(cls, cfg: LectureConfig) -> GPT2ToLLaMAData:
         g, l2, l3 = GPT2, LLAMA2, LLAMA3
+        table = learned_absolute_table(g.d_model, g.n_max, cfg.seed)
+        rows, cols = sample_rows(g.n_max, cls.SAMPLE[0]), sample_rows(g.d_model, cls.SAMPLE[1])
+        wl2, wl3 = rope_wavelengths(l2.head_dim, l2.rope_base), rope_wavelengths(l3.head_dim, l3.rope_base)
         return GPT2ToLLaMAData(
-            gpt2=g, llama2=l2, llama3=l3,
-            table=learned_absolute_table(g.d_model, g.n_max, cfg.seed), zoom=cls.ZOOM, cmap=cfg.cmap_signed,
-            sample_rows=np.arange(0, g.n_max, g.n_max // cls.SAMPLE[0]),
-            sample_cols=np.arange(0, g.d_model, g.d_model // cls.SAMPLE[1]),
-            wavelengths=np.stack([rope_wavelengths(l2.head_dim, l2.rope_base), rope_wavelengths(l3.head_dim, l3.rope_base)]),
-            slow_pairs=pairs_without_a_turn(l2.head_dim, l2.train_length, l2.rope_base),
-            n_pairs=l2.head_dim // 2,
+            gpt2=g, llama2=l2, llama3=l3, table=table, zoom=cls.ZOOM, cmap=cfg.cmap_signed,
+            sample_rows=rows, sample_cols=cols, sample=table[np.ix_(rows, cols)],
+            corner=table[:cls.ZOOM[0], :cls.ZOOM[1]], wl_llama2=wl2, wl_llama3=wl3,
+            wl_range=power_range(np.concatenate([wl2, wl3])),
+            slow_pairs=pairs_without_a_turn(l2.head_dim, l2.train_length, l2.rope_base), n_pairs=l2.head_dim // 2,
+            beyond_angle=float(pair_angles(g.n_max, l2.head_dim, l2.rope_base)[0]),
         )
 
     def caption_values(self) -> dict:
         d = self.data
+        scale = table_scale(d)
         return {
-            "n_max": fmt_count(d.gpt2.n_max), "d_model": d.gpt2.d_model, "head_dim": d.llama2.head_dim,
-            "pairs": d.n_pairs, "slow": d.slow_pairs, "train2": fmt_count(d.llama2.train_length),
-            "base2": fmt_count(d.llama2.rope_base), "base3": fmt_count(d.llama3.rope_base),
-            "wl2": fmt_count(round(d.wavelengths[0, -1])), "wl3": fmt_count(round(d.wavelengths[1, -1])),
+            "n_max": count(d.gpt2.n_max).text, "n_last": count(d.gpt2.n_max - 1).text, "d_model": d.gpt2.d_model,
+            "head_dim": d.llama2.head_dim, "pairs": d.n_pairs, "slow": d.slow_pairs,
+            "train2": count(d.llama2.train_length).text, "base2": count(d.llama2.rope_base).text,
+            "base3": count(d.llama3.rope_base).text, "wl_first": count(round(d.wl_llama2[0])).text,
+            "wl2": count(round(d.wl_llama2[-1])).text, "wl3": count(round(d.wl_llama3[-1])).text,
+            "params": count(d.n_params).text, "row_step": ordinal(d.sample_rows[1] - d.sample_rows[0]),
+            "col_step": ordinal(d.sample_cols[1] - d.sample_cols[0]), "zoom_rows": d.zoom[0], "zoom_cols": d.zoom[1],
+            "vmax": fmt_measure(scale.vmax), "proof": table_proof(d),
         }
 
     def make_mobjects(self) -> None:
         d = self.data
         g, l2, l3 = d.gpt2, d.llama2, d.llama3
-        left, right = self.layout.content.columns(6.6, 6.4, gap=0.5)
-        self.left_region = left
-        scale = ColorScale.symmetric(d.cmap, d.table)
-        self.scale = scale
-
-        # ================= GPT-2: the table =================
-        self.gpt_head = label(f"{g.name}: {g.scheme}", size=LABEL, weight="BOLD")
-        strip, rest = left.take_top(self.gpt_head.height, gap=0.2)
-        strip.place(self.gpt_head, LEFT)
-        self.shape_text = label(f"wpe: ({fmt_count(d.table.shape[0])}, {d.table.shape[1]})", size=SMALL, color=FG)
-        strip, rest = rest.take_top(self.shape_text.height, gap=0.12)
-        strip.place(self.shape_text, LEFT)
-        self.cap_text = label(f"no row {fmt_count(g.n_max)}", size=SMALL, color=BAD)
-        cap_strip, rest = rest.take_bottom(self.cap_text.height, gap=0.22)
-        # every k-th row and feature drawn as a cell (real entries, no averaging)
-        rows, cols = d.sample_rows, d.sample_cols
-        cell = rest.height / len(rows)
-        self.image = Heatmap(d.table[np.ix_(rows, cols)], scale, cell_size=cell)
-        rest.inset(0.08, 0).place(self.image, UP + LEFT)
-        for row in self.image.cells:
-            for sq in row:
-                sq.set_stroke(width=0.6)
-        self.frame = Rectangle(width=self.image.width, height=self.image.height, stroke_color=DIM,
-                               stroke_width=2).move_to(self.image)
-        self.shape_text.align_to(self.image, LEFT)
-        yb = self.image.get_bottom()[1]
-        self.cap_line = Line([self.image.get_left()[0] - 0.06, yb, 0], [self.image.get_right()[0] + 0.06, yb, 0],
-                             stroke_color=BAD, stroke_width=8)
-        cap_strip.place(self.cap_text, LEFT)
-
-        # a corner of the table, cell by cell, beside it (tops aligned: the connectors run over cells only)
-        side = Region(self.image.get_right()[0] + 0.5, left.right, rest.bottom, rest.top, "zoom")
+        region = self.layout.content
+        self.scale = table_scale(d)
         r, c = d.zoom
-        lim = float(scale.norm.vmax)
-        bar_probe = ColorBar(scale, height=1.0, width=0.2, ticks=[-lim, 0.0, lim], tick_format=lambda v: fmt_value(v, 2))
-        bar_room = bar_probe.width + 0.3
-        texts_h = 3 * label("Xg", size=SMALL).height + 0.12 + 0.2 + 0.2 + 0.5  # zoom text, params, sample (2 lines)
-        zcell = min((side.width - bar_room) / c, (side.height - texts_h) / r, 0.42)
-        self.zoom_map = Heatmap(d.table[:r, :c], scale, cell_size=zcell)
-        side.place(self.zoom_map, UP + LEFT)
-        # colour encodes the entries: the bar beside the zoomed cells, as tall as they are
-        self.colorbar = ColorBar(scale, height=self.zoom_map.height, width=0.2, ticks=[-lim, 0.0, lim],
-                                 tick_format=lambda v: fmt_value(v, 2))
-        self.colorbar.next_to(self.zoom_map, RIGHT, buff=0.2).align_to(self.zoom_map, UP)
-        corner = SurroundingRectangle(self.image.cell(0, 0), color=ACCENT, buff=0.02, stroke_width=3)
-        self.corner = corner
-        self.zoom_lines = VGroup(
-            Line(corner.get_corner(UP + RIGHT), self.zoom_map.get_corner(UP + LEFT), stroke_color=ACCENT, stroke_width=1.5),
-            Line(corner.get_corner(DOWN + RIGHT), self.zoom_map.get_corner(DOWN + LEFT), stroke_color=ACCENT, stroke_width=1.5),
-        )
-        self.zoom_text = label(f"rows 0–{r - 1}, features 0–{c - 1}", size=SMALL, color=DIM)
-        self.zoom_text.next_to(VGroup(self.zoom_map, self.colorbar), DOWN, buff=0.12).align_to(self.zoom_map, LEFT)
-        self.params_value = label(fmt_count(d.n_params), size=LABEL, color=FG, weight="BOLD")
-        self.params_text = VGroup(self.params_value, label("parameters", size=SMALL, color=DIM)).arrange(RIGHT, buff=0.15)
-        self.params_text[1].align_to(self.params_text[0], DOWN)
-        self.params_text.next_to(self.zoom_text, DOWN, buff=0.2).align_to(self.zoom_map, LEFT)
-        self.sample_text = fit_label(f"left: every {ordinal(rows[1] - rows[0])} row and "
-                                     f"{ordinal(cols[1] - cols[0])} feature", side.width, size=SMALL, color=DIM,
-                                     max_lines=2, line_buff=0.08)
-        self.sample_text.next_to(self.params_text, DOWN, buff=0.2).align_to(self.zoom_map, LEFT)
-
-        # ================= LLaMA: no table, a formula per pair =================
-        self.llama_head = label("LLaMA: RoPE", size=LABEL, weight="BOLD")
-        self.facts = label("no table · no cap", size=SMALL, color=DIM)
-        head = VGroup(self.llama_head, self.facts).arrange(RIGHT, buff=0.3)
-        self.facts.align_to(self.llama_head, DOWN)
-        strip, rest = right.take_top(head.height, gap=0.2)
+        # ================= GPT-2: the table =================
+        self.gpt_head = label(f"{g.name}: a learned table", size=LABEL, weight="BOLD")
+        self.gpt_facts = math(f'{N.table_rows.math} = {count(g.n_max).math}, quad d = {g.d_model}', color=DIM)
+        head = row(self.gpt_head, self.gpt_facts, gap="section")
+        strip, rest = region.take_top(head.height, gap=GAP.normal)
         strip.place(head, LEFT)
-        self.formula = math("m dot theta_i, quad theta_i = b^(-2i slash d)", size=LABEL)
-        self.dim_text = label(f"d = {l2.head_dim}", size=SMALL, color=DIM)
-        line = VGroup(self.formula, self.dim_text).arrange(RIGHT, buff=0.4)
-        strip, rest = rest.take_top(line.height, gap=0.2)
-        strip.place(line, LEFT)
-        self.base_colors = (BLUE, PURPLE_)
-        self.legend = VGroup(*[label(f"{m.name}: b = {fmt_count(m.rope_base)}", size=SMALL, color=self.base_colors[k])
-                               for k, m in enumerate((l2, l3))]).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
-        strip, rest = rest.take_top(self.legend.height, gap=0.25)
-        strip.place(self.legend, LEFT)
-        self.plot_title = label("positions per full turn", size=SMALL, color=FG)
-        strip, rest = rest.take_top(self.plot_title.height, gap=0.1)
+        self.cap_text = label(no_row_text(g.n_max), size=SMALL, color=FAILED)
+        cap_strip, rest = rest.take_bottom(self.cap_text.height, gap=GAP.small)
+        self.zoom_text = label(f"rows 0 to {r - 1}, features 0 to {c - 1}", size=SMALL, color=DIM)
+        self.params_value = label(count(d.n_params).text, size=LABEL, color=FG, weight="BOLD")
+        self.params_text = row(self.params_value, label("position parameters", size=SMALL, color=DIM), gap="small",
+                               align="baseline")
+        self.sample_text = label(f"left: every {ordinal(d.sample_rows[1] - d.sample_rows[0])} row and "
+                                 f"{ordinal(d.sample_cols[1] - d.sample_cols[0])} feature", size=SMALL, color=DIM)
+        self.view = V = TableView(rest, d.sample, d.corner, self.scale, [self.zoom_text, self.params_text,
+                                                                           self.sample_text])
+        self.image, self.zoom_map, self.colorbar, self.cap_line = V.image, V.zoom_map, V.colorbar, V.cap_line
+        cap_strip.place(self.cap_text, LEFT)
+        self.cap_text.align_to(self.image, LEFT)
+        shows(V.image, "sample")
+        shows(V.zoom_map, "corner")
+        names(self.zoom_text, "corner")
+        self.gpt = VGroup(head, V, V.zoom_map, V.colorbar, V.notes, V.corner, V.zoom_lines, V.cap_line, self.cap_text)
 
-        sup = {1: "10", 3: "10\u00b3", 5: "10\u2075", 7: "10\u2077"}
-        fmt = lambda v: sup.get(int(round(np.log10(v))), f"{v:g}") if v >= 10 else f"{int(v)}"  # noqa: E731
-        x_ticks = [0, d.n_pairs // 2, d.n_pairs - 1]
-        probe = Plot((0, d.n_pairs - 1), (1, 1e7), width=3, height=1, y_log=True, x_ticks=x_ticks,
-                     y_ticks=[10, 1e3, 1e5, 1e7], tick_format=fmt, x_label="pair i")
-        below_axis = probe.axes[0].get_bottom()[1] - probe.get_bottom()[1] + 0.05
-        tick_room = probe.y_tick_labels.width + 0.2
-        # labels at the right end of the plot: each curve's last wavelength, the training length, the count
-        self.wl_values = VGroup(*[label(fmt_count(round(d.wavelengths[k, -1])), size=SMALL,
-                                        color=self.base_colors[k], weight="BOLD") for k in range(2)])
-        self.train_text = label(f"trained: {fmt_count(l2.train_length)}", size=SMALL, color=GOOD)
-        self.slow_value = label(f"{d.slow_pairs} of {d.n_pairs}", size=LABEL, color=BAD, weight="BOLD")
-        self.slow_text = VGroup(self.slow_value, label(f"{l2.name} pairs", size=SMALL, color=BLUE),
-                                label("never turn", size=SMALL, color=DIM)).arrange(DOWN, buff=0.03, aligned_edge=LEFT)
-        end_room = max(m.width for m in (*self.wl_values, self.train_text, self.slow_text)) + 0.2
-        self.plot = Plot((0, d.n_pairs - 1), (1, 1e7), width=rest.width - tick_room - end_room,
-                         height=rest.height - below_axis, y_log=True, x_ticks=x_ticks, y_ticks=[10, 1e3, 1e5, 1e7],
-                         tick_format=fmt, x_label="pair i")
-        self.plot.shift(np.array([rest.left + tick_room, rest.bottom + below_axis, 0]) - self.plot.axes[0].get_start())
-        p = self.plot
-        self.plot_title.next_to(p.axes[1], UP, buff=0.12).align_to(p.axes[1], LEFT)
-        i = np.arange(d.n_pairs)
-        self.wl_curves = VGroup(*[p.curve(i, d.wavelengths[k], color=self.base_colors[k], stroke_width=4)
-                                  for k in range(2)])
-        self.train_line = p.hline(l2.train_length, color=GOOD, dashed=True, stroke_width=2.5)
-        x1 = p.axes[0].get_right()[0]
-        y_line = self.train_line.get_y()
-        ends = [p.to_point(d.n_pairs - 1, d.wavelengths[k, -1]) for k in range(2)] + [np.array([x1, y_line, 0])]
-        self.end_labels = place_annotations([*self.wl_values, self.train_text], ends, side=RIGHT, buff=0.12, gap=0.08,
-                                            bounds=(p.axes[0].get_y(), p.axes[1].get_top()[1] + 0.3))
-        # the count sits low at the right end, under the training line
-        self.slow_text.next_to(np.array([x1, p.axes[0].get_y(), 0]), RIGHT, buff=0.12).align_to(
-            np.array([0, p.axes[0].get_y(), 0]), DOWN)
-        # which LLaMA-2 pairs never turn within training: a band over them, above the training line
-        first_slow = d.n_pairs - d.slow_pairs
-        xa = p.to_point(max(first_slow - 0.5, 0), 1)[0]
-        self.slow_band = Rectangle(width=x1 - xa, height=p.axes[1].get_top()[1] - y_line, stroke_width=0,
-                                   fill_color=BAD, fill_opacity=0.14)
-        self.slow_band.move_to([(xa + x1) / 2, (y_line + p.axes[1].get_top()[1]) / 2, 0])
-        background(self.slow_band)
+        # ================= LLaMA: no table, a rotation per pair =================
+        self.llama_head = label("LLaMA: RoPE, no table", size=LABEL, weight="BOLD")
+        self.formula = math(f"{N.rate.math} = {N.base.math}^(-2i slash d), quad d = {l2.head_dim}", color=DIM)
+        head = row(self.llama_head, self.formula, gap="section")
+        strip, rest = region.take_top(head.height, gap=GAP.normal)
+        strip.place(head, LEFT)
+        self.llama_heads = head
+        self.base_colors = base_colors()
+        tags = [column(label(m.name, size=SMALL, color=self.base_colors[k], weight="BOLD"),
+                       math(f"{N.base.math} = {count(m.rope_base).math}", size=SMALL, color=self.base_colors[k]),
+                       gap="hair") for k, m in enumerate((l2, l3))]
+        self.chart = W = WavelengthChart(rest, [d.wl_llama2, d.wl_llama3], d.wl_range, self.base_colors, tags,
+                                         l2.train_length, d.slow_pairs, f"{d.slow_pairs} of {d.n_pairs} never turn",
+                                         "positions per full turn", math(f'"pair" {N.pair.math}', size=SMALL))
+        self.plot, self.wl_curves, self.train_line, self.slow_band = W.plot, W.curves, W.train_line, W.band
+        self.wl_tags, self.L_label, self.band_label = tags, W.L_label, W.band_label
+        shows(W.curves[0], "wl_llama2")
+        shows(W.curves[1], "wl_llama3")
+        names(tags[0], "wl_llama2")
+        names(tags[1], "wl_llama3")
+
+        # ================= the takeaway: a last row against any position =================
+        self.thumb = thumb = capped_table(d.sample, self.scale, region.height / 2)
+        left = column(label(g.name, size=HEADING, weight="BOLD"), thumb,
+                      label(f"{count(g.n_max).text} rows: positions 0 to {count(g.n_max - 1).text}", size=LABEL),
+                      label(no_row_text(g.n_max), size=LABEL, color=FAILED), gap="normal", align=LEFT)
+        shows(thumb.image, "sample")
+        # RoPE at the position GPT-2 has no row for: pair 0's hand at its angle there (mathcore)
+        self.closing_dial = dial = VectorDial(d.beyond_angle, radius=thumb.image.height / 4, color=FG)
+        right = column(label("LLaMA", size=HEADING, weight="BOLD"), dial,
+                       label(f"pair 0 at position {count(g.n_max).text}", size=LABEL),
+                       math(f'{N.angle.math} "for every" {N.position.math}', size=HEADING), gap="normal", align=LEFT)
+        self.summary = row(left, right, gap="section", align="top")
+        self.layout.content.place(self.summary)
 
     def body(self) -> None:
         self.make_mobjects()
-        p = self.plot
-        self.beat("table", FadeIn(self.gpt_head), FadeIn(self.image), Create(self.frame), FadeIn(self.shape_text),
+        V, W = self.view, self.chart
+        self.beat("table", FadeIn(self.gpt_head), FadeIn(self.gpt_facts), FadeIn(V.image), Create(V.frame),
                   FadeIn(self.sample_text), run_time=1.4)
-        self.beat("corner", Create(self.corner), Create(self.zoom_lines), FadeIn(self.zoom_map), FadeIn(self.zoom_text),
-                  FadeIn(self.colorbar),
-                  FadeIn(self.params_text), run_time=1.4)
-        self.beat("cap", Create(self.cap_line), FadeIn(self.cap_text, shift=0.1 * DOWN), run_time=1.0)
-        # focus by dimming: a veil over GPT-2's half while LLaMA's is the subject, lifted for the tie
-        veil = Rectangle(width=self.left_region.width + 0.3, height=self.left_region.height, stroke_width=0,
-                         fill_color=BG, fill_opacity=0.0).move_to(self.left_region.center)
-        self.veil = background(veil)
-        self.add(veil)
-        self.beat("rope", veil.animate.set_fill(opacity=0.65), FadeIn(self.llama_head), FadeIn(self.facts),
-                  FadeIn(self.formula), FadeIn(self.dim_text),
-                  Create(p.axes), FadeIn(p.grid), FadeIn(p.x_tick_labels), FadeIn(p.y_tick_labels),
-                  FadeIn(p.x_axis_label), FadeIn(self.plot_title), run_time=1.2)
-        self.beat("speeds", FadeIn(self.legend[0]), Create(self.wl_curves[0]), FadeIn(self.wl_values[0]), run_time=1.6)
-        self.add(self.slow_band)
-        self.bring_to_back(self.slow_band)
-        self.slow_band.set_fill(opacity=0)
-        self.beat("slow", Create(self.train_line), FadeIn(self.train_text), FadeIn(self.slow_text),
-                  FadeIn(self.end_labels.leaders),
-                  self.slow_band.animate.set_fill(opacity=0.14), run_time=1.2)
-        self.beat("base", Create(self.wl_curves[1]), FadeIn(self.legend[1]), FadeIn(self.wl_values[1]), run_time=1.4)
-        self.beat("tie", self.veil.animate.set_fill(opacity=0.0), Indicate_all(self.cap_text, self.slow_value),
-                  run_time=1.2)
-        self.remove(self.veil)
+        self.beat("corner", Create(V.corner), Create(V.zoom_lines), FadeIn(V.zoom_map), FadeIn(self.zoom_text),
+                  FadeIn(V.colorbar), FadeIn(self.params_text), run_time=1.4)
+        self.beat("cap", Create(V.cap_line), FadeIn(self.cap_text, shift=GAP.tight * DOWN), run_time=1.0)
+        self.beat("rope", stage([self.gpt], [self.llama_heads, W.axes_group]), run_time=1.6)
+        self.beat("speeds", Create(W.curves[0]), FadeIn(self.wl_tags[0]), run_time=1.6)
+        self.add(W.band)
+        self.bring_to_back(W.band)
+        self.beat("slow", Create(self.train_line), FadeIn(self.L_label), FadeIn(self.band_label),
+                  FadeIn(W.end_labels.leaders), W.band.animate.set_fill(opacity=0.15), run_time=1.2)
+        self.beat("base", Create(W.curves[1]), FadeIn(self.wl_tags[1]), run_time=1.4)
+        self.beat("tie", Create(W.outline), run_time=1.2)
+
+    def takeaway(self):
+        return self.summary
+
+    def bring_forward(self, take, region=None) -> list:
+        return [stage([others(self, [])], [self.summary])]

@@ -1,5 +1,7 @@
-"""Clip 12 PositionalDilution: the computed curves, the measured onsets, the final frame, the layout
-over the config matrix, and narration that stays true for every config."""
+"""Clip 12 PositionalDilution: the computed curves, the measured onsets, the labels bound to them, the
+closing lanes (where positions are still told apart, per width), the layout and lecture language over
+the config matrix, narration that stays true for every config, and the still drawn from the same
+description."""
 
 from __future__ import annotations
 
@@ -20,18 +22,26 @@ from frames import (
 )
 from mathcore import load_config, sinusoidal_dilution
 from mathcore.extrapolation import ambiguity_onset
-from scenes.extrapolation import WIDTH_COLORS, PositionalDilution, PositionalDilutionData, fmt_count
-from scenes.kit import BG
+from scenes.extrapolation import PositionalDilution, PositionalDilutionData
+from scenes.figures import stills_for
+from scenes.figures.extrapolation import hex_of, width_colors
+from scenes.kit import BG, DIM, HIGHLIGHT
+from scenes.kit.contrast import ratio
+from scenes.kit.numbers import count
 
 
 @pytest.fixture(scope="module")
 def final():
-    return render_final_frame(PositionalDilution, 854, 480)  # full 480p: the marker dots are small
+    return render_final_frame(PositionalDilution, 854, 480)  # full 480p: the lanes' edges are thin
 
 
 @pytest.fixture(scope="module")
 def corners(tmp_path_factory):
     return corner_results(PositionalDilution, tmp_path_factory)
+
+
+def blend(color, opacity):
+    return np.round(opacity * rgb255(color) + (1 - opacity) * rgb255(BG)).astype(int)
 
 
 def test_data_is_what_mathcore_computes_from_the_config():
@@ -40,12 +50,13 @@ def test_data_is_what_mathcore_computes_from_the_config():
     t, cos = sinusoidal_dilution(cfg.dilution_t_max, cfg.dilution_widths, cfg.rope_base)
     np.testing.assert_array_equal(d.t, t)
     np.testing.assert_array_equal(d.cos, cos)
-    assert d.t[0] == 1 and d.t[-1] == cfg.dilution_t_max
+    assert d.t[0] == 1 and d.t[-1] == cfg.dilution_t_max and d.x_range == (1, cfg.dilution_t_max)
     assert d.widths == tuple(cfg.dilution_widths)
-    for row, o in zip(cos, d.onsets):
+    for row, o, m in zip(cos, d.onsets, d.onset_m):
         assert o == ambiguity_onset(row, 2.0)
         # the onset's definition holds on the real curve
         assert row[o.witness - 1] >= row[o.t - 1] and o.witness >= 2 * o.t
+        assert m == o.t
 
 
 def test_a_config_edit_reaches_the_clip(tmp_path):
@@ -65,9 +76,9 @@ def test_each_width_has_its_own_panel_on_one_shared_axis(final):
     assert len(scene.panels) == len(d.widths) == len(scene.curves)
     xs = [p.to_point(d.t[[0, 99, -1]], 0.0)[:, 0] for p in scene.panels]
     for x in xs[1:]:
-        np.testing.assert_allclose(x, xs[0])  # the same t sits at the same x in every panel
-    tops = [p.axes[0].get_y() for p in scene.panels]
-    assert all(a > b for a, b in zip(tops, tops[1:]))  # stacked top to bottom, in the config's order
+        np.testing.assert_allclose(x, xs[0])  # the same m sits at the same x in every panel
+    tops = [scene.panels[k].axes[0].get_y() for k in d.by_width()]
+    assert all(a > b for a, b in zip(tops, tops[1:]))  # stacked top to bottom, narrowest first
     # no curve lies over another: each stays inside its own panel's box
     h = scene.stack.panel_height
     for p, c in zip(scene.panels, scene.curves):
@@ -82,45 +93,112 @@ def test_curves_draw_only_computed_samples(final):
         idx = curve.data_index
         assert len(idx) < len(row)  # downsampled ...
         assert idx[0] == 0 and idx[-1] == len(row) - 1
-        # ... and every drawn vertex is a computed (t, cos) pair where its panel maps it
+        # ... and every drawn vertex is a computed (m, cos) pair where its panel maps it
         np.testing.assert_allclose(curve.points[0::4], p.to_point(d.t[idx], row[idx])[:-1], atol=1e-9)
         # the global extremes of the computed curve survive the downsampling
         assert row.argmin() in idx and row.argmax() in idx
 
 
-def test_final_frame_marks_each_onset_where_it_was_measured(final):
-    scene, frame = final
+def test_the_onsets_are_marked_where_they_were_measured(final):
+    scene, _ = final
     d = scene.data
     for k, (p, o) in enumerate(zip(scene.panels, d.onsets)):
-        ring = scene.markers[k][3]
-        assert np.allclose(ring.get_center(), p.to_point(o.t, o.cos_t))
-        witness = scene.markers[k][4]
-        assert np.allclose(witness.get_center(), p.to_point(o.witness, o.cos_witness))
-        # the dot at (t*, c(t*)) is painted in its width's colour
-        got = pixel(scene, frame, p.to_point(o.t, o.cos_t))
-        assert np.abs(got - rgb255(WIDTH_COLORS[k])).max() <= 30, (k, got)
-        # the drop line sits at x = t*, and the blurred zone starts there
-        assert abs(scene.markers[k][0].get_center()[0] - p.to_point(o.t, 0)[0]) < 1e-6
-        assert abs(scene.shades[k].get_left()[0] - p.to_point(o.t, 0)[0]) < 1e-6
-        assert abs(scene.shades[k].get_right()[0] - p.axes[0].get_right()[0]) < 1e-6
-    # each width's tag is printed in its curve's colour, beside its own panel
-    for k, (tag, curve) in enumerate(zip(scene.width_labels, scene.curves)):
-        assert curve.get_stroke_color().to_hex() == WIDTH_COLORS[k].to_hex()
-        ink = dominant_ink(scene, frame, tag, BG)
-        assert np.abs(ink - rgb255(WIDTH_COLORS[k])).max() <= 40, (k, ink)
-        p = scene.panels[k]
-        assert p.axes[0].get_y() - 0.2 <= tag.get_y() <= p.axes[0].get_y() + scene.stack.panel_height + 0.2
+        drop, link, dot, ring_t, ring_s = scene.markers[k]
+        assert np.allclose(ring_t.get_center(), p.to_point(o.t, o.cos_t))
+        assert np.allclose(ring_s.get_center(), p.to_point(o.witness, o.cos_witness))
+        assert np.allclose(dot.get_center(), p.to_point(o.t, o.cos_t))
+        assert dot.get_fill_color().to_hex() == scene.colors[k].to_hex()  # the dot in its width's colour
+        assert ring_t.get_stroke_color().to_hex() == HIGHLIGHT.to_hex()  # the ring says "look here"
+        assert abs(drop.get_center()[0] - p.to_point(o.t, 0)[0]) < 1e-6
+        # the blurred zone starts at m*, the told-apart zone ends there
+        x = p.to_point(o.t, 0)[0]
+        assert abs(scene.figure.lanes[k].blurred.get_left()[0] - x) < 1e-6
+        assert abs(scene.figure.lanes[k].clear.get_right()[0] - x) < 1e-6
+        assert abs(scene.figure.lanes[k].edge.get_x() - x) < 1e-6
+
+
+def test_the_close_ends_on_the_lanes_large(final):
+    """The takeaway: one lane per width, coloured while positions are told apart, grey once they blur."""
+    scene, frame = final
+    d = scene.data
+    P = scene.figure
+    on = {id(f) for m in scene.mobjects for f in m.get_family()}
+    for k in range(len(d.widths)):
+        lane = P.lanes[k]
+        assert id(lane.clear) in on and id(lane.blurred) in on and id(lane.tag) in on
+        assert id(scene.curves[k]) not in on and id(scene.markers[k][3]) not in on  # the panels are gone
+        y = lane.clear.get_y()
+        x0, xm, x1 = lane.clear.get_left()[0], lane.clear.get_right()[0], lane.blurred.get_right()[0]
+        got = pixel(scene, frame, [(x0 + xm) / 2, y, 0])
+        assert np.abs(got - blend(scene.colors[k], 0.85)).max() <= 14, (k, got)
+        got = pixel(scene, frame, [(xm + x1) / 2, y, 0])
+        assert np.abs(got - blend(DIM, 0.35)).max() <= 14, (k, got)
+        # each lane is named in its width's colour, and its m* printed beside it
+        ink = dominant_ink(scene, frame, lane.tag, BG)
+        assert np.abs(ink - rgb255(scene.colors[k])).max() <= 40, (k, ink)
+        assert abs(scene.onset_values[k].get_y() - y) < 1e-6
+    take = scene.takeaway()
+    content = scene.layout.content
+    assert take.width >= 0.9 * content.width and take.height >= 0.6 * content.height
 
 
 def test_the_figures_on_screen_are_the_measured_ones(final):
     scene, _ = final
     d = scene.data
-    printed = [v.text for v in scene.onset_values]
-    assert printed == [f"t*={fmt_count(o.t)}".replace(" ", "") for o in d.onsets]  # Text.text drops spaces
-    assert [w.text for w in scene.width_labels] == [f"d={w}" for w in d.widths]
-    assert printed == ["t*=2", "t*=15", "t*=172"]  # the lecture config's widths 16, 64, 256
-    assert "2t" in scene.rule.typst_code  # the rule prints the factor the onsets were measured with
+    printed = [v.typst_code.strip("$ ") for v in scene.onset_values]
+    assert printed == [f"m^* = {count(o.t).math}" for o in d.onsets]
+    assert [w.typst_code.strip("$ ") for w in scene.width_labels] == [f"d = {w}" for w in d.widths]
+    assert printed == ["m^* = 2", "m^* = 15", "m^* = 172"]  # the lecture config's widths 16, 64, 256
+    assert "2 m" in scene.rule.typst_code  # the rule prints the factor the onsets were measured with
     assert d.factor == 2.0
+    # the notation: position m, its encoding PE_m, the base b as typeset math, no notebook names
+    assert 'cos("PE"_0, "PE"_m)' in scene.formula.typst_code and "b = 10 thin 000" in scene.formula.typst_code
+
+
+def test_labels_are_bound_to_the_arrays_they_name(final):
+    scene, _ = final
+    d = scene.data
+    q = scene.quantities()
+    for k, o in enumerate(d.onsets):
+        assert scene.width_labels[k]._names == scene.curves[k]._shows == f"cos[{k}]"
+        np.testing.assert_array_equal(scene.curves[k].values, q[f"cos[{k}]"])
+        assert scene.onset_values[k]._names == scene.markers[k]._shows == scene.figure.lanes[k].edge._shows
+        np.testing.assert_array_equal(scene.markers[k].values, q[f"onset_m[{k}]"])
+        assert q[f"onset_m[{k}]"][0] == o.t
+
+
+def test_every_beat_changes_the_picture_and_speaks_lecture_language(final, corners):
+    for name, r in {"final": final[0].audit, **corners}.items():
+        kinds = {p.kind for p in r.lecture}
+        assert not kinds & {"static", "notation", "binding"}, (name, [str(p) for p in r.lecture][:5])
+    assert PositionalDilution.LECTURE_LANGUAGE
+
+
+def test_widths_are_an_ordered_family_of_legible_colours():
+    for widths in ([16, 64, 256], [2, 64, 512, 2048, 4096], [256, 16, 64], [4096]):
+        cols = width_colors(widths)
+        order = sorted(range(len(widths)), key=lambda k: widths[k])
+        ranked = [cols[k].to_hex() for k in order]
+        assert len(set(ranked)) == len(widths)  # one colour per width ...
+        assert ranked == [c.to_hex() for c in width_colors(sorted(widths))]  # ... by rank, whatever the order
+        for c in cols:
+            assert ratio(np.array(c.to_rgb()), np.array(BG.to_rgb())) >= 4.5  # labels in it stay legible
+            assert c.to_hex() != HIGHLIGHT.to_hex()
+
+
+def test_the_still_draws_the_same_curves_in_the_same_colours_on_the_same_axis(final):
+    scene, _ = final
+    d = scene.data
+    still = stills_for(PositionalDilution, scene.cfg, d)[0]
+    plot = still.panels["A"]
+    lines = {s.label: s for s in plot.series if s.kind == "line"}
+    for k, w in enumerate(d.widths):
+        s = lines[f"$d$ = {w}"]
+        assert s.color == hex_of(scene.curves[k].get_stroke_color())  # the clip's colour for this width
+        np.testing.assert_array_equal(s.y, d.cos[k])
+    assert plot.x_log and plot.xlim == scene.panels[0].x_range
+    assert list(plot.xticks) == [float(v) for v in (1, 10, 100, 1000, 10000)]
+    assert any("m^*" in n.text for n in plot.notes) and "m* = 172" in still.proof[0]
 
 
 def test_captions_one_per_beat_and_long_enough_to_read(final):
@@ -144,6 +222,8 @@ def test_layout_holds_at_every_beat(final):
 
 def test_layout_holds_over_the_config_matrix(corners):
     assert_layout_holds(corners)
+    for name, r in corners.items():
+        assert not r.contrast, (name, [str(p) for p in r.contrast][:5])
 
 
 def test_every_corner_stays_within_lecture_pacing(corners):
@@ -158,7 +238,7 @@ def test_narration_matches_the_measured_values_in_every_corner(corners):
         text = " ".join(c.text for c in scene.captions)
         found = [o.t for o in d.onsets if o.t is not None]
         for t in found:
-            assert fmt_count(t) in text, name
+            assert count(t).text in text, name
         if len(found) == len(d.widths):
             assert "still" not in text, name  # no width is said to keep positions apart
         if not found:
@@ -166,7 +246,8 @@ def test_narration_matches_the_measured_values_in_every_corner(corners):
         if "Wider helps" in text:
             assert d.wider_waits_longer(), name
         if "the cosine falls steadily" in text:
-            assert d.falls_steadily(0), name
+            assert d.falls_steadily(d.by_width()[0]), name
+        assert " t " not in f" {text} " and "t*" not in text, name  # a position is m, its onset m*
 
 
 def fake(cos, widths):
@@ -186,13 +267,16 @@ def test_the_words_follow_the_numbers():
     wobbly = np.cos(np.arange(1, 51))
     # a curve that falls all the way: no onset, "falls steadily"
     d = fake([steady], [64])
-    assert d.onsets[0].t is None and d.falls_steadily(0)
+    assert d.onsets[0].t is None and d.falls_steadily(0) and np.isnan(d.onset_m[0])
     assert variant(d, "first") == "first_steady"
     assert variant(d, "marks") == "marks_none" and variant(d, "close") == "close_none"
     # one width blurs, the other does not
     d = fake([wobbly, steady], [2, 64])
     assert variant(d, "marks") == "marks_some" and variant(d, "meaning") == "meaning_some"
     assert variant(d, "close") == "close_some" and variant(d, "first") == "first"
+    # listed widest first: the first curve drawn (and described) is still the narrowest
+    d = fake([steady, wobbly], [64, 2])
+    assert variant(d, "first") == "first"
     # both blur, the narrower first: "wider helps"; listed widest first, the words do not change
     d = fake([wobbly, 0.5 * wobbly + 0.5], [2, 64])
     assert all(o.t is not None for o in d.onsets)

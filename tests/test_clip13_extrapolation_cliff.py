@@ -1,5 +1,7 @@
-"""Clip 13 ExtrapolationCliff: unseen RoPE pairs per position, the learned table's wall, the final frame,
-the layout over the config matrix, and narration that stays true for every config."""
+"""Clip 13 ExtrapolationCliff: unseen RoPE pairs per position, the learned table's wall, the walk past
+training, the closing picture (the count per position beside the table's hard stop), the layout and
+lecture language over the config matrix, narration that stays true for every config, and the still
+drawn in the same colours over the same positions."""
 
 from __future__ import annotations
 
@@ -19,8 +21,12 @@ from frames import (
 )
 from mathcore import extrapolation_report, load_config, rope_unseen_pairs
 from mathcore.extrapolation import pair_angles, pair_turns, unseen_pair_counts, wrapped_in_training
-from scenes.extrapolation import ExtrapolationCliff, fmt_count, slow_pair
-from scenes.kit import BAD, BG, DIM, GOOD
+from scenes.extrapolation import ExtrapolationCliff, slow_pair
+from scenes.figures import stills_for
+from scenes.figures.extrapolation import CLIFF_COLORS, CLIFF_ROLES, first_missing, hex_of
+from scenes.kit import BG, FAILED, SEEN, UNSEEN
+from scenes.kit.numbers import count
+from scenes.kit.stills import DARK
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +52,10 @@ def test_data_is_what_mathcore_computes_from_the_config():
     np.testing.assert_array_equal(d.unseen, unseen_pair_counts(d.positions, d.head_dim, L, cfg.rope_base))
     assert d.stops == (L - 1, L, n_max, 4 * n_max)
     masks = rope_unseen_pairs(list(d.stops), d.head_dim, L, cfg.rope_base)
+    np.testing.assert_array_equal(d.stop_masks, masks)
     np.testing.assert_array_equal(d.stop_counts, masks.sum(axis=1))
+    np.testing.assert_array_equal(d.wrapped, wrapped_in_training(d.head_dim, L, cfg.rope_base))
+    assert d.n_wrapped == d.wrapped.sum()
     for s, m in enumerate(d.stops):
         np.testing.assert_array_equal(d.stop_angles[s], pair_angles(m, d.head_dim, cfg.rope_base)[list(d.pairs)])
         np.testing.assert_array_equal(d.stop_turns[s], pair_turns(m, d.head_dim, cfg.rope_base)[list(d.pairs)])
@@ -90,24 +99,24 @@ def test_final_frame_the_table_ends_at_n_max_and_the_formulas_go_on(final):
     d = scene.data
     far = scene.x_of(2 * d.n_max)
     inside = scene.x_of(d.n_max / 2)
-    untrained = blend(DIM, 0.45)
-    # learned lane: a row exists before n_max, nothing after it
+    untrained = blend(UNSEEN, 0.45)
+    # learned lane: a row exists before n_max (never trained past L), nothing after it
     assert np.abs(pixel(scene, frame, [inside, scene.LANE_A, 0]) - untrained).max() <= 12
     assert np.abs(pixel(scene, frame, [far, scene.LANE_A, 0]) - rgb255(BG)).max() <= 12
-    # sinusoidal lane: still defined at 2·n_max
+    # sinusoidal lane: still defined (never seen) at 2·n_max
     assert np.abs(pixel(scene, frame, [far, scene.LANE_B, 0]) - untrained).max() <= 12
-    # trained: green up to L in both lanes
+    # seen in training up to L in both lanes
     for y in (scene.LANE_A, scene.LANE_B):
-        assert np.abs(pixel(scene, frame, [scene.x_of(d.train_length / 3), y, 0]) - blend(GOOD, 0.85)).max() <= 12
-    # the wall stands at n_max
+        assert np.abs(pixel(scene, frame, [scene.x_of(d.train_length / 3), y, 0]) - blend(SEEN, 0.85)).max() <= 12
+    # the wall stands at n_max, in the failed colour
     assert abs(scene.wall.get_center()[0] - scene.x_of(d.n_max)) < 1e-9
-    assert np.abs(pixel(scene, frame, scene.wall.get_center()) - rgb255(BAD)).max() <= 30
+    assert np.abs(pixel(scene, frame, scene.wall.get_center()) - rgb255(FAILED)).max() <= 30
 
 
 def test_final_frame_rope_area_follows_the_counts(final):
     scene, frame = final
     d = scene.data
-    fill = blend(BAD, 0.3)
+    fill = blend(UNSEEN, 0.3)
     for m in (200, 2000):
         c = d.unseen[m - 1]
         assert c > 4
@@ -116,6 +125,7 @@ def test_final_frame_rope_area_follows_the_counts(final):
     # below L the count is 0: above the axis there is no fill
     empty = pixel(scene, frame, scene.plot.to_point(20, d.n_pairs / 4))
     assert np.abs(empty - rgb255(BG)).max() <= 12
+    np.testing.assert_array_equal(scene.chart.curve.values, d.unseen)
 
 
 def test_L_and_n_max_are_labelled_at_their_positions(final):
@@ -127,35 +137,103 @@ def test_L_and_n_max_are_labelled_at_their_positions(final):
         # under its position, or joined to it by a leader line
         near = lab.get_left()[0] - 0.1 <= x <= lab.get_right()[0] + 0.1
         led = any(np.allclose(ld.get_start()[:2], [x, ax - 0.03], atol=1e-6) for ld in scene.annotations.leaders)
-        assert near or led, lab.text
+        assert near or led, lab.typst_code
     a, b = scene.L_tick, scene.n_tick
     assert a.get_right()[0] < b.get_left()[0] or b.get_right()[0] < a.get_left()[0]
-    # guides and walker never cross a lane title: they are cut into bar and chart segments
-    for g in (*scene.guides, scene.walker):
-        for seg in g:
-            for t in (scene.title_a, scene.title_b, scene.title_c):
-                assert seg.get_top()[1] < t.get_bottom()[1] or seg.get_bottom()[1] > t.get_top()[1]
+    # the notation: L and a subscripted n_max, typeset; never the code name
+    assert scene.n_tick.typst_code.strip("$ ") == f'n_"max" = {count(d.n_max).math}'
+    # guides and walker never cross a lane title: the walker is cut into one segment per lane and a tick
+    titles = [*scene.lanes.titles, scene.chart.title]
+    for seg in (*scene.guides, *scene.walker):
+        for t in titles:
+            assert seg.get_top()[1] < t.get_bottom()[1] or seg.get_bottom()[1] > t.get_top()[1]
 
 
-def test_the_figures_on_screen_are_the_measured_ones(final):
+def test_the_walk_shows_the_measured_figures(final):
     scene, _ = final
     d = scene.data
+    P = scene.pairs
     last = len(d.stops) - 1
-    assert scene.count_text.text == f"{d.stop_counts[last]}of{d.n_pairs}"  # Text.text drops spaces
-    assert scene.m_value.text == fmt_count(d.stops[last]).replace(" ", "") == "4\u2009096"
+    assert P.stop == last
+    assert scene.count_text.text == f"{d.stop_counts[last]}of{d.n_pairs}unseen"  # Text.text drops spaces
+    assert scene.m_value.typst_code.strip("$ ") == f"m = {count(d.stops[last]).math}" == "m = 4096"
     for k in range(2):
         n = int(d.stop_turns[last, k])
-        assert scene.turn_texts[k].text.startswith(fmt_count(n))
-        assert scene.status_texts[k].text == ("unseen" if d.stop_unseen[last, k] else "seen")
+        turns, status = P.words[k][2]
+        assert turns.text.startswith(count(n).text.replace(" ", ""))
+        assert status.text == ("unseen" if d.stop_unseen[last, k] else "seen")
+        assert status.get_fill_color().to_hex() == (UNSEEN if d.stop_unseen[last, k] else SEEN).to_hex()
         assert np.isclose(scene.dials[k].angle, d.stop_angles[last, k])
-    # the readouts hold the last figure only: the earlier ones were swapped out, not cross-faded
-    on_screen = {id(m) for m in scene.mobjects for m in m.get_family()}
-    assert id(scene.m_value) in on_screen and id(scene.count_text) in on_screen
-    texts = [m.text for m in scene.mobjects if hasattr(m, "text")]
-    assert texts.count(scene.m_value.text) == 1
-    # the error box prints the lookup's own message
-    assert " ".join(scene.error_lines) == d.report.learned_error
-    assert "no row for position 1024" in d.report.learned_error
+    # the strip paints every pair as the last stop finds it: seen in training, or not
+    for i, sq in enumerate(P.strip):
+        assert sq.get_fill_color().to_hex() == (UNSEEN if d.stop_masks[last, i] else SEEN).to_hex(), i
+    # the walker stands at the last stop, and the readouts were swapped, not cross-faded: each once
+    assert abs(scene.walker[0].get_x() - scene.x_of(d.stops[last])) < 1e-6
+    far = next(r for r in scene.audit.records if r.key.startswith("far"))
+    texts = [it.text for it in far.items if it.kind == "text"]
+    assert texts.count(f"m = {count(d.stops[last]).math}") == 1  # one m on screen at the last stop
+    assert not any(t.startswith("m = ") and t != f"m = {count(d.stops[last]).math}" for t in texts)
+    assert sum(t.endswith("unseen") and "of" in t for t in texts) == 1
+
+
+def test_the_wall_is_said_in_lecture_language(final):
+    scene, _ = final
+    d = scene.data
+    m = first_missing(d)
+    assert m == d.n_max  # the report's first position without a row
+    assert f"no row for position {d.n_max}" in d.report.learned_error  # mathcore says so too
+    assert scene.lanes.no_row.text == f"norowforposition{count(m).text}".replace(" ", "")
+    assert scene.lanes.no_row.get_fill_color().to_hex() == FAILED.to_hex()
+    # no monospace exception on screen, no code name
+    texts = [getattr(f, "text", "") for mob in scene.mobjects for f in mob.get_family()]
+    assert not any("Error" in t or "n_max" in t or ".." in t for t in texts)
+
+
+def test_the_close_ends_on_the_counts_and_the_wall_large(final):
+    scene, frame = final
+    d = scene.data
+    on = {id(f) for m in scene.mobjects for f in m.get_family()}
+    for part in (scene.chart.curve, scene.chart.area, scene.lanes.wall, scene.lanes.no_row, *scene.proof.dots):
+        assert id(part) in on
+    assert not any(id(f) in on for f in scene.pairs.on_screen().get_family())  # the dials are gone
+    take = scene.takeaway()
+    content = scene.layout.content
+    assert take.width >= 0.9 * content.width and take.height >= 0.8 * content.height
+    # the measured counts sit on the curve at every stop past training
+    past = sorted(set(d.stops[1:]))
+    assert len(scene.proof.dots) == len(past)
+    for dot, word, m in zip(scene.proof.dots, scene.proof.words, past):
+        c = int(d.stop_counts[d.stops.index(m)])
+        assert np.allclose(dot.get_center(), scene.plot.to_point(m, c))
+        assert d.unseen[m - 1] == c
+        assert word.text == f"{c}of{d.n_pairs}"
+
+
+def test_every_beat_changes_the_picture_and_speaks_lecture_language(final, corners):
+    for name, r in {"final": final[0].audit, **corners}.items():
+        kinds = {p.kind for p in r.lecture}
+        assert not kinds & {"static", "notation", "binding"}, (name, [str(p) for p in r.lecture][:5])
+    assert ExtrapolationCliff.LECTURE_LANGUAGE
+
+
+def test_the_still_uses_the_clips_colours_over_the_same_positions(final):
+    scene, _ = final
+    d = scene.data
+    still = stills_for(ExtrapolationCliff, scene.cfg, d)[0]
+    # one colour per idea: the still's roles are the clip's concept colours
+    for key, role in CLIFF_ROLES.items():
+        assert DARK.color(role) == hex_of(CLIFF_COLORS[key])
+    assert hex_of(scene.lanes.trained[0].get_fill_color()) == DARK.color(CLIFF_ROLES["seen"])
+    assert hex_of(scene.lanes.unseen.get_fill_color()) == DARK.color(CLIFF_ROLES["unseen"])
+    assert hex_of(scene.wall.get_stroke_color()) == DARK.color(CLIFF_ROLES["wall"])
+    lane_a = still.panels["A"]
+    assert [s.color for s in lane_a.spans] == [CLIFF_ROLES[k] for k in ("seen", "unseen", "wall")]
+    chart = still.panels["C"]
+    curve = next(s for s in chart.series if s.kind == "step")
+    assert curve.color == CLIFF_ROLES["unseen"] and hex_of(scene.chart.curve.get_stroke_color()) == DARK.color(
+        curve.color)
+    assert chart.xlim == lane_a.xlim == (1, d.x_max) == tuple(int(v) for v in scene.plot.x_range)
+    assert f"no row for position {d.n_max}" in still.proof[-1]
 
 
 def test_captions_one_per_beat_and_long_enough_to_read(final):
@@ -179,6 +257,8 @@ def test_layout_holds_at_every_beat(final):
 
 def test_layout_holds_over_the_config_matrix(corners):
     assert_layout_holds(corners)
+    for name, r in corners.items():
+        assert not r.contrast, (name, [str(p) for p in r.contrast][:5])
 
 
 def test_every_corner_stays_within_lecture_pacing(corners):
@@ -194,13 +274,15 @@ def test_narration_matches_the_measured_values_in_every_corner(corners):
         if d.n_max == d.train_length:
             assert "Walk on" not in text and "never trained;" not in text, name
         if d.n_max - d.train_length > 1:
-            assert f"rows {fmt_count(d.train_length)} to {fmt_count(d.n_max - 1)}" in text, name
+            assert f"rows {count(d.train_length).text} to {count(d.n_max - 1).text}" in text, name
         if d.n_wrapped == 0:
             assert "went all the way round" not in text, name
         else:
             assert f"{d.n_wrapped} of {d.n_pairs} pairs went all the way round" in text, name
         assert f"{int(d.stop_counts[1])} of {d.n_pairs}" in text or d.stop_counts[1] == 0, name
         assert f"{int(d.stop_counts[3])} of {d.n_pairs}" in text or d.stop_counts[3] == 0, name
+        # the words on the wall and the count at each stop are the measured ones
+        assert scene.lanes.no_row.text == f"norowforposition{count(first_missing(d)).text}".replace(" ", ""), name
 
 
 def test_the_words_follow_the_numbers():

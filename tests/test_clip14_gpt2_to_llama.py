@@ -1,4 +1,6 @@
-"""Clip 14 GPT2ToLLaMA: GPT-2's table beside LLaMA's RoPE, from mathcore; the final frame."""
+"""Clip 14 GPT2ToLLaMA: GPT-2's table, then LLaMA's RoPE, from mathcore; labels bound to the arrays
+they name; real model sizes as labelled facts in lecture language; the closing picture (n_max rows
+against rotations defined at any m); the still in the same scale and colours."""
 
 from __future__ import annotations
 
@@ -15,9 +17,12 @@ from frames import (
     rgb255,
 )
 from mathcore import learned_absolute_table, load_config
-from mathcore.extrapolation import GPT2, LLAMA2, LLAMA3, pairs_without_a_turn, rope_wavelengths
-from scenes.extrapolation import GPT2ToLLaMA, fmt_count
-from scenes.kit import BG, ColorScale
+from mathcore.extrapolation import GPT2, LLAMA2, LLAMA3, pair_angles, pairs_without_a_turn, rope_wavelengths
+from scenes.extrapolation import GPT2ToLLaMA
+from scenes.figures import stills_for
+from scenes.figures.extrapolation import base_colors, hex_of, table_scale
+from scenes.kit import BG, FAILED, SEEN, UNSEEN, ColorScale
+from scenes.kit.numbers import count, nice_ceil, tick
 
 
 @pytest.fixture(scope="module")
@@ -39,96 +44,115 @@ def test_data_is_what_mathcore_computes_from_the_config():
     d = GPT2ToLLaMA.build_data(cfg)
     np.testing.assert_array_equal(d.table, learned_absolute_table(768, 1024, cfg.seed))
     assert d.table.shape == (GPT2.n_max, GPT2.d_model) == (1024, 768)
+    np.testing.assert_array_equal(d.sample, d.table[np.ix_(d.sample_rows, d.sample_cols)])  # real entries
+    np.testing.assert_array_equal(d.corner, d.table[: d.zoom[0], : d.zoom[1]])
     np.testing.assert_array_equal(d.wavelengths[0], rope_wavelengths(128, 10000.0))
     np.testing.assert_array_equal(d.wavelengths[1], rope_wavelengths(128, 500000.0))
+    assert d.wl_range[0] <= d.wavelengths.min() and d.wavelengths.max() <= d.wl_range[1]
     assert d.slow_pairs == pairs_without_a_turn(LLAMA2.head_dim, LLAMA2.train_length, LLAMA2.rope_base) == 18
     assert (d.llama2, d.llama3, d.gpt2) == (LLAMA2, LLAMA3, GPT2)
     assert d.n_params == 1024 * 768
+    assert d.beyond_angle == pair_angles(GPT2.n_max, LLAMA2.head_dim, LLAMA2.rope_base)[0]
 
 
-def test_final_frame_paints_the_table_by_its_values(final):
+def test_the_table_is_painted_by_its_values(final):
     scene, frame = final
     d = scene.data
-    scale = ColorScale.symmetric(d.cmap, d.table)
+    scale = scene.scale
+    # the corner shown large: every cell painted in the table's one scale
     r, c = d.zoom
     for i in range(r):
         for j in range(c):
-            got = pixel(scene, frame, scene.zoom_map.cell_center(i, j))
-            assert np.abs(got - rgb255(scale.rgb(d.table[i, j]))).max() <= 4, (i, j, got)
-    sub = d.table[np.ix_(d.sample_rows, d.sample_cols)]
+            assert scene.zoom_map.cell(i, j).get_fill_color().to_hex() == scale.color(d.table[i, j]).to_hex()
+    # the closing thumbnail on screen: the sampled rows and features, pixel for pixel
+    thumb = scene.thumb.image
     for i in range(0, len(d.sample_rows), 3):
         for j in range(0, len(d.sample_cols), 2):
-            got = pixel(scene, frame, scene.image.cell_center(i, j))
-            assert np.abs(got - rgb255(scale.rgb(sub[i, j]))).max() <= 6, (i, j, got)
+            got = pixel(scene, frame, thumb.cell_center(i, j))
+            assert np.abs(got - rgb255(scale.rgb(d.sample[i, j]))).max() <= 6, (i, j, got)
     # the last drawn row is the table's last sampled row; the cap line sits under row n_max - 1
     assert d.sample_rows[-1] < GPT2.n_max <= d.sample_rows[-1] + (d.sample_rows[1] - d.sample_rows[0])
-    assert abs(scene.cap_line.get_center()[1] - scene.image.get_bottom()[1]) < 1e-9
+    for table in (scene.view, scene.thumb):
+        assert abs(table.cap_line.get_center()[1] - table.image.get_bottom()[1]) < 1e-9
+        assert table.cap_line.get_stroke_color().to_hex() == FAILED.to_hex()
+    assert np.abs(pixel(scene, frame, scene.thumb.cap_line.get_center()) - rgb255(FAILED)).max() <= 30
 
 
-def test_final_frame_plots_the_wavelengths(final):
-    scene, frame = final
+def test_the_wavelengths_are_plotted(final):
+    scene, _ = final
     d = scene.data
     for k, curve in enumerate(scene.wl_curves):
-        np.testing.assert_allclose(curve.points[0::4], scene.plot.to_point(curve.data_index, d.wavelengths[k][curve.data_index])[:-1])
+        np.testing.assert_allclose(curve.points[0::4],
+                                   scene.plot.to_point(curve.data_index, d.wavelengths[k][curve.data_index])[:-1])
+        np.testing.assert_array_equal(curve.values, d.wavelengths[k])
+        # each curve is named at its end, in its colour
         end = scene.plot.to_point(d.n_pairs - 1, d.wavelengths[k, -1])
-        assert abs(scene.wl_values[k].get_y() - end[1]) < 1e-6
-    # the training-length line sits at 4 096 on the log axis
+        tag = scene.wl_tags[k]
+        assert tag.get_left()[0] > scene.plot.axes[0].get_right()[0]
+        assert abs(tag.get_y() - end[1]) < 0.6 or len(scene.chart.end_labels.leaders)
+        assert tag[0].get_fill_color().to_hex() == curve.get_stroke_color().to_hex()
+    # the training-length line sits at 4 096 on the log axis, in the seen colour, labelled L
     assert abs(scene.train_line.get_center()[1] - scene.plot.to_point(0, LLAMA2.train_length)[1]) < 1e-9
-    got = pixel(scene, frame, scene.plot.to_point(d.n_pairs // 2, d.wavelengths[0, d.n_pairs // 2]))
-    # an anti-aliased line pixel: nearer the LLaMA-2 colour than the background or the LLaMA-3 colour
-    dist = {name: np.abs(got - rgb255(c)).sum() for name, c in
-            (("llama2", scene.base_colors[0]), ("llama3", scene.base_colors[1]), ("bg", BG))}
-    assert min(dist, key=dist.get) == "llama2", (got, dist)
+    assert scene.train_line.get_stroke_color().to_hex() == SEEN.to_hex()
+    assert scene.L_label.typst_code.strip("$ ") == f"L = {count(LLAMA2.train_length).math}"
 
 
-def test_the_figures_on_screen_are_the_measured_ones(final):
+def test_the_figures_on_screen_are_the_measured_ones_in_lecture_language(final):
     scene, _ = final
     d = scene.data
-    assert scene.params_value.text == shown(fmt_count(d.table.size)) == "786\u2009432"
-    assert scene.slow_value.text == shown(f"{d.slow_pairs} of {d.n_pairs}")
-    assert [v.text for v in scene.wl_values] == [shown(fmt_count(round(w))) for w in d.wavelengths[:, -1]]
-    assert scene.wl_values[0].text == "54\u2009410"
-    assert scene.shape_text.text == shown(f"wpe: ({fmt_count(d.table.shape[0])}, {d.table.shape[1]})")
-    assert scene.cap_text.text == shown(f"no row {fmt_count(GPT2.n_max)}")
+    assert scene.params_value.text == shown(count(d.table.size).text) == "786\u2009432"
+    assert scene.band_label.text == shown(f"{d.slow_pairs} of {d.n_pairs} never turn")
+    assert scene.cap_text.text == shown(f"no row for position {count(GPT2.n_max).text}")
+    assert scene.zoom_text.text == shown(f"rows 0 to {d.zoom[0] - 1}, features 0 to {d.zoom[1] - 1}")
+    # real sizes as labelled facts, typeset: n_max as a subscripted symbol, never the code's names
+    facts = scene.gpt_facts.typst_code
+    assert 'n_"max" = 1024' in facts and "d = 768" in facts
+    assert "d = 128" in scene.formula.typst_code and "theta_i" in scene.formula.typst_code
+    bases = [t[1].typst_code for t in scene.wl_tags]
+    assert "b = 10 thin 000" in bases[0] and "b = 500 thin 000" in bases[1]
+    texts = " ".join(getattr(f, "text", "") or getattr(f, "typst_code", "")
+                     for m in (scene.gpt, scene.llama_heads, scene.chart, scene.summary) for f in m.get_family())
+    assert "wpe" not in texts and ".." not in texts and "2559196" not in texts
+    # the slowest LLaMA-3 pair is said rounded to what it means
+    assert scene.caption_values()["wl3"] == "≈ 2.6 million"
 
 
-def test_captions_one_per_beat_and_long_enough_to_read(final):
-    scene, _ = final
-    caps = scene.captions
-    assert len(caps) >= 9
-    assert any("clip 13" in c.text for c in caps) and any("lecture 6" in c.text for c in caps)
-    assert_captions_readable(caps)
-    assert 20 <= scene.time <= 75
-
-
-def test_everything_stays_inside_the_frame(final):
-    scene, _ = final
-    assert_inside_frame(scene, bottom=-3.15)
-
-
-def test_the_colour_bar_spans_the_tables_scale(final):
+def test_the_colour_bar_spans_the_tables_round_scale(final):
     scene, _ = final
     bar = scene.colorbar
     assert bar.color_scale is scene.scale
     lim = float(np.max(np.abs(scene.data.table)))
-    assert np.isclose(scene.scale.norm.vmin, -lim) and np.isclose(scene.scale.norm.vmax, lim)
-    assert [t.text for t in bar.tick_labels] == [f"{-lim:.2f}".replace("-", "\u2212"), "0.00", f"{lim:.2f}"]
+    top = nice_ceil(lim)
+    assert np.isclose(scene.scale.vmin, -top) and np.isclose(scene.scale.vmax, top) and top >= lim
+    assert [t.text for t in bar.tick_labels] == [tick(v) for v in scene.scale.ticks()] == ["\u22120.1", "0", "0.1"]
+
+
+def test_labels_are_bound_to_the_arrays_they_name(final):
+    scene, _ = final
+    q = scene.quantities()
+    assert scene.view.image._shows == "sample" and scene.thumb.image._shows == "sample"
+    np.testing.assert_array_equal(scene.view.image.values, q["sample"])
+    assert scene.zoom_map._shows == scene.zoom_text._names == "corner"
+    np.testing.assert_array_equal(scene.zoom_map.values, q["corner"])
+    for k, name in enumerate(("wl_llama2", "wl_llama3")):
+        assert scene.wl_curves[k]._shows == scene.wl_tags[k]._names == name
+        np.testing.assert_array_equal(scene.wl_curves[k].values, q[name])
 
 
 def test_the_zoom_connectors_and_the_curves_cross_no_text(final):
     scene, _ = final
-    texts = [scene.shape_text, scene.zoom_text, scene.params_text, scene.sample_text, scene.gpt_head, scene.cap_text]
-    for line in scene.zoom_lines:
+    texts = [scene.zoom_text, scene.params_text, scene.sample_text, scene.gpt_head, scene.cap_text]
+    for line in scene.view.zoom_lines:
         for t in texts:
             assert line.get_top()[1] <= t.get_bottom()[1] + 1e-6 or line.get_bottom()[1] >= t.get_top()[1] - 1e-6 \
                 or line.get_right()[0] <= t.get_left()[0] + 1e-6 or line.get_left()[0] >= t.get_right()[0] - 1e-6, t
     # the training-length label is beside the line, right of the plot where no curve runs
     p = scene.plot
-    assert scene.train_text.get_left()[0] > p.axes[0].get_right()[0]
-    assert abs(scene.train_text.get_y() - scene.train_line.get_y()) < 0.35
+    assert scene.L_label.get_left()[0] > p.axes[0].get_right()[0]
+    assert abs(scene.L_label.get_y() - scene.train_line.get_y()) < 0.35 or len(scene.chart.end_labels.leaders)
 
 
-def test_the_slow_pairs_are_marked_and_named_with_their_model(final):
+def test_the_slow_pairs_are_marked_in_the_unseen_colour(final):
     scene, _ = final
     d = scene.data
     first_slow = d.n_pairs - d.slow_pairs
@@ -138,7 +162,71 @@ def test_the_slow_pairs_are_marked_and_named_with_their_model(final):
     p = scene.plot
     assert abs(scene.slow_band.get_left()[0] - p.to_point(first_slow - 0.5, 1)[0]) < 1e-6
     assert abs(scene.slow_band.get_bottom()[1] - scene.train_line.get_y()) < 1e-6
-    assert "LLaMA-2" in scene.slow_text[1].text
+    assert scene.slow_band.get_fill_color().to_hex() == UNSEEN.to_hex()
+    assert scene.band_label.get_fill_color().to_hex() == UNSEEN.to_hex()
+
+
+def test_the_stages_one_subject_at_a_time(final):
+    """GPT-2's table and LLaMA's plot are never on screen together: the table leaves as RoPE comes in."""
+    scene, _ = final
+    recs = {r.key: r for r in scene.audit.records}
+    for key in ("table", "corner", "cap"):
+        texts = [it.text for it in recs[key].items if it.kind == "text" and not it.header]
+        assert not any("positions per full turn" in t or "LLaMA" in t for t in texts), key
+    for key in ("rope", "speeds", "slow", "base", "tie"):
+        texts = [it.text for it in recs[key].items if it.kind == "text" and not it.header]
+        assert not any("parameters" in t or "features" in t for t in texts), key
+
+
+def test_the_close_ends_on_a_last_row_against_any_position(final):
+    scene, frame = final
+    d = scene.data
+    on = {id(f) for m in scene.mobjects for f in m.get_family()}
+    assert all(id(f) in on for f in scene.summary.get_family())
+    assert id(scene.plot.axes[0]) not in on and id(scene.view.image) not in on  # the rest is gone
+    content = scene.layout.content
+    assert scene.summary.width >= 0.6 * content.width and scene.summary.height >= 0.6 * content.height
+    assert np.isclose(scene.closing_dial.angle, d.beyond_angle)  # RoPE's pair 0 at position n_max
+    words = [getattr(f, "text", "") for f in scene.summary.get_family()]
+    assert shown(f"no row for position {count(GPT2.n_max).text}") in words
+    assert shown(f"pair 0 at position {count(GPT2.n_max).text}") in words
+
+
+def test_every_beat_changes_the_picture_and_speaks_lecture_language(final, corners):
+    for name, r in {"final": final[0].audit, **corners}.items():
+        kinds = {p.kind for p in r.lecture}
+        assert not kinds & {"static", "notation", "binding"}, (name, [str(p) for p in r.lecture][:5])
+    assert GPT2ToLLaMA.LECTURE_LANGUAGE
+
+
+def test_the_still_uses_the_clips_scale_and_colours(final):
+    scene, _ = final
+    d = scene.data
+    still = stills_for(GPT2ToLLaMA, scene.cfg, d)[0]
+    T, W = still.panels["T"], still.panels["W"]
+    assert T.scale.same_as(scene.scale) and T.scale.same_as(table_scale(d))  # bounds and colormap
+    assert T.scale.name == d.cmap == scene.cfg.cmap_signed
+    np.testing.assert_array_equal(T.values, d.sample)
+    assert list(T.cbar_ticks) == scene.scale.ticks() == list(scene.colorbar.ticks)
+    for k, ser in enumerate(W.series):
+        np.testing.assert_array_equal(ser.y, d.wavelengths[k])
+        assert ser.color == hex_of(scene.wl_curves[k].get_stroke_color()) == hex_of(base_colors()[k])
+    assert W.ylim == d.wl_range and W.y_log
+
+
+def test_captions_one_per_beat_and_long_enough_to_read(final):
+    scene, _ = final
+    caps = scene.captions
+    assert len(caps) >= 9
+    assert any("clip 13" in c.text for c in caps) and any("lecture 6" in c.text for c in caps)
+    assert any("≈ 2.6 million" in c.text for c in caps)
+    assert_captions_readable(caps)
+    assert 20 <= scene.time <= 75
+
+
+def test_everything_stays_inside_the_frame(final):
+    scene, _ = final
+    assert_inside_frame(scene, bottom=-3.15)
 
 
 def test_layout_holds_at_every_beat(final):
@@ -149,3 +237,7 @@ def test_layout_holds_over_the_config_matrix(corners):
     assert_layout_holds(corners)
     for name, r in corners.items():
         assert 20 <= r.scene.time <= 75, (name, r.scene.time)
+        assert not r.contrast, (name, [str(p) for p in r.contrast][:5])
+        # every colormap: the bar's ticks are the scale's round values and the scale covers the table
+        sc = ColorScale.symmetric(r.scene.data.cmap, r.scene.data.table)
+        assert r.scene.scale.same_as(sc), name

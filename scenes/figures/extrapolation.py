@@ -1,108 +1,192 @@
-"""Designed stills of the extrapolation clips: 12 positional dilution, 13 the extrapolation cliff,
-14 from GPT-2 to LLaMA."""
+"""Designed stills of the extrapolation clips (12 positional dilution, 13 the extrapolation cliff,
+14 from GPT-2 to LLaMA), and the description both the still and the clip draw from.
+
+The clip module (``scenes/extrapolation.py``) imports the shared part from here: the colours of
+each ordered family (widths in 12, RoPE bases in 14, a ``theme.ramp``), the concept colours of
+13 (seen / unseen in training, the table's wall), the table's colour scale, the position axis,
+the sampled rows of the table, and the measured proof lines.  A still and its clip therefore
+use the same scale and colours by construction (tests compare them).
+"""
 
 from __future__ import annotations
 
+import math as _m
+
 import numpy as np
 
+from scenes.kit import numbers
 from scenes.kit.stills import Box, FigureStill, Heatmap, Note, Plot, Rule, Series, Span, count
-from scenes.kit.theme import ColorScale
+from scenes.kit.theme import FAILED, SEEN, UNSEEN, ColorScale, ramp
 
 from . import still
 
-CURVE_COLORS = ("blue", "accent", "purple", "good", "bad")  # one per width (clip 12)
-BASE_COLORS = ("blue", "purple")  # clip 14: LLaMA-2's and LLaMA-3's bases
+FAMILY_CMAP = "cool"  # an ordered family's colours: cyan-blue to magenta, all >= 4.5:1 on the dark background
+
+
+# ====================================================================== the shared description
+def hex_of(c) -> str:
+    return c.to_hex().upper()[:7]
+
+
+def width_colors(widths) -> list:
+    """Clip 12: one colour per width (config order), ranked narrowest to widest along one ramp."""
+    order = sorted(range(len(widths)), key=lambda k: (widths[k], k))
+    rank = {k: r for r, k in enumerate(order)}
+    return [ramp(rank[k], len(widths), FAMILY_CMAP) for k in range(len(widths))]
+
+
+def base_colors() -> list:
+    """Clip 14: LLaMA-2's base, then LLaMA-3's larger one (an ordered pair on the same ramp)."""
+    return [ramp(k, 2, FAMILY_CMAP) for k in range(2)]
+
+
+# clip 13: seen / never seen in training, and the table's wall: the clip's colour and the still's role of each
+CLIFF_COLORS = {"seen": SEEN, "unseen": UNSEEN, "wall": FAILED}
+CLIFF_ROLES = {"seen": "seen", "unseen": "unseen", "wall": "bad"}
+
+
+def decades(hi: float, lo: float = 1.0) -> list[float]:
+    """Every power of ten from ``lo`` up to ``hi``: the ticks of a log position axis."""
+    a, b = int(_m.ceil(_m.log10(lo) - 1e-9)), int(_m.floor(_m.log10(hi) + 1e-9))
+    return [numbers.power(k).value for k in range(a, b + 1)]
+
+
+def power_range(values) -> tuple[float, float]:
+    """The powers of ten just around ``values`` (> 0): a log axis's range."""
+    v = np.asarray(values, dtype=float)
+    return (numbers.power(int(np.floor(np.log10(v.min())))).value, numbers.power(int(np.ceil(np.log10(v.max())))).value)
 
 
 def ordinal(n: int) -> str:
-    """``32nd``, ``64th``, ``1st``, ``11th``."""
+    """``1st``, ``2nd``, ``32nd``, ``64th``, ``11th``."""
     n = int(n)
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
 
 
+def onset_text(o) -> str:
+    """An onset as a caption writes it: ``m* = 172``, or ``none found``."""
+    return f"m* = {count(o.t)}" if o.t is not None else "none found"
+
+
+def onsets_line(data) -> str:
+    """Clip 12's measured proof: every width's onset, narrowest first."""
+    return "; ".join(f"d = {data.widths[k]}: {onset_text(data.onsets[k])}" for k in data.by_width())
+
+
+def no_row_text(m: int) -> str:
+    """The learned table's answer past its last row, in lecture language."""
+    return f"no row for position {count(m)}"
+
+
+def first_missing(data) -> int | None:
+    """Clip 13: the first walked position the learned table has no row for (from mathcore's report)."""
+    missing = [m for m, ok in zip(data.stops, data.report.learned_defined) if not ok]
+    return int(missing[0]) if missing else None
+
+
+def cliff_proof(data) -> tuple[str, str]:
+    """Clip 13's measured proof: unseen RoPE pairs one step past training and at the far end; the wall."""
+    m = first_missing(data)
+    return (f"RoPE pairs at unseen angles: {int(data.stop_counts[1])} of {data.n_pairs} one step past training, "
+            f"{int(data.stop_counts[-1])} at m = {count(data.x_max)}",
+            f"learned table: {no_row_text(m)}" if m is not None else "learned table: every position has a row")
+
+
+def table_scale(data) -> ColorScale:
+    """Clip 14's scale: symmetric over the whole GPT-2 table, ending at a round value."""
+    return ColorScale.symmetric(data.cmap, data.table)
+
+
+def sample_rows(n_max: int, rows: int) -> np.ndarray:
+    """Every ``n_max // rows``-th row of the table (real rows, no averaging)."""
+    return np.arange(0, n_max, max(1, n_max // rows))
+
+
+def table_proof(data) -> str:
+    """Clip 14's measured proof: the table's last row against RoPE's rotations."""
+    g, l2 = data.gpt2, data.llama2
+    return (f"{g.name}: {count(g.n_max)} rows, positions 0 to {count(g.n_max - 1)}, {no_row_text(g.n_max)}; "
+            f"RoPE: defined at any $m$ ({data.slow_pairs} of {data.n_pairs} {l2.name} pairs never turn "
+            f"within its {count(l2.train_length)} training positions)")
+
+
 # ====================================================================== 12
 @still("PositionalDilution")
 def dilution(data, cfg) -> FigureStill:
-    """12 · cos(P[0], P[t]) on a log t axis for each width, every computed sample; the onset t* past
+    """12 · cos(PE_0, PE_m) on a log m axis for each width, every computed sample; the onset m* past
     which a position twice as far is just as similar (measured)."""
     series, notes = [], []
-    order = sorted(range(len(data.widths)), key=lambda k: (data.widths[k], k))
-    for j, k in enumerate(order):
-        col = CURVE_COLORS[j % len(CURVE_COLORS)]
+    colors = [hex_of(c) for c in width_colors(data.widths)]
+    for j, k in enumerate(data.by_width()):
+        col = colors[k]
         series.append(Series(data.cos[k], data.t, f"$d$ = {data.widths[k]}", col, width=1.1))
         o = data.onsets[k]
         if o.t is not None:
             series.append(Series(np.array([o.cos_t, o.cos_witness]), np.array([o.t, o.witness]), "", col, "dots",
                                  width=2.4))
-            notes.append(Note(f"$t^*$ = {count(o.t)}", (o.t, o.cos_t), (-8, -22 - 12 * j), col, arrow=True, ha="right"))
-    t_max = int(data.t[-1])
-    onsets = ", ".join(f"{count(o.t)} ($d$ = {w})" if o.t is not None else f"none ($d$ = {w})"
-                       for w, o in ((data.widths[k], data.onsets[k]) for k in order))
-    plot = Plot(tuple(series), xlabel="position $t$", ylabel=r"$\cos(P[0],\,P[t])$", x_log=True,
-                xlim=(1, t_max), notes=tuple(notes), legend="lower left")
+            notes.append(Note(f"$m^*$ = {count(o.t)}", (o.t, o.cos_t), (-8, -22 - 12 * j), col, arrow=True, ha="right"))
+    lo, hi = data.x_range
+    plot = Plot(tuple(series), xlabel="position $m$", ylabel=r"$\cos(\mathrm{PE}_0,\,\mathrm{PE}_m)$", x_log=True,
+                xlim=(lo, hi), xticks=tuple(decades(hi)), notes=tuple(notes), legend="lower left")
     return FigureStill(
         "dilution", "Positional dilution: far positions blur together", {"A": plot}, size=(7.0, 4.2),
-        subtitle=(f"similarity of sinusoidal position $t$ to position 0, every $t$ up to {count(t_max)} "
-                  f"(base {data.base:g}); dots: $t^*$ and a position ≥{data.factor:g}× as far, just as similar"),
-        proof=(f"measured $t^*$: {onsets}",), proof_color="accent",
+        subtitle=(f"similarity of sinusoidal position $m$ to position 0, every $m$ up to {count(hi)} "
+                  f"(base $b$ = {count(data.base)}); dots: $m^*$ and a position $n \\geq {data.factor:g}m$ "
+                  "just as similar"),
+        proof=(f"measured {onsets_line(data)}",), proof_color="accent",
     )
 
 
 # ====================================================================== 13
-def _lane(title: str, L: int, x_max: int, n_max: int | None, untrained: str, color: str) -> Plot:
-    """One scheme's lane over the positions: trained, then what lies past training (and a wall)."""
-    spans = [Span(1, L, f"trained: 0 to {L - 1}", "good", 0.3, label_y=0.5)]
+def _lane(title: str, L: int, x_max: int, n_max: int | None, untrained: str) -> Plot:
+    """One scheme's lane over the positions: seen in training, then never seen (and, for a table, a wall)."""
+    seen, unseen, wall = (CLIFF_ROLES[k] for k in ("seen", "unseen", "wall"))
+    spans = [Span(1, L, f"trained: 0 to {count(L - 1)}", seen, 0.3, label_y=0.5)]
     end = x_max if n_max is None else n_max
     if end > L:
-        spans.append(Span(L, end, untrained, color, 0.16, label_y=0.5))
+        spans.append(Span(L, end, untrained, unseen, 0.2, label_y=0.5))
     vlines = ()
     if n_max is not None:
-        spans.append(Span(n_max, x_max, f"no row ≥ {count(n_max)}", "bad", 0.06, label_y=0.5))
-        vlines = (Rule(n_max, "", "bad", "-"),)
+        spans.append(Span(n_max, x_max, no_row_text(n_max), wall, 0.06, label_y=0.5))
+        vlines = (Rule(n_max, "", wall, "-"),)
     return Plot((), title=title, x_log=True, xlim=(1, x_max), ylim=(0, 1), yticks=(), spans=tuple(spans),
                 vlines=vlines, legend="", grid=False, x_labels=False)
 
 
 @still("ExtrapolationCliff")
 def cliff(data, cfg) -> FigureStill:
-    """13 · Past the training length L: the learned table hits a wall at n_max, sinusoidal values are
+    """13 · Past the train length L: the learned table hits a wall at n_max, sinusoidal values are
     defined but never seen, and RoPE's slow pairs move to angles never seen in training (counted)."""
     L, n_max, x_max = data.train_length, data.n_max, data.x_max
+    seen, unseen, wall = (CLIFF_ROLES[k] for k in ("seen", "unseen", "wall"))
     lanes = {
-        "A": _lane("learned absolute: a table of rows", L, x_max, n_max, "never trained", "dim"),
-        "B": _lane("sinusoidal: a formula", L, x_max, None, "defined, never seen", "accent"),
+        "A": _lane("learned table", L, x_max, n_max, "never trained"),
+        "B": _lane("sinusoidal", L, x_max, None, "defined, never seen"),
     }
     stops = np.array(data.stops[1:])
     counts = np.array(data.stop_counts[1:], dtype=float)
     readout = ("unseen pairs, of " + str(data.n_pairs) + ":",
                *(f"$m$ = {count(m)}: {int(c)}" for m, c in zip(stops, counts)))
     lanes["C"] = Plot(
-        (Series(data.unseen, data.positions, "RoPE pairs at unseen angles", "purple", "step", width=1.6),
-         Series(counts, stops, "", "purple", "dots", width=2.6)),
-        title=f"RoPE (head dim {data.head_dim}): pairs at angles never seen in training", x_log=True,
-        xlim=(1, x_max), ylim=(0, data.n_pairs), xlabel="position $m$", ylabel=f"pairs of {data.n_pairs}",
-        vlines=(Rule(L, f"$L$ = {count(L)}", "good", ":"), Rule(n_max, f"$n_{{\\max}}$ = {count(n_max)}", "bad", "-")),
-        spans=(Span(L, x_max, "", "purple", 0.06),), legend="", box=readout, box_loc="upper left",
-        box_color="purple")
-    err = data.report.learned_error
+        (Series(data.unseen, data.positions, "RoPE pairs at unseen angles", unseen, "step", width=1.6),
+         Series(counts, stops, "", unseen, "dots", width=2.6)),
+        title=f"RoPE (head dim {data.head_dim}): pairs at unseen angles", x_log=True,
+        xlim=(1, x_max), xticks=tuple(decades(x_max)), ylim=(0, data.n_pairs), xlabel="position $m$",
+        ylabel=f"pairs of {data.n_pairs}",
+        vlines=(Rule(L, f"$L$ = {count(L)}", seen, ":"), Rule(n_max, f"$n_{{\\max}}$ = {count(n_max)}", wall, "-")),
+        spans=(Span(L, x_max, "", unseen, 0.08),), legend="", box=readout, box_loc="upper left",
+        box_color="fg")
     return FigureStill(
         "cliff", "The extrapolation cliff: a wall for the table, a quiet cliff for the formulas", lanes,
         mosaic="A;B;C", size=(7.0, 5.2), height_ratios=(0.26, 0.26, 1.5), hspace=0.1,
-        subtitle=f"trained on positions 0 to {L - 1}; every scheme asked for positions up to {count(x_max)}",
-        proof=(f"RoPE pairs at unseen angles: {int(data.stop_counts[1])} of {data.n_pairs} one step past training, "
-               f"{int(data.stop_counts[-1])} at $m$ = {count(x_max)}",
-               f"learned table: “{err}”" if err else "learned table: every position has a row"),
-        proof_color="bad",
+        subtitle=(f"trained on positions 0 to {count(L - 1)} ($L$ = {count(L)}); every scheme asked for positions "
+                  f"up to {count(x_max)}"),
+        proof=cliff_proof(data), proof_color="bad",
     )
 
 
 # ====================================================================== 14
-def table_scale(data) -> ColorScale:
-    """Clip 14's scale: symmetric over the whole GPT-2 table."""
-    return ColorScale.symmetric(data.cmap, data.table)
-
-
 @still("GPT2ToLLaMA")
 def table_vs_rotation(data, cfg) -> FigureStill:
     """14 · GPT-2's learned table (n_max rows: a last row) beside LLaMA's RoPE (no table, no cap):
@@ -110,31 +194,35 @@ def table_vs_rotation(data, cfg) -> FigureStill:
     g, l2, l3 = data.gpt2, data.llama2, data.llama3
     scale = table_scale(data)
     rows, cols = data.sample_rows, data.sample_cols
-    sample = data.table[np.ix_(rows, cols)]
     step = max(1, len(rows) // 4)
-    table = Heatmap(sample, scale, title=f"{g.name}: learned table ({count(g.n_max)} × {g.d_model})",
-                    colorbar="entry", yticks=tuple(str(int(r)) for r in rows), xticks=tuple(str(int(c)) for c in cols),
-                    tick_step=step, ylabel="position (row)", xlabel="feature", aspect="auto", grid=False,
-                    note=f"no row {count(g.n_max)}: the lookup fails", note_color="bad",
+    ticks = tuple(scale.ticks())
+    table = Heatmap(data.sample, scale, title=f"{g.name}: {count(g.n_max)} × {g.d_model} table",
+                    colorbar="entry", cbar_ticks=ticks, cbar_ticklabels=tuple(numbers.tick(t) for t in ticks), yticks=tuple(str(int(r)) for r in rows), xticks=tuple(str(int(c)) for c in cols),
+                    tick_step=step, ylabel="position $m$ (row)", xlabel="feature", aspect="auto", grid=False,
+                    note=no_row_text(g.n_max), note_color="bad",
                     # a zero-height box: the table's end drawn as a rule under its last row (the clip's cap line)
                     boxes=(Box((len(rows), len(rows) - 1), (0, len(cols) - 1), "bad", width=4.0),))
     i = np.arange(data.n_pairs)
     first_slow = data.n_pairs - data.slow_pairs
+    c2, c3 = (hex_of(c) for c in base_colors())
     wl = Plot((
-        Series(data.wavelengths[0], i, f"{l2.name}: base {count(l2.rope_base)}", BASE_COLORS[0], width=2.2),
-        Series(data.wavelengths[1], i, f"{l3.name}: base {count(l3.rope_base)}", BASE_COLORS[1], width=2.2),
+        Series(data.wl_llama2, i, f"{l2.name}: $b$ = {count(l2.rope_base)}", c2, width=2.2),
+        Series(data.wl_llama3, i, f"{l3.name}: $b$ = {count(l3.rope_base)}", c3, width=2.2),
     ), title="LLaMA: RoPE, no table, no cap", xlabel=f"pair $i$ (head dim {l2.head_dim})",
-        ylabel="positions per full turn", y_log=True, xlim=(0, data.n_pairs - 1),
-        hlines=(Rule(l2.train_length, f"{l2.name} trained to {count(l2.train_length)}", "good"),),
-        spans=(Span(first_slow - 0.5, data.n_pairs - 1, f"{data.slow_pairs} pairs\nnever turn", "bad", 0.08,
-                    label_y=0.1),),
+        ylabel="positions per full turn", y_log=True, xlim=(0, data.n_pairs - 1), ylim=data.wl_range,
+        hlines=(Rule(l2.train_length, f"{l2.name}: $L$ = {count(l2.train_length)}", "seen", label_at="left"),),
+        spans=(Span(first_slow - 0.5, data.n_pairs - 1, f"{data.slow_pairs} of {data.n_pairs}\nnever turn",
+                    "unseen", 0.12, label_y=0.1),),
         legend="upper left")
     return FigureStill(
         "table_vs_rotation", "From GPT-2 to LLaMA: a table with a last row, rotations with none",
         {"T": table, "W": wl}, mosaic="TW", size=(7.0, 4.3), width_ratios=(1.0, 1.25),
         subtitle=(f"left: every {ordinal(rows[1] - rows[0])} row and {ordinal(cols[1] - cols[0])} feature of "
                   f"{g.name}'s {count(data.n_params)} position parameters; right: $\\lambda_i = 2\\pi\\,b^{{2i/d}}$"),
-        proof=(f"{g.name}: {count(g.n_max)} rows, row {count(g.n_max)} does not exist; RoPE: defined at any $m$ "
-               f"({data.slow_pairs} of {data.n_pairs} {l2.name} pairs never turn within its training)",),
-        proof_color="accent",
+        proof=(table_proof(data),), proof_color="accent",
     )
+
+
+__all__ = ["CLIFF_COLORS", "CLIFF_ROLES", "FAMILY_CMAP", "base_colors", "cliff_proof", "decades", "first_missing", "hex_of",
+           "no_row_text", "onset_text", "onsets_line", "ordinal", "power_range", "sample_rows", "table_proof",
+           "table_scale", "width_colors"]
