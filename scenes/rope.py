@@ -68,6 +68,7 @@ from scenes.figures.rope import (
     passed,
     positions_text,
     relation,
+    relation_prefix,
     relation_text,
     score_gap_lhs,
     slow_decades,
@@ -92,7 +93,6 @@ from scenes.kit import (
     ColorBar,
     Heatmap,
     LayoutError,
-    VectorDial,
     figure,
     label,
     math,
@@ -106,6 +106,7 @@ from scenes.kit.position_widgets import DialRow, PairDial
 
 QUARTER_TURN = np.pi / 2  # a pair whose angles stay under this in the table is a slow pair
 FIT_PASSES = 3  # sizing a widget whose labels set a floor on its cells: measure, resize, measure again
+SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")  # θ₇ in a caption
 
 
 # =====================================================================================
@@ -143,7 +144,7 @@ def proof_line(lhs: str, x: float, size: float = LABEL, digits: int = 2):
     10⁻¹⁶``, ``lhs = 0`` with its exact mark), in the colour of the check's verdict."""
     fig = numbers.measure(x, digits)
     color = VERIFIED if passed(x) else FAILED
-    return figure(fig, size=size, color=color, prefix=relation(lhs, fig)[: -len(fig.math)].rstrip())
+    return figure(fig, size=size, color=color, prefix=relation_prefix(lhs, fig))
 
 
 def end_on(scene: ClipScene, parts, picture, new=()) -> list:
@@ -313,9 +314,8 @@ class RoPEAngleGrid(ClipScene):
         plain = numbers.plain
         return {
             "T": d.T, "d": d.d, "pairs": d.d // 2, "m": m, "fast": d.fast, "slow": d.slow,
-            "slow_first": d.n_fast, "fast_last": d.n_fast - 1,
+            "slow_first": d.n_fast,
             "wrap": plain(TWO_PI / d.theta[d.fast]), "fast_angle": plain(d.grid[m, d.fast]),
-            "fast_turns": plain(d.grid[m, d.fast] / TWO_PI),
             "slow_angle": numbers.measure(d.grid[m, d.slow]).text,
             "ratio": plain(d.theta[0] / d.theta[1]),
             "theta_fast": relation_text("θ" + str(d.fast).translate(SUBSCRIPT), theta_figure(d.theta[d.fast])),
@@ -335,11 +335,11 @@ class RoPEAngleGrid(ClipScene):
         d = self.data
         T = d.T
         content = self.layout.content
-        # the formula the table holds, and the position the hands are at
         # the top lines: what the table holds (later its proof) and a slot for the position, then a pair's
         # rate; under them the base and the width
-        formula = f'"angle"_(m, i) = {N.angle.math}, quad {N.rate.math} = {N.base.math}^(-2i \\/ d)'
-        given = f"{relation(N.base.math, base_figure(d.base))}, quad d = {d.d}"
+        m_, i_, b_, d_ = N.position.math, N.pair.math, N.base.math, N.width.math
+        formula = f'"angle"_({m_}, {i_}) = {N.angle.math}, quad {N.rate.math} = {b_}^(-2{i_} \\/ {d_})'
+        given = f"{relation(b_, base_figure(d.base))}, quad {d_} = {d.d}"
         self.formula = math(formula, size=LABEL)
         self.given = math(given, size=LABEL, color=DIM)
         self.proof = proof_line(grid_proof(d)[0], d.defect)
@@ -428,8 +428,6 @@ class RoPEAngleGrid(ClipScene):
         return end_on(self, [(proof, picture[0]), (fast, hands[0].widget), (slow, hands[1].widget)], picture,
                       new=[h.title for h in hands])
 
-
-SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
 
 # =====================================================================================

@@ -39,9 +39,14 @@ def verdict(x: float) -> str:
     return "verified" if passed(x) else "failed"
 
 
+def relation_prefix(lhs: str, fig: numbers.Figure) -> str:
+    """What goes before ``fig`` in Typst: ``lhs =``, or ``lhs`` alone when the figure carries its own ``≈``."""
+    return lhs if fig.math.startswith("approx") else f"{lhs} ="
+
+
 def relation(lhs: str, fig: numbers.Figure) -> str:
     """Typst ``lhs = 0.83``, or ``lhs ≈ 2.2 × 10⁻¹⁶`` when the figure is approximate (never ``= ≈``)."""
-    return f"{lhs} {fig.math}" if fig.math.startswith("approx") else f"{lhs} = {fig.math}"
+    return f"{relation_prefix(lhs, fig)} {fig.math}"
 
 
 def relation_text(lhs: str, fig: numbers.Figure) -> str:
