@@ -1,4 +1,6 @@
-"""Clip 03 CausalMask: data binding, the code on screen, the final frame's pixels, captions."""
+"""Clip 03 CausalMask: data binding, the code on screen, the pixels at the end of the beats, captions,
+lecture language (typeset proofs, labels bound to their arrays, every beat changing the picture), the
+closing takeaway, and the still drawn with the clip's own scales."""
 
 from __future__ import annotations
 
@@ -18,12 +20,24 @@ from frames import (
 from mathcore import causal_mask, lecture_inputs, load_config, self_attention_trace, softmax
 from mathcore.causal import above_diagonal_max, mask_sweep, row_sum_defect, row_sums
 from scenes.causal import CAUSAL_CODE, CausalMask
+from scenes.figures import designed_stills
+from scenes.figures import causal as fig
 from scenes.kit import BG, ColorScale, fmt_measure, fmt_value
+from scenes.kit.audit import DIMMED, audit_clip, signature
+from scenes.kit.numbers import nice_ceil
+from scenes.kit.stills import Heatmap as StillHeatmap
 
 
 @pytest.fixture(scope="module")
 def final():
     return render_final_frame(CausalMask)
+
+
+@pytest.fixture(scope="module")
+def beats():
+    """The picture at the end of every beat (the self-attention map is read before the close fades it)."""
+    res = audit_clip(CausalMask, beat_frames=(427, 240))
+    return res.scene, dict(res.beat_frames)
 
 
 def test_data_is_what_mathcore_computes_from_the_config():
@@ -55,6 +69,7 @@ def test_the_code_on_screen_computes_the_causal_weights_bitwise():
     np.testing.assert_array_equal(ns["S"], d.masked)
     np.testing.assert_array_equal(ns["A"], d.weights)
     assert len(CAUSAL_CODE.splitlines()) == 3
+    assert CAUSAL_CODE is fig.CAUSAL_CODE  # one definition, shared by the clip and its still
 
 
 def test_the_sweep_masks_one_diagonal_at_a_time(final):
@@ -68,44 +83,51 @@ def test_the_sweep_masks_one_diagonal_at_a_time(final):
         assert np.all(j - i == k) and len(i) == T - k
         prev = stage
     np.testing.assert_array_equal(prev, d.masked)
-    np.testing.assert_array_equal(scene.S_map.values, d.masked)
+    np.testing.assert_array_equal(scene.sweep_values, d.masked)
     # after the sweep the map prints −∞ exactly where the mask removed a score, the score elsewhere
-    texts = [t.text for t in scene.S_map.labels]
     want = ["\u2212\u221e" if np.isneginf(v) else fmt_value(v, 1) for v in d.masked.ravel()]
-    assert texts == want
+    assert scene.sweep_texts == want
+    # then softmax turned the same cells into the weights
+    np.testing.assert_array_equal(scene.A_map.values, d.weights)
+    assert scene.A_map is scene.S_map
     # the code panel shows exactly the code the test above executed
     assert scene.code.source == CAUSAL_CODE
-    assert [ "".join(ch for ch in s if not ch.isspace()) for s in scene.code.text_lines] == [
+    assert ["".join(ch for ch in s if not ch.isspace()) for s in scene.code.text_lines] == [
         "".join(ch for ch in s if not ch.isspace()) for s in CAUSAL_CODE.splitlines()]
 
 
-def test_final_frame_colours_both_heatmaps_by_their_weights(final):
-    scene, frame = final
-    d = scene.data
-    scale = ColorScale(d.cmap_weights, 0.0, 1.0)
+def test_both_heatmaps_are_painted_by_their_weights(final, beats):
+    d = final[0].data
+    scale = ColorScale.for_weights(d.cmap_weights, [d.weights, d.weights_self])
     T = d.weights.shape[0]
+    zero = rgb255(scale.rgb(0.0))
+    # side by side, before the close: both maps, every cell the colour of its weight
+    scene, frames = beats
+    frame = frames["proof_zero"]
     for hm, A in ((scene.A_small, d.weights), (scene.self_map, d.weights_self)):
         np.testing.assert_array_equal(hm.values, A)
-        for i in range(T):
-            for j in range(T):
-                got = pixel(scene, frame, hm.cell_center(i, j))
-                want = rgb255(scale.rgb(A[i, j]))
-                assert np.abs(got - want).max() <= 6, (i, j, got, want)
-    # causal: the cells above the diagonal are the colour of exactly 0, the left heatmap's are not all
-    zero = rgb255(scale.rgb(0.0))
-    for i in range(T):
-        for j in range(i + 1, T):
-            assert np.abs(pixel(scene, frame, scene.A_small.cell_center(i, j)) - zero).max() <= 6
     assert any(np.abs(pixel(scene, frame, scene.self_map.cell_center(0, j)) - zero).max() > 30 for j in range(1, T))
-    # the causal map sits right of the self-attention map
-    assert scene.A_small.get_center()[0] > scene.self_map.get_right()[0]
+    assert scene.pair_center[0] > scene.self_map.get_right()[0]  # the causal map stood right of self-attention
+    for i in range(T):
+        for j in range(T):
+            got = pixel(scene, frame, scene.self_map.cell_center(i, j))
+            assert np.abs(got - rgb255(scale.rgb(d.weights_self[i, j]))).max() <= 6, (i, j)
+    # the last frame: the causal map brought forward, its cells still the colour of their weights
+    scene, frame = final
+    for i in range(T):
+        for j in range(T):
+            got = pixel(scene, frame, scene.A_small.cell_center(i, j))
+            assert np.abs(got - rgb255(scale.rgb(d.weights[i, j]))).max() <= 6, (i, j, got)
+            if j > i:  # above the diagonal: the colour of exactly 0
+                assert np.abs(got - zero).max() <= 6
 
 
 def test_the_figures_on_screen_are_the_measured_ones(final):
     scene, frame = final
     d = scene.data
-    assert scene.sum_value.text == fmt_measure(d.row_sum_defect)
-    assert scene.zero_value.text == fmt_measure(d.upper_max) == "0.0"
+    assert scene.sum_value.figure.text == fmt_measure(d.row_sum_defect)
+    assert scene.zero_value.figure.text == fmt_measure(d.upper_max) == "exactly 0"
+    assert scene.zero_value.figure.exact and scene.proof_zero.check in scene.proof_zero  # a check: an exact claim held
     for v in (scene.sum_value, scene.zero_value):
         assert dominant_ink(scene, frame, v, BG).tolist() != rgb255(BG).tolist()
     assert [t.text for t in scene.sum_labels] == [fmt_value(s, 2) for s in d.row_sums]
@@ -113,6 +135,16 @@ def test_the_figures_on_screen_are_the_measured_ones(final):
     T = d.weights.shape[0]
     texts = [t.text for t in scene.A_map_printed]
     assert [texts[i * T + j] for i in range(T) for j in range(i + 1, T)] == ["0"] * (T * (T - 1) // 2)
+
+
+def test_the_proofs_are_one_typeset_line_each(final):
+    scene, _ = final
+    for proof, p in zip((scene.proof_sum, scene.proof_zero), fig.mask_proofs(scene.data)):
+        src = proof.value[0].typst_code if p.value == 0.0 else proof.value.typst_code
+        assert src.strip("$ ").startswith(p.formula)  # the formula and its figure on one math line
+        assert "e-" not in src and "0.0" not in src
+    s = scene.proof_sum.value.typst_code
+    assert "lr(|" in s and "approx" in s and "= approx" not in s  # growing bars, ≈ in place of "= ≈"
 
 
 def test_captions_one_per_beat_and_long_enough_to_read(final):
@@ -127,22 +159,24 @@ def test_captions_one_per_beat_and_long_enough_to_read(final):
 def test_everything_stays_inside_the_frame(final):
     scene, _ = final
     assert_inside_frame(scene)
-    for m in (scene.A_small, scene.self_map, scene.proof_sum, scene.proof_zero):
+    for m in (scene.A_small, scene.proof_sum, scene.proof_zero):
         assert m.get_bottom()[1] >= -3.1 - 1e-6
 
 
 def test_colour_bars_span_the_scales_they_explain(final):
     scene, _ = final
     d = scene.data
-    m = float(np.max(np.abs(d.scaled)))
+    m = nice_ceil(float(np.max(np.abs(d.scaled))))  # the scores' scale ends at a round value
     for bar, (lo, hi), cmap in ((scene.S_bar[1], (-m, m), d.cmap_signed), (scene.A_bar[1], (0.0, 1.0), d.cmap_weights),
                                 (scene.pair_bar, (0.0, 1.0), d.cmap_weights)):
         assert (bar.color_scale.norm.vmin, bar.color_scale.norm.vmax) == pytest.approx((lo, hi))
         assert bar.color_scale.name == cmap
-    # the big map and its bar share one scale, phase by phase
-    assert scene.S_bar[1].color_scale is scene.score_scale is scene.S_map.color_scale
+    # the big map and its bar share one scale, phase by phase; ticks at round values
+    assert scene.S_bar[1].color_scale is scene.score_scale is scene.sweep_scale
     assert scene.A_bar[1].color_scale is scene.weight_scale is scene.A_map.color_scale
     assert scene.pair_bar.color_scale is scene.A_small.color_scale is scene.self_map.color_scale
+    assert [t.text for t in scene.S_bar[1].tick_labels] == [f"\u2212{m:g}", "0", f"{m:g}"]
+    assert [t.text for t in scene.A_bar[1].tick_labels] == ["0", "0.5", "1"]
 
 
 def test_the_big_map_is_the_subject_and_its_numbers_are_legible(final):
@@ -150,9 +184,85 @@ def test_the_big_map_is_the_subject_and_its_numbers_are_legible(final):
 
     scene, _ = final
     content = scene.layout.content
-    assert scene.S_map.width * scene.S_map.height >= 0.3 * content.width * content.height
+    w, h = scene.big_map_size
+    assert w * h >= 0.3 * content.width * content.height
     assert min_xheight_px(scene.A_map_printed[0]) >= 8.0
     assert min_xheight_px(scene.proof_zero) >= 8.0 and min_xheight_px(scene.proof_sum) >= 8.0
+
+
+# ------------------------------------------------------------------ lecture language and the takeaway
+def test_labels_name_the_arrays_shown_with_them(final):
+    scene, _ = final
+    rec = {r.key: r for r in scene.audit.records}
+
+    def named(key):
+        return {q for q, _ in rec[key].named}
+
+    def shown(key):
+        return {q for q, _ in rec[key].shown}
+
+    assert named("scores") == shown("scores") == {"scaled"}
+    assert named("code") == shown("code") == set()  # the map and its bar are dimmed: background
+    assert named("mask") == shown("mask") == {"scaled", "mask"}
+    assert named("sweep") == shown("sweep") == {"masked", "mask"}
+    assert named("softmax") == shown("softmax") == named("zeros") == {"weights"}
+    for key in ("side_by_side", "proof_sum", "proof_zero"):
+        assert named(key) == shown(key) == {"weights", "weights_self"}, key
+    assert named("close") == shown("close") == {"weights"}
+    for r in scene.audit.records:
+        for q, vals in r.shown:
+            np.testing.assert_array_equal(vals, np.asarray(scene.quantities()[q], dtype=float))
+    assert not [p for p in scene.audit.lecture if p.kind in ("binding", "notation")]
+
+
+def test_every_beat_changes_the_picture(final):
+    scene, _ = final
+    for r in scene.audit.records:
+        assert r.start is not None and r.start != signature(r), r.key
+    assert not [p for p in scene.audit.lecture if p.kind == "static"]
+
+
+def test_the_clip_ends_on_the_causal_map_and_its_proofs_large(final):
+    scene, _ = final
+    recs = {r.key: r for r in scene.audit.records}
+    close, before = recs["close"], recs["proof_zero"]
+    content = scene.layout.content
+    visible = [i for i in close.items if not i.header and i.opacity > DIMMED]
+    words = {i.name.strip("'") for i in visible if i.kind == "text" and not i.is_math}
+    assert "self-attention" not in words and "mask" not in words and "causalattention" in words
+    maths = [i.text for i in visible if i.kind == "text" and i.is_math]
+    assert sum(p.formula in t for t in maths for p in fig.mask_proofs(scene.data)) == 2  # both proofs stay
+    # the map grew: well beyond its side-by-side size, to most of the content's height
+    assert scene.A_small.height >= 0.7 * content.height
+    assert scene.A_small.height >= 1.15 * scene.pair_height
+    assert not [i for i in before.items if i.kind == "graphic" and i.box[3] - i.box[1] > 0.7 * content.height]
+    assert all(any(f is g for m in scene.mobjects for g in m.get_family()) for f in scene.closing_picture)
+    take = scene.takeaway()
+    assert content.contains(take) and take.width >= 0.6 * content.width
+    # the zeros of the causal map are outlined on it
+    assert scene.zero_outline.get_top()[1] == pytest.approx(scene.A_small.get_top()[1], abs=1e-6)
+
+
+def test_the_still_and_the_clip_use_one_scale_per_quantity(final):
+    """Issue 20: the still paints every quantity with the clip's own scale (bounds and colormap), prints
+    the clip's proofs, and lists the clip's code."""
+    scene, _ = final
+    d = scene.data
+    still = designed_stills("CausalMask", d, scene.cfg)[0]
+    q = scene.quantities()
+    clip_scales = {"masked": scene.sweep_scale, "weights_self": scene.self_map.color_scale,
+                   "weights": scene.A_small.color_scale}
+    panels = [p for p in still.panels.values() if isinstance(p, StillHeatmap)]
+    assert len(panels) == 3
+    for p in panels:
+        name = next(k for k, v in q.items() if v.shape == p.values.shape and np.array_equal(v, p.values, equal_nan=True))
+        assert p.scale.same_as(clip_scales[name]), name
+        assert p.scale.same_as(fig.mask_scales(d)[name])
+    sum_p, zero_p = fig.mask_proofs(d)
+    assert still.proof == (sum_p.still_text("every causal row sums to 1"),
+                           zero_p.still_text("every weight above the diagonal"))
+    assert "0 (exact)" in still.proof[1] and "e-" not in " ".join(still.proof)
+    assert [ln.text for ln in still.panels["C"].lines if ln.mono] == CAUSAL_CODE.splitlines()
 
 
 def test_layout_holds_at_every_beat(final):

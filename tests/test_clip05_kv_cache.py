@@ -1,4 +1,7 @@
-"""Clip 05 KVCache: data binding, caches and outputs drawn from the trace, the measured figures, captions."""
+"""Clip 05 KVCache: data binding, caches and outputs drawn from the trace, one colour scale for the whole
+clip, the concept colours of keys, values and the query, the measured figures typeset, captions,
+lecture language (labels bound, every beat changing the picture), the closing takeaway, and the still
+drawn with the clip's own scale."""
 
 from __future__ import annotations
 
@@ -18,12 +21,24 @@ from frames import (
 from mathcore import bidirectional_staleness, kv_cache_decode, lecture_inputs, load_config, self_attention
 from mathcore.causal import append_change, prefix_outputs
 from scenes.causal import KVCache
-from scenes.kit import BG, GOOD, fmt_measure, fmt_value
+from scenes.figures import causal as fig
+from scenes.figures import designed_stills
+from scenes.kit import BG, HIGHLIGHT, KEY, QUERY, VALUE, VERIFIED, fmt_measure, fmt_value
+from scenes.kit.audit import DIMMED, audit_clip, signature
+from scenes.kit.numbers import nice_ceil
+from scenes.kit.stills import Heatmap as StillHeatmap
 
 
 @pytest.fixture(scope="module")
 def final():
     return render_final_frame(KVCache)
+
+
+@pytest.fixture(scope="module")
+def beats():
+    """The picture at the end of every beat (the board and the bidirectional half fade in the close)."""
+    res = audit_clip(KVCache, beat_frames=(427, 240))
+    return res.scene, dict(res.beat_frames)
 
 
 def test_data_is_what_mathcore_computes_from_the_config():
@@ -40,6 +55,9 @@ def test_data_is_what_mathcore_computes_from_the_config():
     for s in d.trace.steps:
         assert s.K_cache.shape[0] == s.V_cache.shape[0] == s.t + 1 == len(s.weights)
         np.testing.assert_array_equal(s.K_cache, d.trace.steps[-1].K_cache[: s.t + 1])
+    np.testing.assert_array_equal(d.K, tr.steps[-1].K_cache)
+    np.testing.assert_array_equal(d.V, tr.steps[-1].V_cache)
+    np.testing.assert_array_equal(d.Q, [s.q for s in tr.steps])
     np.testing.assert_array_equal(d.trace.Y_cached, self_attention(li.X, li.Wq, li.Wk, li.Wv, causal=True)[0])
     assert d.max_defect == tr.max_defect == 0.0
     stale = bidirectional_staleness(li.X, li.Wq, li.Wk, li.Wv)
@@ -49,6 +67,8 @@ def test_data_is_what_mathcore_computes_from_the_config():
     assert d.causal_change_max == max(float(c.max()) for c in append_change(li.X, li.Wq, li.Wk, li.Wv, causal=True)) == 0.0
     for a, b in zip(d.Y_bidir, prefix_outputs(li.X, li.Wq, li.Wk, li.Wv, causal=False), strict=True):
         np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(d.Y_bidir_full, d.Y_bidir[-1])
+    assert d.cmap_signed == cfg.cmap_signed
 
 
 def test_caches_weights_and_outputs_are_drawn_from_the_trace(final):
@@ -58,30 +78,50 @@ def test_caches_weights_and_outputs_are_drawn_from_the_trace(final):
     np.testing.assert_array_equal(scene.K_map.values, last.K_cache)
     np.testing.assert_array_equal(scene.V_map.values, last.V_cache)
     np.testing.assert_array_equal(scene.Y_map.values, d.trace.Y_cached)
+    np.testing.assert_array_equal(scene.q_map.values, last.q[None, :])  # the query row shows the last step's query
     for s, wg in zip(d.trace.steps, scene.weight_groups, strict=True):
         nums, bars = wg
         assert [t.text for t in nums] == [fmt_value(w, 2) for w in s.weights]
         for i, w in enumerate(s.weights):  # bar length is the weight
             assert abs(bars.length_of(i) - max(w * bars.length, 1e-3)) < 1e-9
             assert abs(bars.bars[i].get_center()[1] - scene.K_map.cell(i, 0).get_center()[1]) < 1e-6
-    # one colour bar for every cache, query and output cell, spanning the values they show
-    m = float(np.max(np.abs(np.concatenate([last.K_cache.ravel(), last.V_cache.ravel(), d.trace.Y_cached.ravel(),
-                                            *[s.q for s in d.trace.steps]]))))
-    assert scene.bar.color_scale is scene.scale is scene.K_map.color_scale is scene.V_map.color_scale
-    assert (scene.bar.color_scale.norm.vmin, scene.bar.color_scale.norm.vmax) == pytest.approx((-m, m))
-    # each row's mark stands for its step's measured recompute defect: a check only for an exact 0.0
+    # each row's mark stands for its step's measured recompute defect: a check only for an exact 0
     assert scene.status == [fmt_measure(s.recompute_defect) for s in d.trace.steps]
     for s_, mk in zip(d.trace.steps, scene.checks, strict=True):
         assert mk.defect == s_.recompute_defect
-        assert (getattr(mk, "text", None) is None) == (s_.recompute_defect == 0.0)
+        assert (getattr(mk, "figure", None) is None) == (s_.recompute_defect == 0.0)
         if s_.recompute_defect == 0.0:
-            assert mk.get_stroke_color().to_hex() == GOOD.to_hex()
+            assert mk.get_stroke_color().to_hex() == VERIFIED.to_hex()
         assert abs(mk.get_center()[1] - scene.Y_map.cell(s_.t, 0).get_center()[1]) < 1e-6
         assert mk.get_left()[0] > scene.Y_map.get_right()[0]
 
 
-def test_final_frame_draws_the_bidirectional_outputs_and_the_bars(final):
-    scene, frame = final
+def test_one_colour_scale_for_every_cell_of_the_clip(final):
+    scene, _ = final
+    d = scene.data
+    everything = [d.K, d.V, d.Q, d.trace.Y_cached, *d.Y_bidir]
+    m = nice_ceil(max(float(np.max(np.abs(a))) for a in everything))
+    for hm in (scene.K_map, scene.V_map, scene.Y_map, scene.q_map, scene.bi_map):
+        assert hm.color_scale is scene.scale
+    assert scene.bar.color_scale is scene.scale and scene.bi_bar is scene.bar  # one bar, never replaced
+    assert (scene.scale.vmin, scene.scale.vmax) == pytest.approx((-m, m)) and scene.scale.name == d.cmap_signed
+    assert [t.text for t in scene.bar.tick_labels] == [f"\u2212{m:g}", "0", f"{m:g}"]  # round ticks
+
+
+def test_keys_values_and_the_query_wear_their_concept_colours(final):
+    scene, _ = final
+    b = scene.board
+    assert all(lab.get_color().to_hex() == KEY.to_hex() for lab in b.k_labels)
+    assert all(lab.get_color().to_hex() == VALUE.to_hex() for lab in b.v_labels)
+    assert all(lab.get_color().to_hex() == QUERY.to_hex() for lab in b.q_labels)
+    heads = {h.text: h.get_color().to_hex() for h in b.heads}
+    assert heads["Kcache"] == KEY.to_hex() and heads["Vcache"] == VALUE.to_hex()
+    assert all(mk.get_stroke_color().to_hex() == HIGHLIGHT.to_hex() for mk in scene.markers)  # look here: the new row
+
+
+def test_final_frame_draws_the_bidirectional_outputs_and_the_bars(beats):
+    scene, frames = beats
+    frame = frames["proof_causal"]
     d = scene.data
     T = len(d.trace.steps)
     hm = scene.bi_map
@@ -89,36 +129,30 @@ def test_final_frame_draws_the_bidirectional_outputs_and_the_bars(final):
     for i in range(T):
         for j in range(hm.values.shape[1]):
             got = pixel(scene, frame, hm.cell(i, j).get_center())
-            want = rgb255(scene.bi_scale.rgb(d.Y_bidir[-1][i, j]))
+            want = rgb255(scene.scale.rgb(d.Y_bidir[-1][i, j]))
             assert np.abs(got - want).max() <= 6, (i, j, got, want)
-    # the stage after token t holds the bidirectional outputs of the first t+1 tokens
-    for t, st in enumerate(scene.bi_stages):
-        np.testing.assert_array_equal(st[: t + 1], d.Y_bidir[t])
-    # its own colour scale, ending at the last picture's largest value; the bar says where earlier values were cut
-    m = float(np.max(np.abs(d.Y_bidir[-1])))
-    bar = scene.bi_bar
-    assert bar.color_scale is scene.bi_scale
-    assert (bar.color_scale.norm.vmin, bar.color_scale.norm.vmax) == pytest.approx((-m, m))
-    clipped = any(float(np.abs(y).max()) > m for y in d.Y_bidir)
-    assert [t.text.replace(" ", "") for t in bar.tick_labels] == [t.replace(" ", "") for t in scene.bi_tick_text]
-    assert scene.bi_tick_text[-1].startswith("\u2265") == clipped
+    # the stage after token m holds the bidirectional outputs of the first m+1 tokens
+    for m, st in enumerate(scene.bi_stages):
+        np.testing.assert_array_equal(st[: m + 1], d.Y_bidir[m])
     # every bar's top sits at its measured change on the log axis, and is painted
-    for t, (bars, s) in enumerate(zip(scene.bar_groups, d.staleness, strict=True), start=1):
-        assert len(bars) == t
+    for m, (bars, s) in enumerate(zip(scene.bar_groups, d.staleness, strict=True), start=1):
+        assert len(bars) == m
         for i, (bar, v) in enumerate(zip(bars, s)):
-            top = scene.plot.to_point(scene.bar_x[t - 1][i], v)
+            top = scene.plot.to_point(scene.bar_x[m - 1][i], v)
             assert abs(bar.get_top()[1] - top[1]) < 1e-6 and abs(bar.get_center()[0] - top[0]) < 1e-6
-            mid = bar.get_center()
-            assert np.abs(pixel(scene, frame, mid) - rgb255(BG)).sum() > 60
+            assert np.abs(pixel(scene, frame, bar.get_center()) - rgb255(BG)).sum() > 60
+    assert all("10^" in t.typst_code for t in scene.plot.y_tick_labels)  # log ticks typeset
 
 
 def test_the_figures_on_screen_are_the_measured_ones(final):
     scene, frame = final
     d = scene.data
-    assert scene.proof_value.text == fmt_measure(d.max_defect) == "0.0"
-    assert scene.stale_value.text == fmt_measure(d.min_stale)
-    assert scene.causal_value.text == fmt_measure(d.causal_change_max) == "0.0"
-    for v in (scene.stale_value, scene.causal_value):
+    assert scene.proof_value.figure.text == fmt_measure(d.max_defect) == "exactly 0"
+    assert scene.stale_value.figure.text == fmt_measure(d.min_stale)
+    assert scene.causal_value.figure.text == fmt_measure(d.causal_change_max) == "exactly 0"
+    assert scene.proof.check in scene.proof and scene.proof_causal.check in scene.proof_causal
+    assert scene.proof_bi.check not in scene.proof_bi  # a measured change, not a check
+    for v in (scene.proof_value, scene.stale_value):  # the two shown in the close
         assert dominant_ink(scene, frame, v, BG).tolist() != rgb255(BG).tolist()
 
 
@@ -134,18 +168,76 @@ def test_captions_one_per_beat_and_long_enough_to_read(final):
 def test_everything_stays_inside_the_frame(final):
     scene, _ = final
     assert_inside_frame(scene)
-    for m in (scene.plot, scene.proof_bi_row, scene.proof_causal_row, scene.proof, scene.legend_cached, scene.bi_map):
+    for m in (scene.plot, scene.proof_bi_row, scene.proof_causal_row, scene.proof, scene.board.tags, scene.bi_map):
         assert m.get_bottom()[1] >= -3.1 - 1e-6
 
 
 def test_the_decoding_picture_does_not_overlap(final):
     scene, _ = final
+    b = scene.board
     lowest_row = min(scene.K_map.get_bottom()[1], scene.V_map.get_bottom()[1], scene.Y_map.get_bottom()[1])
     top_row = max(scene.K_map.get_top()[1], scene.V_map.get_top()[1], scene.Y_map.get_top()[1])
-    assert scene.legend.get_bottom()[1] > top_row and scene.legend_cached.get_bottom()[1] > top_row
-    assert scene.legend.get_left()[0] > scene.q_note.get_right()[0]
-    assert scene.proof.get_top()[1] < lowest_row
+    assert b.tags.get_left()[0] > max(mk.get_right()[0] for mk in scene.checks)  # the words right of the checks
+    assert b.tags.get_top()[1] <= top_row + 1e-6 and b.tags.get_bottom()[1] >= lowest_row - 1e-6
+    assert b.q_note.get_left()[0] > scene.q_map.get_right()[0]
     assert scene.q_map.get_bottom()[1] > scene.K_map.get_top()[1]
+    assert scene.bar.get_left()[0] > b.tokens.get_right()[0]
+
+
+# ------------------------------------------------------------------ lecture language and the takeaway
+def test_widgets_show_the_arrays_they_are_bound_to(final):
+    scene, _ = final
+    rec = {r.key: r for r in scene.audit.records}
+    assert {q for q, _ in rec["legend"].shown} == {"K", "V", "trace.Y_cached"}
+    assert {q for q, _ in rec["stale"].shown} == {"Y_bidir_full"}
+    for r in scene.audit.records:
+        for q, vals in r.shown:
+            np.testing.assert_array_equal(vals, scene.quantities()[q])
+    assert not [p for p in scene.audit.lecture if p.kind in ("binding", "notation")]
+
+
+def test_every_beat_changes_the_picture(final):
+    scene, _ = final
+    for r in scene.audit.records:
+        assert r.start is not None and r.start != signature(r), r.key
+    assert not [p for p in scene.audit.lecture if p.kind == "static"]
+
+
+def test_the_clip_ends_on_its_two_measured_results_large(final):
+    scene, _ = final
+    content = scene.layout.content
+    rec = {r.key: r for r in scene.audit.records}
+    close, before = rec["close"], rec["proof_causal"]
+    visible = [i for i in close.items if not i.header and i.opacity > DIMMED]
+    maths = [i.text for i in visible if i.kind == "text" and i.is_math]
+    cached, bidir, causal = fig.kv_proofs(scene.data)
+    assert any(cached.formula in t for t in maths) and any(bidir.formula in t for t in maths)
+    assert not any(causal.formula in t for t in maths)
+    assert not [i for i in visible if i.kind == "graphic" and i.name == "Rectangle"]  # no bars, no cells
+    w_before = next(i.box[2] - i.box[0] for i in before.items if i.kind == "text" and bidir.formula in i.text)
+    w_after = next(i.box[2] - i.box[0] for i in close.items if i.kind == "text" and bidir.formula in i.text)
+    assert w_after >= 1.3 * w_before
+    take = scene.takeaway()
+    assert content.contains(take) and take.width >= 0.6 * content.width
+    assert abs(take.get_center()[1] - content.center[1]) < 0.05
+
+
+def test_the_still_and_the_clip_use_one_scale_per_quantity(final):
+    scene, _ = final
+    d = scene.data
+    still = designed_stills("KVCache", d, scene.cfg)[0]
+    clip_scales = {"K": scene.K_map.color_scale, "V": scene.V_map.color_scale,
+                   "trace.Y_cached": scene.Y_map.color_scale, "Y_bidir_full": scene.bi_map.color_scale}
+    q = scene.quantities()
+    panels = [p for p in still.panels.values() if isinstance(p, StillHeatmap)]
+    assert len(panels) == 3
+    for p in panels:
+        name = next(k for k in clip_scales if np.array_equal(q[k], p.values))
+        assert p.scale.same_as(clip_scales[name]) and p.scale.same_as(fig.kv_scales(d)[name]), name
+    assert (still.panels["K"].title_color, still.panels["V"].title_color) == ("key", "value")
+    cached, bidir, causal = fig.kv_proofs(d)
+    assert still.proof[0] == cached.still_text("cached = full recompute at every step")
+    assert "0 (exact)" in still.proof[0] and "e-" not in " ".join(still.proof)
 
 
 def test_layout_holds_at_every_beat(final):
