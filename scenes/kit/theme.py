@@ -197,6 +197,8 @@ def figure(x, size: float = LABEL, color=FG, prefix: str = "", exact_color=None)
     from manim import RIGHT, UP, VGroup
 
     f = x if isinstance(x, numbers.Figure) else numbers.measure(x)
+    if prefix and f.approx and prefix.rstrip().endswith("="):  # "max |Δ| =" + "≈ 2.2 × 10⁻¹⁶": one relation, ≈
+        prefix = prefix.rstrip()[:-1].rstrip()
     body = f"{prefix} {f.math}" if prefix else f.math
     m = math(body, size=size, color=color)
     if not f.exact:
