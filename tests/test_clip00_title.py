@@ -1,5 +1,6 @@
 """Clip 00 Title: the lecture's title from the config, the four properties as a map of the catalog's
-clips, one card per property in its family's colour (the catalog's properties, the theme's colours)."""
+clips, one card per property in its family's colour (the catalog's properties, the theme's colours),
+one card a beat, and the close: the map grown into the lecture's plan (icons, names, clip numbers)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,11 @@ from mathcore import load_config
 from scenes.catalog import LECTURE, PROPERTIES, property_of
 from scenes.framing import Title, clip_number
 from scenes.kit import BAD, BG, DIM, FG, PROPERTY_COLORS, family_color
+from scenes.figures import designed_stills
+from scenes.figures.framing import MAP_ICONS
+from scenes.kit.audit import DIMMED, signature
 from scenes.kit.layout import min_xheight_px
+from scenes.kit.stills import DARK
 from scenes.render.matrix import LONG_TITLE
 
 
@@ -73,10 +78,11 @@ def test_the_map_prints_the_catalog(final):
     assert scene.lecture_line.text == f"Lecture {d.number} · {d.title}"
     assert "".join(t.text for t in scene.lecture_line) == shown(f"Lecture {d.number} · {d.title}")
     assert "".join(t.text for t in scene.notebook_line) == shown(f"notebook {d.notebook}")
-    for box, (name, clips) in zip(scene.boxes, d.properties):
-        assert box.head.text == shown(name)
-        assert [n.text for n in box.nums] == [clip_number(c.number) for c in clips]
-        assert [t.text for t in box.titles] == [shown(c.title) for c in clips]
+    laid = scene.make_cards(scene.card_regions(scene.map_area))  # the map as the beats showed it
+    for box, card, (name, clips) in zip(laid, scene.boxes, d.properties):
+        assert box.head.text == card.head.text == shown(name)
+        assert [n.text for n in box.nums] == [n.text for n in card.nums] == [clip_number(c.number) for c in clips]
+        assert [t.text for t in box.titles] == [t.text for t in card.titles] == [shown(c.title) for c in clips]
         # the card holds its name, its drawing and every clip's line
         for part in (box.head, box.drawing, *box.rows):
             assert box.box.get_left()[0] < part.get_left()[0] and part.get_right()[0] < box.box.get_right()[0]
@@ -135,12 +141,61 @@ def test_the_map_is_on_screen_from_the_first_beat(final):
 
 
 def test_the_last_frame_is_the_whole_map_at_full_strength(final):
+    """The takeaway: the title leaves and the map grows into the lecture's plan, every card at full
+    strength with its icon, its name and its clips' numbers, large."""
     scene, _ = final
-    close = scene.audit.records[-1]
-    assert close.key == "close"
-    texts = [i for i in close.items if i.kind == "text"]
-    assert len(texts) >= 2 + 4 + 2 * sum(len(c) for _, c in scene.data.properties)
+    recs = {r.key: r for r in scene.audit.records}
+    close, before = scene.audit.records[-1], recs["positions"]
+    assert close.key == "close" and close.start != signature(close)
+    texts = [i for i in close.items if i.kind == "text" and not i.header and i.opacity > DIMMED]
+    d = scene.data
+    names = [shown(n) for n, _ in d.properties]
+    nums = [clip_number(c.number) for _, clips in d.properties for c in clips]
+    assert sorted(i.name.strip("'") for i in texts) == sorted(names + nums)  # no title, no clip titles
     assert min(i.opacity for i in texts) > 0.99
+    # larger than in the map: every name grew by a fifth or more
+    for n in names:
+        h0 = next(i.xheight_px for i in before.items if i.kind == "text" and i.name.strip("'") == n)
+        h1 = next(i.xheight_px for i in texts if i.name.strip("'") == n)
+        assert h1 >= 1.2 * h0, (n, h0, h1)
+    # the four cards fill the content area
+    content = scene.layout.content
+    boxes = VGroup_of([b.box for b in scene.boxes])
+    assert boxes.width >= 0.98 * content.width and boxes.height >= 0.95 * content.height
+    for b, plan in zip(scene.boxes, scene.plan):
+        assert np.allclose(b.box.get_center(), plan.box.get_center(), atol=1e-6)
+
+
+def VGroup_of(mobs):
+    from manim import VGroup
+
+    return VGroup(*mobs)
+
+
+def test_one_card_a_beat_the_rest_in_the_background(final):
+    scene, _ = final
+    recs = {r.key: r for r in scene.audit.records}
+    for k, key in enumerate(scene.KEYS):
+        rec = recs[key]
+        assert rec.start != signature(rec), key
+        lit = {i.name.strip("'") for i in rec.items if i.kind == "text" and i.opacity > 0.99 and not i.header}
+        name, clips = scene.data.properties[k]
+        assert shown(name) in lit and {shown(c.title) for c in clips} <= lit
+        for j, (other, _) in enumerate(scene.data.properties):
+            if j != k:
+                faint = [i for i in rec.items if i.kind == "text" and i.name.strip("'") == shown(other)]
+                assert faint and max(i.opacity for i in faint) < DIMMED, (key, other)  # background: no contrast test
+    assert not [p for p in scene.audit.lecture if p.kind == "static"]
+
+
+def test_the_clip_and_its_still_draw_one_icon_per_idea(final):
+    """Issue 20: each card's icon is the one shape description the still draws too, in the same
+    family colour."""
+    scene, _ = final
+    still = designed_stills("Title", scene.data, scene.cfg)[0]
+    for k, (card, panel) in enumerate(zip(scene.boxes, still.panels.values())):
+        assert card.drawing.icon is MAP_ICONS[k] is panel.picture.icon
+        assert DARK.color(panel.frame) == PROPERTY_COLORS[k].to_hex().upper()[:7]
 
 
 def test_captions_one_per_beat_and_long_enough_to_read(final):
@@ -185,3 +240,37 @@ def test_length_under_every_corner(matrix):
 def test_property_of_agrees_with_the_cards():
     for k, (_, nums) in enumerate(PROPERTIES):
         assert all(property_of(n) == k for n in nums)
+
+
+def test_icons_are_one_description_drawn_by_two_back_ends():
+    """Issue 20: the six icons of the title and the recap are shape descriptions; the Manim and the
+    matplotlib back-ends each draw every shape of them, in the roles' colours."""
+    from matplotlib.colors import to_hex
+    from matplotlib.figure import Figure
+
+    from scenes.figures.framing import ICONS, RECAP_ICONS
+    from scenes.kit.icons import Box, Letter, to_manim, to_matplotlib
+
+    assert set(MAP_ICONS) | set(RECAP_ICONS) == set(ICONS.values()) and len(ICONS) == 6
+    ink = PROPERTY_COLORS[3]
+    for icon in ICONS.values():
+        assert icon.roles() <= {"ink", "fg", "dim", "failed"}, icon.name
+        letters = [s for s in icon.shapes if isinstance(s, Letter)]
+        g = to_manim(icon, ink, 1.0)
+        assert len(g) == len(icon.shapes) - len(letters) + (1 if letters else 0), icon.name
+        assert [m.typst_code.strip("$ ") for m in g.letters] == [s.text for s in letters], icon.name
+        used = set()
+        for m in g.get_family():
+            if len(m.points) and m.get_fill_opacity() > 0:
+                used.add(m.get_fill_color().to_hex())
+            if len(m.points) and m.get_stroke_opacity() > 0 and m.get_stroke_width() > 0:
+                used.add(m.get_stroke_color().to_hex())
+        assert ink.to_hex() in used and used <= {ink.to_hex(), FG.to_hex(), DIM.to_hex(), BAD.to_hex()}, icon.name
+        ax = Figure().add_subplot()
+        to_matplotlib(icon, ax, DARK, ink.to_hex())
+        both = sum(isinstance(s, Box) and bool(s.fill) and bool(s.edge) for s in icon.shapes)
+        assert len(ax.patches) + len(ax.lines) + len(ax.texts) == len(icon.shapes) + both, icon.name
+        inks = {to_hex(p.get_edgecolor()) for p in ax.patches if p.get_edgecolor()[3] > 0} | \
+            {to_hex(p.get_facecolor()) for p in ax.patches if p.get_facecolor()[3] > 0} | \
+            {to_hex(ln.get_color()) for ln in ax.lines}
+        assert ink.to_hex().lower() in {c.lower() for c in inks}, icon.name

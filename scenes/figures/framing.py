@@ -1,112 +1,107 @@
-"""Designed stills of the lecture's frame: 00 the property map, 15 the four diary answers.
+"""The lecture's frame, 00 (the property map) and 15 (the four diary answers): its icons, described
+once, and its stills.
 
-Both read the clips' own data (``Title.build_data``: the lecture and ``scenes.catalog.PROPERTIES``;
-``Recap.build_data``: the questions, answers and the clips that show them) and print it as cards
-in the family colours, each with a small schematic drawing of its idea (the same ideas the clips
-draw; shapes only, no data).
+The six icons (``ICONS``) are shape descriptions (``scenes.kit.icons``): the clips draw them with
+Manim (``icons.to_manim``), the stills with matplotlib (``icons.to_matplotlib``), so the title
+card, the recap and their stills show one picture per idea.  ``MAP_ICONS`` follows
+``scenes.catalog.PROPERTIES``; ``RECAP_ICONS`` the diary answers of ``Recap.build_data``.
+
+Both stills read the clips' own data (``Title.build_data``: the lecture and the catalog's
+properties; ``Recap.build_data``: the questions, answers and the clips that show them) and print
+it as cards in the family colours, each with its icon.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from scenes.kit.icons import Bend, Box, Icon, Letter, Pointer, Ring, Stroke, polyline, to_matplotlib
 from scenes.kit.stills import FigureStill, Line, Text, mathify
 
 from . import still
 
 
-# ====================================================================== schematic drawings
-# Each draws on axes spanning [-0.5, 0.5]² in one colour; ``th`` gives the paper and ink.
-def _square(ax, x, y, side, color, alpha, edge=None, lw=1.2):
-    from matplotlib.patches import Rectangle
-
-    ax.add_patch(Rectangle((x - side / 2, y - side / 2), side, side, facecolor=color, alpha=alpha, linewidth=0))
-    if edge:
-        ax.add_patch(Rectangle((x - side / 2, y - side / 2), side, side, facecolor="none", edgecolor=edge, linewidth=lw))
-
-
-def draw_permute(ax, th, color):
-    """Four tokens (one shade each) and the same four in another order: rows only move."""
-    perm, shades, n = (2, 0, 3, 1), (1.0, 0.72, 0.46, 0.22), 4
-    pitch, side = 0.24, 0.15
-    xs = [(k - (n - 1) / 2) * pitch for k in range(n)]
-    for k in range(n):
-        ax.plot([xs[perm[k]], xs[k]], [0.26, -0.26], color=color, linewidth=1.6, alpha=0.75)
-    for k in range(n):
-        _square(ax, xs[k], 0.33, side, color, shades[k], edge=color)
-        _square(ax, xs[k], -0.33, side, color, shades[perm[k]], edge=color)
+# ====================================================================== the six icons
+def _permute() -> Icon:
+    perm, shades = (2, 0, 3, 1), (1.0, 0.72, 0.46, 0.22)
+    side, y = 0.19, 0.36
+    xs = [(k - 1.5) * 0.25 for k in range(4)]
+    links = tuple(Stroke(((xs[perm[k]], y - side / 2), (xs[k], -y + side / 2)), alpha=0.75) for k in range(4))
+    top = tuple(Box(xs[k], y, side, side, alpha=shades[k], edge="ink", weight=2) for k in range(4))
+    bottom = tuple(Box(xs[k], -y, side, side, alpha=shades[perm[k]], edge="ink", weight=2) for k in range(4))
+    return Icon("permute", links + top + bottom, "Four tokens (one shade each) and the same four in another "
+                                                 "order: rows only move.")
 
 
-def draw_causal(ax, th, color):
-    """A 4×4 attention grid with its upper triangle masked off."""
-    n, side = 4, 0.23
-    for i in range(n):
-        for j in range(n):
-            x, y = (j - 1.5) * side, (1.5 - i) * side
-            if j <= i:
-                _square(ax, x, y, side * 0.92, color, 0.35 + 0.55 * (i == j) + 0.03 * j)
-            else:
-                _square(ax, x, y, side * 0.92, th.masked, 1.0)
+def _causal() -> Icon:
+    side = 0.25
+    cells = tuple(Box((j - 1.5) * side, (1.5 - i) * side, side, side,
+                      fill="ink" if j <= i else None, alpha=min(1.0, 0.35 + 0.6 * (i == j) + 0.05 * j), edge="dim",
+                      weight=1.2)
+                  for i in range(4) for j in range(4))
+    return Icon("causal", cells, "A 4×4 attention grid with its upper triangle masked off.")
 
 
-def draw_cache(ax, th, color):
-    """A K and a V cache: rows kept from earlier steps, and the one new row added."""
-    from matplotlib.patches import FancyArrow, FancyBboxPatch
-
-    for x in (-0.2, 0.2):
-        for i in range(4):
-            new = i == 3
-            y = 0.3 - i * 0.16
-            ax.add_patch(FancyBboxPatch((x - 0.16, y - 0.05), 0.32, 0.1, boxstyle="round,pad=0,rounding_size=0.02",
-                                        facecolor=color, alpha=1.0 if new else 0.38, linewidth=0))
-            if new:
-                ax.add_patch(FancyBboxPatch((x - 0.16, y - 0.05), 0.32, 0.1, boxstyle="round,pad=0,rounding_size=0.02",
-                                            facecolor="none", edgecolor=th.fg, linewidth=1.2))
-    ax.add_patch(FancyArrow(0, -0.46, 0, 0.14, width=0.012, head_width=0.06, head_length=0.05, color=th.fg,
-                            length_includes_head=True))
+def _cache() -> Icon:
+    bars = tuple(Box(x, 0.38 - 0.2 * i, 0.4, 0.14, alpha=1.0 if i == 3 else 0.38, edge="fg" if i == 3 else "ink",
+                     weight=2 if i == 3 else 1.5, round=0.04)
+                 for x in (-0.24, 0.24) for i in range(4))
+    return Icon("cache", bars + (Pointer(0.0, -0.5, 0.0, -0.33, color="fg", weight=3),),
+                "A K and a V cache: rows kept from earlier steps, and the one new row added.")
 
 
-def draw_waves(ax, th, color):
-    """Three sinusoids of falling frequency: one position code per pair of columns."""
-    x = np.linspace(-0.45, 0.45, 120)
-    for k, (freq, op) in enumerate(((4.0, 1.0), (2.0, 0.75), (1.0, 0.5))):
-        ax.plot(x, 0.3 - 0.3 * k + 0.1 * np.sin(freq * np.pi * x / 0.9 * 2), color=color, linewidth=1.8, alpha=op)
+def _waves() -> Icon:
+    waves = tuple(Stroke(polyline(lambda x, k=k: 0.3 - 0.3 * k + 0.11 * np.sin(2 * np.pi * (4 >> k) * x / 0.9),
+                                  -0.45, 0.45, 96), weight=3, alpha=1.0 - 0.25 * k)
+                  for k in range(3))
+    return Icon("waves", waves, "Three sinusoids of falling frequency: one position code per pair of columns.")
 
 
-def draw_rotate(ax, th, color):
-    """RoPE: q and k turn on a dial by their positions; v stands apart, unturned."""
-    from matplotlib.patches import Arc, Circle, FancyArrow
+def _rotate() -> Icon:
+    cx, cy, r = -0.12, 0.05, 0.3
 
-    c, r = (-0.1, 0.0), 0.3
-    ax.add_patch(Circle(c, r, facecolor="none", edgecolor=th.dim, linewidth=1.2))
-    for ang in (75, -20):
-        a = np.deg2rad(ang)
-        ax.add_patch(FancyArrow(c[0], c[1], r * np.cos(a), r * np.sin(a), width=0.012, head_width=0.06,
-                                head_length=0.06, color=color, length_includes_head=True))
-    ax.add_patch(Arc(c, 2.5 * r * 0.9, 2.5 * r * 0.9, theta1=-20, theta2=75, edgecolor=color, linewidth=1.2, alpha=0.7))
-    ax.add_patch(FancyArrow(0.38, -0.3, 0, 0.6, width=0.012, head_width=0.06, head_length=0.06, color=th.fg,
-                            length_includes_head=True))
+    def at(deg, rad):
+        return cx + rad * np.cos(np.deg2rad(deg)), cy + rad * np.sin(np.deg2rad(deg))
 
-
-def draw_wall(ax, th, color):
-    """A learned table that ends at its last row (a wall), beside a RoPE dial that never does."""
-    from matplotlib.patches import Arc, Circle, FancyArrow, FancyBboxPatch
-
-    for i in range(5):
-        ax.add_patch(FancyBboxPatch((-0.44, 0.34 - i * 0.12), 0.36, 0.08, boxstyle="round,pad=0,rounding_size=0.015",
-                                    facecolor=color, alpha=0.6 - 0.08 * i, linewidth=0))
-    ax.plot([-0.47, -0.05], [-0.3, -0.3], color=th.bad, linewidth=3.2, solid_capstyle="butt")
-    c, r = (0.26, -0.02), 0.15
-    ax.add_patch(Circle(c, r, facecolor="none", edgecolor=color, linewidth=1.4))
-    ax.add_patch(FancyArrow(c[0], c[1], r * np.cos(1.0), r * np.sin(1.0), width=0.01, head_width=0.05,
-                            head_length=0.05, color=color, length_includes_head=True))
-    ax.add_patch(Arc(c, 2.7 * r, 2.7 * r, theta1=-35, theta2=205, edgecolor=color, linewidth=1.1, alpha=0.7))
+    q, k = at(80, r), at(-15, r)
+    return Icon("rotate", (
+        Ring(cx, cy, r, color="dim"),
+        Bend(cx, cy, 1.2 * r, -15, 95, alpha=0.7),
+        Pointer(cx, cy, *q), Pointer(cx, cy, *k),
+        Pointer(0.36, cy - 0.55 * r, 0.36, cy + r, color="fg"),
+        Letter("q", *at(110, 1.2 * r + 0.15)), Letter("k", *at(-60, 1.2 * r + 0.12)),
+        Letter("v", 0.47, cy + 0.2 * r, color="fg"),
+    ), "RoPE: q and k turn on a dial by their positions; v stands apart, unturned.")
 
 
-FAMILY_DRAWINGS = (draw_permute, draw_causal, draw_cache, draw_waves)
-"""One drawing per property of ``scenes.catalog.PROPERTIES``, in the same order."""
-RECAP_DRAWINGS = (draw_permute, draw_cache, draw_rotate, draw_wall)
-"""One drawing per diary answer, in the order of ``RecapData.answers``."""
+def _wall() -> Icon:
+    h = 1 / 7.5
+    rows = tuple(Box(-0.26, 0.42 - (i + 0.5) * h, 0.42, 0.78 * h, alpha=0.55 - 0.07 * i, edge="ink", weight=1.5,
+                     round=0.03) for i in range(5))
+    wall_y = 0.42 - 5 * h - 0.25 * h
+    cx, cy, r = 0.27, -0.05, 0.16  # the dial and its turning arc inside the unit square
+    return Icon("wall", rows + (
+        Stroke(((-0.5, wall_y), (-0.02, wall_y)), color="failed", weight=6),
+        Ring(cx, cy, r, weight=2.5),
+        Bend(cx, cy, 1.35 * r, -34, 240, alpha=0.7),
+        Pointer(cx, cy, cx + r * np.cos(1.0), cy + r * np.sin(1.0), weight=3.5),
+    ), "A learned table that ends at its last row (a wall), beside a RoPE dial that never does.")
+
+
+ICONS: dict[str, Icon] = {i.name: i for i in (_permute(), _causal(), _cache(), _waves(), _rotate(), _wall())}
+MAP_ICONS = tuple(ICONS[n] for n in ("permute", "causal", "cache", "waves"))
+"""One icon per property of ``scenes.catalog.PROPERTIES``, in the same order."""
+RECAP_ICONS = tuple(ICONS[n] for n in ("permute", "cache", "rotate", "wall"))
+"""One icon per diary answer, in the order of ``RecapData.answers``."""
+
+
+def drawn(icon: Icon):
+    """``icon`` as a still's picture (``Text.picture``: ``draw(ax, theme, color)``)."""
+    def draw(ax, th, color):
+        to_matplotlib(icon, ax, th, color)
+
+    draw.icon = icon
+    return draw
 
 
 # ====================================================================== 00 the property map
@@ -115,7 +110,7 @@ def property_card(k: int, name: str, clips) -> Text:
     lines = [Line(name, size=12, color=f"family:{k}", weight="bold", space_before=0)]
     lines += [Line(c.title, size=10.5, chips=(c.number,), space_before=3 if j == 0 else 1) for j, c in enumerate(clips)]
     tall = len(clips) > 4  # the positional family: its drawing sits under its list
-    return Text(tuple(lines), frame=f"family:{k}", picture=FAMILY_DRAWINGS[k], picture_width=0.24 if tall else 0.3,
+    return Text(tuple(lines), frame=f"family:{k}", picture=drawn(MAP_ICONS[k]), picture_width=0.24 if tall else 0.3,
                 picture_at="bottom" if tall else "left")
 
 
@@ -138,7 +133,7 @@ def answer_card(k: int, answer) -> Text:
         Line(mathify(answer.question), size=10, color="dim"),
         Line(mathify(answer.answer), size=12, weight="semibold", space_before=4),
         Line(tag, size=10, color="dim", chips=tuple(c.number for c in answer.clips), chips_after=True, space_before=6),
-    ), frame=color, picture=RECAP_DRAWINGS[k], picture_width=0.27)
+    ), frame=color, picture=drawn(RECAP_ICONS[k]), picture_width=0.27)
 
 
 @still("Recap")
