@@ -331,7 +331,8 @@ def test_03_the_mask_the_zeros_and_the_row_sums(all_stills):
     assert (s.panels["S"].scale.norm.vmin, s.panels["S"].scale.norm.vmax) == (sc.norm.vmin, sc.norm.vmax)
     assert (s.panels["A"].scale.norm.vmin, s.panels["A"].scale.norm.vmax) == (0.0, 1.0)
     assert sci(float(np.max(np.abs(tr.weights.sum(-1) - 1)))) in s.proof[0]
-    assert s.proof[1].endswith("= 0.0")
+    assert s.proof[1].endswith("= 0 (exact)")  # the kit's exact zero, never 0.0
+    assert [t for t in s.panels["S"].cbar_ticklabels] == ["\u2212" + f"{sc.norm.vmax:g}", "0", f"{sc.norm.vmax:g}"]
     assert [ln.text for ln in s.panels["C"].lines if ln.mono] == ["mask = np.tri(T, dtype=bool)",
                                                                  "S[~mask] = -np.inf", "A = softmax(S, axis=-1)"]
 
@@ -350,7 +351,8 @@ def test_04_prefix_rows_and_both_kernels(all_stills):
     groups = {g.label: g.values for g in s.panels["B"].groups}
     np.testing.assert_array_equal(groups["fixed order"], prefix_defects(fixed, li.X))
     np.testing.assert_array_equal(groups["BLAS matmul"], prefix_defects(blas, li.X))
-    assert "= 0.0 (bitwise)" in s.proof[0]
+    assert s.proof[0].endswith("= 0 (exact)") and "bit for bit" in s.proof[0]
+    assert sci(float(prefix_defects(blas, li.X).max())) in s.proof[1]
 
 
 def test_05_caches_outputs_and_staleness(all_stills):
@@ -367,7 +369,7 @@ def test_05_caches_outputs_and_staleness(all_stills):
         expect = [stale[t - 1][i] if i < t else np.nan for t in range(1, CFG.T)]
         np.testing.assert_array_equal(g.values, expect)
         assert g.color == f"token:{i}"
-    assert "= 0.0" in s.proof[0]
+    assert s.proof[0].endswith("= 0 (exact)")
 
 
 def test_06_swap_defects_per_row(all_stills):
