@@ -363,8 +363,10 @@ class PermutationEquivariance(ClipScene):
         elif d.zero_trials:
             q.zero_note = row(q.marks.zeros[0].copy(), label(
                 f"exactly 0 in {count(d.zero_trials).text} of {count(n).text} trials", size=SMALL), gap="small")
-        if not close:
-            q.band.fit(column(*[m for m in (q.zero_note, q.max_text) if len(m)], gap="normal"), align=UP + LEFT)
+        if not close:  # one above the other, or side by side where the band is low
+            notes = [m for m in (q.zero_note, q.max_text) if len(m)]
+            g = column(*notes, gap="normal")
+            q.band.fit(g if q.band.fits(g) else row(*notes, gap="section", align="top"), align=UP + LEFT)
         q.group = VGroup(q.plot, q.y_title, q.line, q.line_label, q.marks, q.curve, q.curve_label, q.max_text,
                          q.zero_note)
         return q

@@ -28,6 +28,12 @@ from scenes.kit.audit import signature
 from scenes.kit.numbers import measure, notebook_output
 
 
+def src(m) -> str:
+    """The Typst source of a typeset figure (an exact zero is the formula and its mark)."""
+    m = m if hasattr(m, "typst_code") else m[0]
+    return m.typst_code.strip("$ ")
+
+
 @pytest.fixture(scope="module")
 def final():
     return render_final_frame(CausalBreaksEquivariance)
@@ -151,11 +157,10 @@ def test_the_figures_on_screen_are_the_measured_ones(final):
     scene, frame = final
     r = scene.data.report
     for v, fig in zip(r.causal_rows, scene.values):
-        src = fig.typst_code if hasattr(fig, "typst_code") else fig[0].typst_code
-        assert src == measure(v).math  # typeset, in the lecture's number style
+        assert src(fig) == measure(v).math  # typeset, in the lecture's number style
     assert scene.values[0].figure.exact and scene.values[0][1].text == "exact"  # exactly zero, marked exact
     pic = scene.data.picture
-    assert [t.typst_code for t in scene.totals] == [pic.causal_total.typst, pic.self_total.typst]
+    assert [src(t) for t in scene.totals] == [pic.causal_total.typst, pic.self_total.typst]
     assert measure(r.causal_total).math in pic.causal_total.typst and measure(r.self_total).math in pic.self_total.typst
     for mob, color in zip(scene.totals, (FAILED, VERIFIED)):
         assert np.abs(dominant_ink(scene, frame, mob, BG) - rgb255(color)).max() <= 40
@@ -168,7 +173,7 @@ def test_the_close_widens_the_chart_with_both_totals(final):
     scene, _ = final
     take = scene.takeaway()
     on_screen = {id(m) for top in scene.mobjects for m in top.get_family()}
-    assert all(id(m) in on_screen for m in take.get_family())
+    assert all(id(m) in on_screen for m in take.family_members_with_points())
     content = scene.layout.content
     axes = scene.chart.plot.axes[0]
     assert axes.get_end()[0] - axes.get_start()[0] > 0.75 * content.width  # the chart across the frame
