@@ -271,3 +271,12 @@ def test_layout_holds_at_every_beat(final):
 
 def test_layout_holds_over_the_config_matrix(tmp_path_factory):
     assert_layout_holds(corner_results(CausalMask, tmp_path_factory))
+
+
+def test_beats_whose_picture_says_more_than_the_narration_are_described(final):
+    scene, _ = final
+    described = {c.key: c.describe for c in scene.captions if c.describe}
+    assert {"scores", "mask", "sweep", "softmax", "zeros", "side_by_side", "close"} <= set(described)
+    T = scene.data.scaled.shape[0]
+    assert f"{T * (T - 1) // 2} cells" in described["sweep"]  # the measured count, filled in
+    assert all("{" not in t and "e-" not in t for t in described.values())

@@ -274,3 +274,16 @@ def test_layout_holds_at_every_beat(final):
 
 def test_layout_holds_over_the_config_matrix(tmp_path_factory):
     assert_layout_holds(corner_results(PrefixInvariance, tmp_path_factory))
+
+
+def test_beats_whose_picture_says_more_than_the_narration_are_described(final):
+    scene, _ = final
+    d = scene.data
+    described = {c.key: c.describe for c in scene.captions if c.describe}
+    blas = "blas" if d.max_blas else "blas_same"
+    assert {"full", "slide", "last_row", "every_prefix", "bitwise", blas, "why", "close"} <= set(described)
+    t, i, j = d.entry
+    assert f"row {i}, column {j}" in described["bitwise"] and f"first {t} tokens" in described["bitwise"]
+    if d.max_blas:
+        assert f"{64 - int((d.blas_bits[0] != d.blas_bits[1]).sum())} of 64 bits agree" in described["blas"]
+    assert all("{" not in s and "e-" not in s for s in described.values())

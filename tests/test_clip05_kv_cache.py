@@ -246,3 +246,12 @@ def test_layout_holds_at_every_beat(final):
 
 def test_layout_holds_over_the_config_matrix(tmp_path_factory):
     assert_layout_holds(corner_results(KVCache, tmp_path_factory))
+
+
+def test_beats_whose_picture_says_more_than_the_narration_are_described(final):
+    scene, _ = final
+    described = {c.key: c.describe for c in scene.captions if c.describe}
+    assert {"setup", "step0", "rest", "legend", "stale", "close"} <= set(described)
+    assert fmt_value(scene.data.trace.steps[0].weights[0], 2) in described["step0"]
+    assert fmt_measure(scene.data.min_stale) in described["close"]
+    assert all("{" not in s and "e-" not in s for s in described.values())
