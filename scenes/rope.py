@@ -150,8 +150,8 @@ def proof_line(lhs: str, x: float, size: float = LABEL, digits: int = 2):
 def end_on(scene: ClipScene, parts, picture, new=()) -> list:
     """The closing beat's animations: ``parts`` (on screen) move into ``picture`` (copies of them,
     composed), which is fitted to the content area at up to ``TAKEAWAY_SCALE``; everything else
-    on screen but the header fades out; ``new`` (mobjects of ``picture`` that are not copies of a
-    part: words added for the end) fade in."""
+    on screen but the header fades out first; then ``new`` (mobjects of ``picture`` that are not
+    copies of a part: words added for the end) fade in as the parts move."""
     region = scene.layout.content
     s = min(region.width * scene.TAKEAWAY_FILL / picture.width, region.height * scene.TAKEAWAY_FILL / picture.height,
             scene.TAKEAWAY_SCALE)
@@ -160,10 +160,8 @@ def end_on(scene: ClipScene, parts, picture, new=()) -> list:
     keep = {id(f) for p, _ in parts for f in p.get_family()} | {id(f) for f in scene.header.get_family()}
     leaves = [f for m in scene.mobjects for f in m.get_family()
               if id(f) not in keep and len(getattr(f, "points", ())) and not f.submobjects]
-    anims = [Transform(p, targets[id(p)]) for p, _ in parts]
-    if leaves:
-        anims.insert(0, FadeOut(Group(*leaves)))
-    return anims + [FadeIn(m) for m in new]
+    come = AnimationGroup(*[Transform(p, targets[id(p)]) for p, _ in parts], *[FadeIn(m) for m in new])
+    return [Succession(FadeOut(Group(*leaves)), come) if leaves else come]  # the rest leaves first
 
 
 # =====================================================================================
@@ -376,9 +374,10 @@ class RoPEAngleGrid(ClipScene):
         self.remove(self.formula_big)
         self.add(*self.formula_big)  # each line on its own: it becomes its line of the strip
         # 2. a hand per pair, all at position 0, each over the column it will fill
-        self.beat("hands", *[ReplacementTransform(a, b) for a, b in zip(self.formula_big, (self.formula, self.given))],
-                  FadeIn(tb.dials, lag_ratio=0.05), FadeIn(tb.heads), FadeIn(tb.slots), FadeIn(tb.rows),
-                  FadeIn(tb.m_name), FadeIn(self.m_now), run_time=1.6)
+        self.beat("hands", Succession(
+            AnimationGroup(*[ReplacementTransform(a, b) for a, b in zip(self.formula_big, (self.formula, self.given))]),
+            AnimationGroup(FadeIn(tb.dials, lag_ratio=0.05), FadeIn(tb.heads), FadeIn(tb.slots), FadeIn(tb.rows),
+                           FadeIn(tb.m_name), FadeIn(self.m_now))), run_time=1.8)
         # 3. walk the positions: the hands turn by θ_i a step, and row m of the table records where they point
         self.add(tb.grid)
         steps = [AnimationGroup(dim_to(VGroup(*tb.grid.cells[0]), 1.0), Create(self.row_box), FadeIn(tb.bar))]
@@ -699,12 +698,12 @@ class RoPERotatesQK(ClipScene):
         part_one = VGroup(self.dials, self.dial_caps, self.arcs, self.who, self.at_words, self.moved, self.shift_line,
                           self.diff_line, self.score_row, self.score_shift_row, self.gap_row)
         p, r = self.plain, self.rot
-        self.beat("v_plain", Succession(AnimationGroup(FadeOut(part_one), *self.to_ledger([self.gap_max_row], 0)),
-                                        AnimationGroup(FadeIn(p.head), FadeIn(p.body))), run_time=1.5)
+        self.beat("v_plain", Succession(FadeOut(part_one), AnimationGroup(*self.to_ledger([self.gap_max_row], 0)),
+                                        AnimationGroup(FadeIn(p.head), FadeIn(p.body))), run_time=1.8)
         self.beat("v_plain_measure", FadeIn(p.measure), run_time=0.8)
         # why: the maps give way to the two lines that say it; V alone and its measure join the ledger
-        self.beat("v_why", Succession(AnimationGroup(FadeOut(p.body), *self.to_ledger([p.head, p.measure], 1)),
-                                      FadeIn(self.why)), run_time=1.5)
+        self.beat("v_why", Succession(FadeOut(p.body), AnimationGroup(*self.to_ledger([p.head, p.measure], 1)),
+                                      FadeIn(self.why)), run_time=1.8)
         self.beat("v_rot", Succession(FadeOut(self.why), AnimationGroup(FadeIn(r.head), FadeIn(r.body))), run_time=1.6)
         worst = [SurroundingRectangle(hm.cell(*d.worst_rot), color=HIGHLIGHT, buff=0) for hm in r.maps]
         self.beat("v_rot_measure", FadeIn(r.measure), *[Create(b) for b in worst], run_time=0.8)
