@@ -155,8 +155,7 @@ def token_text(k: int, name: str = "x") -> str:
 
 def readout(prefix: str, x, size: float = LABEL, color=FG):
     """``prefix = 0.83`` / ``prefix ≈ 2.2 × 10⁻¹⁶`` / ``prefix = 0 exact``, typeset on one math line."""
-    f = measure(x)
-    return figure(f, size=size, color=color, prefix=prefix if f.approx else f"{prefix} =")
+    return figure(x, size=size, color=color, prefix=f"{prefix} =")
 
 
 def fit_cells(build, region: Region, start: float, per_w: float, per_h: float):
@@ -779,7 +778,7 @@ class SameMultiset(ClipScene):
         self.pool_y = self.rows_top - T * cell - GAP.small - cell / 2
         self.words_w = wa
         # the names over the two sides and the differences' head, spread so none touches another
-        self.diff_head = math("max abs(Delta)", size=SMALL, color=DIM)
+        self.diff_head = math(d.picture.delta, size=SMALL, color=DIM)
         widths = [max(self.name(side, k, place=False).width for k in range(4)) for side in "ab"]
         diff_right = self.heat_b_x - dm * cell / 2 - GAP.small
         self.name_x = spread_1d([self.heat_a_x, diff_right - self.diff_head.width / 2, self.heat_b_x],
@@ -955,19 +954,19 @@ class SameMultiset(ClipScene):
         T, dm = d.plain.Y_b.shape
         pe = N.encoding_matrix.math
         cases = (("without positions", d.plain.Y_b, d.matched_plain, "plain.Y_b", "matched_plain", "X_b", "X_a",
-                  pic.plain_line, VERIFIED, "="),
+                  d.plain.max_diff, VERIFIED, "="),
                  ("with positions", d.positioned.Y_b, d.matched_pos, "positioned.Y_b", "matched_pos", f"X_b + {pe}",
-                  f"X_a + {pe}", pic.positioned_line, FAILED, "!="))
+                  f"X_a + {pe}", d.positioned.max_diff, FAILED, "!="))
 
         def build(cell):
             panels = VGroup()
-            for head, Yb, Ym, qb, qm, xb, xa, line, color, sign in cases:
+            for head, Yb, Ym, qb, qm, xb, xa, gap, color, sign in cases:
                 hb = shows(Heatmap(Yb, pic.outputs, cell_size=cell), qb)
                 hm = shows(Heatmap(Ym, pic.outputs, cell_size=cell), qm)
                 nb = names(math(f"\"Attn\"({xb})", size=SMALL), qb).next_to(hb, UP, buff=GAP.small)
                 nm = names(math(f"P \"Attn\"({xa})", size=SMALL), qm).next_to(hm, UP, buff=GAP.small)
                 pair = row(VGroup(hb, nb), math(sign, size=HEADING), VGroup(hm, nm), gap="normal")
-                panels.add(column(label(head, size=LABEL), pair, math(line.typst, size=LABEL, color=color),
+                panels.add(column(label(head, size=LABEL), pair, readout(pic.delta, gap, color=color),
                                   gap="normal", align=ORIGIN))
             return row(*panels, gap="section", align="top")
 

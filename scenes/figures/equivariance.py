@@ -14,7 +14,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from scenes.kit.equivariance_widgets import nice_count_ticks
 from scenes.kit.notation import N
+from scenes.kit.numbers import tick
 from scenes.kit.numbers import count, log_ticks, measure
 from scenes.kit.stills import Box, Custom, FigureStill, Heatmap, Line, Plot, Rule, Series, Text, sci
 from scenes.kit.theme import SQRT_STRETCH, ColorScale
@@ -160,6 +162,7 @@ def shuffled(data, cfg) -> FigureStill:
     C = Plot(tuple(series), xlabel="random permutation", ylabel=f"${DEFECT.tex}$",
              y_log=True, ylim=(floor, 10.0 ** hi), yticks=tuple(10.0 ** e for e in pic.ticks),
              yticklabels=tuple(f"$10^{{{e}}}$" for e in pic.ticks), xlim=(0, n + 1),
+             xticks=tuple(float(t) for t in nice_count_ticks(n)), xticklabels=tuple(tick(t) for t in nice_count_ticks(n)),
              hlines=(Rule(run.threshold, "pass line", "dim"),), legend="center right")
     proof = [f"max {pic.max_note}: {sci(run.max_defect)}, far below the pass line {sci(run.threshold)}: {pic.verdict}"]
     if data.zero_trials:
@@ -246,8 +249,8 @@ def draw_rows(ax, th, self_rows, causal_rows, threshold, pic) -> None:
             ax.barh(m + dy, x - 10.0 ** lo, left=10.0 ** lo, height=0.32, color=c if s else "none", edgecolor=c,
                     linewidth=0 if s else 1.4)
     ax.axvline(threshold, color=th.dim, linestyle="--", linewidth=1.2)
-    ax.annotate("pass line", (threshold, -0.5), xytext=(0, 3), textcoords="offset points", ha="center", va="bottom",
-                color=th.dim, fontsize=9)
+    ax.annotate("pass line", (threshold, T - 1), xytext=(4, 0), textcoords="offset points", ha="left", va="center",
+                color=th.dim, fontsize=9)  # beside the last row, which only rounds (it sees every token either way)
     ax.set_xticks([10.0 ** e for e in pic.ticks], [f"$10^{{{e}}}$" for e in pic.ticks])
     ax.set_yticks(range(T), [f"row {m}" for m in range(T)])
     ax.tick_params(axis="y", length=0)
@@ -288,6 +291,7 @@ class Picture07:
 
     inputs: ColorScale
     outputs: ColorScale
+    delta: str  # the measured difference's Typst (the column head, and before each figure)
     plain_line: Formula  # max |Δ| of the matched outputs without positions
     positioned_line: Formula  # and with them
 
@@ -298,6 +302,7 @@ def picture07(table, plain, positioned, cmap: str) -> Picture07:
         inputs=ColorScale.symmetric(cmap, [table, positioned.X_a, positioned.X_b]),
         outputs=ColorScale.symmetric(cmap, [plain.Y_a, plain.Y_b, plain.pooled_a, plain.pooled_b,
                                             positioned.Y_a, positioned.Y_b, positioned.pooled_a, positioned.pooled_b]),
+        delta=d,
         plain_line=Formula(relation(d, plain.max_diff), tex_relation(r"\max\,|\Delta|", plain.max_diff)),
         positioned_line=Formula(relation(d, positioned.max_diff), tex_relation(r"\max\,|\Delta|", positioned.max_diff)),
     )
@@ -319,7 +324,9 @@ def same_words(data, cfg) -> FigureStill:
     T = len(b)
 
     def outputs(Y, pooled, words, title, bar):
+        ticks, labels = cbar_labels(scale.ticks())
         return Heatmap(np.vstack([Y, pooled]), scale, title=title, annotate=False, colorbar="output" if bar else None,
+                       cbar_ticks=ticks, cbar_ticklabels=labels,
                        yticks=(*words, "mean"), ytick_colors=(*word_roles(data, words), "dim"), xticks=feats,
                        boxes=(Box((T, T), (0, d - 1), color="dim", width=1.6),))
 
