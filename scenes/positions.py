@@ -82,7 +82,7 @@ from scenes.kit import (
     names,
     row,
     shows,
-    stage,
+    swap,
 )
 from scenes.kit import figure as theme_figure
 from scenes.kit import numbers
@@ -166,10 +166,10 @@ class SinusoidalPosition(ClipScene):
 
     def formula(self) -> VGroup:
         """The formula, sine rows in the sine colour and cosine rows in the cosine's, with its rate and base."""
-        d = self.data
+        d, b = self.data, base_figure(self.data.base)
         return column(
             *[math(f, color=c) for f, c in zip(self.formula_rows(), self.WAVES)],
-            math("theta_i = b^(-2i \\/ d)"), math(f"b = {base_figure(d.base).math}, space d = {d.d}", color=DIM),
+            math("theta_i = b^(-2i \\/ d)"), math(f"b {'' if b.approx else '='} {b.math}, space d = {d.d}", color=DIM),
             gap="small")
 
     def symbols(self) -> VGroup:
@@ -251,7 +251,7 @@ class SinusoidalPosition(ClipScene):
 
         # it moves to the notes; the empty matrix and the panel take the screen
         outline = wm.outline()
-        self.beat_plays("grid", [[AnimationGroup(Transform(formula, home), FadeOut(intro))],
+        self.beat_plays("grid", [[FadeOut(intro), Transform(formula, home)],  # nothing moves across anything drawn
                                  [AnimationGroup(Create(outline), FadeIn(wm.labels()), FadeIn(wm.bar),
                                                  Create(wm.panel), FadeIn(lam_head))]], run_time=1.2)
         n_pairs = d.d // 2
@@ -341,7 +341,9 @@ class ThreePositionalSchemes(ClipScene):
     LECTURE_LANGUAGE = True
     DIAG = 3  # the diagonal picked out: m − n = DIAG
     KEYS = ("sinusoidal", "learned", "rope")
-    IDENTITY = "q_m dot k_n = (W_q x)^T R_(n - m) W_k x"  # why RoPE's score is relative: R_m^T R_n = R_(n - m)
+    # why RoPE's score is relative: the two rotations meet as one, R_m^T R_n = R_(n - m)
+    DERIVATION = ("q_m dot k_n = (R_m W_q x)^T R_n W_k x", "= (W_q x)^T R_(n - m) W_k x")
+    EQ_AT = 5  # the first line's glyphs before its "=" (q, m, ·, k, n): the second line's "=" goes under it
     PATHS = ("scores.sinusoidal", "scores.learned", "scores.rope")
 
     @classmethod
@@ -354,10 +356,11 @@ class ThreePositionalSchemes(ClipScene):
         P = my_sinusoidal_position(T, d, base)
         E = learned_absolute_position(T, d, cfg.n_max, cfg.seed)
         Q = matmul(X, inp.Wq)
+        T_sim = min(cfg.T_heatmap, cfg.n_max)  # the learned table has no row past n_max: compare where all three exist
         return SchemesData(
             X=X, P=P, E=E, Q=Q, X_sin=X + P, X_learned=X + E, Q_rope=apply_rope(Q, base=base),
-            n_max=cfg.n_max, T_sim=cfg.T_heatmap,
-            scores=scheme_scores(X[0], inp.Wq, inp.Wk, cfg.T_heatmap, base, cfg.n_max, cfg.seed),
+            n_max=cfg.n_max, T_sim=T_sim,
+            scores=scheme_scores(X[0], inp.Wq, inp.Wk, T_sim, base, cfg.n_max, cfg.seed),
             learned_std=float(np.std(learned_absolute_table(d, cfg.n_max, cfg.seed))), base=base, cmap=cfg.cmap_signed,
         )
 
@@ -442,13 +445,20 @@ class ThreePositionalSchemes(ClipScene):
             column(inline(f"${pe_m} dot {pe_n}$", "alone spreads by", color=VERIFIED),
                    theme_figure(d.scores.gram_defect, size=SMALL, color=VERIFIED), gap="tight"),
             inline("a fresh table: noise,", f"$sigma = {numbers.measure(d.learned_std).math}$", color=DIM),
-            math(self.IDENTITY, size=LABEL),
+            self.identity(),
         )[k]
         return column(
             column(math(q, size=LABEL), math(kk, size=LABEL), gap="small"),
             column(label("largest spread along a diagonal", size=SMALL, color=DIM),
                    theme_figure(spread_figures(d)[k], size=HEADING, color=ink), self.depends(rel), gap="tight"),
-            why, gap="wide")
+            why, gap="normal")
+
+    def identity(self) -> VGroup:
+        """RoPE's score in two steps, the second line's ``=`` under the first's."""
+        a, b = (math(t, size=LABEL) for t in self.DERIVATION)
+        b.next_to(a, DOWN, buff=GAP.small, aligned_edge=LEFT)
+        b.shift((a[self.EQ_AT].get_left()[0] - b[0].get_left()[0]) * RIGHT)
+        return VGroup(a, b)
 
     def depends(self, rel: bool):
         """What a score depends on, in words with its symbols typeset."""
@@ -488,12 +498,13 @@ class ThreePositionalSchemes(ClipScene):
         shown = spreads[spreads > 0]
         lo = int(np.floor(np.log10(min(shown.min(initial=PASS_LINE), PASS_LINE)))) - 1
         hi = int(np.ceil(np.log10(max(shown.max(initial=PASS_LINE), PASS_LINE)))) + 2  # room for the figures
+        step = max(1, int(round(numbers.nice_step(hi - lo, most=self.TICKS))))  # a round step: 10⁻¹⁰ is a tick
         name_h = label(SCHEME_NAMES[0], size=SMALL).height
         axis_name = "largest spread along a diagonal"
         tick_w = math(numbers.power(lo).math, size=SMALL).width
         plot = Plot((-1, len(SCHEME_NAMES)), (10.0 ** lo, 10.0 ** hi), width=region.width - tick_w - GAP.normal,
                     height=region.height - name_h - label(axis_name, size=SMALL).height - 2 * GAP.normal, y_log=True,
-                    y_ticks=[10.0 ** k for k in numbers.log_ticks(lo, hi)], y_label=axis_name)
+                    y_ticks=[10.0 ** k for k in range(lo, hi + 1) if k % step == 0], y_label=axis_name)
         region.place(plot, DOWN + RIGHT)
         plot.shift((name_h + GAP.tight) * UP)
         inks = [VERIFIED if r else DIM for r in rel]
@@ -528,7 +539,7 @@ class ThreePositionalSchemes(ClipScene):
             if k == 0:  # the input steps aside first, then the scheme comes in beside it
                 anims = [Succession(self.input1.animate.move_to(self.input_home), FadeIn(shown))]
             else:
-                anims = [stage([self.schemes1[k - 1]], [shown])]
+                anims = [swap(self.schemes1[k - 1], shown)]  # out, then in: never two schemes over each other
             self.beat(key, *self.tabs.focus(k), *anims)
 
         # act 2: like with like: the score of one token at (m, n), the same map repainted per scheme
@@ -543,13 +554,14 @@ class ThreePositionalSchemes(ClipScene):
             names(m.title, self.PATHS[k])
             self.beat(f"{self.KEYS[k]}_score", *self.tabs.focus(k),
                       m.heat.animate_values(d.scores.grids[k], shows=self.PATHS[k]),
-                      stage([self.notes2[k - 1]] if k > 1 else [self.defs0, rest0], [self.notes2[k]]))
+                      swap(self.notes2[k - 1] if k > 1 else VGroup(self.defs0, rest0), self.notes2[k]))
 
         # the comparison that matters: the three spreads, measured, against the pass line
-        self.chart = self.comparison(body)
+        self.chart = self.comparison(content)  # the tabs leave with the last map: the chart takes the frame
         key = "compare" if self.relative() == (False, False, True) else "compare_other"
-        self.beat(key, FadeOut(m), FadeOut(self.diag), FadeOut(self.diag_name), FadeOut(self.notes2[2]),
-                  FadeOut(self.tabs), FadeIn(self.chart), FadeIn(self.chart.tops))
+        self.beat_plays(key, [[AnimationGroup(FadeOut(m), FadeOut(self.diag), FadeOut(self.diag_name),
+                                              FadeOut(self.notes2[2]), FadeOut(self.tabs))],
+                              [AnimationGroup(FadeIn(self.chart), FadeIn(self.chart.tops))]], run_time=1.2)
 
     def takeaway(self) -> VGroup:
         return self.final
@@ -563,7 +575,7 @@ class ThreePositionalSchemes(ClipScene):
         d = self.data
         rel = self.relative()[2]
         content = self.layout.content
-        eq = math(self.IDENTITY, size=HEADING)
+        eq = self.identity()
         head = label("largest spread along a diagonal", size=SMALL, color=DIM)
         fig = theme_figure(spread_figures(d)[2], size=HEADING, color=VERIFIED if rel else FG)
         dep = self.depends(rel)
@@ -580,3 +592,4 @@ class ThreePositionalSchemes(ClipScene):
             run_time=1.2, hold=self.CLOSING_HOLD)
 
     BAR_SHARE = 6  # a bar is this many times narrower than the plot
+    TICKS = 6  # at most this many steps between the log axis's labels

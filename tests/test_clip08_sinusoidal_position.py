@@ -248,3 +248,9 @@ def test_every_corner_keeps_lecture_pacing_and_true_captions(corners):
         assert any(numbers.measure(share).text in c.text for c in scene.captions), name
         assert share < 50, name
         assert sample_check(d)[1], name  # the samples are the matrix, to rounding, in every config
+
+
+def test_a_base_between_two_integers_is_printed_as_rounded():
+    f = base_figure(12345.678)
+    assert f.approx and f.text == "≈ 12\u2009346" and f.math.startswith("approx")
+    assert not base_figure(10000.0).approx and not base_figure(1e9).approx

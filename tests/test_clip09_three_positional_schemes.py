@@ -203,7 +203,8 @@ def test_the_takeaway_is_ropes_score_large_with_its_identity_and_check(run):
             got = pixel(scene, frame, m.heat.cell_center(i, j))
             assert np.abs(got - rgb255(sc.rgb(d.scores.rope[i, j]))).max() <= 6, (i, j)
     eq, check, dep = text
-    assert "R_(n - m)" in eq.typst_code
+    assert "R_m W_q x" in eq[0].typst_code and "R_(n - m)" in eq[1].typst_code
+    assert abs(eq[1][0].get_left()[0] - eq[0][scene.EQ_AT].get_left()[0]) < 1e-6  # "=" under "="
     assert check[1].figure.text == spread_figures(d)[2].text
     assert rgb255(check[1].get_color()).tolist() == rgb255(VERIFIED).tolist()
     assert "only" in dep.text
@@ -260,3 +261,17 @@ def test_every_corner_keeps_lecture_pacing_and_true_verdicts(corners):
         # the measured claim the narration makes holds: only RoPE's score depends on m − n alone
         assert scene.relative() == (False, False, True), name
         assert [c.key for c in scene.captions][-2:] == ["compare", "close"], name
+
+
+def test_a_table_shorter_than_the_maps_limits_the_comparison_to_its_rows(tmp_path):
+    """n_max may be below T_heatmap (8 rows, 16 positions): the learned table has no row past n_max, so
+    all three schemes are compared over the positions it has, and the clip holds its layout."""
+    from scenes.render.matrix import write_config
+
+    cfg = load_config(write_config({"positions.n_max": 10, "sizes.T_heatmap": 14, "positions.rope_base": 12345.678,
+                                    "positions.train_length": 9}, tmp_path / "c.toml"))
+    d = ThreePositionalSchemes.build_data(cfg)
+    assert d.T_sim == 10 and all(S.shape == (10, 10) for S in d.scores.grids)
+    res = audit_clip(ThreePositionalSchemes, cfg)
+    assert not res.problems and not res.contrast, [str(p) for p in [*res.problems, *res.contrast][:10]]
+    assert res.scene.relative() == (False, False, True)

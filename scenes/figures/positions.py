@@ -35,7 +35,10 @@ def base_figure(base: float) -> numbers.Figure:
     k = int(round(np.log10(b)))
     if b >= 1e6 and b == 10.0 ** k:
         return numbers.power(k)
-    return numbers.count(int(round(b)))
+    f = numbers.count(int(round(b)))
+    if b.is_integer() or f.approx:
+        return f
+    return numbers.Figure(b, f"approx {f.math}", f"≈ {f.text}", approx=True)  # a base between two integers
 
 
 def wavelength_figures(wavelengths) -> tuple[numbers.Figure, ...]:
@@ -129,10 +132,11 @@ def waves_to_matrix(data, cfg) -> FigureStill:
                 xticks=cols, xtick_colors=tuple("sin" if j % 2 == 0 else "cos" for j in range(d)),
                 ylabel="position $m$", xlabel="column", **cbar(scale))
     lam = "; ".join(f"$\\lambda_{{{i}}}$ = {f.text}" for i, f in enumerate(wavelength_figures(data.wavelengths)))
-    b = base_figure(data.base).text
+    bf = base_figure(data.base)
+    b = bf.text if bf.approx else f"= {bf.text}"
     formula = Text((
         Line(r"$\mathrm{PE}_{m,\,2i} = \sin(m\,\theta_i),\quad \mathrm{PE}_{m,\,2i+1} = \cos(m\,\theta_i),\quad "
-             rf"\theta_i = b^{{-2i/d}}$,  $b$ = {b}", size=11.5, space_before=0),
+             rf"\theta_i = b^{{-2i/d}}$,  $b$ {b}", size=11.5, space_before=0),
         Line(f"wavelengths $\\lambda_i = 2\\pi/\\theta_i$, in positions ($d$ = {d}):   {lam}", size=9.5, color="dim",
              space_before=5),
     ), valign="center")

@@ -183,7 +183,6 @@ class WaveMatrix(VGroup):
                  **kw):
         from manim import DOWN, LEFT, UP, Line
 
-        from .compose import GAP
         from .notation import N
         from .theme import LABEL, SMALL, label, math
         from .widgets import ColorBar, Heatmap
@@ -278,7 +277,6 @@ class PairMatrix(VGroup):
     def __init__(self, values, scale, region, pair_labels, **kw):
         from manim import DOWN, LEFT, UP, Line
 
-        from .compose import GAP
         from .notation import N
         from .theme import LABEL, SMALL, label, math
         from .widgets import Heatmap
@@ -329,7 +327,6 @@ class ScoreMap(VGroup):
     def __init__(self, values, scale, region, title: Mobject, foot: float = 0.0, **kw):
         from manim import DOWN, LEFT, UP
 
-        from .compose import GAP
         from .notation import N
         from .theme import LABEL, math
         from .widgets import ColorBar, Heatmap
@@ -376,7 +373,6 @@ class Tabs(VGroup):
     def __init__(self, names, region, size=None, **kw):
         from manim import Line
 
-        from .compose import GAP
         from .layout import Region
         from .theme import LABEL, label
 
@@ -437,7 +433,7 @@ def inline(*parts: str, size=None, color=FG) -> VGroup:
 
     mobs = [math(p[1:-1], size=size or SMALL, color=color) if p.startswith("$") and p.endswith("$")
             else label(p, size=size or SMALL, color=color) for p in parts]
-    g = row(*mobs, gap="tight", align="baseline")
+    g = row(*mobs, gap="small", align="baseline")
     g.text = " ".join(parts)
     return g
 
