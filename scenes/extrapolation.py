@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, AnimationGroup, Create, FadeIn, FadeOut, Flash, LaggedStart, \
+from manim import DOWN, LEFT, ORIGIN, RIGHT, UP, AnimationGroup, Create, FadeIn, FadeOut, Flash, LaggedStart, \
     Group, ReplacementTransform, SurroundingRectangle, VGroup
 
 from mathcore import ExtrapolationReport, extrapolation_report, learned_absolute_table, rope_unseen_pairs, \
@@ -430,9 +430,11 @@ class ExtrapolationCliff(ClipScene):
                   FadeIn(self.L_tick), FadeIn(C.axis_label), run_time=1.4)
         self.beat(self.variant("schemes"), FadeIn(B.untrained), FadeIn(B.unseen), Create(B.wall), FadeIn(self.n_tick),
                   FadeIn(self.annotations.leaders), run_time=1.4)
-        self.beat("rope", ReplacementTransform(B, self.lanes), FadeIn(C.body), FadeIn(C.title), Create(C.curve),
-                  FadeIn(C.area), FadeIn(C.guides), run_time=2.0)
-        self.beat("dials", stage([C.body, C.title, C.curve, C.area, C.guides], [P]), FadeIn(self.walker),
+        # the lanes shrink to the top first; then the chart comes in where they were
+        self.beat("rope", LaggedStart(ReplacementTransform(B, self.lanes),
+                                      AnimationGroup(FadeIn(C.body), FadeIn(C.title), Create(C.curve), FadeIn(C.area),
+                                                     FadeIn(C.guides)), lag_ratio=1), run_time=2.4)
+        self.beat("dials", stage([C.body, C.title, C.curve, C.area, C.guides], [P], lag=1), FadeIn(self.walker),
                   run_time=1.6)
         self.beat(self.variant("step"), *self.walk(1), run_time=1.2)
         self.beat(self.variant("wall"), *self.walk(2), Create(self.wall_box), run_time=1.6)
@@ -453,7 +455,8 @@ class ExtrapolationCliff(ClipScene):
 
     def bring_forward(self, take, region=None) -> list:
         C = self.chart
-        return [stage([self.pairs.on_screen(), self.walker], [C.body, C.title, C.area, C.curve, C.guides, self.proof])]
+        return [stage([self.pairs.on_screen(), self.walker], [C.body, C.title, C.area, C.curve, C.guides, self.proof],
+                      lag=1)]
 
 
 # ====================================================================== 14 GPT2ToLLaMA
@@ -581,15 +584,18 @@ class GPT2ToLLaMA(ClipScene):
         self.thumb = thumb = capped_table(d.sample, self.scale, region.height / 2)
         left = column(label(g.name, size=HEADING, weight="BOLD"), thumb,
                       label(f"{count(g.n_max).text} rows: positions 0 to {count(g.n_max - 1).text}", size=LABEL),
-                      label(no_row_text(g.n_max), size=LABEL, color=FAILED), gap="normal", align=LEFT)
+                      label(no_row_text(g.n_max), size=LABEL, color=FAILED), gap="normal", align=ORIGIN)
         shows(thumb.image, "sample")
         # RoPE at the position GPT-2 has no row for: pair 0's hand at its angle there (mathcore)
-        self.closing_dial = dial = VectorDial(d.beyond_angle, radius=thumb.image.height / 4, color=FG)
+        self.closing_dial = dial = VectorDial(d.beyond_angle, radius=thumb.image.height / 3, color=FG)
         right = column(label("LLaMA", size=HEADING, weight="BOLD"), dial,
                        label(f"pair 0 at position {count(g.n_max).text}", size=LABEL),
-                       math(f'{N.angle.math} "for every" {N.position.math}', size=HEADING), gap="normal", align=LEFT)
+                       math(f'{N.angle.math} "for every" {N.position.math}', size=HEADING), gap="normal", align=ORIGIN)
         self.summary = row(left, right, gap="section", align="top")
         self.layout.content.place(self.summary)
+        half = (max(left.width, right.width) + GAP.section) / 2  # two equal columns about the middle
+        left.set_x(self.layout.content.center[0] - half)
+        right.set_x(self.layout.content.center[0] + half)
 
     def body(self) -> None:
         self.make_mobjects()
@@ -599,7 +605,7 @@ class GPT2ToLLaMA(ClipScene):
         self.beat("corner", Create(V.corner), Create(V.zoom_lines), FadeIn(V.zoom_map), FadeIn(self.zoom_text),
                   FadeIn(V.colorbar), FadeIn(self.params_text), run_time=1.4)
         self.beat("cap", Create(V.cap_line), FadeIn(self.cap_text, shift=GAP.tight * DOWN), run_time=1.0)
-        self.beat("rope", stage([self.gpt], [self.llama_heads, W.axes_group]), run_time=1.6)
+        self.beat("rope", stage([self.gpt], [self.llama_heads, W.axes_group], lag=1), run_time=1.6)
         self.beat("speeds", Create(W.curves[0]), FadeIn(self.wl_tags[0]), run_time=1.6)
         self.add(W.band)
         self.bring_to_back(W.band)
@@ -612,4 +618,4 @@ class GPT2ToLLaMA(ClipScene):
         return self.summary
 
     def bring_forward(self, take, region=None) -> list:
-        return [stage([others(self, [])], [self.summary])]
+        return [stage([others(self, [])], [self.summary], lag=1)]

@@ -146,10 +146,14 @@ def test_the_zoom_connectors_and_the_curves_cross_no_text(final):
         for t in texts:
             assert line.get_top()[1] <= t.get_bottom()[1] + 1e-6 or line.get_bottom()[1] >= t.get_top()[1] - 1e-6 \
                 or line.get_right()[0] <= t.get_left()[0] + 1e-6 or line.get_left()[0] >= t.get_right()[0] - 1e-6, t
-    # the training-length label is beside the line, right of the plot where no curve runs
+    # the training-length label sits on its line at the left end, clear of both curves there
     p = scene.plot
-    assert scene.L_label.get_left()[0] > p.axes[0].get_right()[0]
-    assert abs(scene.L_label.get_y() - scene.train_line.get_y()) < 0.35 or len(scene.chart.end_labels.leaders)
+    assert 0 < scene.L_label.get_bottom()[1] - scene.train_line.get_y() < 0.2
+    assert p.axes[0].get_left()[0] < scene.L_label.get_left()[0] < p.axes[0].get_center()[0]
+    for curve in scene.wl_curves:
+        under = curve.points[(curve.points[:, 0] >= scene.L_label.get_left()[0])
+                             & (curve.points[:, 0] <= scene.L_label.get_right()[0])]
+        assert len(under) and under[:, 1].max() < scene.train_line.get_y()
 
 
 def test_the_slow_pairs_are_marked_in_the_unseen_colour(final):

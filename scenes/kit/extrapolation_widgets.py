@@ -587,7 +587,7 @@ class WavelengthChart(VGroup):
                      y_ticks=y_ticks)
         below = probe.axes[0].get_y() - probe.x_tick_labels.get_bottom()[1] + GAP.tight + x_label.height
         room = probe.y_tick_labels.width + GAP.normal
-        end_room = max(m.width for m in (*names, self.L_label)) + GAP.normal
+        end_room = max(m.width for m in names) + GAP.normal
         above = self.title.height + GAP.small
         self.plot = p = Plot((0, n_pairs - 1), y_range, width=region.width - room - end_room,
                              height=region.height - below - above, y_log=True, x_ticks=x_ticks, y_ticks=y_ticks)
@@ -602,9 +602,11 @@ class WavelengthChart(VGroup):
             self.curves.add(c)
         self.train_line = p.hline(L, color=SEEN, dashed=True, stroke_width=STROKE * 5 / 6)
         x1 = p.axes[0].get_right()[0]
-        ends = [p.to_point(n_pairs - 1, wl[-1]) for wl in wavelengths] + [np.array([x1, self.train_line.get_y(), 0])]
-        self.end_labels = place_annotations([*names, self.L_label], ends, side=RIGHT, buff=GAP.tight, gap=GAP.tight,
+        ends = [p.to_point(n_pairs - 1, wl[-1]) for wl in wavelengths]
+        self.end_labels = place_annotations(list(names), ends, side=RIGHT, buff=GAP.tight, gap=GAP.small,
                                             bounds=(p.axes[0].get_y(), region.top))
+        # L on its line, at the left end, where the curves are still far below it
+        self.L_label.next_to(p.to_point(0, L), UP, buff=GAP.tight).align_to(p.axes[1], LEFT).shift(GAP.small * RIGHT)
         self.names = VGroup(*names)
         first_slow = n_pairs - slow_pairs
         xa = p.to_point(max(first_slow - 0.5, 0), 1)[0]
