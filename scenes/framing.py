@@ -29,7 +29,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from manim import DOWN, LEFT, ORIGIN, RIGHT, UP, Create, FadeIn, FadeOut, Restore, RoundedRectangle, Transform, VGroup
+from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, AnimationGroup, Create, FadeIn, FadeOut, Restore, RoundedRectangle,
+                   Succession, Transform, VGroup)
 
 from mathcore.config import LectureConfig
 from mathcore.extrapolation import GPT2
@@ -340,11 +341,12 @@ class Title(ClipScene):
     def bring_forward(self, take: VGroup, region=None) -> list:
         """The title and the clips' titles leave; every card comes back to full strength and grows into
         the whole frame, its icon, name and clip numbers large."""
-        anims = [FadeOut(self.lecture_line), FadeOut(self.notebook_line)]
+        leave, grow = [FadeOut(self.lecture_line), FadeOut(self.notebook_line)], []
         for c, big in zip(self.boxes, self.plan):
-            anims += [FadeOut(c.titles), Transform(c.box, big.box), Transform(c.drawing, big.drawing),
-                      Transform(c.head, big.head), *[Transform(r[0], chip) for r, chip in zip(c.rows, big.chips)]]
-        return anims
+            leave.append(FadeOut(c.titles))
+            grow += [Transform(c.box, big.box), Transform(c.drawing, big.drawing), Transform(c.head, big.head),
+                     *[Transform(r[0], chip) for r, chip in zip(c.rows, big.chips)]]
+        return [Succession(AnimationGroup(*leave), AnimationGroup(*grow))]  # first what leaves, then the plan
 
 
 # ====================================================================== 15 Recap
@@ -449,10 +451,10 @@ class Recap(ClipScene):
         targets = [column(c.chips.copy(), c.ans.copy(), gap="small") for c in self.rows]
         rooms = [c.box_area.inset(GAP.normal, GAP.small) for c in self.rows]
         s = min(room.fit_scale(t, GROW ** 2) for room, t in zip(rooms, targets))
-        anims = []
+        leave, grow = [], []
         for c, room, t in zip(self.rows, rooms, targets):
             room.place(t.scale(s), LEFT)
             chips, ans = t
-            anims += [FadeOut(c.q), FadeOut(c.drawing), FadeOut(c.link.tag), Transform(c.chips, chips),
-                      Transform(c.ans, ans)]
-        return anims
+            leave += [FadeOut(c.q), FadeOut(c.drawing), FadeOut(c.link.tag)]
+            grow += [Transform(c.chips, chips), Transform(c.ans, ans)]
+        return [Succession(AnimationGroup(*leave), AnimationGroup(*grow))]  # first what leaves, then the answers

@@ -241,8 +241,8 @@ class PermutationMatrix(ClipScene):
         pb.map.cells.set_fill(opacity=0)
         pb.map.labels.set_opacity(0)
         self.add(pb.map)
-        steps = [AnimationGroup(Transform(X_group, self.X_dimmed), FadeIn(pb.name), FadeIn(pb.rows),
-                                FadeIn(pb.cols), Create(grid))]
+        steps = [Transform(X_group, self.X_dimmed), AnimationGroup(FadeIn(pb.name), FadeIn(pb.rows), FadeIn(pb.cols),
+                                                                   Create(grid))]
         for m in range(T):
             j = int(d.perm[m])
             lit = self.light(m, True) + (self.light(m - 1, False) if m else [])
@@ -250,7 +250,7 @@ class PermutationMatrix(ClipScene):
                 *lit, Indicate(pb.cols[j], color=HIGHLIGHT), Indicate(pb.rows[m], color=HIGHLIGHT),
                 *[c.animate.set_fill(opacity=1) for c in pb.map.cells[m]],
                 *[t.animate.set_opacity(1) for t in pb.map.labels[m * T:(m + 1) * T]]))
-        self.beat("build", Succession(*steps), run_time=0.6 * (T + 1))
+        self.beat_plays("build", [[step] for step in steps], run_time=0.6)  # nothing shows before its turn
         self.remove(grid)
 
         # to the product: P shrinks into place (colours only), X comes back, "=" and P X's
@@ -265,27 +265,34 @@ class PermutationMatrix(ClipScene):
         homes = [r.get_center() for r in self.PX_mat.rows]
         for m in range(T):  # P X's rows wait on the rows of X they copy (the same glyphs, in the same place)
             self.PX_mat.rows[m].move_to(self.X_mat.rows[int(d.perm[m])])
-        self.add(self.PX_mat)
+        # each row's numbers fly on a backing of their own, so nothing shows through them; the backings
+        # follow the numbers (an updater) and lie under every flying row (one animated with them would be
+        # drawn over its row); they stay under P X's numbers, inside its brackets
+        pitch = self.X_mat.slot_center(0)[1] - self.X_mat.slot_center(1)[1]
+        backings = []
+        for r in self.PX_mat.rows:
+            b = Rectangle(width=r[0].width + GAP.hair, height=pitch, stroke_width=0, fill_color=BG, fill_opacity=0.92)
+            backings.append(b.move_to(r[0]).add_updater(lambda b, numbers=r[0]: b.move_to(numbers)))
+        self.add(*backings, self.PX_mat)
         self.play(FadeIn(self.eq), FadeIn(self.PX_name), Create(self.PX_mat.brackets), run_time=0.6)
 
-        # P X: row π(m) of X flies into row m, on a backing of its own so nothing shows through
-        pitch = self.X_mat.slot_center(0)[1] - self.X_mat.slot_center(1)[1]
+        # P X: row π(m) of X flies into row m
         flights = []
         for m in range(T):
             j = int(d.perm[m])
             flyer = self.PX_mat.rows[m]
-            backing = Rectangle(width=flyer.width + GAP.tight, height=pitch, stroke_width=0, fill_color=BG,
-                                fill_opacity=0.92).move_to(flyer)
             one = SurroundingRectangle(self.P_map.cell(m, j), color=HIGHLIGHT, buff=GAP.hair)
             picked = SurroundingRectangle(self.X_mat.rows[j], color=HIGHLIGHT, buff=GAP.hair)
             flights.append(Succession(
-                AnimationGroup(Create(one), Create(picked), FadeIn(backing), run_time=0.3),
-                VGroup(backing, flyer).animate(path_arc=-0.3).shift(homes[m] - flyer.get_center()),
-                AnimationGroup(FadeOut(one), FadeOut(picked), FadeOut(backing), run_time=0.25),
+                AnimationGroup(Create(one), Create(picked), run_time=0.3),
+                flyer.animate(path_arc=-0.3).shift(homes[m] - flyer.get_center()),
+                AnimationGroup(FadeOut(one), FadeOut(picked), run_time=0.25),
             ))
         undim = AnimationGroup(self.eq.animate.set_opacity(1), self.PX_mat.brackets.animate.set_stroke(opacity=1),
                                run_time=0.4)
         self.beat("product", Succession(LaggedStart(*flights, lag_ratio=0.55), undim), run_time=0.75 * T + 1.0)
+        for b in backings:
+            b.clear_updaters()
 
         self.beat("check_gather", FadeIn(self.check_gather, shift=GAP.small * UP), run_time=0.8)
         self.beat("check_orthogonal", FadeIn(self.check_orth, shift=GAP.small * UP), run_time=0.8)
@@ -302,4 +309,4 @@ class PermutationMatrix(ClipScene):
         target.scale(min(region.fit_scale(target, self.TAKEAWAY_SCALE), self.TAKEAWAY_FILL * region.fit_scale(target,
                                                                                                          np.inf)))
         target.move_to(region.center)
-        return anims + [Transform(p, t) for p, t in zip(take, target)]
+        return [Succession(AnimationGroup(*anims), AnimationGroup(*[Transform(p, t) for p, t in zip(take, target)]))]
