@@ -281,3 +281,13 @@ def test_the_words_follow_the_numbers():
     d = fake([wobbly, 0.5 * wobbly + 0.5], [2, 64])
     assert all(o.t is not None for o in d.onsets)
     assert variant(d, "close") == ("close" if d.wider_waits_longer() else "close_all")
+
+
+def test_the_base_is_printed_exactly_or_marked_as_rounded():
+    from scenes.figures.extrapolation import base_figure
+
+    assert base_figure(10000.0).text == "10\u2009000" and not base_figure(10000.0).approx
+    assert base_figure(1e9).text == "1 billion"
+    f = base_figure(12345.678)  # a valid config may give any base in [100, 10⁹]: never shown as if exact
+    assert f.approx and f.text.startswith("≈ ") and f.math.startswith("approx ")
+    assert base_figure(523456.7).text == "≈ 5.2 × 10⁵"

@@ -21,7 +21,7 @@ from mathcore.extrapolation import GPT2, LLAMA2, LLAMA3, pair_angles, pairs_with
 from scenes.extrapolation import GPT2ToLLaMA
 from scenes.figures import stills_for
 from scenes.figures.extrapolation import base_colors, hex_of, table_scale
-from scenes.kit import BG, FAILED, SEEN, UNSEEN, ColorScale
+from scenes.kit import FAILED, SEEN, UNSEEN, ColorScale
 from scenes.kit.numbers import count, nice_ceil, tick
 
 

@@ -57,6 +57,16 @@ def power_range(values) -> tuple[float, float]:
     return (numbers.power(int(np.floor(np.log10(v.min())))).value, numbers.power(int(np.ceil(np.log10(v.max())))).value)
 
 
+def base_figure(b: float) -> numbers.Figure:
+    """The frequency base as the lecture prints it: a whole base as a count (``10 000``, ``1 billion``),
+    any other rounded and marked so (``≈ 12 346``)."""
+    b = float(b)
+    if b.is_integer():
+        return numbers.count(int(b))
+    f = numbers.measure(b)
+    return f if f.approx else numbers.Figure(b, f"approx {f.math}", f"≈ {f.text}", approx=True)
+
+
 def ordinal(n: int) -> str:
     """``1st``, ``2nd``, ``32nd``, ``64th``, ``11th``."""
     n = int(n)
@@ -132,7 +142,7 @@ def dilution(data, cfg) -> FigureStill:
     return FigureStill(
         "dilution", "Positional dilution: far positions blur together", {"A": plot}, size=(7.0, 4.2),
         subtitle=(f"similarity of sinusoidal position $m$ to position 0, every $m$ up to {count(hi)} "
-                  f"(base $b$ = {count(data.base)}); dots: $m^*$ and a position $n \\geq {data.factor:g}m$ "
+                  f"(base $b$ = {base_figure(data.base).text}); dots: $m^*$ and a position $n \\geq {data.factor:g}m$ "
                   "just as similar"),
         proof=(f"measured {onsets_line(data)}",), proof_color="accent",
     )
@@ -223,6 +233,6 @@ def table_vs_rotation(data, cfg) -> FigureStill:
     )
 
 
-__all__ = ["CLIFF_COLORS", "CLIFF_ROLES", "FAMILY_CMAP", "base_colors", "cliff_proof", "decades", "first_missing", "hex_of",
+__all__ = ["CLIFF_COLORS", "CLIFF_ROLES", "FAMILY_CMAP", "base_colors", "base_figure", "cliff_proof", "decades", "first_missing", "hex_of",
            "no_row_text", "onset_text", "onsets_line", "ordinal", "power_range", "sample_rows", "table_proof",
            "table_scale", "width_colors"]

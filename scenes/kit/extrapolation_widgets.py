@@ -23,15 +23,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import numpy as np
-from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Arc, Circle, DashedLine, Line, Mobject, Polygon, Rectangle,
-                   SurroundingRectangle, VGroup, VMobject)
+from manim import (DOWN, LEFT, RIGHT, UP, Arc, Circle, DashedLine, Line, Mobject, Polygon, Rectangle,
+                   SurroundingRectangle, Transform, VGroup, VMobject)
 
 from .compose import GAP, column, row
-from .layout import LayoutError, Region, background, fit_label, place_annotations
+from .layout import LayoutError, Region, background, place_annotations
 from .motion import swap
 from .plots import Plot
 from .theme import BG, DIM, FAILED, FG, HEADING, HIGHLIGHT, LABEL, SEEN, SMALL, UNSEEN, label, math
-from .widgets import Bracket, ColorBar, Heatmap, VectorDial
+from .widgets import ColorBar, Heatmap, VectorDial
 from . import numbers
 
 MARK = GAP.tight  # the radius of an onset ring, the arm of a bracket
@@ -305,7 +305,8 @@ class CliffChart(VGroup):
         # headroom over n_pairs for a row of labels (the close's counts), so they never sit on the curve
         row_h = self.title.height + 2 * GAP.tight
         y_top = n_pairs * height / (height - row_h)
-        self.plot = p = Plot((1, x_max), (0, y_top), width=region.width - room - MARK, height=height, x_log=True,
+        right = max(MARK, probe.x_tick_labels[-1].width / 2)  # a decade at the very end keeps its label inside
+        self.plot = p = Plot((1, x_max), (0, y_top), width=region.width - room - right, height=height, x_log=True,
                              x_ticks=_decades(x_max), y_ticks=ticks)
         p.shift(np.array([region.left + room, region.bottom + below, 0]) - p.axes[0].get_start())
         self.title.next_to(p.axes[1], UP, buff=GAP.tight).align_to(p.axes[1], LEFT)
@@ -484,8 +485,6 @@ class PairsAtPosition(VGroup):
         """Animations to stop ``s``: the hands turn, the strip repaints, every figure swaps."""
         target = self.strip.copy()
         self._paint(target, self.masks[s])
-        from manim import Transform
-
         anims = [Transform(self.strip, target), self.m.to(f"m = {numbers.count(self.stops[s]).math}")]
         new = label(self.count_text(s), size=LABEL, weight="BOLD", color=self._count_color(s))
         new.move_to(self.count_anchor, aligned_edge=LEFT)
