@@ -313,7 +313,7 @@ class CausalMask(ClipScene):
 
         # line 1: the mask, drawn beside the code and outlined on the map
         allowed = staircase_outline(S)
-        self.beat("mask", self.code.focus(0), FadeOut(self.S_note), FadeIn(self.mask_group), Dim(back, 1),
+        self.beat("mask", self.code.focus(0), swap(self.S_note, self.mask_group), Dim(back, 1),
                   Create(allowed), run_time=1.4)
 
         # line 2: the future, one diagonal at a time, to -inf (the printed values are swapped, never morphed)
@@ -334,7 +334,7 @@ class CausalMask(ClipScene):
 
         # line 3: softmax, row by row: the same cells turn from scores into weights
         names(self.A_bar[0], "weights")
-        self.play(self.code.focus(2), FadeOut(self.mask_group), FadeOut(allowed), FadeIn(self.exp_note),
+        self.play(self.code.focus(2), swap(self.mask_group, self.exp_note), FadeOut(allowed),
                   swap(self.S_bar, self.A_bar), run_time=0.8)
         S.repaint_with(self.weight_scale, decimals=2)
         rows = [AnimationGroup(morph_cells(S, d.weights, [(i, j) for j in range(T)]),
@@ -559,24 +559,25 @@ class PrefixInvariance(ClipScene):
         self.stage_one = VGroup(self.bar, full, self.full_labels, self.full_head, self.checks, self.landed_outline,
                                 self.new_row, self.new_tag, self.same)
         p = self.plot
-        self.beat("every_prefix", FadeOut(self.stage_one, shift=GAP.normal * LEFT), FadeIn(self.defects.title),
-                  Create(p.axes), FadeIn(p.grid), FadeIn(p.x_tick_labels), FadeIn(p.y_tick_labels),
-                  FadeIn(self.defects.x_title), reveal(list(self.series["fixed"])), FadeIn(self.key_fixed),
-                  FadeIn(self.proof_fixed, shift=GAP.small * UP), run_time=1.8)
+        self.beat("every_prefix", Succession(  # one picture leaves before the next comes: never two at once
+            FadeOut(self.stage_one, shift=GAP.normal * LEFT),
+            AnimationGroup(FadeIn(self.defects.title), Create(p.axes), FadeIn(p.grid), FadeIn(p.x_tick_labels),
+                           FadeIn(p.y_tick_labels), FadeIn(self.defects.x_title), reveal(list(self.series["fixed"])),
+                           FadeIn(self.key_fixed), FadeIn(self.proof_fixed, shift=GAP.small * UP))), run_time=2.0)
 
         # bit for bit: one entry's 64 bits from both passes, the plot stepping back
         plot_parts = [self.defects.title, p.axes, p.grid, p.x_tick_labels, p.y_tick_labels, self.defects.x_title,
                       self.series["fixed"], self.key_fixed]
-        self.beat("bitwise", FadeOut(self.proof_fixed), FadeIn(self.bits_fixed), Dim(plot_parts, DIMMED), run_time=1.2)
+        self.beat("bitwise", swap(self.proof_fixed, self.bits_fixed), Dim(plot_parts, DIMMED), run_time=1.2)
         self.beat("blas" if d.max_blas != 0.0 else "blas_same", Dim(plot_parts, 1),
                   LaggedStart(*[FadeIn(mk) if mk.exact else GrowFromEdge(mk, DOWN) for mk in self.series["blas"]],
                               lag_ratio=0.15),
-                  FadeIn(self.key_blas), FadeOut(self.bits_fixed), FadeIn(self.bits_blas), run_time=1.6)
+                  FadeIn(self.key_blas), swap(self.bits_fixed, self.bits_blas), run_time=1.6)
 
         # the aside: why the order matters
         self.stage_two = VGroup(*plot_parts, self.series["blas"], self.key_blas, self.bits_blas)
-        self.beat("why", FadeOut(self.stage_two, shift=GAP.normal * LEFT), FadeIn(self.why, shift=GAP.small * UP),
-                  run_time=1.2)
+        self.beat("why", Succession(FadeOut(self.stage_two, shift=GAP.normal * LEFT),
+                                    FadeIn(self.why, shift=GAP.small * UP)), run_time=1.4)
         self.beat("inference", FadeIn(self.inference, shift=GAP.small * UP), run_time=1.0)
 
     # ------------------------------------------------------------------ the takeaway

@@ -745,17 +745,20 @@ def restage(scene, parts: Sequence[Mobject], compose: Callable[[list[Mobject]], 
     keep = {id(f) for p in parts for f in p.get_family()} | {id(f) for f in scene.header.get_family()}
     leaves = [f for m in scene.mobjects for f in m.get_family()
               if id(f) not in keep and len(getattr(f, "points", ())) and not f.submobjects]
-    anims = [FadeOut(Group(*leaves))] if leaves else []
-    finals = []
+    moves, arrivals, finals = [], [], []
     for p, t in zip(parts, targets):
         if any(id(f) in on_screen for f in p.family_members_with_points()):
-            anims.append(Transform(p, t))
+            moves.append(Transform(p, t))
         else:  # not on screen: it appears in its place (the part itself, so it keeps its names)
             p.become(t)
-            anims.append(FadeIn(p))
+            arrivals.append(FadeIn(p))
         finals.append(p)
     scene.closing_picture = finals
-    return anims
+    # the rest fades first, then the parts move into place and the new ones arrive: never two pictures
+    # on top of each other
+    if not leaves:
+        return [*moves, *arrivals]
+    return [Succession(FadeOut(Group(*leaves)), AnimationGroup(*moves, *arrivals))]
 
 
 __all__ = ["BitPair", "BitStrip", "CODE_SIZE", "CodePanel", "DecodeBoard", "DefectPlot", "Dim", "ExactHeatmap", "PANEL",
