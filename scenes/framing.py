@@ -46,6 +46,7 @@ from scenes.kit.numbers import count
 
 GROW = 1.3  # how far the closing beat lets the cards' text grow past its natural size
 CHIPS_A_ROW = 4  # the plan sets a family's clip numbers in rows of at most this many
+LANDMARK = 0.5  # the opacity a dimmed card keeps for its icon (a picture, not text: no contrast to keep)
 SHRINK = 0.96  # the step by which texts that must share one size shrink until all fit
 
 
@@ -159,7 +160,9 @@ def dim_all_but(cards, k: int | None) -> list:
         elif faded is None:
             grp = VGroup(*c.shown)
             grp.save_state()
-            anims.append(grp.animate.fade(1 - DIMMED))  # every part to DIMMED of its own opacity
+            words = VGroup(*[m for m in c.shown if m is not c.drawing])
+            anims.append(words.animate.fade(1 - DIMMED))  # every part to DIMMED of its own opacity: background
+            anims.append(c.drawing.animate.fade(1 - LANDMARK))  # the icons stay as landmarks of the map
             c.faded = grp
     return anims
 
@@ -280,7 +283,7 @@ class Title(ClipScene):
             content.place(head, UP)
             try:
                 self.map_area = content.below(head, gap=GAP.normal)
-                self.boxes = self.make_cards(self.card_regions(self.map_area))
+                self.boxes = self.make_cards(self.card_regions(self.map_area), grow=GROW)  # as large as room allows
                 break
             except LayoutError:
                 if sizes[1] == SMALL:
