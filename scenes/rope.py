@@ -68,7 +68,6 @@ from scenes.figures.rope import (
     passed,
     positions_text,
     relation,
-    relation_prefix,
     relation_text,
     score_gap_lhs,
     slow_decades,
@@ -144,7 +143,7 @@ def proof_line(lhs: str, x: float, size: float = LABEL, digits: int = 2):
     10⁻¹⁶``, ``lhs = 0`` with its exact mark), in the colour of the check's verdict."""
     fig = numbers.measure(x, digits)
     color = VERIFIED if passed(x) else FAILED
-    return figure(fig, size=size, color=color, prefix=relation_prefix(lhs, fig))
+    return figure(fig, size=size, color=color, prefix=f"{lhs} =")  # the kit writes "≈" alone for an approximate one
 
 
 def end_on(scene: ClipScene, parts, picture, new=()) -> list:
