@@ -58,6 +58,7 @@ from manim import (
     Line,
     Rectangle,
     ReplacementTransform,
+    Succession,
     Transform,
     VGroup,
 )
@@ -93,7 +94,6 @@ from scenes.figures.equivariance import (
     picture02,
     picture06,
     picture07,
-    relation,
 )
 from scenes.kit import (
     DIM,
@@ -242,6 +242,9 @@ class PermutationEquivariance(ClipScene):
             "threshold": measure(d.run.threshold).text, "peak_q": token_text(q), "peak_k": token_text(k),
             "peak": fmt_measure(d.A[q, k]), "first": token_text(first), "first_y": token_text(first, "y"),
             "verdict": d.picture.verdict, "xlast": token_text(d.X.shape[0] - 1),
+            "bar": ("stretched by a square root, so the small weights keep their shades" if d.picture.weights.gamma
+                    else "linear from 0"),
+            "y_form": "a table of numbers" if getattr(self, "y_numbers", True) else "a grid of coloured cells",
         }
 
     # ------------------------------------------------------------------ part 1: one permutation
@@ -451,7 +454,8 @@ class PermutationEquivariance(ClipScene):
                   *zeros, run_time=2.0)
         self.beat("running_max", Create(q.curve), FadeIn(q.curve_label), FadeIn(q.max_text, shift=GAP.small * UP),
                   run_time=1.8)
-        self.beat("why", stage([q.group], [self.why_head]), reveal(self.why, lag=0.4), run_time=1.8)
+        self.beat("why", Succession(FadeOut(q.group), AnimationGroup(FadeIn(self.why_head), reveal(self.why, lag=0.4))),
+                  run_time=1.8)  # the plot leaves before the reasons come: never one text over another
         self.beat("rounding", FadeIn(self.verdict, shift=GAP.small * UP), run_time=0.8)
 
     # ------------------------------------------------------------------ the takeaway
@@ -461,7 +465,7 @@ class PermutationEquivariance(ClipScene):
     def closing(self) -> None:
         """The reasons leave; the equation that holds comes in large, over the plot that proves it:
         the staircase far below the pass line."""
-        self.beat(self.closing_key(), stage([self.why_head, self.why, self.verdict], [self.final, self.q_close.group]),
+        self.beat(self.closing_key(), stage([self.why_head, self.why, self.verdict], [self.final, self.q_close.group], lag=1.0),
                   run_time=1.4, hold=self.CLOSING_HOLD)
 
 
@@ -754,7 +758,8 @@ class SameMultiset(ClipScene):
                        (W - fixed - vocab_w - GAP.small) / (2 * dm + dm / 2),  # table cells at least half as wide
                        (rest.height - GAP.small) / (T + 1))
             if cell >= floor:
-                mid = max(diff_w + GAP.wide, vocab_w + GAP.small + dm * cell / 2)
+                # the middle takes the width the cells leave: the links between the sentences get room
+                mid = max(diff_w + GAP.wide, vocab_w + GAP.small + dm * cell / 2, W - fixed - 2 * dm * cell)
                 break
         else:
             raise LayoutError(f"clip 07 cannot fit {T} words of up to {longest} letters at d={dm} "
@@ -982,4 +987,4 @@ class SameMultiset(ClipScene):
         """Everything steps aside for the two comparisons, side by side and large."""
         self.final = self.final_panels()
         leaving = [m for m in self.mobjects if m is not self.header]
-        self.beat(self.closing_key(), stage(leaving, [self.final]), run_time=1.4, hold=self.CLOSING_HOLD)
+        self.beat(self.closing_key(), stage(leaving, [self.final], lag=1.0), run_time=1.4, hold=self.CLOSING_HOLD)
