@@ -363,7 +363,7 @@ def proof_line(formula: str, value, size: float = LABEL, passed: bool | None = N
     ``.value`` is the typeset line (its ``.figure`` is the ``numbers.Figure`` printed), ``.check``
     the mark (or an empty group), ``.formula`` the Typst source of the formula."""
     f = value if isinstance(value, numbers.Figure) else numbers.measure(value)
-    line = figure(f, size=size, color=color, prefix=formula + (" " if f.approx else " ="))
+    line = figure(f, size=size, color=color, prefix=formula + " =")  # the kit sets "≈" alone for noise
     mark = check_mark(size / LABEL * 0.32) if passed else VGroup()
     g = VGroup(mark, line) if passed else VGroup(line)
     if passed:
