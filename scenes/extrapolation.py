@@ -35,7 +35,7 @@ from mathcore.config import LectureConfig
 from mathcore.extrapolation import (GPT2, LLAMA2, LLAMA3, AmbiguityOnset, ModelFacts, ambiguity_onset, pair_angles,
                                     pair_turns, pairs_without_a_turn, rope_wavelengths, training_arcs,
                                     unseen_pair_counts, wrapped_in_training)
-from scenes.figures.extrapolation import (base_colors, base_figure, cliff_proof, first_missing, no_row_text,
+from scenes.figures.extrapolation import (base_colors, base_relation, cliff_proof, first_missing, no_row_text,
                                           onsets_line, ordinal, power_range, sample_rows, table_proof, table_scale,
                                           width_colors)
 from scenes.kit import (DIM, FAILED, FG, GAP, HEADING, HIGHLIGHT, LABEL, SMALL, ClipScene, N, Region, VectorDial,
@@ -183,7 +183,7 @@ class PositionalDilution(ClipScene):
         self.colors = width_colors(d.widths)
         # ---- what is plotted, then the rule behind m* (shown at its beat), each on one math line
         self.formula = math(f"c({N.position.math}) = cos({N.encoding_matrix.math}_0, {N.encoding.math}), "
-                            f"quad {N.base.math} = {base_figure(d.base).math}")
+                            f"quad {base_relation(d.base)}")
         self.kind = label("sinusoidal encodings", size=SMALL, color=DIM)
         self.rule = math(f"m^* = min{{m : c(n) >= c(m) \"for some\" n >= {d.factor:g} m}}")
         strip, rest = self.layout.content.take_top(self.formula.height, gap=GAP.small)

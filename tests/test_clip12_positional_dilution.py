@@ -291,3 +291,7 @@ def test_the_base_is_printed_exactly_or_marked_as_rounded():
     f = base_figure(12345.678)  # a valid config may give any base in [100, 10⁹]: never shown as if exact
     assert f.approx and f.text.startswith("≈ ") and f.math.startswith("approx ")
     assert base_figure(523456.7).text == "≈ 5.2 × 10⁵"
+    from scenes.figures.extrapolation import base_relation
+
+    assert base_relation(12345.678) == "b approx 12 thin 346" and base_relation(10000.0) == "b = 10 thin 000"
+    assert base_relation(12345.678, math=False) == "b ≈ 12\u2009346"  # one relation, never "= ≈"

@@ -15,6 +15,7 @@ import math as _m
 import numpy as np
 
 from scenes.kit import numbers
+from scenes.kit.notation import N
 from scenes.kit.stills import Box, FigureStill, Heatmap, Note, Plot, Rule, Series, Span, count
 from scenes.kit.theme import FAILED, SEEN, UNSEEN, ColorScale, ramp
 
@@ -65,6 +66,14 @@ def base_figure(b: float) -> numbers.Figure:
         return numbers.count(int(b))
     f = numbers.measure(b)
     return f if f.approx else numbers.Figure(b, f"approx {f.math}", f"≈ {f.text}", approx=True)
+
+
+def base_relation(b: float, math: bool = True) -> str:
+    """``b = 10 000`` or ``b ≈ 12 346`` (one relation, never ``= ≈``): Typst math, or caption text."""
+    f = base_figure(b)
+    if math:
+        return f"{N.base.math} approx {f.math.removeprefix('approx ')}" if f.approx else f"{N.base.math} = {f.math}"
+    return f"{N.base.text} ≈ {f.text.removeprefix('≈ ')}" if f.approx else f"{N.base.text} = {f.text}"
 
 
 def ordinal(n: int) -> str:
@@ -142,7 +151,7 @@ def dilution(data, cfg) -> FigureStill:
     return FigureStill(
         "dilution", "Positional dilution: far positions blur together", {"A": plot}, size=(7.0, 4.2),
         subtitle=(f"similarity of sinusoidal position $m$ to position 0, every $m$ up to {count(hi)} "
-                  f"(base $b$ = {base_figure(data.base).text}); dots: $m^*$ and a position $n \\geq {data.factor:g}m$ "
+                  f"(base ${base_relation(data.base, math=False).replace('b', 'b$', 1)}); dots: $m^*$ and a position $n \\geq {data.factor:g}m$ "
                   "just as similar"),
         proof=(f"measured {onsets_line(data)}",), proof_color="accent",
     )
@@ -233,6 +242,6 @@ def table_vs_rotation(data, cfg) -> FigureStill:
     )
 
 
-__all__ = ["CLIFF_COLORS", "CLIFF_ROLES", "FAMILY_CMAP", "base_colors", "base_figure", "cliff_proof", "decades", "first_missing", "hex_of",
+__all__ = ["CLIFF_COLORS", "CLIFF_ROLES", "FAMILY_CMAP", "base_colors", "base_figure", "base_relation", "cliff_proof", "decades", "first_missing", "hex_of",
            "no_row_text", "onset_text", "onsets_line", "ordinal", "power_range", "sample_rows", "table_proof",
            "table_scale", "width_colors"]
