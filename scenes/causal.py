@@ -165,7 +165,6 @@ class CausalMask(ClipScene):
     """03 · The causal mask: −∞ above the diagonal, exact zeros after softmax."""
 
     TIDY_PLAYS = True
-    LECTURE_LANGUAGE = True
 
     MAX_CELL = 1.8  # the big map's cells, at most (few tokens: larger cells)
     PAIR_CELL = 1.4  # the side-by-side maps' cells, at most
@@ -407,7 +406,6 @@ class PrefixInvariance(ClipScene):
     """04 · Prefix invariance: the prefix's outputs are the full outputs' first rows, bitwise."""
 
     TIDY_PLAYS = True
-    LECTURE_LANGUAGE = True
 
     MAX_CELL_W, MAX_CELL_H = 1.6, 1.25  # output maps' cells, at most (wide: they print two decimals)
 
@@ -615,7 +613,6 @@ class KVCache(ClipScene):
     """05 · The KV cache: append one key and value per token, compute only the new query's row."""
 
     TIDY_PLAYS = True
-    LECTURE_LANGUAGE = True
 
     @classmethod
     def build_data(cls, cfg: LectureConfig) -> KVCacheData:

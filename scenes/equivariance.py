@@ -210,7 +210,6 @@ class EquivarianceData:
 class PermutationEquivariance(ClipScene):
     """02 · Permute the input and self-attention permutes its output: exactly, up to rounding."""
 
-    LECTURE_LANGUAGE = True
     TIDY_PLAYS = True  # whole widgets stay in the scene (bound to their data) while their parts animate
     NUMBERS_KEEP = 0.8  # Y prints numbers while they leave A this share of the height it could have
 
@@ -342,7 +341,9 @@ class PermutationEquivariance(ClipScene):
         q = SimpleNamespace()
         q.y_title = math(DEFECT.typst, size=LABEL)
         strip, body = region.take_top(q.y_title.height, gap=GAP.small)
-        q.plot = Plot.fitted(body, (0, n + 1), (10.0 ** lo, 10.0 ** hi), y_log=True, x_ticks=nice_count_ticks(n),
+        # room after the last trial for its dot (radius 0.04) inside the axis, however many trials
+        reach = 0.05
+        q.plot = Plot.fitted(body, (0, n + max(1.0, n * reach / (body.width - reach))), (10.0 ** lo, 10.0 ** hi), y_log=True, x_ticks=nice_count_ticks(n),
                              y_ticks=[10.0 ** e for e in pic.ticks], x_label="random permutation")
         strip.place(q.y_title, LEFT)
         q.y_title.align_to(q.plot.axes[1], LEFT)
@@ -489,7 +490,6 @@ class CausalSwapData:
 class CausalBreaksEquivariance(ClipScene):
     """06 · A future token swapped into the past changes causal attention's outputs."""
 
-    LECTURE_LANGUAGE = True
     TIDY_PLAYS = True  # whole widgets stay in the scene (bound to their data) while their parts animate
 
     @classmethod
@@ -693,7 +693,6 @@ def abbreviations(words, n_chars: int | None) -> dict[str, str]:
 class SameMultiset(ClipScene):
     """07 · "the cat ate the mouse" and "the mouse ate the cat": identical outputs without positions."""
 
-    LECTURE_LANGUAGE = True
     TIDY_PLAYS = True  # whole widgets stay in the scene (bound to their data) while their parts animate
     MAX_CELL = 1.3
 

@@ -122,7 +122,6 @@ class PositionalDilutionData:
 class PositionalDilution(ClipScene):
     """12 · Positional dilution: far positions blur together."""
 
-    LECTURE_LANGUAGE = True
     FACTOR = 2.0  # "a position at least twice as far"
 
     @classmethod
@@ -312,7 +311,6 @@ def slow_pair(unseen_at_stops: np.ndarray, wrapped: np.ndarray, turns_at_stops: 
 class ExtrapolationCliff(ClipScene):
     """13 · The extrapolation cliff: walking a position past the training length."""
 
-    LECTURE_LANGUAGE = True
     FAR = 4  # the walk ends at FAR · n_max
 
     @classmethod
@@ -497,7 +495,6 @@ class GPT2ToLLaMAData:
 class GPT2ToLLaMA(ClipScene):
     """14 · From GPT-2 to LLaMA: a table with a last row, and rotations with none."""
 
-    LECTURE_LANGUAGE = True
     ZOOM = (8, 12)
     SAMPLE = (32, 12)  # rows, features of the whole table drawn as cells
 

@@ -179,7 +179,6 @@ class TitleData:
 class Title(ClipScene):
     """00 · The lecture's title and a map of its clips: one card per property."""
 
-    LECTURE_LANGUAGE = True
     CLOSING_HOLD = 1.5
     KEYS = ("equivariance", "causal", "prefix", "positions")  # one beat per property, in catalog order
 
@@ -369,7 +368,6 @@ class Recap(ClipScene):
     """15 · The four diary questions as four cards: the icon of the answer, the answer in one
     sentence, and chips naming the clips that show it, in their family's colour."""
 
-    LECTURE_LANGUAGE = True
     CLOSING_HOLD = 2.0
     KEYS = ("q1", "q2", "q3", "q4")
 

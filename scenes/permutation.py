@@ -97,7 +97,6 @@ def token_names(idx) -> list[str]:
 class PermutationMatrix(ClipScene):
     """01 · Permutation matrices: P X only moves rows."""
 
-    LECTURE_LANGUAGE = True
     TIDY_PLAYS = True  # whole widgets stay in the scene (bound to their data) while their parts animate
     GROW = 1.6  # how far a subject may grow past its natural size when T and d are small
     NAME_SIZE = 44  # a row's name x_k: its subscript as large as the numbers beside it

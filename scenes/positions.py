@@ -128,7 +128,6 @@ class SinusoidalPosition(ClipScene):
     The waves run *down* a panel beside the matrix, position ``m`` at the height of matrix row
     ``m``: each sample flies straight across into its own cell."""
 
-    LECTURE_LANGUAGE = True
     D = 8  # width: four sine/cosine pairs
     FINE = 40  # wave samples per position, for the curves
     WAVES = (SIN, COS)  # a pair's sine column, then its cosine column
@@ -338,7 +337,6 @@ class ThreePositionalSchemes(ClipScene):
     along the diagonals; then the three spreads side by side on a log scale against the pass line;
     the clip ends on RoPE's score, a function of ``m − n`` alone."""
 
-    LECTURE_LANGUAGE = True
     DIAG = 3  # the diagonal picked out: m − n = DIAG
     KEYS = ("sinusoidal", "learned", "rope")
     # why RoPE's score is relative: the two rotations meet as one, R_m^T R_n = R_(n - m)

@@ -287,7 +287,6 @@ class AngleTable(VGroup):
 class RoPEAngleGrid(ClipScene):
     """10 · The RoPE angle table: fast hands and slow hands."""
 
-    LECTURE_LANGUAGE = True
     TIDY_PLAYS = True  # the table's cells and the hands are animated one by one
     D = 16  # eight pairs
     DIAL_SHARE = 0.3  # of the table's region, the most the row of hands may take
@@ -528,7 +527,6 @@ class OutputPair(VGroup):
 class RoPERotatesQK(ClipScene):
     """11 · RoPE rotates q and k, and leaves V alone."""
 
-    LECTURE_LANGUAGE = True
     S = 3  # the shift
     S_MAX = 1000  # shifts measured: every s from 1 to S_MAX
 

@@ -213,7 +213,6 @@ def test_every_beat_changes_the_picture_and_speaks_lecture_language(final, corne
     for name, r in {"final": final[0].audit, **corners}.items():
         kinds = {p.kind for p in r.lecture}
         assert not kinds & {"static", "notation", "binding"}, (name, [str(p) for p in r.lecture][:5])
-    assert ExtrapolationCliff.LECTURE_LANGUAGE
 
 
 def test_the_still_uses_the_clips_colours_over_the_same_positions(final):

@@ -441,8 +441,8 @@ def audit_clip(scene_cls, lecture_config=None, frame_size: tuple[int, int] | Non
     res.contrast = check_contrast(scene.audit_records)
     quantities = scene.quantities() if hasattr(scene, "quantities") else None
     res.lecture = lecture_problems(scene.audit_records, quantities)
-    if getattr(scene_cls, "LECTURE_LANGUAGE", False):  # a clip that speaks lecture language is held to it
-        res.problems += res.lecture
+    # every clip is held to all of it: the layout, the lecture language and WCAG's contrast
+    res.problems = res.problems + res.lecture + res.contrast
     res.duration = time.perf_counter() - t0
     res.scene = scene
     return res
