@@ -230,7 +230,7 @@ def test_render_writes_clip_subtitles_thumbnail_and_manifest(proj):
     m = manifest(proj)
     assert set(m) == {"01_alpha", "02_beta"}
     for name, e in m.items():
-        assert set(e["files"]) == {"mp4", "srt", "png"}
+        assert set(e["files"]) == {"mp4", "srt", "vtt", "descriptions.vtt", "png"}
         for f in e["files"].values():
             data = (proj / "out" / "t" / f["name"]).read_bytes()
             assert hashlib.sha256(data).hexdigest() == f["sha256"] and len(data) == f["bytes"]
@@ -437,3 +437,35 @@ def test_a_config_from_the_first_release_loads_and_renders_with_one_line_naming_
     # and every other command that reads the config says the same one line
     r = clips(None, "lecture", "-q", "t", "--out", str(out), env_extra={"ATTENTION_CLIPS_CONFIG": str(old)})
     assert "written before voice.engine" in r.stderr.splitlines()[0]
+
+
+def test_audit_keeps_what_it_found_under_the_render_key_and_audits_again_when_anything_changes(tmp_path):
+    """`clips audit` of an unchanged clip is read back from .render-cache/audit (same findings, no run);
+    an edit to its narration, its source or a config field it reads audits it again, and a cache entry
+    that cannot be read is audited again, never taken."""
+    root = make_project(tmp_path / "p", ["alpha", "beta"])
+
+    def audit(*extra, env=None):
+        r = clips(root, "audit", *extra, env_extra=env)
+        assert r.returncode in (0, 1) and "audit: 2 clip(s)" in r.stdout, r.stdout + r.stderr
+        return {ln.split()[1]: ln for ln in r.stdout.splitlines() if ln.strip()[:1] in "✓✗" and "[" in ln}
+
+    first = audit()
+    assert set(first) == {"01_alpha", "02_beta"} and not any("unchanged" in ln for ln in first.values())
+    again = audit()
+    assert all("unchanged since it was audited" in ln for ln in again.values())
+    assert [ln.split("problem(s)")[0] for ln in again.values()] == [ln.split("problem(s)")[0] for ln in first.values()]
+    # the narration of alpha: alpha only is audited again
+    nar = root / "assets" / "narration" / "tclip_alpha.toml"
+    nar.write_text(nar.read_text().replace("One beat.", "One beat, edited."))
+    edited = audit()
+    assert "unchanged" not in edited["01_alpha"] and "unchanged" in edited["02_beta"]
+    # a config field alpha reads (d): alpha again; beta reads none of it
+    cfg = tmp_path / "d2.toml"
+    cfg.write_text(re.sub(r"(?m)^d = \d+", "d = 2", (root / "assets" / "lecture.toml").read_text()))
+    other = audit(env={"ATTENTION_CLIPS_CONFIG": str(cfg)})
+    assert "unchanged" not in other["01_alpha"] and "unchanged" in other["02_beta"]
+    # a damaged entry is audited again
+    for entry in (root / ".render-cache" / "audit" / "02_beta").rglob("*.pkl"):
+        entry.write_bytes(b"not a pickle")
+    assert "unchanged" not in audit()["02_beta"]

@@ -151,10 +151,15 @@ def covered() -> dict[str, set]:
 ALLOWED = {"colors.weights": set(WEIGHT_CMAPS), "colors.signed": set(SIGNED_CMAPS), "colors.angles": set(ANGLE_CMAPS)}
 
 
-def audit_matrix(clip, folder: Path, corners: dict[str, LectureConfig] | None = None) -> dict:
+def audit_matrix(clip, folder: Path, corners: dict[str, LectureConfig] | None = None, first=None,
+                 cached: bool = False) -> dict:
     """Audit ``clip`` under the shipped config and every corner, skipping a corner whose values
     of the fields the clip has read so far equal those of a corner already audited.
 
+    ``first`` is the shipped config's audit when the caller already has it (an ``AuditResult`` with
+    ``used``, the config fields that run read): it is taken as the first corner, not run again.
+    With ``cached``, each corner's audit comes from the disk cache (``scenes.render.auditcache``) when
+    nothing it depends on has changed: the results then hold what was found, not the scene.
     Returns ``{corner name: AuditResult}`` for the corners audited (shipped first)."""
     from mathcore.config import RecordingConfig
     from scenes.kit.audit import audit_clip
@@ -164,14 +169,28 @@ def audit_matrix(clip, folder: Path, corners: dict[str, LectureConfig] | None = 
     used: set[str] = set()
     done: dict[tuple, str] = {}
     results = {}
+    names = list(corners)
+    if first is not None:
+        results[names[0]] = first
+        used |= first.used
+        fields = sorted(used)
+        done[(tuple(fields), tuple(json.dumps(getattr(corners[names[0]], f), default=str) for f in fields))] = names[0]
     for name, cfg in corners.items():
+        if name in results:
+            continue
         fields = sorted(used)
         key = tuple(json.dumps(getattr(cfg, f), default=str) for f in fields)
         if used and (tuple(fields), key) in done:
             continue
-        rec = RecordingConfig(cfg)
-        results[name] = audit_clip(cls, rec)
-        used |= rec.used
+        if cached:
+            from .auditcache import audit
+
+            results[name] = audit(clip, cfg, cls)
+            used |= results[name].used
+        else:
+            rec = RecordingConfig(cfg)
+            results[name] = audit_clip(cls, rec)
+            used |= rec.used
         fields = sorted(used)
         for other in results:  # re-key what was audited by the (possibly larger) set of fields
             oc = corners[other]

@@ -1,0 +1,122 @@
+"""Layout audits kept on disk under the render key, so a run with nothing changed audits nothing.
+
+An audit's outcome depends on exactly what a render's frames depend on: the code every clip can
+reach and the clip's own source and narration (``pipeline.source_digest`` and ``clip_digest``),
+the library versions, and the values of the config fields the clip read while it ran.  So an
+audit is stored under that key: ``.render-cache/audit/<NN_slug>/<static key>/`` holds one entry
+per set of config values met, each the pickled result (records, problems, contrast, lecture
+checks, the fields read).  The fields a clip reads are known only once it has run, so a lookup
+tries every stored entry of the clip's static key: an entry matches when the current config
+gives the same values for the fields that run read (the pipeline's own rule for renders).
+
+Entries are written aside and renamed; one that cannot be read is ignored and audited again.
+``ATTENTION_CLIPS_AUDIT_CACHE=0`` turns the cache off.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import pickle
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..catalog import REPO_DIR, Clip
+
+CACHE_DIR = REPO_DIR / ".render-cache" / "audit"
+FORMAT = "1"  # bump when what is stored changes shape
+
+
+@dataclass
+class CachedAudit:
+    """What an audit found, without the scene it ran (``AuditResult`` minus ``scene`` and frames)."""
+
+    clip: str
+    records: list
+    problems: list
+    contrast: list = field(default_factory=list)
+    lecture: list = field(default_factory=list)
+    duration: float = 0.0
+    used: frozenset = frozenset()
+    cached: bool = False
+
+
+def enabled() -> bool:
+    return os.environ.get("ATTENTION_CLIPS_AUDIT_CACHE", "1") not in ("0", "no", "off", "")
+
+
+def static_key(clip: Clip) -> str:
+    from .pipeline import clip_digest, library_versions, source_digest
+
+    h = hashlib.sha256()
+    for part in (FORMAT, source_digest(), clip_digest(clip), ";".join(library_versions())):
+        h.update(part.encode())
+        h.update(b"\0")
+    return h.hexdigest()[:32]
+
+
+def _values(cfg, fields) -> str:
+    return json.dumps({f: getattr(cfg, f, None) for f in sorted(fields)}, sort_keys=True, default=str)
+
+
+def _entry_name(values: str) -> str:
+    return hashlib.sha256(values.encode()).hexdigest()[:32] + ".pkl"
+
+
+def lookup(clip: Clip, cfg, key: str | None = None) -> CachedAudit | None:
+    folder = CACHE_DIR / clip.name / (key or static_key(clip))
+    if not folder.is_dir():
+        return None
+    for index in sorted(folder.glob("*.fields.json")):
+        try:
+            fields = json.loads(index.read_text(encoding="utf-8"))
+            entry = folder / _entry_name(_values(cfg, fields))
+            if entry.exists():
+                with open(entry, "rb") as f:
+                    res = pickle.load(f)
+                res.cached = True
+                return res
+        except (OSError, ValueError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
+            continue  # unreadable: audit again (and overwrite)
+    return None
+
+
+def _write(path: Path, data: bytes) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+
+
+def store(clip: Clip, cfg, res: CachedAudit, key: str | None = None) -> None:
+    folder = CACHE_DIR / clip.name / (key or static_key(clip))
+    folder.mkdir(parents=True, exist_ok=True)
+    fields = sorted(res.used)
+    fid = hashlib.sha256(json.dumps(fields).encode()).hexdigest()[:16]
+    _write(folder / f"{fid}.fields.json", json.dumps(fields).encode())
+    _write(folder / _entry_name(_values(cfg, fields)), pickle.dumps(res, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def audit(clip: Clip, cfg, scene_cls=None) -> CachedAudit:
+    """The audit of ``clip`` under ``cfg``: from the cache when its key matches, else run
+    (recording the config fields the clip reads) and stored."""
+    from mathcore.config import RecordingConfig
+    from scenes.kit.audit import audit_clip
+
+    key = static_key(clip) if enabled() else None
+    if key is not None:
+        hit = lookup(clip, cfg, key)
+        if hit is not None:
+            return hit
+    if scene_cls is None:
+        from . import scene_class
+
+        scene_cls = scene_class(clip)
+    rec = RecordingConfig(cfg)
+    full = audit_clip(scene_cls, rec)
+    res = CachedAudit(clip.name, full.records, full.problems, list(getattr(full, "contrast", [])),
+                      list(getattr(full, "lecture", [])), full.duration, frozenset(rec.used))
+    res.scene_time = float(full.scene.time)
+    if key is not None:
+        store(clip, cfg, res, key)
+    return res
