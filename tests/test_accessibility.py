@@ -39,18 +39,8 @@ needs_ffmpeg = pytest.mark.skipif(FFMPEG is None, reason="ffmpeg missing: run ma
 
 # ------------------------------------------------------------------ the lecture, rendered
 @pytest.fixture(scope="module")
-def deck(tmp_path_factory) -> Path:
-    import os
-
-    if os.environ.get("CLIPS_A11Y_DECK"):  # a deck already rendered from this commit (its out/t), to iterate on the checks
-        return Path(os.environ["CLIPS_A11Y_DECK"])
-    out = tmp_path_factory.mktemp("a11y") / "out"
-    r = clips(None, "render", "-q", "t", "--out", str(out), "--voice", "piper", "--jobs", "2", timeout=3600)
-    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
-    for cmd in ("lecture", "present"):
-        r = clips(None, cmd, "-q", "t", "--out", str(out), timeout=900)
-        assert r.returncode == 0, r.stdout + r.stderr
-    return out / "t"
+def deck(shipped_deck) -> Path:
+    return shipped_deck  # rendered once for the run (tests/conftest.py), shared with the language tests
 
 
 def manifest(q: Path) -> dict:

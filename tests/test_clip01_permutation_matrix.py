@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from frames import (
+    shipped_audit,
     assert_captions_readable,
     assert_inside_frame,
     assert_layout_holds,
@@ -34,7 +35,7 @@ def final():
 @pytest.fixture(scope="module")
 def beats():
     """The picture at the end of every beat (the product is read before the close fades it)."""
-    res = audit_clip(PermutationMatrix, beat_frames=(427, 240))
+    res = shipped_audit(PermutationMatrix)
     return res.scene, dict(res.beat_frames)
 
 

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from frames import (
+    shipped_audit,
     assert_captions_readable,
     assert_inside_frame,
     assert_layout_holds,
@@ -38,7 +39,7 @@ def final():
 @pytest.fixture(scope="module")
 def beats():
     """The picture at the end of every beat (the plot is read before the aside and the close fade it)."""
-    res = audit_clip(PrefixInvariance, beat_frames=(427, 240))
+    res = shipped_audit(PrefixInvariance)
     return res.scene, dict(res.beat_frames)
 
 

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from frames import (
+    shipped_audit,
     assert_captions_readable,
     assert_inside_frame,
     assert_layout_holds,
@@ -37,7 +38,7 @@ def final():
 @pytest.fixture(scope="module")
 def beats():
     """The picture at the end of every beat (the board and the bidirectional half fade in the close)."""
-    res = audit_clip(KVCache, beat_frames=(427, 240))
+    res = shipped_audit(KVCache)
     return res.scene, dict(res.beat_frames)
 
 

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from frames import (
+    shipped_audit,
     assert_captions_readable,
     assert_inside_frame,
     assert_layout_holds,
@@ -35,8 +36,7 @@ W, H = 427, 240
 @pytest.fixture(scope="module")
 def run():
     """One silent run: every beat's picture (small) and the audit of every beat."""
-    res = audit_clip(ThreePositionalSchemes, beat_frames=(W, H))
-    res.scene.audit = res
+    res = shipped_audit(ThreePositionalSchemes)
     res.frames = dict(res.beat_frames)
     return res
 

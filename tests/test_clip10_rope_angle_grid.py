@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from frames import (
+    shipped_audit,
     assert_captions_readable,
     assert_inside_frame,
     assert_layout_holds,
@@ -43,12 +44,8 @@ W, H = 427, 240
 @pytest.fixture(scope="module")
 def final():
     """The clip run to its end: the final frame and the picture at the end of every beat."""
-    from scenes.kit.audit import audit_clip
-
-    res = audit_clip(RoPEAngleGrid, frame_size=(W, H), beat_frames=(W, H))
+    res = shipped_audit(RoPEAngleGrid)
     scene = res.scene
-    scene.audit = res
-    scene.beat_frames = dict(res.beat_frames)
     return scene, res.frame
 
 

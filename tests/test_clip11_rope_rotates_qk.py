@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from frames import (
+    shipped_audit,
     assert_captions_readable,
     assert_inside_frame,
     assert_layout_holds,
@@ -31,12 +32,8 @@ W, H = 427, 240
 @pytest.fixture(scope="module")
 def final():
     """The clip run to its end: the final frame and the picture at the end of every beat."""
-    from scenes.kit.audit import audit_clip
-
-    res = audit_clip(RoPERotatesQK, frame_size=(W, H), beat_frames=(W, H))
+    res = shipped_audit(RoPERotatesQK)
     scene = res.scene
-    scene.audit = res
-    scene.beat_frames = dict(res.beat_frames)
     return scene, res.frame
 
 

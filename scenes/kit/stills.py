@@ -134,7 +134,7 @@ LIGHT = Theme(
     "light", STYLE_LIGHT, bg="#FFFFFF", fg="#1F2328", dim="#59636E", faint="#D1D9E0", masked="#E6EAEF",
     accent="#9A6700", good="#1A7F37", bad="#CF222E", blue="#0969DA", purple="#8250DF",
     tokens=("#E69F00", "#56B4E9", "#009E73", "#B8A200", "#CC79A7", "#0072B2", "#D55E00", "#7F7F7F"),
-    families=("#0969DA", "#9A6700", "#1A7F37", "#8250DF"), wash=0.06,
+    families=("#0969DA", "#BF3989", "#1A7F64", "#7E57C2"), wash=0.06,
     concepts=(("sin", "#00787A"), ("cos", "#C2185B"),  # >= 5:1 on white, apart under every CVD (>= 14 CAM02-UCS)
               ("query", "#B54A00"), ("key", "#0969DA"),  # >= 5:1 on white, >= 55 CAM02-UCS apart under every CVD
               ("value", "#4A3F0A"),  # a deep olive (yellow cannot be ink on white): 10:1, >= 14 from query and key under every CVD
