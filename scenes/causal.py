@@ -1,5 +1,5 @@
 """Causal clips, as storyboards (the picture description they share with their stills is in
-``scenes/figures/causal.py``: scales, code, proofs; the widgets are in ``scenes/kit/causal_widgets.py``).
+``scenes/figures/causal.py``: scales, code, proofs; the widgets are in ``scenes/kit/proofs.py``).
 
 03 ``CausalMask`` (§3): the score heatmap S; the three lines of code; the mask; the future
 masked one diagonal at a time to −∞; softmax row by row turns every −∞ into an exact 0 in the
@@ -108,7 +108,7 @@ from scenes.kit import (
     swap,
 )
 from scenes.kit.binding import names, shows
-from scenes.kit.causal_widgets import (
+from scenes.kit.proofs import (
     BitPair,
     CodePanel,
     DecodeBoard,

@@ -121,7 +121,7 @@ from scenes.kit import (
 )
 from scenes.kit.binding import names, shows
 from scenes.kit.compose import DIMMED, GAP, column, reveal, row, stage
-from scenes.kit.equivariance_widgets import (
+from scenes.kit.permuting import (
     CausalMaskGrid,
     Handover,
     RowDefects,

@@ -14,7 +14,7 @@ Ends on the count of RoPE pairs at unseen angles per position beside the table's
 14 ``GPT2ToLLaMA`` (Q4): GPT-2's learned table (n_max × d), then LLaMA's RoPE (no table, no
 cap), tied to clip 13; ends on n_max rows against rotations defined at any m (lecture 6).
 
-Each clip reads as a storyboard: the widgets (``scenes.kit.extrapolation_widgets``) lay
+Each clip reads as a storyboard: the widgets (``scenes.kit.position_charts``) lay
 themselves out in the regions they are given; colours, scales and proof lines come from the
 description the stills share (``scenes.figures.extrapolation``).
 
@@ -40,7 +40,7 @@ from scenes.figures.extrapolation import (base_colors, base_relation, cliff_proo
                                           width_colors)
 from scenes.kit import (DIM, FAILED, FG, GAP, HEADING, HIGHLIGHT, LABEL, SMALL, ClipScene, N, Region, VectorDial,
                         column, fmt_measure, label, math, names, row, shows, stage)
-from scenes.kit.extrapolation_widgets import (CliffChart, DilutionPanels, PairsAtPosition, SchemeLanes, TableView,
+from scenes.kit.position_charts import (CliffChart, DilutionPanels, PairsAtPosition, SchemeLanes, TableView,
                                               WavelengthChart, capped_table, vertical)
 from scenes.kit.numbers import count
 

@@ -86,7 +86,7 @@ from scenes.kit import (
 )
 from scenes.kit import figure as theme_figure
 from scenes.kit import numbers
-from scenes.kit.scheme_widgets import (
+from scenes.kit.wave_matrices import (
     MatrixEquation,
     PairMatrix,
     ScoreMap,

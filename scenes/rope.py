@@ -101,7 +101,7 @@ from scenes.kit import (
 from scenes.kit.binding import names, shows
 from scenes.kit.compose import DIMMED, GAP, column, row, titled
 from scenes.kit.notation import N
-from scenes.kit.position_widgets import DialRow, PairDial
+from scenes.kit.dials import DialRow, PairDial
 
 QUARTER_TURN = np.pi / 2  # a pair whose angles stay under this in the table is a slow pair
 FIT_PASSES = 3  # sizing a widget whose labels set a floor on its cells: measure, resize, measure again

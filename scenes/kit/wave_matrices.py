@@ -1,4 +1,4 @@
-"""Widgets for the positional-scheme clips (08, 09): a wave panel standing beside a matrix
+"""Waves beside matrices: a wave panel standing beside a matrix
 (:class:`WavePanel`, composed with the matrix it fills in :class:`WaveMatrix`), a matrix whose
 column pairs carry their own labels (:class:`PairMatrix`), a row of tabs naming the subject
 (:class:`Tabs`), an equation of matrices (:class:`MatrixEquation`), and focus by dimming that

@@ -1,4 +1,4 @@
-"""Widgets for the equivariance clips (02, 06, 07).
+"""Widgets that permute: token columns and maps that travel, the defects of permutations (first used by 02, 06, 07).
 
 * :class:`TokenColumn`: token chips in a column (or a row) that can be permuted; like
   ``LabelledMatrix`` it keeps ``row_order`` (which original token sits in slot ``i``) so a

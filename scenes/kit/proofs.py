@@ -1,4 +1,4 @@
-"""Widgets for the causal clips (03 mask, 04 prefix invariance, 05 KV cache).
+"""Widgets that show a measured proof: exact maps, proof lines, bits, defects and caches (first used by 03 to 05).
 
 * :class:`CodePanel`: a listing that can point at a line;
 * :class:`ExactHeatmap`: a heatmap whose exact zeros print ``0`` (a masked weight), which can

@@ -1,4 +1,4 @@
-"""Widgets for the positional clips: a colour bar for a ``ColorScale``, a row of dials.
+"""Dials: one rotating 2-D pair (:class:`PairDial`) and a row of them (:class:`DialRow`).
 
 Like the rest of the kit, each widget keeps the values it draws, so a test can read
 them back (``ColorBar.values``, ``DialRow.angles``, ``PairDial.vectors``).  ``fitted``

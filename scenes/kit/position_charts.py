@@ -1,5 +1,5 @@
-"""Widgets for the extrapolation clips (12 to 14): each takes the real arrays and lays itself out
-in the region it is given, so the clip module reads as a storyboard.
+"""Charts over positions (panel stacks, the cliff, lanes, pairs at a position, tables, wavelengths):
+each takes the real arrays and lays itself out in the region it is given, so the clip module reads as a storyboard.
 
 * :class:`PanelStack`: one :class:`~scenes.kit.plots.Plot` per series, stacked, sharing one x axis.
 * :class:`DilutionPanels` (12): a panel per width with its curve, a direct label on each side
