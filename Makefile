@@ -57,8 +57,10 @@ preview: $(STAMP)
 	$(VENV)/bin/clips render --quality l --voice none
 	$(VENV)/bin/clips lecture --quality l
 
+# two workers; a clip's tests run on one of them, heaviest groups first (tests/conftest.py); what passed
+# under this exact tree and toolset is not run again (tests/resultcache.py): FULL=1 runs everything
 test: $(TEST_STAMP)
-	$(PY) -m pytest -n 2 --dist loadfile -q
+	$(if $(FULL),CLIPS_TESTS_FULL=1 )$(PY) -m pytest -n 2 --dist loadgroup --no-loadscope-reorder -q
 
 # Debian's chromium, installed like the packages above (Playwright drives it; its own browser download is not used)
 $(TEST_STAMP): $(STAMP)

@@ -14,6 +14,9 @@ SCENES_DIR = Path(__file__).resolve().parent
 REPO_DIR = SCENES_DIR.parent
 
 
+PACING = (20.0, 75.0)  # the storyboard's "lecture pacing: 20 to 75 seconds a clip"
+
+
 @dataclass(frozen=True)
 class Clip:
     number: int

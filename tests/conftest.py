@@ -11,6 +11,8 @@ import os
 import pytest
 from hypothesis import settings
 
+pytest_plugins = ["resultcache"]  # a second run with nothing changed skips what passed (tests/resultcache.py)
+
 settings.register_profile("ci", derandomize=True, deadline=None, max_examples=60, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
@@ -91,3 +93,40 @@ def copy_deck(shipped_deck, tmp_path):
     out = tmp_path / "out"
     shutil.copytree(shipped_deck.parent, out, symlinks=True, ignore=shutil.ignore_patterns(".lock"))
     return out / "t"
+
+
+# ------------------------------------------------------------------ how the two workers share the suite
+# `make test` runs `pytest -n 2 --dist loadgroup --no-loadscope-reorder`.  Each test gets an xdist group:
+# a clip's own file and its row of the clips × configs test (tests/test_clips.py) share the clip's group,
+# so one worker runs the clip's shipped audit and corner audits once and both read them; every other file
+# is its own group.  Groups are handed out heaviest first (longest-processing-time-first scheduling: the
+# idle worker takes the next group), by the figures below, measured on this machine (seconds of one worker,
+# `pytest --durations`); a group not listed counts as light and goes last.
+GROUP_SECONDS = {}
+
+
+def _group(item) -> str:
+    import re
+
+    path = item.path.name
+    m = re.match(r"test_clip(\d\d)_", path)
+    if m:
+        return f"clip{m.group(1)}"
+    if path == "test_clips.py":
+        clip = item.callspec.params["clip"]
+        return f"clip{clip.number:02d}"
+    return path.removesuffix(".py")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    groups = {}
+    for item in items:
+        if not any(True for _ in item.iter_markers("xdist_group")):
+            g = _group(item)
+            item.add_marker(pytest.mark.xdist_group(g))
+        else:
+            g = next(item.iter_markers("xdist_group")).args[0]
+        groups.setdefault(g, []).append(item)
+    order = sorted(groups, key=lambda g: -GROUP_SECONDS.get(g, 0.0))  # stable: light groups keep their order
+    items[:] = [it for g in order for it in groups[g]]

@@ -1,0 +1,35 @@
+"""Every clip, one test over clips × configs: at the end of every beat, under the shipped config and
+every corner of the config matrix (``scenes.render.matrix``), the picture holds its layout, its lecture
+language and its contrast (the audit's problems), the captions are filled in and on screen long enough
+to read, and the clip keeps the storyboard's pacing; at its last frame everything lies inside the frame
+and above the subtitle band.
+
+This one test replaces the layout, matrix, pacing and inside-the-frame tests each clip's file held
+(sixteen copies of the same three checks with hand-typed bounds): the bounds are the storyboard's
+(``scenes.catalog.PACING``) and the kit's (``CONTENT_BOTTOM``), and every corner is now held to every
+check, where some files checked contrast or pacing under the shipped config only.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from frames import assert_captions_readable, assert_inside_frame, assert_layout_holds, corner_results
+from scenes.catalog import CLIPS, PACING
+from scenes.kit.theme import CONTENT_BOTTOM
+from scenes.render import scene_class
+
+
+@pytest.mark.parametrize("clip", CLIPS, ids=[c.name for c in CLIPS])
+def test_every_beat_of_every_clip_holds_under_every_config(clip, tmp_path_factory):
+    results = corner_results(scene_class(clip), tmp_path_factory)
+    assert "shipped" in results and len(results) >= 2, sorted(results)  # the shipped config and at least one corner
+    assert_layout_holds(results)
+    lo, hi = PACING
+    for name, res in results.items():
+        scene = res.scene
+        assert scene.captions, name
+        assert_captions_readable(scene.captions)
+        assert lo <= scene.time <= hi, (name, scene.time)
+        assert [c.start for c in scene.captions] == sorted(c.start for c in scene.captions), name
+        assert_inside_frame(scene, bottom=CONTENT_BOTTOM - 1e-3)
