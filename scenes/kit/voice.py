@@ -367,37 +367,51 @@ def loudness(a: np.ndarray) -> float:
     return float(pyloudnorm.Meter(RATE).integrated_loudness(a))
 
 
-def _limit(a: np.ndarray, ceiling: float) -> np.ndarray:
-    """Look-ahead peak limiter: wherever the 4× oversampled signal would pass ``ceiling`` the
-    gain dips, smoothly (the required gain's running minimum over ±5 ms, then averaged over
-    5 ms: every average still includes the sample's own minimum, so no peak gets through)."""
-    from scipy.ndimage import minimum_filter1d, uniform_filter1d
+def _envelope(a: np.ndarray) -> np.ndarray:
+    """Per sample, the largest magnitude of the 4× oversampled signal around it."""
     from scipy.signal import resample_poly
 
-    env = np.abs(resample_poly(a, 4, 1))[: 4 * len(a)].reshape(-1, 4).max(axis=1)
+    return np.abs(resample_poly(a, 4, 1))[: 4 * len(a)].reshape(-1, 4).max(axis=1)
+
+
+def _limiter_gain(env: np.ndarray, ceiling: float) -> np.ndarray:
+    """The look-ahead limiter's gain for a signal of true-peak envelope ``env``: wherever it would pass
+    ``ceiling`` the gain dips, smoothly (the required gain's running minimum over ±5 ms, then averaged
+    over 5 ms: every average still includes the sample's own minimum, so no peak gets through)."""
+    from scipy.ndimage import minimum_filter1d, uniform_filter1d
+
     gain = np.minimum(1.0, ceiling / np.maximum(env, 1e-12))
     att = max(1, int(0.005 * RATE))
-    gain = uniform_filter1d(minimum_filter1d(gain, size=2 * att + 1), size=att)
-    return a * gain
+    return uniform_filter1d(minimum_filter1d(gain, size=2 * att + 1), size=att)
+
+
+def _limit(a: np.ndarray, ceiling: float) -> np.ndarray:
+    """Look-ahead peak limiter (see :func:`_limiter_gain`)."""
+    return a * _limiter_gain(_envelope(a), ceiling)
 
 
 def master(track: np.ndarray) -> tuple[np.ndarray, dict]:
     """Normalise to −16 LUFS integrated with true peak ≤ −1 dBTP; returns the track and what was measured.
 
-    A gain scales loudness (in dB) and true peak exactly, so each is measured once per change of shape
-    (after limiting), not again after every gain."""
+    The track is brought up by a gain ``g`` and limited at the ceiling, ``g`` found so that the limited
+    track is at the target loudness.  The oversampled envelope of ``g·x`` is ``g`` times that of ``x``, so
+    it is computed once and each trial gain costs only the limiter's filters and a loudness measure; the
+    true peak of the result is measured once at the end."""
     if not np.any(track):
         return track.astype(np.float32), {"lufs": None, "true_peak_dbtp": None}
     ceiling = 10 ** (LIMIT_DBTP / 20)
-    out = track.astype(np.float64)
-    lufs, tp = loudness(out), true_peak(out)
-    for _ in range(4):
-        g = 10 ** ((TARGET_LUFS - lufs) / 20)
-        out, lufs, tp = out * g, TARGET_LUFS, tp * g
-        if tp > ceiling:
-            out = _limit(out, ceiling)
-            lufs, tp = loudness(out), true_peak(out)
-        if abs(lufs - TARGET_LUFS) < 0.1 and tp <= 10 ** (TRUE_PEAK_DBTP / 20):
+    x = track.astype(np.float64)
+    env = _envelope(x)
+    g = 10 ** ((TARGET_LUFS - loudness(x)) / 20)
+    for _ in range(8):
+        out = x * (g * _limiter_gain(g * env, ceiling))
+        lufs = loudness(out)
+        if not np.isfinite(lufs) or abs(lufs - TARGET_LUFS) < 0.1:
             break
+        g *= 10 ** ((TARGET_LUFS - lufs) / 20)
     out = out.astype(np.float32)
-    return out, {"lufs": round(loudness(out), 2), "true_peak_dbtp": round(20 * np.log10(true_peak(out)), 2)}
+    tp = true_peak(out)
+    if tp > 10 ** (TRUE_PEAK_DBTP / 20):  # the gain's own ripple lifted a peak: limit once more
+        out = _limit(out.astype(np.float64), ceiling).astype(np.float32)
+        lufs, tp = loudness(out), true_peak(out)
+    return out, {"lufs": round(float(lufs), 2), "true_peak_dbtp": round(float(20 * np.log10(tp)), 2)}
