@@ -105,8 +105,9 @@ def copy_deck(shipped_deck, tmp_path):
 GROUP_SECONDS = {
     # the two that need the narrated deck first, so both workers wait for it and it gets both cores
     "languages-de": 700, "test_accessibility": 450,
-    "test_config_matrix": 200, "test_handout": 170, "test_cli": 130, "test_present": 110, "test_stills": 100,
-    "clip02": 100, "languages-es": 95, "languages-fr": 90, "clip10": 80, "clip11": 70, "clip03": 60,
+    "languages-es": 300, "languages-fr": 300, "test_config_matrix": 200, "test_handout": 170, "test_cli": 130,
+    "test_present": 110, "test_stills": 100,
+    "clip02": 100, "clip10": 80, "clip11": 70, "clip03": 60,
     "clip14": 55, "clip07": 55, "clip09": 50, "test_voice": 50, "clip04": 45, "clip12": 45, "clip01": 45,
     "clip05": 40, "clip08": 40, "test_languages": 40, "clip13": 35, "test_reuse": 30, "test_dask": 30,
     "clip06": 20, "clip00": 20, "test_layout": 20, "clip15": 15,
