@@ -51,6 +51,50 @@ def test_kit_text_and_math_need_no_latex():
     assert math("sum_(i=1)^n x_i").width > 0
 
 
+def _same_drawing(a, b) -> bool:
+    fa, fb = a.family_members_with_points(), b.family_members_with_points()
+    return len(fa) == len(fb) and all(
+        np.array_equal(x.points, y.points) and np.array_equal(x.fill_rgbas, y.fill_rgbas)
+        and np.array_equal(x.stroke_rgbas, y.stroke_rgbas) for x, y in zip(fa, fb))
+
+
+def test_text_and_math_read_back_from_the_disk_cache_are_what_is_built(tmp_path, monkeypatch):
+    """A label or formula another process built is read from disk: the same points and colours as one
+    built here; a damaged entry is built again (and rewritten), never used; a different canvas or font
+    size is another entry."""
+    from manim import tempconfig
+
+    from scenes.kit import theme
+
+    monkeypatch.setattr(theme, "MOBJECT_CACHE_DIR", tmp_path)
+    monkeypatch.setenv("ATTENTION_CLIPS_MOBJECT_CACHE", "0")
+    theme._BUILT.clear()
+    fresh = [theme.label("Größe · Äpfel", size=24), theme.math("sum_(i=1)^n x_i", size=24)]
+    assert not any(tmp_path.rglob("*.pkl"))  # off means off
+    monkeypatch.setenv("ATTENTION_CLIPS_MOBJECT_CACHE", "1")
+    for round_ in range(2):  # written, then read back
+        theme._BUILT.clear()
+        again = [theme.label("Größe · Äpfel", size=24), theme.math("sum_(i=1)^n x_i", size=24)]
+        assert all(_same_drawing(a, b) for a, b in zip(fresh, again)), round_
+        assert len(list(tmp_path.rglob("*.pkl"))) == 2
+    for f in tmp_path.rglob("*.pkl"):
+        f.write_bytes(f.read_bytes()[:100])  # cut short, as a killed writer would leave it (it cannot: rename)
+    theme._BUILT.clear()
+    assert _same_drawing(fresh[0], theme.label("Größe · Äpfel", size=24))
+    import pickle
+
+    assert sum(1 for f in tmp_path.rglob("*.pkl") if len(f.read_bytes()) > 100 and pickle.loads(f.read_bytes())) == 1
+    theme._BUILT.clear()
+    theme.label("Größe · Äpfel", size=25)
+    from manim import config
+
+    w, h = config.pixel_width, config.pixel_height
+    with tempconfig({"pixel_width": w // 2, "pixel_height": h // 2}):
+        theme.label("Größe · Äpfel", size=24)
+    assert len(list(tmp_path.rglob("*.pkl"))) == 4
+    theme._BUILT.clear()
+
+
 def test_fonts_shipped_are_registered():
     names = register_fonts()
     assert "Inter-Regular.otf" in names and "DejaVuSansMono.ttf" in names

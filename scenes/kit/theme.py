@@ -140,6 +140,68 @@ def register_fonts() -> tuple[str, ...]:
 
 
 _BUILT: dict = {}  # (kind, args) -> a built mobject; callers get copies (an SVG parse costs 10x a copy)
+# Built text and math are also kept on disk, so a new process (a render worker, a CLI audit) reads a label
+# back (~10 ms) instead of laying it out and parsing its SVG again (~50-150 ms; a clip draws ~100 of them).
+# The key holds everything the built points depend on (see _built_identity); an unreadable entry is built
+# again.  ATTENTION_CLIPS_MOBJECT_CACHE=0 turns it off.
+MOBJECT_CACHE_DIR = ASSETS_DIR.parent / ".render-cache" / "mobjects"
+
+
+@lru_cache(maxsize=1)
+def _built_identity() -> str:
+    """What a built label or formula depends on besides its arguments: the libraries that lay out,
+    typeset and parse it, and the font files."""
+    import hashlib
+    import sys
+    from importlib import metadata
+
+    import manimpango
+
+    h = hashlib.sha256()
+    parts = [sys.version, manimpango.pango_version(), "format 1"]
+    for dist in ("manim", "manimpango", "svgelements", "typst", "numpy"):
+        try:
+            parts.append(f"{dist}={metadata.version(dist)}")
+        except metadata.PackageNotFoundError:
+            parts.append(f"{dist}=absent")
+    for f in sorted(FONTS_DIR.iterdir()):
+        parts.append(f"{f.name}:{hashlib.sha256(f.read_bytes()).hexdigest()}")
+    for part in parts:
+        h.update(part.encode())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def _disk_cached(key, make):
+    import hashlib
+    import os
+    import pickle
+
+    if os.environ.get("ATTENTION_CLIPS_MOBJECT_CACHE", "1") in ("0", "no", "off", ""):
+        return make()
+    from manim import config
+
+    # Pango's canvas is the frame in pixels; Typst's strokes are scaled by pixels per unit
+    canvas = (config.pixel_width, config.pixel_height, config.frame_width, config.frame_height, str(config.renderer))
+    name = hashlib.sha256(repr((_built_identity(), canvas, key)).encode()).hexdigest()[:40]
+    path = MOBJECT_CACHE_DIR / name[:2] / f"{name}.pkl"
+    try:
+        with open(path, "rb") as f:
+            return pickle.load(f)
+    except FileNotFoundError:
+        pass
+    except Exception:  # unreadable (cut short, another version's pickle): built again, written again
+        pass
+    m = make()
+    try:
+        data = pickle.dumps(m, protocol=pickle.HIGHEST_PROTOCOL)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        tmp.write_bytes(data)
+        os.replace(tmp, path)  # whole or absent, for any number of processes
+    except Exception:  # not picklable, or no room: the process keeps its own copy only
+        pass
+    return m
 
 
 def _built(key, make):
@@ -147,7 +209,7 @@ def _built(key, make):
     if m is None:
         if len(_BUILT) > 4000:
             _BUILT.clear()
-        m = _BUILT[key] = make()
+        m = _BUILT[key] = _disk_cached(key, make)
     return m.copy()
 
 
