@@ -15,9 +15,10 @@ Sections (``python -m scenes.render.bench [preview] [lecture] [frames] [voice] [
   encoded losslessly, beside Manim's own encode's); and the same clip at 1080p30;
 * ``voice``: Piper's real-time factor on the lecture's own sentences, and the deck at 1080p30
   with the voice, from an empty voice cache and again with the cache warm;
-* ``edit``: clip 03 at 1080p30 with the voice: a forced full render, then one caption edited
-  (target: at most 15 s), and the edited clip against a forced full render of it (same file;
-  the largest pixel difference of any decoded frame);
+* ``edit``: clip 03 at 1080p30 with the voice: a forced full render, then one caption edited and the clip
+  rendered, three times over (three beats; the figure is the median, target: at most 15 s), and the
+  edited clip against a forced full render of it (same file; the largest pixel difference of any decoded
+  frame);
 * ``nochange``: the deck with the shipped config (the voice on) when nothing changed (target:
   at most 1 s, and at least 20x faster than Manim's own warm cache of one clip).
 """
@@ -197,15 +198,16 @@ def voice(root: Path, rows: list) -> None:
 EDIT_CLIP = "03"  # the issue's example: one caption of clip 03 edited, at 1080p30
 
 
-def _caption_edit(root: Path, clip) -> str:
-    """Lengthen one mid-clip caption of ``clip`` in the copy's narration; returns the beat's key."""
+def _caption_edit(root: Path, clip, where: float = 0.5) -> str:
+    """Lengthen one caption of ``clip`` (the one ``where`` of the way through it) in the copy's narration;
+    returns the beat's key."""
     import tomllib
 
     path = root / "assets" / "narration" / f"{clip.module}.toml"
     text = path.read_text(encoding="utf-8")
     section = tomllib.loads(text)[clip.slug]
     keys = [k for k, v in section.items() if isinstance(v, str) and "{" not in v and k not in ("title", "close")]
-    key = keys[len(keys) // 2]
+    key = keys[min(len(keys) - 1, int(len(keys) * where))]
     old = section[key]
     line = f'{key} = "{old}"'
     assert line in text, line
@@ -234,20 +236,27 @@ def edit(root: Path, rows: list) -> None:
     q = os.environ.get("CLIPS_BENCH_EDIT_QUALITY", "h")  # (t: a quick check of the section itself)
     _clips(root, "render", c.name, "-q", q, "--out", "ed", "--voice", "piper")  # typesets, speaks, fills the caches
     t_full = _clips(root, "render", c.name, "-q", q, "--out", "ed", "--voice", "piper", "--force", "--jobs", "1")
-    key = _caption_edit(root, c)
-    t_edit = _clips(root, "render", c.name, "-q", q, "--out", "ed", "--voice", "piper", "--jobs", "1")
-    e = _manifest(root, "ed", q)[c.name]
+    # three edits, one after another (a lecturer's session), each of another beat: the figure is their median,
+    # so one slow moment of the machine does not decide it; all three are printed
+    times, keys = [], []
+    for where in (0.5, 0.25, 0.75):
+        keys.append(_caption_edit(root, c, where))
+        times.append(_clips(root, "render", c.name, "-q", q, "--out", "ed", "--voice", "piper", "--jobs", "1"))
+        e = _manifest(root, "ed", q)[c.name]
+        assert e["segments"]["drawn"] >= 1, e["segments"]  # the edit was rendered, not found unchanged
+    t_edit = sorted(times)[1]
+    key = "; ".join(f"{k} {t:.1f} s" for k, t in zip(keys, times))
     # the edited clip against the same clip rendered in full from nothing reused
     _clips(root, "render", c.name, "-q", q, "--out", "ed-full", "--voice", "piper", "--force", "--jobs", "1")
     f = _manifest(root, "ed-full", q)[c.name]
     same = e["files"]["mp4"]["sha256"] == f["files"]["mp4"]["sha256"]
     n, worst = _frame_diff(root / "ed" / q / f"{c.name}.mp4", root / "ed-full" / q / f"{c.name}.mp4")
-    print(f"  {c.name} 1080p30 + voice: forced full render {t_full:.1f} s, one caption ({key}) edited {t_edit:.1f} s "
+    print(f"  {c.name} 1080p30 + voice: forced full render {t_full:.1f} s, one caption edited {t_edit:.1f} s (median of {key}) "
           f"({e['segments']['drawn']} of {e['segments']['drawn'] + e['segments']['reused']} segments drawn); "
           f"same file as a full render: {same}, {n} frames, largest pixel difference {worst}", flush=True)
     rows += [
         (f"{c.name} 1080p30 + voice, forced full render", f"{t_full:.1f} s", ""),
-        (f"  one caption edited ({key})", f"{t_edit:.1f} s",
+        ("  one caption edited (median of three)", f"{t_edit:.1f} s",
          f"<= 15 s: {mark(t_edit <= 15)}; {t_full / t_edit:.1f}x faster; "
          f"{e['segments']['drawn']}/{e['segments']['drawn'] + e['segments']['reused']} segments drawn"),
         ("  edited clip vs a full render of it", "identical" if same else f"max diff {worst}",
