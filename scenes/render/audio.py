@@ -16,13 +16,14 @@ from pathlib import Path
 
 import numpy as np
 
-from ..kit.voice import RATE
+from ..kit.voice import RATE, true_peak_envelope
 
 AAC_BITRATE = 160_000
 # The delivered file (after AAC) keeps true peak <= -1 dBTP: the encoder's ringing lifts peaks by up to a few dB
 # over the mastered track, so each encoding is decoded and measured, and where it passes this ceiling the track's
 # peaks are limited further (loudness kept on target) and encoded again.  The margin covers the difference
-# between meters (ours: 4x polyphase oversampling; ffmpeg's ebur128 filter: its own 4x interpolator).
+# between meters (ours: BS.1770-4's own 48-tap interpolator, voice.true_peak_envelope; ffmpeg's ebur128
+# filter: its own 4x interpolator).
 DELIVERY_CEILING_DBTP = -1.0
 DELIVERY_MARGIN_DB = 0.3
 # FFmpeg's "fast" AAC coder: FFmpeg's own default since 2018 ("at higher bitrates [twoloop] sounds worse
@@ -85,13 +86,6 @@ def decode_packets(cc, packets) -> np.ndarray:
     return np.concatenate(parts).astype(np.float64) if parts else np.zeros(0)
 
 
-def _peak_envelope(a: np.ndarray) -> np.ndarray:
-    """Per sample, the largest magnitude of the 4× oversampled signal around it (BS.1770 true peak)."""
-    from scipy.signal import resample_poly
-
-    return np.abs(resample_poly(a, 4, 1))[: 4 * len(a)].reshape(-1, 4).max(axis=1)
-
-
 def encode_delivered(track: np.ndarray, attempts: int = 6):
     """``track`` encoded as AAC whose *decoded* true peak stays at most ``DELIVERY_CEILING_DBTP``
     (with ``DELIVERY_MARGIN_DB`` to spare), loudness kept at the mastering target.
@@ -114,7 +108,7 @@ def encode_delivered(track: np.ndarray, attempts: int = 6):
         if not np.any(t):
             return cc, pkts, {"delivered_lufs": None, "delivered_true_peak_dbtp": None, "encodings": n}
         heard = decode_packets(cc, pkts)
-        env = _peak_envelope(heard)
+        env = true_peak_envelope(heard)
         peak = float(env.max()) if env.size else 0.0
         if peak <= goal or n == attempts:
             break
