@@ -188,9 +188,7 @@ def _disk_cached(key, make):
     try:
         with open(path, "rb") as f:
             return pickle.load(f)
-    except FileNotFoundError:
-        pass
-    except Exception:  # unreadable (cut short, another version's pickle): built again, written again
+    except Exception:  # absent, or unreadable (cut short, another version's pickle): built and written again
         pass
     m = make()
     try:
