@@ -163,9 +163,22 @@ FOUND_360_TRIALS = {
     "colors.weights": "magma", "colors.signed": "bwr", "colors.angles": "twilight_shifted",
 }
 
+# found by the sweep in CI: the title card's "notebook 8e8" was judged as e-notation, though it is the
+# lecturer's own name for the notebook (the audit now quotes the lecturer's words, it does not judge them)
+FOUND_8E8_NOTEBOOK = {
+    "lecture.number": 57, "lecture.title": "Å", "lecture.notebook": "8e8", "lecture.seed": 5583,
+    "sizes.T": 5, "sizes.d": 2, "sizes.T_heatmap": 11, "sizes.n_trials": 109, "permutation.perm": [4, 0, 2, 3, 1],
+    "sentences.a": "uuœvédfjlfsujalü then éø oxgçèo ufaamäåüæ qpœ ipüomj zyöydw",
+    "sentences.b": "ufaamäåüæ ipüomj then qpœ éø oxgçèo zyöydw uuœvédfjlfsujalü",
+    "positions.n_max": 1996, "positions.train_length": 1086, "positions.rope_base": 586652017.0328209,
+    "positions.dilution_widths": [732, 372, 148, 1024, 636], "positions.dilution_t_max": 381,
+    "colors.weights": "inferno", "colors.signed": "seismic", "colors.angles": "twilight",
+}
+
 
 @given(clip=st.sampled_from(CLIPS), overrides=valid_overrides())
 @example(clip=CLIPS[2], overrides=FOUND_360_TRIALS)
+@example(clip=CLIPS[0], overrides=FOUND_8E8_NOTEBOOK)
 @seed(_sweep_seed())
 @settings(max_examples=SWEEP, derandomize=False, deadline=None, print_blob=True,
           phases=(Phase.explicit, Phase.reuse, Phase.generate),

@@ -230,6 +230,39 @@ def test_the_audit_reports_a_static_beat_notebook_notation_and_a_label_without_i
     assert ("product", "static") not in kinds  # a recolour is a change
 
 
+@pytest.mark.parametrize("text, verbatim, bad", [
+    ("notebook 8e8", ("8e8",), None),                      # the lecturer named the notebook 8e8
+    ("Lecture 5 · Scaling to 1e6 tokens", ("Scaling to 1e6 tokens",), None),
+    ("the n_max token", ("n_max",), None),                 # a sentence's own word
+    ("notebook 8e8 · 1e5", ("8e8",), "e-notation '1e5'"),  # what the clip formatted is still judged
+    ("1e5", ("e",), "e-notation '1e5'"),                   # a word inside a longer one is not cut
+    ("n_max", ("max",), "code name 'n_max'"),
+    ("8 8e8", ("8",), "e-notation '8e8'"),                 # only the whole word "8" is quoted
+])
+def test_the_lecturers_own_words_are_quoted_not_judged(text, verbatim, bad):
+    from scenes.kit.audit import _unquoted
+
+    found = notebook_output(_unquoted(text, verbatim))
+    assert found == bad if bad is None else bad in (found or ""), (text, found)
+
+
+def test_the_title_card_quotes_a_notebook_named_like_a_number(tmp_path):
+    """A notebook called ``8e8`` and a title with ``1e6`` in it are the lecturer's words: the
+    audit passes them, and still reads every text the clip formats itself."""
+    from mathcore.config import load_config
+    from scenes.framing import Title
+    from scenes.kit.audit import audit_clip, lecturer_words
+    from scenes.render.matrix import write_config
+
+    cfg = load_config(write_config({"lecture.notebook": "8e8", "lecture.title": "Scaling to 1e6 tokens"},
+                                   tmp_path / "c.toml"))
+    assert lecturer_words(cfg)[0] == "Scaling to 1e6 tokens" and "8e8" in lecturer_words(cfg)
+    res = audit_clip(Title, cfg)
+    shown = {it.text for rec in res.records for it in rec.items if it.kind == "text" and it.text}
+    assert any("8e8" in t for t in shown) and any("1e6" in t for t in shown)  # they are on screen
+    assert not res.problems, [str(p) for p in res.problems[:5]]
+
+
 def test_the_closing_beat_brings_the_takeaway_forward():
     from manim import FadeIn
 

@@ -19,6 +19,7 @@ dimming); anything not fully transparent must still be inside the frame.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -241,7 +242,24 @@ def signature(record: BeatRecord) -> frozenset:
     )
 
 
-def lecture_problems(records: list[BeatRecord], quantities: dict | None = None) -> list[Problem]:
+def lecturer_words(cfg) -> tuple[str, ...]:
+    """The texts a clip draws as the lecturer wrote them (the lecture's title, the notebook's name,
+    the words of the two sentences), longest first: the audit quotes them, it does not judge them."""
+    words = {cfg.title, cfg.notebook, *cfg.sentence_a.split(), *cfg.sentence_b.split()}
+    return tuple(sorted((w for w in words if w.strip()), key=lambda w: (-len(w), w)))
+
+
+def _unquoted(text: str, verbatim: tuple[str, ...]) -> str:
+    """``text`` with every whole-word occurrence of the lecturer's own words cut out (a word inside
+    a longer one, such as the ``e`` of ``1e5``, stays; each cut leaves a line break, so what is
+    left on either side cannot join into a new match)."""
+    for w in verbatim:
+        text = re.sub(rf"(?<!\w){re.escape(w)}(?!\w)", "\n", text)
+    return text
+
+
+def lecture_problems(records: list[BeatRecord], quantities: dict | None = None,
+                     verbatim: tuple[str, ...] = ()) -> list[Problem]:
     """The lecture-language checks of every beat after the title card:
 
     * ``static``: the beat ends on the picture it began with (the narration talks over a frozen
@@ -251,7 +269,11 @@ def lecture_problems(records: list[BeatRecord], quantities: dict | None = None) 
       e-notation and ``0.0`` only, since ``x_0`` is how it writes a subscript);
     * ``binding``: a label names a quantity (``binding.names``) that no visible widget shows,
       or a widget bound to a quantity (``binding.shows``) shows other values than the clip's
-      data holds for it (``quantities``, from the scene's ``quantities()``)."""
+      data holds for it (``quantities``, from the scene's ``quantities()``).
+
+    The lecturer's own words (``verbatim``, from :func:`lecturer_words`) are quoted as written: a
+    notebook named ``8e8`` or a sentence about ``n_max`` is the lecturer's choice, not output the
+    clip formatted, so the notation check reads only the rest of each text."""
     from .numbers import E_NOTATION, notebook_output
 
     out: list[Problem] = []
@@ -267,7 +289,7 @@ def lecture_problems(records: list[BeatRecord], quantities: dict | None = None) 
                 m = E_NOTATION.search(it.text)
                 bad = f"e-notation {m.group(0)!r}" if m else None
             else:
-                bad = notebook_output(it.text)
+                bad = notebook_output(_unquoted(it.text, verbatim))
             if bad:
                 out.append(Problem(rec.key, "notation", f"text {it.name} shows {bad}"))
         shown = {q for q, _ in rec.shown}
@@ -440,7 +462,7 @@ def audit_clip(scene_cls, lecture_config=None, frame_size: tuple[int, int] | Non
     res.problems = check(scene.audit_records)
     res.contrast = check_contrast(scene.audit_records)
     quantities = scene.quantities() if hasattr(scene, "quantities") else None
-    res.lecture = lecture_problems(scene.audit_records, quantities)
+    res.lecture = lecture_problems(scene.audit_records, quantities, lecturer_words(scene.cfg))
     # every clip is held to all of it: the layout, the lecture language and WCAG's contrast
     res.problems = res.problems + res.lecture + res.contrast
     res.duration = time.perf_counter() - t0
