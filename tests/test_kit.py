@@ -243,3 +243,24 @@ def test_the_catalog_is_the_storyboard_in_order():
     assert [c.number for c in LECTURE] == list(range(16))
     assert len({c.slug for c in LECTURE}) == 16 and len({c.scene for c in LECTURE}) == 16
     assert load_config().T >= 3
+
+
+@pytest.mark.parametrize("clip", ["03_causal_mask", "07_same_multiset", "13_extrapolation_cliff"])
+def test_the_audit_measures_every_box_as_manim_does_and_draws_nothing(clip, monkeypatch):
+    """The audit's one-pass box is Manim's four edges, for every mobject the audited clip ends on
+    (text, formulas, heatmaps, plots, empty groups); and an audit that wants no picture draws none."""
+    from manim import Mobject
+
+    from scenes.catalog import CLIPS
+    from scenes.kit import audit
+    from scenes.render import scene_class
+
+    drawn = []
+    monkeypatch.setattr("manim.camera.camera.Camera.capture_mobjects", lambda self, *a, **k: drawn.append(1))
+    res = audit.audit_clip(scene_class(next(c for c in CLIPS if c.name == clip)))
+    assert res.records and not drawn
+    family = [f for m in res.scene.mobjects for f in m.get_family()]
+    assert len(family) > 200
+    for f in family + [Mobject()]:
+        manim_box = (f.get_left()[0], f.get_bottom()[1], f.get_right()[0], f.get_top()[1])
+        assert audit._box(f) == tuple(float(v) for v in manim_box), f

@@ -139,7 +139,27 @@ def _rgb(color) -> tuple | None:
 
 
 def _box(m: Mobject) -> tuple[float, float, float, float]:
-    return (float(m.get_left()[0]), float(m.get_bottom()[1]), float(m.get_right()[0]), float(m.get_top()[1]))
+    """``(left, bottom, right, top)``: what ``m.get_left()[0]``, ``get_bottom()[1]`` … give, from one
+    pass over the anchors of its family instead of four (Manim gathers them anew for each edge)."""
+    if not isinstance(m, VMobject) or any(not isinstance(f, VMobject) for f in m.get_family()):
+        return (float(m.get_left()[0]), float(m.get_bottom()[1]), float(m.get_right()[0]), float(m.get_top()[1]))
+    parts = []
+    for f in m.get_family():  # VMobject.get_anchors: the points of a one-point mobject, else each curve's ends
+        p = f.points
+        if len(p) == 1:
+            parts.append(p)
+        elif len(p):
+            n = f.n_points_per_cubic_curve
+            parts += [p[::n, :2], p[n - 1::n, :2]]
+    if not parts:
+        return (0.0, 0.0, 0.0, 0.0)  # as Manim: the critical points of nothing are the origin
+    pts = np.concatenate([q[:, :2] for q in parts])
+    lo, hi = pts.min(axis=0), pts.max(axis=0)
+    return (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1]))
+
+
+def _draw_nothing(*args, **kwargs) -> None:
+    return None
 
 
 def snapshot(scene, key: str) -> BeatRecord:
@@ -441,6 +461,11 @@ def audit_clip(scene_cls, lecture_config=None, frame_size: tuple[int, int] | Non
         "media_dir": str(_cache_dir()), "verbosity": "ERROR", "progress_bar": "none",
     }):
         scene = scene_cls(lecture_config=lecture_config, audit=True, skip_animations=frame_size is None)
+        if frame_size is None and beat_frames is None:
+            # skipping an animation still draws the scene once per play (Manim's static image and
+            # its one frame of the skipped animation): no picture is wanted, so nothing is drawn
+            scene.renderer.update_frame = _draw_nothing
+            scene.renderer.save_static_frame_data = _draw_nothing
         grabbed: list = []
         if beat_frames is not None:
             def grab(sc, key):
