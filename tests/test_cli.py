@@ -380,6 +380,26 @@ def test_a_failing_clip_leaves_the_others(tmp_path):
     assert set(json.loads((q / "manifest.json").read_text())["clips"]) == {"01_alpha", "02_beta"}
 
 
+def test_a_forked_worker_renders_the_same_bits_and_reports_a_failure_as_a_fresh_one(tmp_path):
+    """Workers forked from the preloaded server (the default) and workers started afresh
+    (ATTENTION_CLIPS_FORK_WORKERS=0) give the same files, the same progress and the same one-line failure;
+    the forked ones start with Manim already imported."""
+    out = {}
+    for fork in ("1", "0"):
+        root = make_project(tmp_path / f"p{fork}", ["alpha", "broken", "beta"])
+        r = clips(root, "render", "-q", "t", "--out", "out", "--jobs", "2",
+                  env_extra={"ATTENTION_CLIPS_FORK_WORKERS": fork})
+        assert r.returncode == 1 and "03_broken failed" in r.stderr and "broken on purpose" in r.stderr, r.stderr
+        q = root / "out" / "t"
+        m = json.loads((q / "manifest.json").read_text())["clips"]
+        out[fork] = ({n: e["files"] for n, e in m.items()}, {n: e["animations"] for n, e in m.items()},
+                     [ln for ln in r.stderr.splitlines() if "broken" in ln][-1].replace(str(root), "ROOT"))
+        log = (q / "logs" / "01_alpha.log").read_text()
+        assert "@@progress" not in log  # progress goes to the command, not into the log
+    assert out["1"] == out["0"]
+    assert set(out["1"][0]) == {"01_alpha", "02_beta"}
+
+
 def test_a_killed_render_leaves_no_partial_clip_and_resumes(tmp_path):
     root = make_project(tmp_path / "p", ["alpha", "slow"])
     env = dict(os.environ, PYTHONPATH=str(root))

@@ -109,8 +109,8 @@ def test_a_worker_with_other_library_versions_refuses(tmp_path):
 
 
 def _with_versions(project: Path, fake: str) -> Path:
-    """A worker checkout whose pipeline reports another Manim version (as on a machine not updated)."""
-    p = project / "scenes" / "render" / "pipeline.py"
+    """A worker checkout that reports another Manim version (as on a machine not updated)."""
+    p = project / "scenes" / "render" / "facts.py"
     text = p.read_text()
     text = text.replace("def library_versions() -> tuple[str, ...]:\n",
                         f"def library_versions() -> tuple[str, ...]:\n    return ({fake!r},) + _real_versions()[1:]\n\n\n"

@@ -31,15 +31,15 @@ import time
 import tomllib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from importlib import metadata
 from pathlib import Path
 
 from ..catalog import REPO_DIR, SCENES_DIR, Clip
+from . import forked
+from .facts import VERSIONED, library_versions, video_facts  # noqa: F401 - the pipeline's names, as before
 
 PARTIAL = ".partial"
 # a clip's files: the video, its captions (SRT, and WebVTT for browsers), thumbnail, audio descriptions
 OUTPUT_KINDS = ("mp4", "srt", "png", "vtt", "descriptions.vtt")
-VERSIONED = ("manim", "typst", "numpy", "av", "manimpango")
 
 
 class LectureError(RuntimeError):
@@ -184,10 +184,6 @@ def source_digest() -> str:
     return _sha(_files_digest(code).encode(), _files_digest(fonts).encode(), (REPO_DIR / "manim.cfg").read_bytes())
 
 
-def library_versions() -> tuple[str, ...]:
-    return tuple(f"{p}=={_version(p)}" for p in VERSIONED) + (f"python=={sys.version.split()[0]}",)
-
-
 def clip_source(clip: Clip) -> str:
     """The source a clip depends on within its module: everything except the classes of the
     module's *other* clips (unless this clip's class derives from one of them).  Editing one
@@ -218,13 +214,6 @@ def clip_source(clip: Clip) -> str:
             start = min([node.lineno] + [d.lineno for d in node.decorator_list])
             drop.update(range(start - 1, node.end_lineno))
     return "".join(line for i, line in enumerate(lines) if i not in drop)
-
-
-def _version(pkg: str) -> str:
-    try:
-        return metadata.version(pkg)
-    except metadata.PackageNotFoundError:
-        return "absent"
 
 
 # ------------------------------------------------------------------------------ files
@@ -391,28 +380,35 @@ class Outcome:
     message: str = ""
 
 
-def video_facts(path: Path) -> tuple[float, int]:
-    """``(duration seconds, frame count)`` of an mp4, read with PyAV."""
-    import av
+def render_local(clip: Clip, quality: str, work: Path, log: Path, on_progress=None, env: dict | None = None,
+                 fork: bool = True) -> dict:
+    """Render ``clip`` in a worker process of its own into ``work``; its output goes to ``log``.
 
-    with av.open(str(path)) as c:
-        s = c.streams.video[0]
-        frames = s.frames or sum(1 for _ in c.demux(s) if _.size)
-        duration = float(frames / s.average_rate)  # the picture's length (an audio track may pad past it)
-    return duration, int(frames)
-
-
-def render_local(clip: Clip, quality: str, work: Path, log: Path, on_progress=None, env: dict | None = None) -> dict:
-    """Render ``clip`` in a fresh worker process into ``work``; its output goes to ``log``.
+    The worker is forked from a server that has imported Manim and the scenes once
+    (:mod:`scenes.render.forked`); with ``fork=False`` (or ``ATTENTION_CLIPS_FORK_WORKERS=0``) it is
+    started afresh, ``python -m scenes.render.worker``.
 
     Returns the worker's ``result.json`` (files it made, config fields read, beats) or raises
     :class:`RenderFailed` with the last line of the log."""
     work.mkdir(parents=True, exist_ok=True)
     (work / "result.json").unlink(missing_ok=True)
     env = dict(os.environ if env is None else env, PYTHONUNBUFFERED="1")
+    argv = [clip.name, quality, str(work)]
+    if fork and forked.enabled():
+        log.write_text("", encoding="utf-8")
+        rc = forked.run(argv, env, log, None if on_progress is None else lambda played: on_progress(clip, played))
+    else:
+        rc = _render_in_new_process(argv, env, log, clip, on_progress)
+    if rc != 0:
+        tail = [ln.strip() for ln in log.read_text(encoding="utf-8", errors="replace").splitlines() if ln.strip()]
+        raise RenderFailed(tail[-1] if tail else f"worker exited with status {rc}")
+    return json.loads((work / "result.json").read_text())
+
+
+def _render_in_new_process(argv: list[str], env: dict, log: Path, clip: Clip, on_progress) -> int:
     with open(log, "w", encoding="utf-8") as logf:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "scenes.render.worker", clip.name, quality, str(work)],
+            [sys.executable, "-m", "scenes.render.worker", *argv],
             cwd=REPO_DIR, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
         )
         for line in proc.stdout:
@@ -421,11 +417,7 @@ def render_local(clip: Clip, quality: str, work: Path, log: Path, on_progress=No
                     on_progress(clip, int(line.split()[1]))
             else:
                 logf.write(line)
-        rc = proc.wait()
-    if rc != 0:
-        tail = [ln.strip() for ln in log.read_text(encoding="utf-8", errors="replace").splitlines() if ln.strip()]
-        raise RenderFailed(tail[-1] if tail else f"worker exited with status {rc}")
-    return json.loads((work / "result.json").read_text())
+        return proc.wait()
 
 
 class RenderFailed(RuntimeError):

@@ -75,7 +75,7 @@ def render_remote(clip_name: str, quality: str, expect: dict, config_text: str, 
             worker.log_event(topic, {"clip": clip_name, "played": played})
 
         try:
-            result = render_local(clip, quality, tmp / "work", log, progress, env)
+            result = render_local(clip, quality, tmp / "work", log, progress, env, fork=False)  # a Dask worker's own
         except RenderFailed as e:
             return {"ok": False, "message": str(e), "log": log.read_text(encoding="utf-8", errors="replace")}
         files = {k: Path(result[k]).read_bytes() for k in KINDS if result.get(k)}

@@ -249,7 +249,7 @@ def segment_key(scene, camera, animations, mobjects, *, backend: str = "cairo", 
 
 def salt() -> bytes:
     """What turns a segment's content into pixels: the libraries, and the code of this module and speed.py."""
-    from .pipeline import library_versions
+    from .facts import library_versions
 
     here = Path(__file__).resolve().parent
     parts = [";".join(library_versions()).encode()] + [(here / f).read_bytes() for f in ("segments.py", "speed.py")]

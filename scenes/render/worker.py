@@ -38,7 +38,7 @@ FORCE_ENV = "ATTENTION_CLIPS_FORCE"  # "1": draw every segment (`clips render --
 def _shared_svg_dir() -> Path:
     import hashlib
 
-    from .pipeline import library_versions
+    from .facts import library_versions
 
     return SHARED_SVG_DIR / hashlib.sha256("\n".join(library_versions()).encode()).hexdigest()[:16]
 
@@ -70,6 +70,13 @@ def _keep_svg_cache(private: Path, shared: Path) -> None:
         os.replace(tmp, dst)
 
 
+def _print_progress(played: int) -> None:
+    print(f"@@progress {played}", flush=True)
+
+
+report_progress = _print_progress  # a worker forked by the pipeline sends it down a pipe (forked.py)
+
+
 def render(name: str, quality: str, workdir: Path) -> dict:
     os.chdir(REPO_DIR)  # Manim reads manim.cfg from the working directory
     from manim import Scene, config, tempconfig
@@ -94,7 +101,7 @@ def render(name: str, quality: str, workdir: Path) -> dict:
     def play(self, *a, **kw):
         original_play(self, *a, **kw)
         played[0] += 1
-        print(f"@@progress {played[0]}", flush=True)
+        report_progress(played[0])
 
     Scene.play = play
 
@@ -148,7 +155,7 @@ def render(name: str, quality: str, workdir: Path) -> dict:
         from scenes.kit.voice import clip_track, master
 
         from .audio import mux_with_audio
-        from .pipeline import video_facts
+        from .facts import video_facts
 
         seconds, _frames = video_facts(mp4)
         track, audio = master(clip_track(scene.voice_lines, seconds))

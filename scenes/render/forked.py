@@ -1,0 +1,103 @@
+"""Clip workers forked from a preloaded server instead of started afresh.
+
+``clips render`` used to start ``python -m scenes.render.worker`` for every clip, and each one
+imported Manim, PyAV, SciPy's filters and the scene modules again (about 3 s).  Here a
+``multiprocessing`` fork server imports them once (:mod:`scenes.render.preload`) and forks one
+child per clip: each clip still renders in a process of its own, started from a clean state (the
+server only imported modules; it never rendered), with the job's environment and its output in
+the clip's log, as before.  The frames and files are the same bits (``tests/test_reuse.py``).
+
+This module is light (the CLI imports it to hand jobs over); the heavy imports happen in the
+server.  ``ATTENTION_CLIPS_FORK_WORKERS=0`` starts each worker afresh, as before.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import traceback
+from pathlib import Path
+
+ENV = "ATTENTION_CLIPS_FORK_WORKERS"
+_lock = threading.Lock()
+_context = None
+
+
+def enabled() -> bool:
+    return os.environ.get(ENV, "1") not in ("0", "no", "off", "")
+
+
+def context():
+    """The fork-server context, its server preloading :mod:`scenes.render.preload` (started on first use)."""
+    global _context
+    with _lock:
+        if _context is None:
+            import multiprocessing
+
+            ctx = multiprocessing.get_context("forkserver")
+            ctx.set_forkserver_preload(["scenes.render.preload"])
+            _context = ctx
+        return _context
+
+
+def run(argv: list[str], env: dict, log: Path, on_progress) -> int:
+    """Run ``scenes.render.worker`` with ``argv`` in a forked child; its stdout and stderr go to
+    ``log``, each animation played calls ``on_progress(played)``.  Returns the exit status
+    (negative: killed by that signal)."""
+    from multiprocessing.connection import wait
+
+    ctx = context()
+    recv, send = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=child, args=(list(argv), dict(env), str(log), send), daemon=False)
+    proc.start()
+    send.close()
+    try:
+        while True:
+            ready = wait([recv, proc.sentinel])
+            if recv in ready:
+                try:
+                    played = recv.recv()
+                except EOFError:
+                    break
+                if on_progress is not None:
+                    on_progress(played)
+                continue
+            while recv.poll():  # the child has ended: what it sent before ending
+                try:
+                    played = recv.recv()
+                except EOFError:
+                    break
+                if on_progress is not None:
+                    on_progress(played)
+            break
+    finally:
+        recv.close()
+        proc.join()
+    return proc.exitcode
+
+
+def child(argv: list[str], env: dict, log: str, progress) -> None:
+    """In the forked child: the job's environment, the log as stdout and stderr, then the worker."""
+    os.environ.clear()
+    os.environ.update(env)
+    fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    os.dup2(fd, 1)
+    os.dup2(fd, 2)
+    os.close(fd)
+    sys.stdout = open(1, "w", encoding="utf-8", errors="replace", buffering=1, closefd=False)
+    sys.stderr = open(2, "w", encoding="utf-8", errors="replace", buffering=1, closefd=False)
+    from . import worker
+
+    worker.report_progress = progress.send
+    try:
+        code = worker.main(argv)
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    except BaseException:  # noqa: BLE001 - the log's last line names it, as a fresh worker's would
+        traceback.print_exc()
+        code = 1
+    sys.stdout.flush()
+    sys.stderr.flush()
+    progress.close()
+    sys.exit(code)  # multiprocessing's own exit: its finalisers release what the worker made (tqdm's lock)
