@@ -55,22 +55,14 @@ def run(argv: list[str], env: dict, log: Path, on_progress) -> int:
     try:
         while True:
             ready = wait([recv, proc.sentinel])
-            if recv in ready:
-                try:
-                    played = recv.recv()
-                except EOFError:
-                    break
-                if on_progress is not None:
-                    on_progress(played)
-                continue
-            while recv.poll():  # the child has ended: what it sent before ending
-                try:
-                    played = recv.recv()
-                except EOFError:
-                    break
-                if on_progress is not None:
-                    on_progress(played)
-            break
+            if recv not in ready and not recv.poll():
+                break  # the child has ended and everything it sent is read
+            try:
+                played = recv.recv()
+            except EOFError:
+                break
+            if on_progress is not None:
+                on_progress(played)
     finally:
         recv.close()
         proc.join()
