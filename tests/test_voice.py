@@ -255,3 +255,60 @@ def test_voice_none_renders_silent_clips(voiced):
     assert r.returncode == 0, r.stderr
     with av.open(str(voiced / "silent" / "t" / "01_alpha.mp4")) as c:
         assert not c.streams.audio
+
+
+# ------------------------------------------------------------------ a voice delivered once
+def _tiny_video(path: Path, seconds: float = 3.0, fps: int = 5) -> Path:
+    with av.open(str(path), "w") as out:
+        s = out.add_stream("libx264", rate=fps)
+        s.width, s.height, s.pix_fmt = 64, 36, "yuv420p"
+        for i in range(int(seconds * fps)):
+            f = av.VideoFrame.from_ndarray(np.full((36, 64, 3), 15 * i, np.uint8), format="rgb24")
+            out.mux(s.encode(f))
+        out.mux(s.encode(None))
+    return path
+
+
+def test_a_voice_delivered_before_is_muxed_bit_for_bit_and_anything_else_is_mastered_afresh(tmp_path, monkeypatch):
+    """``audio.deliver``: the same mixed track gives the same delivery from the cache (neither mastered nor
+    encoded again), muxed into the same bytes as a delivery made afresh; a track one sample different, a
+    forced render, an unreadable entry and the off switch each master and encode again."""
+    from scenes.kit import voice as V
+    from scenes.render import audio as A
+
+    monkeypatch.setattr(A, "AUDIO_CACHE_DIR", tmp_path / "cache")
+    rng = np.random.default_rng(3)
+    t = np.arange(3 * RATE) / RATE
+    raw = 0.05 * np.sin(2 * np.pi * 180 * t) * (1 + rng.standard_normal(t.size) * 0.2) * (t % 1 < 0.7)
+    video = _tiny_video(tmp_path / "v.mp4")
+    made = []
+    real_master = V.master
+    monkeypatch.setattr(V, "master", lambda x: (made.append(1), real_master(x))[1])
+
+    first = A.deliver(raw)
+    assert made == [1] and first.measured["delivered_true_peak_dbtp"] <= -1.0
+    assert abs(first.measured["lufs"] - V.TARGET_LUFS) < 0.2 and first.measured["encodings"] >= 1
+    again = A.deliver(raw.copy())
+    assert made == [1] and again.packets == first.packets and again.measured == first.measured
+    # muxed from the cache: the same bytes as the encoder's own packets muxed by mux_with_audio
+    a, b = tmp_path / "a.mp4", tmp_path / "b.mp4"
+    A.mux_packets(video, again.extradata, again.av_packets(), a)
+    track, _ = real_master(raw)
+    assert A.mux_with_audio(video, track, b)["delivered_lufs"] == first.measured["delivered_lufs"]
+    assert a.read_bytes() == b.read_bytes()
+    assert A.has_audio(a) and not list(tmp_path.glob("*.partial*"))
+
+    other = raw.copy()
+    other[RATE] += 1e-6
+    A.deliver(other)
+    assert made == [1, 1]
+    A.deliver(raw, reuse=False)  # `clips render --force`
+    assert made == [1, 1, 1]
+    [entry] = (tmp_path / "cache").glob(f"*/{A.delivery_key(raw)}.pkl")
+    entry.write_bytes(b"not a pickle")
+    assert A.deliver(raw).packets == first.packets and made == [1, 1, 1, 1]
+    assert A.deliver(raw).packets == first.packets and made == [1, 1, 1, 1]  # rewritten whole
+    monkeypatch.setenv("ATTENTION_CLIPS_AUDIO_CACHE", "0")
+    A.deliver(raw)
+    assert made == [1, 1, 1, 1, 1]
+    assert not list((tmp_path / "cache").rglob("*.tmp"))

@@ -152,15 +152,17 @@ def render(name: str, quality: str, workdir: Path) -> dict:
         (workdir / f"{clip.name}.{kind}").write_text(text, encoding="utf-8")
     audio = None
     if scene.voice_lines:  # the beats' voice, mixed, mastered and muxed beside the video
-        from scenes.kit.voice import clip_track, master
+        from scenes.kit.voice import clip_track
 
-        from .audio import mux_with_audio
+        from .audio import deliver, mux_packets
         from .facts import video_facts
 
         seconds, _frames = video_facts(mp4)
-        track, audio = master(clip_track(scene.voice_lines, seconds))
+        # mastered and encoded within the delivery limits, or the same track's delivery from before
+        delivery = deliver(clip_track(scene.voice_lines, seconds), reuse=os.environ.get(FORCE_ENV) != "1")
         voiced = workdir / f"{clip.name}.voiced.mp4"
-        audio.update(mux_with_audio(mp4, track, voiced))  # measured on the decoded AAC, as delivered
+        mux_packets(mp4, delivery.extradata, delivery.av_packets(), voiced)
+        audio = dict(delivery.measured)  # the master's, and the decoded AAC's as delivered
         mp4 = voiced
         audio.update(lines=len(scene.voice_lines), synthesised=scene.narrator.synthesised,
                      sources=sorted({ln.source for _, ln in scene.voice_lines}))
