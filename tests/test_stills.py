@@ -533,3 +533,22 @@ def test_14_the_table_and_the_wavelengths(all_stills):
     np.testing.assert_array_equal(wl[1], rope_wavelengths(LLAMA3.head_dim, LLAMA3.rope_base))
     n_slow = pairs_without_a_turn(LLAMA2.head_dim, LLAMA2.train_length, LLAMA2.rope_base)
     assert f"{n_slow} of {LLAMA2.head_dim // 2}" in s.proof[0]
+
+
+def test_a_measured_width_is_kept_per_font_setting_and_equals_a_fresh_measure():
+    """``text_width`` keeps each measure (wrapping re-measures the same lines in every theme), keyed by
+    the rc context's font settings too: under another font the same string measures anew."""
+    import matplotlib as mpl
+
+    from scenes.kit import stills as S
+
+    s = r"the weights $A_{ij} = \mathrm{softmax}(q_i \cdot k_j)$ sum to 1"
+    S._measure.cache_clear()
+    first = S.text_width(s, 10.5)
+    assert S.text_width(s, 10.5) == first and S._measure.cache_info().hits == 1
+    with mpl.rc_context({"font.family": "monospace", "mathtext.fontset": "stix"}):
+        other = S.text_width(s, 10.5)
+    assert other != first and S._measure.cache_info().misses == 2
+    S._measure.cache_clear()
+    assert S.text_width(s, 10.5) == first  # what a fresh measure gives
+    assert S.text_width(s, 12) > first

@@ -494,7 +494,27 @@ MONO_FAMILY = "DejaVu Sans Mono"
 
 
 def text_width(s: str, size: float, weight: str = "normal", family: str | None = None) -> float:
-    """Width of ``s`` in points at ``size`` (mathtext included), as matplotlib draws it."""
+    """Width of ``s`` in points at ``size`` (mathtext included), as matplotlib draws it.
+
+    Measured once per string, size, weight and font settings (the rc context's font and mathtext
+    keys): wrapping measures every line it tries, and the light and dark handouts and the HTML
+    figures wrap the same text (a mathtext parse is ~5 ms; matplotlib keeps only its last 50)."""
+    import matplotlib as mpl
+    from matplotlib import font_manager
+
+    # the fonts known (ours are added on first use) and the rc context's font settings
+    rc = (len(font_manager.fontManager.ttflist),) + tuple(str(mpl.rcParams[k]) for k in _FONT_RC)
+    return _measure(s, float(size), weight, family, rc)
+
+
+_FONT_RC = ("font.family", "font.sans-serif", "font.serif", "font.monospace", "font.weight", "font.stretch",
+            "font.style", "font.variant", "mathtext.fontset", "mathtext.rm", "mathtext.it", "mathtext.bf",
+            "mathtext.sf", "mathtext.tt", "mathtext.cal", "mathtext.default", "mathtext.fallback", "text.hinting",
+            "text.hinting_factor", "text.kerning_factor")
+
+
+@lru_cache(maxsize=20000)
+def _measure(s: str, size: float, weight: str, family: str | None, rc: tuple) -> float:
     from matplotlib.font_manager import FontProperties
 
     ismath = bool(re.search(r"(?<!\\)\$.*(?<!\\)\$", s))
