@@ -27,6 +27,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scenes.catalog import CLIPS
 from test_cli import clips, make_project
@@ -322,3 +324,18 @@ def test_described_render_holds_the_picture_while_each_description_is_spoken(tmp
     assert r.returncode == 0, r.stderr
     assert (qd / "lecture.mp4").exists() and "A label reading T = 6" in (qd / "lecture.descriptions.vtt").read_text()
     assert "[Description] A label reading T = 6" in (qd / "lecture.transcript.txt").read_text()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(27, 300), st.integers(48, 500), st.integers(0, 2**32 - 1))
+def test_the_cells_are_the_mean_of_their_pixels(h, w, seed):
+    """The flash analyser's grid: each cell the mean of its pixels (the integer sums, as a float mean
+    of the same pixels gives it), the rows and columns that do not fill a cell left out."""
+    from scenes.render.safety import GRID, _cells
+
+    frame = np.random.default_rng(seed).integers(0, 256, (h, w, 3), dtype=np.uint8)
+    r, c = GRID
+    a, b = h // r, w // c
+    want = frame[: r * a, : c * b].astype(np.float64).reshape(r, a, c, b, 3).mean(axis=(1, 3)) / 255
+    got = _cells(frame)
+    assert got.shape == (r, c, 3) and np.abs(got - want).max() < 1e-12
