@@ -104,13 +104,12 @@ def copy_deck(shipped_deck, tmp_path):
 # `pytest --durations`); a group not listed counts as light and goes last.
 GROUP_SECONDS = {
     # the two that need the narrated deck first, so both workers wait for it and it gets both cores
-    "languages-de": 700, "test_accessibility": 450,
-    "languages-es": 300, "languages-fr": 300, "test_config_matrix": 200, "test_handout": 170, "test_cli": 130,
-    "test_present": 110, "test_stills": 100,
-    "clip02": 100, "clip10": 80, "clip11": 70, "clip03": 60,
-    "clip14": 55, "clip07": 55, "clip09": 50, "test_voice": 50, "clip04": 45, "clip12": 45, "clip01": 45,
-    "clip05": 40, "clip08": 40, "test_languages": 40, "clip13": 35, "test_reuse": 30, "test_dask": 30,
-    "clip06": 20, "clip00": 20, "test_layout": 20, "clip15": 15,
+    "languages-de": 490, "test_accessibility": 350,
+    "test_handout": 215, "languages-es": 185, "test_config_matrix": 135, "languages-fr": 130, "test_present": 110,
+    "test_cli": 85, "clip02": 75, "clip07": 75, "test_stills": 75, "clip14": 60, "clip09": 60,
+    "clip13": 40, "clip08": 40, "clip00": 40, "clip03": 40, "clip10": 35, "test_dask": 35, "clip01": 35,
+    "test_voice": 30, "clip04": 30, "test_reuse": 30, "clip11": 30, "clip05": 20, "test_languages": 20,
+    "clip15": 20, "clip12": 15, "test_kit": 15, "clip06": 10, "test_layout": 5, "test_layers": 5,
 }
 
 
