@@ -181,6 +181,32 @@ def test_the_decoding_picture_does_not_overlap(final):
     assert scene.bar.get_left()[0] > b.tokens.get_right()[0]
 
 
+
+@pytest.mark.parametrize("d_model", [2, 6])
+def test_the_board_fits_every_allowed_length_and_its_bars_are_the_weights(final, tmp_path, d_model):
+    """Found by the sweep in CI: 5 tokens of 6 features left the cells 0.002 too narrow (``k_4`` sets
+    wider than ``k_5``) and the clip would not build. The bars now give way before the cells do."""
+    from scenes.figures.causal import kv_scales
+    from scenes.kit.compose import GAP
+    from scenes.kit.proofs import DecodeBoard
+    from scenes.render.matrix import write_config
+
+    scene, _ = final
+    region = scene.layout.content
+    for T in range(3, 7):
+        cfg = load_config(write_config({"sizes.T": T, "sizes.d": d_model, "permutation.perm": list(range(T))[::-1]},
+                                       tmp_path / f"T{T}.toml"))
+        d = KVCache.build_data(cfg)
+        b = DecodeBoard(d.trace.steps, d.trace.Y_cached, kv_scales(d)["K"], region, scene.proof.height,
+                        scene.bar.width)
+        assert b.cell_w >= GAP.normal and b.cell_h >= GAP.normal, (T, b.cell_w, b.cell_h)
+        assert b.MIN_BAR_LEN <= b.bar_len <= b.BAR_LEN
+        assert b.get_left()[0] >= region.left - 1e-6 and b.get_right()[0] <= region.right + 1e-6, T
+        for s, (_, bars) in zip(d.trace.steps, b.weights, strict=True):
+            for i, w in enumerate(s.weights):  # a weight of 1 is the bar's full length
+                assert bars.bars[i].width == pytest.approx(max(w * b.bar_len, 1e-3), abs=1e-6)
+
+
 # ------------------------------------------------------------------ lecture language and the takeaway
 def test_widgets_show_the_arrays_they_are_bound_to(final):
     scene, _ = final

@@ -579,7 +579,9 @@ class DecodeBoard(VGroup):
     the new one; ``bottom`` the strip under the rows (the tokens, later the proof)."""
 
     MAX_CELL_W, MAX_CELL_H = 1.25, 0.9  # cache and output cells, at most
-    BAR_LEN = 1.2  # a weight of 1 as a bar
+    BAR_LEN = 1.2  # a weight of 1 as a bar, where the cells have room
+    MIN_BAR_LEN = 0.8  # ... shortened down to this to keep the cells at least COMFORT_CELL_W wide
+    COMFORT_CELL_W = 0.36
 
     def __init__(self, steps, Y, scale: ColorScale, region: Region, bottom_h: float, aside_w: float, **kw):
         super().__init__(**kw)
@@ -593,14 +595,18 @@ class DecodeBoard(VGroup):
         heads_strip, rest = rest.take_top(head_h, gap=GAP.small)
         lab_w = math(f"k_{T - 1}", size=LABEL).width + GAP.small + GAP.hair
         num_w = label("0.00", size=SMALL).width
-        w_col = num_w + GAP.tight + self.BAR_LEN
         chk_w = max([check_mark(0.3).width, *(figure(s.recompute_defect, size=SMALL).width
                                               for s in steps if s.recompute_defect != 0.0)]) + GAP.tight
         self.tag_words = (label("cached", size=SMALL, color=DIM), label("new", size=SMALL, color=HIGHLIGHT))
         brace_w = GAP.normal
         tag_w = brace_w + GAP.tight + max(t.width for t in self.tag_words)
         gap = GAP.normal
-        fixed = 3 * lab_w + w_col + chk_w + tag_w + 5 * gap
+        fixed = 3 * lab_w + num_w + GAP.tight + chk_w + tag_w + 5 * gap  # all but the bars and the cells
+        # the bars give up to BAR_LEN - MIN_BAR_LEN before the cells go under their comfortable width
+        short = 3 * dm * self.COMFORT_CELL_W - (rest.width - fixed - self.BAR_LEN)
+        self.bar_len = float(np.clip(self.BAR_LEN - short, self.MIN_BAR_LEN, self.BAR_LEN))
+        w_col = num_w + GAP.tight + self.bar_len
+        fixed += self.bar_len
         cw = min(self.MAX_CELL_W, (rest.width - fixed) / (3 * dm))
         q_gap = GAP.normal
         q_min = 2 * label("x", size=SMALL).height + GAP.normal  # the query's note holds two lines
@@ -655,7 +661,7 @@ class DecodeBoard(VGroup):
         for s in steps:
             nums = VGroup(*[label(fmt_value(w, 2), size=SMALL).move_to([xs["W"] + num_w / 2, self.row_y(i), 0])
                             for i, w in enumerate(s.weights)])
-            bars = RowBars(s.weights, vmax=1.0, length=self.BAR_LEN, row_height=ch, thickness=min(0.28, ch * 0.55))
+            bars = RowBars(s.weights, vmax=1.0, length=self.bar_len, row_height=ch, thickness=min(0.28, ch * 0.55))
             bars.shift(np.array([xs["W"] + num_w + GAP.tight - bars.bars[0].get_left()[0],
                                  self.row_y(0) - bars.bars[0].get_center()[1], 0]))
             self.weights.append(VGroup(nums, bars))
