@@ -43,6 +43,25 @@ def forbid_latex():
         setattr(mod, name, fn)
 
 
+@pytest.fixture(autouse=True, scope="session")
+def media_of_this_worker():
+    """Widgets drawn outside an audit (``label(...)`` in a test) write Manim's SVG files into
+    ``config.media_dir``, ``./media`` by default, which both xdist workers share: Manim writes
+    ``<hash>_.svg`` beside the text's file and unlinks it, so two workers drawing the same word at
+    once lost each other's file (FileNotFoundError in CI). Each worker gets the audit's own folder."""
+    try:
+        from manim import config
+    except ImportError:  # mathcore-only environments
+        yield
+        return
+    from scenes.kit.audit import _cache_dir
+
+    saved = config.media_dir
+    config.media_dir = str(_cache_dir())
+    yield
+    config.media_dir = saved
+
+
 # ------------------------------------------------------------------ the shipped lecture, rendered once
 @pytest.fixture(scope="session")
 def shipped_deck(tmp_path_factory):
