@@ -11,6 +11,7 @@ that each group ran whole on one worker, its module fixture once.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
@@ -63,7 +64,7 @@ def test_each_group_runs_whole_on_one_worker_and_its_module_fixture_once(tmp_pat
     r = subprocess.run([sys.executable, "-m", "pytest", "-n", "2", "--dist", "loadgroup", "--no-loadscope-reorder",
                         "-q", "-p", "no:cacheprovider", str(tmp_path)],
                        cwd=tmp_path, capture_output=True, text=True, timeout=300,
-                       env={**__import__("os").environ, "SUITE_LOG": str(log)})
+                       env={**os.environ, "SUITE_LOG": str(log)})
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
     workers, fixtures = defaultdict(set), defaultdict(int)
     for line in log.read_text().splitlines():
