@@ -264,3 +264,90 @@ def test_the_audit_measures_every_box_as_manim_does_and_draws_nothing(clip, monk
     for f in family + [Mobject()]:
         manim_box = (f.get_left()[0], f.get_bottom()[1], f.get_right()[0], f.get_top()[1])
         assert audit._box(f) == tuple(float(v) for v in manim_box), f
+
+
+# ------------------------------------------------------------------------------ mobject copies
+def _same_copy(a, b, orig, memo_a: dict, memo_b: dict, path: str = "m") -> None:
+    """``a`` (our copy) and ``b`` (Manim's) of ``orig``: the same types and values, the same sharing
+    (an object met twice in ``orig`` is one object in each copy), and nothing mutable shared with ``orig``."""
+    import enum
+
+    from manim import ManimColor
+    from manim.mobject.mobject import Mobject
+
+    assert type(a) is type(b), (path, type(a), type(b))
+    if isinstance(orig, (bool, int, float, str, bytes, type(None), enum.Enum, ManimColor, np.generic)) or callable(orig) \
+            and not isinstance(orig, Mobject):
+        assert (a is orig) == (b is orig) or a == b, path
+        return
+    if id(orig) in memo_a:  # met before: both copies point back at the copy they made then
+        assert a is memo_a[id(orig)] and b is memo_b[id(orig)], f"{path}: sharing differs"
+        return
+    memo_a[id(orig)], memo_b[id(orig)] = a, b
+    if isinstance(orig, np.ndarray):
+        assert a is not orig and a.dtype == b.dtype and a.shape == b.shape, path
+        assert a.flags.c_contiguous == b.flags.c_contiguous and a.flags.f_contiguous == b.flags.f_contiguous, path
+        assert np.array_equal(a, b, equal_nan=True), path
+        return
+    if isinstance(orig, (list, tuple)):
+        assert len(a) == len(b) == len(orig), path
+        if isinstance(orig, list):
+            assert a is not orig, path
+        for i, (x, y, o) in enumerate(zip(a, b, orig)):
+            _same_copy(x, y, o, memo_a, memo_b, f"{path}[{i}]")
+        return
+    if isinstance(orig, dict):
+        assert a is not orig and list(a) == list(b) == list(orig), path
+        for k in orig:
+            _same_copy(a[k], b[k], orig[k], memo_a, memo_b, f"{path}[{k!r}]")
+        return
+    if isinstance(orig, Mobject):
+        assert a is not orig and list(vars(a)) == list(vars(b)), (path, set(vars(a)) ^ set(vars(b)))
+        assert a.original_id == b.original_id == str(id(orig)), path
+        for k, o in vars(orig).items():
+            if k != "original_id":
+                _same_copy(vars(a)[k], vars(b)[k], o, memo_a, memo_b, f"{path}.{k}")
+        return
+    # anything else was handed to copy.deepcopy by both (or shared by both: svgelements paths)
+    assert (a is orig) == (b is orig), path
+
+
+@pytest.mark.parametrize("clip", ["02_permutation_equivariance", "09_three_positional_schemes", "11_rope_rotates_qk"])
+def test_a_mobject_copy_is_manims_own_attribute_for_attribute(clip, monkeypatch):
+    """scenes.kit.copying replaces Manim's Mobject.__deepcopy__ (44 % of an audit) by one that skips
+    copy.deepcopy for what it knows: over every mobject of a clip's last picture (text, Typst, matrices,
+    plots, dials), its copy has Manim's copy's types, values, memory order and sharing, owns every
+    array and list (a change to it leaves the original alone), and draws the same pixels."""
+    import copy
+
+    from manim.mobject.mobject import Mobject
+
+    from scenes.catalog import resolve
+    from scenes.kit import copying
+    from scenes.kit.audit import audit_clip
+    from scenes.render import scene_class
+
+    assert Mobject.__deepcopy__ is copying.mobject_deepcopy  # installed by the kit
+    scene = audit_clip(scene_class(resolve([clip])[0]), load_config(), frame_size=(256, 144)).scene
+    group = scene.mobjects
+    assert sum(len(m.get_family()) for m in group) > 100
+    ours = [copy.deepcopy(m) for m in group]
+    monkeypatch.setattr(Mobject, "__deepcopy__", copying._MANIM_DEEPCOPY)
+    manims = [copy.deepcopy(m) for m in group]
+    monkeypatch.undo()
+    for i, (a, b, o) in enumerate(zip(ours, manims, group)):  # each its own deepcopy, with its own memo
+        _same_copy(a, b, o, {}, {}, f"mobjects[{i}]")
+    # a copy is its own: moving it moves nothing of the original
+    before = [m.points.copy() for m in group[0].get_family()]
+    ours[0].shift([1.0, 0.5, 0.0])
+    assert all(np.array_equal(p, m.points) for p, m in zip(before, group[0].get_family()))
+    # and the copies draw what the originals draw, pixel for pixel
+    def draw(mobs):
+        scene.clear()
+        scene.add(*mobs)
+        scene.renderer.update_frame(scene)
+        return np.array(scene.renderer.get_frame())
+
+    frame_o = draw(group)
+    assert frame_o.std() > 0
+    assert np.array_equal(draw([copy.deepcopy(m) for m in group]), frame_o)

@@ -16,26 +16,9 @@ from manim import MathTypst, ManimColor, Text
 
 from mathcore.config import ASSETS_DIR
 
-from . import numbers
+from . import copying, numbers
 
-def _share_immutable_on_copy() -> None:
-    """Copies share data nothing mutates after construction.
-
-    ``Mobject.copy`` deep-copies everything, including each glyph's parsed SVG path
-    (svgelements ``Path``/``Matrix``/``Color``, used only to build the glyph's points) and
-    every ``ManimColor`` (immutable: colour changes make new ones).  Sharing them instead
-    halves the cost of a copy, and Manim copies mobjects for every animation it plays
-    (measured: clip 03's audit 11 s -> 6 s); frames are bit-identical (tested)."""
-    import svgelements as se
-
-    def share(self, memo):
-        return self
-
-    for cls in (ManimColor, se.Path, se.Matrix, se.Color, se.Shape):
-        cls.__deepcopy__ = share
-
-
-_share_immutable_on_copy()
+copying.install()  # mobject copies share what nothing mutates, and skip copy.deepcopy (scenes/kit/copying.py)
 
 FONTS_DIR: Path = ASSETS_DIR / "fonts"
 SANS = "Inter"
