@@ -116,6 +116,26 @@ def test_one_short_sentence_is_synthesised_offline_deterministically_and_cached(
     assert len(fresh) == len(cached) and np.max(np.abs(fresh - cached)) < 1.5 / 32767  # the same bits, up to 16-bit storage
 
 
+def test_the_voice_runs_on_one_quiet_thread_and_says_what_piper_load_says(narrator):
+    """The narrator's ONNX session is one thread that does not spin (a render runs a worker per core),
+    and it gives the very samples of Piper's own ``PiperVoice.load`` with ONNX Runtime's defaults."""
+    from piper import PiperVoice
+    from piper.config import SynthesisConfig
+
+    from scenes.kit.voice import piper_model
+
+    narrator.synthesise("Warm up.")
+    opts = narrator._voice.session.get_session_options()
+    assert opts.intra_op_num_threads == 1 and opts.inter_op_num_threads == 1
+    assert opts.get_session_config_entry("session.intra_op.allow_spinning") == "0"
+    model, cfg = piper_model()
+    theirs = PiperVoice.load(str(model), config_path=str(cfg))
+    say, quiet = "Rotary embeddings turn each pair of coordinates.", SynthesisConfig(noise_scale=0.0, noise_w_scale=0.0)
+    a = np.concatenate([c.audio_int16_array for c in narrator._voice.synthesize(say, quiet)])
+    b = np.concatenate([c.audio_int16_array for c in theirs.synthesize(say, quiet)])
+    assert len(a) > 22050 and np.array_equal(a, b)
+
+
 def test_text_the_voice_would_misread_is_refused(narrator):
     from scenes.kit.voice import VoiceError
 

@@ -272,6 +272,28 @@ def voice_identity() -> dict:
             "piper": version, "rate": RATE, "noise": 0.0, "trim_db": -45.0}
 
 
+def _piper_voice(PiperVoice, model: Path, cfg: Path):
+    """Piper's voice with its ONNX session on one thread that sleeps when idle.
+
+    ``PiperVoice.load`` gives the session ONNX Runtime's defaults: a thread per core, spinning while
+    it waits.  A render runs a worker per core, and each spinning pool burns the cores the other
+    workers need: three syntheses side by side on 2 cores took 5.9 s each on the defaults and 3.8 s
+    on one thread, and even alone one thread needs a quarter less CPU (2.5 s for 32 s of speech,
+    against 3.3 s).  The samples are the same bits (tests/test_voice.py)."""
+    import json
+
+    import onnxruntime
+    from piper.config import PiperConfig
+
+    opts = onnxruntime.SessionOptions()
+    opts.intra_op_num_threads = 1
+    opts.inter_op_num_threads = 1
+    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    opts.add_session_config_entry("session.inter_op.allow_spinning", "0")
+    session = onnxruntime.InferenceSession(str(model), sess_options=opts, providers=["CPUExecutionProvider"])
+    return PiperVoice(session=session, config=PiperConfig.from_dict(json.loads(Path(cfg).read_text(encoding="utf-8"))))
+
+
 class Narrator:
     """Speaks beats: a recording where the lecturer made one, else Piper (``engine="piper"``),
     or recordings only (``engine="recorded"``: a beat without one is an error)."""
@@ -325,7 +347,7 @@ class Narrator:
                 raise VoiceError("piper-tts is not installed (pip install piper-tts), "
                                  "or render silent clips with --voice none") from None
             model, cfg = piper_model()
-            self._voice = PiperVoice.load(str(model), config_path=str(cfg))
+            self._voice = _piper_voice(PiperVoice, model, cfg)
         from piper.config import SynthesisConfig
 
         chunks = list(self._voice.synthesize(say, SynthesisConfig(noise_scale=0.0, noise_w_scale=0.0)))
