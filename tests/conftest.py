@@ -63,35 +63,20 @@ def media_of_this_worker():
 
 
 # ------------------------------------------------------------------ the shipped lecture, rendered once
-@pytest.fixture(scope="session")
-def shipped_deck(tmp_path_factory):
-    """The shipped lecture rendered narrated at the test quality ``t`` through the real ``clips render``,
-    then joined by ``clips lecture`` and paged by ``clips present``: the ``out/t`` folder.
-
-    It is rendered once per test run, whichever xdist worker asks first, under an exclusive lock in the
-    run's shared temporary folder; the other worker waits for it and reads the same files.  Tests that
-    change the deck copy it first (``copy_deck``).  ``CLIPS_A11Y_DECK`` names a deck already rendered from
-    this commit (its ``out/t``), to iterate on the checks.
-    """
+def _once(root, steps, prepare=None) -> None:
+    """Run the ``clips`` commands ``steps`` (after ``prepare()``) once per test run, whichever xdist
+    worker asks first, under an exclusive lock in ``root``; the other worker waits and reads the same files."""
     import fcntl
 
     from test_cli import clips
 
-    if os.environ.get("CLIPS_A11Y_DECK"):
-        from pathlib import Path
-
-        return Path(os.environ["CLIPS_A11Y_DECK"])
-    base = tmp_path_factory.getbasetemp()
-    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
-    root = shared / "shipped-deck"
     root.mkdir(exist_ok=True)
     done, failed = root / "done", root / "failed"
     with open(root / "lock", "w") as fh:
         fcntl.flock(fh, fcntl.LOCK_EX)
         if not done.exists() and not failed.exists():
-            out = root / "out"
-            steps = [("render", "-q", "t", "--out", str(out), "--voice", "piper", "--jobs", "2"),
-                     ("lecture", "-q", "t", "--out", str(out)), ("present", "-q", "t", "--out", str(out))]
+            if prepare is not None:
+                prepare()
             for args in steps:
                 r = clips(None, *args, timeout=3600)
                 if r.returncode != 0:
@@ -101,7 +86,48 @@ def shipped_deck(tmp_path_factory):
                 done.write_text("ok")
     if failed.exists():
         pytest.fail(failed.read_text())
+
+
+def _run_folder(tmp_path_factory):
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base  # shared by the workers of a run
+
+
+@pytest.fixture(scope="session")
+def shipped_deck(tmp_path_factory):
+    """The shipped lecture's clips rendered narrated at the test quality ``t`` through the real
+    ``clips render``: the ``out/t`` folder, rendered once per test run (see ``_once``).  Tests that
+    change the deck copy it first (``copy_deck``); the joined lecture is ``shipped_lecture``.
+    ``CLIPS_A11Y_DECK`` names a deck already rendered from this commit (its ``out/t``, joined and
+    paged), to iterate on the checks.
+    """
+    from pathlib import Path
+
+    if os.environ.get("CLIPS_A11Y_DECK"):
+        return Path(os.environ["CLIPS_A11Y_DECK"])
+    root = _run_folder(tmp_path_factory) / "shipped-deck"
+    _once(root, [("render", "-q", "t", "--out", str(root / "out"), "--voice", "piper", "--jobs", "2")])
     return root / "out" / "t"
+
+
+@pytest.fixture(scope="session")
+def shipped_lecture(shipped_deck, tmp_path_factory):
+    """The shipped deck joined by ``clips lecture`` and paged by ``clips present``, in a copy of its
+    ``out`` folder, once per run: the worker that asks for it joins while the other goes on with the
+    deck (the language lectures copy the rendered clips, never a half-written lecture)."""
+    import shutil
+
+    if os.environ.get("CLIPS_A11Y_DECK"):
+        return shipped_deck
+    root = _run_folder(tmp_path_factory) / "shipped-lecture"
+    out = root / "out"
+
+    def copy():
+        shutil.rmtree(out, ignore_errors=True)
+        shutil.copytree(shipped_deck.parent, out, symlinks=True, ignore=shutil.ignore_patterns(".lock"))
+
+    _once(root, [("lecture", "-q", "t", "--out", str(out)), ("present", "-q", "t", "--out", str(out))], prepare=copy)
+    return out / "t"
 
 
 @pytest.fixture
@@ -123,6 +149,7 @@ def copy_deck(shipped_deck, tmp_path):
 # `pytest --durations`); a group not listed counts as light and goes last.
 GROUP_SECONDS = {
     # the two that need the narrated deck first, so both workers wait for it and it gets both cores
+    # (then the accessibility worker joins the lecture while the other renders in German)
     "languages-de": 490, "test_accessibility": 350,
     "test_handout": 215, "languages-es": 185, "test_config_matrix": 135, "languages-fr": 130, "test_present": 110,
     "test_cli": 85, "clip02": 75, "clip07": 75, "test_stills": 75, "clip14": 60, "clip09": 60,

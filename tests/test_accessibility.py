@@ -41,8 +41,8 @@ needs_ffmpeg = pytest.mark.skipif(FFMPEG is None, reason="ffmpeg missing: run ma
 
 # ------------------------------------------------------------------ the lecture, rendered
 @pytest.fixture(scope="module")
-def deck(shipped_deck) -> Path:
-    return shipped_deck  # rendered once for the run (tests/conftest.py), shared with the language tests
+def deck(shipped_lecture) -> Path:
+    return shipped_lecture  # rendered once for the run and joined (tests/conftest.py); its clips shared with the language tests
 
 
 def manifest(q: Path) -> dict:
