@@ -332,3 +332,30 @@ def test_a_voice_delivered_before_is_muxed_bit_for_bit_and_anything_else_is_mast
     A.deliver(raw)
     assert made == [1, 1, 1, 1, 1]
     assert not list((tmp_path / "cache").rglob("*.tmp"))
+
+
+def _write_many(path: str, n: int) -> None:
+    from scenes.kit.voice import write_wav
+
+    x = np.sin(np.arange(4800) / 7.0).astype(np.float32) * 0.5
+    for _ in range(n):
+        write_wav(Path(path), x)
+
+
+def test_two_workers_writing_the_same_line_at_once_both_succeed_and_leave_it_whole(tmp_path):
+    """Two render workers that speak the same sentence cache the same WAV at once: each writes under a
+    name of its own and renames it into place, so neither loses its file to the other (a shared
+    ``.partial`` name failed CI with FileNotFoundError) and what is left is one whole line."""
+    import multiprocessing as mp
+
+    from scenes.kit.voice import read_wav
+
+    path = tmp_path / "line.wav"
+    ctx = mp.get_context("fork")
+    procs = [ctx.Process(target=_write_many, args=(str(path), 300)) for _ in range(3)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(60)
+    assert [p.exitcode for p in procs] == [0, 0, 0]
+    assert len(read_wav(path)) == 4800 and not list(tmp_path.glob("*.partial"))

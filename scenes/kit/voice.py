@@ -159,8 +159,13 @@ def read_audio(path: Path, rate: int = RATE) -> np.ndarray:
 def write_wav(path: Path, samples: np.ndarray, rate: int = RATE) -> None:
     import wave
 
+    import os
+    import threading
+
     pcm = np.clip(np.round(np.asarray(samples, dtype=np.float64) * 32767), -32768, 32767).astype("<i2")
-    tmp = path.with_name(path.name + ".partial")
+    # a name of this process's own: two render workers speaking the same line write it side by side,
+    # and a shared ".partial" name let one rename the other's file away (FileNotFoundError in CI)
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.partial")
     with wave.open(str(tmp), "wb") as w:
         w.setnchannels(1)
         w.setsampwidth(2)
