@@ -489,3 +489,35 @@ def test_audit_keeps_what_it_found_under_the_render_key_and_audits_again_when_an
     for entry in (root / ".render-cache" / "audit" / "02_beta").rglob("*.pkl"):
         entry.write_bytes(b"not a pickle")
     assert "unchanged" not in audit()["02_beta"]
+
+
+# ------------------------------------------------------------------------------ typeset files shared between renders
+def test_a_label_a_small_render_wrapped_is_set_on_one_line_by_a_larger_one(tmp_path, monkeypatch):
+    """Renders link their typeset SVGs from a shared folder (scenes.render.worker).  Pango lays a label
+    out on a canvas as wide as the frame and wraps what is wider, and Manim names the file by the text
+    and style alone: so the label a quality-t render wrapped (256 px) must not be what a 480p or 1080p
+    render reads back.  Typst formulas do not depend on the canvas and stay shared."""
+    from manim import Text, tempconfig
+
+    from scenes.render import worker
+
+    long = "the extrapolation cliff beyond the training length, where every position is new to the model"
+
+    def typeset(quality: str, media: Path, shared_root: Path) -> tuple[float, float]:
+        monkeypatch.setattr(worker, "SHARED_SVG_DIR", shared_root)
+        w, h, _ = worker.QUALITY_SETTINGS[quality]
+        private = media / "text"
+        shared = worker.shared_svg_dirs(quality)
+        worker._seed_svg_cache(private, shared["text"])
+        with tempconfig({"pixel_width": w, "pixel_height": h, "text_dir": str(private), "media_dir": str(media)}):
+            t = Text(long, font_size=24)
+        worker._keep_svg_cache(private, shared["text"])
+        return round(float(t.width), 4), round(float(t.height), 4)
+
+    small = typeset("t", tmp_path / "r1", tmp_path / "shared")
+    after = typeset("l", tmp_path / "r2", tmp_path / "shared")  # after the t render kept its files
+    alone = typeset("l", tmp_path / "r3", tmp_path / "elsewhere")  # 480p with nothing shared before
+    assert small[0] < alone[0] - 1 and small[1] > 1.5 * alone[1]  # t wrapped it: narrower, taller
+    assert after == alone, (small, after, alone)
+    dirs = {q: worker.shared_svg_dirs(q) for q in ("t", "l", "h")}
+    assert len({d["text"] for d in dirs.values()}) == 3 and len({d["typst"] for d in dirs.values()}) == 1

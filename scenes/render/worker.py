@@ -43,6 +43,18 @@ def _shared_svg_dir() -> Path:
     return SHARED_SVG_DIR / hashlib.sha256("\n".join(library_versions()).encode()).hexdigest()[:16]
 
 
+def shared_svg_dirs(quality: str) -> dict[str, Path]:
+    """The shared folders a render of ``quality`` links its typeset files from, per kind.
+
+    A Typst formula's SVG is the same at every quality.  A Pango label's is not: Pango lays it out on a
+    canvas as wide as the frame in pixels and wraps what is wider (at quality ``t``, 256 px, every label
+    longer than about 11 units), while Manim names the file by the text and its style only.  One folder
+    for every quality handed a 1080p render the labels a test render had wrapped; each canvas has its own."""
+    w, h, _fps = QUALITY_SETTINGS[quality]
+    root = _shared_svg_dir()
+    return {"typst": root / "typst", "text": root / f"text-{w}x{h}"}
+
+
 def _seed_svg_cache(private: Path, shared: Path) -> None:
     """Link the shared SVGs into this render's folder (a link costs nothing and copies nothing)."""
     private.mkdir(parents=True, exist_ok=True)
@@ -111,9 +123,9 @@ def render(name: str, quality: str, workdir: Path) -> dict:
     scene_cls = getattr(module, clip.scene)
     media = workdir / "media"
     svgs = {kind: media / kind for kind in ("typst", "text")}
-    shared = _shared_svg_dir()
+    shared = shared_svg_dirs(quality)
     for kind, private in svgs.items():
-        _seed_svg_cache(private, shared / kind)
+        _seed_svg_cache(private, shared[kind])
     segdir = segments.cache_dir(clip.name) / quality
     segments.clean_temporaries(segdir)
     with tempconfig({
@@ -139,7 +151,7 @@ def render(name: str, quality: str, workdir: Path) -> dict:
         srt = mp4.with_suffix(".srt")
         _ = config  # config is what tempconfig set; nothing else to read
     for kind, private in svgs.items():
-        _keep_svg_cache(private, shared / kind)
+        _keep_svg_cache(private, shared[kind])
     from PIL import Image
 
     png = workdir / f"{clip.name}.png"
