@@ -18,8 +18,8 @@ copy is:
   same memo.  An object met twice is copied once (the memo), as before.
 
 The copy has the same attributes, of the same types, with equal values, as Manim's own
-(tests/test_kit.py compares the two over every widget family), and the frames of a render are
-bit-identical.
+(tests/test_kit.py compares the two over every mobject of two clips' last pictures), and the frames
+of a render are bit-identical.
 """
 
 from __future__ import annotations
