@@ -127,3 +127,17 @@ def corner_results(scene_cls, tmp_path_factory) -> dict:
         _CORNERS[scene_cls] = audit_matrix(by_scene(scene_cls.__name__), None, _CORNERS["cfgs"],
                                            first=shipped_audit(scene_cls))
     return _CORNERS[scene_cls]
+
+
+def canonical_records(res) -> list:
+    """An audit's records and problems as plain values (every box, colour, opacity, text and stroke of
+    every beat; the ids of overlay groups only counted, as they differ between runs)."""
+    out = []
+    for b in res.records:
+        items = [(i.kind, i.name, tuple(map(float, i.box)), float(i.opacity), len(i.units), i.header,
+                  float(i.xheight_px), i.filled, None if i.stroke is None else i.stroke.tolist(), i.stroke_half,
+                  i.background, i.rgb, i.fill_rgb, i.fill_opacity, i.z, i.bold, i.text, i.is_math, i.stroke_rgb)
+                 for i in b.items]
+        out.append((b.key, b.time, items, b.header_bottom, None if b.start is None else len(b.start),
+                    repr(b.shown), repr(b.named)))
+    return [out, sorted(str(p) for p in res.problems)]

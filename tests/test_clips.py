@@ -33,3 +33,19 @@ def test_every_beat_of_every_clip_holds_under_every_config(clip, tmp_path_factor
         assert lo <= scene.time <= hi, (name, scene.time)
         assert [c.start for c in scene.captions] == sorted(c.start for c in scene.captions), name
         assert_inside_frame(scene, bottom=CONTENT_BOTTOM - 1e-3)
+
+
+@pytest.mark.parametrize("clip", CLIPS, ids=[c.name for c in CLIPS])
+def test_an_audit_that_draws_nothing_records_what_the_drawn_one_did(clip):
+    """An audit that wants no picture plays plain fades without their copies (scenes.kit.skipfade): every
+    beat's record of it (each box, colour, opacity, text, stroke) and every problem it finds are the
+    drawn shipped audit's, which plays every fade as Manim does."""
+    from frames import canonical_records, shipped_audit
+    from mathcore.config import load_config
+    from scenes.kit.audit import audit_clip
+
+    cls = scene_class(clip)
+    drawn = shipped_audit(cls)
+    quick = audit_clip(cls, load_config())
+    assert quick.frame is None and not quick.beat_frames
+    assert canonical_records(quick) == canonical_records(drawn)

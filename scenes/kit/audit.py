@@ -473,7 +473,13 @@ def audit_clip(scene_cls, lecture_config=None, frame_size: tuple[int, int] | Non
                 grabbed.append((key, np.array(sc.renderer.get_frame())[..., :3].copy()))
 
             scene.beat_hook = grab
-        scene.render()
+        if frame_size is None and beat_frames is None:
+            from .skipfade import skipped_fades
+
+            with skipped_fades():  # nothing is drawn: a plain fade needs none of its copies
+                scene.render()
+        else:
+            scene.render()
         frame = None
         if frame_size is not None:
             scene.renderer.update_frame(scene)
