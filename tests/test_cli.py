@@ -279,13 +279,13 @@ def test_force_renders_anyway_and_the_same_config_gives_the_same_bits(proj):
     before, shas = mtimes(proj), {k: f["sha256"] for k, f in manifest(proj)["01_alpha"]["files"].items()}
     # the labels the first render typeset were kept; the forced render reads them, typesets nothing
     # new, and still writes the same bits as the render that typeset them
-    kept = sorted((proj / ".render-cache" / "svg").glob("*/text/*.svg"))
+    kept = sorted((proj / ".render-cache" / "svg").glob("*/text-*/*.svg"))
     assert kept and not list((proj / ".render-cache" / "svg").glob("*/*/.*.tmp"))
     r = clips(proj, "render", "alpha", "-q", "t", "--out", "out", "--force")
     assert r.returncode == 0 and "1 rendered" in r.stdout
     assert mtimes(proj)["01_alpha.mp4"] != before["01_alpha.mp4"]
     assert {k: f["sha256"] for k, f in manifest(proj)["01_alpha"]["files"].items()} == shas
-    assert sorted((proj / ".render-cache" / "svg").glob("*/text/*.svg")) == kept
+    assert sorted((proj / ".render-cache" / "svg").glob("*/text-*/*.svg")) == kept
 
 
 def test_lecture_joins_clips_with_chapters_and_shifted_subtitles(proj):
