@@ -29,6 +29,7 @@ import enum
 import types
 
 import numpy as np
+import svgelements as se
 from manim import ManimColor
 from manim.constants import CapStyleType, LineJointType
 from manim.mobject.mobject import Mobject
@@ -39,12 +40,10 @@ _FAST: dict[type, bool] = {}  # a class: does it copy with mobject_deepcopy
 _SETTERS: dict[type, frozenset] = {}  # a class: the names its data descriptors (properties) own
 
 
-def _atomic() -> set[type]:
-    import svgelements as se
-
-    plain = {bool, int, float, complex, str, bytes, type(None), range, types.FunctionType,
-             types.BuiltinFunctionType, type, np.float64, np.float32, np.int64, np.int32, np.bool_}
-    return plain | {ManimColor, se.Path, se.Matrix, se.Color}
+# the values a copy takes as they are: immutable, or shared on copy (install); enums copy as themselves
+ATOMIC = frozenset({bool, int, float, complex, str, bytes, type(None), range, types.FunctionType,
+                    types.BuiltinFunctionType, type, np.float64, np.float32, np.int64, np.int32, np.bool_,
+                    ManimColor, se.Path, se.Matrix, se.Color, LineJointType, CapStyleType})
 
 
 def _share(self, memo):
@@ -119,15 +118,11 @@ def mobject_deepcopy(self, memo):
     return result
 
 
-ATOMIC: set[type] = set()
 _MANIM_DEEPCOPY = Mobject.__deepcopy__  # Manim's own, for the test that compares the two
 
 
 def install() -> None:
     """Share the immutable parts and copy mobjects with :func:`mobject_deepcopy` (idempotent)."""
-    import svgelements as se
-
-    ATOMIC.update(_atomic() | {LineJointType, CapStyleType})  # enums: Enum.__deepcopy__ returns the member
     for cls in (ManimColor, se.Path, se.Matrix, se.Color, se.Shape):
         cls.__deepcopy__ = _share
     Mobject.__deepcopy__ = mobject_deepcopy

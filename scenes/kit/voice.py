@@ -157,10 +157,9 @@ def read_audio(path: Path, rate: int = RATE) -> np.ndarray:
 
 
 def write_wav(path: Path, samples: np.ndarray, rate: int = RATE) -> None:
-    import wave
-
     import os
     import threading
+    import wave
 
     pcm = np.clip(np.round(np.asarray(samples, dtype=np.float64) * 32767), -32768, 32767).astype("<i2")
     # a name of this process's own: two render workers speaking the same line write it side by side,
@@ -285,8 +284,6 @@ def _piper_voice(PiperVoice, model: Path, cfg: Path):
     workers need: three syntheses side by side on 2 cores took 5.9 s each on the defaults and 3.8 s
     on one thread, and even alone one thread needs a quarter less CPU (2.5 s for 32 s of speech,
     against 3.3 s).  The samples are the same bits (tests/test_voice.py)."""
-    import json
-
     import onnxruntime
     from piper.config import PiperConfig
 
