@@ -18,6 +18,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
@@ -492,32 +493,40 @@ def test_audit_keeps_what_it_found_under_the_render_key_and_audits_again_when_an
 
 
 # ------------------------------------------------------------------------------ typeset files shared between renders
-def test_a_label_a_small_render_wrapped_is_set_on_one_line_by_a_larger_one(tmp_path, monkeypatch):
-    """Renders link their typeset SVGs from a shared folder (scenes.render.worker).  Pango lays a label
-    out on a canvas as wide as the frame and wraps what is wider, and Manim names the file by the text
-    and style alone: so the label a quality-t render wrapped (256 px) must not be what a 480p or 1080p
-    render reads back.  Typst formulas do not depend on the canvas and stay shared."""
+def test_a_label_is_laid_out_on_one_canvas_at_every_quality(tmp_path, monkeypatch):
+    """Pango lays text out on a canvas as wide as the frame in pixels and wraps what is wider: a raw ``Text``
+    on the test quality's 256 px comes out on two lines.  The kit lays every label out on one canvas
+    (``theme.TEXT_CANVAS``, the audit's): built afresh at t, l, h and k, a long label is the same outlines,
+    bit for bit, on one line, so a test render draws the layout the audit checked and a render at any
+    quality can link the labels another quality typeset (one shared text folder; Typst's is one too)."""
     from manim import Text, tempconfig
 
+    from scenes.kit import theme
     from scenes.render import worker
 
     long = "the extrapolation cliff beyond the training length, where every position is new to the model"
+    monkeypatch.setenv("ATTENTION_CLIPS_MOBJECT_CACHE", "0")  # every label laid out here, by Pango
 
-    def typeset(quality: str, media: Path, shared_root: Path) -> tuple[float, float]:
-        monkeypatch.setattr(worker, "SHARED_SVG_DIR", shared_root)
+    def typeset(quality: str, where: Path, raw: bool = False):
+        monkeypatch.setattr(worker, "SHARED_SVG_DIR", where / "shared")  # nothing typeset before
         w, h, _ = worker.QUALITY_SETTINGS[quality]
-        private = media / "text"
+        private = where / "media" / "text"
         shared = worker.shared_svg_dirs(quality)
         worker._seed_svg_cache(private, shared["text"])
-        with tempconfig({"pixel_width": w, "pixel_height": h, "text_dir": str(private), "media_dir": str(media)}):
-            t = Text(long, font_size=24)
+        theme._BUILT.clear()
+        with tempconfig({"pixel_width": w, "pixel_height": h, "text_dir": str(private), "media_dir": str(where / "media")}):
+            t = Text(long, font_size=24) if raw else theme.label(long, size=24)
         worker._keep_svg_cache(private, shared["text"])
-        return round(float(t.width), 4), round(float(t.height), 4)
+        return t
 
-    small = typeset("t", tmp_path / "r1", tmp_path / "shared")
-    after = typeset("l", tmp_path / "r2", tmp_path / "shared")  # after the t render kept its files
-    alone = typeset("l", tmp_path / "r3", tmp_path / "elsewhere")  # 480p with nothing shared before
-    assert small[0] < alone[0] - 1 and small[1] > 1.5 * alone[1]  # t wrapped it: narrower, taller
-    assert after == alone, (small, after, alone)
-    dirs = {q: worker.shared_svg_dirs(q) for q in ("t", "l", "h")}
-    assert len({d["text"] for d in dirs.values()}) == 3 and len({d["typst"] for d in dirs.values()}) == 1
+    def outline(m) -> np.ndarray:
+        return np.concatenate([f.points for f in m.family_members_with_points()])
+
+    raw_t, raw_l = typeset("t", tmp_path / "raw-t", raw=True), typeset("l", tmp_path / "raw-l", raw=True)
+    assert raw_t.width < raw_l.width - 1 and raw_t.height > 1.5 * raw_l.height  # the frame's canvas wraps it at t
+    kit = {q: typeset(q, tmp_path / f"kit-{q}") for q in ("t", "l", "h", "k")}
+    assert all(np.array_equal(outline(m), outline(kit["l"])) for m in kit.values())
+    assert kit["t"].height < 0.7 * raw_t.height  # one line
+    theme._BUILT.clear()
+    dirs = {q: worker.shared_svg_dirs(q) for q in worker.QUALITY_SETTINGS}
+    assert len({d["text"] for d in dirs.values()}) == 1 and len({d["typst"] for d in dirs.values()}) == 1

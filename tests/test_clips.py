@@ -49,3 +49,29 @@ def test_an_audit_that_draws_nothing_records_what_the_drawn_one_did(clip):
     quick = audit_clip(cls, load_config())
     assert quick.frame is None and not quick.beat_frames
     assert canonical_records(quick) == canonical_records(drawn)
+
+
+def _without_times(canonical: list) -> list:
+    records, problems = canonical
+    return [[(b[0],) + tuple(b[2:]) for b in records], problems]
+
+
+@pytest.mark.parametrize("clip", CLIPS, ids=[c.name for c in CLIPS])
+def test_the_audit_a_render_kept_is_the_audits_own_but_for_its_beat_times(clip, shipped_deck):
+    """The shipped deck, rendered narrated at the test quality, kept each clip's audit (scenes.render.auditcache.keep):
+    every beat's record (each box, colour, opacity, text, stroke) and every problem equal the shipped audit's, which
+    ran silent with its animations skipped on the audit's own canvas; only the beat times are the render's, each
+    beat ending where the manifest says (a narrated beat lasts as long as its speech).  So `clips audit` after a
+    render, which reads what the render kept, finds what it would have found running the clip."""
+    import json
+
+    from frames import canonical_records, shipped_audit
+    from mathcore.config import load_config
+    from scenes.render.auditcache import lookup
+
+    kept = lookup(clip, load_config())
+    assert kept is not None and kept.kept_by == "render", clip.name
+    assert _without_times(canonical_records(kept)) == _without_times(canonical_records(shipped_audit(scene_class(clip))))
+    beats = json.loads((shipped_deck / "manifest.json").read_text())["clips"][clip.name]["beats"]
+    assert [r.key for r in kept.records] == [b["key"] for b in beats]
+    assert [r.time for r in kept.records] == pytest.approx([b["start"] + b["duration"] for b in beats], abs=1e-5)

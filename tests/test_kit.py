@@ -90,7 +90,11 @@ def test_text_and_math_read_back_from_the_disk_cache_are_what_is_built(tmp_path,
 
     w, h = config.pixel_width, config.pixel_height
     with tempconfig({"pixel_width": w // 2, "pixel_height": h // 2}):
-        theme.label("Größe · Äpfel", size=24)
+        theme.label("Größe · Äpfel", size=24)  # a label is laid out on one canvas whatever the frame's: the same entry
+    assert len(list(tmp_path.rglob("*.pkl"))) == 3
+    theme._BUILT.clear()
+    with tempconfig({"pixel_width": w // 2, "pixel_height": h // 2}):
+        theme.math("sum_(i=1)^n x_i", size=24)  # a formula's entry is the frame's
     assert len(list(tmp_path.rglob("*.pkl"))) == 4
     theme._BUILT.clear()
 

@@ -8,7 +8,7 @@ the voice, limited by what the chips can really draw, and every refusal happens 
   spelled-out names; the language sentences are spoken at the length of their words.
 * German, French and Spanish configs render narrated (their letters on screen and in the captions)
   and pass the audit, through the real ``clips`` command, starting from the shipped deck rendered
-  once for the run: every clip of each, narrated.
+  once for the run: every clip of each, narrated, audited as it was drawn (the render keeps its audit).
 * Each text rule refuses with one line and exit 2 before any clip renders.
 """
 
@@ -286,10 +286,14 @@ def test_a_lecture_in_another_language_renders_every_clip_narrated_and_passes_th
         _letters({"t": o["lecture.title"]}) <= set(title_srt)
     srt07 = (q / "07_same_multiset.srt").read_text(encoding="utf-8")
     assert _letters({"a": o["sentences.a"]}) <= set(srt07)
-    # and on screen, in the audit of every clip rendered (which checks every beat's layout and language)
+    # and on screen, in the audit of every clip rendered (which checks every beat's layout and language): the
+    # render kept the audit of what it drew, so `clips audit` runs nothing (that the kept audit is the audit's
+    # own, beat times aside, is tests/test_clips.py's test_the_audit_a_render_kept_is_the_audits_own_…)
     a = clips(None, "audit", *numbers, env_extra=env, timeout=3000)
     assert a.returncode == 0, a.stdout[-4000:]
-    # what that audit saw, as it kept it under the render key (the same records, not a second run)
+    lines = [ln for ln in a.stdout.splitlines() if ln.strip()[:1] == "✓"]
+    assert len(lines) == len(names) and all("unchanged since it was rendered" in ln for ln in lines), a.stdout[-4000:]
+    # what that audit saw, as the render kept it under the render key (the same records, not a second run)
     from scenes.catalog import resolve
     from scenes.render.auditcache import lookup
 

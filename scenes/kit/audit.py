@@ -416,6 +416,24 @@ def check_contrast(records: list[BeatRecord]) -> list[Problem]:
     return [Problem(rec.key, "contrast", msg) for rec in records for msg in contrast_problems(rec, BG.to_rgb(), DIMMED)]
 
 
+@dataclass
+class Findings:
+    problems: list[Problem]  # all of them: the layout's, then the lecture language's, then contrast's
+    contrast: list[Problem]
+    lecture: list[Problem]
+
+
+def findings(scene) -> Findings:
+    """What is wrong at the beats ``scene`` recorded (it ran with ``audit=True``): every clip is held
+    to all of it, the layout, the lecture language and WCAG's contrast.  The same for a scene the
+    audit ran with its animations skipped and for one a render drew (``scenes.render.auditcache.keep``)."""
+    records = scene.audit_records
+    contrast = check_contrast(records)
+    quantities = scene.quantities() if hasattr(scene, "quantities") else None
+    lecture = lecture_problems(records, quantities, lecturer_words(scene.cfg))
+    return Findings(check(records) + lecture + contrast, contrast, lecture)
+
+
 # ------------------------------------------------------------------ running a clip
 def _cache_dir():
     """A media folder for this process (Typst and Pango caches survive between audits;
@@ -460,7 +478,7 @@ def audit_clip(scene_cls, lecture_config=None, frame_size: tuple[int, int] | Non
         "save_last_frame": frame_size is not None, "write_to_movie": False, "disable_caching": True,
         "media_dir": str(_cache_dir()), "verbosity": "ERROR", "progress_bar": "none",
     }):
-        scene = scene_cls(lecture_config=lecture_config, audit=True, skip_animations=frame_size is None)
+        scene = scene_cls(lecture_config=lecture_config, audit=True, voice="none", skip_animations=frame_size is None)
         if frame_size is None and beat_frames is None:
             # skipping an animation still draws the scene once per play (Manim's static image and
             # its one frame of the skipped animation): no picture is wanted, so nothing is drawn
@@ -490,12 +508,8 @@ def audit_clip(scene_cls, lecture_config=None, frame_size: tuple[int, int] | Non
     res = AuditResult(scene_cls.__name__, scene.audit_records)
     res.frame = frame
     res.beat_frames = grabbed
-    res.problems = check(scene.audit_records)
-    res.contrast = check_contrast(scene.audit_records)
-    quantities = scene.quantities() if hasattr(scene, "quantities") else None
-    res.lecture = lecture_problems(scene.audit_records, quantities, lecturer_words(scene.cfg))
-    # every clip is held to all of it: the layout, the lecture language and WCAG's contrast
-    res.problems = res.problems + res.lecture + res.contrast
+    f = findings(scene)
+    res.problems, res.contrast, res.lecture = f.problems, f.contrast, f.lecture
     res.duration = time.perf_counter() - t0
     res.scene = scene
     return res

@@ -100,7 +100,8 @@ class ClipScene(Scene):
 
     ``lecture_config`` renders with that config instead of the one ``load_config`` finds
     (the layout audit runs every clip over a matrix of configs this way); ``audit=True``
-    records what is visible at the end of every beat (``audit_records``).
+    records what is visible at the end of every beat (``audit_records``), as the audit does and as
+    a render does to keep the audit of what it drew.
     """
 
     CLOSING_HOLD: ClassVar[float] = 2.0
@@ -112,8 +113,9 @@ class ClipScene(Scene):
         self.auditing = audit
         self.audit_records: list = []
         # the voice: "piper", "recorded" or "none"; by default $ATTENTION_CLIPS_VOICE (set by
-        # `clips render --voice`), else the config's voice.engine.  Audits are silent.
-        self._voice_choice = "none" if audit and voice is None else voice
+        # `clips render --voice`), else the config's voice.engine.  Audits are silent (``audit_clip``
+        # asks for "none"); a render records its beats narrated, as it draws them.
+        self._voice_choice = voice
         super().__init__(*args, **kwargs)
 
     # ------------------------------------------------------------------ data

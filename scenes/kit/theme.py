@@ -194,13 +194,26 @@ def _built(key, make):
     return m.copy()
 
 
-def label(text: str, size: float = LABEL, color=FG, weight: str = "NORMAL", font: str = SANS) -> Text:
-    """A Pango text label in the house sans font."""
-    register_fonts()
-    from manim import config  # Pango lays text out on a canvas as wide as the frame in pixels
+# Pango lays a label out on a canvas as wide as the frame in pixels, and wraps what is wider: at the
+# test quality's 256 px every label longer than about 11 units came out on two lines.  Every label is
+# laid out on the audit's canvas instead, whatever the quality: 854 px holds any label the frame can
+# (the outlines are the same bits on every canvas that does not wrap them: 854 px to 4K, tested), so a
+# render at any quality draws the layout the audit checked.
+TEXT_CANVAS = (854, 480)
 
-    return _built(("label", text, float(size), ManimColor(color).to_hex(), weight, font, config.pixel_width),
-                  lambda: Text(text, font=font, font_size=size, color=color, weight=weight))
+
+def label(text: str, size: float = LABEL, color=FG, weight: str = "NORMAL", font: str = SANS) -> Text:
+    """A Pango text label in the house sans font, laid out on ``TEXT_CANVAS``."""
+    register_fonts()
+    from manim import config
+
+    saved = config.pixel_width, config.pixel_height
+    config.pixel_width, config.pixel_height = TEXT_CANVAS
+    try:
+        return _built(("label", text, float(size), ManimColor(color).to_hex(), weight, font),
+                      lambda: Text(text, font=font, font_size=size, color=color, weight=weight))
+    finally:
+        config.pixel_width, config.pixel_height = saved
 
 
 def mono(text: str, size: float = SMALL, color=FG) -> Text:

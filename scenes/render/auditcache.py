@@ -1,13 +1,19 @@
 """Layout audits kept on disk under the render key, so a run with nothing changed audits nothing.
 
 An audit's outcome depends on exactly what a render's frames depend on: the code every clip can
-reach and the clip's own source and narration (``pipeline.source_digest`` and ``clip_digest``),
+reach and the clip's own source and narration (``keys.source_digest`` and ``clip_digest``),
 the library versions, and the values of the config fields the clip read while it ran.  So an
 audit is stored under that key: ``.render-cache/audit/<NN_slug>/<static key>/`` holds one entry
 per set of config values met, each the pickled result (records, problems, contrast, lecture
 checks, the fields read).  The fields a clip reads are known only once it has run, so a lookup
 tries every stored entry of the clip's static key: an entry matches when the current config
 gives the same values for the fields that run read (the pipeline's own rule for renders).
+
+A render keeps the audit of what it drew (:func:`keep`, called by the worker): the scene it renders
+records every beat as an audit does, so ``clips audit`` after ``clips render`` runs nothing.  What is
+kept is what the audit finds (the same records and problems: a beat's picture does not depend on how
+long the beat lasts), except the beat times, which are the render's (a narrated beat lasts as long
+as its speech); ``kept_by`` says which made it.
 
 Entries are written aside and renamed; one that cannot be read is ignored and audited again.
 ``ATTENTION_CLIPS_AUDIT_CACHE=0`` turns the cache off.
@@ -23,6 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..catalog import REPO_DIR, Clip
+from .facts import library_versions
+from .keys import clip_digest, source_digest
 
 CACHE_DIR = REPO_DIR / ".render-cache" / "audit"
 FORMAT = "1"  # bump when what is stored changes shape
@@ -40,6 +48,7 @@ class CachedAudit:
     duration: float = 0.0
     used: frozenset = frozenset()
     cached: bool = False
+    kept_by: str = "audit"  # "audit" (clips audit, animations skipped) or "render" (what a render drew)
 
 
 def enabled() -> bool:
@@ -47,8 +56,6 @@ def enabled() -> bool:
 
 
 def static_key(clip: Clip) -> str:
-    from .pipeline import clip_digest, library_versions, source_digest
-
     h = hashlib.sha256()
     for part in (FORMAT, source_digest(), clip_digest(clip), ";".join(library_versions())):
         h.update(part.encode())
@@ -119,4 +126,26 @@ def audit(clip: Clip, cfg, scene_cls=None) -> CachedAudit:
     res.scene_time = float(full.scene.time)
     if key is not None:
         store(clip, cfg, res, key)
+    return res
+
+
+def keep(clip: Clip, scene, rec) -> CachedAudit | None:
+    """After a render: judge the beats ``scene`` recorded (it ran with ``audit=True`` under the
+    recorder ``rec``) and keep the findings under the audit key, as ``clips audit`` would have.
+    ``None`` when the cache is off."""
+    import time
+
+    from scenes.kit.audit import findings
+
+    if not enabled():
+        return None
+    t0 = time.perf_counter()
+    f = findings(scene)  # reads the lecturer's words through the recorder: fields of the entry too
+    res = CachedAudit(clip.name, scene.audit_records, f.problems, f.contrast, f.lecture,
+                      time.perf_counter() - t0, frozenset(rec.used), kept_by="render")
+    res.scene_time = float(scene.time)
+    try:
+        store(clip, rec._cfg, res)
+    except OSError:  # no room, or a read-only cache: the render stands, `clips audit` will run the clip
+        return None
     return res

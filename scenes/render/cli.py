@@ -255,7 +255,9 @@ def cmd_audit(args) -> int:
                 n = len(res.problems)  # layout, lecture language and contrast, every beat
                 bad += n
                 mark = "✓" if not n else "✗"
-                took = "unchanged since it was audited" if getattr(res, "cached", False) else f"{res.duration:.1f} s"
+                took = f"{res.duration:.1f} s"
+                if getattr(res, "cached", False):  # kept by `clips audit`, or by the render that drew the clip
+                    took = f"unchanged since it was {'rendered' if res.kept_by == 'render' else 'audited'}"
                 print(f"  {mark} {c.name} [{corner}]  {len(res.records)} beats, {n} problem(s)  {took}")
                 for p in res.problems:
                     print(f"      {p}")

@@ -46,13 +46,15 @@ def _shared_svg_dir() -> Path:
 def shared_svg_dirs(quality: str) -> dict[str, Path]:
     """The shared folders a render of ``quality`` links its typeset files from, per kind.
 
-    A Typst formula's SVG is the same at every quality.  A Pango label's is not: Pango lays it out on a
-    canvas as wide as the frame in pixels and wraps what is wider (at quality ``t``, 256 px, every label
-    longer than about 11 units), while Manim names the file by the text and its style only.  One folder
-    for every quality handed a 1080p render the labels a test render had wrapped; each canvas has its own."""
-    w, h, _fps = QUALITY_SETTINGS[quality]
+    A Typst formula's SVG is the same at every quality, and so is a label's: Pango lays a label out on
+    a canvas and wraps what is wider, so every label is laid out on one canvas (``theme.TEXT_CANVAS``)
+    whatever the quality, and Manim names its file by the text and its style.  (Laid out on the frame's
+    own canvas, a quality-t render wrapped every label longer than about 11 units, and a 1080p render
+    linking the same folder read those back.)"""
+    from scenes.kit.theme import TEXT_CANVAS
+
     root = _shared_svg_dir()
-    return {"typst": root / "typst", "text": root / f"text-{w}x{h}"}
+    return {"typst": root / "typst", "text": root / "text-{}x{}".format(*TEXT_CANVAS)}
 
 
 def _seed_svg_cache(private: Path, shared: Path) -> None:
@@ -139,7 +141,8 @@ def render(name: str, quality: str, workdir: Path) -> dict:
         # x264 for flat lecture graphics (tune=animation, a faster preset; CRF unchanged): see speed.py
         "video_encoder_options": dict(speed.ENCODER_OPTIONS),
     }):
-        scene = scene_cls(lecture_config=cfg)  # the clip reads the config through the recorder
+        # the clip reads the config through the recorder, and records every beat as the audit does
+        scene = scene_cls(lecture_config=cfg, audit=True)
         scene.render()
         # the thumbnail: the final state drawn afresh (after a drawn hold Manim would draw it over
         # the hold's own background frame, after a reused one not: the same picture either way)
@@ -152,6 +155,11 @@ def render(name: str, quality: str, workdir: Path) -> dict:
         _ = config  # config is what tempconfig set; nothing else to read
     for kind, private in svgs.items():
         _keep_svg_cache(private, shared[kind])
+    fields = sorted(cfg.used)  # the render key's fields: what the clip read, before the audit reads more
+    from .auditcache import keep
+
+    # the audit of what was drawn, kept under the audit key: `clips audit` then has nothing to run
+    keep(clip, scene, cfg)
     from PIL import Image
 
     png = workdir / f"{clip.name}.png"
@@ -183,7 +191,7 @@ def render(name: str, quality: str, workdir: Path) -> dict:
         "mp4": str(mp4),
         "srt": str(srt) if srt.exists() else None,
         "png": str(png),
-        "config_fields": sorted(cfg.used),
+        "config_fields": fields,
         "animations": played[0],
         "duration": float(scene.time),
         # every beat: where it starts and how long it lasts (the presenter stops at each end)
