@@ -92,9 +92,37 @@ class DaskRunner:
         self.address = address
         self.connect_timeout = connect_timeout
 
+    REFUSED_FOR = 1.0  # seconds a refused connection is tried again (a scheduler just starting) before giving up
+
+    def _probe(self) -> None:
+        """A TCP scheduler that refuses the connection is told at once: Dask's client would keep trying
+        for the whole ``connect_timeout``, and a mistyped port then cost ten seconds of nothing."""
+        import socket
+        from urllib.parse import urlsplit
+
+        where = urlsplit(self.address if "://" in self.address else f"tcp://{self.address}")
+        try:
+            host, port = where.hostname, where.port
+        except ValueError:
+            return  # not host:port: Dask says what is wrong with it
+        if where.scheme != "tcp" or not host or port is None:
+            return
+        give_up = time.monotonic() + self.REFUSED_FOR
+        while True:
+            try:
+                socket.create_connection((host, port), timeout=self.connect_timeout).close()
+                return
+            except ConnectionRefusedError as e:
+                if time.monotonic() >= give_up:
+                    raise ClusterError(f"cannot reach the Dask scheduler at {self.address}: {e.strerror or e}") from None
+                time.sleep(0.1)
+            except OSError:
+                return  # unreachable, or slow: the client's own timeout and message
+
     def _client(self):
         from distributed import Client
 
+        self._probe()
         try:
             return Client(self.address, timeout=f"{self.connect_timeout}s")
         except (OSError, TimeoutError) as e:
