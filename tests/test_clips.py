@@ -62,7 +62,8 @@ def test_the_audit_a_render_kept_is_the_audits_own_but_for_its_beat_times(clip, 
     every beat's record (each box, colour, opacity, text, stroke) and every problem equal the shipped audit's, which
     ran silent with its animations skipped on the audit's own canvas; only the beat times are the render's, each
     beat ending where the manifest says (a narrated beat lasts as long as its speech).  So `clips audit` after a
-    render, which reads what the render kept, finds what it would have found running the clip."""
+    render, which reads what the render kept, finds what it would have found running the clip, and the handout
+    prints the captions the clip shows."""
     import json
 
     from frames import canonical_records, shipped_audit
@@ -71,7 +72,10 @@ def test_the_audit_a_render_kept_is_the_audits_own_but_for_its_beat_times(clip, 
 
     kept = lookup(clip, load_config())
     assert kept is not None and kept.kept_by == "render", clip.name
-    assert _without_times(canonical_records(kept)) == _without_times(canonical_records(shipped_audit(scene_class(clip))))
+    audited = shipped_audit(scene_class(clip))
+    assert _without_times(canonical_records(kept)) == _without_times(canonical_records(audited))
+    # the captions it kept (the handout's prose and transcript) are the ones the clip shows, word for word
+    assert kept.beats == [{"key": c.key, "text": c.text, "describe": c.describe} for c in audited.scene.captions]
     beats = json.loads((shipped_deck / "manifest.json").read_text())["clips"][clip.name]["beats"]
     assert [r.key for r in kept.records] == [b["key"] for b in beats]
     assert [r.time for r in kept.records] == pytest.approx([b["start"] + b["duration"] for b in beats], abs=1e-5)

@@ -468,8 +468,7 @@ def audit_clip(scene_cls, lecture_config=None, frame_size: tuple[int, int] | Non
     from manim import tempconfig
 
     t0 = time.perf_counter()
-    # Pango lays text out on a canvas as wide as the frame in pixels and wraps what is wider:
-    # at 160 px every label longer than ~7 units came out wrapped, unlike in any render
+    # (labels are laid out on theme.TEXT_CANVAS, 854x480, whatever size the frame is drawn at)
     w, h = frame_size or beat_frames or (854, 480)
     with tempconfig({
         "pixel_width": w, "pixel_height": h, "frame_rate": 5,

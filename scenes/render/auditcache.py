@@ -33,7 +33,7 @@ from .facts import library_versions
 from .keys import clip_digest, source_digest
 
 CACHE_DIR = REPO_DIR / ".render-cache" / "audit"
-FORMAT = "1"  # bump when what is stored changes shape
+FORMAT = "2"  # bump when what is stored changes shape (2: the beats' captions)
 
 
 @dataclass
@@ -49,6 +49,8 @@ class CachedAudit:
     used: frozenset = frozenset()
     cached: bool = False
     kept_by: str = "audit"  # "audit" (clips audit, animations skipped) or "render" (what a render drew)
+    # every beat's caption as shown, ``{key, text, describe}`` in order: what the handout prints of the clip
+    beats: list = field(default_factory=list)
 
 
 def enabled() -> bool:
@@ -104,6 +106,12 @@ def store(clip: Clip, cfg, res: CachedAudit, key: str | None = None) -> None:
     _write(folder / _entry_name(_values(cfg, fields)), pickle.dumps(res, protocol=pickle.HIGHEST_PROTOCOL))
 
 
+def _beats(scene) -> list[dict]:
+    """The captions ``scene`` showed, as the handout and the transcript read them (no times: a narrated
+    beat lasts longer than a silent one, its words are the same)."""
+    return [{"key": c.key, "text": c.text, "describe": c.describe} for c in scene.captions]
+
+
 def audit(clip: Clip, cfg, scene_cls=None) -> CachedAudit:
     """The audit of ``clip`` under ``cfg``: from the cache when its key matches, else run
     (recording the config fields the clip reads) and stored."""
@@ -124,6 +132,7 @@ def audit(clip: Clip, cfg, scene_cls=None) -> CachedAudit:
     res = CachedAudit(clip.name, full.records, full.problems, list(getattr(full, "contrast", [])),
                       list(getattr(full, "lecture", [])), full.duration, frozenset(rec.used))
     res.scene_time = float(full.scene.time)
+    res.beats = _beats(full.scene)
     if key is not None:
         store(clip, cfg, res, key)
     return res
@@ -144,6 +153,7 @@ def keep(clip: Clip, scene, rec) -> CachedAudit | None:
     res = CachedAudit(clip.name, scene.audit_records, f.problems, f.contrast, f.lecture,
                       time.perf_counter() - t0, frozenset(rec.used), kept_by="render")
     res.scene_time = float(scene.time)
+    res.beats = _beats(scene)
     try:
         store(clip, rec._cfg, res)
     except OSError:  # no room, or a read-only cache: the render stands, `clips audit` will run the clip

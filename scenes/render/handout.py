@@ -6,9 +6,10 @@ title clip's narration.  Then one page per clip: its number in its family's colo
 notebook section, its key figure (the first still ``scenes/figures`` registers for it, drawn 1:1),
 and its narration as prose, with a ruled space for notes.
 
-The narration is what the clip shows: each clip is run with its animations skipped
-(``scenes.kit.audit.audit_clip``, a few seconds a clip), and the captions it produced, with
-their measured values filled in, are read back (``scene.captions``); nothing is re-implemented.
+The narration is what the clip shows: the captions it produced, with their measured values filled
+in, as its audit recorded them (``scenes.render.auditcache``: kept by the last render or audit of the
+clip under the same code and config, else the clip is run with its animations skipped, a few seconds
+a clip); nothing is re-implemented.
 Light theme (white paper) by default; ``--theme dark`` for reading on a screen.
 """
 
@@ -90,9 +91,10 @@ def write_handout_html(pages: list[ClipPage], cfg, theme: str, dst: Path) -> Non
 
 
 def collect(clips: list[Clip], cfg, log=print) -> list[ClipPage]:
-    """Each clip's key still and the captions it shows (the clip run with animations skipped)."""
+    """Each clip's key still and the captions it shows (as its render or audit kept them, else the clip run
+    with animations skipped)."""
     from ..figures import stills_for
-    from ..kit.audit import audit_clip
+    from .auditcache import audit
     from .stills import scene_class
     from .transcript import chapter
 
@@ -106,9 +108,9 @@ def collect(clips: list[Clip], cfg, log=print) -> list[ClipPage]:
         except Exception as e:  # reported on the page and in the exit status
             page.error = f"no still: {type(e).__name__}: {e}"
         try:
-            res = audit_clip(cls, lecture_config=cfg)
+            res = audit(c, cfg, cls)  # what the clip showed, kept by its render (or audit), else run now
             # one source for the prose and the transcript: the chapter made of the beats the clip recorded
-            page.chapter = chapter(c, res.scene.captions)
+            page.chapter = chapter(c, res.beats)
             page.captions = page.chapter.narration()
         except Exception as e:
             page.error = (page.error + "; " if page.error else "") + f"the clip did not run: {type(e).__name__}: {e}"
@@ -318,7 +320,8 @@ def cmd_handout(args) -> int:
     clips = resolve([])
     out = Path(args.out).resolve()
     t0 = time.perf_counter()
-    print(f"handout: running {len(clips)} clip(s) with animations skipped for their captions")
+    print(f"handout: the captions of {len(clips)} clip(s), as their renders or audits kept them "
+          "(a clip neither kept is run with its animations skipped)")
     pages = collect(clips, cfg)
     dst = handout_path(out, theme)
     with OutputLock(out):
