@@ -150,12 +150,12 @@ def copy_deck(shipped_deck, tmp_path):
 GROUP_SECONDS = {
     # the two that need the narrated deck first, so both workers wait for it and it gets both cores
     # (then the accessibility worker joins the lecture while the other renders in German)
-    "languages-de": 490, "test_accessibility": 350,
-    "test_handout": 215, "languages-es": 185, "test_config_matrix": 135, "languages-fr": 130, "test_present": 110,
-    "test_cli": 85, "clip02": 75, "clip07": 75, "test_stills": 75, "clip14": 60, "clip09": 60,
-    "clip13": 40, "clip08": 40, "clip00": 40, "clip03": 40, "clip10": 35, "test_dask": 35, "clip01": 35,
-    "test_voice": 30, "clip04": 30, "test_reuse": 30, "clip11": 30, "clip05": 20, "test_languages": 20,
-    "clip15": 20, "clip12": 15, "test_kit": 15, "clip06": 10, "test_layout": 5, "test_layers": 5,
+    "test_accessibility": 122, "languages-de": 100,
+    "test_present": 86, "test_cli": 78, "test_config_matrix": 50, "test_handout": 40, "languages-fr": 38,
+    "languages-es": 34, "test_stills": 27, "test_dask": 23, "test_reuse": 19, "test_voice": 19, "clip07": 17,
+    "clip02": 16, "clip10": 15, "clip09": 13, "clip14": 11, "clip04": 11, "clip11": 11, "clip03": 10, "clip12": 10,
+    "test_kit": 9, "clip08": 8, "clip00": 8, "test_languages": 8, "clip05": 8, "clip13": 8, "clip01": 7,
+    "clip06": 5, "clip15": 5, "test_suite": 3, "test_layout": 2, "test_layers": 1,
 }
 
 
