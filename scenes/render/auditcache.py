@@ -106,10 +106,16 @@ def store(clip: Clip, cfg, res: CachedAudit, key: str | None = None) -> None:
     _write(folder / _entry_name(_values(cfg, fields)), pickle.dumps(res, protocol=pickle.HIGHEST_PROTOCOL))
 
 
-def _beats(scene) -> list[dict]:
-    """The captions ``scene`` showed, as the handout and the transcript read them (no times: a narrated
-    beat lasts longer than a silent one, its words are the same)."""
-    return [{"key": c.key, "text": c.text, "describe": c.describe} for c in scene.captions]
+def _entry(clip: Clip, scene, found, rec, seconds: float, kept_by: str) -> CachedAudit:
+    """What is kept of an audit of ``scene`` (run under the recorder ``rec``): its records, what was
+    ``found`` (``problems``, ``contrast``, ``lecture``), the fields read, and every beat's caption as the
+    handout and the transcript read it (no times: a narrated beat lasts longer than a silent one, its
+    words are the same)."""
+    res = CachedAudit(clip.name, scene.audit_records, found.problems, list(found.contrast), list(found.lecture),
+                      seconds, frozenset(rec.used), kept_by=kept_by,
+                      beats=[{"key": c.key, "text": c.text, "describe": c.describe} for c in scene.captions])
+    res.scene_time = float(scene.time)
+    return res
 
 
 def audit(clip: Clip, cfg, scene_cls=None) -> CachedAudit:
@@ -129,10 +135,7 @@ def audit(clip: Clip, cfg, scene_cls=None) -> CachedAudit:
         scene_cls = scene_class(clip)
     rec = RecordingConfig(cfg)
     full = audit_clip(scene_cls, rec)
-    res = CachedAudit(clip.name, full.records, full.problems, list(getattr(full, "contrast", [])),
-                      list(getattr(full, "lecture", [])), full.duration, frozenset(rec.used))
-    res.scene_time = float(full.scene.time)
-    res.beats = _beats(full.scene)
+    res = _entry(clip, full.scene, full, rec, full.duration, "audit")
     if key is not None:
         store(clip, cfg, res, key)
     return res
@@ -150,10 +153,7 @@ def keep(clip: Clip, scene, rec) -> CachedAudit | None:
         return None
     t0 = time.perf_counter()
     f = findings(scene)  # reads the lecturer's words through the recorder: fields of the entry too
-    res = CachedAudit(clip.name, scene.audit_records, f.problems, f.contrast, f.lecture,
-                      time.perf_counter() - t0, frozenset(rec.used), kept_by="render")
-    res.scene_time = float(scene.time)
-    res.beats = _beats(scene)
+    res = _entry(clip, scene, f, rec, time.perf_counter() - t0, "render")
     try:
         store(clip, rec._cfg, res)
     except OSError:  # no room, or a read-only cache: the render stands, `clips audit` will run the clip

@@ -3,7 +3,9 @@
 ``clips render`` starts one worker per clip (in parallel with ``--jobs``).  The worker
 renders the scene with Manim into ``<workdir>/media``, saves the final frame as a PNG,
 and writes ``<workdir>/result.json`` with the files it made, the config fields the clip
-read (the render key covers exactly those), the number of animations and the duration.
+read (the render key covers exactly those), the number of animations and the duration.  The scene
+records every beat as the layout audit does, and the audit of what was drawn is kept under the
+audit key (``auditcache.keep``): ``clips audit`` after a render has nothing to run.
 Progress goes to stdout as ``@@progress <animations played>`` lines.
 """
 
