@@ -4,7 +4,7 @@ parallel worker processes, and never leave a partial file.
 Render key of a clip (checked before anything imports Manim or the scene):
 
 * the clip's identity and its source: its own class and the module's shared code, without
-  the classes of the module's other clips (see :func:`clip_source`);
+  the classes of the module's other clips (see :func:`keys.clip_source`);
 * every file of ``scenes/kit``, ``scenes/catalog.py`` and ``mathcore`` (the code any clip
   can reach: a clip module may only import these);
 * its narration section, the fonts, ``manim.cfg``;
@@ -35,8 +35,7 @@ from pathlib import Path
 from ..catalog import REPO_DIR, Clip
 from . import forked
 from .facts import VERSIONED, library_versions, video_facts  # noqa: F401 - the pipeline's names, as before
-from .keys import (SOURCE_MEMO, _files_digest, _sha, clip_digest, clip_source, clip_source_digest,  # noqa: F401
-                   narration_of, source_digest)
+from .keys import _sha, clip_digest, narration_of, source_digest
 
 PARTIAL = ".partial"
 # a clip's files: the video, its captions (SRT, and WebVTT for browsers), thumbnail, audio descriptions
