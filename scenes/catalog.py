@@ -21,7 +21,7 @@ PACING = (20.0, 75.0)  # the storyboard's "lecture pacing: 20 to 75 seconds a cl
 class Clip:
     number: int
     scene: str  # the Scene class
-    module: str  # file under scenes/, without .py
+    family: str  # the family of clips it belongs to: its stills are in scenes/figures/<family>.py
     section: str  # notebook section
     title: str
     slug: str
@@ -32,11 +32,22 @@ class Clip:
         return f"{self.number:02d}_{self.slug}"
 
     @property
+    def module(self) -> str:
+        """The clip's module under ``scenes``: ``clips.c01_permutation_matrix`` (one module a clip)."""
+        return f"clips.c{self.number:02d}_{self.slug}"
+
+    @property
     def path(self) -> Path:
-        return SCENES_DIR / f"{self.module}.py"
+        """``scenes/clips/cNN_slug.py``: the clip's source (``manim -ql <path> <scene>`` renders it)."""
+        return SCENES_DIR / "clips" / f"c{self.number:02d}_{self.slug}.py"
+
+    @property
+    def narration_path(self) -> Path:
+        """``assets/narration/NN_slug.toml``: the clip's sentences, one TOML a clip."""
+        return REPO_DIR / "assets" / "narration" / f"{self.name}.toml"
 
     def as_dict(self) -> dict:
-        return {"number": self.number, "name": self.name, "scene": self.scene, "module": f"scenes/{self.module}.py",
+        return {"number": self.number, "name": self.name, "scene": self.scene, "module": f"scenes/clips/{self.path.name}",
                 "section": self.section, "title": self.title}
 
 

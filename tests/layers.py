@@ -2,7 +2,7 @@
 function, absolute or relative).
 
 Layers, lowest first: ``mathcore`` < ``scenes.catalog`` < ``scenes.kit`` < ``scenes.figures`` <
-the clip modules (``scenes/<family>.py``) < ``scenes.render``.  A module imports only its own layer
+the clip modules (``scenes/clips/cNN_slug.py``) < ``scenes.render``.  A module imports only its own layer
 and the layers below; clip modules never import each other; and no two modules import each other,
 directly or round a longer cycle.
 """
@@ -41,7 +41,7 @@ def layer(mod: str, clip_modules: set[str]) -> int | None:
         return 2
     if mod == "scenes.figures" or mod.startswith("scenes.figures."):
         return 3
-    if mod in clip_modules:
+    if mod in clip_modules or mod.startswith("scenes.clips."):
         return 4
     if mod == "scenes.render" or mod.startswith("scenes.render."):
         return 5
@@ -79,8 +79,7 @@ def graph(root: Path) -> dict[str, set[str]]:
 
 def check(root: Path) -> list[Finding]:
     g = graph(root)
-    clip_modules = {m for m in g if m.count(".") == 1 and m.startswith("scenes.")
-                    and layer(m, set()) is None and m != "scenes"}
+    clip_modules = {m for m in g if m.startswith("scenes.clips.")}
     out: list[Finding] = []
     for mod, deps in sorted(g.items()):
         lm = layer(mod, clip_modules)

@@ -163,7 +163,7 @@ def test_list_shows_the_lecture_in_order():
     data = json.loads(clips(None, "list", "--json").stdout)
     assert [d["number"] for d in data] == numbers
     assert {"number": 1, "name": "01_permutation_matrix", "scene": "PermutationMatrix",
-            "module": "scenes/permutation.py", "section": "§1", "title": "Permutation matrices"} in data
+            "module": "scenes/clips/c01_permutation_matrix.py", "section": "§1", "title": "Permutation matrices"} in data
 
 
 def test_unknown_clip_is_one_line_with_the_closest_names():

@@ -17,7 +17,8 @@ from frames import (
 )
 from mathcore import load_config
 from scenes.catalog import LECTURE, PROPERTIES, property_of
-from scenes.framing import Title, clip_number
+from scenes.clips.c00_title import Title
+from scenes.kit.cards import clip_number
 from scenes.kit import BAD, BG, DIM, FG, PROPERTY_COLORS, family_color
 from scenes.figures import designed_stills
 from scenes.figures.framing import MAP_ICONS
@@ -55,7 +56,7 @@ def test_data_is_the_config_and_the_catalog():
 
 
 def test_the_module_keeps_no_copy_of_the_properties_or_their_colours():
-    import scenes.framing as framing
+    import scenes.clips.c00_title as framing
 
     assert not hasattr(framing, "PROPERTY_COLORS")
     assert getattr(framing, "PROPERTIES", PROPERTIES) is PROPERTIES

@@ -22,7 +22,7 @@ from scenes.kit import BG, VERIFIED, ColorScale, fmt_measure, fmt_value, token_c
 from scenes.kit.audit import DIMMED, audit_clip, signature
 from scenes.kit.layout import min_xheight_px
 from scenes.kit.stills import Custom, Heatmap
-from scenes.permutation import PermutationMatrix
+from scenes.clips.c01_permutation_matrix import PermutationMatrix
 
 
 @pytest.fixture(scope="module")

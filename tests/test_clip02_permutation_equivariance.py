@@ -19,7 +19,7 @@ from frames import (
 )
 from mathcore import attention_fn, equivariance_defects, lecture_inputs, load_config, self_attention
 from mathcore.equivariance import THRESHOLD, equivariance_defect
-from scenes.equivariance import PermutationEquivariance
+from scenes.clips.c02_permutation_equivariance import PermutationEquivariance
 from scenes.figures.equivariance import EQUIVARIANT, shuffled
 from scenes.kit import BG, BLUE, HIGHLIGHT, TITLE, VERIFIED, ColorScale, Plot, fmt_measure, fmt_value, math
 from scenes.kit.audit import DIMMED, audit_clip, signature

@@ -17,7 +17,7 @@ from frames import (
 )
 from mathcore import causal_mask, lecture_inputs, load_config, self_attention_trace, softmax
 from mathcore.causal import above_diagonal_max, mask_sweep, row_sum_defect, row_sums
-from scenes.causal import CAUSAL_CODE, CausalMask
+from scenes.clips.c03_causal_mask import CAUSAL_CODE, CausalMask
 from scenes.figures import designed_stills
 from scenes.figures import causal as fig
 from scenes.kit import BG, ColorScale, fmt_measure, fmt_value

@@ -19,7 +19,7 @@ from frames import (
 from mathcore import attention_fn, lecture_inputs, load_config, prefix_defects, prefix_invariance_max_defect
 from mathcore.causal import float_sum_orders
 from mathcore.causal_bits import differing_bits, float_bits, prefix_entry_pair, worst_prefix_entry
-from scenes.causal import PrefixInvariance
+from scenes.clips.c04_prefix_invariance import PrefixInvariance
 from scenes.figures import causal as fig
 from scenes.figures import designed_stills
 from scenes.kit import BG, HIGHLIGHT, VERIFIED, fmt_measure, fmt_value

@@ -18,7 +18,7 @@ from frames import (
 )
 from mathcore import bidirectional_staleness, kv_cache_decode, lecture_inputs, load_config, self_attention
 from mathcore.causal import append_change, prefix_outputs
-from scenes.causal import KVCache
+from scenes.clips.c05_kv_cache import KVCache
 from scenes.figures import causal as fig
 from scenes.figures import designed_stills
 from scenes.kit import BG, HIGHLIGHT, KEY, QUERY, VALUE, VERIFIED, fmt_measure, fmt_value

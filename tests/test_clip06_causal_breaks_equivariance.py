@@ -19,7 +19,7 @@ from frames import (
 )
 from mathcore import attention_fn, causal_mask, lecture_inputs, load_config, permutation_row_defects, swap_permutation
 from mathcore.equivariance import THRESHOLD, equivariance_defect
-from scenes.equivariance import CausalBreaksEquivariance
+from scenes.clips.c06_causal_breaks_equivariance import CausalBreaksEquivariance
 from scenes.figures.equivariance import swap_defects
 from scenes.kit import BG, FAILED, VERIFIED, fmt_measure, token_color
 from scenes.kit.audit import signature

@@ -19,7 +19,7 @@ from frames import (
 )
 from mathcore import lecture_inputs, load_config, my_sinusoidal_position, self_attention, sentence_pair
 from mathcore.equivariance import compare_multiset
-from scenes.equivariance import SameMultiset, abbreviations
+from scenes.clips.c07_same_multiset import SameMultiset, abbreviations
 from scenes.figures.equivariance import same_words
 from scenes.kit import BG, FAILED, VERIFIED, ColorScale
 from scenes.kit.audit import signature

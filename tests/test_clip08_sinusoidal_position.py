@@ -27,7 +27,7 @@ from scenes.kit import BG, COS, SIN, VERIFIED, numbers
 from scenes.kit.audit import audit_clip
 from scenes.kit.notation import N
 from scenes.kit.numbers import notebook_output
-from scenes.positions import SinusoidalPosition
+from scenes.clips.c08_sinusoidal_position import SinusoidalPosition
 
 W, H = 427, 240
 

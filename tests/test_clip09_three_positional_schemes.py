@@ -26,7 +26,7 @@ from scenes.figures.positions import PASS_LINE, input_scale, score_scale, spread
 from scenes.kit import BG, FG, VERIFIED, numbers
 from scenes.kit.audit import audit_clip
 from scenes.kit.layout import _texts_in
-from scenes.positions import ThreePositionalSchemes
+from scenes.clips.c09_three_positional_schemes import ThreePositionalSchemes
 
 W, H = 427, 240
 

@@ -34,7 +34,7 @@ from scenes.figures.rope import (
 )
 from scenes.kit import BG, FAINT, VERIFIED, fmt_measure, numbers, swap
 from scenes.kit.numbers import notebook_output
-from scenes.rope import QUARTER_TURN, RoPEAngleGrid
+from scenes.clips.c10_rope_angle_grid import QUARTER_TURN, RoPEAngleGrid
 
 W, H = 427, 240
 

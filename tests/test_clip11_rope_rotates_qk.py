@@ -22,7 +22,7 @@ from mathcore.rope_measures import rope_self_attention_trace, shift_output_defec
 from scenes.figures.rope import SCORE_DIGITS, output_scale
 from scenes.kit import BG, FAILED, HIGHLIGHT, KEY, QUERY, VERIFIED, fmt_measure, numbers
 from scenes.kit.numbers import nice_ceil, notebook_output
-from scenes.rope import RoPERotatesQK, pick_query_key
+from scenes.clips.c11_rope_rotates_qk import RoPERotatesQK, pick_query_key
 
 W, H = 427, 240
 

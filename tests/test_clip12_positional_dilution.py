@@ -20,7 +20,7 @@ from frames import (
 )
 from mathcore import load_config, sinusoidal_dilution
 from mathcore.extrapolation import ambiguity_onset
-from scenes.extrapolation import PositionalDilution, PositionalDilutionData
+from scenes.clips.c12_positional_dilution import PositionalDilution, PositionalDilutionData
 from scenes.figures import stills_for
 from scenes.figures.extrapolation import hex_of, width_colors
 from scenes.kit import BG, DIM, HIGHLIGHT

@@ -19,7 +19,7 @@ from frames import (
 )
 from mathcore import extrapolation_report, load_config, rope_unseen_pairs
 from mathcore.extrapolation import pair_angles, pair_turns, unseen_pair_counts, wrapped_in_training
-from scenes.extrapolation import ExtrapolationCliff, slow_pair
+from scenes.clips.c13_extrapolation_cliff import ExtrapolationCliff, slow_pair
 from scenes.figures import stills_for
 from scenes.figures.extrapolation import CLIFF_COLORS, CLIFF_ROLES, first_missing, hex_of
 from scenes.kit import BG, FAILED, SEEN, UNSEEN

@@ -16,7 +16,7 @@ from frames import (
 )
 from mathcore import learned_absolute_table, load_config
 from mathcore.extrapolation import GPT2, LLAMA2, LLAMA3, pair_angles, pairs_without_a_turn, rope_wavelengths
-from scenes.extrapolation import GPT2ToLLaMA
+from scenes.clips.c14_gpt2_to_llama import GPT2ToLLaMA
 from scenes.figures import stills_for
 from scenes.figures.extrapolation import base_colors, hex_of, table_scale
 from scenes.kit import FAILED, SEEN, UNSEEN, ColorScale

@@ -16,7 +16,8 @@ from frames import (
 from mathcore import load_config
 from mathcore.extrapolation import GPT2
 from scenes.catalog import LECTURE, property_of
-from scenes.framing import Recap, clip_number
+from scenes.clips.c15_recap import Recap
+from scenes.kit.cards import clip_number
 from scenes.kit import BAD, BG, DIM, FG, PROPERTY_COLORS, family_color
 from scenes.figures import designed_stills
 from scenes.figures.framing import RECAP_ICONS

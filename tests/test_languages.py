@@ -79,7 +79,7 @@ def VGroup_height(row) -> float:
 
 
 def test_clip_07s_content_area_is_the_one_the_config_measures_for():
-    from scenes.equivariance import SameMultiset
+    from scenes.clips.c07_same_multiset import SameMultiset
     from scenes.kit.audit import audit_clip
 
     seen = {}
@@ -115,7 +115,7 @@ def _pair(words: list[str]) -> tuple[str, str]:
 def test_the_most_the_config_accepts_is_drawn_legibly_and_one_word_more_is_refused(tmp_path):
     """Sentences at the limit (as many lines of chips as fit) pass clip 07's audit; one longer word
     makes the config refuse them, naming the word."""
-    from scenes.equivariance import SameMultiset
+    from scenes.clips.c07_same_multiset import SameMultiset
     from scenes.kit.audit import audit_clip
 
     base = ["Aufmerksamkeitsmechanismus", "Positionsinformationsverluste", "Reihenfolgeabhängigkeitsprüfung",

@@ -21,7 +21,7 @@ def _tree(tmp_path: Path, files: dict[str, str]) -> Path:
         p = tmp_path / rel
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text(textwrap.dedent(text), encoding="utf-8")
-    for d in ("mathcore", "scenes", "scenes/kit", "scenes/figures", "scenes/render"):
+    for d in ("mathcore", "scenes", "scenes/kit", "scenes/figures", "scenes/clips", "scenes/render"):
         (tmp_path / d).mkdir(parents=True, exist_ok=True)
         (tmp_path / d / "__init__.py").touch()
     return tmp_path
@@ -46,8 +46,8 @@ def test_the_checker_finds_what_main_had_before_this_release(tmp_path):
                 from . import present
             """,
         "scenes/render/present.py": "from .assemble import Manifest\n",
-        "scenes/causal.py": "from scenes.kit import base\n",
-        "scenes/rope.py": "import scenes.causal\n",
+        "scenes/clips/c03_causal_mask.py": "from scenes.kit import base\n",
+        "scenes/clips/c10_rope_angle_grid.py": "import scenes.clips.c03_causal_mask\n",
         "scenes/catalog.py": "",
         "mathcore/config.py": "def f():\n    import scenes.catalog\n",
     })
@@ -55,7 +55,7 @@ def test_the_checker_finds_what_main_had_before_this_release(tmp_path):
     assert "upward: scenes.kit.base (layer scenes.kit) imports scenes.figures (layer scenes.figures)" in found
     assert "cycle: scenes.render.pipeline <-> scenes.render.remote" in found
     assert "cycle: scenes.render.assemble <-> scenes.render.present" in found
-    assert "sibling: clip module scenes.rope imports clip module scenes.causal" in found
+    assert "sibling: clip module scenes.clips.c10_rope_angle_grid imports clip module scenes.clips.c03_causal_mask" in found
     assert any(f.startswith("upward: mathcore.config") for f in found)
     assert len(found) == 5
 

@@ -188,7 +188,7 @@ def test_one_colour_per_idea():
 def _tiny_scene(body):
     """A clip scene (clip 01's identity, data and narration) whose body is ``body``."""
     from scenes.kit import ClipScene
-    from scenes.permutation import PermutationMatrix as Real
+    from scenes.clips.c01_permutation_matrix import PermutationMatrix as Real
 
     class PermutationMatrix(ClipScene):  # the catalog finds the clip by this class name
         build_data = Real.build_data
@@ -250,7 +250,7 @@ def test_the_title_card_quotes_a_notebook_named_like_a_number(tmp_path):
     """A notebook called ``8e8`` and a title with ``1e6`` in it are the lecturer's words: the
     audit passes them, and still reads every text the clip formats itself."""
     from mathcore.config import load_config
-    from scenes.framing import Title
+    from scenes.clips.c00_title import Title
     from scenes.kit.audit import audit_clip, lecturer_words
     from scenes.render.matrix import write_config
 

@@ -84,7 +84,7 @@ def draw_all(still, theme) -> tuple:
 @pytest.mark.parametrize("name", CLIP_IDS)
 def test_every_clip_has_a_designed_still(all_stills, name):
     c = next(c for c in CLIPS if c.name == name)
-    assert builders(c.scene), f"{c.scene} has no designed still in scenes/figures/{c.module}.py"
+    assert builders(c.scene), f"{c.scene} has no designed still in scenes/figures/{c.family}.py"
     stills = specs(all_stills, name)
     assert stills and all(isinstance(s, FigureStill) for s in stills)
     assert len({s.name for s in stills}) == len(stills)  # one file name per still
@@ -227,7 +227,7 @@ def test_both_themes_write_png_and_svg(tmp_path):
 
 # ================================================================== 00 and 15: the frame of the lecture
 def test_00_the_property_map_is_the_catalog(all_stills):
-    from scenes.framing import Title
+    from scenes.clips.c00_title import Title
 
     d = Title.build_data(CFG)
     still = specs(all_stills, "00_title")[0]
@@ -247,7 +247,7 @@ def test_00_the_property_map_is_the_catalog(all_stills):
 
 
 def test_15_the_diary_answers_are_the_recaps(all_stills):
-    from scenes.framing import Recap
+    from scenes.clips.c15_recap import Recap
 
     d = Recap.build_data(CFG)
     still = specs(all_stills, "15_recap")[0]

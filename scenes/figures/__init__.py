@@ -42,7 +42,7 @@ def _load_family(scene: str) -> None:
     from ..catalog import UnknownClipError, by_scene
 
     try:
-        module = by_scene(scene).module
+        module = by_scene(scene).family
     except UnknownClipError:
         return
     if (FIGURES_DIR / f"{module}.py").exists():
@@ -63,7 +63,7 @@ def designed_stills(scene: str, data: Any, cfg) -> list:
         from ..catalog import UnknownClipError, by_scene
 
         try:
-            where = f"scenes/figures/{by_scene(scene).module}.py"
+            where = f"scenes/figures/{by_scene(scene).family}.py"
         except UnknownClipError:
             where = "scenes/figures/"
         raise MissingStillError(f"{scene} has no designed still (register one with @still({scene!r}) in {where})")

@@ -2,7 +2,7 @@
 
 title card -> beats -> closing hold, with the same margins, header, caption timing
 and end hold for every clip.  A *beat* plays its animations and adds its caption
-(from ``assets/narration.toml``) as a subcaption in one call, so narration and
+(from ``assets/narration/NN_slug.toml``) as a subcaption in one call, so narration and
 picture cannot drift apart; Manim writes the captions as the clip's ``.srt``.
 
 A clip declares the data it shows in ``build_data(cfg)`` (computed by mathcore from
@@ -31,7 +31,7 @@ from .theme import BG, DIM, FAINT, FG, HEADING, MARGIN, SMALL, TITLE, label, reg
 
 VOICE_ENV = "ATTENTION_CLIPS_VOICE"  # `clips render --voice` sets it for the worker
 DESCRIBED_ENV = "ATTENTION_CLIPS_DESCRIBED"  # `clips render --described` sets it to "1" for the worker
-NARRATION_DIR: Path = ASSETS_DIR / "narration"  # one TOML per clip family: narration/<module>.toml
+NARRATION_DIR: Path = ASSETS_DIR / "narration"  # one TOML a clip: narration/NN_slug.toml
 WORDS_PER_SECOND = 2.5  # reading speed the captions are timed for
 MIN_CAPTION = 1.6  # seconds
 DEFAULT_RUN = 1.2  # seconds an animation takes unless told
@@ -50,11 +50,12 @@ def _narration_table(path: Path) -> dict:
 
 
 def narration_file(clip: Clip) -> Path:
-    return NARRATION_DIR / f"{clip.module}.toml"
+    """``assets/narration/NN_slug.toml``: the clip's own narration file."""
+    return NARRATION_DIR / f"{clip.name}.toml"
 
 
 def narration(clip: Clip) -> dict[str, str]:
-    """The beat captions of ``clip``, from ``assets/narration/<module>.toml`` section ``[slug]``."""
+    """The beat captions of ``clip``, from ``assets/narration/NN_slug.toml`` section ``[slug]``."""
     path, slug = narration_file(clip), clip.slug
     if not path.exists():
         raise NarrationError(f"{path}: narration file not found")

@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from types import SimpleNamespace
 
 import numpy as np
-from manim import DOWN, LEFT, ORIGIN, RIGHT, UP, AnimationGroup, FadeIn, FadeOut, LaggedStart, Line, Mobject, VGroup
+from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, AnimationGroup, FadeIn, FadeOut, Group, LaggedStart, Line, Mobject,
+                   Succession, Transform, VGroup)
 
 from .layout import baseline_y, place_annotations
 from .theme import DIM, FG, SMALL, label
@@ -139,3 +140,27 @@ def reveal(parts: Sequence[Mobject], lag: float = 0.15, shift=0.15 * UP):
 def rule(width: float, color=DIM, stroke_width: float = 1.5) -> Line:
     """A thin horizontal rule ``width`` long (a fraction bar for a stacked label, a separator)."""
     return Line(LEFT * width / 2, RIGHT * width / 2, stroke_color=color, stroke_width=stroke_width)
+
+
+def others(scene, keep) -> Group:
+    """Every drawn part on screen but the header and ``keep``: what the closing beat lets go."""
+    kept = {id(f) for m in (*keep, scene.header) for f in m.get_family()}
+    return Group(*[f for m in scene.mobjects for f in m.get_family()
+                   if id(f) not in kept and len(getattr(f, "points", ())) and not f.submobjects])
+
+
+def end_on(scene, parts, picture, new=()) -> list:
+    """The closing beat's animations: ``parts`` (on screen) move into ``picture`` (copies of them,
+    composed), which is fitted to the content area at up to ``TAKEAWAY_SCALE``; everything else
+    on screen but the header fades out first; then ``new`` (mobjects of ``picture`` that are not
+    copies of a part: words added for the end) fade in as the parts move."""
+    region = scene.layout.content
+    s = min(region.width * scene.TAKEAWAY_FILL / picture.width, region.height * scene.TAKEAWAY_FILL / picture.height,
+            scene.TAKEAWAY_SCALE)
+    picture.scale(s).move_to(region.center)
+    targets = {id(p): t for p, t in parts}
+    keep = {id(f) for p, _ in parts for f in p.get_family()} | {id(f) for f in scene.header.get_family()}
+    leaves = [f for m in scene.mobjects for f in m.get_family()
+              if id(f) not in keep and len(getattr(f, "points", ())) and not f.submobjects]
+    come = AnimationGroup(*[Transform(p, targets[id(p)]) for p, _ in parts], *[FadeIn(m) for m in new])
+    return [Succession(FadeOut(Group(*leaves)), come) if leaves else come]  # the rest leaves first

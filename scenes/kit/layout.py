@@ -561,3 +561,18 @@ __all__ = [
     "SUBTITLE_BAND", "background", "fit_label", "is_text", "legible_scale", "mark_text", "min_xheight_px",
     "overlay", "place_annotations", "spread_1d", "typst_script_scale", "wrap_words", "xheight_px",
 ]
+
+
+FIT_PASSES = 3  # sizing a widget whose labels set a floor on its cells: measure, resize, measure again
+
+
+def fit_cells(build, region: Region, start: float, per_w: float, per_h: float):
+    """``build(cell)`` at the largest cell size (at most ``start``) whose result fits ``region``:
+    ``per_w`` and ``per_h`` cells of that size span the result's width and height, the rest is fixed."""
+    cell = start
+    while True:
+        g = build(cell)
+        over = max((g.width - region.width) / per_w if per_w else 0.0, (g.height - region.height) / per_h)
+        if over <= 1e-6:
+            return g, cell
+        cell -= over + 1e-6

@@ -83,3 +83,16 @@ def symbol(concept: str) -> Symbol:
 def caption_symbols() -> dict[str, str]:
     """``{"sym_position": "m", ...}``: every symbol's caption text, for ``{braces}`` in narration."""
     return {f"sym_{k}": s.text for k, s in SYMBOLS.items()}
+
+
+SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")  # x₂, θ₇ in a caption
+
+
+def token_names(idx, name: str = "x") -> list[str]:
+    """Typst names ``x_k`` of the tokens ``idx``."""
+    return [f"{name}_{int(k)}" for k in idx]
+
+
+def token_text(k: int, name: str = "x") -> str:
+    """A token's name in a caption: ``x₂``."""
+    return f"{name}{str(int(k)).translate(SUBSCRIPT)}"

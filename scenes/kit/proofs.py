@@ -63,6 +63,7 @@ from .theme import (
     QUERY,
     SMALL,
     VALUE,
+    FAILED,
     VERIFIED,
     ColorScale,
     figure,
@@ -770,3 +771,19 @@ def restage(scene, parts: Sequence[Mobject], compose: Callable[[list[Mobject]], 
 __all__ = ["BitPair", "BitStrip", "CODE_SIZE", "CodePanel", "DecodeBoard", "DefectPlot", "Dim", "ExactHeatmap", "PANEL",
            "Reveal", "RowBars", "SLICE", "StaleChart", "check_mark", "frame_row", "hide", "morph_cells", "proof_line",
            "restage", "row_names", "row_parts", "row_slots", "settle", "staircase_outline", "tint", "upto", "value_map"]
+
+
+def readout(prefix: str, x, size: float = LABEL, color=FG):
+    """``prefix = 0.83`` / ``prefix ≈ 2.2 × 10⁻¹⁶`` / ``prefix = 0 exact``, typeset on one math line."""
+    return figure(x, size=size, color=color, prefix=f"{prefix} =")
+
+
+def measured_line(lhs: str, x: float, size: float = LABEL, digits: int = 2):
+    """A measured figure typeset with the statement it measures, on one math line (``lhs ≈ 2.2 ×
+    10⁻¹⁶``, ``lhs = 0`` with its exact mark), in the colour of the check's verdict against the
+    deck's pass line (``mathcore.equivariance.THRESHOLD``)."""
+    from mathcore.equivariance import THRESHOLD
+
+    fig = numbers.measure(x, digits)
+    color = VERIFIED if abs(x) < THRESHOLD else FAILED
+    return figure(fig, size=size, color=color, prefix=f"{lhs} =")  # the kit writes "≈" alone for an approximate one

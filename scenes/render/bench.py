@@ -82,10 +82,10 @@ def preview(root: Path, rows: list) -> None:
     env = {"ATTENTION_CLIPS_VOICE": "none"}
     for _ in range(2):
         for c in CLIPS:
-            _run(root, manim, "-ql", f"scenes/{c.module}.py", c.scene, env=env)
-    t_manim = sum(_run(root, manim, "-ql", f"scenes/{c.module}.py", c.scene, env=env) for c in CLIPS)
+            _run(root, manim, "-ql", f"scenes/clips/{c.path.name}", c.scene, env=env)
+    t_manim = sum(_run(root, manim, "-ql", f"scenes/clips/{c.path.name}", c.scene, env=env) for c in CLIPS)
     edited = CLIPS[len(CLIPS) // 2]
-    path = root / "scenes" / f"{edited.module}.py"
+    path = root / "scenes" / "clips" / edited.path.name
     src = path.read_text(encoding="utf-8")
     cut = src.index("\n", src.index(f"class {edited.scene}(")) + 1
     path.write_text(src[:cut] + "    # bench: an edit inside this clip's class\n" + src[cut:], encoding="utf-8")
@@ -137,15 +137,15 @@ def frames(root: Path, rows: list) -> None:
     for name in FRAME_CLIPS:
         c = resolve([name])[0]
         # warm: Typst formulas and labels typeset, fonts cached, for both
-        _run(root, manim, "-ql", "--disable_caching", f"scenes/{c.module}.py", c.scene, env=env)
+        _run(root, manim, "-ql", "--disable_caching", f"scenes/clips/{c.path.name}", c.scene, env=env)
         _clips(root, "render", c.name, "-q", "l", "--force", "--out", "fr", "--voice", "none")
-        t_manim = _run(root, manim, "-qh", "--disable_caching", f"scenes/{c.module}.py", c.scene, env=env)
+        t_manim = _run(root, manim, "-qh", "--disable_caching", f"scenes/clips/{c.path.name}", c.scene, env=env)
         t_ours = _clips(root, "render", c.name, "-q", "h60", "--jobs", "1", "--force", "--out", "fr", "--voice", "none")
         mine = root / "fr" / "h60" / f"{c.name}.mp4"
-        videos = root / "media" / "videos" / c.module / "1080p60"
+        videos = root / "media" / "videos" / c.path.stem / "1080p60"
         theirs = videos / f"{c.scene}.mp4"
         _run(root, manim, "-qh", "--disable_caching", "--config_file", "lossless.cfg", "-o", "lossless",
-             f"scenes/{c.module}.py", c.scene, env=env)
+             f"scenes/clips/{c.path.name}", c.scene, env=env)
         truth = _frames(videos / "lossless.mp4")
         psnr = _psnr(_frames(theirs), _frames(mine))
         ours_true, manims_true = _psnr(truth, _frames(mine)), _psnr(truth, _frames(theirs))
@@ -203,7 +203,7 @@ def _caption_edit(root: Path, clip, where: float = 0.5) -> str:
     returns the beat's key."""
     import tomllib
 
-    path = root / "assets" / "narration" / f"{clip.module}.toml"
+    path = root / "assets" / "narration" / f"{clip.name}.toml"
     text = path.read_text(encoding="utf-8")
     section = tomllib.loads(text)[clip.slug]
     keys = [k for k, v in section.items() if isinstance(v, str) and "{" not in v and k not in ("title", "close")]
@@ -272,7 +272,7 @@ def nochange(root: Path, rows: list) -> None:
     manim = str(Path(sys.executable).with_name("manim"))
     c = resolve(["01"])[0]
     env = {"ATTENTION_CLIPS_VOICE": "none"}
-    args = [manim, "-r", "256,144", "--frame_rate", "5", "--media_dir", str(root / "nc-manim"), f"scenes/{c.module}.py", c.scene]
+    args = [manim, "-r", "256,144", "--frame_rate", "5", "--media_dir", str(root / "nc-manim"), f"scenes/clips/{c.path.name}", c.scene]
     for _ in range(2):  # compile, then a run whose hashes see everything compiled; the third hits the cache
         _run(root, *args, env=env)
     t_manim = _run(root, *args, env=env)

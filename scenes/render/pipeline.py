@@ -3,10 +3,9 @@ parallel worker processes, and never leave a partial file.
 
 Render key of a clip (checked before anything imports Manim or the scene):
 
-* the clip's identity and its source: its own class and the module's shared code, without
-  the classes of the module's other clips (see :func:`keys.clip_source`);
-* every file of ``scenes/kit``, ``scenes/catalog.py`` and ``mathcore`` (the code any clip
-  can reach: a clip module may only import these);
+* the clip's identity and its own module's source (``scenes/clips/cNN_slug.py``);
+* every file of ``scenes/kit``, ``scenes/figures``, ``scenes/catalog.py`` and ``mathcore`` (the code
+  any clip can reach: a clip module may only import these);
 * its narration section, the fonts, ``manim.cfg``;
 * the installed versions of Manim, Typst, NumPy, PyAV, ManimPango, Python; the quality;
 * the *values of the config fields the clip read* the last time it rendered (recorded by

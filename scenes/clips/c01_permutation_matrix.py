@@ -1,6 +1,4 @@
-"""Permutation clips.
-
-01 ``PermutationMatrix`` (§1): token rows of X; the permutation π, a list of indices, builds P
+"""01 ``PermutationMatrix`` (§1): token rows of X; the permutation π, a list of indices, builds P
 one one-hot row at a time; P X computed as rows of X flying to their new places; the proof on
 screen is ``(P X)_m = x_π(m)`` bit for bit and ``P Pᵀ = I``, both measured by mathcore, and the
 clip ends on the two of them, large.
@@ -18,7 +16,7 @@ Storyboard (each beat's subject as large as its region allows):
 P's colour scale, π and the proof lines come from :func:`scenes.figures.permutation.picture`,
 the one description this clip and its still draw from.
 
-Render directly with ``manim -ql scenes/permutation.py PermutationMatrix``.
+Render directly with ``manim -ql scenes/clips/c01_permutation_matrix.py PermutationMatrix``.
 """
 
 from __future__ import annotations
@@ -68,10 +66,8 @@ from scenes.kit import (
 )
 from scenes.kit.binding import names, shows
 from scenes.kit.compose import DIMMED, GAP, column, reveal, row
-from scenes.kit.notation import N
+from scenes.kit.notation import SUBSCRIPT, N, token_names
 from scenes.kit.theme import figure
-
-SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
 
 @dataclass(frozen=True)
@@ -87,11 +83,6 @@ class PermutationMatrixData:
     orthogonality_defect: float  # max |P Pᵀ − I|
     cmap: str
     picture: Picture
-
-
-def token_names(idx) -> list[str]:
-    """Typst row names ``x_k`` of the tokens ``idx``."""
-    return [f"x_{int(k)}" for k in idx]
 
 
 class PermutationMatrix(ClipScene):
@@ -309,3 +300,4 @@ class PermutationMatrix(ClipScene):
                                                                                                          np.inf)))
         target.move_to(region.center)
         return [Succession(AnimationGroup(*anims), AnimationGroup(*[Transform(p, t) for p, t in zip(take, target)]))]
+

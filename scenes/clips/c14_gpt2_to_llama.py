@@ -1,0 +1,234 @@
+"""14 ``GPT2ToLLaMA`` (Q4): GPT-2's learned table (n_max × d), then LLaMA's RoPE (no table, no
+cap), tied to clip 13; ends on n_max rows against rotations defined at any m (lecture 6).
+
+The clip reads as a storyboard: the widgets (``scenes.kit.position_charts``) lay
+themselves out in the regions they are given; colours, scales and proof lines come from the
+description the still shares (``scenes.figures.extrapolation``).
+
+Render directly with ``manim -ql scenes/clips/c14_gpt2_to_llama.py GPT2ToLLaMA``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from manim import (
+    DOWN,
+    LEFT,
+    ORIGIN,
+    Create,
+    FadeIn,
+    VGroup,
+)
+
+from mathcore import (
+    learned_absolute_table,
+)
+from mathcore.config import LectureConfig
+from mathcore.extrapolation import (
+    GPT2,
+    LLAMA2,
+    LLAMA3,
+    ModelFacts,
+    pair_angles,
+    pairs_without_a_turn,
+    rope_wavelengths,
+)
+from scenes.figures.extrapolation import (
+    base_colors,
+    no_row_text,
+    ordinal,
+    power_range,
+    sample_rows,
+    table_proof,
+    table_scale,
+)
+from scenes.kit import (
+    DIM,
+    FAILED,
+    FG,
+    GAP,
+    HEADING,
+    LABEL,
+    SMALL,
+    ClipScene,
+    N,
+    VectorDial,
+    column,
+    fmt_measure,
+    label,
+    math,
+    names,
+    row,
+    shows,
+    stage,
+)
+from scenes.kit.compose import others
+from scenes.kit.numbers import count
+from scenes.kit.position_charts import (
+    TableView,
+    WavelengthChart,
+    capped_table,
+)
+
+
+@dataclass(frozen=True)
+class GPT2ToLLaMAData:
+    """GPT-2's learned table (``learned_absolute_table(d_model, n_max)``, seeded by the config) and the
+    rows and features drawn of it (``sample``, ``corner``: real entries) beside LLaMA's RoPE at head
+    dim 128 for both bases: per-pair wavelengths and how many pairs never complete a turn within
+    LLaMA-2's training length."""
+
+    gpt2: ModelFacts
+    llama2: ModelFacts
+    llama3: ModelFacts
+    table: np.ndarray  # (n_max, d_model)
+    zoom: tuple[int, int]  # rows, cols of the table's corner shown large
+    sample_rows: np.ndarray  # the rows drawn for the whole table (every k-th)
+    sample_cols: np.ndarray  # the features drawn for the whole table
+    sample: np.ndarray  # table[sample_rows][:, sample_cols]
+    corner: np.ndarray  # table[:zoom[0], :zoom[1]]
+    cmap: str
+    wl_llama2: np.ndarray  # (head_dim/2,) positions per full turn of each pair, base LLaMA-2
+    wl_llama3: np.ndarray  # the same at LLaMA-3's base
+    wl_range: tuple[float, float]  # the powers of ten around both
+    slow_pairs: int  # LLaMA-2 pairs without a full turn in its train_length
+    n_pairs: int
+    beyond_angle: float = 0.0  # LLaMA-2's pair 0 angle (mod 2π) at position n_max, where GPT-2 has no row
+
+    @property
+    def wavelengths(self) -> np.ndarray:
+        return np.stack([self.wl_llama2, self.wl_llama3])
+
+    @property
+    def n_params(self) -> int:
+        return int(self.table.size)
+
+
+class GPT2ToLLaMA(ClipScene):
+    """14 · From GPT-2 to LLaMA: a table with a last row, and rotations with none."""
+
+    ZOOM = (8, 12)
+    SAMPLE = (32, 12)  # rows, features of the whole table drawn as cells
+
+    @classmethod
+    def build_data(cls, cfg: LectureConfig) -> GPT2ToLLaMAData:
+        g, l2, l3 = GPT2, LLAMA2, LLAMA3
+        table = learned_absolute_table(g.d_model, g.n_max, cfg.seed)
+        rows, cols = sample_rows(g.n_max, cls.SAMPLE[0]), sample_rows(g.d_model, cls.SAMPLE[1])
+        wl2, wl3 = rope_wavelengths(l2.head_dim, l2.rope_base), rope_wavelengths(l3.head_dim, l3.rope_base)
+        return GPT2ToLLaMAData(
+            gpt2=g, llama2=l2, llama3=l3, table=table, zoom=cls.ZOOM, cmap=cfg.cmap_signed,
+            sample_rows=rows, sample_cols=cols, sample=table[np.ix_(rows, cols)],
+            corner=table[:cls.ZOOM[0], :cls.ZOOM[1]], wl_llama2=wl2, wl_llama3=wl3,
+            wl_range=power_range(np.concatenate([wl2, wl3])),
+            slow_pairs=pairs_without_a_turn(l2.head_dim, l2.train_length, l2.rope_base), n_pairs=l2.head_dim // 2,
+            beyond_angle=float(pair_angles(g.n_max, l2.head_dim, l2.rope_base)[0]),
+        )
+
+    def caption_values(self) -> dict:
+        d = self.data
+        scale = table_scale(d)
+        return {
+            "n_max": count(d.gpt2.n_max).text, "n_last": count(d.gpt2.n_max - 1).text, "d_model": d.gpt2.d_model,
+            "head_dim": d.llama2.head_dim, "pairs": d.n_pairs, "slow": d.slow_pairs,
+            "train2": count(d.llama2.train_length).text, "base2": count(d.llama2.rope_base).text,
+            "base3": count(d.llama3.rope_base).text, "wl_first": count(round(d.wl_llama2[0])).text,
+            "wl2": count(round(d.wl_llama2[-1])).text, "wl3": count(round(d.wl_llama3[-1])).text,
+            "params": count(d.n_params).text, "row_step": ordinal(d.sample_rows[1] - d.sample_rows[0]),
+            "col_step": ordinal(d.sample_cols[1] - d.sample_cols[0]), "zoom_rows": d.zoom[0], "zoom_cols": d.zoom[1],
+            "vmax": fmt_measure(scale.vmax), "proof": table_proof(d),
+        }
+
+    def make_mobjects(self) -> None:
+        d = self.data
+        g, l2, l3 = d.gpt2, d.llama2, d.llama3
+        region = self.layout.content
+        self.scale = table_scale(d)
+        r, c = d.zoom
+        # ================= GPT-2: the table =================
+        self.gpt_head = label(f"{g.name}: a learned table", size=LABEL, weight="BOLD")
+        self.gpt_facts = math(f'{N.table_rows.math} = {count(g.n_max).math}, quad d = {g.d_model}', color=DIM)
+        head = row(self.gpt_head, self.gpt_facts, gap="section")
+        strip, rest = region.take_top(head.height, gap=GAP.normal)
+        strip.place(head, LEFT)
+        self.cap_text = label(no_row_text(g.n_max), size=SMALL, color=FAILED)
+        cap_strip, rest = rest.take_bottom(self.cap_text.height, gap=GAP.small)
+        self.zoom_text = label(f"rows 0 to {r - 1}, features 0 to {c - 1}", size=SMALL, color=DIM)
+        self.params_value = label(count(d.n_params).text, size=LABEL, color=FG, weight="BOLD")
+        self.params_text = row(self.params_value, label("position parameters", size=SMALL, color=DIM), gap="small",
+                               align="baseline")
+        self.sample_text = label(f"left: every {ordinal(d.sample_rows[1] - d.sample_rows[0])} row and "
+                                 f"{ordinal(d.sample_cols[1] - d.sample_cols[0])} feature", size=SMALL, color=DIM)
+        self.view = V = TableView(rest, d.sample, d.corner, self.scale, [self.zoom_text, self.params_text,
+                                                                           self.sample_text])
+        self.image, self.zoom_map, self.colorbar, self.cap_line = V.image, V.zoom_map, V.colorbar, V.cap_line
+        cap_strip.place(self.cap_text, LEFT)
+        self.cap_text.align_to(self.image, LEFT)
+        shows(V.image, "sample")
+        shows(V.zoom_map, "corner")
+        names(self.zoom_text, "corner")
+        self.gpt = VGroup(head, V, V.zoom_map, V.colorbar, V.notes, V.corner, V.zoom_lines, V.cap_line, self.cap_text)
+
+        # ================= LLaMA: no table, a rotation per pair =================
+        self.llama_head = label("LLaMA: RoPE, no table", size=LABEL, weight="BOLD")
+        self.formula = math(f"{N.rate.math} = {N.base.math}^(-2i slash d), quad d = {l2.head_dim}", color=DIM)
+        head = row(self.llama_head, self.formula, gap="section")
+        strip, rest = region.take_top(head.height, gap=GAP.normal)
+        strip.place(head, LEFT)
+        self.llama_heads = head
+        self.base_colors = base_colors()
+        tags = [column(label(m.name, size=SMALL, color=self.base_colors[k], weight="BOLD"),
+                       math(f"{N.base.math} = {count(m.rope_base).math}", size=SMALL, color=self.base_colors[k]),
+                       gap="hair") for k, m in enumerate((l2, l3))]
+        self.chart = W = WavelengthChart(rest, [d.wl_llama2, d.wl_llama3], d.wl_range, self.base_colors, tags,
+                                         l2.train_length, d.slow_pairs, f"{d.slow_pairs} of {d.n_pairs} never turn",
+                                         "positions per full turn", math(f'"pair" {N.pair.math}', size=SMALL))
+        self.plot, self.wl_curves, self.train_line, self.slow_band = W.plot, W.curves, W.train_line, W.band
+        self.wl_tags, self.L_label, self.band_label = tags, W.L_label, W.band_label
+        shows(W.curves[0], "wl_llama2")
+        shows(W.curves[1], "wl_llama3")
+        names(tags[0], "wl_llama2")
+        names(tags[1], "wl_llama3")
+
+        # ================= the takeaway: a last row against any position =================
+        self.thumb = thumb = capped_table(d.sample, self.scale, region.height / 2)
+        left = column(label(g.name, size=HEADING, weight="BOLD"), thumb,
+                      label(f"{count(g.n_max).text} rows: positions 0 to {count(g.n_max - 1).text}", size=LABEL),
+                      label(no_row_text(g.n_max), size=LABEL, color=FAILED), gap="normal", align=ORIGIN)
+        shows(thumb.image, "sample")
+        # RoPE at the position GPT-2 has no row for: pair 0's hand at its angle there (mathcore)
+        self.closing_dial = dial = VectorDial(d.beyond_angle, radius=thumb.image.height / 3, color=FG)
+        right = column(label("LLaMA", size=HEADING, weight="BOLD"), dial,
+                       label(f"pair 0 at position {count(g.n_max).text}", size=LABEL),
+                       math(f'{N.angle.math} "for every" {N.position.math}', size=HEADING), gap="normal", align=ORIGIN)
+        self.summary = row(left, right, gap="section", align="top")
+        self.layout.content.place(self.summary)
+        half = (max(left.width, right.width) + GAP.section) / 2  # two equal columns about the middle
+        left.set_x(self.layout.content.center[0] - half)
+        right.set_x(self.layout.content.center[0] + half)
+
+    def body(self) -> None:
+        self.make_mobjects()
+        V, W = self.view, self.chart
+        self.beat("table", FadeIn(self.gpt_head), FadeIn(self.gpt_facts), FadeIn(V.image), Create(V.frame),
+                  FadeIn(self.sample_text), run_time=1.4)
+        self.beat("corner", Create(V.corner), Create(V.zoom_lines), FadeIn(V.zoom_map), FadeIn(self.zoom_text),
+                  FadeIn(V.colorbar), FadeIn(self.params_text), run_time=1.4)
+        self.beat("cap", Create(V.cap_line), FadeIn(self.cap_text, shift=GAP.tight * DOWN), run_time=1.0)
+        self.beat("rope", stage([self.gpt], [self.llama_heads, W.axes_group], lag=1), run_time=1.6)
+        self.beat("speeds", Create(W.curves[0]), FadeIn(self.wl_tags[0]), run_time=1.6)
+        self.add(W.band)
+        self.bring_to_back(W.band)
+        self.beat("slow", Create(self.train_line), FadeIn(self.L_label), FadeIn(self.band_label),
+                  FadeIn(W.end_labels.leaders), W.band.animate.set_fill(opacity=0.15), run_time=1.2)
+        self.beat("base", Create(W.curves[1]), FadeIn(self.wl_tags[1]), run_time=1.4)
+        self.beat("tie", Create(W.outline), run_time=1.2)
+
+    def takeaway(self):
+        return self.summary
+
+    def bring_forward(self, take, region=None) -> list:
+        return [stage([others(self, [])], [self.summary], lag=1)]
+
