@@ -42,6 +42,12 @@ class Clip:
         return SCENES_DIR / "clips" / f"c{self.number:02d}_{self.slug}.py"
 
     @property
+    def sources(self) -> tuple[Path, ...]:
+        """The clip's own code: its module and, when it has them, the widgets beside it (``cNN_widgets.py``)."""
+        widgets = SCENES_DIR / "clips" / f"c{self.number:02d}_widgets.py"
+        return (self.path, widgets) if widgets.exists() else (self.path,)
+
+    @property
     def narration_path(self) -> Path:
         """``assets/narration/NN_slug.toml``: the clip's sentences, one TOML a clip."""
         return REPO_DIR / "assets" / "narration" / f"{self.name}.toml"

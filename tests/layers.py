@@ -3,7 +3,8 @@ function, absolute or relative).
 
 Layers, lowest first: ``mathcore`` < ``scenes.catalog`` < ``scenes.kit`` < ``scenes.figures`` <
 the clip modules (``scenes/clips/cNN_slug.py``) < ``scenes.render``.  A module imports only its own layer
-and the layers below; clip modules never import each other; and no two modules import each other,
+and the layers below; clip modules never import each other (a clip's module may import the widgets
+beside it, ``cNN_widgets``); and no two modules import each other,
 directly or round a longer cycle.
 """
 
@@ -46,6 +47,12 @@ def layer(mod: str, clip_modules: set[str]) -> int | None:
     if mod == "scenes.render" or mod.startswith("scenes.render."):
         return 5
     return None
+
+
+def clip_of(mod: str) -> str:
+    """The clip a module under ``scenes.clips`` belongs to: ``c13`` for ``scenes.clips.c13_extrapolation_cliff``
+    and for the widgets beside it, ``scenes.clips.c13_widgets``."""
+    return mod.rpartition(".")[2].partition("_")[0]
 
 
 def imports(root: Path, path: Path, known: set[str]) -> set[str]:
@@ -91,7 +98,7 @@ def check(root: Path) -> list[Finding]:
                 continue
             if ld > lm:
                 out.append(Finding("upward", f"{mod} (layer {LAYERS[lm]}) imports {dep} (layer {LAYERS[ld]})"))
-            elif lm == ld == 4:
+            elif lm == ld == 4 and clip_of(mod) != clip_of(dep):
                 out.append(Finding("sibling", f"clip module {mod} imports clip module {dep}"))
     # cycles: strongly connected components of more than one module (Tarjan)
     index, low, stack, on, comps, counter = {}, {}, [], set(), [], [0]

@@ -188,7 +188,7 @@ def test_the_board_fits_every_allowed_length_and_its_bars_are_the_weights(final,
     wider than ``k_5``) and the clip would not build. The bars now give way before the cells do."""
     from scenes.figures.causal import kv_scales
     from scenes.kit.compose import GAP
-    from scenes.kit.proofs import DecodeBoard
+    from scenes.clips.c05_widgets import DecodeBoard
     from scenes.render.matrix import write_config
 
     scene, _ = final

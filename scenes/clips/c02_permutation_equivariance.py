@@ -51,6 +51,7 @@ from mathcore.equivariance import (
     permuted_weights,
 )
 from mathcore.permutation import permutation_matrix
+from scenes.clips.c02_widgets import RowHeatmap, TravelMap, TrialMarks, staircase
 from scenes.figures.equivariance import (
     DEFECT,
     EQUIVARIANT,
@@ -82,18 +83,8 @@ from scenes.kit.binding import names, shows
 from scenes.kit.compose import DIMMED, GAP, column, reveal, row, stage
 from scenes.kit.layout import LayoutError, fit_cells
 from scenes.kit.notation import N, token_names, token_text
-from scenes.kit.numbers import count, measure
-from scenes.kit.permuting import (
-    Handover,
-    RowHeatmap,
-    TokenColumn,
-    TravelMap,
-    TrialMarks,
-    dim,
-    nice_count_ticks,
-    staircase,
-    undim,
-)
+from scenes.kit.numbers import count, measure, nice_count_ticks
+from scenes.kit.permuting import Handover, TokenColumn, dim, undim
 from scenes.kit.proofs import readout
 
 

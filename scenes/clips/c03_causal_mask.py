@@ -45,6 +45,7 @@ from mathcore.causal import (
     row_sums,
 )
 from mathcore.config import LectureConfig
+from scenes.clips.c03_widgets import CodePanel, ExactHeatmap, staircase_outline, tint
 from scenes.figures.causal import (
     CAUSAL_CODE,
     MN,
@@ -75,21 +76,7 @@ from scenes.kit.binding import names, shows
 from scenes.kit.compose import DIMMED, GAP, column, reveal, row, titled
 from scenes.kit.layout import Region
 from scenes.kit.numbers import tick
-from scenes.kit.proofs import (
-    CodePanel,
-    Dim,
-    ExactHeatmap,
-    Reveal,
-    hide,
-    morph_cells,
-    proof_line,
-    restage,
-    row_parts,
-    settle,
-    staircase_outline,
-    tint,
-    value_map,
-)
+from scenes.kit.proofs import Dim, Reveal, hide, morph_cells, proof_line, restage, row_parts, settle, value_map
 from scenes.kit.widgets import Heatmap
 
 

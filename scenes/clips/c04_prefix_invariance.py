@@ -45,6 +45,7 @@ from mathcore.causal import (
 )
 from mathcore.causal_bits import float_bits, prefix_entry_pair, worst_prefix_entry
 from mathcore.config import LectureConfig
+from scenes.clips.c04_widgets import BitPair, DefectPlot
 from scenes.figures.causal import (
     T_,
     Y_FULL,
@@ -71,8 +72,6 @@ from scenes.kit.binding import names, shows
 from scenes.kit.compose import DIMMED, GAP, column, reveal
 from scenes.kit.layout import Region, fit_label
 from scenes.kit.proofs import (
-    BitPair,
-    DefectPlot,
     Dim,
     Reveal,
     check_mark,

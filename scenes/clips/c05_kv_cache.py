@@ -42,6 +42,7 @@ from mathcore.causal import (
     prefix_outputs,
 )
 from mathcore.config import LectureConfig
+from scenes.clips.c05_widgets import DecodeBoard, StaleChart, row_slots
 from scenes.figures.causal import (
     NN,
     kv_proofs,
@@ -62,20 +63,7 @@ from scenes.kit.binding import shows
 from scenes.kit.compose import GAP, column
 from scenes.kit.layout import Region
 from scenes.kit.numbers import tick
-from scenes.kit.proofs import (
-    DecodeBoard,
-    Reveal,
-    StaleChart,
-    frame_row,
-    hide,
-    morph_cells,
-    proof_line,
-    restage,
-    row_names,
-    row_parts,
-    row_slots,
-    settle,
-)
+from scenes.kit.proofs import Reveal, frame_row, hide, morph_cells, proof_line, restage, row_names, row_parts, settle
 from scenes.kit.widgets import Heatmap
 
 

@@ -47,6 +47,7 @@ from mathcore.equivariance import (
     swap_report,
 )
 from mathcore.permutation import permutation_matrix
+from scenes.clips.c06_widgets import CausalMaskGrid, RowDefects
 from scenes.figures.equivariance import (
     Picture06,
     picture06,
@@ -71,12 +72,7 @@ from scenes.kit.compose import DIMMED, GAP, reveal, row
 from scenes.kit.layout import background
 from scenes.kit.notation import N, token_names, token_text
 from scenes.kit.numbers import measure
-from scenes.kit.permuting import (
-    CausalMaskGrid,
-    Handover,
-    RowDefects,
-    TokenColumn,
-)
+from scenes.kit.permuting import Handover, TokenColumn
 from scenes.kit.proofs import readout
 from scenes.kit.theme import figure
 

@@ -44,6 +44,7 @@ from mathcore.equivariance import (
     compare_multiset,
 )
 from mathcore.permutation import permutation_matrix
+from scenes.clips.c07_widgets import WordColumn
 from scenes.figures.equivariance import (
     Picture07,
     picture07,
@@ -69,10 +70,7 @@ from scenes.kit.binding import names, shows
 from scenes.kit.compose import GAP, column, reveal, row, stage
 from scenes.kit.layout import LayoutError, fit_cells, spread_1d
 from scenes.kit.notation import N
-from scenes.kit.permuting import (
-    Handover,
-    WordColumn,
-)
+from scenes.kit.permuting import Handover
 from scenes.kit.proofs import readout
 from scenes.kit.theme import figure
 

@@ -34,6 +34,7 @@ from manim import (
 from mathcore import my_sinusoidal_position, sinusoidal_wavelengths
 from mathcore.config import LectureConfig
 from mathcore.rope_measures import sinusoidal_at
+from scenes.clips.c08_widgets import PairMatrix, WaveMatrix, readout
 from scenes.figures.positions import (
     base_figure,
     pe_scale,
@@ -60,11 +61,6 @@ from scenes.kit import (
     numbers,
     row,
     shows,
-)
-from scenes.kit.wave_matrices import (
-    PairMatrix,
-    WaveMatrix,
-    readout,
 )
 
 

@@ -34,6 +34,7 @@ from mathcore.attention import matmul
 from mathcore.config import LectureConfig
 from mathcore.positions import apply_rope
 from mathcore.scheme_compare import SchemeScores, scheme_scores
+from scenes.clips.c09_widgets import MatrixEquation, ScoreMap, Tabs, balanced_label, inline
 from scenes.figures.positions import (
     PASS_LINE,
     SCHEME_NAMES,
@@ -66,13 +67,6 @@ from scenes.kit import (
     swap,
 )
 from scenes.kit import figure as theme_figure
-from scenes.kit.wave_matrices import (
-    MatrixEquation,
-    ScoreMap,
-    Tabs,
-    balanced_label,
-    inline,
-)
 
 
 @dataclass(frozen=True)

@@ -39,6 +39,7 @@ from mathcore.config import LectureConfig
 from mathcore.rope_measures import (
     angle_grid_defect,
 )
+from scenes.clips.c10_widgets import DialRow
 from scenes.figures.rope import (
     ANGLE_TICK_MATH,
     ANGLE_TICKS,
@@ -72,7 +73,6 @@ from scenes.kit import (
 )
 from scenes.kit.binding import names, shows
 from scenes.kit.compose import DIMMED, GAP, column, end_on, row, titled
-from scenes.kit.dials import DialRow
 from scenes.kit.layout import FIT_PASSES
 from scenes.kit.notation import SUBSCRIPT, N
 from scenes.kit.proofs import measured_line

@@ -41,6 +41,7 @@ from mathcore.rope_measures import (
     shift_output_defect,
     shift_score_defects,
 )
+from scenes.clips.c11_widgets import PairDial
 from scenes.figures.rope import (
     SCORE_DIGITS,
     V_PLAIN_MATH,
@@ -74,7 +75,6 @@ from scenes.kit import (
 )
 from scenes.kit.binding import names, shows
 from scenes.kit.compose import GAP, column, end_on, row, titled
-from scenes.kit.dials import PairDial
 from scenes.kit.layout import FIT_PASSES
 from scenes.kit.notation import N
 from scenes.kit.proofs import measured_line

@@ -4,7 +4,7 @@ real samples only).  The marker is measured by :func:`mathcore.extrapolation.amb
 the first position ``m*`` that some position ``n`` at least twice as far matches in similarity
 to position 0, so similarity stops ranking distance.  Ends on where positions blur, per width.
 
-The clip reads as a storyboard: the widgets (``scenes.kit.position_charts``) lay
+The clip reads as a storyboard: the widgets (``scenes.clips.c12_widgets``) lay
 themselves out in the regions they are given; colours, scales and proof lines come from the
 description the still shares (``scenes.figures.extrapolation``).
 
@@ -37,6 +37,7 @@ from mathcore.extrapolation import (
     AmbiguityOnset,
     ambiguity_onset,
 )
+from scenes.clips.c12_widgets import DilutionPanels
 from scenes.figures.extrapolation import (
     base_relation,
     onsets_line,
@@ -56,9 +57,6 @@ from scenes.kit import (
 )
 from scenes.kit.compose import others
 from scenes.kit.numbers import count
-from scenes.kit.position_charts import (
-    DilutionPanels,
-)
 
 
 def and_list(items: list[str]) -> str:

@@ -3,7 +3,7 @@ table ends at ``n_max`` (no row for the position), sinusoidal stays defined but 
 slow pairs turn to angles never seen in training while fast pairs have wrapped many times.
 Ends on the count of RoPE pairs at unseen angles per position beside the table's wall.
 
-The clip reads as a storyboard: the widgets (``scenes.kit.position_charts``) lay
+The clip reads as a storyboard: the widgets (``scenes.clips.c13_widgets``) lay
 themselves out in the regions they are given; colours, scales and proof lines come from the
 description the still shares (``scenes.figures.extrapolation``).
 
@@ -42,6 +42,7 @@ from mathcore.extrapolation import (
     unseen_pair_counts,
     wrapped_in_training,
 )
+from scenes.clips.c13_widgets import CliffChart, PairsAtPosition, SchemeLanes
 from scenes.figures.extrapolation import (
     cliff_proof,
     first_missing,
@@ -60,12 +61,7 @@ from scenes.kit import (
     stage,
 )
 from scenes.kit.numbers import count
-from scenes.kit.position_charts import (
-    CliffChart,
-    PairsAtPosition,
-    SchemeLanes,
-    vertical,
-)
+from scenes.kit.plots import vertical
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """14 ``GPT2ToLLaMA`` (Q4): GPT-2's learned table (n_max × d), then LLaMA's RoPE (no table, no
 cap), tied to clip 13; ends on n_max rows against rotations defined at any m (lecture 6).
 
-The clip reads as a storyboard: the widgets (``scenes.kit.position_charts``) lay
+The clip reads as a storyboard: the widgets (``scenes.clips.c14_widgets``) lay
 themselves out in the regions they are given; colours, scales and proof lines come from the
 description the still shares (``scenes.figures.extrapolation``).
 
@@ -35,6 +35,7 @@ from mathcore.extrapolation import (
     pairs_without_a_turn,
     rope_wavelengths,
 )
+from scenes.clips.c14_widgets import TableView, WavelengthChart, capped_table
 from scenes.figures.extrapolation import (
     base_colors,
     no_row_text,
@@ -66,11 +67,6 @@ from scenes.kit import (
 )
 from scenes.kit.compose import others
 from scenes.kit.numbers import count
-from scenes.kit.position_charts import (
-    TableView,
-    WavelengthChart,
-    capped_table,
-)
 
 
 @dataclass(frozen=True)

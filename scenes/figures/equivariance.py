@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from scenes.kit.permuting import nice_count_ticks
+from scenes.kit.numbers import nice_count_ticks
 from scenes.kit.notation import N
 from scenes.kit.numbers import tick
 from scenes.kit.numbers import count, log_ticks, measure

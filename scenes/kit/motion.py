@@ -9,7 +9,7 @@ number that changes at keyframes (a position ``m``, a count, a turn number).
 from __future__ import annotations
 
 import numpy as np
-from manim import LEFT, Animation, Mobject
+from manim import LEFT, Animation, Mobject, VMobject
 
 from .theme import FG, label
 
@@ -84,3 +84,51 @@ class Readout:
         old, new = self.current, self._make(text, self.color if color is None else color)
         self.current = new
         return swap(old, new, run_time=run_time)
+
+
+def _vfamily(mob: Mobject) -> list[VMobject]:
+    return [f for f in mob.get_family() if isinstance(f, VMobject)]
+
+
+class OpacityTo(Animation):
+    """Move every fill and stroke opacity in ``mob``'s family to ``targets`` (one
+    ``(fill, stroke)`` pair per VMobject of the family, in family order).  Nothing is
+    copied: dimming a 256-cell heatmap costs what repainting it does."""
+
+    def __init__(self, mob: Mobject, targets: list[tuple[float, float]], **kw):
+        super().__init__(mob, **kw)
+        self.targets = targets
+
+    def create_starting_mobject(self) -> Mobject:
+        return self.mobject  # interpolate_mobject reads the recorded start values, not a copy
+
+    def begin(self) -> None:
+        self.family = _vfamily(self.mobject)
+        self.starts = [(float(f.get_fill_opacity()), float(f.get_stroke_opacity())) for f in self.family]
+        super().begin()
+
+    def interpolate_mobject(self, alpha: float) -> None:
+        a = self.rate_func(alpha)
+        for f, (f0, s0), (f1, s1) in zip(self.family, self.starts, self.targets):
+            f.set_fill(opacity=f0 + (f1 - f0) * a, family=False)
+            f.set_stroke(opacity=s0 + (s1 - s0) * a, family=False)
+
+
+def dim(mob: Mobject, level: float = 0.2, **kw) -> Animation:
+    """Fade ``mob`` to ``level`` times its opacities (fills and strokes alike); :func:`undim`
+    gives back exactly what it had.  Dimmed below 0.3, the layout audit treats it as background."""
+    saved = getattr(mob, "_undimmed", None)
+    if saved is None:
+        saved = [(float(f.get_fill_opacity()), float(f.get_stroke_opacity())) for f in _vfamily(mob)]
+        mob._undimmed = saved
+    return OpacityTo(mob, [(fo * level, so * level) for fo, so in saved], **kw)
+
+
+def undim(mob: Mobject, **kw) -> Animation:
+    """Back to the opacities ``mob`` had before :func:`dim` (no change if it was never dimmed)."""
+    saved = getattr(mob, "_undimmed", None)
+    if saved is None:
+        saved = [(float(f.get_fill_opacity()), float(f.get_stroke_opacity())) for f in _vfamily(mob)]
+    else:
+        del mob._undimmed
+    return OpacityTo(mob, saved, **kw)

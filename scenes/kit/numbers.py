@@ -255,3 +255,20 @@ def notebook_output(text: str) -> str | None:
 def unsuperscript(s: str) -> str:
     """``10⁻¹⁶`` -> ``10−16`` (for the voice)."""
     return s.translate(_UNSUP)
+
+
+def nice_count_ticks(n: int, max_ticks: int = 4) -> list[int]:
+    """``1`` and round multiples of a step (1, 2, 2.5 or 5 × 10^k) up to ``n``: at most
+    ``max_ticks`` ticks after the ``1``."""
+    if n < 1:
+        raise ValueError(f"n must be >= 1, got {n}")
+    for k in range(0, 12):
+        for m in (1, 2, 2.5, 5):
+            step = m * 10 ** k
+            if step != int(step):
+                continue
+            step = int(step)
+            if n // step <= max_ticks:
+                ticks = [v for v in range(step, n + 1, step)]
+                return [1] + [v for v in ticks if v != 1]
+    return [1, n]

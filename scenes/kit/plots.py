@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import numpy as np
-from manim import DOWN, LEFT, UP, DashedLine, Dot, Line, Rectangle, VGroup, VMobject
+from manim import DOWN, LEFT, UP, DashedLine, Dot, Line, Mobject, Rectangle, VGroup, VMobject
 
 from . import numbers
+from .compose import GAP
 from .theme import DIM, FAINT, FG, SMALL, figure, label, math
 
 
@@ -214,3 +215,32 @@ class Plot(VGroup):
             r.move_to(base, aligned_edge=DOWN)
             g.add(r)
         return g
+
+
+MARK = GAP.tight  # the radius of an onset ring, the arm of a bracket
+
+
+STROKE = 3.0  # the house stroke of a mark
+
+
+MAX_CELL = 0.42  # the largest cell of a strip or a zoomed corner
+
+
+def _box(m: Mobject):
+    return (m.get_left()[0], m.get_bottom()[1], m.get_right()[0], m.get_top()[1])
+
+
+def bar(x0: float, x1: float, y: float, height: float, color, opacity: float) -> Rectangle:
+    """A filled bar from screen x ``x0`` to ``x1`` centred at ``y``."""
+    return Rectangle(width=max(x1 - x0, 1e-3), height=height, stroke_width=0, fill_color=color,
+                     fill_opacity=opacity).move_to([(x0 + x1) / 2, y, 0])
+
+
+def vertical(x: float, y0: float, y1: float, color, width: float = STROKE, dashed: bool = False) -> Line:
+    a, b = np.array([x, y0, 0.0]), np.array([x, y1, 0.0])
+    return DashedLine(a, b, stroke_color=color, stroke_width=width, dash_length=GAP.tight) if dashed else \
+        Line(a, b, stroke_color=color, stroke_width=width)
+
+
+def _decades(hi: float) -> list[float]:
+    return [numbers.power(k).value for k in range(0, int(np.floor(np.log10(hi) + 1e-9)) + 1)]

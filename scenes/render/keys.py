@@ -51,9 +51,9 @@ def clip_digest(clip: Clip, cache: dict | None = None) -> str:
 
 
 def clip_source_digest(clip: Clip) -> str:
-    """sha256 of the clip's own module (``scenes/clips/cNN_slug.py``): one module a clip, so an edit
-    of it re-renders that clip only; the code every clip shares is in :func:`source_digest`."""
-    return hashlib.sha256(clip.path.read_bytes()).hexdigest()
+    """Digest of the clip's own code (``Clip.sources``: ``scenes/clips/cNN_slug.py`` and its widgets): an
+    edit of it re-renders that clip only; the code every clip shares is in :func:`source_digest`."""
+    return _files_digest(clip.sources)
 
 
 def source_digest() -> str:

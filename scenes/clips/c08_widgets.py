@@ -1,26 +1,15 @@
-"""Waves beside matrices: a wave panel standing beside a matrix
-(:class:`WavePanel`, composed with the matrix it fills in :class:`WaveMatrix`), a matrix whose
-column pairs carry their own labels (:class:`PairMatrix`), a row of tabs naming the subject
-(:class:`Tabs`), an equation of matrices (:class:`MatrixEquation`), and focus by dimming that
-gives back exactly what it took.
-
-Like the rest of the kit, each widget keeps what it draws: ``WavePanel.to_point`` is the
-one map from ``(value, position)`` to the screen, so a test can check that a drawn curve or
-sample sits where its value says.
-"""
+"""The widgets only clip 08 draws (``scenes/clips/c08_sinusoidal_position.py``): kept beside it, out of the kit."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 import numpy as np
-from manim import ORIGIN as ORIGIN_
 from manim import RIGHT as RIGHT_
-from manim import UP as UP_
-from manim import Animation, Line, Mobject, VGroup, VMobject
+from manim import Line, VGroup, VMobject
 
-from .compose import GAP
-from .theme import DIM, FAINT, FG
+from scenes.kit.compose import GAP
+from scenes.kit.theme import DIM, FAINT, FG
 
 
 class WavePanel(VGroup):
@@ -79,87 +68,11 @@ class WavePanel(VGroup):
         return m
 
 
-# ------------------------------------------------------------------ focus by dimming
-def _vfamily(mob: Mobject) -> list[VMobject]:
-    return [f for f in mob.get_family() if isinstance(f, VMobject)]
-
-
-class OpacityTo(Animation):
-    """Move every fill and stroke opacity in ``mob``'s family to ``targets`` (one
-    ``(fill, stroke)`` pair per VMobject of the family, in family order).  Nothing is
-    copied: dimming a 256-cell heatmap costs what repainting it does."""
-
-    def __init__(self, mob: Mobject, targets: list[tuple[float, float]], **kw):
-        super().__init__(mob, **kw)
-        self.targets = targets
-
-    def create_starting_mobject(self) -> Mobject:
-        return self.mobject  # interpolate_mobject reads the recorded start values, not a copy
-
-    def begin(self) -> None:
-        self.family = _vfamily(self.mobject)
-        self.starts = [(float(f.get_fill_opacity()), float(f.get_stroke_opacity())) for f in self.family]
-        super().begin()
-
-    def interpolate_mobject(self, alpha: float) -> None:
-        a = self.rate_func(alpha)
-        for f, (f0, s0), (f1, s1) in zip(self.family, self.starts, self.targets):
-            f.set_fill(opacity=f0 + (f1 - f0) * a, family=False)
-            f.set_stroke(opacity=s0 + (s1 - s0) * a, family=False)
-
-
-def dim(mob: Mobject, level: float = 0.2, **kw) -> Animation:
-    """Fade ``mob`` to ``level`` times its opacities (fills and strokes alike); :func:`undim`
-    gives back exactly what it had.  Dimmed below 0.3, the layout audit treats it as background."""
-    saved = getattr(mob, "_undimmed", None)
-    if saved is None:
-        saved = [(float(f.get_fill_opacity()), float(f.get_stroke_opacity())) for f in _vfamily(mob)]
-        mob._undimmed = saved
-    return OpacityTo(mob, [(fo * level, so * level) for fo, so in saved], **kw)
-
-
-def undim(mob: Mobject, **kw) -> Animation:
-    """Back to the opacities ``mob`` had before :func:`dim` (no change if it was never dimmed)."""
-    saved = getattr(mob, "_undimmed", None)
-    if saved is None:
-        saved = [(float(f.get_fill_opacity()), float(f.get_stroke_opacity())) for f in _vfamily(mob)]
-    else:
-        del mob._undimmed
-    return OpacityTo(mob, saved, **kw)
-
-
-def balanced_label(text: str, max_width: float, size: float, color=FG, gap: float = 0.1) -> VGroup:
-    """``text`` on one line if it fits ``max_width``, else on two lines split at the word
-    boundary that balances them (a few measurements, where greedy wrapping measures every
-    prefix).  Falls back to :func:`scenes.kit.layout.fit_label` if two lines still overflow."""
-    from manim import DOWN
-
-    from .layout import fit_label
-    from .theme import label
-
-    one = label(text, size=size, color=color)
-    if one.width <= max_width:
-        g = VGroup(one)
-    else:
-        words = text.split()
-        cuts = sorted(range(1, len(words)), key=lambda k: abs(len(" ".join(words[:k])) - len(" ".join(words[k:]))))
-        g = None
-        for k in cuts[:3]:
-            lines = [label(" ".join(words[:k]), size=size, color=color), label(" ".join(words[k:]), size=size, color=color)]
-            if max(ln.width for ln in lines) <= max_width:
-                g = VGroup(*lines).arrange(DOWN, buff=gap)
-                break
-        if g is None:
-            return fit_label(text, max_width, size=size, color=color, max_lines=2, align=ORIGIN_)
-    g.text = text
-    return g
-
-
 # ------------------------------------------------------------------ composed pictures
 def _pair_box(heat, i: int):
     from manim import SurroundingRectangle
 
-    from .theme import HIGHLIGHT
+    from scenes.kit.theme import HIGHLIGHT
 
     rows = heat.values.shape[0]
     return SurroundingRectangle(VGroup(heat.cell(0, 2 * i), heat.cell(rows - 1, 2 * i + 1)), color=HIGHLIGHT,
@@ -183,9 +96,9 @@ class WaveMatrix(VGroup):
                  **kw):
         from manim import DOWN, LEFT, UP, Line
 
-        from .notation import N
-        from .theme import LABEL, SMALL, label, math
-        from .widgets import ColorBar, Heatmap
+        from scenes.kit.notation import N
+        from scenes.kit.theme import LABEL, SMALL, label, math
+        from scenes.kit.widgets import ColorBar, Heatmap
 
         super().__init__(**kw)
         v = np.asarray(values, dtype=float)
@@ -275,11 +188,11 @@ class PairMatrix(VGroup):
     so alternates with its neighbours on two levels."""
 
     def __init__(self, values, scale, region, pair_labels, **kw):
-        from manim import DOWN, LEFT, UP, Line
+        from manim import LEFT, UP, Line
 
-        from .notation import N
-        from .theme import LABEL, SMALL, label, math
-        from .widgets import Heatmap
+        from scenes.kit.notation import N
+        from scenes.kit.theme import LABEL, SMALL, label, math
+        from scenes.kit.widgets import Heatmap
 
         super().__init__(**kw)
         v = np.asarray(values, dtype=float)
@@ -317,126 +230,12 @@ class PairMatrix(VGroup):
         self.add(self.heat, self.labels)
 
 
-class ScoreMap(VGroup):
-    """A square ``(T, T)`` map of something of two positions (row ``m``, column ``n``) fitted to ``region``:
-    ``title`` over it, ``m ↓`` down its left side from the top, ``n →`` under it from the left (leaving
-    the rest of the line under it, ``foot`` tall, for a label on the data), its colour bar at its
-    right; the map is as large as the region's height (or width) allows.  :meth:`diagonal` outlines
-    the cells ``m − n = k``."""
-
-    def __init__(self, values, scale, region, title: Mobject, foot: float = 0.0, **kw):
-        from manim import DOWN, LEFT, UP
-
-        from .notation import N
-        from .theme import LABEL, math
-        from .widgets import ColorBar, Heatmap
-
-        super().__init__(**kw)
-        v = np.asarray(values, dtype=float)
-        T = v.shape[0]
-        self.m_name = math(f"{N.position.math} arrow.b", size=LABEL, color=DIM)
-        self.n_name = math(f"{N.other_position.math} arrow.r", size=LABEL, color=DIM)
-        bar_w = ColorBar(scale, height=1.0).width
-        side = min(region.height - title.height - max(self.n_name.height, foot) - 2 * GAP.tight,
-                   region.width - self.m_name.width - GAP.tight - GAP.normal - bar_w)
-        self.heat = Heatmap(v, scale, cell_size=side / T)
-        self.heat.move_to([region.left + self.m_name.width + GAP.tight + side / 2,
-                           region.top - title.height - GAP.tight - side / 2, 0])
-        self.title = title.next_to(self.heat, UP, buff=GAP.tight)
-        self.m_name.next_to(self.heat, LEFT, buff=GAP.tight).align_to(self.heat, UP)
-        self.n_name.next_to(self.heat, DOWN, buff=GAP.tight).align_to(self.heat, LEFT)
-        self.bar = ColorBar(scale, height=side)
-        self.bar.shift((self.heat.get_right()[0] + GAP.normal - self.bar.frame.get_left()[0]) * RIGHT_
-                       + (self.heat.get_y() - self.bar.frame.get_y()) * UP)
-        self.add(self.heat, self.title, self.m_name, self.n_name, self.bar)
-
-    def diagonal(self, k: int, color=None) -> VGroup:
-        """Outlines of the cells ``(m, m − k)``: one diagonal, where a relative score is constant."""
-        from .theme import HIGHLIGHT
-
-        from .theme import BG
-
-        T = self.heat.values.shape[0]
-        out = VGroup()
-        for m in range(k, T):  # a dark halo under the highlight: it reads on every colour of every colormap
-            c = self.heat.cell(m, m - k)
-            out.add(VGroup(c.copy().set_fill(opacity=0).set_stroke(BG, 7),
-                           c.copy().set_fill(opacity=0).set_stroke(color or HIGHLIGHT, 3.5)))
-        return out
-
-
-class Tabs(VGroup):
-    """The subjects a clip goes through, named side by side over ``region`` (one column each, a rule
-    under every name): :meth:`focus` brings one forward and dims the others.  Neutral ink: the names
-    say which is which, no colour stands for a subject."""
-
-    def __init__(self, names, region, size=None, **kw):
-        from manim import Line
-
-        from .layout import Region
-        from .theme import LABEL, label
-
-        super().__init__(**kw)
-        h = label(names[0], size=size or LABEL, weight="BOLD").height + GAP.small
-        strip = Region(region.left, region.right, region.top - h, region.top, "tabs")
-        self.columns = strip.columns(*([1] * len(names)), gap=GAP.small)
-        self.heads, self.rules = VGroup(), VGroup()
-        for name, col in zip(names, self.columns):
-            t = col.place(label(name, size=size or LABEL, color=FG, weight="BOLD"), UP_)
-            self.heads.add(t)
-            self.rules.add(Line([col.left, col.bottom, 0], [col.right, col.bottom, 0], stroke_color=DIM,
-                                stroke_width=2))
-        self.tabs = [VGroup(t, r) for t, r in zip(self.heads, self.rules)]
-        self.bottom = strip.bottom
-        self.add(*self.tabs)
-
-    def focus(self, k: int, level: float | None = None) -> list:
-        from .compose import DIMMED
-
-        return [undim(t) if j == k else dim(t, DIMMED if level is None else level) for j, t in enumerate(self.tabs)]
-
-
-class MatrixEquation:
-    """Where the matrices of an equation of ``n`` same-shape matrices sit in ``region``: the cell size
-    (as large as fits, at most ``max_cell``), each matrix's centre and each operator's centre, with
-    ``op_width`` between two matrices and ``lead`` kept free on the left (the row indices)."""
-
-    def __init__(self, shape: tuple[int, int], region, n: int = 3, op_width: float = 1.5, lead: float = 0.0,
-                 max_cell: float = 1.0):
-        rows, cols = shape
-        self.cell = min(region.height / rows, (region.width - lead - (n - 1) * op_width) / (n * cols), max_cell)
-        w = cols * self.cell
-        span = lead + n * w + (n - 1) * op_width
-        x0 = region.center[0] - span / 2 + lead
-        y = region.center[1]
-        self.centers = [np.array([x0 + w / 2 + k * (w + op_width), y, 0.0]) for k in range(n)]
-        self.op_centers = [np.array([x0 + w + op_width / 2 + k * (w + op_width), y, 0.0]) for k in range(n - 1)]
-        self.op_width = op_width
-
-
 def readout(prefix: str, fig, size=None, color=FG):
     """A measured figure after the formula it measures, typeset as one line of math: ``max |Δ| ≈ 1.1 ×
     10⁻¹⁶`` (``=`` before a plain figure, a power of ten or an exact zero, which reads ``0`` with its
     exact mark; none before a figure that carries its own ``≈``)."""
-    from . import numbers
-    from .theme import LABEL, figure
+    from scenes.kit import numbers
+    from scenes.kit.theme import LABEL, figure
 
     f = fig if isinstance(fig, numbers.Figure) else numbers.measure(fig)
     return figure(f, size=size or LABEL, color=color, prefix=prefix if f.approx else f"{prefix} =")
-
-
-def inline(*parts: str, size=None, color=FG) -> VGroup:
-    """A line of prose with math in it: ``inline("depends on", "$m - n$", "only")`` sets the words in the
-    sans font and each ``$...$`` part in Typst math, on one baseline, a word space apart."""
-    from .compose import row
-    from .theme import SMALL, label, math
-
-    mobs = [math(p[1:-1], size=size or SMALL, color=color) if p.startswith("$") and p.endswith("$")
-            else label(p, size=size or SMALL, color=color) for p in parts]
-    g = row(*mobs, gap="small", align="baseline")
-    g.text = " ".join(parts)
-    return g
-
-
-__all__ = ["MatrixEquation", "OpacityTo", "PairMatrix", "ScoreMap", "Tabs", "WaveMatrix", "WavePanel", "balanced_label",
-           "dim", "inline", "readout", "undim"]

@@ -1,0 +1,211 @@
+"""The widgets only clip 02 draws (``scenes/clips/c02_permutation_equivariance.py``): kept beside it, out of the kit."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from manim import (
+    DOWN,
+    RIGHT,
+    UP,
+    AnimationGroup,
+    Dot,
+    VGroup,
+    VMobject,
+)
+from manim import (
+    LEFT as LEFT_,
+)
+
+from scenes.kit.compose import GAP
+from scenes.kit.layout import PX_PER_UNIT
+from scenes.kit.theme import BLUE, FG, LABEL, math, token_color
+
+
+class TrialMarks(VGroup):
+    """The defect of each of ``n`` trials at ``x = 1 … n`` on ``plot`` (log y axis).
+
+    While ``n`` is at most ``columns`` (about the plot's width in pixels at 854×480, halved),
+    one dot per positive trial (``mode == "dots"``; ``dots[k]`` is trial ``k`` unless it
+    is zero).  Beyond that, trials are bucketed by screen column and each column that holds
+    positive trials gets one bar from their minimum to their maximum, all in one ``VMobject``
+    (``mode == "band"``; ``columns`` lists ``(first, last, lo, hi)`` per bar, trial indices
+    0-based).  Exact zeros get hollow diamonds on the floor (``zeros``; one per zero trial,
+    or one per column holding zeros); ``zero_count`` counts them."""
+
+    def __init__(self, plot, defects, columns: int | None = None, color=BLUE, zero_color=FG, radius: float = 0.04):
+        super().__init__()
+        v = np.asarray(defects, dtype=float)
+        n = len(v)
+        self.values = v
+        self.zero_count = int(np.sum(v == 0.0))
+        if columns is None:
+            columns = max(20, int(plot.width_units * PX_PER_UNIT / 2))
+        self.mode = "dots" if n <= columns else "band"
+        self.dots = VGroup()
+        self.band = VMobject()
+        self.columns: list[tuple[int, int, float, float]] = []
+        self.zeros = VGroup()
+        zero_x: list[float] = []
+        if self.mode == "dots":
+            for k, y in enumerate(v):
+                if y > 0:
+                    self.dots.add(Dot(plot.to_point(k + 1, plot.y_clip(y)), radius=radius, color=color))
+                else:
+                    zero_x.append(k + 1)
+            self.add(self.dots)
+        else:
+            edges = np.linspace(0.5, n + 0.5, columns + 1)
+            xs = np.arange(1, n + 1)
+            col = np.minimum(np.searchsorted(edges, xs, side="right") - 1, columns - 1)
+            half = (plot.width_units / columns) * 0.5
+            band = VMobject(fill_color=color, fill_opacity=0.85, stroke_color=color, stroke_width=1.0)
+            for c in range(columns):
+                idx = np.flatnonzero(col == c)
+                if not len(idx):
+                    continue
+                seg = v[idx]
+                if np.any(seg == 0.0):
+                    zero_x.append(float(np.mean(xs[idx])))
+                pos = seg[seg > 0]
+                if not len(pos):
+                    continue
+                lo, hi = float(pos.min()), float(pos.max())
+                self.columns.append((int(idx[0]), int(idx[-1]), lo, hi))
+                xc = plot.to_point(float(np.mean(xs[idx])), plot.y_range[0])[0]
+                y0 = plot.to_point(1, plot.y_clip(lo))[1]
+                y1 = plot.to_point(1, plot.y_clip(hi))[1]
+                y1 = max(y1, y0 + 0.03)  # a column whose trials agree is still a visible tick
+                band.start_new_path(np.array([xc - half, y0, 0.0]))
+                band.add_points_as_corners([np.array([xc + half, y0, 0.0]), np.array([xc + half, y1, 0.0]),
+                                            np.array([xc - half, y1, 0.0]), np.array([xc - half, y0, 0.0])])
+            self.band = band
+            self.add(self.band)
+        for x in zero_x:
+            z = plot.exact_zero(x, color=zero_color, text=None)
+            z.scale(0.6, about_point=plot.to_point(x, plot.y_range[0]))
+            self.zeros.add(z)
+        self.add(self.zeros)
+
+
+def staircase(plot, values, color, stroke_width: float = 4) -> VMobject:
+    """``values[k]`` (a running maximum, trial ``k + 1``) as a staircase with corners only where
+    it changes: horizontal runs at each value, a riser at each trial that raised it.
+    ``steps`` lists ``(trial, value)`` of every corner's upper point."""
+    v = np.asarray(values, dtype=float)
+    n = len(v)
+    change = np.flatnonzero(np.r_[True, v[1:] != v[:-1]])
+    y = plot.y_clip(v)
+    pts = [plot.to_point(1, y[0])]
+    steps = [(1, float(v[0]))]
+    for k in change[1:]:
+        pts.append(plot.to_point(k + 1, y[k - 1]))
+        pts.append(plot.to_point(k + 1, y[k]))
+        steps.append((int(k + 1), float(v[k])))
+    pts.append(plot.to_point(n, y[-1]))
+    m = VMobject(stroke_color=color, stroke_width=stroke_width).set_points_as_corners(np.array(pts))
+    m.steps = steps
+    return m
+
+
+# ------------------------------------------------------------------ weights that travel
+class TravelMap(VGroup):
+    """Weights ``values: (T, T)`` as a :class:`~scenes.kit.widgets.Heatmap` with the key of every
+    column named above it (``keys[j]`` names the key in column ``j``, ``x_k`` in token ``k``'s
+    colour).  :meth:`travel_rows` moves the rows (``P A``: row ``perm[i]`` goes to slot ``i``),
+    :meth:`travel_cols` the columns with their names (``A Pᵀ``).  The cells keep their identity
+    (``heat.cells[r][c]`` is the cell that held ``values[r, c]``) so a test can follow them;
+    :meth:`settled` then hands them over to a fresh map of the values they now show."""
+
+    ARC = 0.4  # how far a travelling row or column swings out of line
+
+    def __init__(self, values, scale, cell: float, keys: Sequence[int], **kw):
+        from manim import VectorizedPoint
+
+        from scenes.kit.widgets import Heatmap
+
+        super().__init__(**kw)
+        self.color_scale = scale
+        self.heat = Heatmap(values, scale, cell_size=cell)
+        self.order = [int(k) for k in keys]
+        self.keys = VGroup(*[math(f"x_{k}", size=LABEL, color=token_color(k)).next_to(self.heat.cell(0, j), UP,
+                                                                                   buff=GAP.tight)
+                             for j, k in enumerate(self.order)])
+        self.keys.align_to(self.keys[0], DOWN)
+        self.anchor = VectorizedPoint(self.heat.get_corner(UP + LEFT_))  # the grid's corner, moves with the map
+        self.add(self.heat, self.keys, self.anchor)
+
+    @property
+    def cell(self) -> float:
+        """The side of a cell as drawn now."""
+        return float(self.heat.cells[0][0].width)
+
+    def slot(self, i: int, j: int) -> np.ndarray:
+        """The centre of grid slot ``(i, j)`` (wherever the cells now are)."""
+        return self.anchor.get_center() + np.array([(j + 0.5) * self.cell, -(i + 0.5) * self.cell, 0.0])
+
+    def travel_rows(self, perm) -> AnimationGroup:
+        """Row ``perm[i]`` travels to slot ``i`` (``P A``); rows that stay do not move."""
+        q = np.argsort(perm)
+        return AnimationGroup(*[VGroup(*self.heat.cells[r]).animate(path_arc=self.ARC).shift((r - q[r]) * self.cell * UP)
+                                for r in range(len(q)) if q[r] != r])
+
+    def travel_cols(self, perm) -> AnimationGroup:
+        """Column ``perm[j]`` travels to slot ``j`` with its key's name (``A Pᵀ``)."""
+        q = np.argsort(perm)
+        n = len(q)
+        return AnimationGroup(*[
+            VGroup(*[self.heat.cells[r][c] for r in range(n)], self.keys[c]).animate(path_arc=-self.ARC)
+            .shift((q[c] - c) * self.cell * RIGHT)
+            for c in range(n) if q[c] != c])
+
+    def settled(self, values, keys: Sequence[int]) -> TravelMap:
+        """A fresh map of ``values`` with ``keys`` over its columns, exactly where this one's grid is."""
+        new = TravelMap(values, self.color_scale, self.cell, keys)
+        new.shift(self.anchor.get_center() - new.anchor.get_center())
+        return new
+
+
+class RowHeatmap(VGroup):
+    """A heatmap of ``values: (rows, cols)`` whose rows carry Typst labels on the left and can be
+    permuted like ``LabelledMatrix`` (the coloured-cells form of a matrix too wide for numbers).
+
+    ``heat`` is the :class:`Heatmap`; ``rows[i]`` groups row ``i``'s cells and label;
+    ``row_order[i]`` is the original row now in slot ``i``."""
+
+    def __init__(self, values, scale, cell_size: float, row_labels: Sequence[str], label_size: float = LABEL,
+                 row_colors: Sequence | None = None, **kw):
+        from scenes.kit.widgets import Heatmap
+
+        super().__init__(**kw)
+        self.heat = Heatmap(values, scale, cell_size=cell_size)
+        self.values = self.heat.values
+        n = self.values.shape[0]
+        self.row_order = np.arange(n)
+        self.row_labels = VGroup()
+        self.rows = VGroup()
+        for i in range(n):
+            c = row_colors[i] if row_colors is not None else token_color(i)
+            lab = math(row_labels[i], size=label_size, color=c)
+            lab.next_to(self.heat.cell(i, 0), LEFT_, buff=0.15)
+            self.row_labels.add(lab)
+            self.rows.add(VGroup(*self.heat.cells[i], lab))
+        self.slots = [self.heat.cell_center(i, 0)[1] for i in range(n)]
+        self._y0 = self.heat.get_center()[1]
+        self.add(self.heat, self.row_labels)
+
+    def slot_y(self, i: int) -> float:
+        return self.heat.get_center()[1] - self._y0 + self.slots[i]
+
+    def permute_rows(self, perm, path_arc: float = 0.6, **kw) -> AnimationGroup:
+        """Animate rows so slot ``i`` receives the row now in slot ``perm[i]`` (``P @ Y``)."""
+        perm = np.asarray(perm)
+        new_order = self.row_order[perm]
+        anims = []
+        for i, src in enumerate(new_order):
+            row = self.rows[int(src)]
+            dy = self.slot_y(i) - row[0].get_center()[1]
+            anims.append(row.animate(path_arc=path_arc).shift(dy * UP))
+        self.row_order = new_order
+        return AnimationGroup(*anims, **kw)

@@ -1,0 +1,318 @@
+"""The widgets only clip 13 draws (``scenes/clips/c13_extrapolation_cliff.py``): kept beside it, out of the kit."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Arc,
+    Line,
+    Mobject,
+    Polygon,
+    Rectangle,
+    SurroundingRectangle,
+    Transform,
+    VGroup,
+    VMobject,
+)
+
+from scenes.kit import numbers
+from scenes.kit.compose import GAP, column, row
+from scenes.kit.layout import Region, place_annotations
+from scenes.kit.motion import swap
+from scenes.kit.plots import MARK, MAX_CELL, STROKE, Plot, _box, _decades, bar, vertical
+from scenes.kit.theme import BG, DIM, FAILED, FG, HEADING, HIGHLIGHT, LABEL, SEEN, SMALL, UNSEEN, label, math
+from scenes.kit.widgets import VectorDial
+
+
+def _hits(box, obstacle: Mobject, pad: float) -> bool:
+    l, b, r, t = box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad
+    for f in obstacle.get_family():
+        if not isinstance(f, VMobject) or len(f.points) == 0:
+            continue
+        fl, fb, fr, ft = _box(f)
+        if fr < l or fl > r or ft < b or fb > t:
+            continue
+        stroked_only = (f.get_fill_opacity() or 0) < 0.02
+        if not stroked_only or len(f.points) <= 8:
+            return True  # a text glyph, a filled shape or a short straight line: its box counts
+        p = f.points
+        if np.any((p[:, 0] > l) & (p[:, 0] < r) & (p[:, 1] > b) & (p[:, 1] < t)):
+            return True
+        a, e = p[0:-1:4, :2], p[3::4, :2]  # straight spans between far-apart vertices: sample them too
+        for s in np.linspace(0.0, 1.0, 9):
+            q = a + s * (e - a)
+            if np.any((q[:, 0] > l) & (q[:, 0] < r) & (q[:, 1] > b) & (q[:, 1] < t)):
+                return True
+    return False
+
+
+def first_clear_spot(mob: Mobject, placements: Sequence[Callable[[Mobject], Mobject]], obstacles: Sequence[Mobject],
+                     bounds: Region | None = None, pad: float = GAP.hair) -> int:
+    """Apply each of ``placements`` to ``mob`` in turn; keep the first whose box is inside
+    ``bounds`` and clear of every obstacle.  Returns its index; if none is clear, the
+    placement touching the fewest obstacles is kept and ``-1`` returned."""
+    best, best_hits = 0, None
+    for k, place in enumerate(placements):
+        place(mob)
+        if bounds is not None and not bounds.contains(mob):
+            continue
+        hits = sum(_hits(_box(mob), o, pad) for o in obstacles)
+        if hits == 0:
+            return k
+        if best_hits is None or hits < best_hits:
+            best, best_hits = k, hits
+    placements[best](mob)
+    return -1
+
+
+class MathReadout:
+    """A figure in Typst math that changes at keyframes (``m = 1024``): ``current`` is on screen,
+    :meth:`to` swaps it for the next (old out, then new in; never two strings cross-faded)."""
+
+    def __init__(self, expr: str, anchor: np.ndarray, size: float, color=FG, align=LEFT):
+        self.size, self.color, self.align = size, color, np.asarray(align, dtype=float)
+        self.anchor = np.asarray(anchor, dtype=float)
+        self.current = self._make(expr)
+
+    def _make(self, expr: str) -> Mobject:
+        m = math(expr, size=self.size, color=self.color)
+        m.move_to(self.anchor, aligned_edge=self.align)
+        return m
+
+    def to(self, expr: str):
+        old, new = self.current, self._make(expr)
+        self.current = new
+        return swap(old, new)
+
+
+class CliffChart(VGroup):
+    """Clip 13's chart: ``unseen`` (pairs of ``n_pairs`` at unseen angles at each of ``positions``)
+    over a log position axis filling ``region`` (its lower part: ``top_room`` is left above it for
+    the lanes).  The x axis is every lane's axis: :meth:`x_of` maps a position to the screen.
+    ``L`` (seen colour) and ``n_max`` (the wall's colour) are labelled under the axis, spread
+    apart when close, and decade labels they would touch are dropped."""
+
+    def __init__(self, region: Region, positions: np.ndarray, unseen: np.ndarray, n_pairs: int, L: int, n_max: int,
+                 top_room: float, title: str):
+        super().__init__()
+        x_max = float(positions[-1])
+        self.title = label(title, size=SMALL, color=FG)
+        self.axis_label = math('"position" m', size=SMALL)
+        self.L_tick = math(f"L = {numbers.count(L).math}", size=LABEL, color=SEEN)
+        self.n_tick = math(f'n_"max" = {numbers.count(n_max).math}', size=LABEL, color=FAILED)
+        ticks = [0, n_pairs // 2, n_pairs]
+        probe = Plot((1, x_max), (0, n_pairs), width=region.width, height=1.0, x_log=True, x_ticks=_decades(x_max),
+                     y_ticks=ticks)
+        below = (probe.axes[0].get_y() - probe.x_tick_labels.get_bottom()[1] + GAP.tight + self.L_tick.height
+                 + GAP.tight + self.axis_label.height)
+        room = probe.y_tick_labels.width + GAP.normal
+        height = region.height - top_room - self.title.height - GAP.tight - below
+        # headroom over n_pairs for a row of labels (the close's counts), so they never sit on the curve
+        row_h = self.title.height + 2 * GAP.tight
+        y_top = n_pairs * height / (height - row_h)
+        right = max(MARK, probe.x_tick_labels[-1].width / 2)  # a decade at the very end keeps its label inside
+        self.plot = p = Plot((1, x_max), (0, y_top), width=region.width - room - right, height=height, x_log=True,
+                             x_ticks=_decades(x_max), y_ticks=ticks)
+        p.shift(np.array([region.left + room, region.bottom + below, 0]) - p.axes[0].get_start())
+        self.title.next_to(p.axes[1], UP, buff=GAP.tight).align_to(p.axes[1], LEFT)
+        p.y_tick_labels[0].align_to(p.axes[0], DOWN).shift(GAP.hair * UP)  # 0 sits above the axis, clear of 10⁰
+        ax_y = p.axes[0].get_y()
+        self.annotations = place_annotations(
+            [self.L_tick, self.n_tick], [np.array([self.x_of(L), ax_y, 0]), np.array([self.x_of(n_max), ax_y, 0])],
+            side=DOWN, buff=GAP.tight, gap=GAP.normal, bounds=(region.left, region.right))
+        keep = VGroup(*[t for t in p.x_tick_labels if all(
+            t.get_right()[0] + GAP.tight < a.get_left()[0] or t.get_left()[0] - GAP.tight > a.get_right()[0]
+            for a in (self.L_tick, self.n_tick))])
+        p.remove(p.x_tick_labels)
+        p.x_tick_labels = keep
+        p.add(keep)
+        self.axis_label.next_to(VGroup(keep, self.annotations), DOWN, buff=GAP.tight).set_x(p.axes[0].get_center()[0])
+        self.axis = VGroup(p.axes[0], keep, self.annotations, self.axis_label)  # the ruler: stays all clip long
+        self.body = VGroup(p.axes[1], p.grid, p.y_tick_labels)  # the chart's own furniture
+        self.curve = p.curve(positions, unseen, color=UNSEEN, stroke_width=STROKE * 3 / 4)
+        self.curve.values = unseen
+        pts = self.curve.points
+        corners = [p.to_point(positions[0], 0), pts[0], *pts[3::4], p.to_point(positions[-1], 0)]
+        self.area = Polygon(*corners, stroke_width=0, fill_color=UNSEEN, fill_opacity=0.3)
+        top = p.axes[1].get_top()[1]
+        self.proof_y = top - row_h / 2  # the row of the close's measured counts
+        g_top = p.to_point(1, n_pairs)[1]
+        self.guides = VGroup(vertical(self.x_of(L), ax_y, g_top, SEEN, STROKE * 2 / 3, dashed=True),
+                             vertical(self.x_of(n_max), ax_y, g_top, FAILED, STROKE * 2 / 3, dashed=True))
+        self.lanes_band = Region(region.left, region.right, top + self.title.height + GAP.normal, region.top, "lanes")
+        self.add(self.axis, self.body, self.title, self.area, self.curve, self.guides)
+
+    def x_of(self, m: float) -> float:
+        return float(self.plot.to_point(m, 0.0)[0])
+
+    def proof_marks(self, stops: Sequence[int], counts: Sequence[int], n_pairs: int) -> VGroup:
+        """A dot on the curve at each of ``stops`` and, in a row under the chart's top, its count
+        (``41 of 64``), spread apart with leaders down to the dots: the measured figures of the close."""
+        dots = VGroup(*[self.plot.dot(m, c, color=HIGHLIGHT, radius=MARK / 2) for m, c in zip(stops, counts)])
+        words = [label(f"{int(c)} of {n_pairs}", size=SMALL, color=UNSEEN, weight="BOLD") for c in counts]
+        p = self.plot
+        spread = place_annotations(words, [np.array([d.get_x(), self.proof_y, 0]) for d in dots], side=DOWN,
+                                   gap=GAP.normal, bounds=(p.axes[0].get_left()[0], p.axes[0].get_right()[0]),
+                                   leader_min=np.inf)
+        for w in words:
+            w.set_y(self.proof_y)
+        leaders = VGroup(*[Line(w.get_bottom() + GAP.hair * DOWN, d.get_center(), stroke_color=HIGHLIGHT,
+                                stroke_width=STROKE / 2) for w, d in zip(words, dots)])
+        out = VGroup(leaders, dots, spread.labels)
+        out.dots, out.words, out.leaders = dots, spread.labels, leaders
+        return out
+
+
+class SchemeLanes(VGroup):
+    """Two lanes over the chart's position axis in ``band``: the learned table (seen in training to
+    ``L``, never trained to ``n_max``, then a wall: no rows at all) and the sinusoidal encoding
+    (seen to ``L``, then defined but never seen, to ``x_max``), each under its title."""
+
+    def __init__(self, band: Region, x_of: Callable[[float], float], L: int, n_max: int, x_max: int,
+                 titles: Sequence[str], bar_height: float, no_row: str):
+        super().__init__()
+        self.titles = VGroup(*[label(t, size=SMALL, color=FG) for t in titles])
+        step = band.height / len(titles)
+        ys = []
+        for k, title in enumerate(self.titles):
+            title.move_to([band.left, band.top - k * step, 0], aligned_edge=UP + LEFT)
+            ys.append(title.get_bottom()[1] - GAP.small - bar_height / 2)
+        self.lane_y = ys
+        x0, xL, xn, xe = x_of(1), x_of(L), x_of(n_max), x_of(x_max)
+        self.trained = VGroup(*[bar(x0, xL, y, bar_height, SEEN, 0.85) for y in ys])
+        self.untrained = bar(xL, xn, ys[0], bar_height, UNSEEN, 0.45) if n_max > L else VGroup()
+        self.unseen = bar(xL, xe, ys[1], bar_height, UNSEEN, 0.45)
+        self.wall = vertical(xn, ys[0] - bar_height / 2 - GAP.hair, ys[0] + bar_height / 2 + GAP.hair, FAILED,
+                             STROKE * 3)
+        self.no_row = label(no_row, size=SMALL, color=FAILED)
+        ty = self.titles[0].get_y()
+        top = self.titles[0]
+        first_clear_spot(self.no_row, [
+            lambda m: m.move_to([xn + GAP.small, ty, 0], aligned_edge=LEFT).align_to(top, UP),
+            lambda m: m.move_to([band.right, ty, 0], aligned_edge=RIGHT).align_to(top, UP),
+            lambda m: m.move_to([xn - GAP.small, ty, 0], aligned_edge=RIGHT).align_to(top, UP),
+        ], [top], bounds=band, pad=GAP.normal)
+        self.band = band
+        self.add(self.titles, self.trained, self.untrained, self.unseen, self.wall)
+
+    @staticmethod
+    def height(n: int, bar_height: float) -> float:
+        """The band ``n`` lanes of ``bar_height`` need (titles over their bars)."""
+        return n * (label("learned", size=SMALL).height + GAP.small + bar_height + GAP.normal)
+
+
+class PairsAtPosition(VGroup):
+    """Every RoPE pair at one position ``m`` (clip 13): a strip of ``n_pairs`` squares, seen in
+    training or not (``masks[s]`` at stop ``s``: True = unseen), the count, and two dials for the
+    ``pairs`` shown (their hand at the pair's angle, the arc training covered in the seen colour,
+    the full turns made, seen or unseen).  :meth:`to_stop` animates every part to stop ``s``."""
+
+    def __init__(self, region: Region, stops: Sequence[int], masks: np.ndarray, pairs: Sequence[int],
+                 angles: np.ndarray, turns: np.ndarray, arcs: np.ndarray, names: Sequence[str]):
+        super().__init__()
+        self.stops, self.masks, self.pairs = tuple(stops), np.asarray(masks, dtype=bool), tuple(pairs)
+        self.angles, self.turns = angles, turns
+        n = self.masks.shape[1]
+        self.n_pairs = n
+        self.stop = 0
+        self.names = tuple(names)
+        # ---- one row: the position m, one square per pair (seen or unseen there), the count
+        m_w = max(math(f"m = {numbers.count(m).math}", size=HEADING).width for m in stops)
+        probe = max((label(self.count_text(s), size=LABEL, weight="BOLD") for s in range(len(stops))),
+                    key=lambda m: m.width)
+        side = min((region.width - m_w - GAP.normal - probe.width - GAP.wide) / n, MAX_CELL)
+        self.strip = VGroup(*[Rectangle(width=side, height=side, stroke_color=BG, stroke_width=1)
+                              for _ in range(n)]).arrange(RIGHT, buff=0)
+        self.m = MathReadout(f"m = {numbers.count(stops[0]).math}", np.array([region.left, 0, 0]), HEADING,
+                             color=HIGHLIGHT)
+        y = region.top - max(probe.height, self.m.current.height) / 2
+        self.m.anchor = np.array([region.left, y, 0])
+        self.m.current.move_to(self.m.anchor, aligned_edge=LEFT)
+        self.strip.move_to([region.left + m_w + GAP.normal, y, 0], aligned_edge=LEFT)
+        self._paint(self.strip, self.masks[0])
+        self.count = label(self.count_text(0), size=LABEL, weight="BOLD", color=self._count_color(0))
+        self.count.next_to(self.strip, RIGHT, buff=GAP.wide)
+        self.count_anchor = self.count.get_left()
+        self.marks = VGroup(*[SurroundingRectangle(self.strip[i], color=HIGHLIGHT, buff=0, stroke_width=STROKE)
+                              for i in self.pairs])
+        # ---- the two dials, each with its words beside it
+        top = y - max(probe.height, self.m.current.height) / 2 - GAP.normal
+        words = [self._words(k, 0) for k in range(len(pairs))]
+        text_w = max(self._words(k, s).width for k in range(len(pairs)) for s in range(len(stops))) + GAP.small
+        k_n = len(pairs)
+        radius = min((top - region.bottom) / 2 - GAP.small,
+                     (region.width - k_n * (text_w + GAP.normal) - (k_n - 1) * GAP.section) / (2 * k_n))
+        cy = top - radius - GAP.small
+        col_w = 2 * radius + GAP.normal + text_w
+        x = region.center[0] - (k_n * col_w + (k_n - 1) * GAP.section) / 2
+        self.dials, self.arcs, self.words = [], VGroup(), []
+        for k, i in enumerate(pairs):
+            dial = VectorDial(float(angles[0, k]), radius=radius, color=FG, show_ticks=True)
+            dial.move_to([x + radius, cy, 0])
+            arc = Arc(radius=radius, start_angle=0, angle=float(arcs[k]), arc_center=dial.center,
+                      stroke_color=SEEN, stroke_width=STROKE * 3)
+            w = words[k]
+            w.move_to([x + 2 * radius + GAP.normal, cy, 0], aligned_edge=LEFT)
+            self.dials.append(dial)
+            self.arcs.add(arc)
+            self.words.append(w)
+            x += col_w + GAP.section
+        self.dial_group = VGroup(*self.dials, self.arcs, *self.words)
+        self.add(self.strip, self.count, self.marks, self.m.current, self.dial_group)
+
+    def on_screen(self) -> VGroup:
+        """Every part as drawn now (the figures swapped in at the last stop included)."""
+        return VGroup(self.strip, self.count, self.marks, self.m.current, *self.dials, self.arcs, *self.words)
+
+    # -- words
+    def count_text(self, s: int) -> str:
+        return f"{int(self.masks[s].sum())} of {self.n_pairs} unseen"
+
+    def _count_color(self, s: int):
+        return UNSEEN if self.masks[s].any() else SEEN
+
+    def _words(self, k: int, s: int) -> VGroup:
+        i = self.pairs[k]
+        n = int(self.turns[s, k])
+        unseen = bool(self.masks[s, i])
+        return column(label(f"{self.names[k]} pair", size=SMALL, color=DIM), math(f"i = {i}", size=SMALL, color=DIM),
+                      row(label(f"{numbers.count(n).text} turn{'' if n == 1 else 's'}", size=SMALL, color=FG),
+                          label("unseen" if unseen else "seen", size=SMALL, color=UNSEEN if unseen else SEEN,
+                                weight="BOLD"), gap="small", align="baseline"), gap="hair")
+
+    @staticmethod
+    def _paint(strip: VGroup, mask: np.ndarray) -> None:
+        for sq, u in zip(strip, mask):
+            sq.set_fill(UNSEEN if u else SEEN, opacity=1.0 if u else 0.85)
+
+    # -- motion
+    def to_stop(self, s: int) -> list:
+        """Animations to stop ``s``: the hands turn, the strip repaints, every figure swaps."""
+        target = self.strip.copy()
+        self._paint(target, self.masks[s])
+        anims = [Transform(self.strip, target), self.m.to(f"m = {numbers.count(self.stops[s]).math}")]
+        new = label(self.count_text(s), size=LABEL, weight="BOLD", color=self._count_color(s))
+        new.move_to(self.count_anchor, aligned_edge=LEFT)
+        anims.append(swap(self.count, new))
+        self.count = new
+        for k, dial in enumerate(self.dials):
+            anims.append(dial.rotate_to(float(self.angles[s, k])))
+            w = self._words(k, s).move_to(self.words[k], aligned_edge=LEFT)
+            anims.append(swap(self.words[k], w))
+            self.words[k] = w
+        self.stop = s
+        return anims
+
+    def wrapped_outline(self, wrapped: np.ndarray) -> VGroup:
+        """A frame round the squares of the pairs that went all the way round in training."""
+        idx = np.flatnonzero(wrapped)
+        if not idx.size:
+            return VGroup()
+        return SurroundingRectangle(self.strip[int(idx[0]):int(idx[-1]) + 1], color=HIGHLIGHT, buff=GAP.hair,
+                                    stroke_width=STROKE)
