@@ -54,7 +54,7 @@ def media_of_this_worker():
     except ImportError:  # mathcore-only environments
         yield
         return
-    from scenes.kit.audit import _cache_dir
+    from scenes.audit.beats import _cache_dir
 
     saved = config.media_dir
     config.media_dir = str(_cache_dir())

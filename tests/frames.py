@@ -21,7 +21,7 @@ def shipped_audit(scene_cls):
     this one run: its final frame, its beats, and the shipped corner of the config matrix."""
     if scene_cls not in _SHIPPED:
         from mathcore.config import RecordingConfig, load_config
-        from scenes.kit.audit import audit_clip
+        from scenes.audit.beats import audit_clip
 
         rec = RecordingConfig(load_config())
         res = audit_clip(scene_cls, rec, frame_size=(W, H), beat_frames=(W, H))
@@ -37,7 +37,7 @@ def render_final_frame(scene_cls, width: int = W, height: int = H, lecture_confi
     ``(scene, frame: (H, W, 3) uint8)``.  The run is the layout audit's too: ``scene.audit``
     holds what was visible at the end of every beat and the problems found.  Under the shipped
     config at W×H it is the clip's one shipped run (``shipped_audit``)."""
-    from scenes.kit.audit import audit_clip
+    from scenes.audit.beats import audit_clip
 
     if lecture_config is None and (width, height) == (W, H):
         res = shipped_audit(scene_cls)

@@ -1,11 +1,13 @@
 """The project's import contract, checked from the source (every import, module level or inside a
 function, absolute or relative).
 
-Layers, lowest first: ``mathcore`` < ``scenes.catalog`` < ``scenes.kit`` < ``scenes.figures`` <
-the clip modules (``scenes/clips/cNN_slug.py``) < ``scenes.render``.  A module imports only its own layer
-and the layers below; clip modules never import each other (a clip's module may import the widgets
-beside it, ``cNN_widgets``); and no two modules import each other,
-directly or round a longer cycle.
+Layers, lowest first: ``mathcore`` < ``scenes.catalog`` < ``scenes.kit`` (what draws: theme, numbers and
+notation, layout and composers, motion, widgets) < ``scenes.narration`` (the voice and the captions) <
+``scenes.audit`` (what each beat shows, and what is wrong with it) < ``scenes.figures`` (the stills' specs) <
+``scenes.kit.base`` (``ClipScene``, which draws, speaks and records every beat) < the clip modules
+(``scenes/clips/cNN_slug.py``) < ``scenes.render``.  A module imports only its own layer and the layers
+below; clip modules never import each other (a clip's module may import the widgets beside it,
+``cNN_widgets``); and no two modules import each other, directly or round a longer cycle.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ import ast
 from dataclasses import dataclass
 from pathlib import Path
 
-LAYERS = ("mathcore", "scenes.catalog", "scenes.kit", "scenes.figures", "clips", "scenes.render")
+LAYERS = ("mathcore", "scenes.catalog", "scenes.kit", "scenes.narration", "scenes.audit", "scenes.figures",
+          "scenes.kit.base", "clips", "scenes.render")
 
 
 @dataclass(frozen=True)
@@ -34,18 +37,22 @@ def module_name(root: Path, path: Path) -> str:
 
 
 def layer(mod: str, clip_modules: set[str]) -> int | None:
-    if mod == "mathcore" or mod.startswith("mathcore."):
+    def under(pkg: str) -> bool:
+        return mod == pkg or mod.startswith(pkg + ".")
+
+    if under("mathcore"):
         return 0
     if mod == "scenes.catalog":
         return 1
-    if mod == "scenes.kit" or mod.startswith("scenes.kit."):
-        return 2
-    if mod == "scenes.figures" or mod.startswith("scenes.figures."):
-        return 3
+    if mod == "scenes.kit.base":
+        return 6
+    for k, pkg in ((2, "scenes.kit"), (3, "scenes.narration"), (4, "scenes.audit"), (5, "scenes.figures")):
+        if under(pkg):
+            return k
     if mod in clip_modules or mod.startswith("scenes.clips."):
-        return 4
-    if mod == "scenes.render" or mod.startswith("scenes.render."):
-        return 5
+        return 7
+    if under("scenes.render"):
+        return 8
     return None
 
 
@@ -98,7 +105,7 @@ def check(root: Path) -> list[Finding]:
                 continue
             if ld > lm:
                 out.append(Finding("upward", f"{mod} (layer {LAYERS[lm]}) imports {dep} (layer {LAYERS[ld]})"))
-            elif lm == ld == 4 and clip_of(mod) != clip_of(dep):
+            elif lm == ld == 7 and clip_of(mod) != clip_of(dep):
                 out.append(Finding("sibling", f"clip module {mod} imports clip module {dep}"))
     # cycles: strongly connected components of more than one module (Tarjan)
     index, low, stack, on, comps, counter = {}, {}, [], set(), [], [0]

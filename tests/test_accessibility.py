@@ -209,7 +209,7 @@ def test_the_flash_analyser_knows_red_flashes_small_areas_and_slow_fades():
 def test_the_contrast_check_runs_at_every_beat_and_finds_low_contrast():
     from manim import Rectangle
 
-    from scenes.kit.audit import check_contrast, snapshot
+    from scenes.audit.beats import check_contrast, snapshot
     from scenes.kit.theme import BG, DIM, FG, label
 
     class S:  # the audit's view of a scene: its mobjects
@@ -224,7 +224,7 @@ def test_the_contrast_check_runs_at_every_beat_and_finds_low_contrast():
     low = probs(label("grey on grey", color="#3A3F47"))
     # the house's smallest text is 25 pt at 1080p: large text, 3:1 (normal text needs 4.5:1)
     assert low and low[0].kind == "contrast" and "needs 3:1 for large text" in low[0].message
-    from scenes.kit.contrast import em_px, is_large, ratio
+    from scenes.audit.contrast import em_px, is_large, ratio
 
     small = 6.0 * 18.67 / em_px(6.0)  # an x-height (at 854x480) of 14 pt at 1080p
     assert not is_large(small, bold=False) and is_large(small * 1.01, bold=True) and is_large(small * 18 / 14 * 1.01, False)
@@ -239,7 +239,7 @@ def test_the_contrast_check_runs_at_every_beat_and_finds_low_contrast():
 
 
 def test_the_audit_checks_contrast_at_every_beat_of_a_clip():
-    from scenes.kit.audit import audit_clip
+    from scenes.audit.beats import audit_clip
     from scenes.render.matrix import scene_class
 
     res = audit_clip(scene_class(CLIPS[1]))
@@ -269,7 +269,7 @@ def test_described_render_holds_the_picture_while_each_description_is_spoken(tmp
 
     import pysubs2
 
-    from scenes.kit.voice import RATE
+    from scenes.narration.voice import RATE
 
     root = make_project(tmp_path / "p", ["alpha"])
     (root / "assets" / "narration" / "tclip_alpha.toml").write_text(

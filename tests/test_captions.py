@@ -1,4 +1,4 @@
-"""``scenes.kit.captions``: a beat's caption as broadcast-standard subtitle events (pure, no rendering).
+"""``scenes.narration.captions``: a beat's caption as broadcast-standard subtitle events (pure, no rendering).
 
 Splitting: every event at most 2 lines of at most ``max_line`` characters, the words in order and
 all there, broken at phrase boundaries and never inside a formula, a name or a number with its unit.
@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scenes.kit import captions as cap
-from scenes.kit.captions import Style
+from scenes.narration import captions as cap
+from scenes.narration.captions import Style
 
 WORDS = ["the", "attention", "row", "of", "X", "moves", "to", "slot", "and", "softmax", "weights", "sum", "one,",
          "exactly.", "but", "causal", "masks:", "P·X", "10⁻¹⁰", "n_max", "1024", "positions", "a", "permutation",

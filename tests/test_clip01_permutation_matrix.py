@@ -19,7 +19,7 @@ from frames import (
 from mathcore import check_permutation, lecture_inputs, load_config, permutation_matrix
 from scenes.figures import designed_stills
 from scenes.kit import BG, VERIFIED, ColorScale, fmt_measure, fmt_value, token_color
-from scenes.kit.audit import DIMMED, audit_clip, signature
+from scenes.audit.beats import DIMMED, audit_clip, signature
 from scenes.kit.layout import min_xheight_px
 from scenes.kit.stills import Custom, Heatmap
 from scenes.clips.c01_permutation_matrix import PermutationMatrix

@@ -22,7 +22,7 @@ from mathcore.equivariance import THRESHOLD, equivariance_defect
 from scenes.clips.c02_permutation_equivariance import PermutationEquivariance
 from scenes.figures.equivariance import EQUIVARIANT, shuffled
 from scenes.kit import BG, BLUE, HIGHLIGHT, TITLE, VERIFIED, ColorScale, Plot, fmt_measure, fmt_value, math
-from scenes.kit.audit import DIMMED, audit_clip, signature
+from scenes.audit.beats import DIMMED, audit_clip, signature
 from scenes.kit.numbers import nice_count_ticks
 from scenes.clips.c02_widgets import TrialMarks, staircase
 from scenes.kit.numbers import measure, tick

@@ -22,7 +22,7 @@ from scenes.figures import designed_stills
 from scenes.figures import causal as fig
 from scenes.kit import BG, ColorScale, fmt_measure, fmt_value
 from scenes.kit.theme import CONTENT_BOTTOM
-from scenes.kit.audit import DIMMED, audit_clip, signature
+from scenes.audit.beats import DIMMED, audit_clip, signature
 from scenes.kit.numbers import nice_ceil
 from scenes.kit.stills import Heatmap as StillHeatmap
 

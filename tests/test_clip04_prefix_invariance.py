@@ -24,7 +24,7 @@ from scenes.figures import causal as fig
 from scenes.figures import designed_stills
 from scenes.kit import BG, HIGHLIGHT, VERIFIED, fmt_measure, fmt_value
 from scenes.kit.theme import CONTENT_BOTTOM
-from scenes.kit.audit import DIMMED, audit_clip, signature
+from scenes.audit.beats import DIMMED, audit_clip, signature
 from scenes.kit.numbers import nice_ceil
 from scenes.kit.stills import Heatmap as StillHeatmap
 

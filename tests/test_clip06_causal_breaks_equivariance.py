@@ -22,7 +22,7 @@ from mathcore.equivariance import THRESHOLD, equivariance_defect
 from scenes.clips.c06_causal_breaks_equivariance import CausalBreaksEquivariance
 from scenes.figures.equivariance import swap_defects
 from scenes.kit import BG, FAILED, VERIFIED, fmt_measure, token_color
-from scenes.kit.audit import signature
+from scenes.audit.beats import signature
 from scenes.kit.numbers import measure, notebook_output
 
 

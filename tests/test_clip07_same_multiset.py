@@ -22,7 +22,7 @@ from mathcore.equivariance import compare_multiset
 from scenes.clips.c07_same_multiset import SameMultiset, abbreviations
 from scenes.figures.equivariance import same_words
 from scenes.kit import BG, FAILED, VERIFIED, ColorScale
-from scenes.kit.audit import signature
+from scenes.audit.beats import signature
 from scenes.kit.layout import baseline_y
 from scenes.kit.numbers import measure, notebook_output, tick
 

@@ -24,7 +24,7 @@ from mathcore.rope_measures import sinusoidal_at
 from scenes.figures import designed_stills
 from scenes.figures.positions import base_figure, pe_scale, sample_check, wavelength_figures
 from scenes.kit import BG, COS, SIN, VERIFIED, numbers
-from scenes.kit.audit import audit_clip
+from scenes.audit.beats import audit_clip
 from scenes.kit.notation import N
 from scenes.kit.numbers import notebook_output
 from scenes.clips.c08_sinusoidal_position import SinusoidalPosition

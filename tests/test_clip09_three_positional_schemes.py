@@ -24,7 +24,7 @@ from mathcore.scheme_compare import scheme_scores
 from scenes.figures import designed_stills
 from scenes.figures.positions import PASS_LINE, input_scale, score_scale, spread_figures, verdict
 from scenes.kit import BG, FG, VERIFIED, numbers
-from scenes.kit.audit import audit_clip
+from scenes.audit.beats import audit_clip
 from scenes.kit.layout import _texts_in
 from scenes.clips.c09_three_positional_schemes import ThreePositionalSchemes
 

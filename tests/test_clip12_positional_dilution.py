@@ -24,7 +24,7 @@ from scenes.clips.c12_positional_dilution import PositionalDilution, PositionalD
 from scenes.figures import stills_for
 from scenes.figures.extrapolation import hex_of, width_colors
 from scenes.kit import BG, DIM, HIGHLIGHT
-from scenes.kit.contrast import ratio
+from scenes.audit.contrast import ratio
 from scenes.kit.numbers import count
 
 

@@ -21,7 +21,7 @@ from scenes.kit.cards import clip_number
 from scenes.kit import BAD, BG, DIM, FG, PROPERTY_COLORS, family_color
 from scenes.figures import designed_stills
 from scenes.figures.framing import RECAP_ICONS
-from scenes.kit.audit import DIMMED, signature
+from scenes.audit.beats import DIMMED, signature
 from scenes.kit.layout import SAFE, min_xheight_px
 from scenes.kit.notation import N
 

@@ -42,7 +42,7 @@ def test_an_audit_that_draws_nothing_records_what_the_drawn_one_did(clip):
     drawn shipped audit's, which plays every fade as Manim does."""
     from frames import canonical_records, shipped_audit
     from mathcore.config import load_config
-    from scenes.kit.audit import audit_clip
+    from scenes.audit.beats import audit_clip
 
     cls = scene_class(clip)
     drawn = shipped_audit(cls)

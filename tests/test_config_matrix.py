@@ -184,7 +184,7 @@ FOUND_8E8_NOTEBOOK = {
           phases=(Phase.explicit, Phase.reuse, Phase.generate),
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 def test_the_layout_holds_for_random_valid_configs(clip, overrides):
-    from scenes.kit.audit import audit_clip
+    from scenes.audit.beats import audit_clip
 
     try:
         cfg = _load(overrides)
@@ -201,7 +201,7 @@ def test_the_layout_holds_for_random_valid_configs(clip, overrides):
 def test_a_title_of_one_long_word_is_cut_onto_lines_not_a_crash(tmp_path, scene):
     """The longest title the config allows, without a space to wrap at: the title card (and
     the title clip's own heading) cut it rather than fail."""
-    from scenes.kit.audit import audit_clip
+    from scenes.audit.beats import audit_clip
 
     cfg = load_config(write_config({"lecture.title": "W" * MAX_TITLE, "lecture.notebook": "N" * MAX_NOTEBOOK},
                                    tmp_path / "c.toml"))

@@ -256,7 +256,7 @@ def test_the_audit_measures_every_box_as_manim_does_and_draws_nothing(clip, monk
     from manim import Mobject
 
     from scenes.catalog import CLIPS
-    from scenes.kit import audit
+    from scenes.audit import beats as audit
     from scenes.render import scene_class
 
     drawn = []
@@ -328,7 +328,7 @@ def test_a_mobject_copy_is_manims_own_attribute_for_attribute(clip, monkeypatch)
 
     from scenes.catalog import resolve
     from scenes.kit import copying
-    from scenes.kit.audit import audit_clip
+    from scenes.audit.beats import audit_clip
     from scenes.render import scene_class
 
     assert Mobject.__deepcopy__ is copying.mobject_deepcopy  # installed by the kit

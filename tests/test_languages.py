@@ -80,7 +80,7 @@ def VGroup_height(row) -> float:
 
 def test_clip_07s_content_area_is_the_one_the_config_measures_for():
     from scenes.clips.c07_same_multiset import SameMultiset
-    from scenes.kit.audit import audit_clip
+    from scenes.audit.beats import audit_clip
 
     seen = {}
 
@@ -116,7 +116,7 @@ def test_the_most_the_config_accepts_is_drawn_legibly_and_one_word_more_is_refus
     """Sentences at the limit (as many lines of chips as fit) pass clip 07's audit; one longer word
     makes the config refuse them, naming the word."""
     from scenes.clips.c07_same_multiset import SameMultiset
-    from scenes.kit.audit import audit_clip
+    from scenes.audit.beats import audit_clip
 
     base = ["Aufmerksamkeitsmechanismus", "Positionsinformationsverluste", "Reihenfolgeabhängigkeitsprüfung",
             "Selbstaufmerksamkeitsschichten", "Eigenschaftsuntersuchungsergebnisse"]
@@ -171,7 +171,7 @@ LETTER_NAMES = ("kjˌuːt", "sˌɜːkəmfl", "hˌætʃ", "stɹˌoʊk", "sədˌɪ
 def test_the_voice_reads_every_latin_letter_it_is_given_as_a_sound(piper):
     """espeak-ng (en-us) inside Piper: each letter SPEAKABLE admits, inside a word, gives a few
     phonemes, never its spelled-out name ("c acute", "l stroke", "ligature")."""
-    from scenes.kit.voice import SPEAKABLE
+    from scenes.narration.voice import SPEAKABLE
 
     for cp in range(0xC0, 0x180):
         c = chr(cp)
@@ -190,7 +190,7 @@ def test_the_voice_reads_every_latin_letter_it_is_given_as_a_sound(piper):
     ("Ærø og Søndergård", "Aeroe og Sondergard"),
 ])
 def test_sentences_with_their_letters_are_spoken_at_the_length_of_their_words(piper, text, plain):
-    from scenes.kit.voice import spoken, unspeakable
+    from scenes.narration.voice import spoken, unspeakable
 
     said = spoken(text)
     assert not unspeakable(said) and said == unicodedata.normalize("NFC", text)
@@ -203,7 +203,7 @@ def test_sentences_with_their_letters_are_spoken_at_the_length_of_their_words(pi
     ("e\u0301te\u0301", "été"), ("ẞ", "SS"),
 ])
 def test_letters_beyond_what_the_voice_reads_are_transliterated(text, said):
-    from scenes.kit.voice import spoken
+    from scenes.narration.voice import spoken
 
     assert spoken(text) == said
 

@@ -21,20 +21,22 @@ def _tree(tmp_path: Path, files: dict[str, str]) -> Path:
         p = tmp_path / rel
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text(textwrap.dedent(text), encoding="utf-8")
-    for d in ("mathcore", "scenes", "scenes/kit", "scenes/figures", "scenes/clips", "scenes/render"):
+    for d in ("mathcore", "scenes", "scenes/kit", "scenes/narration", "scenes/audit", "scenes/figures", "scenes/clips",
+              "scenes/render"):
         (tmp_path / d).mkdir(parents=True, exist_ok=True)
         (tmp_path / d / "__init__.py").touch()
     return tmp_path
 
 
-def test_the_checker_finds_what_main_had_before_this_release(tmp_path):
-    """The three findings on main before this release: the kit's base scene reaching up to the
-    figures, pipeline <-> remote and assemble <-> present, each behind a function-level import."""
+def test_the_checker_finds_each_kind_of_breach(tmp_path):
+    """Findings of each kind: the kit reaching up to the figures and the narration up to the audit,
+    pipeline <-> remote and assemble <-> present, each behind a function-level import."""
     root = _tree(tmp_path, {
-        "scenes/kit/base.py": """
+        "scenes/kit/layout.py": """
             def stills():
                 from scenes.figures import designed_stills
             """,
+        "scenes/narration/voice.py": "from scenes.audit import beats\n",
         "scenes/figures/causal.py": "from . import still\n",
         "scenes/render/pipeline.py": """
             def execute():
@@ -52,12 +54,13 @@ def test_the_checker_finds_what_main_had_before_this_release(tmp_path):
         "mathcore/config.py": "def f():\n    import scenes.catalog\n",
     })
     found = {str(f) for f in check(root)}
-    assert "upward: scenes.kit.base (layer scenes.kit) imports scenes.figures (layer scenes.figures)" in found
+    assert "upward: scenes.kit.layout (layer scenes.kit) imports scenes.figures (layer scenes.figures)" in found
+    assert "upward: scenes.narration.voice (layer scenes.narration) imports scenes.audit (layer scenes.audit)" in found
     assert "cycle: scenes.render.pipeline <-> scenes.render.remote" in found
     assert "cycle: scenes.render.assemble <-> scenes.render.present" in found
     assert "sibling: clip module scenes.clips.c10_rope_angle_grid imports clip module scenes.clips.c03_causal_mask" in found
     assert any(f.startswith("upward: mathcore.config") for f in found)
-    assert len(found) == 5
+    assert len(found) == 6
 
 
 def test_relative_and_function_level_imports_are_resolved():

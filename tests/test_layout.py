@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from manim import DOWN, LEFT, RIGHT, UP, Line, MathTypst, Rectangle, Square, VGroup
 
 from scenes.kit import SMALL, LABEL, ClipScene, TokenRow, label, math
-from scenes.kit.audit import check, snapshot
+from scenes.audit.beats import check, snapshot
 from scenes.kit.layout import (
     FIT_XHEIGHT_PX,
     MIN_XHEIGHT_PX,

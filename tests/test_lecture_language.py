@@ -115,7 +115,7 @@ def test_the_notation_has_one_symbol_per_concept_and_no_code_names():
 
 
 def test_the_voice_says_the_lecture_figures():
-    from scenes.kit.voice import spoken
+    from scenes.narration.voice import spoken
 
     assert spoken("The defect is ≈ 2.2 × 10⁻¹⁶.") == "The defect is about 2.2 times 10 to the minus 16."
     assert spoken("below the 10⁻¹⁰ line") == "below the 10 to the minus 10 line"
@@ -204,7 +204,7 @@ def test_the_audit_reports_a_static_beat_notebook_notation_and_a_label_without_i
     from manim import FadeIn
 
     from scenes.kit import ColorScale, Heatmap, label, math
-    from scenes.kit.audit import audit_clip
+    from scenes.audit.beats import audit_clip
     from scenes.kit.binding import names, shows
 
     def body(self):
@@ -240,7 +240,7 @@ def test_the_audit_reports_a_static_beat_notebook_notation_and_a_label_without_i
     ("8 8e8", ("8",), "e-notation '8e8'"),                 # only the whole word "8" is quoted
 ])
 def test_the_lecturers_own_words_are_quoted_not_judged(text, verbatim, bad):
-    from scenes.kit.audit import _unquoted
+    from scenes.audit.beats import _unquoted
 
     found = notebook_output(_unquoted(text, verbatim))
     assert found == bad if bad is None else bad in (found or ""), (text, found)
@@ -251,7 +251,7 @@ def test_the_title_card_quotes_a_notebook_named_like_a_number(tmp_path):
     audit passes them, and still reads every text the clip formats itself."""
     from mathcore.config import load_config
     from scenes.clips.c00_title import Title
-    from scenes.kit.audit import audit_clip, lecturer_words
+    from scenes.audit.beats import audit_clip, lecturer_words
     from scenes.render.matrix import write_config
 
     cfg = load_config(write_config({"lecture.notebook": "8e8", "lecture.title": "Scaling to 1e6 tokens"},
@@ -267,7 +267,7 @@ def test_the_closing_beat_brings_the_takeaway_forward():
     from manim import FadeIn
 
     from scenes.kit import label
-    from scenes.kit.audit import audit_clip, signature
+    from scenes.audit.beats import audit_clip, signature
 
     def body(self):
         self.other = label("the frame before", size=30).shift(2 * np.array([0, 1, 0]))

@@ -150,7 +150,7 @@ def test_planning_imports_neither_manim_nor_any_scene_with_the_voice_on():
     out = subprocess.run([sys.executable, "-c", PROBE], cwd=REPO, env=env, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     modules = json.loads(out.stdout)
-    assert "scenes.render.pipeline" in modules and "scenes.kit.voice" in modules  # the probe really planned
+    assert "scenes.render.pipeline" in modules and "scenes.narration.voice" in modules  # the probe really planned
     heavy = [m for m in modules if m.split(".")[0] in ("manim", "manimpango", "cairo", "piper", "onnxruntime", "av", "scipy")]
     assert heavy == [], heavy
     from scenes.catalog import CLIPS

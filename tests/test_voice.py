@@ -18,7 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scenes.kit.theme import fmt_measure
-from scenes.kit.voice import (
+from scenes.narration.voice import (
     GAP,
     RATE,
     SPEAKABLE,
@@ -122,7 +122,7 @@ def test_the_voice_runs_on_one_quiet_thread_and_says_what_piper_load_says(narrat
     from piper import PiperVoice
     from piper.config import SynthesisConfig
 
-    from scenes.kit.voice import piper_model
+    from scenes.narration.voice import piper_model
 
     narrator.synthesise("Warm up.")
     opts = narrator._voice.session.get_session_options()
@@ -137,7 +137,7 @@ def test_the_voice_runs_on_one_quiet_thread_and_says_what_piper_load_says(narrat
 
 
 def test_text_the_voice_would_misread_is_refused(narrator):
-    from scenes.kit.voice import VoiceError
+    from scenes.narration.voice import VoiceError
 
     with pytest.raises(VoiceError, match="would misread"):
         narrator.line("t", "bad", "x", "P A P\u1d40")
@@ -293,7 +293,7 @@ def test_a_voice_delivered_before_is_muxed_bit_for_bit_and_anything_else_is_mast
     """``audio.deliver``: the same mixed track gives the same delivery from the cache (neither mastered nor
     encoded again), muxed into the same bytes as a delivery made afresh; a track one sample different, a
     forced render, an unreadable entry and the off switch each master and encode again."""
-    from scenes.kit import voice as V
+    from scenes.narration import voice as V
     from scenes.render import audio as A
 
     monkeypatch.setattr(A, "AUDIO_CACHE_DIR", tmp_path / "cache")
@@ -335,7 +335,7 @@ def test_a_voice_delivered_before_is_muxed_bit_for_bit_and_anything_else_is_mast
 
 
 def _write_many(path: str, n: int) -> None:
-    from scenes.kit.voice import write_wav
+    from scenes.narration.voice import write_wav
 
     x = np.sin(np.arange(4800) / 7.0).astype(np.float32) * 0.5
     for _ in range(n):
@@ -348,7 +348,7 @@ def test_two_workers_writing_the_same_line_at_once_both_succeed_and_leave_it_who
     ``.partial`` name failed CI with FileNotFoundError) and what is left is one whole line."""
     import multiprocessing as mp
 
-    from scenes.kit.voice import read_wav
+    from scenes.narration.voice import read_wav
 
     path = tmp_path / "line.wav"
     ctx = mp.get_context("fork")

@@ -1,6 +1,6 @@
 """The shared kit every clip is drawn with: theme, widgets, base scene.
 
-Names are imported lazily (PEP 562): ``import scenes.kit.voice`` or ``scenes.kit.numbers``
+Names are imported lazily (PEP 562): ``import scenes.narration.voice`` or ``scenes.kit.numbers``
 does not import Manim or the base scene, so planning a render stays light; ``from scenes.kit
 import ClipScene`` imports what it names, on first use.
 """

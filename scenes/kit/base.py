@@ -26,7 +26,7 @@ from mathcore.config import ASSETS_DIR, LectureConfig, load_config
 
 from ..catalog import Clip, by_scene
 from .layout import SAFE, Layout, baseline_y, fit_label
-from .voice import GAP as VOICE_GAP
+from scenes.narration.voice import GAP as VOICE_GAP
 from .theme import BG, DIM, FAINT, FG, HEADING, MARGIN, SMALL, TITLE, label, register_fonts
 
 VOICE_ENV = "ATTENTION_CLIPS_VOICE"  # `clips render --voice` sets it for the worker
@@ -67,8 +67,8 @@ def narration(clip: Clip) -> dict[str, str]:
 
 def reading_time(text: str, frame_rate: float = 30.0, max_line: int = 42) -> float:
     """Seconds a silent beat needs to show ``text`` as caption events within the broadcast limits
-    (``scenes.kit.captions``: at most 17 characters a second, 5/6 s an event, 2 frames between)."""
-    from .captions import Style, reading_length
+    (``scenes.narration.captions``: at most 17 characters a second, 5/6 s an event, 2 frames between)."""
+    from scenes.narration.captions import Style, reading_length
 
     return max(MIN_CAPTION, len(text.split()) / WORDS_PER_SECOND, reading_length(text, Style(max_line=max_line), frame_rate))
 
@@ -79,7 +79,7 @@ class Caption:
     duration: float
     text: str
     key: str = ""  # the narration entry (the beat's name)
-    events: tuple = ()  # the caption as subtitle events (scenes.kit.captions.Event), clip time
+    events: tuple = ()  # the caption as subtitle events (scenes.narration.captions.Event), clip time
     describe: str = ""  # the audio description of the beat's picture ("" when the narration says it all)
     speech: float = 0.0  # seconds of voice the beat starts with
 
@@ -172,7 +172,7 @@ class ClipScene(Scene):
         self.captions: list[Caption] = []
         self.descriptions: list[Description] = []
         self.voice_lines: list = []  # (start, voice.Line) per spoken beat
-        from .captions import Style
+        from scenes.narration.captions import Style
 
         self.caption_style = Style(max_line=getattr(self.cfg, "caption_max_line", 42))
         # `clips render --described`: the picture holds after each described beat while its description is spoken
@@ -180,7 +180,7 @@ class ClipScene(Scene):
         engine = self._voice_choice or os.environ.get(VOICE_ENV) or self.cfg.voice
         self.narrator = None
         if engine != "none":
-            from .voice import Narrator
+            from scenes.narration.voice import Narrator
 
             self.narrator = Narrator(engine)
 
@@ -211,7 +211,7 @@ class ClipScene(Scene):
     def spoken_text(self, key: str, caption: str) -> str:
         """What the voice says for beat ``key``: the narration's ``[slug.say]`` entry if there is
         one (formatted like captions), else the caption put into words (``voice.spoken``)."""
-        from .voice import spoken
+        from scenes.narration.voice import spoken
 
         say = self._narration.get("say", {})
         if isinstance(say, dict) and key in say:
@@ -260,9 +260,9 @@ class ClipScene(Scene):
         self._run_beat(key, [([Succession(*anims)], run_time, {}) for anims in plays], len(plays) * run_time + hold)
 
     def _caption_plan(self, key: str, text: str, line):
-        """The beat's caption as subtitle events, timed to its voice line (``scenes.kit.captions``)."""
-        from .captions import plan
-        from .voice import RATE, spoken
+        """The beat's caption as subtitle events, timed to its voice line (``scenes.narration.captions``)."""
+        from scenes.narration.captions import plan
+        from scenes.narration.voice import RATE, spoken
 
         say = self._narration.get("say", {})
         own = say.get(key) if isinstance(say, dict) else None
@@ -280,7 +280,7 @@ class ClipScene(Scene):
         if line is not None:
             self.voice_lines.append((start, line))
         if self.auditing:  # the picture as the beat begins, to tell a beat that changes nothing
-            from .audit import signature, snapshot
+            from scenes.audit.beats import signature, snapshot
 
             begun = signature(snapshot(self, key))
         for animations, rt, play_kw in plays:
@@ -303,7 +303,7 @@ class ClipScene(Scene):
         if describe:
             self._describe_beat(key, describe, start, shown, speech, fps)
         if self.auditing:
-            from .audit import snapshot
+            from scenes.audit.beats import snapshot
 
             rec = snapshot(self, key)
             rec.start = begun
@@ -325,7 +325,7 @@ class ClipScene(Scene):
             return
         source = ""
         if self.narrator is not None:
-            from .voice import spoken
+            from scenes.narration.voice import spoken
 
             dline = self.narrator.line(self.clip().slug, f"{key}.describe", text, spoken(text))
             self.voice_lines.append((self.time, dline))

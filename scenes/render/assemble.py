@@ -206,7 +206,7 @@ def _mux_sub(out, stream, item) -> None:
 def lecture_tracks(segs: list[Segment], manifest: Manifest) -> dict[str, str]:
     """The lecture's WebVTT tracks: every clip's caption events and audio descriptions, shifted to
     the clip's start (the captions are the same events as ``lecture.srt`` and the embedded track)."""
-    from ..kit.captions import to_vtt
+    from scenes.narration.captions import to_vtt
 
     caps, desc = [], []
     for seg in segs:

@@ -1,7 +1,7 @@
 """The clips' audio: a mastered voice track muxed into each clip, and one continuous track
 for the joined lecture.
 
-Per clip, the beats' voice lines (``scenes.kit.voice``) are mixed at their start times into a
+Per clip, the beats' voice lines (``scenes.narration.voice``) are mixed at their start times into a
 track exactly as long as the video, mastered to −16 LUFS / −1 dBTP, encoded as AAC and muxed
 beside the untouched H.264 stream.  For the lecture, every clip's audio is decoded, padded or
 trimmed to its clip's exact video length and concatenated, then encoded once: one continuous
@@ -20,8 +20,8 @@ from pathlib import Path
 import numpy as np
 
 from ..catalog import REPO_DIR
-from ..kit import voice
-from ..kit.voice import RATE, true_peak_envelope
+from scenes.narration import voice
+from scenes.narration.voice import RATE, true_peak_envelope
 
 AAC_BITRATE = 160_000
 # The delivered file (after AAC) keeps true peak <= -1 dBTP: the encoder's ringing lifts peaks by up to a few dB
@@ -103,7 +103,7 @@ def encode_delivered(track: np.ndarray, attempts: int = 6):
     many encodings it took."""
     from scipy.ndimage import minimum_filter1d, uniform_filter1d
 
-    from ..kit.voice import loudness
+    from scenes.narration.voice import loudness
 
     t = np.asarray(track, dtype=np.float64)
     goal = 10 ** ((DELIVERY_CEILING_DBTP - DELIVERY_MARGIN_DB) / 20)

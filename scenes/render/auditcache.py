@@ -122,7 +122,7 @@ def audit(clip: Clip, cfg, scene_cls=None) -> CachedAudit:
     """The audit of ``clip`` under ``cfg``: from the cache when its key matches, else run
     (recording the config fields the clip reads) and stored."""
     from mathcore.config import RecordingConfig
-    from scenes.kit.audit import audit_clip
+    from scenes.audit.beats import audit_clip
 
     key = static_key(clip) if enabled() else None
     if key is not None:
@@ -147,7 +147,7 @@ def keep(clip: Clip, scene, rec) -> CachedAudit | None:
     ``None`` when the cache is off."""
     import time
 
-    from scenes.kit.audit import findings
+    from scenes.audit.beats import findings
 
     if not enabled():
         return None

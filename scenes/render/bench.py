@@ -168,7 +168,7 @@ def frames(root: Path, rows: list) -> None:
 def voice(root: Path, rows: list) -> None:
     import tomllib
 
-    from ..kit.voice import Narrator, spoken
+    from scenes.narration.voice import Narrator, spoken
 
     lines = []
     for f in sorted((root / "assets" / "narration").glob("*.toml")):

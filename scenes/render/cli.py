@@ -235,7 +235,7 @@ def cmd_audit(args) -> int:
 
                     results = {"config": audit(c, load_config(), scene_class(c))}
                 else:
-                    from scenes.kit.audit import audit_clip
+                    from scenes.audit.beats import audit_clip
 
                     size = None
                     if args.frames:
@@ -270,7 +270,7 @@ def one_line_errors() -> tuple[type, ...]:
     """The error types whose message is the whole story (bad input or a busy folder): one line,
     exit status 2.  Caught by type; the narration's error is looked up only if the base scene was
     imported (nothing else can raise it), so this never imports Manim."""
-    from ..kit.voice import VoiceError
+    from scenes.narration.voice import VoiceError
     from .pipeline import LectureError, RenderLockedError
     from .remote import ClusterError
 

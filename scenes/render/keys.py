@@ -57,10 +57,12 @@ def clip_source_digest(clip: Clip) -> str:
 
 
 def source_digest() -> str:
-    """Digest of every file any clip can reach (kit, catalog, worker, mathcore), the fonts and manim.cfg."""
+    """Digest of every file any clip can reach (kit, narration, audit, figures, catalog, worker, mathcore), the
+fonts and manim.cfg."""
     from mathcore.config import ASSETS_DIR
 
-    code = list((SCENES_DIR / "kit").glob("*.py")) + [SCENES_DIR / "catalog.py", SCENES_DIR / "render" / "worker.py"]
+    code = [p for d in ("kit", "narration", "audit") for p in (SCENES_DIR / d).glob("*.py")]
+    code += [SCENES_DIR / "catalog.py", SCENES_DIR / "render" / "worker.py"]
     code += list((SCENES_DIR / "figures").glob("*.py"))  # a clip draws from its family's picture description too
     code += list((REPO_DIR / "mathcore").glob("*.py"))
     fonts = list((ASSETS_DIR / "fonts").glob("*"))

@@ -162,7 +162,7 @@ def audit_matrix(clip, folder: Path, corners: dict[str, LectureConfig] | None = 
     nothing it depends on has changed: the results then hold what was found, not the scene.
     Returns ``{corner name: AuditResult}`` for the corners audited (shipped first)."""
     from mathcore.config import RecordingConfig
-    from scenes.kit.audit import audit_clip
+    from scenes.audit.beats import audit_clip
 
     corners = corners if corners is not None else corner_configs(folder)
     cls = scene_class(clip)

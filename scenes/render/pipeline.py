@@ -78,7 +78,7 @@ class KeyContext:
         """What every clip's audio depends on: the engine, and for Piper the model and synthesiser."""
         if self.voice == "none":
             return {"engine": "none"}
-        from ..kit.voice import voice_identity
+        from scenes.narration.voice import voice_identity
 
         return {"engine": self.voice, **(voice_identity() if self.voice == "piper" else {})}
 
@@ -88,7 +88,7 @@ class KeyContext:
     def static_key(self, clip: Clip) -> str:
         parts = [self.shared.encode(), clip_digest(clip, self.narration).encode()]
         if self.voice != "none":  # the lecturer's recordings for this clip
-            from ..kit.voice import recordings_digest
+            from scenes.narration.voice import recordings_digest
 
             parts.append(recordings_digest(clip.slug).encode())
         return _sha(*parts)
@@ -210,7 +210,7 @@ def check_config_text(cfg, engine: str) -> None:
         return
     from mathcore.config import FIELDS, ConfigError
 
-    from ..kit.voice import spoken, unspeakable
+    from scenes.narration.voice import spoken, unspeakable
 
     for f in TEXT_FIELDS:
         value = getattr(cfg, f)
@@ -226,7 +226,7 @@ def check_recordings(ctx: KeyContext, clips: list[Clip]) -> None:
     "recorded" every beat has one.  Raises ``VoiceError`` (one line naming the file)."""
     if ctx.voice == "none":
         return
-    from ..kit.voice import RECORDING_EXTS, VOICE_DIR, VoiceError, read_audio, recording_for
+    from scenes.narration.voice import RECORDING_EXTS, VOICE_DIR, VoiceError, read_audio, recording_for
 
     for c in clips:
         folder = VOICE_DIR / c.slug

@@ -21,7 +21,8 @@ import av  # noqa: E402,F401
 import manim  # noqa: E402,F401
 import pyloudnorm  # noqa: E402,F401
 
-from ..kit import base, voice  # noqa: E402,F401
+from ..kit import base  # noqa: E402,F401
+from ..narration import voice  # noqa: E402,F401
 from . import audio, segments, speed, worker  # noqa: E402,F401
 
 for _module in sorted({c.module for c in CLIPS}):

@@ -34,7 +34,7 @@ def clip_descriptions(c, cls, cfg) -> list[str]:
         return []
     if all(not [f for _, f, _, _ in string.Formatter().parse(t) if f] for t in table.values() if isinstance(t, str)):
         return [" ".join(t.split()) for t in table.values() if isinstance(t, str)]
-    from ..kit.audit import audit_clip
+    from scenes.audit.beats import audit_clip
 
     return [cap.describe for cap in audit_clip(cls, lecture_config=cfg).scene.captions if cap.describe]
 

@@ -167,14 +167,14 @@ def render(name: str, quality: str, workdir: Path) -> dict:
     png = workdir / f"{clip.name}.png"
     Image.fromarray(frame).convert("RGB").save(png)
     # the captions (the same events as the .srt) and the audio descriptions as WebVTT tracks
-    from scenes.kit.captions import caption_cues, description_cues, to_vtt
+    from scenes.narration.captions import caption_cues, description_cues, to_vtt
 
     tracks = {"vtt": to_vtt(caption_cues(scene.captions)), "descriptions.vtt": to_vtt(description_cues(scene.descriptions), "descriptions")}
     for kind, text in tracks.items():
         (workdir / f"{clip.name}.{kind}").write_text(text, encoding="utf-8")
     audio = None
     if scene.voice_lines:  # the beats' voice, mixed, mastered and muxed beside the video
-        from scenes.kit.voice import clip_track
+        from scenes.narration.voice import clip_track
 
         from .audio import deliver, mux_packets
         from .facts import video_facts

@@ -34,7 +34,7 @@ import numpy as np
 
 from mathcore.config import ASSETS_DIR
 
-from .numbers import unsuperscript
+from scenes.kit.numbers import unsuperscript
 
 VOICE_DIR = ASSETS_DIR / "voice"  # the lecturer's recordings: voice/<clip slug>/<beat>.<ext>
 CACHE_DIR = ASSETS_DIR.parent / ".render-cache" / "voice"

@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from manim import Mobject, VMobject
 
-from .layout import MIN_XHEIGHT_PX, PX_PER_UNIT, SAFE, _looks_like_text, _text_xheight_units
-from .theme import BG, CONTENT_BOTTOM
+from scenes.kit.layout import MIN_XHEIGHT_PX, PX_PER_UNIT, SAFE, _looks_like_text, _text_xheight_units
+from scenes.kit.theme import BG, CONTENT_BOTTOM
 
 DIMMED = 0.3  # opacity below which a thing is background for the overlap checks
 INVISIBLE = 0.02
@@ -47,7 +47,7 @@ class Item:
     stroke: np.ndarray | None = None  # (n, 2) sample points of a visible stroke
     stroke_half: float = 0.0  # half the stroke width, units
     background: bool = False
-    # for the contrast check (scenes.kit.contrast): colours as RGB in [0, 1], drawing order, weight
+    # for the contrast check (scenes.audit.contrast): colours as RGB in [0, 1], drawing order, weight
     rgb: tuple | None = None  # a text's fill colour
     fill_rgb: tuple | None = None  # a filled graphic's fill colour
     fill_opacity: float = 0.0
@@ -294,7 +294,7 @@ def lecture_problems(records: list[BeatRecord], quantities: dict | None = None,
     The lecturer's own words (``verbatim``, from :func:`lecturer_words`) are quoted as written: a
     notebook named ``8e8`` or a sentence about ``n_max`` is the lecturer's choice, not output the
     clip formatted, so the notation check reads only the rest of each text."""
-    from .numbers import E_NOTATION, notebook_output
+    from scenes.kit.numbers import E_NOTATION, notebook_output
 
     out: list[Problem] = []
     for k, rec in enumerate(records):
@@ -396,7 +396,7 @@ def check(records: list[BeatRecord], sparse_after: int = 1, min_coverage: float 
                     if _inside(g.stroke, a.box, g.stroke_half).any():
                         P("overlap", f"{g.name} runs through text {a.name}")
         if contrast:
-            from .contrast import problems as contrast_problems
+            from scenes.audit.contrast import problems as contrast_problems
 
             for msg in contrast_problems(rec, BG.to_rgb(), DIMMED):
                 P("contrast", msg)
@@ -409,9 +409,9 @@ def check(records: list[BeatRecord], sparse_after: int = 1, min_coverage: float 
 
 def check_contrast(records: list[BeatRecord]) -> list[Problem]:
     """Every active text whose contrast with what is behind it is under WCAG's AA minimum, at every beat
-    (``scenes.kit.contrast``; kind ``contrast``).  Kept apart from the layout problems of :func:`check`
+    (``scenes.audit.contrast``; kind ``contrast``).  Kept apart from the layout problems of :func:`check`
     until the clips meet it: ``clips audit`` reports both."""
-    from .contrast import problems as contrast_problems
+    from scenes.audit.contrast import problems as contrast_problems
 
     return [Problem(rec.key, "contrast", msg) for rec in records for msg in contrast_problems(rec, BG.to_rgb(), DIMMED)]
 
@@ -491,7 +491,7 @@ def audit_clip(scene_cls, lecture_config=None, frame_size: tuple[int, int] | Non
 
             scene.beat_hook = grab
         if frame_size is None and beat_frames is None:
-            from .skipfade import skipped_fades
+            from scenes.kit.skipfade import skipped_fades
 
             with skipped_fades():  # nothing is drawn: a plain fade needs none of its copies
                 scene.render()
