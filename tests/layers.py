@@ -3,7 +3,8 @@ function, absolute or relative).
 
 Layers, lowest first: ``mathcore`` < ``scenes.catalog`` < ``scenes.kit`` (what draws: theme, numbers and
 notation, layout and composers, motion, widgets) < ``scenes.narration`` (the voice and the captions) <
-``scenes.audit`` (what each beat shows, and what is wrong with it) < ``scenes.figures`` (the stills' specs) <
+``scenes.audit`` (what each beat shows, and what is wrong with it) < ``scenes.stills`` (matplotlib figures: spec,
+text, drawing) < ``scenes.figures`` (each family's stills and picture descriptions) <
 ``scenes.kit.base`` (``ClipScene``, which draws, speaks and records every beat) < the clip modules
 (``scenes/clips/cNN_slug.py``) < ``scenes.render``.  A module imports only its own layer and the layers
 below; clip modules never import each other (a clip's module may import the widgets beside it,
@@ -16,8 +17,8 @@ import ast
 from dataclasses import dataclass
 from pathlib import Path
 
-LAYERS = ("mathcore", "scenes.catalog", "scenes.kit", "scenes.narration", "scenes.audit", "scenes.figures",
-          "scenes.kit.base", "clips", "scenes.render")
+LAYERS = ("mathcore", "scenes.catalog", "scenes.kit", "scenes.narration", "scenes.audit", "scenes.stills",
+          "scenes.figures", "scenes.kit.base", "clips", "scenes.render")
 
 
 @dataclass(frozen=True)
@@ -45,14 +46,15 @@ def layer(mod: str, clip_modules: set[str]) -> int | None:
     if mod == "scenes.catalog":
         return 1
     if mod == "scenes.kit.base":
-        return 6
-    for k, pkg in ((2, "scenes.kit"), (3, "scenes.narration"), (4, "scenes.audit"), (5, "scenes.figures")):
+        return 7
+    for k, pkg in ((2, "scenes.kit"), (3, "scenes.narration"), (4, "scenes.audit"), (5, "scenes.stills"),
+                   (6, "scenes.figures")):
         if under(pkg):
             return k
     if mod in clip_modules or mod.startswith("scenes.clips."):
-        return 7
-    if under("scenes.render"):
         return 8
+    if under("scenes.render"):
+        return 9
     return None
 
 
@@ -105,7 +107,7 @@ def check(root: Path) -> list[Finding]:
                 continue
             if ld > lm:
                 out.append(Finding("upward", f"{mod} (layer {LAYERS[lm]}) imports {dep} (layer {LAYERS[ld]})"))
-            elif lm == ld == 7 and clip_of(mod) != clip_of(dep):
+            elif lm == ld == 8 and clip_of(mod) != clip_of(dep):
                 out.append(Finding("sibling", f"clip module {mod} imports clip module {dep}"))
     # cycles: strongly connected components of more than one module (Tarjan)
     index, low, stack, on, comps, counter = {}, {}, [], set(), [], [0]

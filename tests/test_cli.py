@@ -321,7 +321,7 @@ def test_lecture_joins_clips_with_chapters_and_shifted_subtitles(proj):
 
 ALPHA_FIGURE = '''
 from scenes.figures import still
-from scenes.kit.stills import FigureStill, Heatmap
+from scenes.stills.draw import FigureStill, Heatmap
 from scenes.kit.theme import ColorScale
 
 @still("Alpha")

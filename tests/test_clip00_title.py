@@ -24,7 +24,7 @@ from scenes.figures import designed_stills
 from scenes.figures.framing import MAP_ICONS
 from scenes.audit.beats import DIMMED, signature
 from scenes.kit.layout import min_xheight_px
-from scenes.kit.stills import DARK
+from scenes.stills.draw import DARK
 from scenes.render.matrix import LONG_TITLE
 
 

@@ -21,7 +21,7 @@ from scenes.figures import designed_stills
 from scenes.kit import BG, VERIFIED, ColorScale, fmt_measure, fmt_value, token_color
 from scenes.audit.beats import DIMMED, audit_clip, signature
 from scenes.kit.layout import min_xheight_px
-from scenes.kit.stills import Custom, Heatmap
+from scenes.stills.spec import DrawnPanel, HeatmapPanel
 from scenes.clips.c01_permutation_matrix import PermutationMatrix
 
 
@@ -269,11 +269,11 @@ def test_the_still_and_the_clip_draw_one_description(final):
     d, cfg = scene.data, scene.cfg
     still = designed_stills("PermutationMatrix", d, cfg)[0]
     P, X, PX = still.panels["P"], still.panels["X"], still.panels["Y"]
-    assert isinstance(P, Heatmap) and P.scale is d.picture.scale
+    assert isinstance(P, HeatmapPanel) and P.scale is d.picture.scale
     for widget in (scene.P_map, scene.P_build.map):
         assert widget.color_scale.same_as(P.scale)
         assert (widget.color_scale.name, widget.color_scale.vmin, widget.color_scale.vmax) == (cfg.cmap_weights, 0, 1)
-    assert isinstance(X, Custom) and isinstance(PX, Custom)  # numbers, no colour scale, as in the clip
+    assert isinstance(X, DrawnPanel) and isinstance(PX, DrawnPanel)  # numbers, no colour scale, as in the clip
     np.testing.assert_array_equal(X.data["values"], d.X)
     np.testing.assert_array_equal(PX.data["values"], d.PX)
     assert PX.data["rows"] == tuple(int(k) for k in d.perm)  # the same row names as the clip's P X

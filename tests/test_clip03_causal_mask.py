@@ -24,7 +24,7 @@ from scenes.kit import BG, ColorScale, fmt_measure, fmt_value
 from scenes.kit.theme import CONTENT_BOTTOM
 from scenes.audit.beats import DIMMED, audit_clip, signature
 from scenes.kit.numbers import nice_ceil
-from scenes.kit.stills import Heatmap as StillHeatmap
+from scenes.stills.spec import HeatmapPanel as StillHeatmap
 
 
 @pytest.fixture(scope="module")

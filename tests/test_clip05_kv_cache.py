@@ -25,7 +25,7 @@ from scenes.kit import BG, HIGHLIGHT, KEY, QUERY, VALUE, VERIFIED, fmt_measure, 
 from scenes.kit.theme import CONTENT_BOTTOM
 from scenes.audit.beats import DIMMED, audit_clip, signature
 from scenes.kit.numbers import nice_ceil
-from scenes.kit.stills import Heatmap as StillHeatmap
+from scenes.stills.spec import HeatmapPanel as StillHeatmap
 
 
 @pytest.fixture(scope="module")

@@ -187,7 +187,7 @@ def test_still_draws_the_clips_rows_on_the_clips_axis(final):
     import matplotlib
 
     matplotlib.use("Agg")
-    from scenes.kit.stills import figure
+    from scenes.stills.draw import figure
 
     scene, _ = final
     d = scene.data

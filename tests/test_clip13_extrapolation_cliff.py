@@ -24,7 +24,7 @@ from scenes.figures import stills_for
 from scenes.figures.extrapolation import CLIFF_COLORS, CLIFF_ROLES, first_missing, hex_of
 from scenes.kit import BG, FAILED, SEEN, UNSEEN
 from scenes.kit.numbers import count
-from scenes.kit.stills import DARK
+from scenes.stills.draw import DARK
 
 
 @pytest.fixture(scope="module")

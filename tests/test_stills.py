@@ -19,23 +19,9 @@ from scenes.catalog import CLIPS, LECTURE, PROPERTIES
 from scenes.figures import REGISTRY, MissingStillError, builders, designed_stills, stills_for
 from scenes.kit import BG, ColorScale
 from scenes.kit.numbers import measure
-from scenes.kit.stills import (
-    DARK,
-    DIVERGING,
-    LIGHT,
-    FigureStill,
-    Heatmap,
-    Line,
-    Plot,
-    Text,
-    as_figure,
-    figure,
-    mathify,
-    missing_glyphs,
-    sci,
-    save,
-    wrap,
-)
+from scenes.stills.draw import DARK, DIVERGING, LIGHT, figure, save
+from scenes.stills.spec import FigureStill, HeatmapPanel, TextLine, PlotPanel, TextPanel
+from scenes.stills.text import mathify, missing_glyphs, sci, wrap
 from scenes.render.stills import scene_class
 
 CFG = load_config()
@@ -105,7 +91,7 @@ def test_registry_takes_precedence_and_a_missing_still_is_named():
 @pytest.mark.parametrize("name", CLIP_IDS)
 def test_no_glyph_is_missing_in_either_theme(all_stills, name):
     for still in specs(all_stills, name):
-        bad = {s: missing_glyphs(s) for s in as_figure(still).texts() if missing_glyphs(s)}
+        bad = {s: missing_glyphs(s) for s in still.texts() if missing_glyphs(s)}
         assert not bad, f"{still.name}: the label font lacks {bad}"
         for theme in ("dark", "light"):
             _, caught = draw_all(still, theme)
@@ -121,7 +107,7 @@ def test_a_missing_glyph_is_caught():
     assert missing_glyphs("P·Aᵀ") == {"ᵀ"}
     assert missing_glyphs(mathify("P·Aᵀ")) == set() and mathify("Pᵀ") == "P$^{\\top}$"
     assert missing_glyphs(r"$P A P^\top$") == set()
-    still = FigureStill("t", "P·Pᵀ", {"A": Text((Line("x"),))})
+    still = FigureStill("t", "P·Pᵀ", {"A": TextPanel((TextLine("x"),))})
     _, caught = draw_all(still, "light")
     assert any("Glyph" in w and "missing" in w for w in caught)
 
@@ -139,7 +125,7 @@ def test_wrapping_never_splits_math_or_strands_an_operator():
 @pytest.mark.parametrize("name", CLIP_IDS)
 def test_drawn_cells_are_the_specs_values_in_the_specs_scale(all_stills, name):
     for still in specs(all_stills, name):
-        heat = panels(still, Heatmap)
+        heat = panels(still, HeatmapPanel)
         fig, _ = draw_all(still, "light")
         meshes = drawn_meshes(fig)
         assert len(meshes) == len(heat)
@@ -159,7 +145,7 @@ def test_drawn_cells_are_the_specs_values_in_the_specs_scale(all_stills, name):
 @pytest.mark.parametrize("name", CLIP_IDS)
 def test_diverging_maps_are_centred_at_zero(all_stills, name):
     for still in specs(all_stills, name):
-        for p in panels(still, Heatmap):
+        for p in panels(still, HeatmapPanel):
             if p.scale.name in DIVERGING:
                 assert p.scale.norm.vmin == -p.scale.norm.vmax, (still.name, p.title)
             v = np.asarray(p.values, float)
@@ -170,7 +156,7 @@ def test_diverging_maps_are_centred_at_zero(all_stills, name):
 
 
 def test_a_diverging_map_off_centre_is_refused():
-    still = FigureStill("t", "t", {"A": Heatmap(np.array([[-1.0, 2.0]]), ColorScale("RdBu_r", -1, 2))})
+    still = FigureStill("t", "t", {"A": HeatmapPanel(np.array([[-1.0, 2.0]]), ColorScale("RdBu_r", -1, 2))})
     with pytest.raises(ValueError, match="centred at 0"):
         figure(still, "light")
 
@@ -205,7 +191,7 @@ def test_themes_paper_and_ink():
 def test_value_colours_do_not_depend_on_the_theme():
     """A still's cells are painted identically on slides and on paper: only the furniture changes."""
     v = np.array([[0.0, 0.25], [0.5, 1.0]])
-    s = FigureStill("t", "t", {"A": Heatmap(v, ColorScale("viridis", 0, 1))})
+    s = FigureStill("t", "t", {"A": HeatmapPanel(v, ColorScale("viridis", 0, 1))})
     dark, light = (drawn_meshes(figure(s, th))[0] for th in ("dark", "light"))
     np.testing.assert_array_equal(dark.to_rgba(dark.get_array()), light.to_rgba(light.get_array()))
     assert figure(s, "dark").get_facecolor()[:3] == pytest.approx(tuple(np.array(BG.to_rgb())), abs=1e-3)
@@ -265,13 +251,13 @@ def key(all_stills, name: str) -> FigureStill:
     return specs(all_stills, name)[0]
 
 
-def series_by_label(plot: Plot) -> dict:
+def series_by_label(plot: PlotPanel) -> dict:
     return {s.label: s for s in plot.series if s.label}
 
 
 def test_01_P_X_and_PX_are_the_permutation(all_stills):
     from mathcore import lecture_inputs, permutation_matrix
-    from scenes.kit.stills import Custom
+    from scenes.stills.spec import DrawnPanel
 
     s = key(all_stills, "01_permutation_matrix")
     X = lecture_inputs(CFG.T, CFG.d, CFG.seed).X
@@ -280,7 +266,7 @@ def test_01_P_X_and_PX_are_the_permutation(all_stills):
     np.testing.assert_array_equal(P.values, permutation_matrix(perm))
     assert (P.scale.name, P.scale.norm.vmin, P.scale.norm.vmax) == (CFG.cmap_weights, 0.0, 1.0)
     # X and P X are tables of numbers, as in the clip (which colours only P)
-    assert isinstance(Xp, Custom) and isinstance(PX, Custom)
+    assert isinstance(Xp, DrawnPanel) and isinstance(PX, DrawnPanel)
     np.testing.assert_array_equal(Xp.data["values"], X)
     np.testing.assert_array_equal(PX.data["values"], X[perm])
     assert Xp.data["rows"] == tuple(range(CFG.T)) and PX.data["rows"] == tuple(perm)  # rows named x_π(m)
@@ -540,7 +526,7 @@ def test_a_measured_width_is_kept_per_font_setting_and_equals_a_fresh_measure():
     the rc context's font settings too: under another font the same string measures anew."""
     import matplotlib as mpl
 
-    from scenes.kit import stills as S
+    from scenes.stills import text as S
 
     s = r"the weights $A_{ij} = \mathrm{softmax}(q_i \cdot k_j)$ sum to 1"
     S._measure.cache_clear()

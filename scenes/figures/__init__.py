@@ -5,7 +5,7 @@ scene module it draws for), each registering figure builders per scene class nam
     def rows_move(data, cfg) -> FigureStill: ...
 
 A builder takes the clip's ``build_data(cfg)`` and the config and returns one
-``scenes.kit.stills`` spec; a clip's first registered still is its *key figure* (the one the
+``scenes.stills.draw`` spec; a clip's first registered still is its *key figure* (the one the
 handout prints).  Figure modules import mathcore and the kit, never a scene module: they read
 the clip's data, they do not re-run it.
 """

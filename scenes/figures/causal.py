@@ -20,7 +20,8 @@ import numpy as np
 
 from scenes.kit import numbers
 from scenes.kit.notation import N
-from scenes.kit.stills import BarGroup, Bars, Box, FigureStill, Heatmap, Line, Text, sci
+from scenes.stills.spec import BarGroup, BarsPanel, CellBox, FigureStill, HeatmapPanel, TextLine, TextPanel
+from scenes.stills.text import sci
 from scenes.kit.theme import ColorScale
 
 from . import still
@@ -116,18 +117,18 @@ def masked_softmax(data, cfg) -> FigureStill:
     sc = mask_scales(data)
     few = T <= 6
     ticks = dict(xticks=tokens(range(T), "k"), yticks=tokens(range(T), "q"))
-    S = Heatmap(data.masked, sc["masked"], title=r"$S$ masked: future $\to\,{-\infty}$", annotate=few, decimals=1,
+    S = HeatmapPanel(data.masked, sc["masked"], title=r"$S$ masked: future $\to\,{-\infty}$", annotate=few, decimals=1,
                 colorbar="score", **ticks, **bar_ticks(sc["masked"]))
-    A_self = Heatmap(data.weights_self, sc["weights_self"], title="self-attention $A$", annotate=few, colorbar=None,
+    A_self = HeatmapPanel(data.weights_self, sc["weights_self"], title="self-attention $A$", annotate=few, colorbar=None,
                      exact=True, **ticks)
-    A = Heatmap(data.weights, sc["weights"], title="causal $A$", annotate=few, colorbar="weight", exact=True, **ticks,
+    A = HeatmapPanel(data.weights, sc["weights"], title="causal $A$", annotate=few, colorbar="weight", exact=True, **ticks,
                 **bar_ticks(sc["weights"]),
-                boxes=tuple(Box((i, i), (i + 1, T - 1), "good", width=1.8) for i in range(T - 1)))
-    code = Text((
-        Line("three lines turn self-attention causal", size=10.5, weight="bold"),
-        *(Line(c, size=10, mono=True, space_before=4 if k == 0 else 1) for k, c in enumerate(CAUSAL_CODE.splitlines())),
-        Line("the mask keeps $n \\leq m$: a query sees itself and the past", size=9.5, color="dim", space_before=8),
-        Line("$-\\infty$ above the diagonal; softmax sends $e^{-\\infty}$ to exactly 0", size=9.5, color="dim",
+                boxes=tuple(CellBox((i, i), (i + 1, T - 1), "good", width=1.8) for i in range(T - 1)))
+    code = TextPanel((
+        TextLine("three lines turn self-attention causal", size=10.5, weight="bold"),
+        *(TextLine(c, size=10, mono=True, space_before=4 if k == 0 else 1) for k, c in enumerate(CAUSAL_CODE.splitlines())),
+        TextLine("the mask keeps $n \\leq m$: a query sees itself and the past", size=9.5, color="dim", space_before=8),
+        TextLine("$-\\infty$ above the diagonal; softmax sends $e^{-\\infty}$ to exactly 0", size=9.5, color="dim",
              space_before=2),
     ), valign="center")
     rows, zero = mask_proofs(data)
@@ -162,28 +163,28 @@ def prefix_rows(data, cfg) -> FigureStill:
     sc = prefix_scales(data)
     few = T <= 6
     feats = tuple(str(j) for j in range(d))
-    full = Heatmap(data.Y_full, sc["Y_full"], title=f"${Y_FULL[1]}$: all {T} tokens", annotate=few, decimals=2,
+    full = HeatmapPanel(data.Y_full, sc["Y_full"], title=f"${Y_FULL[1]}$: all {T} tokens", annotate=few, decimals=2,
                    colorbar=None, yticks=tokens(range(T), "y"), ytick_colors=token_roles(range(T)), xticks=feats,
-                   boxes=(Box((0, T - 2), (0, d - 1), "good", width=2.0), Box((T - 1, T - 1), (0, d - 1), "accent")))
-    pre = Heatmap(data.Y_prefix, sc["Y_prefix"], title=f"${Y_PREFIX[1]}$: the first {T - 1}", annotate=few,
+                   boxes=(CellBox((0, T - 2), (0, d - 1), "good", width=2.0), CellBox((T - 1, T - 1), (0, d - 1), "accent")))
+    pre = HeatmapPanel(data.Y_prefix, sc["Y_prefix"], title=f"${Y_PREFIX[1]}$: the first {T - 1}", annotate=few,
                   decimals=2, colorbar="output", **bar_ticks(sc["Y_prefix"]), yticks=tokens(range(T - 1), "y"),
                   ytick_colors=token_roles(range(T - 1)),
-                  xticks=feats, boxes=(Box((0, T - 2), (0, d - 1), "good", width=2.0),))
+                  xticks=feats, boxes=(CellBox((0, T - 2), (0, d - 1), "good", width=2.0),))
     values = np.concatenate([data.defects_fixed, data.defects_blas])
     lo = log_floor(values, lowest=-17)
     pos = values[values > 0]
     hi = max(-14, int(np.ceil(np.log10(pos.max()) + 1e-9))) if pos.size else -14
-    chart = Bars(tuple(str(t) for t in range(1, T + 1)), (
+    chart = BarsPanel(tuple(str(t) for t in range(1, T + 1)), (
         BarGroup("fixed order", data.defects_fixed, "good"),
         BarGroup("BLAS matmul", data.defects_blas, "accent"),
     ), xlabel="prefix length $t$", ylabel=r"$\max\,|Y_{\mathrm{full}}[\!:\!t] - \mathrm{Attn}(X[\!:\!t])|$", y_log=True,
         ylim=(10.0 ** lo, 10.0 ** hi), legend="upper right", title="every prefix, both kernels")
     a, b, c = data.sum_terms
     left, right = data.sum_orders
-    why = Text((
-        Line("why BLAS differs: float sums depend on their order", size=10.5, weight="bold"),
-        Line(f"$({a!r} + {b!r}) + {c!r} = {left!r}$", size=9.5, space_before=3),
-        Line(f"${a!r} + ({b!r} + {c!r}) = {right!r}$", size=9.5, space_before=1),
+    why = TextPanel((
+        TextLine("why BLAS differs: float sums depend on their order", size=10.5, weight="bold"),
+        TextLine(f"$({a!r} + {b!r}) + {c!r} = {left!r}$", size=9.5, space_before=3),
+        TextLine(f"${a!r} + ({b!r} + {c!r}) = {right!r}$", size=9.5, space_before=1),
     ), valign="center")
     fixed, blas = prefix_proofs(data)
     return FigureStill(
@@ -227,24 +228,24 @@ def cache(data, cfg) -> FigureStill:
     sc = kv_scales(data)
     d = data.K.shape[1]
     feats = tuple(str(j) for j in range(d))
-    new = (Box((T - 1, T - 1), (0, d - 1), "accent", width=2.0),)
+    new = (CellBox((T - 1, T - 1), (0, d - 1), "accent", width=2.0),)
 
     def rows(M_, key, name, title, role, bar=False):
-        return Heatmap(M_, sc[key], title=title, colorbar="value" if bar else None, **(bar_ticks(sc[key]) if bar else {}),
+        return HeatmapPanel(M_, sc[key], title=title, colorbar="value" if bar else None, **(bar_ticks(sc[key]) if bar else {}),
                        yticks=tokens(range(T), name),
                        ytick_colors=(role,) * T if role else token_roles(range(T)), xticks=feats, boxes=new,
                        title_color=role or "fg")
 
-    status = Text(tuple(
-        [Line("vs recompute", size=10, color="dim")]
-        + [Line(f"step {s.t}: {sci(s.recompute_defect)}", size=9.5, space_before=1,
+    status = TextPanel(tuple(
+        [TextLine("vs recompute", size=10, color="dim")]
+        + [TextLine(f"step {s.t}: {sci(s.recompute_defect)}", size=9.5, space_before=1,
                 color="good" if s.recompute_defect == 0 else "accent") for s in steps]), valign="center")
     stale = data.staleness  # entry m-1: the change of each past row when token m arrives
     cats = tuple(f"+$x_{{{m}}}$" for m in range(1, T))
     groups = tuple(BarGroup(f"$y_{{{n}}}$", np.array([stale[m - 1][n] if n < m else np.nan for m in range(1, T)]),
                             f"token:{n}", zero_marks=False) for n in range(T - 1))
     hi = max(float(np.max(s)) for s in stale)
-    chart = Bars(cats, groups, xlabel="token appended", ylabel=r"$\|\Delta y_n\|$", y_log=True,
+    chart = BarsPanel(cats, groups, xlabel="token appended", ylabel=r"$\|\Delta y_n\|$", y_log=True,
                  ylim=(10.0 ** np.floor(np.log10(data.min_stale) - 0.5), 10.0 ** np.ceil(np.log10(hi) + 0.01)),
                  title="bidirectional: every past output moves", legend="above")
     cached, bidir, causal = kv_proofs(data)

@@ -18,7 +18,8 @@ from scenes.kit.numbers import nice_count_ticks
 from scenes.kit.notation import N
 from scenes.kit.numbers import tick
 from scenes.kit.numbers import count, log_ticks, measure
-from scenes.kit.stills import Box, Custom, FigureStill, Heatmap, Line, Plot, Rule, Series, Text, sci
+from scenes.stills.spec import CellBox, DrawnPanel, FigureStill, HeatmapPanel, TextLine, PlotPanel, Rule, Series, TextPanel
+from scenes.stills.text import sci
 from scenes.kit.theme import SQRT_STRETCH, ColorScale
 
 from . import still
@@ -142,10 +143,10 @@ def shuffled(data, cfg) -> FigureStill:
     perm = [int(k) for k in data.perm]
     w = pic.weights
     ticks, labels = cbar_labels(pic.weight_ticks)
-    A = Heatmap(data.A, w, title="$A$", annotate=T <= 6, colorbar=None,
+    A = HeatmapPanel(data.A, w, title="$A$", annotate=T <= 6, colorbar=None,
                 xticks=tokens(range(T)), xtick_colors=token_roles(range(T)),
                 yticks=tokens(range(T)), ytick_colors=token_roles(range(T)))
-    B = Heatmap(data.A_PX, w, title=r"weights of $\mathrm{Attn}(PX) = P A P^{\top}$", annotate=T <= 6,
+    B = HeatmapPanel(data.A_PX, w, title=r"weights of $\mathrm{Attn}(PX) = P A P^{\top}$", annotate=T <= 6,
                 colorbar="weight (square-root scale)", cbar_ticks=ticks, cbar_ticklabels=labels,
                 xticks=tokens(perm), xtick_colors=token_roles(perm), yticks=tokens(perm), ytick_colors=token_roles(perm))
     run = data.run
@@ -159,7 +160,7 @@ def shuffled(data, cfg) -> FigureStill:
     if zeros.any():
         series.append(Series(np.full(zeros.sum(), floor * 3), trials[zeros], "exactly 0", "fg", "dots", width=2.0,
                              marker="D", hollow=True))
-    C = Plot(tuple(series), xlabel="random permutation", ylabel=f"${DEFECT.tex}$",
+    C = PlotPanel(tuple(series), xlabel="random permutation", ylabel=f"${DEFECT.tex}$",
              y_log=True, ylim=(floor, 10.0 ** hi), yticks=tuple(10.0 ** e for e in pic.ticks),
              yticklabels=tuple(f"$10^{{{e}}}$" for e in pic.ticks), xlim=(0, n + 1),
              xticks=tuple(float(t) for t in nice_count_ticks(n)), xticklabels=tuple(tick(t) for t in nice_count_ticks(n)),
@@ -216,9 +217,9 @@ def picture06(causal_rows, self_rows, causal_total: float, self_total: float, th
 def swap_defects(data, cfg) -> FigureStill:
     """06 · Swap a future token into the past: causal rows i..j change, self-attention only rounds."""
     r, pic = data.report, data.picture
-    mask = Custom(lambda ax, th: draw_mask(ax, th, data.mask, r.perm), title="causal row $m$ sees slots $0 \\ldots m$",
+    mask = DrawnPanel(lambda ax, th: draw_mask(ax, th, data.mask, r.perm), title="causal row $m$ sees slots $0 \\ldots m$",
                   data=(data.mask, r.perm))
-    chart = Custom(lambda ax, th: draw_rows(ax, th, r.self_rows, r.causal_rows, data.threshold, pic),
+    chart = DrawnPanel(lambda ax, th: draw_rows(ax, th, r.self_rows, r.causal_rows, data.threshold, pic),
                    title=f"${pic.row_formula.tex}$", data=(r.self_rows, r.causal_rows))
     causal_ok = r.causal_total < data.threshold
     return FigureStill(
@@ -325,10 +326,10 @@ def same_words(data, cfg) -> FigureStill:
 
     def outputs(Y, pooled, words, title, bar):
         ticks, labels = cbar_labels(scale.ticks())
-        return Heatmap(np.vstack([Y, pooled]), scale, title=title, annotate=False, colorbar="output" if bar else None,
+        return HeatmapPanel(np.vstack([Y, pooled]), scale, title=title, annotate=False, colorbar="output" if bar else None,
                        cbar_ticks=ticks, cbar_ticklabels=labels,
                        yticks=(*words, "mean"), ytick_colors=(*word_roles(data, words), "dim"), xticks=feats,
-                       boxes=(Box((T, T), (0, d - 1), color="dim", width=1.6),))
+                       boxes=(CellBox((T, T), (0, d - 1), color="dim", width=1.6),))
 
     p, q = data.plain, data.positioned
     delta = r"\max\,|\Delta|"
@@ -338,17 +339,17 @@ def same_words(data, cfg) -> FigureStill:
         "B": outputs(p.Y_b, p.pooled_b, b, f"“{' '.join(b)}”", True),
         "C": outputs(q.Y_a, q.pooled_a, a, "+ positions", False),
         "D": outputs(q.Y_b, q.pooled_b, b, "+ positions", True),
-        "N": Text((
-            Line("without positions", size=11, weight="bold"),
-            Line(f"matched tokens: ${pic.plain_line.tex}$", size=10, space_before=3),
-            Line(f"sentence means: ${means_p}$", size=10, space_before=2),
-            Line("the same outputs, in another order", size=10, color="good", space_before=4),
+        "N": TextPanel((
+            TextLine("without positions", size=11, weight="bold"),
+            TextLine(f"matched tokens: ${pic.plain_line.tex}$", size=10, space_before=3),
+            TextLine(f"sentence means: ${means_p}$", size=10, space_before=2),
+            TextLine("the same outputs, in another order", size=10, color="good", space_before=4),
         ), valign="center"),
-        "M": Text((
-            Line("with sinusoidal positions", size=11, weight="bold"),
-            Line(f"matched tokens: ${pic.positioned_line.tex}$", size=10, space_before=3),
-            Line(f"sentence means: ${means_q}$", size=10, space_before=2),
-            Line("word order becomes visible", size=10, color="bad", space_before=4),
+        "M": TextPanel((
+            TextLine("with sinusoidal positions", size=11, weight="bold"),
+            TextLine(f"matched tokens: ${pic.positioned_line.tex}$", size=10, space_before=3),
+            TextLine(f"sentence means: ${means_q}$", size=10, space_before=2),
+            TextLine("word order becomes visible", size=10, color="bad", space_before=4),
         ), valign="center"),
     }
     return FigureStill(

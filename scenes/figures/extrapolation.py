@@ -16,7 +16,8 @@ import numpy as np
 
 from scenes.kit import numbers
 from scenes.kit.notation import N
-from scenes.kit.stills import Box, FigureStill, Heatmap, Note, Plot, Rule, Series, Span, count
+from scenes.stills.spec import CellBox, FigureStill, HeatmapPanel, Note, PlotPanel, Rule, Series, Span
+from scenes.stills.text import count
 from scenes.kit.theme import FAILED, SEEN, UNSEEN, ColorScale, ramp
 
 from . import still
@@ -146,7 +147,7 @@ def dilution(data, cfg) -> FigureStill:
                                  width=2.4))
             notes.append(Note(f"$m^*$ = {count(o.t)}", (o.t, o.cos_t), (-8, -22 - 12 * j), col, arrow=True, ha="right"))
     lo, hi = data.x_range
-    plot = Plot(tuple(series), xlabel="position $m$", ylabel=r"$\cos(\mathrm{PE}_0,\,\mathrm{PE}_m)$", x_log=True,
+    plot = PlotPanel(tuple(series), xlabel="position $m$", ylabel=r"$\cos(\mathrm{PE}_0,\,\mathrm{PE}_m)$", x_log=True,
                 xlim=(lo, hi), xticks=tuple(decades(hi)), notes=tuple(notes), legend="lower left")
     return FigureStill(
         "dilution", "Positional dilution: far positions blur together", {"A": plot}, size=(7.0, 4.2),
@@ -158,7 +159,7 @@ def dilution(data, cfg) -> FigureStill:
 
 
 # ====================================================================== 13
-def _lane(title: str, L: int, x_max: int, n_max: int | None, untrained: str) -> Plot:
+def _lane(title: str, L: int, x_max: int, n_max: int | None, untrained: str) -> PlotPanel:
     """One scheme's lane over the positions: seen in training, then never seen (and, for a table, a wall)."""
     seen, unseen, wall = (CLIFF_ROLES[k] for k in ("seen", "unseen", "wall"))
     spans = [Span(1, L, f"trained: 0 to {count(L - 1)}", seen, 0.3, label_y=0.5)]
@@ -169,7 +170,7 @@ def _lane(title: str, L: int, x_max: int, n_max: int | None, untrained: str) -> 
     if n_max is not None:
         spans.append(Span(n_max, x_max, no_row_text(n_max), wall, 0.06, label_y=0.5))
         vlines = (Rule(n_max, "", wall, "-"),)
-    return Plot((), title=title, x_log=True, xlim=(1, x_max), ylim=(0, 1), yticks=(), spans=tuple(spans),
+    return PlotPanel((), title=title, x_log=True, xlim=(1, x_max), ylim=(0, 1), yticks=(), spans=tuple(spans),
                 vlines=vlines, legend="", grid=False, x_labels=False)
 
 
@@ -187,7 +188,7 @@ def cliff(data, cfg) -> FigureStill:
     counts = np.array(data.stop_counts[1:], dtype=float)
     readout = ("unseen pairs, of " + str(data.n_pairs) + ":",
                *(f"$m$ = {count(m)}: {int(c)}" for m, c in zip(stops, counts)))
-    lanes["C"] = Plot(
+    lanes["C"] = PlotPanel(
         (Series(data.unseen, data.positions, "RoPE pairs at unseen angles", unseen, "step", width=1.6),
          Series(counts, stops, "", unseen, "dots", width=2.6)),
         title=f"RoPE (head dim {data.head_dim}): pairs at unseen angles", x_log=True,
@@ -215,16 +216,16 @@ def table_vs_rotation(data, cfg) -> FigureStill:
     rows, cols = data.sample_rows, data.sample_cols
     step = max(1, len(rows) // 4)
     ticks = tuple(scale.ticks())
-    table = Heatmap(data.sample, scale, title=f"{g.name}: {count(g.n_max)} × {g.d_model} table",
+    table = HeatmapPanel(data.sample, scale, title=f"{g.name}: {count(g.n_max)} × {g.d_model} table",
                     colorbar="entry", cbar_ticks=ticks, cbar_ticklabels=tuple(numbers.tick(t) for t in ticks), yticks=tuple(str(int(r)) for r in rows), xticks=tuple(str(int(c)) for c in cols),
                     tick_step=step, ylabel="position $m$ (row)", xlabel="feature", aspect="auto", grid=False,
                     note=no_row_text(g.n_max), note_color="bad",
                     # a zero-height box: the table's end drawn as a rule under its last row (the clip's cap line)
-                    boxes=(Box((len(rows), len(rows) - 1), (0, len(cols) - 1), "bad", width=4.0),))
+                    boxes=(CellBox((len(rows), len(rows) - 1), (0, len(cols) - 1), "bad", width=4.0),))
     i = np.arange(data.n_pairs)
     first_slow = data.n_pairs - data.slow_pairs
     c2, c3 = (hex_of(c) for c in base_colors())
-    wl = Plot((
+    wl = PlotPanel((
         Series(data.wl_llama2, i, f"{l2.name}: $b$ = {count(l2.rope_base)}", c2, width=2.2),
         Series(data.wl_llama3, i, f"{l3.name}: $b$ = {count(l3.rope_base)}", c3, width=2.2),
     ), title="LLaMA: RoPE, no table, no cap", xlabel=f"pair $i$ (head dim {l2.head_dim})",

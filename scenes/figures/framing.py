@@ -16,7 +16,8 @@ from __future__ import annotations
 import numpy as np
 
 from scenes.kit.icons import Bend, Box, Icon, Letter, Pointer, Ring, Stroke, polyline, to_matplotlib
-from scenes.kit.stills import FigureStill, Line, Text, mathify
+from scenes.stills.spec import FigureStill, TextLine, TextPanel
+from scenes.stills.text import mathify
 
 from . import still
 
@@ -96,7 +97,7 @@ RECAP_ICONS = tuple(ICONS[n] for n in ("permute", "cache", "rotate", "wall"))
 
 
 def drawn(icon: Icon):
-    """``icon`` as a still's picture (``Text.picture``: ``draw(ax, theme, color)``)."""
+    """``icon`` as a still's picture (``TextPanel.picture``: ``draw(ax, theme, color)``)."""
     def draw(ax, th, color):
         to_matplotlib(icon, ax, th, color)
 
@@ -105,12 +106,12 @@ def drawn(icon: Icon):
 
 
 # ====================================================================== 00 the property map
-def property_card(k: int, name: str, clips) -> Text:
+def property_card(k: int, name: str, clips) -> TextPanel:
     """Card ``k``: the property in its family colour, then one line per clip: its chip and title."""
-    lines = [Line(name, size=12, color=f"family:{k}", weight="bold", space_before=0)]
-    lines += [Line(c.title, size=10.5, chips=(c.number,), space_before=3 if j == 0 else 1) for j, c in enumerate(clips)]
+    lines = [TextLine(name, size=12, color=f"family:{k}", weight="bold", space_before=0)]
+    lines += [TextLine(c.title, size=10.5, chips=(c.number,), space_before=3 if j == 0 else 1) for j, c in enumerate(clips)]
     tall = len(clips) > 4  # the positional family: its drawing sits under its list
-    return Text(tuple(lines), frame=f"family:{k}", picture=drawn(MAP_ICONS[k]), picture_width=0.24 if tall else 0.3,
+    return TextPanel(tuple(lines), frame=f"family:{k}", picture=drawn(MAP_ICONS[k]), picture_width=0.24 if tall else 0.3,
                 picture_at="bottom" if tall else "left")
 
 
@@ -126,13 +127,13 @@ def property_map(data, cfg) -> FigureStill:
 
 
 # ====================================================================== 15 the four diary answers
-def answer_card(k: int, answer) -> Text:
+def answer_card(k: int, answer) -> TextPanel:
     color = f"clip:{answer.clips[0].number}"
     tag = "clip" if len(answer.clips) == 1 else "clips"
-    return Text((
-        Line(mathify(answer.question), size=10, color="dim"),
-        Line(mathify(answer.answer), size=12, weight="semibold", space_before=4),
-        Line(tag, size=10, color="dim", chips=tuple(c.number for c in answer.clips), chips_after=True, space_before=6),
+    return TextPanel((
+        TextLine(mathify(answer.question), size=10, color="dim"),
+        TextLine(mathify(answer.answer), size=12, weight="semibold", space_before=4),
+        TextLine(tag, size=10, color="dim", chips=tuple(c.number for c in answer.clips), chips_after=True, space_before=6),
     ), frame=color, picture=drawn(RECAP_ICONS[k]), picture_width=0.27)
 
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from scenes.kit.notation import N
 from scenes.kit.numbers import measure, scientific
-from scenes.kit.stills import Arrow, Custom, FigureStill, Heatmap
+from scenes.stills.spec import PanelArrow, DrawnPanel, FigureStill, HeatmapPanel
 from scenes.kit.theme import ColorScale, fmt_value
 
 from . import still
@@ -108,18 +108,18 @@ def rows_move(data, cfg) -> FigureStill:
     T, d = data.X.shape
     pic = data.picture
     perm = pic.order
-    P = Heatmap(data.P, pic.scale, title="$P$", annotate=True, decimals=0, colorbar=None,
+    P = HeatmapPanel(data.P, pic.scale, title="$P$", annotate=True, decimals=0, colorbar=None,
                 xticks=tuple(str(k) for k in range(T)), yticks=tuple(str(m) for m in range(T)),
                 ylabel="row $m$", xlabel="row of $X$ it picks")
-    X = Custom(_table(data.X, tuple(range(T))), title="$X$", data={"values": data.X, "rows": tuple(range(T))})
-    PX = Custom(_table(data.PX, perm), title=r"$P\,X$", data={"values": data.PX, "rows": perm})
+    X = DrawnPanel(_table(data.X, tuple(range(T))), title="$X$", data={"values": data.X, "rows": tuple(range(T))})
+    PX = DrawnPanel(_table(data.PX, perm), title=r"$P\,X$", data={"values": data.PX, "rows": perm})
     proofs = (pic.gather, pic.orthogonal)
     return FigureStill(
         "rows_move", "A permutation matrix only moves rows",
         {"P": P, "X": X, "Y": PX}, mosaic="PXY", size=(7.0, 3.7), width_ratios=(T, d + 1.2, d + 1.2),
         subtitle=(rf"$\pi = {pic.order_text}$: row $m$ of $P$ is one-hot at column $\pi(m)$, "
                   rf"so row $m$ of $P\,X$ is row $\pi(m)$ of $X$"),
-        arrows=(Arrow(("X", (1.0, 1 - (perm[0] + 0.5) / T)), ("Y", (0.0, 1 - 0.5 / T)), color="accent", rad=-0.15),),
+        arrows=(PanelArrow(("X", (1.0, 1 - (perm[0] + 0.5) / T)), ("Y", (0.0, 1 - 0.5 / T)), color="accent", rad=-0.15),),
         proof=tuple(f"{p.mathtext}  {p.verdict}" for p in proofs),
         proof_color="good" if all(p.passed for p in proofs) else "bad",
     )

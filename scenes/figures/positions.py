@@ -13,7 +13,8 @@ import numpy as np
 from mathcore.scheme_compare import OFFSET_TOL
 from scenes.kit import numbers
 from scenes.kit.notation import N
-from scenes.kit.stills import FigureStill, Heatmap, Line, Plot, Series, Text, sci
+from scenes.stills.spec import FigureStill, HeatmapPanel, TextLine, PlotPanel, Series, TextPanel
+from scenes.stills.text import sci
 from scenes.kit.theme import ColorScale
 
 from . import still
@@ -124,20 +125,20 @@ def waves_to_matrix(data, cfg) -> FigureStill:
             Series(data.samples[:, 2 * i + 1] + off, np.arange(T), "", "cos", "dots", width=1.5),
         ]
     offs = [(pairs - 1 - i) * gap for i in range(pairs)]
-    waves = Plot(tuple(series), xlabel="position $m$", yticks=tuple(offs),
+    waves = PlotPanel(tuple(series), xlabel="position $m$", yticks=tuple(offs),
                  yticklabels=tuple(f"pair {i}" for i in range(pairs)), ylim=(-1.4, offs[0] + 1.6),
                  xlim=(-0.3, T - 0.7), legend="above", grid=False)
     cols = tuple(f"{j}" for j in range(d))
-    M = Heatmap(data.PE, scale, title=r"$\mathrm{PE}$", colorbar="value", yticks=tuple(str(m) for m in range(T)),
+    M = HeatmapPanel(data.PE, scale, title=r"$\mathrm{PE}$", colorbar="value", yticks=tuple(str(m) for m in range(T)),
                 xticks=cols, xtick_colors=tuple("sin" if j % 2 == 0 else "cos" for j in range(d)),
                 ylabel="position $m$", xlabel="column", **cbar(scale))
     lam = "; ".join(f"$\\lambda_{{{i}}}$ = {f.text}" for i, f in enumerate(wavelength_figures(data.wavelengths)))
     bf = base_figure(data.base)
     b = bf.text if bf.approx else f"= {bf.text}"
-    formula = Text((
-        Line(r"$\mathrm{PE}_{m,\,2i} = \sin(m\,\theta_i),\quad \mathrm{PE}_{m,\,2i+1} = \cos(m\,\theta_i),\quad "
+    formula = TextPanel((
+        TextLine(r"$\mathrm{PE}_{m,\,2i} = \sin(m\,\theta_i),\quad \mathrm{PE}_{m,\,2i+1} = \cos(m\,\theta_i),\quad "
              rf"\theta_i = b^{{-2i/d}}$,  $b$ {b}", size=11.5, space_before=0),
-        Line(f"wavelengths $\\lambda_i = 2\\pi/\\theta_i$, in positions ($d$ = {d}):   {lam}", size=9.5, color="dim",
+        TextLine(f"wavelengths $\\lambda_i = 2\\pi/\\theta_i$, in positions ($d$ = {d}):   {lam}", size=9.5, color="dim",
              space_before=5),
     ), valign="center")
     fig, ok = sample_check(data)
@@ -164,14 +165,14 @@ def scores(data, cfg) -> FigureStill:
     ticks = tuple(str(m) for m in range(Ts))
     panels = {}
     for k, key in enumerate("ABC"):
-        panels[key] = Heatmap(
+        panels[key] = HeatmapPanel(
             sc.grids[k], scale, title=SCHEME_NAMES[k], colorbar="score" if k == 2 else None, xticks=ticks,
             yticks=ticks, tick_step=step, ylabel="position $m$" if k == 0 else "", xlabel="position $n$",
             **(cbar(scale) if k == 2 else {}))
-        panels["DEF"[k]] = Text((
-            Line(SCORE_TEX[k], size=9.5),
-            Line(measured("spread", sc.defects[k]), size=9.5, space_before=4, color="good" if rel[k] else "fg"),
-            Line(f"depends on {verdict_tex(rel[k])}", size=9.5, color="good" if rel[k] else "dim", space_before=1),
+        panels["DEF"[k]] = TextPanel((
+            TextLine(SCORE_TEX[k], size=9.5),
+            TextLine(measured("spread", sc.defects[k]), size=9.5, space_before=4, color="good" if rel[k] else "fg"),
+            TextLine(f"depends on {verdict_tex(rel[k])}", size=9.5, color="good" if rel[k] else "dim", space_before=1),
         ))
     return FigureStill(
         "scores", "Three positional schemes, compared on the score they give one token",

@@ -14,7 +14,8 @@ import numpy as np
 from mathcore.equivariance import THRESHOLD
 from scenes.kit import numbers
 from scenes.kit.notation import N
-from scenes.kit.stills import Box, Custom, FigureStill, Heatmap, Line, Text, sci
+from scenes.stills.spec import CellBox, DrawnPanel, FigureStill, HeatmapPanel, TextLine, TextPanel
+from scenes.stills.text import sci
 from scenes.kit.theme import ColorScale
 
 from . import still
@@ -178,17 +179,17 @@ def angle_grid(data, cfg) -> FigureStill:
     cyc, logs = angle_scale(data), slow_scale(data)
     decades = slow_decades(data)
     rows = tuple(str(m) for m in range(T))
-    table = Heatmap(data.wrapped, cyc, title="angle mod $2\\pi$", yticks=rows, xticks=tuple(str(i) for i in range(half)),
+    table = HeatmapPanel(data.wrapped, cyc, title="angle mod $2\\pi$", yticks=rows, xticks=tuple(str(i) for i in range(half)),
                     xlabel="pair $i$", ylabel="position $m$", colorbar="radians", cbar_ticks=ANGLE_TICKS,
                     cbar_ticklabels=ANGLE_TICK_TEX, tick_step=1 if T <= 12 else 2,
-                    boxes=(Box((data.m_pick, data.m_pick), (0, half - 1), "accent", width=1.8),
-                           Box((0, T - 1), (data.fast, data.fast), "accent", width=1.2),
-                           Box((0, T - 1), (data.slow, data.slow), "accent", width=1.2)))
-    slow = Heatmap(data.log_slow, logs, title=f"pairs {nf}–{half - 1}: log scale", yticks=rows,
+                    boxes=(CellBox((data.m_pick, data.m_pick), (0, half - 1), "accent", width=1.8),
+                           CellBox((0, T - 1), (data.fast, data.fast), "accent", width=1.2),
+                           CellBox((0, T - 1), (data.slow, data.slow), "accent", width=1.2)))
+    slow = HeatmapPanel(data.log_slow, logs, title=f"pairs {nf}–{half - 1}: log scale", yticks=rows,
                    xticks=tuple(str(i) for i in range(nf, half)), xlabel="pair $i$", colorbar="radians",
                    cbar_ticks=tuple(float(e) for e in decades), tick_step=1 if T <= 12 else 2,
                    cbar_ticklabels=tuple(f"$10^{{{e}}}$" for e in decades))
-    hands = Custom(lambda ax, th: draw_hands(ax, th, data.grid, data.theta, (data.fast, data.slow), data.m_pick, ("fast", "slow")),
+    hands = DrawnPanel(lambda ax, th: draw_hands(ax, th, data.grid, data.theta, (data.fast, data.slow), data.m_pick, ("fast", "slow")),
                    title="two hands", data=(data.grid, (data.fast, data.slow), data.m_pick))
     return FigureStill(
         "angle_grid", "The RoPE angle table: fast hands and slow hands",
@@ -241,22 +242,22 @@ def rotate_qk(data, cfg) -> FigureStill:
     rows = tuple(str(k) for k in range(T))
 
     def Y(M, title, bar=False, note="", role="verified"):
-        return Heatmap(M, scale, title=title, colorbar="output" if bar else None, xticks=feats, yticks=rows,
+        return HeatmapPanel(M, scale, title=title, colorbar="output" if bar else None, xticks=feats, yticks=rows,
                        ylabel="token", note=note, note_color="good" if role == "verified" else "bad",
                        cbar_ticks=tuple(scale.ticks()), cbar_ticklabels=tuple(numbers.tick(v) for v in scale.ticks()))
 
     s, m, n = data.s, data.m, data.n
     score = numbers.measure(data.score, SCORE_DIGITS)
     shifted = numbers.measure(data.score_shifted, SCORE_DIGITS)
-    pairs = Custom(lambda ax, th: draw_pairs(ax, th, data),
+    pairs = DrawnPanel(lambda ax, th: draw_pairs(ax, th, data),
                    title=f"$q$ at $m$ = {m}, $k$ at $n$ = {n}; dashed: both $+s$",
                    data=(data.q_pairs, data.k_pairs))
-    scores = Text((
-        Line(f"score({m}, {n}) = {score.text}", size=10),
-        Line(f"score({m + s}, {n + s}) = {shifted.text}", size=10, space_before=1),
-        Line(relation_tex("Δ score", data.score_gap), size=10, space_before=3,
+    scores = TextPanel((
+        TextLine(f"score({m}, {n}) = {score.text}", size=10),
+        TextLine(f"score({m + s}, {n + s}) = {shifted.text}", size=10, space_before=1),
+        TextLine(relation_tex("Δ score", data.score_gap), size=10, space_before=3,
              color="good" if passed(data.score_gap) else "bad"),
-        Line(relation_tex(f"largest over every shift $s$ up to {numbers.count(data.s_max).text}:", data.score_gap_max),
+        TextLine(relation_tex(f"largest over every shift $s$ up to {numbers.count(data.s_max).text}:", data.score_gap_max),
              size=10, color="good" if passed(data.score_gap_max) else "bad", space_before=1),
     ), valign="top")
     panels = {

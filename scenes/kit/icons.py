@@ -178,7 +178,7 @@ def to_manim(icon: Icon, ink, size: float = 1.0):
 # ====================================================================== matplotlib
 def to_matplotlib(icon: Icon, ax, th, ink: str) -> None:
     """Draw ``icon`` on ``ax`` (limits ``[-0.5, 0.5]²``, equal aspect) in ``ink`` (``"#RRGGBB"``), with
-    the house colours of the still's theme ``th`` (``scenes.kit.stills.Theme``)."""
+    the house colours of the still's theme ``th`` (``scenes.stills.draw.Theme``)."""
     from matplotlib.patches import Arc, Circle, FancyArrowPatch, FancyBboxPatch
 
     def col(role):

@@ -59,7 +59,7 @@ def _figure_html(still, descriptions: list[str], theme: str) -> str:
 
     import matplotlib as mpl
 
-    from ..kit.stills import as_figure, figure, theme as get_theme
+    from scenes.stills.draw import figure, theme as get_theme
     from .transcript import alt_text
 
     th = get_theme(theme)
@@ -68,7 +68,7 @@ def _figure_html(still, descriptions: list[str], theme: str) -> str:
         fig = figure(still, th)
         fig.savefig(buf, format="png", dpi=110, facecolor=th.bg, metadata={"Software": None})
     data = base64.b64encode(buf.getvalue()).decode("ascii")
-    fs = as_figure(still)
+    fs = still
     alt = alt_text(still, descriptions)
     return (f'<figure><img src="data:image/png;base64,{data}" alt="{html.escape(alt)}">'
             f"<figcaption>{html.escape(fs.title)}</figcaption></figure>")
@@ -129,7 +129,7 @@ def _text(fig, x: float, y: float, s: str, size: float, color: str, weight: str 
 
 def paragraph(fig, s: str, x: float, y: float, width: float, size: float, color: str, weight: str = "normal") -> float:
     """Write ``s`` wrapped to ``width`` inches with its first baseline at ``y``; return the y below it."""
-    from ..kit.stills import mathify, wrap
+    from scenes.stills.text import mathify, wrap
 
     for line in wrap(mathify(s), width * 72, size, weight):
         _text(fig, x, y, line, size, color, weight)
@@ -149,7 +149,7 @@ def _header(fig, th, c: Clip, cfg, page_no: int, n_pages: int) -> float:
     """The clip's number chip, title and section; the running foot.  Returns the y below the rule."""
     from matplotlib.patches import FancyBboxPatch
 
-    from ..kit.stills import text_width
+    from scenes.stills.text import text_width
 
     W, H = PAGE
     col = th.color(f"clip:{c.number}")
@@ -184,10 +184,10 @@ def _rule(fig, x0: float, x1: float, y: float, color: str, width: float = 0.8):
 
 def _place_still(fig, still, top: float, th) -> float:
     """Draw ``still`` 1:1 (or scaled to the text width) with its top at ``top`` inches; return its bottom."""
-    from ..kit.stills import as_figure, draw
+    from scenes.stills.draw import draw
 
     W, H = PAGE
-    fs = as_figure(still)
+    fs = still
     w, h = fs.size
     k = min(1.0, (W - 2 * SIDE) / w)
     w, h = w * k, h * k
@@ -262,9 +262,8 @@ def cover_page(page: ClipPage | None, cfg, th, n_pages: int):
     if page is not None and page.still is not None:  # the map, under the cover's own title
         from dataclasses import replace
 
-        from ..kit.stills import as_figure
 
-        still = replace(as_figure(page.still), title="The four properties, and the clips that show them", subtitle="")
+        still = replace(page.still, title="The four properties, and the clips that show them", subtitle="")
         y = _place_still(fig, still, y, th)
     else:
         for k, (name, nums) in enumerate(PROPERTIES):
@@ -282,7 +281,8 @@ def write_handout(pages: list[ClipPage], cfg, theme: str, dst: Path) -> int:
     import matplotlib as mpl
     from matplotlib.backends.backend_pdf import PdfPages
 
-    from ..kit.stills import _register_fonts, theme as get_theme
+    from scenes.stills.draw import theme as get_theme
+    from scenes.stills.text import _register_fonts
 
     th = get_theme(theme)
     _register_fonts()

@@ -64,6 +64,7 @@ fonts and manim.cfg."""
     code = [p for d in ("kit", "narration", "audit") for p in (SCENES_DIR / d).glob("*.py")]
     code += [SCENES_DIR / "catalog.py", SCENES_DIR / "render" / "worker.py"]
     code += list((SCENES_DIR / "figures").glob("*.py"))  # a clip draws from its family's picture description too
+    code += [SCENES_DIR / "stills" / "spec.py", SCENES_DIR / "stills" / "text.py"]  # which the figures are made of
     code += list((REPO_DIR / "mathcore").glob("*.py"))
     fonts = list((ASSETS_DIR / "fonts").glob("*"))
     return _sha(_files_digest(code).encode(), _files_digest(fonts).encode(), (REPO_DIR / "manim.cfg").read_bytes())

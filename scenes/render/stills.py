@@ -76,7 +76,7 @@ def cmd_stills(args) -> int:
     from mathcore.config import load_config
 
     from ..figures import MissingStillError, stills_for
-    from ..kit.stills import save
+    from scenes.stills.draw import save
     from .transcript import alt_text
 
     cfg = load_config()

@@ -176,9 +176,8 @@ def write_transcripts(qdir: Path, chapters: list[Chapter], heading: str) -> list
 def alt_text(still, descriptions: list[str] = ()) -> str:
     """A still's alt text: its title and subtitle, its panels' titles, the proof it prints, and
     the clip's descriptions of what its picture shows."""
-    from ..kit.stills import as_figure
 
-    fs = as_figure(still)
+    fs = still
     parts = [fs.title.rstrip(".") + "."]
     if fs.subtitle:
         parts.append(fs.subtitle.rstrip(".") + ".")

@@ -1,19 +1,19 @@
-"""Stills: designed matplotlib figures of a clip's data, for slides (dark) and print (light).
+"""Drawing the stills: designed matplotlib figures of a clip's data, for slides (dark) and print (light).
 
-A still is a *spec*: plain frozen dataclasses over the same arrays and the same ``ColorScale``
+A still is a *spec* (``scenes.stills.spec``): plain frozen dataclasses over the same arrays and the same ``ColorScale``
 objects the clip draws with, so a still and a clip agree colour for colour and a test can read
 what a still shows without drawing it.  :class:`FigureStill` is a designed figure: a title, a
 subtitle, panels laid out by a mosaic (``"AB;CC"``), arrows between panels, and the clip's
 measured proof printed at the foot.  Its panels:
 
-* :class:`Heatmap`: values coloured by a ``ColorScale`` (non-finite = masked cells), with a colour
+* :class:`HeatmapPanel`: values coloured by a ``ColorScale`` (non-finite = masked cells), with a colour
   bar, tick labels, numbers in the cells (small matrices) and outlined cells, rows or columns;
-* :class:`Plot`: lines, steps, dots or bars over x (log axes allowed), reference lines, shaded
+* :class:`PlotPanel`: lines, steps, dots or bars over x (log axes allowed), reference lines, shaded
   spans, annotations;
-* :class:`Bars`: grouped bars over named categories (log axis with exact zeros marked);
-* :class:`Text`: lines of prose and formulas (``$...$`` is matplotlib mathtext), wrapped and fitted
+* :class:`BarsPanel`: grouped bars over named categories (log axis with exact zeros marked);
+* :class:`TextPanel`: lines of prose and formulas (``$...$`` is matplotlib mathtext), wrapped and fitted
   to the panel; with ``frame`` a card in a family colour, with ``picture`` a drawing beside it;
-* :class:`Custom`: a function drawing on the panel's axes (schematic pictures).
+* :class:`DrawnPanel`: a function drawing on the panel's axes (schematic pictures).
 
 Colours in specs are *roles* (``"fg"``, ``"dim"``, ``"accent"``, ``"good"``, ``"bad"``,
 ``"blue"``, ``"purple"``, ``"token:3"``, ``"family:2"``, ``"clip:7"``) or ``"#RRGGBB"``; a
@@ -27,15 +27,12 @@ This module never imports Manim's rendering; it only turns specs into figures.
 from __future__ import annotations
 
 import os
-import re
-from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
-from .theme import (
+from scenes.kit.theme import (
     ACCENT,
     BAD,
     BG,
@@ -44,7 +41,6 @@ from .theme import (
     DIM,
     FAINT,
     FG,
-    FONTS_DIR,
     GOOD,
     KEY,
     PROPERTY_COLORS,
@@ -55,13 +51,14 @@ from .theme import (
     UNSEEN,
     VALUE,
     TOKEN_COLORS,
-    ColorScale,
     fmt_value,
 )
+from scenes.stills.spec import (BarsPanel, DrawnPanel, FigureStill, HeatmapPanel, Note, PanelArrow,
+                                 PlotPanel, Rule, TextPanel)
+from scenes.stills.text import MONO_FAMILY, _register_fonts, sci, text_width, wrap
 
 STYLE = Path(__file__).with_name("clips.mplstyle")  # dark: slides, the clips' own look
 STYLE_LIGHT = Path(__file__).with_name("clips-light.mplstyle")  # light: print
-MINUS = "\u2212"
 EDGE_PT = 4.5  # the title's and the proof's inset from the figure's left edge, points
 PROOF_PT = 11.0  # the measured proof's size, points
 SUBTITLE_PT = 9.5
@@ -104,7 +101,7 @@ class Theme:
         if kind == "family":
             return self.families[int(arg)]
         if kind == "clip":
-            from ..catalog import property_of
+            from scenes.catalog import property_of
 
             k = property_of(int(arg))
             return self.fg if k is None else self.families[k]
@@ -153,416 +150,22 @@ def theme(name: str | Theme) -> Theme:
 
 
 # ====================================================================== specs: panels
-@dataclass(frozen=True)
-class Box:
-    """An outline around cells ``rows[0]..rows[1]`` × ``cols[0]..cols[1]`` (inclusive) of a heatmap."""
-
-    rows: tuple[int, int]
-    cols: tuple[int, int]
-    color: str = "accent"
-    label: str = ""  # written just outside the box, on the right
-    width: float = 2.2
-
-
-@dataclass(frozen=True)
-class Heatmap:
-    """``values`` painted by ``scale`` (its colormap and ``Normalize``); non-finite cells are masked."""
-
-    values: np.ndarray
-    scale: ColorScale
-    title: str = ""
-    xlabel: str = ""
-    ylabel: str = ""
-    xticks: tuple[str, ...] | None = None  # one label per column (mathtext allowed); None: indices
-    yticks: tuple[str, ...] | None = None
-    xtick_colors: tuple[str, ...] | None = None  # colour roles per column label
-    ytick_colors: tuple[str, ...] | None = None
-    tick_step: int = 1  # label every n-th row/column (large T)
-    annotate: bool = False  # print each value in its cell (T <= 6 only)
-    decimals: int = 2
-    masked_text: str = MINUS + "\u221e"
-    colorbar: str | None = ""  # the colour bar's label; None: no colour bar
-    cbar_ticks: tuple[float, ...] | None = None
-    cbar_ticklabels: tuple[str, ...] | None = None  # mathtext allowed (angles: 0, π, 2π)
-    boxes: tuple[Box, ...] = ()
-    grid: bool = True  # thin paper-coloured lines between cells
-    aspect: str = "equal"
-    title_color: str = "fg"
-    exact: bool = False  # exact 0.0 and 1.0 print as "0" and "1" (a masked weight vs one that rounds to 0.00)
-    note: str = ""  # a line under the panel (a measured figure), in ``note_color``
-    note_color: str = "dim"
-
-
-@dataclass(frozen=True)
-class Series:
-    """One curve, staircase, set of dots or bars of a :class:`Plot`."""
-
-    y: np.ndarray
-    x: np.ndarray | None = None  # default 0..n-1
-    label: str = ""
-    color: str = ""  # "" = the next colour of the cycle
-    kind: str = "line"  # line | step | dots | bars
-    width: float = 1.8  # line width, dot size or bar width
-    style: str = "-"
-    alpha: float = 1.0
-    marker: str = "o"  # dots: a matplotlib marker ("D" diamond, …)
-    hollow: bool = False  # dots: outlined, not filled (exact zeros on a log axis)
-
-
-@dataclass(frozen=True)
-class Rule:
-    """A reference line at ``value`` (horizontal in ``Plot.hlines``, vertical in ``vlines``)."""
-
-    value: float
-    label: str = ""
-    color: str = "bad"
-    style: str = "--"
-    label_at: str = "right"  # hlines: the label's end of the line, "right" or "left"
-
-
-@dataclass(frozen=True)
-class Span:
-    """A shaded band from ``lo`` to ``hi`` along x, labelled at its top."""
-
-    lo: float
-    hi: float
-    label: str = ""
-    color: str = "bad"
-    alpha: float = 0.10
-    label_y: float | None = None  # the label's height in axes fraction, centred there; None: at the top
-
-
-@dataclass(frozen=True)
-class Note:
-    """Text at ``xytext`` (offset points from ``xy``, data coordinates), with an arrow when asked."""
-
-    text: str
-    xy: tuple[float, float]
-    xytext: tuple[float, float] = (10, 10)
-    color: str = "fg"
-    arrow: bool = True
-    size: float = 9.5
-    ha: str = "left"
-
-
-@dataclass(frozen=True)
-class Plot:
-    series: tuple[Series, ...]
-    title: str = ""
-    xlabel: str = ""
-    ylabel: str = ""
-    x_log: bool = False
-    y_log: bool = False
-    xlim: tuple[float, float] | None = None
-    ylim: tuple[float, float] | None = None
-    xticks: tuple[float, ...] | None = None
-    xticklabels: tuple[str, ...] | None = None
-    yticks: tuple[float, ...] | None = None
-    yticklabels: tuple[str, ...] | None = None
-    hlines: tuple[Rule, ...] = ()
-    vlines: tuple[Rule, ...] = ()
-    spans: tuple[Span, ...] = ()
-    notes: tuple[Note, ...] = ()
-    legend: str = "best"  # a matplotlib legend location, or "" for none
-    grid: bool = True
-    x_labels: bool = True  # False: no x tick labels (a lane sharing the x axis of the panel below)
-    box: tuple[str, ...] = ()  # lines of text in a corner of the axes (``box_loc``): readouts
-    box_loc: str = "lower right"
-    box_color: str = "fg"
-
-
-@dataclass(frozen=True)
-class BarGroup:
-    label: str
-    values: np.ndarray  # one per category
-    color: str = ""
-    zero_marks: bool = True  # on a log axis, mark exact zeros (a hollow diamond on the floor)
-    value_labels: bool = False  # print each value (fmt_measure) above its bar
-
-
-@dataclass(frozen=True)
-class Bars:
-    """Grouped bars: one group per :class:`BarGroup`, one slot per category."""
-
-    categories: tuple[str, ...]
-    groups: tuple[BarGroup, ...]
-    title: str = ""
-    xlabel: str = ""
-    ylabel: str = ""
-    y_log: bool = False
-    ylim: tuple[float, float] | None = None
-    hlines: tuple[Rule, ...] = ()
-    category_colors: tuple[str, ...] | None = None
-    legend: str = "best"
-    notes: tuple[Note, ...] = ()
-    spans: tuple[Span, ...] = ()  # shaded bands over categories (x = category index)
-
-
-@dataclass(frozen=True)
-class Line:
-    """One paragraph of a :class:`Text`: wrapped to the panel; ``$...$`` is mathtext.
-
-    ``chips``: clip numbers drawn as tags in their family's colour before the text."""
-
-    text: str
-    size: float = 11.0
-    color: str = "fg"
-    weight: str = "normal"
-    chips: tuple[int, ...] = ()
-    chips_after: bool = False  # the chips follow the text (``clips 04 05``) instead of leading it
-    space_before: float = 0.0  # points of extra space above
-    align: str = "left"  # left | center
-    mono: bool = False  # code, in the shipped DejaVu Sans Mono
-
-
-@dataclass(frozen=True)
-class Text:
-    """Lines of text fitted to the panel (shrunk together if they do not fit); with ``frame`` a
-    card: a rounded outline in that colour over a faint wash of it; with ``picture`` a drawing
-    (``picture(ax, theme, color)`` on the unit square) in the card's left ``picture_width``."""
-
-    lines: tuple[Line, ...]
-    frame: str | None = None
-    picture: Callable | None = None
-    picture_width: float = 0.26  # share of the card's width (``picture_at="left"``) or height ("bottom")
-    picture_at: str = "left"  # left | bottom
-    valign: str = "top"  # top | center
-
-
-@dataclass(frozen=True)
-class Custom:
-    """``draw(ax, theme)`` draws on the panel's axes (schematics; data-free pictures)."""
-
-    draw: Callable
-    title: str = ""
-    data: object = None  # what the drawing shows, for tests to read
-
-
-Panel = Heatmap | Plot | Bars | Text | Custom
-
-
-@dataclass(frozen=True)
-class Arrow:
-    """An arrow from a point of one panel to a point of another (each in its data coordinates,
-    or axes fraction with ``"axes"``), labelled at its middle."""
-
-    src: tuple[str, tuple[float, float]]
-    dst: tuple[str, tuple[float, float]]
-    text: str = ""
-    color: str = "dim"
-    coords: str = "axes fraction"  # "data" or "axes fraction" for both ends
-    rad: float = 0.0
-
-
-@dataclass(frozen=True)
-class FigureStill:
-    """A designed figure: ``title`` and ``subtitle`` on top, ``panels`` laid out by ``mosaic``
-    (rows separated by ``;``, one letter per panel key; ``.`` is empty), ``arrows`` between them,
-    and ``proof``, the clip's measured figures, printed at the foot in ``proof_color``."""
-
-    name: str
-    title: str
-    panels: dict[str, Panel]
-    mosaic: str = "A"
-    size: tuple[float, float] = (7.0, 4.2)  # inches: drawn 1:1 on the handout's page
-    width_ratios: tuple[float, ...] | None = None
-    height_ratios: tuple[float, ...] | None = None
-    subtitle: str = ""
-    proof: tuple[str, ...] = ()
-    proof_color: str = "good"
-    arrows: tuple[Arrow, ...] = ()
-    wspace: float = 0.06
-    hspace: float = 0.06
-
-    def __post_init__(self):
-        keys = set(self.mosaic.replace(";", "").replace(".", ""))
-        if keys != set(self.panels):
-            raise ValueError(f"still {self.name!r}: mosaic {self.mosaic!r} names {sorted(keys)}, "
-                             f"panels are {sorted(self.panels)}")
-        if isinstance(self.proof, str):
-            object.__setattr__(self, "proof", (self.proof,) if self.proof else ())
-
-    def texts(self) -> list[str]:
-        """Every string the still prints (for glyph and wording checks)."""
-        out = [self.title, self.subtitle, *self.proof, *(a.text for a in self.arrows)]
-        for p in self.panels.values():
-            if isinstance(p, Heatmap):
-                out += [p.title, p.xlabel, p.ylabel, p.colorbar or "", *(p.xticks or ()), *(p.yticks or ()),
-                        *(p.cbar_ticklabels or ()), *(b.label for b in p.boxes), p.note]
-            elif isinstance(p, Plot):
-                out += [p.title, p.xlabel, p.ylabel, *(s.label for s in p.series), *(p.xticklabels or ()), *p.box,
-                        *(p.yticklabels or ()), *(r.label for r in (*p.hlines, *p.vlines)), *(s.label for s in p.spans),
-                        *(n.text for n in p.notes)]
-            elif isinstance(p, Bars):
-                out += [p.title, p.xlabel, p.ylabel, *p.categories, *(g.label for g in p.groups),
-                        *(r.label for r in p.hlines), *(n.text for n in p.notes), *(s.label for s in p.spans)]
-            elif isinstance(p, Text):
-                out += [ln.text for ln in p.lines]
-            elif isinstance(p, Custom):
-                out.append(p.title)
-        return [s for s in out if s]
-
-
-Still = FigureStill
-
-
-def as_figure(still: Still) -> FigureStill:
-    """``still`` checked to be a designed figure."""
-    if isinstance(still, FigureStill):
-        return still
-    raise TypeError(f"not a still: {still!r}")
 
 
 # ====================================================================== text: glyphs and math
-@lru_cache(maxsize=8)
-def _charmap(path: str) -> frozenset[int]:
-    from matplotlib.ft2font import FT2Font
-
-    return frozenset(FT2Font(path).get_charmap())
-
-
-def _plain_parts(s: str) -> str:
-    """The parts of ``s`` outside ``$...$`` math (what the label font itself must draw)."""
-    parts = re.split(r"(?<!\\)\$", s)
-    if len(parts) % 2 == 0:  # an odd number of $: matplotlib draws the string as plain text
-        return s
-    return "".join(parts[0::2]).replace("\\$", "$")
-
-
-def missing_glyphs(s: str) -> set[str]:
-    """Characters of ``s`` outside math that the label font (Inter) cannot draw."""
-    cmap = _charmap(str(FONTS_DIR / "Inter-Regular.otf"))
-    return {c for c in _plain_parts(s) if not c.isspace() and ord(c) not in cmap}
-
-
-_SUPER_T = re.compile(r"([A-Za-z\u0391-\u03c9])\u1d40")  # Pᵀ
-_SUB_I = re.compile(r"([A-Za-z\u0391-\u03c9])([\u1d62\u2c7c\u2096\u2098\u2099])")  # θᵢ, k_j, …
-_SUBS = {"\u1d62": "i", "\u2c7c": "j", "\u2096": "k", "\u2098": "m", "\u2099": "n"}
-
-
-def mathify(s: str) -> str:
-    """Prose or a label as matplotlib draws it: a literal ``$`` escaped, and the Unicode math the
-    font lacks (``Pᵀ``, ``θᵢ``) as mathtext (``$P^{\\top}$``, ``$\\theta_i$``)."""
-    s = s.replace("$", "\\$")
-    s = s.replace("nₘₐₓ", "$n_{\\max}$")  # the notation's caption form of the table's rows (before θᵢ-style subscripts)
-    greek = {"θ": "\\theta", "π": "\\pi"}
-    s = _SUPER_T.sub(lambda m: (f"${greek[m[1]]}^{{\\top}}$" if m[1] in greek else f"{m[1]}$^{{\\top}}$"), s)
-    s = _SUB_I.sub(lambda m: f"${greek.get(m[1], m[1])}_{_SUBS[m[2]]}$", s)
-    s = re.sub(r"\bn_max\b", r"$n_{\\max}$", s)
-    return s
-
-
-def count(n: int) -> str:
-    """A count as the lecture prints it (``numbers.count``: ``65 536``, ``≈ 2.6 million``)."""
-    from . import numbers
-
-    return numbers.count(n).text
-
-
-def sci(x: float) -> str:
-    """A measured figure as mathtext, in the lecture's one style (``numbers.measure``): ``0 (exact)``
-    for an exact zero, ``$\\approx 2.2\\times10^{-16}$`` for noise, plain digits otherwise."""
-    from . import numbers
-
-    f = numbers.measure(x)
-    if f.exact:
-        return "0 (exact)"
-    if f.math.startswith("10^") or "times 10^" in f.math:
-        k = int(np.floor(np.log10(abs(f.value))))
-        if f.value == 10.0 ** k:
-            return f"$10^{{{k}}}$"
-        mant, exp = numbers.scientific(f.value, 2)
-        return f"$\\approx {mant.replace(MINUS, '-')}\\times10^{{{exp}}}$"
-    return f.text
 
 
 # ====================================================================== fonts and text measuring
-def _register_fonts() -> None:
-    from matplotlib import font_manager
-
-    known = {f.fname for f in font_manager.fontManager.ttflist}
-    for f in sorted(FONTS_DIR.glob("*.[ot]tf")):
-        if str(f) not in known:
-            font_manager.fontManager.addfont(str(f))
-
-
-_OPERATORS = {MINUS, "-", "+", "=", "\u00b7", "\u2248", "\u2264", "\u2265", "\u00d7", "\u2192"}
-_WORD = re.compile(r"(?:(?<!\\)\$[^$]*(?<!\\)\$|\\\$|[^\s$])+")
-
-
-MONO_FAMILY = "DejaVu Sans Mono"
-
-
-def text_width(s: str, size: float, weight: str = "normal", family: str | None = None) -> float:
-    """Width of ``s`` in points at ``size`` (mathtext included), as matplotlib draws it.
-
-    Measured once per string, size, weight and font settings (the rc context's font and mathtext
-    keys): wrapping measures every line it tries, and the light and dark handouts and the HTML
-    figures wrap the same text (a mathtext parse is ~5 ms; matplotlib keeps only its last 50)."""
-    import matplotlib as mpl
-    from matplotlib import font_manager
-
-    # the fonts known (ours are added on first use) and the rc context's font settings
-    rc = (len(font_manager.fontManager.ttflist),) + tuple(str(mpl.rcParams[k]) for k in _FONT_RC)
-    return _measure(s, float(size), weight, family, rc)
-
-
-_FONT_RC = ("font.family", "font.sans-serif", "font.serif", "font.monospace", "font.weight", "font.stretch",
-            "font.style", "font.variant", "mathtext.fontset", "mathtext.rm", "mathtext.it", "mathtext.bf",
-            "mathtext.sf", "mathtext.tt", "mathtext.cal", "mathtext.default", "mathtext.fallback", "text.hinting",
-            "text.hinting_factor", "text.kerning_factor")
-
-
-@lru_cache(maxsize=20000)
-def _measure(s: str, size: float, weight: str, family: str | None, rc: tuple) -> float:
-    from matplotlib.font_manager import FontProperties
-
-    ismath = bool(re.search(r"(?<!\\)\$.*(?<!\\)\$", s))
-    prop = FontProperties(size=size, weight=weight, family=family)
-    w, _, _ = _text_to_path().get_text_width_height_descent(s, prop, ismath=ismath)
-    return w
-
-
-@lru_cache(maxsize=1)
-def _text_to_path():
-    from matplotlib.textpath import TextToPath
-
-    return TextToPath()
-
-
-def wrap(s: str, width_pt: float, size: float, weight: str = "normal", first_indent: float = 0.0) -> list[str]:
-    """``s`` broken into lines no wider than ``width_pt`` points (never inside ``$...$``)."""
-    words: list[str] = []
-    glue = False
-    for w in _WORD.findall(s):  # never end or start a line with a lone operator: keep "m − n" together
-        if words and (glue or w in _OPERATORS):
-            words[-1] += " " + w
-        else:
-            words.append(w)
-        glue = w in _OPERATORS
-    lines: list[str] = []
-    cur = ""
-    avail = width_pt - first_indent
-    for w in words:
-        trial = f"{cur} {w}" if cur else w
-        if cur and text_width(trial, size, weight) > avail:
-            lines.append(cur)
-            cur, avail = w, width_pt
-        else:
-            cur = trial
-    if cur:
-        lines.append(cur)
-    return lines or [""]
 
 
 # ====================================================================== drawing
-def figure(still: Still, theme_name: str | Theme = "dark"):
+def figure(still: FigureStill, theme_name: str | Theme = "dark"):
     """A matplotlib ``Figure`` of ``still`` in a theme (object-oriented API; no pyplot state)."""
     import matplotlib as mpl
     from matplotlib.figure import Figure
 
     th = theme(theme_name)
-    fs = as_figure(still)
+    fs = still
     _register_fonts()
     with mpl.rc_context(fname=str(th.style)):
         fig = Figure(figsize=fs.size, layout="constrained")
@@ -571,13 +174,13 @@ def figure(still: Still, theme_name: str | Theme = "dark"):
     return fig
 
 
-def draw(still: Still, fig, theme_name: str | Theme = "dark") -> dict:
+def draw(still: FigureStill, fig, theme_name: str | Theme = "dark") -> dict:
     """Draw ``still`` into ``fig`` (a ``Figure`` or ``SubFigure`` with constrained layout);
     return the panels' axes by key.  Call inside the theme's rc context."""
     from matplotlib.transforms import offset_copy
 
     th = theme(theme_name)
-    fs = as_figure(still)
+    fs = still
     fig.set_facecolor(th.bg)
     W, H = fs.size if fig.get_figure(root=True) is fig else _inches(fig)
     sub_lines = wrap(fs.subtitle, W * 72 - 2 * EDGE_PT, SUBTITLE_PT) if fs.subtitle else []
@@ -607,15 +210,15 @@ def draw(still: Still, fig, theme_name: str | Theme = "dark") -> dict:
     for key, panel in fs.panels.items():
         ax = axes[key]
         ax.set_facecolor(th.bg)
-        if isinstance(panel, Heatmap):
+        if isinstance(panel, HeatmapPanel):
             _draw_heatmap(panel, ax, body, th)
-        elif isinstance(panel, Plot):
+        elif isinstance(panel, PlotPanel):
             _draw_plot(panel, ax, th)
-        elif isinstance(panel, Bars):
+        elif isinstance(panel, BarsPanel):
             _draw_bars(panel, ax, th)
-        elif isinstance(panel, Text):
+        elif isinstance(panel, TextPanel):
             _prepare_text(ax)
-        elif isinstance(panel, Custom):
+        elif isinstance(panel, DrawnPanel):
             ax.set_axis_off()
             panel.draw(ax, th)
             if panel.title:
@@ -628,7 +231,7 @@ def draw(still: Still, fig, theme_name: str | Theme = "dark") -> dict:
             foot.text(0.0, 1.0 - k / len(proof_lines), p, ha="left", va="top", fontsize=PROOF_PT, weight="bold",
                       color=th.color(fs.proof_color), transform=at)
     # text panels and arrows need the final axes positions: settle the layout first
-    text_panels = {k: p for k, p in fs.panels.items() if isinstance(p, Text)}
+    text_panels = {k: p for k, p in fs.panels.items() if isinstance(p, TextPanel)}
     if text_panels or fs.arrows:
         root.draw_without_rendering()
         for k, p in text_panels.items():
@@ -653,7 +256,7 @@ def _ticks_color(labels, colors, th):
             t.set_color(th.color(c))
 
 
-def _draw_heatmap(p: Heatmap, ax, fig, th: Theme) -> None:
+def _draw_heatmap(p: HeatmapPanel, ax, fig, th: Theme) -> None:
     from matplotlib.patches import Rectangle
 
     v = np.asarray(p.values, dtype=float)
@@ -725,7 +328,7 @@ def _draw_heatmap(p: Heatmap, ax, fig, th: Theme) -> None:
             cb.set_label(p.colorbar, color=th.dim, fontsize=9.5)
 
 
-def _draw_plot(p: Plot, ax, th: Theme) -> None:
+def _draw_plot(p: PlotPanel, ax, th: Theme) -> None:
     cycle = [th.blue, th.accent, th.purple, th.good, th.bad]
     k = 0
     for s in p.series:
@@ -827,7 +430,7 @@ def _note(ax, n: Note, th: Theme) -> None:
                 if n.arrow else None)
 
 
-def _draw_bars(p: Bars, ax, th: Theme) -> None:
+def _draw_bars(p: BarsPanel, ax, th: Theme) -> None:
     cycle = [th.blue, th.accent, th.purple, th.good, th.bad]
     n, g = len(p.categories), len(p.groups)
     width = 0.8 / g
@@ -891,7 +494,7 @@ def _prepare_text(ax) -> None:
     ax.set_ylim(0, 1)
 
 
-def _draw_text(p: Text, ax, th: Theme) -> None:
+def _draw_text(p: TextPanel, ax, th: Theme) -> None:
     """Wrap and fit ``p``'s lines into ``ax`` (its size is final: the layout has settled)."""
     from matplotlib.patches import FancyBboxPatch
 
@@ -999,7 +602,7 @@ def _lay_out(lines, width: float, shrink: float):
     return out
 
 
-def _draw_arrow(a: Arrow, axes, fig, th: Theme) -> None:
+def _draw_arrow(a: PanelArrow, axes, fig, th: Theme) -> None:
     from matplotlib.patches import ConnectionPatch
 
     (ka, pa), (kb, pb) = a.src, a.dst
@@ -1019,7 +622,7 @@ def _draw_arrow(a: Arrow, axes, fig, th: Theme) -> None:
 
 
 # ====================================================================== files
-def save(still: Still, stem: Path, theme_name: str | Theme = "dark") -> list[Path]:
+def save(still: FigureStill, stem: Path, theme_name: str | Theme = "dark") -> list[Path]:
     """Write ``stem.png`` and ``stem.svg`` for ``still`` in a theme, each atomically; return the paths."""
     import matplotlib as mpl
 
