@@ -31,7 +31,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scenes.catalog import CLIPS
-from test_cli import clips, make_project
+from test_cli import clip_module, clips, make_project, narration_path
 
 MAX_LINE, MAX_LINES, MIN_S, MAX_S, MAX_CPS, GAP_FRAMES = 42, 2, 5 / 6, 7.0, 17.0, 2
 FPS = 5  # the test quality's frame rate
@@ -272,10 +272,10 @@ def test_described_render_holds_the_picture_while_each_description_is_spoken(tmp
     from scenes.narration.voice import RATE
 
     root = make_project(tmp_path / "p", ["alpha"])
-    (root / "assets" / "narration" / "tclip_alpha.toml").write_text(
+    narration_path(root, "alpha").write_text(
         '[alpha]\ntitle = "A test clip."\none = "One beat."\nclose = "The end."\n'
         '[alpha.describe]\ntitle = "The title card fades in."\none = "A label reading T = {T} appears in the middle."\n')
-    src = root / "scenes" / "tclip_alpha.py"
+    src = clip_module(root, "alpha")
     src.write_text(src.read_text().replace(
         "    def body(self):", "    def caption_values(self):\n        return {'T': self.data.grid.shape[0]}\n\n    def body(self):"))
     # the lecturer recorded one description: 1.5 s of tone, which the hold must follow

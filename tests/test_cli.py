@@ -24,8 +24,8 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 CLIPS = Path(sys.executable).with_name("clips")
 
-TEST_MODULES = {
-    "tclip_alpha": '''
+TEST_MODULES = {  # each test clip's module, by its slug
+    "alpha": '''
 from dataclasses import dataclass
 import numpy as np
 from manim import FadeIn
@@ -43,7 +43,7 @@ class Alpha(ClipScene):
     def body(self):
         self.beat("one", FadeIn(label(f"T = {self.data.grid.shape[0]}")), run_time=0.4)
 ''',
-    "tclip_beta": '''
+    "beta": '''
 from manim import FadeIn
 from scenes.kit import ClipScene, label
 
@@ -55,7 +55,7 @@ class Beta(ClipScene):
     def body(self):
         self.beat("one", FadeIn(label(self.data["s"])), run_time=0.4)
 ''',
-    "tclip_broken": '''
+    "broken": '''
 from scenes.kit import ClipScene
 
 class Broken(ClipScene):
@@ -66,7 +66,7 @@ class Broken(ClipScene):
     def body(self):
         raise RuntimeError("this clip is broken on purpose")
 ''',
-    "tclip_slow": '''
+    "slow": '''
 from scenes.kit import ClipScene
 
 class Slow(ClipScene):
@@ -78,11 +78,11 @@ class Slow(ClipScene):
         for _ in range(600):
             self.wait(0.5)
 ''',
-    "tclip_pair": '''
+    "gamma": '''
 from manim import FadeIn
 from scenes.kit import ClipScene, label
 
-SHARED = "shared text"
+from scenes.clips.c05_widgets import SHARED
 
 class Gamma(ClipScene):
     @classmethod
@@ -91,6 +91,10 @@ class Gamma(ClipScene):
 
     def body(self):
         self.beat("one", FadeIn(label("gamma " + SHARED)), run_time=0.4)
+''',
+    "delta": '''
+from manim import FadeIn
+from scenes.kit import ClipScene, label
 
 class Delta(ClipScene):
     @classmethod
@@ -98,7 +102,7 @@ class Delta(ClipScene):
         return {}
 
     def body(self):
-        self.beat("one", FadeIn(label("delta " + SHARED)), run_time=0.4)
+        self.beat("one", FadeIn(label("delta shared text")), run_time=0.4)
 ''',
 }
 CATALOG_ROWS = {
@@ -109,6 +113,17 @@ CATALOG_ROWS = {
     "gamma": 'Clip(5, "Gamma", "tclip_pair", "§e", "Gamma", "gamma"),',
     "delta": 'Clip(6, "Delta", "tclip_pair", "§f", "Delta", "delta"),',
 }
+NUMBERS = {"alpha": 1, "beta": 2, "broken": 3, "slow": 4, "gamma": 5, "delta": 6}
+
+
+def clip_module(root: Path, slug: str) -> Path:
+    """Where test clip ``slug``'s module lives in a test project: ``scenes/clips/cNN_slug.py``."""
+    return root / "scenes" / "clips" / f"c{NUMBERS[slug]:02d}_{slug}.py"
+
+
+def narration_path(root: Path, slug: str) -> Path:
+    """Test clip ``slug``'s narration file in a test project: ``assets/narration/NN_slug.toml``."""
+    return root / "assets" / "narration" / f"{NUMBERS[slug]:02d}_{slug}.toml"
 
 
 def make_project(root: Path, clips: list[str]) -> Path:
@@ -126,11 +141,10 @@ def make_project(root: Path, clips: list[str]) -> Path:
     cat.write_text(text)
     cfg = root / "assets" / "lecture.toml"  # test projects are silent unless a test asks for a voice
     cfg.write_text(re.sub(r'(?m)^engine = "\w+"', 'engine = "none"', cfg.read_text()))
-    for mod, src in TEST_MODULES.items():
-        (root / "scenes" / f"{mod}.py").write_text(src)
-        slugs = ["gamma", "delta"] if mod == "tclip_pair" else [mod.removeprefix("tclip_")]
-        (root / "assets" / "narration" / f"{mod}.toml").write_text("".join(
-            f'[{slug}]\ntitle = "A test clip."\none = "One beat."\nclose = "The end."\n' for slug in slugs))
+    for slug, src in TEST_MODULES.items():
+        clip_module(root, slug).write_text(src)
+        narration_path(root, slug).write_text(f'[{slug}]\ntitle = "A test clip."\none = "One beat."\nclose = "The end."\n')
+    (root / "scenes" / "clips" / "c05_widgets.py").write_text('SHARED = "shared text"  # beside clip 05 (gamma)\n')
     return root
 
 
@@ -250,7 +264,7 @@ def test_no_change_skips_every_clip(proj):
 
 def test_editing_one_clip_file_renders_that_clip_only(proj):
     before = mtimes(proj)
-    mod = proj / "scenes" / "tclip_alpha.py"
+    mod = clip_module(proj, "alpha")
     mod.write_text(mod.read_text() + "\n# an edit\n")
     r = clips(proj, "render", "-q", "t", "--out", "out")
     assert r.returncode == 0, r.stderr
@@ -321,12 +335,12 @@ def test_lecture_joins_clips_with_chapters_and_shifted_subtitles(proj):
 
 ALPHA_FIGURE = '''
 from scenes.figures import still
-from scenes.stills.draw import FigureStill, Heatmap
 from scenes.kit.theme import ColorScale
+from scenes.stills.spec import FigureStill, HeatmapPanel
 
 @still("Alpha")
 def grid(data, cfg):
-    return FigureStill("grid", "Alpha", {"A": Heatmap(data.grid, ColorScale(cfg.cmap_weights, 0.0, 1.0))}, size=(4, 3))
+    return FigureStill("grid", "Alpha", {"A": HeatmapPanel(data.grid, ColorScale(cfg.cmap_weights, 0.0, 1.0))}, size=(4, 3))
 '''
 
 
@@ -419,7 +433,7 @@ def test_a_killed_render_leaves_no_partial_clip_and_resumes(tmp_path):
     assert not (q / "04_slow.mp4").exists()
     assert set(json.loads((q / "manifest.json").read_text())["clips"]) == {"01_alpha"}
     # the next run is not blocked by the dead one, and skips what was finished
-    (root / "scenes" / "tclip_slow.py").write_text(TEST_MODULES["tclip_slow"].replace("range(600)", "range(2)"))
+    clip_module(root, "slow").write_text(TEST_MODULES["slow"].replace("range(600)", "range(2)"))
     r = clips(root, "render", "-q", "t", "--out", "out")
     assert r.returncode == 0, r.stderr
     assert "1 rendered, 1 unchanged" in r.stdout
@@ -427,16 +441,23 @@ def test_a_killed_render_leaves_no_partial_clip_and_resumes(tmp_path):
     assert not list(q.glob("*.partial"))
 
 
-def test_one_clip_of_a_family_re_renders_alone_but_shared_code_renders_the_family(tmp_path):
+def test_a_clip_re_renders_alone_for_its_module_and_its_widgets_and_all_for_the_kit(tmp_path):
+    """One module a clip: an edit of clip 05's module or of the widgets beside it (``c05_widgets.py``)
+    re-renders 05 alone; an edit of the kit, which every clip can reach, re-renders them all."""
     root = make_project(tmp_path / "p", ["gamma", "delta"])
     assert clips(root, "render", "-q", "t", "--out", "out").returncode == 0
-    mod = root / "scenes" / "tclip_pair.py"
-    src = mod.read_text()
-    mod.write_text(src.replace('label("gamma " + SHARED)', 'label("gamma, edited " + SHARED)'))
+    mod = clip_module(root, "gamma")
+    mod.write_text(mod.read_text().replace('label("gamma " + SHARED)', 'label("gamma, edited " + SHARED)'))
     r = clips(root, "render", "-q", "t", "--out", "out")
     assert r.returncode == 0 and "1 rendered, 1 unchanged" in r.stdout, r.stdout + r.stderr
     assert "= 06_delta  unchanged" in r.stdout
-    mod.write_text(mod.read_text().replace('SHARED = "shared text"', 'SHARED = "shared, edited"'))
+    widgets = root / "scenes" / "clips" / "c05_widgets.py"
+    widgets.write_text(widgets.read_text().replace('"shared text"', '"shared, edited"'))
+    r = clips(root, "render", "-q", "t", "--out", "out")
+    assert r.returncode == 0 and "1 rendered, 1 unchanged" in r.stdout, r.stdout + r.stderr
+    assert "= 06_delta  unchanged" in r.stdout
+    kit = root / "scenes" / "kit" / "compose.py"
+    kit.write_text(kit.read_text() + "\n# an edit of the kit\n")
     r = clips(root, "render", "-q", "t", "--out", "out")
     assert r.returncode == 0 and "2 rendered, 0 unchanged" in r.stdout, r.stdout + r.stderr
 
@@ -477,7 +498,7 @@ def test_audit_keeps_what_it_found_under_the_render_key_and_audits_again_when_an
     assert all("unchanged since it was audited" in ln for ln in again.values())
     assert [ln.split("problem(s)")[0] for ln in again.values()] == [ln.split("problem(s)")[0] for ln in first.values()]
     # the narration of alpha: alpha only is audited again
-    nar = root / "assets" / "narration" / "tclip_alpha.toml"
+    nar = narration_path(root, "alpha")
     nar.write_text(nar.read_text().replace("One beat.", "One beat, edited."))
     edited = audit()
     assert "unchanged" not in edited["01_alpha"] and "unchanged" in edited["02_beta"]

@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from test_cli import clips, make_project, one_line
+from test_cli import clip_module, clips, make_project, narration_path, one_line
 
 # Debian's chromium (`make test` installs it); on macOS, Chromium.app; CLIPS_CHROMIUM names another
 CHROMIUM = os.environ.get("CLIPS_CHROMIUM") or next(
@@ -35,10 +35,10 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 DECK = ["alpha", "beta", "gamma"]  # clips 01, 02 and 05
 NARRATION = {  # distinct captions, so a caption on screen says which beat it belongs to
-    "tclip_alpha": {"alpha": ("Alpha opens.", "Alpha, the one beat.", "Alpha closes.")},
-    "tclip_beta": {"beta": ("Beta opens.", "Beta: j <= i & <b>no tag</b>.", "Beta closes.")},  # cue text is markup
-    "tclip_pair": {"gamma": ("Gamma opens.", "Gamma, the one beat.", "Gamma closes."),
-                   "delta": ("Delta opens.", "Delta, the one beat.", "Delta closes.")},
+    "alpha": ("Alpha opens.", "Alpha, the one beat.", "Alpha closes."),
+    "beta": ("Beta opens.", "Beta: j <= i & <b>no tag</b>.", "Beta closes."),  # cue text is markup
+    "gamma": ("Gamma opens.", "Gamma, the one beat.", "Gamma closes."),
+    "delta": ("Delta opens.", "Delta, the one beat.", "Delta closes."),
 }
 WAIT_MS = 60_000
 
@@ -47,9 +47,8 @@ WAIT_MS = 60_000
 @pytest.fixture(scope="module")
 def project(tmp_path_factory):
     root = make_project(tmp_path_factory.mktemp("present") / "p", DECK)
-    for module, sections in NARRATION.items():
-        (root / "assets" / "narration" / f"{module}.toml").write_text("".join(
-            f'[{slug}]\ntitle = "{a}"\none = "{b}"\nclose = "{c}"\n' for slug, (a, b, c) in sections.items()))
+    for slug, (a, b, c) in NARRATION.items():
+        narration_path(root, slug).write_text(f'[{slug}]\ntitle = "{a}"\none = "{b}"\nclose = "{c}"\n')
     r = clips(root, "present", "-q", "t", "--out", "out")  # nothing rendered yet
     assert r.returncode == 2, r.stdout + r.stderr
     line = one_line(r.stderr)
@@ -612,10 +611,10 @@ def test_descriptions_are_a_track_and_read_through_the_live_region(browser, tmp_
     """A deck whose beats have descriptions ([slug.describe]): D shows the beat's description in the
     live region when its cue is active (once the beat's voice is over), and hides it again."""
     root = make_project(tmp_path_factory.mktemp("described") / "p", ["alpha"])
-    (root / "assets" / "narration" / "tclip_alpha.toml").write_text(
+    narration_path(root, "alpha").write_text(
         '[alpha]\ntitle = "Alpha opens."\none = "Alpha, the one beat."\nclose = "Alpha closes."\n'
         '[alpha.describe]\none = "A label T = {T} fades in at the centre."\n')
-    (root / "scenes" / "tclip_alpha.py").write_text((root / "scenes" / "tclip_alpha.py").read_text().replace(
+    clip_module(root, "alpha").write_text(clip_module(root, "alpha").read_text().replace(
         "    def body(self):", "    def caption_values(self):\n        return {'T': self.data.grid.shape[0]}\n\n    def body(self):"))
     assert clips(root, "render", "-q", "t", "--out", "out").returncode == 0
     r = clips(root, "present", "-q", "t", "--out", "out")

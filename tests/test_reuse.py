@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from test_cli import clips, make_project
+from test_cli import clip_module, clips, make_project, narration_path
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -59,8 +59,8 @@ def entry(root: Path, out: str, name: str = "01_alpha") -> dict:
 @pytest.fixture(scope="module")
 def proj(tmp_path_factory):
     root = make_project(tmp_path_factory.mktemp("reuse") / "p", ["alpha", "beta"])
-    (root / "scenes" / "tclip_alpha.py").write_text(ALPHA)
-    (root / "assets" / "narration" / "tclip_alpha.toml").write_text(NARRATION)
+    clip_module(root, "alpha").write_text(ALPHA)
+    narration_path(root, "alpha").write_text(NARRATION)
     r = clips(root, "render", "-q", "t", "--out", "out", "--voice", "piper")
     assert r.returncode == 0, r.stdout + r.stderr
     return root
@@ -69,7 +69,7 @@ def proj(tmp_path_factory):
 def test_an_edited_caption_redraws_its_beat_only_and_equals_a_full_render(proj):
     first = entry(proj, "out")
     assert first["segments"]["drawn"] >= 8 and first["segments"]["reused"] == 0
-    nar = proj / "assets" / "narration" / "tclip_alpha.toml"
+    nar = narration_path(proj, "alpha")
     nar.write_text(NARRATION.replace('two = "Two beats."', 'two = "Two beats, and this caption is now much longer than it was."'))
     r = clips(proj, "render", "-q", "t", "--out", "out", "--voice", "piper")
     assert r.returncode == 0 and "1 rendered, 1 unchanged" in r.stdout, r.stdout + r.stderr
