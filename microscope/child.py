@@ -186,7 +186,8 @@ class Child:
                 line, where = fr.lineno, self.where.get(fr.filename, "")
         if isinstance(e, SyntaxError) and isinstance(e.filename, str) and e.filename.startswith(SUBMISSION):
             line, where = e.lineno, self.where.get(e.filename, "")
-        text = str(e).strip().splitlines()[0] if str(e).strip() else ""
+        raw = e.msg if isinstance(e, SyntaxError) and e.msg else str(e)
+        text = raw.strip().splitlines()[0] if raw.strip() else ""
         if isinstance(e, OutputLimit):
             kind = "output"
         elif isinstance(e, MemoryError):
@@ -415,7 +416,7 @@ def main(argv: list[str]) -> int:
     lim = cfg["limits"]
     _limit(resource, resource.RLIMIT_CORE, 0)
     _limit(resource, resource.RLIMIT_AS, int(lim["memory"]))
-    _limit(resource, resource.RLIMIT_CPU, int(lim["cpu"]))
+    resource.setrlimit(resource.RLIMIT_CPU, (int(lim["cpu"]), int(lim["cpu"]) + 2))  # SIGXCPU, then SIGKILL
     _limit(resource, resource.RLIMIT_FSIZE, int(lim["file"]))
     _limit(resource, resource.RLIMIT_NOFILE, 64)
     if cfg.get("drop_to") is not None and os.getuid() == 0:
