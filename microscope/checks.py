@@ -124,7 +124,8 @@ def numbers(v: Value, shape: tuple | None, what: str = "") -> tuple[np.ndarray |
     bad = ~np.isfinite(a)
     if bad.any():
         idx = tuple(int(i) for i in np.argwhere(bad)[0])
-        return None, f"returns {what}{'NaN' if np.isnan(a[idx]) else 'an infinity'} at {idx if len(idx) > 1 else idx[0]}"
+        bad_value = "NaN" if np.isnan(a[idx]) else "an infinity"
+        return None, f"returns {what}{bad_value} at {idx if len(idx) > 1 else idx[0]}"
     return a, None
 
 
@@ -180,7 +181,7 @@ def row_perm(Z: np.ndarray, X: np.ndarray) -> np.ndarray | None:
 
 
 def under(figure: str, value: float, exponent: int) -> str:
-    """A passing figure with its pass line: ``… ≈ 2.2 × 10⁻¹⁶, under 10⁻¹⁰`` (an exact 0 needs no line)."""
+    """A passing figure with its pass line: ``… ≈ 2.2 × 10⁻¹⁶, under 10⁻¹⁰`` (an exact 0 needs none)."""
     return figure if value == 0 else f"{figure}, under {power(exponent)}"
 
 
@@ -248,7 +249,8 @@ class Checker:
                 problems.append(f"{f.name} {mut}")
         figure = f"{worst_what} {eq(worst)}"
         if problems:
-            return self.verdict("attention", FAIL, figure=figure, value=worst, detail="; ".join(problems), arrays=arrays)
+            return self.verdict("attention", FAIL, figure=figure, value=worst, detail="; ".join(problems),
+                                arrays=arrays)
         checked = " and ".join(f.name for f in (att, sa) if f is not None)
         return self.verdict("attention", PASS, figure=under(figure, worst, -10), value=worst, arrays=arrays,
                             note=f"{checked} on the lecture's X")
@@ -287,7 +289,8 @@ class Checker:
             if defect > 0:
                 figure = f"max |P·X − X[π]| {eq(defect)}"
                 if np.array_equal(mc.matmul(P.T, self.X), self.X[p]):
-                    why = f"{f.name}({p.tolist()}) builds Pᵀ: its P·X is X[π⁻¹] (row 0 is row {int(np.argmax(P[0]))} of X, not row {int(p[0])})"
+                    why = (f"{f.name}({p.tolist()}) builds Pᵀ: its P·X is X[π⁻¹] "
+                           f"(row 0 is row {int(np.argmax(P[0]))} of X, not row {int(p[0])})")
                 else:
                     why = f"{f.name}({p.tolist()}): P·X differs from X[π] most at {largest(np.abs(PX - self.X[p]))}"
                 return self.verdict("permutation_matrix", FAIL, figure=figure, value=defect, detail=why, arrays=arrays)
@@ -319,7 +322,8 @@ class Checker:
         for Z, v in zip(inputs, o.values):
             Y, why = numbers(split_output(v)[0], (Z.shape[0], self.d))
             if why:
-                return self.verdict(key, FAIL, detail=f"{fn} {why} (on {Z.shape[0]} token{'s' if Z.shape[0] > 1 else ''})")
+                tokens = f"{Z.shape[0]} token{'s' if Z.shape[0] > 1 else ''}"
+                return self.verdict(key, FAIL, detail=f"{fn} {why} (on {tokens})")
             out[Z.tobytes()] = Y
         return out  # an input changed in place fails the attention's own check, not this property
 
@@ -357,7 +361,10 @@ class Checker:
             return (None if identity_v else (f.name, [X, self.Wq, self.Wk, self.Wv], ["X", "Wq", "Wk", "Wv"]))
         if src in ("attention+causal_mask", "attention+mask"):
             f = self.found.get("attention")
-            mask = Call(self.found.get("causal_mask").name, (t,)) if src == "attention+causal_mask" else mc.causal_mask(t)
+            if src == "attention+causal_mask":  # its own causal_mask(t), made in the sandbox
+                mask = Call(self.found.get("causal_mask").name, (t,))
+            else:
+                mask = mc.causal_mask(t)
             if f.accepts(4):
                 return f.name, [Q, K, V, mask], ["Q", "K", "V", "mask"]
             return f.name, ([Q, K, V], {f.keyword(MASK_KEYWORDS): mask}), ["Q", "K", "V"]
@@ -455,7 +462,8 @@ class Checker:
         figure = f"max |Y_full[:t] − Y(X[:t])| over t = 1…{self.T} {eq(m)}"
         arrays = {"defects": defects}
         if m < TOL:
-            note = "bitwise (exactly equal)" if m == 0 else "not bitwise: equal at rounding level (a BLAS matmul sums in another order)"
+            note = ("bitwise (exactly equal)" if m == 0 else
+                    "not bitwise: equal at rounding level (a BLAS matmul sums in another order)")
             return self.verdict("prefix", PASS, figure=under(figure, m, -10), value=m, note=note, arrays=arrays)
         first, worst = int(np.argmax(defects >= TOL)) + 1, int(np.argmax(defects)) + 1
         return self.verdict("prefix", FAIL, figure=figure, value=m, arrays=arrays,
@@ -587,7 +595,8 @@ class Checker:
             if float(np.max(diff)) > worst:
                 worst = float(np.max(diff))
                 i, j = np.unravel_index(int(np.argmax(diff)), diff.shape)
-                where = (f"{call}: largest difference at position {i}, {'column' if key != 'rope_angle_grid' else 'pair'} "
+                col = "pair" if key == "rope_angle_grid" else "column"
+                where = (f"{call}: largest difference at position {i}, {col} "
                          f"{j}: {fmt(got[i, j])} against {fmt(ref[i, j])}{diagnose(got, T, d, base)}")
         figure = f"max difference from the reference {eq(worst)}"
         if not takes_base:
@@ -611,7 +620,9 @@ class Checker:
     def rope(self) -> Verdict:
         def diagnose(got, T, d, base):
             bug = np.arange(T)[:, None] * base ** (-np.arange(d // 2)[None, :] / d)
-            return ": it equals m·base^(−i/d), the exponent must be −2i/d" if np.max(np.abs(got - bug)) < TABLE_TOL else ""
+            if np.max(np.abs(got - bug)) < TABLE_TOL:
+                return ": it equals m·base^(−i/d), the exponent must be −2i/d"
+            return ""
 
         return self._table("rope_angle_grid", mc.rope_angle_grid, self.inp.rope_sizes, lambda T, d: (T, d // 2),
                            diagnose)

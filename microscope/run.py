@@ -65,7 +65,8 @@ def _value(enc: dict, arrays: list) -> Value:
         arr = arrays[a]
     items = tuple(_value(i, arrays) for i in enc.get("items", ()) if isinstance(i, dict))
     shape = tuple(int(s) for s in enc.get("shape", ()) if isinstance(s, int))
-    return Value(str(enc.get("t", "?"))[:40], arr, items, str(enc.get("dtype", ""))[:40], shape, str(enc.get("note", "")))
+    return Value(str(enc.get("t", "?"))[:40], arr, items, str(enc.get("dtype", ""))[:40], shape,
+                 str(enc.get("note", ""))[:80])
 
 
 @dataclass

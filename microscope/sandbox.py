@@ -134,7 +134,8 @@ def bwrap_command(limits: Limits) -> tuple[list[str], dict]:
         cmd += parents(f"{INSIDE}/site/{i}") + ["--ro-bind", s, f"{INSIDE}/site/{i}"]
         inside_sites.append(f"{INSIDE}/site/{i}")
     cmd += ["--ro-bind", str(CHILD), f"{INSIDE}/child.py"]
-    cmd += ["--perms", "1777", "--size", str(limits.tmp), "--tmpfs", "/tmp", "--proc", "/proc", "--dev", "/dev", "--chdir", "/tmp"]
+    cmd += ["--perms", "1777", "--size", str(limits.tmp), "--tmpfs", "/tmp",
+            "--proc", "/proc", "--dev", "/dev", "--chdir", "/tmp"]
     for k, v in _env("/tmp").items():
         cmd += ["--setenv", k, v]
     cmd += ["--", exe, "-I", "-S", f"{INSIDE}/child.py"]
@@ -250,7 +251,8 @@ class Session:
     def _end(self, kind: str, message: str | None) -> Failure:
         self.kill()
         if message is None:
-            message = {"timeout": "timed out", "output": f"printed more than {_size(self.limits.output)} (stopped)"}[kind]
+            message = {"timeout": "timed out",
+                       "output": f"printed more than {_size(self.limits.output)} (stopped)"}[kind]
         self.dead = Failure(kind, message)
         return self.dead
 

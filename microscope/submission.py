@@ -81,11 +81,13 @@ def read_submission(path: str | Path, name: str | None = None) -> Submission:
     """Read ``path`` (``.py`` or ``.ipynb``) into a :class:`Submission`; :class:`SubmissionError` if it cannot be."""
     p = Path(path)
     if p.suffix not in SUFFIXES:
-        raise SubmissionError(f"{p}: a submission is a .py file or a Jupyter notebook (.ipynb), got {p.suffix or 'no suffix'}")
+        raise SubmissionError(f"{p}: a submission is a .py file or a Jupyter notebook (.ipynb), "
+                              f"got {p.suffix or 'no suffix'}")
     try:
         size = p.stat().st_size
         if size > MAX_BYTES:
-            raise SubmissionError(f"{p}: {size >> 20} MiB is too large for a submission (at most {MAX_BYTES >> 20} MiB)")
+            raise SubmissionError(f"{p}: {size >> 20} MiB is too large for a submission "
+                                  f"(at most {MAX_BYTES >> 20} MiB)")
         raw = p.read_bytes()
     except OSError as e:
         raise SubmissionError(f"{p}: cannot be read ({e.strerror or e})") from None

@@ -2,7 +2,8 @@
 function, absolute or relative).
 
 Layers, lowest first: ``mathcore`` < ``microscope`` (``clips check``: mathcore only) < ``scenes.catalog`` <
-``scenes.kit`` (what draws: theme, numbers and notation, layout and composers, motion, widgets) < ``scenes.narration`` (the voice and the captions) <
+``scenes.kit`` (what draws: theme, numbers and notation, layout and composers, motion, widgets) <
+``scenes.narration`` (the voice and the captions) <
 ``scenes.audit`` (what each beat shows, and what is wrong with it) < ``scenes.stills`` (matplotlib figures: spec,
 text, drawing) < ``scenes.figures`` (each family's stills and picture descriptions) <
 ``scenes.kit.base`` (``ClipScene``, which draws, speaks and records every beat) < the clip modules

@@ -93,7 +93,8 @@ def test_the_correct_submission_passes_at_rounding_level(gallery):
         assert v(rep, "attention").value < 1e-15
         assert v(rep, "equivariance").value < 1e-15 and "over 100 random P" in v(rep, "equivariance").figure
         assert v(rep, "permutation_matrix").value == 0.0
-        assert v(rep, "causal").figure == "max weight above the diagonal = 0 (exact); max |row sum − 1| ≈ 2.2 × 10⁻¹⁶"
+        assert v(rep, "causal").figure == ("max weight above the diagonal = 0 (exact); "
+                                           "max |row sum − 1| ≈ 2.2 × 10⁻¹⁶")
         assert v(rep, "prefix").note in ("bitwise (exactly equal)",
                                          "not bitwise: equal at rounding level (a BLAS matmul sums in another order)")
         assert v(rep, "check_equivariance_max_defect").note == "it ran attn on 101 permutations of X"
@@ -183,7 +184,8 @@ def test_mutation_and_a_hang_are_their_own_verdicts(gallery):
     assert got.detail == f"attention changes its input Q in place (by up to {np.max(np.abs(Q)) * scale:.4g})"
     hung = gallery["loops_forever"]
     assert v(hung, "attention").detail == "attention timed out after 2 s"
-    assert v(hung, "equivariance").detail == "self_attention not run: it calls attention, which timed out after 2 s above"
+    assert v(hung, "equivariance").detail == (
+        "self_attention not run: it calls attention, which timed out after 2 s above")
     assert v(hung, "causal").detail == "attention not run again: timed out after 2 s above"
     assert v(hung, "permutation_matrix").status == "pass"  # the rest of the notebook is still checked
 
@@ -228,7 +230,8 @@ def test_each_check_fails_on_a_case_made_for_it():
     ck = Checker(Fake(lambda n, a: mc.permutation_matrix(a[0]) + (1e-300 if n else 0)), found("permutation_matrix"),
                  INPUTS)
     assert ck.permutation_matrix().status == "pass"
-    ck = Checker(Fake(lambda n, a: np.roll(mc.permutation_matrix(a[0]), 1, axis=0)), found("permutation_matrix"), INPUTS)
+    rolled = Fake(lambda n, a: np.roll(mc.permutation_matrix(a[0]), 1, axis=0))
+    ck = Checker(rolled, found("permutation_matrix"), INPUTS)
     assert ck.permutation_matrix().status == "fail"
     ck = Checker(Fake(lambda n, a: mc.my_sinusoidal_position(*a) + 1e-8), found("my_sinusoidal_position"), INPUTS)
     assert ck.sinusoidal().status == "fail" and ck.sinusoidal().value == pytest.approx(1e-8, rel=1e-6)
@@ -238,7 +241,8 @@ def test_each_check_fails_on_a_case_made_for_it():
 
 # ------------------------------------------------------------------------------ loading and signatures
 def test_magic_and_shell_lines_become_pass_at_their_indentation():
-    src = "import numpy as np\n!pip install numpy\n%matplotlib inline\nif True:\n    !ls\nfiles = !ls\nnp.sum?\nx = 1 % 2\n"
+    src = ("import numpy as np\n!pip install numpy\n%matplotlib inline\nif True:\n    !ls\nfiles = !ls\n"
+           "np.sum?\nx = 1 % 2\n")
     out, n = strip_magics(src)
     assert n == 5
     assert out == "import numpy as np\npass\npass\nif True:\n    pass\npass\npass\nx = 1 % 2\n"

@@ -97,11 +97,13 @@ def test_every_hostile_entry_gets_its_one_line_verdict(hostile):
     assert detail(hostile["returns_list"], "permutation_matrix") == (
         "permutation_matrix([2, 0, 4, 1, 5, 3]) returns a list, expected a NumPy array (np.ndarray) of shape (6, 6)")
     assert statuses(hostile["returns_nan"]) == {"causal": "fail", "prefix": "fail"}
-    assert detail(hostile["returns_nan"], "causal") == "attention returns NaN at (5, 0)"  # the last row may attend to nothing
+    # the last row may attend to nothing
+    assert detail(hostile["returns_nan"], "causal") == "attention returns NaN at (5, 0)"
     assert statuses(hostile["wrong_shape"]) == {"attention": "fail", "equivariance": "fail", "causal": "fail",
                                                 "prefix": "error"}
     assert detail(hostile["wrong_shape"], "attention") == "attention returns Y as shape (5, 4), expected (6, 4)"
-    assert statuses(hostile["write_outside"]) == {"permutation_matrix": "error", "check_equivariance_max_defect": "error"}
+    assert statuses(hostile["write_outside"]) == {"permutation_matrix": "error",
+                                                  "check_equivariance_max_defect": "error"}
     assert detail(hostile["write_outside"], "permutation_matrix") == (
         "permutation_matrix raises OSError: [Errno 30] Read-only file system: '/usr/lib/microscope-was-here' (line 31)")
 
@@ -110,7 +112,6 @@ def test_the_hostile_gallery_left_nothing_behind(hostile):
     home = Path.home()
     for p in (home / "microscope-was-here", Path("/tmp/microscope-was-here"), Path("/usr/lib/microscope-was-here")):
         assert not p.exists(), p  # it wrote the first two inside its own /tmp, the third was refused
-    assert subprocess.run(["pgrep", "-u", "65534", "-f", "microscope/child.py"], capture_output=True).stdout == b""
 
 
 # ------------------------------------------------------------------------------ the network
@@ -187,15 +188,16 @@ def test_memory_cpu_file_and_output_limits_hold(tmp_path):
                 os.write(1, b"x" * 65536)
 
         def hoard(x):
-            return np.ones((20000, 20000))
+            return np.zeros((12000, 12000))
         """)
     o = run(sub, "spin", 0, limits=Limits(timeout=20, cpu=1))
     assert o.message == "used more than 1 s of CPU time (stopped)"
     assert run(sub, "spin", 0).message == "timed out after 2 s"
     assert run(sub, "big_file", 0).message == "raises OSError: [Errno 27] File too large (line 12)"
     assert run(sub, "raw_storm", 0).message == "printed more than 1 MiB (stopped)"  # past sys.stdout: the parent's cap
-    assert run(sub, "hoard", 0).message.startswith("runs out of memory (limit 512 MiB): MemoryError: Unable to allocate")
-    ok = run(sub, "hoard", 0, limits=Limits(memory=4 << 30))
+    assert run(sub, "hoard", 0).message.startswith(
+        "runs out of memory (limit 512 MiB): MemoryError: Unable to allocate")
+    ok = run(sub, "hoard", 0, limits=Limits(memory=2 << 30))
     assert ok.ok and ok.values[0].kind == "ndarray"  # the made case: the same call under a higher limit works
 
 
@@ -209,11 +211,18 @@ def test_a_fork_bomb_is_contained_and_leaves_no_process(tmp_path):
         def shell_bomb(x):
             subprocess.run(["/bin/sh", "-c", "{marker}() {{ {marker} | {marker} & }}; {marker}"])
             time.sleep(60)
+
+        def sleepers(x):
+            for _ in range(5):
+                subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)  # {marker}"])
+            while True:
+                pass
         """)
     o = run(sub, "python_bomb", 0)
     assert o.message.startswith("starts processes: stopped at the limit of 64 (BlockingIOError")
     o = run(sub, "shell_bomb", 0)  # processes that are not Python: held at 64 until the timeout kills them all
     assert o.message == "timed out after 2 s"
+    assert run(sub, "sleepers", 0).message == "timed out after 2 s"  # and the processes it left behind go with it
     left = subprocess.run(["pgrep", "-f", marker], capture_output=True, text=True).stdout
     assert left == "", left
 

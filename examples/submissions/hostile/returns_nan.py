@@ -1,4 +1,5 @@
-"""causal_mask returns the strictly-future cells (k=1) as 'may attend': the last row may attend to nothing, and its softmax is NaN."""
+"""causal_mask returns the strictly-future cells (k=1) as 'may attend': the last row may attend to
+nothing, and its softmax is NaN."""
 import numpy as np
 
 
