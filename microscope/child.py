@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import io
 import json
-import math
 import os
 import struct
 import sys

@@ -8,7 +8,6 @@ again: its later checks say why at once.  Every answer is an :class:`Outcome`, n
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 
 import numpy as np

@@ -84,7 +84,8 @@ def _system_binds() -> list[str]:
             args += ["--symlink", os.readlink(top), top]
         elif os.path.isdir(top):
             args += ["--ro-bind", top, top]
-    for f in ("/etc/ld.so.cache", "/etc/localtime"):
+    args += ["--perms", "0755", "--dir", "/etc"]  # bwrap would make it 0700: nobody could read what is in it
+    for f in ("/etc/ld.so.cache", "/etc/localtime", "/etc/fonts"):  # fontconfig: matplotlib asks fc-list
         args += ["--ro-bind-try", f, f]
     return args
 
@@ -363,19 +364,16 @@ class Session:
             except (OSError, subprocess.TimeoutExpired):
                 pass
         self.kill()
+        if self.proc is not None and self.proc.stdout and not self.dead:
+            self._drain_output()  # never a blocking read: without the sandbox, an orphan may hold the pipe
+        self.sel.close()
         for fd in (self.in_w, self.out_r):
             try:
                 os.close(fd)
             except OSError:
                 pass
         if self.proc is not None and self.proc.stdout:
-            try:
-                rest = self.proc.stdout.read(65536 - min(len(self.output), 65536)) if not self.dead else b""
-                self.output += rest or b""
-            except (OSError, ValueError):
-                pass
             self.proc.stdout.close()
-        self.sel.close()
         if self._tmp:
             shutil.rmtree(self._tmp, ignore_errors=True)
 

@@ -100,7 +100,7 @@ def test_the_correct_submission_passes_at_rounding_level(gallery):
         assert v(rep, "check_equivariance_max_defect").note == "it ran attn on 101 permutations of X"
     nb = gallery["correct.ipynb"]
     assert nb.notes == ["skipped 2 shell or magic line(s)", "skipped cell 14 (%%bash): not Python"]
-    assert "max defect" in nb.printed  # its own cells ran, prints and matplotlib included
+    assert nb.printed.startswith("max defect ")  # its own cells ran (matplotlib too), with no noise of ours
 
 
 def test_a_missing_scale_and_a_wrong_axis_are_measured_and_named(gallery):

@@ -10,7 +10,6 @@ could pass by accident, the same code run with ``--no-sandbox`` (or a made case)
 from __future__ import annotations
 
 import io
-import os
 import socket
 import subprocess
 import textwrap
