@@ -4,7 +4,7 @@ VENV    := .venv
 PY      := $(VENV)/bin/python
 STAMP   := $(VENV)/.setup-stamp
 QUALITY ?=
-APT_PKGS := libcairo2-dev libpango1.0-dev pkg-config
+APT_PKGS := libcairo2-dev libpango1.0-dev pkg-config bubblewrap
 # what only `make test` needs: the browser the presenter's tests drive (tests/test_present.py), poppler-utils,
 # whose pdftoppm/pdftotext read the handout back (tests/test_handout.py), and ffmpeg, whose EBU R128 meter
 # measures the delivered audio and which extracts the MP4's subtitle stream (tests/test_accessibility.py)

@@ -1,8 +1,9 @@
 """The project's import contract, checked from the source (every import, module level or inside a
 function, absolute or relative).
 
-Layers, lowest first: ``mathcore`` < ``scenes.catalog`` < ``scenes.kit`` (what draws: theme, numbers and
-notation, layout and composers, motion, widgets) < ``scenes.narration`` (the voice and the captions) <
+Layers, lowest first: ``mathcore`` < ``microscope`` (``clips check``: mathcore only) < ``scenes.catalog`` <
+``scenes.kit`` (what draws: theme, numbers and notation, layout and composers, motion, widgets) <
+``scenes.narration`` (the voice and the captions) <
 ``scenes.audit`` (what each beat shows, and what is wrong with it) < ``scenes.stills`` (matplotlib figures: spec,
 text, drawing) < ``scenes.figures`` (each family's stills and picture descriptions) <
 ``scenes.kit.base`` (``ClipScene``, which draws, speaks and records every beat) < the clip modules
@@ -17,7 +18,7 @@ import ast
 from dataclasses import dataclass
 from pathlib import Path
 
-LAYERS = ("mathcore", "scenes.catalog", "scenes.kit", "scenes.narration", "scenes.audit", "scenes.stills",
+LAYERS = ("mathcore", "microscope", "scenes.catalog", "scenes.kit", "scenes.narration", "scenes.audit", "scenes.stills",
           "scenes.figures", "scenes.kit.base", "clips", "scenes.render")
 
 
@@ -43,18 +44,20 @@ def layer(mod: str, clip_modules: set[str]) -> int | None:
 
     if under("mathcore"):
         return 0
-    if mod == "scenes.catalog":
+    if under("microscope"):
         return 1
+    if mod == "scenes.catalog":
+        return 2
     if mod == "scenes.kit.base":
-        return 7
-    for k, pkg in ((2, "scenes.kit"), (3, "scenes.narration"), (4, "scenes.audit"), (5, "scenes.stills"),
-                   (6, "scenes.figures")):
+        return 8
+    for k, pkg in ((3, "scenes.kit"), (4, "scenes.narration"), (5, "scenes.audit"), (6, "scenes.stills"),
+                   (7, "scenes.figures")):
         if under(pkg):
             return k
     if mod in clip_modules or mod.startswith("scenes.clips."):
-        return 8
-    if under("scenes.render"):
         return 9
+    if under("scenes.render"):
+        return 10
     return None
 
 
@@ -88,7 +91,7 @@ def imports(root: Path, path: Path, known: set[str]) -> set[str]:
 
 
 def graph(root: Path) -> dict[str, set[str]]:
-    files = [p for d in ("mathcore", "scenes") for p in sorted((root / d).rglob("*.py"))]
+    files = [p for d in ("mathcore", "microscope", "scenes") for p in sorted((root / d).rglob("*.py"))]
     known = {module_name(root, p) for p in files}
     return {module_name(root, p): imports(root, p, known) for p in files}
 
@@ -107,7 +110,7 @@ def check(root: Path) -> list[Finding]:
                 continue
             if ld > lm:
                 out.append(Finding("upward", f"{mod} (layer {LAYERS[lm]}) imports {dep} (layer {LAYERS[ld]})"))
-            elif lm == ld == 8 and clip_of(mod) != clip_of(dep):
+            elif lm == ld == LAYERS.index("clips") and clip_of(mod) != clip_of(dep):
                 out.append(Finding("sibling", f"clip module {mod} imports clip module {dep}"))
     # cycles: strongly connected components of more than one module (Tarjan)
     index, low, stack, on, comps, counter = {}, {}, [], set(), [], [0]

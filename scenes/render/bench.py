@@ -2,7 +2,7 @@
 against the targets.  It works on a throwaway copy of the project (your ``out/`` is never
 touched) and asserts nothing.  Run it on an otherwise idle machine.
 
-Sections (``python -m scenes.render.bench [preview] [lecture] [frames] [voice] [edit] [nochange]``, or
+Sections (``python -m scenes.render.bench [preview] [lecture] [frames] [voice] [edit] [nochange] [check]``, or
 ``--only edit,nochange``; all by default):
 
 * ``preview``: the deck at 480p15 with ``--jobs 1`` and ``--jobs 2``, a no-change run against
@@ -20,7 +20,11 @@ Sections (``python -m scenes.render.bench [preview] [lecture] [frames] [voice] [
   edited clip against a forced full render of it (same file; the largest pixel difference of any decoded
   frame);
 * ``nochange``: the deck with the shipped config (the voice on) when nothing changed (target:
-  at most 1 s, and at least 20x faster than Manim's own warm cache of one clip).
+  at most 1 s, and at least 20x faster than Manim's own warm cache of one clip);
+* ``check``: ``clips check`` on the correct submission (``.py`` and the notebook, whose cells import
+  matplotlib), each in its sandbox, the command's start included (target: at most 3 s), and on the whole
+  gallery of examples/submissions/ with ``--jobs 2``: the slowest submission but the one that loops
+  forever (it takes its 10 s timeout) and the gallery's total.
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ FRAME_CLIPS = ("01", "06", "12")  # a matrix clip, a chart clip, a curve clip
 
 
 def _copy_project(dst: Path) -> Path:
-    for d in ("mathcore", "scenes", "assets"):
+    for d in ("mathcore", "microscope", "scenes", "assets", "examples"):
         shutil.copytree(REPO_DIR / d, dst / d, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(REPO_DIR / "manim.cfg", dst / "manim.cfg")
     return dst
@@ -284,7 +288,39 @@ def nochange(root: Path, rows: list) -> None:
     ]
 
 
-SECTIONS = {"preview": preview, "lecture": lecture, "frames": frames, "voice": voice, "edit": edit, "nochange": nochange}
+def check(root: Path, rows: list) -> None:
+    """``clips check``: seconds per submission (in its own bwrap sandbox), and the gallery on 2 jobs."""
+    import re
+
+    gallery = root / "examples" / "submissions"
+    singles = {}
+    for name in ("correct.py", "correct.ipynb"):
+        singles[name] = sorted(_clips(root, "check", str(gallery / name), "--out", "ck1") for _ in range(3))[1]
+        print(f"  clips check {name}: {singles[name]:.2f} s (median of 3)", flush=True)
+    env = dict(os.environ, PYTHONPATH=str(root))
+    t0 = time.perf_counter()
+    r = subprocess.run([sys.executable, "-m", "scenes.render.cli", "check", str(gallery), "--jobs", "2",
+                        "--out", "ckg"], cwd=root, env=env, capture_output=True, text=True)
+    total = time.perf_counter() - t0
+    if r.returncode not in (0, 1):  # 1: the gallery's mistakes fail their properties, as they should
+        sys.exit(f"bench: clips check failed:\n{r.stdout[-2000:]}\n{r.stderr[-2000:]}")
+    each = {m[0]: float(m[1]) for m in re.findall(r"^  [✓✗] (\S+)  \d+/\d+  ([0-9.]+) s$", r.stdout, re.M)}
+    slow = max((v, k) for k, v in each.items() if k != "loops_forever")
+    print(f"  gallery, {len(each)} submissions, --jobs 2: {total:.1f} s; slowest {slow[1]} {slow[0]:.1f} s", flush=True)
+    rows += [
+        ("clips check, one submission (.py)", f"{singles['correct.py']:.2f} s",
+         f"<= 3 s: {mark(singles['correct.py'] <= 3)}"),
+        ("clips check, one notebook (matplotlib)", f"{singles['correct.ipynb']:.2f} s",
+         f"<= 3 s: {mark(singles['correct.ipynb'] <= 3)}"),
+        (f"  gallery of {len(each)}, --jobs 2: slowest but the loop", f"{slow[0]:.1f} s",
+         f"<= 5 s: {mark(slow[0] <= 5)}"),
+        (f"  gallery of {len(each)}, --jobs 2: in all", f"{total:.1f} s",
+         f"{total / len(each):.2f} s a submission, the loop's 10 s timeout included"),
+    ]
+
+
+SECTIONS = {"preview": preview, "lecture": lecture, "frames": frames, "voice": voice, "edit": edit,
+            "nochange": nochange, "check": check}
 
 
 def main(argv: list[str] | None = None) -> int:

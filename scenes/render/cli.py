@@ -9,6 +9,8 @@
     clips sheet [NAME ...] [--quality Q] [--out DIR] [--beats]
     clips present [--quality Q] [--out DIR]
     clips audit [NAME ...] [--matrix]
+    clips check SUBMISSION ... [--out DIR] [--jobs N] [--json] [--timeout S] [--memory MIB] [--no-sandbox]
+                [--scheduler tcp://HOST:PORT]
 
 Bad input (an unknown clip, a bad config value, a busy output folder) is one line on
 stderr and exit status 2.  A clip that fails to render is reported with its log and the
@@ -92,6 +94,16 @@ def _parser() -> argparse.ArgumentParser:
     au.add_argument("--frames", metavar="DIR", help="also write the picture at the end of every beat as PNGs into "
                     "DIR/NN_slug/ (no video is rendered)")
     au.add_argument("--size", default="1920x1080", metavar="WxH", help="size of the --frames PNGs (default 1920x1080)")
+
+    ck = sub.add_parser("check", help="check notebook-05 submissions (.py or .ipynb, or folders of them) in a sandbox")
+    ck.add_argument("submissions", nargs="+", metavar="SUBMISSION", help="a .py file, a notebook or a folder")
+    ck.add_argument("--out", default="out/check", help="reports and gradebook folder (default: out/check)")
+    ck.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1, help="submissions at once (default: cores)")
+    ck.add_argument("--json", action="store_true", help="the reports as JSON on stdout")
+    ck.add_argument("--timeout", type=float, default=10.0, help="seconds one check may take (default: 10)")
+    ck.add_argument("--memory", type=int, default=1024, metavar="MIB", help="memory per submission (default: 1024)")
+    ck.add_argument("--no-sandbox", action="store_true", help="UNSAFE: run the code without the bwrap sandbox")
+    ck.add_argument("--scheduler", metavar="tcp://HOST:PORT", default=None, help="check on a Dask cluster")
     return p
 
 
@@ -265,6 +277,28 @@ def cmd_audit(args) -> int:
     return 1 if bad else 0
 
 
+# ------------------------------------------------------------------------------ check
+def cmd_check(args) -> int:
+    """Grade submissions against the lecture's reference (microscope/); on a cluster with --scheduler."""
+    from mathcore.config import load_config
+    from microscope.checks import CheckInputs
+    from microscope.cli import CheckUsageError, run
+
+    client = None
+    if args.scheduler:
+        from .remote import DaskRunner
+
+        client = DaskRunner(args.scheduler)._client()  # an unreachable scheduler: one line, exit 2
+    try:
+        return run(args.submissions, args.out, args.jobs, args.json, args.timeout, args.memory, not args.no_sandbox,
+                   CheckInputs.from_config(load_config()), client)
+    except CheckUsageError as e:
+        raise UsageError(str(e)) from None
+    finally:
+        if client is not None:
+            client.close()
+
+
 # ------------------------------------------------------------------------------ entry point
 def one_line_errors() -> tuple[type, ...]:
     """The error types whose message is the whole story (bad input or a busy folder): one line,
@@ -325,6 +359,8 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_present(args, _quality(args))
         if args.command == "audit":
             return cmd_audit(args)
+        if args.command == "check":
+            return cmd_check(args)
         if args.command == "sheet":
             from .assemble import cmd_sheet
 
