@@ -39,7 +39,16 @@ MIN_BASE, MAX_BASE = 100.0, 1e9  # RoPE/sinusoidal base: below 100 every pair wr
 DEFAULTS: dict[str, object] = {
     "voice.engine": "piper",  # release 2: the voice track
     "captions.max_line": 42,  # release 3: subtitle lines of broadcast length
+    "cache.limit": "4 GB",  # release 4: the size .render-cache/ is trimmed to (least recently used first)
 }
+
+# the cache's size limit: a size with its unit ("4 GB", "500 MB", "2 GiB"); below 1 MB nothing useful is kept
+SIZE_UNITS = {"B": 1, "kB": 10**3, "KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12,
+              "KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40}
+MIN_CACHE = 10**6
+SIZE_RULE = 'a size with its unit, from "1 MB" up (e.g. "4 GB", "500 MB", "2 GiB")'
+# a value longer than this is named by its start and its length in a message, never echoed whole
+ECHO_MAX = 120
 
 
 class ConfigError(ValueError):
@@ -71,7 +80,12 @@ class LectureConfig:
     cmap_angles: str
     voice: str = "none"
     caption_max_line: int = 42  # [captions] max_line: characters a subtitle line holds (42 broadcast, 32 DCMP)
+    cache_limit: str = "4 GB"  # [cache] limit: .render-cache/ is trimmed to this, least recently used first
     defaults: tuple[str, ...] = ()  # keys of DEFAULTS this config does not set (see defaults_notice)
+
+    @property
+    def cache_limit_bytes(self) -> int:
+        return parse_size(self.cache_limit)
 
     @property
     def tokens_a(self) -> tuple[str, ...]:
@@ -95,7 +109,31 @@ FIELDS: dict[str, str] = {
     "cmap_weights": "colors.weights", "cmap_signed": "colors.signed", "cmap_angles": "colors.angles",
     "voice": "voice.engine",
     "caption_max_line": "captions.max_line",
+    "cache_limit": "cache.limit",
 }
+
+
+def parse_size(text: str) -> int:
+    """``"4 GB"`` -> 4 000 000 000 bytes (``SIZE_UNITS``; decimal and binary units); ``ValueError`` if it is
+    not a number and a unit, or under ``MIN_CACHE``."""
+    import re
+
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([A-Za-z]+)\s*", text) if isinstance(text, str) else None
+    if not m or m.group(2) not in SIZE_UNITS:
+        raise ValueError(SIZE_RULE)
+    n = int(float(m.group(1)) * SIZE_UNITS[m.group(2)])
+    if n < MIN_CACHE:
+        raise ValueError(SIZE_RULE)
+    return n
+
+
+def echo(value) -> str:
+    """``repr(value)``, or for a long value its start and its length: a message names it, never repeats it."""
+    r = repr(value)
+    if len(r) <= ECHO_MAX:
+        return r
+    n = f"{len(value)} characters" if isinstance(value, str) else f"{len(value)} items" if hasattr(value, "__len__") else ""
+    return f"{r[:ECHO_MAX - 20]}… ({n or 'cut short'})"
 
 
 def _num(x: float) -> str:
@@ -128,7 +166,7 @@ class _Reader:
         return value
 
     def fail(self, key: str, value, allowed: str):
-        raise ConfigError(f"{self.where}: {key} = {value!r} is not allowed: {allowed}")
+        raise ConfigError(f"{self.where}: {key} = {echo(value)} is not allowed: {allowed}")
 
     def get(self, key: str):
         if key in DEFAULTS and not self.has(key):
@@ -156,6 +194,14 @@ class _Reader:
             self.fail(key, v, f"a string of at most {max_len} characters (this one has {len(v)})")
         if choices is not None and v not in choices:
             self.fail(key, v, f"one of {', '.join(choices)}")
+        return v
+
+    def size(self, key: str) -> str:
+        v = self.get(key)
+        try:
+            parse_size(v)
+        except ValueError:
+            self.fail(key, v, SIZE_RULE)
         return v
 
     def float(self, key: str, lo: float, hi: float) -> float:
@@ -249,6 +295,7 @@ def load_config(path: str | os.PathLike | None = None) -> LectureConfig:
         voice=r.str("voice.engine", VOICES),
         # a config without [captions] gets the broadcast 42 (DEFAULTS): 32 for DCMP's education style
         caption_max_line=r.int("captions.max_line", 24, 60),
+        cache_limit=r.size("cache.limit"),
     )
     return replace(cfg, defaults=tuple(r.defaulted))
 

@@ -57,31 +57,33 @@ def _cmap(weight: str) -> dict:
     return _font(weight).getBestCmap()
 
 
-CACHE_DIR = FONTS_DIR.parent.parent / ".render-cache" / "fonts"
+@lru_cache(maxsize=4)
+def _font_key(weight: str, what: str) -> str:
+    """The cache key of something measured from a weight's font file: its bytes' digest (a font replaced by
+    another measures afresh)."""
+    import hashlib
+
+    digest = hashlib.sha256((FONTS_DIR / WEIGHTS[weight]).read_bytes()).hexdigest()
+    return f"{digest[:40]}-{what}"
 
 
 @lru_cache(maxsize=4)
 def _coverage(weight: str) -> frozenset:
-    """The code points a weight of Inter has glyphs for (read once from the font, then kept in
-    ``.render-cache/fonts`` by the font file's size and time: reading the cmap costs 0.1 s a font)."""
+    """The code points a weight of Inter has glyphs for (read once from the font, then kept in the cache's
+    ``fonts`` kind: reading the cmap costs 0.1 s a font)."""
     import json
-    import os
 
-    path = FONTS_DIR / WEIGHTS[weight]
-    st = path.stat()
-    cached = CACHE_DIR / f"{path.stem}-{st.st_size}-{st.st_mtime_ns}.json"
-    try:
-        return frozenset(json.loads(cached.read_text()))
-    except (OSError, ValueError):
-        pass
+    from clipcache import store
+
+    key = _font_key(weight, "coverage")
+    kept = store().get("fonts", key)
+    if kept is not None:
+        try:
+            return frozenset(json.loads(kept))
+        except ValueError:
+            store().drop("fonts", key)
     cps = sorted(_cmap(weight))
-    try:
-        CACHE_DIR.mkdir(parents=True, exist_ok=True)
-        tmp = cached.with_name(f"{cached.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(cps))
-        os.replace(tmp, cached)
-    except OSError:
-        pass  # a read-only checkout: measured again next time
+    store().put("fonts", key, json.dumps(cps).encode())
     return frozenset(cps)
 
 
@@ -147,36 +149,33 @@ def _glyphs(text: str, weight: str) -> list[str]:
 
 
 @lru_cache(maxsize=4)
-def _extents_file(weight: str) -> tuple[Path, dict]:
+def _extents(weight: str) -> dict:
+    """Every text measured in ``weight`` so far, as kept in the cache's ``fonts`` kind."""
     import json
 
-    path = FONTS_DIR / WEIGHTS[weight]
-    st = path.stat()
-    cached = CACHE_DIR / f"{path.stem}-{st.st_size}-{st.st_mtime_ns}-extents.json"
+    from clipcache import store
+
+    kept = store().get("fonts", _font_key(weight, "extents"))
     try:
-        return cached, json.loads(cached.read_text())
-    except (OSError, ValueError):
-        return cached, {}
+        known = json.loads(kept) if kept is not None else {}
+    except ValueError:
+        known = {}
+    return known if isinstance(known, dict) else {}
 
 
 @lru_cache(maxsize=8192)
 def ink_extent_em(text: str, weight: str = "NORMAL") -> tuple[float, float, float, float]:
     """``(left, right, bottom, top)`` of ``text``'s ink in ems, on one line (measured once per font
-    file and kept in ``.render-cache/fonts``: opening the font's tables costs 0.2 s)."""
+    file and kept in the cache: opening the font's tables costs 0.2 s)."""
     import json
-    import os
 
-    cached, known = _extents_file(weight)
+    from clipcache import store
+
+    known = _extents(weight)
     if text in known:
         return tuple(known[text])
     known[text] = ext = _measure(text, weight)
-    try:
-        CACHE_DIR.mkdir(parents=True, exist_ok=True)
-        tmp = cached.with_name(f"{cached.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(known))
-        os.replace(tmp, cached)
-    except OSError:
-        pass
+    store().put("fonts", _font_key(weight, "extents"), json.dumps(known, sort_keys=True).encode())
     return ext
 
 

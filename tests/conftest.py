@@ -1,6 +1,8 @@
 """Shared test set-up.
 
 * No LaTeX, ever: any attempt to compile TeX during the tests fails them.
+* Manim gets the project's patches (``scenes/render/patches.py``) as ``clips audit`` gives them.
+* The test projects and the ``clips`` command the test files share: ``tests/project.py``.
 * Hypothesis runs derandomized with no deadline, so CI is reproducible.
 """
 
@@ -44,6 +46,17 @@ def forbid_latex():
 
 
 @pytest.fixture(autouse=True, scope="session")
+def manim_patches():
+    """The changes every process that builds clips makes to Manim (scenes/render/patches.py: the copies), as
+    ``clips audit`` makes them; nothing is patched by importing a module."""
+    try:
+        from scenes.render import patches
+    except ImportError:  # mathcore-only environments
+        return
+    patches.install_building()
+
+
+@pytest.fixture(autouse=True, scope="session")
 def media_of_this_worker():
     """Widgets drawn outside an audit (``label(...)`` in a test) write Manim's SVG files into
     ``config.media_dir``, ``./media`` by default, which both xdist workers share: Manim writes
@@ -68,7 +81,7 @@ def _once(root, steps, prepare=None) -> None:
     worker asks first, under an exclusive lock in ``root``; the other worker waits and reads the same files."""
     import fcntl
 
-    from test_cli import clips
+    from project import clips
 
     root.mkdir(exist_ok=True)
     done, failed = root / "done", root / "failed"

@@ -1,7 +1,8 @@
 """The project's import contract, checked from the source (every import, module level or inside a
 function, absolute or relative).
 
-Layers, lowest first: ``mathcore`` < ``microscope`` (``clips check``: mathcore only) < ``scenes.catalog`` <
+Layers, lowest first: ``clipcache`` (the one cache under ``.render-cache/``: standard library only) <
+``mathcore`` < ``microscope`` (``clips check``: mathcore only) < ``scenes.catalog`` <
 ``scenes.kit`` (what draws: theme, numbers and notation, layout and composers, motion, widgets) <
 ``scenes.narration`` (the voice and the captions) <
 ``scenes.audit`` (what each beat shows, and what is wrong with it) < ``scenes.stills`` (matplotlib figures: spec,
@@ -18,7 +19,7 @@ import ast
 from dataclasses import dataclass
 from pathlib import Path
 
-LAYERS = ("mathcore", "microscope", "scenes.catalog", "scenes.kit", "scenes.narration", "scenes.audit", "scenes.stills",
+LAYERS = ("clipcache", "mathcore", "microscope", "scenes.catalog", "scenes.kit", "scenes.narration", "scenes.audit", "scenes.stills",
           "scenes.figures", "scenes.kit.base", "clips", "scenes.render")
 
 
@@ -42,22 +43,24 @@ def layer(mod: str, clip_modules: set[str]) -> int | None:
     def under(pkg: str) -> bool:
         return mod == pkg or mod.startswith(pkg + ".")
 
-    if under("mathcore"):
+    if under("clipcache"):
         return 0
-    if under("microscope"):
+    if under("mathcore"):
         return 1
-    if mod == "scenes.catalog":
+    if under("microscope"):
         return 2
+    if mod == "scenes.catalog":
+        return 3
     if mod == "scenes.kit.base":
-        return 8
-    for k, pkg in ((3, "scenes.kit"), (4, "scenes.narration"), (5, "scenes.audit"), (6, "scenes.stills"),
-                   (7, "scenes.figures")):
+        return 9
+    for k, pkg in ((4, "scenes.kit"), (5, "scenes.narration"), (6, "scenes.audit"), (7, "scenes.stills"),
+                   (8, "scenes.figures")):
         if under(pkg):
             return k
     if mod in clip_modules or mod.startswith("scenes.clips."):
-        return 9
-    if under("scenes.render"):
         return 10
+    if under("scenes.render"):
+        return 11
     return None
 
 
@@ -91,7 +94,7 @@ def imports(root: Path, path: Path, known: set[str]) -> set[str]:
 
 
 def graph(root: Path) -> dict[str, set[str]]:
-    files = [p for d in ("mathcore", "microscope", "scenes") for p in sorted((root / d).rglob("*.py"))]
+    files = [p for d in ("clipcache", "mathcore", "microscope", "scenes") for p in sorted((root / d).rglob("*.py"))]
     known = {module_name(root, p) for p in files}
     return {module_name(root, p): imports(root, p, known) for p in files}
 

@@ -31,7 +31,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scenes.catalog import CLIPS
-from test_cli import clip_module, clips, make_project, narration_path
+from project import clip_module, clips, make_project, narration_path
 
 MAX_LINE, MAX_LINES, MIN_S, MAX_S, MAX_CPS, GAP_FRAMES = 42, 2, 5 / 6, 7.0, 17.0, 2
 FPS = 5  # the test quality's frame rate

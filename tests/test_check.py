@@ -27,7 +27,7 @@ from microscope.checks import CheckInputs, Checker
 from microscope.sandbox import Limits
 from microscope.signatures import detect
 from microscope.submission import find_submissions, read_submission, strip_magics
-from test_cli import REPO, clips, one_line
+from project import REPO, clips, one_line
 
 GALLERY = REPO / "examples" / "submissions"
 FAST = Limits(timeout=2.0, memory=512 << 20)

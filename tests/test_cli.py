@@ -21,148 +21,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
-CLIPS = Path(sys.executable).with_name("clips")
-
-TEST_MODULES = {  # each test clip's module, by its slug
-    "alpha": '''
-from dataclasses import dataclass
-import numpy as np
-from manim import FadeIn
-from scenes.kit import ClipScene, label
-
-@dataclass(frozen=True)
-class AlphaData:
-    grid: np.ndarray
-
-class Alpha(ClipScene):
-    @classmethod
-    def build_data(cls, cfg):
-        return AlphaData(np.arange(cfg.T * cfg.d, dtype=float).reshape(cfg.T, cfg.d) / (cfg.T * cfg.d))
-
-    def body(self):
-        self.beat("one", FadeIn(label(f"T = {self.data.grid.shape[0]}")), run_time=0.4)
-''',
-    "beta": '''
-from manim import FadeIn
-from scenes.kit import ClipScene, label
-
-class Beta(ClipScene):
-    @classmethod
-    def build_data(cls, cfg):
-        return {"s": cfg.sentence_a}
-
-    def body(self):
-        self.beat("one", FadeIn(label(self.data["s"])), run_time=0.4)
-''',
-    "broken": '''
-from scenes.kit import ClipScene
-
-class Broken(ClipScene):
-    @classmethod
-    def build_data(cls, cfg):
-        return {}
-
-    def body(self):
-        raise RuntimeError("this clip is broken on purpose")
-''',
-    "slow": '''
-from scenes.kit import ClipScene
-
-class Slow(ClipScene):
-    @classmethod
-    def build_data(cls, cfg):
-        return {}
-
-    def body(self):
-        for _ in range(600):
-            self.wait(0.5)
-''',
-    "gamma": '''
-from manim import FadeIn
-from scenes.kit import ClipScene, label
-
-from scenes.clips.c05_widgets import SHARED
-
-class Gamma(ClipScene):
-    @classmethod
-    def build_data(cls, cfg):
-        return {}
-
-    def body(self):
-        self.beat("one", FadeIn(label("gamma " + SHARED)), run_time=0.4)
-''',
-    "delta": '''
-from manim import FadeIn
-from scenes.kit import ClipScene, label
-
-class Delta(ClipScene):
-    @classmethod
-    def build_data(cls, cfg):
-        return {}
-
-    def body(self):
-        self.beat("one", FadeIn(label("delta shared text")), run_time=0.4)
-''',
-}
-CATALOG_ROWS = {
-    "alpha": 'Clip(1, "Alpha", "tclip_alpha", "§a", "Alpha", "alpha"),',
-    "beta": 'Clip(2, "Beta", "tclip_beta", "§b", "Beta", "beta"),',
-    "broken": 'Clip(3, "Broken", "tclip_broken", "§c", "Broken", "broken"),',
-    "slow": 'Clip(4, "Slow", "tclip_slow", "§d", "Slow", "slow"),',
-    "gamma": 'Clip(5, "Gamma", "tclip_pair", "§e", "Gamma", "gamma"),',
-    "delta": 'Clip(6, "Delta", "tclip_pair", "§f", "Delta", "delta"),',
-}
-NUMBERS = {"alpha": 1, "beta": 2, "broken": 3, "slow": 4, "gamma": 5, "delta": 6}
-
-
-def clip_module(root: Path, slug: str) -> Path:
-    """Where test clip ``slug``'s module lives in a test project: ``scenes/clips/cNN_slug.py``."""
-    return root / "scenes" / "clips" / f"c{NUMBERS[slug]:02d}_{slug}.py"
-
-
-def narration_path(root: Path, slug: str) -> Path:
-    """Test clip ``slug``'s narration file in a test project: ``assets/narration/NN_slug.toml``."""
-    return root / "assets" / "narration" / f"{NUMBERS[slug]:02d}_{slug}.toml"
-
-
-def make_project(root: Path, clips: list[str]) -> Path:
-    """A copy of the project whose lecture is ``clips`` (test clips)."""
-    root.mkdir(parents=True, exist_ok=True)
-    for d in ("mathcore", "scenes", "assets"):
-        shutil.copytree(REPO / d, root / d, ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy(REPO / "manim.cfg", root / "manim.cfg")
-    cat = root / "scenes" / "catalog.py"
-    text = cat.read_text()
-    rows = "\n    ".join(CATALOG_ROWS[c] for c in clips)
-    text, n = re.subn(r"LECTURE: tuple\[Clip, \.\.\.\] = \(\n.*?\n\)\n", f"LECTURE: tuple[Clip, ...] = (\n    {rows}\n)\n",
-                      text, flags=re.S)
-    assert n == 1
-    cat.write_text(text)
-    cfg = root / "assets" / "lecture.toml"  # test projects are silent unless a test asks for a voice
-    cfg.write_text(re.sub(r'(?m)^engine = "\w+"', 'engine = "none"', cfg.read_text()))
-    for slug, src in TEST_MODULES.items():
-        clip_module(root, slug).write_text(src)
-        narration_path(root, slug).write_text(f'[{slug}]\ntitle = "A test clip."\none = "One beat."\nclose = "The end."\n')
-    (root / "scenes" / "clips" / "c05_widgets.py").write_text('SHARED = "shared text"  # beside clip 05 (gamma)\n')
-    return root
-
-
-def clips(project: Path | None, *args: str, timeout: float = 300, env_extra: dict | None = None):
-    env = dict(os.environ)
-    if project is not None:
-        env["PYTHONPATH"] = str(project)
-        cmd = [sys.executable, "-m", "scenes.render.cli", *args]
-    else:
-        cmd = [str(CLIPS), *args]
-    env.update(env_extra or {})
-    return subprocess.run(cmd, cwd=project or REPO, env=env, capture_output=True, text=True, timeout=timeout)
-
-
-def one_line(stderr: str) -> str:
-    lines = [ln for ln in stderr.splitlines() if ln.strip()]
-    assert len(lines) == 1, stderr
-    return lines[0]
+from project import CLIPS, REPO, TEST_MODULES, clip_module, clips, make_project, narration_path, one_line  # noqa: F401
 
 
 # ------------------------------------------------------------------------------ the real lecture
@@ -291,16 +150,23 @@ def test_editing_a_config_value_renders_the_clips_that_read_it(proj, tmp_path):
 
 
 def test_force_renders_anyway_and_the_same_config_gives_the_same_bits(proj):
+    """``--force`` renders a clip whose key is unchanged, reading no cache (every label laid out, every segment
+    drawn, afresh) and keeping what it makes: the same bits as the render that filled the cache, and the
+    same typeset files kept (each entry is named by its content's checksum)."""
+    import clipcache
+
     before, shas = mtimes(proj), {k: f["sha256"] for k, f in manifest(proj)["01_alpha"]["files"].items()}
-    # the labels the first render typeset were kept; the forced render reads them, typesets nothing
-    # new, and still writes the same bits as the render that typeset them
-    kept = sorted((proj / ".render-cache" / "svg").glob("*/text-*/*.svg"))
-    assert kept and not list((proj / ".render-cache" / "svg").glob("*/*/.*.tmp"))
+    cache = proj / ".render-cache"
+    kept = sorted(p.name for p in (cache / "svg").rglob("*.*"))
+    assert kept and not list(cache.rglob(f"*{clipcache.TMP}"))
     r = clips(proj, "render", "alpha", "-q", "t", "--out", "out", "--force")
     assert r.returncode == 0 and "1 rendered" in r.stdout
     assert mtimes(proj)["01_alpha.mp4"] != before["01_alpha.mp4"]
-    assert {k: f["sha256"] for k, f in manifest(proj)["01_alpha"]["files"].items()} == shas
-    assert sorted((proj / ".render-cache" / "svg").glob("*/text-*/*.svg")) == kept
+    entry = manifest(proj)["01_alpha"]
+    assert {k: f["sha256"] for k, f in entry["files"].items()} == shas
+    assert entry["segments"]["reused"] == 0  # nothing taken from the cache
+    assert sorted(p.name for p in (cache / "svg").rglob("*.*")) == kept
+    assert not list((cache / clipcache.SCRATCH).iterdir()) and not (proj / "out" / ".work").exists()
 
 
 def test_lecture_joins_clips_with_chapters_and_shifted_subtitles(proj):
@@ -396,14 +262,13 @@ def test_a_failing_clip_leaves_the_others(tmp_path):
 
 
 def test_a_forked_worker_renders_the_same_bits_and_reports_a_failure_as_a_fresh_one(tmp_path):
-    """Workers forked from the preloaded server (the default) and workers started afresh
-    (ATTENTION_CLIPS_FORK_WORKERS=0) give the same files, the same progress and the same one-line failure;
-    the forked ones start with Manim already imported."""
+    """Workers forked from the preloaded server with the cache (the default) and workers started afresh
+    with no cache at all (``--no-cache``) give the same files, the same progress and the same one-line
+    failure; the forked ones start with Manim already imported, and --no-cache keeps nothing."""
     out = {}
     for fork in ("1", "0"):
         root = make_project(tmp_path / f"p{fork}", ["alpha", "broken", "beta"])
-        r = clips(root, "render", "-q", "t", "--out", "out", "--jobs", "2",
-                  env_extra={"ATTENTION_CLIPS_FORK_WORKERS": fork})
+        r = clips(root, "render", "-q", "t", "--out", "out", "--jobs", "2", *(() if fork == "1" else ("--no-cache",)))
         assert r.returncode == 1 and "03_broken failed" in r.stderr and "broken on purpose" in r.stderr, r.stderr
         q = root / "out" / "t"
         m = json.loads((q / "manifest.json").read_text())["clips"]
@@ -413,6 +278,11 @@ def test_a_forked_worker_renders_the_same_bits_and_reports_a_failure_as_a_fresh_
         assert "@@progress" not in log  # progress goes to the command, not into the log
     assert out["1"] == out["0"]
     assert set(out["1"][0]) == {"01_alpha", "02_beta"}
+    import clipcache
+
+    usage = clipcache.Store(tmp_path / "p0" / ".render-cache").usage()
+    assert sum(u.entries for u in usage.values()) == 0  # --no-cache kept nothing (the fonts' measures neither)
+    assert clipcache.Store(tmp_path / "p1" / ".render-cache").usage()["segments"].entries > 0
 
 
 def test_a_killed_render_leaves_no_partial_clip_and_resumes(tmp_path):
@@ -471,7 +341,7 @@ def test_a_config_from_the_first_release_loads_and_renders_with_one_line_naming_
               timeout=900)
     assert r.returncode == 0, r.stdout + r.stderr
     note = one_line(r.stderr)
-    assert "written before voice.engine, captions.max_line existed" in note and str(old) in note
+    assert "written before voice.engine, captions.max_line, cache.limit existed" in note and str(old) in note
     assert '[voice] engine = "piper"' in note and "[captions] max_line = 42" in note
     entry = json.loads((out / "t" / "manifest.json").read_text())["clips"]["01_permutation_matrix"]
     assert (out / "t" / "01_permutation_matrix.mp4").stat().st_size > 0
@@ -507,10 +377,18 @@ def test_audit_keeps_what_it_found_under_the_render_key_and_audits_again_when_an
     cfg.write_text(re.sub(r"(?m)^d = \d+", "d = 2", (root / "assets" / "lecture.toml").read_text()))
     other = audit(env={"ATTENTION_CLIPS_CONFIG": str(cfg)})
     assert "unchanged" not in other["01_alpha"] and "unchanged" in other["02_beta"]
-    # a damaged entry is audited again
-    for entry in (root / ".render-cache" / "audit" / "02_beta").rglob("*.pkl"):
-        entry.write_bytes(b"not a pickle")
-    assert "unchanged" not in audit()["02_beta"]
+    # a damaged entry is dropped (said in one line) and the clip audited again
+    import pickle
+
+    for entry in (root / ".render-cache" / "audit").rglob("*.*"):
+        try:
+            if pickle.loads(entry.read_bytes()).clip == "02_beta":
+                entry.write_bytes(os.urandom(entry.stat().st_size))
+        except Exception:
+            continue
+    r = clips(root, "audit")
+    assert "damaged audit entry" in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert "unchanged" in r.stdout.split("02_beta")[0] and "unchanged" not in r.stdout.split("02_beta")[1].split("\n")[0]
 
 
 # ------------------------------------------------------------------------------ typeset files shared between renders
@@ -518,27 +396,23 @@ def test_a_label_is_laid_out_on_one_canvas_at_every_quality(tmp_path, monkeypatc
     """Pango lays text out on a canvas as wide as the frame in pixels and wraps what is wider: a raw ``Text``
     on the test quality's 256 px comes out on two lines.  The kit lays every label out on one canvas
     (``theme.TEXT_CANVAS``, the audit's): built afresh at t, l, h and k, a long label is the same outlines,
-    bit for bit, on one line, so a test render draws the layout the audit checked and a render at any
-    quality can link the labels another quality typeset (one shared text folder; Typst's is one too)."""
+    bit for bit, on one line, so a test render draws the layout the audit checked, and a render at any
+    quality links the label files another quality typeset (the cache's ``svg`` kind, keyed by the canvas:
+    tested through the command in ``test_a_render_at_another_quality_typesets_no_label_again``)."""
     from manim import Text, tempconfig
 
+    import clipcache
     from scenes.kit import theme
     from scenes.render import worker
 
     long = "the extrapolation cliff beyond the training length, where every position is new to the model"
-    monkeypatch.setenv("ATTENTION_CLIPS_MOBJECT_CACHE", "0")  # every label laid out here, by Pango
+    monkeypatch.setattr(clipcache, "_store", clipcache.Store(tmp_path / "cache", "off"))  # laid out here, by Pango
 
     def typeset(quality: str, where: Path, raw: bool = False):
-        monkeypatch.setattr(worker, "SHARED_SVG_DIR", where / "shared")  # nothing typeset before
         w, h, _ = worker.QUALITY_SETTINGS[quality]
-        private = where / "media" / "text"
-        shared = worker.shared_svg_dirs(quality)
-        worker._seed_svg_cache(private, shared["text"])
         theme._BUILT.clear()
-        with tempconfig({"pixel_width": w, "pixel_height": h, "text_dir": str(private), "media_dir": str(where / "media")}):
-            t = Text(long, font_size=24) if raw else theme.label(long, size=24)
-        worker._keep_svg_cache(private, shared["text"])
-        return t
+        with tempconfig({"pixel_width": w, "pixel_height": h, "text_dir": str(where / "text"), "media_dir": str(where)}):
+            return Text(long, font_size=24) if raw else theme.label(long, size=24)
 
     def outline(m) -> np.ndarray:
         return np.concatenate([f.points for f in m.family_members_with_points()])
@@ -549,5 +423,24 @@ def test_a_label_is_laid_out_on_one_canvas_at_every_quality(tmp_path, monkeypatc
     assert all(np.array_equal(outline(m), outline(kit["l"])) for m in kit.values())
     assert kit["t"].height < 0.7 * raw_t.height  # one line
     theme._BUILT.clear()
-    dirs = {q: worker.shared_svg_dirs(q) for q in worker.QUALITY_SETTINGS}
-    assert len({d["text"] for d in dirs.values()}) == 1 and len({d["typst"] for d in dirs.values()}) == 1
+
+
+def test_a_render_at_another_quality_typesets_no_label_again(tmp_path):
+    """The typeset files a render makes are kept in the cache (``svg``) and linked into the next render that
+    lays out the same label or formula, at any quality: a formula's built points depend on the frame (its
+    ``mobjects`` entry is the quality's own), its SVG does not.  A render at ``l`` after one at ``t`` keeps
+    no new typeset file, and each render's scratch folder is gone when it ends."""
+    import clipcache
+
+    root = make_project(tmp_path / "p", ["alpha"])
+    clip_module(root, "alpha").write_text(TEST_MODULES["alpha"].replace(
+        "from scenes.kit import ClipScene, label", "from scenes.kit import ClipScene, label\nfrom scenes.kit.theme import math").replace(
+        'FadeIn(label(f"T = {self.data.grid.shape[0]}"))', 'FadeIn(label(f"T = {self.data.grid.shape[0]}"), math("sum_(i=1)^T x_i"))'))
+    assert clips(root, "render", "-q", "t", "--out", "out").returncode == 0
+    store = clipcache.Store(root / ".render-cache")
+    svgs = sorted(p.name for p in (root / ".render-cache" / "svg").rglob("*.*"))
+    assert svgs and store.usage()["svg"].entries == len(svgs)
+    r = clips(root, "render", "-q", "l", "--out", "out")
+    assert r.returncode == 0, r.stderr
+    assert sorted(p.name for p in (root / ".render-cache" / "svg").rglob("*.*")) == svgs
+    assert store.usage()["mobjects"].entries > 0 and not list((root / ".render-cache" / clipcache.SCRATCH).iterdir())

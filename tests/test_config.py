@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from mathcore import ConfigError, LectureConfig, load_config
-from mathcore.config import CONFIG_ENV, DEFAULT_CONFIG, DEFAULTS, FIELDS, defaults_notice
+from mathcore.config import CONFIG_ENV, DEFAULT_CONFIG, DEFAULTS, FIELDS, defaults_notice, echo
 
 SHIPPED = DEFAULT_CONFIG.read_text(encoding="utf-8")
 
@@ -183,6 +183,10 @@ BAD = [
     ("voice.engine", '"espeak"', "one of piper, recorded, none"),
     ("captions.max_line", "23", "an integer from 24 to 60"),
     ("captions.max_line", "61", "an integer from 24 to 60"),
+    ("cache.limit", '"4"', "a size with its unit"),
+    ("cache.limit", '"500 kB"', 'from "1 MB" up'),
+    ("cache.limit", '"4 GBs"', "a size with its unit"),
+    ("cache.limit", "4", "a size with its unit"),
 ]
 
 
@@ -196,9 +200,9 @@ def test_bad_value_is_one_line_naming_file_key_value_and_rule(tmp_path, key, lit
         text = set_value(text, "sentences.b", f'"{b}"')  # the same words, so this rule is the one broken
     path = write(tmp_path, text)
     msg = one_line_error(path)
-    assert f"{key} = {value!r} is not allowed" in msg, msg
+    assert f"{key} = {echo(value)} is not allowed" in msg, msg  # a long value named by its start and length
     assert allowed in msg, msg
-    assert msg == f"{path}: {key} = {value!r} is not allowed: {msg.split('is not allowed: ', 1)[1]}"
+    assert msg == f"{path}: {key} = {echo(value)} is not allowed: {msg.split('is not allowed: ', 1)[1]}"
 
 
 def test_every_key_has_a_bad_value_test():
@@ -306,9 +310,11 @@ def test_the_first_releases_config_loads_with_the_defaults_named():
     assert "voice" not in raw and "captions" not in raw  # the file as that release shipped it
     cfg = load_config(RELEASE1)
     assert cfg.voice == "piper" and cfg.caption_max_line == 42
-    assert set(cfg.defaults) == {"voice.engine", "captions.max_line"}
+    assert set(cfg.defaults) == {"voice.engine", "captions.max_line", "cache.limit"}
+    assert cfg.cache_limit == "4 GB" and cfg.cache_limit_bytes == 4 * 10**9
     note = defaults_notice(cfg)
     assert note.count("voice.engine") == 2 and '[voice] engine = "piper"' in note and "[captions] max_line = 42" in note
+    assert '[cache] limit = "4 GB"' in note
 
 
 def test_a_bad_value_of_a_later_key_is_still_refused(tmp_path):
@@ -333,3 +339,19 @@ def test_decomposed_letters_are_composed(tmp_path):
                                    "Ærø, Søndergård og Åse", "Łódź, Dvořák, Şişli, Ðàng"])
 def test_titles_in_latin_script_languages_load(tmp_path, title):
     assert load_config(write(tmp_path, set_value(SHIPPED, "lecture.title", f'"{title}"'))).title == title
+
+
+# ---------------------------------------------------------------- long values and sizes
+def test_an_over_long_value_is_named_by_its_start_and_length_never_echoed_whole(tmp_path):
+    title = "Attention " * 1000  # 10 000 characters
+    msg = one_line_error(write(tmp_path, set_value(SHIPPED, "lecture.title", f'"{title}"')))
+    assert "lecture.title" in msg and "10000 characters" in msg and "at most 80 characters" in msg
+    assert len(msg) < 300 + len(str(tmp_path)), msg
+
+
+@pytest.mark.parametrize("text, n", [("4 GB", 4 * 10**9), ("500 MB", 5 * 10**8), ("2 GiB", 2 * 2**30),
+                                     ("1.5GB", 15 * 10**8), ("1 MB", 10**6)])
+def test_cache_limits_are_read_in_decimal_and_binary_units(text, n):
+    from mathcore.config import parse_size
+
+    assert parse_size(text) == n

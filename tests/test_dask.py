@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from test_cli import clips, make_project
+from project import clips, make_project
 
 CLUSTER = """
 import sys, time

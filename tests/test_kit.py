@@ -59,31 +59,39 @@ def _same_drawing(a, b) -> bool:
 
 
 def test_text_and_math_read_back_from_the_disk_cache_are_what_is_built(tmp_path, monkeypatch):
-    """A label or formula another process built is read from disk: the same points and colours as one
-    built here; a damaged entry is built again (and rewritten), never used; a different canvas or font
-    size is another entry."""
+    """A label or formula another process built is read from the cache: the same points and colours as one
+    built here; a damaged entry is dropped (said in one line) and built again, never used; a different
+    canvas or font size is another entry; with the cache off nothing is kept."""
     from manim import tempconfig
 
+    import clipcache
     from scenes.kit import theme
 
-    monkeypatch.setattr(theme, "MOBJECT_CACHE_DIR", tmp_path)
-    monkeypatch.setenv("ATTENTION_CLIPS_MOBJECT_CACHE", "0")
+    def use(mode: str) -> clipcache.Store:
+        s = clipcache.Store(tmp_path, mode)
+        s.report = lambda line: None
+        monkeypatch.setattr(clipcache, "_store", s)
+        return s
+
+    def kept() -> int:
+        return clipcache.Store(tmp_path).usage()["mobjects"].entries
+
+    use("off")
     theme._BUILT.clear()
     fresh = [theme.label("Größe · Äpfel", size=24), theme.math("sum_(i=1)^n x_i", size=24)]
-    assert not any(tmp_path.rglob("*.pkl"))  # off means off
-    monkeypatch.setenv("ATTENTION_CLIPS_MOBJECT_CACHE", "1")
+    assert kept() == 0  # off means off
+    store = use("on")
     for round_ in range(2):  # written, then read back
         theme._BUILT.clear()
         again = [theme.label("Größe · Äpfel", size=24), theme.math("sum_(i=1)^n x_i", size=24)]
         assert all(_same_drawing(a, b) for a, b in zip(fresh, again)), round_
-        assert len(list(tmp_path.rglob("*.pkl"))) == 2
-    for f in tmp_path.rglob("*.pkl"):
-        f.write_bytes(f.read_bytes()[:100])  # cut short, as a killed writer would leave it (it cannot: rename)
+        assert kept() == 2
+    for f in (tmp_path / "mobjects").rglob("*.*"):
+        f.write_bytes(f.read_bytes()[:100])  # cut short (a disk that lost its tail: a writer cannot, it renames)
     theme._BUILT.clear()
     assert _same_drawing(fresh[0], theme.label("Größe · Äpfel", size=24))
-    import pickle
-
-    assert sum(1 for f in tmp_path.rglob("*.pkl") if len(f.read_bytes()) > 100 and pickle.loads(f.read_bytes())) == 1
+    assert len(store.repairs) == 1 and "damaged mobjects entry" in store.repairs[0]
+    assert kept() == 2  # the damaged label dropped and kept anew (the formula, damaged too, waits for its read)
     theme._BUILT.clear()
     theme.label("Größe · Äpfel", size=25)
     from manim import config
@@ -91,11 +99,11 @@ def test_text_and_math_read_back_from_the_disk_cache_are_what_is_built(tmp_path,
     w, h = config.pixel_width, config.pixel_height
     with tempconfig({"pixel_width": w // 2, "pixel_height": h // 2}):
         theme.label("Größe · Äpfel", size=24)  # a label is laid out on one canvas whatever the frame's: the same entry
-    assert len(list(tmp_path.rglob("*.pkl"))) == 3
+    assert kept() == 3
     theme._BUILT.clear()
     with tempconfig({"pixel_width": w // 2, "pixel_height": h // 2}):
         theme.math("sum_(i=1)^n x_i", size=24)  # a formula's entry is the frame's
-    assert len(list(tmp_path.rglob("*.pkl"))) == 4
+    assert kept() == 4
     theme._BUILT.clear()
 
 
@@ -331,7 +339,7 @@ def test_a_mobject_copy_is_manims_own_attribute_for_attribute(clip, monkeypatch)
     from scenes.audit.beats import audit_clip
     from scenes.render import scene_class
 
-    assert Mobject.__deepcopy__ is copying.mobject_deepcopy  # installed by the kit
+    assert Mobject.__deepcopy__ is copying.mobject_deepcopy  # installed for the tests (conftest, patches.py)
     scene = audit_clip(scene_class(resolve([clip])[0]), load_config(), frame_size=(256, 144)).scene
     group = scene.mobjects
     assert sum(len(m.get_family()) for m in group) > 100

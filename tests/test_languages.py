@@ -26,7 +26,7 @@ import pytest
 from mathcore import typeset
 from mathcore.config import ConfigError, load_config
 from scenes.render.matrix import LANGUAGES, config_text, write_config
-from test_cli import clips, one_line
+from project import clips, one_line
 
 REPO = Path(__file__).resolve().parent.parent
 os.environ.setdefault("ATTENTION_CLIPS_VOICE", "none")

@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from test_cli import clip_module, clips, make_project, narration_path, one_line
+from project import clip_module, clips, make_project, narration_path, one_line
 
 # Debian's chromium (`make test` installs it); on macOS, Chromium.app; CLIPS_CHROMIUM names another
 CHROMIUM = os.environ.get("CLIPS_CHROMIUM") or next(

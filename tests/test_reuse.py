@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from test_cli import clip_module, clips, make_project, narration_path
+from project import clip_module, clips, make_project, narration_path
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -24,7 +24,7 @@ from microscope.check import check_submission
 from microscope.run import StudentCode
 from microscope.sandbox import Limits
 from microscope.submission import read_submission
-from test_cli import REPO, clips, one_line
+from project import REPO, clips, one_line
 
 GALLERY = REPO / "examples" / "submissions"
 FAST = Limits(timeout=2.0, memory=512 << 20)  # a hostile call costs at most ~2 s in the tests

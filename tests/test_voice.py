@@ -29,7 +29,7 @@ from scenes.narration.voice import (
     trim_silence,
     unspeakable,
 )
-from test_cli import clips, make_project
+from project import clips, make_project
 from test_lecture_language import read_back
 
 REPO = Path(__file__).resolve().parent.parent

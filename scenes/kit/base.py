@@ -11,7 +11,6 @@ the lecture config); tests call it without rendering.
 
 from __future__ import annotations
 
-import os
 import string
 import tomllib
 from dataclasses import dataclass
@@ -29,8 +28,6 @@ from .layout import SAFE, Layout, baseline_y, fit_label
 from scenes.narration.voice import GAP as VOICE_GAP
 from .theme import BG, DIM, FAINT, FG, HEADING, MARGIN, SMALL, TITLE, label, register_fonts
 
-VOICE_ENV = "ATTENTION_CLIPS_VOICE"  # `clips render --voice` sets it for the worker
-DESCRIBED_ENV = "ATTENTION_CLIPS_DESCRIBED"  # `clips render --described` sets it to "1" for the worker
 NARRATION_DIR: Path = ASSETS_DIR / "narration"  # one TOML a clip: narration/NN_slug.toml
 WORDS_PER_SECOND = 2.5  # reading speed the captions are timed for
 MIN_CAPTION = 1.6  # seconds
@@ -113,9 +110,9 @@ class ClipScene(Scene):
         self._described = described
         self.auditing = audit
         self.audit_records: list = []
-        # the voice: "piper", "recorded" or "none"; by default $ATTENTION_CLIPS_VOICE (set by
-        # `clips render --voice`), else the config's voice.engine.  Audits are silent (``audit_clip``
-        # asks for "none"); a render records its beats narrated, as it draws them.
+        # the voice: "piper", "recorded" or "none" (the render worker passes `clips render --voice`), else the
+        # config's voice.engine.  Audits are silent (``audit_clip`` asks for "none"); a render records its
+        # beats narrated, as it draws them.  ``described``: `clips render --described` (the worker passes it).
         self._voice_choice = voice
         super().__init__(*args, **kwargs)
 
@@ -176,8 +173,8 @@ class ClipScene(Scene):
 
         self.caption_style = Style(max_line=getattr(self.cfg, "caption_max_line", 42))
         # `clips render --described`: the picture holds after each described beat while its description is spoken
-        self.described = self._described if self._described is not None else os.environ.get(DESCRIBED_ENV) == "1"
-        engine = self._voice_choice or os.environ.get(VOICE_ENV) or self.cfg.voice
+        self.described = bool(self._described)
+        engine = self._voice_choice or self.cfg.voice
         self.narrator = None
         if engine != "none":
             from scenes.narration.voice import Narrator
@@ -207,6 +204,29 @@ class ClipScene(Scene):
                 f"this clip provides {', '.join(sorted(values)) or 'no values'}"
             )
         return text.format(**values)
+
+    def narration_problems(self) -> list[str]:
+        """Every ``{brace}`` of the clip's narration (its captions, ``[slug.say]`` and ``[slug.describe]``) that
+        names no value of :meth:`caption_values`, one line each as :meth:`caption` would say it: ``clips render``
+        asks before anything renders (after ``setup``, so the data is built)."""
+        values = self.caption_values()
+        slug, where = self.clip().slug, narration_file(self.clip())
+        tables = [("", self._narration), (".say", self._narration.get("say")), (".describe", self._narration.get("describe"))]
+        out = []
+        for suffix, table in tables:
+            for key, text in (table or {}).items() if isinstance(table, dict) else ():
+                if not isinstance(text, str):
+                    continue
+                try:
+                    names = {f for _, f, _, _ in string.Formatter().parse(text) if f}
+                except ValueError as e:
+                    out.append(f"{where}: [{slug}{suffix}].{key} is not a caption: {e} (write {{{{ and }}}} for a brace)")
+                    continue
+                missing = names - values.keys()
+                if missing:
+                    out.append(f"{where}: [{slug}{suffix}].{key} names {{{sorted(missing)[0]}}}; "
+                               f"this clip provides {', '.join(sorted(values)) or 'no values'}")
+        return out
 
     def spoken_text(self, key: str, caption: str) -> str:
         """What the voice says for beat ``key``: the narration's ``[slug.say]`` entry if there is

@@ -19,7 +19,8 @@ copy is:
 
 The copy has the same attributes, of the same types, with equal values, as Manim's own
 (tests/test_kit.py compares the two over every mobject of two clips' last pictures), and the frames
-of a render are bit-identical.
+of a render are bit-identical.  ``scenes/render/patches.py`` installs both, with every other change the
+project makes to Manim.
 """
 
 from __future__ import annotations
@@ -40,13 +41,14 @@ _FAST: dict[type, bool] = {}  # a class: does it copy with mobject_deepcopy
 _SETTERS: dict[type, frozenset] = {}  # a class: the names its data descriptors (properties) own
 
 
-# the values a copy takes as they are: immutable, or shared on copy (install); enums copy as themselves
+# the values a copy takes as they are: immutable, or shared on copy (share); enums copy as themselves
 ATOMIC = frozenset({bool, int, float, complex, str, bytes, type(None), range, types.FunctionType,
                     types.BuiltinFunctionType, type, np.float64, np.float32, np.int64, np.int32, np.bool_,
                     ManimColor, se.Path, se.Matrix, se.Color, LineJointType, CapStyleType})
 
 
-def _share(self, memo):
+def share(self, memo):
+    """``__deepcopy__`` of what nothing mutates after construction: the copy is the object itself."""
     return self
 
 
@@ -121,9 +123,6 @@ def mobject_deepcopy(self, memo):
 _MANIM_DEEPCOPY = Mobject.__deepcopy__  # Manim's own, for the test that compares the two
 
 
-def install() -> None:
-    """Share the immutable parts and copy mobjects with :func:`mobject_deepcopy` (idempotent)."""
-    for cls in (ManimColor, se.Path, se.Matrix, se.Color, se.Shape):
-        cls.__deepcopy__ = _share
-    Mobject.__deepcopy__ = mobject_deepcopy
+def reset() -> None:
+    """Forget which classes copy fast (their ``__deepcopy__`` was just replaced, by scenes/render/patches.py)."""
     _FAST.clear()

@@ -16,9 +16,7 @@ from manim import MathTypst, ManimColor, Text
 
 from mathcore.config import ASSETS_DIR
 
-from . import copying, numbers
-
-copying.install()  # mobject copies share what nothing mutates, and skip copy.deepcopy (scenes/kit/copying.py)
+from . import numbers
 
 FONTS_DIR: Path = ASSETS_DIR / "fonts"
 SANS = "Inter"
@@ -123,11 +121,11 @@ def register_fonts() -> tuple[str, ...]:
 
 
 _BUILT: dict = {}  # (kind, args) -> a built mobject; callers get copies (an SVG parse costs 10x a copy)
-# Built text and math are also kept on disk, so a new process (a render worker, a CLI audit) reads a label
-# back (~10 ms) instead of laying it out and parsing its SVG again (~50-150 ms; a clip draws ~100 of them).
-# The key holds everything the built points depend on (see _built_identity); an unreadable entry is built
-# again.  ATTENTION_CLIPS_MOBJECT_CACHE=0 turns it off.
-MOBJECT_CACHE_DIR = ASSETS_DIR.parent / ".render-cache" / "mobjects"
+# Built text and math are also kept in the cache (kind "mobjects"), so a new process (a render worker, a CLI
+# audit) reads a label back (~10 ms) instead of laying it out and parsing its SVG again (~50-150 ms; a clip
+# draws ~100 of them).  The key holds everything the built points depend on (see _built_identity); an entry
+# that does not unpickle to a mobject is dropped and built again (one that is damaged never gets that far:
+# the cache checks every entry it serves).
 
 
 @lru_cache(maxsize=1)
@@ -157,31 +155,30 @@ def _built_identity() -> str:
 
 def _disk_cached(key, make):
     import hashlib
-    import os
     import pickle
 
-    if os.environ.get("ATTENTION_CLIPS_MOBJECT_CACHE", "1") in ("0", "no", "off", ""):
-        return make()
-    from manim import config
+    from manim import Mobject, config
+
+    from clipcache import store
 
     # Pango's canvas is the frame in pixels; Typst's strokes are scaled by pixels per unit
     canvas = (config.pixel_width, config.pixel_height, config.frame_width, config.frame_height, str(config.renderer))
     name = hashlib.sha256(repr((_built_identity(), canvas, key)).encode()).hexdigest()[:40]
-    path = MOBJECT_CACHE_DIR / name[:2] / f"{name}.pkl"
-    try:
-        with open(path, "rb") as f:
-            return pickle.load(f)
-    except Exception:  # absent, or unreadable (cut short, another version's pickle): built and written again
-        pass
+    kept = store().get("mobjects", name)
+    if kept is not None:
+        try:
+            m = pickle.loads(kept)
+            if isinstance(m, Mobject):
+                return m
+        except Exception:  # another version's pickle: built again, and kept anew
+            pass
+        store().drop("mobjects", name)
     m = make()
     try:
         data = pickle.dumps(m, protocol=pickle.HIGHEST_PROTOCOL)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        tmp.write_bytes(data)
-        os.replace(tmp, path)  # whole or absent, for any number of processes
-    except Exception:  # not picklable, or no room: the process keeps its own copy only
-        pass
+    except Exception:  # not picklable: the process keeps its own copy only
+        return m
+    store().put("mobjects", name, data)
     return m
 
 

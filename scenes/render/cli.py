@@ -2,19 +2,21 @@
 
     clips list [--json]
     clips render [NAME ...] [--quality l|m|h|k] [--out DIR] [--jobs N] [--force] [--voice piper|recorded|none]
-                 [--scheduler tcp://HOST:PORT]
+                 [--scheduler tcp://HOST:PORT] [--no-cache] [--cache-limit SIZE]
     clips lecture [--quality Q] [--out DIR]
     clips stills [NAME ...] [--theme dark|light] [--out DIR]
     clips handout [--theme light|dark] [--out DIR]
     clips sheet [NAME ...] [--quality Q] [--out DIR] [--beats]
     clips present [--quality Q] [--out DIR]
-    clips audit [NAME ...] [--matrix]
+    clips audit [NAME ...] [--matrix] [--no-cache] [--cache-limit SIZE]
+    clips cache [--clear] [--json] [--cache-limit SIZE]
     clips check SUBMISSION ... [--out DIR] [--jobs N] [--json] [--timeout S] [--memory MIB] [--no-sandbox]
                 [--scheduler tcp://HOST:PORT]
 
-Bad input (an unknown clip, a bad config value, a busy output folder) is one line on
-stderr and exit status 2.  A clip that fails to render is reported with its log and the
-others still render; the command then exits 1.
+Bad input (an unknown clip, a bad config value, a narration brace naming no value, a busy output
+folder) and a fault of the machine (no space left, a folder it may not write) are one line on stderr
+and exit status 2, and leave the outputs as they were.  A clip that fails to render is reported with
+its log and the others still render; the command then exits 1.
 """
 
 from __future__ import annotations
@@ -48,6 +50,14 @@ def _parser() -> argparse.ArgumentParser:
     ls = sub.add_parser("list", help="every clip in lecture order")
     ls.add_argument("--json", action="store_true", help="machine-readable output")
 
+    def caching(sp, no_cache=True):
+        if no_cache:
+            sp.add_argument("--no-cache", action="store_true",
+                            help="read nothing from .render-cache/ and keep nothing there; fresh worker processes")
+        sp.add_argument("--cache-limit", metavar="SIZE", default=None,
+                        help='trim .render-cache/ to SIZE, least recently used first (e.g. "2 GB"; default: the '
+                             "config's cache.limit)")
+
     def common(sp, names=True, quality=True):
         if names:
             sp.add_argument("names", nargs="*", metavar="NAME", help="clip number, slug or scene class (default: all)")
@@ -68,6 +78,7 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--described", action="store_true",
                    help="the extended audio-description version: the picture holds while each description is "
                         "spoken (into OUT/QUALITY/described/)")
+    caching(r)
 
     le = sub.add_parser("lecture", help="join the rendered clips into OUT/QUALITY/lecture.mp4")
     common(le, names=False)
@@ -94,6 +105,12 @@ def _parser() -> argparse.ArgumentParser:
     au.add_argument("--frames", metavar="DIR", help="also write the picture at the end of every beat as PNGs into "
                     "DIR/NN_slug/ (no video is rendered)")
     au.add_argument("--size", default="1920x1080", metavar="WxH", help="size of the --frames PNGs (default 1920x1080)")
+    caching(au)
+
+    ca = sub.add_parser("cache", help="what .render-cache/ holds, per kind; --clear empties it")
+    ca.add_argument("--clear", action="store_true", help="remove every entry")
+    ca.add_argument("--json", action="store_true", help="machine-readable output")
+    caching(ca, no_cache=False)
 
     ck = sub.add_parser("check", help="check notebook-05 submissions (.py or .ipynb, or folders of them) in a sandbox")
     ck.add_argument("submissions", nargs="+", metavar="SUBMISSION", help="a .py file, a notebook or a folder")
@@ -128,12 +145,15 @@ def cmd_list(args) -> int:
 
 # ------------------------------------------------------------------------------ render
 def cmd_render(args) -> int:
+    import shutil
+
     from . import pipeline as pl
 
     if args.jobs < 1:
         raise UsageError(f"argument --jobs: must be at least 1, got {args.jobs}")
     clips = resolve(args.names)
     quality = _quality(args)
+    limit = _cache_limit(args)
     out = Path(args.out).resolve()
     described = bool(getattr(args, "described", False))
     qdir = out / quality / "described" if described else out / quality
@@ -141,7 +161,9 @@ def cmd_render(args) -> int:
     with pl.OutputLock(out):
         qdir.mkdir(parents=True, exist_ok=True)
         pl.clean_partials(qdir)
-        ctx = pl.KeyContext(quality, voice=args.voice, described=described)
+        work = out / ".work" / quality / ("described" if described else "")
+        shutil.rmtree(work, ignore_errors=True)  # a killed run's (this command holds the lock)
+        ctx = pl.KeyContext(quality, voice=args.voice, described=described, no_cache=args.no_cache, cache_limit=limit)
         manifest = pl.Manifest(qdir, quality)
         jobs = pl.plan(ctx, qdir, manifest, clips, args.force)
         todo = [j for j in jobs if j.reason]
@@ -151,8 +173,24 @@ def cmd_render(args) -> int:
         if not todo:
             print(f"{len(jobs)} clip(s) up to date in {qdir} ({time.monotonic() - t_start:.2f} s)")
             return 0
-        work = out / ".work" / quality / ("described" if described else "")
-        outcomes = _run(todo, ctx, qdir, work, manifest, args.jobs, args.scheduler)
+        manifest.check_writable()  # an unwritable folder or manifest: one line now, not after the renders
+        try:
+            pl.preflight(todo, ctx, work)  # every narration brace names a value: one line each, before anything renders
+            outcomes = _run(todo, ctx, qdir, work, manifest, args.jobs, args.scheduler)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+            for empty in (work.parent, out / ".work"):
+                try:
+                    empty.rmdir()
+                except OSError:
+                    pass
+    for line in dict.fromkeys(r for o in outcomes for r in o.repairs):  # damaged cache entries, made again
+        print(f"clips: {line}", file=sys.stderr)
+    faults = [o for o in outcomes if o.fault]
+    if faults:
+        raise pl.RenderFault(faults[0].message)
+    if not args.no_cache:
+        _trim(limit)
     failed = [o for o in outcomes if not o.ok]
     done = len(outcomes) - len(failed)
     print(f"{done} rendered, {len(jobs) - len(todo)} unchanged, {len(failed)} failed "
@@ -160,6 +198,51 @@ def cmd_render(args) -> int:
     for o in failed:
         print(f"clips: {o.clip.name} failed: {o.message} (log: {o.log})", file=sys.stderr)
     return 1 if failed else 0
+
+
+# ------------------------------------------------------------------------------ the cache
+def _cache_limit(args) -> int:
+    """The cache's size limit in bytes: ``--cache-limit``, else the config's ``cache.limit``."""
+    from mathcore.config import SIZE_RULE, load_config, parse_size
+
+    flag = getattr(args, "cache_limit", None)
+    if flag is None:
+        return load_config().cache_limit_bytes
+    try:
+        return parse_size(flag)
+    except ValueError:
+        raise UsageError(f"argument --cache-limit: {flag!r} is not {SIZE_RULE}") from None
+
+
+def _trim(limit: int) -> None:
+    from clipcache import store
+
+    store().trim(limit)
+
+
+def cmd_cache(args) -> int:
+    """What the cache holds per kind (entries, bytes) against its limit; ``--clear`` empties it."""
+    from clipcache import KINDS, human, store
+
+    limit = _cache_limit(args)
+    s = store()
+    if args.clear:
+        gone = s.clear()
+        print(f"cleared {s.root}: {gone.entries} entries, {human(gone.bytes)}")
+        return 0
+    s.trim(limit)
+    usage = s.usage()
+    total = sum(u.bytes for u in usage.values())
+    if args.json:
+        print(json.dumps({"root": str(s.root), "limit": limit, "bytes": total,
+                          "kinds": {k: {"entries": u.entries, "bytes": u.bytes} for k, u in usage.items()}}, indent=2))
+        return 0
+    print(f"{s.root}: {human(total)} of {human(limit)}, least recently used first out")
+    print(f"  {'kind':<10} {'entries':>8} {'size':>10}")
+    for k in KINDS:
+        print(f"  {k:<10} {usage[k].entries:>8} {human(usage[k].bytes):>10}")
+    print(f"  {'total':<10} {sum(u.entries for u in usage.values()):>8} {human(total):>10}")
+    return 0
 
 
 def _run(todo, ctx, qdir, workroot, manifest, jobs, scheduler=None):
@@ -236,6 +319,7 @@ def cmd_audit(args) -> int:
 
     clips = resolve(args.names)
     load_config()  # a bad config is one line and exit 2 before anything runs
+    limit = _cache_limit(args)
     bad = 0
     with tempfile.TemporaryDirectory() as tmp:
         for c in clips:
@@ -274,6 +358,8 @@ def cmd_audit(args) -> int:
                 for p in res.problems:
                     print(f"      {p}")
     print(f"audit: {len(clips)} clip(s), {bad} problem(s)")
+    if not args.no_cache:
+        _trim(limit)
     return 1 if bad else 0
 
 
@@ -305,10 +391,10 @@ def one_line_errors() -> tuple[type, ...]:
     exit status 2.  Caught by type; the narration's error is looked up only if the base scene was
     imported (nothing else can raise it), so this never imports Manim."""
     from scenes.narration.voice import VoiceError
-    from .pipeline import LectureError, RenderLockedError
+    from .pipeline import LectureError, NarrationProblem, RenderFault, RenderLockedError
     from .remote import ClusterError
 
-    kinds = [VoiceError, LectureError, RenderLockedError, ClusterError]
+    kinds = [VoiceError, LectureError, RenderLockedError, ClusterError, RenderFault, NarrationProblem]
     base = sys.modules.get("scenes.kit.base")
     if base is not None:
         kinds.append(base.NarrationError)
@@ -339,6 +425,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "list":
             return cmd_list(args)
         _check_config(args)
+        _prepare_cache(args)
+        if args.command == "cache":
+            return cmd_cache(args)
         if args.command == "render":
             return cmd_render(args)
         if args.command == "lecture":
@@ -370,10 +459,34 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except Exception as e:  # pipeline errors with their own one-line message
         if isinstance(e, one_line_errors()):
-            print(f"clips: {e}", file=sys.stderr)
+            for line in str(e).splitlines():
+                print(f"clips: {line}", file=sys.stderr)
+            return 2
+        from .pipeline import fault_of
+
+        fault = fault_of(e)  # a folder it may not write, a full disk: one line naming the file and the disk
+        if fault is not None:
+            print(f"clips: {fault}", file=sys.stderr)
             return 2
         raise
     return 0
+
+
+def _prepare_cache(args) -> None:
+    """This command's cache: what killed commands left is removed, and ``--no-cache`` reads and keeps
+    nothing (``--force`` is the render workers' own); a command that builds clips here gets the patches
+    every such process uses (scenes/render/patches.py)."""
+    import clipcache
+
+    if args.command == "check":
+        return
+    mode = "off" if getattr(args, "no_cache", False) else "refresh" if getattr(args, "force", False) else "on"
+    s = clipcache.configure(mode)
+    s.clean()
+    if args.command in ("audit", "handout", "stills"):
+        from . import patches
+
+        patches.install_building()
 
 
 if __name__ == "__main__":

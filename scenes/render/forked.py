@@ -8,7 +8,7 @@ server only imported modules; it never rendered), with the job's environment and
 the clip's log, as before.  The frames and files are the same bits (``tests/test_reuse.py``).
 
 This module is light (the CLI imports it to hand jobs over); the heavy imports happen in the
-server.  ``ATTENTION_CLIPS_FORK_WORKERS=0`` starts each worker afresh, as before.
+server.  ``clips render --no-cache`` starts each worker afresh, as before.
 """
 
 from __future__ import annotations
@@ -19,13 +19,8 @@ import threading
 import traceback
 from pathlib import Path
 
-ENV = "ATTENTION_CLIPS_FORK_WORKERS"
 _lock = threading.Lock()
 _context = None
-
-
-def enabled() -> bool:
-    return os.environ.get(ENV, "1") not in ("0", "no", "off", "")
 
 
 def context():
@@ -41,15 +36,15 @@ def context():
         return _context
 
 
-def run(argv: list[str], env: dict, log: Path, on_progress) -> int:
-    """Run ``scenes.render.worker`` with ``argv`` in a forked child; its stdout and stderr go to
-    ``log``, each animation played calls ``on_progress(played)``.  Returns the exit status
+def run(argv: list[str], env: dict, log: Path, on_progress, module: str = "scenes.render.worker") -> int:
+    """Run ``module``'s ``main(argv)`` (the worker, or the narration's preflight) in a forked child; its stdout
+    and stderr go to ``log``, each animation played calls ``on_progress(played)``.  Returns the exit status
     (negative: killed by that signal)."""
     from multiprocessing.connection import wait
 
     ctx = context()
     recv, send = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=child, args=(list(argv), dict(env), str(log), send), daemon=False)
+    proc = ctx.Process(target=child, args=(list(argv), dict(env), str(log), send, module), daemon=False)
     proc.start()
     send.close()
     try:
@@ -69,8 +64,8 @@ def run(argv: list[str], env: dict, log: Path, on_progress) -> int:
     return proc.exitcode
 
 
-def child(argv: list[str], env: dict, log: str, progress) -> None:
-    """In the forked child: the job's environment, the log as stdout and stderr, then the worker."""
+def child(argv: list[str], env: dict, log: str, progress, module: str = "scenes.render.worker") -> None:
+    """In the forked child: the job's environment, the log as stdout and stderr, then ``module.main``."""
     os.environ.clear()
     os.environ.update(env)
     fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
@@ -79,11 +74,13 @@ def child(argv: list[str], env: dict, log: str, progress) -> None:
     os.close(fd)
     sys.stdout = open(1, "w", encoding="utf-8", errors="replace", buffering=1, closefd=False)
     sys.stderr = open(2, "w", encoding="utf-8", errors="replace", buffering=1, closefd=False)
+    import importlib
+
     from . import worker
 
     worker.report_progress = progress.send
     try:
-        code = worker.main(argv)
+        code = importlib.import_module(module).main(argv)
     except SystemExit as e:
         code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
     except BaseException:  # noqa: BLE001 - the log's last line names it, as a fresh worker's would

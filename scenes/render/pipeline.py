@@ -18,6 +18,7 @@ Outputs under ``<out>/<quality>/``: ``NN_slug.mp4``, ``NN_slug.srt``, ``NN_slug.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import hashlib
 import json
@@ -49,6 +50,52 @@ class RenderLockedError(RuntimeError):
     """Another ``clips`` process holds the output folder."""
 
 
+class NarrationProblem(ValueError):
+    """A narration ``{brace}`` names no value its clip provides: one line each, before anything renders."""
+
+
+FAULT_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM)
+
+
+def disk_of(path) -> str:
+    """The file system ``path`` is on, as a person finds it: its mount point, type, size and free space."""
+    p = os.path.realpath(str(path))
+    best = ("/", "?")
+    try:
+        with open("/proc/self/mounts", encoding="utf-8") as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) >= 3:
+                    mnt = parts[1].replace("\\040", " ")
+                    if (p == mnt or p.startswith(mnt.rstrip("/") + "/")) and len(mnt) >= len(best[0]):
+                        best = (mnt, parts[2])
+    except OSError:
+        pass
+    from clipcache import human
+
+    try:
+        u = shutil.disk_usage(best[0])
+        return f"{best[0]} ({best[1]}, {human(u.total)}, {human(u.free)} free)"
+    except OSError:
+        return best[0]
+
+
+def fault_message(what: str, path: str | None) -> str:
+    """One line for a fault of the machine: what happened, to which file, on which disk."""
+    where = f" writing {path}" if path else ""
+    if "space" in what.lower() or "quota" in what.lower():
+        disk = disk_of(path) if path else "the disk"
+        return f"no space left on {disk}{where}: free some space (clips cache --clear frees the cache) and run again"
+    return f"cannot write {path or 'a file'}: {what.split(':')[0]} (choose another --out, or make it writable)"
+
+
+def fault_of(e: BaseException) -> str | None:
+    """:func:`fault_message` for an ``OSError`` of the machine (no space, no permission), else ``None``."""
+    if isinstance(e, OSError) and e.errno in FAULT_ERRNOS:
+        return fault_message(e.strerror or os.strerror(e.errno), e.filename)
+    return None
+
+
 # ------------------------------------------------------------------------------ keys
 @dataclass
 class KeyContext:
@@ -62,6 +109,10 @@ class KeyContext:
     versions: tuple[str, ...] = ()  # the libraries and Python the frames depend on
     voice: str | None = None  # "piper", "recorded", "none": `--voice`, else the config's voice.engine
     described: bool = False  # `--described`: the extended-description version (out/<q>/described/)
+    # how the workers run (not part of any key): `--no-cache` (nothing read or kept, fresh worker processes)
+    # and the cache's size limit in bytes (each worker trims the cache to it when it is done)
+    no_cache: bool = False
+    cache_limit: int | None = None
 
     def __post_init__(self):
         from mathcore.config import load_config
@@ -82,8 +133,15 @@ class KeyContext:
 
         return {"engine": self.voice, **(voice_identity() if self.voice == "piper" else {})}
 
-    def worker_env(self) -> dict:
-        return {"ATTENTION_CLIPS_VOICE": self.voice, "ATTENTION_CLIPS_DESCRIBED": "1" if self.described else "0"}
+    def worker_args(self, force: bool = False) -> list[str]:
+        """The worker's options, as arguments (``scenes.render.worker``): the voice, the described version,
+        ``--force`` (a forced job reads no cache), ``--no-cache`` and the cache's size limit."""
+        args = ["--voice", self.voice]
+        args += ["--described"] if self.described else []
+        args += ["--force"] if force else []
+        args += ["--no-cache"] if self.no_cache else []
+        args += ["--cache-limit", str(self.cache_limit)] if self.cache_limit is not None else []
+        return args
 
     def static_key(self, clip: Clip) -> str:
         parts = [self.shared.encode(), clip_digest(clip, self.narration).encode()]
@@ -114,18 +172,27 @@ def sha256_file(path: Path) -> str:
 
 
 def place(src: Path, dst: Path) -> None:
-    """Copy ``src`` to ``dst`` atomically: write ``dst.partial``, fsync, rename."""
+    """Copy ``src`` to ``dst`` atomically: write ``dst.partial``, fsync, rename (on a failure, no
+    ``.partial`` is left and ``dst`` is as it was)."""
     tmp = dst.with_name(dst.name + PARTIAL)
-    shutil.copyfile(src, tmp)
-    with open(tmp, "rb") as f:
-        os.fsync(f.fileno())
-    os.replace(tmp, dst)
+    try:
+        shutil.copyfile(src, tmp)
+        with open(tmp, "rb") as f:
+            os.fsync(f.fileno())
+        os.replace(tmp, dst)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def write_json_atomic(path: Path, data) -> None:
     tmp = path.with_name(path.name + PARTIAL)
-    tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    try:
+        tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 class OutputLock:
@@ -171,6 +238,18 @@ class Manifest:
 
     def entry(self, clip: Clip) -> dict | None:
         return self.data["clips"].get(clip.name)
+
+    def check_writable(self) -> None:
+        """Raise the ``OSError`` writing the manifest would raise (an unwritable folder or manifest), before
+        anything renders: the manifest is written again as it is (or a probe beside it), atomically."""
+        if self.path.exists():
+            write_json_atomic(self.path, self.data)
+        else:
+            probe = self.path.with_name(self.path.name + PARTIAL)
+            try:
+                probe.write_text("", encoding="utf-8")
+            finally:
+                probe.unlink(missing_ok=True)
 
     def record(self, clip: Clip, entry: dict) -> None:
         self.data["clips"][clip.name] = entry
@@ -266,50 +345,49 @@ class Outcome:
     seconds: float
     log: Path
     message: str = ""
+    fault: bool = False  # a fault of the machine (no space, no permission): the run stops
+    skipped: bool = False  # not started: the run stopped on a fault before its turn
+    repairs: list = field(default_factory=list)  # damaged cache entries the worker dropped (one line each)
 
 
-def render_local(clip: Clip, quality: str, work: Path, log: Path, on_progress=None, env: dict | None = None,
-                 fork: bool = True) -> dict:
-    """Render ``clip`` in a worker process of its own into ``work``; its output goes to ``log``.
+def render_local(clip: Clip, quality: str, work: Path, log: Path, on_progress=None, args: list[str] = (),
+                 env: dict | None = None, fork: bool = True) -> dict:
+    """Render ``clip`` in a worker process of its own into ``work``, with the worker's options ``args``
+    (:meth:`KeyContext.worker_args`); its output goes to ``log``.
 
     The worker is forked from a server that has imported Manim and the scenes once
-    (:mod:`scenes.render.forked`); with ``fork=False`` (or ``ATTENTION_CLIPS_FORK_WORKERS=0``) it is
+    (:mod:`scenes.render.forked`); with ``fork=False`` (``--no-cache``, and a Dask worker) it is
     started afresh, ``python -m scenes.render.worker``.
 
     Returns the worker's ``result.json`` (files it made, config fields read, beats) or raises
-    :class:`RenderFailed` with the last line of the log."""
+    :class:`RenderFailed` with the last line of the log (:class:`RenderFault` for a fault of the machine)."""
+    from .worker import FAULT_EXIT, FAULT_MARK
+
     work.mkdir(parents=True, exist_ok=True)
     (work / "result.json").unlink(missing_ok=True)
     env = dict(os.environ if env is None else env, PYTHONUNBUFFERED="1")
-    argv = [clip.name, quality, str(work)]
-    if fork and forked.enabled():
+    argv = [clip.name, quality, str(work), *args]
+    if fork:
         log.write_text("", encoding="utf-8")
         rc = forked.run(argv, env, log, None if on_progress is None else lambda played: on_progress(clip, played))
     else:
         rc = _render_in_new_process(argv, env, log, clip, on_progress)
     if rc != 0:
         tail = [ln.strip() for ln in log.read_text(encoding="utf-8", errors="replace").splitlines() if ln.strip()]
+        if rc == FAULT_EXIT and tail and tail[-1].startswith(FAULT_MARK):
+            what, _, path = tail[-1][len(FAULT_MARK):].partition(": ")
+            raise RenderFault(fault_message(what, path or None))
         raise RenderFailed(tail[-1] if tail else f"worker exited with status {rc}")
     return json.loads((work / "result.json").read_text())
 
 
-def _render_in_new_process(argv: list[str], env: dict, log: Path, clip: Clip, on_progress) -> int:
-    with open(log, "w", encoding="utf-8") as logf:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "scenes.render.worker", *argv],
-            cwd=REPO_DIR, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
-        )
-        for line in proc.stdout:
-            if line.startswith("@@progress "):
-                if on_progress is not None:
-                    on_progress(clip, int(line.split()[1]))
-            else:
-                logf.write(line)
-        return proc.wait()
-
-
 class RenderFailed(RuntimeError):
     """A clip's worker failed; the message is the last line of its log."""
+
+
+class RenderFault(RenderFailed):
+    """The machine stopped the render (no space left, a folder that may not be written): one line naming the
+    file and the disk; the command stops, removes its work folders and leaves the outputs it had."""
 
 
 def commit(clip: Clip, ctx: KeyContext, qdir: Path, manifest: Manifest, lock: threading.Lock, result: dict) -> dict:
@@ -343,24 +421,56 @@ def commit(clip: Clip, ctx: KeyContext, qdir: Path, manifest: Manifest, lock: th
 
 def run_job(job: Job, ctx: KeyContext, qdir: Path, workroot: Path, manifest: Manifest, lock: threading.Lock,
             on_progress) -> Outcome:
-    """Render one job in a local worker process and commit it."""
+    """Render one job in a local worker process and commit it; its work folder is removed either way."""
     clip = job.clip
     logdir = qdir / "logs"
     logdir.mkdir(exist_ok=True)
     log = logdir / f"{clip.name}.log"
     t0 = time.monotonic()
+    work = workroot / clip.name
     try:
-        result = render_local(clip, ctx.quality, workroot / clip.name, log, on_progress,
-                              dict(os.environ, **ctx.worker_env(), **job_env(job)))
+        result = render_local(clip, ctx.quality, work, log, on_progress, ctx.worker_args(job.reason == "forced"),
+                              fork=not ctx.no_cache)
+        commit(clip, ctx, qdir, manifest, lock, result)
+    except RenderFault as e:
+        return Outcome(clip, False, time.monotonic() - t0, log, str(e), fault=True)
     except RenderFailed as e:
         return Outcome(clip, False, time.monotonic() - t0, log, str(e))
-    commit(clip, ctx, qdir, manifest, lock, result)
-    return Outcome(clip, True, time.monotonic() - t0, log)
+    except OSError as e:
+        fault = fault_of(e)
+        if fault is None:
+            raise
+        return Outcome(clip, False, time.monotonic() - t0, log, fault, fault=True)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return Outcome(clip, True, time.monotonic() - t0, log, repairs=list(result.get("repairs") or []))
 
 
-def job_env(job: Job) -> dict:
-    """What the worker needs to know of the job: ``--force`` draws every segment afresh."""
-    return {"ATTENTION_CLIPS_FORCE": "1" if job.reason == "forced" else "0"}
+def preflight(todo: list[Job], ctx: KeyContext, workroot: Path) -> None:
+    """Before anything renders: the narration of every clip about to render names only values the clip
+    provides (:mod:`scenes.render.preflight`, in a process forked from the render server); raises
+    :class:`NarrationProblem` (one line per problem) if not."""
+    from .preflight import MARK, PROBLEMS_EXIT
+
+    if not todo:
+        return
+    workroot.mkdir(parents=True, exist_ok=True)
+    log = workroot / "preflight.log"
+    names = [j.clip.name for j in todo]
+    try:
+        if ctx.no_cache:
+            with open(log, "w", encoding="utf-8") as f:
+                rc = subprocess.run([sys.executable, "-m", "scenes.render.preflight", *names], cwd=REPO_DIR,
+                                    stdout=f, stderr=subprocess.STDOUT, env=os.environ).returncode
+        else:
+            log.write_text("", encoding="utf-8")
+            rc = forked.run(names, dict(os.environ), log, None, module="scenes.render.preflight")
+        lines = log.read_text(encoding="utf-8", errors="replace").splitlines()
+    finally:
+        log.unlink(missing_ok=True)
+    found = [ln[len(MARK):] for ln in lines if ln.startswith(MARK)]
+    if rc == PROBLEMS_EXIT and found:
+        raise NarrationProblem("\n".join(found))
 
 
 # ------------------------------------------------------------------------------ executing a plan
@@ -383,9 +493,15 @@ class LocalRunner:
             lock: threading.Lock, events: Events) -> list[Outcome]:
         from concurrent.futures import ThreadPoolExecutor
 
+        stop = threading.Event()  # a fault of the machine: no further clip starts
+
         def work(j: Job) -> Outcome:
+            if stop.is_set():
+                return Outcome(j.clip, False, 0.0, qdir / "logs" / f"{j.clip.name}.log", "not started", skipped=True)
             events.started(j.clip)
             o = run_job(j, ctx, qdir, workroot, manifest, lock, events.progress)
+            if o.fault:
+                stop.set()
             events.finished(o)
             return o
 

@@ -23,7 +23,9 @@ import pyloudnorm  # noqa: E402,F401
 
 from ..kit import base  # noqa: E402,F401
 from ..narration import voice  # noqa: E402,F401
-from . import audio, segments, speed, worker  # noqa: E402,F401
+from . import audio, patches, preflight, segments, speed, worker  # noqa: E402,F401
+
+patches.install_building()  # the copies every clip's process uses (the render's own patches: its worker)
 
 for _module in sorted({c.module for c in CLIPS}):
     try:

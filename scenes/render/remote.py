@@ -32,7 +32,6 @@ from .pipeline import (
     RenderFailed,
     clip_digest,
     commit,
-    job_env,
     library_versions,
     render_local,
     source_digest,
@@ -68,14 +67,15 @@ def render_remote(clip_name: str, quality: str, expect: dict, config_text: str, 
     try:
         cfg = tmp / "lecture.toml"
         cfg.write_text(config_text, encoding="utf-8")
-        env = dict(os.environ, ATTENTION_CLIPS_CONFIG=str(cfg), **expect.get("env", {}))
+        env = dict(os.environ, ATTENTION_CLIPS_CONFIG=str(cfg))  # the client's config; its options are arguments
         log = tmp / "worker.log"
 
         def progress(_clip, played):
             worker.log_event(topic, {"clip": clip_name, "played": played})
 
         try:
-            result = render_local(clip, quality, tmp / "work", log, progress, env, fork=False)  # a Dask worker's own
+            result = render_local(clip, quality, tmp / "work", log, progress, expect.get("args", []), env,
+                                  fork=False)  # a Dask worker's own process
         except RenderFailed as e:
             return {"ok": False, "message": str(e), "log": log.read_text(encoding="utf-8", errors="replace")}
         files = {k: Path(result[k]).read_bytes() for k in KINDS if result.get(k)}
@@ -157,14 +157,14 @@ class DaskRunner:
 
         client.subscribe_topic(topic, on_event)
         config_text = config_path().read_text(encoding="utf-8")
-        expect_common = {"source": ctx.source, "versions": list(ctx.versions), "env": ctx.worker_env()}
+        expect_common = {"source": ctx.source, "versions": list(ctx.versions)}
         logdir = qdir / "logs"
         logdir.mkdir(exist_ok=True)
         t0 = {}
         futures = {}
         try:
             for j in todo:
-                expect = dict(expect_common, clip=clip_digest(j.clip), env={**expect_common["env"], **job_env(j)})
+                expect = dict(expect_common, clip=clip_digest(j.clip), args=ctx.worker_args(j.reason == "forced"))
                 t0[j.clip.name] = time.monotonic()
                 fut = client.submit(render_remote, j.clip.name, ctx.quality, expect, config_text, topic,
                                     pure=False, key=f"render-{j.clip.name}-{uuid.uuid4().hex[:8]}")

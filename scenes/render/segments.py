@@ -1,7 +1,7 @@
 """Beat-level reuse: a clip's video is made of one segment per ``play``/``wait`` (Manim's partial
 movie files), each cached by its content, so an edit re-encodes only the segments it changed.
 
-How a render goes (``install`` patches Manim for the worker process):
+How a render goes (``scenes/render/patches.py`` hands Manim the functions below in a render worker):
 
 * Manim's renderer asks for a key at every ``play`` and ``wait`` before drawing anything; it
   gets :func:`segment_key`: a digest of *what is drawn*: every mobject on screen (type, points,
@@ -13,15 +13,18 @@ How a render goes (``install`` patches Manim for the worker process):
   caption that lengthens one beat moves every later segment in time but changes none.
   (Manim's own key, ``get_hash_from_play_call``, serialises every mobject to JSON: 38 of 62 s
   of a warm-cache render of clip 03 at 480p; this digest reads the same arrays in place.)
-* A segment whose key is in the clip's cache folder (``.render-cache/segments/<clip>/``) is
-  not drawn: the scene jumps to the segment's end state as Manim does for its own cache hits.
-  Any other segment is drawn and encoded into a file written aside and renamed into place
-  when complete, so an interrupted render never leaves a half segment under a real key.
+* A segment whose key (and quality) is kept in the cache (kind ``segments``, with the clock of the
+  frames drawing it added) is not drawn: the cache checks the file against its checksum and links it
+  into the render's segment folder (a scratch folder on the cache's file system: nothing is copied),
+  and the scene jumps to the segment's end state as Manim does for its own cache hits.  Any other
+  segment is drawn and encoded into a file written aside and renamed into place when complete, then
+  linked into the cache, so an interrupted render never leaves a half segment under a real key.
 * Manim joins the segments by copying their packets (``combine_to_movie``), as it does for a
   full render; each segment is an independent H.264 stream starting with a key frame, so the
   joined file of a partly cached render is the same bits as a full render's (``tests/test_reuse.py``
   compares them).
-* ``force`` draws every segment (and refreshes the cache).
+* ``force`` draws every segment (and refreshes the cache).  The cache's size limit covers segments as it
+  covers every kind (least recently used first).
 
 The caption track, the beats' times and the voice come from running the clip's ``construct``
 in full (only drawing is skipped), so they are always the clip's current ones.
@@ -38,10 +41,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..catalog import REPO_DIR
 
-CACHE_ROOT = REPO_DIR / ".render-cache" / "segments"
-MAX_FILES = 1500  # per clip: the least recently used beyond this are removed (Manim's LRU pruning)
 TMP_MARK = ".partial-"
 
 # what the Cairo camera reads of a mobject to draw it (VMobject, ImageMobject, PMobject), and a
@@ -51,11 +51,7 @@ _DRAWN_ARRAYS = ("points", "fill_rgbas", "stroke_rgbas", "background_stroke_rgba
 _DRAWN_SCALARS = ("stroke_width", "background_stroke_width", "sheen_factor", "z_index", "joint_type", "cap_style",
                   "shade_in_3d", "resampling_algorithm", "invert", "text", "font", "font_size", "close_new_points")
 _DEBUG = [] if os.environ.get("CLIPS_SEGMENT_DEBUG") else None
-_state = {"hits": 0, "drawn": 0, "force": False, "salt": b""}
-
-
-def cache_dir(clip_name: str) -> Path:
-    return CACHE_ROOT / clip_name
+_state = {"hits": 0, "drawn": 0, "force": False, "salt": b"", "clocks": {}}
 
 
 # ------------------------------------------------------------------ the digest
@@ -256,113 +252,92 @@ def salt() -> bytes:
     return hashlib.sha256(b"\0".join(parts)).digest()
 
 
-# ------------------------------------------------------------------ the patches
-def install(force: bool = False) -> None:
-    """Give Manim our segment keys, atomic segment files and (with ``force``) no cache hits."""
-    import manim.renderer.cairo_renderer as cr
-    from manim.scene.scene_file_writer import SceneFileWriter
-    from manim.scene.video_segment_encoder import VideoSegmentEncoder
+# ------------------------------------------------------------------ what replaces Manim's (scenes/render/patches.py)
+ORIGINAL: dict = {}  # Manim's own methods these wrap, by name, saved by patches.install_render
 
-    _state.update(force=force, salt=salt(), hits=0, drawn=0, adds=[], hit=None)
-    cr.get_hash_from_play_call = segment_key
-    if getattr(VideoSegmentEncoder, "_clips_atomic", False):
-        return
-    counter = [0]
-    init, finish = VideoSegmentEncoder.__init__, VideoSegmentEncoder.finish
 
-    def __init__(self, *, target, spec):
-        final = Path(target)
-        counter[0] += 1
-        tmp = final.with_name(f"{final.stem}{TMP_MARK}{os.getpid()}-{counter[0]}{final.suffix}")
-        init(self, target=tmp, spec=spec)
-        self._final = final
+def begin(force: bool, quality: str, store) -> None:
+    """A render starts: segments of ``quality`` come from (and go to) ``store``; ``force`` takes none from it."""
+    _state.update(force=force, salt=salt(), hits=0, drawn=0, adds=[], hit=None, clocks={}, quality=quality,
+                  store=store, counter=0)
 
-    def _finish(self):
-        finish(self)  # raises if the encoder failed: the temporary file is then removed by abort()
-        os.replace(self.target, self._final)
-        self.target = self._final
-        _state["drawn"] += 1
 
-    def is_already_cached(self, hash_invocation: str) -> bool:
-        if _state["force"] or not original_cached(self, hash_invocation):
+def _key(h: str) -> str:
+    return f"{h}-{_state['quality']}"
+
+
+def encoder_init(self, *, target, spec):
+    """``VideoSegmentEncoder.__init__``: encode into a temporary name of this process's own."""
+    final = Path(target)
+    _state["counter"] += 1
+    tmp = final.with_name(f"{final.stem}{TMP_MARK}{os.getpid()}-{_state['counter']}{final.suffix}")
+    ORIGINAL["encoder_init"](self, target=tmp, spec=spec)
+    self._final = final
+
+
+def encoder_finish(self):
+    """``VideoSegmentEncoder.finish``: a complete segment is renamed into place and kept in the cache."""
+    ORIGINAL["encoder_finish"](self)  # raises if the encoder failed: the temporary file is then removed by abort()
+    os.replace(self.target, self._final)
+    self.target = self._final
+    _state["drawn"] += 1
+    _state["store"].put_file("segments", _key(self._final.stem), self._final)
+
+
+def is_already_cached(self, hash_invocation: str) -> bool:
+    """``SceneFileWriter.is_already_cached``: drawn earlier in this render, or kept in the cache (checked,
+    linked into this render's segment folder) with the clock of how drawing it advanced the scene."""
+    if _state["force"]:
+        return False
+    adds = _state["clocks"].get(hash_invocation)
+    if adds is None or not ORIGINAL["is_already_cached"](self, hash_invocation):
+        store = _state["store"]
+        raw = store.get("segments", _key(hash_invocation) + "-clock")
+        try:
+            adds = [int(n) for n in json.loads(raw)] if raw is not None else None
+        except (ValueError, TypeError):
+            adds = None
+        if adds is None or not store.link("segments", _key(hash_invocation), self.output_plan.segment_path(hash_invocation)):
             return False
-        try:  # how drawing it advanced the clock (without it the segment is drawn again)
-            adds = json.loads(_clock_path(self.output_plan.segment_path(hash_invocation)).read_text())
-        except (OSError, ValueError):
-            return False
-        _state["hits"] += 1
-        _state["hit"] = adds
-        return True
-
-    def add_frame(self, frame, num_frames: int = 1):
-        if not self.skip_animations:
-            _state["adds"].append(int(num_frames))
-        add(self, frame, num_frames)
-
-    def play(self, scene, *args, **kwargs):
-        t0 = self.time
-        _state.update(adds=[], hit=None)
-        renderer_play(self, scene, *args, **kwargs)
-        key = self.animations_hashes[-1] if self.animations_hashes else None
-        if _state["hit"] is not None:
-            # taken from the cache: advance the clock exactly as drawing it did (frame by frame,
-            # or a held frame at once), not by the animation's nominal length as Manim's skip
-            # does, so every later beat starts on the same frame as in a full render
-            dt = 1 / self.camera.frame_rate
-            self.time = t0
-            for n in _state["hit"]:
-                self.time += n * dt
-            _state["hit"] = None
-            self.static_image = None  # (the held frame a cached play would have drawn)
-        elif key is not None and not key.startswith("uncached_"):
-            path = _clock_path(self.file_writer.output_plan.segment_path(key))
-            tmp = path.with_name(f"{path.name}{TMP_MARK}{os.getpid()}")
-            tmp.write_text(json.dumps(_state["adds"]))
-            os.replace(tmp, path)
-
-    def update_frame(self, *args, **kwargs):
-        if _state["hit"] is not None:  # a segment from the cache: nothing of it is drawn
-            return None
-        return update(self, *args, **kwargs)
-
-    original_cached = SceneFileWriter.is_already_cached
-    add, renderer_play, update = cr.CairoRenderer.add_frame, cr.CairoRenderer.play, cr.CairoRenderer.update_frame
-    cr.CairoRenderer.update_frame = update_frame
-    VideoSegmentEncoder.__init__ = __init__
-    VideoSegmentEncoder.finish = _finish
-    SceneFileWriter.is_already_cached = is_already_cached
-    cr.CairoRenderer.add_frame = add_frame
-    cr.CairoRenderer.play = play
-    VideoSegmentEncoder._clips_atomic = True
+    _state["hits"] += 1
+    _state["hit"] = adds
+    return True
 
 
-def _clock_path(segment: Path) -> Path:
-    """Beside each segment: the frames each of its writes added (``[1, 1, ...]`` drawn, ``[45]`` held)."""
-    return segment.with_name(segment.stem + ".clock.json")
+def add_frame(self, frame, num_frames: int = 1):
+    """``CairoRenderer.add_frame``: also count the frames each write adds (the segment's clock)."""
+    if not self.skip_animations:
+        _state["adds"].append(int(num_frames))
+    ORIGINAL["add_frame"](self, frame, num_frames)
+
+
+def play(self, scene, *args, **kwargs):
+    """``CairoRenderer.play``: a segment taken from the cache advances the clock exactly as drawing it did
+    (frame by frame, or a held frame at once), not by the animation's nominal length as Manim's skip does,
+    so every later beat starts on the same frame as in a full render; a drawn one keeps its clock."""
+    t0 = self.time
+    _state.update(adds=[], hit=None)
+    ORIGINAL["play"](self, scene, *args, **kwargs)
+    key = self.animations_hashes[-1] if self.animations_hashes else None
+    if _state["hit"] is not None:
+        dt = 1 / self.camera.frame_rate
+        self.time = t0
+        for n in _state["hit"]:
+            self.time += n * dt
+        _state["hit"] = None
+        self.static_image = None  # (the held frame a cached play would have drawn)
+    elif key is not None and not key.startswith("uncached_"):
+        _state["clocks"][key] = list(_state["adds"])
+        _state["store"].put("segments", _key(key) + "-clock", json.dumps(_state["adds"]).encode())
+
+
+def update_frame(self, *args, **kwargs):
+    """``CairoRenderer.update_frame``: nothing of a segment taken from the cache is drawn."""
+    if _state["hit"] is not None:
+        return None
+    return ORIGINAL["update_frame"](self, *args, **kwargs)
 
 
 def counts() -> dict:
     """Segments drawn and taken from the cache by this process's render."""
     return {"drawn": _state["drawn"], "reused": _state["hits"]}
-
-
-def clean_temporaries(folder: Path) -> None:
-    """Remove segment files an interrupted render left half-written (their process is gone)."""
-    if not folder.is_dir():
-        return
-    for p in folder.glob(f"*{TMP_MARK}*"):
-        try:
-            pid = int(p.name.split(TMP_MARK, 1)[1].split("-", 1)[0])
-        except (ValueError, IndexError):
-            pid = -1
-        if pid == os.getpid():
-            continue
-        try:
-            if pid > 0:
-                os.kill(pid, 0)
-                continue  # a live render is writing it
-        except ProcessLookupError:
-            pass
-        except PermissionError:
-            continue
-        p.unlink(missing_ok=True)

@@ -1,13 +1,21 @@
-"""Render-time savings that change no pixel, measured with ``make bench``.
+"""Render-time savings that change no pixel, measured with ``make bench``, and the encoder's settings.
 
 * A held frame (every ``wait``, every beat's reading time) reaches Manim's encoder as one
   RGBA array to be written N times; Manim converts it to YUV and hands it to x264 N times.
-  :func:`install` converts it once and sends the same YUV frame N times with new
+  :func:`write_frame` (Manim's ``VideoSegmentEncoder.write_frame``, replaced in a render worker by
+  ``scenes/render/patches.py``) converts it once and sends the same YUV frame N times with new
   timestamps: the encoder sees the same input, so the bitstream is the same.
 * x264 settings for flat graphics (``ENCODER_OPTIONS``): ``tune=animation`` (more
   reference frames and deblocking suited to flat areas and sharp edges) and a faster
   preset; the quality target (CRF) stays Manim's 23.  Compared in ``make bench`` for time,
   size and frame difference.
+* **One encoder thread** (``threads=1``): the same frames give the same bits.  PyAV opens x264 with a
+  thread per core and a slice per thread, so the bitstream depended on the machine (``slices=2`` on two
+  cores, 4 on four: a Dask worker and a laptop wrote different files), and on this machine, with the
+  same RGBA and YUV frames going in, one clip in three came out with a slice a few bytes different
+  (measured: clip 01 at 480p, 8 of 20 renders; the decoded frames were the same).  A worker renders
+  one clip per core and the encoder runs beside the drawing, so the cores stay busy
+  (``tests/test_faults.py`` renders a clip on one core and on two and compares the bytes).
 """
 
 from __future__ import annotations
@@ -15,34 +23,24 @@ from __future__ import annotations
 from fractions import Fraction
 
 # x264 for lecture graphics; see the module docstring and `make bench`
-ENCODER_OPTIONS = {"crf": "23", "preset": "veryfast", "tune": "animation"}
-
-_installed = False
+ENCODER_OPTIONS = {"crf": "23", "preset": "veryfast", "tune": "animation", "threads": "1"}
 
 
-def install() -> None:
-    """Patch Manim's segment encoder to convert a repeated frame once (idempotent)."""
-    global _installed
-    if _installed:
-        return
+def write_frame(self, pixels, *, repeat: int = 1) -> None:
+    """``VideoSegmentEncoder.write_frame``: a frame repeated ``repeat`` times is converted to YUV once."""
     import av
-    from manim.scene.video_segment_encoder import VideoSegmentEncoder
 
-    def write_frame(self, pixels, *, repeat: int = 1) -> None:
-        self._validate_frame(pixels, repeat)
-        time_base = Fraction(self.spec.frame_rate.denominator, self.spec.frame_rate.numerator)
-        try:
-            frame = av.VideoFrame.from_ndarray(pixels, format="rgba")
-            if repeat > 1:  # one RGBA -> YUV conversion for the whole hold
-                frame = frame.reformat(format=self.spec.pixel_format)
-            for _ in range(repeat):
-                frame.pts = self._next_pts
-                frame.time_base = time_base
-                self._next_pts += 1
-                for packet in self._stream.encode(frame):
-                    self._container.mux(packet)
-        except BaseException as error:
-            raise self._operation_error("encode", error) from error
-
-    VideoSegmentEncoder.write_frame = write_frame
-    _installed = True
+    self._validate_frame(pixels, repeat)
+    time_base = Fraction(self.spec.frame_rate.denominator, self.spec.frame_rate.numerator)
+    try:
+        frame = av.VideoFrame.from_ndarray(pixels, format="rgba")
+        if repeat > 1:  # one RGBA -> YUV conversion for the whole hold
+            frame = frame.reformat(format=self.spec.pixel_format)
+        for _ in range(repeat):
+            frame.pts = self._next_pts
+            frame.time_base = time_base
+            self._next_pts += 1
+            for packet in self._stream.encode(frame):
+                self._container.mux(packet)
+    except BaseException as error:
+        raise self._operation_error("encode", error) from error

@@ -1,16 +1,25 @@
-"""Render one clip in this process: ``python -m scenes.render.worker <NN_slug> <quality> <workdir>``.
+"""Render one clip in this process:
 
-``clips render`` starts one worker per clip (in parallel with ``--jobs``).  The worker
-renders the scene with Manim into ``<workdir>/media``, saves the final frame as a PNG,
-and writes ``<workdir>/result.json`` with the files it made, the config fields the clip
-read (the render key covers exactly those), the number of animations and the duration.  The scene
-records every beat as the layout audit does, and the audit of what was drawn is kept under the
-audit key (``auditcache.keep``): ``clips audit`` after a render has nothing to run.
-Progress goes to stdout as ``@@progress <animations played>`` lines.
+    python -m scenes.render.worker NN_slug QUALITY WORKDIR [--voice piper|recorded|none] [--described]
+                                   [--force] [--no-cache] [--cache-limit BYTES]
+
+``clips render`` starts one worker per clip (in parallel with ``--jobs``) and hands it its options as these
+arguments.  The worker renders the scene with Manim into ``WORKDIR/media`` (its typeset files and segments in a
+scratch folder on the cache's file system: ``clipcache.Store.scratch``), saves the final frame as a PNG, and
+writes ``WORKDIR/result.json`` with the files it made, the config fields the clip read (the render key covers
+exactly those), the number of animations, the beats, and the damaged cache entries it dropped.  The scene
+records every beat as the layout audit does, and the audit of what was drawn is kept under the audit key
+(``auditcache.keep``): ``clips audit`` after a render has nothing to run.  Progress goes to stdout as
+``@@progress <animations played>`` lines.
+
+A fault of the machine (no space left, a folder it may not write) ends the worker with one line,
+``@@fault <what happened>``, and status ``FAULT_EXIT``: the command stops there and says it in one line.
 """
 
 from __future__ import annotations
 
+import argparse
+import errno
 import json
 import os
 import shutil
@@ -28,62 +37,9 @@ QUALITY_SETTINGS = {
     "k": (3840, 2160, 30),
     "t": (256, 144, 5),
 }
-
-# Typst formulas and Pango labels become SVG files named by the hash of their source (Manim's
-# tex_dir and text_dir).  A worker renders into a fresh media folder, so without this every
-# render would typeset every formula and label again; the files are kept here between renders,
-# in a folder per set of library versions (a new Typst or Pango typesets afresh).
-SHARED_SVG_DIR = REPO_DIR / ".render-cache" / "svg"
-FORCE_ENV = "ATTENTION_CLIPS_FORCE"  # "1": draw every segment (`clips render --force`)
-
-
-def _shared_svg_dir() -> Path:
-    import hashlib
-
-    from .facts import library_versions
-
-    return SHARED_SVG_DIR / hashlib.sha256("\n".join(library_versions()).encode()).hexdigest()[:16]
-
-
-def shared_svg_dirs(quality: str) -> dict[str, Path]:
-    """The shared folders a render of ``quality`` links its typeset files from, per kind.
-
-    A Typst formula's SVG is the same at every quality, and so is a label's: Pango lays a label out on
-    a canvas and wraps what is wider, so every label is laid out on one canvas (``theme.TEXT_CANVAS``)
-    whatever the quality, and Manim names its file by the text and its style.  (Laid out on the frame's
-    own canvas, a quality-t render wrapped every label longer than about 11 units, and a 1080p render
-    linking the same folder read those back.)"""
-    from scenes.kit.theme import TEXT_CANVAS
-
-    root = _shared_svg_dir()
-    return {"typst": root / "typst", "text": root / "text-{}x{}".format(*TEXT_CANVAS)}
-
-
-def _seed_svg_cache(private: Path, shared: Path) -> None:
-    """Link the shared SVGs into this render's folder (a link costs nothing and copies nothing)."""
-    private.mkdir(parents=True, exist_ok=True)
-    if not shared.is_dir():
-        return
-    for f in shared.glob("*.svg"):
-        try:
-            os.link(f, private / f.name)
-        except FileExistsError:
-            pass
-        except OSError:  # another file system: fall back to a copy
-            shutil.copyfile(f, private / f.name)
-
-
-def _keep_svg_cache(private: Path, shared: Path) -> None:
-    """Copy the SVGs this render typeset into the shared folder, each atomically (written aside,
-    then renamed), so a render running beside this one never reads half a file."""
-    shared.mkdir(parents=True, exist_ok=True)
-    for f in private.glob("*.svg"):
-        dst = shared / f.name
-        if dst.exists():
-            continue
-        tmp = shared / f".{f.name}.{os.getpid()}.tmp"
-        shutil.copyfile(f, tmp)
-        os.replace(tmp, dst)
+FAULT_EXIT = 75  # the worker stopped on a fault of the machine, said in its last line
+FAULT_MARK = "@@fault "
+FAULT_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM)
 
 
 def _print_progress(played: int) -> None:
@@ -93,70 +49,80 @@ def _print_progress(played: int) -> None:
 report_progress = _print_progress  # a worker forked by the pipeline sends it down a pipe (forked.py)
 
 
-def render(name: str, quality: str, workdir: Path) -> dict:
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m scenes.render.worker")
+    p.add_argument("name")
+    p.add_argument("quality", choices=tuple(QUALITY_SETTINGS))
+    p.add_argument("workdir", type=Path)
+    p.add_argument("--voice", choices=("piper", "recorded", "none"), default=None, help="default: the config's")
+    p.add_argument("--described", action="store_true")
+    p.add_argument("--force", action="store_true", help="read nothing from the cache (and keep what is made)")
+    p.add_argument("--no-cache", action="store_true", help="read nothing from the cache and keep nothing")
+    p.add_argument("--cache-limit", type=int, default=None, help="trim the cache to this many bytes afterwards")
+    return p
+
+
+def _scratch(store, clip, quality: str, workdir: Path) -> Path:
+    """Where Manim writes what the cache links in and out (typeset SVGs, segments): on the cache's own file
+    system, so nothing is copied; in the work folder when the cache cannot be written."""
+    try:
+        return store.scratch(f"{clip.name}-{quality}")
+    except OSError:
+        d = workdir / "scratch"
+        shutil.rmtree(d, ignore_errors=True)
+        d.mkdir(parents=True)
+        return d
+
+
+def render(name: str, quality: str, workdir: Path, opts: argparse.Namespace | None = None) -> dict:
+    opts = opts or parser().parse_args([name, quality, str(workdir)])
     os.chdir(REPO_DIR)  # Manim reads manim.cfg from the working directory
-    from manim import Scene, config, tempconfig
+    import clipcache
 
-    from . import speed
+    store = clipcache.configure("off" if opts.no_cache else "refresh" if opts.force else "on")
+    store.report = lambda line: print(f"clips: {line}", flush=True)  # into the log; the command prints them too
+    from manim import tempconfig
 
-    speed.install()  # a held frame is converted once, not once per repeat (same bitstream)
-    from . import segments
+    from . import patches, segments, speed
 
-    # beat-level reuse: every play/wait is a segment cached by its content (see segments.py)
-    segments.install(force=os.environ.get(FORCE_ENV) == "1")
+    patches.install_render(on_play=lambda n: report_progress(n))
+    segments.begin(opts.force, quality, store)
+
+    import importlib
 
     import mathcore.config as mconfig
 
     clip = resolve([name])[0]
     w, h, fps = QUALITY_SETTINGS[quality]
     cfg = mconfig.RecordingConfig(mconfig.load_config())
-
-    played = [0]
-    original_play = Scene.play
-
-    def play(self, *a, **kw):
-        original_play(self, *a, **kw)
-        played[0] += 1
-        report_progress(played[0])
-
-    Scene.play = play
-
-    import importlib
-
     module = importlib.import_module(f"scenes.{clip.module}")
     scene_cls = getattr(module, clip.scene)
     media = workdir / "media"
-    svgs = {kind: media / kind for kind in ("typst", "text")}
-    shared = shared_svg_dirs(quality)
-    for kind, private in svgs.items():
-        _seed_svg_cache(private, shared[kind])
-    segdir = segments.cache_dir(clip.name) / quality
-    segments.clean_temporaries(segdir)
-    with tempconfig({
-        "pixel_width": w, "pixel_height": h, "frame_rate": fps,
-        "media_dir": str(media), "tex_dir": str(svgs["typst"]), "text_dir": str(svgs["text"]),
-        "output_file": clip.name, "verbosity": "WARNING",
-        "progress_bar": "none", "write_to_movie": True, "save_last_frame": False,
-        # one segment per play/wait, keyed by what it draws (segments.segment_key, not Manim's
-        # JSON hash: 60 % of a cached render's time), kept between renders in the clip's folder
-        "disable_caching": False, "partial_movie_dir": str(segdir), "max_files_cached": segments.MAX_FILES,
-        # x264 for flat lecture graphics (tune=animation, a faster preset; CRF unchanged): see speed.py
-        "video_encoder_options": dict(speed.ENCODER_OPTIONS),
-    }):
-        # the clip reads the config through the recorder, and records every beat as the audit does
-        scene = scene_cls(lecture_config=cfg, audit=True)
-        scene.render()
-        # the thumbnail: the final state drawn afresh (after a drawn hold Manim would draw it over
-        # the hold's own background frame, after a reused one not: the same picture either way)
-        scene.renderer.static_image = None
-        scene.renderer.update_frame(scene)
-        frame = scene.renderer.get_frame()
-        fw = scene.renderer.file_writer
-        mp4 = Path(fw.movie_file_path)
-        srt = mp4.with_suffix(".srt")
-        _ = config  # config is what tempconfig set; nothing else to read
-    for kind, private in svgs.items():
-        _keep_svg_cache(private, shared[kind])
+    scratch = _scratch(store, clip, quality, workdir)
+    try:
+        with tempconfig({
+            "pixel_width": w, "pixel_height": h, "frame_rate": fps,
+            "media_dir": str(media), "tex_dir": str(scratch / "typst"), "text_dir": str(scratch / "text"),
+            "output_file": clip.name, "verbosity": "WARNING",
+            "progress_bar": "none", "write_to_movie": True, "save_last_frame": False,
+            # one segment per play/wait, keyed by what it draws (segments.segment_key, not Manim's JSON hash: 60 %
+            # of a cached render's time), kept in the cache; Manim prunes nothing (the cache has its own limit)
+            "disable_caching": False, "partial_movie_dir": str(scratch / "segments"), "max_files_cached": -1,
+            # x264 for flat lecture graphics (tune=animation, a faster preset; CRF unchanged; one thread): speed.py
+            "video_encoder_options": dict(speed.ENCODER_OPTIONS),
+        }):
+            # the clip reads the config through the recorder, and records every beat as the audit does
+            scene = scene_cls(lecture_config=cfg, audit=True, voice=opts.voice, described=opts.described)
+            scene.render()
+            # the thumbnail: the final state drawn afresh (after a drawn hold Manim would draw it over
+            # the hold's own background frame, after a reused one not: the same picture either way)
+            scene.renderer.static_image = None
+            scene.renderer.update_frame(scene)
+            frame = scene.renderer.get_frame()
+            mp4 = Path(scene.renderer.file_writer.movie_file_path)
+            srt = mp4.with_suffix(".srt")
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
     fields = sorted(cfg.used)  # the render key's fields: what the clip read, before the audit reads more
     from .auditcache import keep
 
@@ -181,7 +147,7 @@ def render(name: str, quality: str, workdir: Path) -> dict:
 
         seconds, _frames = video_facts(mp4)
         # mastered and encoded within the delivery limits, or the same track's delivery from before
-        delivery = deliver(clip_track(scene.voice_lines, seconds), reuse=os.environ.get(FORCE_ENV) != "1")
+        delivery = deliver(clip_track(scene.voice_lines, seconds))
         voiced = workdir / f"{clip.name}.voiced.mp4"
         mux_packets(mp4, delivery.extradata, delivery.av_packets(), voiced)
         audio = dict(delivery.measured)  # the master's, and the decoded AAC's as delivered
@@ -194,7 +160,7 @@ def render(name: str, quality: str, workdir: Path) -> dict:
         "srt": str(srt) if srt.exists() else None,
         "png": str(png),
         "config_fields": fields,
-        "animations": played[0],
+        "animations": patches.played(),
         "duration": float(scene.time),
         # every beat: where it starts and how long it lasts (the presenter stops at each end)
         "beats": [{"key": c.key, "start": round(c.start, 6), "duration": round(c.duration, 6), "text": c.text,
@@ -206,15 +172,45 @@ def render(name: str, quality: str, workdir: Path) -> dict:
         **{kind: str(workdir / f"{clip.name}.{kind}") for kind in tracks},
         "audio": audio,  # None when silent; else the measured loudness and true peak
         "segments": segments.counts(),  # segments drawn, and taken from the cache
+        "repairs": list(store.repairs),  # damaged cache entries dropped (and made again), one line each
     }
     (workdir / "result.json").write_text(json.dumps(result, indent=2))
+    if opts.cache_limit is not None and not opts.no_cache:
+        store.trim(opts.cache_limit)
     return result
 
 
+def fault_of(exc: BaseException) -> str | None:
+    """One line for a fault of the machine somewhere in ``exc``'s chain (no space, a folder it may not write),
+    naming the file; ``None`` for anything else."""
+    seen = set()
+    e: BaseException | None = exc
+    while e is not None and id(e) not in seen:
+        seen.add(id(e))
+        if isinstance(e, OSError) and e.errno in FAULT_ERRNOS:
+            where = e.filename or e.filename2
+            return f"{e.strerror or os.strerror(e.errno)}" + (f": {where}" if where else "")
+        text = str(e)
+        if "No space left on device" in text or "Disk quota exceeded" in text:
+            m = next((w for w in text.split() if w.startswith("/")), None)
+            return "No space left on device" + (f": {m}" if m else "")
+        e = e.__cause__ or e.__context__
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    name, quality, workdir = argv
-    render(name, quality, Path(workdir))
+    opts = parser().parse_args(sys.argv[1:] if argv is None else argv)
+    try:
+        render(opts.name, opts.quality, opts.workdir, opts)
+    except Exception as e:
+        fault = fault_of(e)
+        if fault is None:
+            raise
+        import traceback
+
+        traceback.print_exc()
+        print(f"{FAULT_MARK}{fault}", flush=True)
+        return FAULT_EXIT
     return 0
 
 
