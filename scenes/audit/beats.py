@@ -58,6 +58,13 @@ class Item:
     text: str = ""
     is_math: bool = False
     stroke_rgb: tuple | None = None
+    # for the claims, colour and staging checks: the mobject's id, the role an ancestor declared
+    # (``binding.role``), whether it is part of a verdict (``proofs.verdict``) or of a widget coloured
+    # by a data scale (a heatmap's cells, a colour bar's stripes)
+    mid: int = 0
+    role: str | None = None
+    verdict: bool = False
+    data: bool = False
 
 
 @dataclass
@@ -69,9 +76,38 @@ class BeatRecord:
     start: frozenset | None = None  # the picture's signature when the beat began (see ``signature``)
     shown: list = field(default_factory=list)  # (quantity, values) of every visible bound widget
     named: list = field(default_factory=list)  # (quantity, text) of every visible label naming one
+    subject: frozenset | None = None  # ids of the items of the beat's declared subject (None: none declared)
+    why: dict = field(default_factory=dict)  # check kind -> the beat's reason to be excused from it
+    claims: list = field(default_factory=list)  # ClaimRecord of every value the caption and description fill in
+    scales: list = field(default_factory=list)  # ScaleRecord of every visible widget painted by a colour scale
+    describe: str = ""  # the beat's audio description
 
     def texts(self) -> list[Item]:
         return [i for i in self.items if i.kind == "text"]
+
+
+@dataclass
+class ClaimRecord:
+    """A value a beat's caption or description fills in: ``bound`` when the clip gave it with the element(s)
+    showing it (``binding.claim``), and then whether they are all on screen at the end of the beat."""
+
+    name: str
+    where: str  # "caption" or "describe"
+    text: str
+    bound: bool
+    visible: bool | None = None
+
+
+@dataclass
+class ScaleRecord:
+    """A visible widget painted by a colour scale: the scale's quantity (None: not the deck's), its
+    signature (``kit.scales.signature``) and the finite values the widget paints."""
+
+    quantity: str | None
+    signature: tuple
+    lo: float
+    hi: float
+    what: str
 
 
 @dataclass
@@ -162,17 +198,26 @@ def _draw_nothing(*args, **kwargs) -> None:
     return None
 
 
-def snapshot(scene, key: str) -> BeatRecord:
+def snapshot(scene, key: str, subject: Mobject | None = None) -> BeatRecord:
     """Every visible text and graphic of ``scene`` now, with what the checks need."""
     header = getattr(scene, "header", None)
     header_ids = {id(m) for m in header.get_family()} if header is not None else set()
     seen: dict[int, Item] = {}
 
-    shown, named = [], []
+    shown, named, scales = [], [], []
+    tags: dict[int, tuple] = {}  # id -> (role, verdict, data) inherited from ancestors
 
-    def walk(m: Mobject, units: frozenset, background: bool) -> None:
+    def walk(m: Mobject, units: frozenset, background: bool, inherited: tuple = (None, False, False)) -> None:
         if hasattr(m, "_shows") or hasattr(m, "_names"):
             _record_binding(m, shown, named)
+        role, verdict, data = inherited
+        role = getattr(m, "_role", None) or role
+        verdict = verdict or bool(getattr(m, "_verdict", False))
+        if getattr(m, "color_scale", None) is not None:
+            data = True
+            _record_scale(m, scales)
+        inherited = (role, verdict, data)
+        tags[id(m)] = inherited
         units = units | getattr(m, "_overlay_ids", frozenset())
         background = background or bool(getattr(m, "_audit_background", False))
         if _looks_like_text(m):
@@ -191,7 +236,7 @@ def snapshot(scene, key: str) -> BeatRecord:
                                xheight_px=(xh or 0.0) * PX_PER_UNIT, rgb=_rgb(fam[0].get_fill_color()), z=len(seen),
                                bold=str(getattr(m, "weight", "")).upper() in ("BOLD", "SEMIBOLD", "ULTRABOLD", "HEAVY"),
                                text="" if getattr(m, "_matrix_entry", False) else _source(m),
-                               is_math=hasattr(m, "typst_code"))
+                               is_math=hasattr(m, "typst_code"), mid=id(m), role=role, verdict=verdict, data=data)
             return
         if isinstance(m, VMobject) and len(m.points) >= 4 and id(m) not in seen:
             fill_op = _max_op(m.get_fill_opacities())
@@ -207,11 +252,12 @@ def snapshot(scene, key: str) -> BeatRecord:
                     stroke_half=sw * 0.005, background=background,
                     fill_rgb=_rgb(m.get_fill_color()) if filled else None, fill_opacity=fill_op if filled else 0.0,
                     z=len(seen), stroke_rgb=_rgb(m.get_stroke_color()) if stroked else None,
+                    mid=id(m), role=role, verdict=verdict, data=data,
                 )
             elif id(m) in seen:
                 seen[id(m)].units |= units
         for sm in m.submobjects:
-            walk(sm, units, background)
+            walk(sm, units, background, inherited)
 
     for m in scene.mobjects:
         walk(m, frozenset(), False)
@@ -219,7 +265,63 @@ def snapshot(scene, key: str) -> BeatRecord:
     if header is not None and any(id(m) in seen or id(m) in header_ids for m in header[2].get_family()) \
             and any(header[2] is f for m in scene.mobjects for f in m.get_family()):
         hb = float(header.get_bottom()[1])
-    return BeatRecord(key, float(scene.time), list(seen.values()), hb, shown=shown, named=named)
+    subj = None
+    if subject is not None:
+        ids = {id(f) for f in subject.get_family()}
+        subj = frozenset(i for i in seen if i in ids)
+    return BeatRecord(key, float(scene.time), list(seen.values()), hb, shown=shown, named=named, subject=subj,
+                      scales=scales)
+
+
+def _record_scale(m: Mobject, out: list) -> None:
+    if not _visible(m):
+        return
+    from scenes.kit.scales import signature
+
+    s = m.color_scale
+    v = np.asarray(getattr(m, "values", []), dtype=float).ravel()
+    v = v[np.isfinite(v)]
+    lo, hi = (float(v.min()), float(v.max())) if v.size else (float(s.vmin), float(s.vmax))
+    out.append(ScaleRecord(getattr(s, "quantity", None), signature(s), lo, hi, type(m).__name__))
+
+
+def _on_screen(scene, m: Mobject) -> bool:
+    """``m`` is in the scene (itself or inside something added) and drawn at least at the background
+    level (``DIMMED``): what a viewer can see."""
+    on = {id(f) for top in scene.mobjects for f in top.get_family()}
+    return id(m) in on and _visible(m)
+
+
+def record_claims(scene, key: str, caption: str, describe: str) -> list[ClaimRecord]:
+    """The claims beat ``key``'s caption and description make (see :class:`ClaimRecord`)."""
+    import string
+
+    from scenes.kit.binding import Claim
+
+    out: list[ClaimRecord] = []
+    values = scene.caption_values()
+
+    def visible(c: Claim) -> bool:
+        return all(_on_screen(scene, m) for m in c.mobs)
+
+    def from_template(template: str, where: str) -> None:
+        names = [f for _, f, _, _ in string.Formatter().parse(template) if f]
+        for name in dict.fromkeys(names):
+            v = values.get(name)
+            bound = isinstance(v, Claim)
+            out.append(ClaimRecord(name, where, str(v), bound, visible(v) if bound else None))
+
+    narration = getattr(scene, "_narration", {})
+    if isinstance(narration.get(key), str):
+        from_template(narration[key], "caption")
+    table = narration.get("describe", {})
+    if isinstance(table, dict) and isinstance(table.get(key), str):
+        from_template(table[key], "describe")
+    elif describe:
+        d = scene.describe_default(key)
+        if isinstance(d, Claim):
+            out.append(ClaimRecord("", "describe", str(d), True, visible(d)))
+    return out
 
 
 def _source(m: Mobject) -> str:
@@ -294,7 +396,7 @@ def lecture_problems(records: list[BeatRecord], quantities: dict | None = None,
     The lecturer's own words (``verbatim``, from :func:`lecturer_words`) are quoted as written: a
     notebook named ``8e8`` or a sentence about ``n_max`` is the lecturer's choice, not output the
     clip formatted, so the notation check reads only the rest of each text."""
-    from scenes.kit.numbers import E_NOTATION, notebook_output
+    from scenes.kit.numbers import CODE_INDEX, E_NOTATION, notebook_output
 
     out: list[Problem] = []
     for k, rec in enumerate(records):
@@ -306,8 +408,8 @@ def lecture_problems(records: list[BeatRecord], quantities: dict | None = None,
             if it.kind != "text" or it.header or it.opacity < DIMMED or not it.text:
                 continue
             if it.is_math:
-                m = E_NOTATION.search(it.text)
-                bad = f"e-notation {m.group(0)!r}" if m else None
+                m, k = E_NOTATION.search(it.text), CODE_INDEX.search(it.text)
+                bad = f"e-notation {m.group(0)!r}" if m else (f"code indexing {k.group(0)!r}" if k else None)
             else:
                 bad = notebook_output(_unquoted(it.text, verbatim))
             if bad:
@@ -418,9 +520,10 @@ def check_contrast(records: list[BeatRecord]) -> list[Problem]:
 
 @dataclass
 class Findings:
-    problems: list[Problem]  # all of them: the layout's, then the lecture language's, then contrast's
+    problems: list[Problem]  # all of them: the layout's, the lecture language's, contrast's, and truth's when held to it
     contrast: list[Problem]
     lecture: list[Problem]
+    truth: list[Problem] = field(default_factory=list)  # claims, staging, scales, colours, verdicts (``truth``)
 
 
 def findings(scene) -> Findings:
@@ -431,7 +534,11 @@ def findings(scene) -> Findings:
     contrast = check_contrast(records)
     quantities = scene.quantities() if hasattr(scene, "quantities") else None
     lecture = lecture_problems(records, quantities, lecturer_words(scene.cfg))
-    return Findings(check(records) + lecture + contrast, contrast, lecture)
+    from .truth import truth_problems
+
+    truth = truth_problems(records)
+    held = truth if getattr(scene, "STAGED", False) else []  # a clip is held to them once it is restaged
+    return Findings(check(records) + lecture + contrast + held, contrast, lecture, truth)
 
 
 # ------------------------------------------------------------------ running a clip
@@ -508,7 +615,7 @@ def audit_clip(scene_cls, lecture_config=None, frame_size: tuple[int, int] | Non
     res.frame = frame
     res.beat_frames = grabbed
     f = findings(scene)
-    res.problems, res.contrast, res.lecture = f.problems, f.contrast, f.lecture
+    res.problems, res.contrast, res.lecture, res.truth = f.problems, f.contrast, f.lecture, f.truth
     res.duration = time.perf_counter() - t0
     res.scene = scene
     return res

@@ -82,9 +82,10 @@ from scenes.kit import (
 from scenes.kit.binding import names, shows
 from scenes.kit.compose import DIMMED, GAP, column, reveal, row, stage
 from scenes.kit.layout import LayoutError, fit_cells
+from scenes.kit.motion import dim, undim
 from scenes.kit.notation import N, token_names, token_text
 from scenes.kit.numbers import count, measure, nice_count_ticks
-from scenes.kit.permuting import Handover, TokenColumn, dim, undim
+from scenes.kit.permuting import Handover, TokenColumn
 from scenes.kit.proofs import readout
 
 

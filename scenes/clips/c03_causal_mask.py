@@ -75,8 +75,9 @@ from scenes.kit import (
 from scenes.kit.binding import names, shows
 from scenes.kit.compose import DIMMED, GAP, column, reveal, row, titled
 from scenes.kit.layout import Region
+from scenes.kit.motion import Dim
 from scenes.kit.numbers import tick
-from scenes.kit.proofs import Dim, Reveal, hide, morph_cells, proof_line, restage, row_parts, settle, value_map
+from scenes.kit.proofs import Reveal, hide, morph_cells, proof_line, restage, row_parts, settle, value_map
 from scenes.kit.widgets import Heatmap
 
 

@@ -21,7 +21,6 @@ from manim import (
     RIGHT,
     UP,
     AnimationGroup,
-    ApplyFunction,
     Create,
     FadeIn,
     FadeOut,
@@ -74,37 +73,17 @@ from scenes.kit import (
 from scenes.kit.binding import names, shows
 from scenes.kit.compose import DIMMED, GAP, column, end_on, row, titled
 from scenes.kit.layout import FIT_PASSES
+from scenes.kit.motion import Dim, set_level
 from scenes.kit.notation import SUBSCRIPT, N
 from scenes.kit.proofs import measured_line
 
 QUARTER_TURN = np.pi / 2  # a pair whose angles stay under this in the table is a slow pair
 
 
-def _remember_opacity(mob) -> None:
-    """Note, once, the opacity each part of ``mob`` was built with (its "full" level)."""
-    for f in mob.get_family():
-        if not hasattr(f, "_full_opacity"):
-            f._full_opacity = (float(np.max(f.get_fill_opacities(), initial=0.0)),
-                               float(np.max(f.get_stroke_opacities(), initial=0.0)))
 
 
-def set_level(mob, level: float):
-    """Set every part of ``mob`` to ``level`` times the opacity it was built with (1 restores).
-
-    Scales fill and stroke separately, so an outline stays unfilled (``set_opacity`` would
-    fill a dial's face)."""
-    _remember_opacity(mob)
-    for f in mob.get_family():
-        fo, so = f._full_opacity
-        f.set_fill(opacity=fo * level, family=False)
-        f.set_stroke(opacity=so * level, family=False)
-    return mob
 
 
-def dim_to(mob, level: float, **kw) -> ApplyFunction:
-    """Animate ``mob`` to ``level`` of its full opacity (``DIMMED`` dims it, 1 restores)."""
-    _remember_opacity(mob)  # before any change: what it is now is its full level
-    return ApplyFunction(lambda m: set_level(m, level), mob, **kw)
 
 
 @dataclass(frozen=True)
@@ -299,8 +278,7 @@ class RoPEAngleGrid(ClipScene):
         self.row_box = tb.row_box(0)
         self.boxes = {i: tb.column_box(i) for i in (d.fast, d.slow)}
         # the table is written row by row as the hands walk: its cells start invisible
-        _remember_opacity(tb.grid)
-        set_level(tb.grid, 0.0)
+        set_level(tb.grid, level=0.0)
 
     # ------------------------------------------------------------------ beats
     def body(self) -> None:
@@ -319,11 +297,11 @@ class RoPEAngleGrid(ClipScene):
                            FadeIn(tb.m_name), FadeIn(self.m_now))), run_time=1.8)
         # 3. walk the positions: the hands turn by θ_i a step, and row m of the table records where they point
         self.add(tb.grid)
-        steps = [AnimationGroup(dim_to(VGroup(*tb.grid.cells[0]), 1.0), Create(self.row_box), FadeIn(tb.bar))]
+        steps = [AnimationGroup(Dim([VGroup(*tb.grid.cells[0])], 1.0), Create(self.row_box), FadeIn(tb.bar))]
         for m in range(1, T):
             steps.append(AnimationGroup(
                 tb.dials.turn_to(d.grid[m]), self.row_box.animate.move_to(tb.row_box(m)),
-                dim_to(VGroup(*tb.grid.cells[m]), 1.0), swap(self.m_labels[m - 1], self.m_labels[m])))
+                Dim([VGroup(*tb.grid.cells[m])], 1.0), swap(self.m_labels[m - 1], self.m_labels[m])))
         self.beat("walk", Succession(*steps), run_time=0.7 * T)
         self.m_now = self.m_labels[-1]
         # 4. a fast hand: its column's colours go round the cycle
@@ -336,11 +314,11 @@ class RoPEAngleGrid(ClipScene):
         fast_part = VGroup(*[tb.pair(i) for i in range(d.n_fast)], *[tb.column_of(i) for i in range(d.n_fast)])
         slow_hands = [tb.pair(i) for i in range(d.n_fast, P) if i != d.slow]
         self.beat("slow_scale", FadeOut(self.boxes[d.slow]), FadeOut(self.row_box), FadeOut(self.theta[d.slow]),
-                  dim_to(fast_part, DIMMED), *[dim_to(h, 1.0) for h in slow_hands],
+                  Dim([fast_part], DIMMED), *[Dim([h], 1.0) for h in slow_hands],
                   FadeIn(tb.slow), swap(tb.bar, tb.log_bar), FadeIn(tb.zero_key), run_time=1.6)
         self.remove(tb.bar)  # swapped out (the tidy play would keep it, as a part of the table)
         # 7. the proof: every entry is m·b^(−2i/d); the whole table back on its one scale
-        self.beat("check", FadeOut(tb.slow), FadeOut(tb.zero_key), swap(tb.log_bar, tb.bar), dim_to(fast_part, 1.0),
+        self.beat("check", FadeOut(tb.slow), FadeOut(tb.zero_key), swap(tb.log_bar, tb.bar), Dim([fast_part], 1.0),
                   swap(self.formula, self.proof), run_time=1.2)
         self.remove(tb.log_bar, self.formula)
 
@@ -350,8 +328,8 @@ class RoPEAngleGrid(ClipScene):
         P = self.data.d // 2
         tb = self.table
         others = [previous] if previous is not None else [j for j in range(P) if j != i]
-        return [*[dim_to(tb.pair(j), DIMMED) for j in others],
-                Succession(dim_to(tb.pair(i), 1.0), Indicate(tb.dials.dials[i], color=HIGHLIGHT))]
+        return [*[Dim([tb.pair(j)], DIMMED) for j in others],
+                Succession(Dim([tb.pair(i)], 1.0), Indicate(tb.dials.dials[i], color=HIGHLIGHT))]
 
     # ------------------------------------------------------------------ the close
     def takeaway(self):

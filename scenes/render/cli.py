@@ -273,6 +273,11 @@ def cmd_audit(args) -> int:
                 print(f"  {mark} {c.name} [{corner}]  {len(res.records)} beats, {n} problem(s)  {took}")
                 for p in res.problems:
                     print(f"      {p}")
+                pending = [p for p in getattr(res, "truth", []) if p not in res.problems]
+                if pending:  # a clip not yet held to the truth checks (ClipScene.STAGED): what restaging must fix
+                    print(f"    {len(pending)} finding(s) of the truth checks, not yet held against it:")
+                    for p in pending:
+                        print(f"      · {p}")
     print(f"audit: {len(clips)} clip(s), {bad} problem(s)")
     return 1 if bad else 0
 
