@@ -106,6 +106,9 @@ class ClipScene(Scene):
     """
 
     CLOSING_HOLD: ClassVar[float] = 2.0
+    # held to the audit's truth checks (scenes.audit.truth: claims shown, one subject a frame, the deck's
+    # scales, colours and verdicts); set by each clip once it is restaged to meet them
+    STAGED: ClassVar[bool] = False
 
     def __init__(self, *args, lecture_config: LectureConfig | None = None, audit: bool = False,
                  voice: str | None = None, described: bool | None = None, **kwargs):
