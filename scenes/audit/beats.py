@@ -536,7 +536,7 @@ def findings(scene) -> Findings:
     lecture = lecture_problems(records, quantities, lecturer_words(scene.cfg))
     from .truth import truth_problems
 
-    truth = truth_problems(records)
+    truth = truth_problems(records, scene.cfg)
     held = truth if getattr(scene, "STAGED", False) else []  # a clip is held to them once it is restaged
     return Findings(check(records) + lecture + contrast + held, contrast, lecture, truth)
 

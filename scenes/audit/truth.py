@@ -123,10 +123,8 @@ def staging_problems(records: list[BeatRecord]) -> list[Problem]:
             if not mine:
                 report("subject", "the subject is not on screen at full strength")
             else:
-                groups = _groups(full)
-                ours = [g for g in groups if any(it.mid in rec.subject for it in g)]
-                own = _area([it for g in ours for it in g])
-                others = [g for g in groups if not any(it.mid in rec.subject for it in g)]
+                own = _area(mine)
+                others = _groups([it for it in full if it.mid not in rec.subject])
                 if others:
                     big = max(others, key=_area)
                     if _area(big) > own * 1.05:
@@ -143,8 +141,14 @@ def staging_problems(records: list[BeatRecord]) -> list[Problem]:
 
 
 # ------------------------------------------------------------------ colour scales
-def scale_problems(records: list[BeatRecord]) -> list[Problem]:
-    out = []
+def scale_problems(records: list[BeatRecord], cfg=None) -> list[Problem]:
+    """Per clip: every coloured widget on a scale of the deck's (a named quantity), its values within the
+    scale's ends, one scale per quantity through the clip, and, for a quantity the config alone makes
+    (``kit.scales.FROM_CONFIG``), exactly the registry's scale under ``cfg``: so every clip that shows it
+    paints it alike, and the deck has one scale per quantity."""
+    from scenes.kit import scales
+
+    out, first = [], {}
     for rec in records:
         for s in rec.scales:
             if s.quantity is None:
@@ -156,6 +160,15 @@ def scale_problems(records: list[BeatRecord]) -> list[Problem]:
             if s.lo < vmin - tol or s.hi > vmax + tol:
                 out.append(Problem(rec.key, "scale", f"a {s.what} of {s.quantity} paints values {s.lo:.3g} to "
                                                      f"{s.hi:.3g}, beyond its scale's ends {vmin:.3g} to {vmax:.3g}"))
+            if first.setdefault(s.quantity, s.signature) != s.signature:
+                out.append(Problem(rec.key, "scale", f"{s.quantity} is painted on a second scale in this clip "
+                                                     f"({s.signature[0]} {vmin:g} to {vmax:g})"))
+            if cfg is not None and s.quantity in scales.FROM_CONFIG:
+                want = scales.signature(scales.scale(s.quantity, cfg))
+                if s.signature != want:
+                    out.append(Problem(rec.key, "scale", f"{s.quantity} is painted {s.signature[0]} {vmin:g} to "
+                                                         f"{vmax:g}; the deck paints it {want[0]} {want[1]:g} to "
+                                                         f"{want[2]:g}"))
     return out
 
 
@@ -216,7 +229,7 @@ def verdict_problems(records: list[BeatRecord]) -> list[Problem]:
     return out
 
 
-def truth_problems(records: list[BeatRecord]) -> list[Problem]:
-    """Every problem of this module's kinds, beat by beat."""
-    return (claim_problems(records) + staging_problems(records) + scale_problems(records)
+def truth_problems(records: list[BeatRecord], cfg=None) -> list[Problem]:
+    """Every problem of this module's kinds, beat by beat (``cfg``: the config the clip ran under)."""
+    return (claim_problems(records) + staging_problems(records) + scale_problems(records, cfg)
             + colour_problems(records) + verdict_problems(records))
