@@ -86,7 +86,8 @@ def _parser() -> argparse.ArgumentParser:
 
     sh = sub.add_parser("sheet", help="contact sheets of rendered clips into OUT/QUALITY/sheets/")
     common(sh)
-    sh.add_argument("--beats", action="store_true", help="also a full-size PNG of the end of every beat")
+    sh.add_argument("--beats", action="store_true", help="also a full-size PNG of the end of every beat and beats.txt "
+                    "(each beat's span, narration and description): what a frame review reads")
 
     au = sub.add_parser("audit", help="check every beat's layout (frame, overlaps, text size) without rendering")
     au.add_argument("names", nargs="*", metavar="NAME", help="clip number, slug or scene class (default: all)")
