@@ -234,7 +234,7 @@ def test_every_clip_in_the_catalog_has_its_narration_when_its_scene_exists():
 def test_missing_narration_is_one_clear_error():
     from scenes.catalog import Clip
 
-    with pytest.raises(NarrationError, match=r"section \[nope\] is missing"):
+    with pytest.raises(NarrationError, match=r"99_nope\.toml: narration file not found"):
         narration(Clip(99, "Nope", "permutation", "§0", "Nope", "nope"))
 
 

@@ -27,7 +27,7 @@ import unicodedata
 
 import numpy as np
 
-from .beats import DIMMED, BeatRecord, Problem, coverage
+from .records import DIMMED, BeatRecord, Problem, coverage
 
 FULL = 0.9  # the opacity at which a thing is at full strength (the subject; what counts as a group)
 HALF_EMPTY = 0.5  # a beat whose visible content covers less than this share of the content area is half empty
