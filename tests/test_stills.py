@@ -257,21 +257,24 @@ def series_by_label(plot: PlotPanel) -> dict:
 
 def test_01_P_X_and_PX_are_the_permutation(all_stills):
     from mathcore import lecture_inputs, permutation_matrix
-    from scenes.stills.spec import DrawnPanel
+    from scenes.kit.scales import scale
 
     s = key(all_stills, "01_permutation_matrix")
     X = lecture_inputs(CFG.T, CFG.d, CFG.seed).X
     perm = list(CFG.perm)
     P, Xp, PX = s.panels["P"], s.panels["X"], s.panels["Y"]
     np.testing.assert_array_equal(P.values, permutation_matrix(perm))
-    assert (P.scale.name, P.scale.norm.vmin, P.scale.norm.vmax) == (CFG.cmap_weights, 0.0, 1.0)
-    # X and P X are tables of numbers, as in the clip (which colours only P)
-    assert isinstance(Xp, DrawnPanel) and isinstance(PX, DrawnPanel)
-    np.testing.assert_array_equal(Xp.data["values"], X)
-    np.testing.assert_array_equal(PX.data["values"], X[perm])
-    assert Xp.data["rows"] == tuple(range(CFG.T)) and PX.data["rows"] == tuple(perm)  # rows named x_π(m)
+    assert P.scale is scale("weights", CFG) and (P.scale.name, P.scale.vmin, P.scale.vmax) == (CFG.cmap_weights, 0.0, 1.0)
+    # X and P X are value-coloured grids on the deck's inputs scale, their numbers printed, as in the clip
+    assert isinstance(Xp, HeatmapPanel) and isinstance(PX, HeatmapPanel) and Xp.annotate and PX.annotate
+    assert Xp.scale is PX.scale is scale("inputs", CFG)
+    np.testing.assert_array_equal(Xp.values, X)
+    np.testing.assert_array_equal(PX.values, X[perm])
+    assert PX.yticks == tuple(f"$x_{{{k}}}$" for k in perm)  # rows named x_π(m)
     assert "\\pi = (" + ", ".join(map(str, perm)) + ")" in s.subtitle  # π as math, not the code name
-    assert "bit for bit" in s.proof[0] and s.proof[1].endswith("= 0$  exact")
+    # the deck's verdicts: the mark, the formula, its measured figure (an exact zero marked)
+    assert s.proof[0].startswith("\u2713 $\\max_m") and s.proof[0].endswith("= 0$  exact")
+    assert "P^{\\top} P - I" in s.proof[1] and s.proof[1].endswith("= 0$  exact")
 
 
 def test_02_A_moves_to_PAPt_and_the_running_maximum(all_stills):
