@@ -288,9 +288,10 @@ def test_02_A_moves_to_PAPt_and_the_running_maximum(all_stills):
     np.testing.assert_array_equal(s.panels["A"].values, A)
     np.testing.assert_array_equal(s.panels["B"].values, A_PX)
     np.testing.assert_allclose(s.panels["B"].values, A[perm][:, perm], atol=1e-15)  # P A Pᵀ
-    w = ColorScale.for_weights(CFG.cmap_weights, A)
-    for k in "AB":
-        assert (s.panels[k].scale.norm.vmin, s.panels[k].scale.norm.vmax) == (w.norm.vmin, w.norm.vmax)
+    from scenes.kit.scales import scale
+
+    for k in "AB":  # the deck's weights scale, linear from 0 to 1, as in every clip that shows weights
+        assert s.panels[k].scale is scale("weights", CFG) and s.panels[k].scale.gamma is None
     _, defects = equivariance_defects(attention_fn(li.Wq, li.Wk, li.Wv), li.X, CFG.n_trials, CFG.seed)
     ser = series_by_label(s.panels["C"])
     np.testing.assert_array_equal(ser["running maximum"].y, np.maximum.accumulate(defects))
@@ -300,7 +301,9 @@ def test_02_A_moves_to_PAPt_and_the_running_maximum(all_stills):
     if (defects == 0).any():
         np.testing.assert_array_equal(ser["exactly 0"].x, np.flatnonzero(defects == 0) + 1)
     assert s.panels["C"].hlines[0].value == 1e-10
-    assert sci(defects.max()) in s.proof[0]
+    from scenes.figures.equivariance import mathtext
+
+    assert s.proof[0].startswith("\u2713 $") and mathtext(defects.max()) in s.proof[0]  # the verdict, its figure
 
 
 def test_03_the_mask_the_zeros_and_the_row_sums(all_stills):

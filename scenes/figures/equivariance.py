@@ -20,7 +20,7 @@ from scenes.kit.numbers import tick
 from scenes.kit.numbers import count, log_ticks, measure
 from scenes.stills.spec import CellBox, DrawnPanel, FigureStill, HeatmapPanel, TextLine, PlotPanel, Rule, Series, TextPanel
 from scenes.stills.text import sci
-from scenes.kit.theme import SQRT_STRETCH, ColorScale
+from scenes.kit.theme import ColorScale
 
 from . import still
 
@@ -76,47 +76,43 @@ EQUIVARIANT = Formula("\"Attn\"(P X) = P dot \"Attn\"(X)", r"\mathrm{Attn}(PX) =
 # ====================================================================== 02
 @dataclass(frozen=True)
 class Picture02:
-    """What clip 02 and its still show besides the arrays: A's scale (0 to its largest weight,
-    rounded up; stretched by a square root when one peak would otherwise darken the crowd of weights
-    near 1/T, the stretch declared by its colour bar's ticks), Y's signed scale (when Y is drawn as
-    cells), the defect axis (exponents of the log axis and its ticks), the formulas."""
+    """What clip 02 and its still show besides the arrays: the deck's weights scale (A, linear from 0 to 1,
+    as in every clip that shows weights) and outputs scale (Y as coloured cells), the defect axis (exponents
+    of the log axis and its ticks), the formulas, and the verdict over the trials."""
 
     weights: ColorScale
-    weight_ticks: tuple[float, ...]  # the weights' colour bar: round values spread along the stretch
+    weight_ticks: tuple[float, ...]  # the weights' colour bar
     outputs: ColorScale
     axis: tuple[int, int]  # 10^lo .. 10^hi
     ticks: tuple[int, ...]  # exponents labelled; the pass line's among them
     weights_formula: Formula
     outputs_formula: Formula
-    why: tuple[tuple[Formula, str], ...]  # why it is exact: each step and what it does
+    row_sum: Formula  # one output row as a weighted sum over the tokens (the picture of why)
     max_line: Formula  # max over the trials, with its figure
     max_note: str  # what the maximum is taken over, in words
-    verdict: str
+    verdict_formula: Formula  # the verdict's formula: max over the trials of the defect
+    passed: bool
 
 
-def picture02(A, A_PX, Y, Y_PX, defects, max_defect: float, threshold: float, cmap: str, cmap_signed: str) -> Picture02:
+def picture02(defects, max_defect: float, threshold: float, cfg) -> Picture02:
+    from scenes.kit.scales import scale
+
     k = exponent(threshold)
     lo = floor_exponent(defects, k - 7)
     lo -= (k - lo) % 2  # ticks every second decade down from the pass line land on the floor
     n = len(defects)
-    W = {q: f"W_{q}" for q in "QKV"}
-    why = (
-        (Formula(f"Q = X {W['Q']}, quad K = X {W['K']}, quad V = X {W['V']}",
-                 r"Q = X W_Q,\ K = X W_K,\ V = X W_V"), "row by row"),
-        (Formula("A = \"softmax\"(Q K^T \\/ sqrt(d))", r"A = \mathrm{softmax}(QK^{\top}/\sqrt{d})"), "row by row"),
-        (Formula("Y = A V", "Y = AV"), "same sums, new order"),
-    )
-    # a square-root stretch where one peak would darken the crowd of weights near 1/T; else linear
-    peaked = float(np.max(A)) > 2 * float(np.median(A))
-    weights = ColorScale.for_weights(cmap, [A, A_PX], gamma=SQRT_STRETCH if peaked else None)
+    weights = scale("weights", cfg)
+    m = N.position.math
     return Picture02(
-        weights=weights, weight_ticks=tuple(weights.ticks(4)),
-        outputs=ColorScale.symmetric(cmap_signed, [Y, Y_PX]),
+        weights=weights, weight_ticks=tuple(weights.ticks(2)), outputs=scale("outputs", cfg),
         axis=(lo, k + 1), ticks=tuple(log_ticks(lo, k)),
-        weights_formula=why[1][0], outputs_formula=why[2][0], why=why,
+        weights_formula=Formula("A = \"softmax\"(Q K^T \\/ sqrt(d))", r"A = \mathrm{softmax}(QK^{\top}/\sqrt{d})"),
+        outputs_formula=Formula("Y = A V", "Y = AV"),
+        row_sum=Formula(f"y_{m} = sum_n A_({m} n) v_n", rf"y_{m} = \sum_n A_{{{m}n}}\, v_n"),
         max_line=Formula(relation("max", max_defect), tex_relation(r"\max", max_defect)),
         max_note=f"over {count(n).text} random permutations",
-        verdict="only rounding remains" if max_defect < threshold else "above the pass line",
+        verdict_formula=Formula(f"max_P {DEFECT.typst}", rf"\max_P {DEFECT.tex}"),
+        passed=bool(max_defect < threshold),
     )
 
 
@@ -147,7 +143,7 @@ def shuffled(data, cfg) -> FigureStill:
                 xticks=tokens(range(T)), xtick_colors=token_roles(range(T)),
                 yticks=tokens(range(T)), ytick_colors=token_roles(range(T)))
     B = HeatmapPanel(data.A_PX, w, title=r"weights of $\mathrm{Attn}(PX) = P A P^{\top}$", annotate=T <= 6,
-                colorbar="weight (square-root scale)", cbar_ticks=ticks, cbar_ticklabels=labels,
+                colorbar="weight", cbar_ticks=ticks, cbar_ticklabels=labels,
                 xticks=tokens(perm), xtick_colors=token_roles(perm), yticks=tokens(perm), ytick_colors=token_roles(perm))
     run = data.run
     n = len(run.defects)
@@ -165,7 +161,9 @@ def shuffled(data, cfg) -> FigureStill:
              yticklabels=tuple(f"$10^{{{e}}}$" for e in pic.ticks), xlim=(0, n + 1),
              xticks=tuple(float(t) for t in nice_count_ticks(n)), xticklabels=tuple(tick(t) for t in nice_count_ticks(n)),
              hlines=(Rule(run.threshold, "pass line", "dim"),), legend="center right")
-    proof = [f"max {pic.max_note}: {sci(run.max_defect)}, far below the pass line {sci(run.threshold)}: {pic.verdict}"]
+    mark = "\u2713" if run.passed else "\u2717"
+    proof = [f"{mark} ${tex_relation(pic.verdict_formula.tex, run.max_defect)}$ {pic.max_note}, "
+             f"{'far below' if run.passed else 'above'} the pass line {sci(run.threshold)}"]
     if data.zero_trials:
         proof.append(f"exactly 0 for {count(data.zero_trials).text} of {count(n).text} random permutations")
     return FigureStill(
