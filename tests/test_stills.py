@@ -371,13 +371,18 @@ def test_06_swap_defects_per_row(all_stills):
     s = key(all_stills, "06_causal_breaks_equivariance")
     li = lecture_inputs(CFG.T, CFG.d, CFG.seed)
     r = swap_report(li.X, li.Wq, li.Wk, li.Wv, *default_swap(CFG.T))
-    self_rows, causal_rows = s.panels["B"].data  # the clip's chart: self-attention hollow over causal filled
+    self_rows, causal_rows = s.panels["S"].data, s.panels["C"].data  # the clip's charts: self-attention, then causal
     np.testing.assert_array_equal(causal_rows, r.causal_rows)
     np.testing.assert_array_equal(self_rows, r.self_rows)
     mask, perm = s.panels["M"].data
     np.testing.assert_array_equal(mask, causal_mask(CFG.T))
     np.testing.assert_array_equal(perm, r.perm)
-    assert sci(r.causal_total) in s.proof[0] and sci(r.self_total) in s.proof[0]
+    from scenes.figures.equivariance import mathtext
+
+    # the two totals as verdicts: ✗ causal, ✓ self-attention, each with its measured figure
+    assert s.proof[0].startswith("\u2717 $") and mathtext(r.causal_total) in s.proof[0]
+    assert s.proof[1].startswith("\u2713 $") and mathtext(r.self_total) in s.proof[1]
+    assert r"\neq" in s.subtitle  # the takeaway: Attn_causal(P X) ≠ P Attn_causal(X)
     assert r.causal_total > 1e-3 and r.self_total < 1e-10
 
 

@@ -216,42 +216,53 @@ def swap_defects(data, cfg) -> FigureStill:
     """06 · Swap a future token into the past: causal rows i..j change, self-attention only rounds."""
     r, pic = data.report, data.picture
     mask = DrawnPanel(lambda ax, th: draw_mask(ax, th, data.mask, r.perm), title="causal row $m$ sees slots $0 \\ldots m$",
-                  data=(data.mask, r.perm))
-    chart = DrawnPanel(lambda ax, th: draw_rows(ax, th, r.self_rows, r.causal_rows, data.threshold, pic),
-                   title=f"${pic.row_formula.tex}$", data=(r.self_rows, r.causal_rows))
-    causal_ok = r.causal_total < data.threshold
+                      data=(data.mask, r.perm))
+    self_chart = DrawnPanel(lambda ax, th: draw_rows(ax, th, r.self_rows, data.threshold, pic, "self-attention",
+                                                     names=False),
+                            title="", data=r.self_rows)
+    causal_chart = DrawnPanel(lambda ax, th: draw_rows(ax, th, r.causal_rows, data.threshold, pic, "causal attention",
+                                                       names=False),
+                              title="", data=r.causal_rows)
+    lines = []
+    for name, total in (("causal", r.causal_total), ("self", r.self_total)):
+        mark = "\u2713" if total < data.threshold else "\u2717"
+        rel = tex_relation(r"\mathrm{" + name + r"}:\ \|\cdot\|_F", total)
+        lines.append(f"{mark} ${rel}$" + ("  exact" if total == 0.0 else ""))
     return FigureStill(
         "swap_defects", "Causality breaks permutation equivariance",
-        {"M": mask, "B": chart}, mosaic="MB", size=(7.0, 4.3), width_ratios=(1.0, 2.0),
+        {"M": mask, "S": self_chart, "C": causal_chart}, mosaic="MSC", size=(7.0, 4.3), width_ratios=(1.0, 1.1, 1.1),
         subtitle=(f"swap $x_{{{r.i}}} \\leftrightarrow x_{{{r.j}}}$: a future token moves into the past; "
-                  "the defect of every output row (hollow: self-attention, filled: causal)"),
-        proof=(rf"total $\|\cdot\|_F$: causal {sci(r.causal_total)}, self-attention {sci(r.self_total)} on the same $P$",),
-        proof_color="bad" if not causal_ok else "good",
+                  f"${pic.row_formula.tex}$ for every output row $m$: "
+                  r"$\mathrm{Attn}_{\mathrm{causal}}(PX) \neq P\,\mathrm{Attn}_{\mathrm{causal}}(X)$"),
+        proof=tuple(lines), proof_color="fg",  # one verdict of each kind: the marks say which
     )
 
 
-def draw_rows(ax, th, self_rows, causal_rows, threshold, pic) -> None:
-    """The clip's chart: row m from the top, self-attention's bar (hollow) over causal's (filled),
-    each in the colour of its verdict; exact zeros as hollow diamonds on the floor."""
+def draw_rows(ax, th, rows, threshold, pic, name: str, names: bool = True) -> None:
+    """The clip's chart: row m from the top, one bar per output row on a log axis, in the failed colour
+    where it reaches the dashed pass line; exact zeros as hollow diamonds on the floor, marked 0; the
+    series named under its axis."""
     lo, hi = pic.axis
-    T = len(causal_rows)
+    T = len(rows)
     ax.set_axis_on()
     ax.set_xscale("log")
     ax.set_xlim(10.0 ** lo, 10.0 ** hi)
     ax.set_ylim(T - 0.5, -0.5)
-    for s, (v, dy) in enumerate(((self_rows, -0.18), (causal_rows, 0.18))):
-        for m, x in enumerate(v):
-            c = th.color("good" if x < threshold else "bad")
-            if x == 0.0:
-                ax.scatter([10.0 ** lo * 1.6], [m + dy], marker="D", s=30, facecolors="none", edgecolors=c, clip_on=False)
-                continue
-            ax.barh(m + dy, x - 10.0 ** lo, left=10.0 ** lo, height=0.32, color=c if s else "none", edgecolor=c,
-                    linewidth=0 if s else 1.4)
+    for m, x in enumerate(rows):
+        c = th.color("bad" if x >= threshold else "fg")
+        if x == 0.0:
+            ax.scatter([10.0 ** lo * 3], [m], marker="D", s=30, facecolors="none", edgecolors=th.fg, clip_on=False)
+            ax.annotate("0", (10.0 ** lo * 3, m), xytext=(6, 0), textcoords="offset points", va="center", color=th.fg,
+                        fontsize=9)
+            continue
+        ax.barh(m, x - 10.0 ** lo, left=10.0 ** lo, height=0.56, color=c, linewidth=0)
     ax.axvline(threshold, color=th.dim, linestyle="--", linewidth=1.2)
     ax.annotate("pass line", (threshold, T - 1), xytext=(4, 0), textcoords="offset points", ha="left", va="center",
                 color=th.dim, fontsize=9)  # beside the last row, which only rounds (it sees every token either way)
-    ax.set_xticks([10.0 ** e for e in pic.ticks], [f"$10^{{{e}}}$" for e in pic.ticks])
-    ax.set_yticks(range(T), [f"row {m}" for m in range(T)])
+    ticks = pic.ticks if len(pic.ticks) <= 3 else pic.ticks[::2]
+    ax.set_xticks([10.0 ** e for e in ticks], [f"$10^{{{e}}}$" for e in ticks])
+    ax.set_xlabel(name)
+    ax.set_yticks(range(T), [f"row {m}" for m in range(T)] if names else [""] * T)
     ax.tick_params(axis="y", length=0)
 
 
