@@ -295,26 +295,33 @@ def draw_mask(ax, th, mask, perm) -> None:
 # ====================================================================== 07
 @dataclass(frozen=True)
 class Picture07:
-    """What clip 07 and its still show besides the arrays: one scale for the inputs (the table's
-    rows, with and without positions) and one for the outputs (with and without positions), and
-    the two comparisons the clip ends on."""
+    """What clip 07 and its still show besides the arrays: the deck's scale for the sentences' embeddings (the
+    table's rows, with and without positions) and for their outputs (with and without positions, and their
+    means: a signed square-root stretch, so a crowd of small outputs still reads beside one large one), and the
+    two comparisons the clip ends on, each a verdict of "the matched outputs are equal"."""
 
     inputs: ColorScale
     outputs: ColorScale
     delta: str  # the measured difference's Typst (the column head, and before each figure)
     plain_line: Formula  # max |Δ| of the matched outputs without positions
     positioned_line: Formula  # and with them
+    plain_equal: bool  # the matched outputs are equal (up to rounding) without positions
+    positioned_equal: bool  # and with them
 
 
-def picture07(table, plain, positioned, cmap: str) -> Picture07:
+def picture07(table, plain, positioned, cfg, threshold: float = 1e-10) -> Picture07:
+    from scenes.kit.scales import scale
+
     d = "max abs(Delta)"
     return Picture07(
-        inputs=ColorScale.symmetric(cmap, [table, positioned.X_a, positioned.X_b]),
-        outputs=ColorScale.symmetric(cmap, [plain.Y_a, plain.Y_b, plain.pooled_a, plain.pooled_b,
-                                            positioned.Y_a, positioned.Y_b, positioned.pooled_a, positioned.pooled_b]),
+        inputs=scale("embeddings", cfg, [table, plain.X_a, plain.X_b, positioned.X_a, positioned.X_b]),
+        outputs=scale("sentence outputs", cfg, [plain.Y_a, plain.Y_b, plain.pooled_a, plain.pooled_b,
+                                                positioned.Y_a, positioned.Y_b, positioned.pooled_a,
+                                                positioned.pooled_b]),
         delta=d,
         plain_line=Formula(relation(d, plain.max_diff), tex_relation(r"\max\,|\Delta|", plain.max_diff)),
         positioned_line=Formula(relation(d, positioned.max_diff), tex_relation(r"\max\,|\Delta|", positioned.max_diff)),
+        plain_equal=bool(plain.max_diff < threshold), positioned_equal=bool(positioned.max_diff < threshold),
     )
 
 
@@ -335,7 +342,7 @@ def same_words(data, cfg) -> FigureStill:
 
     def outputs(Y, pooled, words, title, bar):
         ticks, labels = cbar_labels(scale.ticks())
-        return HeatmapPanel(np.vstack([Y, pooled]), scale, title=title, annotate=False, colorbar="output" if bar else None,
+        return HeatmapPanel(np.vstack([Y, pooled]), scale, title=title, annotate=False, colorbar="output (square-root scale)" if bar else None,
                        cbar_ticks=ticks, cbar_ticklabels=labels,
                        yticks=(*words, "mean"), ytick_colors=(*word_roles(data, words), "dim"), xticks=feats,
                        boxes=(CellBox((T, T), (0, d - 1), color="dim", width=1.6),))
@@ -350,21 +357,27 @@ def same_words(data, cfg) -> FigureStill:
         "D": outputs(q.Y_b, q.pooled_b, b, "+ positions", True),
         "N": TextPanel((
             TextLine("without positions", size=11, weight="bold"),
-            TextLine(f"matched tokens: ${pic.plain_line.tex}$", size=10, space_before=3),
+            TextLine(f"{_mark(pic.plain_equal)} matched tokens: ${pic.plain_line.tex}$", size=10, space_before=3),
             TextLine(f"sentence means: ${means_p}$", size=10, space_before=2),
-            TextLine("the same outputs, in another order", size=10, color="good", space_before=4),
+            TextLine("the same outputs, in another order", size=10, space_before=4),
         ), valign="center"),
         "M": TextPanel((
             TextLine("with sinusoidal positions", size=11, weight="bold"),
-            TextLine(f"matched tokens: ${pic.positioned_line.tex}$", size=10, space_before=3),
+            TextLine(f"{_mark(pic.positioned_equal)} matched tokens: ${pic.positioned_line.tex}$", size=10,
+                     space_before=3),
             TextLine(f"sentence means: ${means_q}$", size=10, space_before=2),
-            TextLine("word order becomes visible", size=10, color="bad", space_before=4),
+            TextLine("word order becomes visible", size=10, space_before=4),
         ), valign="center"),
     }
     return FigureStill(
         "same_words", "Same words, same outputs: attention alone cannot see word order", panels,
         mosaic="ABN;CDM", size=(7.0, 5.6), width_ratios=(1.0, 1.0, 1.25),
         subtitle="self-attention outputs of both sentences (rows: tokens, then their mean), one embedding table",
-        proof=(f"matched outputs: ${pic.plain_line.tex}$ without positions, ${pic.positioned_line.tex}$ with them",),
-        proof_color="good",
+        proof=(f"{_mark(pic.plain_equal)} matched outputs equal without positions: ${pic.plain_line.tex}$",
+               f"{_mark(pic.positioned_equal)} with them: ${pic.positioned_line.tex}$"),
+        proof_color="fg",  # one verdict of each kind: the marks say which
     )
+
+
+def _mark(passed: bool) -> str:
+    return "\u2713" if passed else "\u2717"
