@@ -123,7 +123,9 @@ class PermutationMatrix(ClipScene):
         T, dm = d.X.shape
         perm = [int(k) for k in d.perm]
         out = {"T": T, "d": dm, "order": d.picture.order_text, "first": perm[0], "second": perm[1],
-               "last": f"x{sub(T - 1)}"}
+               "last": f"x{sub(T - 1)}", "names": f"x{sub(0)} to x{sub(T - 1)}",
+               "slots": ", ".join(f"x{sub(k)}" for k in perm), "restored": f"x{sub(0)}, x{sub(1)}, … x{sub(T - 1)}",
+               "checks": "the two verdicts"}  # plain values until the elements that show them are built
         if hasattr(self, "X_map"):  # the elements each sentence names, once they are built
             out.update(
                 T=claim(T, self.T_label), d=claim(dm, self.d_label),

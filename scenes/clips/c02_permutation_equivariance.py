@@ -91,6 +91,7 @@ from scenes.kit.notation import N, token_names, token_text
 from scenes.kit.numbers import count, measure, nice_count_ticks
 from scenes.kit.permuting import Handover, TokenColumn
 from scenes.kit.proofs import readout, verdict
+from scenes.kit.theme import figure
 from scenes.kit.scales import scale as deck_scale
 
 
@@ -177,7 +178,8 @@ class PermutationEquivariance(ClipScene):
             "xlast": token_text(T - 1), "d": d.X.shape[1], "token_y": token_text(t, "y"), "row": m,
             "row_defect": fmt_measure(float(d.row_defects[m])),
             "order": ", ".join(token_text(int(j), "v") for j in d.perm),
-        }
+            "bar": "0 to 1", "y_bar": "a grid of coloured cells", "proof": fmt_measure(d.run.max_defect),
+        }  # plain values until the elements that show them are built
         p = getattr(self, "p", None)
         if p is not None:  # the elements each sentence names, once they are built
             out.update(
@@ -188,7 +190,7 @@ class PermutationEquivariance(ClipScene):
             )
         if hasattr(self, "q"):
             marks = list(self.q.marks.dots) if self.q.marks.mode == "dots" else [self.q.marks.band]
-            out.update(defect=claim(fmt_measure(d.defect), self.check),
+            out.update(defect=claim(fmt_measure(d.defect), self.check), T=claim(T, *self.sums[0].terms),
                        n=claim(count(len(d.run.defects)).text, *marks),
                        threshold=claim(measure(d.run.threshold).text, self.q.line),
                        max=claim(fmt_measure(d.run.max_defect), self.q.max_text if len(self.q.max_text) else self.close_verdict),
@@ -335,8 +337,12 @@ class PermutationEquivariance(ClipScene):
             self.this_p = role(Dot(q.plot.to_point(0, q.plot.y_clip(d.defect)), radius=0.09, color=HIGHLIGHT), "highlight")
         else:
             self.this_p = q.plot.exact_zero(0, color=FG, text=None)
-        self.check = readout(DEFECT.typst, d.defect)
-        q.band.fit(self.check, align=UP + LEFT) if not q.band.fits(self.check) else q.band.place(self.check, UP + LEFT)
+        # its figure beside it, on the data (the axis's title names the quantity)
+        self.check = column(figure(d.defect, size=HEADING), label("this P, from clip 01", size=SMALL, color=DIM),
+                            gap="tight")
+        self.check.next_to(self.this_p, RIGHT, buff=GAP.normal)
+        if self.check.get_top()[1] > q.line.get_y() - GAP.small:  # never over the pass line
+            self.check.shift((q.line.get_y() - GAP.small - self.check.get_top()[1]) * UP)
         self.make_sums()
 
         # the close: the equation that holds and its verdict, over the plot that proves it

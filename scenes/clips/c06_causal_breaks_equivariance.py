@@ -136,7 +136,9 @@ class CausalBreaksEquivariance(ClipScene):
             "causal": fmt_measure(r.causal_total), "self": fmt_measure(r.self_total),
             "threshold": measure(d.threshold).text, "worst": worst, "worst_value": fmt_measure(rows[worst]),
             "xlast": token_text(T - 1), "before_last": max(r.i - 1, 0),
-        }
+            "mask": "the mask", "formula": "the measured quantity", "zero": "a hollow diamond",
+            "takeaway": "causal attention is not permutation equivariant",
+        }  # plain values until the elements that show them are built
         if hasattr(self, "big"):  # the elements each sentence names, once they are built
             out.update(
                 xlast=claim(token_text(T - 1), self.on_screen_tokens), xi=claim(token_text(r.i), self.on_screen_tokens.chips[r.i]),
@@ -171,7 +173,7 @@ class CausalBreaksEquivariance(ClipScene):
 
         # widths: row names, the mask, two charts, the failing rows' values
         self.row_names = VGroup(*[label(f"row {m}", size=SMALL, color=DIM) for m in range(T)])
-        names_w = max(t.width for t in self.row_names)
+        names_w = max(t.width for t in self.row_names) + GAP.small  # a little air between the band's edge and the names
         failing = [m for m in range(T) if r.causal_rows[m] >= d.threshold]
         self.values = VGroup(*[role(math(measure(v).math, size=SMALL, color=FAILED), "failed")
                                for m, v in enumerate(r.causal_rows) if m in failing])
@@ -200,7 +202,7 @@ class CausalBreaksEquivariance(ClipScene):
             shows(chart.bars, q)
         ys = [self.causal_chart.row_y(m) for m in range(T)]
         for t, y in zip(self.row_names, ys):
-            t.move_to([rest.left + t.width / 2, y, 0])
+            t.move_to([rest.left + GAP.small + t.width / 2, y, 0])
         self.place_values(self.causal_chart, content.right)
         self.formula.move_to([self.causal_chart.plot.axes[0].get_center()[0], top.center[1], 0])
         # the pass line named on itself, beside the last row (which only rounds: it sees every token either way)

@@ -159,7 +159,9 @@ class SameMultiset(ClipScene):
             "max": fmt_measure(d.plain.max_diff), "pooled": fmt_measure(d.plain.pooled_gap),
             "max_pos": fmt_measure(d.positioned.max_diff), "pooled_pos": fmt_measure(d.positioned.pooled_gap),
             "worst_word": d.tokens_b[worst], "first_b": d.tokens_b[0], "d": d.table.shape[1],
-        }
+            "grids": "two empty grids", "table_c": "the table", "sentences": "both sentences' grids",
+            "links": "lines in each word's colour", "pe": "PE", "proof": "two verdicts",
+        }  # plain values until the elements that show them are built
         if hasattr(self, "row_a"):  # the elements each sentence names, once they are built
             ra, rb = list(self.row_a.submobjects), list(self.row_b.submobjects)  # the chips, as they are revealed
             out.update(a=claim(out["a"], *ra), b=claim(out["b"], *rb), T=claim(out["T"], *ra))
@@ -350,9 +352,8 @@ class SameMultiset(ClipScene):
         content.fit(rows, max_scale=3.0)
         self.sentence_labels = VGroup(*[label(t, size=LABEL, color=DIM).next_to(r, LEFT, buff=GAP.wide)
                                         for t, r in (("a", self.row_a), ("b", self.row_b))])
-        if self.sentence_labels.get_left()[0] < content.left:  # the names take room the rows give up
-            VGroup(rows, self.sentence_labels).scale((content.width - 0.05) / VGroup(rows, self.sentence_labels).width)
-            VGroup(rows, self.sentence_labels).move_to(content.center)
+        if self.sentence_labels.get_left()[0] < content.left:  # no room beside the rows: they keep their size
+            self.sentence_labels = VGroup()
         self.beat("sentences", reveal(self.row_a), reveal(self.row_b), FadeIn(self.sentence_labels), run_time=1.4,
                   subject=VGroup(self.row_a, self.row_b), why=self.sentences_why)
 
