@@ -123,6 +123,23 @@ def test_color_scale_is_matplotlibs_norm_and_colormap(values):
     np.testing.assert_allclose(got, want[0], atol=1 / 255)
 
 
+def test_a_stretched_diverging_scale_is_signed_and_symmetric_about_zero():
+    """A diverging scale with a gamma stretches both sides alike (sign(v) |v|^gamma), 0 stays the middle, its
+    colour bar shows the stretch with a round tick each side; a one-sided scale keeps matplotlib's PowerNorm."""
+    from scenes.kit.widgets import ColorBar
+
+    s = ColorScale("RdBu_r", -5.0, 5.0, gamma=0.5)
+    np.testing.assert_allclose(s.position([-5, -1.25, 0, 1.25, 5]), [0, 0.25, 0.5, 0.75, 1])
+    np.testing.assert_allclose(s.rgb(2.0) , matplotlib.colormaps["RdBu_r"](0.5 + 0.5 * np.sqrt(0.4))[:3])
+    assert s.ticks() == [-5.0, -1.0, 0.0, 1.0, 5.0]
+    np.testing.assert_allclose(s.norm.inverse(s.norm(np.array([-3.0, 0.7]))), [-3.0, 0.7])
+    bar = ColorBar(s, height=2.0)
+    assert [t.text for t in bar.tick_labels] == ["\u22125", "\u22121", "0", "1", "5"]
+    np.testing.assert_allclose(bar.point_of(1.25)[1] - bar.frame.get_bottom()[1], 1.5, atol=1e-9)  # 3/4 up
+    assert not ColorScale("RdBu_r", -5.0, 5.0).gamma and ColorScale("RdBu_r", -5.0, 5.0).ticks() == [-5.0, 0.0, 5.0]
+    assert isinstance(ColorScale("viridis", 0.0, 1.0, gamma=0.5).norm, matplotlib.colors.PowerNorm)
+
+
 def test_color_scale_rejects_an_empty_range():
     with pytest.raises(ValueError, match="vmax > vmin"):
         ColorScale("viridis", 1.0, 1.0)

@@ -39,12 +39,16 @@ QUANTITIES: dict[str, str] = {
     "angles": "RoPE angles m θᵢ mod 2π (a cyclic scale)",
     # shown by one clip: made from the values it declares
     "embeddings": "the two sentences' token embeddings, with and without positions (clip 07)",
-    "sentence outputs": "attention outputs of the two sentences and their pooled vectors (clip 07)",
+    "sentence outputs": "attention outputs of the two sentences and their pooled vectors (clip 07; a signed square-root "
+                        "stretch: one output of 4 among a crowd under 1)",
     "scheme scores": "qₘ · kₙ of one token at positions m and n under each positional scheme (clip 09)",
     "slow angles": "log₁₀ of the slow RoPE pairs' angles (clip 10)",
     "table": "a learned position table's entries (clips 09 and 14)",
 }
 FROM_CONFIG = ("weights", "inputs", "outputs", "scores", "encodings", "angles")
+# quantities painted with a signed square-root stretch (declared by their colour bars' ticks): one large value
+# among many small ones would otherwise wash the crowd out to the diverging map's white middle
+STRETCHED = {"sentence outputs": 0.5}
 
 
 class UnknownQuantity(KeyError):
@@ -115,7 +119,10 @@ def _from_values(quantity: str, cfg, values):
         f = f[np.isfinite(f)]
         lo, hi = (float(np.floor(f.min())), float(np.ceil(f.max()))) if f.size else (0.0, 1.0)
         return _tag(ColorScale(LOG_ANGLE_CMAP, lo, max(hi, lo + 1)), quantity)
-    return _tag(ColorScale.symmetric(cfg.cmap_signed, values), quantity)
+    s = ColorScale.symmetric(cfg.cmap_signed, values)
+    if quantity in STRETCHED:
+        s = ColorScale(s.name, s.vmin, s.vmax, gamma=STRETCHED[quantity])
+    return _tag(s, quantity)
 
 
 def signature(s) -> tuple:

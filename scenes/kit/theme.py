@@ -271,6 +271,12 @@ def figure(x, size: float = LABEL, color=FG, prefix: str = "", exact_color=None)
 
 
 # ------------------------------------------------------------------ colour scales (shared with matplotlib)
+def _signed_power(v, g: float):
+    """``sign(v) |v|^g``, elementwise (a signed stretch; its inverse is the same with ``1 / g``)."""
+    v = np.asarray(v, dtype=float)
+    return np.sign(v) * np.abs(v) ** g
+
+
 class ColorScale:
     """One matplotlib ``Normalize`` and colormap, mapping values to colours.
 
@@ -281,9 +287,11 @@ class ColorScale:
     def __init__(self, cmap: str, vmin: float, vmax: float, gamma: float | None = None):
         """``gamma`` (optional) stretches the scale as a power law (matplotlib's ``PowerNorm``;
         ``SQRT_STRETCH`` spreads small weights): a colour bar then places its stripes and ticks
-        by the stretch, so the stretch is declared where the colours are read."""
+        by the stretch, so the stretch is declared where the colours are read.  On a diverging
+        scale (``vmin == -vmax``) the stretch is signed, the same on both sides of 0 (``sign(v) |v|^gamma``):
+        one large value no longer washes out the crowd near 0."""
         import matplotlib
-        from matplotlib.colors import Normalize, PowerNorm
+        from matplotlib.colors import FuncNorm, Normalize, PowerNorm
 
         if not vmax > vmin:
             raise ValueError(f"a colour scale needs vmax > vmin, got vmin={vmin}, vmax={vmax}")
@@ -292,8 +300,16 @@ class ColorScale:
         self.name = cmap
         self.cmap = matplotlib.colormaps[cmap]
         self.gamma = None if gamma is None else float(gamma)
-        self.norm = (Normalize(vmin=float(vmin), vmax=float(vmax), clip=True) if gamma is None
-                     else PowerNorm(float(gamma), vmin=float(vmin), vmax=float(vmax), clip=True))
+        if gamma is None:
+            self.norm = Normalize(vmin=float(vmin), vmax=float(vmax), clip=True)
+        elif vmin < 0 < vmax and vmin == -vmax:  # diverging: the stretch signed, symmetric about 0
+            from functools import partial
+
+            g = float(gamma)
+            self.norm = FuncNorm((partial(_signed_power, g=g), partial(_signed_power, g=1.0 / g)), vmin=float(vmin),
+                                 vmax=float(vmax), clip=True)
+        else:
+            self.norm = PowerNorm(float(gamma), vmin=float(vmin), vmax=float(vmax), clip=True)
 
     @staticmethod
     def _extent(values) -> float:
@@ -339,6 +355,13 @@ class ColorScale:
     def ticks(self, most: int = 4) -> list[float]:
         """Round tick values for this scale's colour bar: both ends and 0 for a diverging scale
         (its ends are round), else round steps from ``vmin`` to ``vmax``."""
+        if self.symmetric_about_zero and self.gamma is not None:  # the stretch shown: a round value on each side
+            import math as _m
+
+            top = _m.floor(_m.log10(self.vmax))
+            cands = [f * 10.0 ** e for e in range(top - 2, top + 1) for f in (1, 2, 5) if f * 10.0 ** e < self.vmax]
+            t = min(cands, key=lambda c: abs(float(self.norm(c)) - 0.75)) if cands else None
+            return [self.vmin, -t, 0.0, t, self.vmax] if t else [self.vmin, 0.0, self.vmax]
         if self.symmetric_about_zero:
             return [self.vmin, 0.0, self.vmax]
         if self.gamma is not None:  # round values (1, 2, 5 × 10ᵏ) spread evenly along the stretch
