@@ -97,7 +97,7 @@ def test_clip_07s_content_area_is_the_one_the_config_measures_for():
         audit_clip(Probe)
     c = seen["content"]
     assert c.width == pytest.approx(typeset.CONTENT_W, abs=0.01) and c.height == pytest.approx(typeset.CONTENT_H, abs=0.01)
-    src = (REPO / "scenes" / "equivariance.py").read_text(encoding="utf-8")
+    src = (REPO / "scenes" / "clips" / "c07_same_multiset.py").read_text(encoding="utf-8")
     # the width clip 07 wraps its chips in, and the gap between the two sentences
     body = src[src.index("class SameMultiset("):]
     m = re.search(r"TokenRow\(d\.tokens_a,[^\n]*max_width=content\.width(?: - ([\d.]+))?\)", body)
