@@ -94,6 +94,26 @@ def onsets_line(data) -> str:
     return "; ".join(f"d = {data.widths[k]}: {onset_text(data.onsets[k])}" for k in data.by_width())
 
 
+def share_percent(share: float) -> str:
+    """A share as the lecture prints it: ``66 %`` (``100 %`` only when every one, ``0 %`` only when none)."""
+    pct = int(round(100 * share))
+    if pct == 100 and share < 1:
+        pct = 99
+    if pct == 0 and share > 0:
+        pct = 1
+    return f"{pct} %"
+
+
+def twins_line(data) -> str:
+    """Clip 12's second measured line: past each m*, the share of positions (up to the last one whose twins
+    lie in the data) that have a twin, narrowest width first."""
+    parts = [f"d = {data.widths[k]}: {share_percent(data.shares[k].share)}" for k in data.by_width()
+             if data.shares[k].checked]
+    if not parts:
+        return f"no position up to {count(data.horizon)} has a twin"
+    return f"past m*, positions up to {count(data.horizon)} with a twin: " + "; ".join(parts)
+
+
 def no_row_text(m: int) -> str:
     """The learned table's answer past its last row, in lecture language."""
     return f"no row for position {count(m)}"
@@ -135,7 +155,8 @@ def table_proof(data) -> str:
 @still("PositionalDilution")
 def dilution(data, cfg) -> FigureStill:
     """12 · cos(PE_0, PE_m) on a log m axis for each width, every computed sample; the onset m* past
-    which a position twice as far is just as similar (measured)."""
+    which a position twice as far is at least as similar (measured), and the share of positions past it with
+    such a twin."""
     series, notes = [], []
     colors = [hex_of(c) for c in width_colors(data.widths)]
     for j, k in enumerate(data.by_width()):
@@ -152,9 +173,9 @@ def dilution(data, cfg) -> FigureStill:
     return FigureStill(
         "dilution", "Positional dilution: far positions blur together", {"A": plot}, size=(7.0, 4.2),
         subtitle=(f"similarity of sinusoidal position $m$ to position 0, every $m$ up to {count(hi)} "
-                  f"(base ${base_relation(data.base, math=False).replace('b', 'b$', 1)}); dots: $m^*$ and a position $n \\geq {data.factor:g}m$ "
-                  "just as similar"),
-        proof=(f"measured {onsets_line(data)}",), proof_color="accent",
+                  f"(base ${base_relation(data.base, math=False).replace('b', 'b$', 1)}); dots: $m^*$ and its twin, a position "
+                  f"$n \\geq {data.factor:g}m$ at least as similar"),
+        proof=(f"measured {onsets_line(data)}", twins_line(data)), proof_color="accent",
     )
 
 
@@ -244,5 +265,5 @@ def table_vs_rotation(data, cfg) -> FigureStill:
 
 
 __all__ = ["CLIFF_COLORS", "CLIFF_ROLES", "FAMILY_CMAP", "base_colors", "base_figure", "base_relation", "cliff_proof", "decades", "first_missing", "hex_of",
-           "no_row_text", "onset_text", "onsets_line", "ordinal", "power_range", "sample_rows", "table_proof",
+           "no_row_text", "onset_text", "onsets_line", "ordinal", "share_percent", "twins_line", "power_range", "sample_rows", "table_proof",
            "table_scale", "width_colors"]

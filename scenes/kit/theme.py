@@ -41,8 +41,11 @@ KEY = ManimColor("#58A6FF")  # a key (k, K, the key cache)
 VALUE = ManimColor("#FFF04D")  # a value (v, V, the value cache)
 SIN = ManimColor("#3DD6D0")  # the sine coordinates of a sinusoidal encoding
 COS = ManimColor("#FF6AA6")  # the cosine coordinates
-SEEN = ManimColor("#A47BFF")  # seen in training (positions below the train length, angles met)
-UNSEEN = ManimColor("#C6B6F7")  # never seen in training
+# seen / never seen in training: a deep violet against a pale ice blue, apart in hue *and* lightness so that
+# every viewer tells them apart at a glance (>= 35 CAM02-UCS units under each simulated deficiency; the
+# lilacs they replace, #A47BFF and #C6B6F7, fell to 16.5 under tritanomaly)
+SEEN = ManimColor("#A060FF")  # seen in training (positions below the train length, angles met)
+UNSEEN = ManimColor("#B0E0FF")  # never seen in training
 CONCEPT_COLORS = {
     "highlight": HIGHLIGHT, "verified": VERIFIED, "failed": FAILED, "query": QUERY, "key": KEY, "value": VALUE,
     "sin": SIN, "cos": COS, "seen": SEEN, "unseen": UNSEEN,
