@@ -100,11 +100,23 @@ def test_a_beat_names_its_subject_and_the_subject_is_on_screen_at_full_strength(
 
 
 def test_the_subject_is_the_largest_group():
-    thumb = item((SAFE.left, CONTENT_BOTTOM, SAFE.left + 1, CONTENT_BOTTOM + 1), mid=2)  # 14's corner thumbnail
+    thumb = item((SAFE.left, CONTENT_BOTTOM, SAFE.left + 0.6, CONTENT_BOTTOM + 0.6), mid=2)  # 14's corner thumbnail
     other = big(mid=1)
     found = staging_problems([rec([other, thumb], subject=frozenset({2}))])
     assert kinds(found) == ["subject"] and "larger than the subject" in str(found[0])
     assert staging_problems([rec([other, thumb], subject=frozenset({1}))]) == []
+
+
+def test_a_group_beside_the_subject_counts_the_area_it_covers_not_its_span():
+    """A formula line across the top and a label under its far end cluster into one group whose box spans most
+    of the frame but which covers a strip of it: a matrix larger than the strip is still the largest thing."""
+    line = item((SAFE.left, TOP - 0.8, SAFE.right, TOP - 0.2), mid=2)
+    tag = item((SAFE.right - 1.0, TOP - 1.2, SAFE.right, TOP - 0.8), mid=3)
+    matrix = item((-2.0, CONTENT_BOTTOM + 0.2, 2.0, CONTENT_BOTTOM + 3.2), mid=1)  # 12 units², the strip ~8.5
+    assert "subject" not in kinds(staging_problems([rec([line, tag, matrix], subject=frozenset({1}))]))
+    block = item((SAFE.left, CONTENT_BOTTOM, SAFE.left + 4.0, TOP - 2.0), mid=4)  # a solid block apart, larger
+    found = staging_problems([rec([line, tag, matrix, block], subject=frozenset({1}))])
+    assert "subject" in kinds(found)
 
 
 def test_a_half_empty_frame_is_reported_unless_the_beat_says_why():

@@ -105,6 +105,21 @@ def _area(items) -> float:
     return float(np.prod(np.maximum(hi - lo, 0.0)))
 
 
+def _footprint(items, cells: int = 96) -> float:
+    """The area the items' boxes cover (their union, on a raster over their bounding box): what a group of
+    separate things beside the subject takes of the frame.  A wide formula line and a label under its far
+    end span a large box but cover a strip of it."""
+    lo = np.min([it.box[:2] for it in items], axis=0)
+    hi = np.max([it.box[2:] for it in items], axis=0)
+    size = np.maximum(hi - lo, 1e-9)
+    grid = np.zeros((cells, cells), dtype=bool)
+    for it in items:
+        (i0, j0), (i1, j1) = (np.clip((np.array(it.box[:2]) - lo) / size * cells, 0, cells),
+                              np.clip((np.array(it.box[2:]) - lo) / size * cells, 0, cells))
+        grid[int(j0):int(np.ceil(j1)), int(i0):int(np.ceil(i1))] = True
+    return float(grid.mean() * np.prod(hi - lo))
+
+
 def staging_problems(records: list[BeatRecord]) -> list[Problem]:
     out = []
     for rec in records:
@@ -123,13 +138,14 @@ def staging_problems(records: list[BeatRecord]) -> list[Problem]:
             if not mine:
                 report("subject", "the subject is not on screen at full strength")
             else:
-                own = _area(mine)
-                others = _groups([it for it in full if it.mid not in rec.subject])
+                groups = _groups(full)  # the subject's group is what it is drawn with (its labels, its axes)
+                own = _footprint([it for g in groups if any(it.mid in rec.subject for it in g) for it in g])
+                others = [g for g in groups if not any(it.mid in rec.subject for it in g)]
                 if others:
-                    big = max(others, key=_area)
-                    if _area(big) > own * 1.05:
+                    big = max(others, key=_footprint)
+                    if _footprint(big) > own * 1.05:
                         name = max(big, key=lambda it: (it.box[2] - it.box[0]) * (it.box[3] - it.box[1])).name
-                        report("subject", f"a group with {name} ({_area(big):.1f} units²) is larger than the "
+                        report("subject", f"a group with {name} ({_footprint(big):.1f} units²) is larger than the "
                                           f"subject ({own:.1f} units²)")
         c = coverage(rec, rec.header_bottom - 0.15)
         if c < HALF_EMPTY:
