@@ -372,3 +372,23 @@ def test_a_mobject_copy_is_manims_own_attribute_for_attribute(clip, monkeypatch)
     frame_o = draw(group)
     assert frame_o.std() > 0
     assert np.array_equal(draw([copy.deepcopy(m) for m in group]), frame_o)
+
+
+def test_a_label_pango_drew_in_a_fallback_font_is_never_kept_on_disk(tmp_path, monkeypatch):
+    """A worker whose Pango lost the registered Inter drew labels in a fallback font and wrote them to the
+    shared mobject cache: every later process was served them (a fresh clone's suite: widths 8 to 15 % off, layouts
+    refused).  A label is measured against Inter's own font file first; one that is off is laid out again with
+    the fonts registered anew, and if still off stays in its process only."""
+    from manim import Text
+
+    from scenes.kit import theme
+
+    monkeypatch.setattr(theme, "MOBJECT_CACHE_DIR", tmp_path)
+    monkeypatch.delenv("ATTENTION_CLIPS_MOBJECT_CACHE", raising=False)
+    good = theme.label("a label drawn in Inter", size=theme.LABEL)
+    assert len(list(tmp_path.rglob("*.pkl"))) == 1
+    monkeypatch.setattr(theme, "Text", lambda text, font, **kw: Text(text, font="DejaVu Sans", **kw))
+    wrong = theme.label("a label drawn in a fallback", size=theme.LABEL)
+    assert len(list(tmp_path.rglob("*.pkl"))) == 1, "a label in the wrong font was written to the shared cache"
+    assert wrong.width > 1.05 * theme._inter_width("a label drawn in a fallback", theme.LABEL, "NORMAL")
+    assert abs(good.width - theme._inter_width("a label drawn in Inter", theme.LABEL, "NORMAL")) < 0.02

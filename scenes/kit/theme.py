@@ -144,7 +144,7 @@ def _built_identity() -> str:
     import manimpango
 
     h = hashlib.sha256()
-    parts = [sys.version, manimpango.pango_version(), "format 1"]
+    parts = [sys.version, manimpango.pango_version(), "format 2"]  # 2: labels checked against Inter
     for dist in ("manim", "manimpango", "svgelements", "typst", "numpy"):
         try:
             parts.append(f"{dist}={metadata.version(dist)}")
@@ -177,6 +177,8 @@ def _disk_cached(key, make):
     except Exception:  # absent, or unreadable (cut short, another version's pickle): built and written again
         pass
     m = make()
+    if getattr(m, "not_for_disk", False):  # drawn in a font it was not meant to be (``_drawn_label``)
+        return m
     try:
         data = pickle.dumps(m, protocol=pickle.HIGHEST_PROTOCOL)
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -205,6 +207,33 @@ def _built(key, make):
 TEXT_CANVAS = (854, 480)
 
 
+def _inter_width(text: str, size: float, weight: str) -> float | None:
+    """What ``text`` measures drawn in Inter, from the font file (``mathcore.typeset``), or None where that
+    measure does not apply (another font or weight, several lines, a glyph Inter lacks)."""
+    from mathcore import typeset
+
+    if weight not in typeset.WEIGHTS or "\n" in text or not text.strip() or typeset.missing_glyphs(text, (weight,)):
+        return None
+    return typeset.ink_width(text, size, weight)
+
+
+def _drawn_label(text: str, size: float, color, weight: str, font: str) -> Text:
+    """``Text`` as Pango draws it, checked against Inter's own measure before it may be kept on disk.  A process
+    whose Pango lost the registered fonts draws a fallback font (8 to 15 % wider): the label is laid out again after
+    registering the fonts anew, and one still off is kept in this process only (``_disk_cached``), so no
+    other process is ever served a label in the wrong font from the cache."""
+    t = Text(text, font=font, font_size=size, color=color, weight=weight)
+    want = _inter_width(text, size, weight) if font == SANS else None
+    if want is None or abs(t.width - want) <= 0.03 * want + 0.02:
+        return t
+    register_fonts.cache_clear()
+    register_fonts()
+    t = Text(text, font=font, font_size=size, color=color, weight=weight)
+    if abs(t.width - want) > 0.03 * want + 0.02:
+        t.not_for_disk = True
+    return t
+
+
 def label(text: str, size: float = LABEL, color=FG, weight: str = "NORMAL", font: str = SANS) -> Text:
     """A Pango text label in the house sans font, laid out on ``TEXT_CANVAS``."""
     register_fonts()
@@ -214,7 +243,7 @@ def label(text: str, size: float = LABEL, color=FG, weight: str = "NORMAL", font
     config.pixel_width, config.pixel_height = TEXT_CANVAS
     try:
         return _built(("label", text, float(size), ManimColor(color).to_hex(), weight, font),
-                      lambda: Text(text, font=font, font_size=size, color=color, weight=weight))
+                      lambda: _drawn_label(text, size, color, weight, font))
     finally:
         config.pixel_width, config.pixel_height = saved
 
