@@ -217,7 +217,10 @@ def test_the_close_ends_on_a_last_row_against_a_slow_pair_past_training(final):
     assert np.isclose(scene.slow_arc.angle, arc) and scene.closing_dial.angle > arc
     words = [getattr(f, "text", "") for f in scene.summary.get_family()]
     assert shown(f"no row for position {count(GPT2.n_max).text}") in words
-    assert shown("an angle training never reached") in words
+    # the verdict: the angle there against the arc training swept, ✗ (an angle never seen), with both figures
+    assert scene.slow_words.passed is False and scene.slow_words._verdict
+    assert scene.slow_words.figure.text == f"m·θ{i} = {d.slow_angle:.2f} > {arc:.2f}"
+    assert np.isclose(d.slow_angle, m * 2 * np.pi / rope_wavelengths(LLAMA2.head_dim, LLAMA2.rope_base)[i])
     assert "lecture6" in words  # named on screen, not only in the caption
     close = scene.captions[-1].text
     assert "lecture 6" in close and f"Pair {i}" in close and count(m).text in close

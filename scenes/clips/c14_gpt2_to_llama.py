@@ -72,7 +72,9 @@ from scenes.kit import (
     shows,
     stage,
 )
-from scenes.kit.binding import role
+from scenes.kit.binding import claim, role
+from scenes.kit.numbers import Figure
+from scenes.kit.proofs import verdict
 from scenes.kit.compose import others
 from scenes.kit.motion import Dim
 from scenes.kit.theme import SEEN, UNSEEN
@@ -131,6 +133,13 @@ def period_text(wl: float) -> str:
 class GPT2ToLLaMA(ClipScene):
     """14 · From GPT-2 to LLaMA: a table with a last row, and rotations with none."""
 
+    STAGED = True
+    TRUE_SHAPE = {"empty": "one table at the full content height in its true shape (1024 rows by 768 features, "
+                           "4:3): taller than wide, so its sides stay dark; the corner enlarged fills them next"}
+    FULL_PLOT = {"empty": "the log plot spans the content area; only its curves' and labels' boxes are counted, "
+                          "not the axes' hairlines and grid"}
+    PAIR = {"empty": "the close is the pair it compares, each large with its words: GPT-2's capped table and "
+                     "LLaMA-2's slow pair past training under its verdict; nothing else on purpose"}
     ZOOM = (8, 12)
     SAMPLE = (32, 12)  # rows, features of the whole table drawn as cells
 
@@ -157,7 +166,7 @@ class GPT2ToLLaMA(ClipScene):
     def caption_values(self) -> dict:
         d = self.data
         scale = table_scale(d)
-        return {
+        v = {
             "n_max": count(d.gpt2.n_max).text, "n_last": count(d.gpt2.n_max - 1).text, "d_model": d.gpt2.d_model,
             "head_dim": d.llama2.head_dim, "pairs": d.n_pairs, "slow": d.slow_pairs, "slow3": d.slow_pairs3,
             "train2": count(d.llama2.train_length).text, "base2": count(d.llama2.rope_base).text,
@@ -169,6 +178,20 @@ class GPT2ToLLaMA(ClipScene):
             "col_step": ordinal(d.sample_cols[1] - d.sample_cols[0]), "zoom_rows": d.zoom[0], "zoom_cols": d.zoom[1],
             "vmax": fmt_measure(scale.vmax), "proof": table_proof(d),
         }
+        if not hasattr(self, "chart"):  # the title card: nothing drawn yet
+            return v
+        V, W = self.view, self.chart
+        v.update(grid=claim("A grid of cells coloured by value", V.image),
+                 corner_box=claim("a yellow square", V.corner), vmax=claim(v["vmax"], self.colorbar), zoomed=claim("that corner enlarged", V.zoom_map),
+                 bar=claim("a colour bar", self.colorbar), rule=claim("A thick red rule", V.cap_line),
+                 plot=claim("A log plot", W.plot.axes), line2=claim("LLaMA-2's line", W.curves[0]),
+                 line3=claim("LLaMA-3's line", W.curves[1]), start=claim("the line's start", self.start_period),
+                 end2=claim("its end", self.periods[0]), end3=claim("its end", self.periods[1]),
+                 L2=claim("A dashed violet line", W.train_lines[0]), band2=claim("a pale band", W.band_labels[0]),
+                 L3=claim("a dashed line", W.train_lines[1]), frame3=claim("framed in yellow", W.outlines[1]),
+                 table=claim("GPT-2's table", self.thumb), dial=claim("LLaMA-2's pair", self.closing_dial),
+                 lecture6=claim("lecture 6", self.lecture6))
+        return v
 
     def make_mobjects(self) -> None:
         d = self.data
@@ -253,14 +276,20 @@ class GPT2ToLLaMA(ClipScene):
         self.closing_dial = dial = VectorDial(d.slow_angle, radius=thumb.image.height / 2.6, color=FG)
         self.slow_arc = role(Arc(radius=dial.radius, start_angle=0, angle=d.slow_arc, arc_center=dial.center,
                                  stroke_color=SEEN, stroke_width=6), "seen")
-        self.slow_words = role(label("an angle training never reached" if d.slow_unseen else
-                                     "an angle training reached", size=LABEL,
-                                     color=UNSEEN if d.slow_unseen else SEEN), "unseen" if d.slow_unseen else "seen")
-        self.lecture6 = row(label("next:", size=LABEL, color=DIM), label("lecture 6", size=LABEL, weight="BOLD"),
+        # the verdict: the hand's angle there against the arc training swept (✗: an angle never seen)
+        i = d.slow_index
+        rel = ">" if d.slow_unseen else "<="
+        rel_t = ">" if d.slow_unseen else "≤"
+        self.slow_words = verdict("", Figure(d.slow_angle, f'm theta_({i}) = {d.slow_angle:.2f} {rel} {d.slow_arc:.2f}',
+                                             f"m·θ{i} = {d.slow_angle:.2f} {rel_t} {d.slow_arc:.2f}"),
+                                  passed=not d.slow_unseen)
+        self.arc_words = label(f"training swept 0 to {d.slow_arc:.2f} rad", size=SMALL, color=DIM)
+        self.lecture6 = row(label("next:", size=LABEL, color=DIM),
+                            label("lecture 6", size=LABEL, weight="BOLD"),
                             gap="small", align="baseline")
         right = column(label(l2.name, size=HEADING, weight="BOLD"), VGroup(dial, self.slow_arc),
                        math(f'"pair" {d.slow_index} "at" m = {count(d.slow_position).math}', size=LABEL),
-                       self.slow_words, gap="normal", align=ORIGIN)
+                       self.slow_words, self.arc_words, gap="small", align=ORIGIN)
         self.summary = row(left, right, gap="section", align="top")
         self.layout.content.place(self.summary)
         half = (max(left.width, right.width) + GAP.section) / 2  # two equal columns about the middle
@@ -274,30 +303,41 @@ class GPT2ToLLaMA(ClipScene):
         V, W = self.view, self.chart
         self.table_core.shift(self.table_shift)  # the table alone first, in the middle
         self.beat("table", FadeIn(self.gpt_head), FadeIn(self.gpt_facts), FadeIn(V.image), Create(V.frame),
-                  FadeIn(self.shape_text), run_time=1.4)
+                  FadeIn(self.shape_text), run_time=1.4, subject=VGroup(V.image, V.frame),
+                  why=self.TRUE_SHAPE)
         self.beat("corner", Succession(self.table_core.animate.shift(-self.table_shift),
                                        AnimationGroup(Create(V.corner), Create(V.zoom_lines), FadeIn(V.zoom_map),
                                                       FadeIn(self.zoom_text), FadeIn(self.init_text),
                                                       FadeIn(V.colorbar), FadeIn(self.params_text),
                                                       FadeIn(self.sample_text))),
-                  FadeOut(self.shape_text), run_time=2.0)
-        self.beat("cap", Create(V.cap_line), FadeIn(self.cap_text, shift=GAP.tight * DOWN), run_time=1.0)
+                  FadeOut(self.shape_text), run_time=2.0, subject=VGroup(V.image, V.frame, V.corner, V.zoom_map),
+                  why={"empty": "the table in its true shape at the full height, its corner enlarged beside it; the "
+                                "words under the corner leave the bottom right"})
+        self.beat("cap", Create(V.cap_line), FadeIn(self.cap_text, shift=GAP.tight * DOWN), run_time=1.0,
+                  subject=VGroup(V.image, V.frame, V.cap_line, self.cap_text))
         tag0, tag1 = self.wl_tags
+        plot = VGroup(W.axes_group, W.curves)
         self.beat("rope", stage([self.gpt], [self.llama_heads, W.axes_group], lag=1), Create(W.curves[0]),
-                  FadeIn(tag0[0]), FadeIn(tag0[1]), run_time=2.0)
-        self.beat("speeds", FadeIn(self.start_period), FadeIn(self.periods[0]), run_time=1.2)
+                  FadeIn(tag0[0]), FadeIn(tag0[1]), run_time=2.0, subject=plot, why=self.FULL_PLOT)
+        self.beat("speeds", FadeIn(self.start_period), FadeIn(self.periods[0]), run_time=1.2, subject=plot, why=self.FULL_PLOT)
         self.add(W.bands[0])
         self.bring_to_back(W.bands[0])
         self.beat("slow", Create(W.train_lines[0]), FadeIn(W.L_labels[0]), FadeIn(W.band_labels[0]),
-                  FadeIn(W.end_labels.leaders), W.bands[0].animate.set_fill(opacity=0.15), run_time=1.2)
+                  FadeIn(W.end_labels.leaders), W.bands[0].animate.set_fill(opacity=0.15), run_time=1.2,
+                  subject=plot, why=self.FULL_PLOT)
         self.beat("base", Create(W.curves[1]), FadeIn(tag1[0]), FadeIn(tag1[1]), FadeIn(self.periods[1]),
-                  run_time=1.4)
+                  run_time=1.4, subject=plot)
         self.add(W.bands[1])
         self.bring_to_back(W.bands[1])
         self.beat("tie", FadeOut(W.band_labels[0]), FadeOut(W.L_labels[0]), W.bands[0].animate.set_fill(opacity=0.0),
                   Dim([W.train_lines[0]], 0.35), Create(W.train_lines[1]), FadeIn(W.L_labels[1]),
                   FadeIn(W.band_labels[1]), W.bands[1].animate.set_fill(opacity=0.15), Create(W.outlines[1]),
-                  run_time=1.6)
+                  run_time=1.6, subject=plot)
+
+    def closing(self) -> None:
+        take = self.takeaway()
+        self.beat(self.closing_key(), *self.bring_forward(take), run_time=1.4, hold=self.CLOSING_HOLD, subject=take,
+                  why=self.PAIR)
 
     def takeaway(self):
         return self.summary

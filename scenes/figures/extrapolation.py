@@ -134,8 +134,13 @@ def cliff_proof(data) -> tuple[str, str]:
 
 
 def table_scale(data) -> ColorScale:
-    """Clip 14's scale: symmetric over the whole GPT-2 table, ending at a round value."""
-    return ColorScale.symmetric(data.cmap, data.table)
+    """Clip 14's scale: the deck's scale of a position table (``kit.scales``' "table"): symmetric over the
+    whole GPT-2 table, in the config's signed colormap, ending at a round value."""
+    from types import SimpleNamespace
+
+    from scenes.kit import scales
+
+    return scales.scale("table", SimpleNamespace(cmap_signed=data.cmap), values=data.table)
 
 
 def sample_rows(n_max: int, rows: int) -> np.ndarray:
