@@ -105,7 +105,7 @@ class ExactHeatmap(Heatmap):
         return self
 
 
-def staircase_outline(hm: Heatmap, color=VERIFIED, stroke_width: float = 4, upper: bool = False) -> Polygon:
+def staircase_outline(hm: Heatmap, color=HIGHLIGHT, stroke_width: float = 4, upper: bool = False) -> Polygon:
     """The outline of ``hm``'s lower triangle with its diagonal (cells ``n <= m``), as a staircase.
 
     With ``upper=True`` it outlines the strictly upper triangle (``n > m``) instead.
@@ -114,7 +114,7 @@ def staircase_outline(hm: Heatmap, color=VERIFIED, stroke_width: float = 4, uppe
     if rows != cols:
         raise ValueError(f"staircase_outline needs a square heatmap, got shape {hm.values.shape}")
     n = rows
-    w, h = hm.cell_w, hm.cell_h
+    w, h = hm.cell(0, 0).width, hm.cell(0, 0).height  # as drawn now (the map may have been scaled since)
 
     def corner(i, j, dx, dy):  # corner of cell (i, j): dx, dy in {-1, 1}
         return hm.cell_center(i, j) + np.array([dx * w / 2, dy * h / 2, 0.0])

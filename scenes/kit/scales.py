@@ -95,7 +95,8 @@ def _from_config(quantity: str, key: tuple):
 @lru_cache(maxsize=16)
 def _lecture_values(T: int, d: int, seed: int) -> dict[str, list[np.ndarray]]:
     """What the deck computes from the lecture's inputs, by quantity: the inputs and their projections,
-    the outputs of self-attention and of causal attention, and every finite score."""
+    the outputs of self-attention and of causal attention (and of bidirectional attention over every
+    prefix, which a decoder without the mask would recompute: clip 05), and every finite score."""
     from mathcore import lecture_inputs
     from mathcore.attention import self_attention_trace
 
@@ -107,6 +108,9 @@ def _lecture_values(T: int, d: int, seed: int) -> dict[str, list[np.ndarray]]:
         out["outputs"].append(tr.output)
         s = np.asarray(tr.scaled, dtype=float)
         out["scores"].append(s[np.isfinite(s)])
+    from mathcore.causal import prefix_outputs
+
+    out["outputs"] += prefix_outputs(inp.X, inp.Wq, inp.Wk, inp.Wv, causal=False)
     return out
 
 
