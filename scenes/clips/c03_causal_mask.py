@@ -120,8 +120,8 @@ class CausalMask(ClipScene):
     TIDY_PLAYS = True
     STAGED = True
 
-    MAX_CELL = 1.8  # the big map's cells, at most (few tokens: larger cells)
-    PAIR_CELL = 1.4  # the side-by-side maps' cells, at most
+    MAX_CELL = 1.9  # the big map's cells, at most (few tokens: larger cells)
+    PAIR_CELL = 1.9  # the side-by-side maps' cells, at most
     MAP_SHARE = 1.0  # the closing picture fills this share of the content (the causal map its height)
 
     @classmethod
@@ -222,6 +222,7 @@ class CausalMask(ClipScene):
                              math(f'"row" {M}": query" {q}', size=LABEL, color=DIM),
                              math(f'"column" {NN}": key" {k}', size=LABEL, color=DIM), align=ORIGIN)
         grow(notes, self.S_note)
+        names(self.S_note[0], "scaled")  # the formula names the map it defines
         self.mask_name = names(mono("mask", size=LABEL), "mask")
         self.mask_note = label("1 = may attend", size=SMALL, color=DIM)
         note_strip, mask_region = notes.take_bottom(self.mask_note.height, gap=GAP.small)
@@ -234,6 +235,7 @@ class CausalMask(ClipScene):
         self.exp_note = column(math(f"A_({MN}) = exp(S_({MN})) / (sum_({NN}' <= {M}) exp(S_({M} {NN}')))", size=LABEL),
                                math("e^(-infinity) = 0", size=HEADING), gap="wide", align=ORIGIN)
         grow(notes, self.exp_note)
+        names(self.exp_note[0], "weights")
 
     def side_by_side_layout(self) -> None:
         """Self-attention and causal attention side by side, as large as the content allows, numbers
@@ -293,7 +295,8 @@ class CausalMask(ClipScene):
         hide(S)
         self.add(S)
         self.beat("scores", FadeIn(self.S_note), FadeIn(self.col_idx), FadeIn(self.row_idx),
-                  Reveal(S, [row_parts(S, i) for i in range(T)], shift=GAP.small * LEFT),
+                  Reveal(S, [[*row_parts(S, i), *([S.frame] if i == 0 else [])] for i in range(T)],
+                         shift=GAP.small * LEFT),
                   run_time=1.6, subject=VGroup(S, self.frame_parts))
         # the code arrives over the note: the lines that turn this map causal
         self.beat("code", FadeIn(self.code, shift=GAP.normal * RIGHT), run_time=1.0,
@@ -367,6 +370,16 @@ class CausalMask(ClipScene):
         return [VGroup(self.A_small, self.zero_outline, self.causal_title, self.pair_sums, self.pair_sum_head,
                        self.pair_rows, self.pair_cols),
                 self.sum_head_words, self.proof_sum, self.zero_head_words, self.proof_zero]
+
+    def closing(self) -> None:
+        """The takeaway brought forward under the last caption (the base's closing; with few tokens the map
+        is few cells a side, which the verdicts beside it leave small: excused, by that reason)."""
+        take = self.takeaway()
+        T = self.data.scaled.shape[0]
+        why = None if T > 4 else {"empty": f"with {T} tokens the causal map is {T} cells a side: the two verdicts "
+                                           "beside it, at their legible size, set how large it can grow"}
+        self.beat(self.closing_key(), *self.bring_forward(take), run_time=1.4, hold=self.CLOSING_HOLD, subject=take,
+                  why=why)
 
     def takeaway(self):
         """The causal map with its future's zeros outlined and its rows' sums, and the two verdicts, each

@@ -8,6 +8,7 @@ from manim import (
     Code,
     ManimColor,
     Polygon,
+    Rectangle,
     RoundedRectangle,
     VGroup,
 )
@@ -19,6 +20,7 @@ from scenes.kit.layout import (
     overlay,
 )
 from scenes.kit.theme import (
+    DIM,
     FAINT,
     HIGHLIGHT,
     MONO,
@@ -91,7 +93,14 @@ class ExactHeatmap(Heatmap):
     Everything else prints with ``decimals`` as usual, so an exact zero (a masked weight)
     reads differently from a small weight that rounds to ``0.00``.  :meth:`repaint_with` changes
     the scale and precision that later :func:`morph_cells` calls paint with (scores becoming
-    weights in the same cells)."""
+    weights in the same cells).  A thin frame (``frame``) keeps the map's extent visible whatever the
+    colormap (magma and inferno paint a weight of 0 nearly the background's colour)."""
+
+    def __init__(self, *args, **kw):
+        super().__init__(*args, **kw)
+        self.frame = Rectangle(width=self.cells.width, height=self.cells.height, stroke_color=DIM,
+                               stroke_width=1.5, fill_opacity=0).move_to(self.cells)
+        self.add(self.frame)
 
     def _label_for(self, v: float, i: int, j: int):
         if np.isfinite(v) and v in (0.0, 1.0):

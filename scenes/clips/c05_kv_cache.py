@@ -95,6 +95,16 @@ class KVCacheData:
     cmap_signed: str
 
 
+def shape_why(T: int, d: int, what: str) -> dict | None:
+    """The excuse from the half-empty check for a picture whose size the data's shape sets (``what``): only
+    for the shapes that make it small against a 16:9 frame (few tokens or a narrow model; the lecture's own
+    T = 6, d = 4 fills it); ``None`` otherwise."""
+    if T > 4 and d > 2:
+        return None
+    return {"empty": f"{what} has {T} rows of {d} features: its cells stay at a size that reads as a grid, "
+                     "which leaves part of a 16:9 frame empty"}
+
+
 # why the first beat is excused from the half-empty and dashboard checks
 EMPTY_CACHE = {
     "empty": "the picture is the empty cache before decoding: its slots are the subject, and they fill from the "
@@ -236,11 +246,18 @@ class KVCache(ClipScene):
         rows_top = rows_region.top
         hm = Heatmap(values, self.out_scale, (cw, ch))
         hm.move_to([x0 + lab_w + dm * cw / 2, rows_top - T * ch / 2, 0])
-        title.move_to([hm.get_x(), region.top - title.height / 2, 0])
         names_ = row_names(hm, "y")
         row_y = lambda n: rows_top - (n + 0.5) * ch  # noqa: E731
         table = ChangeTable(d.staleness, row_y, ch, hm.get_right()[0] + GAP.wide, (T - 1) * tcw, size=size)
+        title.move_to([hm.get_x(), region.top - title.height / 2, 0])
         table.title.set_y(title.get_y())
+        if title.get_right()[0] > table.title.get_left()[0] - GAP.normal:  # a narrow map: the title over its names too
+            title.align_to(names_, LEFT)
+        if title.get_right()[0] > table.title.get_left()[0] - GAP.normal:  # still too wide: one word a line
+            words = column(label("bidirectional", size=LABEL), label("outputs", size=LABEL), gap="tight",
+                           align=ORIGIN)
+            words.move_to([hm.get_x(), 0, 0]).align_to(title, UP)
+            title = words
         return hm, names_, title, table
 
     def step_anims(self, m: int, first: bool = False) -> list:
@@ -289,17 +306,20 @@ class KVCache(ClipScene):
                   subject=board, why=EMPTY_CACHE)
         a = self.step_anims(0, first=True)
         self.beat("step0", Succession(AnimationGroup(a[0], FadeIn(self.q_map), FadeIn(self.q_label), FadeIn(b.q_note)),
-                                      a[1], a[2]), run_time=2.6, subject=VGroup(board, self.caches, self.outputs))
+                                      a[1], a[2]), run_time=2.6, subject=VGroup(board, self.caches, self.outputs),
+                  why=shape_why(T, self.data.K.shape[1], "the decoding board"))
         a = self.step_anims(1)
-        self.beat("step1", Succession(*a), run_time=2.4, subject=VGroup(board, self.caches, self.outputs))
+        self.beat("step1", Succession(*a), run_time=2.4, subject=VGroup(board, self.caches, self.outputs),
+                  why=shape_why(T, self.data.K.shape[1], "the decoding board"))
         self.beat_plays("rest", [self.step_anims(m) for m in range(2, T)], run_time=1.3,
-                        subject=VGroup(board, self.caches, self.outputs))
+                        subject=VGroup(board, self.caches, self.outputs), why=shape_why(T, self.data.K.shape[1], "the decoding board"))
         self.beat("legend", Succession(FadeOut(self.tokens, run_time=0.4), FadeIn(b.tags, shift=GAP.tight * RIGHT)),
                   run_time=1.0,
-                  subject=VGroup(board, b.tags, self.caches, self.outputs))
+                  subject=VGroup(board, b.tags, self.caches, self.outputs), why=shape_why(T, self.data.K.shape[1], "the decoding board"))
         top_row = VGroup(self.q_map, self.q_label, b.q_note, b.q_slot)  # the query's strip makes way for the verdict
         self.beat("equal", Succession(FadeOut(top_row, run_time=0.4), FadeIn(self.proof, shift=GAP.small * DOWN)),
-                  run_time=1.2, subject=VGroup(b.heads, b.slots, b.tags, self.outputs, self.caches, self.proof))
+                  run_time=1.2, subject=VGroup(b.heads, b.slots, b.tags, self.outputs, self.caches, self.proof),
+                  why=shape_why(T, self.data.K.shape[1], "the decoding board"))
         self.bidirectional()
 
     def bidirectional(self) -> None:
@@ -316,7 +336,7 @@ class KVCache(ClipScene):
         picture = self.bi_picture
         self.beat("bidir", FadeIn(self.bi_title), FadeIn(self.bi_slots), FadeIn(first), FadeIn(self.bi_labels[0]),
                   FadeIn(self.table.title), FadeIn(self.table.heads), Create(self.table_frame), run_time=1.4,
-                  subject=picture)
+                  subject=picture, why=shape_why(T, dm, "the bidirectional picture"))
         plays = []
         for m in range(1, T):
             moved = VGroup(*[frame_row(self.bi_map, n) for n in range(m)])
@@ -328,7 +348,7 @@ class KVCache(ClipScene):
             )])
         shows(self.bi_map, "Y_bidir_full")
         names(self.bi_title, "Y_bidir_full")
-        self.beat_plays("stale", plays, run_time=1.15, subject=picture)
+        self.beat_plays("stale", plays, run_time=1.15, subject=picture, why=shape_why(T, dm, "the bidirectional picture"))
         # the picture makes room for the verdicts: the same picture, its rows flatter
         hm, labels_, title, table = self.bi_compact
         self.play(FadeOut(self.bi_slots), ReplacementTransform(self.bi_map, hm),
@@ -351,7 +371,7 @@ class KVCache(ClipScene):
                                 "beside it in the next beat: the half kept for it is that beat's"})
         self.beat("proof_causal", FadeIn(self.proof_causal_row, shift=GAP.small * UP), FadeOut(self.min_cell),
                   run_time=0.9,
-                  subject=VGroup(picture, self.proof_bi_row, self.proof_causal_row))
+                  subject=VGroup(picture, self.proof_bi_row, self.proof_causal_row), why=shape_why(T, dm, "the bidirectional picture"))
 
     # ------------------------------------------------------------------ the takeaway
     def closing_layout(self) -> None:
@@ -389,12 +409,12 @@ class KVCache(ClipScene):
         tcw = min((rw - lab_w) / (T - 1), 1.6)
         r = min(DecodeBoard.MAX_CELL_H, pics_h / T)
         size = LABEL if r >= 0.6 and tcw >= label("0.000", size=LABEL).width + GAP.tight else SMALL
-        cw = min(DecodeBoard.MAX_CELL_W, (lw - lab_w) / dm)
+        cw = min(DecodeBoard.MAX_CELL_W, (lw - lab_w - GAP.tight) / dm)
         x_l = C.left + lw / 2
         x_r = C.right - rw / 2
         row0 = C.top - heads_h
         self.Y_close = shows(Heatmap(d.trace.Y_cached, self.out_scale, (cw, r)), "trace.Y_cached")
-        self.Y_close.move_to([x_l + lab_w / 2, row0 - T * r / 2, 0])
+        self.Y_close.move_to([x_l + (lab_w + GAP.tight) / 2, row0 - T * r / 2, 0])
         self.Y_close_labels = row_names(self.Y_close, "y")
         self.Y_close_title = label("cached outputs", size=SMALL, color=DIM).next_to(self.Y_close, UP, buff=GAP.small)
         row_y = lambda n: row0 - (n + 0.5) * r  # noqa: E731
@@ -406,7 +426,8 @@ class KVCache(ClipScene):
         if side:
             y_blocks = row0 - T * r - g - block_h / 2
             self.cached_block.move_to([x_l, y_blocks, 0])
-            self.bidir_block.move_to([(t_left + C.right) / 2, y_blocks, 0])
+            x_b = min((t_left + C.right) / 2, C.right - self.bidir_block.width / 2)
+            self.bidir_block.move_to([max(x_b, C.right - rw + self.bidir_block.width / 2), y_blocks, 0])
         else:
             self.cached_block.next_to([C.center[0], row0 - T * r - g, 0], DOWN, buff=0)
             self.bidir_block.next_to(self.cached_block, DOWN, buff=GAP.small)
@@ -414,6 +435,13 @@ class KVCache(ClipScene):
     def closing_parts(self) -> list:
         return [VGroup(self.Y_close, self.Y_close_labels, self.Y_close_title), self.cached_block,
                 VGroup(self.table_close, self.table_close_rows), self.bidir_block]
+
+    def closing(self) -> None:
+        """The takeaway brought forward under the last caption (the base's closing, with the shape's excuse)."""
+        take = self.takeaway()
+        T, dm = self.data.trace.Y_cached.shape
+        self.beat(self.closing_key(), *self.bring_forward(take), run_time=1.4, hold=self.CLOSING_HOLD, subject=take,
+                  why=shape_why(T, dm, "each of the two pictures"))
 
     def takeaway(self):
         """Both results as verdicts: cached decoding equals the full recompute (✓, exactly); bidirectionally

@@ -117,7 +117,7 @@ class DecodeBoard(VGroup):
     ``m``'s numbers and bars (bar ``n`` level with cache row ``n``); ``top_strip`` the strip of the query row
     (later the verdict); ``brace`` the "cached" frame and ``cache_rows`` the rows it holds."""
 
-    MAX_CELL_W, MAX_CELL_H = 1.25, 0.9  # cache and output cells, at most
+    MAX_CELL_W, MAX_CELL_H = 1.5, 1.3  # cache and output cells, at most (few tokens: taller rows)
     BAR_LEN = 1.2  # a weight of 1 as a bar, where the cells have room
     MIN_BAR_LEN = 0.8  # ... shortened down to this to keep the cells at least COMFORT_CELL_W wide
     COMFORT_CELL_W = 0.36

@@ -125,7 +125,7 @@ def masked_softmax(data, cfg) -> FigureStill:
                      exact=True, **ticks)
     A = HeatmapPanel(data.weights, sc["weights"], title="causal $A$", annotate=few, colorbar="weight", exact=True, **ticks,
                 **bar_ticks(sc["weights"]),
-                boxes=tuple(CellBox((i, i), (i + 1, T - 1), "good", width=1.8) for i in range(T - 1)))
+                boxes=tuple(CellBox((i, i), (i + 1, T - 1), "accent", width=1.8) for i in range(T - 1)))
     code = TextPanel((
         TextLine("three lines turn self-attention causal", size=10.5, weight="bold"),
         *(TextLine(c, size=10, mono=True, space_before=4 if k == 0 else 1) for k, c in enumerate(CAUSAL_CODE.splitlines())),
@@ -232,8 +232,8 @@ def cache(data, cfg) -> FigureStill:
     feats = tuple(str(j) for j in range(d))
     new = (CellBox((T - 1, T - 1), (0, d - 1), "accent", width=2.0),)
 
-    def rows(M_, key, name, title, role, bar=False):
-        return HeatmapPanel(M_, sc[key], title=title, colorbar="value" if bar else None, **(bar_ticks(sc[key]) if bar else {}),
+    def rows(M_, key, name, title, role, bar=None):
+        return HeatmapPanel(M_, sc[key], title=title, colorbar=bar, **(bar_ticks(sc[key]) if bar else {}),
                        yticks=tokens(range(T), name),
                        ytick_colors=(role,) * T if role else token_roles(range(T)), xticks=feats, boxes=new,
                        title_color=role or "fg")
@@ -253,8 +253,9 @@ def cache(data, cfg) -> FigureStill:
     cached, bidir, causal = kv_proofs(data)
     return FigureStill(
         "cache", "The KV cache: keep K and V, compute one new query",
-        {"K": rows(data.K, "K", "k", "K cache", "key"), "V": rows(data.V, "V", "v", "V cache", "value"),
-         "Y": rows(data.trace.Y_cached, "trace.Y_cached", "y", "outputs", None, bar=True), "S": status, "B": chart},
+        {"K": rows(data.K, "K", "k", "K cache", "key"), "V": rows(data.V, "V", "v", "V cache", "value", bar="input"),
+         "Y": rows(data.trace.Y_cached, "trace.Y_cached", "y", "outputs", None, bar="output"), "S": status,
+         "B": chart},
         mosaic="KVYS;BBBB", size=(7.0, 6.4), width_ratios=(1.0, 1.0, 1.25, 1.1), height_ratios=(1.0, 1.0),
         subtitle="step $m$ appends $k_m$, $v_m$ (outlined: the last step) and attends $q_m$ over the cache; "
                  "nothing else is recomputed",
