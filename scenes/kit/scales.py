@@ -28,6 +28,7 @@ from functools import lru_cache
 import numpy as np
 
 LOG_ANGLE_CMAP = "cividis"  # the slow pairs' log10 angles: sequential, and not the weights' viridis
+LOG_ANGLE_SPARE = "YlGnBu_r"  # ... nor the weights' colormap when a config picks cividis for the weights
 
 QUANTITIES: dict[str, str] = {
     # shared by several clips: made from the config alone
@@ -118,7 +119,8 @@ def _from_values(quantity: str, cfg, values):
         f = np.concatenate([np.asarray(a, dtype=float).ravel() for a in arrays])
         f = f[np.isfinite(f)]
         lo, hi = (float(np.floor(f.min())), float(np.ceil(f.max()))) if f.size else (0.0, 1.0)
-        return _tag(ColorScale(LOG_ANGLE_CMAP, lo, max(hi, lo + 1)), quantity)
+        cmap = LOG_ANGLE_CMAP if getattr(cfg, "cmap_weights", None) != LOG_ANGLE_CMAP else LOG_ANGLE_SPARE
+        return _tag(ColorScale(cmap, lo, max(hi, lo + 1)), quantity)
     s = ColorScale.symmetric(cfg.cmap_signed, values)
     if quantity in STRETCHED:
         s = ColorScale(s.name, s.vmin, s.vmax, gamma=STRETCHED[quantity])
