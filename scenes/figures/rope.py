@@ -126,9 +126,20 @@ def grid_proof(data) -> tuple[str, numbers.Figure]:
 
 
 # ====================================================================== 11: scales, titles and proof
-def output_scale(data) -> ColorScale:
-    """Clip 11's scale for the outputs: symmetric over all four output matrices, round ends."""
-    return ColorScale.symmetric(data.cmap, [data.Y_plain, data.Y_plain_shifted, data.Y_rot, data.Y_rot_shifted])
+def output_scale(cfg) -> ColorScale:
+    """Clip 11's scale for the outputs: the deck's for attention outputs (which holds RoPE's, V alone and V
+    rotated, at both positions: ``kit.scales``)."""
+    from scenes.kit.scales import scale
+
+    return scale("outputs", cfg)
+
+
+def shift_scale(data, cfg) -> ColorScale:
+    """Clip 11's scale for ΔY, what sliding every position does to the outputs (V alone and V rotated): the
+    deck's "output shifts", symmetric over both, round ends."""
+    from scenes.kit.scales import scale
+
+    return scale("output shifts", cfg, values=[data.dY_plain, data.dY_rot])
 
 
 def positions_text(first: int, T: int) -> str:
@@ -240,7 +251,7 @@ def rotate_qk(data, cfg) -> FigureStill:
     """11 · Rotating q by m and k by n makes the score depend on m − n only; V is left alone, and a
     rotated V would make a shifted sentence's outputs change (measured)."""
     T, d = data.Y_plain.shape
-    scale = output_scale(data)
+    scale = output_scale(cfg)
     feats = tuple(str(j) for j in range(d))
     rows = tuple(str(k) for k in range(T))
 
