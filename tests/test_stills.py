@@ -464,7 +464,8 @@ def test_10_the_angle_grid(all_stills):
     with np.errstate(divide="ignore"):
         np.testing.assert_array_equal(slow.values, np.log10(grid[:, nf:]))
     assert (table.scale.name, table.scale.norm.vmin, table.scale.norm.vmax) == (CFG.cmap_angles, 0.0, 2 * np.pi)
-    assert slow.scale.name == CFG.cmap_weights
+    # the deck's "slow angles" scale, never the weights' colormap (issue 33: viridis on log angles)
+    assert slow.scale.quantity == "slow angles" and slow.scale.name != CFG.cmap_weights
     assert (grid[-1, :nf] >= np.pi / 2).all() and (grid[-1, nf:] < np.pi / 2).all()  # fast pairs reach a quarter turn
     assert s.proof[0].endswith(sci(0.0))  # the measured gap: exactly 0, marked exact
 

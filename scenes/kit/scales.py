@@ -8,7 +8,7 @@ and in every still.  So a colour scale is never made for a picture: it is asked 
   ``"angles"``) have one scale made from the lecture config alone: the same for every clip that shows
   them, whatever else that clip shows;
 * quantities one clip shows (``"embeddings"``, ``"sentence outputs"``, ``"scheme scores"``, ``"slow
-  angles"``, ``"table"``) are made from the values that clip declares (all of them, once: one scale
+  angles"``, ``"table"``, ``"output shifts"``) are made from the values that clip declares (all of them, once: one scale
   through the clip and its still).
 
 Every scale made here carries its ``quantity``; the audit records the quantity and the scale of every
@@ -28,6 +28,7 @@ from functools import lru_cache
 import numpy as np
 
 LOG_ANGLE_CMAP = "cividis"  # the slow pairs' log10 angles: sequential, and not the weights' viridis
+LOG_ANGLE_SPARE = "YlGnBu_r"  # ... nor the weights' colormap when a config picks cividis for the weights
 
 QUANTITIES: dict[str, str] = {
     # shared by several clips: made from the config alone
@@ -44,6 +45,7 @@ QUANTITIES: dict[str, str] = {
     "scheme scores": "qₘ · kₙ of one token at positions m and n under each positional scheme (clip 09)",
     "slow angles": "log₁₀ of the slow RoPE pairs' angles (clip 10)",
     "table": "a learned position table's entries (clips 09 and 14)",
+    "output shifts": "ΔY: how far RoPE's outputs move when every position slides by s, V alone and V rotated (clip 11)",
 }
 FROM_CONFIG = ("weights", "inputs", "outputs", "scores", "encodings", "angles")
 # quantities painted with a signed square-root stretch (declared by their colour bars' ticks): one large value
@@ -69,7 +71,8 @@ def scale(quantity: str, cfg, values=None):
 
 
 def _config_key(cfg) -> tuple:
-    return (cfg.T, cfg.d, cfg.seed, cfg.cmap_weights, cfg.cmap_signed, cfg.cmap_angles)
+    return (cfg.T, cfg.d, cfg.seed, cfg.cmap_weights, cfg.cmap_signed, cfg.cmap_angles,
+            float(getattr(cfg, "rope_base", 10000.0)))
 
 
 def _tag(s, quantity: str):
@@ -81,22 +84,26 @@ def _tag(s, quantity: str):
 def _from_config(quantity: str, key: tuple):
     from .theme import ColorScale
 
-    T, d, seed, cmap_weights, cmap_signed, cmap_angles = key
+    T, d, seed, cmap_weights, cmap_signed, cmap_angles, base = key
     if quantity == "weights":
         return _tag(ColorScale(cmap_weights, 0.0, 1.0), quantity)
     if quantity == "encodings":
         return _tag(ColorScale(cmap_signed, -1.0, 1.0), quantity)
     if quantity == "angles":
         return _tag(ColorScale(cmap_angles, 0.0, 2 * np.pi), quantity)
-    values = _lecture_values(T, d, seed)
+    values = _lecture_values(T, d, seed, base)
     return _tag(ColorScale.symmetric(cmap_signed, values[quantity]), quantity)
 
 
+ROPE_SHIFT = 3  # the shift of every position whose RoPE outputs the deck shows (clip 11)
+
+
 @lru_cache(maxsize=16)
-def _lecture_values(T: int, d: int, seed: int) -> dict[str, list[np.ndarray]]:
+def _lecture_values(T: int, d: int, seed: int, base: float = 10000.0) -> dict[str, list[np.ndarray]]:
     """What the deck computes from the lecture's inputs, by quantity: the inputs and their projections,
     the outputs of self-attention and of causal attention (and of bidirectional attention over every
-    prefix, which a decoder without the mask would recompute: clip 05), and every finite score."""
+    prefix, which a decoder without the mask would recompute: clip 05; and of RoPE self-attention, V left
+    alone and V rotated, at positions 0 to T−1 and ``ROPE_SHIFT`` later), and every finite score."""
     from mathcore import lecture_inputs
     from mathcore.attention import self_attention_trace
 
@@ -111,6 +118,14 @@ def _lecture_values(T: int, d: int, seed: int) -> dict[str, list[np.ndarray]]:
     from mathcore.causal import prefix_outputs
 
     out["outputs"] += prefix_outputs(inp.X, inp.Wq, inp.Wk, inp.Wv, causal=False)
+    if d % 2 == 0:  # RoPE rotates pairs of features
+        from mathcore.rope_measures import rope_self_attention_trace
+
+        for rotate_v in (False, True):
+            for shift in (0, ROPE_SHIFT):
+                pos = np.arange(T, dtype=float) + shift
+                out["outputs"].append(rope_self_attention_trace(inp.X, inp.Wq, inp.Wk, inp.Wv, pos, base,
+                                                                rotate_v=rotate_v).output)
     return out
 
 
@@ -122,7 +137,8 @@ def _from_values(quantity: str, cfg, values):
         f = np.concatenate([np.asarray(a, dtype=float).ravel() for a in arrays])
         f = f[np.isfinite(f)]
         lo, hi = (float(np.floor(f.min())), float(np.ceil(f.max()))) if f.size else (0.0, 1.0)
-        return _tag(ColorScale(LOG_ANGLE_CMAP, lo, max(hi, lo + 1)), quantity)
+        cmap = LOG_ANGLE_CMAP if getattr(cfg, "cmap_weights", None) != LOG_ANGLE_CMAP else LOG_ANGLE_SPARE
+        return _tag(ColorScale(cmap, lo, max(hi, lo + 1)), quantity)
     s = ColorScale.symmetric(cfg.cmap_signed, values)
     if quantity in STRETCHED:
         s = ColorScale(s.name, s.vmin, s.vmax, gamma=STRETCHED[quantity])
