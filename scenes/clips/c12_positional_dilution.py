@@ -309,6 +309,13 @@ class PositionalDilution(ClipScene):
         # the first curve's swing over its last half, printed over the box that frames it
         self.swing_label = math(f'"span" {measure(d.swing(order[0])).math}', size=SMALL, color=FG)
         self.swing_label.next_to(P.swing, UP, buff=GAP.hair).align_to(P.swing, RIGHT)
+        ceiling = min(self.formula.get_bottom()[1], self.kind.get_bottom()[1]) - GAP.tight
+        if self.swing_label.get_top()[1] > ceiling:  # no room over the box: on the formula's line, over its box
+            self.swing_label.set_y(self.kind.get_y()).align_to(P.swing, RIGHT)
+            if self.swing_label.get_left()[0] < self.kind.get_right()[0] + GAP.normal:  # nor there: under the axis
+                xl = (P.solo if len(P.solo) else self.stack).x_axis_label
+                self.swing_label.align_to(xl, UP).align_to(P.swing, RIGHT)
+                self.swing_label.shift(max(0.0, self.layout.content.bottom - self.swing_label.get_bottom()[1]) * UP)
         if shared:  # the takeaway number: at the widest width with a share, how many positions past m* have a twin
             w = shared[-1]
             a = d.shares[w]
