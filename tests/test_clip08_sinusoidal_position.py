@@ -25,7 +25,7 @@ from scenes.figures.positions import base_figure, pe_scale, sample_check, wavele
 from scenes.kit import COS, SIN, VERIFIED, numbers
 from scenes.kit.notation import N
 from scenes.kit.numbers import notebook_output
-from scenes.clips.c08_sinusoidal_position import SinusoidalPosition
+from scenes.clips.c08_sinusoidal_position import SinusoidalPosition, cycle_share, last_waves_shape
 
 W, H = 427, 240
 
@@ -283,3 +283,46 @@ def test_a_base_between_two_integers_is_printed_as_rounded():
     f = base_figure(12345.678)
     assert f.approx and f.text == "≈ 12\u2009346" and f.math.startswith("approx")
     assert not base_figure(10000.0).approx and not base_figure(1e9).approx
+
+
+def test_the_last_pairs_cycle_share_is_the_measured_one(run):
+    """Review (issue 33): "all 12 rows cover less than a tenth of one cycle" was true but 57x too weak
+    (11/6283 ≈ 0.0018). The caption now prints the share computed from the data: the true share is below
+    the printed bound and above the next round bound down. The old caption (no "1/500") fails this."""
+    d = run.scene.data
+    f = (d.T - 1) / d.wavelengths[-1]
+    share = cycle_share(d.T, d.wavelengths[-1])
+    assert share == "under 1/500" and f < 1 / 500 and f > 1 / 1000
+    cap = next(c.text for c in run.scene.captions if "slowest" in c.text)
+    assert f"span {share} of one cycle" in cap, cap
+    assert cycle_share(16, sinusoidal_wavelengths(8, 100.0)[-1]) == "under 1/10"
+
+
+def test_the_last_pairs_waves_are_described_as_they_are_drawn(run):
+    """Review (issue 33): the description said the last pair's waves "bend only slightly", but they are
+    straight vertical lines: over all rows the sine moves less than a fortieth of the bar's span. The
+    description says "straight" then; the old one (with "bend") fails this."""
+    d = run.scene.data
+    last = d.samples[:, -2:]
+    assert np.ptp(last[:, 0]) < 0.05 and np.ptp(last[:, 1]) < 0.05
+    assert "straight" in last_waves_shape(last)
+    assert "straight" in str(run.scene.caption_values()["last_waves"])
+
+
+def test_the_close_claims_nothing_it_does_not_measure():
+    """Review (issue 33): the close called PE "a fingerprint for every position", which the clip never
+    measures or shows. The old close fails this."""
+    import pathlib, tomllib
+    t = tomllib.loads(pathlib.Path("assets/narration/08_sinusoidal_position.toml").read_text())
+    assert "fingerprint" not in t["sinusoidal_position"]["close"]
+    assert "bend" not in t["sinusoidal_position"]["describe"]["pair_last"]
+
+
+def test_the_positions_name_labels_their_axis_and_the_bar_has_its_own(run):
+    """Review (issue 33): the italic m sat at the colour bar's left end and read as the bar's label. m now
+    sits under the row indices (its axis), and the bar is named PE at its left end."""
+    wm = run.scene.wm
+    assert wm.m_name.get_top()[1] < wm.heat.get_bottom()[1]
+    assert abs(wm.m_name.get_x() - wm.row_idx.get_x()) < wm.row_idx.width
+    assert wm.bar_name.get_right()[0] <= wm.bar.frame.get_left()[0]
+    assert abs(wm.bar_name.get_y() - wm.bar.frame.get_y()) < wm.bar.frame.height

@@ -21,12 +21,12 @@ from frames import (
 from mathcore import load_config, sinusoidal_dilution
 from mathcore.extrapolation import ambiguity_onset, ambiguity_share
 from scenes.clips.c12_positional_dilution import PositionalDilution, PositionalDilutionData
-from scenes.clips.c12_widgets import twin_bins
+from scenes.clips.c12_widgets import share_text as lane_share, twin_bins
 from scenes.figures import stills_for
 from scenes.figures.extrapolation import hex_of, width_colors
 from scenes.kit import BG, HIGHLIGHT, VERIFIED
 from scenes.audit.contrast import ratio
-from scenes.kit.numbers import count
+from scenes.kit.numbers import count, measure
 from scenes.figures.extrapolation import share_percent as share_text
 
 
@@ -135,7 +135,8 @@ def test_the_close_ends_on_the_lanes_under_the_verdict(final):
     v = scene.verdict
     assert v._verdict and v.passed and id(v.check) in on
     assert v.check.get_stroke_color().to_hex() == VERIFIED.to_hex()
-    assert v.figure.text == f"{len(d.widths)} of {len(d.widths)}"
+    wide = [k for k in d.found() if d.shares[k].checked][-1]
+    assert v.figure.text == lane_share(d.shares[wide].share)
     take = scene.takeaway()
     content = scene.layout.content
     assert take.width >= 0.9 * content.width and take.height >= 0.6 * content.height
@@ -343,3 +344,42 @@ def test_the_base_is_printed_exactly_or_marked_as_rounded():
 
     assert base_relation(12345.678) == "b approx 12 thin 346" and base_relation(10000.0) == "b = 10 thin 000"
     assert base_relation(12345.678, math=False) == "b ≈ 12\u2009346"  # one relation, never "= ≈"
+
+
+def test_the_close_verdict_is_the_takeaway_number(final):
+    """Review (issue 33): the close's verdict read "widths with an m* up to 10 000 = 3 of 3", code-output
+    phrasing with 10 000 while the lanes say 5000. The verdict is now the takeaway: at the widest width, the
+    measured share of positions past m* with a twin (66 % at d = 256, past m* = 172), passed when most do.
+    The old verdict (3 of 3) fails this."""
+    scene, _ = final
+    d = scene.data
+    wide = [k for k in d.found() if d.shares[k].checked][-1]
+    a = ambiguity_share(d.cos[wide], d.factor)
+    assert (d.widths[wide], a.onset.t) == (256, 172) and round(100 * a.share) == 66
+    v = scene.verdict
+    assert v.figure.text == lane_share(a.share) and v.passed == (a.share > 0.5)
+    assert "10" + "\u2009000" not in str(scene.caption_values()["verdict"])
+    assert str(scene.caption_values()["verdict"]).startswith(lane_share(a.share))
+
+
+def test_the_swing_the_description_names_is_printed_over_its_box(final):
+    """Review (issue 33): the first beat's description named "span 1.6", never on screen, and called the
+    box "the last half" of the curve, a sliver on the log axis. The span is now printed over the box and the
+    description names where the box starts (m = t[len/2]). The old scene (no swing_label) fails this."""
+    scene, _ = final
+    d = scene.data
+    P = scene.figure
+    first = d.by_width()[0]
+    assert abs(d.swing(first) - np.ptp(d.cos[first][len(d.t) // 2:])) < 1e-12
+    lab = scene.swing_label
+    assert measure(d.swing(first)).math in lab.typst_code and lab.get_bottom()[1] > P.swing.get_top()[1]
+    values = scene.caption_values()
+    assert str(values["half"]) == count(d.t[len(d.t) // 2]).text
+    import pathlib, tomllib
+    t = tomllib.loads(pathlib.Path("assets/narration/12_positional_dilution.toml").read_text())["positional_dilution"]
+    for key in ("first", "first_wobbles", "first_steady"):
+        assert "last half" not in t["describe"][key] and "{half}" in t["describe"][key]
+    # the lanes' end: "past m = 5000", not "past m ≤ 5000"
+    assert str(values["horizon_line"]) == f"m = {count(d.horizon).text}"
+    # "blur" overstated: far positions look as alike to position 0 as nearer ones (c(n) >= c(m))
+    assert "blur" not in t["close"] and "as alike to position 0" in t["close"]

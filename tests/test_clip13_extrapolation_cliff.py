@@ -328,3 +328,22 @@ def test_the_words_follow_the_numbers():
     assert v("schemes") == "schemes_one" and v("wall") == "wall"
     d.n_wrapped, d.stop_counts = 0, np.array([0, 0, 0, 0])
     assert (v("wrapped"), v("step"), v("far"), v("close")) == ("wrapped_none", "step_none", "far_none", "close_none")
+
+
+def test_the_close_says_only_what_its_verdicts_print(final):
+    """Review (issue 33): the close's description listed cliff_proof's counts ("43 at m = 4096"), shown
+    only as a chart label at an unlabelled x; the table's verdict read "rows for m ≥ nₘₐₓ: none" (notebook
+    phrasing) and RoPE's had double spaces ("64:  47 of 64  pairs"); the description called the unseen
+    fill "pale ice blue" where it is slate grey. The old scene fails each of these."""
+    scene, _ = final
+    d = scene.data
+    jump = int(d.stop_counts[1])
+    values = scene.caption_values()
+    assert str(values["proof"]) == f"{scene.v_table.figure.text}; {scene.v_rope.figure.text}"
+    assert scene.v_table.figure.text == "learned table: no row past nₘₐₓ"
+    rope = scene.v_rope.figure.text
+    assert "  " not in rope and f"{jump} of {d.n_pairs} pairs" in rope
+    assert '"  ' not in scene.v_rope.figure.math and '" pairs' not in scene.v_rope.figure.math
+    assert str(values["area"]) == "slate grey"
+    import pathlib
+    assert "ice blue" not in pathlib.Path("assets/narration/13_extrapolation_cliff.toml").read_text()

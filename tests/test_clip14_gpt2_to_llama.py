@@ -114,7 +114,7 @@ def test_the_figures_on_screen_are_the_measured_ones_in_lecture_language(final):
     scene, _ = final
     d = scene.data
     assert scene.params_value.text == shown(count(d.table.size).text) == "786\u2009432"
-    assert band_words(scene.band_label) == shown(f"{d.slow_pairs} of {d.n_pairs} never complete a turn in 4096")
+    assert band_words(scene.band_label) == shown(f"LLaMA-2: {d.slow_pairs} of {d.n_pairs} never complete a turn in 4096")
     assert scene.cap_text.text == shown(f"no row for position {count(GPT2.n_max).text}")
     assert scene.zoom_text.text == shown(f"rows 0 to {d.zoom[0] - 1}, features 0 to {d.zoom[1] - 1}")
     # real sizes as labelled facts, typeset: n_max as a subscripted symbol, never the code's names
@@ -223,7 +223,7 @@ def test_the_close_ends_on_a_last_row_against_a_slow_pair_past_training(final):
     assert np.isclose(d.slow_angle, m * 2 * np.pi / rope_wavelengths(LLAMA2.head_dim, LLAMA2.rope_base)[i])
     assert "lecture6" in words  # named on screen, not only in the caption
     close = scene.captions[-1].text
-    assert "lecture 6" in close and f"Pair {i}" in close and count(m).text in close
+    assert "lecture 6" in close and f"LLaMA-2's pair {i}" in close and count(m).text in close
 
 
 def test_the_table_is_named_an_initialisation_never_a_trained_table(final):
@@ -257,7 +257,7 @@ def test_the_slow_pairs_are_counted_per_model_from_its_own_base_and_train_length
         first = d.n_pairs - n
         assert abs(W.bands[k].get_left()[0] - scene.plot.to_point(first - 0.5, 1)[0]) < 1e-6
         assert abs(W.bands[k].get_bottom()[1] - W.train_lines[k].get_y()) < 1e-6
-        assert band_words(W.band_labels[k]) == shown(f"{n} of {d.n_pairs} never complete a turn in "
+        assert band_words(W.band_labels[k]) == shown(f"{('LLaMA-2', 'LLaMA-3')[k]}: {n} of {d.n_pairs} never complete a turn in "
                                                      f"{count(m.train_length).text}")
     assert (d.slow_pairs, d.slow_pairs3) == (18, 29)
     said = " ".join(c.text for c in scene.captions)
@@ -334,3 +334,16 @@ def test_the_colour_bar_is_the_tables_scale_under_every_corner(corners):
         # every colormap: the bar's ticks are the scale's round values and the scale covers the table
         sc = ColorScale.symmetric(r.scene.data.cmap, r.scene.data.table)
         assert r.scene.scale.same_as(sc), name
+
+
+def test_the_band_and_the_close_name_their_model(final):
+    """Review (issue 33): LLaMA-2's band read "18 of 64 never complete a turn in 4096" with no model named
+    while LLaMA-3's line was drawn through it, and the close said "Pair 63 at m = 8192" right after
+    LLaMA-3 (L = 8192) though the dial is LLaMA-2's. Both now name LLaMA-2; the old texts fail this."""
+    scene = final[0] if isinstance(final, tuple) else final.scene
+    d = scene.data
+    for k, text in enumerate(scene.band_texts):
+        name = ("LLaMA-2", "LLaMA-3")[k]
+        assert text.replace("\n", " ").startswith(f"{name}: {d.slow_of(k)} of {d.n_pairs} never complete")
+    close = next(c.text for c in scene.captions if "lecture 6" in c.text)
+    assert close.startswith("LLaMA-2's pair"), close

@@ -81,6 +81,27 @@ class SinusoidalData:
     cmap: str
 
 
+def cycle_share(T: int, wavelength: float) -> str:
+    """How much of one cycle of a wave of ``wavelength`` positions the ``T`` rows span (``(T − 1) / λ``),
+    as the caption says it: "under 1/k" with ``k`` rounded down to one significant digit (the true share
+    is below it), or the share itself to two figures when it is a tenth or more."""
+    f = (T - 1) / float(wavelength)
+    if f >= 0.1:
+        return f"{f:.2g}"
+    k = 1.0 / f
+    e = 10 ** int(np.floor(np.log10(k)))
+    return f"under 1/{int(k // e) * e}"
+
+
+def last_waves_shape(samples_last: np.ndarray) -> str:
+    """What the last pair's two waves look like down the panel: straight when the sine (and so the cosine)
+    moves less than a fortieth of the bar's −1 to 1 span over all rows, else how far the sine swings."""
+    swing = float(np.ptp(samples_last[:, 0]))
+    if swing < 0.05:
+        return "run straight down the panel, the sine at 0 and the cosine at 1"
+    return f"bend: the sine moves {swing:.2f} over all rows"
+
+
 class SinusoidalPosition(ClipScene):
     """08 · The sinusoidal position matrix, built pair by pair from waves.
 
@@ -114,6 +135,7 @@ class SinusoidalPosition(ClipScene):
             "T": d.T, "d": d.d, "pairs": d.d // 2, "base": base_figure(d.base).text, "last": d.d // 2 - 1,
             "lam0": lam[0].text, "lam1": lam[1].text, "lam_mid": lam[2].text, "lam_last": lam[-1].text,
             "ratio": numbers.measure(d.wavelengths[1] / d.wavelengths[0]).text, "defect": sample_check(d)[0].text,
+            "share": cycle_share(d.T, d.wavelengths[-1]),
         }
         if not hasattr(self, "wm"):  # the title card: nothing drawn yet
             return values
@@ -133,6 +155,8 @@ class SinusoidalPosition(ClipScene):
             "last_cols": claim(f"columns {d.d - 2} and {d.d - 1}",
                                *[self.wm.heat.cell(m, j) for m in range(d.T) for j in (d.d - 2, d.d - 1)]),
             "dots": claim("dots", self.final_dots),
+            "share": claim(cycle_share(d.T, d.wavelengths[-1]), lams[-1], heat if pm is not None else cells[0]),
+            "last_waves": claim(last_waves_shape(d.samples[:, -2:]), *self.curves[-1]),
             "rules": claim("a rule over each pair of columns", *(self.big[1] if self.shown(self.big[1]) else self.wm.rules)),
         })
         return values
@@ -197,7 +221,7 @@ class SinusoidalPosition(ClipScene):
         if first:  # the first pair takes two beats: the waves, then how their samples fill the columns
             self.beat_plays(key, [[AnimationGroup(ReplacementTransform(self.big, self.grid), FadeOut(self.m_down),
                                                   FadeIn(wm.panel),
-                                                  FadeIn(wm.bar), FadeIn(wm.row_idx), FadeIn(wm.m_name),
+                                                  FadeIn(wm.bar), FadeIn(wm.bar_name), FadeIn(wm.row_idx), FadeIn(wm.m_name),
                                                   FadeIn(wm.lam_name))],
                                   [AnimationGroup(*light)]], run_time=1.2, subject=focus)
             self.beat_plays("fill0", [[sample], [LaggedStart(*flights)]], run_time=1.2, subject=focus)

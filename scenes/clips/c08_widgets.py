@@ -189,8 +189,11 @@ class WaveMatrix(VGroup):
         self.bar = ColorBar(scale, height=self.panel.value_x(vmax) - self.panel.value_x(vmin), horizontal=True)
         self.bar.shift((self.heat.get_top()[1] + GAP.small - self.bar.get_bottom()[1]) * UP)
         self.bar.shift((self.panel.value_x(vmin) - self.bar.point_of(vmin)[0]) * RIGHT_)
-        self.m_name.set_y(self.bar.frame.get_y())
-        self.add(self.panel, self.heat, self.labels(), self.bar)
+        # the positions' name under their column (the axis it names), the bar named at its left end
+        self.m_name.set_y(self.lams[0].get_y())
+        self.bar_name = math(N.encoding_matrix.math, size=SMALL, color=DIM)
+        self.bar_name.next_to(self.bar.frame, LEFT, buff=GAP.tight)
+        self.add(self.panel, self.heat, self.labels(), self.bar, self.bar_name)
 
     RULE = 5  # the stroke width of a pair's two-coloured rule
 

@@ -51,6 +51,7 @@ from scenes.figures.extrapolation import (
 )
 from scenes.kit import (
     DIM,
+    FG,
     GAP,
     LABEL,
     SMALL,
@@ -64,7 +65,7 @@ from scenes.kit import (
 )
 from scenes.kit.binding import claim
 from scenes.kit.compose import others
-from scenes.kit.numbers import Figure, count
+from scenes.kit.numbers import Figure, count, measure
 from scenes.kit.proofs import verdict
 
 
@@ -216,7 +217,8 @@ class PositionalDilution(ClipScene):
             clear=claim(values["clear"], *[tags[k] for k in clear] or axis),
             onsets=claim(values["onsets"], *[F.onset_labels[k] for k in found] or axis),
             factor=claim(values["factor"], self.rule),
-            swing=claim(values["swing"], F.swing),
+            swing=claim(values["swing"], self.swing_label),
+            half=claim(count(d.t[len(d.t) // 2]).text, F.swing),
             first_curve=claim(f"d = {d.widths[order[0]]}", *((F.solo_curve, F.solo_label) if solo else
                                                              (F.curves[order[0]], F.width_labels[order[0]]))),
             swing_box=claim("A yellow box", F.swing),
@@ -225,12 +227,14 @@ class PositionalDilution(ClipScene):
             rule_line=claim("the rule for m*", self.rule),
             every_panel=claim("every panel", *F.onset_labels),
             horizon=claim(values["horizon"], TL.horizon_mark),
-            horizon_line=claim(f"m ≤ {count(d.horizon).text}", TL.horizon_mark),
+            horizon_line=claim(f"m = {count(d.horizon).text}", TL.horizon_mark),
             shares=claim(values["shares"], *[TL.share_labels[k] for k in shared] or [TL.lanes[0].clear]),
             lanes=claim("one lane per width", *[lane.clear for lane in TL.lanes]),
             columns=claim("grey columns", *[TL.lanes[k].columns for k in shared] or [TL.lanes[0].clear]),
-            n_found=claim(values["n_found"], self.verdict),
-            verdict=claim(f"{len(found)} of {len(d.widths)}", self.verdict),
+            n_found=claim(values["n_found"], *[F.onset_labels[k] for k in found] or axis),
+            verdict=claim(f"{len(found)} of {len(d.widths)} widths with an m*" if not shared else
+                          f"{share_text(d.shares[shared[-1]].share)} of the positions past m* with a twin at d = "
+                          f"{d.widths[shared[-1]]}", self.verdict),
         )
         if wide is not None:
             values.update(wide=claim(str(d.widths[wide]), tags[wide]),
@@ -301,9 +305,27 @@ class PositionalDilution(ClipScene):
         # ---- the verdict of the close, where the formula was: how many widths blur within the data
         found = d.found()
         n = len(d.widths)
-        self.verdict = verdict(f'"widths with an" m^* "up to" {count(d.t[-1]).math}',
-                               Figure(float(len(found)), f'{len(found)} "of" {n}', f"{len(found)} of {n}"),
-                               passed=len(found) == n)
+        shared = [k for k in found if d.shares[k].checked]
+        # the first curve's swing over its last half, printed over the box that frames it
+        self.swing_label = math(f'"span" {measure(d.swing(order[0])).math}', size=SMALL, color=FG)
+        self.swing_label.next_to(P.swing, UP, buff=GAP.hair).align_to(P.swing, RIGHT)
+        ceiling = min(self.formula.get_bottom()[1], self.kind.get_bottom()[1]) - GAP.tight
+        if self.swing_label.get_top()[1] > ceiling:  # no room over the box: on the formula's line, over its box
+            self.swing_label.set_y(self.kind.get_y()).align_to(P.swing, RIGHT)
+            if self.swing_label.get_left()[0] < self.kind.get_right()[0] + GAP.normal:  # nor there: under the axis
+                xl = (P.solo if len(P.solo) else self.stack).x_axis_label
+                self.swing_label.align_to(xl, UP).align_to(P.swing, RIGHT)
+                self.swing_label.shift(max(0.0, self.layout.content.bottom - self.swing_label.get_bottom()[1]) * UP)
+        if shared:  # the takeaway number: at the widest width with a share, how many positions past m* have a twin
+            w = shared[-1]
+            a = d.shares[w]
+            self.verdict = verdict(f'd = {d.widths[w]} ": share of" m > {count(a.onset.t).math} "with a twin"',
+                                   Figure(float(a.share), share_text(a.share), share_text(a.share)),
+                                   passed=a.share > 0.5)
+        else:
+                self.verdict = verdict(f'"widths with an" m^* "up to" {count(d.t[-1]).math}',
+                                   Figure(float(len(found)), f'{len(found)} "of" {n}', f"{len(found)} of {n}"),
+                                   passed=len(found) == n)
         self.verdict.move_to(self.top_strip.center).align_to(self.formula, LEFT)
         # each curve shows its row of cos and its width label names it; each onset's marks show m*, its label names it
         for k, o in enumerate(d.onsets):
@@ -357,11 +379,12 @@ class PositionalDilution(ClipScene):
                       FadeIn(S.panels[0].y_tick_labels), FadeIn(S.x_tick_labels), FadeIn(S.x_axis_label),
                       FadeIn(P.solo_zero), Create(P.solo_curve), FadeIn(P.solo_label), run_time=2.2,
                       subject=VGroup(S, P.solo_curve, P.solo_label, P.solo_zero), why=flat)
-            self.beat(self.variant("first"), Create(P.swing), run_time=1.0, subject=VGroup(S, P.solo_curve, P.solo_label, P.solo_zero, P.swing),
+            self.beat(self.variant("first"), Create(P.swing), FadeIn(self.swing_label), run_time=1.0,
+                      subject=VGroup(S, P.solo_curve, P.solo_label, P.solo_zero, P.swing, self.swing_label),
                       why=flat)
             axes = [AnimationGroup(FadeIn(p.axes), FadeIn(p.grid), FadeIn(p.y_tick_labels)) for p in self.panels]
             self.solo_on = False
-            self.beat(self.variant("wider"), FadeOut(P.swing), FadeOut(VGroup(S, P.solo_zero)), *axes,
+            self.beat(self.variant("wider"), FadeOut(P.swing), FadeOut(self.swing_label), FadeOut(VGroup(S, P.solo_zero)), *axes,
                       FadeIn(self.stack.x_tick_labels), FadeIn(self.stack.x_axis_label), FadeIn(P.zeros),
                       ReplacementTransform(P.solo_curve, self.curves[first]),
                       ReplacementTransform(P.solo_label, self.width_labels[first]),
@@ -374,8 +397,9 @@ class PositionalDilution(ClipScene):
             self.beat("axes", FadeIn(self.formula), FadeIn(self.kind), *axes, FadeIn(self.stack.x_tick_labels),
                       FadeIn(self.stack.x_axis_label), FadeIn(P.zeros), Create(self.curves[first]),
                       FadeIn(self.width_labels[first]), run_time=2.2, subject=P, why=flat)
-            self.beat(self.variant("first"), Create(P.swing), run_time=1.0, subject=VGroup(P, P.swing), why=flat)
-            self.beat("rule", FadeOut(P.swing), FadeIn(self.rule, shift=GAP.small * DOWN), run_time=1.0,
+            self.beat(self.variant("first"), Create(P.swing), FadeIn(self.swing_label), run_time=1.0,
+                      subject=VGroup(P, P.swing, self.swing_label), why=flat)
+            self.beat("rule", FadeOut(P.swing), FadeOut(self.swing_label), FadeIn(self.rule, shift=GAP.small * DOWN), run_time=1.0,
                       subject=VGroup(self.rule, P), why=flat)
         self.beat(self.variant("marks"),
                   LaggedStart(*[AnimationGroup(FadeIn(self.markers[k]), FadeIn(self.onset_values[k])) for k in
@@ -389,7 +413,7 @@ class PositionalDilution(ClipScene):
         moves = [self.onset_values[k].animate.move_to(TL.onset_spots[k]) for k in TL.onset_spots]
         tags = [ReplacementTransform(w, lane.tag) for w, lane in zip(self.width_labels, TL.lanes)]
         self.beat(self.variant("meaning"), AnimationGroup(*[FadeOut(m) for m in leave]),
-                  LaggedStart(AnimationGroup(*tags, *moves, *[FadeIn(VGroup(l.clear, l.frame, l.edge)) for l in TL.lanes]),
+                  LaggedStart(AnimationGroup(*tags, *moves, *[FadeIn(VGroup(l.clear, l.rest, l.frame, l.edge)) for l in TL.lanes]),
                               AnimationGroup(*[FadeIn(l.columns, shift=GAP.tight * UP) for l in TL.lanes],
                                              FadeIn(TL.share_labels), FadeIn(TL.key), FadeIn(TL.horizon_mark)),
                               lag_ratio=0.6),

@@ -212,6 +212,8 @@ class TwinLanes(VGroup):
     ``horizon_mark`` (an empty box closing each lane past the last judged position, and the
     words naming it)."""
 
+    REST_OPACITY = 0.35  # a lane past m*: its colour, faint, behind the grey columns
+
     def __init__(self, panels: DilutionPanels, widths: Sequence[int], shares, bins, colors, t_max: float):
         super().__init__()
         P = panels
@@ -228,6 +230,9 @@ class TwinLanes(VGroup):
             o = a.onset
             x_edge = p.to_point(o.t, 0)[0] if o.t is not None else xm
             clear = bar(x0, x_edge, y, lane_h, colors[k], 1.0)
+            # past m*, the lane keeps its colour (faint) where a position has no twin: one way to draw "no twin"
+            rest = bar(x_edge, max(xm, x_edge + 1e-3), y, lane_h, colors[k], self.REST_OPACITY) if o.t is not None \
+                else VGroup()
             columns = VGroup()
             lo, hi, share = bins[k]
             for a_, b_, s_ in zip(lo, hi, share):
@@ -242,8 +247,9 @@ class TwinLanes(VGroup):
                 if o.t is not None else VGroup()
             edge.values = np.array([np.nan if o.t is None else o.t], dtype=float)
             tag = P.width_labels[k].copy().move_to([x0 - GAP.small, y, 0], aligned_edge=RIGHT)  # beside its lane
-            lane = VGroup(clear, frame, columns, edge, tag)
+            lane = VGroup(clear, rest, frame, columns, edge, tag)
             lane.clear, lane.columns, lane.frame, lane.edge, lane.tag = clear, columns, frame, edge, tag
+            lane.rest = rest
             self.lanes.add(lane)
             if o.t is not None and a.checked:
                 pct = share_text(a.share)
@@ -273,11 +279,11 @@ class TwinLanes(VGroup):
         # the key over the top lane: what the colour and the grey columns mean
         top = min(range(len(shares)), key=lambda k: -P.centres[k])
         y = P.centres[top] + lane_h / 2 + GAP.tight
-        self.key = VGroup(label("told apart", size=SMALL, color=FG).move_to([x0, y, 0], aligned_edge=DOWN + LEFT))
+        self.key = VGroup(math('"colour: no twin"', size=SMALL, color=FG).move_to([x0, y, 0], aligned_edge=DOWN + LEFT))
         if any(a.onset.t is not None for a in shares):
             xs = [P.panels[k].to_point(a.onset.t, 0)[0] for k, a in enumerate(shares) if a.onset.t is not None]
             xm0 = P.panels[0].to_point(max(shares[0].horizon, 1), 0)[0]
-            grey = math('"grey: share past" m^* "with a twin"', size=SMALL, color=DIM).move_to(
+            grey = math('"grey: share with a twin"', size=SMALL, color=DIM).move_to(
                 [xm0 - GAP.small, y, 0], aligned_edge=DOWN + RIGHT)
             if grey.get_left()[0] < self.key[0].get_right()[0] + GAP.normal:  # no room beside: above it
                 grey.move_to([x0, y + self.key[0].height + GAP.tight, 0], aligned_edge=DOWN + LEFT)
@@ -286,7 +292,7 @@ class TwinLanes(VGroup):
         # box there, named once over the top lane
         M = shares[0].horizon
         xm = P.panels[0].to_point(max(M, 1), 0)[0]
-        words = math(f"m <= {numbers.count(M).math}", size=SMALL, color=DIM)
+        words = math(f'"judged to" m = {numbers.count(M).math}', size=SMALL, color=DIM)
         words.move_to([xm - GAP.tight, self.key[0].get_y(), 0], aligned_edge=RIGHT)
         if len(self.key) > 1 and self.key[1].get_right()[0] > words.get_left()[0] - GAP.normal:
             words.move_to([xm + GAP.tight, self.key[0].get_y(), 0], aligned_edge=LEFT)

@@ -179,7 +179,7 @@ class ExtrapolationCliff(ClipScene):
             v.update(L=claim(v["L"], C.L_tick), L_last=claim(v["L_last"], C.L_tick), n_max=claim(v["n_max"], C.n_tick),
                      n_last=claim(v["n_last"], C.n_tick), x_max=claim(v["x_max"], *axis),
                      no_row=claim(v["no_row"], B.no_row), lanes=claim("two lanes", B.trained),
-                     pale=claim("pale ice blue", *[m for m in (B.untrained, B.unseen) if len(m.points)]),
+                     pale=claim("slate grey", *[m for m in (B.untrained, B.unseen) if len(m.points)]),
                      wall=claim("a red wall", B.wall), walker=claim("a yellow marker", self.walker),
                      wall_box=claim("framed in yellow", self.wall_box))
         elif phase == "pairs":
@@ -199,7 +199,8 @@ class ExtrapolationCliff(ClipScene):
                      x_max=claim(v["x_max"], *axis), chart=claim("a chart of unseen pairs per position", C.curve, C.title),
                      jump=claim(str(v["jump"]), C.curve), pairs=claim(str(d.n_pairs), C.plot.y_tick_labels),
                      lane=claim("the learned table's lane", self.table_lane.trained, self.table_lane.wall),
-                     proof=claim(v["proof"], self.v_rope, self.v_table), area=claim("pale ice blue", C.area),
+                     proof=claim(f"{self.v_table.figure.text}; {self.v_rope.figure.text}", self.v_rope, self.v_table),
+                     area=claim("slate grey", C.area),
                      marks=claim("yellow dots", self.proof.dots))
         return v
 
@@ -232,10 +233,10 @@ class ExtrapolationCliff(ClipScene):
         # ---- the close's verdicts, over the chart: the table's wall and RoPE's cliff, each with its figure
         jump = int(d.stop_counts[1])
         nm = 'n_"max"'
-        self.v_table = verdict("", Figure(0.0, f'"learned table: rows for" m >= {nm}": none"',
-                                          "learned table: rows for m ≥ nₘₐₓ: none"), passed=False)
-        self.v_rope = verdict("", Figure(float(jump), f'"RoPE at" m = {count(L).math}": " {jump} "of" {d.n_pairs} '
-                                                      '" pairs at unseen angles"',
+        self.v_table = verdict("", Figure(0.0, f'"learned table: no row past" {nm}',
+                                          "learned table: no row past nₘₐₓ"), passed=False)
+        self.v_rope = verdict("", Figure(float(jump), f'"RoPE at" m = {count(L).math}":" {jump} "of" {d.n_pairs} '
+                                                      '"pairs at unseen angles"',
                                          f"RoPE at m = {count(L).text}: {jump} of {d.n_pairs} pairs at unseen angles"),
                               passed=jump == 0)
         self.verdicts = VGroup(self.v_table, self.v_rope).arrange(DOWN, aligned_edge=LEFT, buff=GAP.small)

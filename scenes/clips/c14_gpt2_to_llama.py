@@ -251,7 +251,7 @@ class GPT2ToLLaMA(ClipScene):
                        math(f"{N.base.math} = {count(m.rope_base).math}", size=SMALL, color=self.base_colors[k]),
                        self.periods[k], gap="hair") for k, m in enumerate(models)]
         self.start_period = label(f"pair 0: {period_text(wls[0][0])} per turn", size=SMALL, color=FG)
-        self.band_texts = [f"{d.slow_of(k)} of {d.n_pairs} never complete\na turn in {count(m.train_length).text}"
+        self.band_texts = [f"{m.name}: {d.slow_of(k)} of {d.n_pairs} never\ncomplete a turn in {count(m.train_length).text}"
                            for k, m in enumerate(models)]
         self.chart = W = WavelengthChart(rest, list(wls), d.wl_range, self.base_colors, tags,
                                          [m.train_length for m in models], [d.slow_of(k) for k in range(2)],
@@ -326,11 +326,12 @@ class GPT2ToLLaMA(ClipScene):
                   FadeIn(W.end_labels.leaders), W.bands[0].animate.set_fill(opacity=0.15), run_time=1.2,
                   subject=plot, why=self.FULL_PLOT)
         self.beat("base", Create(W.curves[1]), FadeIn(tag1[0]), FadeIn(tag1[1]), FadeIn(self.periods[1]),
+                  W.bands[0].animate.set_fill(opacity=0.05), Dim([W.band_labels[0]], 0.5),
                   run_time=1.4, subject=plot)
         self.add(W.bands[1])
         self.bring_to_back(W.bands[1])
         self.beat("tie", FadeOut(W.band_labels[0]), FadeOut(W.L_labels[0]), W.bands[0].animate.set_fill(opacity=0.0),
-                  Dim([W.train_lines[0]], 0.35), Create(W.train_lines[1]), FadeIn(W.L_labels[1]),
+                  Dim([W.train_lines[0], W.curves[0]], 0.35), Dim([tag0, self.periods[0]], 0.65), Create(W.train_lines[1]), FadeIn(W.L_labels[1]),
                   FadeIn(W.band_labels[1]), W.bands[1].animate.set_fill(opacity=0.15), Create(W.outlines[1]),
                   run_time=1.6, subject=plot)
 
