@@ -42,14 +42,13 @@ from scenes.catalog import Clip
 from scenes.figures.framing import RECAP_ICONS, DiaryProof, diary_proofs
 from scenes.kit import DIM, FG, HEADING, LABEL, SMALL, ClipScene, family_color, label
 from scenes.kit.binding import claim
-from scenes.kit.cards import clip_chip, clip_number, clip_of, drawing
+from scenes.kit.cards import clip_chip, clip_number, clip_of, drawing, fit_common
 from scenes.kit.compose import GAP, column, row
-from scenes.kit.layout import LayoutError, Region, baseline_y, fit_label, legible_scale, overlay, wrap_words
+from scenes.kit.layout import LayoutError, Region, baseline_y, fit_label, legible_scale, overlay
 from scenes.kit.notation import N
 from scenes.kit.numbers import count
 from scenes.kit.proofs import verdict
 
-SHRINK = 0.96  # the step by which texts that must share one size shrink until all fit
 PROOF_GROW = 1.15  # how far a question's proofs may grow past their natural size to fill the frame
 ANSWER_GROW = 1.5  # and its answer
 ICON_SHARE = 0.3  # the icon is at most this share of the frame's width
@@ -65,38 +64,6 @@ def _clips_text(clips) -> str:
     if len(nums) == 1:
         return f"clip {nums[0]}"
     return f"clips {', '.join(nums[:-1])} and {nums[-1]}"
-
-
-def fit_common(texts, width: float, size: float, color, max_lines: int = 3, weight: str = "NORMAL") -> list[VGroup]:
-    """Each of ``texts`` wrapped onto at most ``max_lines`` lines no wider than ``width``, all at one
-    size: the largest up to ``size`` at which every one fits (never under the legibility floor:
-    ``LayoutError``).  Words are measured once and lines priced by their words, so this costs one
-    Pango layout per word, not one per candidate line and size."""
-    words = {w for t in texts for w in t.split()}
-    ww = {w: label(w, size=size, weight=weight).width for w in words}
-    space = label("n n", size=size, weight=weight).width - label("nn", size=size, weight=weight).width
-
-    def measure_at(s):
-        return lambda line: (sum(ww[w] for w in line.split()) + space * (len(line.split()) - 1)) * s / size
-
-    floor = size * legible_scale(label("x", size=size))
-    s = size
-    while not all(wrap_words(t, width, measure_at(s), max_lines) for t in texts):
-        if s <= floor:
-            raise LayoutError(f"{len(texts)} texts do not fit {width:.2f} units in {max_lines} lines at a legible size")
-        s = max(floor, s * SHRINK)
-    out = []
-    pitch = label("Hy", size=s, weight=weight).height + GAP.hair  # one baseline pitch, whatever letters a line holds
-    for t in texts:
-        g = VGroup(*[label(ln, size=s, color=color, weight=weight)
-                     for ln in wrap_words(t, width, measure_at(s), max_lines)])
-        g.arrange(DOWN, aligned_edge=LEFT)
-        for k, ln in enumerate(g):
-            ln.shift((baseline_y(g[0]) - k * pitch - baseline_y(ln)) * UP)
-        g.text = t
-        out.append(g)
-    over = max(g.width for g in out) / width  # what kerning added to the priced words: all a little smaller
-    return [g.scale(1 / over) if over > 1 else g for g in out]
 
 
 @dataclass(frozen=True)
@@ -324,7 +291,7 @@ class Recap(ClipScene):
             else:
                 anim = Succession(FadeOut(prev, shift=GAP.wide * LEFT), AnimationGroup(*come), *proofs)
             self.beat(self.q4_key() if key == "q4" else key, anim, run_time=2.4 if prev is not None else 1.8,
-                      subject=VGroup(c.ans, c.proofs))
+                      subject=VGroup(c.ans, c.frame, c.proofs))
             prev = c
 
     # ------------------------------------------------------------------ the takeaway: one verdict an answer
@@ -348,4 +315,4 @@ class Recap(ClipScene):
     def closing(self) -> None:
         take = self.takeaway()
         self.beat(self.closing_key(), *self.bring_forward(take), run_time=2.0, hold=self.CLOSING_HOLD,
-                  subject=take.verdicts)
+                  subject=take)
