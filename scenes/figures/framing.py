@@ -109,6 +109,22 @@ def drawn(icon: Icon):
 
 
 # ====================================================================== 00 the property map
+# What each property says, as clip 00 sets it under the property's name: ("math", Typst) or ("words", text)
+STATEMENTS: tuple[tuple[tuple[str, str], ...], ...] = (
+    (("math", '"Attn"(P X) = P dot "Attn"(X)'),
+     ("words", "permute the tokens: the outputs permute the same way")),
+    (("math", 'A_(m n) = 0 quad "for" n > m'),
+     ("words", "a token sees only its past; the symmetry breaks:"),
+     ("math", '"Attn"_"causal" (P X) != P dot "Attn"_"causal" (X)')),
+    (("math", 'y_t " depends only on " x_0, dots.h, x_t'),
+     ("words", "earlier outputs never change as tokens arrive:"),
+     ("words", "cache K and V, compute one new query a step")),
+    (("words", "without positions, attention cannot tell word order;"),
+     ("words", "three schemes supply them: sinusoidal, learned, RoPE")),
+)
+"""One entry per property of ``scenes.catalog.PROPERTIES``, in the same order."""
+
+
 def property_card(k: int, name: str, clips) -> TextPanel:
     """Card ``k``: the property in its family colour, then one line per clip: its chip and title."""
     lines = [TextLine(name, size=12, color=f"family:{k}", weight="bold", space_before=0)]
