@@ -240,10 +240,11 @@ def test_15_the_diary_answers_are_the_recaps(all_stills):
     cards = list(still.panels.values())
     assert len(cards) == len(d.answers) == 4
     for card, a in zip(cards, d.answers):
-        q, ans, link = card.lines
+        q, ans, *proofs = card.lines  # the question, its answer, then each measured proof after its clip
         assert q.text == mathify(a.question) and ans.text == mathify(a.answer)
-        assert link.chips == tuple(c.number for c in a.clips)
-        assert card.frame == f"clip:{a.clips[0].number}"
+        assert [p.chips for p in proofs] == [(pr.clip,) for pr in a.proofs]
+        assert [p.text for p in proofs] == [pr.still_text() for pr in a.proofs]
+        assert card.frame == f"clip:{a.home[0].number}"
 
 
 # ================================================================== 01–14: each still's data is mathcore's
