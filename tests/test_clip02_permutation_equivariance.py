@@ -403,3 +403,17 @@ def test_captions_one_per_beat_and_long_enough_to_read(final):
     assert "exact" not in scene._narration["why"].lower()
 
 
+
+
+def test_running_max_says_how_the_staircase_climbs(final):
+    """Review of issue 33: `running_max` said the running maximum "stays at 4.7 × 10⁻¹⁶" while the drawn
+    staircase climbs over its first trials (trials 2, 4, 8 and 87 under the shipped config).  Now the sentence
+    counts its rises from the run's data, bound to the staircase; the old sentence has no count and says "stays"."""
+    scene, _ = final
+    rm = np.asarray(scene.data.run.running_max, dtype=float)
+    k = int(np.count_nonzero(np.diff(rm) > 0))
+    (cap,) = [c for c in scene.captions if c.key == "running_max"]
+    assert "stays" not in cap.text
+    assert f"climbs in {k} step{'' if k == 1 else 's'} of rounding" in cap.text, cap.text
+    rec = {r.key: r for r in scene.audit.records}["running_max"]
+    assert [c for c in rec.claims if c.name == "steps" and c.bound and c.visible]

@@ -25,6 +25,7 @@ from scenes.audit.beats import DIMMED, signature
 from scenes.audit.truth import truth_problems
 from scenes.kit import BG, FAILED, FG, VERIFIED, fmt_measure, token_color
 from scenes.kit.numbers import measure, notebook_output
+from scenes.kit.notation import token_text
 
 
 def src(m) -> str:
@@ -140,7 +141,7 @@ def test_who_sees_what_stays_on_screen_while_it_is_narrated(final):
                 assert cell.get_fill_opacity() == 0.0
         assert abs(mask.cells[t][0].get_y() - scene.causal_chart.row_y(t)) < 1e-6  # the mask's rows are the chart's
     cell_ids = {id(c) for row in mask.cells for c in row}
-    for key in ("self", "causal", "before", "between", "after", "totals"):
+    for key in ("self", "causal", "before_one", "between", "after", "totals"):
         rec = recs(scene)[key]
         seen = [i for i in rec.items if i.mid in cell_ids and i.opacity >= 0.9 - 1e-9]
         assert len(seen) >= T * (T + 1) // 2, key  # every seen cell, at full strength
@@ -159,7 +160,7 @@ def test_the_measured_quantity_is_named_over_the_chart(final):
     scene, _ = final
     want = scene.data.picture.row_formula.typst
     assert scene.formula.typst_code.strip("$ ") == want and "norm(" in want and "_m" in want
-    for key in ("self", "causal", "before", "between", "after", "totals"):
+    for key in ("self", "causal", "before_one", "between", "after", "totals"):
         rec = recs(scene)[key]
         assert [i for i in rec.items if i.kind == "text" and i.text == want and i.opacity > 0.9], key
     assert "causal_rows" in {q for q, _ in recs(scene)["causal"].shown}
@@ -267,3 +268,82 @@ def test_every_corner_holds_the_truth_checks_and_marks_every_zero(corners):
         r = res.scene.data.report
         assert set(res.scene.causal_chart.zeros) == set(np.flatnonzero(r.causal_rows == 0.0).tolist()), name
         assert set(res.scene.self_chart.zeros) == set(np.flatnonzero(r.self_rows == 0.0).tolist()), name
+
+
+def _between_and_before(scene):
+    """The `before…` and `between…` captions of a run, by the beat's key prefix."""
+    caps = {c.key: c for c in scene.captions}
+    before = [c for k, c in caps.items() if k.startswith("before")]
+    between = [c for k, c in caps.items() if k.startswith("between")]
+    return before, between
+
+
+def _check_who_sees_what(scene, records=None):
+    r = scene.data.report
+    mask = causal_mask(len(r.perm))
+    before, between = _between_and_before(scene)
+    (cap,) = between
+    text = cap.text
+    # row i holds x_{π(i)} = x_j; it now sees i + 1 slots, where x_j (at row j before the swap) saw j + 1
+    held_i, held_j = int(r.perm[r.i]), int(r.perm[r.j])
+    assert (held_i, held_j) == (r.j, r.i)
+    now_i, was_i = int(mask[r.i].sum()), int(mask[held_i].sum())
+    now_j, was_j = int(mask[r.j].sum()), int(mask[held_j].sum())
+
+    def n(k):
+        return f"{k} token" if k == 1 else f"{k} tokens"
+
+    assert f"Row {r.i} now holds {token_text(held_i)}: it sees {n(now_i)} instead of {n(was_i)}" in text, text
+    assert f"Row {r.j} holds {token_text(held_j)}: {n(now_j)} instead of {n(was_j)}" in text, text
+    middle = list(range(r.i + 1, r.j))
+    if len(middle) > 1:
+        assert f"Rows {middle[0]} to {middle[-1]} see {token_text(r.j)} where {token_text(r.i)} was" in text
+    elif middle:
+        assert f"Row {middle[0]} sees {token_text(r.j)} where {token_text(r.i)} was" in text
+    else:
+        assert "where" not in text
+    # the counts are bound to the mask's rows they count
+    rec = {x.key: x for x in (records if records is not None else scene.audit.records)}[cap.key]
+    bound = {c.name for c in rec.claims if c.bound and c.visible}
+    assert {"ni", "nj"} <= bound, bound
+    # the rows before slot i: counted right (one row is "Row 0 sees", several "Rows 0 to i − 1 see")
+    if r.i == 0:
+        assert not before
+    else:
+        (b,) = before
+        if r.i == 1:
+            assert b.text.startswith("Row 0 sees "), b.text
+        else:
+            assert b.text.startswith(f"Rows 0 to {r.i - 1} see "), b.text
+
+
+def test_between_says_what_each_swapped_token_now_sees(final):
+    """Review of issue 33: `between` said "Rows 1 to 4 see x₄ in slot 1, where x₁ was": but row 4 is x₁ itself,
+    which changes because it now sees three more tokens, and row 1 is x₄, which now sees only x₀ and itself.
+    `before` said "Rows before slot 1 … they do not change" of a single row.  Now the sentence says, from the
+    permutation and the mask, what the token in row i and the token in row j see now and saw before, and the
+    rows before slot i are counted.  The old sentences fail every assertion here."""
+    scene, _ = final
+    _check_who_sees_what(scene)
+
+
+def test_who_sees_what_is_true_in_every_corner(corners):
+    for name, res in corners.items():
+        _check_who_sees_what(res.scene, res.records)
+
+
+def test_the_close_verdicts_name_the_matrix_they_measure(final):
+    """Review of issue 33: the close's verdicts read "causal: ‖·‖_F = 0.83", "self: ‖·‖_F ≈ 2.7 × 10⁻¹⁶": a
+    placeholder norm of bars no longer on screen.  Now each names its matrix, Attn(PX) − P·Attn(X), and its
+    figure is that matrix's Frobenius norm computed here."""
+    scene, _ = final
+    cfg = load_config()
+    li = lecture_inputs(cfg.T, cfg.d, cfg.seed)
+    r = scene.data.report
+    P = np.eye(cfg.T)[r.perm]
+    causal, self_ = scene.verdicts
+    for v, fn, sub in ((causal, attention_fn(li.Wq, li.Wk, li.Wv, causal=True), '_"causal" '),
+                       (self_, attention_fn(li.Wq, li.Wk, li.Wv), "")):
+        assert "dot)" not in v.formula
+        assert f'"Attn"{sub}(P X) - P dot "Attn"{sub}(X)' in v.formula, v.formula
+        assert v.figure.value == pytest.approx(np.linalg.norm(fn(P @ li.X) - P @ fn(li.X)), rel=1e-12, abs=1e-18)

@@ -164,6 +164,12 @@ class PermutationEquivariance(ClipScene):
             picture=picture02(run.defects, run.max_defect, run.threshold, cfg),
         )
 
+    @staticmethod
+    def climb_steps(running_max) -> str:
+        """How many times the running maximum rises after the first trial, in words ("4 steps", "1 step")."""
+        k = int(np.count_nonzero(np.diff(np.asarray(running_max, dtype=float)) > 0))
+        return f"{k} step" if k == 1 else f"{k} steps"
+
     def caption_values(self) -> dict:
         d = self.data
         q, k = np.unravel_index(int(np.argmax(d.A)), d.A.shape)
@@ -179,6 +185,7 @@ class PermutationEquivariance(ClipScene):
             "row_defect": fmt_measure(float(d.row_defects[m])),
             "order": ", ".join(token_text(int(j), "v") for j in d.perm),
             "bar": "0 to 1", "y_bar": "a grid of coloured cells", "proof": fmt_measure(d.run.max_defect),
+            "steps": self.climb_steps(d.run.running_max),
         }  # plain values until the elements that show them are built
         p = getattr(self, "p", None)
         if p is not None:  # the elements each sentence names, once they are built
@@ -193,6 +200,7 @@ class PermutationEquivariance(ClipScene):
             out.update(defect=claim(fmt_measure(d.defect), self.check), T=claim(T, *self.sums[0].terms),
                        n=claim(count(len(d.run.defects)).text, *marks),
                        threshold=claim(measure(d.run.threshold).text, self.q.line),
+                       steps=claim(self.climb_steps(d.run.running_max), self.q.curve),
                        max=claim(fmt_measure(d.run.max_defect), self.q.max_text if len(self.q.max_text) else self.close_verdict),
                        zeros=claim(count(d.zero_trials).text, self.q.zero_note if len(self.q.zero_note) else self.q.marks),
                        token_y=claim(token_text(t, "y"), self.sums[0].head), d=claim(d.X.shape[1], self.sums[0].result),

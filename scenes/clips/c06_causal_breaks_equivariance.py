@@ -135,7 +135,9 @@ class CausalBreaksEquivariance(ClipScene):
             "i": r.i, "j": r.j, "T": T, "after": r.j + 1, "last": T - 1, "xi": token_text(r.i), "xj": token_text(r.j),
             "causal": fmt_measure(r.causal_total), "self": fmt_measure(r.self_total),
             "threshold": measure(d.threshold).text, "worst": worst, "worst_value": fmt_measure(rows[worst]),
-            "xlast": token_text(T - 1), "before_last": max(r.i - 1, 0),
+            "xlast": token_text(T - 1), "before_last": max(r.i - 1, 0), "i1": r.i + 1, "j1": r.j - 1,
+            # what the two swapped tokens see: row i holds x_j (it saw j + 1 slots, now i + 1), row j holds x_i
+            "ni": self.tokens_seen(r.i + 1), "nj": self.tokens_seen(r.j + 1),
             "mask": "the mask", "formula": "the measured quantity", "zero": "a hollow diamond",
             "takeaway": "causal attention is not permutation equivariant",
         }  # plain values until the elements that show them are built
@@ -143,6 +145,8 @@ class CausalBreaksEquivariance(ClipScene):
             out.update(
                 xlast=claim(token_text(T - 1), self.on_screen_tokens), xi=claim(token_text(r.i), self.on_screen_tokens.chips[r.i]),
                 xj=claim(token_text(r.j), self.on_screen_tokens.chips[r.j]), T=claim(T, self.on_screen_mask),
+                ni=claim(self.tokens_seen(r.i + 1), *self.on_screen_mask.cells[r.i][:r.i + 1]),
+                nj=claim(self.tokens_seen(r.j + 1), *self.on_screen_mask.cells[r.j][:r.j + 1]),
                 threshold=claim(measure(d.threshold).text, self.line_label),
                 worst_value=claim(fmt_measure(rows[worst]), self.values[self.value_rows.index(worst)]),
                 causal=claim(fmt_measure(r.causal_total), self.verdicts[0]),
@@ -153,6 +157,22 @@ class CausalBreaksEquivariance(ClipScene):
             )
         return out
 
+    @staticmethod
+    def tokens_seen(n: int) -> str:
+        """How many tokens a row of the mask sees, in words ("1 token", "5 tokens")."""
+        return f"{n} token" if n == 1 else f"{n} tokens"
+
+    @staticmethod
+    def before_key(i: int, zero: bool) -> str:
+        """The beat of the rows before slot ``i``: one row or several, unchanged or only rounding."""
+        return "before" + ("_one" if i == 1 else "") + ("" if zero else "_rounding")
+
+    @staticmethod
+    def between_key(i: int, j: int) -> str:
+        """The beat of the rows ``i … j``: the two swapped tokens' rows, and the rows between them (several, one,
+        none)."""
+        return "between" + {0: "_ends", 1: "_one"}.get(j - i - 1, "")
+
     # ------------------------------------------------------------------ layout
     def make_picture(self) -> None:
         """The final places: [row names][mask]  [self chart]  [causal chart][values], the chips over the mask and
@@ -162,9 +182,10 @@ class CausalBreaksEquivariance(ClipScene):
         r, pic = d.report, d.picture
         T = len(r.perm)
         content = self.layout.content
-        self.verdicts = row(
+        self.verdicts = VGroup(
             verdict(pic.causal_prefix, r.causal_total, r.causal_total < d.threshold),
-            verdict(pic.self_prefix, r.self_total, r.self_total < d.threshold), gap="wide")
+            verdict(pic.self_prefix, r.self_total, r.self_total < d.threshold)).arrange(DOWN, buff=GAP.small,
+                                                                                        aligned_edge=LEFT)
         self.formula = math(pic.row_formula.typst, size=LABEL)
         chip_h = TokenColumn(["x_0"], horizontal=True).height
         bottom, rest = content.take_bottom(self.verdicts.height, gap=GAP.normal)
@@ -228,6 +249,10 @@ class CausalBreaksEquivariance(ClipScene):
         bname = names(math(N.inputs.math, size=HEADING + 6), "X").next_to(btokens, LEFT, buff=GAP.normal)
         big = VGroup(bname, btokens, bmask, bmasked, bnames)
         content.fit(big, max_scale=1.2)
+        if T > 1:  # the swap moves the chips by their slots: scaled with the group, so each lands over its column
+            k = float(btokens.chips[1].get_x() - btokens.chips[0].get_x()) / float(btokens.slots[1][0] - btokens.slots[0][0])
+            btokens.slots = [np.asarray(p) * k for p in btokens.slots]
+            btokens.row_height *= k
         self.big = big
 
         # the close: the takeaway in the formula's strip, the chart widened into the mask's room
@@ -353,13 +378,13 @@ class CausalBreaksEquivariance(ClipScene):
         band = None
         if r.i > 0:
             band = self.band(range(0, r.i))
-            self.beat("before" if d.before_zero else "before_rounding", FadeIn(band), run_time=0.9,
+            self.beat(self.before_key(r.i, d.before_zero), FadeIn(band), run_time=0.9,
                       subject=VGroup(self.mask, cc), why=self.chart_why)
         between = range(r.i, r.j + 1)
         band2 = self.band(between)
         slot_i = VGroup(*[self.mask.cells[m][r.i] for m in between])
         self.swapped = role(SurroundingRectangle(slot_i, color=HIGHLIGHT, buff=0.03, stroke_width=4), "highlight")
-        self.beat("between", ReplacementTransform(band, band2) if band is not None else FadeIn(band2),
+        self.beat(self.between_key(r.i, r.j), ReplacementTransform(band, band2) if band is not None else FadeIn(band2),
                   Create(self.swapped), run_time=0.9, subject=VGroup(self.mask, cc), why=self.chart_why)
         band = band2
         after = list(range(r.j + 1, T))

@@ -203,7 +203,9 @@ def picture06(causal_rows, self_rows, causal_total: float, self_total: float, th
         axis=(lo, hi), ticks=tuple(range(lo, hi + 1, step)),
         row_formula=Formula(f"norm(\"Attn\"(P X)_{m} - (P dot \"Attn\"(X))_{m})",
                             rf"\|\mathrm{{Attn}}(PX)_{m} - (P\,\mathrm{{Attn}}(X))_{m}\|"),
-        causal_prefix="\"causal:\" norm(dot)_F", self_prefix="\"self:\" norm(dot)_F",
+        # each verdict names the matrix it measures (the bars it sums are gone by the close)
+        causal_prefix="\"causal:\" norm(\"Attn\"_\"causal\" (P X) - P dot \"Attn\"_\"causal\" (X))_F",
+        self_prefix="\"self:\" norm(\"Attn\"(P X) - P dot \"Attn\"(X))_F",
         causal_total=Formula(relation("\"causal:\" norm(dot)_F", causal_total),
                              tex_relation(r"\mathrm{causal}:\ \|\cdot\|_F", causal_total)),
         self_total=Formula(relation("\"self:\" norm(dot)_F", self_total),
