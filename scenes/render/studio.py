@@ -377,6 +377,7 @@ class Job:
     cancelled: bool = False
     played: int = 0
     started: float = 0.0
+    phases: dict = field(default_factory=dict)  # seconds from the start to the end of each phase (the bench prints them)
 
     def cancel(self) -> None:
         self.cancelled = True
@@ -582,6 +583,25 @@ class Studio:
             jobs.append(Job(c, key, rank, set(self.hints.get(c.name, ())), edited))
         return sorted(jobs, key=lambda j: (j.rank, -self.edited.get(j.clip.name, 0), j.clip.number))
 
+    def lines_ahead(self, c: Clip, ctx) -> list[str]:
+        """The spoken lines of the clip's beats (as its last render used them) whose words are known before
+        it runs (no ``{braces}``) and that no recording replaces: the worker synthesises those it does not
+        have on a thread of their own while the beats before them run."""
+        if ctx.voice != "piper":
+            return []
+        from ..kit.voice import recording_for, spoken
+
+        section = self.sections.get(c.name) or {}
+        say = section.get("say") if isinstance(section.get("say"), dict) else {}
+        entry = self.manifest.entry(c) or {}
+        out = []
+        for b in entry.get("beats") or []:
+            key = b["key"]
+            text = say.get(key) if isinstance(say.get(key), str) else section.get(key)
+            if isinstance(text, str) and "{" not in text and recording_for(c.slug, key) is None:
+                out.append(spoken(text))
+        return out
+
     # ---------------------------------------------------------------- what the page is told
     def status(self) -> dict:
         clips = {}
@@ -727,7 +747,11 @@ class Engine:
             work.mkdir(parents=True, exist_ok=True)
             (work / "result.json").unlink(missing_ok=True)
             env = dict(os.environ, **ctx.worker_env(), ATTENTION_CLIPS_FORCE="0", PYTHONUNBUFFERED="1")
+            ahead = s.lines_ahead(c, ctx)
+            if ahead:
+                env["ATTENTION_CLIPS_PREFETCH"] = json.dumps(ahead)
             rc = self._run_worker(job, [c.name, s.quality, str(work)], env, log)
+            job.phases["worker"] = time.time() - job.started
             if job.cancelled:
                 outcome = "cancelled"
             elif rc != 0:
@@ -735,13 +759,17 @@ class Engine:
                 data = failure_problem(text, c, s.sections.get(c.name))
             else:
                 result = json.loads((work / "result.json").read_text())
+                job.phases.update({f"worker {k}": v for k, v in (result.get("timings") or {}).items()})
                 old = s.manifest.entry(c)
                 old_mp4 = s.media / Path(s.deck[c.name]["src"]).name if s.deck[c.name].get("src") else None
                 entry = pl.commit(c, ctx, s.qdir, s.manifest, s.lock, result)
+                job.phases["commit"] = time.time() - job.started
                 start = first_changed_beat(old, entry, old_mp4, s.qdir / f"{c.name}.mp4", job.hints)
                 d = s._publish(c, entry)
+                job.phases["publish"] = time.time() - job.started
                 data = {"clip": d, "from": start, "edited": job.edited, "first": old is None,
-                        "seconds": round(time.time() - job.started, 3), "segments": entry.get("segments")}
+                        "seconds": round(time.time() - job.started, 3), "segments": entry.get("segments"),
+                        "phases": {k: round(v, 3) for k, v in job.phases.items()}}
                 outcome = "ready"
         except Exception as e:  # noqa: BLE001 - reported on the page, the studio goes on
             data = Problem("clip", f"{type(e).__name__}: {e}", c.name)
@@ -776,7 +804,8 @@ class Engine:
         s = self.s
         c = job.clip
         s.running.pop(c.name, None)
-        s.note(outcome, clip=c.name, seconds=round(time.time() - job.started, 3))
+        s.note(outcome, clip=c.name, seconds=round(time.time() - job.started, 3),
+               phases={k: round(v, 3) for k, v in job.phases.items()})
         if outcome == "ready":
             s.seconds[c.name] = data["seconds"]
             s.problems.pop(f"render:{c.name}", None)
