@@ -459,6 +459,11 @@ def test_a_failed_render_is_placed_where_its_log_says(tmp_path):
     p = failure_problem(f'Traceback\n  File "{REPO_DIR}/scenes/tclip.py", line 12, in body\nNameError: name \'q\' is not defined\n',
                         c, {})
     assert (p.scope, p.message) == ("clip", "scenes/tclip.py:12: NameError: name 'q' is not defined")
+    # a clip's own line before the kit's that raised
+    mod = c.path.relative_to(REPO_DIR)
+    p = failure_problem(f'Traceback\n  File "{REPO_DIR}/{mod}", line 30, in body\n'
+                        f'  File "{REPO_DIR}/scenes/kit/widgets.py", line 99, in make\nValueError: bad size\n', c, {})
+    assert p.message == f"{mod}:30: ValueError: bad size"
 
 
 def test_a_syntax_error_is_the_clips_own_or_everyones(tmp_path):

@@ -418,7 +418,8 @@ def studio(root: Path, rows: list) -> None:
     if not Path(chromium).exists():
         rows.append(("studio save-to-ready", "skipped", f"no Chromium at {chromium} (make test installs it)"))
         return
-    for q, target in STUDIO_TARGETS:
+    only = os.environ.get("CLIPS_BENCH_STUDIO_QUALITIES")  # e.g. "h": one quality alone
+    for q, target in [t for t in STUDIO_TARGETS if not only or t[0] in only.split(",")]:
         proc, url = _studio_start(root, c, q)
         try:
             with sync_playwright() as pw:

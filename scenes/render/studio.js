@@ -54,7 +54,8 @@
     const ci = P.update(clip);
     if (ci < 0) return;
     const k = Math.max(0, Math.min(clip.beats.length - 1, d.from || 0));
-    const play = !d.first && (d.edited || wasCurrent);
+    // an edit of this clip plays it from the beat it changed; any edit that re-rendered the clip on screen too
+    const play = !d.first && (d.edited || (wasCurrent && d.caused));
     if (!play) {
       if (wasCurrent && (wasPending || P.state.phase !== 'playing')) {
         const ok = await P.show(ci, wasPending ? 0 : Math.min(P.state.frame, clip.frames - 1));

@@ -230,12 +230,15 @@ def failure_problem(log_text: str, clip: Clip, section: dict | None) -> Problem:
             if isinstance(value, str) and "{" + name + "}" in value:
                 return Problem("beat", f"[{clip.slug}.say].{key} names {{{name}}}, a value this clip does not provide",
                                clip.name, key, "say")
-    # the last frame of the project's own code in the traceback: where the lecturer looks
-    spot = ""
+    # where the lecturer looks: the last frame of the clip's own module in the traceback, else of the project's code
+    spot, own = "", ""
     for ln in lines:
         f = re.match(r'\s*File "([^"]+)", line (\d+)', ln)
         if f and f.group(1).startswith(str(REPO_DIR)) and "/scenes/render/" not in f.group(1):
             spot = f"{rel(f.group(1))}:{f.group(2)}: "
+            if Path(f.group(1)).resolve() == clip.path.resolve():
+                own = spot
+    spot = own or spot
     return Problem("clip", f"{spot}{message}" if spot and not message.startswith(spot) else message, clip.name)
 
 
@@ -373,6 +376,7 @@ class Job:
     rank: int  # 0: an edit of this clip, 1: the clip on the page, 2: the rest of the deck
     hints: set[str] = field(default_factory=set)
     edited: bool = False
+    caused: bool = False  # by an edit made while the studio runs (not by what was stale when it started)
     proc: object = None
     cancelled: bool = False
     played: int = 0
@@ -580,7 +584,7 @@ class Studio:
                 continue  # it failed on this very input: an edit will change the key
             edited = c.name in self.edited
             rank = 0 if edited else 1 if c.name == self.focus else 2
-            jobs.append(Job(c, key, rank, set(self.hints.get(c.name, ())), edited))
+            jobs.append(Job(c, key, rank, set(self.hints.get(c.name, ())), edited, caused=self.generation > 0))
         return sorted(jobs, key=lambda j: (j.rank, -self.edited.get(j.clip.name, 0), j.clip.number))
 
     def lines_ahead(self, c: Clip, ctx) -> list[str]:
@@ -767,7 +771,7 @@ class Engine:
                 start = first_changed_beat(old, entry, old_mp4, s.qdir / f"{c.name}.mp4", job.hints)
                 d = s._publish(c, entry)
                 job.phases["publish"] = time.time() - job.started
-                data = {"clip": d, "from": start, "edited": job.edited, "first": old is None,
+                data = {"clip": d, "from": start, "edited": job.edited, "caused": job.caused, "first": old is None,
                         "seconds": round(time.time() - job.started, 3), "segments": entry.get("segments"),
                         "phases": {k: round(v, 3) for k, v in job.phases.items()}}
                 outcome = "ready"
