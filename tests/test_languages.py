@@ -225,7 +225,7 @@ SIGNS = [
 def test_the_typographic_signs_are_said_as_words(piper, text, words):
     """Each sign becomes words the voice reads (or, for quotation marks, nothing): the spoken text holds nothing
     the voice refuses, and Piper's phonemizer reads it exactly as it reads the intended words."""
-    from scenes.kit.voice import spoken, unspeakable
+    from scenes.narration.voice import spoken, unspeakable
 
     said = spoken(text)
     assert not unspeakable(said), (text, said)

@@ -179,7 +179,9 @@ def page(browser, studio):
 
 
 def narration(project: Path) -> Path:
-    return project / "assets" / "narration" / "permutation.toml"
+    from scenes.catalog import resolve
+
+    return project / resolve([CLIP])[0].narration_path.relative_to(REPO)
 
 
 def set_caption(path: Path, key: str, text: str) -> str:
@@ -265,13 +267,33 @@ def test_two_quick_saves_render_once_the_last(page, studio, project):
     assert [e["what"] for e in done] == ["ready"], done
 
 
-def test_invalid_toml_is_shown_at_its_beat_and_the_last_render_plays_on(page, studio, project):
+@pytest.fixture
+def restored(project, request):
+    """Files a test breaks are put back as they were when it fails half-way (the next test starts from good
+    input).  A test that passes leaves its files as its last step made them: putting them back then would be
+    one more edit, rendered while the next test runs."""
+    saved = {}
+
+    def keep(path: Path) -> str:
+        saved.setdefault(path, path.read_text(encoding="utf-8"))
+        return saved[path]
+
+    failed = request.session.testsfailed
+    yield keep
+    if request.session.testsfailed == failed:
+        return
+    for path, text in saved.items():
+        if path.read_text(encoding="utf-8") != text:
+            path.write_text(text, encoding="utf-8")
+
+
+def test_invalid_toml_is_shown_at_its_beat_and_the_last_render_plays_on(page, studio, project, restored):
     path = narration(project)
-    good = path.read_text(encoding="utf-8")
+    good = restored(path)
     src, rev = page.src(), page.js("presenter.CLIPS[0].rev")
     path.write_text(good.replace('perm = "A permutation', 'perm = "A permutation\n', 1), encoding="utf-8")
     msg = page.wait_error('.st-beat[data-key="perm"] .st-err[data-for="caption"]', "not valid TOML")
-    assert "permutation.toml" in msg and "line" in msg and "\n" not in msg.strip()
+    assert path.name in msg and "line" in msg and "\n" not in msg.strip()
     assert page.field("perm").get_attribute("aria-invalid") == "true"
     page.js("presenter.show(0, 0)")
     stop = page.plays_on()
@@ -283,8 +305,9 @@ def test_invalid_toml_is_shown_at_its_beat_and_the_last_render_plays_on(page, st
     assert page.js("presenter.CLIPS[0].rev") == rev  # the file as it was: nothing to render again
 
 
-def test_a_brace_naming_no_value_is_shown_at_its_beat_until_fixed(page, studio, project):
+def test_a_brace_naming_no_value_is_shown_at_its_beat_until_fixed(page, studio, project, restored):
     path = narration(project)
+    restored(path)
     src = page.src()
     old = set_caption(path, "product", "P X sends row {nowhere} of X to row m.")
     msg = page.wait_error('.st-beat[data-key="product"] .st-err[data-for="caption"]', "{nowhere}")
@@ -300,9 +323,9 @@ def test_a_brace_naming_no_value_is_shown_at_its_beat_until_fixed(page, studio, 
     assert old
 
 
-def test_a_config_value_out_of_range_is_shown_in_the_banner_until_fixed(page, studio, project):
+def test_a_config_value_out_of_range_is_shown_in_the_banner_until_fixed(page, studio, project, restored):
     cfg = project / "assets" / "lecture.toml"
-    good = cfg.read_text(encoding="utf-8")
+    good = restored(cfg)
     assert re.search(r"(?m)^T = \d+", good)
     src = page.src()
     cfg.write_text(re.sub(r"(?m)^T = \d+", "T = 9", good, count=1), encoding="utf-8")
@@ -315,9 +338,9 @@ def test_a_config_value_out_of_range_is_shown_in_the_banner_until_fixed(page, st
     page.wait_clear("#st-banner")
 
 
-def test_a_clip_module_that_does_not_compile_is_shown_on_the_clip_until_fixed(page, studio, project):
+def test_a_clip_module_that_does_not_compile_is_shown_on_the_clip_until_fixed(page, studio, project, restored):
     mod = clip_module(project)
-    good = mod.read_text(encoding="utf-8")
+    good = restored(mod)
     src, rev = page.src(), page.js("presenter.CLIPS[0].rev")
     mod.write_text(good + "\ndef broken(:\n    pass\n", encoding="utf-8")
     msg = page.wait_error("#st-clip-problem", "SyntaxError")
@@ -412,10 +435,10 @@ def test_an_edit_of_text_changed_in_the_file_meanwhile_is_refused(tmp_path):
     assert p.read_text(encoding="utf-8") == NARRATION
 
 
-def _clip(slug: str, module: str = "tclip"):
+def _clip(slug: str, number: int = 1):
     from scenes.catalog import Clip
 
-    return Clip(1, "Alpha", module, "§1", "Alpha", slug)
+    return Clip(number, slug.title(), "tclip", "§1", slug.title(), slug)
 
 
 def test_a_toml_error_is_placed_at_the_entry_it_is_in(tmp_path, monkeypatch):
@@ -423,24 +446,35 @@ def test_a_toml_error_is_placed_at_the_entry_it_is_in(tmp_path, monkeypatch):
     from scenes.render import studio
 
     monkeypatch.setattr(base, "NARRATION_DIR", tmp_path)
-    a, b = _clip("alpha"), _clip("beta")
-    p = tmp_path / "tclip.toml"
-    p.write_text(NARRATION.replace('one = "Alpha, the one beat."', 'one = "Alpha, the one beat.\n'), encoding="utf-8")
+    a, b = _clip("alpha"), _clip("beta", 2)
+    alpha, beta = NARRATION.split("[beta]")
+    p, q = tmp_path / f"{a.name}.toml", tmp_path / f"{b.name}.toml"
+    assert base.narration_file(a) == p
+    q.write_text("[beta]" + beta, encoding="utf-8")
+    p.write_text(alpha.replace('one = "Alpha, the one beat."', 'one = "Alpha, the one beat.\n'), encoding="utf-8")
     data, probs = studio.narration_problems(p, [a, b])
     assert data is None
-    where = {(x.clip, x.scope, x.beat, x.field) for x in probs}
-    assert where == {(a.name, "beat", "one", "caption"), (b.name, "clip", "", "")}
+    assert [(x.clip, x.scope, x.beat, x.field) for x in probs] == [(a.name, "beat", "one", "caption")]
     assert all("not valid TOML" in x.message and "line 6" in x.message for x in probs)
+    # on a line before any entry of the clip's: the clip's
+    p.write_text(alpha.replace("[alpha]", "[alpha\n"), encoding="utf-8")
+    _, probs = studio.narration_problems(p, [a])
+    assert [(x.scope, x.clip) for x in probs] == [("clip", a.name)]
     # in the say table: that field
-    p.write_text(NARRATION.replace('one = "Alpha, the only beat."', 'one = "Alpha, the only beat'), encoding="utf-8")
+    p.write_text(alpha.replace('one = "Alpha, the only beat."', 'one = "Alpha, the only beat'), encoding="utf-8")
     _, probs = studio.narration_problems(p, [a])
     assert [(x.beat, x.field) for x in probs] == [("one", "say")]
     # a brace that opens no name, and text that is not text
-    p.write_text(NARRATION.replace("Alpha closes.", "Alpha closes {.").replace('title = "Beta opens."', "title = 3"),
-                 encoding="utf-8")
+    p.write_text(alpha.replace("Alpha closes.", "Alpha closes {."), encoding="utf-8")
+    q.write_text("[beta]\ntitle = 3\n", encoding="utf-8")
     _, probs = studio.narration_problems(p, [a, b])
-    assert [(x.clip, x.beat, x.field) for x in probs] == [(a.name, "close", "caption"), (b.name, "title", "caption")]
-    assert "{{" in probs[0].message and "must be text" in probs[1].message
+    _, more = studio.narration_problems(q, [a, b])
+    assert [(x.clip, x.beat, x.field) for x in probs + more] == [(a.name, "close", "caption"), (b.name, "title", "caption")]
+    assert "{{" in probs[0].message and "must be text" in more[0].message
+    # a section missing from the clip's file
+    q.write_text("[gamma]\ntitle = \"x\"\n", encoding="utf-8")
+    _, probs = studio.narration_problems(q, [b])
+    assert [(x.scope, x.clip) for x in probs] == [("clip", b.name)] and "[beta] is missing" in probs[0].message
 
 
 def test_a_failed_render_is_placed_where_its_log_says(tmp_path):
@@ -448,7 +482,7 @@ def test_a_failed_render_is_placed_where_its_log_says(tmp_path):
 
     c = _clip("alpha")
     log = ('Traceback (most recent call last):\n  File "x.py", line 1\n'
-           'scenes.kit.base.NarrationError: /p/assets/narration/tclip.toml: [alpha.describe].one names {nope}; '
+           'scenes.kit.base.NarrationError: /p/assets/narration/01_alpha.toml: [alpha.describe].one names {nope}; '
            'this clip provides T\n')
     p = failure_problem(log, c, {})
     assert (p.scope, p.beat, p.field) == ("beat", "one", "describe") and p.message.endswith("provides T")
@@ -456,9 +490,9 @@ def test_a_failed_render_is_placed_where_its_log_says(tmp_path):
     assert (p.scope, p.beat, p.field) == ("beat", "one", "say") and "{zz}" in p.message
     from scenes.catalog import REPO_DIR
 
-    p = failure_problem(f'Traceback\n  File "{REPO_DIR}/scenes/tclip.py", line 12, in body\nNameError: name \'q\' is not defined\n',
+    p = failure_problem(f'Traceback\n  File "{REPO_DIR}/scenes/kit/tclip.py", line 12, in body\nNameError: name \'q\' is not defined\n',
                         c, {})
-    assert (p.scope, p.message) == ("clip", "scenes/tclip.py:12: NameError: name 'q' is not defined")
+    assert (p.scope, p.message) == ("clip", "scenes/kit/tclip.py:12: NameError: name 'q' is not defined")
     # a clip's own line before the kit's that raised
     mod = c.path.relative_to(REPO_DIR)
     p = failure_problem(f'Traceback\n  File "{REPO_DIR}/{mod}", line 30, in body\n'
@@ -476,6 +510,27 @@ def test_a_syntax_error_is_the_clips_own_or_everyones(tmp_path):
     assert p.scope == "code" and p.line == 1 and "SyntaxError" in p.message
     bad.write_text("def f():\n    pass\n")
     assert code_problems(bad, list(CLIPS)) == []
+
+
+def test_a_syntax_error_in_a_clips_module_or_the_widgets_beside_it_is_that_clips(tmp_path, monkeypatch):
+    """One module a clip (``scenes/clips/cNN_slug.py``) and the widgets only it draws (``cNN_widgets.py``): a
+    syntax error in either is shown on that clip alone, and an edit of either renders that clip."""
+    from scenes import catalog
+    from scenes.render.studio import code_problems
+
+    monkeypatch.setattr(catalog, "SCENES_DIR", tmp_path)
+    (tmp_path / "clips").mkdir()
+    a, b = _clip("alpha"), _clip("beta", 2)
+    for c in (a, b):
+        c.path.write_text("X = 1\n")
+    widgets = tmp_path / "clips" / "c02_widgets.py"
+    widgets.write_text("X = 2\n\ndef f(:\n    pass\n")
+    assert b.sources == (b.path, widgets) and a.sources == (a.path,)
+    (p,) = code_problems(widgets, [a, b])
+    assert (p.scope, p.clip, p.line) == ("clip", b.name, 3) and "SyntaxError" in p.message
+    a.path.write_text("def g(:\n    pass\n")
+    (p,) = code_problems(a.path, [a, b])
+    assert (p.scope, p.clip, p.line) == ("clip", a.name, 1)
 
 
 def test_the_first_changed_beat_is_the_first_whose_words_time_or_picture_differ():
@@ -502,9 +557,9 @@ def test_the_watcher_follows_what_clips_are_made_of_and_nothing_else():
     from scenes.catalog import REPO_DIR, SCENES_DIR
     from scenes.render.studio import watched
 
-    yes = [ASSETS_DIR / "lecture.toml", ASSETS_DIR / "narration" / "causal.toml", ASSETS_DIR / "voice" / "x" / "build.wav",
-           SCENES_DIR / "kit" / "theme.py", REPO_DIR / "mathcore" / "attention.py", ASSETS_DIR / "fonts" / "Inter-Regular.otf"]
-    no = [ASSETS_DIR / "narration" / ".causal.toml.swp", ASSETS_DIR / "narration" / "notes.txt",
+    yes = [ASSETS_DIR / "lecture.toml", ASSETS_DIR / "narration" / "03_causal_mask.toml", ASSETS_DIR / "voice" / "x" / "build.wav",
+           SCENES_DIR / "kit" / "theme.py", SCENES_DIR / "clips" / "c03_causal_mask.py", REPO_DIR / "mathcore" / "attention.py", ASSETS_DIR / "fonts" / "Inter-Regular.otf"]
+    no = [ASSETS_DIR / "narration" / ".03_causal_mask.toml.swp", ASSETS_DIR / "narration" / "notes.txt",
           SCENES_DIR / "kit" / "__pycache__" / "theme.cpython-311.pyc", ASSETS_DIR / "voice" / "x" / "notes.txt",
           REPO_DIR / ".render-cache" / "segments" / "x.mp4", REPO_DIR / "out" / "studio" / "l" / "manifest.json"]
     assert [watched(p) for p in yes] == [True] * len(yes)

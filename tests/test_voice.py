@@ -29,7 +29,7 @@ from scenes.narration.voice import (
     trim_silence,
     unspeakable,
 )
-from test_cli import clips, make_project
+from test_cli import clips, make_project, narration_path
 from test_lecture_language import read_back
 
 REPO = Path(__file__).resolve().parent.parent
@@ -139,7 +139,7 @@ def test_the_voice_runs_on_one_quiet_thread_and_says_what_piper_load_says(narrat
 def test_lines_synthesised_ahead_are_waited_for_and_not_synthesised_twice(tmp_path, monkeypatch):
     """``Narrator.prefetch`` (``clips studio`` hands the worker an edit's lines): a process of its own writes them
     into the cache while this one goes on; the beat that needs one waits for it and does not synthesise it."""
-    from scenes.kit import voice as V
+    from scenes.narration import voice as V
 
     a = Narrator("piper", cache_dir=tmp_path)
     says = ["A line said ahead of its beat.", "And a second one."]
@@ -175,7 +175,7 @@ def test_the_mastering_meter_measures_what_pyloudnorm_measures():
     alone) against pyloudnorm's BS.1770 meter on the same signal, with and without the dips."""
     import pyloudnorm
 
-    from scenes.kit.voice import LIMIT_DBTP, LoudnessMeter, _limiter_gain, true_peak_envelope
+    from scenes.narration.voice import LIMIT_DBTP, LoudnessMeter, _limiter_gain, true_peak_envelope
 
     ref = pyloudnorm.Meter(RATE)
     for seed, seconds in ((0, 6.0), (1, 31.3), (2, 0.5)):
@@ -191,7 +191,7 @@ def test_the_mastering_meter_measures_what_pyloudnorm_measures():
 def test_the_limiter_filters_only_around_peaks_and_gives_the_whole_tracks_gain():
     from scipy.ndimage import minimum_filter1d, uniform_filter1d
 
-    from scenes.kit.voice import _limiter_gain, true_peak_envelope
+    from scenes.narration.voice import _limiter_gain, true_peak_envelope
 
     x = _speech_like(20.0, 3)
     env = true_peak_envelope(x) * 4.0
@@ -206,7 +206,7 @@ def test_the_limiter_filters_only_around_peaks_and_gives_the_whole_tracks_gain()
 def test_mastering_reaches_the_target_loudness_under_the_peak_ceiling():
     import pyloudnorm
 
-    from scenes.kit.voice import LIMIT_DBTP, TARGET_LUFS, master, true_peak
+    from scenes.narration.voice import LIMIT_DBTP, TARGET_LUFS, master, true_peak
 
     for seed in (4, 5):
         out, measured = master(_speech_like(25.0, seed) * (0.05 if seed == 4 else 2.0))
@@ -309,7 +309,7 @@ def test_the_lecture_carries_one_track_in_sync_at_every_join_and_at_its_end(voic
 
 
 def test_an_edited_sentence_resynthesises_that_beat_only(voiced):
-    f = voiced / "assets" / "narration" / "tclip_beta.toml"
+    f = narration_path(voiced, "beta")
     f.write_text(f.read_text().replace('one = "One beat."', 'one = "One beat, edited."'))
     r = clips(voiced, "render", "-q", "t", "--out", "out", "--voice", "piper")
     assert r.returncode == 0, r.stderr

@@ -211,7 +211,7 @@ def _caption_edit(root: Path, clip, where: float = 0.5) -> str:
     returns the beat's key."""
     import tomllib
 
-    path = root / "assets" / "narration" / f"{clip.name}.toml"
+    path = root / clip.narration_path.relative_to(REPO_DIR)
     text = path.read_text(encoding="utf-8")
     section = tomllib.loads(text)[clip.slug]
     keys = [k for k, v in section.items() if isinstance(v, str) and "{" not in v and k not in ("title", "close")]
@@ -349,7 +349,7 @@ def _floor(root: Path, clip, quality: str, sentence: str, hold: float) -> dict:
     picture, through the worker's encoder settings) and muxing the clip's video with its voice."""
     import av
 
-    from ..kit.voice import Narrator
+    from ..narration.voice import Narrator
     from . import audio, speed
     from .worker import QUALITY_SETTINGS
 
@@ -457,10 +457,10 @@ def studio(root: Path, rows: list) -> None:
         finally:
             proc.send_signal(2)
             proc.wait(timeout=60)
-        section = tomllib.loads((root / "assets" / "narration" / f"{c.module}.toml").read_text())[c.slug]
+        section = tomllib.loads((root / c.narration_path.relative_to(REPO_DIR)).read_text())[c.slug]
         m = _manifest(root, "out/studio", q)[c.name]
         beat = next(b for b in m["beats"] if b["key"] == key)
-        from ..kit.voice import spoken
+        from ..narration.voice import spoken
 
         fl = _floor(root, c, q, spoken(section[key]), beat["duration"])
         t = sorted(times)[1]

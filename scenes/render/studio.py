@@ -175,6 +175,11 @@ def narration_problems(path: Path, clips: list[Clip]) -> tuple[dict | None, list
     return data, out
 
 
+def _sources(c: Clip) -> set[Path]:
+    """The clip's own code, resolved: its module, and the widgets beside it when it has them."""
+    return {p.resolve() for p in c.sources}
+
+
 def code_problems(path: Path, clips: list[Clip]) -> list[Problem]:
     """A Python file that does not compile: its clips' problem if it is a clip module, else every clip's."""
     where = rel(path)
@@ -184,7 +189,7 @@ def code_problems(path: Path, clips: list[Clip]) -> list[Problem]:
         return []
     except SyntaxError as e:
         msg = f"{where}:{e.lineno}: SyntaxError: {e.msg}"
-        mine = [c for c in clips if c.path.resolve() == path.resolve()]
+        mine = [c for c in clips if path.resolve() in _sources(c)]
         if mine:
             return [Problem("clip", msg, c.name, path=where, line=e.lineno) for c in mine]
         return [Problem("code", msg, path=where, line=e.lineno)]
@@ -236,7 +241,7 @@ def failure_problem(log_text: str, clip: Clip, section: dict | None) -> Problem:
         f = re.match(r'\s*File "([^"]+)", line (\d+)', ln)
         if f and f.group(1).startswith(str(REPO_DIR)) and "/scenes/render/" not in f.group(1):
             spot = f"{rel(f.group(1))}:{f.group(2)}: "
-            if Path(f.group(1)).resolve() == clip.path.resolve():
+            if Path(f.group(1)).resolve() in _sources(clip):
                 own = spot
     spot = own or spot
     return Problem("clip", f"{spot}{message}" if spot and not message.startswith(spot) else message, clip.name)
@@ -299,7 +304,7 @@ def edit_narration(path: Path, slug: str, key: str, fld: str, text: str, expect:
 def section_rows(section: dict | None, rendered: list[dict]) -> list[dict]:
     """The beats panel of one clip: every caption of its narration section in file order (raw, with its
     braces), its description and spoken variant, and what the last render showed and said of it."""
-    from ..kit.voice import spoken
+    from ..narration.voice import spoken
 
     if not isinstance(section, dict):
         return []
@@ -507,7 +512,7 @@ class Studio:
         """Run the checks that need no render over what changed; returns the clips whose own input
         changed, with the beats it touched added to ``self.hints``."""
         from ..kit.base import narration_file
-        from ..kit.voice import VOICE_DIR
+        from ..narration.voice import VOICE_DIR
 
         touched: set[str] = set()
         if config:
@@ -532,7 +537,7 @@ class Studio:
                 self.problems[f"code:{path}"] = code_problems(path, self.clips)
                 if not self.problems[f"code:{path}"]:
                     del self.problems[f"code:{path}"]
-                touched.update(c.name for c in self.clips if c.path.resolve() == path.resolve())
+                touched.update(c.name for c in self.clips if path.resolve() in _sources(c))
             else:
                 try:
                     parts = path.resolve().relative_to(VOICE_DIR.resolve()).parts
@@ -548,7 +553,7 @@ class Studio:
         return touched
 
     def recording_problems(self, ctx) -> None:
-        from ..kit.voice import VoiceError
+        from ..narration.voice import VoiceError
 
         probs = []
         for c in self.clips:
@@ -593,7 +598,7 @@ class Studio:
         have on a thread of their own while the beats before them run."""
         if ctx.voice != "piper":
             return []
-        from ..kit.voice import recording_for, spoken
+        from ..narration.voice import recording_for, spoken
 
         section = self.sections.get(c.name) or {}
         say = section.get("say") if isinstance(section.get("say"), dict) else {}
@@ -611,7 +616,7 @@ class Studio:
         clips = {}
         for c in self.clips:
             job = self.running.get(c.name)
-            if job is not None:
+            if job is not None and not job.cancelled:  # a stopped render winding down is no longer what the clip does
                 state = "rendering"
             elif any(p.blocks(c) for p in self.all_problems()):
                 state = "error"
@@ -874,7 +879,7 @@ def watched(path: Path) -> bool:
     (``scenes/`` and ``mathcore/``), not the caches, logs or editors' temporary files."""
     from mathcore.config import ASSETS_DIR
 
-    from ..kit.voice import RECORDING_EXTS, VOICE_DIR
+    from ..narration.voice import RECORDING_EXTS, VOICE_DIR
 
     p = path.resolve() if path.exists() else path
     name = p.name

@@ -112,7 +112,7 @@ def render(name: str, quality: str, workdir: Path) -> dict:
     timings = {}
     clip = resolve([name])[0]
     if os.environ.get(PREFETCH_ENV) and os.environ.get("ATTENTION_CLIPS_VOICE", "piper") == "piper":
-        from scenes.kit.voice import Narrator
+        from scenes.narration.voice import Narrator
 
         # the edit's lines, synthesised in a process of their own while the beats before them run
         Narrator("piper").prefetch(json.loads(os.environ[PREFETCH_ENV]))
