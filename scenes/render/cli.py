@@ -11,6 +11,7 @@
     clips audit [NAME ...] [--matrix]
     clips check SUBMISSION ... [--out DIR] [--jobs N] [--json] [--timeout S] [--memory MIB] [--no-sandbox]
                 [--scheduler tcp://HOST:PORT]
+    clips studio [NAME ...] [--quality Q] [--out DIR] [--port N] [--host ADDR] [--jobs N] [--voice V] [--no-open]
 
 Bad input (an unknown clip, a bad config value, a busy output folder) is one line on
 stderr and exit status 2.  A clip that fails to render is reported with its log and the
@@ -88,6 +89,20 @@ def _parser() -> argparse.ArgumentParser:
     common(sh)
     sh.add_argument("--beats", action="store_true", help="also a full-size PNG of the end of every beat and beats.txt "
                     "(each beat's span, narration and description): what a frame review reads")
+
+    so = sub.add_parser("studio", help="a live preview in the browser: every edit re-rendered and played from the "
+                                       "beat it changed (OUT/studio/QUALITY/)")
+    so.add_argument("names", nargs="*", metavar="NAME", help="clip number, slug or scene class (default: all)")
+    so.add_argument("--quality", "-q", choices=QUALITIES + (TEST_QUALITY,), default=None,
+                    help="the preview's quality (default: l, 480p15)")
+    so.add_argument("--out", default="out", help="output folder; the studio writes OUT/studio/QUALITY/ (default: out)")
+    so.add_argument("--port", type=int, default=8765, help="the page's port (default 8765; 0: any free port)")
+    so.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1: this machine only)")
+    so.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1,
+                    help="clips rendered side by side while the deck fills in (an edit renders alone; default: cores)")
+    so.add_argument("--voice", choices=("piper", "recorded", "none"), default=None,
+                    help="the voice track (default: the config's voice.engine)")
+    so.add_argument("--no-open", action="store_true", help="do not open the page in a browser")
 
     au = sub.add_parser("audit", help="check every beat's layout (frame, overlaps, text size) without rendering")
     au.add_argument("names", nargs="*", metavar="NAME", help="clip number, slug or scene class (default: all)")
@@ -313,8 +328,9 @@ def one_line_errors() -> tuple[type, ...]:
     from scenes.narration.voice import VoiceError
     from .pipeline import LectureError, RenderLockedError
     from .remote import ClusterError
+    from .studio import StudioError
 
-    kinds = [VoiceError, LectureError, RenderLockedError, ClusterError]
+    kinds = [VoiceError, LectureError, RenderLockedError, ClusterError, StudioError]
     base = sys.modules.get("scenes.kit.base")
     if base is not None:
         kinds.append(base.NarrationError)
@@ -344,6 +360,10 @@ def main(argv: list[str] | None = None) -> int:
         args = _parser().parse_args(argv)
         if args.command == "list":
             return cmd_list(args)
+        if args.command == "studio":  # a bad config is shown on the page, where it can be fixed while it runs
+            from .studio import cmd_studio
+
+            return cmd_studio(args)
         _check_config(args)
         if args.command == "render":
             return cmd_render(args)

@@ -41,9 +41,10 @@ def context():
         return _context
 
 
-def run(argv: list[str], env: dict, log: Path, on_progress) -> int:
+def run(argv: list[str], env: dict, log: Path, on_progress, on_start=None) -> int:
     """Run ``scenes.render.worker`` with ``argv`` in a forked child; its stdout and stderr go to
-    ``log``, each animation played calls ``on_progress(played)``.  Returns the exit status
+    ``log``, each animation played calls ``on_progress(played)``; ``on_start(process)`` is told the
+    child once it runs (``clips studio`` kills a render an edit made stale).  Returns the exit status
     (negative: killed by that signal)."""
     from multiprocessing.connection import wait
 
@@ -52,6 +53,8 @@ def run(argv: list[str], env: dict, log: Path, on_progress) -> int:
     proc = ctx.Process(target=child, args=(list(argv), dict(env), str(log), send), daemon=False)
     proc.start()
     send.close()
+    if on_start is not None:
+        on_start(proc)
     try:
         while True:
             ready = wait([recv, proc.sentinel])

@@ -15,6 +15,7 @@ import json
 import os
 import shutil
 import sys
+import time
 from pathlib import Path
 
 from ..catalog import REPO_DIR, resolve
@@ -35,6 +36,7 @@ QUALITY_SETTINGS = {
 # in a folder per set of library versions (a new Typst or Pango typesets afresh).
 SHARED_SVG_DIR = REPO_DIR / ".render-cache" / "svg"
 FORCE_ENV = "ATTENTION_CLIPS_FORCE"  # "1": draw every segment (`clips render --force`)
+PREFETCH_ENV = "ATTENTION_CLIPS_PREFETCH"  # a JSON list of spoken lines to synthesise ahead, beside the beats (studio)
 
 
 def _shared_svg_dir() -> Path:
@@ -107,7 +109,13 @@ def render(name: str, quality: str, workdir: Path) -> dict:
 
     import mathcore.config as mconfig
 
+    timings = {}
     clip = resolve([name])[0]
+    if os.environ.get(PREFETCH_ENV) and os.environ.get("ATTENTION_CLIPS_VOICE", "piper") == "piper":
+        from scenes.narration.voice import Narrator
+
+        # the edit's lines, synthesised in a process of their own while the beats before them run
+        Narrator("piper").prefetch(json.loads(os.environ[PREFETCH_ENV]))
     w, h, fps = QUALITY_SETTINGS[quality]
     cfg = mconfig.RecordingConfig(mconfig.load_config())
 
@@ -145,7 +153,9 @@ def render(name: str, quality: str, workdir: Path) -> dict:
     }):
         # the clip reads the config through the recorder, and records every beat as the audit does
         scene = scene_cls(lecture_config=cfg, audit=True)
+        began = time.perf_counter()
         scene.render()
+        timings["construct"] = time.perf_counter() - began
         # the thumbnail: the final state drawn afresh (after a drawn hold Manim would draw it over
         # the hold's own background frame, after a reused one not: the same picture either way)
         scene.renderer.static_image = None
@@ -181,7 +191,9 @@ def render(name: str, quality: str, workdir: Path) -> dict:
 
         seconds, _frames = video_facts(mp4)
         # mastered and encoded within the delivery limits, or the same track's delivery from before
+        began = time.perf_counter()
         delivery = deliver(clip_track(scene.voice_lines, seconds), reuse=os.environ.get(FORCE_ENV) != "1")
+        timings["audio"] = time.perf_counter() - began
         voiced = workdir / f"{clip.name}.voiced.mp4"
         mux_packets(mp4, delivery.extradata, delivery.av_packets(), voiced)
         audio = dict(delivery.measured)  # the master's, and the decoded AAC's as delivered
@@ -206,6 +218,8 @@ def render(name: str, quality: str, workdir: Path) -> dict:
         **{kind: str(workdir / f"{clip.name}.{kind}") for kind in tracks},
         "audio": audio,  # None when silent; else the measured loudness and true peak
         "segments": segments.counts(),  # segments drawn, and taken from the cache
+        # where the worker's time went (for `make bench`; not in the manifest: timings never reach the output)
+        "timings": {k: round(v, 3) for k, v in timings.items()},
     }
     (workdir / "result.json").write_text(json.dumps(result, indent=2))
     return result
