@@ -256,8 +256,9 @@ def test_staircase_has_corners_only_where_the_maximum_changes():
 def test_the_figures_on_screen_are_the_measured_ones(final):
     scene, frame = final
     d = scene.data
-    # typeset with their formulas, in the lecture's number style
-    assert measure(d.defect).math in scene.check.typst_code and "norm(" in scene.check.typst_code
+    # this P's figure in the lecture's number style, named by the plot's axis title (the quantity's formula)
+    assert measure(d.defect).math in scene.check[0].typst_code and "norm(" in scene.q.y_title.typst_code
+    assert scene.check[1].text == "thisP,fromclip01"  # Text.text drops spaces
     assert measure(d.run.max_defect).math in scene.q.max_text[0].typst_code
     assert scene.q.max_text[1].text == f"over{len(d.run.defects)}randompermutations"  # Text.text drops spaces
     v = scene.close_verdict
