@@ -77,7 +77,7 @@ $(TEST_STAMP): $(STAMP)
 	fi; \
 	touch $@
 
-bench: $(STAMP)
+bench: $(TEST_STAMP)
 	$(PY) -m scenes.render.bench
 
 clean:

@@ -164,6 +164,10 @@ class Store:
             return data
         return None
 
+    def has(self, kind: str, key: str) -> bool:
+        """Whether an entry is kept under ``key`` (unchecked: :meth:`get` checks it when it is read)."""
+        return self.mode == "on" and bool(self._versions(kind, key))
+
     def keys(self, kind: str, prefix: str) -> list[str]:
         """The keys of ``kind`` that start with ``prefix`` (at least its first two characters), newest first."""
         d = self._dir(kind, prefix if len(prefix) >= 2 else prefix + "__")

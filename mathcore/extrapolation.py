@@ -41,7 +41,7 @@ class ModelFacts:
 
 GPT2 = ModelFacts("GPT-2", "learned-absolute", d_model=768, n_max=1024, train_length=1024)
 LLAMA2 = ModelFacts("LLaMA-2", "RoPE", head_dim=128, rope_base=10000.0, train_length=4096)
-LLAMA3 = ModelFacts("LLaMA-3", "RoPE", head_dim=128, rope_base=500000.0)
+LLAMA3 = ModelFacts("LLaMA-3", "RoPE", head_dim=128, rope_base=500000.0, train_length=8192)
 
 
 # ---------------------------------------------------------------- clip 12: distance ambiguity
@@ -108,6 +108,48 @@ def ranks_distance(cos, factor: float = 2.0) -> np.ndarray:
     return out
 
 
+@dataclass(frozen=True)
+class AmbiguityShare:
+    """How far the blur goes once it has begun: which positions have a *twin*, a position at least
+    ``factor`` times as far that looks at least as similar to position 0.
+
+    ``horizon``: the last position ``M`` whose twin range ``[max(m+1, ceil(factor·m)), n]`` lies in the
+    data (a later position cannot be judged); ``twins: (M,)`` bool, ``twins[m-1]``: position ``m`` has a
+    twin; ``onset``: the first such ``m`` (:func:`ambiguity_onset`); ``after`` and ``checked``: how many of
+    the positions ``onset+1 … M`` have a twin, and how many there are; ``share = after / checked``
+    (NaN when there is no onset or nothing after it)."""
+
+    horizon: int
+    twins: np.ndarray
+    onset: AmbiguityOnset
+    after: int
+    checked: int
+
+    @property
+    def share(self) -> float:
+        return self.after / self.checked if self.checked else float("nan")
+
+
+def ambiguity_share(cos, factor: float = 2.0) -> AmbiguityShare:
+    """Which positions of ``cos: (n,)`` (``c(m)`` at index ``m − 1``) have a twin ``s >= ceil(factor·m)``
+    with ``c(s) >= c(m)``, up to the last position whose twins lie in the data; and the share of those
+    past the onset that do (see :class:`AmbiguityShare`).  The onset is only the *first* such position:
+    past it, some positions still rank distance."""
+    c = np.asarray(cos, dtype=np.float64)
+    onset = ambiguity_onset(c, factor)  # validates cos and factor
+    f, n = float(factor), c.size
+    horizon = 0
+    for m in range(1, n + 1):
+        if max(m + 1, math.ceil(f * m)) > n:
+            break
+        horizon = m
+    twins = ~ranks_distance(c, f)[:horizon]
+    if onset.t is None:
+        return AmbiguityShare(horizon, twins, onset, 0, 0)
+    rest = twins[onset.t:]
+    return AmbiguityShare(horizon, twins, onset, int(rest.sum()), int(rest.size))
+
+
 # ---------------------------------------------------------------- clip 13: RoPE past the training length
 def unseen_pair_counts(positions, d: int, train_length: int, base: float = 10000.0) -> np.ndarray:
     """``(n,)`` int: how many of the ``d/2`` RoPE pairs sit at an angle never seen in training
@@ -161,7 +203,7 @@ def pairs_without_a_turn(d: int, train_length: int, base: float = 10000.0) -> in
 
 __all__ = [
     "ModelFacts", "GPT2", "LLAMA2", "LLAMA3",
-    "AmbiguityOnset", "ambiguity_onset", "ranks_distance",
+    "AmbiguityOnset", "ambiguity_onset", "ranks_distance", "AmbiguityShare", "ambiguity_share",
     "unseen_pair_counts", "wrapped_in_training", "pair_turns", "pair_angles", "training_arcs",
     "rope_wavelengths", "pairs_without_a_turn",
 ]

@@ -111,13 +111,17 @@ def check_equivariance_max_defect(attn: AttnFn, X, n_trials: int = 100, seed: in
 
 @dataclass(frozen=True)
 class PermutationCheck:
-    """What clip 01 proves: ``P @ X == X[perm]`` and ``P Pᵀ = I``, measured."""
+    """What clip 01 proves: ``P @ X == X[perm]`` and ``P Pᵀ = I``, measured; and that ``Pᵀ`` undoes ``P``:
+    ``Pᵀ (P X)`` (``undone``) is ``X`` again, ``max |Pᵀ P − I|`` its measure."""
 
     P: np.ndarray
     PX: np.ndarray
     gathered: np.ndarray
     matmul_equals_gather: bool
     orthogonality_defect: float
+    gather_defect: float = 0.0  # max |P X − X[perm]|: the matmul against the gather, entry by entry
+    undone: np.ndarray | None = None  # Pᵀ (P X)
+    transpose_defect: float = 0.0  # max |Pᵀ P − I|
 
 
 def check_permutation(X, perm) -> PermutationCheck:
@@ -131,4 +135,7 @@ def check_permutation(X, perm) -> PermutationCheck:
         P=P, PX=PX, gathered=gathered,
         matmul_equals_gather=bool(np.array_equal(PX, gathered)),
         orthogonality_defect=float(np.max(np.abs(P @ P.T - np.eye(p.size)))),
+        gather_defect=float(np.max(np.abs(PX - gathered))),
+        undone=P.T @ PX,
+        transpose_defect=float(np.max(np.abs(P.T @ P - np.eye(p.size)))),
     )

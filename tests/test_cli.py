@@ -232,6 +232,16 @@ def test_stills_and_sheets_have_the_right_sizes(proj):
     assert sheet.size[0] == 4 * 427 and sheet.size[1] % 240 == 0 and sheet.size[1] >= 240
     deck = Image.open(proj / "out" / "t" / "sheets" / "deck.png")
     assert deck.size[0] == 4 * 320
+    # the frame review's material (../shared/REVIEW.md): the last frame of every beat, named by its key, and
+    # beside them what each beat says and what its description adds
+    r = clips(proj, "sheet", "alpha", "-q", "t", "--out", "out", "--beats")
+    assert r.returncode == 0, r.stderr
+    folder = proj / "out" / "t" / "sheets" / "01_alpha"
+    beats = json.loads((proj / "out" / "t" / "manifest.json").read_text())["clips"]["01_alpha"]["beats"]
+    assert sorted(p.name for p in folder.glob("*.png")) == [f"beat_{k + 1:02d}_{b['key']}.png" for k, b in enumerate(beats)]
+    notes = (folder / "beats.txt").read_text()
+    assert [ln.split()[2] for ln in notes.splitlines() if ln.startswith("beat ")] == [b["key"] for b in beats]
+    assert all(f"SAYS: {b['text']}" in notes for b in beats)
 
 
 def test_the_lock_keeps_a_second_command_out(proj):

@@ -1,6 +1,7 @@
-"""Clip 00 Title: the lecture's title from the config, the four properties as a map of the catalog's
-clips, one card per property in its family's colour (the catalog's properties, the theme's colours),
-one card a beat, and the close: the map grown into the lecture's plan (icons, names, clip numbers)."""
+"""Clip 00 Title: the lecture's title from the config, the four properties as a map (the catalog's
+properties, the theme's colours, one card each in its family's colour, arrows in lecture order); one
+property a beat, filling the frame under the map shrunk to a strip (its icon, what it says, its clips);
+and the close: the map grown into the lecture's plan (icons, names, clip numbers)."""
 
 from __future__ import annotations
 
@@ -17,12 +18,13 @@ from frames import (
 )
 from mathcore import load_config
 from scenes.catalog import LECTURE, PROPERTIES, property_of
-from scenes.clips.c00_title import Title
+from scenes.clips.c00_title import CLIP_ROWS, Title
 from scenes.kit.cards import clip_number
 from scenes.kit import BAD, BG, DIM, FG, PROPERTY_COLORS, family_color
 from scenes.figures import designed_stills
 from scenes.figures.framing import MAP_ICONS
-from scenes.audit.beats import DIMMED, signature
+from scenes.audit.beats import DIMMED, coverage, signature
+from scenes.audit.truth import HALF_EMPTY, claim_problems, colour_problems, staging_problems
 from scenes.kit.layout import min_xheight_px
 from scenes.stills.draw import DARK
 from scenes.render.matrix import LONG_TITLE
@@ -77,32 +79,63 @@ def test_the_map_prints_the_catalog(final):
     assert scene.lecture_line.text == f"Lecture {d.number} · {d.title}"
     assert "".join(t.text for t in scene.lecture_line) == shown(f"Lecture {d.number} · {d.title}")
     assert "".join(t.text for t in scene.notebook_line) == shown(f"notebook {d.notebook}")
-    laid = scene.make_cards(scene.card_regions(scene.map_area))  # the map as the beats showed it
-    for box, card, (name, clips) in zip(laid, scene.boxes, d.properties):
-        assert box.head.text == card.head.text == shown(name)
-        assert [n.text for n in box.nums] == [n.text for n in card.nums] == [clip_number(c.number) for c in clips]
-        assert [t.text for t in box.titles] == [t.text for t in card.titles] == [shown(c.title) for c in clips]
-        # the card holds its name, its drawing and every clip's line
-        for part in (box.head, box.drawing, *box.rows):
-            assert box.box.get_left()[0] < part.get_left()[0] and part.get_right()[0] < box.box.get_right()[0]
-            assert box.box.get_bottom()[1] < part.get_bottom()[1] and part.get_top()[1] < box.box.get_top()[1]
-        # clip titles start in one column, each on its number's baseline
-        lefts = [t.get_left()[0] for t in box.titles]
-        assert max(lefts) - min(lefts) < 1e-6
+    for tile, plan, focus, (name, clips) in zip(scene.tiles, scene.plan, scene.focus, d.properties):
+        assert "".join(t.text for t in plan.head) == shown(name)
+        assert focus.head.text == shown(name)
+        assert [c.num.text for c in plan.chips] == [clip_number(c.number) for c in clips]
+        assert [r.chip.num.text for r in focus.rows] == [clip_number(c.number) for c in clips]
+        assert [r.title.text for r in focus.rows] == [shown(c.title) for c in clips]
+        # the property's card holds its name, its drawing, what it says and every clip's line
+        for part in (focus.head, focus.drawing, *focus.says, *focus.rows):
+            assert focus.box.get_left()[0] < part.get_left()[0] and part.get_right()[0] < focus.box.get_right()[0]
+            assert focus.box.get_bottom()[1] < part.get_bottom()[1] and part.get_top()[1] < focus.box.get_top()[1]
+        # clip titles start in one column (two when the list is long), each on its number's baseline
+        lefts = sorted({round(r.title.get_left()[0], 6) for r in focus.rows})
+        assert len(lefts) == (2 if len(clips) > CLIP_ROWS else 1), lefts
+
+
+def test_what_each_property_says_is_true_of_the_lectures_attention():
+    """Each beat sets a property's statement under its name (``framing.STATEMENTS``); each is measured here
+    on the lecture's inputs: Attn(PX) = P·Attn(X) to rounding; the causal weights on later tokens exactly 0;
+    causal attention no longer equivariant; y_t unchanged by later tokens (the cache's premise)."""
+    from mathcore.attention import attention_fn, self_attention_trace
+    from mathcore.equivariance import equivariance_run
+    from mathcore.lecture import lecture_inputs
+    from mathcore.measure import prefix_invariance_max_defect
+    from scenes.figures.framing import STATEMENTS
+
+    cfg = load_config()
+    li = lecture_inputs(cfg.T, cfg.d, cfg.seed)
+    W = (li.Wq, li.Wk, li.Wv)
+    said = [" ".join(t for _, t in st) for st in STATEMENTS]
+    assert len(STATEMENTS) == len(PROPERTIES)
+    assert '"Attn"(P X) = P dot "Attn"(X)' in said[0]
+    assert equivariance_run(attention_fn(*W), li.X, cfg.n_trials, cfg.seed).passed
+    assert "A_(m n) = 0" in said[1] and "n > m" in said[1] and "!=" in said[1]
+    A = self_attention_trace(li.X, *W, causal=True).weights
+    assert (A[np.triu_indices(cfg.T, 1)] == 0.0).all()
+    causal = attention_fn(*W, causal=True)
+    P = np.eye(cfg.T)[::-1]  # reverse the tokens
+    assert np.abs(causal(P @ li.X) - P @ causal(li.X)).max() > 1e-3
+    assert "depends only on" in said[2] and "cache K and V" in said[2]
+    assert prefix_invariance_max_defect(attention_fn(*W, causal=True, kernel="fixed"), li.X) == 0.0
+    assert "sinusoidal, learned, RoPE" in said[3]
 
 
 def test_every_card_is_in_its_familys_one_colour(final):
     scene, _ = final
-    for k, box in enumerate(scene.boxes):
+    for k, (plan, focus, strip) in enumerate(zip(scene.plan, scene.focus, scene.strip)):
         want = PROPERTY_COLORS[k].to_hex()
-        assert {family_color(int(n.text)).to_hex() for n in box.nums} == {want}
-        assert box.box.get_stroke_color().to_hex() == want
-        assert box.head.get_fill_color().to_hex() == want
-        for n in box.nums:
-            assert n.get_fill_color().to_hex() == want
+        for box in (plan.box, focus.box, strip.box):
+            assert box.get_stroke_color().to_hex() == want
+        assert {family_color(int(c.num.text)).to_hex() for c in plan.chips} == {want}
+        for c in plan.chips:
+            assert c.num.get_fill_color().to_hex() == want
+        for head in (plan.head, focus.head, strip.head):
+            assert head.get_fill_color().to_hex() == want
         # the drawing: the family colour, with only neutral greys (and red for a wall) beside it
         used = set()
-        for m in box.drawing.get_family():
+        for m in focus.drawing.get_family():
             if len(m.points) and m.get_fill_opacity() > 0:
                 used.add(m.get_fill_color().to_hex())
             if len(m.points) and m.get_stroke_opacity() > 0 and m.get_stroke_width() > 0:
@@ -113,18 +146,19 @@ def test_every_card_is_in_its_familys_one_colour(final):
 
 def test_final_frame_colours_each_property(final):
     scene, frame = final
-    for k, box in enumerate(scene.boxes):
+    boxes = [v.box for v in scene.strip_view]  # the map's cards, grown into the plan
+    for k, (box, plan) in enumerate(zip(boxes, scene.plan)):
+        assert np.allclose(box.get_center(), plan.box.get_center(), atol=1e-6)
         color = PROPERTY_COLORS[k]
-        edge = box.box.get_left() + np.array([0.0, -0.3, 0.0])  # the card's left side, below its rounded corner
+        edge = box.get_left() + np.array([0.0, -0.3, 0.0])  # the card's left side, below its rounded corner
         r, c = to_pixel(scene, edge, frame)
         near = frame[r, c - 2 : c + 3].astype(int)  # the stroke, wherever rounding put it
         inked = near[np.argmax(np.abs(near - rgb255(BG)).sum(axis=1))]
         assert np.abs(inked - rgb255(color)).max() <= 40, (k, inked)
-        for n in box.nums:
-            ink = dominant_ink(scene, frame, n, BG)
-            assert np.abs(ink - rgb255(color)).max() <= 45, (k, n.text, ink)
-    # cards do not overlap
-    rects = [(b.box.get_left()[0], b.box.get_right()[0], b.box.get_bottom()[1], b.box.get_top()[1]) for b in scene.boxes]
+        for n in plan.chips:
+            ink = dominant_ink(scene, frame, n.num, BG)
+            assert np.abs(ink - rgb255(color)).max() <= 45, (k, n.num.text, ink)
+    rects = [(b.get_left()[0], b.get_right()[0], b.get_bottom()[1], b.get_top()[1]) for b in boxes]
     for i in range(len(rects)):
         for j in range(i + 1, len(rects)):
             a, b = rects[i], rects[j]
@@ -135,34 +169,38 @@ def test_the_map_is_on_screen_from_the_first_beat(final):
     """No dead time: the beat after the title card already shows every card with its name and drawing."""
     scene, _ = final
     rec = {r.key: r for r in scene.audit.records}["lecture"]
-    texts = {i.name.strip("'") for i in rec.items if i.kind == "text" and i.opacity > 0.9}
-    assert {shown(name) for name, _ in scene.data.properties} <= texts
+    texts = " ".join(i.name.strip("'") for i in rec.items if i.kind == "text" and i.opacity > 0.9)
+    for name, _ in scene.data.properties:
+        assert all(w in texts for w in name.split()), name
 
 
 def test_the_last_frame_is_the_whole_map_at_full_strength(final):
-    """The takeaway: the title leaves and the map grows into the lecture's plan, every card at full
-    strength with its icon, its name and its clips' numbers, large."""
+    """The takeaway: the property leaves and the strip grows back into the map, now the lecture's plan:
+    every card at full strength with its icon, its name and its clips' numbers, filling the frame."""
     scene, _ = final
     recs = {r.key: r for r in scene.audit.records}
     close, before = scene.audit.records[-1], recs["positions"]
     assert close.key == "close" and close.start != signature(close)
     texts = [i for i in close.items if i.kind == "text" and not i.header and i.opacity > DIMMED]
     d = scene.data
-    names = [shown(n) for n, _ in d.properties]
+    heads = [t.text for p in scene.plan for t in p.head]
     nums = [clip_number(c.number) for _, clips in d.properties for c in clips]
-    assert sorted(i.name.strip("'") for i in texts) == sorted(names + nums)  # no title, no clip titles
+    assert sorted(i.text.replace(" ", "") for i in texts) == sorted(heads + nums)  # no title, no clip titles
     assert min(i.opacity for i in texts) > 0.99
-    # larger than in the map: every name grew by a fifth or more
-    for n in names:
-        h0 = next(i.xheight_px for i in before.items if i.kind == "text" and i.name.strip("'") == n)
-        h1 = next(i.xheight_px for i in texts if i.name.strip("'") == n)
-        assert h1 >= 1.2 * h0, (n, h0, h1)
+    # the names larger than in the strip they grew from, and as large as on the map of the first beat
+    first = recs["lecture"]
+    for p in scene.plan:
+        line = p.head[0].text
+
+        def height(rec, of=line):
+            return max(i.xheight_px for i in rec.items if i.kind == "text" and i.text.replace(" ", "") == of)
+
+        h1 = max(i.xheight_px for i in texts if i.text.replace(" ", "") == line)
+        assert h1 > height(before) and h1 >= height(first) - 1e-6, (line, height(before), height(first), h1)
     # the four cards fill the content area
     content = scene.layout.content
-    boxes = VGroup_of([b.box for b in scene.boxes])
-    assert boxes.width >= 0.98 * content.width and boxes.height >= 0.95 * content.height
-    for b, plan in zip(scene.boxes, scene.plan):
-        assert np.allclose(b.box.get_center(), plan.box.get_center(), atol=1e-6)
+    boxes = VGroup_of([v.box for v in scene.strip_view])
+    assert boxes.width >= 0.95 * content.width and boxes.height >= 0.9 * content.height
 
 
 def VGroup_of(mobs):
@@ -171,20 +209,40 @@ def VGroup_of(mobs):
     return VGroup(*mobs)
 
 
-def test_one_card_a_beat_the_rest_in_the_background(final):
+def test_one_property_a_beat_the_rest_in_the_background(final):
+    """Each property's beat: the property fills the frame (its name, what it says, its clips), its card in
+    the strip lit, the other three dimmed, no other property's text at full strength."""
     scene, _ = final
     recs = {r.key: r for r in scene.audit.records}
     for k, key in enumerate(scene.KEYS):
         rec = recs[key]
         assert rec.start != signature(rec), key
-        lit = {i.name.strip("'") for i in rec.items if i.kind == "text" and i.opacity > 0.99 and not i.header}
-        name, clips = scene.data.properties[k]
-        assert shown(name) in lit and {shown(c.title) for c in clips} <= lit
-        for j, (other, _) in enumerate(scene.data.properties):
+        lit = {i.text.replace(" ", "") for i in rec.items if i.kind == "text" and i.opacity > 0.99 and not i.header}
+        focus = scene.focus[k]
+        assert {r.title.text for r in focus.rows} <= lit, key
+        assert {t.text for t in scene.strip[k].head} <= lit, key
+        for j, other in enumerate(scene.strip):
             if j != k:
-                faint = [i for i in rec.items if i.kind == "text" and i.name.strip("'") == shown(other)]
-                assert faint and max(i.opacity for i in faint) < DIMMED, (key, other)  # background: no contrast test
+                faint = [i for i in rec.items if i.kind == "text" and i.text.replace(" ", "") in
+                         {t.text for t in other.head}]
+                assert faint and max(i.opacity for i in faint) < DIMMED, (key, j)
+                assert not {r.title.text for r in scene.focus[j].rows} & lit, (key, j)
     assert not [p for p in scene.audit.lecture if p.kind == "static"]
+
+
+def test_every_beat_is_one_subject_and_says_what_it_shows(final):
+    """Issue 33's truth checks, held here: every beat names its subject, the largest thing on screen; no
+    frame is more than half empty or a dashboard; every value a caption or description fills in is on
+    screen (the descriptions name the icons, statements and clips through claims bound to them), and the
+    concept colours keep their meanings."""
+    scene, _ = final
+    recs = list(scene.audit.records)
+    for rec in recs[1:]:
+        assert rec.subject, rec.key
+        assert coverage(rec, rec.header_bottom - 0.15) >= HALF_EMPTY, rec.key
+        described = [c for c in rec.claims if c.where == "describe"]
+        assert described and all(c.bound and c.visible for c in described), rec.key
+    assert staging_problems(recs) == [] and claim_problems(recs) == [] and colour_problems(recs) == []
 
 
 def test_the_clip_and_its_still_draw_one_icon_per_idea(final):
@@ -192,8 +250,9 @@ def test_the_clip_and_its_still_draw_one_icon_per_idea(final):
     family colour."""
     scene, _ = final
     still = designed_stills("Title", scene.data, scene.cfg)[0]
-    for k, (card, panel) in enumerate(zip(scene.boxes, still.panels.values())):
+    for k, (card, panel) in enumerate(zip(scene.plan, still.panels.values())):
         assert card.drawing.icon is MAP_ICONS[k] is panel.picture.icon
+        assert scene.focus[k].drawing.icon is MAP_ICONS[k]
         assert DARK.color(panel.frame) == PROPERTY_COLORS[k].to_hex().upper()[:7]
 
 
@@ -214,7 +273,7 @@ def test_a_long_title_is_set_on_two_lines_inside_the_frame(matrix):
     assert all(content.left <= t.get_left()[0] and t.get_right()[0] <= content.right for t in lines)
     assert min_xheight_px(lines) >= 12  # a title, not a footnote
     # and the cards below it keep their text legible
-    assert min(min_xheight_px(b) for b in scene.boxes) >= 8.5
+    assert min(min_xheight_px(t.text) for t in scene.tiles) >= 8.5
 
 
 def test_property_of_agrees_with_the_cards():

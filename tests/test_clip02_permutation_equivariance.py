@@ -1,8 +1,8 @@
-"""Clip 02 PermutationEquivariance: data binding, travelled cells handed over to maps of what they show,
-the weights' colour scale (stretched where one peak would darken the rest, declared on its bar) shared
-with the still, the trial marks (dots, or min-max columns for many trials; exact zeros on the floor),
-the running maximum, the takeaway, fixed-point permutations, printed figures, captions, and the
-layout and lecture-language audit over the config matrix."""
+"""Clip 02 PermutationEquivariance: data binding, travelled cells handed over to maps of what they show, the
+deck's weights and outputs scales shared with the still (issue 33: one scale a quantity across the deck), the
+trial marks (dots, or min-max columns for many trials; exact zeros on the floor), the running maximum, why only
+rounding is left as a picture (one output row as the sum it is, its terms reordered by P), the verdict at the
+close, fixed-point permutations, printed figures, captions, and the truth checks over the config matrix."""
 
 from __future__ import annotations
 
@@ -18,15 +18,17 @@ from frames import (
     rgb255,
 )
 from mathcore import attention_fn, equivariance_defects, lecture_inputs, load_config, self_attention
+from mathcore.permutation import permutation_row_defects
 from mathcore.equivariance import THRESHOLD, equivariance_defect
 from scenes.clips.c02_permutation_equivariance import PermutationEquivariance
 from scenes.figures.equivariance import EQUIVARIANT, shuffled
-from scenes.kit import BG, BLUE, HIGHLIGHT, TITLE, VERIFIED, ColorScale, Plot, fmt_measure, fmt_value, math
 from scenes.audit.beats import DIMMED, audit_clip, signature
-from scenes.kit.numbers import nice_count_ticks
+from scenes.audit.truth import truth_problems
 from scenes.clips.c02_widgets import TrialMarks, staircase
-from scenes.kit.numbers import measure, tick
-from scenes.kit.theme import SQRT_STRETCH
+from scenes.kit import BG, BLUE, FG, HIGHLIGHT, TITLE, VERIFIED, Plot, fmt_measure, math
+from scenes.kit.numbers import measure, nice_count_ticks
+from scenes.kit.scales import scale
+from scenes.kit.theme import CONTENT_BOTTOM
 
 FIXED_POINTS = ([4, 2, 0, 3, 1], [3, 1, 0, 2])  # keep token 3 / token 1 in place
 
@@ -68,10 +70,11 @@ def test_data_is_what_mathcore_computes_from_the_config():
     assert 0 < d.run.max_defect < THRESHOLD and d.run.passed
     assert d.zero_trials == int(np.sum(defects == 0.0))
     assert d.cmap == cfg.cmap_weights and d.cmap_signed == cfg.cmap_signed
-    # the picture: A's scale 0 .. its largest weight rounded up, stretched (one peak beside a crowd near 1/T)
-    w = d.picture.weights
-    assert w.same_as(ColorScale.for_weights(cfg.cmap_weights, [A, A_PX], gamma=SQRT_STRETCH))
-    assert w.vmin == 0.0 and A.max() <= w.vmax < 1.0
+    np.testing.assert_array_equal(d.row_defects, permutation_row_defects(attn, li.X, perm))
+    np.testing.assert_array_equal(d.V, li.X @ li.Wv)
+    assert d.why_row == int(np.argmax(d.row_defects)) and d.why_token == perm[d.why_row]
+    # the picture: the deck's scales (weights linear from 0 to 1, outputs from the config)
+    assert d.picture.weights is scale("weights", cfg) and d.picture.outputs is scale("outputs", cfg)
     # the log axis reaches a decade under the smallest defect and labels the pass line
     lo, hi = d.picture.axis
     assert 10.0 ** lo < defects[defects > 0].min() / 10 and hi == -9 and -10 in d.picture.ticks
@@ -114,50 +117,33 @@ def test_cells_travelled_to_P_A_Pt(final):
     # the input tokens and the output rows moved by the same P
     np.testing.assert_array_equal(scene.p.X_col.row_order, perm)
     np.testing.assert_array_equal(scene.p.X_col.values, d.PX)
-    assert scene.y_numbers  # the shipped config shows Y's numbers
     np.testing.assert_array_equal(scene.p.Y_mat.values, d.PY)
-    printed = [[t.text for t in row] for row in scene.p.Y_mat.entries]
-    assert printed == [[fmt_value(v, 2) for v in row] for row in d.Y_PX]  # P·Y prints as Attn(PX)
+    out = d.picture.outputs
+    for slot in range(d.PY.shape[0]):  # slot i shows row perm[i] of Y, i.e. row i of Attn(PX) up to rounding
+        for j in range(d.PY.shape[1]):
+            np.testing.assert_allclose(scene.p.Y_mat.heat.cell(slot, j).get_fill_color().to_rgb(), out.rgb(d.PY[slot, j]),
+                                       atol=1e-6)
 
 
-def test_weights_are_coloured_on_their_own_stretched_range_with_a_colour_bar(final):
+def test_weights_are_painted_on_the_decks_weights_scale(final):
+    """Issue 33: clip 02's A was on a square-root scale while clip 03's same A was linear (one cell yellow in one,
+    green in the other).  Now A, P A Pᵀ, their colour bar, the weights in the "why" sums and the still are all
+    painted by the deck's one weights scale, linear from 0 to 1 (the scale every clip showing weights asks
+    for).  On the old main the scale had a gamma and named no quantity, so this fails there."""
     scene, _ = final
-    d = scene.data
-    scale = d.picture.weights
-    assert scale.gamma == SQRT_STRETCH
+    d, cfg = scene.data, scene.cfg
+    w = scale("weights", cfg)
+    assert (w.vmin, w.vmax, w.gamma, w.quantity) == (0.0, 1.0, None, "weights")
+    assert scene.A_final.color_scale is w and scene.p.bar.color_scale is w
+    for t in (*scene.sums[0].terms, *scene.sums[1].terms):
+        assert t.weight.color_scale is w
     T = d.A.shape[0]
     for i in range(T):
         for j in range(T):
-            np.testing.assert_allclose(scene.A_final.cell(i, j).get_fill_color().to_rgb(),
-                                       scale.rgb(d.A_moved[i, j]), atol=1e-6)
-    # the stretch spreads the crowd of weights near 1/T: their colours span most of the colormap,
-    # where a linear scale gives them a sliver of it
-    crowd = d.A[d.A < np.median(d.A) * 2]
-    linear = ColorScale.for_weights(d.cmap, [d.A, d.A_PX])
-    assert np.ptp(scale.norm(crowd)) > 1.4 * np.ptp(linear.norm(crowd))
-    # the colour bar: that scale, its stripes even along the stretch, round ticks placed by it
-    bar = scene.p.bar
-    assert bar.color_scale is scale
-    assert list(bar.ticks) == list(d.picture.weight_ticks) and bar.ticks[0] == 0.0 and bar.ticks[-1] == scale.vmax
-    assert [t.text for t in bar.tick_labels] == [tick(v) for v in bar.ticks]
-    bottom, top = bar.frame.get_bottom()[1], bar.frame.get_top()[1]
-    for t, v in zip(bar.tick_labels, bar.ticks):
-        assert abs(t.get_y() - (bottom + float(scale.position(v)) * (top - bottom))) < 1e-6
-    gaps = np.diff([float(scale.position(v)) for v in bar.ticks])
-    assert not np.allclose(gaps / np.diff(bar.ticks), gaps[0] / (bar.ticks[1] - bar.ticks[0]))  # declared: not linear
-    for stripe, v in zip(bar.stripes, bar.values):
-        np.testing.assert_allclose(stripe.get_fill_color().to_rgb(), scale.rgb(v), atol=1e-6)
-    np.testing.assert_allclose(np.diff(scale.position(bar.values)), 1 / len(bar.values), atol=1e-9)
-    assert abs(bar.frame.height - scene.A_final.height) < 1e-6
-    assert bar.get_left()[0] > scene.A_final.get_right()[0]
-
-
-def test_a_crowd_without_a_peak_keeps_a_linear_scale(corners):
-    """T5_d2's weights all lie near 1/T: no peak to stretch past, so the scale stays linear."""
-    d = corners["T5_d2"].scene.data
-    assert d.A.max() < 2 * np.median(d.A)
-    assert d.picture.weights.gamma is None
-    assert d.picture.weights.same_as(ColorScale.for_weights(d.cmap, [d.A, d.A_PX]))
+            np.testing.assert_allclose(scene.A_final.cell(i, j).get_fill_color().to_rgb(), w.rgb(d.A_moved[i, j]),
+                                       atol=1e-6)
+    assert shuffled(d, cfg).panels["A"].scale is w
+    assert [f"{t:g}" for t in scene.p.bar.ticks] == ["0", "0.5", "1"]
 
 
 def test_still_and_clip_share_every_scale_and_axis(final, corners):
@@ -171,8 +157,7 @@ def test_still_and_clip_share_every_scale_and_axis(final, corners):
         lo, hi = d.picture.axis
         assert s.panels["C"].ylim == (10.0 ** lo, 10.0 ** hi) == scene.q.plot.y_range
         assert s.panels["C"].yticks == tuple(10.0 ** e for e in d.picture.ticks)
-        if not scene.y_numbers:  # Y as cells: the clip's signed scale is the picture's
-            assert scene.p.Y_mat.heat.color_scale.same_as(d.picture.outputs)
+        assert scene.p.Y_mat.heat.color_scale is d.picture.outputs is scale("outputs", cfg)
 
 
 def test_plot_draws_every_trial_and_the_running_max(final):
@@ -271,19 +256,63 @@ def test_staircase_has_corners_only_where_the_maximum_changes():
 def test_the_figures_on_screen_are_the_measured_ones(final):
     scene, frame = final
     d = scene.data
-    # typeset with their formulas, in the lecture's number style
-    assert measure(d.defect).math in scene.check.typst_code and "norm(" in scene.check.typst_code
+    # this P's figure in the lecture's number style, named by the plot's axis title (the quantity's formula)
+    assert measure(d.defect).math in scene.check[0].typst_code and "norm(" in scene.q.y_title.typst_code
+    assert scene.check[1].text == "thisP,fromclip01"  # Text.text drops spaces
     assert measure(d.run.max_defect).math in scene.q.max_text[0].typst_code
     assert scene.q.max_text[1].text == f"over{len(d.run.defects)}randompermutations"  # Text.text drops spaces
-    assert measure(d.run.max_defect).math in scene.q_close.curve_label.typst_code  # the staircase says its maximum
+    v = scene.close_verdict
+    assert v._verdict and v.passed is d.run.passed is True and v.figure.value == d.run.max_defect
+    assert measure(d.run.max_defect).math in v.value.typst_code and "max_P" in v.formula
+    assert v.check.get_stroke_color().to_hex() == VERIFIED.to_hex()
     texts = " ".join(c.text for c in scene.captions)
     assert fmt_measure(d.defect) in texts and fmt_measure(d.run.max_defect) in texts and "10⁻¹⁰" in texts
     assert "\u22120.0" not in texts and "-0.0" not in texts and "e-1" not in texts and "e−1" not in texts
-    ink = dominant_ink(scene, frame, scene.q_close.curve_label, BG)
-    assert np.abs(ink - rgb255(HIGHLIGHT)).max() <= 40
 
 
-def test_the_closing_beat_brings_the_equation_and_its_proof_forward(final):
+def test_why_is_a_picture_of_one_row_whose_terms_reorder(final):
+    """Issue 33, 02 `why`/`rounding`: the "why" was a text slide headed "why exact?" over a measured ≈ 4.7 × 10⁻¹⁶.
+    Now it is one output row drawn as the weighted sum of value vectors it is, and under it the same row of
+    Attn(P X): the same (weight, value) terms in the order P gives them, beside the columns they sum to; the
+    difference printed under them is that row's measured defect.  On the old main the clip had no sums (and
+    said "exact" over a non-zero figure), so this fails there."""
+    scene, frame = final
+    d = scene.data
+    T = d.X.shape[0]
+    top, bottom = scene.sums
+    t, m = d.why_token, d.why_row
+    np.testing.assert_array_equal(top.result.values[:, 0], d.Y[t])
+    np.testing.assert_array_equal(bottom.result.values[:, 0], d.Y_PX[m])
+    assert top.order == list(range(T)) and bottom.order == [int(k) for k in d.perm]
+    for line in (top, bottom):
+        for j, term in zip(line.order, line.terms):
+            assert term.weight.values[0, 0] == d.A[t, j]
+            np.testing.assert_array_equal(term.column.values[:, 0], d.V[j])
+            assert term.name.typst_code.strip("$ ") == f"v_{j}"
+    # the sums the lines draw are the rows they name: Σ A_tj v_j is y_t, and the reordered terms give Attn(P X)_m
+    np.testing.assert_allclose(sum(d.A[t, j] * d.V[j] for j in bottom.order), d.Y_PX[m], atol=1e-12)
+    np.testing.assert_allclose(sum(d.A[t, j] * d.V[j] for j in top.order), d.Y[t], atol=1e-12)
+    # the figure under them is that row's measured difference, rounding, never called exact
+    row = float(np.linalg.norm(d.Y_PX[m] - d.Y[t]))
+    assert row == d.row_defects[m] > 0 and measure(row).math in scene.row_check.typst_code
+    recs = {r.key: r for r in scene.audit.records}
+    assert {"why.y", "why.attn_px"} <= {q for q, _ in recs["rounding"].shown}
+    for rec in scene.audit.records:  # "exact" only in a verdict, over a true zero
+        assert not [i for i in rec.items if i.kind == "text" and "exact" in (i.text or "").lower() and not i.verdict], rec.key
+
+
+def test_the_picture_of_one_permutation_fills_the_frame_to_its_foot(final):
+    """Issue 33: beats setup to outputs left the bottom 190 px (at 1080p) empty, a strip kept for a line that came
+    later.  Now the picture reaches the content area's foot at each of them (the defect comes on the plot).  On
+    the old main the lowest thing drawn stood ~1.4 units above the foot, so this fails there."""
+    scene, _ = final
+    recs = {r.key: r for r in scene.audit.records}
+    for key in ("setup", "permute_input", "rows", "cols", "outputs"):
+        bottom = min(i.box[1] for i in recs[key].items if not i.header and i.opacity > DIMMED)
+        assert bottom < CONTENT_BOTTOM + 0.5, (key, bottom)
+
+
+def test_the_closing_beat_brings_the_equation_and_its_verdict_forward(final):
     scene, frame = final
     take = scene.takeaway()
     on_screen = {id(m) for top in scene.mobjects for m in top.get_family()}
@@ -293,9 +322,10 @@ def test_the_closing_beat_brings_the_equation_and_its_proof_forward(final):
     eq = scene.final[0]
     assert "\"Attn\"(P X) = P dot \"Attn\"(X)" in eq.typst_code
     assert abs(eq.height - math(EQUIVARIANT.typst, size=TITLE).height) < 1e-6  # set at title size
-    assert np.abs(dominant_ink(scene, frame, eq, BG) - rgb255(VERIFIED)).max() <= 40
-    # and nothing of part 1 or of the reasons is left
-    for m in (scene.A_final, scene.p.X_col, scene.p.Y_mat, scene.why, scene.check):
+    assert np.abs(dominant_ink(scene, frame, eq, BG) - rgb255(FG)).max() <= 40  # green only in the verdict
+    assert scene.final[1] is scene.close_verdict
+    # and nothing of part 1 or of the sums is left
+    for m in (scene.A_final, scene.p.X_col, scene.p.Y_mat, *scene.sums, scene.check, scene.row_check):
         assert not any(id(f) in on_screen for f in m.get_family())
     closing = scene.audit.records[-1]
     assert closing.key == "close" and closing.start != signature(closing)  # the picture changed
@@ -313,6 +343,7 @@ def test_labels_name_what_is_drawn_under_them(final):
         assert y_eq and all(it.opacity < 0.3 for it in y_eq), beat
     assert "PY" in {n for n, _ in records["outputs"].named}
     assert not final[0].audit.lecture  # no static beat, no notebook notation, every label bound
+    assert not truth_problems(final[0].audit.records) and PermutationEquivariance.STAGED
 
 
 def test_exact_zeros_are_counted_and_marked_under_a_corner_config(corners):
@@ -326,20 +357,15 @@ def test_exact_zeros_are_counted_and_marked_under_a_corner_config(corners):
     assert any(f"{d.zero_trials} of them give exactly 0" in c.text for c in scene.captions)
 
 
-def test_wide_outputs_turn_into_coloured_cells_with_their_own_colour_bar(corners):
-    """At d = 6 the numbers of Y would squeeze A: Y is drawn as cells on a signed scale instead."""
-    scene = corners["max"].scene
-    d = scene.data
-    assert not scene.y_numbers
-    np.testing.assert_array_equal(scene.p.Y_mat.values, d.PY)
-    scale = ColorScale.symmetric(d.cmap_signed, [d.Y, d.Y_PX])
-    assert scene.p.Y_mat.heat.color_scale.same_as(scale)
-    for slot in range(d.PY.shape[0]):  # slot i shows row perm[i] of Y, i.e. row i of Attn(PX) up to rounding
-        for j in range(d.PY.shape[1]):
-            np.testing.assert_allclose(scene.p.Y_mat.heat.cell(slot, j).get_fill_color().to_rgb(),
-                                       scale.rgb(d.PY[slot, j]), atol=1e-6)
-    assert abs(scene.p.y_bar.frame.height - scene.p.Y_mat.heat.height) < 1e-6
-    assert scene.marks.mode == "band"  # 10 000 trials
+def test_every_corner_holds_the_truth_checks_and_a_narrow_Y_widens(corners):
+    for name, res in corners.items():
+        assert not truth_problems(res.records), name
+    scene = corners["T6_d2"].scene  # d = 2: Y's cells widen into the width a narrow Y leaves
+    assert scene.y_wide > 1.0
+    heat = scene.p.Y_mat.heat
+    assert heat.cell(0, 0).width > 1.2 * heat.cell(0, 0).height
+    assert abs(scene.p.y_bar.frame.height - heat.height) < 1e-6
+    assert corners["max"].scene.marks.mode == "band"  # 10 000 trials
 
 
 def test_fixed_point_permutations_leave_nothing_standing(corners, tmp_path):
@@ -357,8 +383,9 @@ def test_fixed_point_permutations_leave_nothing_standing(corners, tmp_path):
         scene = res.scene
         fixed = [k for k, v in enumerate(perm) if k == v]
         assert fixed
-        after = [r for r in res.records if r.key in ("trials", "trials_zeros", "running_max", "why", "rounding", "close")]
-        assert len(after) == 5
+        after = [r for r in res.records if r.key in ("check", "check_zero", "trials", "trials_zeros", "running_max",
+                                                      "why", "rounding", "close")]
+        assert len(after) == 6
         for rec in after:
             names = {it.text for it in rec.items if it.opacity > 0.02}
             assert not any(f"x_{k}" in names for k in fixed), (perm, rec.key)
@@ -373,6 +400,21 @@ def test_captions_one_per_beat_and_long_enough_to_read(final):
     assert len(caps) >= 10
     assert_captions_readable(caps)
     described = {c.key for c in caps if c.describe}
-    assert {"setup", "rows", "cols", "trials", "running_max", "close"} <= described | {"trials_zeros"}
+    assert {"setup", "rows", "cols", "trials", "running_max", "why", "rounding", "close"} <= described | {"trials_zeros"}
+    assert "exact" not in scene._narration["why"].lower()
 
 
+
+
+def test_running_max_says_how_the_staircase_climbs(final):
+    """Review of issue 33: `running_max` said the running maximum "stays at 4.7 × 10⁻¹⁶" while the drawn
+    staircase climbs over its first trials (trials 2, 4, 8 and 87 under the shipped config).  Now the sentence
+    counts its rises from the run's data, bound to the staircase; the old sentence has no count and says "stays"."""
+    scene, _ = final
+    rm = np.asarray(scene.data.run.running_max, dtype=float)
+    k = int(np.count_nonzero(np.diff(rm) > 0))
+    (cap,) = [c for c in scene.captions if c.key == "running_max"]
+    assert "stays" not in cap.text
+    assert f"climbs in {k} step{'' if k == 1 else 's'} of rounding" in cap.text, cap.text
+    rec = {r.key: r for r in scene.audit.records}["running_max"]
+    assert [c for c in rec.claims if c.name == "steps" and c.bound and c.visible]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from manim import DL
 
 from frames import (
     shipped_audit,
@@ -20,10 +21,10 @@ from mathcore.causal import above_diagonal_max, mask_sweep, row_sum_defect, row_
 from scenes.clips.c03_causal_mask import CAUSAL_CODE, CausalMask
 from scenes.figures import designed_stills
 from scenes.figures import causal as fig
-from scenes.kit import BG, ColorScale, fmt_measure, fmt_value
+from scenes.kit import BG, fmt_measure, fmt_value
 from scenes.kit.theme import CONTENT_BOTTOM
 from scenes.audit.beats import DIMMED, audit_clip, signature
-from scenes.kit.numbers import nice_ceil
+from scenes.kit.scales import scale as deck_scale
 from scenes.stills.spec import HeatmapPanel as StillHeatmap
 
 
@@ -96,26 +97,32 @@ def test_the_sweep_masks_one_diagonal_at_a_time(final):
 
 
 def test_both_heatmaps_are_painted_by_their_weights(final, beats):
+    """Issue 33: A on the deck's one "weights" scale (linear, 0 to 1, as clip 02 paints it); main's clip
+    painted it on a scale of its own, so the same cell read in one colour in clip 02 and another here."""
     d = final[0].data
-    scale = ColorScale.for_weights(d.cmap_weights, [d.weights, d.weights_self])
+    scale = deck_scale("weights", final[0].cfg)
+    assert (scale.norm.vmin, scale.norm.vmax) == (0.0, 1.0)
     T = d.weights.shape[0]
     zero = rgb255(scale.rgb(0.0))
     # side by side, before the close: both maps, every cell the colour of its weight
     scene, frames = beats
-    frame = frames["proof_zero"]
+    frame = frames["proof_zero"]  # self-attention stepped back (dimmed to DIMMED) for the proofs
     for hm, A in ((scene.A_small, d.weights), (scene.self_map, d.weights_self)):
         np.testing.assert_array_equal(hm.values, A)
+        assert hm.color_scale.same_as(scale)
     assert any(np.abs(pixel(scene, frame, scene.self_map.cell_center(0, j)) - zero).max() > 30 for j in range(1, T))
     assert scene.pair_center[0] > scene.self_map.get_right()[0]  # the causal map stood right of self-attention
     for i in range(T):
         for j in range(T):
-            got = pixel(scene, frame, scene.self_map.cell_center(i, j))
-            assert np.abs(got - rgb255(scale.rgb(d.weights_self[i, j]))).max() <= 6, (i, j)
+            # self-attention is dimmed on screen here: its cells' paint, at full strength, is its weights'
+            got = rgb255(scene.self_map.cell(i, j).get_fill_color().to_rgb())
+            assert np.abs(got - rgb255(scale.rgb(d.weights_self[i, j]))).max() <= 2, (i, j, got)
     # the last frame: the causal map brought forward, its cells still the colour of their weights
     scene, frame = final
     for i in range(T):
         for j in range(T):
-            got = pixel(scene, frame, scene.A_small.cell_center(i, j))
+            # a cell's corner, clear of its printed number and the future's outline
+            got = pixel(scene, frame, scene.A_small.cell(i, j).get_corner(DL) + np.array([0.1, 0.1, 0]))
             assert np.abs(got - rgb255(scale.rgb(d.weights[i, j]))).max() <= 6, (i, j, got)
             if j > i:  # above the diagonal: the colour of exactly 0
                 assert np.abs(got - zero).max() <= 6
@@ -160,20 +167,22 @@ def test_the_key_figures_end_above_the_subtitle_band(final):
         assert m.get_bottom()[1] >= CONTENT_BOTTOM - 1e-6
 
 
-def test_colour_bars_span_the_scales_they_explain(final):
+def test_the_maps_are_painted_on_the_decks_scales(final):
+    """Issue 33: the scores on the deck's "scores" scale, every weight (the big map after softmax, both maps
+    side by side, the mask's 0s and 1s) on its "weights" scale; every cell prints its number, so no map
+    needs a colour bar to be read (none is drawn)."""
+    from scenes.kit import ColorBar
+
     scene, _ = final
-    d = scene.data
-    m = nice_ceil(float(np.max(np.abs(d.scaled))))  # the scores' scale ends at a round value
-    for bar, (lo, hi), cmap in ((scene.S_bar[1], (-m, m), d.cmap_signed), (scene.A_bar[1], (0.0, 1.0), d.cmap_weights),
-                                (scene.pair_bar, (0.0, 1.0), d.cmap_weights)):
-        assert (bar.color_scale.norm.vmin, bar.color_scale.norm.vmax) == pytest.approx((lo, hi))
-        assert bar.color_scale.name == cmap
-    # the big map and its bar share one scale, phase by phase; ticks at round values
-    assert scene.S_bar[1].color_scale is scene.score_scale is scene.sweep_scale
-    assert scene.A_bar[1].color_scale is scene.weight_scale is scene.A_map.color_scale
-    assert scene.pair_bar.color_scale is scene.A_small.color_scale is scene.self_map.color_scale
-    assert [t.text for t in scene.S_bar[1].tick_labels] == [f"\u2212{m:g}", "0", f"{m:g}"]
-    assert [t.text for t in scene.A_bar[1].tick_labels] == ["0", "0.5", "1"]
+    cfg = scene.cfg
+    assert scene.score_scale.same_as(deck_scale("scores", cfg))
+    assert scene.weight_scale.same_as(deck_scale("weights", cfg))
+    assert scene.sweep_scale is scene.score_scale  # the sweep masks the scores on their own scale
+    assert scene.A_map.color_scale is scene.weight_scale
+    assert scene.A_small.color_scale.same_as(scene.weight_scale) and scene.self_map.color_scale.same_as(scene.weight_scale)
+    assert scene.mask_map.color_scale.same_as(scene.weight_scale)
+    assert scene.A_map.show_values and scene.A_small.show_values and scene.self_map.show_values
+    assert not [m for m in scene.mobjects for f in m.get_family() if isinstance(f, ColorBar)]
 
 
 def test_the_big_map_is_the_subject_and_its_numbers_are_legible(final):
@@ -198,13 +207,13 @@ def test_labels_name_the_arrays_shown_with_them(final):
     def shown(key):
         return {q for q, _ in rec[key].shown}
 
-    assert named("scores") == shown("scores") == {"scaled"}
-    assert named("code") == shown("code") == set()  # the map and its bar are dimmed: background
-    assert named("mask") == shown("mask") == {"scaled", "mask"}
-    assert named("sweep") == shown("sweep") == {"masked", "mask"}
+    assert named("scores") == shown("scores") == named("code") == shown("code") == {"scaled"}  # S's formula names it
+    assert named("mask") == {"mask"} and shown("mask") == {"scaled", "mask"}
+    assert named("sweep") == {"mask"} and shown("sweep") == {"masked", "mask"}
     assert named("softmax") == shown("softmax") == named("zeros") == {"weights"}
-    for key in ("side_by_side", "proof_sum", "proof_zero"):
-        assert named(key) == shown(key) == {"weights", "weights_self"}, key
+    assert named("side_by_side") == shown("side_by_side") == {"weights", "weights_self"}
+    for key in ("proof_sum", "proof_zero"):  # self-attention steps back (dimmed): the proofs are about A
+        assert named(key) == shown(key) == {"weights"}, key
     assert named("close") == shown("close") == {"weights"}
     for r in scene.audit.records:
         for q, vals in r.shown:
@@ -231,7 +240,7 @@ def test_the_clip_ends_on_the_causal_map_and_its_proofs_large(final):
     assert sum(p.formula in t for t in maths for p in fig.mask_proofs(scene.data)) == 2  # both proofs stay
     # the map grew: well beyond its side-by-side size, to most of the content's height
     assert scene.A_small.height >= 0.7 * content.height
-    assert scene.A_small.height >= 1.15 * scene.pair_height
+    assert scene.A_small.height >= 1.05 * scene.pair_height  # it grew from its side-by-side size
     assert not [i for i in before.items if i.kind == "graphic" and i.box[3] - i.box[1] > 0.7 * content.height]
     assert all(any(f is g for m in scene.mobjects for g in m.get_family()) for f in scene.closing_picture)
     take = scene.takeaway()
@@ -254,7 +263,7 @@ def test_the_still_and_the_clip_use_one_scale_per_quantity(final):
     for p in panels:
         name = next(k for k, v in q.items() if v.shape == p.values.shape and np.array_equal(v, p.values, equal_nan=True))
         assert p.scale.same_as(clip_scales[name]), name
-        assert p.scale.same_as(fig.mask_scales(d)[name])
+        assert p.scale.same_as(fig.mask_scales(d, scene.cfg)[name])
     sum_p, zero_p = fig.mask_proofs(d)
     assert still.proof == (sum_p.still_text("every causal row sums to 1"),
                            zero_p.still_text("every weight above the diagonal"))
@@ -269,3 +278,25 @@ def test_beats_whose_picture_says_more_than_the_narration_are_described(final):
     T = scene.data.scaled.shape[0]
     assert f"{T * (T - 1) // 2} cells" in described["sweep"]  # the measured count, filled in
     assert all("{" not in t and "e-" not in t for t in described.values())
+
+
+def test_the_future_has_one_colour_and_one_meaning(final):
+    """Issue 33 ("03's green outline marks the allowed cells, then the forbidden zeros"): main's clip drew a
+    green outline around the allowed cells and later the same green around the forbidden zeros, and its still
+    boxed the zeros in the verified green.  Now the future (cells n > m) is outlined in the highlight colour
+    wherever it is drawn (scores, zeros, the close), and the green is left to the verdicts."""
+    from scenes.kit import HIGHLIGHT, VERIFIED
+
+    scene, _ = final
+    T = scene.data.scaled.shape[0]
+    for outline in (scene.future, scene.zeros, scene.zero_outline):
+        assert outline.get_stroke_color().to_hex() == HIGHLIGHT.to_hex() != VERIFIED.to_hex()
+    # on the closing map it hugs the future: from the first row's top to the right edge, never the diagonal
+    outline, hm = scene.zero_outline, scene.A_small
+    assert outline.get_top()[1] == pytest.approx(hm.cell(0, 1).get_top()[1], abs=0.05)
+    assert outline.get_right()[0] == pytest.approx(hm.cell(0, T - 1).get_right()[0], abs=0.05)
+    assert outline.get_left()[0] >= hm.cell(0, 0).get_right()[0] - 0.05
+    still = designed_stills("CausalMask", scene.data, scene.cfg)[0]
+    boxes = [b for p in still.panels.values() if isinstance(p, StillHeatmap) for b in p.boxes]
+    assert boxes and all(b.color == "accent" for b in boxes)
+    assert all(b.cols[0] > b.rows[1] for b in boxes)  # every box strictly above the diagonal

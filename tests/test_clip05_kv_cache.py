@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from manim import DL
 
 from frames import (
     shipped_audit,
@@ -21,10 +22,10 @@ from mathcore.causal import append_change, prefix_outputs
 from scenes.clips.c05_kv_cache import KVCache
 from scenes.figures import causal as fig
 from scenes.figures import designed_stills
-from scenes.kit import BG, HIGHLIGHT, KEY, QUERY, VALUE, VERIFIED, fmt_measure, fmt_value
+from scenes.kit import BG, FAILED, HIGHLIGHT, KEY, QUERY, VALUE, VERIFIED, fmt_measure, fmt_value
 from scenes.kit.theme import CONTENT_BOTTOM
 from scenes.audit.beats import DIMMED, audit_clip, signature
-from scenes.kit.numbers import nice_ceil
+from scenes.kit.scales import scale as deck_scale
 from scenes.stills.spec import HeatmapPanel as StillHeatmap
 
 
@@ -84,27 +85,43 @@ def test_caches_weights_and_outputs_are_drawn_from_the_trace(final):
         for i, w in enumerate(s.weights):  # bar length is the weight
             assert abs(bars.length_of(i) - max(w * bars.length, 1e-3)) < 1e-9
             assert abs(bars.bars[i].get_center()[1] - scene.K_map.cell(i, 0).get_center()[1]) < 1e-6
-    # each row's mark stands for its step's measured recompute defect: a check only for an exact 0
-    assert scene.status == [fmt_measure(s.recompute_defect) for s in d.trace.steps]
-    for s_, mk in zip(d.trace.steps, scene.checks, strict=True):
-        assert mk.defect == s_.recompute_defect
-        assert (getattr(mk, "figure", None) is None) == (s_.recompute_defect == 0.0)
-        if s_.recompute_defect == 0.0:
-            assert mk.get_stroke_color().to_hex() == VERIFIED.to_hex()
-        assert abs(mk.get_center()[1] - scene.Y_map.cell(s_.t, 0).get_center()[1]) < 1e-6
-        assert mk.get_left()[0] > scene.Y_map.get_right()[0]
+
+
+def test_the_cached_frame_holds_the_k_and_v_rows_not_the_outputs(final):
+    """Issue 33 (05 `legend`): main's "cached" brace spanned the outputs y_0 … y_4, but a KV cache holds K
+    and V, not outputs.  The frame named "cached" now goes round the K and V rows of the past tokens
+    (0 … T−2) and nothing else: its left before k's names, its right past V's last column, short of the
+    weights and the outputs; the new row T−1 stays outside it."""
+    scene, _ = final
+    b = scene.board
+    T = len(scene.data.trace.steps)
+    frame = b.brace
+    assert list(b.cache_rows) == list(range(T - 1))
+    assert frame.get_left()[0] <= b.k_labels.get_left()[0] and frame.get_right()[0] >= scene.V_map.get_right()[0]
+    assert frame.get_right()[0] < scene.Y_map.get_left()[0] and frame.get_right()[0] < min(
+        n.get_left()[0] for wg in scene.weight_groups for n in wg[0])  # not the weights, not the outputs
+    for hm in (scene.K_map, scene.V_map):
+        assert frame.get_top()[1] >= hm.cell(0, 0).get_top()[1] - 1e-6
+        assert frame.get_bottom()[1] == pytest.approx(hm.cell(T - 2, 0).get_bottom()[1], abs=0.05)
+        assert frame.get_bottom()[1] > hm.cell(T - 1, 0).get_center()[1]  # the new row is outside
+    word = b.tags[0][1]
+    assert word.text == "cached" and word.get_right()[0] < frame.get_left()[0]
 
 
 def test_one_colour_scale_for_every_cell_of_the_clip(final):
+    """Issue 33: the deck's scales (one per quantity): K, V and every query on its "inputs" scale (X's
+    projections), every output, cached or bidirectional, on its "outputs" scale (main painted y_0 on ±3
+    here and on ±2 in clip 04)."""
     scene, _ = final
-    d = scene.data
-    everything = [d.K, d.V, d.Q, d.trace.Y_cached, *d.Y_bidir]
-    m = nice_ceil(max(float(np.max(np.abs(a))) for a in everything))
-    for hm in (scene.K_map, scene.V_map, scene.Y_map, scene.q_map, scene.bi_map):
-        assert hm.color_scale is scene.scale
-    assert scene.bar.color_scale is scene.scale and scene.bi_bar is scene.bar  # one bar, never replaced
-    assert (scene.scale.vmin, scene.scale.vmax) == pytest.approx((-m, m)) and scene.scale.name == d.cmap_signed
-    assert [t.text for t in scene.bar.tick_labels] == [f"\u2212{m:g}", "0", f"{m:g}"]  # round ticks
+    cfg = scene.cfg
+    ins, outs = deck_scale("inputs", cfg), deck_scale("outputs", cfg)
+    for hm in (scene.K_map, scene.V_map, scene.q_map):
+        assert hm.color_scale is scene.in_scale
+    for hm in (scene.Y_map, scene.bi_map, scene.Y_close):
+        assert hm.color_scale is scene.out_scale
+    assert scene.in_scale.same_as(ins) and scene.out_scale.same_as(outs)
+    for q, sc in fig.kv_scales(scene.data, cfg).items():
+        assert sc.same_as(ins if q in ("K", "V", "Q") else outs), q
 
 
 def test_keys_values_and_the_query_wear_their_concept_colours(final):
@@ -118,7 +135,7 @@ def test_keys_values_and_the_query_wear_their_concept_colours(final):
     assert all(mk.get_stroke_color().to_hex() == HIGHLIGHT.to_hex() for mk in scene.markers)  # look here: the new row
 
 
-def test_final_frame_draws_the_bidirectional_outputs_and_the_bars(beats):
+def test_final_frame_draws_the_bidirectional_outputs_and_the_changes(beats):
     scene, frames = beats
     frame = frames["proof_causal"]
     d = scene.data
@@ -127,32 +144,34 @@ def test_final_frame_draws_the_bidirectional_outputs_and_the_bars(beats):
     np.testing.assert_array_equal(hm.values, d.Y_bidir[-1])
     for i in range(T):
         for j in range(hm.values.shape[1]):
-            got = pixel(scene, frame, hm.cell(i, j).get_center())
-            want = rgb255(scene.scale.rgb(d.Y_bidir[-1][i, j]))
+            got = pixel(scene, frame, hm.cell(i, j).get_corner(DL) + np.array([0.1, 0.1, 0]))
+            want = rgb255(scene.out_scale.rgb(d.Y_bidir[-1][i, j]))
             assert np.abs(got - want).max() <= 6, (i, j, got, want)
     # the stage after token m holds the bidirectional outputs of the first m+1 tokens
     for m, st in enumerate(scene.bi_stages):
         np.testing.assert_array_equal(st[: m + 1], d.Y_bidir[m])
-    # every bar's top sits at its measured change on the log axis, and is painted
-    for m, (bars, s) in enumerate(zip(scene.bar_groups, d.staleness, strict=True), start=1):
-        assert len(bars) == m
-        for i, (bar, v) in enumerate(zip(bars, s)):
-            top = scene.plot.to_point(scene.bar_x[m - 1][i], v)
-            assert abs(bar.get_top()[1] - top[1]) < 1e-6 and abs(bar.get_center()[0] - top[0]) < 1e-6
-            assert np.abs(pixel(scene, frame, bar.get_center()) - rgb255(BG)).sum() > 60
-    assert all("10^" in t.typst_code for t in scene.plot.y_tick_labels)  # log ticks typeset
+    # the table prints every measured change where it belongs: column m (token x_m appended), row n (y_n)
+    tab = scene.table
+    for m, s in enumerate(d.staleness, start=1):
+        assert [t.text for t in tab.numbers[m - 1]] == [fmt_measure(float(v)) for v in s]
+        np.testing.assert_array_equal(tab.values[: m, m - 1], s)
 
 
 def test_the_figures_on_screen_are_the_measured_ones(final):
+    """Issue 33 (05's close had no ✗): both results close as verdicts, ✓ for cached = recompute and ✗ for
+    the bidirectional change, each with its measured figure."""
     scene, frame = final
     d = scene.data
     assert scene.proof_value.figure.text == fmt_measure(d.max_defect) == "exactly 0"
     assert scene.stale_value.figure.text == fmt_measure(d.min_stale)
     assert scene.causal_value.figure.text == fmt_measure(d.causal_change_max) == "exactly 0"
-    assert scene.proof.check in scene.proof and scene.proof_causal.check in scene.proof_causal
-    assert scene.proof_bi.check not in scene.proof_bi  # a measured change, not a check
-    for v in (scene.proof_value, scene.stale_value):  # the two shown in the close
-        assert dominant_ink(scene, frame, v, BG).tolist() != rgb255(BG).tolist()
+    assert scene.proof.passed and scene.proof_causal.passed and not scene.proof_bi.passed
+    assert scene.cached_verdict.passed and not scene.bidir_verdict.passed  # the close's two verdicts
+    assert scene.cached_verdict.figure.text == "exactly 0" and scene.bidir_verdict.figure.text == fmt_measure(d.min_stale)
+    for v in (scene.cached_verdict, scene.bidir_verdict):  # the two shown in the close
+        assert dominant_ink(scene, frame, v.value, BG).tolist() != rgb255(BG).tolist()
+    assert np.abs(dominant_ink(scene, frame, scene.cached_verdict.check, BG) - rgb255(VERIFIED)).max() <= 40
+    assert np.abs(dominant_ink(scene, frame, scene.bidir_verdict.check, BG) - rgb255(FAILED)).max() <= 40
 
 
 def test_captions_one_per_beat_and_long_enough_to_read(final):
@@ -165,7 +184,8 @@ def test_captions_one_per_beat_and_long_enough_to_read(final):
 
 def test_the_key_figures_end_above_the_subtitle_band(final):
     scene, _ = final
-    for m in (scene.plot, scene.proof_bi_row, scene.proof_causal_row, scene.proof, scene.board.tags, scene.bi_map):
+    for m in (scene.table, scene.proof_bi_row, scene.proof_causal_row, scene.proof, scene.board.tags, scene.bi_map,
+              scene.cached_block, scene.bidir_block, scene.table_close):
         assert m.get_bottom()[1] >= CONTENT_BOTTOM - 1e-6
 
 
@@ -174,12 +194,11 @@ def test_the_decoding_picture_does_not_overlap(final):
     b = scene.board
     lowest_row = min(scene.K_map.get_bottom()[1], scene.V_map.get_bottom()[1], scene.Y_map.get_bottom()[1])
     top_row = max(scene.K_map.get_top()[1], scene.V_map.get_top()[1], scene.Y_map.get_top()[1])
-    assert b.tags.get_left()[0] > max(mk.get_right()[0] for mk in scene.checks)  # the words right of the checks
-    assert b.tags.get_top()[1] <= top_row + 1e-6 and b.tags.get_bottom()[1] >= lowest_row - 1e-6
+    assert b.tags.get_right()[0] <= scene.V_map.get_right()[0] + 0.2  # the tags stand on the caches' side
+    assert b.tags.get_top()[1] <= top_row + 0.2 and b.tags.get_bottom()[1] >= lowest_row - 0.1
     assert b.q_note.get_left()[0] > scene.q_map.get_right()[0]
     assert scene.q_map.get_bottom()[1] > scene.K_map.get_top()[1]
-    assert scene.bar.get_left()[0] > b.tokens.get_right()[0]
-
+    assert scene.V_map.get_left()[0] > scene.K_map.get_right()[0] and scene.Y_map.get_left()[0] > scene.V_map.get_right()[0]
 
 
 @pytest.mark.parametrize("d_model", [2, 6])
@@ -197,8 +216,8 @@ def test_the_board_fits_every_allowed_length_and_its_bars_are_the_weights(final,
         cfg = load_config(write_config({"sizes.T": T, "sizes.d": d_model, "permutation.perm": list(range(T))[::-1]},
                                        tmp_path / f"T{T}.toml"))
         d = KVCache.build_data(cfg)
-        b = DecodeBoard(d.trace.steps, d.trace.Y_cached, kv_scales(d)["K"], region, scene.proof.height,
-                        scene.bar.width)
+        sc = kv_scales(d, cfg)
+        b = DecodeBoard(d.trace.steps, d.trace.Y_cached, sc["K"], sc["trace.Y_cached"], region)
         assert b.cell_w >= GAP.normal and b.cell_h >= GAP.normal, (T, b.cell_w, b.cell_h)
         assert b.MIN_BAR_LEN <= b.bar_len <= b.BAR_LEN
         assert b.get_left()[0] >= region.left - 1e-6 and b.get_right()[0] <= region.right + 1e-6, T
@@ -227,22 +246,29 @@ def test_every_beat_changes_the_picture(final):
 
 
 def test_the_clip_ends_on_its_two_measured_results_large(final):
+    """The close: the cached outputs with the ✓ of cached = recompute under them, the table of bidirectional
+    changes with the ✗ of its smallest change under it; the causal twin (its zero) and the decoding board
+    are gone."""
     scene, _ = final
     content = scene.layout.content
     rec = {r.key: r for r in scene.audit.records}
-    close, before = rec["close"], rec["proof_causal"]
+    close = rec["close"]
     visible = [i for i in close.items if not i.header and i.opacity > DIMMED]
     maths = [i.text for i in visible if i.kind == "text" and i.is_math]
     cached, bidir, causal = fig.kv_proofs(scene.data)
     assert any(cached.formula in t for t in maths) and any(bidir.formula in t for t in maths)
     assert not any(causal.formula in t for t in maths)
-    assert not [i for i in visible if i.kind == "graphic" and i.name == "Rectangle"]  # no bars, no cells
-    w_before = next(i.box[2] - i.box[0] for i in before.items if i.kind == "text" and bidir.formula in i.text)
-    w_after = next(i.box[2] - i.box[0] for i in close.items if i.kind == "text" and bidir.formula in i.text)
-    assert w_after >= 1.3 * w_before
+    assert {q for q, _ in close.shown} == {"trace.Y_cached"}
+    np.testing.assert_array_equal(scene.Y_close.values, scene.data.trace.Y_cached)
+    np.testing.assert_array_equal(np.nan_to_num(scene.table_close.values, nan=-1),
+                                  np.nan_to_num(scene.table.values, nan=-1))
+    # each verdict under the picture it proves
+    assert scene.cached_block.get_top()[1] < scene.Y_close.get_bottom()[1]
+    assert scene.bidir_block.get_top()[1] < min(c.get_bottom()[1] for col in scene.table_close.cells for c in col) + 1e-6
+    on_screen = {id(f) for m in scene.mobjects for f in m.get_family()}
+    assert not any(id(f) in on_screen for f in scene.K_map.get_family())  # the board is gone
     take = scene.takeaway()
-    assert content.contains(take) and take.width >= 0.6 * content.width
-    assert abs(take.get_center()[1] - content.center[1]) < 0.05
+    assert content.contains(take) and take.width >= 0.8 * content.width and take.height >= 0.6 * content.height
 
 
 def test_the_still_and_the_clip_use_one_scale_per_quantity(final):
@@ -256,7 +282,7 @@ def test_the_still_and_the_clip_use_one_scale_per_quantity(final):
     assert len(panels) == 3
     for p in panels:
         name = next(k for k in clip_scales if np.array_equal(q[k], p.values))
-        assert p.scale.same_as(clip_scales[name]) and p.scale.same_as(fig.kv_scales(d)[name]), name
+        assert p.scale.same_as(clip_scales[name]) and p.scale.same_as(fig.kv_scales(d, scene.cfg)[name]), name
     assert (still.panels["K"].title_color, still.panels["V"].title_color) == ("key", "value")
     cached, bidir, causal = fig.kv_proofs(d)
     assert still.proof[0] == cached.still_text("cached = full recompute at every step")

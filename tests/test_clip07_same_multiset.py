@@ -1,8 +1,9 @@
-"""Clip 07 SameMultiset: data binding, one colour scale for the inputs and one for the outputs (with and
-without positions) shared with the still, labels bound to what the maps show at every beat (the
-positions beat shows X + PE under its name), words on one baseline (abbreviated only when they cannot
-fit), matched lines, printed figures, the takeaway (matched outputs equal without positions, apart
-with them), captions, and the layout and lecture-language audit over the config matrix."""
+"""Clip 07 SameMultiset: data binding, the deck's scales for the sentences' embeddings and outputs (the outputs
+on a signed square-root stretch, so they no longer wash out to white; issue 33) shared with the still, labels
+bound to what the maps show at every beat (the positions beat shows X + PE under its name, and PE itself),
+words on one baseline (abbreviated only when they cannot fit), matched lines, every difference a verdict, the
+takeaway (matched outputs equal without positions, apart with them, each with its verdict), captions, and the
+truth checks over the config matrix."""
 
 from __future__ import annotations
 
@@ -21,8 +22,10 @@ from mathcore import lecture_inputs, load_config, my_sinusoidal_position, self_a
 from mathcore.equivariance import compare_multiset
 from scenes.clips.c07_same_multiset import SameMultiset, abbreviations
 from scenes.figures.equivariance import same_words
-from scenes.kit import BG, FAILED, VERIFIED, ColorScale
 from scenes.audit.beats import signature
+from scenes.audit.truth import truth_problems
+from scenes.kit import BG, FAILED, VERIFIED, ColorScale
+from scenes.kit.scales import scale
 from scenes.kit.layout import baseline_y
 from scenes.kit.numbers import measure, notebook_output, tick
 
@@ -71,13 +74,13 @@ def test_data_is_what_mathcore_computes_from_the_config():
     np.testing.assert_array_equal(d.positioned.diffs, pos.diffs)
     assert d.positioned.max_diff > 0.1 and d.positioned.pooled_gap > 0.1
     assert d.cmap == cfg.cmap_signed
-    # one scale per quantity: the inputs (with and without positions), the outputs (with and without)
+    # the deck's scales: the embeddings (with and without positions), the outputs (with and without, and means)
     pic = d.picture
+    assert pic.inputs.quantity == "embeddings" and pic.outputs.quantity == "sentence outputs"
     assert pic.inputs.same_as(ColorScale.symmetric(cfg.cmap_signed, [d.table, d.positioned.X_a, d.positioned.X_b]))
     outs = [d.plain.Y_a, d.plain.Y_b, d.positioned.Y_a, d.positioned.Y_b]
-    assert pic.outputs.same_as(ColorScale.symmetric(cfg.cmap_signed, outs + [d.plain.pooled_a, d.plain.pooled_b,
-                                                                             d.positioned.pooled_a, d.positioned.pooled_b]))
-    assert pic.outputs.vmax >= max(np.abs(a).max() for a in outs)
+    assert pic.outputs.vmax >= max(np.abs(a).max() for a in outs) and pic.outputs.gamma == 0.5
+    assert pic.plain_equal and not pic.positioned_equal
 
 
 def test_a_config_edit_reaches_the_clip(tmp_path):
@@ -90,6 +93,28 @@ def test_a_config_edit_reaches_the_clip(tmp_path):
     d = SameMultiset.build_data(load_config(p))
     assert d.tokens_b == ("the", "man", "bit", "the", "dog")
     assert d.plain.max_diff < 1e-14 < d.positioned.max_diff
+
+
+def test_the_outputs_no_longer_wash_out(final):
+    """Issue 33: on ±5 the outputs (mostly under 1.3 in size) washed out to near white.  Now they are painted by the
+    deck's "sentence outputs" scale, a signed square-root stretch declared by its colour bar's ticks (−5, −1, 0, 1,
+    5): the median output reaches at least a third of the way from white to the map's end, where on the linear ±5
+    scale it reached under a fifth.  On the old main the scale was linear, so this fails there."""
+    scene, _ = final
+    d = scene.data
+    s = d.picture.outputs
+    outs = np.abs(np.concatenate([d.plain.Y_a.ravel(), d.positioned.Y_a.ravel(), d.positioned.Y_b.ravel()]))
+    typical = float(np.median(outs))
+    linear = ColorScale(s.name, s.vmin, s.vmax)
+    reach = lambda sc: abs(float(sc.position(typical)) - 0.5) * 2  # noqa: E731  (0 at white, 1 at the map's end)
+    assert reach(linear) < 0.2 and reach(s) > 0.33, (typical, reach(linear), reach(s))
+    assert [f"{t:g}" for t in s.ticks()] == ["-5", "-1", "0", "1", "5"]
+    assert [t.text for t in scene.bar_pos.bar.tick_labels] == [tick(v) for v in s.ticks()]  # the bar declares it
+    want = scale("sentence outputs", scene.cfg, [d.plain.Y_a, d.plain.Y_b, d.plain.pooled_a, d.plain.pooled_b,
+                                                  d.positioned.Y_a, d.positioned.Y_b, d.positioned.pooled_a,
+                                                  d.positioned.pooled_b])
+    for m in (scene.Y_a, scene.Y_b):
+        assert m.color_scale.same_as(want) and m.color_scale.quantity == "sentence outputs"
 
 
 def test_every_map_shows_its_named_array_on_its_quantitys_one_scale(final):
@@ -112,6 +137,9 @@ def test_every_map_shows_its_named_array_on_its_quantitys_one_scale(final):
     assert scene.bar_out.bar.color_scale is pic.outputs
     assert [t.text for t in scene.bar_pos.bar.tick_labels] == [tick(v) for v in pic.outputs.ticks()]
     assert not scene.audit.lecture
+    # the positions beat shows what is added, PE, on the deck's encodings scale with its own colour bar
+    assert "PE" in {q for q, _ in records["positions"].shown} and scene.pe.color_scale is scale("encodings", scene.cfg)
+    np.testing.assert_array_equal(scene.pe.values, scene.data.PE)
 
 
 def test_final_frame_shows_the_matched_outputs_side_by_side(final):
@@ -135,10 +163,11 @@ def test_final_frame_shows_the_matched_outputs_side_by_side(final):
     a, b = heats[0].values, heats[1].values
     assert np.max(np.abs(a - b)) == d.plain.max_diff < 1e-14
     assert np.max(np.abs(heats[2].values - heats[3].values)) == d.positioned.max_diff > 0.1
-    figs = [m for m in panels.get_family() if hasattr(m, "typst_code") and src(m).startswith("max abs(Delta)")]
-    assert [src(f) for f in figs] == [d.picture.plain_line.typst, d.picture.positioned_line.typst]
-    for f, color in zip(figs, (VERIFIED, FAILED)):
-        assert np.abs(dominant_ink(scene, frame, f, BG) - rgb255(color)).max() <= 40
+    verdicts = [p[2] for p in panels]  # each comparison's verdict: ✓ equal without positions, ✗ apart with them
+    assert [v._verdict for v in verdicts] == [True, True] and [v.passed for v in verdicts] == [True, False]
+    assert [v.figure.value for v in verdicts] == [d.plain.max_diff, d.positioned.max_diff]
+    for v, color in zip(verdicts, (VERIFIED, FAILED)):
+        assert np.abs(dominant_ink(scene, frame, v.check, BG) - rgb255(color)).max() <= 40
     closing = scene.audit.records[-1]
     assert closing.key == "close" and closing.start != signature(closing)
 
@@ -166,12 +195,15 @@ def test_the_figures_on_screen_are_the_measured_ones(final):
     scene, frame = final
     d = scene.data
 
-    assert [src(t) for t in scene.diffs_shown] == [measure(v).math for v in d.positioned.diffs]
-    assert [src(t) for t in scene.diffs] == [measure(v).math for v in d.plain.diffs]
+    # every difference is a check: ✓ and its figure where the pair is equal, ✗ where it differs
+    for marks, values in ((scene.diffs, d.plain.diffs), (scene.diffs_shown, d.positioned.diffs)):
+        assert [m.figure.value for m in marks] == list(values)
+        assert [m.passed for m in marks] == [bool(v < 1e-10) for v in values]
+        assert all(m._verdict for m in marks)
     for k, t in enumerate(scene.diffs_shown):
         assert abs(t.get_center()[1] - scene.Y_b.cell_center(k, 0)[1]) < 1e-6
-    assert src(scene.pool_shown) == measure(d.positioned.pooled_gap).math
-    assert src(scene.pool_text) == measure(d.plain.pooled_gap).math
+    assert scene.pool_shown.figure.value == d.positioned.pooled_gap and not scene.pool_shown.passed
+    assert scene.pool_text.figure.value == d.plain.pooled_gap and scene.pool_text.passed
     texts = " ".join(c.text for c in scene.captions)
     for v in (d.plain.max_diff, d.plain.pooled_gap, d.positioned.max_diff):
         assert measure(v).text in texts
@@ -194,6 +226,27 @@ def test_captions_one_per_beat_and_long_enough_to_read(final):
     assert len(caps) >= 10
     assert_captions_readable(caps)
     assert {"table", "shuffled", "match", "positions", "separate", "close"} <= {c.key for c in caps if c.describe}
+
+
+def test_the_table_beat_describes_what_it_draws(final):
+    """Issue 33: 07 `table`'s description named "two empty grids" that were not visible.  Now they are drawn (the
+    grids each sentence's rows will fill, empty outlines), and the description names them through a binding the
+    audit checks is on screen.  On the old main no such grids were drawn, so this fails there."""
+    scene, _ = final
+    rec = {r.key: r for r in scene.audit.records}["table"]
+    assert "two empty grids" in rec.describe
+    bound = [c for c in rec.claims if c.name == "grids"]
+    assert bound and bound[0].bound and bound[0].visible
+    T, dm = len(scene.data.tokens_a), scene.data.table.shape[1]
+    assert [len(g) for g in scene.slots] == [T * dm, T * dm]
+    for g, heat in zip(scene.slots, (scene.Y_a, scene.Y_b)):  # the outlines are the grids the rows then fill
+        np.testing.assert_allclose(g[0].get_center(), heat.cell_center(0, 0), atol=1e-6)
+    assert not truth_problems(scene.audit.records) and SameMultiset.STAGED
+
+
+def test_every_corner_holds_the_truth_checks(corners):
+    for name, res in corners.items():
+        assert not truth_problems(res.records), name
 
 
 def test_abbreviations_cut_long_words_only_and_keep_them_apart():

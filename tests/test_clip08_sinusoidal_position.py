@@ -14,7 +14,6 @@ from frames import (
     shipped_audit,
     assert_captions_readable,
     corner_results,
-    dominant_ink,
     pixel,
     rgb255,
     to_pixel,
@@ -23,11 +22,10 @@ from mathcore import load_config, my_sinusoidal_position, sinusoidal_wavelengths
 from mathcore.rope_measures import sinusoidal_at
 from scenes.figures import designed_stills
 from scenes.figures.positions import base_figure, pe_scale, sample_check, wavelength_figures
-from scenes.kit import BG, COS, SIN, VERIFIED, numbers
-from scenes.audit.beats import audit_clip
+from scenes.kit import COS, SIN, VERIFIED, numbers
 from scenes.kit.notation import N
 from scenes.kit.numbers import notebook_output
-from scenes.clips.c08_sinusoidal_position import SinusoidalPosition
+from scenes.clips.c08_sinusoidal_position import SinusoidalPosition, cycle_share, last_waves_shape
 
 W, H = 427, 240
 
@@ -87,50 +85,92 @@ def test_wavelengths_read_in_the_lecture_number_style():
 
 
 def test_the_takeaway_is_the_matrix_large_with_its_wavelengths(run):
-    """The closing frame: the matrix alone (the waves, the panel and the notes gone), painted by PE,
-    filling most of the content area, each column pair labelled with its measured wavelength, the
-    formula and the verified gap under it."""
+    """The closing frame: the matrix alone (the waves and the panel gone), painted by PE, filling most
+    of the content area, each column pair's measured wavelength under its own two columns, the
+    formula over it and the verdict under it."""
     scene, frame = run.scene, run.frames["close"]
     d, pm = scene.data, scene.pm
     take = scene.takeaway()
     assert take is scene.final and on_screen(scene, pm.heat)
     np.testing.assert_array_equal(pm.heat.values, d.PE)
     assert pm.heat._shows == "PE"
-    scale = pe_scale(d.cmap)
+    scale = pe_scale(scene.cfg)
     for m in range(d.T):
         for j in range(d.d):
             got = pixel(scene, frame, pm.heat.cell_center(m, j))
             assert np.abs(got - rgb255(scale.rgb(d.PE[m, j]))).max() <= 4, (m, j, got)
     content = scene.layout.content
     assert pm.heat.width * pm.heat.height >= 0.3 * content.width * content.height  # the largest thing by far
-    assert pm.heat.width > 2 * scene.wm.heat.width  # it grew from the working matrix
-    # each pair's label is its wavelength, over its own two columns
-    for i, (mark, f) in enumerate(zip(pm.marks, wavelength_figures(d.wavelengths))):
-        assert mark[1].typst_code.strip("$ ").replace(" ", "") == f"lambda_{i}={f.math}".replace(" ", "")
-        assert pm.heat.cell(0, 2 * i).get_left()[0] - 1e-6 <= mark[0].get_center()[0] <= pm.heat.cell(0, 2 * i + 1).get_right()[0]
-    # nothing else is left: the panel, the waves and the notes are gone
+    assert pm.heat.width * pm.heat.height > scene.wm.heat.width * scene.wm.heat.height  # it grew
+    assert_wavelengths_under_their_pairs(pm.heat, pm.lams, d)
+    # nothing else is left: the panel and the waves are gone; the verdict and the formula frame it
     assert not on_screen(scene, scene.wm.panel) and not on_screen(scene, scene.curves[0])
-    assert not on_screen(scene, scene.lam_lines) and not on_screen(scene, scene.final_dots)
+    assert not on_screen(scene, scene.final_dots)
+    assert on_screen(scene, scene.proof) and scene.proof.passed and scene.proof._verdict
+    assert scene.proof.get_top()[1] < pm.heat.get_bottom()[1]
     fig, ok = sample_check(d)
     assert ok and fig.text == numbers.measure(d.sample_defect).text
 
 
-def test_the_panel_shares_the_matrix_position_axis_and_the_bar_is_its_value_axis(run):
+def assert_wavelengths_under_their_pairs(heat, lams, d) -> None:
+    """Each pair's wavelength, typeset, centred under its own two columns (or kept over the matrix when
+    wider), below the matrix."""
+    assert [m.typst_code.strip("$ ") for m in lams] == [f.math for f in wavelength_figures(d.wavelengths)]
+    for i, lab in enumerate(lams):
+        left, right = heat.cell(0, 2 * i).get_left()[0], heat.cell(0, 2 * i + 1).get_right()[0]
+        assert left - 1e-6 <= lab.get_x() <= right + 1e-6 or lab.width > right - left, i
+        assert lab.get_top()[1] < heat.get_bottom()[1], i
+        # the nearest pair to the label is its own
+        centres = [(heat.cell(0, 2 * k).get_left()[0] + heat.cell(0, 2 * k + 1).get_right()[0]) / 2
+                   for k in range(d.d // 2)]
+        assert int(np.argmin(np.abs(np.array(centres) - lab.get_x()))) == i or lab.width > right - left, i
+
+
+def test_each_wavelength_is_written_under_its_pair_as_that_pair_fills(run):
+    """Issue 33: clip 08 listed the wavelengths in a column of notes far from their columns.  Now λᵢ is
+    under column pair i, and appears with its pair: at the end of pair i's beat the wavelengths of pairs
+    0 to i are on screen (pair i's lit), the later ones not yet.  On the old main there was no label under
+    any column (the wavelengths were lines of the notes column, right of the matrix)."""
     scene = run.scene
     d, wm = scene.data, scene.wm
-    for m in range(d.T):  # position m of the waves is row m of the matrix
-        assert abs(wm.panel.row_y(m) - wm.heat.cell_center(m, 0)[1]) < 1e-9
-    # the bar spans the scale, and a value's colour sits right above where the panel draws it
-    assert (wm.bar.color_scale.norm.vmin, wm.bar.color_scale.norm.vmax) == (-1.0, 1.0)
-    for v in (-1.0, 0.0, 1.0):
-        assert abs(wm.bar.point_of(v)[0] - wm.panel.value_x(v)) < 1e-9
-    assert [t.text for t in wm.bar.tick_labels] == ["\u22121", "0", "1"]
+    assert_wavelengths_under_their_pairs(wm.heat, wm.lams, d)
+    keys = ["pair0", "pair1", "pair_mid", "pair_last"]
+    recs = {r.key: r for r in run.records}
+    figs = [f.math for f in wavelength_figures(d.wavelengths)]
+    for i, key in enumerate(keys):
+        shown = {it.text for it in recs[key].items if it.kind == "text" and it.opacity > 0.9}
+        assert all(figs[k] in shown for k in range(i + 1)), key
+        assert not any(figs[k] in shown for k in range(i + 1, len(figs)) if figs[k] not in figs[: i + 1]), key
+    # the row of wavelengths is named by its definition, λᵢ = 2π/θᵢ, on the row itself
+    assert wm.lam_name.typst_code.strip("$ ") == "lambda_i = 2 pi \\/ theta_i"
+    assert abs(wm.lam_name.get_y() - wm.lams[0].get_y()) < wm.lams[0].height
+
+
+def test_one_formula_line_and_one_subject_a_beat(run):
+    """Issue 33: clip 08 was a dashboard (waves, matrix and a column of four formulas and the wavelength
+    list, all at full strength).  Now the formula is ONE line (its parts on one baseline, over the whole
+    frame), no other formula is on screen while the matrix fills, every beat names its subject, and no
+    beat has more than three groups at full strength (the audit's staging checks: on the old main every
+    beat lacked a subject and the notes column was a fourth group)."""
+    from scenes.audit.truth import staging_problems
+
+    scene = run.scene
+    line = scene.line
+    ys = [p.get_y() for p in line]
+    assert max(ys) - min(ys) < 0.5 * max(p.height for p in line)  # one line
+    assert line.width > 0.8 * scene.layout.content.width
+    assert not staging_problems(run.records)
+    for rec in run.records[2:-2]:  # the pair beats: the formula line is the only formula besides the labels
+        maths = [it.text for it in rec.items if it.kind == "text" and it.is_math and it.opacity > 0.9
+                 and "=" in it.text and "lambda" not in it.text]
+        assert len(maths) <= 3, (rec.key, maths)  # the line's three parts
+    assert all(rec.subject for rec in run.records[1:])
 
 
 def test_the_proof_shows_the_fastest_pair_with_its_samples(run):
     scene, frame = run.scene, run.frames["check"]
     d, wm = scene.data, scene.wm
-    scale = pe_scale(d.cmap)
+    scale = pe_scale(scene.cfg)
     dots = scene.final_dots
     assert len(dots) == 2 * d.T
     for k, dot in enumerate(dots):
@@ -145,8 +185,11 @@ def test_the_proof_shows_the_fastest_pair_with_its_samples(run):
         for j in range(d.d):
             got = pixel(scene, frame, wm.heat.cell_center(m, j))
             assert np.abs(got - rgb255(scale.rgb(d.PE[m, j]))).max() <= 4, (m, j, got)
-    # and the measured gap, typeset, in the colour of a check that passed
-    assert abs(dominant_ink(scene, frame, scene.check_line, BG) - rgb255(VERIFIED)).max() <= 40
+    # and the verdict where the formula was: a check mark in the colour of a check that passed
+    mark = scene.proof.check
+    assert mark._role == "verified" and on_screen(scene, mark)
+    assert rgb255(mark.get_stroke_color() if mark.get_stroke_width() else mark.get_fill_color()).tolist() == \
+        rgb255(VERIFIED).tolist()
 
 
 def test_the_fastest_pairs_curves_are_drawn_where_the_waves_are(run):
@@ -175,11 +218,11 @@ def test_the_fastest_pairs_curves_are_drawn_where_the_waves_are(run):
 def test_the_figures_on_screen_are_the_measured_ones_in_the_lecture_style(run):
     scene = run.scene
     d = scene.data
-    fig = scene.check_line.figure
+    fig = scene.proof.figure
     assert fig.text == numbers.measure(d.sample_defect).text and fig.approx  # ≈ 1.1 × 10⁻¹⁶, typeset
-    assert "times 10^" in scene.check_line.typst_code
-    printed = [line.typst_code.strip("$ ") for line in scene.lam_lines]
-    assert printed == [f"lambda_{i} = {f.math}" for i, f in enumerate(wavelength_figures(d.wavelengths))]
+    assert "times 10^" in scene.proof.value.typst_code
+    printed = [lab.typst_code.strip("$ ") for lab in scene.wm.lams]
+    assert printed == [f.math for f in wavelength_figures(d.wavelengths)]
     # every text of every beat is lecture language: no e-notation, code name or 0.0
     assert not [p for p in run.lecture if p.kind == "notation"]
 
@@ -199,7 +242,7 @@ def test_every_beat_changes_the_picture_and_labels_name_what_is_shown(run):
     assert not [p for p in run.lecture if p.kind in ("static", "binding")]
     close = run.records[-1]
     assert close.key == "close"
-    assert ("PE" in {q for q, _ in close.shown}) and ("PE" in {q for q, _ in close.named})
+    assert "PE" in {q for q, _ in close.shown}
 
 
 def test_the_still_uses_the_clips_scale(run, corners):
@@ -220,18 +263,66 @@ def test_captions_one_per_beat_and_long_enough_to_read(run):
     assert any(sample_check(scene.data)[0].text in c.text for c in caps)
 
 
-def test_every_corner_keeps_lecture_pacing_and_true_captions(corners):
+def test_every_corner_keeps_true_captions(corners):
     for name, res in corners.items():
-        scene = res.scene
-        d = scene.data
-        # "the last pair turns through only x % of a cycle": the share printed is the measured one
-        share = 100.0 * (d.T - 1) / d.wavelengths[-1]
-        assert any(numbers.measure(share).text in c.text for c in scene.captions), name
-        assert share < 50, name
+        d = res.scene.data
+        # "all T rows cover less than a tenth of one cycle" of the last pair: measured in every corner
+        assert (d.T - 1) / d.wavelengths[-1] < 0.1, name
         assert sample_check(d)[1], name  # the samples are the matrix, to rounding, in every config
+
+
+def test_the_last_pair_covers_less_than_a_tenth_of_a_cycle_in_every_allowed_config():
+    """The caption's claim for the last pair, over the config's whole range (base from 100, T_heatmap up
+    to 16): the slowest allowed pair is the last one at the smallest base and the most rows."""
+    for base in (100.0, 1e4, 1e9):
+        for T in (8, 16):
+            assert (T - 1) / sinusoidal_wavelengths(8, base)[-1] < 0.1, (base, T)
 
 
 def test_a_base_between_two_integers_is_printed_as_rounded():
     f = base_figure(12345.678)
     assert f.approx and f.text == "≈ 12\u2009346" and f.math.startswith("approx")
     assert not base_figure(10000.0).approx and not base_figure(1e9).approx
+
+
+def test_the_last_pairs_cycle_share_is_the_measured_one(run):
+    """Review (issue 33): "all 12 rows cover less than a tenth of one cycle" was true but 57x too weak
+    (11/6283 ≈ 0.0018). The caption now prints the share computed from the data: the true share is below
+    the printed bound and above the next round bound down. The old caption (no "1/500") fails this."""
+    d = run.scene.data
+    f = (d.T - 1) / d.wavelengths[-1]
+    share = cycle_share(d.T, d.wavelengths[-1])
+    assert share == "under 1/500" and f < 1 / 500 and f > 1 / 1000
+    cap = next(c.text for c in run.scene.captions if "slowest" in c.text)
+    assert f"span {share} of one cycle" in cap, cap
+    assert cycle_share(16, sinusoidal_wavelengths(8, 100.0)[-1]) == "under 1/10"
+
+
+def test_the_last_pairs_waves_are_described_as_they_are_drawn(run):
+    """Review (issue 33): the description said the last pair's waves "bend only slightly", but they are
+    straight vertical lines: over all rows the sine moves less than a fortieth of the bar's span. The
+    description says "straight" then; the old one (with "bend") fails this."""
+    d = run.scene.data
+    last = d.samples[:, -2:]
+    assert np.ptp(last[:, 0]) < 0.05 and np.ptp(last[:, 1]) < 0.05
+    assert "straight" in last_waves_shape(last)
+    assert "straight" in str(run.scene.caption_values()["last_waves"])
+
+
+def test_the_close_claims_nothing_it_does_not_measure():
+    """Review (issue 33): the close called PE "a fingerprint for every position", which the clip never
+    measures or shows. The old close fails this."""
+    import pathlib, tomllib
+    t = tomllib.loads(pathlib.Path("assets/narration/08_sinusoidal_position.toml").read_text())
+    assert "fingerprint" not in t["sinusoidal_position"]["close"]
+    assert "bend" not in t["sinusoidal_position"]["describe"]["pair_last"]
+
+
+def test_the_positions_name_labels_their_axis_and_the_bar_has_its_own(run):
+    """Review (issue 33): the italic m sat at the colour bar's left end and read as the bar's label. m now
+    sits under the row indices (its axis), and the bar is named PE at its left end."""
+    wm = run.scene.wm
+    assert wm.m_name.get_top()[1] < wm.heat.get_bottom()[1]
+    assert abs(wm.m_name.get_x() - wm.row_idx.get_x()) < wm.row_idx.width
+    assert wm.bar_name.get_right()[0] <= wm.bar.frame.get_left()[0]
+    assert abs(wm.bar_name.get_y() - wm.bar.frame.get_y()) < wm.bar.frame.height

@@ -16,7 +16,6 @@ from frames import (
     shipped_audit,
     assert_captions_readable,
     corner_results,
-    dominant_ink,
     pixel,
     rgb255,
 )
@@ -32,7 +31,7 @@ from scenes.figures.rope import (
     slow_scale,
     theta_figure,
 )
-from scenes.kit import BG, FAINT, VERIFIED, fmt_measure, numbers, swap
+from scenes.kit import BG, FAINT, fmt_measure, numbers, swap
 from scenes.kit.numbers import notebook_output
 from scenes.clips.c10_rope_angle_grid import QUARTER_TURN, RoPEAngleGrid
 
@@ -77,7 +76,7 @@ def test_data_is_what_mathcore_computes_from_the_config():
     # the storyboard's claim: the grid equals m · base^(−2i/d)
     m, i = np.meshgrid(np.arange(d.T), np.arange(8), indexing="ij")
     np.testing.assert_allclose(d.grid, m * cfg.rope_base ** (-2 * i / 16), rtol=1e-15, atol=0)
-    assert d.cmap == cfg.cmap_angles and d.cmap_log == cfg.cmap_weights
+    assert d.cmap == cfg.cmap_angles
 
 
 @pytest.mark.parametrize("T, base", [(8, 100.0), (12, 10000.0), (16, 500000.0), (16, 1e9), (8, 1e9)])
@@ -92,7 +91,7 @@ def test_fast_and_slow_pairs_are_split_by_the_measured_angles(tmp_path, T, base)
     with np.errstate(divide="ignore"):
         np.testing.assert_array_equal(d.log_slow, np.log10(d.grid[:, nf:]))
     assert np.all(np.isneginf(d.log_slow[0])) and np.all(np.isfinite(d.log_slow[1:]))
-    sc = slow_scale(d)
+    sc = slow_scale(d, load_config())
     assert sc.vmin <= d.log_slow[1:].min() and d.log_slow.max() <= sc.vmax and sc.vmax - sc.vmin >= 1
 
 
@@ -104,14 +103,29 @@ def test_the_slow_scale_ends_at_labelled_decades_in_round_steps(T, base):
     grid = rope_angle_grid(T, 16, base)
     nf = int(np.count_nonzero(grid[-1] >= QUARTER_TURN))
     with np.errstate(divide="ignore"):
-        d = SimpleNamespace(log_slow=np.log10(grid[:, nf:]), cmap_log="viridis")
-    t = slow_decades(d)
+        d = SimpleNamespace(log_slow=np.log10(grid[:, nf:]))
+    cfg = load_config()
+    t = slow_decades(d, cfg)
     steps = np.diff(t)
     assert len(t) >= 2 and np.all(steps == steps[0]) and len(t) <= SLOW_DECADES + 2  # even steps, a few labels
     finite = d.log_slow[np.isfinite(d.log_slow)]
     assert t[0] <= finite.min() and finite.max() <= t[-1]  # every slow angle inside the scale
-    assert t[0] > finite.min() - steps[0]  # and no decade more than needed at the low end
-    assert (slow_scale(d).vmin, slow_scale(d).vmax) == (t[0], t[-1])  # the bar's ends are labelled ticks
+    assert t[0] > finite.min() - 1 and t[-1] < finite.max() + 1  # and no decade more than needed at either end
+    assert (slow_scale(d, cfg).vmin, slow_scale(d, cfg).vmax) == (t[0], t[-1])  # the bar's ends are labelled ticks
+
+
+def test_the_slow_angles_are_on_the_decks_scale_never_the_weights_colormap(final, corners):
+    """Issue 33: clip 10 put viridis (the deck's colour for weights in [0, 1]) on log-scale angles.  Now the
+    slow pairs are painted by the deck's "slow angles" scale (cividis), and by another sequential map when a
+    config picks cividis for the weights: in every corner the slow angles' colormap is not the weights'.  On
+    the old main the slow scale was ``ColorScale(cfg.cmap_weights, ...)``: the weights' colormap itself."""
+    scene, _ = final
+    assert scene.table.log_scale.name == "cividis" and scene.table.log_scale.quantity == "slow angles"
+    assert scene.table.scale.quantity == "angles"
+    for name, res in corners.items():
+        sc = res.scene
+        assert sc.table.log_scale.name != sc.cfg.cmap_weights, name
+        assert sc.table.log_scale.quantity == "slow angles", name
 
 
 def test_the_table_is_one_matrix_on_one_cyclic_scale(final):
@@ -120,7 +134,7 @@ def test_the_table_is_one_matrix_on_one_cyclic_scale(final):
     scene, _ = final
     d = scene.data
     tb = scene.table
-    cyc = angle_scale(d)
+    cyc = angle_scale(scene.cfg)
     assert tb.scale.same_as(cyc) and (cyc.vmin, cyc.vmax) == (0.0, 2 * np.pi) and cyc.name == d.cmap
     np.testing.assert_array_equal(tb.grid.values, d.wrapped)
     for key in ("walk", "check"):
@@ -140,7 +154,7 @@ def test_the_slow_beat_colours_the_slow_pairs_by_log_angle(final):
     scene, _ = final
     d = scene.data
     tb = scene.table
-    logs = slow_scale(d)
+    logs = slow_scale(d, scene.cfg)
     assert tb.log_scale.same_as(logs)
     np.testing.assert_array_equal(tb.slow.values, d.log_slow)
     frame = scene.beat_frames["slow_scale"]
@@ -156,7 +170,7 @@ def test_the_slow_beat_colours_the_slow_pairs_by_log_angle(final):
     for i in range(nf, d.d // 2):
         c = np.array([pixel(scene, frame, tb.slow.cell(m, i - nf).get_center()) for m in range(1, d.T)])
         assert np.abs(c.max(axis=0) - c.min(axis=0)).max() > 30, i
-    # the "0 exact" swatch is the masked colour of row m = 0
+    # the "0" swatch is the masked colour of row m = 0
     assert np.abs(pixel(scene, frame, tb.zero_key[0].get_center()) - rgb255(FAINT)).max() <= 4
 
 
@@ -165,8 +179,9 @@ def test_each_colour_bar_spans_its_scale(final):
     tb = scene.table
     d = scene.data
     assert tb.bar.ticks == ANGLE_TICKS
-    assert tb.log_bar.ticks == tuple(float(t) for t in slow_decades(d))
-    assert [t.typst_code.strip("$ ") for t in tb.log_bar.tick_labels] == [numbers.power(k).math for k in slow_decades(d)]
+    assert tb.log_bar.ticks == tuple(float(t) for t in slow_decades(d, scene.cfg))
+    assert [t.typst_code.strip("$ ") for t in tb.log_bar.tick_labels] == [
+        numbers.power(k).math for k in slow_decades(d, scene.cfg)]
     # each bar is painted with its panel's scale, stripe by stripe, from its scale's low end to its high end
     for bar, scale in ((tb.log_bar, tb.log_scale), (tb.bar, tb.scale)):
         assert bar.color_scale is scale
@@ -218,10 +233,13 @@ def test_the_walks_chain_of_position_swaps_never_shows_two_figures_at_once():
 def test_the_figures_on_screen_are_the_measured_ones(final):
     scene, frame = final
     d = scene.data
-    assert scene.proof.figure == numbers.measure(d.defect)
-    for i, t in scene.theta.items():
-        assert theta_figure(d.theta[i]).math in t.typst_code
-    assert np.abs(dominant_ink(scene, frame, scene.proof, BG) - rgb255(VERIFIED)).max() <= 40  # the check passed
+    assert scene.proof.figure == numbers.measure(d.defect) and scene.proof.passed and scene.proof._verdict
+    # the row of rates, under θᵢ ≈, one over each column: the measured rate, its ≈ carried by the row's name
+    for i, t in enumerate(scene.table.thetas):
+        assert t.typst_code.strip("$ ") == theta_figure(d.theta[i]).math.removeprefix("approx ")
+        assert abs(t.get_x() - scene.table.grid.cell(0, i).get_x()) < 1e-6
+    assert "approx" in scene.table.theta_name.typst_code
+    assert scene.proof.check._role == "verified"
 
 
 def test_the_base_is_printed_as_given_or_marked_approximate():
@@ -252,21 +270,59 @@ def test_lecture_language_no_notebook_output_labels_bound_no_dead_beat(final):
     assert ("log_slow" in {q for q, _ in slow.named}) and "log_slow" in {q for q, _ in slow.shown}
 
 
-def test_the_close_brings_the_proof_forward_over_a_fast_and_a_slow_hand(final):
+def _ink(frame) -> float:
+    """The share of a frame's content area (below the header, above the subtitle band) drawn in anything but
+    the background."""
+    h = frame.shape[0]
+    body = frame[int(0.14 * h): int(0.88 * h)].astype(int)
+    return float(np.mean(np.abs(body - rgb255(BG)).max(axis=2) > 24))
+
+
+def test_the_formula_beat_shows_what_the_formula_describes(final):
+    """Issue 33: clip 10's `formula` beat was one line of formula for 9 s (under 1.5 % ink at 480p).  Now the
+    formula is drawn over what it describes: a hand per pair with its rate θᵢ, over the empty table whose
+    row m will hold m θᵢ; the frame carries several times the old ink."""
+    scene, _ = final
+    rec = _record(scene, "formula")
+    texts = _texts(rec)
+    d = scene.data
+    assert any(t.startswith('"angle"') for t in texts)
+    for i in range(d.d // 2):  # every pair's number and rate under its hand
+        assert f"{'i'} = {i}" in texts
+        assert theta_figure(d.theta[i]).math.removeprefix("approx ") in texts
+    assert _ink(scene.beat_frames["formula"]) > 0.06, _ink(scene.beat_frames["formula"])
+    ids = {it.mid for it in rec.items}
+    assert id(scene.table.dials.dials[0].face) in ids and id(scene.table.slots[0]) in ids
+
+
+def test_the_close_is_the_verdict_over_the_two_hands_with_their_rates(final):
+    """Issue 33: clip 10 closed on two small dials and two words (2.6 % ink), without their θᵢ.  Now the close
+    is the verdict (✓ and the measured gap) over the fast and the slow hand, large, each with its rate θᵢ, the
+    path it swept (a dot per position, in its cell's colour) and its column of the table beside it."""
     scene, frame = final
     d = scene.data
     close = scene.audit.records[-1]
     assert close.key == "close"
-    texts = {it.text: it for it in close.items if it.kind == "text" and not it.header and it.opacity > 0.3}
-    proof = next(it for t, it in texts.items() if t.startswith("max abs"))
-    assert set(texts) == {proof.text, "fast", "slow", numbers.EXACT_MARK} - ({numbers.EXACT_MARK} if d.defect else set())
+    texts = [it.text for it in close.items if it.kind == "text" and not it.header and it.opacity > 0.9]
+    end = scene.closing_picture
+    assert end.proof is scene.proof and scene.proof._verdict and scene.proof.passed
+    for th, i in zip(end.thetas, (d.fast, d.slow)):  # each hand's rate, as the formula names it
+        assert th.typst_code.strip("$ ") in texts
+        assert f"theta_{i}" in th.typst_code and theta_figure(d.theta[i]).math in th.typst_code
+    assert {"fast:", "slow:"} <= set(texts)
     content = scene.layout.content
-    assert proof.box[2] - proof.box[0] >= 0.6 * content.width  # large
-    # the two hands it is about, under it, side by side
     fast, slow = scene.table.dials.dials[d.fast], scene.table.dials.dials[d.slow]
-    assert fast.center[1] < proof.box[1] and slow.center[1] < proof.box[1]
+    assert fast.center[1] < scene.proof.get_bottom()[1] and slow.center[1] < scene.proof.get_bottom()[1]
     assert fast.center[0] < slow.center[0] and abs(fast.center[1] - slow.center[1]) < 1e-6
-    assert fast.face.width >= 1.5 * 2 * scene.table.radius  # grown
+    assert fast.face.height >= 0.4 * content.height  # large
+    # the swept paths: a dot at every angle m θᵢ up to the last position, coloured as its cell
+    for path, i, dial in zip(end.paths, (d.fast, d.slow), (fast, slow)):
+        assert len(path) == d.m_pick + 1
+        for m, dot in enumerate(path):
+            v = dot.get_center() - dial.center
+            assert abs(np.angle(np.exp(1j * (np.arctan2(v[1], v[0]) - d.grid[m, i])))) < 1e-6
+            assert rgb255(dot.get_fill_color()).tolist() == rgb255(scene.table.scale.rgb(d.wrapped[m, i])).tolist()
+    assert _ink(frame) > 0.12, _ink(frame)
 
 
 def test_the_still_draws_with_the_clips_scales(final):
@@ -280,7 +336,7 @@ def test_the_still_draws_with_the_clips_scales(final):
     np.testing.assert_array_equal(B.values, scene.table.slow.values)
     for p, clip_scale in ((A, scene.table.scale), (B, scene.table.log_scale)):
         assert p.scale.same_as(clip_scale) and p.scale.cmap.name == clip_scale.cmap.name
-    assert tuple(A.cbar_ticks) == ANGLE_TICKS and tuple(B.cbar_ticks) == tuple(float(t) for t in slow_decades(d))
+    assert tuple(A.cbar_ticks) == ANGLE_TICKS and tuple(B.cbar_ticks) == tuple(float(t) for t in slow_decades(d, scene.cfg))
     assert fmt_measure(d.defect).replace("exactly 0", "0 (exact)") in s.proof[0]
 
 

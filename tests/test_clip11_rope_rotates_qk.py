@@ -129,36 +129,48 @@ def test_the_hands_point_where_rope_puts_q_and_k_after_the_shift(final):
 def test_the_outputs_are_coloured_by_their_values_at_the_beats_that_show_them(final):
     scene, _ = final
     d = scene.data
-    for key, maps, Ys in (("v_plain_measure", scene.plain.maps, (d.Y_plain, d.Y_plain_shifted)),
-                          ("v_rot_measure", scene.rot.maps, (d.Y_rot, d.Y_rot_shifted))):
+    for key, maps, Ys in (("v_plain_measure", scene.plain.maps, (d.Y_plain, d.Y_plain_shifted, d.dY_plain)),
+                          ("v_rot_measure", scene.maps_at_measure, (d.Y_rot, d.Y_rot_shifted, d.dY_rot))):
         frame = scene.beat_frames[key]
-        for h, Y in zip(maps, Ys):
+        for h, Y, sc in zip(maps, Ys, (scene.y_scale, scene.y_scale, scene.d_scale)):
             np.testing.assert_array_equal(h.values, Y)
             for i in range(Y.shape[0]):
                 for j in range(Y.shape[1]):
                     got = pixel(scene, frame, h.cell_center(i, j))
-                    assert np.abs(got - rgb255(scene.y_scale.rgb(Y[i, j]))).max() <= 4, (key, i, j)
-    # the boxes of the last beat frame the cell that moved most, in both maps
+                    assert np.abs(got - rgb255(sc.rgb(Y[i, j]))).max() <= 4, (key, i, j)
+    # ΔY is the difference of the two outputs, and its largest entry is the measured defect
+    np.testing.assert_array_equal(d.dY_plain, d.Y_plain_shifted - d.Y_plain)
+    np.testing.assert_array_equal(d.dY_rot, d.Y_rot_shifted - d.Y_rot)
+    assert np.max(np.abs(d.dY_plain)) == d.defect_plain and np.max(np.abs(d.dY_rot)) == d.defect_rot
+    assert np.unravel_index(np.argmax(np.abs(d.dY_rot)), d.dY_rot.shape) == d.worst_rot
+    # the boxes of the last beat frame the cell that moved most, in all three maps
     rec = _record(scene, "v_rot_measure")
     boxes = [it for it in rec.items if it.kind == "graphic" and it.stroke_rgb is not None
              and np.allclose(it.stroke_rgb, HIGHLIGHT.to_rgb(), atol=1e-3)]
     centres = [np.array([(b.box[0] + b.box[2]) / 2, (b.box[1] + b.box[3]) / 2]) for b in boxes]
-    for h in scene.rot.maps:
+    for h in scene.maps_at_measure:  # where they stood at that beat
         assert any(np.allclose(c, h.cell_center(*d.worst_rot)[:2], atol=1e-3) for c in centres)
 
 
 def test_one_colour_scale_for_every_output_and_its_bar(final):
+    """The outputs are painted by the deck's "outputs" scale (which holds RoPE's outputs at both positions,
+    V alone and V rotated), their differences by the "output shifts" scale made from both ΔY."""
+    from scenes.kit.scales import scale
+
     scene, _ = final
     d = scene.data
-    M = nice_ceil(float(np.max(np.abs(np.concatenate([d.Y_plain, d.Y_plain_shifted, d.Y_rot, d.Y_rot_shifted])))))
-    assert (scene.y_scale.vmin, scene.y_scale.vmax) == (-M, M)  # round ends, over all four matrices
+    assert scene.y_scale.quantity == "outputs" and scene.y_scale.same_as(scale("outputs", scene.cfg))
+    assert scene.d_scale.quantity == "output shifts"
+    every = np.concatenate([d.Y_plain, d.Y_plain_shifted, d.Y_rot, d.Y_rot_shifted]).ravel()
+    assert scene.y_scale.vmin <= every.min() and every.max() <= scene.y_scale.vmax
+    M = nice_ceil(float(np.max(np.abs(np.concatenate([d.dY_plain, d.dY_rot])))))
+    assert (scene.d_scale.vmin, scene.d_scale.vmax) == (-M, M)
     for pair in (scene.plain, scene.rot):
-        assert all(h.color_scale is scene.y_scale for h in pair.maps)
-        bar = pair.bar
-        assert bar.color_scale is scene.y_scale
-        for stripe, v in zip(bar.stripes, bar.values):
-            assert np.abs(rgb255(stripe.get_fill_color()) - rgb255(scene.y_scale.rgb(v))).max() <= 1
-        assert [t.text for t in bar.tick_labels] == [numbers.tick(v).replace(" ", "") for v in (-M, 0.0, M)]
+        assert all(h.color_scale is scene.y_scale for h in pair.maps[:2]) and pair.maps[2].color_scale is scene.d_scale
+        for bar, sc in ((pair.bar, scene.y_scale), (pair.dbar, scene.d_scale)):
+            assert bar.color_scale is sc
+            for stripe, v in zip(bar.stripes, bar.values):
+                assert np.abs(rgb255(stripe.get_fill_color()) - rgb255(sc.rgb(v))).max() <= 1
 
 
 def test_the_figures_on_screen_are_the_measured_ones_typeset_with_their_math(final):
@@ -169,17 +181,38 @@ def test_the_figures_on_screen_are_the_measured_ones_typeset_with_their_math(fin
     assert f'"score"({d.m}, {d.n})' in scene.score_row.typst_code  # number and formula on one math line
     assert scene.gap_row.figure == numbers.measure(d.score_gap)
     assert scene.gap_max_row.figure == numbers.measure(d.score_gap_max)
-    assert str(d.s_max) in scene.gap_max_row.typst_code and "s <=" in scene.gap_max_row.typst_code  # s is defined
+    code = scene.gap_max_row.value.typst_code
+    assert str(d.s_max) in code and "s <=" in code  # s is defined
     assert [p.measure.figure for p in (scene.plain, scene.rot)] == [numbers.measure(d.defect_plain),
                                                                     numbers.measure(d.defect_rot)]
-    # at the close, a passed check reads in the verified colour, the rotated V's change in the failed one
-    for mob, want in ((scene.gap_max_row, VERIFIED), (scene.plain.measure, VERIFIED), (scene.rot.measure, FAILED)):
-        assert np.abs(dominant_ink(scene, frame, mob, BG) - rgb255(want)).max() <= 40
+    # every measured result is a verdict: a check mark where the check passed, a cross for the rotated V
+    for v, ok in ((scene.gap_row, True), (scene.gap_max_row, True), (scene.plain.measure, True),
+                  (scene.rot.measure, False)):
+        assert v._verdict and v.passed == ok and v.check._role == ("verified" if ok else "failed")
     # the readouts name the positions the hands were last turned to, by token, as math
     assert [m.typst_code.strip("$ ") for m in scene.moved] == [f"m + s = {d.m + d.s}", f"n + s = {d.n + d.s}"]
     assert [m.typst_code.strip("$ ") for m in scene.where] == [f"m = {d.m}", f"n = {d.n}"]
     assert scene.who[0][1].text.replace(" ", "") == f"queryoftoken{d.q_token},"
     assert scene.who[1][1].text.replace(" ", "") == f"keyoftoken{d.k_token},"
+
+
+def test_q_m_means_the_query_at_position_m_as_in_clip_09(final):
+    """Issue 33: clips 11 and 09 meant different things by qₘ (09: the query at position m, Rₘ W_q x; 11: the
+    token's query before its rotation, in (Rₘ qₘ)ᵀ(Rₙ kₙ)).  One meaning now: qₘ is the query at position
+    m, as 09 and the notation table have it; 11's why line reads qₘ · kₙ = (Rₘ q)ᵀ(Rₙ k) = qᵀ R₍ₙ₋ₘ₎ k, with
+    q and k the token's own, and never rotates a qₘ.  (On the old main the line was (R_m q_m)^T (R_n k_n).)"""
+    from scenes.clips.c09_three_positional_schemes import ThreePositionalSchemes
+
+    scene, _ = final
+    line = scene.why[0].typst_code
+    flat = "".join(line.split())
+    assert 'manimgrp("q0",q_m)dotmanimgrp("k0",k_n)=(R_mmanimgrp("q1",q))' in flat, flat
+    assert "R_mmanimgrp(\"q1\",q_m)" not in flat and "(R_m q_m)" not in line
+    rope_09 = ThreePositionalSchemes.DERIVATION[0]  # 09: q_m · k_n = (R_m W_q x)^T R_n W_k x
+    assert rope_09.startswith("q_m dot k_n = (R_m W_q x)")
+    # every text of the clip that rotates something by R_m rotates q (or W_q x), never q_m
+    texts = [it.text for rec in scene.audit.records for it in rec.items if it.kind == "text"]
+    assert not [t for t in texts if "R_m" in t and "q_m" in t.split("=", 1)[-1] and "(R_m q_m" in t.replace(" ", " ")]
 
 
 def test_lecture_language_labels_bound_and_no_dead_beat(final):
@@ -196,29 +229,39 @@ def test_lecture_language_labels_bound_and_no_dead_beat(final):
         assert not [t for t in _texts(rec) if ".." in t], rec.key
 
 
-def test_the_close_brings_the_three_measured_lines_forward(final):
-    scene, _ = final
+def test_the_close_is_a_picture_of_the_three_verdicts(final):
+    """Issue 33: clip 11 closed on three lines of text.  Now the close is a picture: the first pair's hands
+    with the arc between q and k beside the verdict on the scores (✓), and under it what the shift does to
+    the outputs, ΔY, as two maps: blank with V left alone (✓ and its measured figure), coloured with V
+    rotated (✗ and its figure), the cell that moved most boxed.  The rest is gone."""
+    scene, frame = final
+    d = scene.data
     close = scene.audit.records[-1]
     assert close.key == "close"
-    texts = [it for it in close.items if it.kind == "text" and not it.header and it.opacity > 0.3]
-    names = {it.text for it in texts}
-    assert {scene.gap_max_row.typst_code.strip("$ "), scene.plain.measure.typst_code.strip("$ "),
-            scene.rot.measure.typst_code.strip("$ ")} <= names
-    assert len(texts) == 5  # the three measures and the two values' heads; the rest is gone
+    shown = {q: v for q, v in close.shown}
+    np.testing.assert_array_equal(shown["dY_plain"], d.dY_plain)
+    np.testing.assert_array_equal(shown["dY_rot"], d.dY_rot)
+    assert not {"Y_plain", "Y_rot", "Y_plain_shifted", "Y_rot_shifted"} & set(shown)  # the outputs themselves went
+    verdicts = [scene.gap_max_row, scene.plain.measure, scene.rot.measure]
+    assert [v.passed for v in verdicts] == [True, True, False]
+    texts = {it.text for it in close.items if it.kind == "text" and not it.header and it.opacity > 0.9}
+    assert {v.value.typst_code.strip("$ ") for v in verdicts} <= texts
+    # the hand pair: pair 0 after the shift, its q and k hands and the arc between them
+    dial = scene.close_dial
+    ids = {it.mid for it in close.items if it.opacity > 0.9}
+    assert all(id(h) in ids for h in dial[0].hands) and id(dial[1]) in ids
+    # the maps: ΔY with V alone is blank (white on the diverging scale), with V rotated it is not
+    plain_map, rot_map = scene.close_maps
+    white = rgb255(scene.d_scale.rgb(0.0))
+    T, dd = d.dY_plain.shape
+    for i in range(T):
+        for j in range(dd):
+            assert np.abs(pixel(scene, frame, plain_map.cell_center(i, j)) - white).max() <= 4
+    worst = pixel(scene, frame, rot_map.cell_center(*d.worst_rot))
+    assert np.abs(worst - white).max() > 60
     content = scene.layout.content
-    left, right = min(it.box[0] for it in texts), max(it.box[2] for it in texts)
-    assert right - left >= 0.6 * content.width  # large
-    assert abs((left + right) / 2 - content.center[0]) < 0.05
-
-
-def test_the_still_draws_with_the_clips_scale(final):
-    from scenes.figures import designed_stills
-
-    scene, _ = final
-    s = designed_stills("RoPERotatesQK", scene.data, scene.cfg)[0]
-    for k, h in zip("ABCD", (*scene.plain.maps, *scene.rot.maps)):
-        np.testing.assert_array_equal(s.panels[k].values, h.values)
-        assert s.panels[k].scale.same_as(h.color_scale) and s.panels[k].scale.same_as(output_scale(scene.data))
+    assert rot_map.height >= 0.3 * content.height  # large
+    assert scene.final is scene.takeaway()
 
 
 def test_captions_one_per_beat_and_long_enough_to_read(final):

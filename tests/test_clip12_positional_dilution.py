@@ -1,7 +1,7 @@
 """Clip 12 PositionalDilution: the computed curves, the measured onsets, the labels bound to them, the
-closing lanes (where positions are still told apart, per width), the layout and lecture language over
-the config matrix, narration that stays true for every config, and the still drawn from the same
-description."""
+closing lanes (told apart up to m*, then the measured share of positions with a twin, never "all blurred"),
+the verdict, the staging (the first width alone and large), the layout and lecture language over the
+config matrix, narration that stays true for every config, and the still drawn from the same description."""
 
 from __future__ import annotations
 
@@ -19,13 +19,15 @@ from frames import (
     rgb255,
 )
 from mathcore import load_config, sinusoidal_dilution
-from mathcore.extrapolation import ambiguity_onset
+from mathcore.extrapolation import ambiguity_onset, ambiguity_share
 from scenes.clips.c12_positional_dilution import PositionalDilution, PositionalDilutionData
+from scenes.clips.c12_widgets import share_text as lane_share, twin_bins
 from scenes.figures import stills_for
 from scenes.figures.extrapolation import hex_of, width_colors
-from scenes.kit import BG, DIM, HIGHLIGHT
+from scenes.kit import BG, HIGHLIGHT, VERIFIED
 from scenes.audit.contrast import ratio
-from scenes.kit.numbers import count
+from scenes.kit.numbers import count, measure
+from scenes.figures.extrapolation import share_percent as share_text
 
 
 @pytest.fixture(scope="module")
@@ -36,10 +38,6 @@ def final():
 @pytest.fixture(scope="module")
 def corners(tmp_path_factory):
     return corner_results(PositionalDilution, tmp_path_factory)
-
-
-def blend(color, opacity):
-    return np.round(opacity * rgb255(color) + (1 - opacity) * rgb255(BG)).astype(int)
 
 
 def test_data_is_what_mathcore_computes_from_the_config():
@@ -108,36 +106,95 @@ def test_the_onsets_are_marked_where_they_were_measured(final):
         assert dot.get_fill_color().to_hex() == scene.colors[k].to_hex()  # the dot in its width's colour
         assert ring_t.get_stroke_color().to_hex() == HIGHLIGHT.to_hex()  # the ring says "look here"
         assert abs(drop.get_center()[0] - p.to_point(o.t, 0)[0]) < 1e-6
-        # the blurred zone starts at m*, the told-apart zone ends there
+        # the told-apart part of the close's lane ends at m*, where the frame of the shares begins
         x = p.to_point(o.t, 0)[0]
-        assert abs(scene.figure.lanes[k].blurred.get_left()[0] - x) < 1e-6
-        assert abs(scene.figure.lanes[k].clear.get_right()[0] - x) < 1e-6
-        assert abs(scene.figure.lanes[k].edge.get_x() - x) < 1e-6
+        lane = scene.twin_lanes.lanes[k]
+        assert abs(lane.clear.get_right()[0] - x) < 1e-6
+        assert abs(lane.frame.get_left()[0] - x) < 1e-6
+        assert abs(lane.edge.get_x() - x) < 1e-6
 
 
-def test_the_close_ends_on_the_lanes_large(final):
-    """The takeaway: one lane per width, coloured while positions are told apart, grey once they blur."""
+def test_the_close_ends_on_the_lanes_under_the_verdict(final):
+    """The takeaway: one lane per width, coloured while positions are told apart, then grey columns as tall
+    as the measured share with a twin; the verdict over them, the formulas and curves gone."""
     scene, frame = final
     d = scene.data
-    P = scene.figure
+    TL = scene.twin_lanes
     on = {id(f) for m in scene.mobjects for f in m.get_family()}
     for k in range(len(d.widths)):
-        lane = P.lanes[k]
-        assert id(lane.clear) in on and id(lane.blurred) in on and id(lane.tag) in on
+        lane = TL.lanes[k]
+        assert id(lane.clear) in on and id(lane.columns) in on and id(lane.tag) in on
         assert id(scene.curves[k]) not in on and id(scene.markers[k][3]) not in on  # the panels are gone
         y = lane.clear.get_y()
-        x0, xm, x1 = lane.clear.get_left()[0], lane.clear.get_right()[0], lane.blurred.get_right()[0]
+        x0, xm = lane.clear.get_left()[0], lane.clear.get_right()[0]
         got = pixel(scene, frame, [(x0 + xm) / 2, y, 0])
-        assert np.abs(got - blend(scene.colors[k], 0.85)).max() <= 14, (k, got)
-        got = pixel(scene, frame, [(xm + x1) / 2, y, 0])
-        assert np.abs(got - blend(DIM, 0.35)).max() <= 14, (k, got)
-        # each lane is named in its width's colour, and its m* printed beside it
+        assert np.abs(got - rgb255(scene.colors[k])).max() <= 14, (k, got)
         ink = dominant_ink(scene, frame, lane.tag, BG)
         assert np.abs(ink - rgb255(scene.colors[k])).max() <= 40, (k, ink)
-        assert abs(scene.onset_values[k].get_y() - y) < 1e-6
+    assert id(scene.formula) not in on and id(scene.rule) not in on
+    v = scene.verdict
+    assert v._verdict and v.passed and id(v.check) in on
+    assert v.check.get_stroke_color().to_hex() == VERIFIED.to_hex()
+    wide = [k for k in d.found() if d.shares[k].checked][-1]
+    assert v.figure.text == lane_share(d.shares[wide].share)
     take = scene.takeaway()
     content = scene.layout.content
     assert take.width >= 0.9 * content.width and take.height >= 0.6 * content.height
+
+
+def test_past_m_star_the_lanes_show_the_measured_share_not_all_blurred(final):
+    """The meaning beat once shaded everything past m* grey ("past m*, positions blur"), though m* is only the
+    *first* position with a twin: at d = 256 only two in three of the positions 173 to 5 000 have one.  The
+    lanes now draw, per stretch of positions past m*, a column exactly as tall as the share of its positions
+    with a twin (mathcore.extrapolation.ambiguity_share), and print the share past m* on the right.  The old
+    picture fails this test: it had no column below full height and printed no share."""
+    scene, frame = final
+    d = scene.data
+    TL = scene.twin_lanes
+    cfg = load_config()
+    _, cos = sinusoidal_dilution(cfg.dilution_t_max, cfg.dilution_widths, cfg.rope_base)
+    for k, row in enumerate(cos):
+        a = ambiguity_share(row, 2.0)
+        assert a.horizon == cfg.dilution_t_max // 2
+        lane = TL.lanes[k]
+        lo, hi, share = d.bins[k]
+        # the stretches cover every position from m* to the horizon once, and each share is the measured one
+        assert lo[0] == a.onset.t and hi[-1] == a.horizon + 1 and (lo[1:] == hi[:-1]).all()
+        for a_, b_, s_ in zip(lo, hi, share):
+            assert s_ == a.twins[a_ - 1:b_ - 1].mean()
+        np.testing.assert_array_equal(lane.columns.values, share)
+        # every drawn column is as tall as its share of the lane
+        drawn = [c.height / TL.lane_height for c in lane.columns]
+        np.testing.assert_allclose(drawn, share[share > 0], atol=1e-6)
+        # the share printed is the measured share past m*
+        printed = TL.share_labels[k].typst_code.strip("$ ")
+        assert printed == share_text(a.share)
+    wide = d.shares[d.by_width()[-1]]
+    assert 0.66 < wide.share < 0.67 and share_text(wide.share) == "66 %"
+    assert min(d.bins[d.by_width()[-1]][2]) < 0.5  # a stretch past m* where most positions have no twin
+    # the caption says the shares, never that every position past m* blurs
+    meaning = next(c.text for c in scene.captions if c.key.startswith("meaning"))
+    assert "99 %, 97 % and 66 %" in meaning and "positions blur" not in meaning
+
+
+def test_twin_bins_cover_every_position_once():
+    twins = np.random.default_rng(0).random(500) < 0.4
+    lo, hi, share = twin_bins(twins, 7)
+    assert lo[0] == 7 and hi[-1] == 501 and (lo[1:] == hi[:-1]).all() and (hi > lo).all()
+    assert sum((b - a) * s for a, b, s in zip(lo, hi, share)) == pytest.approx(twins[6:].sum())
+    assert twin_bins(twins, 501)[0].size == 0
+
+
+def test_the_first_width_is_drawn_alone_and_large_first(final):
+    scene, _ = final
+    P = scene.figure
+    solo, stack = P.solo, scene.stack
+    assert len(solo) and solo.panel_height > 2.5 * stack.panel_height
+    np.testing.assert_allclose(P.solo_curve.data_index, scene.curves[scene.data.by_width()[0]].data_index)
+    beats = {r.key: r for r in scene.audit.records}
+    first = beats["first"]
+    assert P.swing.get_center()[1] > solo.panels[0].axes[0].get_y()  # the swing box on the large panel
+    assert first.subject and beats["wider"].subject
 
 
 def test_the_figures_on_screen_are_the_measured_ones(final):
@@ -145,6 +202,7 @@ def test_the_figures_on_screen_are_the_measured_ones(final):
     d = scene.data
     printed = [v.typst_code.strip("$ ") for v in scene.onset_values]
     assert printed == [f"m^* = {count(o.t).math}" for o in d.onsets]
+    assert [t.typst_code.strip("$ ") for t in scene.twin_lanes.share_labels] == ["99 %", "97 %", "66 %"]
     assert [w.typst_code.strip("$ ") for w in scene.width_labels] == [f"d = {w}" for w in d.widths]
     assert printed == ["m^* = 2", "m^* = 15", "m^* = 172"]  # the lecture config's widths 16, 64, 256
     assert "2 m" in scene.rule.typst_code  # the rule prints the factor the onsets were measured with
@@ -160,8 +218,10 @@ def test_labels_are_bound_to_the_arrays_they_name(final):
     for k, o in enumerate(d.onsets):
         assert scene.width_labels[k]._names == scene.curves[k]._shows == f"cos[{k}]"
         np.testing.assert_array_equal(scene.curves[k].values, q[f"cos[{k}]"])
-        assert scene.onset_values[k]._names == scene.markers[k]._shows == scene.figure.lanes[k].edge._shows
+        assert scene.onset_values[k]._names == scene.markers[k]._shows == scene.twin_lanes.lanes[k].edge._shows
         np.testing.assert_array_equal(scene.markers[k].values, q[f"onset_m[{k}]"])
+        assert scene.twin_lanes.lanes[k].columns._shows == f"share_bins[{k}]"
+        np.testing.assert_array_equal(scene.twin_lanes.lanes[k].columns.values, q[f"share_bins[{k}]"])
         assert q[f"onset_m[{k}]"][0] == o.t
 
 
@@ -196,6 +256,7 @@ def test_the_still_draws_the_same_curves_in_the_same_colours_on_the_same_axis(fi
     assert plot.x_log and plot.xlim == scene.panels[0].x_range
     assert list(plot.xticks) == [float(v) for v in (1, 10, 100, 1000, 10000)]
     assert any("m^*" in n.text for n in plot.notes) and "m* = 172" in still.proof[0]
+    assert "d = 256: 66 %" in still.proof[1] and "5000" in still.proof[1]  # the shares the lanes print
 
 
 def test_captions_one_per_beat_and_long_enough_to_read(final):
@@ -225,9 +286,13 @@ def test_narration_matches_the_measured_values_in_every_corner(corners):
         if len(found) == len(d.widths):
             assert "still" not in text, name  # no width is said to keep positions apart
         if not found:
-            assert "no longer tells" not in text and "every width blurs" not in text, name
-        if "Wider helps" in text:
+            assert "every width blurs" not in text and "have a twin" not in text, name
+        if "Wider waits longer" in text:
             assert d.wider_waits_longer(), name
+        for k in d.found():
+            if d.shares[k].checked:
+                assert share_text(d.shares[k].share) in text, name  # every share past m* is said
+        assert "positions blur" not in text, name
         if "the cosine falls steadily" in text:
             assert d.falls_steadily(d.by_width()[0]), name
         assert " t " not in f" {text} " and "t*" not in text, name  # a position is m, its onset m*
@@ -253,9 +318,10 @@ def test_the_words_follow_the_numbers():
     assert d.onsets[0].t is None and d.falls_steadily(0) and np.isnan(d.onset_m[0])
     assert variant(d, "first") == "first_steady"
     assert variant(d, "marks") == "marks_none" and variant(d, "close") == "close_none"
+    assert variant(d, "meaning") == "meaning_none"
     # one width blurs, the other does not
     d = fake([wobbly, steady], [2, 64])
-    assert variant(d, "marks") == "marks_some" and variant(d, "meaning") == "meaning_some"
+    assert variant(d, "marks") == "marks_some" and variant(d, "meaning") in ("meaning", "meaning_few")
     assert variant(d, "close") == "close_some" and variant(d, "first") == "first"
     # listed widest first: the first curve drawn (and described) is still the narrowest
     d = fake([steady, wobbly], [64, 2])
@@ -278,3 +344,42 @@ def test_the_base_is_printed_exactly_or_marked_as_rounded():
 
     assert base_relation(12345.678) == "b approx 12 thin 346" and base_relation(10000.0) == "b = 10 thin 000"
     assert base_relation(12345.678, math=False) == "b ≈ 12\u2009346"  # one relation, never "= ≈"
+
+
+def test_the_close_verdict_is_the_takeaway_number(final):
+    """Review (issue 33): the close's verdict read "widths with an m* up to 10 000 = 3 of 3", code-output
+    phrasing with 10 000 while the lanes say 5000. The verdict is now the takeaway: at the widest width, the
+    measured share of positions past m* with a twin (66 % at d = 256, past m* = 172), passed when most do.
+    The old verdict (3 of 3) fails this."""
+    scene, _ = final
+    d = scene.data
+    wide = [k for k in d.found() if d.shares[k].checked][-1]
+    a = ambiguity_share(d.cos[wide], d.factor)
+    assert (d.widths[wide], a.onset.t) == (256, 172) and round(100 * a.share) == 66
+    v = scene.verdict
+    assert v.figure.text == lane_share(a.share) and v.passed == (a.share > 0.5)
+    assert "10" + "\u2009000" not in str(scene.caption_values()["verdict"])
+    assert str(scene.caption_values()["verdict"]).startswith(lane_share(a.share))
+
+
+def test_the_swing_the_description_names_is_printed_over_its_box(final):
+    """Review (issue 33): the first beat's description named "span 1.6", never on screen, and called the
+    box "the last half" of the curve, a sliver on the log axis. The span is now printed over the box and the
+    description names where the box starts (m = t[len/2]). The old scene (no swing_label) fails this."""
+    scene, _ = final
+    d = scene.data
+    P = scene.figure
+    first = d.by_width()[0]
+    assert abs(d.swing(first) - np.ptp(d.cos[first][len(d.t) // 2:])) < 1e-12
+    lab = scene.swing_label
+    assert measure(d.swing(first)).math in lab.typst_code and lab.get_bottom()[1] > P.swing.get_top()[1]
+    values = scene.caption_values()
+    assert str(values["half"]) == count(d.t[len(d.t) // 2]).text
+    import pathlib, tomllib
+    t = tomllib.loads(pathlib.Path("assets/narration/12_positional_dilution.toml").read_text())["positional_dilution"]
+    for key in ("first", "first_wobbles", "first_steady"):
+        assert "last half" not in t["describe"][key] and "{half}" in t["describe"][key]
+    # the lanes' end: "past m = 5000", not "past m ≤ 5000"
+    assert str(values["horizon_line"]) == f"m = {count(d.horizon).text}"
+    # "blur" overstated: far positions look as alike to position 0 as nearer ones (c(n) >= c(m))
+    assert "blur" not in t["close"] and "as alike to position 0" in t["close"]

@@ -15,8 +15,19 @@ from frames import (
     rgb255,
 )
 from mathcore import learned_absolute_table, load_config
-from mathcore.extrapolation import GPT2, LLAMA2, LLAMA3, pair_angles, pairs_without_a_turn, rope_wavelengths
-from scenes.clips.c14_gpt2_to_llama import GPT2ToLLaMA
+from mathcore.extrapolation import (
+    GPT2,
+    LLAMA2,
+    LLAMA3,
+    pair_angles,
+    pairs_without_a_turn,
+    rope_wavelengths,
+    training_arcs,
+    wrapped_in_training,
+)
+from mathcore.measure import rope_unseen_pairs
+from mathcore.positions import LEARNED_STD
+from scenes.clips.c14_gpt2_to_llama import GPT2ToLLaMA, period_text
 from scenes.figures import stills_for
 from scenes.figures.extrapolation import base_colors, hex_of, table_scale
 from scenes.kit import FAILED, SEEN, UNSEEN, ColorScale
@@ -37,6 +48,10 @@ def shown(s: str) -> str:
     return s.replace(" ", "")  # Text.text drops plain spaces
 
 
+def band_words(mob) -> str:
+    return "".join(t.text for t in mob.get_family() if getattr(t, "text", ""))
+
+
 def test_data_is_what_mathcore_computes_from_the_config():
     cfg = load_config()
     d = GPT2ToLLaMA.build_data(cfg)
@@ -50,7 +65,7 @@ def test_data_is_what_mathcore_computes_from_the_config():
     assert d.slow_pairs == pairs_without_a_turn(LLAMA2.head_dim, LLAMA2.train_length, LLAMA2.rope_base) == 18
     assert (d.llama2, d.llama3, d.gpt2) == (LLAMA2, LLAMA3, GPT2)
     assert d.n_params == 1024 * 768
-    assert d.beyond_angle == pair_angles(GPT2.n_max, LLAMA2.head_dim, LLAMA2.rope_base)[0]
+    assert d.slow_angle == pair_angles(d.slow_position, LLAMA2.head_dim, LLAMA2.rope_base)[d.slow_index]
 
 
 def test_the_table_is_painted_by_its_values(final):
@@ -92,14 +107,14 @@ def test_the_wavelengths_are_plotted(final):
     # the training-length line sits at 4 096 on the log axis, in the seen colour, labelled L
     assert abs(scene.train_line.get_center()[1] - scene.plot.to_point(0, LLAMA2.train_length)[1]) < 1e-9
     assert scene.train_line.get_stroke_color().to_hex() == SEEN.to_hex()
-    assert scene.L_label.typst_code.strip("$ ") == f"L = {count(LLAMA2.train_length).math}"
+    assert scene.L_label.typst_code.strip("$ ") == f'"{LLAMA2.name}:" L = {count(LLAMA2.train_length).math}'
 
 
 def test_the_figures_on_screen_are_the_measured_ones_in_lecture_language(final):
     scene, _ = final
     d = scene.data
     assert scene.params_value.text == shown(count(d.table.size).text) == "786\u2009432"
-    assert scene.band_label.text == shown(f"{d.slow_pairs} of {d.n_pairs} never turn")
+    assert band_words(scene.band_label) == shown(f"LLaMA-2: {d.slow_pairs} of {d.n_pairs} never complete a turn in 4096")
     assert scene.cap_text.text == shown(f"no row for position {count(GPT2.n_max).text}")
     assert scene.zoom_text.text == shown(f"rows 0 to {d.zoom[0] - 1}, features 0 to {d.zoom[1] - 1}")
     # real sizes as labelled facts, typeset: n_max as a subscripted symbol, never the code's names
@@ -165,7 +180,8 @@ def test_the_slow_pairs_are_marked_in_the_unseen_colour(final):
     assert abs(scene.slow_band.get_left()[0] - p.to_point(first_slow - 0.5, 1)[0]) < 1e-6
     assert abs(scene.slow_band.get_bottom()[1] - scene.train_line.get_y()) < 1e-6
     assert scene.slow_band.get_fill_color().to_hex() == UNSEEN.to_hex()
-    assert scene.band_label.get_fill_color().to_hex() == UNSEEN.to_hex()
+    assert all(t.get_fill_color().to_hex() == UNSEEN.to_hex() for t in scene.band_label.get_family()
+               if getattr(t, "text", ""))
 
 
 def test_the_stages_one_subject_at_a_time(final):
@@ -180,7 +196,9 @@ def test_the_stages_one_subject_at_a_time(final):
         assert not any("parameters" in t or "features" in t for t in texts), key
 
 
-def test_the_close_ends_on_a_last_row_against_any_position(final):
+def test_the_close_ends_on_a_last_row_against_a_slow_pair_past_training(final):
+    """Issue 33: the close shows a *slow* pair at an angle training never reached and names lecture 6 on
+    screen (the old close showed pair 0, a fast pair, and named lecture 6 only in the caption)."""
     scene, frame = final
     d = scene.data
     on = {id(f) for m in scene.mobjects for f in m.get_family()}
@@ -188,10 +206,97 @@ def test_the_close_ends_on_a_last_row_against_any_position(final):
     assert id(scene.plot.axes[0]) not in on and id(scene.view.image) not in on  # the rest is gone
     content = scene.layout.content
     assert scene.summary.width >= 0.6 * content.width and scene.summary.height >= 0.6 * content.height
-    assert np.isclose(scene.closing_dial.angle, d.beyond_angle)  # RoPE's pair 0 at position n_max
+    # LLaMA-2's slowest pair at twice its training length: never completed a turn, and its angle there is
+    # past the arc it swept in training (mathcore's rule for an unseen angle)
+    i, m = d.slow_index, d.slow_position
+    assert i == d.n_pairs - 1 and m > LLAMA2.train_length
+    assert not wrapped_in_training(LLAMA2.head_dim, LLAMA2.train_length, LLAMA2.rope_base)[i]
+    assert rope_unseen_pairs([m], LLAMA2.head_dim, LLAMA2.train_length, LLAMA2.rope_base)[0, i] and d.slow_unseen
+    assert np.isclose(scene.closing_dial.angle, pair_angles(m, LLAMA2.head_dim, LLAMA2.rope_base)[i])
+    arc = training_arcs(LLAMA2.head_dim, LLAMA2.train_length, LLAMA2.rope_base)[i]
+    assert np.isclose(scene.slow_arc.angle, arc) and scene.closing_dial.angle > arc
     words = [getattr(f, "text", "") for f in scene.summary.get_family()]
     assert shown(f"no row for position {count(GPT2.n_max).text}") in words
-    assert shown(f"pair 0 at position {count(GPT2.n_max).text}") in words
+    # the verdict: the angle there against the arc training swept, ✗ (an angle never seen), with both figures
+    assert scene.slow_words.passed is False and scene.slow_words._verdict
+    assert scene.slow_words.figure.text == f"m·θ{i} = {d.slow_angle:.2f} > {arc:.2f}"
+    assert np.isclose(d.slow_angle, m * 2 * np.pi / rope_wavelengths(LLAMA2.head_dim, LLAMA2.rope_base)[i])
+    assert "lecture6" in words  # named on screen, not only in the caption
+    close = scene.captions[-1].text
+    assert "lecture 6" in close and f"LLaMA-2's pair {i}" in close and count(m).text in close
+
+
+def test_the_table_is_named_an_initialisation_never_a_trained_table(final):
+    """Issue 33: 14 `corner` said "every entry is a trained parameter" over values drawn from
+    N(0, 0.02²), GPT-2's initialisation.  The words now say so, on screen and in the caption."""
+    scene, _ = final
+    d = scene.data
+    assert LEARNED_STD == 0.02
+    assert abs(d.table.std() - LEARNED_STD) < 0.001 and abs(d.table.mean()) < 0.001  # what was drawn: N(0, 0.02²)
+    said = " ".join(c.text for c in scene.captions)
+    assert "trained parameter" not in said and "trained table" not in said
+    corner = next(c.text for c in scene.captions if "N(0" in c.text)
+    assert "initialises" in corner and "0.02²" in corner
+    assert scene.init_text.text == shown("values as GPT-2 initialises them: N(0, 0.02²)")
+    assert id(scene.init_text) in {it.mid for it in next(r for r in scene.audit.records if r.key == "corner").items}
+
+
+def test_the_slow_pairs_are_counted_per_model_from_its_own_base_and_train_length(final):
+    """Issue 33: "18 of 64 never turn" was false (they turn, they never *complete* a turn) and one band at
+    LLaMA-2's 4096 was shown for both models, while LLaMA-3's curve crosses that line near pair 32.  Each
+    model now has its line at its own L and its band over its own count."""
+    scene, _ = final
+    d = scene.data
+    W = scene.chart
+    for k, m in enumerate((LLAMA2, LLAMA3)):
+        wl = rope_wavelengths(m.head_dim, m.rope_base)
+        # a pair never completes a turn in L positions when L·θᵢ < 2π, i.e. its period exceeds L
+        n = int((m.train_length * 2 * np.pi / wl < 2 * np.pi).sum())
+        assert n == d.slow_of(k) == pairs_without_a_turn(m.head_dim, m.train_length, m.rope_base)
+        assert abs(W.train_lines[k].get_y() - scene.plot.to_point(0, m.train_length)[1]) < 1e-9
+        first = d.n_pairs - n
+        assert abs(W.bands[k].get_left()[0] - scene.plot.to_point(first - 0.5, 1)[0]) < 1e-6
+        assert abs(W.bands[k].get_bottom()[1] - W.train_lines[k].get_y()) < 1e-6
+        assert band_words(W.band_labels[k]) == shown(f"{('LLaMA-2', 'LLaMA-3')[k]}: {n} of {d.n_pairs} never complete a turn in "
+                                                     f"{count(m.train_length).text}")
+    assert (d.slow_pairs, d.slow_pairs3) == (18, 29)
+    said = " ".join(c.text for c in scene.captions)
+    assert "never turn" not in said and f"{d.slow_pairs3} of {d.n_pairs}" in said
+    # the band framed at the end is LLaMA-3's own
+    assert W.outline is W.outlines[1]
+    assert abs(W.outline.get_left()[0] - W.bands[1].get_left()[0]) < 1e-6
+
+
+def test_the_spoken_periods_are_printed_where_their_lines_end(final):
+    """Issue 33: 14 `speeds`/`base` spoke of periods (≈ 6, 54 410, ≈ 2.6 million) that were never drawn."""
+    scene, _ = final
+    d = scene.data
+    recs = {r.key: r for r in scene.audit.records}
+    for key, k in (("speeds", 0), ("base", 1)):
+        want = f"{period_text(d.wavelengths[k][-1])} per turn"
+        assert scene.periods[k].text == shown(want)
+        assert want in [it.text for it in recs[key].items if it.kind == "text"], key
+        # beside its line's end
+        end = scene.plot.to_point(d.n_pairs - 1, d.wavelengths[k][-1])
+        assert scene.periods[k].get_left()[0] > scene.plot.axes[0].get_right()[0]
+        assert abs(scene.wl_tags[k].get_y() - end[1]) < 1.0
+    assert [period_text(w) for w in (d.wl_llama2[0], d.wl_llama2[-1], d.wl_llama3[-1])] == \
+        ["≈ 6", "54\u2009410", "≈ 2.6 million"]
+    assert scene.start_period.text == shown("pair 0: ≈ 6 per turn")
+    assert "pair 0: ≈ 6 per turn" in [it.text for it in recs["speeds"].items if it.kind == "text"]
+    for key, k in (("speeds", 0), ("base", 1)):
+        cap = scene.captions[[r.key for r in scene.audit.records].index(key)].text
+        assert period_text(d.wavelengths[k][-1]) in cap, cap
+    assert "≈ 6" in scene.captions[[r.key for r in scene.audit.records].index("speeds")].text
+
+
+def test_rope_is_never_said_over_empty_axes(final):
+    """Issue 33: 14 `rope` said "for any m" over empty axes for 7 s.  Its beat draws LLaMA-2's line."""
+    scene, _ = final
+    rec = next(r for r in scene.audit.records if r.key == "rope")
+    assert any(it.mid == id(scene.wl_curves[0]) or it.mid in {id(f) for f in scene.wl_curves[0].get_family()}
+               for it in rec.items)
+    assert "for any m" not in scene.captions[[r.key for r in scene.audit.records].index("rope")].text
 
 
 def test_every_beat_changes_the_picture_and_speaks_lecture_language(final, corners):
@@ -229,3 +334,16 @@ def test_the_colour_bar_is_the_tables_scale_under_every_corner(corners):
         # every colormap: the bar's ticks are the scale's round values and the scale covers the table
         sc = ColorScale.symmetric(r.scene.data.cmap, r.scene.data.table)
         assert r.scene.scale.same_as(sc), name
+
+
+def test_the_band_and_the_close_name_their_model(final):
+    """Review (issue 33): LLaMA-2's band read "18 of 64 never complete a turn in 4096" with no model named
+    while LLaMA-3's line was drawn through it, and the close said "Pair 63 at m = 8192" right after
+    LLaMA-3 (L = 8192) though the dial is LLaMA-2's. Both now name LLaMA-2; the old texts fail this."""
+    scene = final[0] if isinstance(final, tuple) else final.scene
+    d = scene.data
+    for k, text in enumerate(scene.band_texts):
+        name = ("LLaMA-2", "LLaMA-3")[k]
+        assert text.replace("\n", " ").startswith(f"{name}: {d.slow_of(k)} of {d.n_pairs} never complete")
+    close = next(c.text for c in scene.captions if "lecture 6" in c.text)
+    assert close.startswith("LLaMA-2's pair"), close

@@ -1,28 +1,28 @@
-"""Clip 15 Recap: the four diary questions as four cards, each with a drawing of its answer, the answer,
-and chips naming the clips that show it, in the colour of their family (the same colours and icons as
-00); the close brings the four answers forward, large."""
+"""Clip 15 Recap: the four diary questions, one a beat: the question, the icon of its answer (the same
+icons as 00's map), the answer, and the answer's measured proofs (verdict, figure and the clip that
+measured it) on a panel in the answer's family colour; the close keeps one verdict an answer and points
+to the next lecture.  Each claim issue 33 listed for this clip has a test below that computes what the
+sentence or the frame claims and would have failed on the old main."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from frames import (
-    assert_captions_readable,
-    dominant_ink,
-    render_final_frame,
-    rgb255,
-)
+from frames import assert_captions_readable, render_final_frame
 from mathcore import load_config
-from mathcore.extrapolation import GPT2
-from scenes.catalog import LECTURE, property_of
+from mathcore.extrapolation import GPT2, LLAMA2
+from mathcore.lecture import lecture_inputs
+from scenes.audit.beats import DIMMED, coverage, signature
+from scenes.audit.truth import HALF_EMPTY, claim_problems, colour_problems, staging_problems
+from scenes.catalog import LECTURE
 from scenes.clips.c15_recap import Recap
-from scenes.kit.cards import clip_number
-from scenes.kit import BAD, BG, DIM, FG, PROPERTY_COLORS, family_color
+from scenes.kit.base import narration
 from scenes.figures import designed_stills
 from scenes.figures.framing import RECAP_ICONS
-from scenes.audit.beats import DIMMED, signature
-from scenes.kit.layout import SAFE, min_xheight_px
+from scenes.kit import BAD, family_color
+from scenes.kit.cards import clip_number
+from scenes.kit.layout import SAFE
 from scenes.kit.notation import N
 
 
@@ -31,125 +31,166 @@ def final():
     return render_final_frame(Recap, 854, 480)
 
 
-def shown(s: str) -> str:
-    return s.replace(" ", "")
+def records(scene) -> dict:
+    return {r.key: r for r in scene.audit.records}
+
+
+def full_texts(rec) -> list[str]:
+    return [i.text for i in rec.items if i.kind == "text" and not i.header and i.opacity > 0.99]
 
 
 def test_data_names_real_clips_and_the_facts():
     d = Recap.build_data(load_config())
     assert len(d.answers) == 4
     by_number = {c.number: c for c in LECTURE}
-    assert [tuple(c.number for c in a.clips) for a in d.answers] == [(2,), (4, 5), (11,), (13, 14)]
-    assert all(c is by_number[c.number] for a in d.answers for c in a.clips)
+    assert [tuple(c.number for c in a.home) for a in d.answers] == [(2,), (4, 5), (11,), (13, 14)]
+    assert [tuple(c.number for c in a.clips) for a in d.answers] == [(2,), (3, 4, 5), (11,), (14, 13)]
+    assert all(c is by_number[c.number] for a in d.answers for c in (*a.home, *a.clips))
     assert f"{N.table_rows.text} = {GPT2.n_max}" in d.answers[3].question  # the notation's nₘₐₓ, not n_max
-    assert f"({N.offset.text})" in d.answers[2].answer and "n_max" not in d.answers[3].question
-    # the clips named are the ones about the question's subject
+    assert N.offset.text in d.answers[2].answer and "n_max" not in d.answers[3].question
     assert by_number[2].slug == "permutation_equivariance"
     assert {by_number[4].slug, by_number[5].slug} == {"prefix_invariance", "kv_cache"}
     assert by_number[11].slug == "rope_rotates_qk"
     assert {by_number[13].slug, by_number[14].slug} == {"extrapolation_cliff", "gpt2_to_llama"}
+    assert d.next_lecture == load_config().number + 1
 
 
-def test_each_card_prints_its_question_answer_and_clips(final):
+def test_every_question_is_one_large_subject_that_fills_the_frame(final):
+    """Issue 33: on the old main ``q1`` was one small card (its content area 86 % empty), q1…q4 and the
+    close named no subject, and the close was a dashboard of four cards.  Now every beat names its
+    subject, the subject is the largest thing on screen, the content area is at least half covered and
+    there are at most three groups at full strength (the truth checks' staging rules, run here)."""
     scene, _ = final
-    laid = scene.make_cards(scene.card_areas)  # the cards as the beats showed them
-    for card, shown_card, a in zip(laid, scene.rows, scene.data.answers):
-        assert shown_card.q.text == a.question and shown_card.ans.text == a.answer
-        assert card.q.text == a.question and card.ans.text == a.answer
-        assert "".join(t.text for t in card.q) == shown(a.question)
-        assert "".join(t.text for t in card.ans) == shown(a.answer)
-        assert len(card.ans) <= 3
-        assert [n.text for n in card.nums] == [clip_number(c.number) for c in a.clips]
-        for part in (card.drawing, card.link, *card.q, *card.ans):  # everything inside its card
-            assert card.box.get_left()[0] < part.get_left()[0] and part.get_right()[0] < card.box.get_right()[0]
-            assert card.box.get_bottom()[1] < part.get_bottom()[1] and part.get_top()[1] < card.box.get_top()[1]
-        assert card.q.get_bottom()[1] > card.ans.get_top()[1]  # the question above its answer
-    # four cards in diary order: reading order, two by two
-    c = [r.box.get_center() for r in laid]
-    assert c[0][1] == pytest.approx(c[1][1]) and c[2][1] == pytest.approx(c[3][1]) and c[0][1] > c[2][1]
-    assert c[0][0] < c[1][0] and c[2][0] < c[3][0]
-    # one size of type for every card
-    assert len({round(min_xheight_px(r.ans), 3) for r in laid}) == 1
-    assert len({round(min_xheight_px(r.ans), 3) for r in scene.rows}) == 1  # and in the close
+    recs = records(scene)
+    for key in (*scene.KEYS, "close"):
+        rec = recs[key]
+        assert rec.subject, key
+        top = rec.header_bottom - 0.15
+        assert coverage(rec, top) >= HALF_EMPTY, (key, coverage(rec, top))
+    assert staging_problems(list(recs.values())) == []
 
 
-def test_one_colour_per_family_as_in_the_title_map(final):
+def test_the_close_shows_the_next_lecture_it_names(final):
+    """Issue 33: the close's sentence named lecture 6, which was nowhere on screen.  The sentence fills in
+    the lecture's number from the config, and the close draws "lecture N" at full strength."""
     scene, _ = final
-    for card, a in zip(scene.rows, scene.data.answers):
-        want = family_color(a.clips[0].number)
-        assert all(family_color(c.number) == want for c in a.clips)  # each answer's clips share a family
-        assert want == PROPERTY_COLORS[property_of(a.clips[0].number)]
-        assert card.box.get_stroke_color().to_hex() == want.to_hex()
-        assert all(n.get_fill_color().to_hex() == want.to_hex() for n in card.nums)
-        used = set()
-        for m in card.drawing.get_family():
-            if len(m.points) and m.get_fill_opacity() > 0:
-                used.add(m.get_fill_color().to_hex())
-            if len(m.points) and m.get_stroke_opacity() > 0 and m.get_stroke_width() > 0:
-                used.add(m.get_stroke_color().to_hex())
-        assert want.to_hex() in used
-        assert used <= {want.to_hex(), FG.to_hex(), DIM.to_hex(), BG.to_hex(), BAD.to_hex()}, used
-    # 04/05 in the prefix family's colour, 11 and 13/14 in the positional family's
-    assert family_color(4) == PROPERTY_COLORS[2] and family_color(11) == family_color(13) == PROPERTY_COLORS[3]
+    cfg = load_config()
+    close = records(scene)["close"]
+    want = f"lecture {cfg.number + 1}"
+    assert want in full_texts(close)
+    said = {c.name: c for c in close.claims}
+    assert said["close_lecture"].text == str(cfg.number + 1) and said["close_lecture"].visible
+    assert "lecture {close_lecture}" in narration(scene.clip())["close"]
 
 
-def test_final_frame_chips_in_their_colours(final):
-    scene, frame = final
-    for card, a in zip(scene.rows, scene.data.answers):
-        for n, c in zip(card.nums, a.clips):
-            ink = dominant_ink(scene, frame, n, BG)
-            assert np.abs(ink - rgb255(family_color(c.number))).max() <= 45, (c.number, ink)
-        for line in card.ans:
-            assert dominant_ink(scene, frame, line, BG).min() > 180  # answers in the light foreground colour
-
-
-def test_text_keeps_off_the_frame_edge(final):
+def test_the_close_keeps_one_verdict_per_answer_with_its_number(final):
+    """Issue 33: the close showed four cards of words, no verdict and no number.  Now each answer stays
+    with the verdict of its kept proof (✓ or ✗ and the measured figure), everything else of the questions
+    gone; the verdicts agree with the measurements recomputed here from the lecture's inputs."""
     scene, _ = final
-    for card in scene.rows:
-        assert SAFE.contains(card.box)
-        assert card.box.get_left()[0] >= -scene.frame_size[0] / 2 + 0.3  # ≥ 18 px from the edge at 854×480
+    cfg = load_config()
+    close = records(scene)["close"]
+    shown = full_texts(close)
+    rows = scene.close_rows.rows
+    assert len(rows) == 4
+    for r, a in zip(rows, scene.data.answers):
+        p = a.proofs[a.key]
+        assert r.verdict.passed == p.passed and r.verdict.figure.text == p.figure.text
+        assert a.answer in shown
+        assert clip_number(p.clip) in shown
+    for q in (c.q.text for c in scene.cards):  # the questions left
+        assert q not in shown
+    # recomputed: the causal weights on later tokens are exactly 0, so 05's cached outputs are exact
+    li = lecture_inputs(cfg.T, cfg.d, cfg.seed)
+    Q, K = li.X @ li.Wq, li.X @ li.Wk
+    S = Q @ K.T / np.sqrt(K.shape[1])
+    S[np.triu_indices(cfg.T, 1)] = -np.inf
+    A = np.exp(S - S.max(axis=1, keepdims=True))
+    A /= A.sum(axis=1, keepdims=True)
+    assert A[np.triu_indices(cfg.T, 1)].max() == 0.0
+    assert rows[1].verdict.passed and rows[1].verdict.figure.value == 0.0
+    # 02's defect is rounding noise (✓), 11's rotated V moves the outputs (✗)
+    assert rows[0].verdict.passed and rows[0].verdict.figure.value < 1e-12
+    assert not rows[2].verdict.passed and rows[2].verdict.figure.value > 1e-3
 
 
-def test_the_last_frame_shows_all_four_answers_at_full_strength(final):
-    """The takeaway: questions, drawings and the words "clip(s)" leave; the four answers and their
-    chips grow inside their cards."""
+def test_the_unseen_pairs_are_counted_from_the_frequencies(final):
+    """The q4 sentence: "{q4_unseen} of {pairs} pairs sit at angles never seen" one step past training.
+    Recomputed from RoPE's frequencies: pair i has gone once round the circle in training only if
+    L·θᵢ ≥ 2π; the others meet, at position L, an angle larger than any they saw."""
     scene, _ = final
-    recs = {r.key: r for r in scene.audit.records}
-    close, before = scene.audit.records[-1], recs["q4"]
-    assert close.key == "close" and close.start != signature(close)
-    texts = [i for i in close.items if i.kind == "text" and not i.header and i.opacity > DIMMED]
-    assert min(i.opacity for i in texts) > 0.99
-    names = {i.name.strip("'") for i in texts}
-    want = {t.text for card in scene.rows for t in card.ans} | {n.text for card in scene.rows for n in card.nums}
-    assert names == want  # the answers and their clip numbers, nothing else
-    for card in scene.rows:
-        h0 = min(i.xheight_px for i in before.items if i.kind == "text" and i.name.strip("'") == card.ans[0].text)
-        assert min_xheight_px(card.ans) >= 1.2 * h0  # brought forward, large
-        for part in (*card.ans, *card.chips):
-            assert card.box.get_left()[0] < part.get_left()[0] and part.get_right()[0] < card.box.get_right()[0]
-            assert card.box.get_bottom()[1] < part.get_bottom()[1] and part.get_top()[1] < card.box.get_top()[1]
-        assert card.chips.get_bottom()[1] > card.ans.get_top()[1]  # the clips above their answer
+    cfg = load_config()
+    d = LLAMA2.head_dim
+    theta = cfg.rope_base ** (-2.0 * np.arange(d // 2) / d)
+    unseen = int((cfg.train_length * theta < 2 * np.pi).sum())
+    values = scene.caption_values()
+    assert str(values["q4_unseen"]) == str(unseen) and values["pairs"] == d // 2
+    assert f"{unseen} of {d // 2}" in records(scene)["q4"].claims[1].text or \
+        any(f"{unseen} \"of\" {d // 2}" in t for t in full_texts(records(scene)["q4"]))
+    assert str(values["q4_n_max"]) == f"{GPT2.n_max:,}".replace(",", " ") or str(values["q4_n_max"]) == str(GPT2.n_max)
 
 
-def test_every_beat_adds_its_card(final):
+def test_descriptions_name_what_is_on_screen(final):
+    """Issue 33: descriptions filled in "clips 04 and 05", "clips 13 and 14", values nowhere on screen.
+    Now every value a caption or description fills in is on screen, each description names its elements
+    through claims bound to them, and those are visible at the end of the beat."""
     scene, _ = final
-    recs = {r.key: r for r in scene.audit.records}
-    for k, key in enumerate(scene.KEYS):
+    recs = list(scene.audit.records)
+    assert claim_problems(recs) == []
+    for rec in recs[1:]:
+        described = [c for c in rec.claims if c.where == "describe"]
+        assert described and all(c.bound and c.visible for c in described), rec.key
+    q = records(scene)["q1"]
+    assert {c.name for c in q.claims} >= {"q1_icon", "q1_proofs", "q1_figure"}
+
+
+def test_the_failed_colour_is_drawn_only_with_its_role(final):
+    """Issue 33: q4 drew its table's wall in the failed colour without that role.  Every stroke of the
+    wall icon in the failed colour declares it, and the truth checks' colour rule holds for every beat."""
+    scene, _ = final
+    wall = scene.cards[3].drawing
+    red = [m for m in wall.get_family() if len(m.points) and m.get_stroke_opacity() > 0
+           and m.get_stroke_color().to_hex().lower() == BAD.to_hex().lower()]
+    assert red and all(getattr(m, "_role", None) == "failed" for m in red)
+    assert colour_problems(list(scene.audit.records)) == []
+
+
+def test_each_panel_in_its_answers_colour_and_chips_in_their_clips(final):
+    scene, _ = final
+    for card, a in zip(scene.cards, scene.data.answers):
+        want = family_color(a.home[0].number)
+        assert all(family_color(c.number) == want for c in a.home)
+        assert card.frame.get_stroke_color().to_hex() == want.to_hex()
+        for num, p in zip(card.nums, a.proofs):
+            assert num.text == clip_number(p.clip)
+            assert num.get_fill_color().to_hex() == family_color(p.clip).to_hex()
+        for part in (card.q, card.ans, card.drawing, card.frame):
+            assert SAFE.contains(part)
+        for p in card.proofs:  # the proofs lie inside their panel
+            assert card.frame.get_left()[0] < p.get_left()[0] and p.get_right()[0] < card.frame.get_right()[0]
+            assert card.frame.get_bottom()[1] < p.get_bottom()[1] and p.get_top()[1] < card.frame.get_top()[1]
+
+
+def test_every_beat_shows_its_own_question(final):
+    scene, _ = final
+    recs = records(scene)
+    for k, card in enumerate(scene.cards):
+        key = scene.q4_key() if k == 3 else scene.KEYS[k]
         rec = recs[key]
         assert rec.start != signature(rec), key
-        lit = {i.name.strip("'") for i in rec.items if i.kind == "text" and i.opacity > 0.99}
-        for card in scene.rows[:k + 1]:  # the answers so far stay readable: a recap is read as a whole
-            assert {t.text for t in card.ans} <= lit, key
-        for card in scene.rows[k + 1:]:
-            assert not {t.text for t in card.ans} & lit, key
+        lit = [i.text for i in rec.items if i.kind == "text" and i.opacity > DIMMED]
+        bare = {t.replace(" ", "") for t in lit}
+        assert card.q.text in lit and all(line.text in bare for line in card.ans), key
+        for other in scene.cards[:k] + scene.cards[k + 1:]:  # one question a frame
+            assert other.q.text not in lit, key
     assert not [p for p in scene.audit.lecture if p.kind == "static"]
 
 
 def test_the_clip_and_its_still_draw_one_icon_per_answer(final):
-    """Issue 20: each card's icon is the one shape description its still draws too."""
+    """Issue 20: each answer's icon is the one shape description its still draws too."""
     scene, _ = final
     still = designed_stills("Recap", scene.data, scene.cfg)[0]
-    for k, (card, panel) in enumerate(zip(scene.rows, still.panels.values())):
+    for k, (card, panel) in enumerate(zip(scene.cards, still.panels.values())):
         assert card.drawing.icon is RECAP_ICONS[k] is panel.picture.icon
 
 

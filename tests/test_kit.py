@@ -131,6 +131,23 @@ def test_color_scale_is_matplotlibs_norm_and_colormap(values):
     np.testing.assert_allclose(got, want[0], atol=1 / 255)
 
 
+def test_a_stretched_diverging_scale_is_signed_and_symmetric_about_zero():
+    """A diverging scale with a gamma stretches both sides alike (sign(v) |v|^gamma), 0 stays the middle, its
+    colour bar shows the stretch with a round tick each side; a one-sided scale keeps matplotlib's PowerNorm."""
+    from scenes.kit.widgets import ColorBar
+
+    s = ColorScale("RdBu_r", -5.0, 5.0, gamma=0.5)
+    np.testing.assert_allclose(s.position([-5, -1.25, 0, 1.25, 5]), [0, 0.25, 0.5, 0.75, 1])
+    np.testing.assert_allclose(s.rgb(2.0) , matplotlib.colormaps["RdBu_r"](0.5 + 0.5 * np.sqrt(0.4))[:3])
+    assert s.ticks() == [-5.0, -1.0, 0.0, 1.0, 5.0]
+    np.testing.assert_allclose(s.norm.inverse(s.norm(np.array([-3.0, 0.7]))), [-3.0, 0.7])
+    bar = ColorBar(s, height=2.0)
+    assert [t.text for t in bar.tick_labels] == ["\u22125", "\u22121", "0", "1", "5"]
+    np.testing.assert_allclose(bar.point_of(1.25)[1] - bar.frame.get_bottom()[1], 1.5, atol=1e-9)  # 3/4 up
+    assert not ColorScale("RdBu_r", -5.0, 5.0).gamma and ColorScale("RdBu_r", -5.0, 5.0).ticks() == [-5.0, 0.0, 5.0]
+    assert isinstance(ColorScale("viridis", 0.0, 1.0, gamma=0.5).norm, matplotlib.colors.PowerNorm)
+
+
 def test_color_scale_rejects_an_empty_range():
     with pytest.raises(ValueError, match="vmax > vmin"):
         ColorScale("viridis", 1.0, 1.0)
@@ -242,7 +259,7 @@ def test_every_clip_in_the_catalog_has_its_narration_when_its_scene_exists():
 def test_missing_narration_is_one_clear_error():
     from scenes.catalog import Clip
 
-    with pytest.raises(NarrationError, match=r"section \[nope\] is missing"):
+    with pytest.raises(NarrationError, match=r"99_nope\.toml: narration file not found"):
         narration(Clip(99, "Nope", "permutation", "§0", "Nope", "nope"))
 
 
@@ -363,3 +380,23 @@ def test_a_mobject_copy_is_manims_own_attribute_for_attribute(clip, monkeypatch)
     frame_o = draw(group)
     assert frame_o.std() > 0
     assert np.array_equal(draw([copy.deepcopy(m) for m in group]), frame_o)
+
+
+def test_a_label_pango_drew_in_a_fallback_font_is_never_kept_on_disk(tmp_path, monkeypatch):
+    """A worker whose Pango lost the registered Inter drew labels in a fallback font and wrote them to the
+    shared mobject cache: every later process was served them (a fresh clone's suite: widths 8 to 15 % off, layouts
+    refused).  A label is measured against Inter's own font file first; one that is off is laid out again with
+    the fonts registered anew, and if still off stays in its process only."""
+    from manim import Text
+
+    from scenes.kit import theme
+
+    monkeypatch.setattr(theme, "MOBJECT_CACHE_DIR", tmp_path)
+    monkeypatch.delenv("ATTENTION_CLIPS_MOBJECT_CACHE", raising=False)
+    good = theme.label("a label drawn in Inter", size=theme.LABEL)
+    assert len(list(tmp_path.rglob("*.pkl"))) == 1
+    monkeypatch.setattr(theme, "Text", lambda text, font, **kw: Text(text, font="DejaVu Sans", **kw))
+    wrong = theme.label("a label drawn in a fallback", size=theme.LABEL)
+    assert len(list(tmp_path.rglob("*.pkl"))) == 1, "a label in the wrong font was written to the shared cache"
+    assert wrong.width > 1.05 * theme._inter_width("a label drawn in a fallback", theme.LABEL, "NORMAL")
+    assert abs(good.width - theme._inter_width("a label drawn in Inter", theme.LABEL, "NORMAL")) < 0.02

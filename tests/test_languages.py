@@ -97,7 +97,7 @@ def test_clip_07s_content_area_is_the_one_the_config_measures_for():
         audit_clip(Probe)
     c = seen["content"]
     assert c.width == pytest.approx(typeset.CONTENT_W, abs=0.01) and c.height == pytest.approx(typeset.CONTENT_H, abs=0.01)
-    src = (REPO / "scenes" / "equivariance.py").read_text(encoding="utf-8")
+    src = (REPO / "scenes" / "clips" / "c07_same_multiset.py").read_text(encoding="utf-8")
     # the width clip 07 wraps its chips in, and the gap between the two sentences
     body = src[src.index("class SameMultiset("):]
     m = re.search(r"TokenRow\(d\.tokens_a,[^\n]*max_width=content\.width(?: - ([\d.]+))?\)", body)
@@ -206,6 +206,43 @@ def test_letters_beyond_what_the_voice_reads_are_transliterated(text, said):
     from scenes.narration.voice import spoken
 
     assert spoken(text) == said
+
+
+# the typographic signs of Latin-script lecture text, and what the voice should say for each (an English voice:
+# "cours number 2"); Piper's phonemizer on its own reads "n° 2" as "en degrees two" and "3–5" as "three five"
+SIGNS = [
+    ("Propriétés (cours n° 2)", "Propriétés (cours number 2)"), ("Nº 5 et № 7", "number 5 et number 7"),
+    ("voir § 3 et §§ 4–6", "voir section 3 et sections 4 to 6"), ("coûte 5 €", "coûte 5 euros"),
+    ("coûte €5", "coûte 5 euros"), ("£3.50 or $20", "3.50 pounds or 20 dollars"), ("10 % des cas", "10 percent des cas"),
+    ("½ du temps", "one half du temps"), ("3½ Stunden", "3 and a half Stunden"), ("¼ und ¾", "one quarter und three quarters"),
+    ("« bonjour »", "bonjour"), ("„Hallo“", "Hallo"), ("Seiten 3–5", "Seiten 3 to 5"),
+    ("Attention – eine Einführung", "Attention, eine Einführung"), ("et ainsi de suite…", "et ainsi de suite..."),
+    ("20 °C", "20 degrees Celsius"), ("el 2º y la 3ª", "el 2nd y la 3rd"), ("x ± y", "x plus or minus y"),
+]
+
+
+@pytest.mark.parametrize("text, words", SIGNS)
+def test_the_typographic_signs_are_said_as_words(piper, text, words):
+    """Each sign becomes words the voice reads (or, for quotation marks, nothing): the spoken text holds nothing
+    the voice refuses, and Piper's phonemizer reads it exactly as it reads the intended words."""
+    from scenes.narration.voice import spoken, unspeakable
+
+    said = spoken(text)
+    assert not unspeakable(said), (text, said)
+    assert piper.phonemize(said) == piper.phonemize(words), (text, said)
+
+
+def test_the_phonemizer_alone_misreads_what_spoken_turns_into_words(piper):
+    """Why the signs are put into words first: Piper's phonemizer reads a sign it is handed as it likes."""
+    assert "dᵻɡɹˈiːz" in "".join(piper.phonemize("cours n° 2")[0])  # "en degrees two"
+    assert piper.phonemize("3–5") != piper.phonemize("3 to 5")  # "three five": the range is lost
+
+
+def test_a_title_with_typographic_signs_is_accepted_for_the_voice(tmp_path):
+    from scenes.render.pipeline import check_config_text
+
+    cfg = load_config(write_config({"lecture.title": "Propriétés de l’auto-attention… (cours n° 2, § 3)"}, tmp_path / "c.toml"))
+    check_config_text(cfg, "piper")
 
 
 # ------------------------------------------------------------------ refusals: one line, exit 2, nothing rendered

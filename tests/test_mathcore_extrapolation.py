@@ -144,3 +144,55 @@ def test_wavelengths_and_pairs_without_a_turn(half_d, L, base):
     n = pairs_without_a_turn(d, L, base)
     assert n == int(np.sum(L * rope_frequencies(d, base) < 2 * np.pi))
     assert n == int(np.sum(wl > L)) or np.any(np.isclose(wl, L))
+
+
+# ---------------------------------------------------------------- how far the blur goes (clip 12)
+def brute_twins(c, f):
+    n = len(c)
+    out = []
+    for m in range(1, n + 1):
+        lo = max(m + 1, math.ceil(f * m))
+        if lo > n:
+            break
+        out.append(any(c[s - 1] >= c[m - 1] for s in range(lo, n + 1)))
+    return np.array(out, dtype=bool)
+
+
+@given(curves, factors)
+def test_twins_match_the_definition_by_brute_force(c, f):
+    from mathcore.extrapolation import ambiguity_share
+
+    a = ambiguity_share(c, f)
+    np.testing.assert_array_equal(a.twins, brute_twins(c, f))
+    assert a.horizon == len(a.twins)
+    o = ambiguity_onset(c, f)
+    assert a.onset == o
+    first = int(np.flatnonzero(a.twins)[0]) + 1 if a.twins.any() else None
+    assert first == o.t  # the onset is the first position with a twin
+    if o.t is None:
+        assert a.after == a.checked == 0 and math.isnan(a.share)
+    else:
+        assert a.checked == a.horizon - o.t and a.after == int(a.twins[o.t:].sum())
+
+
+def test_past_the_onset_not_every_position_blurs():
+    """The lecture's widest width: m* = 172, yet only two in three of the positions 173 to 5 000 have a
+    farther twin (what clip 12 once shaded as all blurred)."""
+    from mathcore.extrapolation import ambiguity_share
+
+    _, cos = sinusoidal_dilution(10000, (16, 64, 256))
+    shares = [ambiguity_share(row, 2.0) for row in cos]
+    assert [a.onset.t for a in shares] == [2, 15, 172]
+    assert all(a.horizon == 5000 for a in shares)
+    wide = shares[2]
+    assert wide.checked == 5000 - 172 and 0.66 < wide.share < 0.67
+    assert not wide.twins[172:].all()  # some positions past m* still rank distance
+    assert shares[0].share > 0.99 and 0.97 < shares[1].share < 0.98
+
+
+def test_llama3_pairs_without_a_turn_follow_its_own_base_and_train_length():
+    from mathcore.extrapolation import pairs_without_a_turn
+
+    assert LLAMA3.train_length == 8192
+    assert pairs_without_a_turn(LLAMA2.head_dim, LLAMA2.train_length, LLAMA2.rope_base) == 18
+    assert pairs_without_a_turn(LLAMA3.head_dim, LLAMA3.train_length, LLAMA3.rope_base) == 29

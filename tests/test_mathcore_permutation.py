@@ -73,6 +73,19 @@ def test_check_permutation_reports_both_identities(perm, seed):
     assert c.matmul_equals_gather is True
     assert c.orthogonality_defect == 0.0
     assert np.array_equal(c.PX, X[perm]) and np.array_equal(c.gathered, X[perm])
+    # Pᵀ undoes P, bit for bit: Pᵀ (P X) is X, and Pᵀ P is I
+    assert c.gather_defect == 0.0 and c.transpose_defect == 0.0
+    assert np.array_equal(c.undone, X)
+
+
+def test_the_defects_of_check_permutation_measure_what_they_name():
+    """Made to fail: a matrix that is not P's transpose leaves a defect (the measures are not constant zeros)."""
+    X = np.arange(12.0).reshape(4, 3)
+    c = check_permutation(X, [1, 2, 3, 0])
+    assert c.transpose_defect == float(np.max(np.abs(c.P.T @ c.P - np.eye(4)))) == 0.0
+    assert float(np.max(np.abs(c.P @ c.P @ c.PX - X))) > 0  # P applied again does not undo P (a 4-cycle)
+    assert c.gather_defect == float(np.max(np.abs(c.PX - X[[1, 2, 3, 0]]))) == 0.0
+    assert float(np.max(np.abs(c.PX - X))) > 0
 
 
 @given(st.integers(1, 20), st.integers(1, 30), seeds)

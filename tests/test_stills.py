@@ -240,10 +240,11 @@ def test_15_the_diary_answers_are_the_recaps(all_stills):
     cards = list(still.panels.values())
     assert len(cards) == len(d.answers) == 4
     for card, a in zip(cards, d.answers):
-        q, ans, link = card.lines
+        q, ans, *proofs = card.lines  # the question, its answer, then each measured proof after its clip
         assert q.text == mathify(a.question) and ans.text == mathify(a.answer)
-        assert link.chips == tuple(c.number for c in a.clips)
-        assert card.frame == f"clip:{a.clips[0].number}"
+        assert [p.chips for p in proofs] == [(pr.clip,) for pr in a.proofs]
+        assert [p.text for p in proofs] == [pr.still_text() for pr in a.proofs]
+        assert card.frame == f"clip:{a.home[0].number}"
 
 
 # ================================================================== 01–14: each still's data is mathcore's
@@ -257,21 +258,24 @@ def series_by_label(plot: PlotPanel) -> dict:
 
 def test_01_P_X_and_PX_are_the_permutation(all_stills):
     from mathcore import lecture_inputs, permutation_matrix
-    from scenes.stills.spec import DrawnPanel
+    from scenes.kit.scales import scale
 
     s = key(all_stills, "01_permutation_matrix")
     X = lecture_inputs(CFG.T, CFG.d, CFG.seed).X
     perm = list(CFG.perm)
     P, Xp, PX = s.panels["P"], s.panels["X"], s.panels["Y"]
     np.testing.assert_array_equal(P.values, permutation_matrix(perm))
-    assert (P.scale.name, P.scale.norm.vmin, P.scale.norm.vmax) == (CFG.cmap_weights, 0.0, 1.0)
-    # X and P X are tables of numbers, as in the clip (which colours only P)
-    assert isinstance(Xp, DrawnPanel) and isinstance(PX, DrawnPanel)
-    np.testing.assert_array_equal(Xp.data["values"], X)
-    np.testing.assert_array_equal(PX.data["values"], X[perm])
-    assert Xp.data["rows"] == tuple(range(CFG.T)) and PX.data["rows"] == tuple(perm)  # rows named x_π(m)
+    assert P.scale is scale("weights", CFG) and (P.scale.name, P.scale.vmin, P.scale.vmax) == (CFG.cmap_weights, 0.0, 1.0)
+    # X and P X are value-coloured grids on the deck's inputs scale, their numbers printed, as in the clip
+    assert isinstance(Xp, HeatmapPanel) and isinstance(PX, HeatmapPanel) and Xp.annotate and PX.annotate
+    assert Xp.scale is PX.scale is scale("inputs", CFG)
+    np.testing.assert_array_equal(Xp.values, X)
+    np.testing.assert_array_equal(PX.values, X[perm])
+    assert PX.yticks == tuple(f"$x_{{{k}}}$" for k in perm)  # rows named x_π(m)
     assert "\\pi = (" + ", ".join(map(str, perm)) + ")" in s.subtitle  # π as math, not the code name
-    assert "bit for bit" in s.proof[0] and s.proof[1].endswith("= 0$  exact")
+    # the deck's verdicts: the mark, the formula, its measured figure (an exact zero marked)
+    assert s.proof[0].startswith("\u2713 $\\max_m") and s.proof[0].endswith("= 0$  exact")
+    assert "P^{\\top} P - I" in s.proof[1] and s.proof[1].endswith("= 0$  exact")
 
 
 def test_02_A_moves_to_PAPt_and_the_running_maximum(all_stills):
@@ -285,9 +289,10 @@ def test_02_A_moves_to_PAPt_and_the_running_maximum(all_stills):
     np.testing.assert_array_equal(s.panels["A"].values, A)
     np.testing.assert_array_equal(s.panels["B"].values, A_PX)
     np.testing.assert_allclose(s.panels["B"].values, A[perm][:, perm], atol=1e-15)  # P A Pᵀ
-    w = ColorScale.for_weights(CFG.cmap_weights, A)
-    for k in "AB":
-        assert (s.panels[k].scale.norm.vmin, s.panels[k].scale.norm.vmax) == (w.norm.vmin, w.norm.vmax)
+    from scenes.kit.scales import scale
+
+    for k in "AB":  # the deck's weights scale, linear from 0 to 1, as in every clip that shows weights
+        assert s.panels[k].scale is scale("weights", CFG) and s.panels[k].scale.gamma is None
     _, defects = equivariance_defects(attention_fn(li.Wq, li.Wk, li.Wv), li.X, CFG.n_trials, CFG.seed)
     ser = series_by_label(s.panels["C"])
     np.testing.assert_array_equal(ser["running maximum"].y, np.maximum.accumulate(defects))
@@ -297,7 +302,9 @@ def test_02_A_moves_to_PAPt_and_the_running_maximum(all_stills):
     if (defects == 0).any():
         np.testing.assert_array_equal(ser["exactly 0"].x, np.flatnonzero(defects == 0) + 1)
     assert s.panels["C"].hlines[0].value == 1e-10
-    assert sci(defects.max()) in s.proof[0]
+    from scenes.figures.equivariance import mathtext
+
+    assert s.proof[0].startswith("\u2713 $") and mathtext(defects.max()) in s.proof[0]  # the verdict, its figure
 
 
 def test_03_the_mask_the_zeros_and_the_row_sums(all_stills):
@@ -365,13 +372,18 @@ def test_06_swap_defects_per_row(all_stills):
     s = key(all_stills, "06_causal_breaks_equivariance")
     li = lecture_inputs(CFG.T, CFG.d, CFG.seed)
     r = swap_report(li.X, li.Wq, li.Wk, li.Wv, *default_swap(CFG.T))
-    self_rows, causal_rows = s.panels["B"].data  # the clip's chart: self-attention hollow over causal filled
+    self_rows, causal_rows = s.panels["S"].data, s.panels["C"].data  # the clip's charts: self-attention, then causal
     np.testing.assert_array_equal(causal_rows, r.causal_rows)
     np.testing.assert_array_equal(self_rows, r.self_rows)
     mask, perm = s.panels["M"].data
     np.testing.assert_array_equal(mask, causal_mask(CFG.T))
     np.testing.assert_array_equal(perm, r.perm)
-    assert sci(r.causal_total) in s.proof[0] and sci(r.self_total) in s.proof[0]
+    from scenes.figures.equivariance import mathtext
+
+    # the two totals as verdicts: ✗ causal, ✓ self-attention, each with its measured figure
+    assert s.proof[0].startswith("\u2717 $") and mathtext(r.causal_total) in s.proof[0]
+    assert s.proof[1].startswith("\u2713 $") and mathtext(r.self_total) in s.proof[1]
+    assert r"\neq" in s.subtitle  # the takeaway: Attn_causal(P X) ≠ P Attn_causal(X)
     assert r.causal_total > 1e-3 and r.self_total < 1e-10
 
 
@@ -394,8 +406,11 @@ def test_07_same_words_same_outputs(all_stills):
     m = sp.matching()
     np.testing.assert_allclose(s.panels["B"].values[:-1], s.panels["A"].values[:-1][m], atol=1e-14)
     assert np.max(np.abs(s.panels["D"].values[:-1] - s.panels["C"].values[:-1][m])) > 1e-3
-    for k in "AB":
+    for k in "ABCD":  # the deck's "sentence outputs" scale, its stretch declared on the bar
         assert s.panels[k].scale.norm.vmax == -s.panels[k].scale.norm.vmin
+        assert s.panels[k].scale.quantity == "sentence outputs" and s.panels[k].scale.gamma == 0.5
+    assert s.panels["B"].colorbar == "output (square-root scale)"
+    assert s.proof[0].startswith("\u2713 ") and s.proof[1].startswith("\u2717 ")  # equal; apart with positions
 
 
 def test_08_the_matrix_is_my_sinusoidal_position(all_stills):
@@ -450,7 +465,8 @@ def test_10_the_angle_grid(all_stills):
     with np.errstate(divide="ignore"):
         np.testing.assert_array_equal(slow.values, np.log10(grid[:, nf:]))
     assert (table.scale.name, table.scale.norm.vmin, table.scale.norm.vmax) == (CFG.cmap_angles, 0.0, 2 * np.pi)
-    assert slow.scale.name == CFG.cmap_weights
+    # the deck's "slow angles" scale, never the weights' colormap (issue 33: viridis on log angles)
+    assert slow.scale.quantity == "slow angles" and slow.scale.name != CFG.cmap_weights
     assert (grid[-1, :nf] >= np.pi / 2).all() and (grid[-1, nf:] < np.pi / 2).all()  # fast pairs reach a quarter turn
     assert s.proof[0].endswith(sci(0.0))  # the measured gap: exactly 0, marked exact
 

@@ -25,71 +25,29 @@ from dataclasses import dataclass, field
 import numpy as np
 from manim import Mobject, VMobject
 
-from scenes.kit.layout import MIN_XHEIGHT_PX, PX_PER_UNIT, SAFE, _looks_like_text, _text_xheight_units
+from scenes.kit.layout import (
+    MIN_XHEIGHT_PX,
+    PX_PER_UNIT,
+    SAFE,
+    _looks_like_text,
+    _text_xheight_units,
+)
 from scenes.kit.theme import BG, CONTENT_BOTTOM
 
-DIMMED = 0.3  # opacity below which a thing is background for the overlap checks
-INVISIBLE = 0.02
-TOL = 1.2 / PX_PER_UNIT  # 1.2 px: boxes that merely touch do not overlap
-SPARSE = 0.10  # a beat whose visible content covers less than this share of the content area is "nearly empty"
-
-
-@dataclass
-class Item:
-    kind: str  # "text" or "graphic"
-    name: str  # what it is, for messages
-    box: tuple[float, float, float, float]  # left, bottom, right, top
-    opacity: float
-    units: frozenset = frozenset()
-    header: bool = False
-    xheight_px: float = np.inf
-    filled: bool = False  # a graphic with visible fill (its box is its area)
-    stroke: np.ndarray | None = None  # (n, 2) sample points of a visible stroke
-    stroke_half: float = 0.0  # half the stroke width, units
-    background: bool = False
-    # for the contrast check (scenes.audit.contrast): colours as RGB in [0, 1], drawing order, weight
-    rgb: tuple | None = None  # a text's fill colour
-    fill_rgb: tuple | None = None  # a filled graphic's fill colour
-    fill_opacity: float = 0.0
-    z: int = 0
-    bold: bool = False
-    # for the lecture-language checks: a text's whole source and whether it is Typst math; a
-    # stroke's colour (a beat's picture is compared by what, where and in which colour)
-    text: str = ""
-    is_math: bool = False
-    stroke_rgb: tuple | None = None
-
-
-@dataclass
-class BeatRecord:
-    key: str
-    time: float
-    items: list[Item]
-    header_bottom: float | None  # the header rule's y once the header is drawn
-    start: frozenset | None = None  # the picture's signature when the beat began (see ``signature``)
-    shown: list = field(default_factory=list)  # (quantity, values) of every visible bound widget
-    named: list = field(default_factory=list)  # (quantity, text) of every visible label naming one
-
-    def texts(self) -> list[Item]:
-        return [i for i in self.items if i.kind == "text"]
-
-
-@dataclass
-class Problem:
-    beat: str
-    kind: str  # frame, header, band, overlap, small, sparse
-    message: str
-
-    def __str__(self) -> str:
-        return f"[{self.beat}] {self.kind}: {self.message}"
-
-
-@dataclass
-class AuditResult:
-    clip: str
-    records: list[BeatRecord]
-    problems: list[Problem] = field(default_factory=list)
-    duration: float = 0.0
+from .records import (
+    DIMMED,
+    INVISIBLE,
+    SPARSE,
+    TOL,
+    AuditResult,
+    BeatRecord,
+    ClaimRecord,
+    Item,
+    Problem,
+    ScaleRecord,
+    _inside,
+    coverage,
+)
 
 
 # ------------------------------------------------------------------ recording
@@ -162,17 +120,26 @@ def _draw_nothing(*args, **kwargs) -> None:
     return None
 
 
-def snapshot(scene, key: str) -> BeatRecord:
+def snapshot(scene, key: str, subject: Mobject | None = None) -> BeatRecord:
     """Every visible text and graphic of ``scene`` now, with what the checks need."""
     header = getattr(scene, "header", None)
     header_ids = {id(m) for m in header.get_family()} if header is not None else set()
     seen: dict[int, Item] = {}
 
-    shown, named = [], []
+    shown, named, scales = [], [], []
+    tags: dict[int, tuple] = {}  # id -> (role, verdict, data) inherited from ancestors
 
-    def walk(m: Mobject, units: frozenset, background: bool) -> None:
+    def walk(m: Mobject, units: frozenset, background: bool, inherited: tuple = (None, False, False)) -> None:
         if hasattr(m, "_shows") or hasattr(m, "_names"):
             _record_binding(m, shown, named)
+        role, verdict, data = inherited
+        role = getattr(m, "_role", None) or role
+        verdict = verdict or bool(getattr(m, "_verdict", False))
+        if getattr(m, "color_scale", None) is not None:
+            data = True
+            _record_scale(m, scales)
+        inherited = (role, verdict, data)
+        tags[id(m)] = inherited
         units = units | getattr(m, "_overlay_ids", frozenset())
         background = background or bool(getattr(m, "_audit_background", False))
         if _looks_like_text(m):
@@ -191,7 +158,7 @@ def snapshot(scene, key: str) -> BeatRecord:
                                xheight_px=(xh or 0.0) * PX_PER_UNIT, rgb=_rgb(fam[0].get_fill_color()), z=len(seen),
                                bold=str(getattr(m, "weight", "")).upper() in ("BOLD", "SEMIBOLD", "ULTRABOLD", "HEAVY"),
                                text="" if getattr(m, "_matrix_entry", False) else _source(m),
-                               is_math=hasattr(m, "typst_code"))
+                               is_math=hasattr(m, "typst_code"), mid=id(m), role=role, verdict=verdict, data=data)
             return
         if isinstance(m, VMobject) and len(m.points) >= 4 and id(m) not in seen:
             fill_op = _max_op(m.get_fill_opacities())
@@ -207,11 +174,12 @@ def snapshot(scene, key: str) -> BeatRecord:
                     stroke_half=sw * 0.005, background=background,
                     fill_rgb=_rgb(m.get_fill_color()) if filled else None, fill_opacity=fill_op if filled else 0.0,
                     z=len(seen), stroke_rgb=_rgb(m.get_stroke_color()) if stroked else None,
+                    mid=id(m), role=role, verdict=verdict, data=data,
                 )
             elif id(m) in seen:
                 seen[id(m)].units |= units
         for sm in m.submobjects:
-            walk(sm, units, background)
+            walk(sm, units, background, inherited)
 
     for m in scene.mobjects:
         walk(m, frozenset(), False)
@@ -219,7 +187,63 @@ def snapshot(scene, key: str) -> BeatRecord:
     if header is not None and any(id(m) in seen or id(m) in header_ids for m in header[2].get_family()) \
             and any(header[2] is f for m in scene.mobjects for f in m.get_family()):
         hb = float(header.get_bottom()[1])
-    return BeatRecord(key, float(scene.time), list(seen.values()), hb, shown=shown, named=named)
+    subj = None
+    if subject is not None:
+        ids = {id(f) for f in subject.get_family()}
+        subj = frozenset(i for i in seen if i in ids)
+    return BeatRecord(key, float(scene.time), list(seen.values()), hb, shown=shown, named=named, subject=subj,
+                      scales=scales)
+
+
+def _record_scale(m: Mobject, out: list) -> None:
+    if not _visible(m):
+        return
+    from scenes.kit.scales import signature
+
+    s = m.color_scale
+    v = np.asarray(getattr(m, "values", []), dtype=float).ravel()
+    v = v[np.isfinite(v)]
+    lo, hi = (float(v.min()), float(v.max())) if v.size else (float(s.vmin), float(s.vmax))
+    out.append(ScaleRecord(getattr(s, "quantity", None), signature(s), lo, hi, type(m).__name__))
+
+
+def _on_screen(scene, m: Mobject) -> bool:
+    """``m`` is in the scene (itself or inside something added) and drawn at least at the background
+    level (``DIMMED``): what a viewer can see."""
+    on = {id(f) for top in scene.mobjects for f in top.get_family()}
+    return id(m) in on and _visible(m)
+
+
+def record_claims(scene, key: str, caption: str, describe: str) -> list[ClaimRecord]:
+    """The claims beat ``key``'s caption and description make (see :class:`ClaimRecord`)."""
+    import string
+
+    from scenes.kit.binding import Claim
+
+    out: list[ClaimRecord] = []
+    values = scene.caption_values()
+
+    def visible(c: Claim) -> bool:
+        return all(_on_screen(scene, m) for m in c.mobs)
+
+    def from_template(template: str, where: str) -> None:
+        names = [f for _, f, _, _ in string.Formatter().parse(template) if f]
+        for name in dict.fromkeys(names):
+            v = values.get(name)
+            bound = isinstance(v, Claim)
+            out.append(ClaimRecord(name, where, str(v), bound, visible(v) if bound else None))
+
+    narration = getattr(scene, "_narration", {})
+    if isinstance(narration.get(key), str):
+        from_template(narration[key], "caption")
+    table = narration.get("describe", {})
+    if isinstance(table, dict) and isinstance(table.get(key), str):
+        from_template(table[key], "describe")
+    elif describe:
+        d = scene.describe_default(key)
+        if isinstance(d, Claim):
+            out.append(ClaimRecord("", "describe", str(d), True, visible(d)))
+    return out
 
 
 def _source(m: Mobject) -> str:
@@ -294,7 +318,7 @@ def lecture_problems(records: list[BeatRecord], quantities: dict | None = None,
     The lecturer's own words (``verbatim``, from :func:`lecturer_words`) are quoted as written: a
     notebook named ``8e8`` or a sentence about ``n_max`` is the lecturer's choice, not output the
     clip formatted, so the notation check reads only the rest of each text."""
-    from scenes.kit.numbers import E_NOTATION, notebook_output
+    from scenes.kit.numbers import CODE_INDEX, E_NOTATION, notebook_output
 
     out: list[Problem] = []
     for k, rec in enumerate(records):
@@ -306,8 +330,8 @@ def lecture_problems(records: list[BeatRecord], quantities: dict | None = None,
             if it.kind != "text" or it.header or it.opacity < DIMMED or not it.text:
                 continue
             if it.is_math:
-                m = E_NOTATION.search(it.text)
-                bad = f"e-notation {m.group(0)!r}" if m else None
+                m, k = E_NOTATION.search(it.text), CODE_INDEX.search(it.text)
+                bad = f"e-notation {m.group(0)!r}" if m else (f"code indexing {k.group(0)!r}" if k else None)
             else:
                 bad = notebook_output(_unquoted(it.text, verbatim))
             if bad:
@@ -333,35 +357,12 @@ def _overlap(a, b, tol=TOL) -> bool:
     return (min(a[2], b[2]) - max(a[0], b[0]) > tol) and (min(a[3], b[3]) - max(a[1], b[1]) > tol)
 
 
-def _inside(point_xy: np.ndarray, box, grow: float) -> np.ndarray:
-    l, b, r, t = box
-    x, y = point_xy[:, 0], point_xy[:, 1]
-    return (x > l + TOL - grow) & (x < r - TOL + grow) & (y > b + TOL - grow) & (y < t - TOL + grow)
-
-
-def coverage(record: BeatRecord, content_top: float) -> float:
-    """Share of the content area covered by the boxes of what is visible (a coarse raster)."""
-    left, right, bottom, top = SAFE.left, SAFE.right, CONTENT_BOTTOM, content_top
-    nx, ny = 142, 60
-    grid = np.zeros((ny, nx), dtype=bool)
-    for it in record.items:
-        if it.header or it.opacity < DIMMED or it.background:
-            continue
-        l, b, r, t = it.box
-        i0 = int(np.clip((l - left) / (right - left) * nx, 0, nx))
-        i1 = int(np.clip(np.ceil((r - left) / (right - left) * nx), 0, nx))
-        j0 = int(np.clip((top - t) / (top - bottom) * ny, 0, ny))
-        j1 = int(np.clip(np.ceil((top - b) / (top - bottom) * ny), 0, ny))
-        grid[j0:j1, i0:i1] = True
-    return float(grid.mean())
-
-
 def check(records: list[BeatRecord], sparse_after: int = 1, min_coverage: float = SPARSE,
           contrast: bool = False) -> list[Problem]:
     """Every problem of every beat (see the module docstring)."""
     out: list[Problem] = []
     for k, rec in enumerate(records):
-        P = lambda kind, msg: out.append(Problem(rec.key, kind, msg))  # noqa: E731
+        P = lambda kind, msg: out.append(Problem(rec.key, kind, msg))
         items = rec.items
         for it in items:
             l, b, r, t = it.box
@@ -418,9 +419,10 @@ def check_contrast(records: list[BeatRecord]) -> list[Problem]:
 
 @dataclass
 class Findings:
-    problems: list[Problem]  # all of them: the layout's, then the lecture language's, then contrast's
+    problems: list[Problem]  # all of them: the layout's, the lecture language's, contrast's, and truth's when held to it
     contrast: list[Problem]
     lecture: list[Problem]
+    truth: list[Problem] = field(default_factory=list)  # claims, staging, scales, colours, verdicts (``truth``)
 
 
 def findings(scene) -> Findings:
@@ -431,7 +433,11 @@ def findings(scene) -> Findings:
     contrast = check_contrast(records)
     quantities = scene.quantities() if hasattr(scene, "quantities") else None
     lecture = lecture_problems(records, quantities, lecturer_words(scene.cfg))
-    return Findings(check(records) + lecture + contrast, contrast, lecture)
+    from .truth import truth_problems
+
+    truth = truth_problems(records, scene.cfg)
+    held = truth if getattr(scene, "STAGED", False) else []  # a clip is held to them once it is restaged
+    return Findings(check(records) + lecture + contrast + held, contrast, lecture, truth)
 
 
 # ------------------------------------------------------------------ running a clip
@@ -508,7 +514,7 @@ def audit_clip(scene_cls, lecture_config=None, frame_size: tuple[int, int] | Non
     res.frame = frame
     res.beat_frames = grabbed
     f = findings(scene)
-    res.problems, res.contrast, res.lecture = f.problems, f.contrast, f.lecture
+    res.problems, res.contrast, res.lecture, res.truth = f.problems, f.contrast, f.lecture, f.truth
     res.duration = time.perf_counter() - t0
     res.scene = scene
     return res

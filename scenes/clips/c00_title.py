@@ -1,17 +1,18 @@
-"""00 ``Title``: the lecture's number, title and notebook (from the config) and the four
-properties of the notebook (``scenes.catalog.PROPERTIES``) as a map: one card per property,
-each with the icon of its idea and the clips that show it, in its family's colour.
+"""00 ``Title``: the lecture's number, title and notebook (from the config) and the four properties of
+the notebook (``scenes.catalog.PROPERTIES``) as a map, then one property a beat, large.
 
-* ``lecture``: the title, and the four cards with their names and icons;
-* ``equivariance`` … ``positions``: one card at a time comes forward (the rest dim to the
-  background) and lists its clips;
-* ``close``: the title leaves and the whole map, every card at full strength, grows to fill the
-  frame: the lecture's plan.
+* ``lecture``: the title over the map: four cards in a row, in lecture order (arrows between them), each
+  with the icon of its idea and its name, in its family's colour;
+* ``equivariance`` … ``positions``: the map shrinks to a strip along the top, the property's card lit and
+  the others dimmed; below it the property fills the frame: its icon large, its name, what it says (a
+  formula or a sentence) and the clips that show it, each with its number and title;
+* ``close``: the map returns, filling the frame, every card at full strength with its icon, its name and
+  its clips' numbers: the lecture's plan.
 
-Laid out from the base scene's regions, so a long lecture title (wrapped onto two lines) or
-another notebook name only moves things, never pushes them off the frame.  The icons are
-described once, in ``scenes/figures/framing.py``, for this clip and its still; the cards and
-chips are ``scenes.kit.cards``, shared with the other framing clip.
+Laid out from the base scene's regions, so a long lecture title (wrapped onto two lines) or another
+notebook name only moves things, never pushes them off the frame.  The icons are described once, in
+``scenes/figures/framing.py``, for this clip and its still; the chips are ``scenes.kit.cards``, shared
+with the other framing clip.
 
 Render directly with ``manim -ql scenes/clips/c00_title.py Title``.
 """
@@ -21,14 +22,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from manim import (
+    DOWN,
     LEFT,
     ORIGIN,
     RIGHT,
     UP,
     AnimationGroup,
+    Arrow,
+    Create,
     FadeIn,
     FadeOut,
-    Restore,
+    ReplacementTransform,
+    RoundedRectangle,
     Succession,
     Transform,
     VGroup,
@@ -36,16 +41,20 @@ from manim import (
 
 from mathcore.config import LectureConfig
 from scenes.catalog import PROPERTIES, Clip
-from scenes.figures.framing import MAP_ICONS
-from scenes.kit import DIM, FG, HEADING, LABEL, SMALL, TITLE, ClipScene, family_color, label
-from scenes.kit.cards import GROW, clip_chip, clip_number, clip_of, drawing, panel
-from scenes.kit.compose import DIMMED, GAP, column, reveal
-from scenes.kit.layout import LayoutError, Region, baseline_y, fit_label, legible_scale
+from scenes.figures.framing import MAP_ICONS, STATEMENTS
+from scenes.kit import DIM, FG, HEADING, LABEL, SMALL, TITLE, ClipScene, family_color, label, math
+from scenes.kit.binding import claim
+from scenes.kit.cards import clip_chip, clip_number, clip_of, drawing, fit_common
+from scenes.kit.compose import DIMMED, GAP, column, reveal, row
+from scenes.kit.layout import LayoutError, Region, baseline_y, fit_label, legible_scale, overlay
+from scenes.kit.motion import dim, swap, undim
 
-CHIPS_A_ROW = 4  # the plan sets a family's clip numbers in rows of at most this many
-
-
-LANDMARK = 0.5  # the opacity a dimmed card keeps for its icon (a picture, not text: no contrast to keep)
+CHIPS_A_ROW = 3  # the plan sets a family's clip numbers in rows of at most this many
+ARROW_GAP = 0.75  # units between two cards of the map: room for the arrow of the lecture's order
+STRIP_ICON = 0.8  # a strip card's icon, as a share of the card's inner height
+STRIP_H = 1.0  # units: the map as a strip along the top while one property fills the frame
+FOCUS_GROW = 1.5  # how far a property's text may grow past its natural size to fill its card
+CLIP_ROWS = 4  # a property with more clips than this lists them in two columns
 
 
 def title_block(text: str, width: float, sizes=(TITLE, HEADING), color=FG) -> VGroup:
@@ -63,24 +72,12 @@ def title_block(text: str, width: float, sizes=(TITLE, HEADING), color=FG) -> VG
         return fit_label(text, width, max_lines=3, break_words=True, **kw)
 
 
-def dim_all_but(cards, k: int | None) -> list:
-    """Animations that bring card ``k`` to full strength and dim every other card to the background
-    (``k=None``: every card at full strength).  A card's ``shown`` lists its parts on screen."""
-    anims = []
-    for j, c in enumerate(cards):
-        faded = getattr(c, "faded", None)
-        if j == k or k is None:
-            if faded is not None:
-                anims.append(Restore(faded))
-                c.faded = None
-        elif faded is None:
-            grp = VGroup(*c.shown)
-            grp.save_state()
-            words = VGroup(*[m for m in c.shown if m is not c.drawing])
-            anims.append(words.animate.fade(1 - DIMMED))  # every part to DIMMED of its own opacity: background
-            anims.append(c.drawing.animate.fade(1 - LANDMARK))  # the icons stay as landmarks of the map
-            c.faded = grp
-    return anims
+def card(region: Region, color) -> RoundedRectangle:
+    """A property's card filling ``region``: its family colour's outline over a faint wash of it (drawn
+    at full strength: the card is the property on the map, not a background)."""
+    box = RoundedRectangle(corner_radius=GAP.tight, width=region.width, height=region.height, stroke_color=color,
+                           stroke_width=3, fill_color=color, fill_opacity=0.07)
+    return box.move_to(region.center)
 
 
 @dataclass(frozen=True)
@@ -89,11 +86,13 @@ class TitleData:
     title: str
     notebook: str
     properties: tuple[tuple[str, tuple[Clip, ...]], ...]  # (property, clips that show it)
+    statements: tuple[tuple[tuple[str, str], ...], ...]  # per property: ("math" | "words", text) lines
 
 
 class Title(ClipScene):
-    """00 · The lecture's title and a map of its clips: one card per property."""
+    """00 · The lecture's title, the map of its four properties, one property a beat, and the plan."""
 
+    STAGED = True
     CLOSING_HOLD = 1.5
     KEYS = ("equivariance", "causal", "prefix", "positions")  # one beat per property, in catalog order
 
@@ -102,166 +101,237 @@ class Title(ClipScene):
         return TitleData(
             number=cfg.number, title=cfg.title, notebook=cfg.notebook,
             properties=tuple((name, tuple(clip_of(n) for n in nums)) for name, nums in PROPERTIES),
+            statements=STATEMENTS,
         )
 
+    # ------------------------------------------------------------------ what the sentences fill in
     def caption_values(self) -> dict:
         d = self.data
-        out = {"number": d.number, "title": d.title, "notebook": d.notebook,
+        out = {"number": d.number, "notebook": d.notebook, "title": d.title,
                "n_clips": sum(len(c) for _, c in d.properties)}
-        for key, (name, clips) in zip(self.KEYS, d.properties):
-            out[f"{key}_clips"] = "; ".join(f"{clip_number(c.number)}, {c.title}" for c in clips)
+        if not hasattr(self, "tiles"):  # the title card: nothing of the map on screen yet
+            return out
+        out["title"] = claim(d.title, self.lecture_line)
+        out["map_icons"] = claim("; ".join(icon_words(i.doc) for i in MAP_ICONS), *[t.drawing for t in self.tiles])
+        for k, (key, (name, clips), focus) in enumerate(zip(self.KEYS, d.properties, self.focus)):
+            out[f"{key}_clips"] = claim("; ".join(f"{clip_number(c.number)}, {c.title}" for c in clips), *focus.rows)
+            out[f"{key}_says"] = claim(" and ".join(text for _, text in d.statements[k]), *focus.says)
+            out[f"{key}_icon"] = claim(icon_words(MAP_ICONS[k].doc), focus.drawing)
+        out["n_clips"] = claim(out["n_clips"], *[c for p in self.plan for c in p.chips])
+        out["plan"] = claim("; ".join(f"{name}, clips {', '.join(clip_number(c.number) for c in clips)}"
+                                      for name, clips in d.properties), *[p.head for p in self.plan],
+                            *[p.chips for p in self.plan])
         return out
 
-    def card_text(self, k: int) -> tuple:
-        """Property ``k``'s colour, its name, and one row per clip (chip, title), at natural size."""
-        name, clips = self.data.properties[k]
-        color = family_color(clips[0].number)
-        head = label(name, size=LABEL, color=color, weight="BOLD")
-        chips = [clip_chip(c.number) for c in clips]
-        chip_w = max(ch.width for ch in chips)
-        rows = VGroup()
-        for c, chip in zip(clips, chips):
-            txt = label(c.title, size=SMALL, color=FG)
-            chip.move_to(ORIGIN, aligned_edge=LEFT)
-            txt.move_to([chip_w + GAP.small, 0, 0], aligned_edge=LEFT)
-            txt.shift((baseline_y(chip.num) - baseline_y(txt)) * UP)  # title and number on one baseline
-            rows.add(VGroup(chip, txt))
-        column(*rows, gap="tight")
-        return color, head, rows
-
-    def make_cards(self, regions: list[Region], grow: float = 1.0) -> list[VGroup]:
-        """One card per property: the small ones with the icon at the left and the text beside it;
-        the tall one (``regions[-1]``) with icon and name on top and its clips spread below.  Every
-        card's text is set at one common scale (at most ``grow``)."""
-        parts = [self.card_text(k) for k in range(len(regions))]
-        side = min(r.inset(GAP.normal, GAP.tight).height for r in regions[:-1])  # one icon size for the map
-        plans, scales = [], []
-        for k, (region, (color, head, rows)) in enumerate(zip(regions, parts)):
-            inner = region.inset(GAP.normal, GAP.tight)
+    # ------------------------------------------------------------------ the map: four cards in lecture order
+    def map_tiles(self, region: Region, chips: bool) -> VGroup:
+        """Four cards in a row across ``region``, an arrow between each two (the lecture's order); each with
+        its icon above its name (and, with ``chips``, its clips' numbers), as large as the narrowest allows,
+        one text size for all four."""
+        d = self.data
+        cols = region.columns(1, 1, 1, 1, gap=ARROW_GAP)
+        texts = []
+        heads = fit_common([name for name, _ in d.properties], cols[0].width - 2 * GAP.small, HEADING, FG,
+                           max_lines=2, weight="BOLD", align=ORIGIN)  # one size for the four names
+        for k, ((name, clips), head) in enumerate(zip(d.properties, heads)):
+            color = family_color(clips[0].number)
+            head.set_color(color)
+            parts = [head]
+            if chips:
+                nums = VGroup(*[clip_chip(c.number, size=SMALL) for c in clips])
+                nums.arrange_in_grid(cols=min(len(clips), CHIPS_A_ROW), buff=GAP.tight)
+                parts.append(nums)
+            texts.append(column(*parts, gap="small", align=ORIGIN))
+        text_h = max(t.height for t in texts)
+        s = min(1.0, *[(c.width - 2 * GAP.small) / t.width for c, t in zip(cols, texts)])
+        tiles = VGroup()
+        for k, (col, text) in enumerate(zip(cols, texts)):
+            color = family_color(d.properties[k][1][0].number)
+            inner = col.inset(GAP.small, GAP.normal)
+            text.scale(s)
+            words_at, pic_at = inner.take_bottom(text_h * s, gap=GAP.normal)[0], inner.take_bottom(text_h * s,
+                                                                                                gap=GAP.normal)[1]
+            side = min(pic_at.width, pic_at.height)
             pic = drawing(MAP_ICONS[k], color, side)
-            if k < len(regions) - 1:
-                icon_at, text_at = inner.take_left(side, gap=GAP.normal)
-                text = column(head.copy(), rows.copy(), gap="tight")
-                band = None
-            else:
-                band, text_at = inner.take_top(2 * head.height, gap=GAP.normal)  # the name and a small icon
-                icon_at = band
-                pic.scale(band.height / pic.height)
-                text = column(*rows.copy(), gap="hair")
-            icon_at.place(pic, LEFT)
-            scales.append(text_at.fit_scale(text, grow))
-            plans.append((pic, text_at, band))
-        s = min(grow, *scales)
-        floor = max(legible_scale(VGroup(head, rows)) for _, head, rows in parts)
-        if s < floor - 1e-9:
-            raise LayoutError(f"the map's cards are too small for their text ({s:.2f} < {floor:.2f})")
-        cards = []
-        for k, ((color, head, rows), (pic, where, band)) in enumerate(zip(parts, plans)):
-            box = panel(regions[k], color)
-            head.scale(s)
-            rows.scale(s)
-            if band is None:
-                where.place(column(head, rows, gap=GAP.tight * s), LEFT)
-            else:
-                room = band.width - head.width - GAP.wide  # the icon takes what the name leaves of the band
-                if pic.width > room:
-                    pic.scale(room / pic.width)
-                band.place(pic, LEFT)
-                head.next_to(pic, RIGHT, buff=GAP.wide)
-                room = (where.height - sum(r.height for r in rows)) / max(1, len(rows) - 1)
-                column(*rows, gap=max(GAP.hair * s, min(room, GAP.wide * s)))
-                where.place(rows, UP + LEFT)
-            g = VGroup(box, pic, head, rows)
-            g.box, g.drawing, g.head, g.rows = box, pic, head, rows
-            g.nums = VGroup(*[r[0].num for r in rows])
-            g.titles = VGroup(*[r[1] for r in rows])
-            cards.append(g)
-        return cards
+            pic_at.place(pic)
+            words_at.place(text, UP)
+            box = card(col, color)
+            overlay(box, pic, text)  # the icon and the words lie on their card
+            t = VGroup(box, pic, text)
+            t.box, t.drawing, t.text, t.head = box, pic, text, text[0]
+            t.chips = text[1] if chips else VGroup()
+            tiles.add(t)
+        arrows = VGroup(*[Arrow(tiles[k].box.get_right(), tiles[k + 1].box.get_left(), buff=GAP.hair, color=DIM,
+                                stroke_width=4, max_tip_length_to_length_ratio=0.35)
+                          for k in range(len(tiles) - 1)])
+        for a, t in zip(arrows, tiles):
+            a.set_y(t.drawing.get_y())
+        g = VGroup(tiles, arrows)
+        g.tiles, g.arrows = tiles, arrows
+        return g
 
-    def card_regions(self, area: Region, split=(1.12, 0.88)) -> list[Region]:
-        """Three cards stacked at the left, the tall positional card at the right (``split``: their
-        widths' proportion)."""
-        left, right = area.columns(*split, gap=GAP.small)
-        return [*left.rows(1, 1, 1, gap=GAP.small), right]
+    def strip_tiles(self, region: Region) -> VGroup:
+        """The map as a strip across ``region``: four small cards, each with its icon and its name."""
+        d = self.data
+        cols = region.columns(1, 1, 1, 1, gap=GAP.small)
+        inner0 = cols[0].inset(GAP.tight, GAP.tight)
+        names = fit_common([name for name, _ in d.properties], inner0.width - STRIP_ICON * inner0.height - GAP.small,
+                           SMALL, FG, max_lines=2)  # one size for the four names
+        tiles = VGroup()
+        for k, (col, (name, clips)) in enumerate(zip(cols, d.properties)):
+            color = family_color(clips[0].number)
+            inner = col.inset(GAP.tight, GAP.tight)
+            pic_at, words_at = inner.take_left(STRIP_ICON * inner.height, gap=GAP.small)
+            pic = drawing(MAP_ICONS[k], color, pic_at.width)
+            pic_at.place(pic)
+            head = names[k].set_color(color)
+            words_at.place(head, LEFT)
+            box = card(col, color)
+            overlay(box, pic, head)
+            t = VGroup(box, pic, head)
+            t.box, t.drawing, t.head = box, pic, head
+            tiles.add(t)
+        return tiles
+
+    def focus_card(self, k: int, region: Region) -> VGroup:
+        """Property ``k`` filling ``region``: its card; its icon large at the left; at the right its name, what
+        it says (formulas and sentences), and the clips that show it (chip and title; two columns when
+        there are more than ``CLIP_ROWS``)."""
+        d = self.data
+        name, clips = d.properties[k]
+        color = family_color(clips[0].number)
+        inner = region.inset(GAP.normal)
+        side = min(inner.height, (0.3 if len(clips) <= CLIP_ROWS else 0.2) * inner.width)  # a long list takes room
+        pic_at, text_at = inner.take_left(side, gap=GAP.wide)
+        pic = drawing(MAP_ICONS[k], color, side)
+        pic_at.place(pic)
+
+        def build(wrap: float):
+            """Name, statements (sentences wrapped at ``wrap``) and clips, at natural size; and the scale
+            that fits them to ``text_at``."""
+            head = label(name, size=HEADING + 6, color=color, weight="BOLD")
+            says = VGroup(*[math(text, size=HEADING) if kind == "math" else
+                            fit_label(text, wrap, size=LABEL, color=FG, max_lines=2)
+                            for kind, text in d.statements[k]])
+            says.arrange(DOWN, buff=GAP.tight, aligned_edge=LEFT)
+            rows = VGroup()
+            for c in clips:
+                chip = clip_chip(c.number, size=LABEL)
+                title = label(c.title, size=LABEL, color=DIM)
+                r = row(chip, title, gap="small")
+                title.shift((baseline_y(chip.num) - baseline_y(title)) * UP)
+                r.chip, r.title = chip, title
+                rows.add(r)
+            if len(rows) > CLIP_ROWS:
+                half = (len(rows) + 1) // 2
+                left = VGroup(*rows[:half]).arrange(DOWN, buff=GAP.tight, aligned_edge=LEFT)
+                right = VGroup(*rows[half:]).arrange(DOWN, buff=GAP.tight, aligned_edge=LEFT)
+                right.next_to(left, RIGHT, buff=GAP.wide, aligned_edge=UP)
+            else:
+                rows.arrange(DOWN, buff=GAP.tight, aligned_edge=LEFT)
+            for col in (rows[:half], rows[half:]) if len(rows) > CLIP_ROWS else (rows,):
+                x = max(r.title.get_left()[0] for r in col)  # a column's titles start at one edge
+                for r in col:
+                    r.title.shift((x - r.title.get_left()[0]) * RIGHT)
+            text = column(head, says, rows, gap="normal")
+            text.head, text.says, text.rows = head, says, rows
+            return text, text_at.fit_scale(text, FOCUS_GROW)
+
+        text, s = build(text_at.width)
+        for _ in range(2):  # the text is scaled by s: wrap its sentences for the width they will have
+            wider, s2 = build(text_at.width / s)
+            if s2 < legible_scale(wider) - 1e-9:
+                break
+            text, s = wider, s2
+        head, says, rows = text.head, text.says, text.rows
+        if s < legible_scale(text) - 1e-9:
+            raise LayoutError(f"property {k + 1}'s card is too small for its text ({s:.2f})")
+        text_at.place(text.scale(s), LEFT)
+        box = card(region, color)
+        overlay(box, pic, text)
+        g = VGroup(box, pic, text)
+        g.box, g.drawing, g.head, g.says, g.rows = box, pic, head, says, rows
+        return g
 
     def make_mobjects(self) -> None:
         d = self.data
         content = self.layout.content
         # the title as large as the map's cards allow: a very long title steps down a size
-        # rather than squeezing the cards under their legible size
-        for sizes in ((TITLE, HEADING), (HEADING, LABEL), (LABEL, SMALL)):
+        for sizes in ((TITLE + 6, TITLE), (TITLE, HEADING), (HEADING, LABEL)):
             self.lecture_line = title_block(f"Lecture {d.number} · {d.title}", content.width, sizes=sizes)
-            self.notebook_line = fit_label(f"notebook {d.notebook}", content.width, size=SMALL, color=DIM,
+            self.notebook_line = fit_label(f"notebook {d.notebook}", content.width, size=LABEL, color=DIM,
                                            max_lines=2, align=ORIGIN, break_words=True)
             head = column(self.lecture_line, self.notebook_line, gap="tight", align=ORIGIN)
             content.place(head, UP)
             try:
-                self.map_area = content.below(head, gap=GAP.normal)
-                self.boxes = self.make_cards(self.card_regions(self.map_area), grow=GROW)  # as large as room allows
+                self.map = self.map_tiles(content.below(head, gap=GAP.wide), chips=False)
                 break
             except LayoutError:
-                if sizes[1] == SMALL:
+                if sizes[1] == LABEL:
                     raise
-        # the closing picture: the names on one line each, as large as the widest allows
-        self.plan = self.plan_cards(self.card_regions(content, split=(1.25, 0.75)))
-
-    def plan_cards(self, regions: list[Region]) -> list[VGroup]:
-        """The closing picture, the lecture's plan: each card with its icon, its name and its clips'
-        numbers only (their titles were read in the beats), as large as the cards allow, one text scale
-        for all four."""
-        blocks = []
-        for k, (region, card) in enumerate(zip(regions, self.boxes)):
-            color = family_color(self.data.properties[k][1][0].number)
-            inner = region.inset(GAP.small)
-            chips = VGroup(*[r[0].copy() for r in card.rows]).arrange_in_grid(cols=min(len(card.rows), CHIPS_A_ROW),
-                                                                            buff=GAP.tight)
-            text = column(card.head.copy(), chips, gap="small")
-            if k < len(regions) - 1:
-                side = inner.height  # one icon size for the plan: the small cards' height
-                icon_at, text_at = inner.take_left(side, gap=GAP.wide)
-            else:  # the tall card: its icon over its name and numbers, in the lower half
-                icon_at, text_at = inner.take_top(inner.height / 2, gap=GAP.wide)
-            blocks.append((region, color, icon_at, text_at, text, chips))
-        s = min(t_at.fit_scale(text, GROW ** 2) for *_, t_at, text, _ in blocks)
-        cards = []
-        for k, (region, color, icon_at, text_at, text, chips) in enumerate(blocks):
-            small = k < len(regions) - 1
-            pic = drawing(MAP_ICONS[k], color, side)
-            text.scale(s)
-            if small:
-                icon_at.place(pic, LEFT)
-                text_at.place(text, LEFT)
-            else:
-                region.inset(GAP.small).place(column(pic, text, gap="wide", align=ORIGIN))
-            g = VGroup(panel(region, color), pic, text[0], chips)
-            g.box, g.drawing, g.head, g.chips = g
-            cards.append(g)
-        return cards
+        self.tiles = self.map.tiles
+        strip_at, focus_at = content.take_top(STRIP_H, gap=GAP.small)
+        self.strip = self.strip_tiles(strip_at)
+        # the strip on screen: each map card's box and icon, moved into the strip, with the strip's name
+        self.strip_view = []
+        for t, st in zip(self.tiles, self.strip):
+            v = VGroup(t.box, t.drawing, st.head)
+            v.box, v.drawing, v.head = t.box, t.drawing, st.head
+            self.strip_view.append(v)
+        self.focus = [self.focus_card(k, focus_at) for k in range(len(d.properties))]
+        self.plan_map = self.map_tiles(content, chips=True)  # the closing picture: the lecture's plan
+        self.plan = self.plan_map.tiles
+        for t, st, p in zip(self.tiles, self.strip, self.plan):  # every name and number lies on the card it moves with
+            overlay(t.box, t.drawing, st.head, p.head, p.chips)
 
     def body(self) -> None:
         self.make_mobjects()
-        cards = self.boxes
-        for c in cards:
-            c.shown = [c.box, c.drawing, c.head]
+        tiles, arrows = self.tiles, self.map.arrows
         self.beat("lecture", FadeIn(self.lecture_line, shift=GAP.small * UP), FadeIn(self.notebook_line),
-                  reveal([VGroup(*c.shown) for c in cards]), run_time=1.6)
+                  reveal([*tiles], shift=GAP.small * UP), Create(arrows), run_time=1.8,
+                  subject=VGroup(self.lecture_line, self.map))
+        prev = None
         for k, key in enumerate(self.KEYS):
-            focus = cards[k]
-            self.beat(key, *dim_all_but(cards, k), reveal(focus.rows, shift=GAP.small * RIGHT), run_time=1.2,
-                      hold=0.3)
-            focus.shown.append(focus.rows)
+            focus = self.focus[k]
+            if prev is None:  # the title leaves; the map shrinks into the strip along the top
+                light = [dim(*self.strip_view[1:])]  # made first: a dimming remembers full strength when made
+                first = [FadeOut(self.lecture_line, shift=GAP.small * UP), FadeOut(self.notebook_line),
+                         FadeOut(arrows)]
+                for t, s in zip(tiles, self.strip):
+                    first += [Transform(t.box, s.box), Transform(t.drawing, s.drawing), swap(t.text, s.head)]
+                lead = AnimationGroup(*first)
+            else:
+                lead = FadeOut(prev, shift=GAP.wide * LEFT)
+                light = [dim(self.strip_view[k - 1]), undim(self.strip_view[k])]
+            come = AnimationGroup(*light, FadeIn(focus.box),
+                                  ReplacementTransform(self.strip_view[k].drawing.copy(), focus.drawing),
+                                  FadeIn(focus.head, shift=GAP.small * UP))
+            rest = AnimationGroup(*[FadeIn(m, shift=GAP.small * UP) for m in (*focus.says, *focus.rows)],
+                                  lag_ratio=0.15)
+            self.beat(key, Succession(lead, come, rest), run_time=2.4 if prev is None else 2.0, subject=focus)
+            prev = focus
 
     # ------------------------------------------------------------------ the takeaway: the plan
     def takeaway(self) -> VGroup:
-        return VGroup(*self.boxes)
+        return self.plan_map
 
-    def bring_forward(self, take: VGroup, region=None) -> list:
-        """The title and the clips' titles leave; every card comes back to full strength and grows into
-        the whole frame, its icon, name and clip numbers large."""
-        leave, grow = [FadeOut(self.lecture_line), FadeOut(self.notebook_line)], []
-        for c, big in zip(self.boxes, self.plan):
-            leave.append(FadeOut(c.titles))
-            grow += [Transform(c.box, big.box), Transform(c.drawing, big.drawing), Transform(c.head, big.head),
-                     *[Transform(r[0], chip) for r, chip in zip(c.rows, big.chips)]]
-        return [Succession(AnimationGroup(*leave), AnimationGroup(*grow))]  # first what leaves, then the plan
+    def closing(self) -> None:
+        """The last property leaves; the strip grows back into the map, now filling the frame, every card at
+        full strength with its icon, its name and its clips' numbers: the lecture's plan."""
+        take = self.plan_map
+        grow = [undim(*self.strip_view)]
+        for v, p in zip(self.strip_view, self.plan):
+            grow += [Transform(v.box, p.box), Transform(v.drawing, p.drawing), swap(v.head, p.head)]
+        come = [FadeIn(p.chips, shift=GAP.small * UP) for p in self.plan] + [Create(take.arrows)]
+        on_screen = VGroup(*[VGroup(v.box, v.drawing, p.head, p.chips) for v, p in zip(self.strip_view, self.plan)],
+                           take.arrows)
+        self.beat(self.closing_key(), Succession(FadeOut(self.focus[-1], shift=GAP.wide * LEFT),
+                                                 AnimationGroup(*grow), AnimationGroup(*come)),
+                  run_time=2.4, hold=self.CLOSING_HOLD, subject=on_screen)
 
+
+def icon_words(doc: str) -> str:
+    """An icon's description as part of a sentence (``Four tokens …`` -> ``four tokens …``)."""
+    doc = doc.rstrip(".")
+    first = doc.split()[0]
+    return doc[0].lower() + doc[1:] if len(first) == 1 or first[1:].islower() else doc

@@ -1,20 +1,21 @@
-"""01 ``PermutationMatrix`` (§1): token rows of X; the permutation π, a list of indices, builds P
-one one-hot row at a time; P X computed as rows of X flying to their new places; the proof on
-screen is ``(P X)_m = x_π(m)`` bit for bit and ``P Pᵀ = I``, both measured by mathcore, and the
-clip ends on the two of them, large.
+"""01 ``PermutationMatrix`` (§1): token rows of X; the permutation π, a list of indices, builds P one
+one-hot row at a time; P X computed as rows of X flying to their new places; Pᵀ applied to P X sends
+every row back.  The proofs on screen, both measured by mathcore, are ``max_m |(P X)_m − x_π(m)| = 0``
+and ``max |Pᵀ P − I| = 0``, each in the deck's verdict style; the clip ends on the two of them, large.
 
-Storyboard (each beat's subject as large as its region allows):
+Storyboard (one subject a beat, as large as its region allows; X, P X and Pᵀ P X are value-coloured
+grids on the deck's "inputs" scale with their numbers printed, P is on the "weights" scale):
 
-* ``rows``: X alone.
-* ``perm``: π written over X, each entry under the position m that takes it.
-* ``build``: P large at the left, row m lit while its single 1 lands in column π(m); X dimmed
-  at the right (background).
-* ``product``: ``P · X = P X`` across the frame; row π(m) of X flies into row m.
-* ``check_gather``, ``check_orthogonal``: the two proof lines at the foot.
-* ``close``: the two proof lines alone, large.
-
-P's colour scale, π and the proof lines come from :func:`scenes.figures.permutation.picture`,
-the one description this clip and its still draw from.
+* ``rows``: X alone, large, braced: T tokens down, d numbers across.
+* ``perm``: π written over the frame, each entry under the position m that takes it; X steps into its
+  place in the product, and P X's rows wait empty at the right, already named x_π(m).
+* ``build``: P fills one one-hot row at a time: row m lit while its single 1 lands in column π(m), the
+  row of X it picks outlined.
+* ``product``: row π(m) of X flies into row m of P X.
+* ``check_gather``: the first verdict under the product.
+* ``undo``: P turns over its diagonal into Pᵀ, P X takes X's place, and its rows fly back: Pᵀ P X = X.
+* ``check_orthogonal``: the second verdict.
+* ``close``: the two verdicts alone, large.
 
 Render directly with ``manim -ql scenes/clips/c01_permutation_matrix.py PermutationMatrix``.
 """
@@ -25,19 +26,20 @@ from dataclasses import dataclass
 
 import numpy as np
 from manim import (
+    DOWN,
     LEFT,
+    PI,
     RIGHT,
     UP,
     AnimationGroup,
+    Brace,
     Create,
     FadeIn,
     FadeOut,
-    Indicate,
     LaggedStart,
-    Rectangle,
     ReplacementTransform,
+    Rotate,
     Succession,
-    SurroundingRectangle,
     Transform,
     VGroup,
     Write,
@@ -45,118 +47,143 @@ from manim import (
 
 from mathcore import check_permutation, lecture_inputs
 from mathcore.config import LectureConfig
+from scenes.clips.c01_widgets import RowMap, one_hot_frame, row_frame
 from scenes.figures.permutation import Picture, picture
 from scenes.kit import (
-    BG,
     DIM,
-    FAILED,
     FG,
     HEADING,
     HIGHLIGHT,
     LABEL,
-    SMALL,
-    VERIFIED,
     ClipScene,
     Heatmap,
-    LabelledMatrix,
+    LayoutError,
     Region,
     label,
     math,
-    token_color,
 )
-from scenes.kit.binding import names, shows
-from scenes.kit.compose import DIMMED, GAP, column, reveal, row
-from scenes.kit.notation import SUBSCRIPT, N, token_names
-from scenes.kit.theme import figure
+from scenes.kit.binding import claim, names, role, shows
+from scenes.kit.compose import GAP, column, reveal, row
+from scenes.kit.motion import swap
+from scenes.kit.notation import SUBSCRIPT, N
+from scenes.kit.permuting import Handover
+from scenes.kit.proofs import verdict
 
 
 @dataclass(frozen=True)
 class PermutationMatrixData:
     """What clip 01 draws: ``X: (T, d)``, ``perm`` (π), ``P = permutation_matrix(perm)``, ``P @ X``,
-    the checks, and the picture's description shared with the still."""
+    ``PT = Pᵀ`` and ``undone = Pᵀ (P X)``; the measures (``gather_defect = max |P X − X[perm]|``,
+    ``transpose_defect = max |Pᵀ P − I|``, ``orthogonality_defect = max |P Pᵀ − I|``) and the picture's
+    description shared with the still."""
 
     X: np.ndarray
     perm: np.ndarray
     P: np.ndarray
     PX: np.ndarray
+    PT: np.ndarray
+    undone: np.ndarray
     gather_equal: bool  # np.array_equal(P @ X, X[perm])
-    orthogonality_defect: float  # max |P Pᵀ − I|
+    gather_defect: float
+    transpose_defect: float
+    orthogonality_defect: float
     cmap: str
     picture: Picture
 
 
-class PermutationMatrix(ClipScene):
-    """01 · Permutation matrices: P X only moves rows."""
+def sub(k: int) -> str:
+    return str(int(k)).translate(SUBSCRIPT)
 
+
+class PermutationMatrix(ClipScene):
+    """01 · Permutation matrices: P X only moves rows, and Pᵀ moves them back."""
+
+    STAGED = True
     TIDY_PLAYS = True  # whole widgets stay in the scene (bound to their data) while their parts animate
     GROW = 1.6  # how far a subject may grow past its natural size when T and d are small
-    NAME_SIZE = 44  # a row's name x_k: its subscript as large as the numbers beside it
+    NAME_SIZE = 40  # a row's name x_k: its subscript as large as the numbers beside it
+    ROW_H = 0.78  # a row's height before fitting (P's cells are square)
+    ROW_GROWTH = (1.0, 1.25, 1.6, 2.0)  # taller rows tried where few tokens leave the frame's height unused
+    PADS = (0.2, 0.6, 1.2)  # and wider cells where narrow rows (small d) leave its width unused
+    ALONE_SHARE = 0.4  # the share of the content area X's grid covers when it is shown alone
 
     @classmethod
     def build_data(cls, cfg: LectureConfig) -> PermutationMatrixData:
         X = lecture_inputs(cfg.T, cfg.d, cfg.seed).X
         chk = check_permutation(X, cfg.perm)
         return PermutationMatrixData(
-            X=X, perm=np.array(cfg.perm), P=chk.P, PX=chk.PX,
-            gather_equal=chk.matmul_equals_gather, orthogonality_defect=chk.orthogonality_defect,
-            cmap=cfg.cmap_weights,
-            picture=picture(cfg.perm, chk.matmul_equals_gather, chk.orthogonality_defect, cfg.cmap_weights),
+            X=X, perm=np.array(cfg.perm), P=chk.P, PX=chk.PX, PT=chk.P.T.copy(), undone=chk.undone,
+            gather_equal=chk.matmul_equals_gather, gather_defect=chk.gather_defect,
+            transpose_defect=chk.transpose_defect, orthogonality_defect=chk.orthogonality_defect,
+            cmap=cfg.cmap_weights, picture=picture(cfg.perm, chk.gather_defect, chk.transpose_defect, cfg),
         )
 
     def caption_values(self) -> dict:
         d = self.data
-        T, perm = d.X.shape[0], [int(k) for k in d.perm]
-        return {"T": T, "d": d.X.shape[1], "order": d.picture.order_text, "first": perm[0], "second": perm[1],
-                "last": f"x{str(T - 1).translate(SUBSCRIPT)}"}
+        T, dm = d.X.shape
+        perm = [int(k) for k in d.perm]
+        out = {"T": T, "d": dm, "order": d.picture.order_text, "first": perm[0], "second": perm[1],
+               "last": f"x{sub(T - 1)}", "names": f"x{sub(0)} to x{sub(T - 1)}",
+               "slots": ", ".join(f"x{sub(k)}" for k in perm), "restored": f"x{sub(0)}, x{sub(1)}, … x{sub(T - 1)}",
+               "checks": "the two verdicts"}  # plain values until the elements that show them are built
+        if hasattr(self, "X_map"):  # the elements each sentence names, once they are built
+            out.update(
+                T=claim(T, self.T_label), d=claim(dm, self.d_label),
+                names=claim(f"x{sub(0)} to x{sub(T - 1)}", self.X_alone.names),
+                order=claim(d.picture.order_text, self.order.line),
+                slots=claim(", ".join(f"x{sub(k)}" for k in perm), self.PX_map.names),
+                first=claim(perm[0], self.P_map.cell(0, perm[0])), second=claim(perm[1], self.P_map.cell(1, perm[1])),
+                restored=claim(f"x{sub(0)}, x{sub(1)}, … x{sub(T - 1)}", self.back_map.names),
+                checks=claim("the two verdicts", self.check_gather, self.check_undo),
+            )
+        return out
 
     # ------------------------------------------------------------------ widgets
-    def product(self) -> VGroup:
-        """``P · X = P X`` at its natural size, every part centred on the brackets' line, each
-        named over it; parts as attributes."""
+    def row_map(self, values, rows, size: float = LABEL, pad: float = 0.2, tall: float = 1.0) -> RowMap:
+        """X-like rows at the natural row height (grown with ``size``): cells wide enough for the widest
+        printed number (or square cells of colour alone, when the numbers would not fit: ``self.numbers``)."""
         d = self.data
-        kw = dict(value_size=SMALL, label_size=self.NAME_SIZE)
-        X_mat = shows(LabelledMatrix(d.X, row_labels=token_names(range(len(d.X))), **kw), "X")
-        PX_mat = shows(LabelledMatrix(d.PX, row_labels=token_names(d.perm), **kw,
-                                      row_colors=[token_color(int(k)) for k in d.perm]), "PX")
-        for mat in (X_mat, PX_mat):  # row names just clear of the bracket, whatever their size
-            for lab in mat.row_labels:
-                lab.shift((mat.left_bracket.get_left()[0] - GAP.small - lab.get_right()[0]) * RIGHT)
-        P_map = shows(Heatmap(d.P, d.picture.scale, cell_size=X_mat.row_height), "P")
+        numbers = getattr(self, "numbers", True)
+        h = self.row_h * tall * size / LABEL
+        if numbers:
+            texts = [label(f"{v:.1f}".replace("-", "\u2212"), size=size) for v in np.concatenate([d.X.ravel()])]
+            w = max(t.width for t in texts) + pad * size / LABEL
+        else:  # colour alone: square cells, wider only by the pad
+            w = h + (pad - self.PADS[0]) * size / LABEL
+        return RowMap(values, rows, d.picture.inputs, w, h, size, self.NAME_SIZE * size / LABEL,
+                      numbers=numbers)
+
+    def product(self) -> VGroup:
+        """``P  X = P X`` at its natural size, every part centred on one line (names come once it is fitted)."""
+        d = self.data
+        T = d.X.shape[0]
+        X_map = self.row_map(d.X, range(T), pad=self.pad)
+        shows(X_map.heat, "X")
+        PX_map = self.row_map(d.PX, d.perm, pad=self.pad)
+        shows(PX_map.heat, "PX")
+        P_map = shows(Heatmap(d.P, d.picture.scale, cell_size=self.row_h, show_values=True, decimals=0,
+                              value_size=LABEL), "P")
         P_rows, P_cols = P_map.index_labels("rows"), P_map.index_labels("cols")
         eq = math("=", size=HEADING)
-        parts = row(VGroup(P_map, P_rows, P_cols), X_mat, eq, PX_mat, gap="normal")
-        for part, core in ((parts[0], P_map), (X_mat, X_mat.brackets), (PX_mat, PX_mat.brackets)):
+        parts = row(VGroup(P_map, P_rows, P_cols), X_map, eq, PX_map, gap="normal")
+        for part, core in ((parts[0], P_map), (X_map, X_map.heat), (PX_map, PX_map.heat)):
             part.shift(-core.get_y() * UP)
-        top = parts.get_top()[1] + GAP.small
-        titles = VGroup()
-        for text, core, q in ((N.permutation.math, P_map, "P"), (N.inputs.math, X_mat.brackets, "X"),
-                              (f"{N.permutation.math} {N.inputs.math}", PX_mat.brackets, "PX")):
-            titles.add(names(math(text, size=HEADING), q).next_to([core.get_x(), top, 0], UP, buff=0))
-        g = VGroup(parts, titles)
-        g.X_mat, g.PX_mat, g.P_map, g.P_rows, g.P_cols, g.eq = X_mat, PX_mat, P_map, P_rows, P_cols, eq
-        g.P_name, g.X_name, g.PX_name = titles
-        return g
+        eq.set_y(0)
+        parts.X_map, parts.PX_map, parts.P_map, parts.P_rows, parts.P_cols, parts.eq = X_map, PX_map, P_map, P_rows, P_cols, eq
+        return parts
 
-    def build_P(self, region: Region) -> VGroup:
-        """P as large as fits ``region``, with its 0s and 1s, its indices and its name."""
-        d = self.data
-        hm = shows(Heatmap(d.P, d.picture.scale, cell_size=self.X_mat.row_height, show_values=True, decimals=0,
-                           value_size=LABEL), "P")
-        rows, cols = hm.index_labels("rows", size=LABEL), hm.index_labels("cols", size=LABEL)
-        name = names(math(N.permutation.math, size=HEADING), "P").next_to(cols, UP, buff=GAP.small)
-        g = VGroup(hm, rows, cols, name)
-        region.fit(g, max_scale=self.GROW ** 2)
-        g.map, g.rows, g.cols, g.name = hm, rows, cols, name
-        return g
+    def title(self, text: str, over, quantity: str):
+        """A matrix's name over it, at the heading size, on the names' common baseline."""
+        return names(math(text, size=HEADING), quantity).next_to([over.get_x(), self.titles_y, 0], UP, buff=0)
 
     def order_line(self) -> VGroup:
         """π written out, ``π = (2, 0, …)``, each entry under the position m that takes it."""
         pic = self.data.picture
-        line = math(pic.order_math(groups=True), size=HEADING)
+        line = math(pic.order_math(groups=True), size=HEADING + 6)
         entries = [list(line.select(m)) for m in range(len(pic.order))]  # the glyphs of π(m), inside the line
-        slots = VGroup(*[label(str(m), size=SMALL, color=DIM).next_to(VGroup(*e), UP, buff=GAP.tight)
+        slots = VGroup(*[label(str(m), size=LABEL, color=DIM).next_to(VGroup(*e), UP, buff=GAP.tight)
                          for m, e in enumerate(entries)])
-        head = math(N.position.math, size=SMALL, color=DIM).next_to(slots, LEFT, buff=GAP.normal)
+        head = math(N.position.math, size=LABEL, color=DIM).next_to(slots, LEFT, buff=GAP.normal)
         head.set_y(slots.get_y())
         g = VGroup(line, slots, head)
         g.line, g.entries, g.slots = line, entries, slots
@@ -165,134 +192,232 @@ class PermutationMatrix(ClipScene):
     def light(self, m: int, on: bool) -> list:
         """Animations lighting π's entry ``m`` and its position (or putting them back)."""
         o = self.order
-        return [*[glyph.animate.set_color(HIGHLIGHT if on else FG) for glyph in o.entries[m]],
-                o.slots[m].animate.set_color(HIGHLIGHT if on else DIM)]
+        return [*[role(glyph, "highlight").animate.set_color(HIGHLIGHT if on else FG) for glyph in o.entries[m]],
+                role(o.slots[m], "highlight").animate.set_color(HIGHLIGHT if on else DIM)]
 
-    def proofs(self) -> VGroup:
-        """The two proof lines, each a formula and its verdict on one line."""
-        out = VGroup()
-        for p in (self.data.picture.gather, self.data.picture.orthogonal):
-            mark = VERIFIED if p.passed else FAILED
-            if p.figure is not None:
-                line = figure(p.figure, size=LABEL, color=FG if p.passed else FAILED, prefix=p.math, exact_color=mark)
-            else:
-                line = row(math(p.math, size=LABEL), label(p.verdict, size=LABEL, color=mark), gap="small")
-            out.add(line)
-        return out
+    def braced(self, x_group: VGroup) -> VGroup:
+        """X's braces: T tokens down its right side, d numbers along its foot."""
+        T, dm = self.data.X.shape
+        heat = x_group[0].heat
+        right = Brace(heat, RIGHT, buff=GAP.small, color=DIM)
+        foot = Brace(heat, DOWN, buff=GAP.small, color=DIM)
+        self.T_label = label(f"{T} tokens", size=LABEL).next_to(right, RIGHT, buff=GAP.small)
+        self.d_label = label(f"{dm} numbers each", size=LABEL).next_to(foot, DOWN, buff=GAP.tight)
+        return VGroup(right, foot, self.T_label, self.d_label)
 
     def make_mobjects(self) -> None:
-        """Every widget in its final place, and X's and P's earlier states."""
+        """Every widget in its final place, and X's earlier places."""
+        d, pic = self.data, self.data.picture
         content = self.layout.content
         self.order = self.order_line()
         strip, body = content.take_top(self.order.height, gap=GAP.normal)
         strip.place(self.order)
+        # the verdicts take π's strip once P is built and used
+        self.check_gather = verdict(pic.gather.math, pic.gather.figure, pic.gather.passed)
+        self.check_undo = verdict(pic.undo.math, pic.undo.figure, pic.undo.passed)
+        strip.fit(row(self.check_gather, self.check_undo, gap="section"))
 
-        self.check_gather, self.check_orth = checks = self.proofs()
-        row(*checks, gap="section")
-        bottom, above = body.take_bottom(checks.height, gap=GAP.normal)
-        bottom.fit(checks)
-
+        probe = math("P X", size=HEADING)
+        names_strip, middle = body.take_top(probe.height, gap=GAP.small)
+        # the row height that lets the product cover most of its region (few tokens: taller rows), X's
+        # numbers printed on its cells while they stay legible, else colour alone
+        best = None
+        for numbers in (True, False):
+            self.numbers = numbers
+            for k in self.ROW_GROWTH:
+                for pad in self.PADS:
+                    self.row_h, self.pad = self.ROW_H * k, pad
+                    prod = self.product()
+                    if middle.fits(prod):
+                        s = middle.fit_scale(prod, self.GROW)
+                        area = prod.width * prod.height * s * s
+                        if best is None or area > best[0] * 1.02:  # the first (the smallest cells) unless clearly larger
+                            best = (area, numbers, self.row_h, pad)
+            if best is not None:
+                break
+        if best is None:
+            raise LayoutError(f"clip 01 cannot fit P X = P X for T={d.X.shape[0]}, d={d.X.shape[1]} in "
+                              f"{middle.width:.2f}×{middle.height:.2f} units")
+        _, self.numbers, self.row_h, self.pad = best
         prod = self.product()
-        above.fit(prod, max_scale=self.GROW)
+        middle.fit(prod, max_scale=self.GROW)
+        # few rows of many numbers make the product a wide strip, bounded by the frame's width
+        T, dm = d.X.shape
+        self.strip_why = ({"empty": f"{T} rows of {dm} printed numbers make P X = P X a wide strip: the frame's "
+                                    "width bounds it, and its numbers stay legible"}
+                          if prod.height < 0.55 * middle.height else None)
+        self.titles_y = prod.get_top()[1] + GAP.small
         self.prod = prod
-        self.X_mat, self.PX_mat, self.P_map = prod.X_mat, prod.PX_mat, prod.P_map
+        self.X_map, self.PX_map, self.P_map = prod.X_map, prod.PX_map, prod.P_map
         self.P_rows_idx, self.P_cols_idx, self.eq = prod.P_rows, prod.P_cols, prod.eq
-        self.P_name, self.X_name, self.PX_name = prod.P_name, prod.X_name, prod.PX_name
-        self.X_final = VGroup(self.X_mat, self.X_name).copy()
-        self.product = VGroup(prod.P_map, prod.P_rows, prod.P_cols, self.X_mat, self.eq, self.PX_mat,
+        self.P_name = self.title(N.permutation.math, self.P_map, "P")
+        self.X_name = self.title(N.inputs.math, self.X_map.heat, "X")
+        self.PX_name = self.title(f"{N.permutation.math} {N.inputs.math}", self.PX_map.heat, "PX")
+        self.product = VGroup(prod.P_map, prod.P_rows, prod.P_cols, self.X_map, self.eq, self.PX_map,
                               self.P_name, self.X_name, self.PX_name)
+        self.PX_slots = self.PX_map.outline()  # the rows P X still waits for
 
-        # X alone, as large as fits (beat "rows"), then below π (beat "perm")
-        x_alone = VGroup(self.X_mat, self.X_name)
-        self.X_below = body.fit(x_alone.copy(), max_scale=self.GROW ** 2)
-        content.fit(x_alone, max_scale=self.GROW ** 2)
+        # the undo: Pᵀ in P's place, P X in X's, and X again (Pᵀ P X, rows back in order) in P X's
+        T = d.X.shape[0]
+        self.PT_map = shows(Heatmap(d.PT, pic.scale, cell_size=self.row_h, show_values=True, decimals=0,
+                                    value_size=LABEL), "PT")
+        self.PT_map.scale(self.P_map.width / self.PT_map.width).move_to(self.P_map)
+        self.PT_name = self.title(f"{N.permutation.math}^T", self.P_map, "PT")
+        self.back_map = self.row_map(d.undone, range(T), pad=self.pad)
+        shows(self.back_map.heat, "undone")
+        self.back_map.scale(self.PX_map.heat.height / self.back_map.heat.height)
+        self.back_map.shift(self.PX_map.heat.get_center() - self.back_map.heat.get_center())
+        self.back_name = self.title(N.inputs.math, self.PX_map.heat, "undone")
+        self.back_slots = self.back_map.outline()
 
-        # P built large at the left, X dimmed at the right (beat "build")
-        left, right = body.columns(1, 1, gap=GAP.section)
-        self.P_build = self.build_P(left)
-        self.X_dimmed = self.X_final.copy()
-        right.fit(self.X_dimmed).fade(1 - DIMMED)  # every part to DIMMED of its own opacity (background)
+        # X alone, as large as fits beside its braces (beat "rows"): larger numbers in wider cells, which
+        # become the product's X in the next beat
+        best = None
+        for tall in (1.0, 1.4, 2.0):
+            for pad in (0.6, 1.3, 2.2, 3.5):
+                xa = self.row_map(d.X, range(T), size=HEADING + 8, pad=pad, tall=tall)
+                name = math(N.inputs.math, size=HEADING + 20).next_to(xa.heat, UP, buff=GAP.small)
+                g = VGroup(xa, name)
+                room = self.braced(g.copy())  # the braces' room: measured at this size, kept at any other
+                right = room.get_right()[0] - g.get_right()[0]
+                below = g.get_bottom()[1] - room.get_bottom()[1]
+                region = Region(content.left, content.right - right, content.bottom + below, content.top, "X alone")
+                if not region.fits(g):
+                    continue
+                s_ = region.fit_scale(g, self.GROW ** 2)
+                share = xa.heat.width * xa.heat.height * s_ * s_ / (content.width * content.height)
+                # the largest numbers among the grids that cover enough of the frame, else the largest grid
+                key = (min(share, self.ALONE_SHARE) >= self.ALONE_SHARE, s_ if share >= self.ALONE_SHARE else share)
+                if best is None or key > best[0]:
+                    best = (key, xa, name, region)
+        _, self.X_alone, self.X_alone_name, region = best
+        shows(self.X_alone.heat, "X")
+        names(self.X_alone_name, "X")
+        x_alone = VGroup(self.X_alone, self.X_alone_name)
+        region.fit(x_alone, max_scale=self.GROW ** 2)
+        self.braces = self.braced(x_alone)
+        content.place(VGroup(x_alone, self.braces))
 
     # ------------------------------------------------------------------ beats
     def body(self) -> None:
         self.make_mobjects()
         d = self.data
         T = d.X.shape[0]
-        X_group = VGroup(self.X_mat, self.X_name)
-        order, pb = self.order, self.P_build
+        perm = [int(k) for k in d.perm]
+        X_group = VGroup(self.X_map, self.X_name)
+        order = self.order
 
-        self.add(self.X_mat)  # whole widgets stay on screen, bound to their data; their parts come in
-        self.beat("rows", FadeIn(self.X_name), Create(self.X_mat.brackets), reveal(self.X_mat.rows), run_time=1.6)
-        self.beat("perm", Transform(X_group, self.X_below), Write(order.line), reveal([order[2], *order.slots]),
-                  run_time=1.2)
+        self.add(self.X_alone)  # whole widgets stay on screen, bound to their data; their parts come in
+        xa = self.X_alone
+        self.beat("rows", FadeIn(self.X_alone_name), reveal([VGroup(n, xa.body(i)) for i, n in enumerate(xa.names)]),
+                  FadeIn(self.braces), run_time=1.6, subject=VGroup(xa, self.X_alone_name, self.braces))
 
-        # P, one one-hot row at a time, large; X steps aside, dimmed
-        grid = VGroup(*[c.copy().set_fill(opacity=0).set_stroke(DIM) for r in pb.map.cells for c in r])
-        pb.map.cells.set_fill(opacity=0)
-        pb.map.labels.set_opacity(0)
-        self.add(pb.map)
-        steps = [Transform(X_group, self.X_dimmed), AnimationGroup(FadeIn(pb.name), FadeIn(pb.rows), FadeIn(pb.cols),
-                                                                   Create(grid))]
+        # the product's skeleton: P and P X wait empty, P X's rows already named x_π(m); π over them
+        pm = self.P_map
+        self.P_grid = VGroup(*[c.copy().set_fill(opacity=0).set_stroke(DIM, width=2, opacity=1.0)
+                               for r in pm.cells for c in r])
+        pm.cells.set_fill(opacity=0)
+        pm.labels.set_opacity(0)
+        self.PX_map.heat.set_opacity(0)
+        self.PX_map.names.set_opacity(0)
+        self.add(pm, self.PX_map)
+        self.beat_plays("perm", [
+            [AnimationGroup(FadeOut(self.braces), ReplacementTransform(VGroup(xa, self.X_alone_name), X_group))],
+            [AnimationGroup(Write(order.line), reveal([order[2], *order.slots]), Create(self.P_grid),
+                            FadeIn(self.P_name), FadeIn(self.P_rows_idx), FadeIn(self.P_cols_idx), FadeIn(self.eq),
+                            Create(self.PX_slots), self.PX_map.names.animate.set_opacity(1))],
+        ], run_time=1.2, subject=VGroup(order, X_group, self.PX_slots, self.PX_map.names), why=self.strip_why)
+
+        # P, one one-hot row at a time; the row of X each row picks, outlined
+        steps = []
+        picked = None
         for m in range(T):
-            j = int(d.perm[m])
+            j = perm[m]
+            frame = role(row_frame(self.X_map, j, HIGHLIGHT), "highlight")
             lit = self.light(m, True) + (self.light(m - 1, False) if m else [])
-            steps.append(AnimationGroup(
-                *lit, Indicate(pb.cols[j], color=HIGHLIGHT), Indicate(pb.rows[m], color=HIGHLIGHT),
-                *[c.animate.set_fill(opacity=1) for c in pb.map.cells[m]],
-                *[t.animate.set_opacity(1) for t in pb.map.labels[m * T:(m + 1) * T]]))
-        self.beat_plays("build", [[step] for step in steps], run_time=0.6)  # nothing shows before its turn
-        self.remove(grid)
+            anims = [*lit, *[c.animate.set_fill(opacity=1) for c in pm.cells[m]],
+                     *[t.animate.set_opacity(1) for t in pm.labels[m * T:(m + 1) * T]],
+                     Create(frame), *([FadeOut(picked)] if picked is not None else [])]
+            steps.append([AnimationGroup(*anims)])
+            picked = frame
+        steps.append([AnimationGroup(FadeOut(picked), *self.light(T - 1, False))])
+        self.beat_plays("build", steps, run_time=0.6, subject=VGroup(pm, self.P_rows_idx, self.P_cols_idx), why=self.strip_why)
+        self.remove(self.P_grid)
 
-        # to the product: P shrinks into place (colours only), X comes back, "=" and P X's
-        # brackets wait dimmed so the rows can fly past them
-        self.play(FadeOut(pb.map.labels), *self.light(T - 1, False), run_time=0.4)
-        self.play(ReplacementTransform(pb.map.cells, self.P_map.cells),
-                  ReplacementTransform(pb.rows, self.P_rows_idx), ReplacementTransform(pb.cols, self.P_cols_idx),
-                  ReplacementTransform(pb.name, self.P_name), Transform(X_group, self.X_final), run_time=1.2)
-        self.add(self.P_map)
-        self.eq.set_opacity(DIMMED)
-        self.PX_mat.brackets.set_stroke(opacity=DIMMED)
-        homes = [r.get_center() for r in self.PX_mat.rows]
-        for m in range(T):  # P X's rows wait on the rows of X they copy (the same glyphs, in the same place)
-            self.PX_mat.rows[m].move_to(self.X_mat.rows[int(d.perm[m])])
-        # each row's numbers fly on a backing of their own, so nothing shows through them; the backings
-        # follow the numbers (an updater) and lie under every flying row (one animated with them would be
-        # drawn over its row); they stay under P X's numbers, inside its brackets
-        pitch = self.X_mat.slot_center(0)[1] - self.X_mat.slot_center(1)[1]
-        backings = []
-        for r in self.PX_mat.rows:
-            b = Rectangle(width=r[0].width + GAP.hair, height=pitch, stroke_width=0, fill_color=BG, fill_opacity=0.92)
-            backings.append(b.move_to(r[0]).add_updater(lambda b, numbers=r[0]: b.move_to(numbers)))
-        self.add(*backings, self.PX_mat)
-        self.play(FadeIn(self.eq), FadeIn(self.PX_name), Create(self.PX_mat.brackets), run_time=0.6)
-
-        # P X: row π(m) of X flies into row m
+        # P X: row π(m) of X flies into row m (its numbers and cells; the names wait in their slots)
+        homes = [self.PX_map.body(m).get_center() for m in range(T)]
+        for m in range(T):  # P X's rows wait on the rows of X they copy (the same cells, in the same place)
+            self.PX_map.body(m).move_to(self.X_map.body(perm[m])).set_opacity(1)
         flights = []
         for m in range(T):
-            j = int(d.perm[m])
-            flyer = self.PX_mat.rows[m]
-            one = SurroundingRectangle(self.P_map.cell(m, j), color=HIGHLIGHT, buff=GAP.hair)
-            picked = SurroundingRectangle(self.X_mat.rows[j], color=HIGHLIGHT, buff=GAP.hair)
+            j = perm[m]
+            flyer = self.PX_map.body(m)
+            one = role(one_hot_frame(pm, m, j, HIGHLIGHT), "highlight")
+            src = role(row_frame(self.X_map, j, HIGHLIGHT), "highlight")
             flights.append(Succession(
-                AnimationGroup(Create(one), Create(picked), run_time=0.3),
+                AnimationGroup(Create(one), Create(src), run_time=0.3),
                 flyer.animate(path_arc=-0.3).shift(homes[m] - flyer.get_center()),
-                AnimationGroup(FadeOut(one), FadeOut(picked), run_time=0.25),
+                AnimationGroup(FadeOut(one), FadeOut(src), run_time=0.25),
             ))
-        undim = AnimationGroup(self.eq.animate.set_opacity(1), self.PX_mat.brackets.animate.set_stroke(opacity=1),
-                               run_time=0.4)
-        self.beat("product", Succession(LaggedStart(*flights, lag_ratio=0.55), undim), run_time=0.75 * T + 1.0)
-        for b in backings:
-            b.clear_updaters()
+        self.beat("product", LaggedStart(*flights, lag_ratio=0.55), FadeIn(self.PX_name), run_time=0.75 * T + 0.6,
+                  subject=VGroup(self.PX_map, self.X_map), why=self.strip_why)
+        self.remove(self.PX_slots)
 
-        self.beat("check_gather", FadeIn(self.check_gather, shift=GAP.small * UP), run_time=0.8)
-        self.beat("check_orthogonal", FadeIn(self.check_orth, shift=GAP.small * UP), run_time=0.8)
+        self.beat_plays("check_gather", [[FadeOut(order)], [FadeIn(self.check_gather, shift=GAP.small * UP)]],
+                        run_time=0.6, subject=VGroup(self.check_gather, self.X_map, self.PX_map), why=self.strip_why)
+
+        # Pᵀ: P turns over its diagonal; P X takes X's place; its rows fly back, in X's order
+        px_group = VGroup(self.PX_map, self.PX_name)
+        shift = self.X_map.heat.get_center() - self.PX_map.heat.get_center()
+        back_homes = [self.back_map.body(j).get_center() for j in range(T)]
+        for m in range(T):  # Pᵀ P X's row π(m) waits on P X's row m, where P X will stand
+            self.back_map.body(perm[m]).move_to(self.PX_map.body(m).get_center() + shift)
+        self.back_map.heat.set_opacity(0)
+        self.back_map.names.set_opacity(0)
+        self.add(self.back_map)
+        # P's cells flip over its main diagonal (a half turn about it: cell (i, j) lands on (j, i)), its
+        # digits out before and back after, so no digit is ever drawn mirrored
+        self.PT_map.labels.set_opacity(0)
+        diagonal = pm.cell(T - 1, T - 1).get_center() - pm.cell(0, 0).get_center()
+        self.beat_plays("undo", [
+            [AnimationGroup(FadeOut(pm.labels), swap(self.P_name, self.PT_name))],
+            [AnimationGroup(Rotate(pm.cells, angle=PI, axis=diagonal, about_point=pm.get_center()),
+                            Handover(pm, self.PT_map))],
+            [AnimationGroup(self.PT_map.labels.animate.set_opacity(1), FadeOut(VGroup(self.X_map, self.X_name)))],
+            [px_group.animate.shift(shift)],
+            [AnimationGroup(Create(self.back_slots), self.back_map.names.animate.set_opacity(1))],
+        ], run_time=0.8, subject=VGroup(self.PT_map, self.PX_map), why=self.strip_why)
+        for j in range(T):  # the rows to fly sit on P X's, the same cells in the same place
+            self.back_map.body(j).set_opacity(1)
+        flights = []
+        for m in range(T):
+            j = perm[m]
+            flyer = self.back_map.body(j)
+            one = role(one_hot_frame(self.PT_map, j, m, HIGHLIGHT), "highlight")
+            src = role(row_frame(self.PX_map, m, HIGHLIGHT), "highlight")
+            flights.append(Succession(
+                AnimationGroup(Create(one), Create(src), run_time=0.3),
+                flyer.animate(path_arc=0.3).shift(back_homes[j] - flyer.get_center()),
+                AnimationGroup(FadeOut(one), FadeOut(src), run_time=0.25),
+            ))
+        self.beat("undo_rows", LaggedStart(*flights, lag_ratio=0.55), FadeIn(self.back_name), run_time=0.75 * T + 0.6,
+                  subject=VGroup(self.back_map, self.PX_map), why=self.strip_why)
+        self.remove(self.back_slots)
+        self.beat("check_orthogonal", FadeIn(self.check_undo, shift=GAP.small * UP), run_time=0.8,
+                  subject=VGroup(self.check_undo, self.back_map, self.PX_map), why=self.strip_why)
 
     # ------------------------------------------------------------------ the takeaway
     def takeaway(self) -> VGroup:
-        return VGroup(self.check_gather, self.check_orth)
+        return VGroup(self.check_gather, self.check_undo)
+
+    def closing(self) -> None:
+        take = self.takeaway()
+        self.beat(self.closing_key(), *self.bring_forward(take), run_time=1.4, hold=self.CLOSING_HOLD, subject=take,
+                  why={"empty": "the close is the clip's two measured proofs alone, one line each, as large as the "
+                                "deck's takeaway scale lets them grow: nothing else is left to show"})
 
     def bring_forward(self, take: VGroup, region=None) -> list:
-        """The two proof lines, side by side at the foot, become one column in the middle, large."""
+        """The two verdicts, side by side at the foot, become one column in the middle, large."""
         anims = super().bring_forward(take, region)[:-1]  # the fade of everything else
         region = region or self.layout.content
         target = column(*[p.copy() for p in take], gap="wide")
@@ -300,4 +425,3 @@ class PermutationMatrix(ClipScene):
                                                                                                          np.inf)))
         target.move_to(region.center)
         return [Succession(AnimationGroup(*anims), AnimationGroup(*[Transform(p, t) for p, t in zip(take, target)]))]
-

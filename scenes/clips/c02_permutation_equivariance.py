@@ -1,20 +1,25 @@
 """02 ``PermutationEquivariance`` (§2, Q1): Attn(X) as weights A and outputs Y; permute the input
 and A's rows and columns travel to P A Pᵀ while Y's rows move; then N random P with a running
-maximum of ‖Attn(PX) − P·Attn(X)‖_F against the pass line; why the property is exact.
+maximum of ‖Attn(PX) − P·Attn(X)‖_F against the pass line; why only rounding is left, as a picture.
 
-* ``setup``: X → A (square-root colour scale, declared on its bar) → Y, each named over it.
+* ``setup``: X → A → Y filling the frame, each named over it; A on the deck's weights scale (linear, 0
+  to 1, as in every clip), Y as coloured cells on the deck's outputs scale (wider where Y is narrow),
+  each with its colour bar.
 * ``permute_input``, ``rows``, ``cols``, ``outputs``: P X; A's rows (P A: Y dims, its label no
   longer describes what is drawn) then its columns (P A Pᵀ); Y's rows (P Y).  Travelled cells are
   handed over to a fresh map of the values they show, in the same beat.
-* ``check``: the defect of this P, typeset with its formula.
+* ``check``: the picture steps up; the defect of this P, typeset with its formula, under it.
 * ``trials``, ``running_max``: the plot of every trial fills the frame; the pass line and the
   staircase carry their own labels; the figures sit in the empty band under the pass line.
-* ``why``, ``rounding``: the plot steps aside for the three reasons, then the verdict.
-* ``close``: the plot returns, the staircase far below the pass line, with the verdict, large.
+* ``why``: one output row as the weighted sum of value vectors it is, and below it the same row of
+  Attn(P X): the same terms, flown into the order P gives them.
+* ``rounding``: that row's measured difference, rounding.
+* ``close``: the equation and the verdict (✓, max over the trials ≈ 4.7 × 10⁻¹⁶), over the plot that
+  proves it: the staircase far below the pass line.
 
-Every colour scale, log axis and proof line comes from ``scenes.figures.equivariance`` (the one
-description the clip and its still draw from); every widget is placed in a region of
-``self.layout``, sized from the config's ``T``, ``d`` and words.
+Every colour scale is the deck's (``kit.scales``), every log axis and formula comes from
+``scenes.figures.equivariance`` (the one description the clip and its still draw from); every widget
+is placed in a region of ``self.layout``, sized from the config's ``T``, ``d`` and words.
 
 Render directly with ``manim -ql scenes/clips/c02_permutation_equivariance.py PermutationEquivariance``.
 """
@@ -26,15 +31,17 @@ from types import SimpleNamespace
 
 import numpy as np
 from manim import (
+    DOWN,
     LEFT,
     ORIGIN,
     RIGHT,
     UP,
     AnimationGroup,
     Create,
+    Dot,
     FadeIn,
     FadeOut,
-    Succession,
+    LaggedStart,
     VGroup,
 )
 
@@ -50,8 +57,8 @@ from mathcore.equivariance import (
     equivariance_run,
     permuted_weights,
 )
-from mathcore.permutation import permutation_matrix
-from scenes.clips.c02_widgets import RowHeatmap, TravelMap, TrialMarks, staircase
+from mathcore.permutation import permutation_matrix, permutation_row_defects
+from scenes.clips.c02_widgets import RowHeatmap, SumLine, TravelMap, TrialMarks, staircase
 from scenes.figures.equivariance import (
     DEFECT,
     EQUIVARIANT,
@@ -60,32 +67,32 @@ from scenes.figures.equivariance import (
 )
 from scenes.kit import (
     DIM,
-    FAILED,
     HEADING,
+    FG,
     HIGHLIGHT,
     LABEL,
     SMALL,
     TITLE,
-    VERIFIED,
     ClipScene,
     ColorBar,
-    LabelledMatrix,
     Plot,
     Region,
     fmt_measure,
-    fmt_value,
     label,
     math,
     swap,
     token_color,
 )
-from scenes.kit.binding import names, shows
+from scenes.kit.binding import claim, names, role, shows
 from scenes.kit.compose import DIMMED, GAP, column, reveal, row, stage
-from scenes.kit.layout import LayoutError, fit_cells
+from scenes.kit.layout import fit_cells
+from scenes.kit.motion import dim, undim
 from scenes.kit.notation import N, token_names, token_text
 from scenes.kit.numbers import count, measure, nice_count_ticks
-from scenes.kit.permuting import Handover, TokenColumn, dim, undim
-from scenes.kit.proofs import readout
+from scenes.kit.permuting import Handover, TokenColumn
+from scenes.kit.proofs import readout, verdict
+from scenes.kit.theme import figure
+from scenes.kit.scales import scale as deck_scale
 
 
 @dataclass(frozen=True)
@@ -112,9 +119,17 @@ class EquivarianceData:
     defect: float
     weights_defect: float  # max |A_PX − P A Pᵀ|
     run: EquivarianceRun
+    row_defects: np.ndarray  # ‖Attn(P X)_m − (P·Attn(X))_m‖ for each row m, this P
+    V: np.ndarray  # the values V = X W_V: the terms of every output row
+    why_row: int  # the row of Attn(P X) the "why" picture draws (the one that differs most)
     cmap: str
     cmap_signed: str
     picture: Picture02
+
+    @property
+    def why_token(self) -> int:
+        """The token whose output the "why" picture draws: row ``why_row`` of Attn(P X) is its row of Y."""
+        return int(self.perm[self.why_row])
 
     @property
     def zero_trials(self) -> int:
@@ -126,7 +141,9 @@ class PermutationEquivariance(ClipScene):
     """02 · Permute the input and self-attention permutes its output: exactly, up to rounding."""
 
     TIDY_PLAYS = True  # whole widgets stay in the scene (bound to their data) while their parts animate
-    NUMBERS_KEEP = 0.8  # Y prints numbers while they leave A this share of the height it could have
+    SUM_TALL = 1.8  # at most how much taller than wide the cells of the "why" sums grow
+    Y_WIDE = 2.2  # at most how much wider than tall Y's cells grow
+    STAGED = True
 
     @classmethod
     def build_data(cls, cfg: LectureConfig) -> EquivarianceData:
@@ -138,64 +155,91 @@ class PermutationEquivariance(ClipScene):
         attn = attention_fn(li.Wq, li.Wk, li.Wv)
         A_moved = permuted_weights(A, perm)
         run = equivariance_run(attn, li.X, cfg.n_trials, cfg.seed)
+        rows = permutation_row_defects(attn, li.X, perm)
         return EquivarianceData(
             X=li.X, PX=P @ li.X, A=A, PA=P @ A, A_moved=A_moved, A_PX=A_PX, Y=Y, PY=P @ Y, Y_PX=Y_PX, perm=perm,
             defect=equivariance_defect(attn, li.X, perm), weights_defect=float(np.max(np.abs(A_PX - A_moved))),
-            run=run, cmap=cfg.cmap_weights, cmap_signed=cfg.cmap_signed,
-            picture=picture02(A, A_PX, Y, Y_PX, run.defects, run.max_defect, run.threshold, cfg.cmap_weights,
-                              cfg.cmap_signed),
+            run=run, row_defects=rows, V=li.X @ li.Wv, why_row=int(np.argmax(rows)),
+            cmap=cfg.cmap_weights, cmap_signed=cfg.cmap_signed,
+            picture=picture02(run.defects, run.max_defect, run.threshold, cfg),
         )
+
+    @staticmethod
+    def climb_steps(running_max) -> str:
+        """How many times the running maximum rises after the first trial, in words ("4 steps", "1 step")."""
+        k = int(np.count_nonzero(np.diff(np.asarray(running_max, dtype=float)) > 0))
+        return f"{k} step" if k == 1 else f"{k} steps"
 
     def caption_values(self) -> dict:
         d = self.data
         q, k = np.unravel_index(int(np.argmax(d.A)), d.A.shape)
         first = int(d.perm[0])
-        return {
-            "T": d.X.shape[0], "n": count(len(d.run.defects)).text, "defect": fmt_measure(d.defect),
+        T = d.X.shape[0]
+        m, t = d.why_row, d.why_token
+        out = {
+            "T": T, "n": count(len(d.run.defects)).text, "defect": fmt_measure(d.defect),
             "max": fmt_measure(d.run.max_defect), "zeros": count(d.zero_trials).text,
             "threshold": measure(d.run.threshold).text, "peak_q": token_text(q), "peak_k": token_text(k),
             "peak": fmt_measure(d.A[q, k]), "first": token_text(first), "first_y": token_text(first, "y"),
-            "verdict": d.picture.verdict, "xlast": token_text(d.X.shape[0] - 1),
-            "bar": ("stretched by a square root, so the small weights keep their shades" if d.picture.weights.gamma
-                    else "linear from 0"),
-            "y_form": "a table of numbers" if getattr(self, "y_numbers", True) else "a grid of coloured cells",
-        }
+            "xlast": token_text(T - 1), "d": d.X.shape[1], "token_y": token_text(t, "y"), "row": m,
+            "row_defect": fmt_measure(float(d.row_defects[m])),
+            "order": ", ".join(token_text(int(j), "v") for j in d.perm),
+            "bar": "0 to 1", "y_bar": "a grid of coloured cells", "proof": fmt_measure(d.run.max_defect),
+            "steps": self.climb_steps(d.run.running_max),
+        }  # plain values until the elements that show them are built
+        p = getattr(self, "p", None)
+        if p is not None:  # the elements each sentence names, once they are built
+            out.update(
+                T=claim(T, p.X_col), xlast=claim(token_text(T - 1), p.X_col),
+                peak=claim(fmt_measure(d.A[q, k]), p.A_map.heat), first=claim(token_text(first), p.X_col),
+                first_y=claim(token_text(first, "y"), p.Y_mat),
+                bar=claim("0 to 1", p.bar), y_bar=claim(self.y_form, p.Y_mat),
+            )
+        if hasattr(self, "q"):
+            marks = list(self.q.marks.dots) if self.q.marks.mode == "dots" else [self.q.marks.band]
+            out.update(defect=claim(fmt_measure(d.defect), self.check), T=claim(T, *self.sums[0].terms),
+                       n=claim(count(len(d.run.defects)).text, *marks),
+                       threshold=claim(measure(d.run.threshold).text, self.q.line),
+                       steps=claim(self.climb_steps(d.run.running_max), self.q.curve),
+                       max=claim(fmt_measure(d.run.max_defect), self.q.max_text if len(self.q.max_text) else self.close_verdict),
+                       zeros=claim(count(d.zero_trials).text, self.q.zero_note if len(self.q.zero_note) else self.q.marks),
+                       token_y=claim(token_text(t, "y"), self.sums[0].head), d=claim(d.X.shape[1], self.sums[0].result),
+                       order=claim(out["order"], *[t.name for t in self.sums[1].terms]),
+                       row_defect=claim(fmt_measure(float(d.row_defects[m])), self.row_check),
+                       proof=claim(fmt_measure(d.run.max_defect), self.close_verdict))
+        return out
 
     # ------------------------------------------------------------------ part 1: one permutation
-    def y_widget(self, values, order, cell: float, numbers: bool):
-        """Y (or P Y) as a matrix of numbers, or as cells with a colour bar when numbers do not fit;
-        row names ``y_k`` in their token's colour.  Returns ``(widget, body, bar)``."""
+    def y_widget(self, values, order, cell: float):
+        """Y (or P Y) as coloured cells with their colour bar, row names ``y_k`` in their token's colour.
+        Returns ``(widget, body, bar)``."""
         pic = self.data.picture
         rows = token_names(order, "y")
         colors = [token_color(int(k)) for k in order]
-        if numbers:
-            texts = [fmt_value(v, 2) for v in np.concatenate([self.data.Y.ravel(), self.data.Y_PX.ravel()])]
-            cw = label(max(texts, key=len), size=SMALL).width + GAP.small
-            m = LabelledMatrix(values, row_labels=rows, decimals=2, col_width=cw, row_height=cell, value_size=SMALL,
-                               label_size=LABEL, row_colors=colors)
-            return m, m.brackets, VGroup()
-        m = RowHeatmap(values, pic.outputs, cell_size=cell, row_labels=rows, row_colors=colors)
+        wide = getattr(self, "y_wide", 1.0)  # Y's cells widen into width a narrow Y leaves over
+        m = RowHeatmap(values, pic.outputs, cell_size=(cell * wide, cell) if wide > 1.0 else cell, row_labels=rows,
+                       row_colors=colors)
         return m, m.heat, ColorBar(pic.outputs, height=m.heat.height)
 
-    def part1(self, cell: float, numbers: bool) -> SimpleNamespace:
+    def part1(self, cell: float) -> SimpleNamespace:
         """X's chips → A with its colour bar → Y at row height ``cell``, each named over it."""
         d = self.data
         T = d.X.shape[0]
         pic = d.picture
-        p = SimpleNamespace(numbers=numbers)
+        p = SimpleNamespace()
         p.X_col = shows(TokenColumn(token_names(range(T)), row_height=cell, values=d.X), "X")
         p.A_map = TravelMap(d.A, pic.weights, cell, range(T))
         shows(p.A_map.heat, "A")
         p.bar = ColorBar(pic.weights, height=p.A_map.heat.height, ticks=pic.weight_ticks)
-        p.Y_mat, p.Y_body, p.y_bar = self.y_widget(d.Y, range(T), cell, numbers)
+        p.Y_mat, p.Y_body, p.y_bar = self.y_widget(d.Y, range(T), cell)
         shows(p.Y_mat, "Y")
         p.arrow, p.arrow2 = (math("arrow.r", size=LABEL, color=DIM) for _ in range(2))
         p.A_part = row(p.A_map, p.bar, gap="small")
         p.Y_part = row(p.Y_mat, p.y_bar, gap="small")
-        parts = row(p.X_col, p.arrow, p.A_part, p.arrow2, p.Y_part, gap="normal")
+        parts = row(p.X_col, p.arrow, p.A_part, p.arrow2, p.Y_part, gap="small")
         for part, core in ((p.A_part, p.A_map.heat), (p.Y_part, p.Y_body)):
             part.shift((p.X_col.get_y() - core.get_y()) * UP)
-        top = parts.get_top()[1] + GAP.small
+        top = parts.get_top()[1] + GAP.tight
         p.X_name = names(math(N.inputs.math, size=HEADING), "X")
         p.Y_name = names(math(pic.outputs_formula.typst, size=HEADING), "Y")
         p.A_name = names(math(pic.weights_formula.typst, size=HEADING), "A")
@@ -209,23 +253,23 @@ class PermutationEquivariance(ClipScene):
         return p
 
     def make_part1(self) -> None:
+        """The picture of one permutation, as large as the whole content area allows (the check's line
+        comes under it in its own beat, when the picture steps up)."""
         d = self.data
         T, dm = d.X.shape
-        self.check = readout(DEFECT.typst, d.defect, color=VERIFIED if d.defect < d.run.threshold else FAILED)
-        strip, above = self.layout.content.take_bottom(self.check.height, gap=GAP.wide)
-        strip.place(self.check)
-        start = min(TokenColumn.MAX_ROW, above.height / T)
-        # Y prints its numbers while they leave A most of the height it could have; else Y is cells
-        _, tall = fit_cells(lambda c: self.part1(c, True).group, Region(-np.inf, np.inf, above.bottom, above.top), start, 0, T)
-        try:
-            _, wide = fit_cells(lambda c: self.part1(c, True).group, above, start, T, T)
-        except LayoutError:  # the numbers would leave no legible row at all
-            wide = 0.0
-        numbers = wide >= self.NUMBERS_KEEP * tall
-        _, cell = fit_cells(lambda c: self.part1(c, numbers).group, above, start, T + (0 if numbers else dm), T)
-        self.p = self.part1(cell, numbers)
-        above.place(self.p.group)
-        self.y_numbers = numbers
+        content = self.layout.content
+        start = min(TokenColumn.MAX_ROW, content.height / T)
+        # Y as coloured cells on the deck's outputs scale (its rows read by their colours as they move)
+        g, cell = fit_cells(lambda c: self.part1(c).group, content, start, T + dm, T)
+        if g.width < content.width:  # a narrow Y widens its cells into the width left over
+            self.y_wide = min(self.Y_WIDE, 1.0 + (content.width - g.width) / (dm * cell))
+        self.p = self.part1(cell)
+        content.place(self.p.group)
+        self.y_form = "a grid of coloured cells"
+        # few tokens of many numbers make the picture a wide strip, bounded by the frame's width
+        self.strip_why = ({"empty": f"{T} tokens of {dm} numbers make X → A → Y a short strip: the frame's width "
+                                    "bounds it (chips at their tallest, Y's cells at their widest)"}
+                          if self.p.group.height < 0.75 * content.height else {})
 
     def rename(self, attr: str, expr: str, quantity: str):
         """Swap the name in ``attr`` for ``expr`` (naming ``quantity``) in the same place."""
@@ -237,7 +281,7 @@ class PermutationEquivariance(ClipScene):
     def hand_over_y(self):
         """Y's travelled rows handed over to a fresh matrix of P Y, in the same place."""
         d, p = self.data, self.p
-        new, body, _ = self.y_widget(d.PY, d.perm, self.cell, self.y_numbers)
+        new, body, _ = self.y_widget(d.PY, d.perm, self.cell)
         new.shift(p.Y_body.get_center() - body.get_center())
         shows(new, "PY")
         old = p.Y_mat
@@ -266,14 +310,13 @@ class PermutationEquivariance(ClipScene):
         q.line_label = label("pass line", size=SMALL).next_to(q.line.get_end(), UP, buff=GAP.tight)
         q.line_label.align_to(q.line, RIGHT)
         q.marks = TrialMarks(q.plot, run.defects, color=DIM)
-        q.curve = staircase(q.plot, run.running_max, HIGHLIGHT)
-        q.curve_label = (math(pic.max_line.typst, size=LABEL, color=HIGHLIGHT) if close
-                         else label("running max", size=SMALL, color=HIGHLIGHT))
+        q.curve = role(staircase(q.plot, run.running_max, HIGHLIGHT), "highlight")
+        q.curve_label = role(label("running max", size=SMALL, color=HIGHLIGHT), "highlight")
         q.curve_label.next_to(q.curve.get_end(), UP, buff=GAP.tight).align_to(q.curve, RIGHT)
         axes = q.plot.axes[0]
         q.band = Region(axes.get_start()[0] + GAP.normal, axes.get_end()[0] - GAP.normal,
                         q.curve_label.get_top()[1] + GAP.normal, q.line.get_y() - GAP.normal, "band")
-        q.max_text = column(math(pic.max_line.typst, size=HEADING, color=HIGHLIGHT),
+        q.max_text = column(role(math(pic.max_line.typst, size=HEADING, color=HIGHLIGHT), "highlight"),
                             label(pic.max_note, size=SMALL, color=DIM), gap="tight")
         q.zero_note = VGroup()
         if close:
@@ -291,31 +334,83 @@ class PermutationEquivariance(ClipScene):
 
     def make_plot(self) -> None:
         d = self.data
-        pic = d.picture
+        self.plot_why = {"empty": "the log plot spans the content area: its axes hold the trials, far below the "
+                                  "pass line, and the air between them is the distance that proves the point"}
         content = self.layout.content
         self.q = q = self.plot_parts(content)
         self.plot, self.line, self.line_label, self.marks, self.max_curve = q.plot, q.line, q.line_label, q.marks, q.curve
         self.trial_dots, self.max_text, self.zero_note = q.marks.dots, q.max_text, q.zero_note
+        # this P (clip 01's): its point on the axis before the random trials, its measure in the band
+        if d.defect > 0:
+            self.this_p = role(Dot(q.plot.to_point(0, q.plot.y_clip(d.defect)), radius=0.09, color=HIGHLIGHT), "highlight")
+        else:
+            self.this_p = q.plot.exact_zero(0, color=FG, text=None)
+        # its figure beside it, on the data (the axis's title names the quantity)
+        self.check = column(figure(d.defect, size=HEADING), label("this P, from clip 01", size=SMALL, color=DIM),
+                            gap="tight")
+        self.check.next_to(self.this_p, RIGHT, buff=GAP.normal)
+        if self.check.get_top()[1] > q.line.get_y() - GAP.small:  # never over the pass line
+            self.check.shift((q.line.get_y() - GAP.small - self.check.get_top()[1]) * UP)
+        self.make_sums()
 
-        # why it is exact: each step and what it does; then the verdict
-        steps = [math(f.typst, size=HEADING) for f, _ in pic.why]
-        says = [label(t, size=LABEL, color=DIM) for _, t in pic.why]
-        formulas = column(*steps, gap="wide")
-        for s, t in zip(steps, says):
-            t.next_to(s, RIGHT, buff=GAP.wide).set_x(formulas.get_right()[0] + GAP.wide + t.width / 2)
-        self.why_head = label("why exact?", size=HEADING)
-        self.why = VGroup(*[VGroup(s, t) for s, t in zip(steps, says)])
-        self.verdict = label(f"✓ {pic.verdict}", size=HEADING, color=VERIFIED if d.run.passed else FAILED)
-        content.place(column(self.why_head, self.why, self.verdict, gap="wide"))
-
-        # the close: the equation that holds and its verdict, large, over the plot that proves it
-        self.final = column(math(EQUIVARIANT.typst, size=TITLE, color=VERIFIED if d.run.passed else FAILED),
-                            label(f"✓ {pic.verdict}", size=LABEL, color=VERIFIED if d.run.passed else FAILED),
-                            gap="small", align=ORIGIN)
+        # the close: the equation that holds and its verdict, over the plot that proves it
+        pic = d.picture
+        self.close_verdict = verdict(pic.verdict_formula.typst, d.run.max_defect, pic.passed, size=HEADING)
+        self.final = column(math(EQUIVARIANT.typst, size=TITLE), self.close_verdict, gap="small", align=ORIGIN)
         top, rest = content.take_top(self.final.height, gap=GAP.wide)
         top.place(self.final)
         self.q_close = self.plot_parts(rest, close=True)
         self.q_close.marks.set_opacity(DIMMED)  # the staircase is the subject: the trials behind it
+
+    def make_sums(self) -> None:
+        """Why only rounding, as a picture: the output row of one token as the weighted sum of value vectors it
+        is (y_t = Σ_n A_tn v_n), and under it the same row of Attn(P X): the same terms in the order P gives
+        them.  Both lines as large as fits, their terms in the same slots; the row's measured difference
+        under them."""
+        d = self.data
+        pic = d.picture
+        T, dm = d.X.shape
+        m, t = d.why_row, d.why_token
+        inputs, outputs = deck_scale("inputs", self.cfg), deck_scale("outputs", self.cfg)
+        self.row_check = readout(f"norm(\"Attn\"(P X)_{m} - y_{t})", float(d.row_defects[m]))
+        strip, body = self.layout.content.take_bottom(self.row_check.height, gap=GAP.wide)
+        strip.place(self.row_check)
+
+        tall = wide = 1.0
+
+        def build(cell):
+            top = SumLine(f"y_{t}", d.Y[t], d.A[t], d.V, range(T), outputs, pic.weights, inputs, cell, tall=tall,
+                          wide=wide)
+            bottom = SumLine(f"\"Attn\"(P X)_{m}", d.Y_PX[m], d.A[t], d.V, d.perm, outputs, pic.weights, inputs,
+                             cell, tall=tall, wide=wide)
+            bottom.next_to(top, DOWN, buff=GAP.normal)
+            bottom.shift((top.result.get_x() - bottom.result.get_x()) * RIGHT)  # the results' columns stacked
+            g = VGroup(top, bottom)
+            g.top, g.bottom = top, bottom
+            return g
+
+        per_w = 2 * T * (SumLine.WIDE + SumLine.WEIGHT) / 2 + SumLine.WIDE
+        g, cell = fit_cells(build, body, min(1.0, body.height / (2 * dm + 2)), per_w, 2 * dm)
+        # the lines are as wide as the frame allows; their cells grow taller into the height left over
+        tall = min(self.SUM_TALL, 1.0 + (body.height - g.height) / (2 * dm * cell))
+        wide = min(self.SUM_TALL, 1.0 + (body.width - g.width) / (per_w * cell))
+        g = build(cell)
+        if g.width > body.width:  # the weights' numbers set a floor under their cells: give back what they took
+            wide = max(1.0, wide - (g.width - body.width) / (per_w * cell))
+            g = build(cell)
+        body.place(g)
+        self.sums = (g.top, g.bottom)
+        self.sums_why = {"empty": "two lines of one sum, term by term, span the frame's width; the air between the "
+                                  "terms holds their + signs, and the columns grow as tall as a term may"}
+        shows(g.top.result, "why.y")
+        shows(g.bottom.result, "why.attn_px")
+
+    def quantities(self) -> dict:
+        out = super().quantities()
+        d = self.data
+        out["why.y"] = d.Y[d.why_token][:, None]
+        out["why.attn_px"] = d.Y_PX[d.why_row][:, None]
+        return out
 
     # ------------------------------------------------------------------ the clip
     def body(self) -> None:
@@ -324,63 +419,92 @@ class PermutationEquivariance(ClipScene):
         p = self.p
         self.cell = p.A_map.cell
         T = d.X.shape[0]
+        whole = lambda: VGroup(p.X_col, p.A_map, p.Y_mat)  # noqa: E731  (the picture of one permutation, as it is now)
 
         self.beat("setup",
                   FadeIn(p.X_name), reveal(p.X_col.chips), FadeIn(p.arrow), FadeIn(p.arrow2), FadeIn(p.A_name),
                   reveal([VGroup(*r) for r in p.A_map.heat.cells]), FadeIn(p.A_map.keys), FadeIn(p.bar),
                   FadeIn(p.Y_name), FadeIn(p.Y_mat), FadeIn(p.y_bar),
                   Handover(VGroup(), p.X_col), Handover(VGroup(), p.A_map),  # whole widgets, bound to their data
-                  run_time=1.8)
+                  run_time=1.8, subject=whole(), why=self.strip_why)
 
         move = p.X_col.permute_rows(d.perm)
         shows(p.X_col, "PX")
         self.beat("permute_input", move, self.rename("X_name", f"{N.permutation.math} {N.inputs.math}", "PX"),
-                  run_time=1.6)
+                  run_time=1.6, subject=p.X_col, why=self.strip_why)
 
         # A's rows, then its columns; Y steps back (its name describes the A that was)
         y_group = [p.Y_mat, p.y_bar, p.Y_name, p.arrow2]
         self.maps = [p.A_map]
-        A1 = p.A_map.settled(d.PA, range(T))
+        stepped = self.strip_why or {"empty": "Y steps back, dimmed, while A's rows and columns travel: the dimmed half of the "
+                            "picture is context, not empty"}
+        A0 = p.A_map
+        A1 = A0.settled(d.PA, range(T))
         shows(A1.heat, "PA")
-        self.beat("rows", p.A_map.travel_rows(d.perm), self.rename("A_name", "P A", "PA"), *[dim(m) for m in y_group],
-                  Handover(p.A_map, A1), run_time=1.6)
+        p.A_map = A1  # the map on screen once the beat is over (what its sentences name)
+        self.beat("rows", A0.travel_rows(d.perm), self.rename("A_name", "P A", "PA"), *[dim(m) for m in y_group],
+                  Handover(A0, A1), run_time=1.6, subject=A1, why=stepped)
         order = [int(k) for k in d.perm]
         A2 = A1.settled(d.A_moved, order)
         shows(A2.heat, "A_moved")
-        self.beat("cols", A1.travel_cols(d.perm), self.rename("A_name", "P A P^T", "A_moved"), Handover(A1, A2),
-                  run_time=1.6)
-        self.maps += [A1, A2]
         p.A_map = A2
+        self.beat("cols", A1.travel_cols(d.perm), self.rename("A_name", "P A P^T", "A_moved"), Handover(A1, A2),
+                  run_time=1.6, subject=A2, why=stepped)
+        self.maps += [A1, A2]
         self.A_final = A2.heat
         self.play(*[undim(m) for m in y_group], run_time=0.5)
         self.beat("outputs", p.Y_mat.permute_rows(d.perm), self.rename("Y_name", f"{N.permutation.math} Y", "PY"),
-                  self.hand_over_y(), run_time=1.6)
+                  self.hand_over_y(), run_time=1.6, subject=VGroup(p.Y_mat, p.X_col), why=self.strip_why)
 
-        self.beat("check_zero" if d.defect == 0.0 else "check", FadeIn(self.check, shift=GAP.small * UP), run_time=1.0)
-
-        # part 2: the plot of every trial fills the frame
+        # the same measure as a point on the log axis the trials will fill: this P first
         self.make_plot()
-        part1 = [p.X_col, p.X_name, p.arrow, p.arrow2, p.A_map, p.bar, p.A_name, p.Y_mat, p.y_bar, p.Y_name, self.check]
-        marks_in = reveal(self.marks.dots) if self.marks.mode == "dots" else Create(self.marks.band)
-        zeros = [FadeIn(self.marks.zeros), FadeIn(self.zero_note)] if d.zero_trials else []
+        part1 = [p.X_col, p.X_name, p.arrow, p.arrow2, p.A_map, p.bar, p.A_name, p.Y_mat, p.y_bar, p.Y_name]
         self.play(*[FadeOut(m) for m in part1], run_time=0.8)
         q = self.q
-        self.beat("trials_zeros" if d.zero_trials else "trials",
-                  FadeIn(q.plot), FadeIn(q.y_title), Create(q.line), FadeIn(q.line_label), marks_in,
-                  *zeros, run_time=2.0)
+        self.beat("check_zero" if d.defect == 0.0 else "check",
+                  FadeIn(q.plot), FadeIn(q.y_title), Create(q.line), FadeIn(q.line_label), FadeIn(self.this_p),
+                  FadeIn(self.check, shift=GAP.small * UP), run_time=1.4,
+                  subject=VGroup(q.plot, self.check, self.this_p), why=self.plot_why)
+
+        # part 2: every trial
+        marks_in = reveal(self.marks.dots) if self.marks.mode == "dots" else Create(self.marks.band)
+        zeros = [FadeIn(self.marks.zeros), FadeIn(self.zero_note)] if d.zero_trials else []
+        self.beat("trials_zeros" if d.zero_trials else "trials", FadeOut(self.check), marks_in, *zeros, dim(self.this_p),
+                  run_time=2.0,
+                  subject=VGroup(q.plot, q.marks, q.line), why=self.plot_why)
         self.beat("running_max", Create(q.curve), FadeIn(q.curve_label), FadeIn(q.max_text, shift=GAP.small * UP),
-                  run_time=1.8)
-        self.beat("why", Succession(FadeOut(q.group), AnimationGroup(FadeIn(self.why_head), reveal(self.why, lag=0.4))),
-                  run_time=1.8)  # the plot leaves before the reasons come: never one text over another
-        self.beat("rounding", FadeIn(self.verdict, shift=GAP.small * UP), run_time=0.8)
+                  run_time=1.8, subject=VGroup(q.plot, q.curve, q.max_text), why=self.plot_why)
+
+        # why only rounding: one row as the sum it is; the same terms, reordered, make Attn(P X)'s row
+        top, bottom = self.sums
+        copies = [top.term_of[int(j)].copy() for j in d.perm]
+        # the copies drop together onto the second line, then slide to the places P gives them, each arc
+        # bulging down, away from the line above
+        drop = (bottom.terms[0].get_y() - top.terms[0].get_y()) * UP
+        slides = [c.animate(path_arc=0.8 * np.sign(b.get_x() - c.get_x())).move_to(b)
+                  for c, b in zip(copies, bottom.terms)]
+        late = [bottom.result, bottom.head, bottom.eq, bottom.pluses]
+        for m in late:
+            m.set_opacity(0)
+        self.beat_plays("why", [
+            [FadeOut(VGroup(q.group, self.this_p))],  # the plot leaves before the picture comes
+            [AnimationGroup(reveal([VGroup(top.result, top.head), top.eq, *[x for k, t in enumerate(top.terms)
+                                   for x in ([top.pluses[k - 1]] if k else []) + [t]]], lag=0.12),
+                            Handover(VGroup(), top))],
+            [AnimationGroup(*[c.animate.shift(drop) for c in copies])],
+            [AnimationGroup(*slides, Handover(VGroup(*copies), bottom))],
+            [AnimationGroup(*[m.animate.set_opacity(1) for m in late])],
+        ], run_time=1.2, subject=VGroup(top, bottom), why=self.sums_why)
+        self.beat("rounding", FadeIn(self.row_check, shift=GAP.small * UP), run_time=0.8,
+                  subject=VGroup(self.row_check, top, bottom), why=self.sums_why)
 
     # ------------------------------------------------------------------ the takeaway
     def takeaway(self) -> VGroup:
         return VGroup(self.final, self.q_close.group)
 
     def closing(self) -> None:
-        """The reasons leave; the equation that holds comes in large, over the plot that proves it:
+        """The picture leaves; the equation that holds and its verdict come in, over the plot that proves it:
         the staircase far below the pass line."""
-        self.beat(self.closing_key(), stage([self.why_head, self.why, self.verdict], [self.final, self.q_close.group], lag=1.0),
-                  run_time=1.4, hold=self.CLOSING_HOLD)
-
+        top, bottom = self.sums
+        self.beat(self.closing_key(), stage([top, bottom, self.row_check], [self.final, self.q_close.group], lag=1.0),
+                  run_time=1.4, hold=self.CLOSING_HOLD, subject=self.takeaway(), why=self.plot_why)

@@ -20,7 +20,7 @@ from manim import (
 
 from scenes.kit.compose import GAP
 from scenes.kit.layout import PX_PER_UNIT
-from scenes.kit.theme import BLUE, FG, LABEL, math, token_color
+from scenes.kit.theme import BLUE, FG, LABEL, label, math, token_color
 
 
 class TrialMarks(VGroup):
@@ -209,3 +209,58 @@ class RowHeatmap(VGroup):
             anims.append(row.animate(path_arc=path_arc).shift(dy * UP))
         self.row_order = new_order
         return AnimationGroup(*anims, **kw)
+
+
+# ------------------------------------------------------------------ one output row as a weighted sum
+class SumLine(VGroup):
+    """One output row as the weighted sum the attention computes, drawn term by term:
+    ``[result column] =  a₀ [v column] + a₁ [v column] + …``.
+
+    ``result`` (``(d,)``, painted by ``out_scale``) stands first, named ``head`` (Typst) under it; then,
+    for each key ``j`` of ``order``, its weight ``weights[j]`` as one cell of ``w_scale`` with the number
+    printed on it, beside the value vector ``values[j]`` as a column of ``d`` cells of ``v_scale``, named
+    ``v_j`` under it in token ``j``'s colour; ``+`` between the terms.  Cells are ``WIDE × cell`` wide and ``tall × cell``
+    tall.  ``terms[k]`` is the ``k``-th term (``VGroup(weight, column, name)``), ``term_of[j]``
+    the term of key ``j``; the result's column sits at ``x = 0`` so lines stacked on it line up."""
+
+    WIDE = 1.3  # a value cell's width over its height
+    WEIGHT = 1.9  # a weight cell's width over a value cell's height
+
+    def __init__(self, head: str, result, weights, values, order, out_scale, w_scale, v_scale, cell: float,
+                 size: float = LABEL, tall: float = 1.0, wide: float = 1.0, **kw):
+        """``tall`` makes every cell that many times taller (a line with height to spare), ``wide`` that many
+        times wider (a line with width to spare); a weight's cell is never narrower than its number."""
+        from scenes.kit.widgets import Heatmap
+
+        super().__init__(**kw)
+        self.order = [int(j) for j in order]
+        box = (self.WIDE * wide * cell, tall * cell)
+        widest = max(label(f"{float(w):.2f}", size=size).width for w in weights) + 0.16
+        self.result = Heatmap(np.asarray(result, dtype=float)[:, None], out_scale, cell_size=box)
+        self.eq = math("=", size=size)
+        self.terms = VGroup()
+        self.term_of: dict[int, VGroup] = {}
+        self.pluses = VGroup()
+        for j in self.order:
+            col = Heatmap(np.asarray(values[j], dtype=float)[:, None], v_scale, cell_size=box)
+            w = Heatmap(np.array([[float(weights[j])]]), w_scale, cell_size=(max(self.WEIGHT * wide * cell, widest), tall * cell),
+                        show_values=True, decimals=2, value_size=size, uniform_values=True)
+            w.next_to(col, LEFT_, buff=GAP.hair)
+            name = math(f"v_{j}", size=size, color=token_color(j)).next_to(col, DOWN, buff=GAP.tight)
+            t = VGroup(w, col, name)
+            t.weight, t.column, t.name = w, col, name
+            self.terms.add(t)
+            self.term_of[j] = t
+        parts = [self.result, self.eq]
+        for k, t in enumerate(self.terms):
+            if k:
+                plus = math("+", size=size, color=FG)
+                self.pluses.add(plus)
+                parts.append(plus)
+            parts.append(VGroup(t.weight, t.column))
+        VGroup(*parts).arrange(RIGHT, buff=GAP.small)
+        for t in self.terms:
+            t.name.next_to(t.column, DOWN, buff=GAP.tight)
+        self.head = math(head, size=size).next_to(self.result, DOWN, buff=GAP.tight)
+        self.add(self.result, self.head, self.eq, self.pluses, self.terms)
+        self.shift(-self.result.get_x() * RIGHT)

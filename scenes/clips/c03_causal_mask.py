@@ -1,10 +1,16 @@
-"""03 ``CausalMask`` (§3): the score heatmap S; the three lines of code; the mask; the future
-masked one diagonal at a time to −∞; softmax row by row turns every −∞ into an exact 0 in the
-same cells; self-attention and causal attention side by side.  Ends on the causal map with its
-two proofs: every row sums to 1 (measured) and every weight above the diagonal is exactly 0.
+"""03 ``CausalMask`` (§3): the score heatmap S; the three lines of code; the mask, and the future it
+removes outlined on the scores; the future masked one diagonal at a time to −∞; softmax row by row
+turns every −∞ into an exact 0 in the same cells; self-attention and causal attention side by side.
+Ends on the causal map, its rows' sums beside it and its future outlined, with the two verdicts:
+every row sums to 1 (measured) and every weight above the diagonal is exactly 0.
+
+One colour, one meaning: the highlight outline marks *the future* (cells n > m) wherever it is
+drawn (the scores the mask removes, the −∞, the zeros); the verified green appears only in the
+two verdicts.  Scores and weights are painted on the deck's scales (``kit.scales``: "scores",
+"weights").
 
 The picture description it shares with its still (scales, code, proofs) is in
-``scenes/figures/causal.py``; the widgets are in ``scenes/kit/proofs.py``.
+``scenes/figures/causal.py``; the widgets only this clip draws are in ``c03_widgets.py``.
 
 Render directly with ``manim -ql scenes/clips/c03_causal_mask.py CausalMask``.
 """
@@ -56,13 +62,13 @@ from scenes.figures.causal import (
 )
 from scenes.kit import (
     DIM,
+    FG,
     HEADING,
     HIGHLIGHT,
     KEY,
     LABEL,
     QUERY,
     SMALL,
-    VERIFIED,
     ClipScene,
     ColorBar,
     fmt_measure,
@@ -72,12 +78,12 @@ from scenes.kit import (
     mono,
     swap,
 )
-from scenes.kit.binding import names, shows
-from scenes.kit.compose import DIMMED, GAP, column, reveal, row, titled
-from scenes.kit.layout import Region
+from scenes.kit.binding import claim, names, role, shows
+from scenes.kit.compose import GAP, column, reveal, row, titled
+from scenes.kit.layout import LayoutError, Region, legible_scale
+from scenes.kit.motion import dim, undim
 from scenes.kit.numbers import tick
-from scenes.kit.proofs import Dim, Reveal, hide, morph_cells, proof_line, restage, row_parts, settle, value_map
-from scenes.kit.widgets import Heatmap
+from scenes.kit.proofs import Reveal, hide, morph_cells, proof_line, restage, row_parts, settle, value_map
 
 
 @dataclass(frozen=True)
@@ -97,14 +103,26 @@ class CausalMaskData:
     cmap_signed: str
 
 
+# why the proof beats are excused from the half-empty check
+STEPPED_BACK = ("self-attention's map stays on screen, dimmed (the deck's focus by dimming), beside the causal map "
+                "and its verdict: the check counts a dimmed map as empty space")
+
+
+def future_outline(hm, stroke_width: float = 5):
+    """The outline of ``hm``'s future (cells ``n > m``, strictly above the diagonal), in the highlight
+    colour: the one meaning of that outline in this clip, wherever it is drawn."""
+    return role(staircase_outline(hm, color=HIGHLIGHT, stroke_width=stroke_width, upper=True), "highlight")
+
+
 class CausalMask(ClipScene):
     """03 · The causal mask: −∞ above the diagonal, exact zeros after softmax."""
 
     TIDY_PLAYS = True
+    STAGED = True
 
-    MAX_CELL = 1.8  # the big map's cells, at most (few tokens: larger cells)
-    PAIR_CELL = 1.4  # the side-by-side maps' cells, at most
-    MAP_SHARE = 0.95  # the closing picture fills this share of the content (the causal map its height)
+    MAX_CELL = 1.9  # the big map's cells, at most (few tokens: larger cells)
+    PAIR_CELL = 1.9  # the side-by-side maps' cells, at most
+    MAP_SHARE = 1.0  # the closing picture fills this share of the content (the causal map its height)
 
     @classmethod
     def build_data(cls, cfg: LectureConfig) -> CausalMaskData:
@@ -119,19 +137,46 @@ class CausalMask(ClipScene):
         )
 
     def scales(self) -> dict:
-        return mask_scales(self.data)
+        return mask_scales(self.data, self.cfg)
 
     def caption_values(self) -> dict:
         d = self.data
         T = d.scaled.shape[0]
         score = self.scales()["scaled"]
-        return {"T": T, "last": T - 1, "row_sum_defect": fmt_measure(d.row_sum_defect),
-                "upper_max": fmt_measure(d.upper_max), "masked": T * (T - 1) // 2,
-                "score_lo": tick(score.vmin), "score_hi": tick(score.vmax)}
+        future = T * (T - 1) // 2
+        out = {"T": T, "last": T - 1, "row_sum_defect": fmt_measure(d.row_sum_defect),
+               "upper_max": fmt_measure(d.upper_max), "masked": future,
+               "score_lo": tick(score.vmin), "score_hi": tick(score.vmax)}
+
+        def bound(name, value, *attrs):  # a claim once what shows it is built (the title card has nothing yet)
+            mobs = [getattr(self, a, None) for a in attrs]
+            if all(m is not None for m in mobs):
+                out[name] = claim(value, *mobs)
+
+        bound("T", T, "S_map")
+        bound("score_grid", f"{T} by {T} grid of scores", "S_map")
+        bound("score_range", f"from {fmt_value(float(d.scaled.min()), 1)} to {fmt_value(float(d.scaled.max()), 1)}",
+              "S_map")
+        bound("code_panel", "three lines of code", "code")
+        bound("mask_grid", "mask", "mask_map")
+        bound("future_cells", f"{future} future cells", "future")
+        bound("masked", future, "future")
+        if hasattr(self, "sum_labels"):  # each sum was faded in on its own
+            out["sums"] = claim(fmt_value(1.0, 2), *self.sum_labels)
+        bound("zeros", f"{future} zeros", "zeros")
+        bound("self_grid", "self-attention", "self_map")
+        bound("causal_grid", "causal attention", "A_small")
+        bound("row_sum_defect", fmt_measure(d.row_sum_defect), "proof_sum")
+        bound("upper_max", fmt_measure(d.upper_max), "proof_zero")
+        bound("zero_outline", "outline", "zero_outline")
+        bound("pair_sums", "the sum of every row", "pair_sums")
+        return out
 
     # ------------------------------------------------------------------ layout
     def make_mobjects(self) -> None:
-        """The first picture: the code top left, notes under it, the big map on the right."""
+        """The first picture: the code top left with a note under it (one column that reads as one
+        group), the big map on the right, its indices around it and, later, its rows' sums beside it.
+        Every cell prints its number, so the map needs no colour bar to be read."""
         d = self.data
         T = d.scaled.shape[0]
         C = self.layout.content
@@ -139,94 +184,105 @@ class CausalMask(ClipScene):
         self.score_scale, self.weight_scale = sc["scaled"], sc["weights"]
 
         self.code = CodePanel(CAUSAL_CODE)
+        role(self.code.marker, "highlight")
         left, right = C.take_left(self.code.width, gap=GAP.wide)
         left.place(self.code, UP)
-        notes = left.below(self.code, gap=GAP.wide)
+        notes = left.below(self.code, gap=GAP.normal)  # a note reads with the code: one group
 
-        # the colour bar under the notes, named on its left: the scores' scale, later the weights'
-        def bar(scale, name):
-            title = math(name, size=LABEL)
-            return row(title, ColorBar(scale, height=left.width - title.width - GAP.section, horizontal=True))
-
-        self.S_bar, self.A_bar = bar(self.score_scale, f"S_({MN})"), bar(self.weight_scale, f"A_({MN})")
-        bar_strip, notes = notes.take_bottom(max(self.S_bar.height, self.A_bar.height), gap=GAP.normal)
-        for b in (self.S_bar, self.A_bar):
-            settle(bar_strip, b, DOWN)
-
-        # the big map: scores, then weights in the same cells; row indices left, column indices
-        # above, the causal rows' sums right of it
-        sum_w = label("1.00", size=SMALL).width + GAP.normal
+        # the big map: scores, then weights in the same cells; row indices left, column indices above,
+        # the causal rows' sums right of it (the future's tag stands there before the sums arrive)
+        sum_w = max(label("1.00", size=SMALL).width, label("future", size=SMALL).width) + GAP.small
         idx = label("0", size=SMALL)
-        block = Region(right.left + idx.width + GAP.normal, right.right - sum_w, right.bottom,
+        block = Region(right.left + idx.width + GAP.normal, right.right - sum_w - GAP.small, right.bottom,
                        right.top - idx.height - GAP.normal, "map")
-        cell = min(block.width / T, block.height / T, self.MAX_CELL)
-        self.S_map = shows(value_map(d.scaled, self.score_scale, cell, cell, decimals=1, size=HEADING,
+        cell_h = min(block.height / T, self.MAX_CELL)
+        cell_w = min(block.width / T, 1.3 * cell_h, self.MAX_CELL)
+        self.S_map = shows(value_map(d.scaled, self.score_scale, cell_w, cell_h, decimals=1, size=HEADING,
                                      cls=ExactHeatmap), "scaled")
         block.place(self.S_map, UP)
         self.big_map_size = (self.S_map.width, self.S_map.height)  # the subject of the first beats
         self.row_idx = self.S_map.index_labels("rows")
         self.col_idx = self.S_map.index_labels("cols")
         self.sum_labels = VGroup(*[
-            label(fmt_value(s, 2), size=SMALL, color=VERIFIED).next_to(self.S_map.cell(i, T - 1), RIGHT,
-                                                                       buff=GAP.small)
+            label(fmt_value(s, 2), size=SMALL).next_to(self.S_map.cell(i, T - 1), RIGHT, buff=GAP.small)
             for i, s in enumerate(d.row_sums)])
-        self.sum_head = math("Sigma", size=LABEL, color=VERIFIED).move_to(
+        self.sum_head = math("Sigma", size=LABEL).move_to(
             [self.sum_labels.get_center()[0], self.col_idx.get_center()[1], 0])
+        self.frame_parts = VGroup(self.row_idx, self.col_idx)  # what frames the map (part of its subject)
 
-        # notes, each as large as the notes region allows
+        # the future: the cells n > m, outlined on the map (the scores the mask removes, later their zeros)
+        self.future = future_outline(self.S_map)
+        self.future_tag = role(label("future", size=SMALL, color=HIGHLIGHT), "highlight")
+        self.future_tag.next_to(self.S_map.cell(0, T - 1), RIGHT, buff=GAP.small)
+
+        # notes under the code, each as large as the notes region allows, top-aligned (so the left
+        # column reads as one block)
         q, k = tint(f"q_{M}", QUERY), tint(f"k_{NN}", KEY)
         self.S_note = column(math(f"S_({MN}) = ({q} dot {k}) / sqrt(d)", size=HEADING),
                              math(f'"row" {M}": query" {q}', size=LABEL, color=DIM),
                              math(f'"column" {NN}": key" {k}', size=LABEL, color=DIM), align=ORIGIN)
-        settle(notes, self.S_note)
+        grow(notes, self.S_note)
+        names(self.S_note[0], "scaled")  # the formula names the map it defines
         self.mask_name = names(mono("mask", size=LABEL), "mask")
         self.mask_note = label("1 = may attend", size=SMALL, color=DIM)
         note_strip, mask_region = notes.take_bottom(self.mask_note.height, gap=GAP.small)
         _, mask_region = mask_region.take_left(self.mask_name.width, gap=GAP.normal)
-        self.mask_map = shows(Heatmap.fitted(d.mask.astype(float), self.weight_scale, mask_region, show_values=True,
-                                             decimals=0), "mask")
+        self.mask_map = shows(mask_map(d.mask, self.weight_scale, mask_region), "mask")
         self.mask_name.next_to(self.mask_map, LEFT, buff=GAP.normal)
         self.mask_note.next_to(self.mask_map, DOWN, buff=GAP.small)
         self.mask_group = VGroup(self.mask_name, self.mask_map, self.mask_note)
-        notes.place(self.mask_group)
+        notes.place(self.mask_group, UP)
         self.exp_note = column(math(f"A_({MN}) = exp(S_({MN})) / (sum_({NN}' <= {M}) exp(S_({M} {NN}')))", size=LABEL),
-                               math("e^(-infinity) = 0", size=LABEL), gap="wide", align=ORIGIN)
-        settle(notes, self.exp_note)
+                               math("e^(-infinity) = 0", size=HEADING), gap="wide", align=ORIGIN)
+        grow(notes, self.exp_note)
+        names(self.exp_note[0], "weights")
 
     def side_by_side_layout(self) -> None:
-        """The last picture: self-attention and causal attention side by side, a colour bar, the two
-        measured proofs underneath."""
+        """Self-attention and causal attention side by side, as large as the content allows, numbers
+        printed; the verdicts (built here) come under them once the maps make room."""
         d = self.data
         T = d.scaled.shape[0]
         C = self.layout.content
         p_sum, p_zero = mask_proofs(d)
         self.proof_sum = proof_line(p_sum.formula, p_sum.value, size=HEADING, passed=p_sum.passed)
         self.proof_zero = proof_line(p_zero.formula, p_zero.value, size=HEADING, passed=p_zero.passed)
-        proofs = row(self.proof_sum, self.proof_zero, gap="section")
-        proof_strip, top = C.take_bottom(proofs.height, gap=GAP.wide)
-        settle(proof_strip, proofs)
+        self.proofs = row(self.proof_sum, self.proof_zero, gap="section")
+        self.proof_strip, self.proof_top = C.take_bottom(self.proofs.height, gap=GAP.wide)
+        settle(self.proof_strip, self.proofs)
         self.sum_value, self.zero_value = self.proof_sum.value, self.proof_zero.value
 
         self.self_title = names(label("self-attention", size=LABEL), "weights_self")
         self.causal_title = names(label("causal attention", size=LABEL), "weights")
         self.arrow_note = label("mask", size=SMALL, color=DIM)
-        self.pair_bar_title = names(math(f"A_({MN})", size=LABEL), "weights")
         arrow_w = self.arrow_note.width + GAP.section
-        bar_w = ColorBar(self.weight_scale).width + self.pair_bar_title.width
+        sum_w = label("1.00", size=SMALL).width + GAP.small
         title_h = self.self_title.height + GAP.small
-        cell = min((top.height - title_h) / T, (top.width - arrow_w - bar_w - 2 * GAP.wide) / (2 * T), self.PAIR_CELL)
-        self.self_map = shows(Heatmap(d.weights_self, self.weight_scale, cell_size=cell), "weights_self")
-        self.A_small = shows(Heatmap(d.weights, self.weight_scale, cell_size=cell), "weights")
-        maps = row(titled(self.self_map, self.self_title), titled(self.A_small, self.causal_title), gap=arrow_w,
-                   align="bottom")
-        self.pair_bar = ColorBar(self.weight_scale, height=T * cell - self.pair_bar_title.height - GAP.small)
-        self.pair_bar.next_to(self.A_small, RIGHT, buff=GAP.normal).align_to(self.A_small, DOWN)
-        self.pair_bar_title.next_to(self.pair_bar.frame, UP, buff=GAP.small)
-        top.place(VGroup(maps, self.pair_bar, self.pair_bar_title), DOWN)
+        cell = min((C.height - title_h) / T, (C.width - arrow_w - 2 * sum_w) / (2 * T), self.PAIR_CELL)
+        self.self_map = shows(value_map(d.weights_self, self.weight_scale, cell, cell, cls=ExactHeatmap),
+                              "weights_self")
+        self.A_small = shows(value_map(d.weights, self.weight_scale, cell, cell, cls=ExactHeatmap), "weights")
+        self.pair = row(titled(self.self_map, self.self_title), titled(self.A_small, self.causal_title), gap=arrow_w,
+                        align="bottom")
+        C.place(self.pair)
         self.mask_arrow = Arrow(self.self_map.get_right(), self.A_small.get_left(), buff=GAP.normal, color=DIM,
                                 stroke_width=4)
         self.arrow_note.next_to(self.mask_arrow, UP, buff=GAP.tight)
-        self.zero_outline = staircase_outline(self.A_small, upper=True)
+        self.pair.add(self.mask_arrow, self.arrow_note)
+
+    def build_on_causal(self) -> None:
+        d = self.data
+        T = d.scaled.shape[0]
+        self.zero_outline = future_outline(self.A_small, stroke_width=3.5)
+        self.sum_head_words = label("every row sums to 1", size=HEADING + 4, color=DIM)
+        self.zero_head_words = label("no weight on the future", size=HEADING + 4, color=DIM)
+        # the positions, for the close: query m down the rows, key n along the columns
+        self.pair_rows = self.A_small.index_labels("rows")
+        self.pair_cols = self.A_small.index_labels("cols")
+        self.pair_sums = VGroup(*[
+            label(fmt_value(s, 2), size=SMALL).next_to(self.A_small.cell(i, T - 1), RIGHT, buff=GAP.small)
+            for i, s in enumerate(d.row_sums)])
+        self.pair_sum_head = math("Sigma", size=LABEL).next_to(self.pair_sums, UP, buff=GAP.small)
+        self.pair_sum_head.set_y(self.causal_title.get_y())
         self.pair_height, self.pair_center = self.A_small.height, self.A_small.get_center().copy()
 
     # ------------------------------------------------------------------ beats
@@ -239,17 +295,17 @@ class CausalMask(ClipScene):
         hide(S)
         self.add(S)
         self.beat("scores", FadeIn(self.S_note), FadeIn(self.col_idx), FadeIn(self.row_idx),
-                  FadeIn(names(self.S_bar[0], "scaled")),
-                  FadeIn(self.S_bar[1]), Reveal(S, [row_parts(S, i) for i in range(T)], shift=GAP.small * LEFT),
-                  run_time=1.6)
-        # the code is the subject: the map steps back while it arrives
-        back = [S, self.row_idx, self.col_idx, self.S_bar]
-        self.beat("code", FadeIn(self.code, shift=GAP.normal * RIGHT), Dim(back, DIMMED), run_time=1.0)
+                  Reveal(S, [[*row_parts(S, i), *([S.frame] if i == 0 else [])] for i in range(T)],
+                         shift=GAP.small * LEFT),
+                  run_time=1.6, subject=VGroup(S, self.frame_parts))
+        # the code arrives over the note: the lines that turn this map causal
+        self.beat("code", FadeIn(self.code, shift=GAP.normal * RIGHT), run_time=1.0,
+                  subject=VGroup(self.code, S, self.frame_parts))
 
-        # line 1: the mask, drawn beside the code and outlined on the map
-        allowed = staircase_outline(S)
-        self.beat("mask", self.code.focus(0), swap(self.S_note, self.mask_group), Dim(back, 1),
-                  Create(allowed), run_time=1.4)
+        # line 1: the mask, drawn under the code; the future it removes outlined on the map
+        self.beat("mask", self.code.focus(0), swap(self.S_note, self.mask_group), Create(self.future),
+                  FadeIn(self.future_tag), run_time=1.4,
+                  subject=VGroup(self.mask_group, S, self.frame_parts, self.future, self.future_tag))
 
         # line 2: the future, one diagonal at a time, to -inf (the printed values are swapped, never morphed)
         steps = []
@@ -257,62 +313,109 @@ class CausalMask(ClipScene):
         for k in range(1, T):
             self.sweep_shown.append(d.sweep[k])
             cells = [(i, i + k) for i in range(T - k)]
-            flash = VGroup(*[SurroundingRectangle(S.cell(i, j), color=HIGHLIGHT, buff=0, stroke_width=4)
-                             for i, j in cells])
+            flash = role(VGroup(*[SurroundingRectangle(S.cell(i, j), color=HIGHLIGHT, buff=0, stroke_width=4)
+                                  for i, j in cells]), "highlight")
             steps.append(Succession(FadeIn(flash), morph_cells(S, d.sweep[k], cells), FadeOut(flash)))
         shows(S, "masked")
-        names(self.S_bar[0], "masked")
         self.sweep_values, self.sweep_scale = S.values, S.color_scale  # what the map shows once the sweep is done
         self.sweep_texts = [t.text for t in S.labels]
         self.play(self.code.focus(1), run_time=0.5)
-        self.beat("sweep", Succession(*steps), run_time=0.75 * (T - 1))
+        self.beat("sweep", Succession(*steps), run_time=0.75 * (T - 1), subject=VGroup(S, self.frame_parts, self.future, self.future_tag))
 
         # line 3: softmax, row by row: the same cells turn from scores into weights
-        names(self.A_bar[0], "weights")
-        self.play(self.code.focus(2), swap(self.mask_group, self.exp_note), FadeOut(allowed),
-                  swap(self.S_bar, self.A_bar), run_time=0.8)
+        self.play(self.code.focus(2), swap(self.mask_group, self.exp_note), FadeOut(self.future),
+                  FadeOut(self.future_tag), run_time=0.8)
         S.repaint_with(self.weight_scale, decimals=2)
         rows = [AnimationGroup(morph_cells(S, d.weights, [(i, j) for j in range(T)]),
                                FadeIn(self.sum_labels[i], shift=GAP.tight * LEFT)) for i in range(T)]
         shows(S, "weights")
         self.A_map = S
         self.A_map_printed = list(S.labels)  # the weight labels as printed (row-major)
-        self.beat("softmax", FadeIn(self.sum_head), LaggedStart(*rows, lag_ratio=0.6), run_time=0.6 * T + 0.6)
-        zeros = staircase_outline(S, upper=True)
-        self.beat("zeros", Create(zeros), Indicate(self.exp_note[1], color=VERIFIED), run_time=1.0)
+        self.beat("softmax", FadeIn(self.sum_head), LaggedStart(*rows, lag_ratio=0.6), run_time=0.6 * T + 0.6,
+                  subject=VGroup(S, self.frame_parts, self.sum_labels, self.sum_head))
+        # the future again, now its zeros: the same outline, the same cells
+        self.zeros = future_outline(S)
+        self.beat("zeros", Create(self.zeros),
+                  Indicate(self.exp_note[1], color=HIGHLIGHT, scale_factor=1.15), run_time=1.0,
+                  subject=VGroup(S, self.frame_parts, self.sum_labels, self.sum_head, self.zeros))
 
-        # side by side, with the proofs
+        # side by side: self-attention beside causal attention, numbers printed
         self.side_by_side_layout()
-        self.play(FadeOut(zeros), FadeOut(self.exp_note), FadeOut(self.sum_labels), FadeOut(self.sum_head),
-                  FadeOut(self.row_idx), FadeOut(self.col_idx), FadeOut(S.labels), FadeOut(self.code),
-                  FadeOut(self.A_bar), run_time=0.6)
-        S.remove(S.labels)
-        target = self.A_small.copy()
-        self.beat("side_by_side", AnimationGroup(ReplacementTransform(S, target), FadeIn(self.causal_title)),
-                  reveal([self.self_title, self.self_map, self.arrow_note, self.pair_bar, self.pair_bar_title]),
-                  GrowArrow(self.mask_arrow), run_time=1.6)
-        self.remove(target)
-        self.add(self.A_small)
-        self.beat("proof_sum" if d.row_sum_defect != 0.0 else "proof_sum_exact", FadeIn(self.proof_sum, shift=UP * GAP.small),
-                  run_time=0.8)
-        self.beat("proof_zero", FadeIn(self.proof_zero, shift=UP * GAP.small), Create(self.zero_outline), run_time=1.0)
+        self.play(FadeOut(self.zeros), FadeOut(self.exp_note), FadeOut(self.sum_labels),
+                  FadeOut(self.sum_head), FadeOut(self.row_idx), FadeOut(self.col_idx), FadeOut(self.code),
+                  run_time=0.6)
+        self.beat("side_by_side", AnimationGroup(ReplacementTransform(S, self.A_small), FadeIn(self.causal_title)),
+                  reveal([self.self_title, self.self_map, self.arrow_note]),
+                  GrowArrow(self.mask_arrow), run_time=1.6, subject=VGroup(self.self_map, self.A_small))
+
+        # the maps make room for the verdicts; the proofs, one at a time, on the causal map while
+        # self-attention steps back
+        sum_w = label("1.00", size=SMALL).width + GAP.small
+        top = self.proof_top
+        k = min(top.height / self.pair.height, (top.width - 2 * sum_w) / self.pair.width, 1.0)
+        self.play(self.pair.animate.scale(k).move_to(top.center), run_time=0.7)
+        self.build_on_causal()
+        back = [self.self_map, self.self_title, self.mask_arrow, self.arrow_note]
+        self.beat("proof_sum" if d.row_sum_defect != 0.0 else "proof_sum_exact", dim(*back),
+                  FadeIn(self.pair_sums, shift=GAP.tight * LEFT), FadeIn(self.pair_sum_head),
+                  FadeIn(self.proof_sum, shift=UP * GAP.small), run_time=0.9,
+                  subject=VGroup(self.A_small, self.causal_title, self.pair_sums, self.pair_sum_head, self.proof_sum),
+                  why={"empty": STEPPED_BACK})
+        self.beat("proof_zero", FadeIn(self.proof_zero, shift=UP * GAP.small), Create(self.zero_outline), run_time=1.0,
+                  subject=VGroup(self.A_small, self.causal_title, self.pair_sums, self.pair_sum_head, self.zero_outline,
+                                 self.proof_zero), why={"empty": STEPPED_BACK})
 
     # ------------------------------------------------------------------ the takeaway
     def closing_parts(self) -> list:
-        return [VGroup(self.A_small, self.zero_outline, self.causal_title), VGroup(self.pair_bar, self.pair_bar_title),
-                self.proof_sum, self.proof_zero]
+        return [VGroup(self.A_small, self.zero_outline, self.causal_title, self.pair_sums, self.pair_sum_head,
+                       self.pair_rows, self.pair_cols),
+                self.sum_head_words, self.proof_sum, self.zero_head_words, self.proof_zero]
+
+    def closing(self) -> None:
+        """The takeaway brought forward under the last caption (the base's closing; with few tokens the map
+        is few cells a side, which the verdicts beside it leave small: excused, by that reason)."""
+        take = self.takeaway()
+        T = self.data.scaled.shape[0]
+        why = None if T > 4 else {"empty": f"with {T} tokens the causal map is {T} cells a side: the two verdicts "
+                                           "beside it, at their legible size, set how large it can grow"}
+        self.beat(self.closing_key(), *self.bring_forward(take), run_time=1.4, hold=self.CLOSING_HOLD, subject=take,
+                  why=why)
 
     def takeaway(self):
-        """The causal map with its zeros outlined, its colour bar, and the two measured proofs."""
+        """The causal map with its future's zeros outlined and its rows' sums, and the two verdicts, each
+        under the words it proves."""
         return VGroup(*self.closing_parts())
 
     def bring_forward(self, take, region=None):
         C = self.layout.content
 
-        def picture(p):  # the map large on the left, the proofs stacked on its right at label size
-            causal = row(p[0], p[1]).scale_to_fit_height(C.height * self.MAP_SHARE)
-            proofs = column(p[2], p[3], gap="wide").scale(LABEL / HEADING)
-            return row(causal, proofs, gap="section")
+        def picture(p):  # the map large on the left with its sums, the verdicts stacked on its right
+            for v in (p[2], p[4]):  # the formulas as narrow as legible allows: the map gets the rest
+                v.scale(legible_scale(v) * 1.01)
+            verdicts = column(column(p[1], p[2], gap="small"), column(p[3], p[4], gap="small"), gap="section")
+            causal = p[0]
+            hm, title, head, cols = causal[0], causal[2], causal[4], causal[6]
+            head.set_y(cols.get_y())  # the sums' head in the line of the column indices, the title over both
+            title.next_to(VGroup(cols, head), UP, buff=GAP.small).set_x(hm.get_x())
+            room = C.width - verdicts.width - GAP.wide
+            causal.scale(min(C.height * self.MAP_SHARE / causal.height, room / causal.width))
+            return row(causal, verdicts, gap="wide")
 
-        return restage(self, self.closing_parts(), picture, C, fill=self.MAP_SHARE)
+        return restage(self, self.closing_parts(), picture, C, fill=1.0, most=1.0)
 
+
+def grow(region: Region, mob, most: float = 1.5):
+    """Place ``mob`` at the top of ``region`` as large as fits (at most ``most`` times its size); shrink it
+    only down to the legible floor when it does not fit."""
+    try:
+        return region.fit(mob, UP, max_scale=most)
+    except LayoutError:
+        return settle(region, mob, UP)
+
+
+def mask_map(mask, scale, region):
+    """The mask as 0s and 1s, as large as fits ``region``, on the weights scale (it is 1 where a query
+    may attend and 0 where it may not: a weight's two ends)."""
+    from scenes.kit.widgets import Heatmap
+
+    return Heatmap.fitted(np.asarray(mask, dtype=float), scale, region, show_values=True, decimals=0)

@@ -8,6 +8,7 @@ from manim import (
     Code,
     ManimColor,
     Polygon,
+    Rectangle,
     RoundedRectangle,
     VGroup,
 )
@@ -19,6 +20,7 @@ from scenes.kit.layout import (
     overlay,
 )
 from scenes.kit.theme import (
+    DIM,
     FAINT,
     HIGHLIGHT,
     MONO,
@@ -91,7 +93,14 @@ class ExactHeatmap(Heatmap):
     Everything else prints with ``decimals`` as usual, so an exact zero (a masked weight)
     reads differently from a small weight that rounds to ``0.00``.  :meth:`repaint_with` changes
     the scale and precision that later :func:`morph_cells` calls paint with (scores becoming
-    weights in the same cells)."""
+    weights in the same cells).  A thin frame (``frame``) keeps the map's extent visible whatever the
+    colormap (magma and inferno paint a weight of 0 nearly the background's colour)."""
+
+    def __init__(self, *args, **kw):
+        super().__init__(*args, **kw)
+        self.frame = Rectangle(width=self.cells.width, height=self.cells.height, stroke_color=DIM,
+                               stroke_width=1.5, fill_opacity=0).move_to(self.cells)
+        self.add(self.frame)
 
     def _label_for(self, v: float, i: int, j: int):
         if np.isfinite(v) and v in (0.0, 1.0):
@@ -105,7 +114,7 @@ class ExactHeatmap(Heatmap):
         return self
 
 
-def staircase_outline(hm: Heatmap, color=VERIFIED, stroke_width: float = 4, upper: bool = False) -> Polygon:
+def staircase_outline(hm: Heatmap, color=HIGHLIGHT, stroke_width: float = 4, upper: bool = False) -> Polygon:
     """The outline of ``hm``'s lower triangle with its diagonal (cells ``n <= m``), as a staircase.
 
     With ``upper=True`` it outlines the strictly upper triangle (``n > m``) instead.
@@ -114,7 +123,7 @@ def staircase_outline(hm: Heatmap, color=VERIFIED, stroke_width: float = 4, uppe
     if rows != cols:
         raise ValueError(f"staircase_outline needs a square heatmap, got shape {hm.values.shape}")
     n = rows
-    w, h = hm.cell_w, hm.cell_h
+    w, h = hm.cell(0, 0).width, hm.cell(0, 0).height  # as drawn now (the map may have been scaled since)
 
     def corner(i, j, dx, dy):  # corner of cell (i, j): dx, dy in {-1, 1}
         return hm.cell_center(i, j) + np.array([dx * w / 2, dy * h / 2, 0.0])

@@ -71,8 +71,8 @@ from scenes.kit import (
 from scenes.kit.binding import names, shows
 from scenes.kit.compose import DIMMED, GAP, column, reveal
 from scenes.kit.layout import Region, fit_label
+from scenes.kit.motion import Dim
 from scenes.kit.proofs import (
-    Dim,
     Reveal,
     check_mark,
     frame_row,

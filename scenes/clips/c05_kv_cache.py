@@ -1,12 +1,17 @@
-"""05 ``KVCache`` (§4, Q2): decoding token by token into empty cache slots (one new key and
-value a step, only the new query computed), each output row checked against a full
-recompute; then bidirectional attention, where appending a token moves every past output
-(measured per row on a log axis).  One colour scale for every cell of the clip.  Ends on the
-two measured results: cached = recompute, exactly; bidirectional rows move by at least the
-measured amount.
+"""05 ``KVCache`` (§4, Q2): decoding token by token into empty cache slots: each step appends one key and
+one value to the K and V caches (side by side: the cache is the pair) and computes one new query and one
+new output row; a brace names what the cache holds, the K and V rows of the tokens before, and "new" the
+row this step appended.  Then bidirectional attention, where appending a token moves every past output:
+the outputs recolour row by row while a staircase table beside them fills with how far each past row
+moved (labels on the data: rows are the outputs, columns the token appended).  Ends on the two results
+as verdicts: ✓ cached decoding equals a full recompute, exactly; ✗ bidirectionally the past rows move by
+at least the measured amount.
 
-The picture description it shares with its still (scales, code, proofs) is in
-``scenes/figures/causal.py``; the widgets are in ``scenes/kit/proofs.py``.
+The caches and the query are painted on the deck's "inputs" scale, the outputs on its "outputs" scale
+(``kit.scales``): the same colours as every other clip showing them.
+
+The picture description it shares with its still (scales, proofs) is in ``scenes/figures/causal.py``;
+the widgets only this clip draws are in ``c05_widgets.py``.
 
 Render directly with ``manim -ql scenes/clips/c05_kv_cache.py KVCache``.
 """
@@ -19,6 +24,7 @@ import numpy as np
 from manim import (
     DOWN,
     LEFT,
+    ORIGIN,
     RIGHT,
     UP,
     AnimationGroup,
@@ -26,8 +32,11 @@ from manim import (
     FadeIn,
     FadeOut,
     GrowFromEdge,
+    Group,
     LaggedStart,
+    ReplacementTransform,
     Succession,
+    SurroundingRectangle,
     VGroup,
 )
 
@@ -42,28 +51,29 @@ from mathcore.causal import (
     prefix_outputs,
 )
 from mathcore.config import LectureConfig
-from scenes.clips.c05_widgets import DecodeBoard, StaleChart, row_slots
+from scenes.clips.c05_widgets import ChangeTable, DecodeBoard, row_slots
 from scenes.figures.causal import (
-    NN,
     kv_proofs,
     kv_scales,
 )
 from scenes.kit import (
     DIM,
+    HEADING,
+    HIGHLIGHT,
     LABEL,
+    SMALL,
     ClipScene,
-    ColorBar,
     fmt_measure,
     fmt_value,
     label,
     math,
     swap,
 )
-from scenes.kit.binding import shows
-from scenes.kit.compose import GAP, column
-from scenes.kit.layout import Region
-from scenes.kit.numbers import tick
-from scenes.kit.proofs import Reveal, frame_row, hide, morph_cells, proof_line, restage, row_names, row_parts, settle
+from scenes.kit.binding import claim, names, role, shows
+from scenes.kit.compose import GAP, column, row
+from scenes.kit.layout import Region, legible_scale
+from scenes.kit.numbers import measure
+from scenes.kit.proofs import Reveal, frame_row, hide, morph_cells, proof_line, row_names, row_parts, settle
 from scenes.kit.widgets import Heatmap
 
 
@@ -85,10 +95,29 @@ class KVCacheData:
     cmap_signed: str
 
 
+def shape_why(T: int, d: int, what: str) -> dict | None:
+    """The excuse from the half-empty check for a picture whose size the data's shape sets (``what``): only
+    for the shapes that make it small against a 16:9 frame (few tokens or a narrow model; the lecture's own
+    T = 6, d = 4 fills it); ``None`` otherwise."""
+    if T > 4 and d > 2:
+        return None
+    return {"empty": f"{what} has {T} rows of {d} features: its cells stay at a size that reads as a grid, "
+                     "which leaves part of a 16:9 frame empty"}
+
+
+# why the first beat is excused from the half-empty and dashboard checks
+EMPTY_CACHE = {
+    "empty": "the picture is the empty cache before decoding: its slots are the subject, and they fill from the "
+             "next beat on",
+    "dashboard": "the columns of empty slots are one board (their row names, which join them, arrive with their rows)",
+}
+
+
 class KVCache(ClipScene):
     """05 · The KV cache: append one key and value per token, compute only the new query's row."""
 
     TIDY_PLAYS = True
+    STAGED = True
 
     @classmethod
     def build_data(cls, cfg: LectureConfig) -> KVCacheData:
@@ -105,81 +134,131 @@ class KVCache(ClipScene):
         )
 
     def scales(self) -> dict:
-        return kv_scales(self.data)
+        return kv_scales(self.data, self.cfg)
 
     def caption_values(self) -> dict:
         d = self.data
         T = len(d.trace.steps)
-        scale = self.scales()["K"]
-        return {"T": T, "last": T - 1, "max_defect": fmt_measure(d.max_defect),
-                "lo": tick(scale.vmin), "hi": tick(scale.vmax),
-                "min_stale": fmt_measure(d.min_stale), "causal_change_max": fmt_measure(d.causal_change_max),
-                "max_stale": fmt_measure(max(float(s.max()) for s in d.staleness)),
-                "first_weight": fmt_value(d.trace.steps[0].weights[0], 2)}
+        out = {"T": T, "last": T - 1, "max_defect": fmt_measure(d.max_defect),
+               "min_stale": fmt_measure(d.min_stale), "causal_change_max": fmt_measure(d.causal_change_max),
+               "max_stale": fmt_measure(max(float(s.max()) for s in d.staleness)),
+               "first_weight": fmt_value(d.trace.steps[0].weights[0], 2)}
+
+        def bound(name, value, *attrs):  # a claim once what shows it is built (the title card has nothing yet)
+            mobs = [getattr(self, a, None) for a in attrs]
+            if all(m is not None for m in mobs):
+                out[name] = claim(value, *mobs)
+
+        if hasattr(self, "slots"):  # each column's slots were drawn on their own
+            out["slots"] = claim(f"{T} empty slots", *self.slots)
+        bound("query", "query q 0", "q_map")
+        bound("first_weight", fmt_value(d.trace.steps[0].weights[0], 2), "weight_text0")
+        bound("cache_rows", f"{T} rows", "K_map", "V_map")
+        bound("cached_rows", f"rows 0 to {T - 2}", "brace")
+        bound("max_defect", fmt_measure(d.max_defect), "proof")
+        bound("bi_map", "bidirectional outputs", "bi_map")
+        bound("table", "table of changes", "table_frame")
+        bound("change_table", "table of changes", "table_close")
+        bound("close_cached", fmt_measure(d.max_defect), "cached_verdict")
+        bound("close_stale", fmt_measure(d.min_stale), "bidir_verdict")
+        bound("min_stale", fmt_measure(d.min_stale), "proof_bi")
+        bound("max_stale", fmt_measure(max(float(s.max()) for s in d.staleness)), "proof_bi")
+        bound("causal_change_max", fmt_measure(d.causal_change_max), "proof_causal")
+        return out
 
     # ------------------------------------------------------------------ layout
     def make_mobjects(self) -> None:
         d = self.data
         steps = d.trace.steps
         C = self.layout.content
-        self.scale = self.scales()["K"]
+        sc = self.scales()
+        self.in_scale, self.out_scale = sc["K"], sc["trace.Y_cached"]
         cached, bidir, causal = kv_proofs(d)
-        self.proof = proof_line(cached.formula, cached.value, size=LABEL, passed=cached.passed)
+        self.proof = proof_line(cached.formula, cached.value, size=HEADING, passed=cached.passed)
         self.proof_value = self.proof.value
-        self.cached_head = label("cached decoding", size=LABEL, color=DIM)
-        self.bar = ColorBar(self.scale, height=GAP.section * 2, horizontal=True)
-        self.board = b = DecodeBoard(steps, d.trace.Y_cached, self.scale, C, self.proof.height, self.bar.width)
-        b.aside.place(self.bar, RIGHT)
-        settle(b.bottom, self.proof, LEFT)
-        self.cached_head.next_to(self.proof, UP, buff=GAP.small, aligned_edge=LEFT)  # shown in the close only
+        self.board = b = DecodeBoard(steps, d.trace.Y_cached, self.in_scale, self.out_scale, C.inset(GAP.tight, GAP.hair))
+        settle(b.top_strip, self.proof)
         shows(b.K_map, "K")
         shows(b.V_map, "V")
         shows(b.Y_map, "trace.Y_cached")
         self.K_map, self.V_map, self.Y_map, self.q_map = b.K_map, b.V_map, b.Y_map, b.q_map
-        self.weight_groups, self.checks, self.status, self.chips, self.tokens = (b.weights, b.checks, b.status,
-                                                                               b.chips, b.tokens)
+        self.slots = b.slots
+        self.brace = b.brace
+        self.weight_groups, self.chips, self.tokens = b.weights, b.chips, b.tokens
+        self.weight_text0 = b.weights[0][0]
         self.q_label = b.q_labels[0]
+        self.cached_head = label("causal: cached = full recompute", size=LABEL, color=DIM)  # the close's name
+        self.bidirectional_layout()
 
-        # the bidirectional half: its outputs on the left, how far past rows move on the right, the proofs under them
-        self.proof_bi = proof_line(bidir.formula, bidir.value, size=LABEL)
-        self.proof_causal = proof_line(causal.formula, causal.value, size=LABEL, passed=causal.passed)
-        heads = [label("bidirectional", size=LABEL, color=DIM), label("causal", size=LABEL, color=DIM)]
-        lines = column(self.proof_bi, self.proof_causal, gap="small")
+    def bidirectional_layout(self) -> None:
+        """The bidirectional half: its outputs on the left, the table of how far each past row moved beside
+        them (row for row), as large as the content allows; the two verdicts (each under its name) come
+        under them once the picture makes room (``proof_top``: where it then stands)."""
+        d = self.data
+        T = len(d.trace.steps)
+        dm = d.Y_bidir_full.shape[1]
+        C = self.layout.content
+        _, bidir, causal = kv_proofs(d)
+        self.proof_bi = proof_line(bidir.formula, bidir.value, size=HEADING, passed=False)
+        self.proof_causal = proof_line(causal.formula, causal.value, size=HEADING, passed=causal.passed)
         rows_ = []
-        for h, p in zip(heads, lines):  # heads right-aligned, formulas left-aligned
-            h.next_to(lines, LEFT, buff=GAP.normal).set_y(p.value.get_center()[1])
-            rows_.append(VGroup(h, p))
+        for words, p in (("bidirectional", self.proof_bi), ("causal", self.proof_causal)):
+            rows_.append(column(label(words, size=HEADING, color=DIM), p, gap="tight"))
         self.proof_bi_row, self.proof_causal_row = rows_
-        proofs = VGroup(*rows_)
-        strip, top = C.take_bottom(max(proofs.height, self.bar.height), gap=GAP.normal)
-        _, proof_strip = strip.take_right(self.bar.width, gap=GAP.wide)
-        settle(proof_strip, proofs, LEFT)
+        proofs = row(*rows_, gap="section", align="top")
+        strip, self.proof_top = C.take_bottom(proofs.height, gap=GAP.wide)
+        settle(strip, proofs)
         self.stale_value, self.causal_value = self.proof_bi.value, self.proof_causal.value
 
-        T = len(steps)
-        dm = d.Y_bidir_full.shape[1]
-        title = label("bidirectional outputs", size=LABEL)
-        left, right = top.take_left(max(top.width * 0.38, title.width), gap=GAP.wide)
-        title_strip, maps = left.take_top(title.height, gap=GAP.normal)
-        lab_w = math(f"y_{T - 1}", size=LABEL).width + GAP.normal
-        cw = min(self.board.MAX_CELL_W, (maps.width - lab_w) / dm)
-        ch = min(self.board.MAX_CELL_H, maps.height / T)
         self.bi_stages = []
         for m in range(T):
             st = np.array(d.Y_bidir_full, dtype=float)
             st[: m + 1] = d.Y_bidir[m]
             self.bi_stages.append(st)
-        self.bi_map = Heatmap(self.bi_stages[0], self.scale, (cw, ch))
+        (self.bi_map, self.bi_labels, self.bi_title, self.table) = self.bi_picture_in(C, self.bi_stages[0])
         for i in range(1, T):
             for cell in self.bi_map.cells[i]:
                 cell.set_fill(opacity=0.0)
-        Region(maps.left + lab_w, maps.right, maps.bottom, maps.top).place(self.bi_map, UP)
-        self.bi_title = title.next_to(self.bi_map, UP, buff=GAP.normal)
-        self.bi_labels = row_names(self.bi_map, "y")
         self.bi_slots = row_slots(self.bi_map)
-        self.bi_bar = self.bar
-        self.chart = StaleChart(d.staleness, right, math(f"norm(Delta y_{NN})", size=LABEL))
-        self.plot, self.bar_groups, self.bar_x = self.chart.plot, self.chart.bar_groups, self.chart.bar_x
+        # the table's empty frame: every cell's outline, shown before the numbers arrive
+        self.table_frame = VGroup(*[c for col in self.table.cells for c in col])
+        self.bi_picture = VGroup(self.bi_map, self.bi_labels, self.bi_slots, self.bi_title, self.table)
+        # the same picture with flatter rows, over the verdicts: what it becomes when they arrive
+        self.bi_compact = self.bi_picture_in(self.proof_top, d.Y_bidir_full)
+
+    def bi_picture_in(self, region: Region, values) -> tuple:
+        """The bidirectional outputs (``values``) with their row names and title, and the table of changes
+        beside them row for row, across the whole width of ``region``, its rows as tall as it allows."""
+        d = self.data
+        T = len(d.trace.steps)
+        dm = d.Y_bidir_full.shape[1]
+        title = label("bidirectional outputs", size=LABEL)  # names the outputs once they are all there
+        heads_h = title.height + GAP.small + math("x_1", size=LABEL).height + GAP.small
+        rows_region = Region(region.left, region.right, region.bottom, region.top - heads_h)
+        ch = min(DecodeBoard.MAX_CELL_H, rows_region.height / T)
+        size = LABEL if ch >= 0.6 else SMALL  # the changes as large as their cells allow
+        lab_w = math(f"y_{T - 1}", size=LABEL).width + GAP.normal
+        widest = max(label(measure(float(v)).text, size=size).width for s in d.staleness for v in s)
+        tcw = max(widest + 2 * GAP.small, 1.2 * ch)
+        cw = min(DecodeBoard.MAX_CELL_W, (region.width - lab_w - GAP.wide - (T - 1) * tcw) / dm)
+        total = lab_w + dm * cw + GAP.wide + (T - 1) * tcw
+        x0 = region.center[0] - total / 2
+        rows_top = rows_region.top
+        hm = Heatmap(values, self.out_scale, (cw, ch))
+        hm.move_to([x0 + lab_w + dm * cw / 2, rows_top - T * ch / 2, 0])
+        names_ = row_names(hm, "y")
+        row_y = lambda n: rows_top - (n + 0.5) * ch  # noqa: E731
+        table = ChangeTable(d.staleness, row_y, ch, hm.get_right()[0] + GAP.wide, (T - 1) * tcw, size=size)
+        title.move_to([hm.get_x(), region.top - title.height / 2, 0])
+        table.title.set_y(title.get_y())
+        if title.get_right()[0] > table.title.get_left()[0] - GAP.normal:  # a narrow map: the title over its names too
+            title.align_to(names_, LEFT)
+        if title.get_right()[0] > table.title.get_left()[0] - GAP.normal:  # still too wide: one word a line
+            words = column(label("bidirectional", size=LABEL), label("outputs", size=LABEL), gap="tight",
+                           align=ORIGIN)
+            words.move_to([hm.get_x(), 0, 0]).align_to(title, UP)
+            title = words
+        return hm, names_, title, table
 
     def step_anims(self, m: int, first: bool = False) -> list:
         """Token m arrives: its k, v rows join the caches, q_m attends, y_m is written."""
@@ -207,8 +286,7 @@ class KVCache(ClipScene):
         wg = self.weight_groups[m]
         attend = AnimationGroup(FadeIn(wg[0]), *[GrowFromEdge(bar, LEFT) for bar in wg[1].bars])
         write = AnimationGroup(
-            Reveal(self.outputs, [[*row_parts(self.Y_map, m), b.y_labels[m]]], shift=GAP.normal * LEFT), place_y,
-            Create(self.checks[m]) if self.checks[m].defect == 0.0 else FadeIn(self.checks[m]))
+            Reveal(self.outputs, [[*row_parts(self.Y_map, m), b.y_labels[m]]], shift=GAP.normal * LEFT), place_y)
         return [cache_in, attend, write]
 
     # ------------------------------------------------------------------ beats
@@ -216,23 +294,32 @@ class KVCache(ClipScene):
         self.make_mobjects()
         b = self.board
         T = len(self.data.trace.steps)
+        board = VGroup(b.heads, b.slots, b.q_slot, self.tokens)
 
         # the empty caches: one slot per token, filled as decoding goes
         self.caches = VGroup(self.K_map, b.k_labels, self.V_map, b.v_labels)
         self.outputs = VGroup(self.Y_map, b.y_labels)
         hide(self.caches, self.outputs)
         self.add(self.caches, self.outputs)
-        self.beat("setup", FadeIn(b.heads), FadeIn(self.tokens), FadeIn(self.bar),
-                  LaggedStart(*[Create(s) for s in b.slots], lag_ratio=0.02), Create(b.q_slot), run_time=1.2)
+        self.beat("setup", FadeIn(b.heads), FadeIn(self.tokens),
+                  LaggedStart(*[Create(s) for s in b.slots], lag_ratio=0.02), Create(b.q_slot), run_time=1.2,
+                  subject=board, why=EMPTY_CACHE)
         a = self.step_anims(0, first=True)
         self.beat("step0", Succession(AnimationGroup(a[0], FadeIn(self.q_map), FadeIn(self.q_label), FadeIn(b.q_note)),
-                                      a[1], a[2]), run_time=2.6)
+                                      a[1], a[2]), run_time=2.6, subject=VGroup(board, self.caches, self.outputs),
+                  why=shape_why(T, self.data.K.shape[1], "the decoding board"))
         a = self.step_anims(1)
-        self.beat("step1", Succession(*a), run_time=2.4)
-        self.beat_plays("rest", [self.step_anims(m) for m in range(2, T)], run_time=1.3)
-        self.beat("legend", FadeIn(b.tags, shift=GAP.tight * LEFT), run_time=1.0)
-        self.beat("equal", Succession(FadeOut(self.tokens, run_time=0.4), FadeIn(self.proof, shift=GAP.small * UP)),
-                  run_time=1.2)
+        self.beat("step1", Succession(*a), run_time=2.4, subject=VGroup(board, self.caches, self.outputs),
+                  why=shape_why(T, self.data.K.shape[1], "the decoding board"))
+        self.beat_plays("rest", [self.step_anims(m) for m in range(2, T)], run_time=1.3,
+                        subject=VGroup(board, self.caches, self.outputs), why=shape_why(T, self.data.K.shape[1], "the decoding board"))
+        self.beat("legend", Succession(FadeOut(self.tokens, run_time=0.4), FadeIn(b.tags, shift=GAP.tight * RIGHT)),
+                  run_time=1.0,
+                  subject=VGroup(board, b.tags, self.caches, self.outputs), why=shape_why(T, self.data.K.shape[1], "the decoding board"))
+        top_row = VGroup(self.q_map, self.q_label, b.q_note, b.q_slot)  # the query's strip makes way for the verdict
+        self.beat("equal", Succession(FadeOut(top_row, run_time=0.4), FadeIn(self.proof, shift=GAP.small * DOWN)),
+                  run_time=1.2, subject=VGroup(b.heads, b.slots, b.tags, self.outputs, self.caches, self.proof),
+                  why=shape_why(T, self.data.K.shape[1], "the decoding board"))
         self.bidirectional()
 
     def bidirectional(self) -> None:
@@ -241,15 +328,15 @@ class KVCache(ClipScene):
         b = self.board
         T = len(d.trace.steps)
         dm = d.Y_bidir_full.shape[1]
-        out = VGroup(self.caches, self.outputs, self.q_map, self.q_label, b.q_note, self.weight_groups[-1],
-                     self.checks, self.markers, b.tags, self.proof, b.heads, b.slots, b.q_slot)
+        out = VGroup(self.caches, self.outputs, self.weight_groups[-1], self.markers, b.tags, self.proof, b.heads,
+                     b.slots)
         self.play(FadeOut(out), run_time=0.8)
-        p = self.plot
         first = VGroup(*self.bi_map.cells[0])
         self.add(self.bi_map)
+        picture = self.bi_picture
         self.beat("bidir", FadeIn(self.bi_title), FadeIn(self.bi_slots), FadeIn(first), FadeIn(self.bi_labels[0]),
-                  Create(p.axes), FadeIn(p.grid), FadeIn(p.x_tick_labels), FadeIn(p.y_tick_labels),
-                  FadeIn(p.x_axis_label), FadeIn(self.chart.y_title), run_time=1.4)
+                  FadeIn(self.table.title), FadeIn(self.table.heads), Create(self.table_frame), run_time=1.4,
+                  subject=picture, why=shape_why(T, dm, "the bidirectional picture"))
         plays = []
         for m in range(1, T):
             moved = VGroup(*[frame_row(self.bi_map, n) for n in range(m)])
@@ -257,27 +344,119 @@ class KVCache(ClipScene):
                 morph_cells(self.bi_map, self.bi_stages[m], [(i, j) for i in range(m + 1) for j in range(dm)]),
                 FadeIn(self.bi_labels[m]),
                 Succession(FadeIn(moved, run_time=0.3), FadeOut(moved, run_time=0.4)),
-                *[GrowFromEdge(bar, DOWN) for bar in self.bar_groups[m - 1]],
+                LaggedStart(*[FadeIn(t, shift=GAP.tight * DOWN) for t in self.table.numbers[m - 1]], lag_ratio=0.2),
             )])
         shows(self.bi_map, "Y_bidir_full")
-        self.beat_plays("stale", plays, run_time=1.15)
-        self.beat("proof_bidir" if d.min_stale > 0.0 else "proof_bidir_some", FadeIn(self.proof_bi_row, shift=GAP.small * UP),
-                  run_time=0.9)
-        self.beat("proof_causal", FadeIn(self.proof_causal_row, shift=GAP.small * UP), run_time=0.9)
+        names(self.bi_title, "Y_bidir_full")
+        self.beat_plays("stale", plays, run_time=1.15, subject=picture, why=shape_why(T, dm, "the bidirectional picture"))
+        # the picture makes room for the verdicts: the same picture, its rows flatter
+        hm, labels_, title, table = self.bi_compact
+        self.play(FadeOut(self.bi_slots), ReplacementTransform(self.bi_map, hm),
+                  ReplacementTransform(self.bi_labels, labels_), ReplacementTransform(self.bi_title, title),
+                  ReplacementTransform(self.table, table), run_time=0.7)
+        self.bi_map, self.bi_labels, self.bi_title, self.table = hm, labels_, title, table
+        shows(self.bi_map, "Y_bidir_full")
+        names(self.bi_title, "Y_bidir_full")
+        self.table_frame = VGroup(*[c for col in self.table.cells for c in col])
+        picture = self.bi_picture = VGroup(self.bi_map, self.bi_labels, self.bi_title, self.table)
+        # the verdict's figure on the data: the cell it was read from, outlined
+        shown = d.min_stale if d.min_stale > 0.0 else max(float(s.max()) for s in d.staleness)
+        m_, n_ = next((m, n) for m, s in enumerate(d.staleness, start=1) for n, v in enumerate(s) if float(v) == shown)
+        self.min_cell = role(SurroundingRectangle(self.table.cells[m_ - 1][n_], color=HIGHLIGHT, buff=0,
+                                                  stroke_width=5), "highlight")
+        self.beat("proof_bidir" if d.min_stale > 0.0 else "proof_bidir_some",
+                  FadeIn(self.proof_bi_row, shift=GAP.small * UP), Create(self.min_cell), run_time=0.9,
+                  subject=VGroup(picture, self.proof_bi_row, self.min_cell),
+                  why={"empty": "the strip under the picture holds the bidirectional verdict now and the causal one "
+                                "beside it in the next beat: the half kept for it is that beat's"})
+        self.beat("proof_causal", FadeIn(self.proof_causal_row, shift=GAP.small * UP), FadeOut(self.min_cell),
+                  run_time=0.9,
+                  subject=VGroup(picture, self.proof_bi_row, self.proof_causal_row), why=shape_why(T, dm, "the bidirectional picture"))
 
     # ------------------------------------------------------------------ the takeaway
+    def closing_layout(self) -> None:
+        """The close, built for where it stands (nothing is scaled under the legible floor): on the left the
+        cached outputs with, under them, the verdict cached = recompute (✓); on the right the table of how
+        far the past rows move bidirectionally with its verdict (✗); one row height for both pictures,
+        ``y_n`` of the table level with ``y_n`` of the outputs."""
+        d = self.data
+        T = len(d.trace.steps)
+        dm = d.trace.Y_cached.shape[1]
+        C = self.layout.content
+        self.cached_block = column(self.cached_head, self.proof.copy(), gap="tight", align=ORIGIN)
+        self.cached_block.scale(min(1.0, legible_scale(self.cached_block) * 1.01))
+        self.cached_verdict = self.cached_block[1]
+        self.bidir_block = self.proof_bi_row.copy()
+        self.bidir_verdict = self.bidir_block[1]
+        v2_scale = min(1.0, legible_scale(self.bidir_block) * 1.01)  # the narrower the verdict, the wider the table
+        self.bidir_block.scale(v2_scale)
+        g = GAP.normal
+        lab_w = math(f"y_{T - 1}", size=LABEL).width + GAP.small
+        widest = max(label(measure(float(v)).text, size=SMALL).width for s in d.staleness for v in s)
+        heads_h = math("x_1", size=LABEL).height + GAP.small + label("token appended", size=SMALL).height + GAP.small
+        min_tcw = widest + GAP.tight
+        side = self.cached_block.width + GAP.normal + lab_w + (T - 1) * min_tcw <= C.width
+        if side:  # each verdict under its picture
+            lw = self.cached_block.width
+            rw = C.width - GAP.normal - lw
+            block_h = max(self.cached_block.height, self.bidir_block.height)
+            pics_h = C.height - heads_h - block_h - g
+        else:  # the pictures side by side, the two verdicts under both, one over the other
+            lw = (C.width - GAP.normal) * 0.4
+            rw = C.width - GAP.normal - lw
+            block_h = self.cached_block.height + GAP.small + self.bidir_block.height
+            pics_h = C.height - heads_h - block_h - g
+        tcw = min((rw - lab_w) / (T - 1), 1.6)
+        r = min(DecodeBoard.MAX_CELL_H, pics_h / T)
+        size = LABEL if r >= 0.6 and tcw >= label("0.000", size=LABEL).width + GAP.tight else SMALL
+        cw = min(DecodeBoard.MAX_CELL_W, (lw - lab_w - GAP.tight) / dm)
+        x_l = C.left + lw / 2
+        x_r = C.right - rw / 2
+        row0 = C.top - heads_h
+        self.Y_close = shows(Heatmap(d.trace.Y_cached, self.out_scale, (cw, r)), "trace.Y_cached")
+        self.Y_close.move_to([x_l + (lab_w + GAP.tight) / 2, row0 - T * r / 2, 0])
+        self.Y_close_labels = row_names(self.Y_close, "y")
+        self.Y_close_title = label("cached outputs", size=SMALL, color=DIM).next_to(self.Y_close, UP, buff=GAP.small)
+        row_y = lambda n: row0 - (n + 0.5) * r  # noqa: E731
+        t_left = x_r + rw / 2 - (T - 1) * tcw
+        self.table_close = ChangeTable(d.staleness, row_y, r, t_left, (T - 1) * tcw, size=size)
+        self.table_close_rows = VGroup(*[
+            math(f"y_{n}", size=LABEL, color=self.bi_labels[n].get_color()).next_to(
+                [t_left, row_y(n), 0], LEFT, buff=GAP.small) for n in range(T - 1)])
+        if side:
+            y_blocks = row0 - T * r - g - block_h / 2
+            self.cached_block.move_to([x_l, y_blocks, 0])
+            x_b = min((t_left + C.right) / 2, C.right - self.bidir_block.width / 2)
+            self.bidir_block.move_to([max(x_b, C.right - rw + self.bidir_block.width / 2), y_blocks, 0])
+        else:
+            self.cached_block.next_to([C.center[0], row0 - T * r - g, 0], DOWN, buff=0)
+            self.bidir_block.next_to(self.cached_block, DOWN, buff=GAP.small)
+
     def closing_parts(self) -> list:
-        return [VGroup(self.cached_head, self.proof), self.proof_bi_row]
+        return [VGroup(self.Y_close, self.Y_close_labels, self.Y_close_title), self.cached_block,
+                VGroup(self.table_close, self.table_close_rows), self.bidir_block]
+
+    def closing(self) -> None:
+        """The takeaway brought forward under the last caption (the base's closing, with the shape's excuse)."""
+        take = self.takeaway()
+        T, dm = self.data.trace.Y_cached.shape
+        self.beat(self.closing_key(), *self.bring_forward(take), run_time=1.4, hold=self.CLOSING_HOLD, subject=take,
+                  why=shape_why(T, dm, "each of the two pictures"))
 
     def takeaway(self):
-        """Cached decoding equals the full recompute (exactly); bidirectionally every past row moves."""
+        """Both results as verdicts: cached decoding equals the full recompute (✓, exactly); bidirectionally
+        every past row moves (✗, by at least the measured amount)."""
+        self.closing_layout()
         return VGroup(*self.closing_parts())
 
     def bring_forward(self, take, region=None):
-        def picture(parts):  # each result under its name, the two stacked
-            for head, line in parts:
-                head.next_to(line, UP, buff=GAP.small, aligned_edge=LEFT)
-            return column(*parts, gap="section", align=LEFT)
-
-        return restage(self, self.closing_parts(), picture, self.layout.content)
-
+        """Everything but the header and the table fades; the table moves into its place in the close, the
+        verdicts and the cached outputs arrive in theirs."""
+        keep = {id(f) for f in self.table.get_family()} | {id(f) for f in self.header.get_family()}
+        leaves = [f for m in self.mobjects for f in m.get_family()
+                  if id(f) not in keep and len(getattr(f, "points", ())) and not f.submobjects]
+        self.closing_picture = self.closing_parts()
+        arrive = [FadeIn(m) for m in (self.closing_picture[0], self.cached_block, self.table_close_rows,
+                                      self.bidir_block)]
+        return [Succession(FadeOut(Group(*leaves)),
+                           AnimationGroup(ReplacementTransform(self.table, self.table_close), *arrive))]

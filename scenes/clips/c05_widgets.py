@@ -9,14 +9,13 @@ from manim import (
     LEFT,
     RIGHT,
     UP,
-    Brace,
-    Mobject,
     Rectangle,
     RoundedRectangle,
     VGroup,
 )
 
 from scenes.kit import numbers
+from scenes.kit.binding import role
 from scenes.kit.compose import GAP
 from scenes.kit.layout import (
     LayoutError,
@@ -25,8 +24,7 @@ from scenes.kit.layout import (
     fit_label,
     overlay,
 )
-from scenes.kit.plots import Plot
-from scenes.kit.proofs import check_mark, frame_row, row_names, settle
+from scenes.kit.proofs import frame_row, row_names
 from scenes.kit.theme import (
     DIM,
     FG,
@@ -37,7 +35,6 @@ from scenes.kit.theme import (
     SMALL,
     VALUE,
     ColorScale,
-    figure,
     fmt_value,
     label,
     math,
@@ -51,81 +48,96 @@ def row_slots(hm: Heatmap, rows: Sequence[int] | None = None) -> VGroup:
     rows = range(hm.values.shape[0]) if rows is None else rows
     out = VGroup()
     for i in rows:
-        r = Rectangle(width=hm.values.shape[1] * hm.cell_w, height=hm.cell_h, stroke_color=DIM, stroke_width=1.5,
-                      stroke_opacity=0.6)
+        r = Rectangle(width=hm.values.shape[1] * hm.cell_w, height=hm.cell_h, stroke_color=DIM, stroke_width=1.5)
         out.add(r.move_to(VGroup(*hm.cells[i])))
     return out
 
 
-class StaleChart(VGroup):
-    """How far each past output moves when token ``m`` is appended (``staleness[m-1]: (m,)``), as
-    groups of bars on a log axis, bar ``n`` of a group in token ``n``'s colour.  ``bar_groups[m-1]``
-    are the bars of token ``m``, ``bar_x[m-1]`` their x."""
+class ChangeTable(VGroup):
+    """How far each past output moves when token ``m`` is appended (``staleness[m-1]: (m,)``), as a
+    staircase table: row ``n`` is output ``y_n`` (placed level with ``row_y(n)``), column ``m`` the token
+    appended, each cell printing ``‖Δy_n‖`` as the lecture prints a measurement (``0.24``, ``0.010``);
+    cells with ``n ≥ m`` (no past row to move) stay empty.  Labels on the data: the columns are headed
+    ``x_m`` under the words "token appended", the rows are the outputs beside it.
 
-    def __init__(self, staleness: Sequence[np.ndarray], region: Region, y_title: Mobject,
-                 x_label: str = "token appended", **kw):
+    ``cells[m-1][n]`` and ``numbers[m-1][n]`` are column ``m``'s cell and figure; ``heads[m-1]`` its head;
+    ``values`` the staircase as an array (``nan`` where empty)."""
+
+    def __init__(self, staleness: Sequence[np.ndarray], row_y, cell_h: float, left: float, width: float,
+                 size: float = SMALL, **kw):
         super().__init__(**kw)
         T = len(staleness) + 1
-        hi = max(float(s.max()) for s in staleness)
-        lo = min(float(s.min()) for s in staleness)
-        if not lo > 0:
-            raise LayoutError("a log axis of changes needs every change positive")
-        lo_e, hi_e = int(np.floor(np.log10(lo) - 0.5)), int(np.ceil(np.log10(hi) + 0.01))
-        ticks = [10.0 ** k for k in numbers.log_ticks(lo_e, hi_e, most=5)]
-        title_strip, rest = region.take_top(y_title.height, gap=GAP.small)
-        probe = Plot((0.4, T - 0.4), (10.0 ** lo_e, 10.0 ** hi_e), width=2, height=2, y_log=True, x_ticks=[1],
-                     y_ticks=ticks, x_label=x_label)
-        tick_w = max(t.width for t in probe.y_tick_labels) + GAP.normal
-        below = probe.axes.get_bottom()[1] - probe.get_bottom()[1]
-        self.plot = Plot((0.4, T - 0.4), (10.0 ** lo_e, 10.0 ** hi_e), width=rest.width - tick_w,
-                         height=rest.height - below, y_log=True, x_ticks=list(range(1, T)), y_ticks=ticks,
-                         x_label=x_label)
-        self.plot.shift([rest.right - self.plot.axes.get_right()[0], rest.top - self.plot.axes.get_top()[1], 0])
-        y_title.next_to(self.plot.axes[1].get_top(), UP, buff=GAP.small).align_to(self.plot.axes[1], LEFT)
-        self.y_title = y_title
-        gap = min(0.15, 0.8 / max(T - 1, 1))  # data units between a group's bars
-        unit = self.plot.width_units / (self.plot.x_range[1] - self.plot.x_range[0])
-        self.bar_x = [[m + (n - (m - 1) / 2) * gap for n in range(m)] for m in range(1, T)]
-        self.bar_groups = [self.plot.bars(xs, s, bar_width=gap * unit * 0.75, colors=[token_color(n) for n in range(m)])
-                           for m, (xs, s) in enumerate(zip(self.bar_x, staleness), start=1)]
-        self.add(self.plot, y_title)
+        texts = [[numbers.measure(float(v)).text for v in s] for s in staleness]
+        widest = max((label(t, size=size).width for col in texts for t in col), default=0.5)
+        cw = min(width / max(T - 1, 1), max(widest + 2 * GAP.small, 1.2 * cell_h))
+        if cw < widest + GAP.tight:
+            raise LayoutError(f"a table of {T - 1} columns of changes does not fit {width:.2f} units")
+        self.cell_w, self.cell_h = cw, cell_h
+        vals = np.full((T - 1, T - 1), np.nan)
+        self.cells, self.numbers, self.heads = [], [], VGroup()
+        top = row_y(0) + cell_h / 2
+        for m in range(1, T):
+            x = left + (m - 0.5) * cw
+            col_cells, col_nums = VGroup(), VGroup()
+            for n in range(m):
+                vals[n, m - 1] = float(staleness[m - 1][n])
+                r = Rectangle(width=cw, height=cell_h, stroke_color=DIM, stroke_width=1.5, fill_opacity=0)
+                r.move_to([x, row_y(n), 0])
+                t = label(texts[m - 1][n], size=size)
+                t.move_to(r)
+                overlay(r, t)
+                col_cells.add(r)
+                col_nums.add(t)
+            self.cells.append(col_cells)
+            self.numbers.append(col_nums)
+            self.heads.add(math(f"x_{m}", size=LABEL, color=token_color(m)).move_to([x, top + GAP.small + 0.2, 0]))
+        base = max(h.get_bottom()[1] for h in self.heads)
+        for h in self.heads:  # one baseline
+            h.shift((base - h.get_bottom()[1]) * UP)
+        self.title = label("token appended", size=SMALL, color=DIM).next_to(self.heads, UP, buff=GAP.tight)
+        vals.flags.writeable = False
+        self.values = vals
+        self.add(self.heads, self.title, *self.cells, *self.numbers)
 
 
 class DecodeBoard(VGroup):
-    """Token-by-token decoding in ``region``: columns ``K cache | weights | V cache | outputs | check``,
-    one row per token, the new query's row above the K cache, the tokens in a row underneath.
+    """Token-by-token decoding in ``region``: columns ``tags | K cache | V cache | weights | outputs``, one
+    row per token, the new query's row above the K cache, the tokens in a column on the left (token ``m``
+    level with the rows it writes).
 
-    Concept colours: the K cache and its rows ``k_n`` in ``KEY``, the V cache and ``v_n`` in
-    ``VALUE``, the query ``q_m`` in ``QUERY``; every cell by the one ``scale`` of the clip.
-    ``K_map``, ``V_map``, ``Y_map`` show the last step's caches and every output; ``weights[m]``
-    are step ``m``'s numbers and bars; ``checks[m]`` the mark of step ``m`` (a check for an exact
-    recompute, else its measured figure); ``tags`` the words on the data for the cached rows and
-    the new one; ``bottom`` the strip under the rows (the tokens, later the proof)."""
+    The K and V caches stand side by side (the cache is the pair); ``tags`` say what the cache holds at
+    the last step: a frame around the caches' rows ``0 … T−2`` (what the steps before wrote), K and V
+    together, named "cached", and "new" beside row ``T−1`` (appended this step).  The outputs are not cached: each
+    ``y_m`` is written once, at its step.
 
-    MAX_CELL_W, MAX_CELL_H = 1.25, 0.9  # cache and output cells, at most
+    Concept colours: the K cache and its rows ``k_n`` in ``KEY``, the V cache and ``v_n`` in ``VALUE``,
+    the query ``q_m`` in ``QUERY``; cells by the deck's scales: the caches and the query on
+    ``in_scale`` (the "inputs" quantity: X and its projections), the outputs on ``out_scale``.
+    ``K_map``, ``V_map``, ``Y_map`` show the last step's caches and every output; ``weights[m]`` are step
+    ``m``'s numbers and bars (bar ``n`` level with cache row ``n``); ``top_strip`` the strip of the query row
+    (later the verdict); ``brace`` the "cached" frame and ``cache_rows`` the rows it holds."""
+
+    MAX_CELL_W, MAX_CELL_H = 1.5, 1.3  # cache and output cells, at most (few tokens: taller rows)
     BAR_LEN = 1.2  # a weight of 1 as a bar, where the cells have room
     MIN_BAR_LEN = 0.8  # ... shortened down to this to keep the cells at least COMFORT_CELL_W wide
     COMFORT_CELL_W = 0.36
 
-    def __init__(self, steps, Y, scale: ColorScale, region: Region, bottom_h: float, aside_w: float, **kw):
+    def __init__(self, steps, Y, in_scale: ColorScale, out_scale: ColorScale, region: Region, **kw):
         super().__init__(**kw)
         T = len(steps)
         K, V = steps[-1].K_cache, steps[-1].V_cache
         dm = K.shape[1]
-        self.scale = scale
-        bottom, rest = region.take_bottom(bottom_h, gap=GAP.normal)
-        self.aside, self.bottom = bottom.take_right(aside_w, gap=GAP.wide)
-        head_h = label("K cache", size=SMALL).height
-        heads_strip, rest = rest.take_top(head_h, gap=GAP.small)
+        rest = region
+        head_h = label("K cache", size=LABEL).height
         lab_w = math(f"k_{T - 1}", size=LABEL).width + GAP.small + GAP.hair
         num_w = label("0.00", size=SMALL).width
-        chk_w = max([check_mark(0.3).width, *(figure(s.recompute_defect, size=SMALL).width
-                                              for s in steps if s.recompute_defect != 0.0)]) + GAP.tight
-        self.tag_words = (label("cached", size=SMALL, color=DIM), label("new", size=SMALL, color=HIGHLIGHT))
-        brace_w = GAP.normal
-        tag_w = brace_w + GAP.tight + max(t.width for t in self.tag_words)
+        self.tag_words = (label("cached", size=LABEL, color=DIM),
+                          role(label("new", size=LABEL, color=HIGHLIGHT), "highlight"))
+        chip_names = [math(f"x_{i}", size=LABEL) for i in range(T)]
+        chip_w = max(n.width for n in chip_names) + 2 * GAP.small
+        tag_w = max(*(t.width for t in self.tag_words), chip_w, label("tokens", size=LABEL).width) + GAP.small
         gap = GAP.normal
-        fixed = 3 * lab_w + num_w + GAP.tight + chk_w + tag_w + 5 * gap  # all but the bars and the cells
+        fixed = 3 * lab_w + num_w + GAP.tight + tag_w + 4 * gap  # all but the bars and the cells
         # the bars give up to BAR_LEN - MIN_BAR_LEN before the cells go under their comfortable width
         short = 3 * dm * self.COMFORT_CELL_W - (rest.width - fixed - self.BAR_LEN)
         self.bar_len = float(np.clip(self.BAR_LEN - short, self.MIN_BAR_LEN, self.BAR_LEN))
@@ -133,54 +145,56 @@ class DecodeBoard(VGroup):
         fixed += self.bar_len
         cw = min(self.MAX_CELL_W, (rest.width - fixed) / (3 * dm))
         q_gap = GAP.normal
-        q_min = 2 * label("x", size=SMALL).height + GAP.normal  # the query's note holds two lines
-        ch = min(self.MAX_CELL_H, (rest.height - q_gap) / (T + 1.3), (rest.height - q_gap - q_min) / T)
+        # top to bottom: the query row (1.3 rows tall; later the verdict's strip), the heads, the T rows
+        ch = min(self.MAX_CELL_H, (rest.height - 2 * q_gap - head_h) / (T + 1.3))
         if cw < GAP.normal or ch < GAP.normal:
             raise LayoutError(f"the decoding board of {T} tokens × {dm} features does not fit {region.name!r}")
         self.cell_w, self.cell_h = cw, ch
-        q_row_h = max(1.3 * ch, q_min)
-        drop = max(0.0, rest.height - q_row_h - q_gap - T * ch) / 2  # few tokens: the picture sits mid-height
-        rows_top = rest.top - drop - q_row_h - q_gap
+        q_row_h = 1.3 * ch
+        drop = max(0.0, rest.height - q_row_h - 2 * q_gap - head_h - T * ch) / 2  # few tokens: mid-height
+        rows_top = rest.top - drop - q_row_h - 2 * q_gap - head_h
         total = fixed + 3 * dm * cw
         x = region.center[0] - total / 2
         xs = {}
-        for name, w in (("K", lab_w + dm * cw), ("W", w_col), ("V", lab_w + dm * cw), ("Y", lab_w + dm * cw),
-                        ("C", chk_w), ("T", tag_w)):
+        for name, w in (("T", tag_w), ("K", lab_w + dm * cw), ("V", lab_w + dm * cw), ("W", w_col),
+                        ("Y", lab_w + dm * cw)):
             xs[name] = x
             x += w + gap
         self.row_y = lambda i: rows_top - (i + 0.5) * ch
 
-        def block(values, key):
+        def block(values, key, scale):
             hm = Heatmap(values, scale, (cw, ch))
             return hm.move_to([xs[key] + lab_w + dm * cw / 2, rows_top - T * ch / 2, 0])
 
-        self.K_map, self.V_map, self.Y_map = block(K, "K"), block(V, "V"), block(Y, "Y")
+        self.K_map, self.V_map = block(K, "K", in_scale), block(V, "V", in_scale)
+        self.Y_map = block(Y, "Y", out_scale)
         self.slots = VGroup(*[row_slots(hm) for hm in (self.K_map, self.V_map, self.Y_map)])
-        self.k_labels = row_names(self.K_map, "k", colors=lambda i: KEY)
-        self.v_labels = row_names(self.V_map, "v", colors=lambda i: VALUE)
+        self.k_labels = role(row_names(self.K_map, "k", colors=lambda i: KEY), "key")
+        self.v_labels = role(row_names(self.V_map, "v", colors=lambda i: VALUE), "value")
         self.y_labels = row_names(self.Y_map, "y")
-        hy = heads_strip.center[1] - drop
+        hy = rows_top + q_gap / 2 + head_h / 2  # the heads right over their columns
         self.heads = VGroup(
-            label("K cache", size=SMALL, color=KEY).move_to([self.K_map.get_center()[0], hy, 0]),
-            label("weights", size=SMALL).move_to([xs["W"] + w_col / 2, hy, 0]),
-            label("V cache", size=SMALL, color=VALUE).move_to([self.V_map.get_center()[0], hy, 0]),
-            label("outputs", size=SMALL).move_to([self.Y_map.get_center()[0], hy, 0]),
+            role(label("K cache", size=LABEL, color=KEY), "key").move_to([self.K_map.get_center()[0], hy, 0]),
+            role(label("V cache", size=LABEL, color=VALUE), "value").move_to([self.V_map.get_center()[0], hy, 0]),
+            label("weights", size=LABEL).move_to([xs["W"] + w_col / 2, hy, 0]),
+            label("outputs", size=LABEL).move_to([self.Y_map.get_center()[0], hy, 0]),
         )
         base = baseline_y(self.heads[0])
         for h in self.heads[1:]:  # one baseline for all four, whatever their descenders
             h.shift((base - baseline_y(h)) * UP)
 
-        # the query row above the K cache, its note above the weights
+        # the query row above the K cache's head, its note beside it
         q_y = rest.top - drop - q_row_h / 2
-        self.q_map = Heatmap(steps[0].q[None, :], scale, (cw, ch * 1.3)).move_to([self.K_map.get_center()[0], q_y, 0])
-        self.q_slot = Rectangle(width=dm * cw, height=ch * 1.3, stroke_color=DIM, stroke_width=1.5,
-                                stroke_opacity=0.6).move_to(self.q_map)
-        self.q_note = fit_label("only the new query", w_col + GAP.small, size=SMALL, color=DIM, max_lines=2)
-        self.q_note.move_to([xs["W"] + w_col / 2, q_y, 0])
-        self.q_labels = [math(f"q_{s.t}", size=LABEL, color=QUERY).next_to(self.q_map, LEFT, buff=GAP.small)
+        self.q_map = Heatmap(steps[0].q[None, :], in_scale, (cw, q_row_h)).move_to([self.K_map.get_center()[0], q_y, 0])
+        self.q_slot = Rectangle(width=dm * cw, height=q_row_h, stroke_color=DIM, stroke_width=1.5).move_to(self.q_map)
+        self.q_note = fit_label("only the new query is computed", xs["W"] + w_col - self.q_map.get_right()[0]
+                                - GAP.normal, size=SMALL, color=DIM, max_lines=2)
+        self.q_note.next_to(self.q_map, RIGHT, buff=GAP.normal)
+        self.q_labels = [role(math(f"q_{s.t}", size=LABEL, color=QUERY), "query").next_to(self.q_map, LEFT,
+                                                                                          buff=GAP.small)
                          for s in steps]
 
-        # per step: the weights (numbers and bars) and the row's mark
+        # per step: the weights (numbers and bars), each level with the cache row it weighs
         self.weights = []
         for s in steps:
             nums = VGroup(*[label(fmt_value(w, 2), size=SMALL).move_to([xs["W"] + num_w / 2, self.row_y(i), 0])
@@ -189,45 +203,43 @@ class DecodeBoard(VGroup):
             bars.shift(np.array([xs["W"] + num_w + GAP.tight - bars.bars[0].get_left()[0],
                                  self.row_y(0) - bars.bars[0].get_center()[1], 0]))
             self.weights.append(VGroup(nums, bars))
-        self.checks = VGroup()
-        for s in steps:
-            where = [xs["C"] + chk_w / 2, self.row_y(s.t), 0]
-            if s.recompute_defect == 0.0:
-                mk = check_mark(0.3).move_to(where)
-            else:
-                mk = figure(s.recompute_defect, size=SMALL, color=HIGHLIGHT).move_to(where)
-            mk.defect = s.recompute_defect
-            self.checks.add(mk)
-        self.status = [numbers.measure(s.recompute_defect).text for s in steps]
 
-        # the words on the data: a brace over the cached rows, "new" beside the last one
-        tx = xs["T"]
+        # the words on the data: one frame around the cached rows of both caches (K and V: the cache is the
+        # pair), named "cached" on its left; "new" beside the row this step appended
         self.tags = VGroup()
+        self.brace = None  # the frame of the cached rows
+        left = self.k_labels.get_left()[0] - GAP.tight
+        right = self.V_map.get_right()[0] + GAP.tight
         if T > 1:
-            span = Rectangle(width=GAP.tight, height=(T - 1) * ch).move_to([tx, rows_top - (T - 1) * ch / 2, 0])
-            brace = Brace(span, RIGHT, buff=0, color=DIM).move_to([tx + brace_w / 2, span.get_center()[1], 0])
-            cached = self.tag_words[0].next_to(brace, RIGHT, buff=GAP.tight)
-            self.tags.add(VGroup(brace, cached))
-        new = self.tag_words[1].move_to([tx + brace_w + GAP.tight + self.tag_words[1].width / 2, self.row_y(T - 1), 0])
+            top_y, bot_y = rows_top + GAP.hair, rows_top - (T - 1) * ch - GAP.hair / 2
+            self.brace = RoundedRectangle(corner_radius=0.08, width=right - left, height=top_y - bot_y, stroke_color=DIM,
+                                          stroke_width=2.5).move_to([(left + right) / 2, (top_y + bot_y) / 2, 0])
+            self.brace.set_fill(opacity=0)
+            cached = self.tag_words[0].next_to(self.brace, LEFT, buff=GAP.small)
+            self.tags.add(VGroup(self.brace, cached))
+        new = self.tag_words[1].move_to([left - GAP.small - self.tag_words[1].width / 2, self.row_y(T - 1), 0])
         self.tags.add(new)
+        self.cache_rows = range(T - 1)  # the rows the frame holds: 0 … T−2
 
-        # the tokens, in the order decoding reads them
+        # the tokens, one a row (token m writes row m), in the column the tags take later
         chips = VGroup()
-        for i in range(T):
-            name = math(f"x_{i}", size=LABEL)
-            box = RoundedRectangle(corner_radius=0.1, width=name.width + 2 * GAP.small, height=self.bottom.height * 0.9,
+        for i, name in enumerate(chip_names):
+            box = RoundedRectangle(corner_radius=0.1, width=chip_w, height=min(ch * 0.86, name.height + 2 * GAP.small),
                                    stroke_color=token_color(i), stroke_width=3, fill_color=token_color(i),
                                    fill_opacity=0.12)
+            box.move_to([xs["T"] + tag_w - GAP.small - chip_w / 2, self.row_y(i), 0])
             name.move_to(box)
             overlay(box, name)
             chips.add(VGroup(box, name))
-        chips.arrange(RIGHT, buff=GAP.small)
         self.chips = chips
-        self.tokens = VGroup(label("tokens", size=SMALL, color=DIM), chips).arrange(RIGHT, buff=GAP.normal)
-        settle(self.bottom, self.tokens)
+        self.tokens_head = label("tokens", size=LABEL, color=DIM).move_to([chips.get_x(), hy, 0])
+        self.tokens_head.shift((base - baseline_y(self.tokens_head)) * UP)
+        self.tokens = VGroup(self.tokens_head, chips)
+        # the strip the query row stands in: later the verdict's
+        self.top_strip = Region(region.left, region.right, q_y - q_row_h / 2, region.top, "top")
 
     def markers_for(self, m: int) -> list:
-        return [frame_row(hm, m) for hm in (self.K_map, self.V_map, self.Y_map)]
+        return [role(frame_row(hm, m), "highlight") for hm in (self.K_map, self.V_map, self.Y_map)]
 
 
 class RowBars(VGroup):

@@ -2,15 +2,19 @@
 future token into the past.
 
 * ``tokens``, ``swap``: which slots each output row m sees (the mask, cells in the colour of the
-  token in the slot); the swap recolours it.
-* ``self``, ``causal``: the tokens become the rows' names; every row's defect as a bar on a log
-  axis, self-attention hollow over causal filled, each bar in the colour of its verdict.
-* ``before``, ``between``, ``after``: the rows with the same past, a different past, every token.
-* ``totals``, ``close``: both totals; the chart widens to the frame with them.
+  token in the slot), large; the swap recolours it.
+* ``self``, ``causal``: the mask steps to the left, and stays there ("who sees what" on screen while it
+  is narrated); beside it, row for row, the measured quantity ‖Attn(PX)_m − (P·Attn(X))_m‖, named over
+  two charts on one log axis: self-attention's, then causal attention's, each chart named on itself.
+* ``before``, ``between``, ``after``: a band lights the rows with the same past, a different past (the
+  swapped token's cells outlined in the mask), every token.
+* ``totals``: the two totals, each in the deck's verdict style (✗ causal, ✓ self-attention).
+* ``close``: the mask gives way to the takeaway, Attn_causal(P X) ≠ P·Attn_causal(X), over the two charts
+  and their verdicts.
 
 Every colour scale, log axis and proof line comes from ``scenes.figures.equivariance`` (the one
-description the clip and its still draw from); every widget is placed in a region of
-``self.layout``, sized from the config's ``T``, ``d`` and words.
+description the clip and its still draw from); every widget is placed in a region of ``self.layout``,
+sized from the config's ``T``, ``d`` and words.
 
 Render directly with ``manim -ql scenes/clips/c06_causal_breaks_equivariance.py CausalBreaksEquivariance``.
 """
@@ -21,9 +25,11 @@ from dataclasses import dataclass
 
 import numpy as np
 from manim import (
+    DOWN,
     LEFT,
     RIGHT,
     UP,
+    AnimationGroup,
     Create,
     FadeIn,
     FadeOut,
@@ -31,6 +37,7 @@ from manim import (
     LaggedStart,
     Rectangle,
     ReplacementTransform,
+    SurroundingRectangle,
     Transform,
     VGroup,
 )
@@ -47,7 +54,7 @@ from mathcore.equivariance import (
     swap_report,
 )
 from mathcore.permutation import permutation_matrix
-from scenes.clips.c06_widgets import CausalMaskGrid, RowDefects
+from scenes.clips.c06_widgets import CausalMaskGrid, RowChart
 from scenes.figures.equivariance import (
     Picture06,
     picture06,
@@ -57,8 +64,9 @@ from scenes.kit import (
     FAILED,
     HEADING,
     HIGHLIGHT,
+    LABEL,
     SMALL,
-    VERIFIED,
+    TITLE,
     ClipScene,
     Region,
     fmt_measure,
@@ -67,14 +75,13 @@ from scenes.kit import (
     swap,
     token_color,
 )
-from scenes.kit.binding import names, shows
-from scenes.kit.compose import DIMMED, GAP, reveal, row
+from scenes.kit.binding import claim, names, role, shows
+from scenes.kit.compose import GAP, reveal, row
 from scenes.kit.layout import background
 from scenes.kit.notation import N, token_names, token_text
 from scenes.kit.numbers import measure
 from scenes.kit.permuting import Handover, TokenColumn
-from scenes.kit.proofs import readout
-from scenes.kit.theme import figure
+from scenes.kit.proofs import verdict
 
 
 @dataclass(frozen=True)
@@ -90,11 +97,18 @@ class CausalSwapData:
     mask: np.ndarray
     picture: Picture06
 
+    @property
+    def before_zero(self) -> bool:
+        """Every row before the swapped slot has a causal defect of exactly 0."""
+        return bool(np.all(self.report.causal_rows[:self.report.i] == 0.0))
+
 
 class CausalBreaksEquivariance(ClipScene):
     """06 · A future token swapped into the past changes causal attention's outputs."""
 
+    STAGED = True
     TIDY_PLAYS = True  # whole widgets stay in the scene (bound to their data) while their parts animate
+    MAX_PITCH = 0.95  # a row's height at most (the mask's cells are square)
 
     @classmethod
     def build_data(cls, cfg: LectureConfig) -> CausalSwapData:
@@ -105,142 +119,297 @@ class CausalBreaksEquivariance(ClipScene):
                               mask=causal_mask(cfg.T),
                               picture=picture06(r.causal_rows, r.self_rows, r.causal_total, r.self_total, THRESHOLD))
 
-    def caption_values(self) -> dict:
+    def quantities(self) -> dict:
+        out = super().quantities()
         r = self.data.report
+        out["causal_rows"], out["self_rows"] = r.causal_rows, r.self_rows
+        return out
+
+    def caption_values(self) -> dict:
+        d = self.data
+        r = d.report
         T = len(r.perm)
         rows = r.causal_rows
         worst = int(np.argmax(rows))
-        return {
+        out = {
             "i": r.i, "j": r.j, "T": T, "after": r.j + 1, "last": T - 1, "xi": token_text(r.i), "xj": token_text(r.j),
             "causal": fmt_measure(r.causal_total), "self": fmt_measure(r.self_total),
-            "threshold": measure(self.data.threshold).text, "worst": worst, "worst_value": fmt_measure(rows[worst]),
-            "xlast": token_text(T - 1),
-        }
+            "threshold": measure(d.threshold).text, "worst": worst, "worst_value": fmt_measure(rows[worst]),
+            "xlast": token_text(T - 1), "before_last": max(r.i - 1, 0), "i1": r.i + 1, "j1": r.j - 1,
+            # what the two swapped tokens see: row i holds x_j (it saw j + 1 slots, now i + 1), row j holds x_i
+            "ni": self.tokens_seen(r.i + 1), "nj": self.tokens_seen(r.j + 1),
+            "mask": "the mask", "formula": "the measured quantity", "zero": "a hollow diamond",
+            "takeaway": "causal attention is not permutation equivariant",
+        }  # plain values until the elements that show them are built
+        if hasattr(self, "big"):  # the elements each sentence names, once they are built
+            out.update(
+                xlast=claim(token_text(T - 1), self.on_screen_tokens), xi=claim(token_text(r.i), self.on_screen_tokens.chips[r.i]),
+                xj=claim(token_text(r.j), self.on_screen_tokens.chips[r.j]), T=claim(T, self.on_screen_mask),
+                ni=claim(self.tokens_seen(r.i + 1), *self.on_screen_mask.cells[r.i][:r.i + 1]),
+                nj=claim(self.tokens_seen(r.j + 1), *self.on_screen_mask.cells[r.j][:r.j + 1]),
+                threshold=claim(measure(d.threshold).text, self.line_label),
+                worst_value=claim(fmt_measure(rows[worst]), self.values[self.value_rows.index(worst)]),
+                causal=claim(fmt_measure(r.causal_total), self.verdicts[0]),
+                self=claim(fmt_measure(r.self_total), self.verdicts[1]),
+                mask=claim("the mask", self.on_screen_mask), formula=claim("the measured quantity", self.formula),
+                zero=claim("a hollow diamond", *[z[0] for z in self.causal_chart.zeros.values()] or [self.causal_chart]),
+                takeaway=claim("causal attention is not permutation equivariant", self.takeaway_line),
+            )
+        return out
+
+    @staticmethod
+    def tokens_seen(n: int) -> str:
+        """How many tokens a row of the mask sees, in words ("1 token", "5 tokens")."""
+        return f"{n} token" if n == 1 else f"{n} tokens"
+
+    @staticmethod
+    def before_key(i: int, zero: bool) -> str:
+        """The beat of the rows before slot ``i``: one row or several, unchanged or only rounding."""
+        return "before" + ("_one" if i == 1 else "") + ("" if zero else "_rounding")
+
+    @staticmethod
+    def between_key(i: int, j: int) -> str:
+        """The beat of the rows ``i … j``: the two swapped tokens' rows, and the rows between them (several, one,
+        none)."""
+        return "between" + {0: "_ends", 1: "_one"}.get(j - i - 1, "")
 
     # ------------------------------------------------------------------ layout
-    def make_chart(self) -> None:
+    def make_picture(self) -> None:
+        """The final places: [row names][mask]  [self chart]  [causal chart][values], the chips over the mask and
+        the measured quantity over the charts, the verdicts under it all; and the mask's large place of the
+        first two beats (``self.big``), which moves into the small one."""
         d = self.data
         r, pic = d.report, d.picture
         T = len(r.perm)
         content = self.layout.content
-        verdict = [VERIFIED if v < d.threshold else FAILED for v in r.causal_rows]
-        self.values = VGroup(*[figure(v, size=SMALL, color=c) for v, c in zip(r.causal_rows, verdict)])
-        self.totals = row(*[readout(prefix, v, color=VERIFIED if v < d.threshold else FAILED)
-                            for prefix, v in ((pic.causal_prefix, r.causal_total), (pic.self_prefix, r.self_total))],
-                          gap="section")
-        probe = TokenColumn(["x_0"], horizontal=True)
-        top, rest = content.take_top(probe.height, gap=GAP.normal)
-        bottom, rest = rest.take_bottom(self.totals.height, gap=GAP.normal)
+        self.verdicts = VGroup(
+            verdict(pic.causal_prefix, r.causal_total, r.causal_total < d.threshold),
+            verdict(pic.self_prefix, r.self_total, r.self_total < d.threshold)).arrange(DOWN, buff=GAP.small,
+                                                                                        aligned_edge=LEFT)
+        self.formula = math(pic.row_formula.typst, size=LABEL)
+        chip_h = TokenColumn(["x_0"], horizontal=True).height
+        bottom, rest = content.take_bottom(self.verdicts.height, gap=GAP.normal)
+        top, rest = rest.take_top(max(chip_h, self.formula.height), gap=GAP.small)
+        bottom.place(self.verdicts)
+
+        # widths: row names, the mask, two charts, the failing rows' values
         self.row_names = VGroup(*[label(f"row {m}", size=SMALL, color=DIM) for m in range(T)])
-        names_w = max(t.width for t in self.row_names)
-        values_w = max(v.width for v in self.values)
-        chart_region = Region(rest.left + names_w + GAP.small + probe.width + GAP.normal,
-                              rest.right - values_w - GAP.normal, rest.bottom, rest.top, "chart")
-        self.chart = RowDefects.fitted(chart_region, (r.self_rows, r.causal_rows), d.threshold, pic.axis, pic.ticks)
-        self.chart_region, self.wide_region = chart_region, Region(rest.left + names_w + GAP.normal, rest.right,
-                                                                     rest.bottom, rest.top, "chart")
-        ys = [self.chart.row_y(m) for m in range(T)]
+        names_w = max(t.width for t in self.row_names) + GAP.small  # a little air between the band's edge and the names
+        failing = [m for m in range(T) if r.causal_rows[m] >= d.threshold]
+        self.values = VGroup(*[role(math(measure(v).math, size=SMALL, color=FAILED), "failed")
+                               for m, v in enumerate(r.causal_rows) if m in failing])
+        self.value_rows = failing
+        values_w = max([v.width for v in self.values] + [0.0])
+        probe = RowChart.fitted(Region(0, 4, 0, rest.height), r.self_rows, d.threshold, pic.axis, self.ticks(),
+                                name="self-attention")
+        below = probe.plot.axes[0].get_start()[1] - probe.get_bottom()[1]
+        pitch = min(self.MAX_PITCH, (rest.height - below) / T)
+        fixed = names_w + GAP.small + GAP.wide + (values_w + GAP.small if values_w else 0.0)
+        mask_w = min(T * pitch, max(T * 0.45, rest.width - fixed - 5.0))  # a chart of legible ticks first
+        cw = rest.width - fixed - mask_w
+        chart_h = T * pitch + below
+        y_top = rest.top  # right under the chips and the formula; any height left over stays under the chart
+        y_bottom = y_top - chart_h
+        x = rest.left + names_w + GAP.small
+        self.mask_region = Region(x, x + mask_w, y_bottom + below, y_top, "mask")
+        x += mask_w + GAP.wide
+        # one chart: self-attention's rows first, then the same bars become causal attention's
+        self.self_chart = RowChart.fitted(Region(x, x + cw, y_bottom, y_top, "self"), r.self_rows, d.threshold,
+                                          pic.axis, self.ticks(), name="self-attention")
+        self.causal_chart = RowChart.fitted(Region(x, x + cw, y_bottom, y_top, "causal"), r.causal_rows,
+                                            d.threshold, pic.axis, self.ticks(), name="causal attention")
+        for chart, q in ((self.self_chart, "self_rows"), (self.causal_chart, "causal_rows")):
+            chart.bars.values = chart.values
+            shows(chart.bars, q)
+        ys = [self.causal_chart.row_y(m) for m in range(T)]
         for t, y in zip(self.row_names, ys):
-            t.move_to([rest.left + t.width / 2, y, 0])
-        for v, y in zip(self.values, ys):
-            v.move_to([rest.right - values_w + v.width / 2, y, 0])
-        bottom.place(self.totals)
-        self.chip_x = rest.left + names_w + GAP.small + probe.width / 2
+            t.move_to([rest.left + GAP.small + t.width / 2, y, 0])
+        self.place_values(self.causal_chart, content.right)
+        self.formula.move_to([self.causal_chart.plot.axes[0].get_center()[0], top.center[1], 0])
+        # the pass line named on itself, beside the last row (which only rounds: it sees every token either way)
+        self.line_label = label("pass line", size=SMALL, color=DIM).next_to([self.causal_chart.line.get_x(), ys[-1], 0],
+                                                                            RIGHT, buff=GAP.tight)
 
-        # the tokens over the mask's columns; which slots each row sees, in the chart's place
-        axes = self.chart.plot.axes[0]
-        pitch = (axes.get_end()[0] - axes.get_start()[0]) / T
-        self.tokens = shows(TokenColumn(token_names(range(T)), row_height=pitch, horizontal=True, values=d.X), "X")
-        self.tokens.move_to([axes.get_center()[0], top.center[1], 0])
-        self.tokens_name = names(math(N.inputs.math, size=HEADING), "X")
-        self.tokens_name.move_to([rest.left + self.tokens_name.width / 2, top.center[1], 0])
-        self.mask = CausalMaskGrid(d.mask, [token_color(k) for k in range(T)], pitch=pitch, row_height=self.chart.pitch)
-        self.mask.move_to([axes.get_center()[0], float(np.mean(ys)), 0])
-        self.masked = label("masked", size=SMALL, color=DIM).move_to(VGroup(*self.mask.cells[0][1:]))
+        # the mask in its place beside the charts, its chips over its columns
+        self.mask, self.tokens, self.masked = self.mask_parts(mask_w / T, self.causal_chart.pitch)  # the chart's rows
+        self.mask.move_to([self.mask_region.center[0], float(np.mean(ys)), 0])
+        self.tokens.move_to([self.mask_region.center[0], top.center[1], 0])
+        self.masked.move_to(self.masked_cells(self.mask))
+        self.tokens_name = names(math(N.inputs.math, size=HEADING), "X").next_to(self.tokens, LEFT, buff=GAP.normal)
+        self.small = VGroup(self.tokens_name, self.tokens, self.mask, self.masked, self.row_names)
 
-        # the chart's furniture: the pass line named on it, the series in a legend over it
-        self.line_label = label("pass line", size=SMALL, color=DIM)
-        self.line_label.move_to([self.chart.line.get_x(), top.center[1], 0])
-        self.legend = row(*[row(RowDefects.swatch(s), label(t, size=SMALL), gap="small")
-                            for s, t in ((0, "self-attention"), (1, "causal"))], gap="wide")
-        self.legend.move_to([rest.left + self.legend.width / 2, top.center[1], 0])
-        if self.legend.get_right()[0] > self.line_label.get_left()[0] - GAP.normal:  # the line's name moves right
-            self.line_label.next_to(self.chart.line.get_top(), RIGHT, buff=GAP.small).set_y(top.center[1])
+        # the first two beats: the mask as large as the content area allows, its cells as wide as they may be
+        big_pitch = min(1.0, (content.height - chip_h - GAP.small) / T)
+        big_w = min(2.2 * big_pitch, (content.width - names_w * 1.5 - 1.5) / T)
+        bmask, btokens, bmasked = self.mask_parts(big_w, big_pitch)
+        bnames = VGroup(*[label(f"row {m}", size=LABEL, color=DIM).next_to(bmask.cells[m][0], LEFT, buff=GAP.normal)
+                          for m in range(T)])
+        btokens.next_to(bmask, UP, buff=GAP.small)
+        bmasked.move_to(self.masked_cells(bmask))
+        bname = names(math(N.inputs.math, size=HEADING + 6), "X").next_to(btokens, LEFT, buff=GAP.normal)
+        big = VGroup(bname, btokens, bmask, bmasked, bnames)
+        content.fit(big, max_scale=1.2)
+        if T > 1:  # the swap moves the chips by their slots: scaled with the group, so each lands over its column
+            k = float(btokens.chips[1].get_x() - btokens.chips[0].get_x()) / float(btokens.slots[1][0] - btokens.slots[0][0])
+            btokens.slots = [np.asarray(p) * k for p in btokens.slots]
+            btokens.row_height *= k
+        self.big = big
+
+        # the close: the takeaway in the formula's strip, the chart widened into the mask's room
+        self.takeaway_line = math("\"Attn\"_(\"causal\") (P X) != P dot \"Attn\"_(\"causal\") (X)", size=TITLE)
+        top.fit(self.takeaway_line, max_scale=1.0)
+        wide = Region(rest.left + names_w + GAP.small, self.causal_chart.plot.axes[0].get_end()[0] + (
+            self.causal_chart.get_right()[0] - self.causal_chart.plot.axes[0].get_end()[0]), y_bottom, y_top, "wide")
+        self.wide_chart = RowChart.fitted(wide, r.causal_rows, d.threshold, pic.axis, self.ticks(),
+                                          name="causal attention")  # the same ticks: nothing to garble as it widens
+        self.wide_chart.bars.values = self.wide_chart.values
+        shows(self.wide_chart.bars, "causal_rows")
+        self.wide_line_label = self.line_label.copy().set_x(self.wide_chart.line.get_x() + GAP.tight
+                                                            + self.line_label.width / 2)
+        self.wide_names = self.row_names.copy()
+        for t in self.wide_names:  # the rows' names beside the axis they label
+            t.set_x(self.wide_chart.plot.axes[0].get_start()[0] - GAP.small - t.width / 2)
+        self.wide_values = self.values.copy()
+        for v, m in zip(self.wide_values, self.value_rows):
+            x = min(self.wide_chart.bars[m].get_right()[0] + GAP.small, content.right - v.width)
+            v.move_to([x + v.width / 2, self.wide_chart.row_y(m), 0])
+
+    def place_values(self, chart: RowChart, limit: float) -> None:
+        """Each failing row's defect printed just past the end of its bar (labels on the data)."""
+        for v, m in zip(self.values, self.value_rows):
+            x = min(chart.bars[m].get_right()[0] + GAP.small, limit - v.width)
+            v.move_to([x + v.width / 2, chart.row_y(m), 0])
+
+    def mask_parts(self, pitch_x: float, pitch_y: float):
+        """A mask grid (cells ``pitch_x`` wide, ``pitch_y`` tall), its chips over its columns, and its "masked" word."""
+        d = self.data
+        T = d.X.shape[0]
+        mask = shows(CausalMaskGrid(d.mask, [token_color(k) for k in range(T)], pitch=pitch_x, row_height=pitch_y),
+                     "mask")
+        size = LABEL if pitch_x > 0.62 else SMALL
+        tokens = shows(TokenColumn(token_names(range(T)), row_height=pitch_x, horizontal=True, values=d.X,
+                                   width=min(0.9, pitch_x * 0.9), size=size), "X")
+        tokens.move_to(mask).next_to(mask, UP, buff=GAP.small)
+        masked = label("masked", size=SMALL if pitch_x < 0.8 else LABEL, color=DIM)
+        cell = self.masked_cells(mask)
+        if masked.width > cell.width * 0.9:  # the word inside one cell, never across a cell's edge
+            masked.scale_to_fit_width(cell.width * 0.9)
+        return mask, tokens, masked
+
+    @staticmethod
+    def masked_cells(mask):
+        """Where the word "masked" goes: the middle one of row 0's hidden cells."""
+        T = mask.mask.shape[0]
+        return mask.cells[0][(1 + T) // 2]
+
+    @property
+    def on_screen_mask(self):
+        """The mask on screen: the large one, which later moves into the small one's place."""
+        return self.big[2]
+
+    @property
+    def on_screen_tokens(self):
+        return self.big[1]
+
+    grid_why = {"empty": "the mask alone, as large as six rows of chips allow: its empty cells are what it shows"}
+    chart_why = {"empty": "a log chart of one bar per output row spans the frame beside the mask: the air between "
+                          "the bars and the pass line is the distance that proves the point"}
+
+    def ticks(self):
+        """The charts' ticks: every other one of the picture's when a chart is narrow."""
+        t = tuple(self.data.picture.ticks)
+        return t if len(t) <= 3 else t[::2]
 
     def band(self, rows) -> Rectangle:
         """A translucent band behind the rows ``rows``, from their names to their printed defects."""
         rows = list(rows)
-        top = self.chart.row_y(rows[0]) + self.chart.pitch / 2
-        bottom = self.chart.row_y(rows[-1]) - self.chart.pitch / 2
+        ch = self.causal_chart
+        top = ch.row_y(rows[0]) + ch.pitch / 2
+        bottom = ch.row_y(rows[-1]) - ch.pitch / 2
         left, right = self.layout.content.left, self.layout.content.right
         b = Rectangle(width=right - left, height=top - bottom, stroke_color=HIGHLIGHT, stroke_width=2,
                       stroke_opacity=0.8, fill_color=HIGHLIGHT, fill_opacity=0.08)
-        return background(b.move_to([(left + right) / 2, (top + bottom) / 2, 0]))
-
-    def show_rows(self, keep) -> list:
-        """Focus on the rows in ``keep``: their bars, chips and printed defects at full strength."""
-        T = len(self.values)
-        return self.chart.focus_rows(set(keep)) + [self.values[k].animate.set_opacity(1.0 if k in keep else DIMMED)
-                                                    for k in range(T)]
+        return role(background(b.move_to([(left + right) / 2, (top + bottom) / 2, 0])), "highlight")
 
     # ------------------------------------------------------------------ the clip
     def body(self) -> None:
         d = self.data
         r = d.report
         T = len(r.perm)
-        self.make_chart()
+        self.make_picture()
+        bname, btokens, bmask, bmasked, bnames = self.big
+        self.beat("tokens", FadeIn(bname), reveal(btokens.chips), reveal(bmask.cells), FadeIn(bnames), FadeIn(bmasked),
+                  Handover(VGroup(), btokens), Handover(VGroup(), bmask), run_time=1.4, subject=VGroup(bmask, btokens),
+                  why=self.grid_why)
+        px = names(math(f"{N.permutation.math} {N.inputs.math}", size=HEADING + 6), "PX")
+        px.scale(bname.height / math(N.inputs.math, size=HEADING + 6).height)
+        px.move_to(bname).align_to(bname, RIGHT)
+        move = btokens.permute_rows(r.perm)
+        shows(btokens, "PX")
+        self.beat("swap", move, swap(bname, px), bmask.recolor([token_color(int(k)) for k in r.perm]), run_time=1.6,
+                  subject=VGroup(bmask, btokens), why=self.grid_why)
 
-        self.beat("tokens", FadeIn(self.tokens_name), reveal(self.tokens.chips), reveal(self.mask.cells),
-                  FadeIn(self.row_names), FadeIn(self.masked), Handover(VGroup(), self.tokens), run_time=1.4)
-        px = names(math(f"{N.permutation.math} {N.inputs.math}", size=HEADING), "PX").move_to(self.tokens_name)
-        px.align_to(self.tokens_name, LEFT)
-        old, self.tokens_name = self.tokens_name, px
-        move = self.tokens.permute_rows(r.perm)
-        shows(self.tokens, "PX")
-        self.beat("swap", move, swap(old, px), self.mask.recolor([token_color(int(k)) for k in r.perm]), run_time=1.6)
-
-        # the tokens become the rows' names (the token in slot m is the one output m attends to last)
-        fly = [self.tokens.chip(m).animate.move_to([self.chip_x, self.chart.row_y(m), 0]) for m in range(T)]
-        self.play(FadeOut(self.mask), FadeOut(self.masked), FadeOut(self.tokens_name), *fly, run_time=0.9)
-        plot = self.chart.plot
-        self.beat("self", FadeIn(plot), Create(self.chart.line), FadeIn(self.line_label), FadeIn(self.legend[0]),
-                  LaggedStart(*[GrowFromEdge(b, LEFT) for b in self.chart.bars[0]]),
-                  *[FadeIn(z) for z in self.chart.zeros[0].values()], run_time=1.6)
-        self.beat("causal", FadeIn(self.legend[1]), LaggedStart(*[GrowFromEdge(b, LEFT) for b in self.chart.bars[1]]),
-                  *[FadeIn(z) for z in self.chart.zeros[1].values()], reveal(self.values), run_time=1.6)
-        self.add(self.chart)
+        # the mask steps aside, and stays: the small one, recoloured and in the swap's order, is where it goes
+        small_name = names(math(f"{N.permutation.math} {N.inputs.math}", size=HEADING), "PX")
+        small_name.next_to(self.tokens, LEFT, buff=GAP.normal)
+        self.mask.set_slot_colors([token_color(int(k)) for k in r.perm])
+        for slot, k in enumerate(btokens.row_order):  # the small chips in the slots the swap gave them
+            self.tokens.chips[int(k)].move_to(self.tokens.slots[slot] + self.tokens.get_center()
+                                              - np.mean(self.tokens.slots, axis=0))
+        sc, cc = self.self_chart, self.causal_chart
+        self.beat_plays("self", [
+            [AnimationGroup(Transform(px, small_name), Transform(btokens, self.tokens), Transform(bmask, self.mask),
+                            FadeOut(bmasked), Transform(bnames, self.row_names))],
+            [AnimationGroup(FadeIn(self.formula), FadeIn(sc.plot), Create(sc.line), FadeIn(self.line_label),
+                            LaggedStart(*[GrowFromEdge(b, LEFT) for b in sc.bars], lag_ratio=0.1),
+                            *[FadeIn(z) for z in sc.zeros.values()], Handover(VGroup(), sc))],
+        ], run_time=1.2, subject=VGroup(sc, bmask), why=self.chart_why)
+        # from here on the mask on screen is the one that moved
+        self.mask, self.tokens, self.masked, self.row_names, self.tokens_name = bmask, btokens, bmasked, bnames, px
+        # the same bars become causal attention's: four of them shoot past the pass line
+        morph = [Transform(a, b.copy()) for a, b in zip(sc.bars, cc.bars)]
+        self.beat_plays("causal", [
+            [AnimationGroup(*morph, swap(sc.plot.x_axis_label, cc.plot.x_axis_label),
+                            *[FadeOut(z) for z in sc.zeros.values()], *[FadeIn(z) for z in cc.zeros.values()],
+                            Handover(sc, cc))],
+            [reveal([v for v in self.values])],  # each figure once its bar has come to its end
+        ], run_time=1.0, subject=VGroup(cc, self.mask), why=self.chart_why)
 
         band = None
         if r.i > 0:
             band = self.band(range(0, r.i))
-            self.beat("before", FadeIn(band), *self.show_rows(range(0, r.i)), run_time=0.9)
+            self.beat(self.before_key(r.i, d.before_zero), FadeIn(band), run_time=0.9,
+                      subject=VGroup(self.mask, cc), why=self.chart_why)
         between = range(r.i, r.j + 1)
         band2 = self.band(between)
-        self.beat("between", ReplacementTransform(band, band2) if band is not None else FadeIn(band2),
-                  *self.show_rows(between), run_time=0.9)
+        slot_i = VGroup(*[self.mask.cells[m][r.i] for m in between])
+        self.swapped = role(SurroundingRectangle(slot_i, color=HIGHLIGHT, buff=0.03, stroke_width=4), "highlight")
+        self.beat(self.between_key(r.i, r.j), ReplacementTransform(band, band2) if band is not None else FadeIn(band2),
+                  Create(self.swapped), run_time=0.9, subject=VGroup(self.mask, cc), why=self.chart_why)
         band = band2
         after = list(range(r.j + 1, T))
         if after:
             band3 = self.band(after)
             key = "after_zero" if np.all(r.causal_rows[after] == 0.0) else "after"
-            self.beat(key, ReplacementTransform(band, band3), *self.show_rows(after), run_time=0.9)
+            self.beat(key, ReplacementTransform(band, band3), FadeOut(self.swapped), run_time=0.9,
+                      subject=VGroup(self.mask, cc), why=self.chart_why)
             band = band3
-        self.beat("totals", FadeOut(band), *self.show_rows(range(T)), FadeIn(self.totals, shift=GAP.small * UP),
-                  run_time=1.0)
+        else:
+            self.play(FadeOut(self.swapped), run_time=0.4)
+        self.beat("totals", FadeOut(band), FadeIn(self.verdicts, shift=GAP.small * UP), run_time=1.0,
+                  subject=VGroup(self.verdicts, cc), why=self.chart_why)
 
     # ------------------------------------------------------------------ the takeaway
     def takeaway(self) -> VGroup:
-        return VGroup(self.chart, self.line_label, self.legend, self.row_names, self.totals)
+        return VGroup(self.takeaway_line, self.causal_chart, self.line_label, self.row_names, self.values, self.verdicts)
 
     def closing(self) -> None:
-        """The per-row defects of both, and their totals, across the whole frame: the chips and the
-        printed figures leave, the chart widens into their room."""
-        d = self.data
-        r = d.report
-        wide = RowDefects.fitted(self.wide_region, (r.self_rows, r.causal_rows), d.threshold, d.picture.axis,
-                                 d.picture.ticks)
-        self.chart_wide = wide
-        to_label = self.line_label.copy().set_x(wide.line.get_x())
-        self.beat(self.closing_key(), FadeOut(self.tokens), FadeOut(self.values), Transform(self.chart, wide),
-                  Transform(self.line_label, to_label), run_time=1.4, hold=self.CLOSING_HOLD)
-
+        """The mask, its chips and the formula leave; the chart widens into their room, under the takeaway, over
+        the two verdicts."""
+        leaving = [self.mask, self.tokens, self.tokens_name, self.formula]
+        self.beat_plays(self.closing_key(), [
+            [AnimationGroup(*[FadeOut(m) for m in leaving])],
+            [AnimationGroup(Transform(self.causal_chart, self.wide_chart), Transform(self.line_label, self.wide_line_label),
+                            Transform(self.values, self.wide_values), Transform(self.row_names, self.wide_names),
+                            FadeIn(self.takeaway_line, shift=GAP.small * DOWN))],
+        ], run_time=1.0, hold=self.CLOSING_HOLD, subject=self.takeaway(), why=self.chart_why)

@@ -12,11 +12,9 @@ from manim import (
     AnimationGroup,
     Rectangle,
     VGroup,
-    VMobject,
 )
 
-from scenes.kit.compose import DIMMED
-from scenes.kit.theme import DIM, FAILED, FAINT, FG, VERIFIED
+from scenes.kit.theme import DIM, FAILED, FAINT, FG
 
 
 # ------------------------------------------------------------------ the causal mask, slot by slot
@@ -40,10 +38,19 @@ class CausalMaskGrid(VGroup):
                 if m[t, s]:
                     r.set_fill(slot_colors[s], opacity=opacity).set_stroke(slot_colors[s], width=2, opacity=0.9)
                 else:
-                    r.set_fill(FAINT, opacity=0.0).set_stroke(FAINT, width=1.5, opacity=1.0)
+                    r.set_fill(FAINT, opacity=0.0).set_stroke(DIM, width=1.5, opacity=1.0)
                 row.add(r)
             self.cells.add(row)
         self.add(self.cells)
+
+    def set_slot_colors(self, slot_colors: Sequence) -> CausalMaskGrid:
+        """Paint every visible cell the colour of the token now in its slot, at once."""
+        T = self.mask.shape[0]
+        for t in range(T):
+            for s in range(T):
+                if self.mask[t, s]:
+                    self.cells[t][s].set_fill(slot_colors[s], opacity=self.opacity).set_stroke(slot_colors[s])
+        return self
 
     def recolor(self, slot_colors: Sequence) -> AnimationGroup:
         """Animate every visible cell to the colour of the token now in its slot."""
@@ -57,100 +64,82 @@ class CausalMaskGrid(VGroup):
         return AnimationGroup(*anims)
 
 
-# ------------------------------------------------------------------ per-row defects, two series
-class RowDefects(VGroup):
-    """The defect of every output row ``m`` for two series (``series[0]`` hollow, ``series[1]``
-    filled) as horizontal bars on a log axis ``10^lo … 10^hi``: row ``m`` at the ``m``-th slot from
-    the top, the two bars of a row one above the other.  A bar's colour is its verdict:
-    ``VERIFIED`` under ``threshold`` (the dashed pass line), ``FAILED`` above it.  An exact zero has
-    no place on a log axis: a hollow diamond on the floor (``zeros[s][m]``).
+# ------------------------------------------------------------------ per-row defects, one series a chart
+class RowChart(VGroup):
+    """The defect of every output row ``m`` of one attention as a horizontal bar on a log axis
+    ``10^lo … 10^hi``: row ``m`` in the ``m``-th slot from the top, ``pitch`` tall.  A bar at or past
+    ``threshold`` (the dashed pass line) is drawn in the failed colour (its role declared), one under it in
+    the foreground colour.  An exact zero has no place on a log axis: a hollow diamond on the floor with a
+    ``0`` beside it (``zeros[m]``).
 
-    ``plot`` is the :class:`~scenes.kit.plots.Plot` (x: the defect, y: the rows), ``bars[s][m]`` a
-    bar, ``line`` the pass line, :meth:`row_y` the centre of row ``m``'s slot."""
+    ``plot`` is the :class:`~scenes.kit.plots.Plot` (x: the defect, y: the rows), ``bars[m]`` a bar (its
+    ``value``), ``line`` the pass line, :meth:`row_y` the centre of row ``m``'s slot."""
 
-    SHARE = 0.36  # a bar's thickness as a share of a slot; the two bars of a slot fill 3/4 of it
+    SHARE = 0.56  # a bar's thickness as a share of its slot
 
-    def __init__(self, series: Sequence, threshold: float, exponents: tuple[int, int], ticks: Sequence[int],
-                 width: float, height: float, **kw):
-        from manim import Rectangle, Square
+    def __init__(self, values, threshold: float, exponents: tuple[int, int], ticks: Sequence[int], width: float,
+                 height: float, name: str = "", **kw):
+        """``name`` names the series under the axis (its x label)."""
+        from manim import RIGHT, Square
 
+        from scenes.kit.binding import role
         from scenes.kit.plots import Plot
+        from scenes.kit.theme import SMALL, math
 
         super().__init__(**kw)
-        self.series = [np.asarray(v, dtype=float) for v in series]
-        T = len(self.series[0])
+        self.values = np.asarray(values, dtype=float)
+        T = len(self.values)
         lo, hi = exponents
         self.threshold = float(threshold)
         self.plot = Plot((10.0 ** lo, 10.0 ** hi), (-0.5, T - 0.5), width=width, height=height, x_log=True,
-                         x_ticks=[10.0 ** e for e in ticks], grid=False)
+                         x_ticks=[10.0 ** e for e in ticks], grid=False, x_label=name)
         self.pitch = height / T
         thick = self.pitch * self.SHARE
         floor = self.plot.x_range[0]
         self.line = self.plot.vline(self.threshold, color=DIM, dashed=True)
         self.bars = VGroup()
-        self.zeros: list[dict[int, VGroup]] = []
+        self.zeros: dict[int, VGroup] = {}
         marks = VGroup()
-        for s, v in enumerate(self.series):
-            row = VGroup()
-            zeros = {}
-            for m, x in enumerate(v):
-                c = VERIFIED if x < self.threshold else FAILED
-                y = self.row_y(m) + (thick / 2 if s == 0 else -thick / 2)
-                x0 = self.plot.to_point(floor, 0.0)[0]
-                x1 = self.plot.to_point(self.plot.x_range[0] if x <= 0 else min(x, self.plot.x_range[1]), 0.0)[0]
-                bar = Rectangle(width=max(x1 - x0, 1e-3), height=thick * 0.9, stroke_color=c,
-                                stroke_width=2.5 if s == 0 else 0, fill_color=c, fill_opacity=0.0 if s == 0 else 0.9)
-                bar.move_to(np.array([x0, y, 0.0]), aligned_edge=LEFT_)
-                bar.value = float(x)
-                row.add(bar)
-                if x == 0.0:
-                    d = Square(side_length=thick * 0.7, stroke_color=c, stroke_width=3, fill_opacity=0.0).rotate(np.pi / 4)
-                    d.move_to(np.array([x0 + d.width / 2, y, 0.0]))
-                    zeros[m] = VGroup(d)
-                    zeros[m].value = 0.0
-                    marks.add(zeros[m])
-            self.bars.add(row)
-            self.zeros.append(zeros)
+        x0 = self.plot.to_point(floor, 0.0)[0]
+        for m, x in enumerate(self.values):
+            failed = x >= self.threshold
+            c = FAILED if failed else FG
+            x1 = self.plot.to_point(floor if x <= 0 else min(x, self.plot.x_range[1]), 0.0)[0]
+            bar = Rectangle(width=max(x1 - x0, 1e-3), height=thick, stroke_width=0, fill_color=c,
+                            fill_opacity=0.9 if failed else 0.75)
+            bar.move_to(np.array([x0, self.row_y(m), 0.0]), aligned_edge=LEFT_)
+            if failed:
+                role(bar, "failed")
+            bar.value = float(x)
+            self.bars.add(bar)
+            if x == 0.0:
+                d = Square(side_length=thick * 0.75, stroke_color=FG, stroke_width=3, fill_opacity=0.0).rotate(np.pi / 4)
+                d.move_to(np.array([x0 + d.width / 2 + 0.04, self.row_y(m), 0.0]))
+                zero = math("0", size=SMALL, color=FG).next_to(d, RIGHT, buff=0.1)
+                self.zeros[m] = VGroup(d, zero)
+                self.zeros[m].value = 0.0
+                marks.add(self.zeros[m])
         self.marks = marks
         self.add(self.plot, self.line, self.bars, self.marks)
 
     @classmethod
-    def fitted(cls, region, series, threshold: float, exponents, ticks) -> RowDefects:
-        """The chart with its axes and tick labels filling ``region`` (the tick labels hang below the
+    def fitted(cls, region, values, threshold: float, exponents, ticks, name: str = "") -> RowChart:
+        """The chart with its axes, tick labels and name filling ``region`` (the tick labels hang below the
         axis and past its ends: a probe measures how far)."""
-        probe = cls(series, threshold, exponents, ticks, width=region.width, height=region.height)
+        probe = cls(values, threshold, exponents, ticks, width=region.width, height=region.height, name=name)
         axes = probe.plot.axes[0]
         left = axes.get_start()[0] - probe.get_left()[0]
         right = max(0.0, probe.get_right()[0] - axes.get_end()[0])
         below = axes.get_start()[1] - probe.get_bottom()[1]
-        chart = cls(series, threshold, exponents, ticks, width=region.width - left - right, height=region.height - below)
+        chart = cls(values, threshold, exponents, ticks, width=region.width - left - right, height=region.height - below,
+                    name=name)
         chart.shift(np.array([region.left + left, region.bottom + below, 0.0]) - chart.plot.axes[0].get_start())
         return chart
 
-    @classmethod
-    def swatch(cls, series: int, color=FG, size: float = 0.5) -> VMobject:
-        """A legend swatch drawn like series ``series``' bars (hollow for 0, filled for 1), ``size`` long."""
-        from manim import Rectangle
-
-        r = Rectangle(width=size, height=size * cls.SHARE, stroke_color=color, stroke_width=2.5 if series == 0 else 0,
-                      fill_color=color, fill_opacity=0.0 if series == 0 else 0.9)
-        return r
-
     def row_y(self, m: int) -> float:
         """The centre of row ``m``'s slot (row 0 at the top)."""
-        return float(self.plot.to_point(self.plot.x_range[0], len(self.series[0]) - 1 - m)[1])
+        return float(self.plot.to_point(self.plot.x_range[0], len(self.values) - 1 - m)[1])
 
-    def series_parts(self, s: int) -> VGroup:
-        """The bars and exact-zero marks of series ``s``."""
-        return VGroup(*self.bars[s], *self.zeros[s].values())
-
-    def focus_rows(self, keep) -> list:
-        """Animations that bring the rows in ``keep`` to full strength and dim the others."""
-        anims = []
-        for s in range(len(self.series)):
-            for m, bar in enumerate(self.bars[s]):
-                a = 1.0 if m in keep else DIMMED
-                anims.append(bar.animate.set_stroke(opacity=a) if s == 0 else bar.animate.set_fill(opacity=0.9 * a))
-                if m in self.zeros[s]:
-                    anims.append(self.zeros[s][m][0].animate.set_stroke(opacity=a))
-        return anims
+    def row_parts(self, m: int) -> VGroup:
+        """Row ``m``'s bar, and its zero mark if it has one."""
+        return VGroup(self.bars[m], *([self.zeros[m]] if m in self.zeros else []))

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 from manim import (
     DOWN,
+    Rectangle,
     LEFT,
     ORIGIN,
     RIGHT,
@@ -40,6 +41,7 @@ from mathcore import (
 )
 from mathcore.config import LectureConfig
 from mathcore.equivariance import (
+    THRESHOLD,
     MultisetComparison,
     compare_multiset,
 )
@@ -52,12 +54,13 @@ from scenes.figures.equivariance import (
 from scenes.kit import (
     DIM,
     FAILED,
+    FG,
     HEADING,
     LABEL,
     SMALL,
-    VERIFIED,
     ClipScene,
     ColorBar,
+    Region,
     Heatmap,
     TokenRow,
     fmt_measure,
@@ -66,12 +69,13 @@ from scenes.kit import (
     swap,
     token_color,
 )
-from scenes.kit.binding import names, shows
+from scenes.kit.binding import claim, names, role, shows
 from scenes.kit.compose import GAP, column, reveal, row, stage
 from scenes.kit.layout import LayoutError, fit_cells, spread_1d
 from scenes.kit.notation import N
 from scenes.kit.permuting import Handover
-from scenes.kit.proofs import readout
+from scenes.kit.proofs import verdict
+from scenes.kit.scales import scale as deck_scale
 from scenes.kit.theme import figure
 
 
@@ -124,8 +128,12 @@ def abbreviations(words, n_chars: int | None) -> dict[str, str]:
 class SameMultiset(ClipScene):
     """07 · "the cat ate the mouse" and "the mouse ate the cat": identical outputs without positions."""
 
+    STAGED = True
     TIDY_PLAYS = True  # whole widgets stay in the scene (bound to their data) while their parts animate
     MAX_CELL = 1.3
+    MAX_WIDE = 2.2  # at most how much wider than tall a sentence's cells grow
+    sentences_why = {"empty": "two sentences of a few words, one above the other, as large as their longest row "
+                              "allows: the words are the whole picture"}
 
     @classmethod
     def build_data(cls, cfg: LectureConfig) -> SameMultisetData:
@@ -140,18 +148,43 @@ class SameMultiset(ClipScene):
             vocab=sp.vocab, table=sp.table, tokens_a=sp.tokens_a, tokens_b=sp.tokens_b,
             ids_a=sp.ids_a, ids_b=sp.ids_b, matching=m, PE=PE, plain=plain, positioned=pos,
             matched_plain=P @ plain.Y_a, matched_pos=P @ pos.Y_a, cmap=cfg.cmap_signed,
-            picture=picture07(sp.table, plain, pos, cfg.cmap_signed),
+            picture=picture07(sp.table, plain, pos, cfg),
         )
 
     def caption_values(self) -> dict:
         d = self.data
         worst = int(np.argmax(d.positioned.diffs))
-        return {
+        out = {
             "a": " ".join(d.tokens_a), "b": " ".join(d.tokens_b), "T": len(d.tokens_a), "V": len(d.vocab),
             "max": fmt_measure(d.plain.max_diff), "pooled": fmt_measure(d.plain.pooled_gap),
             "max_pos": fmt_measure(d.positioned.max_diff), "pooled_pos": fmt_measure(d.positioned.pooled_gap),
             "worst_word": d.tokens_b[worst], "first_b": d.tokens_b[0], "d": d.table.shape[1],
-        }
+            "grids": "two empty grids", "table_c": "the table", "sentences": "both sentences' grids",
+            "links": "lines in each word's colour", "pe": "PE", "proof": "two verdicts",
+        }  # plain values until the elements that show them are built
+        if hasattr(self, "row_a"):  # the elements each sentence names, once they are built
+            ra, rb = list(self.row_a.submobjects), list(self.row_b.submobjects)  # the chips, as they are revealed
+            out.update(a=claim(out["a"], *ra), b=claim(out["b"], *rb), T=claim(out["T"], *ra))
+        if hasattr(self, "table"):
+            out.update(V=claim(out["V"], self.table), d=claim(out["d"], self.table),
+                       grids=claim("two empty grids", self.slots), table_c=claim("the table", self.table))
+        if hasattr(self, "Y_a"):
+            out.update(sentences=claim("both sentences' grids", self.Y_a, self.Y_b))
+        if hasattr(self, "links"):
+            out.update(links=claim("lines in each word's colour", *self.links))
+        if hasattr(self, "diffs"):
+            out.update(max=claim(out["max"], *self.diffs))
+        if hasattr(self, "pool_text"):
+            out.update(pooled=claim(out["pooled"], self.pool_text))
+        if hasattr(self, "pe"):
+            out.update(pe=claim("PE", self.pe))
+        if hasattr(self, "diffs_shown"):
+            out.update(max_pos=claim(out["max_pos"], self.diffs_shown[worst]),
+                       worst_word=claim(d.tokens_b[worst], self.words_b.chips[worst][0]))
+        if hasattr(self, "final"):
+            out.update(proof=claim("two verdicts", *[p[2] for p in self.final]),
+                       max=claim(out["max"], self.final[0][2]), max_pos=claim(out["max_pos"], self.final[1][2]))
+        return out
 
     def word_color(self, w: str):
         return token_color(self.data.vocab.index(w))
@@ -171,9 +204,10 @@ class SameMultiset(ClipScene):
         self.bar_strip, rest = rest.take_bottom(ColorBar(pic.inputs, height=1.0, horizontal=True).height,
                                                 gap=GAP.small)
         self.names_y = names.center[1]
-        diff_w = max(figure(v, size=SMALL).width for v in np.concatenate([d.plain.diffs, d.positioned.diffs]))
+        marks = [self.diff_mark(v) for v in np.concatenate([d.plain.diffs, d.positioned.diffs])]
+        diff_w = max(m.width for m in marks)
         mean_w = label("mean", size=SMALL).width
-        diff_h = max(figure(v, size=SMALL).height for v in np.concatenate([d.plain.diffs, d.positioned.diffs]))
+        diff_h = max(m.height for m in marks)
         floor = max(WordColumn.min_row(SMALL), diff_h + GAP.hair)
         longest = max(len(w) for w in d.vocab)
         W = content.width
@@ -194,28 +228,40 @@ class SameMultiset(ClipScene):
         else:
             raise LayoutError(f"clip 07 cannot fit {T} words of up to {longest} letters at d={dm} "
                               f"in {content.width:.2f}×{content.height:.2f} units")
-        self.short, self.cell, self.vocab_w, self.diff_w = short, cell, vocab_w, diff_w
-        self.table_cell = (min(cell, (mid - vocab_w - GAP.small) / dm), cell)
-        total = fixed + 2 * dm * cell + mid
+        # narrow rows (small d) widen their cells into the width the middle does not need
+        mid_min = max(diff_w + GAP.wide, vocab_w + GAP.small + dm * cell / 2)
+        cw = cell * min(self.MAX_WIDE, 1.0 + max(0.0, W - fixed - 2 * dm * cell - mid_min) / (2 * dm * cell))
+        mid = max(mid_min, W - fixed - 2 * dm * cw)
+        self.short, self.cell, self.cell_w, self.vocab_w, self.diff_w = short, cell, cw, vocab_w, diff_w
+        self.box = (cw, cell)  # a sentence's cell: as tall as a row, as wide as the frame allows
+        self.table_cell = (min(cw, (mid - vocab_w - GAP.small) / dm), cell)
+        total = fixed + 2 * dm * cw + mid
         x = content.left + (W - total) / 2
         self.col_a = (x, x + wa)
         x += wa + GAP.small
-        self.heat_a_x = x + dm * cell / 2
-        x += dm * cell + GAP.normal
+        self.heat_a_x = x + dm * cw / 2
+        x += dm * cw + GAP.normal
         self.mid = (x, x + mid)
         x += mid + GAP.normal
-        self.heat_b_x = x + dm * cell / 2
-        x += dm * cell + GAP.small
+        self.heat_b_x = x + dm * cw / 2
+        x += dm * cw + GAP.small
         self.col_b = (x, x + wa)
         block = (T + 1) * cell + GAP.small
         self.rows_top = rest.top - (rest.height - block) / 2
+        # the names sit just over the grids they name (however short the grids are)
+        self.names_y = min(self.names_y, self.rows_top + GAP.small + names.height / 2)
+        # many numbers a row in few rows make the picture a wide strip: the frame's width bounds it
+        share = 2 * T * dm * cell * cw / (content.width * content.height)
+        self.strip_why = ({"empty": f"{T} words of {dm} numbers make the two grids a strip, as large as the frame's "
+                                    "width or height lets them grow beside their words"}
+                          if block < 0.7 * rest.height or share < 0.3 else None)
         self.heat_y = self.rows_top - T * cell / 2
         self.pool_y = self.rows_top - T * cell - GAP.small - cell / 2
         self.words_w = wa
         # the names over the two sides and the differences' head, spread so none touches another
         self.diff_head = math(d.picture.delta, size=SMALL, color=DIM)
         widths = [max(self.name(side, k, place=False).width for k in range(4)) for side in "ab"]
-        diff_right = self.heat_b_x - dm * cell / 2 - GAP.small
+        diff_right = self.heat_b_x - dm * cw / 2 - GAP.small
         self.name_x = spread_1d([self.heat_a_x, diff_right - self.diff_head.width / 2, self.heat_b_x],
                                 [widths[0], self.diff_head.width, widths[1]], content.left, content.right,
                                 gap=GAP.normal)
@@ -238,19 +284,25 @@ class SameMultiset(ClipScene):
         g.bar = bar
         return g
 
-    def diff_labels(self, diffs, color) -> VGroup:
-        """One measured difference per row of b, right-aligned just left of X_b."""
+    @staticmethod
+    def diff_mark(v: float):
+        """One matched pair's difference as the check it is: ✓ and the figure where the pair is equal (rounding, or
+        exactly 0), ✗ and the figure where it differs."""
+        return verdict("", v, bool(v < THRESHOLD), size=SMALL)
+
+    def diff_labels(self, diffs) -> VGroup:
+        """One measured difference per row of b, a verdict each, right-aligned just left of X_b."""
         g = VGroup()
         right = self.Y_b.get_left()[0] - GAP.small
         for i, v in enumerate(diffs):
-            t = figure(v, size=SMALL, color=color)
+            t = self.diff_mark(v)
             t.move_to([right - t.width / 2, self.Y_b.cell_center(i, 0)[1], 0])
             g.add(t)
         return g
 
-    def pool_figure(self, gap: float, color):
-        """The largest difference of the two pooled vectors, in the differences' column (under their head)."""
-        t = figure(gap, size=SMALL, color=color)
+    def pool_figure(self, gap: float):
+        """The largest difference of the two pooled vectors, a verdict, in the differences' column (under their head)."""
+        t = self.diff_mark(gap)
         return t.move_to([self.Y_b.get_left()[0] - GAP.small - t.width / 2, self.pool_y, 0])
 
     def match_lines(self) -> VGroup:
@@ -279,8 +331,8 @@ class SameMultiset(ClipScene):
     def pool_rows(self, comparison: MultisetComparison) -> VGroup:
         """The two mean-pooled sentence vectors, under their sentences' rows."""
         pic = self.data.picture
-        return VGroup(Heatmap(comparison.pooled_a[None, :], pic.outputs, cell_size=self.cell).move_to([self.heat_a_x, self.pool_y, 0]),
-                      Heatmap(comparison.pooled_b[None, :], pic.outputs, cell_size=self.cell).move_to([self.heat_b_x, self.pool_y, 0]))
+        return VGroup(Heatmap(comparison.pooled_a[None, :], pic.outputs, cell_size=self.box).move_to([self.heat_a_x, self.pool_y, 0]),
+                      Heatmap(comparison.pooled_b[None, :], pic.outputs, cell_size=self.box).move_to([self.heat_b_x, self.pool_y, 0]))
 
     # ------------------------------------------------------------------ the clip
     def body(self) -> None:
@@ -297,8 +349,13 @@ class SameMultiset(ClipScene):
         self.row_a = TokenRow(d.tokens_a, colors=colors_a, show_index=False, max_width=content.width)
         self.row_b = TokenRow(d.tokens_b, colors=colors_b, show_index=False, max_width=content.width)
         rows = column(self.row_a, self.row_b, gap="section", align=ORIGIN)
-        content.fit(rows, max_scale=2.0)
-        self.beat("sentences", reveal(self.row_a), reveal(self.row_b), run_time=1.4)
+        content.fit(rows, max_scale=3.0)
+        self.sentence_labels = VGroup(*[label(t, size=LABEL, color=DIM).next_to(r, LEFT, buff=GAP.wide)
+                                        for t, r in (("a", self.row_a), ("b", self.row_b))])
+        if self.sentence_labels.get_left()[0] < content.left:  # no room beside the rows: they keep their size
+            self.sentence_labels = VGroup()
+        self.beat("sentences", reveal(self.row_a), reveal(self.row_b), FadeIn(self.sentence_labels), run_time=1.4,
+                  subject=VGroup(self.row_a, self.row_b), why=self.sentences_why)
 
         # the words become the rows of each sentence; one embedding table in the middle
         self.words_a = WordColumn([self.short[w] for w in d.tokens_a], colors_a, row_height=cell, width=self.words_w, size=SMALL)
@@ -312,17 +369,23 @@ class SameMultiset(ClipScene):
         self.table_name = names(label("embedding table", size=SMALL, color=DIM), "table")
         self.table_name.next_to(tbl, DOWN, buff=GAP.small)
         self.bar_in = self.color_bar(pic.inputs, "input")
+        # the grids each sentence's rows will fill, still empty
+        self.slots = VGroup(*[VGroup(*[Rectangle(width=self.cell_w, height=cell, stroke_color=DIM, stroke_width=2)
+                                       .move_to([x + (j - (d.table.shape[1] - 1) / 2) * self.cell_w,
+                                                 self.rows_top - (i + 0.5) * cell, 0])
+                                       for i in range(len(d.tokens_a)) for j in range(d.table.shape[1])])
+                              for x in (self.heat_a_x, self.heat_b_x)])
         self.beat("table",
-                  LaggedStart(AnimationGroup(*self.words_to_rows(self.row_a, self.words_a),
-                                             *self.words_to_rows(self.row_b, self.words_b)),
+                  LaggedStart(AnimationGroup(FadeOut(self.sentence_labels), *self.words_to_rows(self.row_a, self.words_a),
+                                             *self.words_to_rows(self.row_b, self.words_b), Create(self.slots)),
                               AnimationGroup(FadeIn(self.table), FadeIn(self.table_words), FadeIn(self.table_name),
                                              FadeIn(self.bar_in)),
                               lag_ratio=0.6),
-                  run_time=2.0)
+                  run_time=2.0, subject=VGroup(self.table, self.table_words), why=self.strip_why)
 
         # rows fly from the table into each sentence's X
-        self.Y_a = shows(Heatmap(plain.X_a, pic.inputs, cell_size=cell).move_to([self.heat_a_x, self.heat_y, 0]), "plain.X_a")
-        self.Y_b = shows(Heatmap(plain.X_b, pic.inputs, cell_size=cell).move_to([self.heat_b_x, self.heat_y, 0]), "plain.X_b")
+        self.Y_a = shows(Heatmap(plain.X_a, pic.inputs, cell_size=self.box).move_to([self.heat_a_x, self.heat_y, 0]), "plain.X_a")
+        self.Y_b = shows(Heatmap(plain.X_b, pic.inputs, cell_size=self.box).move_to([self.heat_b_x, self.heat_y, 0]), "plain.X_b")
         self.name_a, self.name_b = self.name("a", 0), self.name("b", 0)
         flights = []
         for heat, ids in ((self.Y_a, d.ids_a), (self.Y_b, d.ids_b)):
@@ -330,54 +393,87 @@ class SameMultiset(ClipScene):
                 src = VGroup(*[c.copy() for c in self.table.cells[int(k)]])
                 flights.append((src, VGroup(*heat.cells[i])))
         self.beat("shuffled", LaggedStart(*[Transform(s, t) for s, t in flights]), FadeIn(self.name_a), FadeIn(self.name_b),
-                  Handover(VGroup(*[s for s, _ in flights]), VGroup(self.Y_a, self.Y_b)), run_time=2.0)
+                  Handover(VGroup(*[s for s, _ in flights]), VGroup(self.Y_a, self.Y_b)), Handover(self.slots, VGroup()),
+                  run_time=2.0, subject=VGroup(self.Y_a, self.Y_b, self.table), why=self.strip_why)
         self.play(FadeOut(self.table), FadeOut(self.table_words), FadeOut(self.table_name), run_time=0.6)
 
         # attend: X -> Y, on the outputs' scale
         self.bar_out = self.color_bar(pic.outputs, "output")
         na, nb = self.name("a", 1), self.name("b", 1)
+        # one attention for both: the same weights, named between the sentences
+        room = Region(self.mid[0], self.mid[1], self.heat_y - 1.6, self.heat_y + 1.6, "weights")
+        for big, small_, stacked in ((HEADING + 6, LABEL, False), (LABEL, SMALL, False), (LABEL, SMALL, True)):
+            ws = [math(w, size=big) for w in ("W_Q", "W_K", "W_V")]
+            what = column(*ws, gap="tight", align=ORIGIN) if stacked else math("W_Q, W_K, W_V", size=big)
+            words = column(*[label(w, size=small_, color=DIM) for w in ("the same", "weights")], gap="tight",
+                           align=ORIGIN) if stacked else label("the same weights", size=small_, color=DIM)
+            self.weights = column(what, words, gap="small", align=ORIGIN)
+            if room.fits(self.weights):
+                break
+        room.fit(self.weights, max_scale=3.0)  # as wide as the middle, where a narrow d leaves it wide
         self.beat("attend", self.Y_a.animate_values(plain.Y_a, shows="plain.Y_a", scale=pic.outputs),
                   self.Y_b.animate_values(plain.Y_b, shows="plain.Y_b", scale=pic.outputs),
-                  swap(self.name_a, na), swap(self.name_b, nb), swap(self.bar_in, self.bar_out), run_time=1.5)
+                  swap(self.name_a, na), swap(self.name_b, nb), swap(self.bar_in, self.bar_out), FadeIn(self.weights),
+                  run_time=1.5, subject=VGroup(self.Y_a, self.Y_b, self.weights), why=self.strip_why)
         self.name_a, self.name_b = na, nb
 
         # matched token for token
-        self.diffs = self.diff_labels(plain.diffs, VERIFIED)
+        self.diffs = self.diff_labels(plain.diffs)
         self.links = self.match_lines()
-        self.beat("match", LaggedStart(*[Create(ln) for ln in self.links], lag_ratio=0.2), run_time=1.6)
+        self.beat_plays("match", [[FadeOut(self.weights)], [LaggedStart(*[Create(ln) for ln in self.links], lag_ratio=0.2)]],
+                        run_time=0.9, subject=VGroup(self.Y_a, self.Y_b, self.links),
+                        why=self.strip_why or {"empty": "the lines between the two grids are the picture: each joins "
+                                                        "a token to the same word in the other sentence"})
         self.beat("diffs_zero" if plain.max_diff == 0.0 else "diffs",
-                  reveal(self.diffs), FadeIn(self.diff_head), run_time=1.2)
+                  reveal(self.diffs), FadeIn(self.diff_head), run_time=1.2, subject=VGroup(self.Y_a, self.Y_b, self.diffs), why=self.strip_why)
 
         # mean-pooled sentence vectors
         self.pools = self.pool_rows(plain)
         self.pool_words = VGroup(
             label("mean", size=SMALL, color=DIM).next_to(self.pools[0], LEFT, buff=GAP.small),
             label("mean", size=SMALL, color=DIM).next_to(self.pools[1], RIGHT, buff=GAP.small))
-        self.pool_text = self.pool_figure(plain.pooled_gap, VERIFIED)
+        self.pool_text = self.pool_figure(plain.pooled_gap)
         self.beat("pooled_zero" if plain.pooled_gap == 0.0 else "pooled",
-                  FadeIn(self.pools), FadeIn(self.pool_words), FadeIn(self.pool_text), run_time=1.2)
+                  FadeIn(self.pools), FadeIn(self.pool_words), FadeIn(self.pool_text), run_time=1.2,
+                  subject=VGroup(self.Y_a, self.Y_b, self.pools), why=self.strip_why)
 
         # add positions: the inputs again, each row plus its position's encoding
         na, nb = self.name("a", 2), self.name("b", 2)
         self.bar_in2 = self.color_bar(pic.inputs, "input")
-        self.beat("positions", self.Y_a.animate_values(pos.X_a, shows="positioned.X_a", scale=pic.inputs),
-                  self.Y_b.animate_values(pos.X_b, shows="positioned.X_b", scale=pic.inputs),
-                  swap(self.name_a, na), swap(self.name_b, nb), swap(self.bar_out, self.bar_in2),
-                  FadeOut(self.diffs), FadeOut(self.diff_head), FadeOut(self.pools), FadeOut(self.pool_text),
-                  FadeOut(self.pool_words), run_time=1.2)
+        # what is added: the positions' encodings, one row a position, between the sentences (the links step aside)
+        pe_w = (self.mid[1] - self.mid[0] - 2 * GAP.tight) / d.PE.shape[1]  # the middle, edge to edge
+        self.pe = shows(Heatmap(d.PE, deck_scale("encodings", self.cfg), cell_size=(pe_w, self.cell)), "PE")
+        self.pe_name = names(math(f"+ {N.encoding_matrix.math}", size=LABEL), "PE")
+        pe_group = VGroup(self.pe, self.pe_name)
+        self.pe_name.next_to(self.pe, UP, buff=GAP.small)
+        pe_group.move_to([sum(self.mid) / 2, self.heat_y, 0]).shift((self.pe.get_y() - self.heat_y) * DOWN)
+        # its own colour bar, in the row the means leave empty: PE is painted on the deck's encodings scale
+        bar = ColorBar(self.pe.color_scale, height=self.pe.width, horizontal=True)
+        bar.shift(np.array([self.pe.get_x(), self.pool_y + self.cell / 2, 0]) - [bar.frame.get_x(), bar.get_top()[1], 0])
+        self.pe_bar = VGroup(math(N.encoding_matrix.math, size=SMALL, color=DIM).next_to(bar.frame, LEFT, buff=GAP.normal),
+                             bar)
+        self.beat_plays("positions", [
+            [AnimationGroup(FadeOut(self.diffs), FadeOut(self.diff_head), FadeOut(self.pools), FadeOut(self.pool_text),
+                            FadeOut(self.pool_words), FadeOut(self.links))],
+            [AnimationGroup(FadeIn(self.pe), FadeIn(self.pe_name), FadeIn(self.pe_bar),
+                            self.Y_a.animate_values(pos.X_a, shows="positioned.X_a", scale=pic.inputs),
+                            self.Y_b.animate_values(pos.X_b, shows="positioned.X_b", scale=pic.inputs),
+                            swap(self.name_a, na), swap(self.name_b, nb), swap(self.bar_out, self.bar_in2))],
+        ], run_time=1.0, subject=VGroup(self.Y_a, self.Y_b, self.pe), why=self.strip_why)
         self.name_a, self.name_b = na, nb
 
         # attend again: the same words now give different outputs
         na, nb = self.name("a", 3), self.name("b", 3)
         self.bar_pos = self.color_bar(pic.outputs, "output")
-        self.diffs_shown = self.diff_labels(pos.diffs, FAILED)
+        self.diffs_shown = self.diff_labels(pos.diffs)
         self.pools_shown = self.pool_rows(pos)
-        self.pool_shown = self.pool_figure(pos.pooled_gap, FAILED)
+        self.pool_shown = self.pool_figure(pos.pooled_gap)
         self.beat("separate", self.Y_a.animate_values(pos.Y_a, shows="positioned.Y_a", scale=pic.outputs),
                   self.Y_b.animate_values(pos.Y_b, shows="positioned.Y_b", scale=pic.outputs),
                   swap(self.name_a, na), swap(self.name_b, nb), swap(self.bar_in2, self.bar_pos),
+                  FadeOut(self.pe), FadeOut(self.pe_name), FadeOut(self.pe_bar), FadeIn(self.links),
                   reveal(self.diffs_shown), FadeIn(self.diff_head), FadeIn(self.pools_shown), FadeIn(self.pool_words),
-                  FadeIn(self.pool_shown), run_time=1.6)
+                  FadeIn(self.pool_shown), run_time=1.6, subject=VGroup(self.Y_a, self.Y_b, self.diffs_shown), why=self.strip_why)
         self.name_a, self.name_b = na, nb
 
     # ------------------------------------------------------------------ the takeaway
@@ -389,25 +485,37 @@ class SameMultiset(ClipScene):
         T, dm = d.plain.Y_b.shape
         pe = N.encoding_matrix.math
         cases = (("without positions", d.plain.Y_b, d.matched_plain, "plain.Y_b", "matched_plain", "X_b", "X_a",
-                  d.plain.max_diff, VERIFIED, "="),
+                  d.plain.max_diff, pic.plain_equal, "="),
                  ("with positions", d.positioned.Y_b, d.matched_pos, "positioned.Y_b", "matched_pos", f"X_b + {pe}",
-                  f"X_a + {pe}", d.positioned.max_diff, FAILED, "!="))
+                  f"X_a + {pe}", d.positioned.max_diff, pic.positioned_equal, "!="))
+
+        wide = 1.0
 
         def build(cell):
             panels = VGroup()
-            for head, Yb, Ym, qb, qm, xb, xa, gap, color, sign in cases:
-                hb = shows(Heatmap(Yb, pic.outputs, cell_size=cell), qb)
-                hm = shows(Heatmap(Ym, pic.outputs, cell_size=cell), qm)
+            box = (cell * wide, cell)
+            for head, Yb, Ym, qb, qm, xb, xa, gap, equal, sign in cases:
+                hb = shows(Heatmap(Yb, pic.outputs, cell_size=box), qb)
+                hm = shows(Heatmap(Ym, pic.outputs, cell_size=box), qm)
                 nb = names(math(f"\"Attn\"({xb})", size=SMALL), qb).next_to(hb, UP, buff=GAP.small)
                 nm = names(math(f"P \"Attn\"({xa})", size=SMALL), qm).next_to(hm, UP, buff=GAP.small)
                 pair = row(VGroup(hb, nb), math(sign, size=HEADING), VGroup(hm, nm), gap="normal")
-                panels.add(column(label(head, size=LABEL), pair, readout(pic.delta, gap, color=color),
+                panels.add(column(label(head, size=LABEL), pair, verdict(pic.delta, gap, equal),
                                   gap="normal", align=ORIGIN))
             return row(*panels, gap="section", align="top")
 
         region = self.layout.content
-        g, _ = fit_cells(build, region, self.MAX_CELL, 4 * dm, T)
+        g, cell = fit_cells(build, region, self.MAX_CELL, 4 * dm, T)
+        if g.width < region.width:  # narrow grids (small d) widen their cells into the width left over
+            wide = min(self.MAX_WIDE, 1.0 + (region.width * 0.95 - g.width) / (4 * dm * cell))
+            g = build(cell)
         region.place(g)
+        grids = sum(m.width * m.height for p in g for m in (p[1][0][0], p[1][2][0]))
+        self.close_why = ({"empty": "the two comparisons side by side, each pair of grids under its names: grids of "
+                                    f"{T} words of {dm} numbers leave air around them",
+                           "dashboard": "two comparisons read one after the other, each a pair of grids, its sign and "
+                                        "its verdict"}
+                          if grids < 0.3 * region.width * region.height else None)
         return g
 
     def takeaway(self) -> VGroup:
@@ -417,5 +525,6 @@ class SameMultiset(ClipScene):
         """Everything steps aside for the two comparisons, side by side and large."""
         self.final = self.final_panels()
         leaving = [m for m in self.mobjects if m is not self.header]
-        self.beat(self.closing_key(), stage(leaving, [self.final], lag=1.0), run_time=1.4, hold=self.CLOSING_HOLD)
+        self.beat(self.closing_key(), stage(leaving, [self.final], lag=1.0), run_time=1.4, hold=self.CLOSING_HOLD,
+                  subject=self.final, why=self.close_why)
 

@@ -1,7 +1,8 @@
-"""08 ``SinusoidalPosition`` (§7): the Vaswani formula; the ``(T × d)`` matrix ``PE`` filling column
-pair by column pair, each pair sampled from its sine and cosine wave of falling frequency; the
-wavelengths ``λᵢ = 2π / θᵢ``; the proof is the measured gap between the waves' samples and the
-matrix, and the clip ends on the matrix with each pair's wavelength on it.
+"""08 ``SinusoidalPosition`` (§7): the Vaswani formula in one line over the empty ``(T × d)`` matrix ``PE``
+it defines; the matrix filling column pair by column pair, each pair sampled from its sine and cosine wave
+of falling frequency, its wavelength ``λᵢ = 2π / θᵢ`` written under it as it fills; the proof is the
+measured gap between the waves' samples and the matrix (a verdict), and the clip ends on the matrix with
+each pair's wavelength under it, the formula over it and the verdict.
 
 What the picture shows (scales, figures, verdicts) is described once in
 ``scenes/figures/positions.py`` and shared with the still.
@@ -15,9 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from manim import (
-    DOWN,
     LEFT,
-    ORIGIN,
     UP,
     AnimationGroup,
     Create,
@@ -26,7 +25,6 @@ from manim import (
     Group,
     LaggedStart,
     ReplacementTransform,
-    Transform,
     VGroup,
     Write,
 )
@@ -34,7 +32,7 @@ from manim import (
 from mathcore import my_sinusoidal_position, sinusoidal_wavelengths
 from mathcore.config import LectureConfig
 from mathcore.rope_measures import sinusoidal_at
-from scenes.clips.c08_widgets import PairMatrix, WaveMatrix, readout
+from scenes.clips.c08_widgets import PairMatrix, WaveMatrix
 from scenes.figures.positions import (
     base_figure,
     pe_scale,
@@ -44,24 +42,22 @@ from scenes.figures.positions import (
 from scenes.kit import (
     COS,
     DIM,
-    FAILED,
     FG,
     GAP,
     HIGHLIGHT,
     LABEL,
     SIN,
     SMALL,
-    VERIFIED,
     ClipScene,
     N,
-    column,
-    label,
     math,
-    names,
     numbers,
     row,
     shows,
 )
+from scenes.kit.binding import claim, role
+from scenes.kit.layout import Region
+from scenes.kit.proofs import verdict
 
 
 @dataclass(frozen=True)
@@ -85,16 +81,40 @@ class SinusoidalData:
     cmap: str
 
 
+def cycle_share(T: int, wavelength: float) -> str:
+    """How much of one cycle of a wave of ``wavelength`` positions the ``T`` rows span (``(T − 1) / λ``),
+    as the caption says it: "under 1/k" with ``k`` rounded down to one significant digit (the true share
+    is below it), or the share itself to two figures when it is a tenth or more."""
+    f = (T - 1) / float(wavelength)
+    if f >= 0.1:
+        return f"{f:.2g}"
+    k = 1.0 / f
+    e = 10 ** int(np.floor(np.log10(k)))
+    return f"under 1/{int(k // e) * e}"
+
+
+def last_waves_shape(samples_last: np.ndarray) -> str:
+    """What the last pair's two waves look like down the panel: straight when the sine (and so the cosine)
+    moves less than a fortieth of the bar's −1 to 1 span over all rows, else how far the sine swings."""
+    swing = float(np.ptp(samples_last[:, 0]))
+    if swing < 0.05:
+        return "run straight down the panel, the sine at 0 and the cosine at 1"
+    return f"bend: the sine moves {swing:.2f} over all rows"
+
+
 class SinusoidalPosition(ClipScene):
     """08 · The sinusoidal position matrix, built pair by pair from waves.
 
-    The waves run *down* a panel beside the matrix, position ``m`` at the height of matrix row
-    ``m``: each sample flies straight across into its own cell."""
+    One line of formula over everything; under it the waves run *down* a panel beside the matrix,
+    position ``m`` at the height of matrix row ``m``: each sample flies straight across into its own
+    cell, and each pair's wavelength is written under its two columns as they fill."""
 
+    STAGED = True
     D = 8  # width: four sine/cosine pairs
     FINE = 40  # wave samples per position, for the curves
-    WAVES = (SIN, COS)  # a pair's sine column, then its cosine column
-    FORMULA_SCALE = 1.45  # the formula's own beat: this much larger than in the notes
+    WAVES = ((SIN, "sin"), (COS, "cos"))  # a pair's sine column, then its cosine column: colour and role
+    GRID_MAX = 1.6  # the empty matrix, alone under the formula, may grow this much
+    FORMULA_MAX = 1.25  # the formula line may grow this much over the label size when the frame is wide enough
 
     @classmethod
     def build_data(cls, cfg: LectureConfig) -> SinusoidalData:
@@ -111,13 +131,39 @@ class SinusoidalPosition(ClipScene):
     def caption_values(self) -> dict:
         d = self.data
         lam = wavelength_figures(d.wavelengths)
-        return {
-            "T": d.T, "d": d.d, "pairs": d.d // 2, "base": base_figure(d.base).text,
-            "lam0": lam[0].text, "lam1": lam[1].text, "lam_last": lam[-1].text,
-            "ratio": numbers.measure(d.wavelengths[1] / d.wavelengths[0]).text, "last": d.d // 2 - 1,
-            "m_last": d.T - 1, "share_last": numbers.measure(100.0 * (d.T - 1) / d.wavelengths[-1]).text + "\u2009%",
-            "defect": sample_check(d)[0].text,
+        values = {
+            "T": d.T, "d": d.d, "pairs": d.d // 2, "base": base_figure(d.base).text, "last": d.d // 2 - 1,
+            "lam0": lam[0].text, "lam1": lam[1].text, "lam_mid": lam[2].text, "lam_last": lam[-1].text,
+            "ratio": numbers.measure(d.wavelengths[1] / d.wavelengths[0]).text, "defect": sample_check(d)[0].text,
+            "share": cycle_share(d.T, d.wavelengths[-1]),
         }
+        if not hasattr(self, "wm"):  # the title card: nothing drawn yet
+            return values
+        pm = getattr(self, "pm", None)
+        lams = pm.lams if pm is not None else self.wm.lams
+        heat = pm.heat if pm is not None else self.wm.heat
+        cells = [c for r in self.wm.heat.cells for c in r]
+        values.update({
+            "size": claim(f"{d.T} by {d.d}", *(self.big[0] if self.shown(self.big[0]) else self.outline)),
+            "lam0": claim(lam[0].text, lams[0]), "lam1": claim(lam[1].text, lams[1]),
+            "lam_mid": claim(lam[2].text, lams[2]), "lam_last": claim(lam[-1].text, lams[-1]),
+            "ratio": claim(numbers.measure(d.wavelengths[1] / d.wavelengths[0]).text, lams[0], lams[1]),
+            "T": claim(d.T, heat if pm is not None else cells[0]),
+            "defect": claim(sample_check(d)[0].text, self.proof),
+            "pair0_cols": claim("the first two columns", *[self.wm.heat.cell(m, j) for m in range(d.T) for j in (0, 1)]),
+            "curves0": claim("two waves", *self.curves[0]),
+            "last_cols": claim(f"columns {d.d - 2} and {d.d - 1}",
+                               *[self.wm.heat.cell(m, j) for m in range(d.T) for j in (d.d - 2, d.d - 1)]),
+            "dots": claim("dots", self.final_dots),
+            "share": claim(cycle_share(d.T, d.wavelengths[-1]), lams[-1], heat if pm is not None else cells[0]),
+            "last_waves": claim(last_waves_shape(d.samples[:, -2:]), *self.curves[-1]),
+            "rules": claim("a rule over each pair of columns", *(self.big[1] if self.shown(self.big[1]) else self.wm.rules)),
+        })
+        return values
+
+    def shown(self, mob) -> bool:
+        """``mob`` is in the scene, itself or inside something added."""
+        return any(mob is f for m in self.mobjects for f in m.get_family())
 
     # ------------------------------------------------------------------ pieces
     @staticmethod
@@ -126,111 +172,104 @@ class SinusoidalPosition(ClipScene):
         pe = N.encoding_matrix.math
         return f"{pe}_(m, 2i) = sin(m theta_i)", f"{pe}_(m, 2i+1) = cos(m theta_i)"
 
-    def formula(self) -> VGroup:
-        """The formula, sine rows in the sine colour and cosine rows in the cosine's, with its rate and base."""
-        d, b = self.data, base_figure(self.data.base)
-        return column(
-            *[math(f, color=c) for f, c in zip(self.formula_rows(), self.WAVES)],
-            math("theta_i = b^(-2i \\/ d)"), math(f"b {'' if b.approx else '='} {b.math}, space d = {d.d}", color=DIM),
-            gap="small")
+    def formula(self, size: float = LABEL) -> VGroup:
+        """The formula as one line: the sine columns in the sine's colour, the cosine columns in the
+        cosine's, then the rate with its base."""
+        b = base_figure(self.data.base)
+        parts = [role(math(f + ",", size=size, color=c), r) for f, (c, r) in zip(self.formula_rows(), self.WAVES)]
+        rate = math(f"{N.rate.math} = {N.base.math}^(-2i \\/ d), space {N.base.math} {'' if b.approx else '='} {b.math}",
+                    size=size)
+        return row(*parts, rate, gap="normal", align="baseline")
 
-    def symbols(self) -> VGroup:
-        """What the formula's symbols mean, for its own beat: symbols in one column, words in the next."""
-        rows = [(N.position.math, "the position: a row of the matrix"),
-                (N.pair.math, "the pair: a sine and a cosine column"),
-                (N.rate.math, "its rate: slower for every pair"),
-                (N.base.math, "the base"), ("d", "the width, in columns")]
-        cells = [m for sym, text in rows for m in (math(sym, color=FG), label(text, size=SMALL, color=DIM))]
-        return VGroup(*cells).arrange_in_grid(cols=2, col_alignments="ll", buff=(GAP.normal, GAP.small))
+    def lam_labels(self, size: float = LABEL) -> list:
+        """Each pair's wavelength, as the number under its columns (the row is named ``λᵢ = 2π/θᵢ``)."""
+        return [math(f.math, size=size, color=FG) for f in wavelength_figures(self.data.wavelengths)]
 
-    def wavelengths(self, width: float) -> tuple[VGroup, VGroup]:
-        """The wavelength block of the notes (its head and formula) and one line per pair, in two
-        columns when they fit ``width`` (short wavelengths), else in one."""
-        lines = VGroup(*[readout(f"lambda_{i}", f, size=LABEL, color=FG)
-                         for i, f in enumerate(wavelength_figures(self.data.wavelengths))])
-        lines.arrange_in_grid(cols=2, col_alignments="ll", buff=(GAP.wide, GAP.tight))
-        if lines.width > width:
-            lines.arrange(DOWN, buff=GAP.tight, aligned_edge=LEFT)
-        head = column(label("wavelengths, in positions", size=SMALL, color=DIM),
-                      math("lambda_i = 2 pi \\/ theta_i", size=LABEL), gap="tight")
-        return head, lines
+    @staticmethod
+    def lam_name(size: float = LABEL):
+        return math("lambda_i = 2 pi \\/ theta_i", size=size, color=FG)
 
     def check(self) -> VGroup:
         fig, ok = sample_check(self.data)
-        return readout('max thin lr(|"wave" - "PE"|)', fig, color=VERIFIED if ok else FAILED)
+        return verdict('max thin lr(|"wave" - "PE"|)', fig, ok)
 
     # ------------------------------------------------------------------ beats
+    def light(self, i: int) -> list:
+        """Pair ``i`` in focus: its waves drawn, its columns boxed, its number and wavelength lit; the
+        previous pair's waves and box go, its number and wavelength stay, in plain ink."""
+        wm = self.wm
+        box = wm.pair_box(i)
+        anims = [Create(self.curves[i]), FadeIn(box), wm.pair_marks[i][1].animate.set_color(HIGHLIGHT),
+                 FadeIn(wm.lams[i])]
+        role(wm.pair_marks[i][1], "highlight")
+        role(wm.lams[i].set_color(HIGHLIGHT), "highlight")
+        if i:
+            anims += [FadeOut(self.curves[i - 1]), FadeOut(self.box), wm.pair_marks[i - 1][1].animate.set_color(FG),
+                      wm.lams[i - 1].animate.set_color(FG)]
+        self.box = box
+        return anims
+
     def fill_pair(self, i: int, key: str, first: bool) -> None:
         """Pair ``i``'s waves drawn down the panel, its samples set on them, then flown into its columns."""
         d, wm = self.data, self.wm
-        box = wm.pair_box(i)
-        light = [Create(self.curves[i]), FadeIn(box), wm.pair_marks[i][1].animate.set_color(HIGHLIGHT),
-                 self.lam_lines[i].animate.set_opacity(1).set_color(HIGHLIGHT)]
-        if i:
-            light += [FadeOut(self.curves[i - 1]), FadeOut(self.box), wm.pair_marks[i - 1][1].animate.set_color(FG),
-                      self.lam_lines[i - 1].animate.set_color(FG)]
-        self.box = box
+        light = self.light(i)
         dots = wm.samples(d.samples[:, 2 * i: 2 * i + 2], self.WAVES)
         flights = [ReplacementTransform(dot, wm.heat.cell(k % d.T, 2 * i + k // d.T)) for k, dot in enumerate(dots)]
         sample = LaggedStart(*[FadeIn(dot) for dot in dots])
+        focus = VGroup(self.curves[i], self.box, wm.lams[i], *[wm.heat.cell(m, j) for m in range(d.T)
+                                                                for j in (2 * i, 2 * i + 1)])
         if first:  # the first pair takes two beats: the waves, then how their samples fill the columns
-            self.beat(key, *light)
-            self.beat_plays("fill0", [[sample], [LaggedStart(*flights)]], run_time=1.2)
+            self.beat_plays(key, [[AnimationGroup(ReplacementTransform(self.big, self.grid), FadeOut(self.m_down),
+                                                  FadeIn(wm.panel),
+                                                  FadeIn(wm.bar), FadeIn(wm.bar_name), FadeIn(wm.row_idx), FadeIn(wm.m_name),
+                                                  FadeIn(wm.lam_name))],
+                                  [AnimationGroup(*light)]], run_time=1.2, subject=focus)
+            self.beat_plays("fill0", [[sample], [LaggedStart(*flights)]], run_time=1.2, subject=focus)
         else:
-            self.beat_plays(key, [[AnimationGroup(*light)], [sample], [LaggedStart(*flights)]], run_time=1.2)
+            self.beat_plays(key, [[AnimationGroup(*light)], [sample], [LaggedStart(*flights)]], run_time=1.2,
+                            subject=focus)
 
     def body(self) -> None:
         d = self.data
         content = self.layout.content
-        self.scale_ = pe_scale(d.cmap)
-        formula = self.formula()
-        lam_head, self.lam_lines = self.wavelengths(formula.width)
-        self.check_line = self.check()
-        for gap in ("wide", "normal", "small"):  # long wavelengths, one a line: the notes close up to fit
-            notes_stack = column(formula, lam_head, self.lam_lines, gap=gap)
-            if notes_stack.height <= content.height:
-                break
-        else:
-            lam_head.remove(lam_head[0])  # the words "wavelengths, in positions" go; the narration says it
-            notes_stack = column(formula, lam_head, self.lam_lines, gap="small")
-        notes, left = content.take_right(notes_stack.width, gap=GAP.wide)
-        notes.place(notes_stack, UP + LEFT)
-        proof, left = left.take_bottom(self.check_line.height, gap=GAP.normal)
-        proof.place(self.check_line)
-        self.wm = wm = WaveMatrix(d.PE, self.scale_, left)
+        self.scale_ = pe_scale(self.cfg)
+        line = self.formula()
+        line.scale(Region(content.left, content.right, 0, line.height * self.FORMULA_MAX).fit_scale(line, self.FORMULA_MAX))
+        top, rest = content.take_top(line.height, gap=GAP.normal)
+        top.fit(line)
+        self.line = line
+        self.proof = self.check()
+        top.fit(self.proof, max_scale=self.FORMULA_MAX)
+        self.wm = wm = WaveMatrix(d.PE, self.scale_, rest.inset(GAP.tight, 0), self.lam_labels(), self.lam_name(),
+                                  col_colors=self.WAVES, lam_small=self.lam_labels(SMALL))
         shows(wm.heat, "PE")
         self.curves = [wm.curves(d.wave_x, d.waves[:, 2 * i: 2 * i + 2], self.WAVES) for i in range(d.d // 2)]
-        home = formula.copy()
-        for line in self.lam_lines:  # each appears as its pair is drawn
-            line.set_opacity(0)
+        self.final_dots = wm.samples(d.samples[:, :2], self.WAVES)
+        self.grid = grid = wm.grid()
+        self.outline = grid[0]
+        self.big = big = grid.copy()  # the empty matrix first takes the frame alone, then makes room for the waves
+        self.m_down = math(f"{N.position.math} arrow.b", size=LABEL, color=DIM)
+        rest.inset(self.m_down.width + GAP.small, 0).fit(big, max_scale=self.GRID_MAX)
+        self.m_down.next_to(big[0], LEFT, buff=GAP.small).align_to(big[0], UP)
 
-        # the formula large, with what its symbols mean
-        intro = self.symbols()
-        room = content.take_right(intro.width, gap=GAP.section)[1]
-        formula.scale(room.fit_scale(formula, max_scale=self.FORMULA_SCALE))
-        content.place(row(formula, intro, gap="section"))
-        self.beat("formula", Write(formula), FadeIn(intro))
-
-        # it moves to the notes; the empty matrix and the panel take the screen
-        outline = wm.outline()
-        self.beat_plays("grid", [[FadeOut(intro), Transform(formula, home)],  # nothing moves across anything drawn
-                                 [AnimationGroup(Create(outline), FadeIn(wm.labels()), FadeIn(wm.bar),
-                                                 Create(wm.panel), FadeIn(lam_head))]], run_time=1.2)
+        # the formula, one line, over the empty matrix it fills: rows are positions, column pairs are waves
+        self.beat("formula", Write(line), Create(big[0]), FadeIn(VGroup(*big[1:], self.m_down)), run_time=1.6,
+                  subject=VGroup(line, big, self.m_down))
         n_pairs = d.d // 2
         keys = ["pair0", "pair1"] + ["pair_mid"] * (n_pairs - 3) + ["pair_last"]
         for i, key in enumerate(keys):
             self.fill_pair(i, key, first=i == 0)
-        self.remove(outline, *[c for r in wm.heat.cells for c in r])
+        self.remove(self.outline, *[c for r in wm.heat.cells for c in r])
         self.add(wm.heat)
 
-        # the proof: the fastest pair's samples back on their waves, and the measured gap
+        # the proof: the fastest pair's samples back on their waves, and the measured gap where the formula was
         last = n_pairs - 1
-        self.final_dots = wm.samples(d.samples[:, :2], self.WAVES)
         box = wm.pair_box(0)
         self.beat("check", FadeOut(self.curves[last]), FadeOut(self.box), FadeIn(self.curves[0]), FadeIn(box),
                   FadeIn(self.final_dots), wm.pair_marks[last][1].animate.set_color(FG),
-                  wm.pair_marks[0][1].animate.set_color(HIGHLIGHT), self.lam_lines[last].animate.set_color(FG),
-                  self.lam_lines[0].animate.set_color(HIGHLIGHT), FadeIn(self.check_line))
+                  role(wm.pair_marks[0][1], "highlight").animate.set_color(HIGHLIGHT),
+                  wm.lams[last].animate.set_color(FG), FadeOut(line), FadeIn(self.proof),
+                  subject=VGroup(self.proof, self.curves[0], self.final_dots, box))
         self.box = box
 
     # ------------------------------------------------------------------ the takeaway
@@ -238,26 +277,29 @@ class SinusoidalPosition(ClipScene):
         return self.final
 
     def closing(self) -> None:
-        """The matrix alone, large, each column pair labelled with its wavelength, the formula and the
-        measured gap under it: the matrix is the formula, and its pairs run from fast to slow."""
+        """The matrix alone, large, each column pair's wavelength under it, the formula over it and the
+        verdict under it: the matrix is the formula, and its pairs run from fast to slow."""
         d = self.data
         region = self.layout.content
-        eq = names(row(*[math(f, color=c) for f, c in zip(self.formula_rows(), self.WAVES)], gap="section"), "PE")
-        lines = column(eq, self.check(), gap="normal", align=ORIGIN)
-        bottom, top = region.take_bottom(lines.height, gap=GAP.wide)
-        bottom.place(lines)
-        labels = [readout(f"lambda_{i}", f, size=SMALL, color=FG)
-                  for i, f in enumerate(wavelength_figures(d.wavelengths))]
-        self.pm = pm = PairMatrix(d.PE, self.scale_, top, labels)
+        line = self.formula()
+        proof = self.check()
+        top, rest = region.take_top(line.height, gap=GAP.normal)
+        top.fit(line)
+        bottom, middle = rest.take_bottom(proof.height, gap=GAP.normal)
+        bottom.place(proof)
+        self.pm = pm = PairMatrix(d.PE, self.scale_, middle, self.lam_labels(), self.lam_name(),
+                                        lam_small=self.lam_labels(SMALL))
         shows(pm.heat, "PE")
         moving = self.wm.heat.copy()  # the working matrix keeps its place (and its geometry) off screen
         self.remove(self.wm.heat)
         self.add(moving)
-        keep = {id(f) for f in moving.get_family()} | {id(f) for f in self.header.get_family()}
+        keep = {id(f) for f in (*moving.get_family(), *self.proof.get_family())} | {id(f) for f in self.header.get_family()}
         leaves = [f for m in self.mobjects for f in m.get_family()
                   if id(f) not in keep and len(getattr(f, "points", ())) and not f.submobjects]
-        self.final = VGroup(pm.heat, pm.labels, lines)
+        self.final = VGroup(pm.heat, pm.labels)
+        old, self.proof = self.proof, proof  # the claims of the closing caption name the verdict on screen at its end
         self.beat_plays(self.closing_key(), [
-            [AnimationGroup(FadeOut(Group(*leaves)), ReplacementTransform(moving, pm.heat))],
-            [AnimationGroup(FadeIn(pm.labels), FadeIn(lines))]], run_time=1.2, hold=self.CLOSING_HOLD)
-
+            [AnimationGroup(FadeOut(Group(*leaves)), ReplacementTransform(moving, pm.heat),
+                            ReplacementTransform(old, proof))],
+            [AnimationGroup(FadeIn(pm.labels), FadeIn(line))]], run_time=1.2, hold=self.CLOSING_HOLD,
+            subject=VGroup(pm.heat, pm.labels))

@@ -114,7 +114,7 @@ class Tabs(VGroup):
     def focus(self, k: int, level: float | None = None) -> list:
         from scenes.kit.compose import DIMMED
 
-        return [undim(t) if j == k else dim(t, DIMMED if level is None else level) for j, t in enumerate(self.tabs)]
+        return [undim(t) if j == k else dim(t, level=DIMMED if level is None else level) for j, t in enumerate(self.tabs)]
 
 
 class MatrixEquation:

@@ -1,8 +1,9 @@
-"""10 ``RoPEAngleGrid`` (§9): one hand per pair, each over its column of the ``(T, d/2)`` angle
-table; walking the positions turns the hands and writes the table row by row, every angle mod 2π
-on one cyclic scale.  A fast hand wraps, a slow hand barely moves; the slow pairs get a beat of
-their own on a log scale; the table equals ``m·b^(−2i/d)`` (measured), and the clip ends on that
-proof over a fast and a slow hand.
+"""10 ``RoPEAngleGrid`` (§9): the formula in one line over a hand per pair, each labelled with its rate
+``θᵢ``, above its column of the empty ``(T, d/2)`` angle table; walking the positions turns the hands and
+writes the table row by row, every angle mod 2π on the deck's cyclic scale.  A fast hand wraps, a slow hand
+barely moves; the slow pairs get a beat of their own on the deck's log scale of slow angles; the table
+equals ``m·b^(−2i/d)`` (a measured verdict), and the clip ends on that verdict over the fast and the slow
+hand, large, each with its ``θᵢ`` and the path it swept, beside its column of the table.
 
 The scales, titles and proof figures it draws are described in ``scenes/figures/rope.py``,
 which its still shares.
@@ -21,12 +22,11 @@ from manim import (
     RIGHT,
     UP,
     AnimationGroup,
-    ApplyFunction,
     Create,
+    Dot,
     FadeIn,
     FadeOut,
     Indicate,
-    ReplacementTransform,
     Square,
     Succession,
     SurroundingRectangle,
@@ -36,9 +36,7 @@ from manim import (
 
 from mathcore import rope_angle_grid, rope_frequencies
 from mathcore.config import LectureConfig
-from mathcore.rope_measures import (
-    angle_grid_defect,
-)
+from mathcore.rope_measures import angle_grid_defect
 from scenes.clips.c10_widgets import DialRow
 from scenes.figures.rope import (
     ANGLE_TICK_MATH,
@@ -47,6 +45,7 @@ from scenes.figures.rope import (
     angle_scale,
     base_figure,
     grid_proof,
+    passed,
     relation,
     relation_text,
     slow_decades,
@@ -60,51 +59,30 @@ from scenes.kit import (
     HIGHLIGHT,
     LABEL,
     SMALL,
-    TITLE,
     ClipScene,
     ColorBar,
     Heatmap,
     LayoutError,
-    figure,
     label,
     math,
     numbers,
     swap,
 )
-from scenes.kit.binding import names, shows
-from scenes.kit.compose import DIMMED, GAP, column, end_on, row, titled
+from scenes.kit.binding import claim, names, role, shows
+from scenes.kit.compose import DIMMED, GAP, column, end_on, row
 from scenes.kit.layout import FIT_PASSES
+from scenes.kit.motion import Dim, set_level
 from scenes.kit.notation import SUBSCRIPT, N
-from scenes.kit.proofs import measured_line
+from scenes.kit.proofs import verdict
 
 QUARTER_TURN = np.pi / 2  # a pair whose angles stay under this in the table is a slow pair
 
 
-def _remember_opacity(mob) -> None:
-    """Note, once, the opacity each part of ``mob`` was built with (its "full" level)."""
-    for f in mob.get_family():
-        if not hasattr(f, "_full_opacity"):
-            f._full_opacity = (float(np.max(f.get_fill_opacities(), initial=0.0)),
-                               float(np.max(f.get_stroke_opacities(), initial=0.0)))
-
-
-def set_level(mob, level: float):
-    """Set every part of ``mob`` to ``level`` times the opacity it was built with (1 restores).
-
-    Scales fill and stroke separately, so an outline stays unfilled (``set_opacity`` would
-    fill a dial's face)."""
-    _remember_opacity(mob)
-    for f in mob.get_family():
-        fo, so = f._full_opacity
-        f.set_fill(opacity=fo * level, family=False)
-        f.set_stroke(opacity=so * level, family=False)
-    return mob
-
-
-def dim_to(mob, level: float, **kw) -> ApplyFunction:
-    """Animate ``mob`` to ``level`` of its full opacity (``DIMMED`` dims it, 1 restores)."""
-    _remember_opacity(mob)  # before any change: what it is now is its full level
-    return ApplyFunction(lambda m: set_level(m, level), mob, **kw)
+def theta_cell(x: float) -> str:
+    """A rate as the table's row of rates prints it under ``θᵢ ≈`` (the row's name carries the ``≈``: every
+    rate but θ₀ is rounded): the figure's Typst math without its own ``≈``."""
+    m = theta_figure(x).math
+    return m[len("approx "):] if m.startswith("approx ") else m
 
 
 @dataclass(frozen=True)
@@ -131,7 +109,6 @@ class AngleGridData:
     cmap: str
     n_fast: int
     log_slow: np.ndarray  # (T, d/2 - n_fast) log10 of the slow pairs' angles
-    cmap_log: str
 
 
 class AngleTable(VGroup):
@@ -143,24 +120,35 @@ class AngleTable(VGroup):
     title); for the slow pairs' own beat ``slow`` (their log angles, laid over their columns),
     ``log_bar`` and ``zero_key`` (the masked colour: an angle of exactly 0)."""
 
-    def __init__(self, data: AngleGridData, cell_w: float, cell_h: float, radius: float):
+    def __init__(self, data: AngleGridData, cfg, cell_w: float, cell_h: float, radius: float):
         super().__init__()
         d = data
         P, T, nf = d.d // 2, d.T, d.n_fast
         self.cell_w, self.cell_h, self.radius = cell_w, cell_h, radius
-        self.scale, self.log_scale = angle_scale(d), slow_scale(d)
+        self.scale, self.log_scale = angle_scale(cfg), slow_scale(d, cfg)
         self.grid = shows(Heatmap(d.wrapped, self.scale, cell_size=(cell_w, cell_h)), "wrapped")
         # the empty table, before the walk writes it: its cells' outlines
-        self.slots = VGroup(*[c.copy() for r in self.grid.cells for c in r]).set_fill(opacity=0).set_stroke(DIM, opacity=0.3)
-        self.heads = VGroup(*[math(f"{N.pair.math} = {i}", size=SMALL, color=DIM)
-                              .next_to(self.grid.cell(0, i), UP, buff=GAP.tight) for i in range(P)])
-        self.heads.align_to(self.heads[0], DOWN)
+        self.slots = VGroup(*[c.copy() for r in self.grid.cells for c in r]).set_fill(opacity=0).set_stroke(DIM, opacity=0.45)
+        # over each column its pair and, under that, its rate θᵢ (the row of rates named θᵢ at the left)
+        self.thetas = VGroup(*[math(theta_cell(d.theta[i]), size=SMALL, color=FG)
+                               .next_to(self.grid.cell(0, i), UP, buff=GAP.tight) for i in range(P)])
+        self.thetas.align_to(self.thetas[0], DOWN)
+        if max(t.width for t in self.thetas) + GAP.small > cell_w:  # too wide for one line: even pairs one line up
+            up = max(t.height for t in self.thetas) + GAP.tight  # (pair 0's rate right under its name)
+            for t in self.thetas[0::2]:
+                t.shift(up * UP)
+        self.pairs = VGroup(*[math(f"{N.pair.math} = {i}", size=SMALL, color=DIM)
+                              .next_to(self.thetas, UP, buff=GAP.tight).set_x(self.grid.cell(0, i).get_x())
+                              for i in range(P)])
+        self.pairs.align_to(self.pairs[0], DOWN)
+        self.heads = VGroup(*[VGroup(p, t) for p, t in zip(self.pairs, self.thetas)])
         self.dials = DialRow(np.zeros(P), radius=radius, h_buff=cell_w - 2 * radius, colors=[FG] * P)
         self.dials.next_to(self.heads, UP, buff=GAP.small).set_x(self.grid.get_x())
         rows = self.grid.index_labels("rows")
         every = int(np.ceil((rows[0].height + GAP.hair) / cell_h))  # the last row (the walk's end) always labelled
         self.rows = VGroup(*[t for m, t in enumerate(rows) if (T - 1 - m) % every == 0])
-        self.m_name = math(N.position.math, size=SMALL, color=DIM).move_to([rows.get_x(), self.heads.get_y(), 0])
+        self.m_name = math(N.position.math, size=SMALL, color=DIM).move_to([rows.get_x(), self.pairs.get_y(), 0])
+        self.theta_name = math(f"{N.rate.math} approx", size=SMALL, color=FG).move_to([rows.get_x(), self.thetas[0].get_y(), 0])
         self.bar = ColorBar(self.scale, height=T * cell_h, ticks=ANGLE_TICKS, tick_math=ANGLE_TICK_MATH)
         self.bar.next_to(self.grid, RIGHT, buff=GAP.normal).align_to(self.grid, DOWN)
         self.bar.add(self._title(names(math('"mod" 2 pi', size=SMALL, color=FG), "wrapped"), self.bar))
@@ -169,14 +157,14 @@ class AngleTable(VGroup):
         self.slow.move_to(VGroup(self.grid.cell(0, nf), self.grid.cell(T - 1, P - 1)))
         swatch = Square(side_length=min(cell_h, self.heads.height), stroke_color=DIM, stroke_width=self.bar.frame.stroke_width,
                         fill_color=FAINT, fill_opacity=1)
-        self.zero_key = row(swatch, figure(0.0, size=SMALL, color=DIM), gap="small")
-        decades = slow_decades(d)
+        self.zero_key = row(swatch, math("0", size=SMALL, color=DIM), gap="small")
+        decades = slow_decades(d, cfg)
         self.log_bar = ColorBar(self.log_scale, height=T * cell_h - self.zero_key.height - GAP.normal,
                                 ticks=decades, tick_math=[numbers.power(k).math for k in decades])
         self.log_bar.shift(self.bar.frame.get_corner(UP + LEFT) - self.log_bar.frame.get_corner(UP + LEFT))
         self.log_bar.add(self._title(names(label("log scale", size=SMALL, color=FG), "log_slow"), self.log_bar))
         self.zero_key.align_to(self.log_bar.frame, LEFT).align_to(self.grid, DOWN)
-        self.add(self.dials, self.heads, self.slots, self.grid, self.rows, self.m_name, self.bar)
+        self.add(self.dials, self.heads, self.slots, self.grid, self.rows, self.m_name, self.theta_name, self.bar)
         self.extras = VGroup(self.slow, self.log_bar, self.zero_key)  # not on screen at first: placed with the table
 
     @staticmethod
@@ -185,18 +173,18 @@ class AngleTable(VGroup):
         return title.next_to(bar, UP, buff=GAP.tight).align_to(bar.frame, LEFT)
 
     @classmethod
-    def fitted(cls, data: AngleGridData, region, dial_share: float) -> AngleTable:
+    def fitted(cls, data: AngleGridData, cfg, region, dial_share: float) -> AngleTable:
         """The largest table whose dials take at most ``dial_share`` of ``region``'s height, centred in it."""
         P, T = data.d // 2, data.T
         W, H = region.width - GAP.hair, region.height - GAP.hair  # a hair inside: rounding never crosses the edge
-        probe = cls(data, 1.0, 1.0, 0.5)
+        probe = cls(data, cfg, 1.0, 1.0, 0.5)
         for _ in range(FIT_PASSES):  # row labels thin out and bars shrink with the cells: measure again
             side_w = probe.whole.width - P * probe.cell_w  # row labels and colour bars
             cell_w = (W - side_w) / P
             radius = min(cell_w - GAP.normal, dial_share * H) / 2
             rest_h = probe.height - T * probe.cell_h - 2 * probe.radius  # heads, titles and gaps
             cell_h = min((H - rest_h - 2 * radius) / T, cell_w)
-            probe = cls(data, cell_w, cell_h, radius)
+            probe = cls(data, cfg, cell_w, cell_h, radius)
         if probe.whole.width > region.width + 1e-6 or probe.whole.height > region.height + 1e-6:
             raise LayoutError(f"the angle table does not fit region {region.name!r}")
         region.place(probe.whole)
@@ -209,28 +197,50 @@ class AngleTable(VGroup):
 
     def row_box(self, m: int) -> SurroundingRectangle:
         P = self.grid.values.shape[1]
-        return SurroundingRectangle(VGroup(self.grid.cell(m, 0), self.grid.cell(m, P - 1)), color=HIGHLIGHT,
-                                    buff=GAP.hair / 2).set_z_index(1)
+        return role(SurroundingRectangle(VGroup(self.grid.cell(m, 0), self.grid.cell(m, P - 1)), color=HIGHLIGHT,
+                                         buff=GAP.hair / 2).set_z_index(1), "highlight")
 
     def column_box(self, i: int) -> SurroundingRectangle:
         T = self.grid.values.shape[0]
-        return SurroundingRectangle(VGroup(self.grid.cell(0, i), self.grid.cell(T - 1, i)), color=HIGHLIGHT,
-                                    buff=GAP.hair / 2).set_z_index(1)
+        return role(SurroundingRectangle(VGroup(self.grid.cell(0, i), self.grid.cell(T - 1, i)), color=HIGHLIGHT,
+                                         buff=GAP.hair / 2).set_z_index(1), "highlight")
 
     def column_of(self, i: int) -> VGroup:
         return VGroup(*[r[i] for r in self.grid.cells])
 
     def pair(self, i: int) -> VGroup:
-        """Hand ``i`` and its head."""
+        """Hand ``i`` and its head (its number and its rate)."""
         return VGroup(self.dials.dials[i], self.heads[i])
+
+    def swept(self, i: int, dial, upto: int) -> VGroup:
+        """The path hand ``i`` swept from position 0 to ``upto``: a dot on ``dial``'s rim at every angle
+        ``m θᵢ``, painted by the table's cyclic scale (each dot is its cell of column ``i``)."""
+        r = dial.radius * self.SWEPT_AT
+        a = np.asarray(self.grid.values[: upto + 1, i], dtype=float)
+        dots = VGroup(*[Dot(dial.center + r * np.array([np.cos(v), np.sin(v), 0.0]), radius=self.DOT * dial.radius,
+                            fill_color=self.scale.color(v), fill_opacity=1, stroke_color=FAINT, stroke_width=1)
+                        for v in a])
+        dots.color_scale, dots.values = self.scale, a
+        return dots
+
+    SWEPT_AT = 0.78  # the swept path's radius, a share of the dial's
+    DOT = 0.07  # a swept dot's radius, a share of the dial's
 
 
 class RoPEAngleGrid(ClipScene):
     """10 · The RoPE angle table: fast hands and slow hands."""
 
+    STAGED = True
     TIDY_PLAYS = True  # the table's cells and the hands are animated one by one
     D = 16  # eight pairs
     DIAL_SHARE = 0.3  # of the table's region, the most the row of hands may take
+    HAND_DIMMED = 0.4  # a hand out of focus stays in sight (its words go to the background)
+    TABLE_DIMMED = 0.35  # the table's other columns while one column is the subject: their colours still read
+    CLOSE_STRIP = 0.6  # and its column as wide as this share of the hand's dial
+    TAKEAWAY_FILL = 0.95  # the close: the verdict over the two hands, as large as the frame allows
+    CLOSE_DIAL = 3.0  # units: a hand's dial in the close
+    HUB = 0.14  # units: the hub of a hand in the close
+    CLOSE_TALLER = 1.15  # in the close a hand is this many times as tall as its column of the table
 
     @classmethod
     def build_data(cls, cfg: LectureConfig) -> AngleGridData:
@@ -242,14 +252,14 @@ class RoPEAngleGrid(ClipScene):
         return AngleGridData(
             T=T, d=d, base=base, grid=grid, wrapped=np.mod(grid, TWO_PI), theta=rope_frequencies(d, base),
             defect=angle_grid_defect(T, d, base), m_pick=T - 1, fast=0, slow=d // 2 - 1, cmap=cfg.cmap_angles,
-            n_fast=n_fast, log_slow=log_slow, cmap_log=cfg.cmap_weights,
+            n_fast=n_fast, log_slow=log_slow,
         )
 
     def caption_values(self) -> dict:
         d = self.data
         m = d.m_pick
         plain = numbers.plain
-        return {
+        values = {
             "T": d.T, "d": d.d, "pairs": d.d // 2, "m": m, "fast": d.fast, "slow": d.slow,
             "slow_first": d.n_fast,
             "wrap": plain(TWO_PI / d.theta[d.fast]), "fast_angle": plain(d.grid[m, d.fast]),
@@ -257,9 +267,34 @@ class RoPEAngleGrid(ClipScene):
             "ratio": plain(d.theta[0] / d.theta[1]),
             "theta_fast": relation_text("θ" + str(d.fast).translate(SUBSCRIPT), theta_figure(d.theta[d.fast])),
             "theta_slow": relation_text("θ" + str(d.slow).translate(SUBSCRIPT), theta_figure(d.theta[d.slow])),
-            "decade_lo": numbers.power(slow_decades(d)[0]).text, "decade_hi": numbers.power(slow_decades(d)[-1]).text,
+            "decade_lo": numbers.power(slow_decades(d, self.cfg)[0]).text,
+            "decade_hi": numbers.power(slow_decades(d, self.cfg)[-1]).text,
             "defect": numbers.measure(d.defect).text,
         }
+        tb = getattr(self, "table", None)
+        if tb is None:  # the title card: nothing drawn yet
+            return values
+        end = getattr(self, "closing_picture", None)
+        dials = end.dials if end is not None else tb.dials.dials
+        values.update({
+            "pairs": claim(d.d // 2, *tb.dials.dials),
+            "theta_fast": claim(values["theta_fast"], *(end.thetas[:1] if end is not None else [tb.thetas[d.fast]])),
+            "theta_slow": claim(values["theta_slow"], *(end.thetas[1:] if end is not None else [tb.thetas[d.slow]])),
+            "slots": claim("the empty table", *tb.slots),
+            "rows": claim("a new row of colours", *[c for r in tb.grid.cells for c in r]),
+            "fast": claim(d.fast, *(dials[:1] if end is not None else [tb.pairs[d.fast]])),
+            "slow": claim(d.slow, *(dials[1:] if end is not None else [tb.pairs[d.slow]])),
+            "wrap": claim(plain(TWO_PI / d.theta[d.fast]), self.wrap_line),
+            "slow_angle": claim(numbers.measure(d.grid[m, d.slow]).text, self.slow_line),
+            "m": claim(m, self.slow_line),
+            "ratio": claim(plain(d.theta[0] / d.theta[1]), *tb.thetas[max(d.n_fast, 1) - 1:][-2:]),
+            "decade_lo": claim(values["decade_lo"], tb.log_bar), "decade_hi": claim(values["decade_hi"], tb.log_bar),
+            "slow_cols": claim(f"pairs {d.n_fast} to {d.d // 2 - 1}", tb.slow),
+            "zero": claim("row 0", tb.zero_key),
+            "defect": claim(values["defect"], end.proof if end is not None else self.proof),
+            "T": claim(d.T, *(end.paths if end is not None else [tb.grid])),
+        })
+        return values
 
     def caption(self, key: str) -> str:
         """Worded variants chosen by measured values (the narration must hold for every config)."""
@@ -272,35 +307,31 @@ class RoPEAngleGrid(ClipScene):
         d = self.data
         T = d.T
         content = self.layout.content
-        # the top lines: what the table holds (later its proof) and a slot for the position, then a pair's
-        # rate; under them the base and the width
+        # the top line: what the table holds, the rate, the base and the width (later the verdict in its
+        # place); at its right a slot for the position and for what a beat reads off a hand
         m_, i_, b_, d_ = N.position.math, N.pair.math, N.base.math, N.width.math
-        formula = f'"angle"_({m_}, {i_}) = {N.angle.math}, quad {N.rate.math} = {b_}^(-2{i_} \\/ {d_})'
-        given = f"{relation(b_, base_figure(d.base))}, quad {d_} = {d.d}"
+        formula = (f'"angle"_({m_}, {i_}) = {N.angle.math}, space {N.rate.math} = {b_}^(-2{i_} \\/ {d_}), space '
+                   f"{relation(b_, base_figure(d.base))}, space {d_} = {d.d}")
         self.formula = math(formula, size=LABEL)
-        self.given = math(given, size=LABEL, color=DIM)
-        self.proof = measured_line(grid_proof(d)[0], d.defect)
+        self.proof = verdict(grid_proof(d)[0], grid_proof(d)[1], passed(d.defect))
         self.m_labels = [math(f"{N.position.math} = {m}", size=LABEL, color=FG) for m in range(T)]
-        self.theta = {i: math(relation(f"theta_{i}", theta_figure(d.theta[i])), size=LABEL, color=FG)
-                      for i in (d.fast, d.slow)}
-        slot = [*self.m_labels, *self.theta.values()]
-        first, rest = content.take_top(max(m.height for m in (self.formula, self.proof, *slot)), gap=GAP.tight)
-        second, rest = rest.take_top(self.given.height, gap=GAP.normal)
+        f, s_ = d.fast, d.slow
+        self.wrap_line = math(f"2 pi \\/ theta_{f} = {numbers.plain(TWO_PI / d.theta[f])}", size=LABEL, color=FG)
+        self.slow_line = math(relation(f"{d.m_pick} theta_{s_}", numbers.measure(d.grid[d.m_pick, s_])), size=LABEL,
+                              color=FG)
+        slot = [*self.m_labels, self.wrap_line, self.slow_line]
+        first, rest = content.take_top(max(m.height for m in (self.formula, self.proof, *slot)), gap=GAP.normal)
         slot_region, line = first.take_right(max(m.width for m in slot), gap=GAP.wide)
         line.fit(self.formula, align=LEFT)
         line.fit(self.proof, align=LEFT)
-        second.fit(self.given, align=LEFT)
         for m in slot:
             slot_region.place(m, RIGHT)
         self.m_now = self.m_labels[0]
-        self.formula_big = content.fit(column(math(formula, size=TITLE), math(given, size=TITLE, color=DIM), gap="wide",
-                                              align=np.zeros(3)))
-        self.table = tb = AngleTable.fitted(d, rest, self.DIAL_SHARE)
+        self.table = tb = AngleTable.fitted(d, self.cfg, rest, self.DIAL_SHARE)
         self.row_box = tb.row_box(0)
         self.boxes = {i: tb.column_box(i) for i in (d.fast, d.slow)}
         # the table is written row by row as the hands walk: its cells start invisible
-        _remember_opacity(tb.grid)
-        set_level(tb.grid, 0.0)
+        set_level(tb.grid, level=0.0)
 
     # ------------------------------------------------------------------ beats
     def body(self) -> None:
@@ -308,40 +339,54 @@ class RoPEAngleGrid(ClipScene):
         d = self.data
         T, P = d.T, d.d // 2
         tb = self.table
-        # 1. the formula, large: what every cell of the table will hold
-        self.beat("formula", Write(self.formula_big), run_time=1.6)
-        self.remove(self.formula_big)
-        self.add(*self.formula_big)  # each line on its own: it becomes its line of the strip
-        # 2. a hand per pair, all at position 0, each over the column it will fill
-        self.beat("hands", Succession(
-            AnimationGroup(*[ReplacementTransform(a, b) for a, b in zip(self.formula_big, (self.formula, self.given))]),
-            AnimationGroup(FadeIn(tb.dials, lag_ratio=0.05), FadeIn(tb.heads), FadeIn(tb.slots), FadeIn(tb.rows),
-                           FadeIn(tb.m_name), FadeIn(self.m_now))), run_time=1.8)
-        # 3. walk the positions: the hands turn by θ_i a step, and row m of the table records where they point
+        # 1. the formula over what it describes: a hand per pair, its rate under it, over the column it will fill
+        setup = VGroup(tb.dials, tb.heads, tb.slots, tb.rows, tb.m_name, tb.theta_name)
+        self.beat("formula", Write(self.formula), FadeIn(tb.dials, lag_ratio=0.05), FadeIn(tb.heads), FadeIn(tb.slots),
+                  FadeIn(tb.rows), FadeIn(tb.m_name), FadeIn(tb.theta_name), run_time=1.8,
+                  subject=VGroup(self.formula, setup))
+        # 2. walk the positions: the hands turn by θ_i a step, and row m of the table records where they point
         self.add(tb.grid)
-        steps = [AnimationGroup(dim_to(VGroup(*tb.grid.cells[0]), 1.0), Create(self.row_box), FadeIn(tb.bar))]
+        steps = [AnimationGroup(Dim([VGroup(*tb.grid.cells[0])], 1.0), Create(self.row_box), FadeIn(tb.bar),
+                                FadeIn(self.m_now))]
         for m in range(1, T):
             steps.append(AnimationGroup(
                 tb.dials.turn_to(d.grid[m]), self.row_box.animate.move_to(tb.row_box(m)),
-                dim_to(VGroup(*tb.grid.cells[m]), 1.0), swap(self.m_labels[m - 1], self.m_labels[m])))
-        self.beat("walk", Succession(*steps), run_time=0.7 * T)
+                Dim([VGroup(*tb.grid.cells[m])], 1.0), swap(self.m_labels[m - 1], self.m_labels[m])))
+        self.beat("walk", Succession(*steps), run_time=0.7 * T, subject=VGroup(tb.grid, tb.dials, self.row_box))
         self.m_now = self.m_labels[-1]
-        # 4. a fast hand: its column's colours go round the cycle
-        self.beat("fast", Create(self.boxes[d.fast]), *self.focus_on(d.fast), swap(self.m_now, self.theta[d.fast]),
-                  run_time=1.2)
-        # 5. a slow hand: its column is one colour
-        self.beat("slow", ReplacementTransform(self.boxes[d.fast], self.boxes[d.slow]),
-                  *self.focus_on(d.slow, previous=d.fast), swap(self.theta[d.fast], self.theta[d.slow]), run_time=1.2)
-        # 6. the slow pairs, on a log scale of their own: the change of scale is this beat's point
+        # 3. a fast hand: its column's colours go round the cycle (the rest of the table recedes)
+        others = lambda keep: [tb.column_of(j) for j in range(P) if j != keep]  # noqa: E731
+        role(tb.thetas[d.fast], "highlight").set_color(HIGHLIGHT)
+        tb.pairs[d.fast].set_color(FG)  # the pair in focus: its name as bright as its hand
+        self.beat("fast", FadeOut(self.row_box), Create(self.boxes[d.fast]), *self.focus_on(d.fast),
+                  Dim(others(d.fast), self.TABLE_DIMMED), Dim([self.formula], self.HAND_DIMMED),
+                  swap(self.m_now, self.wrap_line),
+                  run_time=1.2,
+                  subject=VGroup(self.boxes[d.fast], tb.pair(d.fast), tb.column_of(d.fast), self.wrap_line))
+        # 4. a slow hand: its column is one colour
+        role(tb.thetas[d.slow], "highlight").set_color(HIGHLIGHT)
+        tb.thetas[d.fast].set_color(FG)
+        tb.pairs[d.fast].set_color(DIM)
+        tb.pairs[d.slow].set_color(FG)
+        self.beat("slow", FadeOut(self.boxes[d.fast]), Create(self.boxes[d.slow]),
+                  *self.focus_on(d.slow, previous=d.fast), Dim([tb.column_of(d.fast)], self.TABLE_DIMMED),
+                  Dim([tb.column_of(d.slow)], 1.0), swap(self.wrap_line, self.slow_line),
+                  run_time=1.2,
+                  subject=VGroup(self.boxes[d.slow], tb.pair(d.slow), tb.column_of(d.slow), self.slow_line))
+        # 5. the slow pairs, on a log scale of their own: the change of scale is this beat's point
         fast_part = VGroup(*[tb.pair(i) for i in range(d.n_fast)], *[tb.column_of(i) for i in range(d.n_fast)])
         slow_hands = [tb.pair(i) for i in range(d.n_fast, P) if i != d.slow]
-        self.beat("slow_scale", FadeOut(self.boxes[d.slow]), FadeOut(self.row_box), FadeOut(self.theta[d.slow]),
-                  dim_to(fast_part, DIMMED), *[dim_to(h, 1.0) for h in slow_hands],
-                  FadeIn(tb.slow), swap(tb.bar, tb.log_bar), FadeIn(tb.zero_key), run_time=1.6)
+        tb.thetas[d.slow].set_color(FG)
+        tb.pairs[d.slow].set_color(DIM)
+        self.beat("slow_scale", FadeOut(self.boxes[d.slow]), FadeOut(self.slow_line),
+                  Dim([fast_part], DIMMED), *[Dim([h], 1.0) for h in slow_hands], Dim([self.formula], DIMMED),
+                  FadeIn(tb.slow), swap(tb.bar, tb.log_bar), FadeIn(tb.zero_key), run_time=1.6,
+                  subject=VGroup(tb.slow, tb.log_bar, tb.zero_key, *[tb.pair(i) for i in range(d.n_fast, P)]))
         self.remove(tb.bar)  # swapped out (the tidy play would keep it, as a part of the table)
-        # 7. the proof: every entry is m·b^(−2i/d); the whole table back on its one scale
-        self.beat("check", FadeOut(tb.slow), FadeOut(tb.zero_key), swap(tb.log_bar, tb.bar), dim_to(fast_part, 1.0),
-                  swap(self.formula, self.proof), run_time=1.2)
+        # 6. the proof: every entry is m·b^(−2i/d); the whole table back on its one scale, the verdict in
+        # the formula's place
+        self.beat("check", FadeOut(tb.slow), FadeOut(tb.zero_key), swap(tb.log_bar, tb.bar), Dim([fast_part], 1.0),
+                  *[Dim([tb.column_of(j)], 1.0) for j in range(d.n_fast, P)], swap(self.formula, self.proof), run_time=1.2, subject=VGroup(self.proof, tb.grid, tb.dials, tb.heads))
         self.remove(tb.log_bar, self.formula)
 
     def focus_on(self, i: int, previous: int | None = None) -> list:
@@ -350,19 +395,49 @@ class RoPEAngleGrid(ClipScene):
         P = self.data.d // 2
         tb = self.table
         others = [previous] if previous is not None else [j for j in range(P) if j != i]
-        return [*[dim_to(tb.pair(j), DIMMED) for j in others],
-                Succession(dim_to(tb.pair(i), 1.0), Indicate(tb.dials.dials[i], color=HIGHLIGHT))]
+        return [*[Dim([tb.dials.dials[j]], self.HAND_DIMMED) for j in others], *[Dim([tb.heads[j]], DIMMED) for j in others],
+                Succession(Dim([tb.pair(i)], 1.0), Indicate(tb.dials.dials[i], color=HIGHLIGHT))]
 
     # ------------------------------------------------------------------ the close
     def takeaway(self):
         d = self.data
-        return VGroup(self.proof, self.table.dials.dials[d.fast], self.table.dials.dials[d.slow])
+        tb = self.table
+        if not hasattr(self, "lifted"):  # the two columns leave the table as copies: the table stays as it was
+            self.lifted = [tb.column_of(i).copy() for i in (d.fast, d.slow)]
+            for col, i in zip(self.lifted, (d.fast, d.slow)):
+                col.color_scale, col.values = tb.scale, d.wrapped[:, i]  # painted by the table's scale
+            self.add(*self.lifted)
+        return VGroup(self.proof, tb.dials.dials[d.fast], tb.dials.dials[d.slow], *self.lifted)
 
     def bring_forward(self, take, region=None) -> list:
-        """The proof, large, over the two hands it is about, each named in a word."""
-        proof, fast, slow = take
-        hands = [titled(h.copy(), label(word, size=SMALL, color=FG), side=DOWN) for h, word in ((fast, "fast"), (slow, "slow"))]
-        picture = column(proof.copy(), row(*hands, gap="section", align="top"), gap="wide", align=np.zeros(3))
-        return end_on(self, [(proof, picture[0]), (fast, hands[0].widget), (slow, hands[1].widget)], picture,
-                      new=[h.title for h in hands])
-
+        """The verdict over the two hands it is about, large: each hand with the path it swept over the
+        table's positions (a dot per position, in its cell's colour), its column of the table beside it,
+        its rate under it, and the word for it."""
+        d = self.data
+        tb = self.table
+        proof, fast, slow, fast_col, slow_col = take
+        sides, thetas, dials, paths, words = [], [], [], [], []
+        for hand, col, i, word in ((fast, fast_col, d.fast, "fast"), (slow, slow_col, d.slow, "slow")):
+            dial = hand.copy()
+            strip = col.copy()
+            dial.scale(self.CLOSE_DIAL / dial.face.height)
+            dial.radius = dial.face.width / 2
+            dial.hub.scale(self.HUB / dial.hub.width)
+            strip.stretch_to_fit_height(dial.face.height / self.CLOSE_TALLER)
+            strip.stretch_to_fit_width(self.CLOSE_STRIP * dial.face.width)
+            path = tb.swept(i, dial, d.m_pick)
+            th = math(relation(f"theta_{i}", theta_figure(d.theta[i])), size=LABEL, color=FG)
+            name = label(f"{word}:", size=LABEL, color=FG)
+            pic = row(strip, VGroup(dial, path), gap="normal")
+            sides.append(column(pic, row(name, th, gap="small", align="baseline"), gap="small", align=np.zeros(3)))
+            thetas.append(th)
+            dials.append(dial)
+            paths.append(path)
+            words.append(name)
+        picture = column(proof.copy(), row(*sides, gap="section", align="top"), gap="normal", align=np.zeros(3))
+        anims = end_on(self, [(proof, picture[0]), (fast, dials[0]), (slow, dials[1]), (fast_col, sides[0][0][0]),
+                              (slow_col, sides[1][0][0])], picture, new=[*paths, *thetas, *words])
+        self.closing_picture = type("Close", (), {})()
+        self.closing_picture.proof, self.closing_picture.thetas = proof, thetas
+        self.closing_picture.dials, self.closing_picture.paths = [fast, slow], paths
+        return anims

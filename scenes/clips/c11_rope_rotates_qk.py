@@ -1,7 +1,9 @@
 """11 ``RoPERotatesQK`` (Q3): rotate q by position m and k by n; shift both by the same s and the
 score is unchanged (measured over every shift up to ``s_max``); V is not rotated because it
-carries content, not position (why, in two lines); a rotated V makes the outputs of a shifted
-sequence change (measured).  The clip ends on the three measured lines.
+carries content, not position (why, in two lines: ``qₘ · kₙ = (Rₘ q)ᵀ(Rₙ k) = qᵀ R₍ₙ₋ₘ₎ k``, with ``qₘ``
+the query at position m as clip 09 writes it); a rotated V makes the outputs of a shifted sequence
+change (measured).  The clip ends on a picture of its three verdicts: a hand pair whose angle the score
+sees, and the outputs before and after the shift with V left alone (✓) and with V rotated (✗).
 
 The scales, titles and proof figures it draws are described in ``scenes/figures/rope.py``,
 which its still shares.
@@ -44,6 +46,8 @@ from mathcore.rope_measures import (
 from scenes.clips.c11_widgets import PairDial
 from scenes.figures.rope import (
     SCORE_DIGITS,
+    shift_scale,
+    passed,
     V_PLAIN_MATH,
     V_ROT_MATH,
     output_gap_lhs,
@@ -75,9 +79,12 @@ from scenes.kit import (
 )
 from scenes.kit.binding import names, shows
 from scenes.kit.compose import GAP, column, end_on, row, titled
-from scenes.kit.layout import FIT_PASSES
+from scenes.kit.motion import dim, set_level
+from scenes.kit.layout import FIT_PASSES, MIN_XHEIGHT_PX, legible_scale
 from scenes.kit.notation import N
-from scenes.kit.proofs import measured_line
+from scenes.kit.binding import claim, role
+from scenes.kit.proofs import verdict
+from scenes.kit.scales import ROPE_SHIFT
 
 
 def pick_query_key(Q: np.ndarray, K: np.ndarray) -> tuple[int, int]:
@@ -132,6 +139,8 @@ class RotatesQKData:
     Y_plain_shifted: np.ndarray
     Y_rot: np.ndarray
     Y_rot_shifted: np.ndarray
+    dY_plain: np.ndarray  # (T, d) Y_plain_shifted − Y_plain: what the shift does to the outputs, V alone
+    dY_rot: np.ndarray  # (T, d) Y_rot_shifted − Y_rot, V rotated
     defect_plain: float
     defect_rot: float
     cmap: str
@@ -141,43 +150,60 @@ class RotatesQKData:
 
 
 class OutputPair(VGroup):
-    """One value's outputs, before and after the shift: ``head`` (how V is made), the two maps
-    (``maps[0]`` at positions 0 to T−1, ``maps[1]`` at s to s+T−1, each titled with its positions
-    and bound to its quantity), the colour ``bar`` and ``measure`` (the measured ``max |ΔY|``)."""
+    """One value's outputs, before and after the shift, and what the shift did to them: ``head`` (how V is
+    made), the three maps (``maps[0]`` at positions 0 to T−1, ``maps[1]`` at s to s+T−1, ``maps[2]`` their
+    difference ΔY, each titled and bound to its quantity), the colour bars (``bar`` for the outputs,
+    ``dbar`` for ΔY) and ``measure`` (the verdict on the measured ``max |ΔY|``: ✓ under the pass line, ✗
+    over it).  ``pair`` is the three titled maps, ``bars`` the two bars."""
 
-    def __init__(self, Ya, Yb, quantities: tuple[str, str], head: str, defect: float, s: int, scale, cell: float):
+    def __init__(self, Ya, Yb, dY, quantities: tuple[str, str, str], head: str, defect: float, s: int, scale,
+                 dscale, cell: float, short: bool = False):
         super().__init__()
         T = Ya.shape[0]
         self.head = math(head, size=LABEL, color=FG)
         self.maps, titled_maps = [], []
-        for Y, q, first in zip((Ya, Yb), quantities, (0, s)):
-            hm = shows(Heatmap(Y, scale, cell_size=cell), q)
+        for Y, q, first, sc in zip((Ya, Yb, dY), quantities, (0, s, None), (scale, scale, dscale)):
+            hm = shows(Heatmap(Y, sc, cell_size=(cell * (1.0 if short else self.ASPECT), cell)), q)
             self.maps.append(hm)
-            titled_maps.append(titled(hm, names(label(positions_text(first, T), size=SMALL, color=DIM), q)))
+            if first is None:
+                title = math("Delta Y", size=LABEL, color=FG)
+            else:
+                title = label(f"at {first} to {first + T - 1}", size=SMALL, color=DIM)
+            titled_maps.append(titled(hm, names(title, q)))
         self.pair = row(*titled_maps, gap="normal", align="bottom")
-        self.bar = ColorBar(scale, height=T * cell)
-        self.measure = measured_line(output_gap_lhs(), defect)
-        self.body = row(self.pair, self.bar, gap="normal", align="bottom")
-        self.add(row(self.head, column(self.body, self.measure, gap="small", align=np.zeros(3)), gap="wide"))
+        self.bar = ColorBar(scale, height=T * cell, title=names(math("Y", size=SMALL, color=FG), quantities[0]))
+        self.dbar = ColorBar(dscale, height=T * cell, title=names(math("Delta Y", size=SMALL, color=FG),
+                                                                    quantities[2]))
+        self.bars = row(self.bar, self.dbar, gap="normal", align="bottom")
+        self.measure = verdict(output_gap_lhs(), defect, passed(defect))
+        self.body = row(self.pair, self.bars, gap="normal", align="bottom")
+        if short:  # the close stacks its blocks' parts itself
+            self.add(column(self.head, self.body, self.measure, gap="small", align=np.zeros(3)))
+        else:
+            self.add(row(self.head, column(self.body, self.measure, gap="small", align=np.zeros(3)), gap="wide"))
         self.cell_size = cell
+
+    ASPECT = 1.0  # a map's cells as wide as tall (wider cells leave the maps shorter: the titles set the width)
 
     @classmethod
     def fitted(cls, region, *args) -> OutputPair:
         """The pair with the largest cells that fit ``region``, centred in it."""
-        g = cls(*args, 1.0)
-        for _ in range(FIT_PASSES):
-            T, d = g.maps[0].values.shape
-            ow, oh = g.width - 2 * d * g.cell_size, g.height - T * g.cell_size
-            g = cls(*args, min((region.width - ow) / (2 * d), (region.height - oh) / T, 1.0))
-        if g.width > region.width + 1e-6 or g.height > region.height + 1e-6:
+        lo, hi = 0.05, 1.0  # the outputs grow with their cells (their titles and heads do not)
+        if cls(*args, lo).width > region.width or cls(*args, lo).height > region.height:
             raise LayoutError(f"the outputs do not fit region {region.name!r}")
-        return region.place(g)
+        for _ in range(8):
+            mid = (lo + hi) / 2
+            g = cls(*args, mid)
+            lo, hi = (mid, hi) if g.width <= region.width and g.height <= region.height else (lo, mid)
+        return region.place(cls(*args, lo))
 
 
 class RoPERotatesQK(ClipScene):
     """11 · RoPE rotates q and k, and leaves V alone."""
 
-    S = 3  # the shift
+    STAGED = True
+    WHY_MAX = 1.4  # the two lines of why V is left alone may grow this much
+    S = ROPE_SHIFT  # the shift (the deck's outputs scale holds RoPE's outputs at this shift)
     S_MAX = 1000  # shifts measured: every s from 1 to S_MAX
 
     @classmethod
@@ -205,6 +231,7 @@ class RoPERotatesQK(ClipScene):
             score=score, score_shifted=score_shifted, score_gap=abs(score_shifted - score),
             score_gap_max=float(np.max(shift_score_defects(q, k, m, n, np.arange(1, cls.S_MAX + 1), base))),
             Y_plain=outs[False, 0], Y_plain_shifted=outs[False, s], Y_rot=outs[True, 0], Y_rot_shifted=outs[True, s],
+            dY_plain=outs[False, s] - outs[False, 0], dY_rot=outs[True, s] - outs[True, 0],
             defect_plain=shift_output_defect(inp.X, inp.Wq, inp.Wk, inp.Wv, s, base, rotate_v=False),
             defect_rot=shift_output_defect(inp.X, inp.Wq, inp.Wk, inp.Wv, s, base, rotate_v=True),
             cmap=cfg.cmap_signed, q_token=a, k_token=b,
@@ -215,7 +242,7 @@ class RoPERotatesQK(ClipScene):
     def caption_values(self) -> dict:
         d = self.data
         T = d.Y_plain.shape[0]
-        return {
+        values = {
             "m": d.m, "n": d.n, "s": d.s, "ms": d.m + d.s, "ns": d.n + d.s, "diff": d.m - d.n,
             "s_max": numbers.count(d.s_max).text, "d": d.q.size, "pairs": d.q.size // 2, "T": T, "T1": T - 1,
             "sT": d.s + T - 1, "qa": d.q_token, "kb": d.k_token,
@@ -225,6 +252,25 @@ class RoPERotatesQK(ClipScene):
             "defect_plain": numbers.measure(d.defect_plain).text, "defect_rot": numbers.measure(d.defect_rot).text,
             "worst_token": d.worst_rot[0], "worst_feature": d.worst_rot[1],
         }
+        if not hasattr(self, "dials"):  # the title card: nothing drawn yet
+            return values
+        P = d.q.size // 2
+        final = getattr(self, "final", None)
+        values.update({
+            "pairs": claim(P, *[dl.face for dl in self.dials]),
+            "dials": claim(f"{P} dial{'s' if P > 1 else ''}", *[dl.face for dl in self.dials]),
+            "arcs": claim("a white arc", *self.arcs) if len(self.arcs) else claim("", *self.dials),
+            "plain_maps": claim("two heatmaps of the outputs", *self.plain.maps),
+            "rot_maps": claim("two new heatmaps", *self.rot.maps),
+            "why_lines": claim("two lines", *self.why),
+            "gap_verdict": claim("a check mark", self.gap_max_row.check),
+            "worst": claim("boxes", *getattr(self, "worst", [self.rot.maps[0]])),
+            "worst_token": claim(d.worst_rot[0], *getattr(self, "worst", [self.rot.maps[0]])),
+            "worst_feature": claim(d.worst_rot[1], *getattr(self, "worst", [self.rot.maps[0]])),
+            "close_dial": claim("the first pair's dial", self.close_dial) if final is not None else claim("", self.dials[0]),
+            "close_maps": claim("two maps of ΔY", *getattr(self, "close_maps", self.plain.maps)),
+        })
+        return values
 
     def caption(self, key: str) -> str:
         """Worded variants chosen by measured values (the narration must hold for every config)."""
@@ -240,18 +286,19 @@ class RoPERotatesQK(ClipScene):
         # ---- the notes under the dials: who is who and where they sit (left), the scores (right)
         self.who, self.at_words, self.where, self.moved = VGroup(), VGroup(), VGroup(), VGroup()
         rows = []
-        for sym, col, what, tok, pos, pos_now in (
-                (N.queries.math.lower(), QUERY, "query of token", d.q_token, N.position.math, (d.m, d.m + d.s)),
-                (N.keys.math.lower(), KEY, "key of token", d.k_token, N.other_position.math, (d.n, d.n + d.s))):
+        for sym, col, name, what, tok, pos, pos_now in (
+                (N.queries.math.lower(), QUERY, "query", "query of token", d.q_token, N.position.math, (d.m, d.m + d.s)),
+                (N.keys.math.lower(), KEY, "key", "key of token", d.k_token, N.other_position.math, (d.n, d.n + d.s))):
             # laid out with where the token is after the shift (the wider figure); before it, the same place
             words = row(label(f"{what} {tok},", size=LABEL), label("at", size=SMALL, color=DIM),
                         math(f"{pos} + {N.shift.math} = {pos_now[1]}", size=LABEL, color=col), gap="small",
                         align="baseline")
-            rows.append(row(math(sym, size=LABEL, color=col), words, gap="small"))
+            role(words[2], name)
+            rows.append(row(role(math(sym, size=LABEL, color=col), name), words, gap="small"))
             self.who.add(VGroup(rows[-1][0], words[0]))
             self.at_words.add(words[1])
             self.moved.add(words[2])
-            self.where.add(math(f"{pos} = {pos_now[0]}", size=LABEL, color=col))
+            self.where.add(role(math(f"{pos} = {pos_now[0]}", size=LABEL, color=col), name))
         self.shift_line = math(f"{N.shift.math} = {d.s}", size=LABEL)
         self.diff_line = math(f"{N.offset.math} = {d.m - d.n}", size=LABEL)
         lines = column(*rows, row(self.shift_line, self.diff_line, gap="wide", align="baseline"), gap="small")
@@ -261,13 +308,13 @@ class RoPERotatesQK(ClipScene):
         self.score_row = figure(numbers.measure(d.score, SCORE_DIGITS), prefix=f'"score"({d.m}, {d.n}) =')
         self.score_shift_row = figure(numbers.measure(d.score_shifted, SCORE_DIGITS),
                                       prefix=f'"score"({d.m + d.s}, {d.n + d.s}) =')
-        self.gap_row = measured_line('Delta "score"', d.score_gap)
-        self.gap_max_row = measured_line(score_gap_lhs(d.s_max), d.score_gap_max)
+        self.gap_row = verdict('Delta "score"', d.score_gap, passed(d.score_gap))  # one shift
+        self.gap_max_row = verdict(score_gap_lhs(d.s_max), d.score_gap_max, passed(d.score_gap_max))  # every shift
         scores = column(self.score_row, self.score_shift_row, self.gap_row, self.gap_max_row, gap="small")
         notes, dial_region = content.take_bottom(max(lines.height, scores.height), gap=GAP.normal)
-        left, right = notes.columns(lines.width, scores.width, gap=GAP.wide)
-        left.fit(lines, align=LEFT + UP)
-        right.fit(scores, align=LEFT + UP)
+        left, right = notes.columns(lines.width, scores.width, gap=GAP.normal)
+        left.fit(lines, align=LEFT + UP, floor_px=MIN_XHEIGHT_PX)
+        right.fit(scores, align=LEFT + UP, floor_px=MIN_XHEIGHT_PX)
         for at, moved in zip(self.where, self.moved):  # where each token is before the shift, in the same place
             at.scale(moved.height / math(moved.typst_code.strip("$ "), size=LABEL).height)
             at.move_to(moved, aligned_edge=LEFT + DOWN)
@@ -278,7 +325,8 @@ class RoPERotatesQK(ClipScene):
         caps = [math(relation(f"theta_{i}", theta_figure(d.theta[i])), size=SMALL, color=DIM) for i in range(P)]
         cap_h = max(c.height for c in caps) + GAP.tight
         r = min((dial_region.width - (P - 1) * GAP.wide) / P, dial_region.height - cap_h) / 2
-        self.dials = VGroup(*[PairDial(np.array([d.q_pairs[0, i], d.k_pairs[0, i]]), colors=[QUERY, KEY], radius=r)
+        self.dials = VGroup(*[PairDial(np.array([d.q_pairs[0, i], d.k_pairs[0, i]]), colors=[QUERY, KEY], radius=r,
+                                      roles=["query", "key"])
                               for i in range(P)])
         self.dial_caps = VGroup()
         for dial, cap in zip(self.dials, caps):
@@ -288,25 +336,39 @@ class RoPERotatesQK(ClipScene):
         self.arcs = VGroup()
 
         # ---- part two: the measured lines gather at the top (a ledger); one value's outputs at a time below
-        self.line_h = max(self.gap_max_row.height, row(math(V_ROT_MATH), measured_line(output_gap_lhs(), d.defect_rot)).height)
+        self.line_h = max(self.gap_max_row.height,
+                          row(math(V_ROT_MATH), verdict(output_gap_lhs(), d.defect_rot, passed(d.defect_rot))).height)
         one, plain_region = content.take_top(self.line_h, gap=GAP.normal)
-        self.ledger, rot_region = content.take_top(2 * self.line_h + GAP.tight, gap=GAP.normal)
-        scale = self.y_scale = output_scale(d)
-        self.plain = OutputPair.fitted(plain_region, d.Y_plain, d.Y_plain_shifted, ("Y_plain", "Y_plain_shifted"),
-                                       V_PLAIN_MATH, d.defect_plain, d.s, scale)
-        self.rot = OutputPair.fitted(rot_region, d.Y_rot, d.Y_rot_shifted, ("Y_rot", "Y_rot_shifted"),
-                                     V_ROT_MATH, d.defect_rot, d.s, scale)
+        # the ledger's two lines side by side when they fit the width, else one over the other
+        plain_line = row(math(V_PLAIN_MATH), verdict(output_gap_lhs(), d.defect_plain, passed(d.defect_plain)),
+                         gap="wide")
+        total = self.gap_max_row.width + GAP.wide + plain_line.width
+        self.ledger_scale = min(1.0, content.width / total)  # one line, a little smaller if need be, but legible
+        self.ledger_one_line = self.ledger_scale >= legible_scale(plain_line, MIN_XHEIGHT_PX)
+        lines = 1 if self.ledger_one_line else 2
+        self.ledger, rot_region = content.take_top(lines * self.line_h + (lines - 1) * GAP.tight, gap=GAP.normal)
+        scale = self.y_scale = output_scale(self.cfg)
+        dscale = self.d_scale = shift_scale(d, self.cfg)
+        self.plain = OutputPair.fitted(plain_region, d.Y_plain, d.Y_plain_shifted, d.dY_plain,
+                                       ("Y_plain", "Y_plain_shifted", "dY_plain"), V_PLAIN_MATH, d.defect_plain, d.s,
+                                       scale, dscale)
+        self.rot = OutputPair.fitted(rot_region, d.Y_rot, d.Y_rot_shifted, d.dY_rot, ("Y_rot", "Y_rot_shifted", "dY_rot"),
+                                     V_ROT_MATH, d.defect_rot, d.s, scale, dscale)
         self.y_maps = [self.plain.maps, self.rot.maps]
-        # why V is left alone: the rotated query and key meet as m − n; the values are mixed as they are
-        q, k, v = N.query.math, N.key.math, N.value.math
+        # why V is left alone: the rotated query and key meet as m − n; the values are mixed as they are.
+        # qₘ is the query at position m, as clip 09 writes it (qₘ = Rₘ q): q and k are the token's own, unturned
+        qm, kn, v = N.query.math, N.key.math, N.value.math
         self.why = column(
-            math(f"(R_m {{{{ {q} : q1 }}}})^T (R_n {{{{ {k} : k1 }}}}) = {{{{ {q}^T : q2 }}}} R_(n - m) {{{{ {k} : k2 }}}}",
-                 size=HEADING),
+            math(f"{{{{ {qm} : q0 }}}} dot {{{{ {kn} : k0 }}}} = (R_m {{{{ q : q1 }}}})^T (R_n {{{{ k : k1 }}}}) "
+                 f"= {{{{ q^T : q2 }}}} R_(n - m) {{{{ k : k2 }}}}", size=HEADING),
             math(f"y_m = sum_n a_(m n) {{{{ {v} : v }}}}", size=HEADING), gap="wide", align=np.zeros(3))
-        for line, groups in zip(self.why, (("q1", "k1", "q2", "k2"), ("v",))):
+        concept = {"q": (QUERY, "query"), "k": (KEY, "key"), "v": (VALUE, "value")}
+        role(self.why[0], "query")  # the line starts with qₘ, in the query's colour
+        for line, groups in zip(self.why, (("q0", "k0", "q1", "k1", "q2", "k2"), ("v",))):
             for g in groups:
-                line.select(g).set_color({"q": QUERY, "k": KEY, "v": VALUE}[g[0]])
-        rot_region.fit(self.why)
+                ink, name = concept[g[0]]
+                role(line.select(g).set_color(ink), name)
+        rot_region.fit(self.why, max_scale=self.WHY_MAX)
 
     def turn_all(self, stage_from: int, stage_to: int) -> list:
         d = self.data
@@ -318,56 +380,129 @@ class RoPERotatesQK(ClipScene):
         line = row(*[m.copy() for m in mobs], gap="wide", align="baseline")
         if line.height > self.line_h:
             line.scale(self.line_h / line.height)
-        line.move_to(self.ledger.point(LEFT + UP), aligned_edge=LEFT + UP).shift(slot * (self.line_h + GAP.tight) * DOWN)
+        if self.ledger_one_line:
+            line.scale(self.ledger_scale)
+        line.move_to(self.ledger.point(LEFT + UP), aligned_edge=LEFT + UP)
+        if slot and self.ledger_one_line:  # beside the first line
+            line.shift((self.ledger_first_w + GAP.wide * self.ledger_scale) * RIGHT)
+        elif slot:
+            line.shift(slot * (self.line_h + GAP.tight) * DOWN)
+        if slot == 0:
+            self.ledger_first_w = line.width
         return [Transform(m, t) for m, t in zip(mobs, line)]
 
     # ------------------------------------------------------------------ beats
+    # why a beat's frame is emptier than the audit's rule (at most half empty), by part: the frame holds what
+    # it must at the largest size the layout allows
+    HANDS_WHY = {"empty": "the hands are as large as the height over the notes allows (a round dial leaves its "
+                          "corners empty, and a pair each is as many dials as the width takes); the notes under them "
+                          "are what the narration reads"}
+    MAPS_WHY = {"empty": "the outputs of a few tokens are tall, narrow maps, as tall as the frame allows under the "
+                         "ledger of verdicts; the width is set by their titles and colour bars"}
+    WHY_WHY = {"empty": "two lines of mathematics, large, under the ledger of verdicts: the argument the narration "
+                        "reads, with nothing beside it to distract"}
+    CLOSE_WHY = {"empty": "the picture of the three verdicts: a hand pair and two maps of ΔY as tall as the frame "
+                          "allows under it; a map of a few tokens is tall and narrow"}
+
     def body(self) -> None:
         self.make_mobjects()
         d = self.data
+        dials = VGroup(self.dials, self.dial_caps)
         # q and k as they come out of X W: one dial per pair
         self.beat("qk", FadeIn(self.dials, lag_ratio=0.1), FadeIn(self.dial_caps), FadeIn(self.who),
-                  FadeIn(self.unrotated), run_time=1.2)
+                  FadeIn(self.unrotated), run_time=1.2, why=self.HANDS_WHY, subject=dials)
         # each turned by its own position
-        self.beat("rotate", *self.turn_all(0, 1), swap(self.unrotated, VGroup(self.at_words, self.where)), run_time=1.8)
+        self.beat("rotate", *self.turn_all(0, 1), swap(self.unrotated, VGroup(self.at_words, self.where)), run_time=1.8,
+                  why=self.HANDS_WHY, subject=dials)
         # the angle between each q and k is what the score sees
         self.arcs = VGroup(*[dial.angle_arc(0, 1, color=FG) for dial in self.dials])
-        self.beat("score", Create(self.arcs), FadeIn(self.score_row), run_time=1.0)
+        self.beat("score", Create(self.arcs), FadeIn(self.score_row), run_time=1.0,
+                  why=self.HANDS_WHY, subject=VGroup(dials, self.arcs, self.score_row))
         # slide both tokens by s: both hands of a pair turn alike, and so does the arc between them
         arc_turns = [Rotate(arc, angle=float(d.angles[2, 0, i] - d.angles[1, 0, i]), about_point=dial.center)
                      for i, (arc, dial) in enumerate(zip(self.arcs, self.dials))]
         self.beat("shift", *self.turn_all(1, 2), *arc_turns,
-                  *[swap(a, b) for a, b in zip(self.where, self.moved)], FadeIn(self.shift_line), run_time=1.8)
+                  *[swap(a, b) for a, b in zip(self.where, self.moved)], FadeIn(self.shift_line), run_time=1.8,
+                  why=self.HANDS_WHY, subject=VGroup(dials, self.arcs, self.score_row))
         self.beat("same", FadeIn(self.score_shift_row), FadeIn(self.diff_line), Indicate(self.arcs, color=HIGHLIGHT),
-                  run_time=1.0)
-        self.beat("gap", FadeIn(self.gap_row), FadeIn(self.gap_max_row), run_time=0.8)
+                  run_time=1.0, why=self.HANDS_WHY, subject=VGroup(dials, self.arcs, self.score_row, self.score_shift_row))
+        # the measured result: the dials step back, the scores and their gaps are the subject
+        self.beat("gap", dim(self.dials, self.dial_caps, self.arcs), FadeIn(self.gap_row), FadeIn(self.gap_max_row),
+                  run_time=0.8, why=self.HANDS_WHY, subject=VGroup(self.score_row, self.score_shift_row, self.gap_row, self.gap_max_row))
         # ---- V: the whole sequence, at positions 0 to T−1 and s to s+T−1; part one leaves, its result stays
         part_one = VGroup(self.dials, self.dial_caps, self.arcs, self.who, self.at_words, self.moved, self.shift_line,
                           self.diff_line, self.score_row, self.score_shift_row, self.gap_row)
         p, r = self.plain, self.rot
         self.beat("v_plain", Succession(FadeOut(part_one), AnimationGroup(*self.to_ledger([self.gap_max_row], 0)),
-                                        AnimationGroup(FadeIn(p.head), FadeIn(p.body))), run_time=1.8)
-        self.beat("v_plain_measure", FadeIn(p.measure), run_time=0.8)
+                                        AnimationGroup(FadeIn(p.head), FadeIn(p.body))), run_time=1.8,
+                  why=self.MAPS_WHY, subject=VGroup(p.head, p.body))
+        self.beat("v_plain_measure", FadeIn(p.measure), run_time=0.8, why=self.MAPS_WHY, subject=VGroup(p.body, p.measure))
         # why: the maps give way to the two lines that say it; V alone and its measure join the ledger
         self.beat("v_why", Succession(FadeOut(p.body), AnimationGroup(*self.to_ledger([p.head, p.measure], 1)),
-                                      FadeIn(self.why)), run_time=1.8)
-        self.beat("v_rot", Succession(FadeOut(self.why), AnimationGroup(FadeIn(r.head), FadeIn(r.body))), run_time=1.6)
-        worst = [SurroundingRectangle(hm.cell(*d.worst_rot), color=HIGHLIGHT, buff=0) for hm in r.maps]
-        self.beat("v_rot_measure", FadeIn(r.measure), *[Create(b) for b in worst], run_time=0.8)
+                                      FadeIn(self.why)), run_time=1.8, why=self.WHY_WHY, subject=self.why)
+        self.beat("v_rot", Succession(FadeOut(self.why), AnimationGroup(FadeIn(r.head), FadeIn(r.body))), run_time=1.6,
+                  why=self.MAPS_WHY, subject=VGroup(r.head, r.body))
+        self.worst = [role(SurroundingRectangle(hm.cell(*d.worst_rot), color=HIGHLIGHT, buff=0), "highlight")
+                      for hm in r.maps]
+        self.beat("v_rot_measure", FadeIn(r.measure), *[Create(b) for b in self.worst], run_time=0.8,
+                  why=self.MAPS_WHY, subject=VGroup(r.body, r.measure, *self.worst))
+        self.maps_at_measure = [m.copy() for m in r.maps]  # where they stood (the close moves ΔY itself)
 
     # ------------------------------------------------------------------ the close
     def takeaway(self):
-        return VGroup(self.gap_max_row, self.plain.head, self.plain.measure, self.rot.head, self.rot.measure)
+        return self.final
 
-    def bring_forward(self, take, region=None) -> list:
-        """The three measured lines, large: the scores agree over every shift, V alone keeps the
-        outputs, a rotated V moves them."""
-        gap, ph, pm, rh, rm = take
-        lines = [gap.copy(), row(ph.copy(), pm.copy(), gap="wide", align="baseline"),
-                 row(rh.copy(), rm.copy(), gap="wide", align="baseline")]
-        picture = column(*lines, gap="normal")
-        for line in lines[1:]:  # the measures in one column
-            line[1].align_to(lines[2][1], LEFT)
-        pairs = [(gap, lines[0]), (ph, lines[1][0]), (pm, lines[1][1]), (rh, lines[2][0]), (rm, lines[2][1])]
-        return end_on(self, pairs, picture)
+    def close_picture(self, cell: float) -> VGroup:
+        """The close at map cells of ``cell``: on top a hand pair (pair 0 after the shift, the arc between
+        its q and k) beside the verdict on the scores; under it, side by side, what the shift does to the
+        outputs, ΔY, with V left alone and with V rotated, each its head over its map and its verdict under
+        it, one colour bar for both."""
+        d = self.data
+        dial = VGroup(self.dials[0].copy(), self.arcs[0].copy())
+        set_level(dial, level=1.0)
+        dial.scale(self.CLOSE_DIAL / dial[0].face.height)
+        top = row(dial, self.gap_max_row.copy(), gap="wide")
+        blocks = []
+        for dY, q, head, defect in ((d.dY_plain, "dY_plain", V_PLAIN_MATH, d.defect_plain),
+                                    (d.dY_rot, "dY_rot", V_ROT_MATH, d.defect_rot)):
+            hm = shows(Heatmap(dY, self.d_scale, cell_size=cell), q)
+            block = column(math(head, size=LABEL, color=FG), titled(hm, names(math("Delta Y", size=LABEL), q)),
+                           verdict(output_gap_lhs(), defect, passed(defect)), gap="tight", align=np.zeros(3))
+            block.head, block.map, block.measure = block[0], hm, block[2]
+            blocks.append(block)
+        bar = ColorBar(self.d_scale, height=d.dY_rot.shape[0] * cell,
+                       title=names(math("Delta Y", size=SMALL, color=FG), "dY_rot"))
+        below = row(*blocks, gap="section", align="top")
+        bar.next_to(blocks[1], RIGHT, buff=GAP.wide)
+        bar.shift((blocks[1].map.get_y() - bar.frame.get_y()) * UP)
+        pic = column(top, VGroup(below, bar), gap="normal", align=np.zeros(3))
+        pic.dial, pic.score, pic.blocks, pic.bar = dial, top[1], blocks, bar
+        return pic
 
+    CLOSE_DIAL = 1.3  # units: the hand pair's dial in the close
+    TAKEAWAY_FILL = 0.95  # the close's picture may fill this share of the content area
+
+    def closing(self) -> None:
+        """The three verdicts as a picture: the scores agree over every shift (the angle between q and k is
+        all they see), V left alone keeps the outputs, a rotated V moves them (the cell that moved most boxed)."""
+        region = self.layout.content
+        W, H = region.width * self.TAKEAWAY_FILL, region.height * self.TAKEAWAY_FILL
+        lo, hi = 0.05, 0.8  # the largest cells whose picture fits the content area (it grows with the cells)
+        for _ in range(8):
+            mid = (lo + hi) / 2
+            pic = self.close_picture(mid)
+            lo, hi = (mid, hi) if pic.width <= W and pic.height <= H else (lo, mid)
+        pic = self.close_picture(lo)
+        p, r = self.plain, self.rot
+        plain_b, rot_b = pic.blocks
+        box = role(SurroundingRectangle(rot_b.map.cell(*self.data.worst_rot), color=HIGHLIGHT, buff=0), "highlight")
+        pic.add(box)
+        parts = [(self.gap_max_row, pic.score), (p.head, plain_b.head), (p.measure, plain_b.measure),
+                 (r.head, rot_b.head), (r.maps[2], rot_b.map), (r.dbar, pic.bar), (r.measure, rot_b.measure),
+                 (self.worst[2], box)]
+        anims = end_on(self, parts, pic, new=[pic.dial, plain_b[1], rot_b[1][1]])
+        self.final = VGroup(self.gap_max_row, p.head, p.measure, r.head, r.maps[2], r.dbar, r.measure, self.worst[2],
+                            pic.dial, plain_b[1], rot_b[1][1])
+        self.close_maps, self.close_dial = [plain_b.map, r.maps[2]], pic.dial
+        self.beat(self.closing_key(), *anims, run_time=1.4, hold=self.CLOSING_HOLD, subject=self.final,
+                  why=self.CLOSE_WHY)

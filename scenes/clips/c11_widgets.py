@@ -18,7 +18,8 @@ class PairDial(VGroup):
     ``vectors`` always holds what is drawn; :meth:`turn` rotates chosen hands.
     """
 
-    def __init__(self, vectors, colors: Sequence, radius: float = 1.0, scale: float | None = None, **kw):
+    def __init__(self, vectors, colors: Sequence, radius: float = 1.0, scale: float | None = None,
+                 roles: Sequence[str] | None = None, **kw):
         super().__init__(**kw)
         v = np.array(vectors, dtype=float)
         if v.ndim != 2 or v.shape[1] != 2 or v.shape[0] == 0:
@@ -37,10 +38,13 @@ class PairDial(VGroup):
             Line([0, -radius, 0], [0, radius, 0], stroke_color=DIM, stroke_width=1, stroke_opacity=0.5),
         )
         self.hands = VGroup()
-        for vec, c in zip(v, colors):
+        from scenes.kit.binding import role
+
+        for j, (vec, c) in enumerate(zip(v, colors)):
             tip = np.array([*(radius * vec / self.scale_length), 0.0])
-            self.hands.add(Arrow([0, 0, 0], tip, buff=0, color=c, stroke_width=6,
-                                 max_tip_length_to_length_ratio=0.22, max_stroke_width_to_length_ratio=14))
+            hand = Arrow([0, 0, 0], tip, buff=0, color=c, stroke_width=6,
+                         max_tip_length_to_length_ratio=0.22, max_stroke_width_to_length_ratio=14)
+            self.hands.add(role(hand, roles[j]) if roles is not None else hand)
         self.hub = Dot([0, 0, 0], radius=0.05, color=FG)
         self.add(self.face, self.axes_lines, self.hands, self.hub)
 

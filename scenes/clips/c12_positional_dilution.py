@@ -2,7 +2,11 @@
 log axis, for sinusoidal positions of a few widths; each curve is the computed one (drawn from
 real samples only).  The marker is measured by :func:`mathcore.extrapolation.ambiguity_onset`:
 the first position ``m*`` that some position ``n`` at least twice as far matches in similarity
-to position 0, so similarity stops ranking distance.  Ends on where positions blur, per width.
+to position 0, so similarity stops ranking distance.  m* is only the *first* such position: past it,
+each position either has such a farther *twin* or not (:func:`mathcore.extrapolation.ambiguity_share`),
+and the clip shows the share that do, per stretch of positions and in all, never "everything blurs".
+Ends on one lane per width (told apart up to m*, then the measured share with a twin) under the
+verdict: how many widths blur within the positions measured.
 
 The clip reads as a storyboard: the widgets (``scenes.clips.c12_widgets``) lay
 themselves out in the regions they are given; colours, scales and proof lines come from the
@@ -20,6 +24,7 @@ from manim import (
     DOWN,
     LEFT,
     RIGHT,
+    UP,
     AnimationGroup,
     Create,
     FadeIn,
@@ -35,9 +40,10 @@ from mathcore import (
 from mathcore.config import LectureConfig
 from mathcore.extrapolation import (
     AmbiguityOnset,
-    ambiguity_onset,
+    AmbiguityShare,
+    ambiguity_share,
 )
-from scenes.clips.c12_widgets import DilutionPanels
+from scenes.clips.c12_widgets import LANE, DilutionPanels, TwinLanes, right_column, share_text, twin_bins
 from scenes.figures.extrapolation import (
     base_relation,
     onsets_line,
@@ -45,7 +51,9 @@ from scenes.figures.extrapolation import (
 )
 from scenes.kit import (
     DIM,
+    FG,
     GAP,
+    LABEL,
     SMALL,
     ClipScene,
     N,
@@ -55,8 +63,10 @@ from scenes.kit import (
     names,
     shows,
 )
+from scenes.kit.binding import claim
 from scenes.kit.compose import others
-from scenes.kit.numbers import count
+from scenes.kit.numbers import Figure, count, measure
+from scenes.kit.proofs import verdict
 
 
 def and_list(items: list[str]) -> str:
@@ -71,7 +81,9 @@ def and_list(items: list[str]) -> str:
 class PositionalDilutionData:
     """``t: (n,)`` positions ``1..t_max``; ``cos: (len(widths), n)`` with ``cos[k, m-1] = cos(PE_0, PE_m)``
     at width ``widths[k]`` (``mathcore.sinusoidal_dilution``); ``onsets[k]`` from ``ambiguity_onset``;
-    ``onset_m[k]`` the onset ``m*`` (NaN where none comes up to ``t_max``)."""
+    ``onset_m[k]`` the onset ``m*`` (NaN where none comes up to ``t_max``); ``shares[k]`` which positions
+    have a twin and the share past ``m*`` (``ambiguity_share``); ``bins[k]`` those positions past ``m*``
+    in stretches of about a sixteenth of a decade, ``(lo, hi, share)`` (``c12_widgets.twin_bins``)."""
 
     t: np.ndarray
     cos: np.ndarray
@@ -79,10 +91,31 @@ class PositionalDilutionData:
     base: float
     factor: float
     onsets: tuple[AmbiguityOnset, ...]
+    shares: tuple[AmbiguityShare, ...] = ()
+    bins: tuple = ()
     onset_m: np.ndarray = field(init=False)
 
     def __post_init__(self):
         object.__setattr__(self, "onset_m", np.array([np.nan if o.t is None else o.t for o in self.onsets], float))
+        if not self.shares:
+            object.__setattr__(self, "shares", tuple(ambiguity_share(r, self.factor) for r in self.cos))
+        if not self.bins:
+            object.__setattr__(self, "bins", tuple(
+                twin_bins(a.twins, a.onset.t) if a.onset.t is not None else twin_bins(a.twins, len(a.twins) + 1)
+                for a in self.shares))
+
+    @property
+    def horizon(self) -> int:
+        """The last position whose twins (at least ``factor`` times as far) lie in the data."""
+        return self.shares[0].horizon
+
+    def found(self) -> list[int]:
+        """Curve indices with an onset, by width."""
+        return [k for k in self.by_width() if self.onsets[k].t is not None]
+
+    def most_blur(self) -> bool:
+        """Past its onset, more than half the positions of every width with one have a twin."""
+        return all(self.shares[k].checked and self.shares[k].share > 0.5 for k in self.found())
 
     @property
     def x_range(self) -> tuple[int, int]:
@@ -129,32 +162,85 @@ class PositionalDilution(ClipScene):
     """12 · Positional dilution: far positions blur together."""
 
     FACTOR = 2.0  # "a position at least twice as far"
+    # the stacked panels span the content area, but the audit's box count sees only their curves (the
+    # axes are hairlines and the grid is faint): a reviewer sees a full frame
+    FULL_PANELS = {"empty": "the stacked panels span the content area; only their curves' boxes are counted, "
+                            "not the axes' hairlines or faint grid around them"}
 
     @classmethod
     def build_data(cls, cfg: LectureConfig) -> PositionalDilutionData:
         t, cos = sinusoidal_dilution(cfg.dilution_t_max, cfg.dilution_widths, cfg.rope_base)
+        shares = tuple(ambiguity_share(r, cls.FACTOR) for r in cos)
         return PositionalDilutionData(
             t=t, cos=cos, widths=tuple(cfg.dilution_widths), base=cfg.rope_base, factor=cls.FACTOR,
-            onsets=tuple(ambiguity_onset(row_, cls.FACTOR) for row_ in cos),
+            onsets=tuple(a.onset for a in shares), shares=shares,
         )
+
+    STAGED = True
 
     def caption_values(self) -> dict:
         d = self.data
         order = d.by_width()
-        found = [(d.widths[k], d.onsets[k]) for k in order if d.onsets[k].t is not None]
-        clear = [str(d.widths[k]) for k in order if d.onsets[k].t is None]
-        parts = [f"{count(o.t)} at d = {w}" for w, o in found]
-        return {
+        found = d.found()
+        clear = [k for k in order if d.onsets[k].t is None]
+        shared = [k for k in found if d.shares[k].checked]
+        wide = shared[-1] if shared else None
+        parts = [f"{count(d.onsets[k].t)} at d = {d.widths[k]}" for k in found]
+        values = {
             "t_max": count(d.t[-1]).text,
             "widths": and_list([str(d.widths[k]) for k in order]),
             "first_width": d.widths[order[0]],
             "swing": fmt_measure(d.swing(order[0])),
             "onsets": "; ".join(parts) if parts else "nowhere",
             "onsets_line": onsets_line(d),
-            "blurred": and_list([str(w) for w, _ in found]),
-            "clear": and_list(clear),
+            "blurred": and_list([str(d.widths[k]) for k in found]),
+            "clear": and_list([str(d.widths[k]) for k in clear]),
             "n_widths": len(d.widths),
+            "n_found": len(found),
+            "horizon": count(d.horizon).text,
+            "factor": f"{d.factor:g}",
+            "shares": and_list([share_text(d.shares[k].share) for k in shared]) or "none",
         }
+        F = getattr(self, "figure", None)
+        if F is None:  # the title card: nothing drawn yet
+            return values
+        TL = self.twin_lanes
+        lanes = getattr(self, "lanes_on", False)  # the panels have become lanes (set as the meaning beat starts)
+        tags = [TL.lanes[k].tag if lanes else F.width_labels[k] for k in range(len(d.widths))]
+        solo = getattr(self, "solo_on", False) and len(F.solo)  # the first width alone, large
+        axis = (F.solo.panels[0].axes[0], F.solo.x_tick_labels) if solo else (self.stack.bottom.axes[0],
+                                                                                self.stack.x_tick_labels)
+        values.update(
+            t_max=claim(values["t_max"], *axis),
+            widths=claim(values["widths"], *[tags[k] for k in order]),
+            blurred=claim(values["blurred"], *[tags[k] for k in found] or axis),
+            clear=claim(values["clear"], *[tags[k] for k in clear] or axis),
+            onsets=claim(values["onsets"], *[F.onset_labels[k] for k in found] or axis),
+            factor=claim(values["factor"], self.rule),
+            swing=claim(values["swing"], self.swing_label),
+            half=claim(count(d.t[len(d.t) // 2]).text, F.swing),
+            first_curve=claim(f"d = {d.widths[order[0]]}", *((F.solo_curve, F.solo_label) if solo else
+                                                             (F.curves[order[0]], F.width_labels[order[0]]))),
+            swing_box=claim("A yellow box", F.swing),
+            curves=claim("one curve per width", *F.curves),
+            rings=claim("a yellow ring", *[m for m in F.markers if len(m)] or [F.swing]),
+            rule_line=claim("the rule for m*", self.rule),
+            every_panel=claim("every panel", *F.onset_labels),
+            horizon=claim(values["horizon"], TL.horizon_mark),
+            horizon_line=claim(f"m = {count(d.horizon).text}", TL.horizon_mark),
+            shares=claim(values["shares"], *[TL.share_labels[k] for k in shared] or [TL.lanes[0].clear]),
+            lanes=claim("one lane per width", *[lane.clear for lane in TL.lanes]),
+            columns=claim("grey columns", *[TL.lanes[k].columns for k in shared] or [TL.lanes[0].clear]),
+            n_found=claim(values["n_found"], *[F.onset_labels[k] for k in found] or axis),
+            verdict=claim(f"{len(found)} of {len(d.widths)} widths with an m*" if not shared else
+                          f"{share_text(d.shares[shared[-1]].share)} of the positions past m* with a twin at d = "
+                          f"{d.widths[shared[-1]]}", self.verdict),
+        )
+        if wide is not None:
+            values.update(wide=claim(str(d.widths[wide]), tags[wide]),
+                          wide_share=claim(share_text(d.shares[wide].share), TL.share_labels[wide]),
+                          wide_onset=claim(count(d.onsets[wide].t).text, F.onset_labels[wide]))
+        return values
 
     # -- which words are true for these numbers
     def variant(self, key: str) -> str:
@@ -172,14 +258,17 @@ class PositionalDilution(ClipScene):
             if smooth and all_wiggle:
                 return "wider"
             return "wider_smoother" if smooth else "wider_differ"
-        if key in ("marks", "meaning"):
+        if key == "marks":
             return key if found == n else (f"{key}_some" if found else f"{key}_none")
+        if key == "meaning":
+            if not found or not any(d.shares[k].checked for k in d.found()):
+                return "meaning_none"
+            return "meaning" if d.most_blur() else "meaning_few"
         if key == "close":
-            if found == n:
-                if n == 1:
-                    return "close_one"
-                return "close" if d.wider_waits_longer() else "close_all"
-            return "close_some" if found else "close_none"
+            shared = [k for k in d.found() if d.shares[k].checked]
+            if found == n and shared:
+                return "close" if n > 1 and d.wider_waits_longer() else "close_all"
+            return "close_some" if shared else "close_none"
         return key
 
     def make_mobjects(self) -> None:
@@ -193,73 +282,159 @@ class PositionalDilution(ClipScene):
         self.rule = math(f"m^* = min{{m : c(n) >= c(m) \"for some\" n >= {d.factor:g} m}}")
         strip, rest = self.layout.content.take_top(self.formula.height, gap=GAP.small)
         strip.place(self.formula, LEFT)
-        strip.place(self.kind, RIGHT)
+        self.kind.next_to(self.formula, RIGHT, buff=GAP.normal).align_to(self.formula, DOWN)
+        self.top_strip = strip
+        solo_region = rest
         strip, rest = rest.take_top(self.rule.height, gap=GAP.normal)
         strip.place(self.rule, LEFT)
         # ---- one panel per width on one log position axis, narrowest on top
+        # the close's right column: m* and its share, stacked when the lanes are tall enough (an estimate of
+        # a lane's height from the region the panels get; TwinLanes decides from the real one)
+        onsets = [math(f"m^* = {count(o.t).math}", size=LABEL) if o.t is not None else label("none found", size=SMALL)
+                  for o in d.onsets]
+        pcts = [math(share_text(a.share), size=LABEL) if a.checked else None for a in d.shares]
+        lane_est = LANE * (rest.height - 1.0) / len(d.widths)
+        right = right_column(onsets, pcts, lane_est)
         self.figure = P = DilutionPanels(rest, d.t, d.cos, d.widths, d.onsets, self.colors, order,
-                                         x_label=math(f'"position" {N.position.math}', size=SMALL))
+                                         x_label=math(f'"position" {N.position.math}', size=SMALL), right_width=right,
+                                         solo_region=solo_region)
         self.panels, self.curves, self.stack = P.panels, P.curves, P.stack
-        self.width_labels, self.onset_values, self.markers, self.shades = (P.width_labels, P.onset_labels, P.markers,
-                                                                           P.shades)
+        self.width_labels, self.onset_values, self.markers = P.width_labels, P.onset_labels, P.markers
+        # ---- the lanes the panels become: told apart up to m*, then the measured share with a twin
+        self.twin_lanes = TL = TwinLanes(P, d.widths, d.shares, d.bins, self.colors, float(d.t[-1]))
+        # ---- the verdict of the close, where the formula was: how many widths blur within the data
+        found = d.found()
+        n = len(d.widths)
+        shared = [k for k in found if d.shares[k].checked]
+        # the first curve's swing over its last half, printed over the box that frames it
+        self.swing_label = math(f'"span" {measure(d.swing(order[0])).math}', size=SMALL, color=FG)
+        self.swing_label.next_to(P.swing, UP, buff=GAP.hair).align_to(P.swing, RIGHT)
+        ceiling = min(self.formula.get_bottom()[1], self.kind.get_bottom()[1]) - GAP.tight
+        if self.swing_label.get_top()[1] > ceiling:  # no room over the box: on the formula's line, over its box
+            self.swing_label.set_y(self.kind.get_y()).align_to(P.swing, RIGHT)
+            if self.swing_label.get_left()[0] < self.kind.get_right()[0] + GAP.normal:  # nor there: under the axis
+                xl = (P.solo if len(P.solo) else self.stack).x_axis_label
+                self.swing_label.align_to(xl, UP).align_to(P.swing, RIGHT)
+                self.swing_label.shift(max(0.0, self.layout.content.bottom - self.swing_label.get_bottom()[1]) * UP)
+        if shared:  # the takeaway number: at the widest width with a share, how many positions past m* have a twin
+            w = shared[-1]
+            a = d.shares[w]
+            self.verdict = verdict(f'd = {d.widths[w]} ": share of" m > {count(a.onset.t).math} "with a twin"',
+                                   Figure(float(a.share), share_text(a.share), share_text(a.share)),
+                                   passed=a.share > 0.5)
+        else:
+                self.verdict = verdict(f'"widths with an" m^* "up to" {count(d.t[-1]).math}',
+                                   Figure(float(len(found)), f'{len(found)} "of" {n}', f"{len(found)} of {n}"),
+                                   passed=len(found) == n)
+        self.verdict.move_to(self.top_strip.center).align_to(self.formula, LEFT)
         # each curve shows its row of cos and its width label names it; each onset's marks show m*, its label names it
         for k, o in enumerate(d.onsets):
             P.curves[k].values = d.cos[k]
             shows(P.curves[k], f"cos[{k}]")
             names(P.width_labels[k], f"cos[{k}]")
+            shows(TL.lanes[k].columns, f"share_bins[{k}]")
             if o.t is not None:
-                P.markers[k].values = P.lanes[k].edge.values
+                P.markers[k].values = TL.lanes[k].edge.values
                 shows(P.markers[k], f"onset_m[{k}]")
-                shows(P.lanes[k].edge, f"onset_m[{k}]")
+                shows(TL.lanes[k].edge, f"onset_m[{k}]")
                 names(P.onset_labels[k], f"onset_m[{k}]")
 
     def quantities(self) -> dict:
-        """The data's arrays, and each width's curve and onset by itself (``cos[k]``, ``onset_m[k]``)."""
+        """The data's arrays, and each width's curve, onset and shares by itself (``cos[k]``, ``onset_m[k]``,
+        ``share_bins[k]``)."""
         q = super().quantities()
         d = self.data
         for k in range(len(d.widths)):
             q[f"cos[{k}]"] = d.cos[k]
             q[f"onset_m[{k}]"] = d.onset_m[k:k + 1]
+            q[f"share_bins[{k}]"] = np.asarray(d.bins[k][2], dtype=float)
         return q
+
+    def flat(self) -> dict:
+        """The excuse of a beat whose curves barely leave the top of their panels (a wide encoding over few
+        positions): the empty panel is what the measurement says, not a frame left unused."""
+        span = max(float(np.ptp(r)) for r in self.data.cos)
+        if span >= 0.5:
+            return {}
+        return {"empty": f"every curve stays within {fmt_measure(span)} of 1 over the positions measured: the "
+                         "nearly empty panels are the finding"}
+
+    def lone_lane(self) -> dict:
+        """The excuse of the lanes' beats when one width never blurs: its one lane, coloured all the way,
+        is the whole finding (the left and right columns keep their label and "none found")."""
+        d = self.data
+        if len(d.widths) > 1 or d.found():
+            return {}
+        return {"empty": "one width that never blurs: its single lane, coloured all the way, is the finding"}
 
     def body(self) -> None:
         self.make_mobjects()
-        P, d = self.figure, self.data
+        P, d, TL = self.figure, self.data, self.twin_lanes
+        flat = self.flat()
         first, rest = d.by_width()[0], d.by_width()[1:]
-        axes = [AnimationGroup(Create(p.axes), FadeIn(p.grid), FadeIn(p.y_tick_labels)) for p in self.panels]
-        self.beat("axes", FadeIn(self.formula), FadeIn(self.kind), *axes, FadeIn(self.stack.x_tick_labels),
-                  FadeIn(self.stack.x_axis_label), FadeIn(P.zeros), Create(self.curves[first]), run_time=2.2)
-        self.beat(self.variant("first"), FadeIn(self.width_labels[first]), Create(P.swing), run_time=1.0)
-        if rest:
-            self.beat(self.variant("wider"), FadeOut(P.swing), *[Create(self.curves[k]) for k in rest],
-                      *[FadeIn(self.width_labels[k]) for k in rest], run_time=2.2)
-            self.beat("rule", FadeIn(self.rule, shift=GAP.small * DOWN), run_time=1.0)
+        if rest:  # the first width alone, large; the others join it in panels of their own
+            S = P.solo
+            self.solo_on = True
+            self.beat("axes", FadeIn(self.formula), FadeIn(self.kind), Create(S.panels[0].axes), FadeIn(S.panels[0].grid),
+                      FadeIn(S.panels[0].y_tick_labels), FadeIn(S.x_tick_labels), FadeIn(S.x_axis_label),
+                      FadeIn(P.solo_zero), Create(P.solo_curve), FadeIn(P.solo_label), run_time=2.2,
+                      subject=VGroup(S, P.solo_curve, P.solo_label, P.solo_zero), why=flat)
+            self.beat(self.variant("first"), Create(P.swing), FadeIn(self.swing_label), run_time=1.0,
+                      subject=VGroup(S, P.solo_curve, P.solo_label, P.solo_zero, P.swing, self.swing_label),
+                      why=flat)
+            axes = [AnimationGroup(FadeIn(p.axes), FadeIn(p.grid), FadeIn(p.y_tick_labels)) for p in self.panels]
+            self.solo_on = False
+            self.beat(self.variant("wider"), FadeOut(P.swing), FadeOut(self.swing_label), FadeOut(VGroup(S, P.solo_zero)), *axes,
+                      FadeIn(self.stack.x_tick_labels), FadeIn(self.stack.x_axis_label), FadeIn(P.zeros),
+                      ReplacementTransform(P.solo_curve, self.curves[first]),
+                      ReplacementTransform(P.solo_label, self.width_labels[first]),
+                      *[Create(self.curves[k]) for k in rest], *[FadeIn(self.width_labels[k]) for k in rest],
+                      run_time=2.2, subject=P, why={**self.FULL_PANELS, **flat})
+            self.beat("rule", FadeIn(self.rule, shift=GAP.small * DOWN), run_time=1.0, subject=VGroup(self.rule, P),
+                      why={**self.FULL_PANELS, **flat})
         else:
-            self.beat("rule", FadeOut(P.swing), FadeIn(self.rule, shift=GAP.small * DOWN), run_time=1.0)
+            axes = [AnimationGroup(Create(p.axes), FadeIn(p.grid), FadeIn(p.y_tick_labels)) for p in self.panels]
+            self.beat("axes", FadeIn(self.formula), FadeIn(self.kind), *axes, FadeIn(self.stack.x_tick_labels),
+                      FadeIn(self.stack.x_axis_label), FadeIn(P.zeros), Create(self.curves[first]),
+                      FadeIn(self.width_labels[first]), run_time=2.2, subject=P, why=flat)
+            self.beat(self.variant("first"), Create(P.swing), FadeIn(self.swing_label), run_time=1.0,
+                      subject=VGroup(P, P.swing, self.swing_label), why=flat)
+            self.beat("rule", FadeOut(P.swing), FadeOut(self.swing_label), FadeIn(self.rule, shift=GAP.small * DOWN), run_time=1.0,
+                      subject=VGroup(self.rule, P), why=flat)
         self.beat(self.variant("marks"),
                   LaggedStart(*[AnimationGroup(FadeIn(self.markers[k]), FadeIn(self.onset_values[k])) for k in
-                                d.by_width()], lag_ratio=0.4), run_time=2.0)
-        self.add(P.zones, self.shades)
-        self.bring_to_back(P.zones, self.shades)
-        self.beat(self.variant("meaning"), *[s.animate.set_fill(opacity=0.3) for s in self.shades if len(s.points)],
-                  *[z.animate.set_fill(opacity=0.15) for z in P.zones], run_time=1.0)
+                                d.by_width()], lag_ratio=0.4), run_time=2.0,
+                  subject=VGroup(self.rule, P, self.markers, self.onset_values), why=flat)
+        # the panels become lanes: the curves go, each lane shows what its curve measured
+        self.lanes_on = True
+        bottom = self.stack.bottom
+        leave = [self.rule, *self.curves, P.zeros, *self.markers, *[VGroup(p.grid, p.axes[1], p.y_tick_labels) for p in self.panels],
+                 *[p.axes[0] for p in self.panels if p is not bottom]]
+        moves = [self.onset_values[k].animate.move_to(TL.onset_spots[k]) for k in TL.onset_spots]
+        tags = [ReplacementTransform(w, lane.tag) for w, lane in zip(self.width_labels, TL.lanes)]
+        self.beat(self.variant("meaning"), AnimationGroup(*[FadeOut(m) for m in leave]),
+                  LaggedStart(AnimationGroup(*tags, *moves, *[FadeIn(VGroup(l.clear, l.rest, l.frame, l.edge)) for l in TL.lanes]),
+                              AnimationGroup(*[FadeIn(l.columns, shift=GAP.tight * UP) for l in TL.lanes],
+                                             FadeIn(TL.share_labels), FadeIn(TL.key), FadeIn(TL.horizon_mark)),
+                              lag_ratio=0.6),
+                  run_time=2.4, subject=VGroup(TL, self.onset_values, self.stack.bottom.axes[0],
+                                               self.stack.x_tick_labels, self.stack.x_axis_label),
+                  why=self.lone_lane())
 
-    # -- the close: the panels collapse into one lane per width, coloured while positions are told apart
+    # -- the close: the lanes under the verdict, the formulas gone
     def takeaway(self):
-        P = self.figure
-        return VGroup(P.lanes, P.key, P.onset_labels, self.rule, P.stack.bottom.axes[0], self.stack.x_tick_labels,
+        TL = self.twin_lanes
+        return VGroup(self.verdict, TL, self.onset_values, self.stack.bottom.axes[0], self.stack.x_tick_labels,
                       self.stack.x_axis_label)
 
     def closing_key(self) -> str:
         return self.variant("close")
 
-    def bring_forward(self, take, region=None) -> list:
-        P = self.figure
-        grow = [ReplacementTransform(s, lane.blurred) for s, lane in zip(self.shades, P.lanes) if len(s.points)]
-        grow += [ReplacementTransform(z, lane.clear) for z, lane in zip(P.zones, P.lanes)]
-        grow += [ReplacementTransform(w, lane.tag) for w, lane in zip(P.width_labels, P.lanes)]
-        new = [lane.edge for lane in P.lanes] + [P.key]
-        keep = [*P.lanes, P.key, P.width_labels, P.onset_labels, self.rule, P.stack.bottom.axes[0],
-                self.stack.x_tick_labels, self.stack.x_axis_label, *self.shades, *P.zones]
-        return [FadeOut(others(self, keep)), *grow, *[FadeIn(m) for m in new]]
+    def closing(self) -> None:
+        take = self.takeaway()
+        self.beat(self.closing_key(), *self.bring_forward(take), run_time=1.4, hold=self.CLOSING_HOLD, subject=take,
+                  why=self.lone_lane())
 
+    def bring_forward(self, take, region=None) -> list:
+        return [FadeOut(self.formula), FadeOut(self.kind), FadeOut(self.rule),
+                FadeIn(self.verdict, shift=GAP.small * DOWN)]

@@ -17,16 +17,18 @@ from manim import (
     VGroup,
 )
 
+from scenes.figures.extrapolation import share_percent as share_text
 from scenes.kit import numbers
 from scenes.kit.compose import GAP
-from scenes.kit.layout import LayoutError, Region, background
+from scenes.kit.layout import LayoutError, Region
 from scenes.kit.plots import MARK, STROKE, Plot, _decades, bar, vertical
+from scenes.kit.binding import role
 from scenes.kit.theme import DIM, FG, HIGHLIGHT, LABEL, SMALL, label, math
 
 MIN_PANEL = 0.62  # the shortest stacked panel that still prints its y ticks apart
 
 
-LANE = 0.6  # the tallest lane of clip 12's close
+LANE = 0.85  # the share of its panel's height a lane of clip 12's close takes
 
 
 class PanelStack(VGroup):
@@ -102,13 +104,18 @@ class DilutionPanels(VGroup):
     Parts, indexed by data index ``k``: ``panels[k]``, ``curves[k]``, ``width_labels[k]``
     (``d = w``, left, in the curve's colour), ``onset_labels[k]`` (``m* = …``, right),
     ``markers[k]`` (drop, link, dot, ring at ``m*``, ring at its witness; empty without an
-    onset), ``shades[k]`` (the blurred zone past ``m*``) and ``zones[k]`` (before it, where positions are
-    told apart; both invisible until shown), and the close's
-    ``lanes[k]`` (``clear``: ``1 … m*`` in the width's colour; ``blurred``: past ``m*``; ``edge``).
-    ``swing`` outlines the range of the first curve's last half (where it swings)."""
+    onset).  ``left_room`` and ``right_room`` are the label columns' widths (``right_room`` at least
+    ``right_width``, for what the close prints there: pass the widest ``m*`` line with its share after it,
+    and the panels make room for whichever way the close sets them, see :func:`right_column`).
+
+    With more than one width, the first (``order[0]``) is drawn alone first, filling the whole region:
+    ``solo`` (its plot, with the shared x axis), ``solo_curve``, ``solo_zero``, ``solo_label``; ``swing``
+    outlines the range of that curve's last half (where it swings) on the solo plot, which fills
+    ``solo_region`` (default: ``region``) but for the left label column.  With one width,
+    ``solo`` is empty and ``swing`` sits on its panel."""
 
     def __init__(self, region: Region, t: np.ndarray, cos: np.ndarray, widths: Sequence[int], onsets, colors,
-                 order: Sequence[int], x_label: Mobject):
+                 order: Sequence[int], x_label: Mobject, right_width: float = 0.0, solo_region: Region | None = None):
         super().__init__()
         n = len(widths)
         t_max = float(t[-1])
@@ -116,9 +123,9 @@ class DilutionPanels(VGroup):
         self.onset_labels = VGroup(*[
             math(f"m^* = {numbers.count(o.t).math}", size=LABEL, color=colors[k]) if o.t is not None
             else label("none found", size=SMALL, color=DIM) for k, o in enumerate(onsets)])
-        left_w = max(m.width for m in self.width_labels) + GAP.normal
-        right_w = max(m.width for m in self.onset_labels) + GAP.wide
-        mid = Region(region.left + left_w, region.right - right_w, region.bottom, region.top, "panels")
+        self.left_room = max(m.width for m in self.width_labels) + GAP.normal
+        self.right_room = max(max(m.width for m in self.onset_labels), right_width) + GAP.wide
+        mid = Region(region.left + self.left_room, region.right - self.right_room, region.bottom, region.top, "panels")
         rank = {k: r for r, k in enumerate(order)}
         kw = dict(x_log=True, x_ticks=_decades(t_max), y_ticks=[-1, 0, 1], x_label=x_label,
                   rows=[rank[k] for k in range(n)])
@@ -133,52 +140,183 @@ class DilutionPanels(VGroup):
                                for k, (p, row_) in enumerate(zip(self.panels, cos))])
         self.centres = [p.axes[0].get_y() + h / 2 for p in self.panels]
         x_right = self.panels[0].axes[0].get_right()[0]
+        tick_left = min(p.y_tick_labels.get_left()[0] for p in self.panels)
         for k, (wl, ol) in enumerate(zip(self.width_labels, self.onset_labels)):
-            wl.move_to([region.left, self.centres[k], 0], aligned_edge=LEFT)
+            wl.move_to([tick_left - GAP.small, self.centres[k], 0], aligned_edge=RIGHT)  # beside its panel
             ol.move_to([x_right + GAP.normal, self.centres[k], 0], aligned_edge=LEFT)
-        # the first curve's last half: the range it swings over
+        # the first width alone, filling the region, before the others join it
         k0 = order[0]
-        half = cos[k0][len(t) // 2:]
+        self.solo, self.solo_curve, self.solo_zero, self.solo_label = VGroup(), VGroup(), VGroup(), VGroup()
         p0 = self.panels[k0]
+        if n > 1:
+            room = solo_region or region
+            solo_mid = Region(room.left + self.left_room, room.right - GAP.wide, room.bottom, room.top, "solo")
+            solo = PanelStack(1, solo_mid, (1, t_max), (-1, 1), x_log=True, x_ticks=_decades(t_max), y_ticks=[-1, 0, 1],
+                              x_label=x_label.copy())
+            p0 = solo.panels[0]
+            self.solo = solo
+            self.solo_curve = p0.curve(t, cos[k0], color=colors[k0], stroke_width=STROKE * 3 / 4)
+            self.solo_zero = p0.hline(0.0, color=DIM, dashed=True, stroke_width=STROKE / 2)
+            self.solo_label = self.width_labels[k0].copy().move_to(
+                [p0.y_tick_labels.get_left()[0] - GAP.small, p0.axes[0].get_y() + solo.panel_height / 2, 0],
+                aligned_edge=RIGHT)
+        # the first curve's last half: the range it swings over
+        half = cos[k0][len(t) // 2:]
         a, b = p0.to_point(t[len(t) // 2], half.min()), p0.to_point(t_max, half.max())
-        self.swing = Rectangle(width=b[0] - a[0] + MARK, height=max(b[1] - a[1], MARK / 2) + MARK,
-                               stroke_color=HIGHLIGHT, stroke_width=STROKE).move_to((a + b) / 2)
-        # onsets: markers, the blurred zone, the close's lanes
-        self.markers, self.shades, self.zones, self.lanes = VGroup(), VGroup(), VGroup(), VGroup()
-        lane_h = min(h / 2, LANE)
+        self.swing = role(Rectangle(width=b[0] - a[0] + MARK, height=max(b[1] - a[1], MARK / 2) + MARK,
+                                    stroke_color=HIGHLIGHT, stroke_width=STROKE).move_to((a + b) / 2), "highlight")
+        # onsets: a drop to the axis, a link to the witness, the dot, and a ring at each end
+        self.markers = VGroup()
         for k, (p, o) in enumerate(zip(self.panels, onsets)):
-            y = self.centres[k]
             if o.t is None:
                 self.markers.add(VGroup())
-                x_edge = x_right
-            else:
-                p_t, p_s = p.to_point(o.t, o.cos_t), p.to_point(o.witness, o.cos_witness)
-                self.markers.add(VGroup(
-                    DashedLine(p.to_point(o.t, -1), p_t, stroke_color=HIGHLIGHT, stroke_width=STROKE * 2 / 3,
-                               dash_length=GAP.hair),
-                    DashedLine(p_t, p_s, stroke_color=HIGHLIGHT, stroke_width=STROKE * 2 / 3, dash_length=GAP.hair),
-                    p.dot(o.t, o.cos_t, color=colors[k], radius=MARK / 2),
-                    Circle(radius=MARK, stroke_color=HIGHLIGHT, stroke_width=STROKE).move_to(p_t),
-                    Circle(radius=MARK, stroke_color=HIGHLIGHT, stroke_width=STROKE).move_to(p_s)))
-                x_edge = p_t[0]
-            shade = bar(x_edge, x_right, y, h, DIM, 0.0) if o.t is not None else VGroup()
-            self.shades.add(background(shade) if o.t is not None else shade)
-            self.zones.add(background(bar(p.axes[0].get_left()[0], x_edge, y, h, colors[k], 0.0)))
-            x0 = p.axes[0].get_left()[0]
-            clear = bar(x0, x_edge, y, lane_h, colors[k], 0.85)
-            blurred = bar(x_edge, x_right, y, lane_h, DIM, 0.35) if o.t is not None else VGroup()
-            edge = vertical(x_edge, y - lane_h / 2 - GAP.hair, y + lane_h / 2 + GAP.hair, HIGHLIGHT) if o.t is not None \
-                else VGroup()
-            tag = self.width_labels[k].copy()
-            lane = VGroup(clear, blurred, edge, tag)
-            lane.clear, lane.blurred, lane.edge, lane.tag = clear, blurred, edge, tag
-            edge.values = np.array([np.nan if o.t is None else o.t], dtype=float)
-            self.lanes.add(lane)
-        # the lanes' key, over the top lane: what the colour and the grey mean
-        top = order[0]
-        y = self.centres[top] + lane_h / 2 + GAP.tight
-        self.key = VGroup(label("told apart", size=SMALL, color=FG))
-        self.key[0].move_to([self.panels[top].axes[0].get_left()[0], y, 0], aligned_edge=DOWN + LEFT)
-        if any(o.t is not None for o in onsets):  # something blurred: its word at the other end
-            self.key.add(label("blurred", size=SMALL, color=DIM).move_to([x_right, y, 0], aligned_edge=DOWN + RIGHT))
+                continue
+            p_t, p_s = p.to_point(o.t, o.cos_t), p.to_point(o.witness, o.cos_witness)
+            self.markers.add(VGroup(
+                role(DashedLine(p.to_point(o.t, -1), p_t, stroke_color=HIGHLIGHT, stroke_width=STROKE * 2 / 3,
+                                dash_length=GAP.hair), "highlight"),
+                role(DashedLine(p_t, p_s, stroke_color=HIGHLIGHT, stroke_width=STROKE * 2 / 3, dash_length=GAP.hair),
+                     "highlight"),
+                p.dot(o.t, o.cos_t, color=colors[k], radius=MARK / 2),
+                role(Circle(radius=MARK, stroke_color=HIGHLIGHT, stroke_width=STROKE).move_to(p_t), "highlight"),
+                role(Circle(radius=MARK, stroke_color=HIGHLIGHT, stroke_width=STROKE).move_to(p_s), "highlight")))
         self.add(self.stack, self.zeros, self.curves)
+
+
+def twin_bins(twins: np.ndarray, start: int, per_decade: int = 16) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The positions ``start … M`` (``twins: (M,)``, ``twins[m-1]``: position ``m`` has a twin) cut into
+    stretches about ``1/per_decade`` of a decade long on a log axis: ``(lo, hi, share)``, stretch ``j``
+    holding the positions ``lo[j] … hi[j] − 1`` of which ``share[j]`` have a twin.  Every position in
+    ``start … M`` is in exactly one stretch (the aggregation the lanes draw; nothing re-invented)."""
+    M = len(twins)
+    if start > M:
+        return np.zeros(0, int), np.zeros(0, int), np.zeros(0)
+    n = max(1, int(np.ceil(np.log10((M + 1) / start) * per_decade)))
+    edges = np.unique(np.round(np.geomspace(start, M + 1, n + 1)).astype(int))
+    edges[0], edges[-1] = start, M + 1
+    lo, hi = edges[:-1], edges[1:]
+    share = np.array([twins[a - 1:b - 1].mean() for a, b in zip(lo, hi)])
+    return lo, hi, share
+
+
+class TwinLanes(VGroup):
+    """Clip 12's honest close: one lane per width over the position axis of ``panels`` (a
+    :class:`DilutionPanels`), in the same rows.  A lane is coloured from 1 to ``m*`` (no position there
+    has a twin: told apart); past ``m*``, each stretch of positions (``bins[k]``: ``lo, hi, share`` from
+    :func:`twin_bins`) is a grey column as tall as the share of its positions that have a twin, inside
+    a frame as tall as all of them; the lane stops at ``horizon`` (the last position whose twins lie in
+    the data).  ``shares[k]`` (an ``AmbiguityShare``) is printed beside ``m*`` on the right.
+
+    Parts by data index ``k``: ``lanes[k]`` with ``.clear``, ``.columns`` (``.values``: the shares
+    drawn), ``.frame``, ``.edge``, ``.tag``; ``share_labels[k]``; and ``key`` (what colour and grey mean),
+    ``horizon_mark`` (an empty box closing each lane past the last judged position, and the
+    words naming it)."""
+
+    REST_OPACITY = 0.35  # a lane past m*: its colour, faint, behind the grey columns
+
+    def __init__(self, panels: DilutionPanels, widths: Sequence[int], shares, bins, colors, t_max: float):
+        super().__init__()
+        P = panels
+        h = P.stack.panel_height
+        lane_h = h * LANE
+        self.lane_height = lane_h
+        p0 = P.panels[0]
+        x0, x_right = p0.axes[0].get_left()[0], p0.axes[0].get_right()[0]
+        self.lanes, self.share_labels = VGroup(), VGroup()
+        for k, a in enumerate(shares):
+            p, y = P.panels[k], P.centres[k]
+            M = a.horizon
+            xm = p.to_point(max(M, 1), 0)[0]
+            o = a.onset
+            x_edge = p.to_point(o.t, 0)[0] if o.t is not None else xm
+            clear = bar(x0, x_edge, y, lane_h, colors[k], 1.0)
+            # past m*, the lane keeps its colour (faint) where a position has no twin: one way to draw "no twin"
+            rest = bar(x_edge, max(xm, x_edge + 1e-3), y, lane_h, colors[k], self.REST_OPACITY) if o.t is not None \
+                else VGroup()
+            columns = VGroup()
+            lo, hi, share = bins[k]
+            for a_, b_, s_ in zip(lo, hi, share):
+                xa, xb = p.to_point(a_, 0)[0], p.to_point(min(b_, M), 0)[0] if b_ <= M else xm
+                if s_ > 0:
+                    columns.add(bar(xa, max(xb, xa + 1e-3), y - lane_h / 2 + lane_h * s_ / 2, lane_h * s_, FG, 0.55))
+            columns.values = np.asarray(share, dtype=float)
+            frame = Rectangle(width=max(xm - x_edge, 1e-3), height=lane_h, stroke_color=DIM,
+                              stroke_width=STROKE / 2).move_to([(x_edge + xm) / 2, y, 0]) if o.t is not None \
+                else VGroup()
+            edge = role(vertical(x_edge, y - lane_h / 2 - GAP.hair, y + lane_h / 2 + GAP.hair, HIGHLIGHT), "highlight") \
+                if o.t is not None else VGroup()
+            edge.values = np.array([np.nan if o.t is None else o.t], dtype=float)
+            tag = P.width_labels[k].copy().move_to([x0 - GAP.small, y, 0], aligned_edge=RIGHT)  # beside its lane
+            lane = VGroup(clear, rest, frame, columns, edge, tag)
+            lane.clear, lane.columns, lane.frame, lane.edge, lane.tag = clear, columns, frame, edge, tag
+            lane.rest = rest
+            self.lanes.add(lane)
+            if o.t is not None and a.checked:
+                pct = share_text(a.share)
+                lab = math(pct, size=LABEL, color=colors[k])
+                if P.onset_labels[k].height + lab.height + GAP.hair > lane_h:  # one line: set apart by a dot
+                    lab = math(f"dot.c med {pct}", size=LABEL, color=colors[k])
+            else:
+                lab = VGroup()
+            self.share_labels.add(lab)
+        # each share beside its m*, on the right: under it when the lane is tall enough for two lines, else
+        # after it on the same line (``onset_spots[k]``: where m* moves to make room)
+        self.onset_spots = {}
+        for k, lab in enumerate(self.share_labels):
+            if not lab.family_members_with_points():
+                continue
+            ol = P.onset_labels[k]
+            stacked = ol.height + lab.height + GAP.hair <= lane_h  # else the label starts with its dot
+            pair = VGroup(ol.copy(), lab.copy())
+            if stacked:
+                pair.arrange(DOWN, aligned_edge=LEFT, buff=GAP.hair)
+            else:
+                pair.arrange(RIGHT, buff=GAP.small)
+                pair[1].align_to(pair[0], DOWN)
+            pair.move_to(ol, aligned_edge=LEFT).set_y(P.centres[k])
+            lab.move_to(pair[1])
+            self.onset_spots[k] = pair[0].get_center()
+        # the key over the top lane: what the colour and the grey columns mean
+        top = min(range(len(shares)), key=lambda k: -P.centres[k])
+        y = P.centres[top] + lane_h / 2 + GAP.tight
+        self.key = VGroup(math('"colour: no twin"', size=SMALL, color=FG).move_to([x0, y, 0], aligned_edge=DOWN + LEFT))
+        if any(a.onset.t is not None for a in shares):
+            xs = [P.panels[k].to_point(a.onset.t, 0)[0] for k, a in enumerate(shares) if a.onset.t is not None]
+            xm0 = P.panels[0].to_point(max(shares[0].horizon, 1), 0)[0]
+            grey = math('"grey: share with a twin"', size=SMALL, color=DIM).move_to(
+                [xm0 - GAP.small, y, 0], aligned_edge=DOWN + RIGHT)
+            if grey.get_left()[0] < self.key[0].get_right()[0] + GAP.normal:  # no room beside: above it
+                grey.move_to([x0, y + self.key[0].height + GAP.tight, 0], aligned_edge=DOWN + LEFT)
+            self.key.add(grey)
+        # past the last judged position its twins would lie beyond the data: each lane ends in an empty
+        # box there, named once over the top lane
+        M = shares[0].horizon
+        xm = P.panels[0].to_point(max(M, 1), 0)[0]
+        words = math(f'"judged to" m = {numbers.count(M).math}', size=SMALL, color=DIM)
+        words.move_to([xm - GAP.tight, self.key[0].get_y(), 0], aligned_edge=RIGHT)
+        if len(self.key) > 1 and self.key[1].get_right()[0] > words.get_left()[0] - GAP.normal:
+            words.move_to([xm + GAP.tight, self.key[0].get_y(), 0], aligned_edge=LEFT)
+        if words.get_right()[0] > x_right + P.right_room - GAP.tight:  # no room there either: over the box
+            words.move_to([(xm + x_right) / 2, self.key[0].get_y() + words.height + GAP.tight, 0])
+        boxes = VGroup()
+        if x_right - xm > GAP.hair:
+            for k in range(len(shares)):
+                boxes.add(Rectangle(width=x_right - xm, height=lane_h, stroke_color=DIM, stroke_width=STROKE / 2)
+                          .move_to([(xm + x_right) / 2, P.centres[k], 0]))
+        self.unjudged = boxes
+        self.horizon_mark = VGroup(boxes, words)
+        self.add(self.lanes, self.share_labels, self.key, self.horizon_mark)
+
+
+def right_column(onset_labels: Sequence[Mobject], share_labels: Sequence[Mobject], lane_h: float) -> float:
+    """The width the close's right column needs: each ``m*`` with its share under it when both fit in a
+    lane ``lane_h`` tall, else after it on one line (as :class:`TwinLanes` sets them)."""
+    w = 0.0
+    for ol, lab in zip(onset_labels, share_labels):
+        if lab is None:
+            w = max(w, ol.width)
+        elif ol.height + lab.height + GAP.hair <= lane_h:
+            w = max(w, ol.width, lab.width)
+        else:
+            w = max(w, ol.width + GAP.small + lab.width + math("dot.c med", size=LABEL).width)
+    return w

@@ -1,7 +1,11 @@
 """13 ``ExtrapolationCliff`` (§11): train length L; walking a position past it, the learned
 table ends at ``n_max`` (no row for the position), sinusoidal stays defined but unseen, RoPE's
 slow pairs turn to angles never seen in training while fast pairs have wrapped many times.
-Ends on the count of RoPE pairs at unseen angles per position beside the table's wall.
+
+Staged in three pictures, one at a time: the schemes' lanes over the position axis (the table's
+wall); then RoPE's pairs at one position, a strip over a pair axis of its own with two dials under
+their bars; then the chart of unseen pairs at every position.  Ends on that chart under two
+verdicts: the table has no row past nₘₐₓ, and one step past training most pairs are at new angles.
 
 The clip reads as a storyboard: the widgets (``scenes.clips.c13_widgets``) lay
 themselves out in the regions they are given; colours, scales and proof lines come from the
@@ -16,6 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 from manim import (
+    DOWN,
+    LEFT,
     UP,
     AnimationGroup,
     Create,
@@ -60,8 +66,10 @@ from scenes.kit import (
     shows,
     stage,
 )
-from scenes.kit.numbers import count
+from scenes.kit.binding import claim, role
+from scenes.kit.numbers import Figure, count
 from scenes.kit.plots import vertical
+from scenes.kit.proofs import verdict
 
 
 @dataclass(frozen=True)
@@ -141,11 +149,19 @@ class ExtrapolationCliff(ClipScene):
             stop_masks=unseen_at, wrapped=wrapped,
         )
 
+    STAGED = True
+    UNTRAINED_BLANK = {"empty": "the lanes stop at L on purpose: the positions past training are still blank on the "
+                                "axis, and the next beat colours them"}
+    WALL_ENDS = {"empty": "the learned lane ends at its wall: the blank after it is the table's missing rows, the "
+                          "point of these beats"}
+    FULL_CHART = {"empty": "the chart spans the content area; only its curve's and area's boxes are counted, not the "
+                           "axes' hairlines and grid, and the count is zero (a line on the axis) up to L"}
+
     def caption_values(self) -> dict:
         d = self.data
-        fast = int(d.stop_turns[2, 0])
+        fast = int(d.stop_turns[3, 0])
         missing = first_missing(d)
-        return {
+        v = {
             "L": count(d.train_length).text, "L_last": count(d.train_length - 1).text, "n_max": count(d.n_max).text,
             "n_last": count(d.n_max - 1).text, "x_max": count(d.x_max).text, "pairs": d.n_pairs,
             "head_dim": d.head_dim, "jump": int(d.stop_counts[1]), "wrapped": d.n_wrapped,
@@ -154,6 +170,39 @@ class ExtrapolationCliff(ClipScene):
             "no_row": no_row_text(missing) if missing is not None else "every position has a row",
             "proof": "; ".join(cliff_proof(d)),
         }
+        if not hasattr(self, "chart"):  # the title card: nothing drawn yet
+            return v
+        C, B, P = self.chart, self.big, self.pairs
+        axis = (C.plot.axes[0], C.plot.x_tick_labels)
+        phase = getattr(self, "phase", "lanes")
+        if phase == "lanes":
+            v.update(L=claim(v["L"], C.L_tick), L_last=claim(v["L_last"], C.L_tick), n_max=claim(v["n_max"], C.n_tick),
+                     n_last=claim(v["n_last"], C.n_tick), x_max=claim(v["x_max"], *axis),
+                     no_row=claim(v["no_row"], B.no_row), lanes=claim("two lanes", B.trained),
+                     pale=claim("slate grey", *[m for m in (B.untrained, B.unseen) if len(m.points)]),
+                     wall=claim("a red wall", B.wall), walker=claim("a yellow marker", self.walker),
+                     wall_box=claim("framed in yellow", self.wall_box))
+        elif phase == "pairs":
+            v.update(m_now=claim(f"m = {count(d.stops[P.stop]).text}", P.m.current),
+                     L_last=claim(v["L_last"], P.m.current), L=claim(v["L"], P.m.current),
+                     x_max=claim(v["x_max"], P.m.current), pairs=claim(str(d.n_pairs), P.count),
+                     jump=claim(str(v["jump"]), P.count), far_count=claim(str(v["far_count"]), P.count),
+                     strip=claim(f"a strip of all {d.n_pairs} pairs", P.strip, P.pair_axis),
+                     dials=claim("two dials", *P.dials), arcs=claim("the arc training covered", P.arcs),
+                     slow=claim(str(d.pairs[1]), P.words[1]), wrapped=claim(str(d.n_wrapped), self.bracket)
+                     if len(self.bracket) else v["wrapped"], bracket=claim("A yellow bracket", self.bracket)
+                     if len(self.bracket) else claim("The fast pair's dial", P.dials[0]),
+                     fast_box=claim("the fast pair's dial", self.fast_box),
+                     head_dim=claim(str(d.head_dim), P.pair_axis))
+        else:  # the chart
+            v.update(L=claim(v["L"], C.L_tick), L_last=claim(v["L_last"], C.L_tick), n_max=claim(v["n_max"], C.n_tick),
+                     x_max=claim(v["x_max"], *axis), chart=claim("a chart of unseen pairs per position", C.curve, C.title),
+                     jump=claim(str(v["jump"]), C.curve), pairs=claim(str(d.n_pairs), C.plot.y_tick_labels),
+                     lane=claim("the learned table's lane", self.table_lane.trained, self.table_lane.wall),
+                     proof=claim(f"{self.v_table.figure.text}; {self.v_rope.figure.text}", self.v_rope, self.v_table),
+                     area=claim("slate grey", C.area),
+                     marks=claim("yellow dots", self.proof.dots))
+        return v
 
     def variant(self, key: str) -> str:
         """The worded variant of ``key`` that the measured values make true."""
@@ -169,8 +218,8 @@ class ExtrapolationCliff(ClipScene):
             return "wrapped" if d.n_wrapped > 0 else "wrapped_none"
         if key == "far":
             return "far" if d.stop_counts[3] > 0 else "far_none"
-        if key == "close":
-            return "close" if d.stop_counts[1:].any() else "close_none"
+        if key in ("chart", "close"):
+            return key if d.stop_counts[1:].any() else f"{key}_none"
         return key
 
     def x_of(self, m: float) -> float:
@@ -181,10 +230,21 @@ class ExtrapolationCliff(ClipScene):
         L, n_max, x_max = d.train_length, d.n_max, d.x_max
         region = self.layout.content
         titles = ("learned table", "sinusoidal")
-        thin = label(titles[0], size=SMALL).height  # a thin lane is as tall as its title
-        # ---- the chart of unseen RoPE pairs: its position axis is every lane's axis
+        # ---- the close's verdicts, over the chart: the table's wall and RoPE's cliff, each with its figure
+        jump = int(d.stop_counts[1])
+        nm = 'n_"max"'
+        self.v_table = verdict("", Figure(0.0, f'"learned table: no row past" {nm}',
+                                          "learned table: no row past nₘₐₓ"), passed=False)
+        self.v_rope = verdict("", Figure(float(jump), f'"RoPE at" m = {count(L).math}":" {jump} "of" {d.n_pairs} '
+                                                      '"pairs at unseen angles"',
+                                         f"RoPE at m = {count(L).text}: {jump} of {d.n_pairs} pairs at unseen angles"),
+                              passed=jump == 0)
+        self.verdicts = VGroup(self.v_table, self.v_rope).arrange(DOWN, aligned_edge=LEFT, buff=GAP.small)
+        self.verdicts.move_to(region.point(UP + LEFT), aligned_edge=UP + LEFT)
+        # ---- the chart of unseen RoPE pairs under them; its position axis is the lanes' axis too
         self.chart = C = CliffChart(region, d.positions, d.unseen, d.n_pairs, L, n_max,
-                                    top_room=SchemeLanes.height(len(titles), thin), title="RoPE: pairs at unseen angles")
+                                    top_room=self.verdicts.height + GAP.normal,
+                                    title="RoPE: pairs at unseen angles, per position")
         self.plot = C.plot
         shows(C.curve, "unseen")
         names(C.title, "unseen")
@@ -192,28 +252,34 @@ class ExtrapolationCliff(ClipScene):
         self.guides = C.guides
         missing = first_missing(d)
         no_row = no_row_text(missing if missing is not None else n_max)
-        # ---- the lanes: large while they are the subject, then thin over the chart
+        # ---- the lanes, large over the axis
+        thin = label(titles[0], size=SMALL).height
         ax_y = C.plot.axes[0].get_y()
-        big_band = Region(region.left, region.right, ax_y + GAP.section, region.top, "lanes")
-        big_bar = min(big_band.height / len(titles) - thin - GAP.section, 1)
-        self.big = SchemeLanes(big_band, self.x_of, L, n_max, x_max, titles, big_bar, no_row)
-        self.lanes = SchemeLanes(C.lanes_band, self.x_of, L, n_max, x_max, titles, thin, no_row)
-        self.wall = self.lanes.wall
-        self.LANE_A, self.LANE_B = self.lanes.lane_y  # tests read these
-        # ---- the walker: a marker through the lanes and on the axis, moved together
-        x0 = self.x_of(d.stops[0])
-        self.walker = VGroup(*[vertical(x0, y - thin / 2 - GAP.hair, y + thin / 2 + GAP.hair, HIGHLIGHT)
-                               for y in self.lanes.lane_y], vertical(x0, ax_y, ax_y + GAP.normal, HIGHLIGHT))
-        # ---- the pairs at the walker's position, where the chart was
-        spot = Region(region.left, region.right, ax_y + GAP.normal, C.title.get_top()[1], "pairs")
-        self.pairs = PairsAtPosition(spot, d.stops, d.stop_masks, d.pairs, d.stop_angles, d.stop_turns, d.arcs,
+        big_band = Region(region.left, region.right, ax_y + GAP.normal, region.top, "lanes")
+        big_bar = min(big_band.height / len(titles) - thin - 2 * GAP.small, 1.6)
+        self.big = B = SchemeLanes(big_band, self.x_of, L, n_max, x_max, titles, big_bar, no_row)
+        self.lanes = B
+        self.wall = B.wall
+        self.LANE_A, self.LANE_B = B.lane_y  # tests read these
+        # ---- over the chart (where the verdicts will be): the learned table's lane again, thin, with its wall
+        band = Region(region.left, region.right, self.verdicts.get_bottom()[1], region.top, "table lane")
+        self.table_lane = SchemeLanes(band, self.x_of, L, n_max, x_max, titles[:1], thin, no_row)
+        # ---- the walker: a marker through the lanes and on the axis, at the table's last row
+        xw = self.x_of(n_max)
+        half = big_bar / 2 + GAP.small
+        self.walker = role(VGroup(*[vertical(xw, y - half, y + half, HIGHLIGHT) for y in B.lane_y],
+                                  vertical(xw, ax_y, ax_y + GAP.normal, HIGHLIGHT)), "highlight")
+        self.wall_box = role(SurroundingRectangle(self.wall, color=HIGHLIGHT, buff=GAP.tight), "highlight")
+        # ---- the pairs at one position, on axes of their own, filling the content area
+        self.pairs = PairsAtPosition(region, d.stops, d.stop_masks, d.pairs, d.stop_angles, d.stop_turns, d.arcs,
                                      ("fast", "slow"))
         self.dials = self.pairs.dials
         self.bracket = self.pairs.wrapped_outline(d.wrapped)
+        self.fast_box = role(SurroundingRectangle(VGroup(self.dials[0], self.pairs.words[0]), color=HIGHLIGHT,
+                                                  buff=GAP.small), "highlight")
         # the close's measured figures: the count at every distinct stop past training
         past = sorted(set(d.stops[1:]))
         self.proof = C.proof_marks(past, [int(d.stop_counts[d.stops.index(m)]) for m in past], d.n_pairs)
-        self.wall_box = SurroundingRectangle(self.wall, color=HIGHLIGHT, buff=GAP.tight)
 
     # readouts the tests read
     @property
@@ -225,40 +291,53 @@ class ExtrapolationCliff(ClipScene):
         return self.pairs.count
 
     def walk(self, stop: int) -> list:
-        return [self.walker.animate.set_x(self.x_of(self.data.stops[stop])), *self.pairs.to_stop(stop)]
+        return self.pairs.to_stop(stop)
 
     def body(self) -> None:
         self.make_mobjects()
         C, B, P = self.chart, self.big, self.pairs
-        self.beat("train", FadeIn(B.titles), FadeIn(B.trained), Create(C.plot.axes[0]), FadeIn(C.plot.x_tick_labels),
-                  FadeIn(self.L_tick), FadeIn(C.axis_label), run_time=1.4)
-        self.beat(self.variant("schemes"), FadeIn(B.untrained), FadeIn(B.unseen), Create(B.wall), FadeIn(self.n_tick),
-                  FadeIn(self.annotations.leaders), run_time=1.4)
-        # the lanes shrink to the top first; then the chart comes in where they were
-        self.beat("rope", LaggedStart(ReplacementTransform(B, self.lanes),
-                                      AnimationGroup(FadeIn(C.body), FadeIn(C.title), Create(C.curve), FadeIn(C.area),
-                                                     FadeIn(C.guides)), lag_ratio=1), run_time=2.4)
-        self.beat("dials", stage([C.body, C.title, C.curve, C.area, C.guides], [P], lag=1), FadeIn(self.walker),
-                  run_time=1.6)
-        self.beat(self.variant("step"), *self.walk(1), run_time=1.2)
-        self.beat(self.variant("wall"), *self.walk(2), Create(self.wall_box), run_time=1.6)
+        axis = C.axis
+        lanes = VGroup(B, axis)
+        # ---- 1. the lanes over the position axis
+        self.phase = "lanes"
+        self.beat("train", FadeIn(B.titles), FadeIn(B.trained), FadeIn(B.seen_words), Create(C.plot.axes[0]), FadeIn(C.plot.x_tick_labels),
+                  FadeIn(self.L_tick), FadeIn(C.axis_label), run_time=1.4, subject=lanes, why=self.UNTRAINED_BLANK)
+        self.beat(self.variant("schemes"), FadeIn(B.untrained), FadeIn(B.unseen), FadeIn(B.unseen_words), Create(B.wall), FadeIn(self.n_tick),
+                  FadeIn(self.annotations.leaders), run_time=1.4, subject=lanes, why=self.WALL_ENDS)
+        self.beat(self.variant("wall"), FadeIn(self.walker), Create(self.wall_box), run_time=1.4,
+                  subject=VGroup(lanes, self.walker, self.wall_box), why=self.WALL_ENDS)
         self.beat("error", Flash(self.wall.get_center(), color=FAILED, line_length=GAP.normal, flash_radius=GAP.wide),
-                  FadeOut(self.wall_box), FadeIn(self.lanes.no_row, shift=GAP.tight * UP), run_time=1.0)
-        self.fast_box = SurroundingRectangle(VGroup(self.dials[0], self.pairs.words[0]), color=HIGHLIGHT,
-                                             buff=GAP.small)
-        self.beat(self.variant("wrapped"), Create(self.fast_box), FadeIn(self.bracket), run_time=1.2)
-        self.beat(self.variant("far"), FadeOut(self.fast_box), FadeOut(self.bracket), *self.walk(3), run_time=1.6)
+                  FadeOut(self.wall_box), FadeIn(B.no_row, shift=GAP.tight * UP), run_time=1.0,
+                  subject=VGroup(lanes, self.walker, B.no_row), why=self.WALL_ENDS)
+        # ---- 2. RoPE's pairs at one position, on axes of their own
+        self.phase = "pairs"
+        self.beat("rope", stage([lanes, self.walker, B.no_row], [P], lag=1), run_time=1.8, subject=P)
+        self.beat(self.variant("step"), *self.walk(1), run_time=1.2, subject=P)
+        # framed as it reads now (its words changed width at the step)
+        self.fast_box = role(SurroundingRectangle(VGroup(self.dials[0], P.words[0]), color=HIGHLIGHT, buff=GAP.small),
+                             "highlight")
+        self.beat(self.variant("wrapped"), Create(self.fast_box), FadeIn(self.bracket), run_time=1.2,
+                  subject=VGroup(P, self.fast_box, self.bracket))
+        self.beat(self.variant("far"), FadeOut(self.fast_box), FadeOut(self.bracket), *self.walk(3), run_time=1.6,
+                  subject=P)
+        # ---- 3. the count at every position
+        self.phase = "chart"
+        T = self.table_lane
+        self.beat(self.variant("chart"), stage([P.on_screen()], [axis, C.body, C.title, C.area, C.curve, C.guides, T,
+                                                                 T.no_row], lag=1), run_time=1.8, subject=C, why=self.FULL_CHART)
 
-    # -- the close: the pairs give way to the chart again, beside the table's wall
+    # -- the close: the verdicts over the chart, with the counts where they were measured
     def takeaway(self):
-        C = self.chart
-        return VGroup(self.lanes, self.lanes.no_row, C, self.proof)
+        return VGroup(self.verdicts, self.chart, self.proof)
 
     def closing_key(self) -> str:
         return self.variant("close")
 
-    def bring_forward(self, take, region=None) -> list:
-        C = self.chart
-        return [stage([self.pairs.on_screen(), self.walker], [C.body, C.title, C.area, C.curve, C.guides, self.proof],
-                      lag=1)]
+    def closing(self) -> None:
+        take = self.takeaway()
+        self.beat(self.closing_key(), *self.bring_forward(take), run_time=1.4, hold=self.CLOSING_HOLD, subject=take,
+                  why=self.FULL_CHART)
 
+    def bring_forward(self, take, region=None) -> list:
+        T = self.table_lane  # the table's lane gives way to its verdict, and RoPE's joins it
+        return [stage([T, T.no_row], [self.verdicts], shift=GAP.small * DOWN, lag=0.6), FadeIn(self.proof)]

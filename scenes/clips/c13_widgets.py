@@ -22,8 +22,9 @@ from manim import (
 )
 
 from scenes.kit import numbers
+from scenes.kit.binding import role
 from scenes.kit.compose import GAP, column, row
-from scenes.kit.layout import Region, place_annotations
+from scenes.kit.layout import Region, overlay, place_annotations
 from scenes.kit.motion import swap
 from scenes.kit.plots import MARK, MAX_CELL, STROKE, Plot, _box, _decades, bar, vertical
 from scenes.kit.theme import BG, DIM, FAILED, FG, HEADING, HIGHLIGHT, LABEL, SEEN, SMALL, UNSEEN, label, math
@@ -104,8 +105,8 @@ class CliffChart(VGroup):
         x_max = float(positions[-1])
         self.title = label(title, size=SMALL, color=FG)
         self.axis_label = math('"position" m', size=SMALL)
-        self.L_tick = math(f"L = {numbers.count(L).math}", size=LABEL, color=SEEN)
-        self.n_tick = math(f'n_"max" = {numbers.count(n_max).math}', size=LABEL, color=FAILED)
+        self.L_tick = role(math(f"L = {numbers.count(L).math}", size=LABEL, color=SEEN), "seen")
+        self.n_tick = role(math(f'n_"max" = {numbers.count(n_max).math}', size=LABEL, color=FAILED), "failed")
         ticks = [0, n_pairs // 2, n_pairs]
         probe = Plot((1, x_max), (0, n_pairs), width=region.width, height=1.0, x_log=True, x_ticks=_decades(x_max),
                      y_ticks=ticks)
@@ -135,16 +136,17 @@ class CliffChart(VGroup):
         self.axis_label.next_to(VGroup(keep, self.annotations), DOWN, buff=GAP.tight).set_x(p.axes[0].get_center()[0])
         self.axis = VGroup(p.axes[0], keep, self.annotations, self.axis_label)  # the ruler: stays all clip long
         self.body = VGroup(p.axes[1], p.grid, p.y_tick_labels)  # the chart's own furniture
-        self.curve = p.curve(positions, unseen, color=UNSEEN, stroke_width=STROKE * 3 / 4)
+        self.curve = role(p.curve(positions, unseen, color=UNSEEN, stroke_width=STROKE), "unseen")
         self.curve.values = unseen
         pts = self.curve.points
         corners = [p.to_point(positions[0], 0), pts[0], *pts[3::4], p.to_point(positions[-1], 0)]
-        self.area = Polygon(*corners, stroke_width=0, fill_color=UNSEEN, fill_opacity=0.3)
+        self.area = role(Polygon(*corners, stroke_width=0, fill_color=UNSEEN, fill_opacity=0.3), "unseen")
         top = p.axes[1].get_top()[1]
         self.proof_y = top - row_h / 2  # the row of the close's measured counts
         g_top = p.to_point(1, n_pairs)[1]
-        self.guides = VGroup(vertical(self.x_of(L), ax_y, g_top, SEEN, STROKE * 2 / 3, dashed=True),
-                             vertical(self.x_of(n_max), ax_y, g_top, FAILED, STROKE * 2 / 3, dashed=True))
+        self.guides = VGroup(role(vertical(self.x_of(L), ax_y, g_top, SEEN, STROKE * 2 / 3, dashed=True), "seen"),
+                             role(vertical(self.x_of(n_max), ax_y, g_top, FAILED, STROKE * 2 / 3, dashed=True),
+                                  "failed"))
         self.lanes_band = Region(region.left, region.right, top + self.title.height + GAP.normal, region.top, "lanes")
         self.add(self.axis, self.body, self.title, self.area, self.curve, self.guides)
 
@@ -154,16 +156,17 @@ class CliffChart(VGroup):
     def proof_marks(self, stops: Sequence[int], counts: Sequence[int], n_pairs: int) -> VGroup:
         """A dot on the curve at each of ``stops`` and, in a row under the chart's top, its count
         (``41 of 64``), spread apart with leaders down to the dots: the measured figures of the close."""
-        dots = VGroup(*[self.plot.dot(m, c, color=HIGHLIGHT, radius=MARK / 2) for m, c in zip(stops, counts)])
-        words = [label(f"{int(c)} of {n_pairs}", size=SMALL, color=UNSEEN, weight="BOLD") for c in counts]
+        dots = role(VGroup(*[self.plot.dot(m, c, color=HIGHLIGHT, radius=MARK / 2) for m, c in zip(stops, counts)]),
+                    "highlight")
+        words = [label(f"{int(c)} of {n_pairs}", size=SMALL, color=FG, weight="BOLD") for c in counts]
         p = self.plot
         spread = place_annotations(words, [np.array([d.get_x(), self.proof_y, 0]) for d in dots], side=DOWN,
                                    gap=GAP.normal, bounds=(p.axes[0].get_left()[0], p.axes[0].get_right()[0]),
                                    leader_min=np.inf)
         for w in words:
             w.set_y(self.proof_y)
-        leaders = VGroup(*[Line(w.get_bottom() + GAP.hair * DOWN, d.get_center(), stroke_color=HIGHLIGHT,
-                                stroke_width=STROKE / 2) for w, d in zip(words, dots)])
+        leaders = role(VGroup(*[Line(w.get_bottom() + GAP.hair * DOWN, d.get_center(), stroke_color=HIGHLIGHT,
+                                     stroke_width=STROKE / 2) for w, d in zip(words, dots)]), "highlight")
         out = VGroup(leaders, dots, spread.labels)
         out.dots, out.words, out.leaders = dots, spread.labels, leaders
         return out
@@ -185,21 +188,47 @@ class SchemeLanes(VGroup):
             ys.append(title.get_bottom()[1] - GAP.small - bar_height / 2)
         self.lane_y = ys
         x0, xL, xn, xe = x_of(1), x_of(L), x_of(n_max), x_of(x_max)
-        self.trained = VGroup(*[bar(x0, xL, y, bar_height, SEEN, 0.85) for y in ys])
-        self.untrained = bar(xL, xn, ys[0], bar_height, UNSEEN, 0.45) if n_max > L else VGroup()
-        self.unseen = bar(xL, xe, ys[1], bar_height, UNSEEN, 0.45)
-        self.wall = vertical(xn, ys[0] - bar_height / 2 - GAP.hair, ys[0] + bar_height / 2 + GAP.hair, FAILED,
-                             STROKE * 3)
-        self.no_row = label(no_row, size=SMALL, color=FAILED)
-        ty = self.titles[0].get_y()
+        self.trained = role(VGroup(*[bar(x0, xL, y, bar_height, SEEN, 1.0) for y in ys]), "seen")
+        self.untrained = role(bar(xL, xn, ys[0], bar_height, UNSEEN, 1.0), "unseen") if n_max > L else VGroup()
+        self.unseen = role(bar(xL, xe, ys[1], bar_height, UNSEEN, 1.0), "unseen") if len(ys) > 1 else VGroup()
+        self.wall = role(vertical(xn, ys[0] - bar_height / 2 - GAP.small, ys[0] + bar_height / 2 + GAP.small, FAILED,
+                                  STROKE * 3), "failed")
+        self.no_row = role(label(no_row, size=SMALL, color=FAILED), "failed")
+        # the table's answer past its wall, on the data: in the learned lane past the wall (on two lines if
+        # need be), else on the title's row beside the wall (never across it: the walker stands there)
+        ty, y0 = self.titles[0].get_y(), ys[0]
         top = self.titles[0]
-        first_clear_spot(self.no_row, [
-            lambda m: m.move_to([xn + GAP.small, ty, 0], aligned_edge=LEFT).align_to(top, UP),
-            lambda m: m.move_to([band.right, ty, 0], aligned_edge=RIGHT).align_to(top, UP),
-            lambda m: m.move_to([xn - GAP.small, ty, 0], aligned_edge=RIGHT).align_to(top, UP),
-        ], [top], bounds=band, pad=GAP.normal)
+        words = no_row.split(" ")
+        cut = len(words) // 2 + len(words) % 2
+        two = role(VGroup(label(" ".join(words[:cut]), size=SMALL, color=FAILED),
+                          label(" ".join(words[cut:]), size=SMALL, color=FAILED)).arrange(DOWN, aligned_edge=LEFT,
+                                                                                           buff=GAP.hair), "failed")
+        two.move_to([xn + GAP.normal, y0, 0], aligned_edge=LEFT)
+        if band.contains(two) and two.height <= bar_height + 2 * GAP.tight:
+            self.no_row = two
+        else:
+            first_clear_spot(self.no_row, [
+                lambda m: m.move_to([xn - GAP.small, ty, 0], aligned_edge=RIGHT).align_to(top, UP),
+                lambda m: m.move_to([xn + GAP.small, ty, 0], aligned_edge=LEFT).align_to(top, UP),
+                lambda m: m.move_to([band.right, ty, 0], aligned_edge=RIGHT).align_to(top, UP),
+            ], [top], bounds=band, pad=GAP.normal)
+        # what each colour means, written on the bars themselves where the words fit (dark on the light bars)
+        self.words, self.seen_words, self.unseen_words = VGroup(), VGroup(), VGroup()
+        for text, piece, group in (("seen in training", self.trained[0], self.seen_words),
+                                   ("never trained", self.untrained, self.unseen_words),
+                                   ("seen in training", self.trained[-1] if len(ys) > 1 else VGroup(), self.seen_words),
+                                   ("defined, never seen", self.unseen, self.unseen_words)):
+            if not len(piece.points) or bar_height < label("x", size=SMALL).height + 2 * GAP.tight:
+                continue
+            lo, hi = piece.get_left()[0], piece.get_right()[0]
+            if piece is self.unseen and xL < xn < xe:  # clear of the walker, which stops at the wall's position
+                lo, hi = max(((xL, xn), (xn, xe)), key=lambda span: span[1] - span[0])
+            w = label(text, size=SMALL, color=BG).move_to([(lo + hi) / 2, piece.get_y(), 0])
+            if w.width + 2 * GAP.small <= hi - lo:
+                group.add(overlay(w, piece))
+        self.words.add(self.seen_words, self.unseen_words)
         self.band = band
-        self.add(self.titles, self.trained, self.untrained, self.unseen, self.wall)
+        self.add(self.titles, self.trained, self.untrained, self.unseen, self.wall, self.words)
 
     @staticmethod
     def height(n: int, bar_height: float) -> float:
@@ -208,10 +237,12 @@ class SchemeLanes(VGroup):
 
 
 class PairsAtPosition(VGroup):
-    """Every RoPE pair at one position ``m`` (clip 13): a strip of ``n_pairs`` squares, seen in
-    training or not (``masks[s]`` at stop ``s``: True = unseen), the count, and two dials for the
-    ``pairs`` shown (their hand at the pair's angle, the arc training covered in the seen colour,
-    the full turns made, seen or unseen).  :meth:`to_stop` animates every part to stop ``s``."""
+    """Every RoPE pair at one position ``m`` (clip 13), filling ``region`` on axes of its own: the position
+    ``m`` and the count of pairs at unseen angles on top; a strip of ``n_pairs`` bars over a pair axis
+    (``i`` from 0, the fastest, to the slowest), each bar seen in training or not (``masks[s]`` at stop
+    ``s``: True = unseen); and under their bars two dials for the ``pairs`` shown (the hand at the pair's
+    angle, the arc training covered in the seen colour, the full turns made, seen or unseen).
+    :meth:`to_stop` animates every part to stop ``s``."""
 
     def __init__(self, region: Region, stops: Sequence[int], masks: np.ndarray, pairs: Sequence[int],
                  angles: np.ndarray, turns: np.ndarray, arcs: np.ndarray, names: Sequence[str]):
@@ -222,53 +253,75 @@ class PairsAtPosition(VGroup):
         self.n_pairs = n
         self.stop = 0
         self.names = tuple(names)
-        # ---- one row: the position m, one square per pair (seen or unseen there), the count
-        m_w = max(math(f"m = {numbers.count(m).math}", size=HEADING).width for m in stops)
+        # ---- the top row: the position m (left) and the count (right)
         probe = max((label(self.count_text(s), size=LABEL, weight="BOLD") for s in range(len(stops))),
                     key=lambda m: m.width)
-        side = min((region.width - m_w - GAP.normal - probe.width - GAP.wide) / n, MAX_CELL)
-        self.strip = VGroup(*[Rectangle(width=side, height=side, stroke_color=BG, stroke_width=1)
-                              for _ in range(n)]).arrange(RIGHT, buff=0)
         self.m = MathReadout(f"m = {numbers.count(stops[0]).math}", np.array([region.left, 0, 0]), HEADING,
                              color=HIGHLIGHT)
-        y = region.top - max(probe.height, self.m.current.height) / 2
+        role(self.m.current, "highlight")
+        top_h = max(probe.height, self.m.current.height)
+        y = region.top - top_h / 2
         self.m.anchor = np.array([region.left, y, 0])
         self.m.current.move_to(self.m.anchor, aligned_edge=LEFT)
-        self.strip.move_to([region.left + m_w + GAP.normal, y, 0], aligned_edge=LEFT)
-        self._paint(self.strip, self.masks[0])
         self.count = label(self.count_text(0), size=LABEL, weight="BOLD", color=self._count_color(0))
-        self.count.next_to(self.strip, RIGHT, buff=GAP.wide)
-        self.count_anchor = self.count.get_left()
-        self.marks = VGroup(*[SurroundingRectangle(self.strip[i], color=HIGHLIGHT, buff=0, stroke_width=STROKE)
-                              for i in self.pairs])
-        # ---- the two dials, each with its words beside it
-        top = y - max(probe.height, self.m.current.height) / 2 - GAP.normal
+        role(self.count, self._count_role(0))
+        self.count.move_to([region.right, y, 0], aligned_edge=RIGHT)
+        self.count_anchor = self.count.get_right()
+        # ---- the strip: one bar per pair over its own axis
+        self.axis_label = math(f'"pair" i", fastest to slowest (head dim {2 * n})"', size=SMALL)
+        tick_h = label("0", size=SMALL).height
+        inset = label(str(n - 1), size=SMALL).width / 2 + GAP.hair  # the end ticks stay inside the region
+        side = (region.width - 2 * inset) / n
+        bar_h = min(1.4, max(0.45, (region.height - top_h) * 0.24))
+        y_bar = region.top - top_h - GAP.normal - bar_h / 2
+        self.strip = VGroup(*[Rectangle(width=side, height=bar_h, stroke_color=BG, stroke_width=1)
+                              for _ in range(n)]).arrange(RIGHT, buff=0)
+        self.strip.move_to([region.center[0], y_bar, 0])
+        self._paint(self.strip, self.masks[0])
+        ticks = sorted({0, n // 4, n // 2, 3 * n // 4, n - 1}) if n >= 8 else list(range(n))
+        self.ticks = VGroup(*[label(str(i), size=SMALL, color=DIM).next_to(self.strip[i], DOWN, buff=GAP.tight)
+                              for i in ticks])
+        self.axis_label.next_to(self.ticks, DOWN, buff=GAP.tight).set_x(self.strip.get_x())
+        self.pair_axis = VGroup(self.ticks, self.axis_label)
+        self.marks = role(VGroup(*[SurroundingRectangle(self.strip[i], color=HIGHLIGHT, buff=0, stroke_width=STROKE)
+                                   for i in self.pairs]), "highlight")
+        # ---- the two dials, each under its bar, its words beside it
+        top = self.axis_label.get_bottom()[1] - GAP.normal
         words = [self._words(k, 0) for k in range(len(pairs))]
         text_w = max(self._words(k, s).width for k in range(len(pairs)) for s in range(len(stops))) + GAP.small
         k_n = len(pairs)
         radius = min((top - region.bottom) / 2 - GAP.small,
-                     (region.width - k_n * (text_w + GAP.normal) - (k_n - 1) * GAP.section) / (2 * k_n))
+                     (region.width - 2 * GAP.small - k_n * (text_w + GAP.normal) - (k_n - 1) * GAP.section) / (2 * k_n))
         cy = top - radius - GAP.small
         col_w = 2 * radius + GAP.normal + text_w
-        x = region.center[0] - (k_n * col_w + (k_n - 1) * GAP.section) / 2
+        # each column as near under its pair's bar as the region and the other column allow
+        xs = [float(self.strip[i].get_x()) - radius for i in pairs]
+        lefts = []
+        lo = region.left + GAP.small  # room for a frame round the first column
+        for k, x in enumerate(xs):
+            room_right = region.right - GAP.small - (k_n - k) * col_w - (k_n - k - 1) * GAP.section
+            x = min(max(x, lo), room_right)
+            lefts.append(x)
+            lo = x + col_w + GAP.section
         self.dials, self.arcs, self.words = [], VGroup(), []
         for k, i in enumerate(pairs):
+            x = lefts[k]
             dial = VectorDial(float(angles[0, k]), radius=radius, color=FG, show_ticks=True)
             dial.move_to([x + radius, cy, 0])
-            arc = Arc(radius=radius, start_angle=0, angle=float(arcs[k]), arc_center=dial.center,
-                      stroke_color=SEEN, stroke_width=STROKE * 3)
+            arc = role(Arc(radius=radius, start_angle=0, angle=float(arcs[k]), arc_center=dial.center,
+                           stroke_color=SEEN, stroke_width=STROKE * 3), "seen")
             w = words[k]
             w.move_to([x + 2 * radius + GAP.normal, cy, 0], aligned_edge=LEFT)
             self.dials.append(dial)
             self.arcs.add(arc)
             self.words.append(w)
-            x += col_w + GAP.section
         self.dial_group = VGroup(*self.dials, self.arcs, *self.words)
-        self.add(self.strip, self.count, self.marks, self.m.current, self.dial_group)
+        self.add(self.strip, self.pair_axis, self.count, self.m.current, self.marks, self.dial_group)
 
     def on_screen(self) -> VGroup:
         """Every part as drawn now (the figures swapped in at the last stop included)."""
-        return VGroup(self.strip, self.count, self.marks, self.m.current, *self.dials, self.arcs, *self.words)
+        return VGroup(self.strip, self.pair_axis, self.count, self.marks, self.m.current, *self.dials,
+                      self.arcs, *self.words)
 
     # -- words
     def count_text(self, s: int) -> str:
@@ -277,19 +330,24 @@ class PairsAtPosition(VGroup):
     def _count_color(self, s: int):
         return UNSEEN if self.masks[s].any() else SEEN
 
+    def _count_role(self, s: int) -> str:
+        return "unseen" if self.masks[s].any() else "seen"
+
     def _words(self, k: int, s: int) -> VGroup:
         i = self.pairs[k]
         n = int(self.turns[s, k])
         unseen = bool(self.masks[s, i])
+        state = role(label("unseen" if unseen else "seen", size=SMALL, color=UNSEEN if unseen else SEEN,
+                           weight="BOLD"), "unseen" if unseen else "seen")
         return column(label(f"{self.names[k]} pair", size=SMALL, color=DIM), math(f"i = {i}", size=SMALL, color=DIM),
                       row(label(f"{numbers.count(n).text} turn{'' if n == 1 else 's'}", size=SMALL, color=FG),
-                          label("unseen" if unseen else "seen", size=SMALL, color=UNSEEN if unseen else SEEN,
-                                weight="BOLD"), gap="small", align="baseline"), gap="hair")
+                          state, gap="small", align="baseline"), gap="hair")
 
     @staticmethod
     def _paint(strip: VGroup, mask: np.ndarray) -> None:
         for sq, u in zip(strip, mask):
-            sq.set_fill(UNSEEN if u else SEEN, opacity=1.0 if u else 0.85)
+            sq.set_fill(UNSEEN if u else SEEN, opacity=1.0)
+            sq._role = "unseen" if u else "seen"
 
     # -- motion
     def to_stop(self, s: int) -> list:
@@ -297,8 +355,12 @@ class PairsAtPosition(VGroup):
         target = self.strip.copy()
         self._paint(target, self.masks[s])
         anims = [Transform(self.strip, target), self.m.to(f"m = {numbers.count(self.stops[s]).math}")]
+        for sq, u in zip(self.strip, self.masks[s]):  # the role the bar ends in
+            sq._role = "unseen" if u else "seen"
+        role(self.m.current, "highlight")
         new = label(self.count_text(s), size=LABEL, weight="BOLD", color=self._count_color(s))
-        new.move_to(self.count_anchor, aligned_edge=LEFT)
+        role(new, self._count_role(s))
+        new.move_to(self.count_anchor, aligned_edge=RIGHT)
         anims.append(swap(self.count, new))
         self.count = new
         for k, dial in enumerate(self.dials):
@@ -310,9 +372,9 @@ class PairsAtPosition(VGroup):
         return anims
 
     def wrapped_outline(self, wrapped: np.ndarray) -> VGroup:
-        """A frame round the squares of the pairs that went all the way round in training."""
+        """A frame round the bars of the pairs that went all the way round in training."""
         idx = np.flatnonzero(wrapped)
         if not idx.size:
             return VGroup()
-        return SurroundingRectangle(self.strip[int(idx[0]):int(idx[-1]) + 1], color=HIGHLIGHT, buff=GAP.hair,
-                                    stroke_width=STROKE)
+        return role(SurroundingRectangle(self.strip[int(idx[0]):int(idx[-1]) + 1], color=HIGHLIGHT, buff=GAP.hair,
+                                         stroke_width=STROKE), "highlight")

@@ -17,8 +17,12 @@ from manim import (
     DOWN,
     LEFT,
     ORIGIN,
+    AnimationGroup,
+    Arc,
     Create,
     FadeIn,
+    FadeOut,
+    Succession,
     VGroup,
 )
 
@@ -34,7 +38,10 @@ from mathcore.extrapolation import (
     pair_angles,
     pairs_without_a_turn,
     rope_wavelengths,
+    training_arcs,
 )
+from mathcore.measure import rope_unseen_pairs
+from mathcore.positions import LEARNED_STD
 from scenes.clips.c14_widgets import TableView, WavelengthChart, capped_table
 from scenes.figures.extrapolation import (
     base_colors,
@@ -65,7 +72,12 @@ from scenes.kit import (
     shows,
     stage,
 )
+from scenes.kit.binding import claim, role
+from scenes.kit.numbers import Figure
+from scenes.kit.proofs import verdict
 from scenes.kit.compose import others
+from scenes.kit.motion import Dim
+from scenes.kit.theme import SEEN, UNSEEN
 from scenes.kit.numbers import count
 
 
@@ -89,9 +101,18 @@ class GPT2ToLLaMAData:
     wl_llama2: np.ndarray  # (head_dim/2,) positions per full turn of each pair, base LLaMA-2
     wl_llama3: np.ndarray  # the same at LLaMA-3's base
     wl_range: tuple[float, float]  # the powers of ten around both
-    slow_pairs: int  # LLaMA-2 pairs without a full turn in its train_length
+    slow_pairs: int  # LLaMA-2 pairs without a full turn in its own train_length, at its own base
     n_pairs: int
-    beyond_angle: float = 0.0  # LLaMA-2's pair 0 angle (mod 2π) at position n_max, where GPT-2 has no row
+    slow_pairs3: int = 0  # LLaMA-3's, from its own base and train length
+    slow_index: int = 0  # the close's slow pair: LLaMA-2's slowest
+    slow_position: int = 0  # where the close shows it: twice LLaMA-2's train length, past training
+    slow_angle: float = 0.0  # its angle there (mod 2π)
+    slow_arc: float = 0.0  # the arc of angles it swept in training
+    slow_unseen: bool = False  # that angle is one training never reached (mathcore.rope_unseen_pairs)
+
+    def slow_of(self, k: int) -> int:
+        """The pairs that never complete a turn in training, per model (0: LLaMA-2, 1: LLaMA-3)."""
+        return (self.slow_pairs, self.slow_pairs3)[k]
 
     @property
     def wavelengths(self) -> np.ndarray:
@@ -102,9 +123,23 @@ class GPT2ToLLaMAData:
         return int(self.table.size)
 
 
+def period_text(wl: float) -> str:
+    """Positions per full turn as said and printed: ``≈ 6`` for 2π, ``54 410``, ``≈ 2.6 million``."""
+    n = round(float(wl))
+    f = count(n)
+    return f.text if (f.text.startswith("≈") or np.isclose(wl, n, rtol=0, atol=1e-9)) or n >= 1000 else f"≈ {f.text}"
+
+
 class GPT2ToLLaMA(ClipScene):
     """14 · From GPT-2 to LLaMA: a table with a last row, and rotations with none."""
 
+    STAGED = True
+    TRUE_SHAPE = {"empty": "one table at the full content height in its true shape (1024 rows by 768 features, "
+                           "4:3): taller than wide, so its sides stay dark; the corner enlarged fills them next"}
+    FULL_PLOT = {"empty": "the log plot spans the content area; only its curves' and labels' boxes are counted, "
+                          "not the axes' hairlines and grid"}
+    PAIR = {"empty": "the close is the pair it compares, each large with its words: GPT-2's capped table and "
+                     "LLaMA-2's slow pair past training under its verdict; nothing else on purpose"}
     ZOOM = (8, 12)
     SAMPLE = (32, 12)  # rows, features of the whole table drawn as cells
 
@@ -114,28 +149,49 @@ class GPT2ToLLaMA(ClipScene):
         table = learned_absolute_table(g.d_model, g.n_max, cfg.seed)
         rows, cols = sample_rows(g.n_max, cls.SAMPLE[0]), sample_rows(g.d_model, cls.SAMPLE[1])
         wl2, wl3 = rope_wavelengths(l2.head_dim, l2.rope_base), rope_wavelengths(l3.head_dim, l3.rope_base)
+        slow_i, slow_m = l2.head_dim // 2 - 1, 2 * l2.train_length
         return GPT2ToLLaMAData(
             gpt2=g, llama2=l2, llama3=l3, table=table, zoom=cls.ZOOM, cmap=cfg.cmap_signed,
             sample_rows=rows, sample_cols=cols, sample=table[np.ix_(rows, cols)],
             corner=table[:cls.ZOOM[0], :cls.ZOOM[1]], wl_llama2=wl2, wl_llama3=wl3,
             wl_range=power_range(np.concatenate([wl2, wl3])),
             slow_pairs=pairs_without_a_turn(l2.head_dim, l2.train_length, l2.rope_base), n_pairs=l2.head_dim // 2,
-            beyond_angle=float(pair_angles(g.n_max, l2.head_dim, l2.rope_base)[0]),
+            slow_pairs3=pairs_without_a_turn(l3.head_dim, l3.train_length, l3.rope_base),
+            slow_index=slow_i, slow_position=slow_m,
+            slow_angle=float(pair_angles(slow_m, l2.head_dim, l2.rope_base)[slow_i]),
+            slow_arc=float(training_arcs(l2.head_dim, l2.train_length, l2.rope_base)[slow_i]),
+            slow_unseen=bool(rope_unseen_pairs([slow_m], l2.head_dim, l2.train_length, l2.rope_base)[0, slow_i]),
         )
 
     def caption_values(self) -> dict:
         d = self.data
         scale = table_scale(d)
-        return {
+        v = {
             "n_max": count(d.gpt2.n_max).text, "n_last": count(d.gpt2.n_max - 1).text, "d_model": d.gpt2.d_model,
-            "head_dim": d.llama2.head_dim, "pairs": d.n_pairs, "slow": d.slow_pairs,
+            "head_dim": d.llama2.head_dim, "pairs": d.n_pairs, "slow": d.slow_pairs, "slow3": d.slow_pairs3,
             "train2": count(d.llama2.train_length).text, "base2": count(d.llama2.rope_base).text,
-            "base3": count(d.llama3.rope_base).text, "wl_first": count(round(d.wl_llama2[0])).text,
+            "train3": count(d.llama3.train_length).text, "sigma": f"{LEARNED_STD:g}",
+            "slow_i": d.slow_index, "slow_m": count(d.slow_position).text,
+            "base3": count(d.llama3.rope_base).text, "wl_first": period_text(d.wl_llama2[0]),
             "wl2": count(round(d.wl_llama2[-1])).text, "wl3": count(round(d.wl_llama3[-1])).text,
             "params": count(d.n_params).text, "row_step": ordinal(d.sample_rows[1] - d.sample_rows[0]),
             "col_step": ordinal(d.sample_cols[1] - d.sample_cols[0]), "zoom_rows": d.zoom[0], "zoom_cols": d.zoom[1],
             "vmax": fmt_measure(scale.vmax), "proof": table_proof(d),
         }
+        if not hasattr(self, "chart"):  # the title card: nothing drawn yet
+            return v
+        V, W = self.view, self.chart
+        v.update(grid=claim("A grid of cells coloured by value", V.image),
+                 corner_box=claim("a yellow square", V.corner), vmax=claim(v["vmax"], self.colorbar), zoomed=claim("that corner enlarged", V.zoom_map),
+                 bar=claim("a colour bar", self.colorbar), rule=claim("A thick red rule", V.cap_line),
+                 plot=claim("A log plot", W.plot.axes), line2=claim("LLaMA-2's line", W.curves[0]),
+                 line3=claim("LLaMA-3's line", W.curves[1]), start=claim("the line's start", self.start_period),
+                 end2=claim("its end", self.periods[0]), end3=claim("its end", self.periods[1]),
+                 L2=claim("A dashed violet line", W.train_lines[0]), band2=claim("a pale band", W.band_labels[0]),
+                 L3=claim("a dashed line", W.train_lines[1]), frame3=claim("framed in yellow", W.outlines[1]),
+                 table=claim("GPT-2's table", self.thumb), dial=claim("LLaMA-2's pair", self.closing_dial),
+                 lecture6=claim("lecture 6", self.lecture6))
+        return v
 
     def make_mobjects(self) -> None:
         d = self.data
@@ -149,16 +205,21 @@ class GPT2ToLLaMA(ClipScene):
         head = row(self.gpt_head, self.gpt_facts, gap="section")
         strip, rest = region.take_top(head.height, gap=GAP.normal)
         strip.place(head, LEFT)
-        self.cap_text = label(no_row_text(g.n_max), size=SMALL, color=FAILED)
+        self.cap_text = role(label(no_row_text(g.n_max), size=SMALL, color=FAILED), "failed")
         cap_strip, rest = rest.take_bottom(self.cap_text.height, gap=GAP.small)
         self.zoom_text = label(f"rows 0 to {r - 1}, features 0 to {c - 1}", size=SMALL, color=DIM)
         self.params_value = label(count(d.n_params).text, size=LABEL, color=FG, weight="BOLD")
         self.params_text = row(self.params_value, label("position parameters", size=SMALL, color=DIM), gap="small",
                                align="baseline")
-        self.sample_text = label(f"left: every {ordinal(d.sample_rows[1] - d.sample_rows[0])} row and "
-                                 f"{ordinal(d.sample_cols[1] - d.sample_cols[0])} feature", size=SMALL, color=DIM)
-        self.view = V = TableView(rest, d.sample, d.corner, self.scale, [self.zoom_text, self.params_text,
-                                                                           self.sample_text])
+        row_step, col_step = int(d.sample_rows[1] - d.sample_rows[0]), int(d.sample_cols[1] - d.sample_cols[0])
+        self.sample_text = label(f"left: every {ordinal(row_step)} row and {ordinal(col_step)} feature", size=SMALL,
+                                 color=DIM)
+        # what the values are: GPT-2's initialisation (mathcore draws N(0, 0.02²)), not its trained table
+        self.init_text = label(f"values as GPT-2 initialises them: N(0, {LEARNED_STD:g}²)", size=SMALL, color=DIM)
+        self.table_aspect = col_step / row_step  # so 1024 rows by 768 features keep their shape
+        self.view = V = TableView(rest, d.sample, d.corner, self.scale, [self.zoom_text, self.init_text,
+                                                                           self.params_text, self.sample_text],
+                                  aspect=self.table_aspect)
         self.image, self.zoom_map, self.colorbar, self.cap_line = V.image, V.zoom_map, V.colorbar, V.cap_line
         cap_strip.place(self.cap_text, LEFT)
         self.cap_text.align_to(self.image, LEFT)
@@ -166,6 +227,12 @@ class GPT2ToLLaMA(ClipScene):
         shows(V.zoom_map, "corner")
         names(self.zoom_text, "corner")
         self.gpt = VGroup(head, V, V.zoom_map, V.colorbar, V.notes, V.corner, V.zoom_lines, V.cap_line, self.cap_text)
+        # the table alone first, large, in the middle of the content: it moves aside for its corner
+        self.table_shift = (region.center[0] - V.image.get_x()) * np.array([1.0, 0, 0])
+        self.table_core = VGroup(V.image, V.frame)
+        self.shape_text = label(f"{count(g.n_max).text} rows by {g.d_model} features: every {ordinal(row_step)} row "
+                                f"and {ordinal(col_step)} feature drawn", size=SMALL, color=DIM)
+        self.shape_text.move_to(self.cap_text).set_x(region.center[0])
 
         # ================= LLaMA: no table, a rotation per pair =================
         self.llama_head = label("LLaMA: RoPE, no table", size=LABEL, weight="BOLD")
@@ -175,12 +242,21 @@ class GPT2ToLLaMA(ClipScene):
         strip.place(head, LEFT)
         self.llama_heads = head
         self.base_colors = base_colors()
+        models = (l2, l3)
+        wls = (d.wl_llama2, d.wl_llama3)
+        # each line's period printed at its end: the slowest pair's positions per full turn
+        self.periods = [label(f"{period_text(wls[k][-1])} per turn", size=SMALL, color=self.base_colors[k])
+                        for k in range(2)]
         tags = [column(label(m.name, size=SMALL, color=self.base_colors[k], weight="BOLD"),
                        math(f"{N.base.math} = {count(m.rope_base).math}", size=SMALL, color=self.base_colors[k]),
-                       gap="hair") for k, m in enumerate((l2, l3))]
-        self.chart = W = WavelengthChart(rest, [d.wl_llama2, d.wl_llama3], d.wl_range, self.base_colors, tags,
-                                         l2.train_length, d.slow_pairs, f"{d.slow_pairs} of {d.n_pairs} never turn",
-                                         "positions per full turn", math(f'"pair" {N.pair.math}', size=SMALL))
+                       self.periods[k], gap="hair") for k, m in enumerate(models)]
+        self.start_period = label(f"pair 0: {period_text(wls[0][0])} per turn", size=SMALL, color=FG)
+        self.band_texts = [f"{m.name}: {d.slow_of(k)} of {d.n_pairs} never\ncomplete a turn in {count(m.train_length).text}"
+                           for k, m in enumerate(models)]
+        self.chart = W = WavelengthChart(rest, list(wls), d.wl_range, self.base_colors, tags,
+                                         [m.train_length for m in models], [d.slow_of(k) for k in range(2)],
+                                         self.band_texts, "positions per full turn",
+                                         math(f'"pair" {N.pair.math}', size=SMALL), self.start_period)
         self.plot, self.wl_curves, self.train_line, self.slow_band = W.plot, W.curves, W.train_line, W.band
         self.wl_tags, self.L_label, self.band_label = tags, W.L_label, W.band_label
         shows(W.curves[0], "wl_llama2")
@@ -188,39 +264,81 @@ class GPT2ToLLaMA(ClipScene):
         names(tags[0], "wl_llama2")
         names(tags[1], "wl_llama3")
 
-        # ================= the takeaway: a last row against any position =================
-        self.thumb = thumb = capped_table(d.sample, self.scale, region.height / 2)
+        # ================= the takeaway: a last row, and a slow pair past training =================
+        self.thumb = thumb = capped_table(d.sample, self.scale, region.height / 2, aspect=self.table_aspect)
         left = column(label(g.name, size=HEADING, weight="BOLD"), thumb,
                       label(f"{count(g.n_max).text} rows: positions 0 to {count(g.n_max - 1).text}", size=LABEL),
-                      label(no_row_text(g.n_max), size=LABEL, color=FAILED), gap="normal", align=ORIGIN)
+                      role(label(no_row_text(g.n_max), size=LABEL, color=FAILED), "failed"), gap="normal",
+                      align=ORIGIN)
         shows(thumb.image, "sample")
-        # RoPE at the position GPT-2 has no row for: pair 0's hand at its angle there (mathcore)
-        self.closing_dial = dial = VectorDial(d.beyond_angle, radius=thumb.image.height / 3, color=FG)
-        right = column(label("LLaMA", size=HEADING, weight="BOLD"), dial,
-                       label(f"pair 0 at position {count(g.n_max).text}", size=LABEL),
-                       math(f'{N.angle.math} "for every" {N.position.math}', size=HEADING), gap="normal", align=ORIGIN)
+        # RoPE past training: LLaMA-2's slowest pair at twice its train length, the arc training swept in the
+        # seen colour, its hand beyond it (mathcore: an angle never seen)
+        self.closing_dial = dial = VectorDial(d.slow_angle, radius=thumb.image.height / 2.6, color=FG)
+        self.slow_arc = role(Arc(radius=dial.radius, start_angle=0, angle=d.slow_arc, arc_center=dial.center,
+                                 stroke_color=SEEN, stroke_width=6), "seen")
+        # the verdict: the hand's angle there against the arc training swept (✗: an angle never seen)
+        i = d.slow_index
+        rel = ">" if d.slow_unseen else "<="
+        rel_t = ">" if d.slow_unseen else "≤"
+        self.slow_words = verdict("", Figure(d.slow_angle, f'm theta_({i}) = {d.slow_angle:.2f} {rel} {d.slow_arc:.2f}',
+                                             f"m·θ{i} = {d.slow_angle:.2f} {rel_t} {d.slow_arc:.2f}"),
+                                  passed=not d.slow_unseen)
+        self.arc_words = label(f"training swept 0 to {d.slow_arc:.2f} rad", size=SMALL, color=DIM)
+        self.lecture6 = row(label("next:", size=LABEL, color=DIM),
+                            label("lecture 6", size=LABEL, weight="BOLD"),
+                            gap="small", align="baseline")
+        right = column(label(l2.name, size=HEADING, weight="BOLD"), VGroup(dial, self.slow_arc),
+                       math(f'"pair" {d.slow_index} "at" m = {count(d.slow_position).math}', size=LABEL),
+                       self.slow_words, self.arc_words, gap="small", align=ORIGIN)
         self.summary = row(left, right, gap="section", align="top")
         self.layout.content.place(self.summary)
         half = (max(left.width, right.width) + GAP.section) / 2  # two equal columns about the middle
         left.set_x(self.layout.content.center[0] - half)
         right.set_x(self.layout.content.center[0] + half)
+        self.lecture6.next_to(right, DOWN, buff=GAP.normal)
+        self.summary.add(self.lecture6)
 
     def body(self) -> None:
         self.make_mobjects()
         V, W = self.view, self.chart
+        self.table_core.shift(self.table_shift)  # the table alone first, in the middle
         self.beat("table", FadeIn(self.gpt_head), FadeIn(self.gpt_facts), FadeIn(V.image), Create(V.frame),
-                  FadeIn(self.sample_text), run_time=1.4)
-        self.beat("corner", Create(V.corner), Create(V.zoom_lines), FadeIn(V.zoom_map), FadeIn(self.zoom_text),
-                  FadeIn(V.colorbar), FadeIn(self.params_text), run_time=1.4)
-        self.beat("cap", Create(V.cap_line), FadeIn(self.cap_text, shift=GAP.tight * DOWN), run_time=1.0)
-        self.beat("rope", stage([self.gpt], [self.llama_heads, W.axes_group], lag=1), run_time=1.6)
-        self.beat("speeds", Create(W.curves[0]), FadeIn(self.wl_tags[0]), run_time=1.6)
-        self.add(W.band)
-        self.bring_to_back(W.band)
-        self.beat("slow", Create(self.train_line), FadeIn(self.L_label), FadeIn(self.band_label),
-                  FadeIn(W.end_labels.leaders), W.band.animate.set_fill(opacity=0.15), run_time=1.2)
-        self.beat("base", Create(W.curves[1]), FadeIn(self.wl_tags[1]), run_time=1.4)
-        self.beat("tie", Create(W.outline), run_time=1.2)
+                  FadeIn(self.shape_text), run_time=1.4, subject=VGroup(V.image, V.frame),
+                  why=self.TRUE_SHAPE)
+        self.beat("corner", Succession(self.table_core.animate.shift(-self.table_shift),
+                                       AnimationGroup(Create(V.corner), Create(V.zoom_lines), FadeIn(V.zoom_map),
+                                                      FadeIn(self.zoom_text), FadeIn(self.init_text),
+                                                      FadeIn(V.colorbar), FadeIn(self.params_text),
+                                                      FadeIn(self.sample_text))),
+                  FadeOut(self.shape_text), run_time=2.0, subject=VGroup(V.image, V.frame, V.corner, V.zoom_map),
+                  why={"empty": "the table in its true shape at the full height, its corner enlarged beside it; the "
+                                "words under the corner leave the bottom right"})
+        self.beat("cap", Create(V.cap_line), FadeIn(self.cap_text, shift=GAP.tight * DOWN), run_time=1.0,
+                  subject=VGroup(V.image, V.frame, V.cap_line, self.cap_text))
+        tag0, tag1 = self.wl_tags
+        plot = VGroup(W.axes_group, W.curves)
+        self.beat("rope", stage([self.gpt], [self.llama_heads, W.axes_group], lag=1), Create(W.curves[0]),
+                  FadeIn(tag0[0]), FadeIn(tag0[1]), run_time=2.0, subject=plot, why=self.FULL_PLOT)
+        self.beat("speeds", FadeIn(self.start_period), FadeIn(self.periods[0]), run_time=1.2, subject=plot, why=self.FULL_PLOT)
+        self.add(W.bands[0])
+        self.bring_to_back(W.bands[0])
+        self.beat("slow", Create(W.train_lines[0]), FadeIn(W.L_labels[0]), FadeIn(W.band_labels[0]),
+                  FadeIn(W.end_labels.leaders), W.bands[0].animate.set_fill(opacity=0.15), run_time=1.2,
+                  subject=plot, why=self.FULL_PLOT)
+        self.beat("base", Create(W.curves[1]), FadeIn(tag1[0]), FadeIn(tag1[1]), FadeIn(self.periods[1]),
+                  W.bands[0].animate.set_fill(opacity=0.05), Dim([W.band_labels[0]], 0.5),
+                  run_time=1.4, subject=plot)
+        self.add(W.bands[1])
+        self.bring_to_back(W.bands[1])
+        self.beat("tie", FadeOut(W.band_labels[0]), FadeOut(W.L_labels[0]), W.bands[0].animate.set_fill(opacity=0.0),
+                  Dim([W.train_lines[0], W.curves[0]], 0.35), Dim([tag0, self.periods[0]], 0.65), Create(W.train_lines[1]), FadeIn(W.L_labels[1]),
+                  FadeIn(W.band_labels[1]), W.bands[1].animate.set_fill(opacity=0.15), Create(W.outlines[1]),
+                  run_time=1.6, subject=plot)
+
+    def closing(self) -> None:
+        take = self.takeaway()
+        self.beat(self.closing_key(), *self.bring_forward(take), run_time=1.4, hold=self.CLOSING_HOLD, subject=take,
+                  why=self.PAIR)
 
     def takeaway(self):
         return self.summary

@@ -8,6 +8,7 @@ import numpy as np
 from manim import DOWN, LEFT, RIGHT, UP, Line, Mobject, Rectangle, SurroundingRectangle, VGroup
 
 from scenes.kit import numbers
+from scenes.kit.binding import role
 from scenes.kit.compose import GAP, column
 from scenes.kit.layout import Region, background, place_annotations
 from scenes.kit.plots import MAX_CELL, STROKE, Plot, bar
@@ -21,12 +22,14 @@ class TableView(VGroup):
     (``corner``) shown large beside it with the colour bar of ``scale``; under the corner, the
     words in ``notes`` (one a line)."""
 
-    def __init__(self, region: Region, sample: np.ndarray, corner: np.ndarray, scale, notes: Sequence[Mobject]):
+    def __init__(self, region: Region, sample: np.ndarray, corner: np.ndarray, scale, notes: Sequence[Mobject],
+                 aspect: float = 1.0):
         super().__init__()
         rows, cols = sample.shape
         region = region.inset(GAP.tight)  # the corner's frame and the cap line stay inside
         cell = region.height / rows
-        self.image = Heatmap(sample, scale, cell_size=cell)
+        # ``aspect``: a cell's width over its height, so the drawn table keeps the real one's shape
+        self.image = Heatmap(sample, scale, cell_size=(cell * aspect, cell) if aspect != 1.0 else cell)
         region.place(self.image, UP + LEFT)
         for r in self.image.cells:
             for sq in r:
@@ -34,8 +37,9 @@ class TableView(VGroup):
         self.frame = Rectangle(width=self.image.width, height=self.image.height, stroke_color=DIM,
                                stroke_width=STROKE * 2 / 3).move_to(self.image)
         yb = self.image.get_bottom()[1]
-        self.cap_line = Line([self.image.get_left()[0] - GAP.hair, yb, 0], [self.image.get_right()[0] + GAP.hair, yb, 0],
-                             stroke_color=FAILED, stroke_width=STROKE * 3)
+        self.cap_line = role(Line([self.image.get_left()[0] - GAP.hair, yb, 0],
+                                  [self.image.get_right()[0] + GAP.hair, yb, 0], stroke_color=FAILED,
+                                  stroke_width=STROKE * 3), "failed")
         side = Region(self.image.get_right()[0] + GAP.section, region.right, region.bottom, region.top, "zoom")
         zr, zc = corner.shape
         bar_probe = ColorBar(scale, height=1.0)
@@ -49,26 +53,27 @@ class TableView(VGroup):
         self.colorbar = ColorBar(scale, height=self.zoom_map.height)
         self.colorbar.next_to(self.zoom_map, RIGHT, buff=GAP.small).align_to(self.zoom_map, UP)
         self.notes.next_to(VGroup(self.zoom_map, self.colorbar), DOWN, buff=GAP.normal).align_to(self.zoom_map, LEFT)
-        self.corner = SurroundingRectangle(self.image.cell(0, 0), color=HIGHLIGHT, buff=GAP.hair / 3,
-                                           stroke_width=STROKE)
-        self.zoom_lines = VGroup(
+        self.corner = role(SurroundingRectangle(self.image.cell(0, 0), color=HIGHLIGHT, buff=GAP.hair / 3,
+                                                stroke_width=STROKE), "highlight")
+        self.zoom_lines = role(VGroup(
             Line(self.corner.get_corner(UP + RIGHT), self.zoom_map.get_corner(UP + LEFT), stroke_color=HIGHLIGHT,
                  stroke_width=STROKE / 2),
             Line(self.corner.get_corner(DOWN + RIGHT), self.zoom_map.get_corner(DOWN + LEFT), stroke_color=HIGHLIGHT,
-                 stroke_width=STROKE / 2))
+                 stroke_width=STROKE / 2)), "highlight")
         self.add(self.image, self.frame)
 
 
-def capped_table(sample: np.ndarray, scale, height: float) -> VGroup:
-    """The sampled table ``height`` tall, its last row capped by a rule in the wall's colour:
-    ``[0]`` the heatmap (``.image``), ``[1]`` the rule (``.cap_line``)."""
-    image = Heatmap(sample, scale, cell_size=height / sample.shape[0])
+def capped_table(sample: np.ndarray, scale, height: float, aspect: float = 1.0) -> VGroup:
+    """The sampled table ``height`` tall (a cell ``aspect`` times as wide as tall), its last row capped by a
+    rule in the wall's colour: ``[0]`` the heatmap (``.image``), ``[1]`` the rule (``.cap_line``)."""
+    cell = height / sample.shape[0]
+    image = Heatmap(sample, scale, cell_size=(cell * aspect, cell) if aspect != 1.0 else cell)
     for r in image.cells:
         for sq in r:
             sq.set_stroke(width=STROKE / 4)
     yb = image.get_bottom()[1]
-    cap = Line([image.get_left()[0] - GAP.hair, yb, 0], [image.get_right()[0] + GAP.hair, yb, 0],
-               stroke_color=FAILED, stroke_width=STROKE * 3)
+    cap = role(Line([image.get_left()[0] - GAP.hair, yb, 0], [image.get_right()[0] + GAP.hair, yb, 0],
+                    stroke_color=FAILED, stroke_width=STROKE * 3), "failed")
     g = VGroup(image, cap)
     g.image, g.cap_line = image, cap
     return g
@@ -76,16 +81,22 @@ def capped_table(sample: np.ndarray, scale, height: float) -> VGroup:
 
 class WavelengthChart(VGroup):
     """LLaMA's RoPE (clip 14): ``wavelengths[k]`` (positions per full turn of every pair ``i``) on a
-    log axis for each base, a curve labelled at its end (``names``), the train length ``L`` as a
-    dashed line in the seen colour, and a band over the pairs that never turn within it."""
+    log axis for each model ``k``, a curve named at its end (``names[k]``, with its period there,
+    ``periods[k]``) and the first pair's period at the start (``start``); per model, its own train
+    length ``Ls[k]`` as a dashed line in the seen colour and a band over the pairs that never complete
+    a turn within it (``slow[k]`` of them, said by ``band_texts[k]``)."""
 
     def __init__(self, region: Region, wavelengths: Sequence[np.ndarray], y_range, colors, names: Sequence[Mobject],
-                 L: int, slow_pairs: int, band_text: str, title: str, x_label: Mobject):
+                 Ls: Sequence[int], slow: Sequence[int], band_texts: Sequence[str], title: str, x_label: Mobject,
+                 start: Mobject):
         super().__init__()
         n_pairs = len(wavelengths[0])
         self.title = label(title, size=SMALL, color=FG)
-        self.band_label = label(band_text, size=SMALL, color=UNSEEN)
-        self.L_label = math(f"L = {numbers.count(L).math}", size=SMALL, color=SEEN)
+        self.band_labels = [role(column(*[label(line, size=SMALL, color=UNSEEN) for line in t.split("\n")],
+                                        gap="hair"), "unseen") for t in band_texts]
+        self.L_labels = [role(math(f'"{n.text}:" L = {numbers.count(L).math}' if hasattr(n, "text") else
+                                   f"L = {numbers.count(L).math}", size=SMALL, color=SEEN), "seen")
+                         for n, L in zip([m[0] for m in names], Ls)]
         lo, hi = (int(round(np.log10(v))) for v in y_range)
         y_ticks = [numbers.power(k).value for k in numbers.log_ticks(lo, hi, most=4)]
         x_ticks = [0, n_pairs // 2, n_pairs - 1]
@@ -94,7 +105,7 @@ class WavelengthChart(VGroup):
         below = probe.axes[0].get_y() - probe.x_tick_labels.get_bottom()[1] + GAP.tight + x_label.height
         room = probe.y_tick_labels.width + GAP.normal
         end_room = max(m.width for m in names) + GAP.normal
-        above = self.title.height + GAP.small
+        above = max(self.title.height, max(b.height for b in self.band_labels)) + GAP.small
         self.plot = p = Plot((0, n_pairs - 1), y_range, width=region.width - room - end_room,
                              height=region.height - below - above, y_log=True, x_ticks=x_ticks, y_ticks=y_ticks)
         p.shift(np.array([region.left + room, region.bottom + below, 0]) - p.axes[0].get_start())
@@ -106,23 +117,35 @@ class WavelengthChart(VGroup):
             c = p.curve(i, wl, color=colors[k], stroke_width=STROKE * 4 / 3)
             c.values = wl
             self.curves.add(c)
-        self.train_line = p.hline(L, color=SEEN, dashed=True, stroke_width=STROKE * 5 / 6)
         x1 = p.axes[0].get_right()[0]
         ends = [p.to_point(n_pairs - 1, wl[-1]) for wl in wavelengths]
         self.end_labels = place_annotations(list(names), ends, side=RIGHT, buff=GAP.tight, gap=GAP.small,
                                             bounds=(p.axes[0].get_y(), region.top))
-        # L on its line, at the left end, where the curves are still far below it
-        self.L_label.next_to(p.to_point(0, L), UP, buff=GAP.tight).align_to(p.axes[1], LEFT).shift(GAP.small * RIGHT)
         self.names = VGroup(*names)
-        first_slow = n_pairs - slow_pairs
-        xa = p.to_point(max(first_slow - 0.5, 0), 1)[0]
+        # the first pair's period at the curves' start (every base starts at 2π), over the start point
+        # under the curves' start, just over the axis, where every curve is still above it
+        self.start = start.move_to(p.axes[0].get_start(), aligned_edge=DOWN + LEFT).shift(
+            GAP.hair * UP + GAP.small * RIGHT)
         top = p.axes[1].get_top()[1]
-        self.band = background(bar(xa, x1, (self.train_line.get_y() + top) / 2, top - self.train_line.get_y(),
-                                   UNSEEN, 0.0))
-        self.band_label.next_to(np.array([(xa + x1) / 2, top, 0]), UP, buff=GAP.small)
-        if self.band_label.get_right()[0] > x1:
-            self.band_label.align_to(np.array([x1, 0, 0]), RIGHT)
-        self.outline = Rectangle(width=x1 - xa, height=top - self.train_line.get_y(), stroke_color=HIGHLIGHT,
-                                 stroke_width=STROKE).move_to(self.band)
+        self.train_lines, self.bands, self.outlines = [], [], []
+        for k, L in enumerate(Ls):
+            line = role(p.hline(L, color=SEEN, dashed=True, stroke_width=STROKE * 5 / 6), "seen")
+            # L on its line, at the left end, where the curves are still far below it
+            self.L_labels[k].next_to(p.to_point(0, L), UP, buff=GAP.tight).align_to(p.axes[1], LEFT).shift(
+                GAP.small * RIGHT)
+            first_slow = n_pairs - slow[k]
+            xa = p.to_point(max(first_slow - 0.5, 0), 1)[0]
+            band = background(bar(xa, x1, (line.get_y() + top) / 2, top - line.get_y(), UNSEEN, 0.0))
+            band._role = "unseen"
+            lab = self.band_labels[k]
+            lab.next_to(np.array([x1, top, 0]), UP + LEFT, buff=GAP.small).align_to(np.array([x1, 0, 0]), RIGHT)
+            outline = role(Rectangle(width=x1 - xa, height=top - line.get_y(), stroke_color=HIGHLIGHT,
+                                     stroke_width=STROKE).move_to(band), "highlight")
+            self.train_lines.append(line)
+            self.bands.append(band)
+            self.outlines.append(outline)
+        # model 0's (LLaMA-2's), as the tests and the first beats use them
+        self.train_line, self.band, self.outline = self.train_lines[0], self.bands[0], self.outlines[-1]
+        self.L_label, self.band_label = self.L_labels[0], self.band_labels[0]
         self.axes_group = VGroup(p.axes, p.grid, p.x_tick_labels, p.y_tick_labels, self.x_label, self.title)
         self.add(self.axes_group)

@@ -1,15 +1,16 @@
-"""15 ``Recap`` (§11 diary): the four diary questions as four cards, each with the icon of its
-answer, the answer in one sentence, and chips naming the clips that show it, in the colour of
-their family (the same colours, chips and icons as the map in 00).
+"""15 ``Recap`` (§11 diary): the four diary questions, one a beat, each answered in a sentence and
+proved by the clips' own measurements: the verdict (✓ or ✗, then the measured figure) of every
+proof, each tagged with the clip that measured it, all taken from mathcore for the lecture's config
+(``scenes.figures.framing.diary_proofs``: the same computations as clips 02–05, 11, 13 and 14).
 
-* ``q1`` … ``q4``: one card a beat (the cards before it dim to the background);
-* ``close``: questions and icons leave; the four answers, with their chips, grow to fill their
-  cards.
+* ``q1`` … ``q4``: the question at the top; the icon of its answer (the same icons as the map in 00)
+  large at the left; the answer, and under it its proofs, large;
+* ``close``: the questions leave; one verdict per answer stays, in a column, each beside its icon and
+  its clip, and under them where the lecture goes next: lecture ``number + 1``, past the training
+  length.
 
-Laid out from the base scene's regions, so a long lecture title (wrapped onto two lines) or
-another notebook name only moves things, never pushes them off the frame.  The icons are
-described once, in ``scenes/figures/framing.py``, for this clip and its still; the cards and
-chips are ``scenes.kit.cards``, shared with the other framing clip.
+Laid out from the base scene's regions: every question's text is set at one size, the largest at
+which the longest fits, so a longer question or another count only moves things.
 
 Render directly with ``manim -ql scenes/clips/c15_recap.py Recap``.
 """
@@ -21,175 +22,297 @@ from dataclasses import dataclass
 from manim import (
     DOWN,
     LEFT,
+    ORIGIN,
     RIGHT,
     UP,
     AnimationGroup,
+    Arrow,
     Create,
     FadeIn,
     FadeOut,
+    RoundedRectangle,
     Succession,
     Transform,
     VGroup,
 )
 
 from mathcore.config import LectureConfig
-from mathcore.extrapolation import GPT2
+from mathcore.extrapolation import GPT2, LLAMA2
 from scenes.catalog import Clip
-from scenes.figures.framing import RECAP_ICONS
-from scenes.kit import DIM, FG, LABEL, SMALL, ClipScene, family_color, label
-from scenes.kit.cards import GROW, clip_chip, clip_number, clip_of, drawing, panel
-from scenes.kit.compose import GAP, column
-from scenes.kit.layout import LayoutError, Region, baseline_y, legible_scale, wrap_words
+from scenes.figures.framing import RECAP_ICONS, DiaryProof, diary_proofs
+from scenes.kit import DIM, FG, HEADING, LABEL, SMALL, ClipScene, family_color, label
+from scenes.kit.binding import claim
+from scenes.kit.cards import clip_chip, clip_number, clip_of, drawing, fit_common
+from scenes.kit.compose import GAP, column, row
+from scenes.kit.layout import LayoutError, Region, baseline_y, fit_label, legible_scale, overlay
 from scenes.kit.notation import N
 from scenes.kit.numbers import count
+from scenes.kit.proofs import verdict
 
-SHRINK = 0.96  # the step by which texts that must share one size shrink until all fit
+PROOF_GROW = 1.15  # how far a question's proofs may grow past their natural size to fill the frame
+ANSWER_GROW = 1.5  # and its answer
+ICON_SHARE = 0.3  # the icon is at most this share of the frame's width
+CLOSE_GROW = 1.3  # how far the close may grow past its natural size
+CLOSE_ICON = 1.25  # units: the icons of the close (drawn at this size, so the letters of one keep theirs)
+ICON_ROOM = 3.0  # units the proofs leave the icon when they can
+MIN_ICON = 1.3  # units: an icon smaller than this no longer reads
 
 
 def _clips_text(clips) -> str:
-    """``clip 02`` / ``clips 04 and 05`` / ``clips 07 to 14``."""
+    """``clip 02`` / ``clips 04 and 05`` / ``clips 03, 04 and 05``."""
     nums = [clip_number(c.number) for c in clips]
     if len(nums) == 1:
         return f"clip {nums[0]}"
-    return f"clips {nums[0]} and {nums[1]}" if len(nums) == 2 else f"clips {nums[0]} to {nums[-1]}"
-
-
-def fit_common(texts, width: float, size: float, color, max_lines: int = 3) -> list[VGroup]:
-    """Each of ``texts`` wrapped onto at most ``max_lines`` lines no wider than ``width``, all at one
-    size: the largest up to ``size`` at which every one fits (never under the legibility floor:
-    ``LayoutError``).  Words are measured once and lines priced by their words, so this costs one
-    Pango layout per word, not one per candidate line and size."""
-    words = {w for t in texts for w in t.split()}
-    ww = {w: label(w, size=size).width for w in words}
-    space = label("n n", size=size).width - label("nn", size=size).width
-
-    def measure_at(s):
-        return lambda line: (sum(ww[w] for w in line.split()) + space * (len(line.split()) - 1)) * s / size
-
-    floor = size * legible_scale(label("x", size=size))
-    s = size
-    while not all(wrap_words(t, width, measure_at(s), max_lines) for t in texts):
-        if s <= floor:
-            raise LayoutError(f"{len(texts)} texts do not fit {width:.2f} units in {max_lines} lines at a legible size")
-        s = max(floor, s * SHRINK)
-    out = []
-    pitch = label("Hy", size=s).height + GAP.hair  # one baseline pitch, whatever letters a line holds
-    for t in texts:
-        g = VGroup(*[label(ln, size=s, color=color) for ln in wrap_words(t, width, measure_at(s), max_lines)])
-        g.arrange(DOWN, aligned_edge=LEFT)
-        for k, ln in enumerate(g):
-            ln.shift((baseline_y(g[0]) - k * pitch - baseline_y(ln)) * UP)
-        g.text = t
-        out.append(g)
-    over = max(g.width for g in out) / width  # what kerning added to the priced words: all a little smaller
-    return [g.scale(1 / over) if over > 1 else g for g in out]
+    return f"clips {', '.join(nums[:-1])} and {nums[-1]}"
 
 
 @dataclass(frozen=True)
 class Answer:
     question: str
     answer: str
-    clips: tuple[Clip, ...]
+    home: tuple[Clip, ...]  # the clips that answer the diary question (its colour: their family's)
+    proofs: tuple[DiaryProof, ...]  # the measured proofs, each from its clip
+    key: int  # the proof the close keeps
+
+    @property
+    def clips(self) -> tuple[Clip, ...]:
+        """The clips that measured the proofs, in order, each once."""
+        return tuple(clip_of(n) for n in dict.fromkeys(p.clip for p in self.proofs))
 
 
 @dataclass(frozen=True)
 class RecapData:
     answers: tuple[Answer, ...]
+    next_lecture: int  # the lecture after this one
+    train_length: int
+    n_trials: int
+
+
+def icon_words(doc: str) -> str:
+    """An icon's description as part of a sentence: ``A K and a V cache …`` -> ``a K and a V cache …``
+    (``RoPE: …`` stays as it is)."""
+    doc = doc.rstrip(".")
+    first = doc.split()[0]
+    return doc[0].lower() + doc[1:] if len(first) == 1 or first[1:].islower() else doc
 
 
 class Recap(ClipScene):
-    """15 · The four diary questions as four cards: the icon of the answer, the answer in one
-    sentence, and chips naming the clips that show it, in their family's colour."""
+    """15 · The four diary questions, one a beat, each answered and proved by the clips' measurements."""
 
+    STAGED = True
     CLOSING_HOLD = 2.0
     KEYS = ("q1", "q2", "q3", "q4")
 
     @classmethod
     def build_data(cls, cfg: LectureConfig) -> RecapData:
         Q, K, V = N.queries.text, N.keys.text, N.values.text
+        q1, q2, q3, q4 = diary_proofs(cfg)
         qa = (
             ("Why is the equivariance defect only floating-point noise?",
-             "Every step is row-wise or a sum: P only reorders the terms.", (2,)),
+             "Every step is row-wise or a sum: P only reorders terms.", (2,), q1, 0),
             ("How does causal prefix invariance make KV caching correct?",
-             f"Past outputs never change: cache {K}, {V}; compute one new query.", (4, 5)),
+             f"Past outputs never change: cache {K} and {V}, add one query a step.", (4, 5), q2, 2),
             (f"Why does RoPE rotate {Q} and {K}, but not {V}?",
-             f"Scores become relative ({N.offset.text}); {V} is content, not position.", (11,)),
+             f"Scores depend only on {N.offset.text}; {V} is content, not position.", (11,), q3, 1),
             (f"Why did GPT-2's table ({N.table_rows.text} = {count(GPT2.n_max).text}) give way to RoPE?",
-             "A table has a last row; RoPE has none, but meets new angles.", (13, 14)),
+             "A table has a last row; RoPE has none, but meets new angles.", (13, 14), q4, 1),
         )
-        return RecapData(tuple(Answer(q, a, tuple(clip_of(n) for n in nums)) for q, a, nums in qa))
+        return RecapData(
+            answers=tuple(Answer(q, a, tuple(clip_of(n) for n in home), proofs, key)
+                          for q, a, home, proofs, key in qa),
+            next_lecture=cfg.number + 1, train_length=cfg.train_length, n_trials=cfg.n_trials,
+        )
 
+    # ------------------------------------------------------------------ what the sentences fill in
     def caption_values(self) -> dict:
-        return {f"{key}_clips": _clips_text(a.clips) for key, a in zip(self.KEYS, self.data.answers)}
+        d = self.data
+        q4 = d.answers[3].proofs
+        out = {"pairs": LLAMA2.head_dim // 2}
+        shown = getattr(self, "cards", None)
+        if shown is None:  # the title card: nothing of the recap on screen yet
+            return out
+        for k, (key, a, card) in enumerate(zip(self.KEYS, d.answers, shown)):
+            out[f"{key}_proofs"] = claim("; ".join(p.described() for p in a.proofs), *card.verdicts)
+            out[f"{key}_clips"] = claim(_clips_text(a.clips), *card.chips)
+            out[f"{key}_icon"] = claim(icon_words(RECAP_ICONS[k].doc), card.drawing)
+        c1, c3 = shown[0], shown[2]
+        out["q1_figure"] = claim(d.answers[0].proofs[0].figure.text, c1.verdicts[0])
+        out["q3_rot"] = claim(d.answers[2].proofs[1].figure.text, c3.verdicts[1])
+        out["q4_unseen"] = claim(str(int(q4[1].figure.value)), shown[3].verdicts[1])
+        out["q4_n_max"] = claim(count(GPT2.n_max).text, shown[3].verdicts[0])
+        close = self.close_rows
+        out["close_verdicts"] = claim("; ".join(a.proofs[a.key].described() for a in d.answers), *close.verdicts)
+        out["close_next"] = claim(f"lecture {d.next_lecture}", close.next)
+        out["close_lecture"] = claim(str(d.next_lecture), close.next.lecture)
+        return out
 
-    def make_cards(self, regions: list[Region]) -> list[VGroup]:
-        """One card per answer: the icon above the clip chips at the left, the question and its
-        answer at the right; every card's text at one common scale."""
-        links = []
-        for a in self.data.answers:
-            chips = VGroup(*[clip_chip(c.number, size=LABEL) for c in a.clips]).arrange(RIGHT, buff=GAP.tight)
-            tag = label("clip" if len(a.clips) == 1 else "clips", size=SMALL, color=DIM)
-            link = VGroup(tag, chips).arrange(RIGHT, buff=GAP.tight)
-            link.tag, link.chips = tag, chips
-            links.append(link)
-        inners = [r.inset(GAP.small, GAP.tight) for r in regions]
-        side = min(i.height for i in inners) - max(ln.height for ln in links) - GAP.small
-        col_w = side  # the icon's column; the links shrink to it (one scale for all four)
-        s_link = min(1.0, col_w / max(ln.width for ln in links))
-        for ln in links:
-            ln.scale(s_link)
-        splits = [i.take_left(col_w, gap=GAP.normal) for i in inners]
-        width = min(where.width for _, where in splits)
-        questions = fit_common([a.question for a in self.data.answers], width, SMALL, DIM)
-        answers = fit_common([a.answer for a in self.data.answers], width, LABEL, FG)
-        texts = [column(q, ans, gap="small") for q, ans in zip(questions, answers)]
-        s_text = min(1.0, *[where.fit_scale(t) for (_, where), t in zip(splits, texts)])
+    def q4_key(self) -> str:
+        """The fourth answer's sentence: RoPE's pairs one step past training meet new angles, or, when
+        training was long enough for every pair to wrap, none does."""
+        return "q4" if not self.data.answers[3].proofs[1].passed else "q4_none"
+
+    # ------------------------------------------------------------------ one question a beat
+    def proof_block(self, a: Answer, width: float, height: float) -> VGroup:
+        """``a``'s proofs, one under the other: each verdict, and beside it (or under it, when that sets the
+        proofs larger) the chip of the clip that measured it and what it compared.  The verdicts share one
+        left edge, so do the tags; as large as ``width`` × ``height`` allows, up to ``PROOF_GROW``."""
+
+        def build(beside: bool) -> VGroup:
+            items = []
+            for p in a.proofs:
+                v = verdict(p.formula, p.figure, p.passed, size=HEADING)
+                chip = clip_chip(p.clip, size=SMALL)
+                note = label(p.note, size=SMALL, color=DIM)
+                tag = row(chip, note, gap="small")
+                note.shift((baseline_y(chip.num) - baseline_y(note)) * UP)
+                items.append((v, chip, note, tag))
+            v_w = max(v.width for v, *_ in items)
+            block = VGroup()
+            for v, chip, note, tag in items:
+                if beside:  # the tag in a second column, centred on the verdict's line
+                    tag.move_to([v.get_left()[0] + v_w + GAP.normal, v.value.get_y(), 0], aligned_edge=LEFT)
+                else:  # the tag under the verdict's formula
+                    tag.next_to(v, DOWN, buff=GAP.hair, aligned_edge=LEFT)
+                    tag.shift((v.value.get_left()[0] - chip.get_left()[0]) * RIGHT)
+                one = VGroup(v, tag)
+                one.verdict, one.chip, one.note, one.tag = v, chip, note, tag
+                block.add(one)
+            block.arrange(DOWN, buff=GAP.small, aligned_edge=LEFT)
+            block.fit = min(PROOF_GROW, width / block.width, height / block.height)
+            return block
+
+        beside, under = build(True), build(False)
+        block = beside if beside.fit >= under.fit - 1e-9 else under
+        return block.scale(block.fit)  # ``.fit``: the scale it was set at
+
+    def make_cards(self) -> list[VGroup]:
+        """One frame per question: the question along the top; under it the answer's icon and the answer,
+        large; under them, across the frame, the answer's proofs in a panel framed in the answer's colour
+        (see :meth:`proof_block`).  The proofs take the room they need; the icon and the answer share what
+        is left, as large as it allows."""
+        content = self.layout.content
+        d = self.data
+        pad = GAP.normal
         cards = []
-        for k, (a, (col, text_at), link, text, region) in enumerate(zip(self.data.answers, splits, links, texts,
-                                                                         regions)):
-            color = family_color(a.clips[0].number)
-            box = panel(region, color)
-            col.place(link, DOWN)
+        for k, a in enumerate(d.answers):
+            color = family_color(a.home[0].number)
+            q = fit_label(a.question, content.width, size=HEADING, color=DIM, max_lines=2)
+            content.place(q, UP + LEFT)
+            body = content.below(q, gap=GAP.wide)
+            # the proofs leave the icon ICON_ROOM when they can stay at their natural size, else MIN_ICON
+            proofs = self.proof_block(a, body.width - 2 * pad, body.height - ICON_ROOM - GAP.wide - 2 * pad)
+            if proofs.fit < 1.0:
+                proofs = self.proof_block(a, body.width - 2 * pad, body.height - MIN_ICON - GAP.wide - 2 * pad)
+            low = Region(body.left, body.right, body.bottom, body.bottom + proofs.height + 2 * pad)
+            top = Region(body.left, body.right, low.top + GAP.wide, body.top)
+            side = min(top.height, ICON_SHARE * body.width)
+            if side < MIN_ICON - 1e-6:
+                raise LayoutError(f"question {k + 1}: {side:.2f} units left for its icon (at least {MIN_ICON})")
+            icon_at, text_at = top.take_left(side, gap=GAP.wide)
+            ans = fit_label(a.answer, text_at.width, size=HEADING, color=FG, weight="BOLD", max_lines=3)
             pic = drawing(RECAP_ICONS[k], color, side)
-            Region(col.left, col.right, link.get_top()[1] + GAP.small, col.top).place(pic)
-            text_at.place(text.scale(s_text), LEFT)
-            q, ans = text
-            g = VGroup(box, pic, link, q, ans)
-            g.box, g.drawing, g.link, g.q, g.ans, g.box_area = box, pic, link, q, ans, region
-            g.chips, g.nums = link.chips, VGroup(*[c.num for c in link.chips])
+            icon_at.place(pic, UP)  # under the question
+            text_at.place(ans.scale(text_at.fit_scale(ans, ANSWER_GROW)), LEFT)
+            ans.set_y(min(pic.get_y(), text_at.top - ans.height / 2))  # beside its icon
+            frame = RoundedRectangle(corner_radius=GAP.tight, width=low.width, height=low.height, stroke_color=color,
+                                     stroke_width=3, fill_color=color, fill_opacity=0.07).move_to(low.center)
+            low.inset(pad).place(proofs, LEFT)
+            overlay(frame, proofs)  # the proofs lie on their panel
+            g = VGroup(pic, q, ans, frame, proofs)
+            g.drawing, g.q, g.ans, g.frame, g.proofs = pic, q, ans, frame, proofs
+            g.verdicts = VGroup(*[p.verdict for p in proofs])
+            g.chips = VGroup(*[p.chip for p in proofs])
+            g.nums = VGroup(*[p.chip.num for p in proofs])
             cards.append(g)
         return cards
 
-    def make_mobjects(self) -> None:
+    # ------------------------------------------------------------------ the close: one verdict an answer
+    def make_close(self) -> VGroup:
+        """The four answers in a column, each beside its icon: the clip that measured its kept proof and the
+        answer on one line, the verdict under it; under them, where the lecture goes next: an arrow to
+        lecture ``number + 1``, past the training length."""
         content = self.layout.content
-        top, bottom = content.rows(1, 1, gap=GAP.small)
-        self.card_areas = [*top.columns(1, 1, gap=GAP.small), *bottom.columns(1, 1, gap=GAP.small)]
-        self.rows = self.make_cards(self.card_areas)
+        d = self.data
+        chips = [clip_chip(a.proofs[a.key].clip, size=LABEL) for a in d.answers]
+        side = CLOSE_ICON
+        width = content.width - side - GAP.normal - max(c.width for c in chips) - GAP.small
+        answers = fit_common([a.answer for a in d.answers], width, LABEL, FG, max_lines=1)
+        rows = VGroup()
+        for k, (a, chip, ans) in enumerate(zip(d.answers, chips, answers)):
+            p = a.proofs[a.key]
+            v = verdict(p.formula, p.figure, p.passed, size=HEADING)
+            line = row(chip, ans, gap="small")
+            ans.shift((baseline_y(chip.num) - baseline_y(ans[0])) * UP)
+            text = column(line, v, gap="tight")
+            v.shift((ans.get_left()[0] - v.value.get_left()[0]) * RIGHT)  # the formula under the answer's words
+            pic = drawing(RECAP_ICONS[k], family_color(a.home[0].number), side)
+            r = row(pic, text, gap="normal")
+            r.drawing, r.verdict, r.chip, r.ans = pic, v, chip, ans
+            rows.add(r)
+        rows.arrange(DOWN, buff=GAP.small, aligned_edge=LEFT)
+        x_ans = max(r.ans.get_left()[0] for r in rows)  # every answer from one edge, its chip right-aligned before it
+        for r in rows:
+            dx = x_ans - r.ans.get_left()[0]
+            VGroup(r.chip, r.ans, r.verdict).shift(dx * RIGHT)
+            r.drawing.set_x(rows.get_left()[0] + side / 2)  # the icons centred in one column
+        lecture = label(f"lecture {d.next_lecture}", size=HEADING, color=FG, weight="BOLD")
+        where = label("begins past the training length", size=LABEL, color=DIM)
+        arrow = Arrow(ORIGIN, RIGHT * 1.1, buff=0, color=FG, stroke_width=4, max_tip_length_to_length_ratio=0.3)
+        nxt = row(arrow, lecture, where, gap="small", align="center")
+        where.shift((baseline_y(lecture) - baseline_y(where)) * UP)
+        nxt.lecture, nxt.where, nxt.arrow = lecture, where, arrow
+        nxt.next_to(rows, DOWN, buff=GAP.normal, aligned_edge=LEFT)
+        nxt.shift((rows[0].chip.get_left()[0] - arrow.get_left()[0]) * RIGHT)
+        g = VGroup(rows, nxt)
+        g.scale(content.fit_scale(g, CLOSE_GROW))
+        content.place(g)
+        g.rows, g.next = rows, nxt
+        g.verdicts = VGroup(*[r.verdict for r in rows])
+        return g
+
+    def make_mobjects(self) -> None:
+        self.cards = self.make_cards()
+        self.close_rows = self.make_close()
+        # the last row's verdict on screen is the fourth question's, moved there (``bring_forward``)
+        a = self.data.answers[-1]
+        self.close_rows.verdicts = VGroup(*[r.verdict for r in self.close_rows.rows[:-1]],
+                                          self.cards[-1].verdicts[a.key])
 
     def body(self) -> None:
         self.make_mobjects()
-        cards = self.rows
-        for k, key in enumerate(self.KEYS):  # the answers accumulate: a recap, read as a whole
-            c = cards[k]
-            self.beat(key, FadeIn(c.box), Create(c.drawing),
-                      FadeIn(c.link, shift=GAP.small * UP), FadeIn(c.q), FadeIn(c.ans, shift=GAP.small * UP),
-                      run_time=1.2)
+        prev = None
+        for k, key in enumerate(self.KEYS):
+            c = self.cards[k]
+            come = [Create(c.drawing), FadeIn(c.q, shift=GAP.small * DOWN),
+                    FadeIn(c.ans, shift=GAP.small * UP), Create(c.frame)]
+            proofs = [AnimationGroup(*[FadeIn(p, shift=GAP.small * UP) for p in c.proofs], lag_ratio=0.35)]
+            if prev is None:
+                anim = Succession(AnimationGroup(*come), *proofs)
+            else:
+                anim = Succession(FadeOut(prev, shift=GAP.wide * LEFT), AnimationGroup(*come), *proofs)
+            self.beat(self.q4_key() if key == "q4" else key, anim, run_time=2.4 if prev is not None else 1.8,
+                      subject=VGroup(c.ans, c.frame, c.proofs))
+            prev = c
 
-    # ------------------------------------------------------------------ the takeaway: the four answers
+    # ------------------------------------------------------------------ the takeaway: one verdict an answer
     def takeaway(self) -> VGroup:
-        return VGroup(*[VGroup(c.chips, c.ans) for c in self.rows])
+        return self.close_rows
 
     def bring_forward(self, take: VGroup, region=None) -> list:
-        """Questions, icons and the words "clip(s)" leave; each answer, its chips above it, grows to
-        fill its card, all four at one size."""
-        targets = [column(c.chips.copy(), c.ans.copy(), gap="small") for c in self.rows]
-        rooms = [c.box_area.inset(GAP.normal, GAP.small) for c in self.rows]
-        s = min(room.fit_scale(t, GROW ** 2) for room, t in zip(rooms, targets))
-        leave, grow = [], []
-        for c, room, t in zip(self.rows, rooms, targets):
-            room.place(t.scale(s), LEFT)
-            chips, ans = t
-            leave += [FadeOut(c.q), FadeOut(c.drawing), FadeOut(c.link.tag)]
-            grow += [Transform(c.chips, chips), Transform(c.ans, ans)]
-        return [Succession(AnimationGroup(*leave), AnimationGroup(*grow))]  # first what leaves, then the answers
+        """The fourth question leaves but its kept verdict, which moves into the last row; the other
+        rows and the pointer to the next lecture come in."""
+        last = self.cards[-1]
+        a = self.data.answers[-1]
+        kept = last.verdicts[a.key]
+        leave = [last.drawing, last.q, last.ans, last.frame] + \
+            [p for j, p in enumerate(last.proofs) if j != a.key] + [last.proofs[a.key].chip, last.proofs[a.key].note]
+        target = take.rows[-1].verdict
+        rest = [*[r for r in take.rows[:-1]], take.rows[-1].drawing, take.rows[-1].chip, take.rows[-1].ans, take.next]
+        return [Succession(AnimationGroup(*[FadeOut(m) for m in leave]),
+                           AnimationGroup(Transform(kept, target), *[FadeIn(m, shift=GAP.small * UP) for m in rest],
+                                          lag_ratio=0.12))]
 
+    def closing(self) -> None:
+        take = self.takeaway()
+        self.beat(self.closing_key(), *self.bring_forward(take), run_time=2.0, hold=self.CLOSING_HOLD,
+                  subject=take)

@@ -20,7 +20,7 @@ from scenes.kit.numbers import tick
 from scenes.kit.numbers import count, log_ticks, measure
 from scenes.stills.spec import CellBox, DrawnPanel, FigureStill, HeatmapPanel, TextLine, PlotPanel, Rule, Series, TextPanel
 from scenes.stills.text import sci
-from scenes.kit.theme import SQRT_STRETCH, ColorScale
+from scenes.kit.theme import ColorScale
 
 from . import still
 
@@ -76,47 +76,43 @@ EQUIVARIANT = Formula("\"Attn\"(P X) = P dot \"Attn\"(X)", r"\mathrm{Attn}(PX) =
 # ====================================================================== 02
 @dataclass(frozen=True)
 class Picture02:
-    """What clip 02 and its still show besides the arrays: A's scale (0 to its largest weight,
-    rounded up; stretched by a square root when one peak would otherwise darken the crowd of weights
-    near 1/T, the stretch declared by its colour bar's ticks), Y's signed scale (when Y is drawn as
-    cells), the defect axis (exponents of the log axis and its ticks), the formulas."""
+    """What clip 02 and its still show besides the arrays: the deck's weights scale (A, linear from 0 to 1,
+    as in every clip that shows weights) and outputs scale (Y as coloured cells), the defect axis (exponents
+    of the log axis and its ticks), the formulas, and the verdict over the trials."""
 
     weights: ColorScale
-    weight_ticks: tuple[float, ...]  # the weights' colour bar: round values spread along the stretch
+    weight_ticks: tuple[float, ...]  # the weights' colour bar
     outputs: ColorScale
     axis: tuple[int, int]  # 10^lo .. 10^hi
     ticks: tuple[int, ...]  # exponents labelled; the pass line's among them
     weights_formula: Formula
     outputs_formula: Formula
-    why: tuple[tuple[Formula, str], ...]  # why it is exact: each step and what it does
+    row_sum: Formula  # one output row as a weighted sum over the tokens (the picture of why)
     max_line: Formula  # max over the trials, with its figure
     max_note: str  # what the maximum is taken over, in words
-    verdict: str
+    verdict_formula: Formula  # the verdict's formula: max over the trials of the defect
+    passed: bool
 
 
-def picture02(A, A_PX, Y, Y_PX, defects, max_defect: float, threshold: float, cmap: str, cmap_signed: str) -> Picture02:
+def picture02(defects, max_defect: float, threshold: float, cfg) -> Picture02:
+    from scenes.kit.scales import scale
+
     k = exponent(threshold)
     lo = floor_exponent(defects, k - 7)
     lo -= (k - lo) % 2  # ticks every second decade down from the pass line land on the floor
     n = len(defects)
-    W = {q: f"W_{q}" for q in "QKV"}
-    why = (
-        (Formula(f"Q = X {W['Q']}, quad K = X {W['K']}, quad V = X {W['V']}",
-                 r"Q = X W_Q,\ K = X W_K,\ V = X W_V"), "row by row"),
-        (Formula("A = \"softmax\"(Q K^T \\/ sqrt(d))", r"A = \mathrm{softmax}(QK^{\top}/\sqrt{d})"), "row by row"),
-        (Formula("Y = A V", "Y = AV"), "same sums, new order"),
-    )
-    # a square-root stretch where one peak would darken the crowd of weights near 1/T; else linear
-    peaked = float(np.max(A)) > 2 * float(np.median(A))
-    weights = ColorScale.for_weights(cmap, [A, A_PX], gamma=SQRT_STRETCH if peaked else None)
+    weights = scale("weights", cfg)
+    m = N.position.math
     return Picture02(
-        weights=weights, weight_ticks=tuple(weights.ticks(4)),
-        outputs=ColorScale.symmetric(cmap_signed, [Y, Y_PX]),
+        weights=weights, weight_ticks=tuple(weights.ticks(2)), outputs=scale("outputs", cfg),
         axis=(lo, k + 1), ticks=tuple(log_ticks(lo, k)),
-        weights_formula=why[1][0], outputs_formula=why[2][0], why=why,
+        weights_formula=Formula("A = \"softmax\"(Q K^T \\/ sqrt(d))", r"A = \mathrm{softmax}(QK^{\top}/\sqrt{d})"),
+        outputs_formula=Formula("Y = A V", "Y = AV"),
+        row_sum=Formula(f"y_{m} = sum_n A_({m} n) v_n", rf"y_{m} = \sum_n A_{{{m}n}}\, v_n"),
         max_line=Formula(relation("max", max_defect), tex_relation(r"\max", max_defect)),
         max_note=f"over {count(n).text} random permutations",
-        verdict="only rounding remains" if max_defect < threshold else "above the pass line",
+        verdict_formula=Formula(f"max_P {DEFECT.typst}", rf"\max_P {DEFECT.tex}"),
+        passed=bool(max_defect < threshold),
     )
 
 
@@ -147,7 +143,7 @@ def shuffled(data, cfg) -> FigureStill:
                 xticks=tokens(range(T)), xtick_colors=token_roles(range(T)),
                 yticks=tokens(range(T)), ytick_colors=token_roles(range(T)))
     B = HeatmapPanel(data.A_PX, w, title=r"weights of $\mathrm{Attn}(PX) = P A P^{\top}$", annotate=T <= 6,
-                colorbar="weight (square-root scale)", cbar_ticks=ticks, cbar_ticklabels=labels,
+                colorbar="weight", cbar_ticks=ticks, cbar_ticklabels=labels,
                 xticks=tokens(perm), xtick_colors=token_roles(perm), yticks=tokens(perm), ytick_colors=token_roles(perm))
     run = data.run
     n = len(run.defects)
@@ -165,7 +161,9 @@ def shuffled(data, cfg) -> FigureStill:
              yticklabels=tuple(f"$10^{{{e}}}$" for e in pic.ticks), xlim=(0, n + 1),
              xticks=tuple(float(t) for t in nice_count_ticks(n)), xticklabels=tuple(tick(t) for t in nice_count_ticks(n)),
              hlines=(Rule(run.threshold, "pass line", "dim"),), legend="center right")
-    proof = [f"max {pic.max_note}: {sci(run.max_defect)}, far below the pass line {sci(run.threshold)}: {pic.verdict}"]
+    mark = "\u2713" if run.passed else "\u2717"
+    proof = [f"{mark} ${tex_relation(pic.verdict_formula.tex, run.max_defect)}$ {pic.max_note}, "
+             f"{'far below' if run.passed else 'above'} the pass line {sci(run.threshold)}"]
     if data.zero_trials:
         proof.append(f"exactly 0 for {count(data.zero_trials).text} of {count(n).text} random permutations")
     return FigureStill(
@@ -205,7 +203,9 @@ def picture06(causal_rows, self_rows, causal_total: float, self_total: float, th
         axis=(lo, hi), ticks=tuple(range(lo, hi + 1, step)),
         row_formula=Formula(f"norm(\"Attn\"(P X)_{m} - (P dot \"Attn\"(X))_{m})",
                             rf"\|\mathrm{{Attn}}(PX)_{m} - (P\,\mathrm{{Attn}}(X))_{m}\|"),
-        causal_prefix="\"causal:\" norm(dot)_F", self_prefix="\"self:\" norm(dot)_F",
+        # each verdict names the matrix it measures (the bars it sums are gone by the close)
+        causal_prefix="\"causal:\" norm(\"Attn\"_\"causal\" (P X) - P dot \"Attn\"_\"causal\" (X))_F",
+        self_prefix="\"self:\" norm(\"Attn\"(P X) - P dot \"Attn\"(X))_F",
         causal_total=Formula(relation("\"causal:\" norm(dot)_F", causal_total),
                              tex_relation(r"\mathrm{causal}:\ \|\cdot\|_F", causal_total)),
         self_total=Formula(relation("\"self:\" norm(dot)_F", self_total),
@@ -218,42 +218,53 @@ def swap_defects(data, cfg) -> FigureStill:
     """06 · Swap a future token into the past: causal rows i..j change, self-attention only rounds."""
     r, pic = data.report, data.picture
     mask = DrawnPanel(lambda ax, th: draw_mask(ax, th, data.mask, r.perm), title="causal row $m$ sees slots $0 \\ldots m$",
-                  data=(data.mask, r.perm))
-    chart = DrawnPanel(lambda ax, th: draw_rows(ax, th, r.self_rows, r.causal_rows, data.threshold, pic),
-                   title=f"${pic.row_formula.tex}$", data=(r.self_rows, r.causal_rows))
-    causal_ok = r.causal_total < data.threshold
+                      data=(data.mask, r.perm))
+    self_chart = DrawnPanel(lambda ax, th: draw_rows(ax, th, r.self_rows, data.threshold, pic, "self-attention",
+                                                     names=False),
+                            title="", data=r.self_rows)
+    causal_chart = DrawnPanel(lambda ax, th: draw_rows(ax, th, r.causal_rows, data.threshold, pic, "causal attention",
+                                                       names=False),
+                              title="", data=r.causal_rows)
+    lines = []
+    for name, total in (("causal", r.causal_total), ("self", r.self_total)):
+        mark = "\u2713" if total < data.threshold else "\u2717"
+        rel = tex_relation(r"\mathrm{" + name + r"}:\ \|\cdot\|_F", total)
+        lines.append(f"{mark} ${rel}$" + ("  exact" if total == 0.0 else ""))
     return FigureStill(
         "swap_defects", "Causality breaks permutation equivariance",
-        {"M": mask, "B": chart}, mosaic="MB", size=(7.0, 4.3), width_ratios=(1.0, 2.0),
+        {"M": mask, "S": self_chart, "C": causal_chart}, mosaic="MSC", size=(7.0, 4.3), width_ratios=(1.0, 1.1, 1.1),
         subtitle=(f"swap $x_{{{r.i}}} \\leftrightarrow x_{{{r.j}}}$: a future token moves into the past; "
-                  "the defect of every output row (hollow: self-attention, filled: causal)"),
-        proof=(rf"total $\|\cdot\|_F$: causal {sci(r.causal_total)}, self-attention {sci(r.self_total)} on the same $P$",),
-        proof_color="bad" if not causal_ok else "good",
+                  f"${pic.row_formula.tex}$ for every output row $m$: "
+                  r"$\mathrm{Attn}_{\mathrm{causal}}(PX) \neq P\,\mathrm{Attn}_{\mathrm{causal}}(X)$"),
+        proof=tuple(lines), proof_color="fg",  # one verdict of each kind: the marks say which
     )
 
 
-def draw_rows(ax, th, self_rows, causal_rows, threshold, pic) -> None:
-    """The clip's chart: row m from the top, self-attention's bar (hollow) over causal's (filled),
-    each in the colour of its verdict; exact zeros as hollow diamonds on the floor."""
+def draw_rows(ax, th, rows, threshold, pic, name: str, names: bool = True) -> None:
+    """The clip's chart: row m from the top, one bar per output row on a log axis, in the failed colour
+    where it reaches the dashed pass line; exact zeros as hollow diamonds on the floor, marked 0; the
+    series named under its axis."""
     lo, hi = pic.axis
-    T = len(causal_rows)
+    T = len(rows)
     ax.set_axis_on()
     ax.set_xscale("log")
     ax.set_xlim(10.0 ** lo, 10.0 ** hi)
     ax.set_ylim(T - 0.5, -0.5)
-    for s, (v, dy) in enumerate(((self_rows, -0.18), (causal_rows, 0.18))):
-        for m, x in enumerate(v):
-            c = th.color("good" if x < threshold else "bad")
-            if x == 0.0:
-                ax.scatter([10.0 ** lo * 1.6], [m + dy], marker="D", s=30, facecolors="none", edgecolors=c, clip_on=False)
-                continue
-            ax.barh(m + dy, x - 10.0 ** lo, left=10.0 ** lo, height=0.32, color=c if s else "none", edgecolor=c,
-                    linewidth=0 if s else 1.4)
+    for m, x in enumerate(rows):
+        c = th.color("bad" if x >= threshold else "fg")
+        if x == 0.0:
+            ax.scatter([10.0 ** lo * 3], [m], marker="D", s=30, facecolors="none", edgecolors=th.fg, clip_on=False)
+            ax.annotate("0", (10.0 ** lo * 3, m), xytext=(6, 0), textcoords="offset points", va="center", color=th.fg,
+                        fontsize=9)
+            continue
+        ax.barh(m, x - 10.0 ** lo, left=10.0 ** lo, height=0.56, color=c, linewidth=0)
     ax.axvline(threshold, color=th.dim, linestyle="--", linewidth=1.2)
     ax.annotate("pass line", (threshold, T - 1), xytext=(4, 0), textcoords="offset points", ha="left", va="center",
                 color=th.dim, fontsize=9)  # beside the last row, which only rounds (it sees every token either way)
-    ax.set_xticks([10.0 ** e for e in pic.ticks], [f"$10^{{{e}}}$" for e in pic.ticks])
-    ax.set_yticks(range(T), [f"row {m}" for m in range(T)])
+    ticks = pic.ticks if len(pic.ticks) <= 3 else pic.ticks[::2]
+    ax.set_xticks([10.0 ** e for e in ticks], [f"$10^{{{e}}}$" for e in ticks])
+    ax.set_xlabel(name)
+    ax.set_yticks(range(T), [f"row {m}" for m in range(T)] if names else [""] * T)
     ax.tick_params(axis="y", length=0)
 
 
@@ -286,26 +297,33 @@ def draw_mask(ax, th, mask, perm) -> None:
 # ====================================================================== 07
 @dataclass(frozen=True)
 class Picture07:
-    """What clip 07 and its still show besides the arrays: one scale for the inputs (the table's
-    rows, with and without positions) and one for the outputs (with and without positions), and
-    the two comparisons the clip ends on."""
+    """What clip 07 and its still show besides the arrays: the deck's scale for the sentences' embeddings (the
+    table's rows, with and without positions) and for their outputs (with and without positions, and their
+    means: a signed square-root stretch, so a crowd of small outputs still reads beside one large one), and the
+    two comparisons the clip ends on, each a verdict of "the matched outputs are equal"."""
 
     inputs: ColorScale
     outputs: ColorScale
     delta: str  # the measured difference's Typst (the column head, and before each figure)
     plain_line: Formula  # max |Δ| of the matched outputs without positions
     positioned_line: Formula  # and with them
+    plain_equal: bool  # the matched outputs are equal (up to rounding) without positions
+    positioned_equal: bool  # and with them
 
 
-def picture07(table, plain, positioned, cmap: str) -> Picture07:
+def picture07(table, plain, positioned, cfg, threshold: float = 1e-10) -> Picture07:
+    from scenes.kit.scales import scale
+
     d = "max abs(Delta)"
     return Picture07(
-        inputs=ColorScale.symmetric(cmap, [table, positioned.X_a, positioned.X_b]),
-        outputs=ColorScale.symmetric(cmap, [plain.Y_a, plain.Y_b, plain.pooled_a, plain.pooled_b,
-                                            positioned.Y_a, positioned.Y_b, positioned.pooled_a, positioned.pooled_b]),
+        inputs=scale("embeddings", cfg, [table, plain.X_a, plain.X_b, positioned.X_a, positioned.X_b]),
+        outputs=scale("sentence outputs", cfg, [plain.Y_a, plain.Y_b, plain.pooled_a, plain.pooled_b,
+                                                positioned.Y_a, positioned.Y_b, positioned.pooled_a,
+                                                positioned.pooled_b]),
         delta=d,
         plain_line=Formula(relation(d, plain.max_diff), tex_relation(r"\max\,|\Delta|", plain.max_diff)),
         positioned_line=Formula(relation(d, positioned.max_diff), tex_relation(r"\max\,|\Delta|", positioned.max_diff)),
+        plain_equal=bool(plain.max_diff < threshold), positioned_equal=bool(positioned.max_diff < threshold),
     )
 
 
@@ -326,7 +344,7 @@ def same_words(data, cfg) -> FigureStill:
 
     def outputs(Y, pooled, words, title, bar):
         ticks, labels = cbar_labels(scale.ticks())
-        return HeatmapPanel(np.vstack([Y, pooled]), scale, title=title, annotate=False, colorbar="output" if bar else None,
+        return HeatmapPanel(np.vstack([Y, pooled]), scale, title=title, annotate=False, colorbar="output (square-root scale)" if bar else None,
                        cbar_ticks=ticks, cbar_ticklabels=labels,
                        yticks=(*words, "mean"), ytick_colors=(*word_roles(data, words), "dim"), xticks=feats,
                        boxes=(CellBox((T, T), (0, d - 1), color="dim", width=1.6),))
@@ -341,21 +359,27 @@ def same_words(data, cfg) -> FigureStill:
         "D": outputs(q.Y_b, q.pooled_b, b, "+ positions", True),
         "N": TextPanel((
             TextLine("without positions", size=11, weight="bold"),
-            TextLine(f"matched tokens: ${pic.plain_line.tex}$", size=10, space_before=3),
+            TextLine(f"{_mark(pic.plain_equal)} matched tokens: ${pic.plain_line.tex}$", size=10, space_before=3),
             TextLine(f"sentence means: ${means_p}$", size=10, space_before=2),
-            TextLine("the same outputs, in another order", size=10, color="good", space_before=4),
+            TextLine("the same outputs, in another order", size=10, space_before=4),
         ), valign="center"),
         "M": TextPanel((
             TextLine("with sinusoidal positions", size=11, weight="bold"),
-            TextLine(f"matched tokens: ${pic.positioned_line.tex}$", size=10, space_before=3),
+            TextLine(f"{_mark(pic.positioned_equal)} matched tokens: ${pic.positioned_line.tex}$", size=10,
+                     space_before=3),
             TextLine(f"sentence means: ${means_q}$", size=10, space_before=2),
-            TextLine("word order becomes visible", size=10, color="bad", space_before=4),
+            TextLine("word order becomes visible", size=10, space_before=4),
         ), valign="center"),
     }
     return FigureStill(
         "same_words", "Same words, same outputs: attention alone cannot see word order", panels,
         mosaic="ABN;CDM", size=(7.0, 5.6), width_ratios=(1.0, 1.0, 1.25),
         subtitle="self-attention outputs of both sentences (rows: tokens, then their mean), one embedding table",
-        proof=(f"matched outputs: ${pic.plain_line.tex}$ without positions, ${pic.positioned_line.tex}$ with them",),
-        proof_color="good",
+        proof=(f"{_mark(pic.plain_equal)} matched outputs equal without positions: ${pic.plain_line.tex}$",
+               f"{_mark(pic.positioned_equal)} with them: ${pic.positioned_line.tex}$"),
+        proof_color="fg",  # one verdict of each kind: the marks say which
     )
+
+
+def _mark(passed: bool) -> str:
+    return "\u2713" if passed else "\u2717"

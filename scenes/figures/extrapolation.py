@@ -94,6 +94,26 @@ def onsets_line(data) -> str:
     return "; ".join(f"d = {data.widths[k]}: {onset_text(data.onsets[k])}" for k in data.by_width())
 
 
+def share_percent(share: float) -> str:
+    """A share as the lecture prints it: ``66 %`` (``100 %`` only when every one, ``0 %`` only when none)."""
+    pct = int(round(100 * share))
+    if pct == 100 and share < 1:
+        pct = 99
+    if pct == 0 and share > 0:
+        pct = 1
+    return f"{pct} %"
+
+
+def twins_line(data) -> str:
+    """Clip 12's second measured line: past each m*, the share of positions (up to the last one whose twins
+    lie in the data) that have a twin, narrowest width first."""
+    parts = [f"d = {data.widths[k]}: {share_percent(data.shares[k].share)}" for k in data.by_width()
+             if data.shares[k].checked]
+    if not parts:
+        return f"no position up to {count(data.horizon)} has a twin"
+    return f"past m*, positions up to {count(data.horizon)} with a twin: " + "; ".join(parts)
+
+
 def no_row_text(m: int) -> str:
     """The learned table's answer past its last row, in lecture language."""
     return f"no row for position {count(m)}"
@@ -114,8 +134,13 @@ def cliff_proof(data) -> tuple[str, str]:
 
 
 def table_scale(data) -> ColorScale:
-    """Clip 14's scale: symmetric over the whole GPT-2 table, ending at a round value."""
-    return ColorScale.symmetric(data.cmap, data.table)
+    """Clip 14's scale: the deck's scale of a position table (``kit.scales``' "table"): symmetric over the
+    whole GPT-2 table, in the config's signed colormap, ending at a round value."""
+    from types import SimpleNamespace
+
+    from scenes.kit import scales
+
+    return scales.scale("table", SimpleNamespace(cmap_signed=data.cmap), values=data.table)
 
 
 def sample_rows(n_max: int, rows: int) -> np.ndarray:
@@ -125,17 +150,19 @@ def sample_rows(n_max: int, rows: int) -> np.ndarray:
 
 def table_proof(data) -> str:
     """Clip 14's measured proof: the table's last row against RoPE's rotations."""
-    g, l2 = data.gpt2, data.llama2
+    g, l2, l3 = data.gpt2, data.llama2, data.llama3
     return (f"{g.name}: {count(g.n_max)} rows, positions 0 to {count(g.n_max - 1)}, {no_row_text(g.n_max)}; "
-            f"RoPE: defined at any $m$ ({data.slow_pairs} of {data.n_pairs} {l2.name} pairs never turn "
-            f"within its {count(l2.train_length)} training positions)")
+            f"RoPE: defined at any $m$, but {data.slow_pairs} of {data.n_pairs} {l2.name} pairs never complete a "
+            f"turn in its {count(l2.train_length)} training positions ({l3.name}: {data.slow_pairs3} in "
+            f"{count(l3.train_length)})")
 
 
 # ====================================================================== 12
 @still("PositionalDilution")
 def dilution(data, cfg) -> FigureStill:
     """12 · cos(PE_0, PE_m) on a log m axis for each width, every computed sample; the onset m* past
-    which a position twice as far is just as similar (measured)."""
+    which a position twice as far is at least as similar (measured), and the share of positions past it with
+    such a twin."""
     series, notes = [], []
     colors = [hex_of(c) for c in width_colors(data.widths)]
     for j, k in enumerate(data.by_width()):
@@ -152,9 +179,9 @@ def dilution(data, cfg) -> FigureStill:
     return FigureStill(
         "dilution", "Positional dilution: far positions blur together", {"A": plot}, size=(7.0, 4.2),
         subtitle=(f"similarity of sinusoidal position $m$ to position 0, every $m$ up to {count(hi)} "
-                  f"(base ${base_relation(data.base, math=False).replace('b', 'b$', 1)}); dots: $m^*$ and a position $n \\geq {data.factor:g}m$ "
-                  "just as similar"),
-        proof=(f"measured {onsets_line(data)}",), proof_color="accent",
+                  f"(base ${base_relation(data.base, math=False).replace('b', 'b$', 1)}); dots: $m^*$ and its twin, a position "
+                  f"$n \\geq {data.factor:g}m$ at least as similar"),
+        proof=(f"measured {onsets_line(data)}", twins_line(data)), proof_color="accent",
     )
 
 
@@ -223,26 +250,31 @@ def table_vs_rotation(data, cfg) -> FigureStill:
                     # a zero-height box: the table's end drawn as a rule under its last row (the clip's cap line)
                     boxes=(CellBox((len(rows), len(rows) - 1), (0, len(cols) - 1), "bad", width=4.0),))
     i = np.arange(data.n_pairs)
-    first_slow = data.n_pairs - data.slow_pairs
+    first_slow, first_slow3 = data.n_pairs - data.slow_pairs, data.n_pairs - data.slow_pairs3
     c2, c3 = (hex_of(c) for c in base_colors())
     wl = PlotPanel((
         Series(data.wl_llama2, i, f"{l2.name}: $b$ = {count(l2.rope_base)}", c2, width=2.2),
         Series(data.wl_llama3, i, f"{l3.name}: $b$ = {count(l3.rope_base)}", c3, width=2.2),
     ), title="LLaMA: RoPE, no table, no cap", xlabel=f"pair $i$ (head dim {l2.head_dim})",
         ylabel="positions per full turn", y_log=True, xlim=(0, data.n_pairs - 1), ylim=data.wl_range,
-        hlines=(Rule(l2.train_length, f"{l2.name}: $L$ = {count(l2.train_length)}", "seen", label_at="left"),),
-        spans=(Span(first_slow - 0.5, data.n_pairs - 1, f"{data.slow_pairs} of {data.n_pairs}\nnever turn",
-                    "unseen", 0.12, label_y=0.1),),
+        # the two train lengths lie a factor 2 apart: one label, over the upper line, names both
+        hlines=(Rule(l2.train_length, "", "seen"),
+                Rule(l3.train_length, f"$L$ = {count(l2.train_length)} ({l2.name}), {count(l3.train_length)} "
+                                      f"({l3.name})", "seen", label_at="left"),),
+        spans=(Span(first_slow - 0.5, data.n_pairs - 1, f"{l2.name}: {data.slow_pairs} of {data.n_pairs}\n"
+                    "never complete a turn", "unseen", 0.12, label_y=0.1),
+               Span(first_slow3 - 0.5, data.n_pairs - 1, f"{l3.name}: {data.slow_pairs3} of {data.n_pairs}",
+                    "unseen", 0.06, label_y=0.3)),
         legend="upper left")
     return FigureStill(
         "table_vs_rotation", "From GPT-2 to LLaMA: a table with a last row, rotations with none",
         {"T": table, "W": wl}, mosaic="TW", size=(7.0, 4.3), width_ratios=(1.0, 1.25),
         subtitle=(f"left: every {ordinal(rows[1] - rows[0])} row and {ordinal(cols[1] - cols[0])} feature of "
-                  f"{g.name}'s {count(data.n_params)} position parameters; right: $\\lambda_i = 2\\pi\\,b^{{2i/d}}$"),
+                  f"{g.name}'s {count(data.n_params)} position parameters, as initialised ($N(0, 0.02^2)$); right: $\\lambda_i = 2\\pi\\,b^{{2i/d}}$"),
         proof=(table_proof(data),), proof_color="accent",
     )
 
 
 __all__ = ["CLIFF_COLORS", "CLIFF_ROLES", "FAMILY_CMAP", "base_colors", "base_figure", "base_relation", "cliff_proof", "decades", "first_missing", "hex_of",
-           "no_row_text", "onset_text", "onsets_line", "ordinal", "power_range", "sample_rows", "table_proof",
+           "no_row_text", "onset_text", "onsets_line", "ordinal", "share_percent", "twins_line", "power_range", "sample_rows", "table_proof",
            "table_scale", "width_colors"]

@@ -13,8 +13,11 @@ it as cards in the family colours, each with its icon.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
+from scenes.kit import numbers
 from scenes.kit.icons import Bend, Box, Icon, Letter, Pointer, Ring, Stroke, polyline, to_matplotlib
 from scenes.stills.spec import FigureStill, TextLine, TextPanel
 from scenes.stills.text import mathify
@@ -27,7 +30,7 @@ def _permute() -> Icon:
     perm, shades = (2, 0, 3, 1), (1.0, 0.72, 0.46, 0.22)
     side, y = 0.19, 0.36
     xs = [(k - 1.5) * 0.25 for k in range(4)]
-    links = tuple(Stroke(((xs[perm[k]], y - side / 2), (xs[k], -y + side / 2)), alpha=0.75) for k in range(4))
+    links = tuple(Stroke(((xs[perm[k]], y - side / 2), (xs[k], -y + side / 2)), alpha=0.9) for k in range(4))
     top = tuple(Box(xs[k], y, side, side, alpha=shades[k], edge="ink", weight=2) for k in range(4))
     bottom = tuple(Box(xs[k], -y, side, side, alpha=shades[perm[k]], edge="ink", weight=2) for k in range(4))
     return Icon("permute", links + top + bottom, "Four tokens (one shade each) and the same four in another "
@@ -106,6 +109,22 @@ def drawn(icon: Icon):
 
 
 # ====================================================================== 00 the property map
+# What each property says, as clip 00 sets it under the property's name: ("math", Typst) or ("words", text)
+STATEMENTS: tuple[tuple[tuple[str, str], ...], ...] = (
+    (("math", '"Attn"(P X) = P dot "Attn"(X)'),
+     ("words", "permute the tokens: the outputs permute the same way")),
+    (("math", 'A_(m n) = 0 quad "for" n > m'),
+     ("words", "a token sees only its past; the symmetry breaks:"),
+     ("math", '"Attn"_"causal" (P X) != P dot "Attn"_"causal" (X)')),
+    (("math", 'y_t " depends only on " x_0, dots.h, x_t'),
+     ("words", "earlier outputs never change as tokens arrive:"),
+     ("words", "cache K and V, compute one new query a step")),
+    (("words", "without positions, attention cannot tell word order;"),
+     ("words", "three schemes supply them: sinusoidal, learned, RoPE")),
+)
+"""One entry per property of ``scenes.catalog.PROPERTIES``, in the same order."""
+
+
 def property_card(k: int, name: str, clips) -> TextPanel:
     """Card ``k``: the property in its family colour, then one line per clip: its chip and title."""
     lines = [TextLine(name, size=12, color=f"family:{k}", weight="bold", space_before=0)]
@@ -128,20 +147,128 @@ def property_map(data, cfg) -> FigureStill:
 
 # ====================================================================== 15 the four diary answers
 def answer_card(k: int, answer) -> TextPanel:
-    color = f"clip:{answer.clips[0].number}"
-    tag = "clip" if len(answer.clips) == 1 else "clips"
-    return TextPanel((
-        TextLine(mathify(answer.question), size=10, color="dim"),
-        TextLine(mathify(answer.answer), size=12, weight="semibold", space_before=4),
-        TextLine(tag, size=10, color="dim", chips=tuple(c.number for c in answer.clips), chips_after=True, space_before=6),
-    ), frame=color, picture=drawn(RECAP_ICONS[k]), picture_width=0.27)
+    """Card ``k``: the question, its answer, and every measured proof as the clip shows it (✓ or ✗, the
+    formula and the figure), each after the chip of the clip that measured it."""
+    lines = [TextLine(mathify(answer.question), size=10, color="dim"),
+             TextLine(mathify(answer.answer), size=12, weight="semibold", space_before=4)]
+    lines += [TextLine(p.still_text(), size=10, chips=(p.clip,), space_before=6 if j == 0 else 2)
+              for j, p in enumerate(answer.proofs)]
+    return TextPanel(tuple(lines), frame=f"clip:{answer.home[0].number}", picture=drawn(RECAP_ICONS[k]),
+                     picture_width=0.22)
 
 
 @still("Recap")
 def diary_answers(data, cfg) -> FigureStill:
-    """15 · The four diary questions, each answered in one line with the clips that show it."""
+    """15 · The four diary questions, each answered in one line and proved by the clips' measurements."""
     cards = {"ABCD"[k]: answer_card(k, a) for k, a in enumerate(data.answers)}
     return FigureStill(
-        "diary_answers", "Four questions for your AI diary", cards, mosaic="AB;CD", size=(7.0, 4.0),
-        subtitle="each answered in one line, with the clips that show it", wspace=0.04, hspace=0.05,
+        "diary_answers", "Four questions for your AI diary", cards, mosaic="AB;CD", size=(7.0, 4.6),
+        subtitle=f"each answered in one line and proved by what the clips measured; next: lecture {data.next_lecture}, "
+                 "past the training length", wspace=0.04, hspace=0.05,
     )
+
+
+# ====================================================================== 15 the measured proofs
+RECAP_SHIFT = 3  # clip 11's shift s: every position slides by it (``RoPERotatesQK.S``; a test holds them equal)
+
+
+@dataclass(frozen=True)
+class DiaryProof:
+    """One measured proof of a diary answer, as the clip that measured it shows it: ``formula`` (Typst, the
+    verdict's left side), ``tex`` (the same in mathtext, for the still), the measured ``figure``, the
+    verdict, a few plain words saying what was compared (``note``), and the ``clip`` that measured it."""
+
+    formula: str
+    tex: str  # the formula for the still: words with ``$mathtext$``
+    figure: numbers.Figure
+    passed: bool
+    note: str
+    clip: int
+    words: str = ""  # what the formula measures, as an audio description says it
+
+    def described(self) -> str:
+        """The proof as an audio description says it: ``a green check: the equivariance defect, ≈ 4.7 × 10⁻¹⁶,
+        the largest of 100 random permutations P (clip 02)``."""
+        mark = "a green check" if self.passed else "a red cross"
+        fig = self.figure.text.replace("exactly 0", "0 exact")
+        return f"{mark}: {self.words}, {fig} (clip {self.clip:02d})"
+
+    def still_text(self) -> str:
+        """The proof as the still prints it: ``✓ $formula$ $≈ 4.7 × 10⁻¹⁶$`` (``tex`` is text with ``$math$``)."""
+        f = self.figure
+        if f.approx:
+            mant, exp = numbers.scientific(f.value)
+            fig = rf"$\approx {mant.replace(numbers.MINUS, '-')} \times 10^{{{exp}}}$"
+        else:
+            fig = "= " + f.text.replace("exactly ", "") + (" (exact)" if f.exact else "")
+        return f"{'✓' if self.passed else '✗'} {self.tex} {fig}"
+
+
+def diary_proofs(cfg) -> tuple[tuple[DiaryProof, ...], ...]:
+    """The proof of each diary answer, measured by mathcore for ``cfg`` exactly as the clips that show it
+    measure it: 02's largest equivariance defect over its random permutations; 03's weights above the
+    diagonal, 04's prefix defect and 05's cached-against-recomputed outputs; 11's output change when every
+    position shifts, with V left alone and with V rotated; 14's rows of GPT-2's table past its last, and
+    13's RoPE pairs at unseen angles one step past training."""
+    from mathcore.attention import attention_fn, self_attention_trace
+    from mathcore.causal import above_diagonal_max
+    from mathcore.equivariance import equivariance_run
+    from mathcore.extrapolation import GPT2, LLAMA2, unseen_pair_counts
+    from mathcore.lecture import lecture_inputs
+    from mathcore.measure import extrapolation_report, kv_cache_decode, prefix_invariance_max_defect
+    from mathcore.rope_measures import shift_output_defect
+
+    from .causal import Y_CACHED, Y_RECOMPUTE
+
+    li = lecture_inputs(cfg.T, cfg.d, cfg.seed)
+    X, W = li.X, (li.Wq, li.Wk, li.Wv)
+
+    def noise(formula, tex, x, note, clip, threshold, words):
+        return DiaryProof(formula, tex, numbers.measure(x), abs(x) < threshold, note, clip, words)
+
+    def zero(formula, tex, x, note, clip, words):
+        return DiaryProof(formula, tex, numbers.measure(x), x == 0.0, note, clip, words)
+
+    run = equivariance_run(attention_fn(*W), X, cfg.n_trials, cfg.seed)
+    q1 = (noise('norm("Attn"(P X) - P dot "Attn"(X))_F', r"$\|\mathrm{Attn}(PX) - P \cdot \mathrm{Attn}(X)\|_F$",
+                run.max_defect, f"the largest of {numbers.count(cfg.n_trials).text} random permutations P", 2,
+                run.threshold,
+                f"the equivariance defect, the largest over {numbers.count(cfg.n_trials).text} random permutations P"),)
+    causal = self_attention_trace(X, *W, causal=True)
+    prefix = prefix_invariance_max_defect(attention_fn(*W, causal=True, kernel="fixed"), X)
+    q2 = (
+        zero("scripts(max)_(n > m) A_(m n)", r"$\max_{n>m}\,A_{mn}$", above_diagonal_max(causal.weights),
+             "weights on the future", 3, "the largest weight on a later token"),
+        zero('scripts(max)_t abs(Y_"prefix" - Y_"full")', r"$\max_t\,|Y_{\mathrm{prefix}} - Y_{\mathrm{full}}|$", prefix,
+             "every prefix", 4, "the largest change of any prefix's outputs"),
+        zero(f"max abs({Y_CACHED[0]} - {Y_RECOMPUTE[0]})", rf"$\max\,|{Y_CACHED[1]} - {Y_RECOMPUTE[1]}|$",
+             kv_cache_decode(X, *W).max_defect, "every decoding step", 5,
+             "the largest gap between cached and recomputed outputs, over every decoding step"),
+    )
+    from mathcore.equivariance import THRESHOLD
+
+    shift = f"every output, all positions shifted by {RECAP_SHIFT}"
+    q3 = (
+        noise('"V left alone:" max abs(Delta Y)', r"V left alone: $\max\,|\Delta Y|$",
+              shift_output_defect(X, *W, RECAP_SHIFT, cfg.rope_base, rotate_v=False), shift, 11, THRESHOLD,
+              f"the largest output change when every position shifts by {RECAP_SHIFT}, V left alone"),
+        noise('"V rotated:" max abs(Delta Y)', r"V rotated: $\max\,|\Delta Y|$",
+              shift_output_defect(X, *W, RECAP_SHIFT, cfg.rope_base, rotate_v=True),
+              "the same shift, V rotated like Q and K", 11, THRESHOLD,
+              f"the largest output change when every position shifts by {RECAP_SHIFT}, V rotated"),
+    )
+    g, L = GPT2, cfg.train_length
+    rows = int(extrapolation_report([g.n_max], g.d_model, g.n_max, cfg.seed).learned_defined.sum())
+    pairs = LLAMA2.head_dim // 2
+    unseen = int(unseen_pair_counts([L], LLAMA2.head_dim, L, cfg.rope_base)[0])
+    n = numbers.count(g.n_max)
+    q4 = (
+        DiaryProof(f'"{g.name} rows for" m >= {n.math}', rf"{g.name} rows for $m \geq {g.n_max}$",
+                   numbers.count(rows), rows > 0, f"its table ends at row {numbers.count(g.n_max - 1).text}", 14,
+                   f"{g.name}'s rows for positions from {n.text} on"),
+        DiaryProof('"RoPE pairs at unseen angles"', "RoPE pairs at unseen angles",
+                   numbers.Figure(float(unseen), f'{unseen} "of" {pairs}', f"{unseen} of {pairs}"), unseen == 0,
+                   f"head dim {LLAMA2.head_dim}, one step past training (L = {numbers.count(L).text})", 13,
+                   f"RoPE pairs (head dim {LLAMA2.head_dim}) at angles training never reached, one step past training"),
+    )
+    return q1, q2, q3, q4

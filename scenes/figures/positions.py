@@ -24,9 +24,11 @@ SCHEME_NAMES = ("Sinusoidal", "Learned absolute", "RoPE")
 
 
 # ====================================================================== the description: 08
-def pe_scale(cmap: str) -> ColorScale:
-    """Clip 08's one scale: sines and cosines fill [−1, 1], which are round ends already."""
-    return ColorScale(cmap, -1.0, 1.0)
+def pe_scale(cfg) -> ColorScale:
+    """Clip 08's one scale, the deck's for positional encodings: sines and cosines fill [−1, 1]."""
+    from scenes.kit.scales import scale
+
+    return scale("encodings", cfg)
 
 
 def base_figure(base: float) -> numbers.Figure:
@@ -113,7 +115,7 @@ def waves_to_matrix(data, cfg) -> FigureStill:
     the PE matrix, pair by pair, wavelengths growing geometrically."""
     T, d = data.PE.shape
     pairs = d // 2
-    scale = pe_scale(data.cmap)
+    scale = pe_scale(cfg)
     gap = 2.6  # lanes of the wave panel, one per pair
     series = []
     for i in range(pairs):

@@ -87,29 +87,32 @@ def base_figure(base: float) -> numbers.Figure:
     return numbers.Figure(float(base), f"approx {m}", f"≈ {t}", approx=True)
 
 
-def angle_scale(data) -> ColorScale:
-    """Clip 10's one scale for the whole table: every angle mod 2π on the cyclic colormap."""
-    return ColorScale(data.cmap, 0.0, TWO_PI)
+def angle_scale(cfg) -> ColorScale:
+    """Clip 10's one scale for the whole table, the deck's for angles: every angle mod 2π on the cyclic map."""
+    from scenes.kit.scales import scale
+
+    return scale("angles", cfg)
 
 
-def slow_decades(data) -> list[int]:
-    """The decades labelled on the slow pairs' log colour bar, low end to high end: round
-    steps (``numbers.log_ticks``) with both ends labelled, covering every finite log angle."""
-    f = data.log_slow[np.isfinite(data.log_slow)]
-    lo, hi = int(np.floor(f.min())), int(np.ceil(f.max()))
-    hi = max(hi, lo + 1)
-    ticks = numbers.log_ticks(lo, hi, most=SLOW_DECADES)
-    step = ticks[1] - ticks[0] if len(ticks) > 1 else 1
-    while ticks[0] > lo:  # the low end down to a labelled decade
-        ticks.insert(0, ticks[0] - step)
-    return ticks
+def slow_scale(data, cfg) -> ColorScale:
+    """The slow pairs' own scale (a beat of its own in clip 10), the deck's "slow angles": ``log10`` of their
+    angles on a sequential map (cividis: not the weights' colormap), from one decade to another (``m = 0``,
+    an angle of exactly 0, is the masked colour)."""
+    from scenes.kit.scales import scale
+
+    return scale("slow angles", cfg, values=data.log_slow)
 
 
-def slow_scale(data) -> ColorScale:
-    """The slow pairs' own scale (a beat of its own in clip 10): ``log10`` of their angles, from
-    one labelled decade to another (``m = 0``, an angle of exactly 0, is the masked colour)."""
-    t = slow_decades(data)
-    return ColorScale(data.cmap_log, t[0], t[-1])
+def slow_decades(data, cfg) -> list[int]:
+    """The decades labelled on the slow pairs' log colour bar, low end to high end: both ends of the scale
+    and round steps between them that divide the span (at most ``SLOW_DECADES + 2`` labels)."""
+    s = slow_scale(data, cfg)
+    lo, hi = int(round(s.vmin)), int(round(s.vmax))
+    span = hi - lo
+    step = max(1, -(-span // (SLOW_DECADES + 1)))
+    while span % step:
+        step += 1
+    return list(range(lo, hi + 1, step))
 
 
 def theta_figure(x: float) -> numbers.Figure:
@@ -123,9 +126,20 @@ def grid_proof(data) -> tuple[str, numbers.Figure]:
 
 
 # ====================================================================== 11: scales, titles and proof
-def output_scale(data) -> ColorScale:
-    """Clip 11's scale for the outputs: symmetric over all four output matrices, round ends."""
-    return ColorScale.symmetric(data.cmap, [data.Y_plain, data.Y_plain_shifted, data.Y_rot, data.Y_rot_shifted])
+def output_scale(cfg) -> ColorScale:
+    """Clip 11's scale for the outputs: the deck's for attention outputs (which holds RoPE's, V alone and V
+    rotated, at both positions: ``kit.scales``)."""
+    from scenes.kit.scales import scale
+
+    return scale("outputs", cfg)
+
+
+def shift_scale(data, cfg) -> ColorScale:
+    """Clip 11's scale for ΔY, what sliding every position does to the outputs (V alone and V rotated): the
+    deck's "output shifts", symmetric over both, round ends."""
+    from scenes.kit.scales import scale
+
+    return scale("output shifts", cfg, values=[data.dY_plain, data.dY_rot])
 
 
 def positions_text(first: int, T: int) -> str:
@@ -176,8 +190,8 @@ def angle_grid(data, cfg) -> FigureStill:
     quarter turn, on a log scale of their own; a fast hand and a slow hand at the last position."""
     T, half = data.grid.shape
     nf = data.n_fast
-    cyc, logs = angle_scale(data), slow_scale(data)
-    decades = slow_decades(data)
+    cyc, logs = angle_scale(cfg), slow_scale(data, cfg)
+    decades = slow_decades(data, cfg)
     rows = tuple(str(m) for m in range(T))
     table = HeatmapPanel(data.wrapped, cyc, title="angle mod $2\\pi$", yticks=rows, xticks=tuple(str(i) for i in range(half)),
                     xlabel="pair $i$", ylabel="position $m$", colorbar="radians", cbar_ticks=ANGLE_TICKS,
@@ -237,7 +251,7 @@ def rotate_qk(data, cfg) -> FigureStill:
     """11 · Rotating q by m and k by n makes the score depend on m − n only; V is left alone, and a
     rotated V would make a shifted sentence's outputs change (measured)."""
     T, d = data.Y_plain.shape
-    scale = output_scale(data)
+    scale = output_scale(cfg)
     feats = tuple(str(j) for j in range(d))
     rows = tuple(str(k) for k in range(T))
 

@@ -17,11 +17,11 @@ _EXPORTS = {
               "KEY", "VALUE", "SIN", "COS", "SEEN", "UNSEEN", "CONCEPT_COLORS"),
     "numbers": ("measure", "count", "power", "nice_ticks", "nice_ceil", "log_ticks"),
     "notation": ("N", "SYMBOLS", "symbol"),
-    "compose": ("GAP", "DIMMED", "row", "column", "titled", "label_curve_ends", "label_bars", "Legend", "focus",
+    "compose": ("GAP", "DIMMED", "row", "column", "titled", "label_curve_ends", "label_bars", "Legend",
                 "stage", "reveal", "rule"),
     "binding": ("shows", "names"),
     "widgets": ("Bracket", "ColorBar", "Heatmap", "LabelledMatrix", "TokenRow", "VectorDial"),
-    "motion": ("Readout", "swap"),
+    "motion": ("Readout", "swap", "dim", "undim"),
     "layout": ("Layout", "LayoutError", "Region", "fit_label", "overlay", "background", "place_annotations"),
     "plots": ("Plot", "downsample_minmax"),
 }

@@ -103,6 +103,9 @@ class ClipScene(Scene):
     """
 
     CLOSING_HOLD: ClassVar[float] = 2.0
+    # held to the audit's truth checks (scenes.audit.truth: claims shown, one subject a frame, the deck's
+    # scales, colours and verdicts); set by each clip once it is restaged to meet them
+    STAGED: ClassVar[bool] = False
 
     def __init__(self, *args, lecture_config: LectureConfig | None = None, audit: bool = False,
                  voice: str | None = None, described: bool | None = None, **kwargs):
@@ -150,13 +153,18 @@ class ClipScene(Scene):
         return out
 
     def caption_values(self) -> dict[str, Any]:
-        """Values the narration may name in ``{braces}``."""
+        """Values the narration may name in ``{braces}``.  A value shown by a drawn element is given as
+        ``binding.claim(value, element, ...)``; the audit checks, at every beat whose caption or
+        description fills it in, that the element is on screen (a plain value must be on screen as
+        text).  Called once the beat's picture is built, at the start of each beat's caption."""
         return {}
 
     def describe_default(self, key: str) -> str | None:
         """An audio description of beat ``key`` made from the data (``"row 4 of X moves to row 1"``), for a
         beat whose picture shows something the narration does not say; the narration's
-        ``[slug.describe]`` entry, when there is one, wins.  ``None``: nothing to add."""
+        ``[slug.describe]`` entry, when there is one, wins.  ``None``: nothing to add.  Return a
+        ``binding.claim(text, element, ...)`` to name the elements it describes (the audit checks
+        they are on screen)."""
         return None
 
     # ------------------------------------------------------------------ life cycle
@@ -252,7 +260,8 @@ class ClipScene(Scene):
                     f"{narration_file(self.clip())}: [{self.clip().slug}.describe].{key} names {{{sorted(missing)[0]}}}; "
                     f"this clip provides {', '.join(sorted(values)) or 'no values'}")
             return " ".join(text.format(**values).split())
-        return " ".join((self.describe_default(key) or "").split())
+        made = self.describe_default(key)  # a string, or a binding.claim naming what it describes
+        return " ".join(str(made).split()) if made else ""
 
     def speak(self, key: str, caption: str):
         """The voice line for beat ``key`` (``None`` when the clip is silent)."""
@@ -260,24 +269,33 @@ class ClipScene(Scene):
             return None
         return self.narrator.line(self.clip().slug, key, caption, self.spoken_text(key, caption))
 
-    def beat(self, key: str, *animations, run_time: float | None = None, hold: float | None = None, **play_kw) -> None:
+    def beat(self, key: str, *animations, run_time: float | None = None, hold: float | None = None,
+             subject: Mobject | None = None, why: dict[str, str] | None = None, **play_kw) -> None:
         """Play ``animations`` and show caption ``key`` for as long as it takes to read, and to
         say when the clip has a voice.
 
         The beat lasts ``max(run_time + hold, reading time, speech + GAP)``; ``hold`` defaults
         to 0.6 s.  The voice line starts with the beat, as its caption does.
+
+        ``subject`` is what the beat is about: the audit holds it to be on screen at full strength and
+        the largest thing there, in a content area at most half empty and in at most three groups (not
+        a dashboard).  ``why`` excuses a beat from one of those checks, by its kind, with the reason
+        (``why={"groups": "the two maps and their difference are one comparison"}``): the audit
+        reports the reason instead of the problem.
         """
         rt = (run_time if run_time is not None else DEFAULT_RUN) if animations else 0.0
         plays = [(animations, rt, play_kw)] if animations else []
-        self._run_beat(key, plays, rt + (0.6 if hold is None else hold))
+        self._run_beat(key, plays, rt + (0.6 if hold is None else hold), subject, why)
 
-    def beat_plays(self, key: str, plays: list[list], run_time: float, hold: float = 0.3) -> None:
+    def beat_plays(self, key: str, plays: list[list], run_time: float, hold: float = 0.3,
+                   subject: Mobject | None = None, why: dict[str, str] | None = None) -> None:
         """Like :meth:`beat`, with one caption over several plays made one after another (each a
         ``Succession`` of its animations lasting ``run_time``): an animation never starts, nor
         shows its mobject, before its turn."""
         from manim import Succession
 
-        self._run_beat(key, [([Succession(*anims)], run_time, {}) for anims in plays], len(plays) * run_time + hold)
+        self._run_beat(key, [([Succession(*anims)], run_time, {}) for anims in plays], len(plays) * run_time + hold,
+                       subject, why)
 
     def _caption_plan(self, key: str, text: str, line):
         """The beat's caption as subtitle events, timed to its voice line (``scenes.narration.captions``)."""
@@ -289,7 +307,8 @@ class ClipScene(Scene):
         return plan(text, self.caption_style, line.samples if line is not None else None, RATE, spoken,
                     say=own if own is not None else None)
 
-    def _run_beat(self, key: str, plays: list, least: float) -> None:
+    def _run_beat(self, key: str, plays: list, least: float, subject: Mobject | None = None,
+                  why: dict[str, str] | None = None) -> None:
         text = self.caption(key)
         line = self.speak(key, text)
         cues = self._caption_plan(key, text, line)
@@ -323,10 +342,13 @@ class ClipScene(Scene):
         if describe:
             self._describe_beat(key, describe, start, shown, speech, fps)
         if self.auditing:
-            from scenes.audit.beats import snapshot
+            from scenes.audit.beats import record_claims, snapshot
 
-            rec = snapshot(self, key)
+            rec = snapshot(self, key, subject=subject)
             rec.start = begun
+            rec.why = dict(why or {})
+            rec.claims = record_claims(self, key, text, describe)
+            rec.describe = describe
             self.audit_records.append(rec)
             hook = getattr(self, "beat_hook", None)
             if hook is not None:  # e.g. the audit drawing the frame at the end of the beat
@@ -366,7 +388,7 @@ class ClipScene(Scene):
         where = f"Lecture {cfg.number} · {cfg.title}" + (f" · notebook {c.section}" if has_section else "")
         sub = fit_label(where, SAFE.width - 1.0, size=SMALL, color=DIM, max_lines=3, align=ORIGIN, break_words=True)
         card = VGroup(big, sub).arrange(DOWN, buff=0.35)
-        self.beat("title", FadeIn(card, shift=0.2 * UP), run_time=1.0, hold=0.4)
+        self.beat("title", FadeIn(card, shift=0.2 * UP), run_time=1.0, hold=0.4, subject=card)
 
         # the header: the clip number, then the title (neutral: a family's colour is the idea only on
         # the map and the recap); the big title shrinks into its place as the same glyphs (never
@@ -402,7 +424,7 @@ class ClipScene(Scene):
         """The takeaway brought forward under the last caption, then a still hold."""
         take = self.takeaway()
         anims = self.bring_forward(take) if take is not None else []
-        self.beat(self.closing_key(), *anims, run_time=1.4 if anims else None, hold=self.CLOSING_HOLD)
+        self.beat(self.closing_key(), *anims, run_time=1.4 if anims else None, hold=self.CLOSING_HOLD, subject=take)
 
     TAKEAWAY_SCALE: ClassVar[float] = 2.2  # how far the takeaway may grow
     TAKEAWAY_FILL: ClassVar[float] = 0.86  # the share of the content region it may fill

@@ -15,8 +15,23 @@ from collections.abc import Sequence
 from types import SimpleNamespace
 
 import numpy as np
-from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, AnimationGroup, FadeIn, FadeOut, Group, LaggedStart, Line, Mobject,
-                   Succession, Transform, VGroup)
+from manim import (
+    DOWN,
+    LEFT,
+    ORIGIN,
+    RIGHT,
+    UP,
+    AnimationGroup,
+    FadeIn,
+    FadeOut,
+    Group,
+    LaggedStart,
+    Line,
+    Mobject,
+    Succession,
+    Transform,
+    VGroup,
+)
 
 from .layout import baseline_y, place_annotations
 from .theme import DIM, FG, SMALL, label
@@ -117,11 +132,6 @@ class Legend(VGroup):
         self.add(self.rows)
 
 
-def focus(keep: Sequence[Mobject], others: Sequence[Mobject], opacity: float = DIMMED, run_time: float | None = None):
-    """Focus by dimming: ``others`` drop to ``opacity`` and ``keep`` comes back to full."""
-    kw = {} if run_time is None else {"run_time": run_time}
-    return AnimationGroup(*[m.animate.set_opacity(opacity) for m in others],
-                          *[m.animate.set_opacity(1.0) for m in keep], **kw)
 
 
 def stage(leaving: Sequence[Mobject], coming: Sequence[Mobject], shift=0.25 * LEFT, lag: float = 0.35):

@@ -133,6 +133,7 @@ def to_manim(icon: Icon, ink, size: float = 1.0):
     letters keep their text size, so build it at the size it is shown)."""
     from manim import Arc, Arrow, Circle, RoundedRectangle, VGroup, VMobject
 
+    from .binding import role
     from .layout import overlay
     from .theme import LABEL, math
 
@@ -152,6 +153,8 @@ def to_manim(icon: Icon, ink, size: float = 1.0):
         elif isinstance(s, Stroke):
             m = VMobject(stroke_color=col(s.color), stroke_width=s.weight, stroke_opacity=s.alpha)
             m.set_points_as_corners([at(*p) for p in s.points])
+            if s.color == "failed":  # the house's "failed" colour means what it always means (a wall, a refusal)
+                role(m, "failed")
             g.add(m)
         elif isinstance(s, Ring):
             g.add(Circle(radius=s.r * size, stroke_color=col(s.color), stroke_width=s.weight).move_to(at(s.x, s.y)))

@@ -1,4 +1,8 @@
-"""Motion the clips share: changing a printed figure without garbling it.
+"""Motion the clips share: focus by dimming, and changing a printed figure without garbling it.
+
+:func:`dim` fades what is not the subject to the background level and :func:`undim` brings it back
+(:class:`Dim`, the deck's one dimming: fill and stroke each to a share of the opacity the part is drawn
+at, nothing copied); :func:`set_level` does it at once.
 
 Two different strings cross-faded over each other are unreadable for the length of the
 fade.  :func:`swap` fades the old one out, then the new one in (in the same place unless
@@ -86,49 +90,68 @@ class Readout:
         return swap(old, new, run_time=run_time)
 
 
-def _vfamily(mob: Mobject) -> list[VMobject]:
-    return [f for f in mob.get_family() if isinstance(f, VMobject)]
+def _parts(mobs) -> list[VMobject]:
+    return [f for m in mobs for f in m.get_family() if isinstance(f, VMobject)]
 
 
-class OpacityTo(Animation):
-    """Move every fill and stroke opacity in ``mob``'s family to ``targets`` (one
-    ``(fill, stroke)`` pair per VMobject of the family, in family order).  Nothing is
-    copied: dimming a 256-cell heatmap costs what repainting it does."""
+def _full(f: VMobject) -> tuple[float, float]:
+    """The opacity ``f`` is drawn at when it is the subject: remembered the first time focus touches it."""
+    if not hasattr(f, "_full_opacity"):
+        f._full_opacity = (float(np.max(f.get_fill_opacities(), initial=0.0)),
+                           float(np.max(f.get_stroke_opacities(), initial=0.0)))
+    return f._full_opacity
 
-    def __init__(self, mob: Mobject, targets: list[tuple[float, float]], **kw):
-        super().__init__(mob, **kw)
-        self.targets = targets
+
+def set_level(*mobs: Mobject, level: float) -> None:
+    """Set every part of ``mobs`` at once to ``level`` times its full opacity (fill and stroke apart, so
+    an outline stays unfilled; 0 hides it, keeping its full opacity for :func:`dim` to bring back)."""
+    for f in _parts(mobs):
+        fo, so = _full(f)
+        f.set_fill(opacity=fo * level, family=False)
+        f.set_stroke(opacity=so * level, family=False)
+
+
+class Dim(Animation):
+    """Focus by dimming, the deck's one way: every part of ``mobs`` goes from the opacity it has now to
+    ``level`` times its full opacity (fill and stroke apart).  Nothing is copied: dimming a 256-cell
+    heatmap costs what repainting it does, and parts grouped differently later dim alike."""
+
+    def __init__(self, mobs, level: float, **kw):
+        from manim import Group
+
+        self.parts = _parts(mobs)
+        for f in self.parts:
+            _full(f)
+        self.level = float(level)
+        super().__init__(Group(*mobs), **kw)
 
     def create_starting_mobject(self) -> Mobject:
         return self.mobject  # interpolate_mobject reads the recorded start values, not a copy
 
     def begin(self) -> None:
-        self.family = _vfamily(self.mobject)
-        self.starts = [(float(f.get_fill_opacity()), float(f.get_stroke_opacity())) for f in self.family]
+        self.starts = [(float(np.max(f.get_fill_opacities(), initial=0.0)),
+                        float(np.max(f.get_stroke_opacities(), initial=0.0))) for f in self.parts]
         super().begin()
 
     def interpolate_mobject(self, alpha: float) -> None:
         a = self.rate_func(alpha)
-        for f, (f0, s0), (f1, s1) in zip(self.family, self.starts, self.targets):
-            f.set_fill(opacity=f0 + (f1 - f0) * a, family=False)
-            f.set_stroke(opacity=s0 + (s1 - s0) * a, family=False)
+        for f, (f0, s0) in zip(self.parts, self.starts):
+            fo, so = f._full_opacity
+            f.set_fill(opacity=f0 + (fo * self.level - f0) * a, family=False)
+            f.set_stroke(opacity=s0 + (so * self.level - s0) * a, family=False)
+
+    def interpolate_submobject(self, *args, **kw) -> None:
+        return None
 
 
-def dim(mob: Mobject, level: float = 0.2, **kw) -> Animation:
-    """Fade ``mob`` to ``level`` times its opacities (fills and strokes alike); :func:`undim`
-    gives back exactly what it had.  Dimmed below 0.3, the layout audit treats it as background."""
-    saved = getattr(mob, "_undimmed", None)
-    if saved is None:
-        saved = [(float(f.get_fill_opacity()), float(f.get_stroke_opacity())) for f in _vfamily(mob)]
-        mob._undimmed = saved
-    return OpacityTo(mob, [(fo * level, so * level) for fo, so in saved], **kw)
+def dim(*mobs: Mobject, level: float | None = None, **kw) -> Animation:
+    """Fade ``mobs`` to ``level`` of their full opacity (``compose.DIMMED`` by default: below the audit's
+    0.3, so dimmed things are background); :func:`undim` brings them back to full."""
+    from .compose import DIMMED
+
+    return Dim(mobs, DIMMED if level is None else level, **kw)
 
 
-def undim(mob: Mobject, **kw) -> Animation:
-    """Back to the opacities ``mob`` had before :func:`dim` (no change if it was never dimmed)."""
-    saved = getattr(mob, "_undimmed", None)
-    if saved is None:
-        saved = [(float(f.get_fill_opacity()), float(f.get_stroke_opacity())) for f in _vfamily(mob)]
-    else:
-        del mob._undimmed
-    return OpacityTo(mob, saved, **kw)
+def undim(*mobs: Mobject, **kw) -> Animation:
+    """Back to full opacity (after :func:`dim` or :func:`set_level`)."""
+    return Dim(mobs, 1.0, **kw)

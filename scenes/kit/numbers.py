@@ -234,6 +234,9 @@ def log_ticks(lo_exp: int, hi_exp: int, most: int = 6) -> list[int]:
 # ------------------------------------------------------------------ checks the tests and the audit share
 E_NOTATION = re.compile(r"\d(?:\.\d+)?[eE][+\-−]?\d")
 CODE_NAME = re.compile(r"\b[A-Za-z]+_[A-Za-z0-9]+\b|\b\d+\.\.\d+\b")
+# code indexing, in a label or in Typst math: a slice ``X[:t]`` (Typst writes its colon ``class("normal", :)``),
+# an index ``A[0,1]`` or ``Attn(X)[0]``; lecture notation writes ``Y_(0:t)``, ``A_(0 1)``, ``x_0 … x_(t-1)``
+CODE_INDEX = re.compile(r"\[\s*(?:class\(\s*\"normal\",\s*:\s*\)|:)|[\w)\]]\[\s*[−-]?\d+\s*(?:,\s*[−-]?\d+\s*)*\]")
 
 
 def notebook_output(text: str) -> str | None:
@@ -246,6 +249,9 @@ def notebook_output(text: str) -> str | None:
     m = CODE_NAME.search(text)
     if m:
         return f"code name {m.group(0)!r}"
+    m = CODE_INDEX.search(text)
+    if m:
+        return f"code indexing {m.group(0)!r}"
     m = re.search(r"(?<![\d.])[−-]?0\.0(?![\d])", text)
     if m:
         return f"zero printed as {m.group(0)!r}"

@@ -33,7 +33,6 @@ from manim import (
     VMobject,
 )
 
-from .compose import DIMMED
 from .layout import LayoutError, overlay
 from .theme import FG, LABEL, SMALL, label, math, token_color
 
@@ -130,24 +129,8 @@ class Handover(Animation):
         scene.add(self.new)
 
 
-def dim(mob, factor: float = DIMMED) -> Animation:
-    """``mob`` fades to ``factor`` of its own opacities (a colour bar's outline stays an outline, a
-    chip's wash a wash); :func:`undim` brings it back as it was."""
-    from manim import Transform
-
-    mob.save_state()
-    target = mob.copy()
-    for sm in target.family_members_with_points():
-        sm.set_fill(opacity=sm.get_fill_opacity() * factor, family=False)
-        sm.set_stroke(opacity=sm.get_stroke_opacity() * factor, family=False)
-    return Transform(mob, target)
 
 
-def undim(mob) -> Animation:
-    """Back to the opacities :func:`dim` saved."""
-    from manim import Restore
-
-    return Restore(mob)
 
 
 def retire(scene, *mobs) -> None:

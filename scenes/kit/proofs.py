@@ -40,13 +40,12 @@ from manim import (
 
 from . import numbers
 from .compose import GAP
-from .layout import (FIT_XHEIGHT_PX, Region, legible_scale,
-                     min_xheight_px)
+from .layout import FIT_XHEIGHT_PX, Region, legible_scale, min_xheight_px
 from .theme import (
+    FAILED,
     FG,
     HIGHLIGHT,
     LABEL,
-    FAILED,
     VERIFIED,
     ColorScale,
     figure,
@@ -120,35 +119,6 @@ class Reveal(Animation):
         return None
 
 
-class Dim(Animation):
-    """Focus by dimming without side effects: every part of ``mobs`` goes to ``level`` times the
-    opacity it is shown at (fill and stroke each), from the level it has now; ``Dim(mobs, 1)``
-    brings them back.  (``set_opacity`` would fill an outline or a hollow mark on the way back.)"""
-
-    def __init__(self, mobs: Sequence[Mobject], level: float, **kw):
-        self.parts = [f for m in mobs for f in m.family_members_with_points()]
-        for f in self.parts:
-            if not hasattr(f, "_full"):
-                f._full = (f.get_fill_opacities().copy(), f.get_stroke_opacities().copy())
-                f._level = 1.0
-        self.level = float(level)
-        super().__init__(Group(*mobs), **kw)
-
-    def begin(self) -> None:
-        self.start = {id(f): f._level for f in self.parts}
-        super().begin()
-
-    def interpolate_mobject(self, alpha: float) -> None:
-        a = self.rate_func(alpha)
-        for f in self.parts:
-            lv = self.start[id(f)] + (self.level - self.start[id(f)]) * a
-            f._level = lv
-            fill, stroke = f._full
-            f.set_fill(opacity=fill * lv, family=False)
-            f.set_stroke(opacity=stroke * lv, family=False)
-
-    def interpolate_submobject(self, *args, **kw) -> None:
-        return None
 
 
 def row_parts(hm: Heatmap, i: int) -> list[Mobject]:
@@ -222,21 +192,48 @@ def check_mark(size: float = 0.3, color=VERIFIED, stroke_width: float = 5) -> VM
     return m.scale(size)
 
 
+def cross_mark(size: float = 0.3, color=FAILED, stroke_width: float = 5) -> VMobject:
+    """A drawn cross (✗), ``size`` units wide: the mark of a check that failed."""
+    m = VMobject(stroke_color=color, stroke_width=stroke_width)
+    # one path, two strokes: down one diagonal, back to the centre, along the other
+    m.set_points_as_corners([[-0.4, 0.4, 0], [0.4, -0.4, 0], [0.0, 0.0, 0], [0.4, 0.4, 0], [-0.4, -0.4, 0]])
+    m.set_fill(opacity=0)
+    return m.scale(size)
+
+
+def verdict(formula: str, value, passed: bool, size: float = LABEL, color=FG) -> VGroup:
+    """The deck's one verdict style: a drawn ✓ (VERIFIED) or ✗ (FAILED) before the measured proof as one
+    typeset line, ``formula = figure`` (``formula ≈ 2.2 × 10⁻¹⁶`` for rounding noise, ``formula = 0``
+    with the "exact" mark for an exact zero).  The audit reports verdict words (✓, ✗, "exact", "bit for
+    bit") on screen anywhere but in a verdict (``audit.beats``: kind ``verdict``).
+
+    ``.value`` is the typeset line (its ``.figure`` is the ``numbers.Figure`` printed), ``.check`` the
+    mark, ``.formula`` the Typst source of the formula, ``.passed`` the verdict."""
+    from .binding import role
+
+    f = value if isinstance(value, numbers.Figure) else numbers.measure(value)
+    line = figure(f, size=size, color=color, prefix=formula + " =" if formula else "")  # "≈" alone for noise
+    k = size / LABEL * 0.32
+    mark = role(check_mark(k), "verified") if passed else role(cross_mark(k), "failed")
+    g = VGroup(mark, line).arrange(RIGHT, buff=GAP.small)
+    mark.set_y(line[0].get_center()[1] if f.exact else line.get_center()[1])
+    g.value, g.check, g.formula, g.figure, g.passed = line, mark, formula, f, bool(passed)
+    g._verdict = True
+    return g
+
+
 def proof_line(formula: str, value, size: float = LABEL, passed: bool | None = None, color=FG) -> VGroup:
-    """A measured proof as one typeset line: ``formula = figure`` (``formula ≈ 2.2 × 10⁻¹⁶`` for
-    rounding noise, ``formula = 0`` with the "exact" mark for an exact zero).  With ``passed`` a
-    check mark in VERIFIED stands before it (``True``) or nothing (``False``).
+    """A measured proof as one typeset line: with ``passed`` (True or False) the deck's :func:`verdict`,
+    ✓ or ✗ before it; without, the line alone (a measurement that is not yet a verdict).
 
     ``.value`` is the typeset line (its ``.figure`` is the ``numbers.Figure`` printed), ``.check``
     the mark (or an empty group), ``.formula`` the Typst source of the formula."""
+    if passed is not None:
+        return verdict(formula, value, passed, size=size, color=color)
     f = value if isinstance(value, numbers.Figure) else numbers.measure(value)
     line = figure(f, size=size, color=color, prefix=formula + " =")  # the kit sets "≈" alone for noise
-    mark = check_mark(size / LABEL * 0.32) if passed else VGroup()
-    g = VGroup(mark, line) if passed else VGroup(line)
-    if passed:
-        g.arrange(RIGHT, buff=GAP.small)
-        mark.set_y(line[0].get_center()[1] if f.exact else line.get_center()[1])
-    g.value, g.check, g.formula, g.figure = line, mark, formula, f
+    g = VGroup(line)
+    g.value, g.check, g.formula, g.figure = line, VGroup(), formula, f
     return g
 
 

@@ -39,8 +39,11 @@ KEY = ManimColor("#58A6FF")  # a key (k, K, the key cache)
 VALUE = ManimColor("#FFF04D")  # a value (v, V, the value cache)
 SIN = ManimColor("#3DD6D0")  # the sine coordinates of a sinusoidal encoding
 COS = ManimColor("#FF6AA6")  # the cosine coordinates
-SEEN = ManimColor("#A47BFF")  # seen in training (positions below the train length, angles met)
-UNSEEN = ManimColor("#C6B6F7")  # never seen in training
+# seen / never seen in training: a deep violet against a pale ice blue, apart in hue *and* lightness so that
+# every viewer tells them apart at a glance (>= 35 CAM02-UCS units under each simulated deficiency; the
+# lilacs they replace, #A47BFF and #C6B6F7, fell to 16.5 under tritanomaly)
+SEEN = ManimColor("#A060FF")  # seen in training (positions below the train length, angles met)
+UNSEEN = ManimColor("#B0E0FF")  # never seen in training
 CONCEPT_COLORS = {
     "highlight": HIGHLIGHT, "verified": VERIFIED, "failed": FAILED, "query": QUERY, "key": KEY, "value": VALUE,
     "sin": SIN, "cos": COS, "seen": SEEN, "unseen": UNSEEN,
@@ -139,7 +142,7 @@ def _built_identity() -> str:
     import manimpango
 
     h = hashlib.sha256()
-    parts = [sys.version, manimpango.pango_version(), "format 1"]
+    parts = [sys.version, manimpango.pango_version(), "format 2"]  # 2: labels checked against Inter
     for dist in ("manim", "manimpango", "svgelements", "typst", "numpy"):
         try:
             parts.append(f"{dist}={metadata.version(dist)}")
@@ -174,6 +177,8 @@ def _disk_cached(key, make):
             pass
         store().drop("mobjects", name)
     m = make()
+    if getattr(m, "not_for_disk", False):  # drawn in a font it was not meant to be (``_drawn_label``)
+        return m
     try:
         data = pickle.dumps(m, protocol=pickle.HIGHEST_PROTOCOL)
     except Exception:  # not picklable: the process keeps its own copy only
@@ -199,6 +204,33 @@ def _built(key, make):
 TEXT_CANVAS = (854, 480)
 
 
+def _inter_width(text: str, size: float, weight: str) -> float | None:
+    """What ``text`` measures drawn in Inter, from the font file (``mathcore.typeset``), or None where that
+    measure does not apply (another font or weight, several lines, a glyph Inter lacks)."""
+    from mathcore import typeset
+
+    if weight not in typeset.WEIGHTS or "\n" in text or not text.strip() or typeset.missing_glyphs(text, (weight,)):
+        return None
+    return typeset.ink_width(text, size, weight)
+
+
+def _drawn_label(text: str, size: float, color, weight: str, font: str) -> Text:
+    """``Text`` as Pango draws it, checked against Inter's own measure before it may be kept on disk.  A process
+    whose Pango lost the registered fonts draws a fallback font (8 to 15 % wider): the label is laid out again after
+    registering the fonts anew, and one still off is kept in this process only (``_disk_cached``), so no
+    other process is ever served a label in the wrong font from the cache."""
+    t = Text(text, font=font, font_size=size, color=color, weight=weight)
+    want = _inter_width(text, size, weight) if font == SANS else None
+    if want is None or abs(t.width - want) <= 0.03 * want + 0.02:
+        return t
+    register_fonts.cache_clear()
+    register_fonts()
+    t = Text(text, font=font, font_size=size, color=color, weight=weight)
+    if abs(t.width - want) > 0.03 * want + 0.02:
+        t.not_for_disk = True
+    return t
+
+
 def label(text: str, size: float = LABEL, color=FG, weight: str = "NORMAL", font: str = SANS) -> Text:
     """A Pango text label in the house sans font, laid out on ``TEXT_CANVAS``."""
     register_fonts()
@@ -208,7 +240,7 @@ def label(text: str, size: float = LABEL, color=FG, weight: str = "NORMAL", font
     config.pixel_width, config.pixel_height = TEXT_CANVAS
     try:
         return _built(("label", text, float(size), ManimColor(color).to_hex(), weight, font),
-                      lambda: Text(text, font=font, font_size=size, color=color, weight=weight))
+                      lambda: _drawn_label(text, size, color, weight, font))
     finally:
         config.pixel_width, config.pixel_height = saved
 
@@ -268,6 +300,12 @@ def figure(x, size: float = LABEL, color=FG, prefix: str = "", exact_color=None)
 
 
 # ------------------------------------------------------------------ colour scales (shared with matplotlib)
+def _signed_power(v, g: float):
+    """``sign(v) |v|^g``, elementwise (a signed stretch; its inverse is the same with ``1 / g``)."""
+    v = np.asarray(v, dtype=float)
+    return np.sign(v) * np.abs(v) ** g
+
+
 class ColorScale:
     """One matplotlib ``Normalize`` and colormap, mapping values to colours.
 
@@ -278,9 +316,11 @@ class ColorScale:
     def __init__(self, cmap: str, vmin: float, vmax: float, gamma: float | None = None):
         """``gamma`` (optional) stretches the scale as a power law (matplotlib's ``PowerNorm``;
         ``SQRT_STRETCH`` spreads small weights): a colour bar then places its stripes and ticks
-        by the stretch, so the stretch is declared where the colours are read."""
+        by the stretch, so the stretch is declared where the colours are read.  On a diverging
+        scale (``vmin == -vmax``) the stretch is signed, the same on both sides of 0 (``sign(v) |v|^gamma``):
+        one large value no longer washes out the crowd near 0."""
         import matplotlib
-        from matplotlib.colors import Normalize, PowerNorm
+        from matplotlib.colors import FuncNorm, Normalize, PowerNorm
 
         if not vmax > vmin:
             raise ValueError(f"a colour scale needs vmax > vmin, got vmin={vmin}, vmax={vmax}")
@@ -289,8 +329,16 @@ class ColorScale:
         self.name = cmap
         self.cmap = matplotlib.colormaps[cmap]
         self.gamma = None if gamma is None else float(gamma)
-        self.norm = (Normalize(vmin=float(vmin), vmax=float(vmax), clip=True) if gamma is None
-                     else PowerNorm(float(gamma), vmin=float(vmin), vmax=float(vmax), clip=True))
+        if gamma is None:
+            self.norm = Normalize(vmin=float(vmin), vmax=float(vmax), clip=True)
+        elif vmin < 0 < vmax and vmin == -vmax:  # diverging: the stretch signed, symmetric about 0
+            from functools import partial
+
+            g = float(gamma)
+            self.norm = FuncNorm((partial(_signed_power, g=g), partial(_signed_power, g=1.0 / g)), vmin=float(vmin),
+                                 vmax=float(vmax), clip=True)
+        else:
+            self.norm = PowerNorm(float(gamma), vmin=float(vmin), vmax=float(vmax), clip=True)
 
     @staticmethod
     def _extent(values) -> float:
@@ -336,6 +384,13 @@ class ColorScale:
     def ticks(self, most: int = 4) -> list[float]:
         """Round tick values for this scale's colour bar: both ends and 0 for a diverging scale
         (its ends are round), else round steps from ``vmin`` to ``vmax``."""
+        if self.symmetric_about_zero and self.gamma is not None:  # the stretch shown: a round value on each side
+            import math as _m
+
+            top = _m.floor(_m.log10(self.vmax))
+            cands = [f * 10.0 ** e for e in range(top - 2, top + 1) for f in (1, 2, 5) if f * 10.0 ** e < self.vmax]
+            t = min(cands, key=lambda c: abs(float(self.norm(c)) - 0.75)) if cands else None
+            return [self.vmin, -t, 0.0, t, self.vmax] if t else [self.vmin, 0.0, self.vmax]
         if self.symmetric_about_zero:
             return [self.vmin, 0.0, self.vmax]
         if self.gamma is not None:  # round values (1, 2, 5 × 10ᵏ) spread evenly along the stretch

@@ -321,17 +321,44 @@ def cmd_sheet(args, quality: str) -> int:
         for c in clips:
             contact_sheet(qdir / f"{c.name}.mp4", sheets / f"{c.name}.png")
             if getattr(args, "beats", False):
-                ends = [b["start"] + b["duration"] for b in manifest.entry(c).get("beats", [])] or None
-                beat_frames(qdir / f"{c.name}.mp4", qdir / f"{c.name}.srt", sheets / c.name, ends)
+                beats = manifest.entry(c).get("beats", [])
+                ends = [b["start"] + b["duration"] for b in beats] or None
+                keys = [b.get("key", "") for b in beats] or None
+                beat_frames(qdir / f"{c.name}.mp4", qdir / f"{c.name}.srt", sheets / c.name, ends, keys)
+                if beats:
+                    _write_text(sheets / c.name / "beats.txt", beat_notes(c, beats))
         deck_sheet(qdir, clips, sheets / "deck.png")
     extra = " and full-size frames at the end of every beat" if getattr(args, "beats", False) else ""
     print(f"sheets: {len(clips)} clip sheet(s), deck.png{extra} -> {sheets}")
     return 0
 
 
-def beat_frames(mp4: Path, srt_path: Path, folder: Path, ends: list[float] | None = None) -> list[Path]:
+def beat_notes(clip, beats: list[dict]) -> str:
+    """What a reviewer reads beside the beat frames (``../shared/REVIEW.md``): each beat's span, what the
+    narration says and what the audio description adds."""
+    lines = [f"{clip.name}: {clip.title}", ""]
+    for k, b in enumerate(beats):
+        end = b["start"] + b["duration"]
+        lines.append(f"beat {k + 1:02d} {b.get('key', '')}  {b['start']:.2f}-{end:.2f} s")
+        lines.append(f"  SAYS: {b.get('text', '')}")
+        if b.get("describe"):
+            lines.append(f"  DESCRIBED: {b['describe']}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _write_text(dst: Path, text: str) -> None:
+    import os
+
+    tmp = dst.with_name(dst.name + PARTIAL)
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, dst)
+
+
+def beat_frames(mp4: Path, srt_path: Path, folder: Path, ends: list[float] | None = None,
+                keys: list[str] | None = None) -> list[Path]:
     """Full-size PNGs of the last frame of every beat (``ends``: the manifest's beat ends; a render
-    without them: where each subtitle ends): ``folder/beat_NN.png``."""
+    without them: where each subtitle ends): ``folder/beat_NN_key.png`` (``beat_NN.png`` without keys)."""
     import os
 
     import av
@@ -351,7 +378,7 @@ def beat_frames(mp4: Path, srt_path: Path, folder: Path, ends: list[float] | Non
     for k, end in enumerate(ends):
         i = int(np.searchsorted(times, end - 1e-6)) - 1  # the last frame shown before the cue ends
         i = min(max(i, 0), len(frames) - 1)
-        dst = folder / f"beat_{k + 1:02d}.png"
+        dst = folder / (f"beat_{k + 1:02d}_{keys[k]}.png" if keys and k < len(keys) and keys[k] else f"beat_{k + 1:02d}.png")
         tmp = dst.with_name(dst.name + PARTIAL)
         frames[i][1].save(tmp, format="PNG")
         os.replace(tmp, dst)

@@ -32,7 +32,7 @@ from ..catalog import Clip
 from .facts import library_versions
 from .keys import clip_digest, source_digest
 
-FORMAT = "2"  # bump when what is stored changes shape (2: the beats' captions)
+FORMAT = "3"  # bump when what is stored changes shape (2: the beats' captions; 3: the truth checks)
 
 
 @dataclass
@@ -44,6 +44,7 @@ class CachedAudit:
     problems: list
     contrast: list = field(default_factory=list)
     lecture: list = field(default_factory=list)
+    truth: list = field(default_factory=list)  # claims, staging, scales, colours, verdicts (scenes.audit.truth)
     duration: float = 0.0
     used: frozenset = frozenset()
     cached: bool = False
@@ -108,7 +109,7 @@ def _entry(clip: Clip, scene, found, rec, seconds: float, kept_by: str) -> Cache
     handout and the transcript read it (no times: a narrated beat lasts longer than a silent one, its
     words are the same)."""
     res = CachedAudit(clip.name, scene.audit_records, found.problems, list(found.contrast), list(found.lecture),
-                      seconds, frozenset(rec.used), kept_by=kept_by,
+                      list(found.truth), seconds, frozenset(rec.used), kept_by=kept_by,
                       beats=[{"key": c.key, "text": c.text, "describe": c.describe} for c in scene.captions])
     res.scene_time = float(scene.time)
     return res

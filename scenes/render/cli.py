@@ -12,6 +12,7 @@
     clips cache [--clear] [--json] [--cache-limit SIZE]
     clips check SUBMISSION ... [--out DIR] [--jobs N] [--json] [--timeout S] [--memory MIB] [--no-sandbox]
                 [--scheduler tcp://HOST:PORT]
+    clips studio [NAME ...] [--quality Q] [--out DIR] [--port N] [--host ADDR] [--jobs N] [--voice V] [--no-open]
 
 Bad input (an unknown clip, a bad config value, a narration brace naming no value, a busy output
 folder) and a fault of the machine (no space left, a folder it may not write) are one line on stderr
@@ -97,7 +98,22 @@ def _parser() -> argparse.ArgumentParser:
 
     sh = sub.add_parser("sheet", help="contact sheets of rendered clips into OUT/QUALITY/sheets/")
     common(sh)
-    sh.add_argument("--beats", action="store_true", help="also a full-size PNG of the end of every beat")
+    sh.add_argument("--beats", action="store_true", help="also a full-size PNG of the end of every beat and beats.txt "
+                    "(each beat's span, narration and description): what a frame review reads")
+
+    so = sub.add_parser("studio", help="a live preview in the browser: every edit re-rendered and played from the "
+                                       "beat it changed (OUT/studio/QUALITY/)")
+    so.add_argument("names", nargs="*", metavar="NAME", help="clip number, slug or scene class (default: all)")
+    so.add_argument("--quality", "-q", choices=QUALITIES + (TEST_QUALITY,), default=None,
+                    help="the preview's quality (default: l, 480p15)")
+    so.add_argument("--out", default="out", help="output folder; the studio writes OUT/studio/QUALITY/ (default: out)")
+    so.add_argument("--port", type=int, default=8765, help="the page's port (default 8765; 0: any free port)")
+    so.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1: this machine only)")
+    so.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1,
+                    help="clips rendered side by side while the deck fills in (an edit renders alone; default: cores)")
+    so.add_argument("--voice", choices=("piper", "recorded", "none"), default=None,
+                    help="the voice track (default: the config's voice.engine)")
+    so.add_argument("--no-open", action="store_true", help="do not open the page in a browser")
 
     au = sub.add_parser("audit", help="check every beat's layout (frame, overlaps, text size) without rendering")
     au.add_argument("names", nargs="*", metavar="NAME", help="clip number, slug or scene class (default: all)")
@@ -357,6 +373,11 @@ def cmd_audit(args) -> int:
                 print(f"  {mark} {c.name} [{corner}]  {len(res.records)} beats, {n} problem(s)  {took}")
                 for p in res.problems:
                     print(f"      {p}")
+                pending = [p for p in getattr(res, "truth", []) if p not in res.problems]
+                if pending:  # a clip not yet held to the truth checks (ClipScene.STAGED): what restaging must fix
+                    print(f"    {len(pending)} finding(s) of the truth checks, not yet held against it:")
+                    for p in pending:
+                        print(f"      · {p}")
     print(f"audit: {len(clips)} clip(s), {bad} problem(s)")
     if not args.no_cache:
         _trim(limit)
@@ -393,8 +414,9 @@ def one_line_errors() -> tuple[type, ...]:
     from scenes.narration.voice import VoiceError
     from .pipeline import LectureError, NarrationProblem, RenderFault, RenderLockedError
     from .remote import ClusterError
+    from .studio import StudioError
 
-    kinds = [VoiceError, LectureError, RenderLockedError, ClusterError, RenderFault, NarrationProblem]
+    kinds = [VoiceError, LectureError, RenderLockedError, ClusterError, RenderFault, NarrationProblem, StudioError]
     base = sys.modules.get("scenes.kit.base")
     if base is not None:
         kinds.append(base.NarrationError)
@@ -424,6 +446,10 @@ def main(argv: list[str] | None = None) -> int:
         args = _parser().parse_args(argv)
         if args.command == "list":
             return cmd_list(args)
+        if args.command == "studio":  # a bad config is shown on the page, where it can be fixed while it runs
+            from .studio import cmd_studio
+
+            return cmd_studio(args)
         _check_config(args)
         _prepare_cache(args)
         if args.command == "cache":

@@ -36,9 +36,10 @@ def context():
         return _context
 
 
-def run(argv: list[str], env: dict, log: Path, on_progress, module: str = "scenes.render.worker") -> int:
+def run(argv: list[str], env: dict, log: Path, on_progress, on_start=None, module: str = "scenes.render.worker") -> int:
     """Run ``module``'s ``main(argv)`` (the worker, or the narration's preflight) in a forked child; its stdout
-    and stderr go to ``log``, each animation played calls ``on_progress(played)``.  Returns the exit status
+    and stderr go to ``log``, each animation played calls ``on_progress(played)``; ``on_start(process)`` is told
+    the child once it runs (``clips studio`` kills a render an edit made stale).  Returns the exit status
     (negative: killed by that signal)."""
     from multiprocessing.connection import wait
 
@@ -47,6 +48,8 @@ def run(argv: list[str], env: dict, log: Path, on_progress, module: str = "scene
     proc = ctx.Process(target=child, args=(list(argv), dict(env), str(log), send, module), daemon=False)
     proc.start()
     send.close()
+    if on_start is not None:
+        on_start(proc)
     try:
         while True:
             ready = wait([recv, proc.sentinel])

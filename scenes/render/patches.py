@@ -102,6 +102,15 @@ def install_render(on_play=None) -> None:
     _PLAY["played"] = 0
 
 
+def install_held_frames() -> None:
+    """The held frames alone (``make bench``'s floor: a held picture encoded as the render encodes it)."""
+    from manim.scene.video_segment_encoder import VideoSegmentEncoder
+
+    from . import speed
+
+    _replace(VideoSegmentEncoder, "write_frame", speed.write_frame)
+
+
 # ------------------------------------------------------------------ progress
 _PLAY: dict = {"played": 0, "on_play": None}
 

@@ -119,6 +119,8 @@ class KeyContext:
 
         self.config = load_config()  # raises ConfigError (one line) on a bad value
         self.voice = self.voice or self.config.voice
+        if self.cache_limit is None:
+            self.cache_limit = self.config.cache_limit_bytes  # `--cache-limit`, else the config's cache.limit
         self.source = source_digest()
         self.versions = library_versions()
         self.shared = _sha(self.source.encode(), ";".join(self.versions).encode(), self.quality.encode(),
@@ -348,6 +350,21 @@ class Outcome:
     fault: bool = False  # a fault of the machine (no space, no permission): the run stops
     skipped: bool = False  # not started: the run stopped on a fault before its turn
     repairs: list = field(default_factory=list)  # damaged cache entries the worker dropped (one line each)
+
+
+def _render_in_new_process(argv: list[str], env: dict, log: Path, clip: Clip, on_progress) -> int:
+    with open(log, "w", encoding="utf-8") as logf:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "scenes.render.worker", *argv],
+            cwd=REPO_DIR, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+        )
+        for line in proc.stdout:
+            if line.startswith("@@progress "):
+                if on_progress is not None:
+                    on_progress(clip, int(line.split()[1]))
+            else:
+                logf.write(line)
+        return proc.wait()
 
 
 def render_local(clip: Clip, quality: str, work: Path, log: Path, on_progress=None, args: list[str] = (),

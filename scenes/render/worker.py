@@ -1,13 +1,14 @@
 """Render one clip in this process:
 
     python -m scenes.render.worker NN_slug QUALITY WORKDIR [--voice piper|recorded|none] [--described]
-                                   [--force] [--no-cache] [--cache-limit BYTES]
+                                   [--force] [--no-cache] [--cache-limit BYTES] [--prefetch JSON]
 
 ``clips render`` starts one worker per clip (in parallel with ``--jobs``) and hands it its options as these
 arguments.  The worker renders the scene with Manim into ``WORKDIR/media`` (its typeset files and segments in a
 scratch folder on the cache's file system: ``clipcache.Store.scratch``), saves the final frame as a PNG, and
 writes ``WORKDIR/result.json`` with the files it made, the config fields the clip read (the render key covers
-exactly those), the number of animations, the beats, and the damaged cache entries it dropped.  The scene
+exactly those), the number of animations, the beats, the damaged cache entries it dropped, and where its time
+went (``timings``, for ``make bench``; never in the outputs).  The scene
 records every beat as the layout audit does, and the audit of what was drawn is kept under the audit key
 (``auditcache.keep``): ``clips audit`` after a render has nothing to run.  Progress goes to stdout as
 ``@@progress <animations played>`` lines.
@@ -24,6 +25,7 @@ import json
 import os
 import shutil
 import sys
+import time
 from pathlib import Path
 
 from ..catalog import REPO_DIR, resolve
@@ -59,6 +61,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="read nothing from the cache (and keep what is made)")
     p.add_argument("--no-cache", action="store_true", help="read nothing from the cache and keep nothing")
     p.add_argument("--cache-limit", type=int, default=None, help="trim the cache to this many bytes afterwards")
+    p.add_argument("--prefetch", default=None, metavar="JSON",
+                   help="a JSON list of spoken lines to synthesise ahead, beside the beats (clips studio)")
     return p
 
 
@@ -92,7 +96,13 @@ def render(name: str, quality: str, workdir: Path, opts: argparse.Namespace | No
 
     import mathcore.config as mconfig
 
+    timings = {}
     clip = resolve([name])[0]
+    if opts.prefetch and (opts.voice or mconfig.load_config().voice) == "piper":
+        from scenes.narration.voice import Narrator
+
+        # the edit's lines, synthesised in a process of their own while the beats before them run
+        Narrator("piper", store=store).prefetch(json.loads(opts.prefetch))
     w, h, fps = QUALITY_SETTINGS[quality]
     cfg = mconfig.RecordingConfig(mconfig.load_config())
     module = importlib.import_module(f"scenes.{clip.module}")
@@ -113,7 +123,9 @@ def render(name: str, quality: str, workdir: Path, opts: argparse.Namespace | No
         }):
             # the clip reads the config through the recorder, and records every beat as the audit does
             scene = scene_cls(lecture_config=cfg, audit=True, voice=opts.voice, described=opts.described)
+            began = time.perf_counter()
             scene.render()
+            timings["construct"] = time.perf_counter() - began
             # the thumbnail: the final state drawn afresh (after a drawn hold Manim would draw it over
             # the hold's own background frame, after a reused one not: the same picture either way)
             scene.renderer.static_image = None
@@ -147,7 +159,9 @@ def render(name: str, quality: str, workdir: Path, opts: argparse.Namespace | No
 
         seconds, _frames = video_facts(mp4)
         # mastered and encoded within the delivery limits, or the same track's delivery from before
+        began = time.perf_counter()
         delivery = deliver(clip_track(scene.voice_lines, seconds))
+        timings["audio"] = time.perf_counter() - began
         voiced = workdir / f"{clip.name}.voiced.mp4"
         mux_packets(mp4, delivery.extradata, delivery.av_packets(), voiced)
         audio = dict(delivery.measured)  # the master's, and the decoded AAC's as delivered
@@ -173,6 +187,8 @@ def render(name: str, quality: str, workdir: Path, opts: argparse.Namespace | No
         "audio": audio,  # None when silent; else the measured loudness and true peak
         "segments": segments.counts(),  # segments drawn, and taken from the cache
         "repairs": list(store.repairs),  # damaged cache entries dropped (and made again), one line each
+        # where the worker's time went (for `make bench`; not in the manifest: timings never reach the output)
+        "timings": {k: round(v, 3) for k, v in timings.items()},
     }
     (workdir / "result.json").write_text(json.dumps(result, indent=2))
     if opts.cache_limit is not None and not opts.no_cache:

@@ -1,0 +1,150 @@
+"""One colour scale per quantity, across the whole deck.
+
+A student who has seen a weight of 0.3 painted teal in one clip must see teal for 0.3 in every clip,
+and in every still.  So a colour scale is never made for a picture: it is asked for *by quantity*
+(:func:`scale`), and the deck's registry (:data:`QUANTITIES`) says how each quantity is painted:
+
+* quantities several clips show (``"weights"``, ``"inputs"``, ``"outputs"``, ``"scores"``, ``"encodings"``,
+  ``"angles"``) have one scale made from the lecture config alone: the same for every clip that shows
+  them, whatever else that clip shows;
+* quantities one clip shows (``"embeddings"``, ``"sentence outputs"``, ``"scheme scores"``, ``"slow
+  angles"``, ``"table"``, ``"output shifts"``) are made from the values that clip declares (all of them, once: one scale
+  through the clip and its still).
+
+Every scale made here carries its ``quantity``; the audit records the quantity and the scale of every
+coloured widget on screen (``audit.beats``), reports a widget painted by a scale that names no quantity,
+or values beyond their scale's ends (clipped colours would lie), and the deck's test asserts one scale
+per quantity over every clip.  The colormap says the kind of quantity: the config's weights colormap
+(viridis by default) is for weights in [0, 1] alone; signed quantities take the diverging map; angles
+mod 2π the cyclic one; the slow pairs' log angles a sequential map of their own.
+
+Nothing here imports Manim; mathcore computes every value a scale is made from.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+LOG_ANGLE_CMAP = "cividis"  # the slow pairs' log10 angles: sequential, and not the weights' viridis
+LOG_ANGLE_SPARE = "YlGnBu_r"  # ... nor the weights' colormap when a config picks cividis for the weights
+
+QUANTITIES: dict[str, str] = {
+    # shared by several clips: made from the config alone
+    "weights": "attention weights A in [0, 1] (and P's 0s and 1s: rows that pick one token each)",
+    "inputs": "the lecture's token vectors X and their queries, keys and values (Q, K, V; the caches)",
+    "outputs": "attention outputs Y of the lecture's tokens (self-attention, causal, decoded, with RoPE)",
+    "scores": "attention scores Q Kᵀ / √d of the lecture's tokens (−∞ where masked)",
+    "encodings": "positional encodings PE, in [−1, 1]",
+    "angles": "RoPE angles m θᵢ mod 2π (a cyclic scale)",
+    # shown by one clip: made from the values it declares
+    "embeddings": "the two sentences' token embeddings, with and without positions (clip 07)",
+    "sentence outputs": "attention outputs of the two sentences and their pooled vectors (clip 07; a signed square-root "
+                        "stretch: one output of 4 among a crowd under 1)",
+    "scheme scores": "qₘ · kₙ of one token at positions m and n under each positional scheme (clip 09)",
+    "slow angles": "log₁₀ of the slow RoPE pairs' angles (clip 10)",
+    "table": "a learned position table's entries (clips 09 and 14)",
+    "output shifts": "ΔY: how far RoPE's outputs move when every position slides by s, V alone and V rotated (clip 11)",
+}
+FROM_CONFIG = ("weights", "inputs", "outputs", "scores", "encodings", "angles")
+# quantities painted with a signed square-root stretch (declared by their colour bars' ticks): one large value
+# among many small ones would otherwise wash the crowd out to the diverging map's white middle
+STRETCHED = {"sentence outputs": 0.5}
+
+
+class UnknownQuantity(KeyError):
+    pass
+
+
+def scale(quantity: str, cfg, values=None):
+    """The deck's colour scale for ``quantity`` under config ``cfg`` (a ``ColorScale`` whose ``quantity``
+    is set).  Quantities of :data:`FROM_CONFIG` ignore ``values``; the others are made from ``values``
+    (an array or a list of arrays: everything the clip shows of that quantity)."""
+    if quantity not in QUANTITIES:
+        raise UnknownQuantity(f"no colour scale for {quantity!r}; the deck's quantities: {', '.join(QUANTITIES)}")
+    if quantity in FROM_CONFIG:
+        return _from_config(quantity, _config_key(cfg))
+    if values is None:
+        raise ValueError(f"the {quantity!r} scale is made from the values the clip shows: pass values=")
+    return _from_values(quantity, cfg, values)
+
+
+def _config_key(cfg) -> tuple:
+    return (cfg.T, cfg.d, cfg.seed, cfg.cmap_weights, cfg.cmap_signed, cfg.cmap_angles,
+            float(getattr(cfg, "rope_base", 10000.0)))
+
+
+def _tag(s, quantity: str):
+    s.quantity = quantity
+    return s
+
+
+@lru_cache(maxsize=64)
+def _from_config(quantity: str, key: tuple):
+    from .theme import ColorScale
+
+    T, d, seed, cmap_weights, cmap_signed, cmap_angles, base = key
+    if quantity == "weights":
+        return _tag(ColorScale(cmap_weights, 0.0, 1.0), quantity)
+    if quantity == "encodings":
+        return _tag(ColorScale(cmap_signed, -1.0, 1.0), quantity)
+    if quantity == "angles":
+        return _tag(ColorScale(cmap_angles, 0.0, 2 * np.pi), quantity)
+    values = _lecture_values(T, d, seed, base)
+    return _tag(ColorScale.symmetric(cmap_signed, values[quantity]), quantity)
+
+
+ROPE_SHIFT = 3  # the shift of every position whose RoPE outputs the deck shows (clip 11)
+
+
+@lru_cache(maxsize=16)
+def _lecture_values(T: int, d: int, seed: int, base: float = 10000.0) -> dict[str, list[np.ndarray]]:
+    """What the deck computes from the lecture's inputs, by quantity: the inputs and their projections,
+    the outputs of self-attention and of causal attention (and of bidirectional attention over every
+    prefix, which a decoder without the mask would recompute: clip 05; and of RoPE self-attention, V left
+    alone and V rotated, at positions 0 to T−1 and ``ROPE_SHIFT`` later), and every finite score."""
+    from mathcore import lecture_inputs
+    from mathcore.attention import self_attention_trace
+
+    inp = lecture_inputs(T, d, seed)
+    out: dict[str, list[np.ndarray]] = {"inputs": [inp.X], "outputs": [], "scores": []}
+    for causal in (False, True):
+        tr = self_attention_trace(inp.X, inp.Wq, inp.Wk, inp.Wv, causal=causal)
+        out["inputs"] += [tr.Q, tr.K, tr.V]
+        out["outputs"].append(tr.output)
+        s = np.asarray(tr.scaled, dtype=float)
+        out["scores"].append(s[np.isfinite(s)])
+    from mathcore.causal import prefix_outputs
+
+    out["outputs"] += prefix_outputs(inp.X, inp.Wq, inp.Wk, inp.Wv, causal=False)
+    if d % 2 == 0:  # RoPE rotates pairs of features
+        from mathcore.rope_measures import rope_self_attention_trace
+
+        for rotate_v in (False, True):
+            for shift in (0, ROPE_SHIFT):
+                pos = np.arange(T, dtype=float) + shift
+                out["outputs"].append(rope_self_attention_trace(inp.X, inp.Wq, inp.Wk, inp.Wv, pos, base,
+                                                                rotate_v=rotate_v).output)
+    return out
+
+
+def _from_values(quantity: str, cfg, values):
+    from .theme import ColorScale
+
+    if quantity == "slow angles":
+        arrays = values if isinstance(values, (list, tuple)) else [values]
+        f = np.concatenate([np.asarray(a, dtype=float).ravel() for a in arrays])
+        f = f[np.isfinite(f)]
+        lo, hi = (float(np.floor(f.min())), float(np.ceil(f.max()))) if f.size else (0.0, 1.0)
+        cmap = LOG_ANGLE_CMAP if getattr(cfg, "cmap_weights", None) != LOG_ANGLE_CMAP else LOG_ANGLE_SPARE
+        return _tag(ColorScale(cmap, lo, max(hi, lo + 1)), quantity)
+    s = ColorScale.symmetric(cfg.cmap_signed, values)
+    if quantity in STRETCHED:
+        s = ColorScale(s.name, s.vmin, s.vmax, gamma=STRETCHED[quantity])
+    return _tag(s, quantity)
+
+
+def signature(s) -> tuple:
+    """What makes two scales paint alike: colormap, ends and stretch."""
+    return (s.name, round(float(s.vmin), 12), round(float(s.vmax), 12), s.gamma)

@@ -1,0 +1,235 @@
+"""The audit's truth checks (scenes/audit/truth.py), each shown to fail on a case made for it and to pass on
+its mended twin: claims bound to the picture, the beat's subject, half-empty frames, dashboards, the deck's
+colour scales, one meaning per colour, one verdict style; and code indexing as notebook notation."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from scenes.audit.beats import BeatRecord, ClaimRecord, Item, ScaleRecord, record_claims
+from scenes.audit.truth import (claim_problems, colour_problems, deck_scale_problems, scale_problems,
+                                staging_problems, verdict_problems)
+from scenes.kit.theme import CONCEPT_COLORS, CONTENT_BOTTOM, FG
+from scenes.kit.layout import SAFE
+
+TOP = 2.9  # a header rule's y: the content area is SAFE.left..SAFE.right × CONTENT_BOTTOM..TOP-0.15
+W = SAFE.right - SAFE.left
+H = TOP - 0.15 - CONTENT_BOTTOM
+
+
+def item(box, kind="graphic", text="", opacity=1.0, mid=0, **kw) -> Item:
+    kw.setdefault("filled", kind == "graphic")
+    return Item(kind, text or kind, tuple(box), opacity, text=text, mid=mid, **kw)
+
+
+def rec(items, key="beat", subject=None, why=None, claims=(), scales=(), describe="") -> BeatRecord:
+    r = BeatRecord(key, 1.0, list(items), TOP, subject=subject, why=dict(why or {}), claims=list(claims),
+                   scales=list(scales), describe=describe)
+    return r
+
+
+def big(mid=1, frac=0.8):
+    """A box covering ``frac`` of the content area's width and height, centred."""
+    cx, cy = (SAFE.left + SAFE.right) / 2, (CONTENT_BOTTOM + TOP - 0.15) / 2
+    return item((cx - W * frac / 2, cy - H * frac / 2, cx + W * frac / 2, cy + H * frac / 2), mid=mid)
+
+
+def kinds(problems) -> list[str]:
+    return sorted(p.kind for p in problems)
+
+
+# ------------------------------------------------------------------ claims
+def test_a_bound_claim_must_be_on_screen_and_a_plain_value_must_be_written_there():
+    shown = item((0, 0, 1, 1), "text", text="approx 2.6 \"million\"", mid=7)
+    ok = rec([shown], claims=[ClaimRecord("wl", "caption", "≈ 2.6 million", False),
+                              ClaimRecord("rows", "describe", "rows 2 and 4", True, True)], describe="rows 2 and 4 …")
+    assert claim_problems([ok]) == []
+    hidden = rec([shown], claims=[ClaimRecord("rows", "describe", "rows 2 and 4", True, False)], describe="…")
+    unshown = rec([item((0, 0, 1, 1), "text", text="54 410")], claims=[ClaimRecord("wl", "caption", "≈ 2.6 million",
+                                                                                    False)])
+    assert kinds(claim_problems([hidden])) == ["claim"]
+    assert "≈ 2.6 million" in str(claim_problems([unshown])[0])
+
+
+def test_a_description_must_name_something_on_screen_by_its_binding():
+    """06's `swap` described a hollow diamond that was not in the frame: a description that binds nothing
+    cannot be checked, so it is reported."""
+    plain = rec([big()], claims=[], describe="A hollow diamond marks the exact zero.")
+    assert kinds(claim_problems([plain])) == ["claim"]
+    bound = rec([big()], claims=[ClaimRecord("zeros", "describe", "hollow diamonds", True, True)],
+                describe="The hollow diamonds mark the exact zeros.")
+    assert claim_problems([bound]) == []
+
+
+def test_record_claims_binds_captions_and_descriptions_to_what_the_scene_shows():
+    from manim import Square
+
+    from scenes.kit.binding import claim
+
+    on, off = Square(), Square()
+    scene = SimpleNamespace(
+        mobjects=[on], _narration={"beat": "{n} rows", "describe": {"beat": "The {box} lights up."}},
+        caption_values=lambda: {"n": 5, "box": claim("square", off)}, describe_default=lambda key: None)
+    got = {c.name: c for c in record_claims(scene, "beat", "5 rows", "The square lights up.")}
+    assert not got["n"].bound and got["n"].where == "caption"
+    assert got["box"].bound and got["box"].visible is False  # bound to a square that is not on screen
+    scene.caption_values = lambda: {"n": 5, "box": claim("square", on)}
+    assert {c.name: c for c in record_claims(scene, "beat", "", "")}["box"].visible is True
+    on.set_opacity(0.1)  # dimmed to the background: not shown
+    assert {c.name: c for c in record_claims(scene, "beat", "", "")}["box"].visible is False
+
+
+def test_a_claim_formats_as_its_value():
+    from scenes.kit.binding import claim
+
+    c = claim(0.25, object())
+    assert f"{c:.1%}" == "25.0%" and "{x} of it".format(x=c) == "0.25 of it" and c == 0.25
+    with pytest.raises(ValueError):
+        claim(1)
+
+
+# ------------------------------------------------------------------ staging
+def test_a_beat_names_its_subject_and_the_subject_is_on_screen_at_full_strength():
+    assert kinds(staging_problems([rec([big()])])) == ["subject"]
+    assert staging_problems([rec([big(mid=1)], subject=frozenset({1}))]) == []
+    faded = rec([item(big().box, opacity=0.5, mid=1)], subject=frozenset({1}))
+    assert "subject" in kinds(staging_problems([faded]))
+
+
+def test_the_subject_is_the_largest_group():
+    thumb = item((SAFE.left, CONTENT_BOTTOM, SAFE.left + 0.6, CONTENT_BOTTOM + 0.6), mid=2)  # 14's corner thumbnail
+    other = big(mid=1)
+    found = staging_problems([rec([other, thumb], subject=frozenset({2}))])
+    assert kinds(found) == ["subject"] and "larger than the subject" in str(found[0])
+    assert staging_problems([rec([other, thumb], subject=frozenset({1}))]) == []
+
+
+def test_a_group_beside_the_subject_counts_the_area_it_covers_not_its_span():
+    """A formula line across the top and a label under its far end cluster into one group whose box spans most
+    of the frame but which covers a strip of it: a matrix larger than the strip is still the largest thing."""
+    line = item((SAFE.left, TOP - 0.8, SAFE.right, TOP - 0.2), mid=2)
+    tag = item((SAFE.right - 1.0, TOP - 1.2, SAFE.right, TOP - 0.8), mid=3)
+    matrix = item((-2.0, CONTENT_BOTTOM + 0.2, 2.0, CONTENT_BOTTOM + 3.2), mid=1)  # 12 units², the strip ~8.5
+    assert "subject" not in kinds(staging_problems([rec([line, tag, matrix], subject=frozenset({1}))]))
+    block = item((SAFE.left, CONTENT_BOTTOM, SAFE.left + 4.0, TOP - 2.0), mid=4)  # a solid block apart, larger
+    found = staging_problems([rec([line, tag, matrix, block], subject=frozenset({1}))])
+    assert "subject" in kinds(found)
+
+
+def test_a_half_empty_frame_is_reported_unless_the_beat_says_why():
+    small = big(frac=0.5)  # a quarter of the area
+    assert kinds(staging_problems([rec([small], subject=frozenset({1}))])) == ["empty"]
+    why = rec([small], subject=frozenset({1}), why={"empty": "one formula, large, is the subject"})
+    assert staging_problems([why]) == []
+
+
+def test_more_than_three_groups_at_full_strength_is_a_dashboard():
+    cells = [item((SAFE.left + 3.3 * k, CONTENT_BOTTOM, SAFE.left + 3.3 * k + 2.2, TOP - 0.2), mid=k + 1)
+             for k in range(4)]  # 1.1 apart: four groups
+    found = staging_problems([rec(cells, subject=frozenset({1}))])
+    assert "dashboard" in kinds(found)
+    near = [item((SAFE.left + 3.2 * k, CONTENT_BOTTOM, SAFE.left + 3.2 * k + 3.0, TOP - 0.2), mid=k + 1)
+            for k in range(4)]  # 0.2 apart: one group
+    assert "dashboard" not in kinds(staging_problems([rec(near, subject=frozenset({1, 2, 3, 4}))]))
+
+
+# ------------------------------------------------------------------ scales
+def test_every_coloured_widget_is_on_a_deck_scale_within_its_ends():
+    from mathcore.config import load_config
+    from scenes.kit import scales
+
+    cfg = load_config()
+    w = scales.scale("weights", cfg)
+    good = ScaleRecord("weights", scales.signature(w), 0.1, 0.6, "Heatmap")
+    assert scale_problems([rec([], scales=[good])], cfg) == []
+    nameless = ScaleRecord(None, ("viridis", 0.0, 1.0, None), 0.1, 0.6, "Heatmap")
+    beyond = ScaleRecord("weights", scales.signature(w), 0.1, 1.3, "Heatmap")
+    sqrt = ScaleRecord("weights", ("viridis", 0.0, 1.0, 0.5), 0.1, 0.6, "Heatmap")  # 02's old square-root stretch
+    for bad in (nameless, beyond, sqrt):
+        assert kinds(scale_problems([rec([], scales=[bad])], cfg)) == ["scale"], bad
+    o = scales.scale("outputs", cfg)
+    two = [rec([], key="a", scales=[ScaleRecord("outputs", scales.signature(o), -1, 1, "Heatmap")]),
+           rec([], key="b", scales=[ScaleRecord("outputs", ("RdBu_r", -3.0, 3.0, None), -1, 1, "Heatmap")])]
+    assert any("second scale" in p.message for p in scale_problems(two))  # 04's ±2 beside 05's ±3
+
+
+def test_the_deck_paints_one_quantity_on_one_scale():
+    a = [rec([], scales=[ScaleRecord("outputs", ("RdBu_r", -2.0, 2.0, None), -1, 1, "Heatmap")])]
+    b = [rec([], scales=[ScaleRecord("outputs", ("RdBu_r", -3.0, 3.0, None), -1, 1, "Heatmap")])]
+    assert deck_scale_problems({"04": a, "05": a}) == []
+    found = deck_scale_problems({"04": a, "05": b})
+    assert len(found) == 1 and "04" in found[0] and "05" in found[0]
+
+
+def test_the_registry_makes_each_shared_quantity_from_the_config_alone():
+    from mathcore.config import load_config
+    from scenes.kit import scales
+
+    cfg = load_config()
+    assert scales.scale("weights", cfg) is scales.scale("weights", cfg)
+    assert scales.signature(scales.scale("weights", cfg))[1:] == (0.0, 1.0, None)
+    o = scales.scale("outputs", cfg)
+    assert o.quantity == "outputs" and o.vmin == -o.vmax
+    with pytest.raises(scales.UnknownQuantity):
+        scales.scale("weight", cfg)
+    with pytest.raises(ValueError):
+        scales.scale("table", cfg)
+    assert scales.scale("slow angles", cfg, values=[np.array([-3.2, -0.4])]).name != cfg.cmap_weights
+
+
+# ------------------------------------------------------------------ colours and verdicts
+def _rgb(name):
+    return tuple(float(c) for c in CONCEPT_COLORS[name].to_rgb())
+
+
+def test_a_concept_colour_is_drawn_only_in_its_role():
+    """03's green outline marked the allowed cells, then the forbidden zeros: the verified colour outside
+    a verdict is reported, and so is any concept colour drawn without its role."""
+    outline = item((0, 0, 1, 1), filled=False, stroke_rgb=_rgb("verified"))
+    assert kinds(colour_problems([rec([outline])])) == ["colour"]
+    outline.role = "verified"
+    assert "outside a verdict" in str(colour_problems([rec([outline])])[0])
+    outline.verdict = True
+    assert colour_problems([rec([outline])]) == []
+    box = item((0, 0, 1, 1), fill_rgb=_rgb("highlight"), role="highlight")
+    assert colour_problems([rec([box])]) == []
+    cells = item((0, 0, 1, 1), fill_rgb=_rgb("highlight"), data=True)  # a heatmap cell that happens to be yellow
+    assert colour_problems([rec([cells])]) == []
+    plain = item((0, 0, 1, 1), "text", text="A", rgb=tuple(float(c) for c in FG.to_rgb()))
+    assert colour_problems([rec([plain])]) == []
+
+
+def test_verdict_words_belong_in_a_verdict():
+    heading = item((0, 0, 1, 1), "text", text="why exact?")  # 02's heading over ≈ 4.7 × 10⁻¹⁶
+    assert kinds(verdict_problems([rec([heading])])) == ["verdict"]
+    tag = item((0, 0, 1, 1), "text", text="exact", verdict=True)
+    assert verdict_problems([rec([tag])]) == []
+    assert kinds(verdict_problems([rec([item((0, 0, 1, 1), "text", text="✓ bit for bit")])])) == ["verdict"]
+
+
+def test_the_kit_verdict_is_a_mark_then_the_measured_figure():
+    from scenes.kit.proofs import verdict
+
+    ok, bad = verdict("max |Delta|", 0.0, True), verdict("max |Delta|", 0.31, False)
+    assert ok._verdict and ok.passed and not bad.passed
+    assert ok.check._role == "verified" and bad.check._role == "failed"
+    assert ok[0].get_right()[0] < ok[1].get_left()[0]  # the mark before the figure
+
+
+# ------------------------------------------------------------------ notation
+@pytest.mark.parametrize("text", ['Y_"full" [class("normal", :) 5]', "X[:t]", "Attn(X[:1])[0,1]", "A[2, 3]"])
+def test_code_indexing_is_notebook_notation(text):
+    from scenes.kit.numbers import CODE_INDEX, notebook_output
+
+    assert CODE_INDEX.search(text)
+    assert notebook_output(text.replace("_", " ")) is not None
+
+
+@pytest.mark.parametrize("text", ["A_(m n)", "x_0, …, x_(t-1)", "weights in [0, 1]", "Attn(x_0, …, x_5)"])
+def test_lecture_notation_is_not(text):
+    from scenes.kit.numbers import CODE_INDEX
+
+    assert not CODE_INDEX.search(text)
