@@ -389,14 +389,15 @@ def test_a_label_pango_drew_in_a_fallback_font_is_never_kept_on_disk(tmp_path, m
     the fonts registered anew, and if still off stays in its process only."""
     from manim import Text
 
+    import clipcache
     from scenes.kit import theme
 
-    monkeypatch.setattr(theme, "MOBJECT_CACHE_DIR", tmp_path)
-    monkeypatch.delenv("ATTENTION_CLIPS_MOBJECT_CACHE", raising=False)
+    store = clipcache.Store(tmp_path)
+    monkeypatch.setattr(clipcache, "_store", store)
     good = theme.label("a label drawn in Inter", size=theme.LABEL)
-    assert len(list(tmp_path.rglob("*.pkl"))) == 1
+    assert store.usage()["mobjects"].entries == 1
     monkeypatch.setattr(theme, "Text", lambda text, font, **kw: Text(text, font="DejaVu Sans", **kw))
     wrong = theme.label("a label drawn in a fallback", size=theme.LABEL)
-    assert len(list(tmp_path.rglob("*.pkl"))) == 1, "a label in the wrong font was written to the shared cache"
+    assert store.usage()["mobjects"].entries == 1, "a label in the wrong font was written to the shared cache"
     assert wrong.width > 1.05 * theme._inter_width("a label drawn in a fallback", theme.LABEL, "NORMAL")
     assert abs(good.width - theme._inter_width("a label drawn in Inter", theme.LABEL, "NORMAL")) < 0.02
