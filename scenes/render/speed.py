@@ -9,13 +9,6 @@
   reference frames and deblocking suited to flat areas and sharp edges) and a faster
   preset; the quality target (CRF) stays Manim's 23.  Compared in ``make bench`` for time,
   size and frame difference.
-* **One encoder thread** (``threads=1``): the same frames give the same bits.  PyAV opens x264 with a
-  thread per core and a slice per thread, so the bitstream depended on the machine (``slices=2`` on two
-  cores, 4 on four: a Dask worker and a laptop wrote different files), and on this machine, with the
-  same RGBA and YUV frames going in, one clip in three came out with a slice a few bytes different
-  (measured: clip 01 at 480p, 8 of 20 renders; the decoded frames were the same).  A worker renders
-  one clip per core and the encoder runs beside the drawing, so the cores stay busy
-  (``tests/test_faults.py`` renders a clip on one core and on two and compares the bytes).
 """
 
 from __future__ import annotations
@@ -23,7 +16,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 # x264 for lecture graphics; see the module docstring and `make bench`
-ENCODER_OPTIONS = {"crf": "23", "preset": "veryfast", "tune": "animation", "threads": "1"}
+ENCODER_OPTIONS = {"crf": "23", "preset": "veryfast", "tune": "animation"}
 
 
 def write_frame(self, pixels, *, repeat: int = 1) -> None:

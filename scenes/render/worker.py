@@ -118,7 +118,7 @@ def render(name: str, quality: str, workdir: Path, opts: argparse.Namespace | No
             # one segment per play/wait, keyed by what it draws (segments.segment_key, not Manim's JSON hash: 60 %
             # of a cached render's time), kept in the cache; Manim prunes nothing (the cache has its own limit)
             "disable_caching": False, "partial_movie_dir": str(scratch / "segments"), "max_files_cached": -1,
-            # x264 for flat lecture graphics (tune=animation, a faster preset; CRF unchanged; one thread): speed.py
+            # x264 for flat lecture graphics (tune=animation, a faster preset; CRF unchanged): speed.py
             "video_encoder_options": dict(speed.ENCODER_OPTIONS),
         }):
             # the clip reads the config through the recorder, and records every beat as the audit does
