@@ -174,32 +174,37 @@ def cmd_render(args) -> int:
     described = bool(getattr(args, "described", False))
     qdir = out / quality / "described" if described else out / quality
     t_start = time.monotonic()
-    with pl.OutputLock(out):
-        qdir.mkdir(parents=True, exist_ok=True)
-        pl.clean_partials(qdir)
-        work = out / ".work" / quality / ("described" if described else "")
-        shutil.rmtree(work, ignore_errors=True)  # a killed run's (this command holds the lock)
-        ctx = pl.KeyContext(quality, voice=args.voice, described=described, no_cache=args.no_cache, cache_limit=limit)
-        manifest = pl.Manifest(qdir, quality)
-        jobs = pl.plan(ctx, qdir, manifest, clips, args.force)
-        todo = [j for j in jobs if j.reason]
-        for j in jobs:
-            if not j.reason:
-                print(f"  = {j.clip.name}  unchanged")
-        if not todo:
-            print(f"{len(jobs)} clip(s) up to date in {qdir} ({time.monotonic() - t_start:.2f} s)")
-            return 0
-        manifest.check_writable()  # an unwritable folder or manifest: one line now, not after the renders
-        try:
-            pl.preflight(todo, ctx, work)  # every narration brace names a value: one line each, before anything renders
-            outcomes = _run(todo, ctx, qdir, work, manifest, args.jobs, args.scheduler)
-        finally:
-            shutil.rmtree(work, ignore_errors=True)
-            for empty in (work.parent, out / ".work"):
-                try:
-                    empty.rmdir()
-                except OSError:
-                    pass
+    try:
+        with pl.OutputLock(out):
+            qdir.mkdir(parents=True, exist_ok=True)
+            pl.clean_partials(qdir)
+            work = out / ".work" / quality / ("described" if described else "")
+            shutil.rmtree(work, ignore_errors=True)  # a killed run's (this command holds the lock)
+            ctx = pl.KeyContext(quality, voice=args.voice, described=described, no_cache=args.no_cache, cache_limit=limit)
+            manifest = pl.Manifest(qdir, quality)
+            jobs = pl.plan(ctx, qdir, manifest, clips, args.force)
+            todo = [j for j in jobs if j.reason]
+            for j in jobs:
+                if not j.reason:
+                    print(f"  = {j.clip.name}  unchanged")
+            if not todo:
+                print(f"{len(jobs)} clip(s) up to date in {qdir} ({time.monotonic() - t_start:.2f} s)")
+                return 0
+            manifest.check_writable()  # an unwritable folder or manifest: one line now, not after the renders
+            try:
+                pl.preflight(todo, ctx, work)  # every narration brace names a value: one line each, before anything renders
+                outcomes = _run(todo, ctx, qdir, work, manifest, args.jobs, args.scheduler)
+            finally:
+                shutil.rmtree(work, ignore_errors=True)
+                for empty in (work.parent, out / ".work"):
+                    try:
+                        empty.rmdir()
+                    except OSError:
+                        pass
+    except OSError as e:  # a folder it may not write, a full disk: one line naming the file (else the folder) and its disk
+        if e.errno not in pl.FAULT_ERRNOS:
+            raise
+        raise pl.RenderFault(pl.fault_message(e.strerror or os.strerror(e.errno), e.filename or str(qdir))) from None
     for line in dict.fromkeys(r for o in outcomes for r in o.repairs):  # damaged cache entries, made again
         print(f"clips: {line}", file=sys.stderr)
     faults = [o for o in outcomes if o.fault]

@@ -87,9 +87,19 @@ def child(argv: list[str], env: dict, log: str, progress, module: str = "scenes.
     except SystemExit as e:
         code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
     except BaseException:  # noqa: BLE001 - the log's last line names it, as a fresh worker's would
-        traceback.print_exc()
         code = 1
-    sys.stdout.flush()
-    sys.stderr.flush()
+        try:
+            traceback.print_exc()
+        except OSError:
+            pass  # the log's disk is full: said by the flush below
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except OSError as e:  # the log could not be written: a fault of the machine if the clip failed too
+        from .worker import FAULT_ERRNOS, FAULT_EXIT
+
+        if code != 0 and e.errno in FAULT_ERRNOS:
+            code = FAULT_EXIT
+        sys.stdout = sys.stderr = open(os.devnull, "w", encoding="utf-8")  # what could not be written is dropped
     progress.close()
     sys.exit(code)  # multiprocessing's own exit: its finalisers release what the worker made (tqdm's lock)

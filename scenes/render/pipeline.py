@@ -89,10 +89,11 @@ def fault_message(what: str, path: str | None) -> str:
     return f"cannot write {path or 'a file'}: {what.split(':')[0]} (choose another --out, or make it writable)"
 
 
-def fault_of(e: BaseException) -> str | None:
-    """:func:`fault_message` for an ``OSError`` of the machine (no space, no permission), else ``None``."""
+def fault_of(e: BaseException, where=None) -> str | None:
+    """:func:`fault_message` for an ``OSError`` of the machine (no space, no permission), else ``None``;
+    ``where`` names the folder when the error names no file (a write that ran out of room)."""
     if isinstance(e, OSError) and e.errno in FAULT_ERRNOS:
-        return fault_message(e.strerror or os.strerror(e.errno), e.filename)
+        return fault_message(e.strerror or os.strerror(e.errno), e.filename or (str(where) if where else None))
     return None
 
 
@@ -391,9 +392,12 @@ def render_local(clip: Clip, quality: str, work: Path, log: Path, on_progress=No
         rc = _render_in_new_process(argv, env, log, clip, on_progress)
     if rc != 0:
         tail = [ln.strip() for ln in log.read_text(encoding="utf-8", errors="replace").splitlines() if ln.strip()]
-        if rc == FAULT_EXIT and tail and tail[-1].startswith(FAULT_MARK):
-            what, _, path = tail[-1][len(FAULT_MARK):].partition(": ")
-            raise RenderFault(fault_message(what, path or None))
+        if rc == FAULT_EXIT:
+            if tail and tail[-1].startswith(FAULT_MARK):
+                what, _, path = tail[-1][len(FAULT_MARK):].partition(": ")
+            else:  # the worker could not even write its log: the disk it is on is full
+                what, path = "No space left on device", ""
+            raise RenderFault(fault_message(what, path or str(work)))
         raise RenderFailed(tail[-1] if tail else f"worker exited with status {rc}")
     return json.loads((work / "result.json").read_text())
 
@@ -454,7 +458,7 @@ def run_job(job: Job, ctx: KeyContext, qdir: Path, workroot: Path, manifest: Man
     except RenderFailed as e:
         return Outcome(clip, False, time.monotonic() - t0, log, str(e))
     except OSError as e:
-        fault = fault_of(e)
+        fault = fault_of(e, qdir)
         if fault is None:
             raise
         return Outcome(clip, False, time.monotonic() - t0, log, fault, fault=True)

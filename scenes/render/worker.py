@@ -224,8 +224,11 @@ def main(argv: list[str] | None = None) -> int:
             raise
         import traceback
 
-        traceback.print_exc()
-        print(f"{FAULT_MARK}{fault}", flush=True)
+        try:  # the log may be on the disk that is full: the status says it then
+            traceback.print_exc()
+            print(f"{FAULT_MARK}{fault}", flush=True)
+        except OSError:
+            pass
         return FAULT_EXIT
     return 0
 
