@@ -63,6 +63,10 @@ def repaired(stderr: str) -> set[str]:
     return {REPAIR.match(ln).group(1) for ln in lines}
 
 
+def findings(stdout: str) -> list[str]:
+    return [ln for ln in stdout.splitlines() if ln.startswith("      ")]
+
+
 def test_every_cache_kind_damaged_gives_the_clean_clip_and_one_line_per_entry(tmp_path):
     """A voiced clip renders; then, three times, every entry of every kind is damaged (cut to half its length,
     overwritten with random bytes, two bits flipped) and the clip rendered again into a new folder: the same
@@ -75,6 +79,8 @@ def test_every_cache_kind_damaged_gives_the_clean_clip_and_one_line_per_entry(tm
     assert r.returncode == 0, r.stderr
     clean = outputs(root / "clean" / "t")
     assert set(clipcache.KINDS) - {k for k in clipcache.KINDS if entries(root, [k])} == set()  # every kind in use
+    found = clips(root, "audit")  # the test clip's own findings (it is sparse), read back from the render
+    assert "unchanged" in found.stdout and found.stderr == ""
     rng = np.random.default_rng(35)
     for i, how in enumerate(("truncated", "random bytes", "two bits flipped")):
         for p in entries(root):
@@ -89,7 +95,8 @@ def test_every_cache_kind_damaged_gives_the_clean_clip_and_one_line_per_entry(tm
         for p in entries(root, ["audit"]):
             damage(p, how, rng)
         r = clips(root, "audit")
-        assert r.returncode == 0 and repaired(r.stderr) == {"audit"}, (how, r.stderr)
+        assert repaired(r.stderr) == {"audit"} and "unchanged" not in r.stdout, (how, r.stderr)  # audited again
+        assert r.returncode == found.returncode and findings(r.stdout) == findings(found.stdout)
     for p in entries(root):
         damage(p, "two bits flipped", rng)
     r = clips(root, "render", "-q", "t", "--out", "clean", "--voice", "piper", "--force")

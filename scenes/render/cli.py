@@ -451,12 +451,12 @@ def main(argv: list[str] | None = None) -> int:
         args = _parser().parse_args(argv)
         if args.command == "list":
             return cmd_list(args)
+        _prepare_cache(args)  # first: --force and --no-cache hold for everything the command reads, its config's checks too
         if args.command == "studio":  # a bad config is shown on the page, where it can be fixed while it runs
             from .studio import cmd_studio
 
             return cmd_studio(args)
         _check_config(args)
-        _prepare_cache(args)
         if args.command == "cache":
             return cmd_cache(args)
         if args.command == "render":

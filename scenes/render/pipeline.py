@@ -477,7 +477,9 @@ def preflight(todo: list[Job], ctx: KeyContext, workroot: Path) -> None:
         return
     workroot.mkdir(parents=True, exist_ok=True)
     log = workroot / "preflight.log"
-    names = [j.clip.name for j in todo]
+    import clipcache
+
+    names = ["--cache", clipcache.store().mode, *(j.clip.name for j in todo)]
     try:
         if ctx.no_cache:
             with open(log, "w", encoding="utf-8") as f:

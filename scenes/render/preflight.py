@@ -1,6 +1,7 @@
 """Before anything renders: every ``{brace}`` in the narration of every clip about to render names a value
-the clip provides.  ``python -m scenes.render.preflight NN_slug ...`` (``clips render`` runs it in a process
-forked from the render server, where Manim and the clips are imported already: about 0.1 s a clip).
+the clip provides.  ``python -m scenes.render.preflight [--cache on|refresh|off] NN_slug ...`` (``clips render``
+runs it in a process forked from the render server, where Manim and the clips are imported already: about 0.1 s
+a clip; ``--cache`` is the command's: ``--force`` reads no cache here either).
 
 Each clip is set up as its render would set it up (its data built from the config, its narration read), not
 played; then ``ClipScene.narration_problems`` compares the braces with ``caption_values()``.  Each problem is
@@ -44,7 +45,16 @@ def problems(names: list[str]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    found = problems(sys.argv[1:] if argv is None else argv)
+    import argparse
+
+    import clipcache
+
+    p = argparse.ArgumentParser(prog="python -m scenes.render.preflight")
+    p.add_argument("--cache", choices=clipcache.MODES, default="on")
+    p.add_argument("names", nargs="+")
+    opts = p.parse_args(sys.argv[1:] if argv is None else argv)
+    clipcache.configure(opts.cache)
+    found = problems(opts.names)
     for line in found:
         print(f"{MARK}{line}", flush=True)
     return PROBLEMS_EXIT if found else 0
