@@ -11,6 +11,7 @@ the lecture config); tests call it without rendering.
 
 from __future__ import annotations
 
+import re
 import string
 import tomllib
 from dataclasses import dataclass
@@ -213,10 +214,11 @@ class ClipScene(Scene):
             )
         return text.format(**values)
 
-    def narration_problems(self) -> list[str]:
+    def narration_problems(self, named=frozenset()) -> list[str]:
         """Every ``{brace}`` of the clip's narration (its captions, ``[slug.say]`` and ``[slug.describe]``) that
-        names no value of :meth:`caption_values`, one line each as :meth:`caption` would say it: ``clips render``
-        asks before anything renders (after ``setup``, so the data is built)."""
+        names no value of :meth:`caption_values` nor any name in ``named``, one line each as :meth:`caption` would
+        say it: ``clips render`` asks before anything renders (after ``setup``, so the data is built; a value bound
+        to an element exists only once the beat has built it, so the render passes every name its code spells)."""
         values = self.caption_values()
         slug, where = self.clip().slug, narration_file(self.clip())
         tables = [("", self._narration), (".say", self._narration.get("say")), (".describe", self._narration.get("describe"))]
@@ -230,10 +232,11 @@ class ClipScene(Scene):
                 except ValueError as e:
                     out.append(f"{where}: [{slug}{suffix}].{key} is not a caption: {e} (write {{{{ and }}}} for a brace)")
                     continue
-                missing = names - values.keys()
+                missing = {n for n in names if re.split(r"[.\[]", n)[0] not in values and re.split(r"[.\[]", n)[0] not in named}
                 if missing:
+                    provided = sorted(values)
                     out.append(f"{where}: [{slug}{suffix}].{key} names {{{sorted(missing)[0]}}}; "
-                               f"this clip provides {', '.join(sorted(values)) or 'no values'}")
+                               f"this clip provides {', '.join(provided) or 'no values'}")
         return out
 
     def spoken_text(self, key: str, caption: str) -> str:
