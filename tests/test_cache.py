@@ -5,6 +5,7 @@ command, with renders: ``tests/test_faults.py``.)"""
 from __future__ import annotations
 
 import multiprocessing as mp
+import re
 import os
 import signal
 import time
@@ -190,3 +191,45 @@ def test_no_room_keeps_nothing_and_says_so_once(store, monkeypatch):
     monkeypatch.undo()
     assert store.get("voice", "ab12") is None and len(said) == 1 and "No space left on device" in said[0]
     assert not list(store.root.rglob(f"*{clipcache.TMP}"))
+
+
+# ------------------------------------------------------------------ through the command
+def test_clips_cache_shows_each_kind_trims_least_recently_used_first_and_clears(tmp_path):
+    """``clips cache`` reports what each kind holds (the bytes on disk), ``--cache-limit`` trims the cache to a
+    small limit keeping exactly the most recently used entries, a render after it gives the same bytes (what
+    went is made again), and ``--clear`` empties it."""
+    import hashlib
+    import json
+
+    from project import clips, make_project
+
+    root = make_project(tmp_path / "p", ["alpha", "beta"])
+    assert clips(root, "render", "-q", "t", "--out", "out").returncode == 0
+    cache = root / ".render-cache"
+
+    def entries():
+        return sorted(p for k in KINDS for p in (cache / k).glob("*/*") if clipcache._ENTRY.fullmatch(p.name))
+
+    def outputs(q):
+        return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(q.glob("*.*")) if p.name != "manifest.json"}
+
+    r = clips(root, "cache", "--json")
+    shown = json.loads(r.stdout)
+    on_disk = {k: sum(p.stat().st_size for p in entries() if p.parts[-3] == k) for k in KINDS}
+    assert {k: v["bytes"] for k, v in shown["kinds"].items()} == on_disk and shown["bytes"] > 1_000_000
+    text = clips(root, "cache").stdout
+    assert all(re.search(rf"(?m)^  {k} +\d+ +[\d.]+ k?M?B$", text) for k in KINDS), text
+    before = sorted((p.stat().st_mtime_ns, p, p.stat().st_size) for p in entries())
+    limit = 1_000_000
+    keep, total = set(), 0
+    for _, p, size in reversed(before):  # the newest first, as long as they fit
+        if total + size > limit:
+            break
+        keep.add(p)
+        total += size
+    assert clips(root, "cache", "--cache-limit", "1 MB").returncode == 0
+    assert set(entries()) == keep and 0 < len(keep) < len(before)
+    assert clips(root, "render", "-q", "t", "--out", "again").returncode == 0
+    assert outputs(root / "again" / "t") == outputs(root / "out" / "t")
+    r = clips(root, "cache", "--clear")
+    assert r.returncode == 0 and r.stdout.startswith(f"cleared {cache}") and entries() == []
