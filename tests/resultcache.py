@@ -1,7 +1,7 @@
 """Test results kept under the digest of everything they depend on: a second `make test` with nothing
 changed does not run again what already passed.
 
-The digest covers every file of the project the tests can read (``mathcore/``, ``scenes/``, ``tests/``,
+The digest covers every file of the project the tests can read (``clipcache/``, ``mathcore/``, ``scenes/``, ``tests/``,
 ``assets/``, ``manim.cfg``, ``pyproject.toml``, ``Makefile``), the Python and every installed
 distribution's version, the system tools the tests drive (FFmpeg, Chromium, Poppler) and the
 environment variables that steer the tests.  Change any of them and every test runs again.  A test that
@@ -28,7 +28,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 STORE = REPO / ".test-results"
-TREES = ("mathcore", "scenes", "tests", "assets")
+TREES = ("clipcache", "mathcore", "scenes", "tests", "assets")
 FILES = ("manim.cfg", "pyproject.toml", "Makefile")
 ENV_PREFIXES = ("ATTENTION_CLIPS_", "CLIPS_", "HYPOTHESIS_")
 TOOLS = (("ffmpeg", "-version"), ("chromium", "--version"), ("pdftoppm", "-v"))
