@@ -29,7 +29,6 @@ from scenes.render.matrix import LANGUAGES, config_text, write_config
 from project import clips, one_line
 
 REPO = Path(__file__).resolve().parent.parent
-os.environ.setdefault("ATTENTION_CLIPS_VOICE", "none")
 
 WORDS = ["the", "cat", "mouse", "Straße", "Größe", "Äpfel", "zwölf", "Müllers", "garçon", "crème", "brûlée",
          "œuvre", "niño", "piña", "Ærø", "Søndergård", "Łódź", "Dvořák", "representations", "AVATAR", "Wave",
