@@ -15,7 +15,6 @@ the voice, limited by what the chips can really draw, and every refusal happens 
 from __future__ import annotations
 
 import json
-import os
 import re
 import unicodedata
 from pathlib import Path
