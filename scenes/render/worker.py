@@ -108,6 +108,7 @@ def render(name: str, quality: str, workdir: Path, opts: argparse.Namespace | No
     module = importlib.import_module(f"scenes.{clip.module}")
     scene_cls = getattr(module, clip.scene)
     media = workdir / "media"
+    media.mkdir(parents=True, exist_ok=True)  # the render is under way (the typeset files and segments: scratch)
     scratch = _scratch(store, clip, quality, workdir)
     try:
         with tempconfig({
