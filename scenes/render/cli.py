@@ -188,6 +188,7 @@ def cmd_render(args) -> int:
                 if not j.reason:
                     print(f"  = {j.clip.name}  unchanged")
             if not todo:
+                _remove_work(work, out)  # (what a killed run left)
                 print(f"{len(jobs)} clip(s) up to date in {qdir} ({time.monotonic() - t_start:.2f} s)")
                 return 0
             manifest.check_writable()  # an unwritable folder or manifest: one line now, not after the renders
@@ -195,12 +196,7 @@ def cmd_render(args) -> int:
                 pl.preflight(todo, ctx, work)  # every narration brace names a value: one line each, before anything renders
                 outcomes = _run(todo, ctx, qdir, work, manifest, args.jobs, args.scheduler)
             finally:
-                shutil.rmtree(work, ignore_errors=True)
-                for empty in (work.parent, out / ".work"):
-                    try:
-                        empty.rmdir()
-                    except OSError:
-                        pass
+                _remove_work(work, out)
     except OSError as e:  # a folder it may not write, a full disk: one line naming the file (else the folder) and its disk
         if e.errno not in pl.FAULT_ERRNOS:
             raise
@@ -219,6 +215,18 @@ def cmd_render(args) -> int:
     for o in failed:
         print(f"clips: {o.clip.name} failed: {o.message} (log: {o.log})", file=sys.stderr)
     return 1 if failed else 0
+
+
+def _remove_work(work: Path, out: Path) -> None:
+    """The render's work folder, and ``out/.work`` once empty."""
+    import shutil
+
+    shutil.rmtree(work, ignore_errors=True)
+    for empty in (work.parent, out / ".work"):
+        try:
+            empty.rmdir()
+        except OSError:
+            pass
 
 
 # ------------------------------------------------------------------------------ the cache
