@@ -240,11 +240,14 @@ class Store:
 
     def link(self, kind: str, key: str, dst: Path) -> bool:
         """Put the entry kept under ``key`` at ``dst`` (a hard link, checked after linking: what is at ``dst`` is
-        what was kept); ``False`` if there is none (or the mode reads nothing)."""
+        what was kept; ``dst``'s folder made if need be); ``False`` if there is none (or the mode reads nothing)."""
         if self.mode != "on":
             return False
         dst = Path(dst)
-        for path, want in self._versions(kind, key):
+        versions = self._versions(kind, key)
+        if versions:  # where it is wanted may not exist yet (Manim makes its segment folder at its first encode)
+            dst.parent.mkdir(parents=True, exist_ok=True)
+        for path, want in versions:
             tmp = dst.with_name(f".{dst.name}.{os.getpid()}.{threading.get_ident()}{TMP}")
             tmp.unlink(missing_ok=True)
             try:

@@ -86,6 +86,19 @@ def test_a_file_entry_is_linked_out_checked_and_never_copied(store, tmp_path):
     assert not list(out.parent.iterdir())  # no temporary left beside it
 
 
+def test_a_file_entry_is_linked_into_a_folder_not_made_yet(store, tmp_path):
+    """Manim makes its segment folder only when it encodes the first segment, so a render's first lookup links
+    into a folder that does not exist yet (the first segment of every render was drawn again)."""
+    src = tmp_path / "segment.mp4"
+    src.write_bytes(os.urandom(3000))
+    store.put_file("segments", "ab78-t", src)
+    out = store.scratch("probe") / "segments" / "ab78.mp4"
+    assert not out.parent.exists()
+    assert store.link("segments", "ab78-t", out) and out.read_bytes() == src.read_bytes()
+    assert not store.link("segments", "cd90-t", tmp_path / "nowhere" / "cd90.mp4")  # no entry: no folder made
+    assert not (tmp_path / "nowhere").exists()
+
+
 def test_modes_refresh_reads_nothing_and_off_keeps_nothing(tmp_path):
     on = Store(tmp_path / "c")
     on.put("audit", "aa00", b"x")
