@@ -4,7 +4,8 @@
   clip is re-timed, its voice re-mixed, and the result is the same file, bit for bit, as a
   forced full render of the same clip (so the same duration, beats, cues and decoded frames).
 * ``--force`` draws every segment.
-* Segments are written aside and renamed: no half-written segment ever sits under a key.
+* Segments are cache entries written aside and renamed: no half-written segment ever sits under a key,
+  and one left under a temporary name by a killed render is never taken.
 * Planning with the shipped config and the voice on imports neither Manim nor any scene.
 """
 
@@ -18,7 +19,9 @@ from pathlib import Path
 
 import pytest
 
+import clipcache
 from project import clip_module, clips, make_project, narration_path
+from scenes.render import segments
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -104,27 +107,62 @@ def test_a_render_that_reuses_everything_is_the_same_file(proj):
     assert again["beats"] == before["beats"]
 
 
+def segment_entries(root: Path) -> dict[str, Path]:
+    """The test project's kept segments at quality t, by key (``<digest>-t``): entries of the one cache,
+    ``.render-cache/segments/<key[:2]>/<key>.<checksum>``, each with its clock kept as ``<key>-clock``."""
+    found = {}
+    for p in (root / ".render-cache" / "segments").glob("*/*"):
+        m = clipcache._ENTRY.fullmatch(p.name)
+        if m and m.group(1).endswith("-t"):
+            found[m.group(1)] = p
+    return found
+
+
+def leftovers(root: Path) -> list[Path]:
+    """Anything in the cache written under a temporary name (the cache's, or Manim's encoder's)."""
+    return [p for p in (root / ".render-cache").rglob("*") if p.name.endswith(clipcache.TMP) or segments.TMP_MARK in p.name]
+
+
 def test_segments_are_complete_files_with_their_clock_beside_them(proj):
-    folder = proj / ".render-cache" / "segments" / "01_alpha" / "t"
-    segs = sorted(folder.glob("*.mp4"))
-    assert segs and not list(folder.glob("*.partial-*"))
+    """Every kept segment is a whole entry (its bytes match the checksum in its name), a complete stream with
+    as many frames as drawing it wrote, and has its clock kept beside it (an entry of the same kind, key
+    ``<key>-clock``); nothing sits in the cache under a temporary name."""
+    segs = segment_entries(proj)
+    assert len(segs) >= 12 and not leftovers(proj)
     import av
 
-    for s in segs:
-        clock = json.loads(s.with_name(s.stem + ".clock.json").read_text())
+    store = clipcache.Store(proj / ".render-cache")
+    for key, s in segs.items():
+        assert hashlib.sha256(s.read_bytes()).hexdigest()[: clipcache.SUM] == s.name.rsplit(".", 1)[1], s
+        clock = json.loads(store.get("segments", key + "-clock"))
         with av.open(str(s)) as c:  # a complete stream, as many frames as drawing it wrote
-            assert sum(1 for p in c.demux(c.streams.video[0]) if p.size) == sum(clock)
+            assert sum(1 for p in c.demux(c.streams.video[0]) if p.size) == sum(clock) > 0
 
 
 def test_a_half_written_segment_is_never_taken(proj):
-    """A render killed mid-segment leaves its file under a temporary name; the next render removes
-    it (its process is gone) and never reads it as a segment."""
-    folder = proj / ".render-cache" / "segments" / "01_alpha" / "t"
-    stale = folder / "0123abcd.partial-999999-1.mp4"
-    stale.write_bytes(b"half a segment")
-    r = clips(proj, "render", "alpha", "-q", "t", "--out", "out", "--voice", "piper", "--force")
+    """A render killed mid-segment leaves it under a temporary name: the cache's (``.<key>.<pid>.<tid>.tmp``
+    beside where the entry would go) or the encoder's (``<digest>.partial-<pid>-<n>.mp4`` in the render's
+    scratch folder).  With every kept segment replaced by its first half under such names of a process that
+    is gone, the next render takes none of them: it draws every segment again, gives the same file bit for
+    bit, and removes what the dead process left."""
+    before = entry(proj, "out")
+    segs = segment_entries(proj)
+    for key, p in segs.items():
+        half = p.read_bytes()[: p.stat().st_size // 2]
+        p.unlink()
+        (p.parent / f".{key}.999999.1{clipcache.TMP}").write_bytes(half)
+    scratch = proj / ".render-cache" / clipcache.SCRATCH / "999999-01_alpha-t" / "segments"
+    scratch.mkdir(parents=True)
+    (scratch / f"0123abcd{segments.TMP_MARK}999999-1.mp4").write_bytes(b"half a segment")
+    r = clips(proj, "render", "alpha", "-q", "t", "--out", "killed", "--voice", "piper")
     assert r.returncode == 0, r.stdout + r.stderr
-    assert not stale.exists()
+    after = entry(proj, "killed")
+    assert after["segments"]["reused"] == 0 and after["segments"]["drawn"] == before["segments"]["drawn"] + before["segments"]["reused"]
+    assert after["files"]["mp4"]["sha256"] == before["files"]["mp4"]["sha256"]
+    assert not leftovers(proj) and not scratch.parent.exists()
+    again = segment_entries(proj)  # kept again, whole, under the keys they had (the same content)
+    assert again and set(again) <= set(segs)
+    assert all(hashlib.sha256(p.read_bytes()).hexdigest()[: clipcache.SUM] == p.name.rsplit(".", 1)[1] for p in again.values())
 
 
 PROBE = r'''
