@@ -42,10 +42,10 @@ def balanced_label(text: str, max_width: float, size: float, color=FG, gap: floa
 
 class ScoreMap(VGroup):
     """A square ``(T, T)`` map of something of two positions (row ``m``, column ``n``) fitted to ``region``:
-    ``title`` over it, ``m ↓`` down its left side from the top, ``n →`` under it from the left (leaving
-    the rest of the line under it, ``foot`` tall, for a label on the data), its colour bar at its
-    right; the map is as large as the region's height (or width) allows.  :meth:`diagonal` outlines
-    the cells ``m − n = k``."""
+    ``title`` over it, ``m ↓`` down its left side from the top, ``n →`` under it from the left (leaving the
+    rest of the line under it, ``foot`` tall, for a label on the data), its colour bar at its right; the
+    map is as large as the region's height (or width) allows.
+    :meth:`diagonal` outlines the cells ``m − n = k``."""
 
     def __init__(self, values, scale, region, title: Mobject, foot: float = 0.0, **kw):
         from manim import DOWN, LEFT, UP
@@ -65,25 +65,31 @@ class ScoreMap(VGroup):
         self.heat = Heatmap(v, scale, cell_size=side / T)
         self.heat.move_to([region.left + self.m_name.width + GAP.tight + side / 2,
                            region.top - title.height - GAP.tight - side / 2, 0])
-        self.title = title.next_to(self.heat, UP, buff=GAP.tight)
         self.m_name.next_to(self.heat, LEFT, buff=GAP.tight).align_to(self.heat, UP)
         self.n_name.next_to(self.heat, DOWN, buff=GAP.tight).align_to(self.heat, LEFT)
         self.bar = ColorBar(scale, height=side)
         self.bar.shift((self.heat.get_right()[0] + GAP.normal - self.bar.frame.get_left()[0]) * RIGHT_
                        + (self.heat.get_y() - self.bar.frame.get_y()) * UP)
+        self.title = title.next_to(self.heat, UP, buff=GAP.tight)
         self.add(self.heat, self.title, self.m_name, self.n_name, self.bar)
 
     def diagonal(self, k: int, color=None) -> VGroup:
-        """Outlines of the cells ``(m, m − k)``: one diagonal, where a relative score is constant."""
+        """Outlines of the cells ``(m, m − k)`` (``k`` of either sign): one diagonal, where a relative score is
+        constant."""
         from scenes.kit.theme import BG, HIGHLIGHT
 
         T = self.heat.values.shape[0]
         out = VGroup()
-        for m in range(k, T):  # a dark halo under the highlight: it reads on every colour of every colormap
+        for m in diagonal_rows(T, k):  # a dark halo under the highlight: it reads on every colour of every colormap
             c = self.heat.cell(m, m - k)
             out.add(VGroup(c.copy().set_fill(opacity=0).set_stroke(BG, 7),
                            c.copy().set_fill(opacity=0).set_stroke(color or HIGHLIGHT, 3.5)))
         return out
+
+
+def diagonal_rows(T: int, k: int) -> range:
+    """The rows ``m`` of a ``(T, T)`` grid's cells ``(m, m − k)``, top to bottom."""
+    return range(max(0, k), min(T, T + k))
 
 
 class Tabs(VGroup):

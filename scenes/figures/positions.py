@@ -56,16 +56,41 @@ def sample_check(data) -> tuple[numbers.Figure, bool]:
 
 
 # ====================================================================== the description: 09
-def input_scale(data) -> ColorScale:
-    """Clip 09's act 1: one diverging scale for every matrix it shows (the input, what each scheme
-    adds or multiplies, and each result), ending at a round value."""
-    shown = [data.X, data.P, data.E, data.Q, data.X_sin, data.X_learned, data.Q_rope]
-    return ColorScale.symmetric(data.cmap, shown)
+def input_scale(cfg) -> ColorScale:
+    """Clip 09's act 1: the deck's scale for the inputs (the input, what each scheme adds or multiplies,
+    and each result: ``kit.scales`` counts the tokens with their positions and the turned queries among
+    the inputs)."""
+    from scenes.kit.scales import scale
+
+    return scale("inputs", cfg)
 
 
-def score_scale(data) -> ColorScale:
-    """Clip 09's act 2: the three schemes' scores are one quantity, so one scale over all three."""
-    return ColorScale.symmetric(data.cmap, list(data.scores.grids))
+def score_scale(data, cfg) -> ColorScale:
+    """Clip 09's act 2: the three schemes' scores are one quantity, so one scale over all three (the
+    deck's "scheme scores", made from the grids the clip and its still show)."""
+    from scenes.kit.scales import scale
+
+    return scale("scheme scores", cfg, values=list(data.scores.grids))
+
+
+def widest_diagonal(S) -> int:
+    """The offset ``k = m − n`` of the diagonal of a score grid ``S`` along which the score spreads most
+    (the first such, from the bottom-left corner): where its ``toeplitz_defect`` is reached.  Rounding
+    noise picks no diagonal: a grid that spreads less than the pass line everywhere (a relative score)
+    gets ``m − n = 1``, the longest diagonal off the main one."""
+    T = np.asarray(S).shape[0]
+    spreads = [float(diagonal_distances(S, k).max()) for k in range(T - 1, -T, -1)]
+    if max(spreads) < PASS_LINE:
+        return 1
+    return T - 1 - int(np.argmax(spreads))
+
+
+def diagonal_distances(S, k: int) -> np.ndarray:
+    """Along the diagonal ``m − n = k`` of a score grid ``S``, how far each cell's score is from the first
+    cell's: ``|S[m, m − k] − S[k, 0]|`` for ``m = k … T − 1`` (its largest is that diagonal's share of
+    ``toeplitz_defect``)."""
+    diag = np.diagonal(np.asarray(S, dtype=float), offset=-int(k))
+    return np.abs(diag - diag[0])
 
 
 def spread_figures(data) -> tuple[numbers.Figure, ...]:
@@ -160,7 +185,7 @@ def scores(data, cfg) -> FigureStill:
     """09 · One token's score as the query at m and the key at n, under each scheme, on one scale;
     only RoPE's depends on m − n alone (Toeplitz, measured)."""
     sc = data.scores
-    scale = score_scale(data)
+    scale = score_scale(data, cfg)
     rel = sc.relative()
     Ts = data.T_sim
     step = 3 if Ts > 8 else 1
