@@ -427,3 +427,24 @@ def test_a_table_shorter_than_the_maps_limits_the_comparison_to_its_rows(tmp_pat
     res = audit_clip(ThreePositionalSchemes, cfg)
     assert not res.problems and not res.contrast, [str(p) for p in [*res.problems, *res.contrast][:10]]
     assert res.scene.relative() == (False, False, True)
+
+
+def test_the_still_shows_each_schemes_widest_diagonal_and_its_distances_as_the_clip_does(run, corners):
+    """Issue 33: the still had the clip's flaw (the learned grid one flat colour, its spread only in words).
+    Now it outlines each scheme's widest diagonal on its grid and draws the cells' distances from the first
+    under it, on the clip's axis: the same bars as the clip, the learned spread a visible share of its axis."""
+    for res in [run, *corners.values()]:
+        scene = res.scene
+        d = scene.data
+        still = designed_stills("ThreePositionalSchemes", d, scene.cfg)[0]
+        for k, (grid_key, bars_key) in enumerate(zip("ABC", "GHI")):
+            rows = [m for m in range(d.T_sim) if 0 <= m - d.diags[k] < d.T_sim]
+            boxes = still.panels[grid_key].boxes
+            assert [(b.rows, b.cols) for b in boxes] == [((m, m), (m - d.diags[k],) * 2) for m in rows]
+            panel = still.panels[bars_key]
+            np.testing.assert_array_equal(panel.series[0].y, d.distances[k])
+            np.testing.assert_array_equal(panel.series[0].x, rows)
+            assert panel.ylim == (0.0, scene.notes2[k].top)  # the clip's own axis
+            assert panel.title.strip("$") == f"m - n = {d.diags[k]}"
+        learned = still.panels["H"]
+        assert learned.series[0].y.max() >= 0.25 * learned.ylim[1]

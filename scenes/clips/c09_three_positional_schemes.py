@@ -44,6 +44,7 @@ from scenes.figures.positions import (
     PASS_LINE,
     SCHEME_NAMES,
     diagonal_distances,
+    distance_axis_top,
     widest_diagonal,
     input_scale,
     score_formulas,
@@ -323,8 +324,7 @@ class ThreePositionalSchemes(ClipScene):
         title_r.place(title, LEFT)
         dist = d.distances[k]
         ms = np.array(diagonal_rows(d.T_sim, d.diags[k]))
-        floor = self.score_scale.vmax / 100  # a relative scheme's bars (rounding noise) on a readable axis
-        top = numbers.nice_ceil(max(float(dist.max()) * 1.3, floor))  # room over the tallest bar for its figure
+        top = distance_axis_top(dist, self.score_scale.vmax)  # room over the tallest bar for its figure
         step = 1 if len(ms) <= 10 else 2
         plot = Plot.fitted(mid, (ms[0] - 0.6, ms[-1] + 0.6), (0.0, top), x_ticks=list(ms[::step]),
                            y_ticks=[0.0, top], tick_format=numbers.tick)

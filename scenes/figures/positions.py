@@ -13,7 +13,7 @@ import numpy as np
 from mathcore.scheme_compare import OFFSET_TOL
 from scenes.kit import numbers
 from scenes.kit.notation import N
-from scenes.stills.spec import FigureStill, HeatmapPanel, TextLine, PlotPanel, Series, TextPanel
+from scenes.stills.spec import CellBox, FigureStill, HeatmapPanel, TextLine, PlotPanel, Series, TextPanel
 from scenes.stills.text import sci
 from scenes.kit.theme import ColorScale
 
@@ -83,6 +83,13 @@ def widest_diagonal(S) -> int:
     if max(spreads) < PASS_LINE:
         return 1
     return T - 1 - int(np.argmax(spreads))
+
+
+def distance_axis_top(distances, score_vmax: float) -> float:
+    """The top of the axis a scheme's distances stand on: a round value a third over the tallest, so the
+    spread fills most of the axis whatever its size (the learned table's 0.42 as much as sinusoidal's
+    7.9); a relative scheme's rounding noise sits on an axis a hundredth of the score scale's end."""
+    return numbers.nice_ceil(max(float(np.max(distances)) * 1.3, float(score_vmax) / 100))
 
 
 def diagonal_distances(S, k: int) -> np.ndarray:
@@ -192,10 +199,19 @@ def scores(data, cfg) -> FigureStill:
     ticks = tuple(str(m) for m in range(Ts))
     panels = {}
     for k, key in enumerate("ABC"):
+        off = widest_diagonal(sc.grids[k])
+        rows = [m for m in range(Ts) if 0 <= m - off < Ts]
+        boxes = tuple(CellBox((m, m), (m - off, m - off), color="accent", width=1.6) for m in rows)
         panels[key] = HeatmapPanel(
             sc.grids[k], scale, title=SCHEME_NAMES[k], colorbar="score" if k == 2 else None, xticks=ticks,
             yticks=ticks, tick_step=step, ylabel="position $m$" if k == 0 else "", xlabel="position $n$",
-            **(cbar(scale) if k == 2 else {}))
+            boxes=boxes, **(cbar(scale) if k == 2 else {}))
+        dist = diagonal_distances(sc.grids[k], off)
+        top = distance_axis_top(dist, scale.vmax)
+        panels["GHI"[k]] = PlotPanel(
+            (Series(dist, np.array(rows, dtype=float), "", "accent", "bars", width=0.6),),
+            title=f"$m - n = {off}$", xlabel="$m$", ylim=(0.0, top), yticks=(0.0, top),
+            yticklabels=("0", numbers.tick(top)), xlim=(rows[0] - 0.6, rows[-1] + 0.6), legend="", grid=False)
         panels["DEF"[k]] = TextPanel((
             TextLine(SCORE_TEX[k], size=9.5),
             TextLine(measured("spread", sc.defects[k]), size=9.5, space_before=4, color="good" if rel[k] else "fg"),
@@ -203,9 +219,9 @@ def scores(data, cfg) -> FigureStill:
         ))
     return FigureStill(
         "scores", "Three positional schemes, compared on the score they give one token",
-        panels, mosaic="ABC;DEF", size=(7.0, 4.4), height_ratios=(1.0, 0.36),
-        subtitle=f"$q_m\\cdot k_n$ for one token at positions $m$ and $n$ ({Ts} of each); spread: the largest "
-                 "change along a diagonal",
+        panels, mosaic="ABC;GHI;DEF", size=(7.0, 5.6), height_ratios=(1.0, 0.42, 0.36),
+        subtitle=f"$q_m\\cdot k_n$ of one token at positions $m$ and $n$ ({Ts} of each); below, the outlined "
+                 "diagonal: each cell's distance from the first (the largest: the spread)",
         proof=(measured("RoPE: $q_m\\cdot k_n$ depends only on $m - n$: spread", sc.defects[2])
                + ", below the $10^{-10}$ pass line" * rel[2],),
         proof_color="good" if rel[2] else "bad",
