@@ -191,7 +191,7 @@ def test_the_learned_table_is_named_an_initialisation_never_trained(run):
     assert "as initialised" in desc and f"N(0, {LEARNED_STD:g}²)" in desc and "trained" not in desc
     assert LEARNED_STD == 0.02
     seen = " ".join(it.text for it in record(run, "learned").items if it.kind == "text" and it.text)
-    assert "asinitialised" in seen.replace(" ", "") and "1024-rowtable" in seen.replace(" ", "")
+    assert "asinitialised" in seen.replace(" ", "") and "atableof1024rows" in seen.replace(" ", "")
 
 
 def test_q_m_is_the_query_at_position_m_as_clip_11_writes_it(run):

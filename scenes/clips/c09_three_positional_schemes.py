@@ -229,7 +229,7 @@ class ThreePositionalSchemes(ClipScene):
             idx = hm.index_labels("rows")
             nm = names(math("x_m", size=LABEL).next_to(hm, DOWN, buff=GAP.tight), "X")
             head = label(SCHEME_NAMES[k], size=LABEL, weight="BOLD").next_to(hm, UP, buff=GAP.small)
-            copies.add(VGroup(hm, idx, nm, head))
+            copies.add(VGroup(hm, nm, idx, head))  # in the order of the equation's input: heat, name, indices
         self.copies = copies
         hm = copies[2][0]
         self.bar0 = ColorBar(sc, height=hm.height)
@@ -243,7 +243,7 @@ class ThreePositionalSchemes(ClipScene):
         sc = self.in_scale
         descs = (
             "adds a fixed pattern of sines and cosines, one row per position",
-            f"adds row m of a {numbers.count(d.n_max).text}-row table, as initialised: N(0, {LEARNED_STD:g}²)",
+            f"adds row m of a table of {numbers.count(d.n_max).text} rows, as initialised: N(0, {LEARNED_STD:g}²)",
             "adds nothing: turns the query at position m by m's angle",
         )
         self.descs = VGroup()
@@ -259,6 +259,7 @@ class ThreePositionalSchemes(ClipScene):
         bars, pipe = act.take_right(bar_w, gap=GAP.normal)
         under = math("q_m = R_m W_q x_m", size=LABEL).height + GAP.tight
         pipe = pipe.take_bottom(under, gap=0.0)[1]
+        pipe = pipe.take_top(math(N.position.math, size=LABEL).height, gap=GAP.tight)[1]  # room for m over the rows
         lead = max(label(str(T - 1), size=SMALL).width, math(N.position.math, size=LABEL).width) + GAP.normal
         eq = MatrixEquation((T, width), pipe, op_width=math("R_m", size=LABEL).width + 2 * GAP.normal, lead=lead,
                             max_cell=1.2)
@@ -430,12 +431,17 @@ class ThreePositionalSchemes(ClipScene):
         self.beat("input", FadeIn(self.copies), FadeIn(self.bar0), subject=self.copies, why=self.SHAPE_WHY)
         for k, key in enumerate(self.KEYS):
             shown = self.schemes1[k]
-            if k == 0:  # the first copy becomes the equation's input, the others leave
-                anims = [ReplacementTransform(self.copies[0], self.input1), FadeOut(self.copies[1:]),
-                         ReplacementTransform(self.bar0, self.in_bar), FadeIn(shown)]
-            else:
-                anims = [swap(self.schemes1[k - 1], shown)]  # out, then in: never two schemes over each other
-            self.beat(key, *anims, subject=VGroup(self.input1, shown[1], shown[2]), why=self.SHAPE_WHY)
+            if k == 0:  # the first copy becomes the equation's input, the others leave (the copies keep their place)
+                moving = self.copies[0][:3].copy()  # its grid, name and indices become the input's; its heading goes
+                self.remove(self.copies[0])
+                self.add(moving, self.copies[0][3])
+                plays = [[AnimationGroup(ReplacementTransform(moving, VGroup(*self.input1[:3])), FadeIn(self.input1[3]),
+                                         FadeOut(self.copies[0][3]), FadeOut(self.copies[1:]),
+                                         ReplacementTransform(self.bar0, self.in_bar))], [FadeIn(shown)]]
+            else:  # out, then in: never two schemes over each other
+                plays = [[FadeOut(self.schemes1[k - 1])], [FadeIn(shown)]]
+            self.beat_plays(key, plays, run_time=0.8, subject=VGroup(self.input1, shown[1], shown[2]),
+                            why=self.SHAPE_WHY)
 
         # act 2: like with like: the score of one token at (m, n), the same map repainted per scheme
         m = self.map
