@@ -392,3 +392,27 @@ def test_a_label_pango_drew_in_a_fallback_font_is_never_kept_on_disk(tmp_path, m
     assert len(list(tmp_path.rglob("*.pkl"))) == 1, "a label in the wrong font was written to the shared cache"
     assert wrong.width > 1.05 * theme._inter_width("a label drawn in a fallback", theme.LABEL, "NORMAL")
     assert abs(good.width - theme._inter_width("a label drawn in Inter", theme.LABEL, "NORMAL")) < 0.02
+
+
+def test_an_svg_pango_drew_in_a_fallback_font_under_inters_name_is_drawn_again(tmp_path, monkeypatch):
+    """Manim reads a Text's SVG back from its text folder by a hash of the text and the font's name, so one SVG that
+    a process without Inter drew (kept in the shared text folder by a worker) was served under Inter's name to every
+    later process: re-registering the fonts drew nothing anew (a fresh clone's suite: font measures 8 to 15 % off,
+    layouts refused).  The label that measures off drops that SVG and is laid out again, in Inter."""
+    import shutil
+
+    from manim import Text
+
+    from scenes.kit import theme
+
+    monkeypatch.setattr(theme, "MOBJECT_CACHE_DIR", tmp_path)
+    monkeypatch.delenv("ATTENTION_CLIPS_MOBJECT_CACHE", raising=False)
+    text = "a poisoned label, once"
+    theme.register_fonts()
+    inter = Text(text, font=theme.SANS, font_size=theme.LABEL, color=theme.FG, weight="NORMAL")
+    fallback = Text(text, font="DejaVu Sans", font_size=theme.LABEL, color=theme.FG, weight="NORMAL")
+    shutil.copyfile(fallback.file_name, inter.file_name)  # the fallback's outlines under Inter's hash
+    assert Text(text, font=theme.SANS, font_size=theme.LABEL, color=theme.FG).width > 1.05 * inter.width
+    t = theme.label(text, size=theme.LABEL)
+    assert abs(t.width - theme._inter_width(text, theme.LABEL, "NORMAL")) < 0.02
+    assert not getattr(t, "not_for_disk", False) and len(list(tmp_path.rglob("*.pkl"))) == 1

@@ -226,12 +226,23 @@ def _drawn_label(text: str, size: float, color, weight: str, font: str) -> Text:
     want = _inter_width(text, size, weight) if font == SANS else None
     if want is None or abs(t.width - want) <= 0.03 * want + 0.02:
         return t
+    # Manim reads a Text's SVG back from its text folder by a hash of the text and the font's *name*: an SVG
+    # Pango drew in a fallback font (in this process or in a worker whose folder was kept) is served again
+    # under Inter's name, so it is dropped before the label is laid out again, and dropped if still off
+    _drop_svg(t)
     register_fonts.cache_clear()
     register_fonts()
     t = Text(text, font=font, font_size=size, color=color, weight=weight)
     if abs(t.width - want) > 0.03 * want + 0.02:
+        _drop_svg(t)
         t.not_for_disk = True
     return t
+
+
+def _drop_svg(t: Text) -> None:
+    name = getattr(t, "file_name", None)
+    if name:
+        Path(name).unlink(missing_ok=True)
 
 
 def label(text: str, size: float = LABEL, color=FG, weight: str = "NORMAL", font: str = SANS) -> Text:
