@@ -77,7 +77,7 @@ from scenes.kit import (
     math,
     swap,
 )
-from scenes.kit.binding import claim, names, role, shows
+from scenes.kit.binding import claim, claim_built, names, role, shows
 from scenes.kit.compose import GAP, column, row
 from scenes.kit.layout import Region, legible_scale
 from scenes.kit.motion import dim, undim
@@ -191,9 +191,7 @@ class PrefixInvariance(ClipScene):
                "cache_fixed": fmt_measure(d.cache_fixed), "cache_blas": fmt_measure(d.cache_blas)}
 
         def bound(name, value, *attrs):  # a claim once what shows it is built (the title card has nothing yet)
-            mobs = [getattr(self, a, None) for a in attrs]
-            if all(m is not None for m in mobs):
-                out[name] = claim(value, *mobs)
+            claim_built(out, self, name, value, *attrs)
 
         bound("n_tokens", T, "full")
         bound("T1", T - 1, "prefix_head")
