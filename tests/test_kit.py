@@ -416,3 +416,37 @@ def test_an_svg_pango_drew_in_a_fallback_font_under_inters_name_is_drawn_again(t
     t = theme.label(text, size=theme.LABEL)
     assert abs(t.width - theme._inter_width(text, theme.LABEL, "NORMAL")) < 0.02
     assert not getattr(t, "not_for_disk", False) and len(list(tmp_path.rglob("*.pkl"))) == 1
+
+
+REPO_ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent
+FONT_PROBE = r"""
+import sys, tempfile
+from manim import Text, config
+config.media_dir = tempfile.mkdtemp()  # nothing Manim drew before
+import scenes  # what every entry point imports first
+from mathcore import typeset
+s = "a label Pango finds by fontconfig alone"
+print(Text(s, font="Inter", font_size=30).width / typeset.ink_width(s, 30, "NORMAL"))
+"""
+
+
+def test_every_process_finds_inter_in_fontconfig_itself_without_registering_it():
+    """Importing ``scenes`` points fontconfig at a configuration with the lecture's fonts (FONTCONFIG_FILE, never
+    rescanned), so a process draws Inter whether or not it registered the fonts, and whatever became of what it
+    registered: a fresh clone's suite lost them in one worker and drew every later label in a fallback font.
+    Turned off, the same process draws the fallback."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "FONTCONFIG_FILE"}
+    env["ATTENTION_CLIPS_MOBJECT_CACHE"] = "0"
+
+    def ratio(**extra) -> float:
+        out = subprocess.run([sys.executable, "-c", FONT_PROBE], env={**env, **extra}, capture_output=True, text=True,
+                             cwd=REPO_ROOT, timeout=300)
+        assert out.returncode == 0, out.stderr[-2000:]
+        return float(out.stdout.strip().splitlines()[-1])
+
+    assert abs(ratio() - 1.0) < 0.01
+    assert abs(ratio(ATTENTION_CLIPS_FONTCONFIG="0") - 1.0) > 0.05

@@ -232,11 +232,25 @@ def _drawn_label(text: str, size: float, color, weight: str, font: str) -> Text:
     _drop_svg(t)
     register_fonts.cache_clear()
     register_fonts()
+    _fresh_fontmap()
     t = Text(text, font=font, font_size=size, color=color, weight=weight)
     if abs(t.width - want) > 0.03 * want + 0.02:
         _drop_svg(t)
         t.not_for_disk = True
     return t
+
+
+def _fresh_fontmap() -> None:
+    """A new Pango font map for this thread: one that looked Inter up while it was missing keeps the fallback it
+    found for that family, whatever is registered later."""
+    import ctypes
+    import ctypes.util
+
+    try:
+        lib = ctypes.CDLL(ctypes.util.find_library("pangocairo-1.0") or "libpangocairo-1.0.so.0")
+        lib.pango_cairo_font_map_set_default(None)
+    except (OSError, AttributeError):  # no such library here (Pango linked another way): the fonts only
+        pass
 
 
 def _drop_svg(t: Text) -> None:
