@@ -105,7 +105,15 @@ def float_sum_orders(a: float = 0.1, b: float = 0.2, c: float = 0.3) -> tuple[fl
     return (a + b) + c, a + (b + c)
 
 
+def float_sum_partials(a: float = 0.1, b: float = 0.2, c: float = 0.3) -> tuple[float, float]:
+    """``(a + b, b + c)`` in float64: the first sum of each order of :func:`float_sum_orders`
+    (``0.30000000000000004`` and ``0.5`` with the defaults), the step where the two orders part."""
+    a, b, c = (float(v) for v in (a, b, c))
+    return a + b, b + c
+
+
 __all__ = [
+    "float_sum_partials",
     "mask_sweep", "row_sums", "row_sum_defect", "above_diagonal_max",
     "prefix_outputs", "append_change", "float_sum_orders", "SUM_ORDER_EXAMPLE",
 ]

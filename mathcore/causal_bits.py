@@ -41,6 +41,21 @@ def differing_bits(a: float, b: float) -> np.ndarray:
     return float_bits(a) != float_bits(b)
 
 
+def ulp_distance(a: float, b: float) -> int:
+    """How many float64 values apart ``a`` and ``b`` are: ``0`` for the same float64, ``1`` for
+    neighbours (one unit in the last place), and so on across the whole line (``-0.0`` and ``0.0``
+    are 0 apart).  NaN has no place on the line: a ``MathcoreError``."""
+    a, b = float(a), float(b)
+    if np.isnan(a) or np.isnan(b):
+        raise MathcoreError(f"ulp_distance needs two numbers, got {a!r} and {b!r}")
+
+    def ordinal(x: float) -> int:  # the float64's place on the line: monotone in x, -0.0 and 0.0 at 0
+        i = int(np.array([x], dtype="<f8").view("<i8")[0])
+        return i if i >= 0 else -(i & 0x7FFFFFFFFFFFFFFF)
+
+    return abs(ordinal(a) - ordinal(b))
+
+
 AttnFn = Callable[[np.ndarray], np.ndarray]
 
 
@@ -73,4 +88,5 @@ def prefix_entry_pair(attn: AttnFn, X, t: int, i: int, j: int) -> tuple[float, f
     return float(np.asarray(attn(X))[i, j]), float(np.asarray(attn(X[:t]))[i, j])
 
 
-__all__ = ["FLOAT64_FIELDS", "float_bits", "bits_float", "differing_bits", "worst_prefix_entry", "prefix_entry_pair"]
+__all__ = ["FLOAT64_FIELDS", "float_bits", "bits_float", "differing_bits", "ulp_distance", "worst_prefix_entry",
+           "prefix_entry_pair"]

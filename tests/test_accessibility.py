@@ -19,6 +19,7 @@ below and in ``tests/test_present.py``.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import shutil
@@ -54,7 +55,8 @@ def assert_within_limits(subs, where: str, fps: float = FPS, end: float | None =
     events = [e for e in subs if e.plaintext.strip()]
     assert events, f"{where}: no caption events"
     for e in events:
-        lines = e.plaintext.split("\n")
+        # as a viewer reads it: WebVTT escapes <, > and & in cue text (pysubs2 keeps "&gt;"), SRT does not
+        lines = html.unescape(e.plaintext).split("\n") if "&" in e.plaintext else e.plaintext.split("\n")
         text = " ".join(lines)
         dur = (e.end - e.start) / 1000
         what = f"{where} {e.start / 1000:.2f}-{e.end / 1000:.2f} s {lines!r}"

@@ -1,46 +1,74 @@
-"""Clip 04 PrefixInvariance: data binding, rows landing on rows, the defects drawn where they were
-measured, one entry's bits, the measured figures typeset, captions, lecture language (labels bound,
-every beat changing the picture, one subject a frame), the closing takeaway, and the still drawn with
-the clip's own scale."""
+"""Clip 04 PrefixInvariance (restaged, issue 33): data binding; both passes painted on the deck's "outputs" scale
+(the same y₀ colours as clip 05); the prefix rows landing on the full rows; the defects drawn where they were
+measured; one entry's 64 bits as the subject of its beats (fields named, the last bits magnified, "1 ulp" from
+``ulp_distance``); the two summation trees from ``float_sum_orders``/``float_sum_partials``; the inference
+picture (A · V = Y, A painted by the mathcore weights, the cached step its last row); lecture notation (no code
+indexing, one notation through the clip); every caption and description claim computed from the data and
+bound to an element visible at its beat; the close (the full outputs, every prefix bracketed, the verdict);
+and the still on the clip's scales."""
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 import pytest
 
-from frames import (
-    shipped_audit,
-    assert_captions_readable,
-    dominant_ink,
-    pixel,
-    render_final_frame,
-    rgb255,
+from frames import assert_captions_readable, dominant_ink, pixel, rgb255, shipped_audit
+from mathcore import (
+    attention_fn,
+    kv_cache_decode,
+    lecture_inputs,
+    load_config,
+    prefix_defects,
+    prefix_invariance_max_defect,
+    self_attention_trace,
 )
-from mathcore import attention_fn, lecture_inputs, load_config, prefix_defects, prefix_invariance_max_defect
-from mathcore.causal import float_sum_orders
-from mathcore.causal_bits import differing_bits, float_bits, prefix_entry_pair, worst_prefix_entry
-from scenes.clips.c04_prefix_invariance import PrefixInvariance
+from mathcore.causal import SUM_ORDER_EXAMPLE, float_sum_orders, float_sum_partials
+from mathcore.causal_bits import differing_bits, float_bits, prefix_entry_pair, ulp_distance, worst_prefix_entry
+from scenes.audit.beats import DIMMED
+from scenes.audit.truth import claim_problems
+from scenes.clips.c04_prefix_invariance import PrefixInvariance, blas_marks_text, float_text
+from scenes.clips.c04_widgets import FIELDS
 from scenes.figures import causal as fig
 from scenes.figures import designed_stills
-from scenes.kit import BG, HIGHLIGHT, VERIFIED, fmt_measure, fmt_value
-from scenes.kit.theme import CONTENT_BOTTOM
-from scenes.audit.beats import DIMMED, audit_clip, signature
-from scenes.kit.numbers import nice_ceil
+from scenes.kit import BG, FAILED, FG, HIGHLIGHT, VERIFIED, fmt_measure, fmt_value
+from scenes.kit.scales import scale
+from scenes.kit.theme import CONTENT_BOTTOM, FAINT
 from scenes.stills.spec import HeatmapPanel as StillHeatmap
 
 
 @pytest.fixture(scope="module")
-def final():
-    return render_final_frame(PrefixInvariance)
-
-
-@pytest.fixture(scope="module")
-def beats():
-    """The picture at the end of every beat (the plot is read before the aside and the close fade it)."""
+def run():
+    """The clip under the shipped config, every animation skipped: the scene, its audit and every beat's frame."""
     res = shipped_audit(PrefixInvariance)
-    return res.scene, dict(res.beat_frames)
+    return res.scene, res
 
 
+def _rec(res, key):
+    return next(r for r in res.records if r.key == key)
+
+
+def _visible_ids(rec) -> set[int]:
+    return {it.mid for it in rec.items if it.opacity >= DIMMED}
+
+
+def _texts(rec) -> list[str]:
+    return [it.text for it in rec.items if it.kind == "text" and not it.header and it.opacity >= DIMMED]
+
+
+def _box_centre(rec, mob):
+    """Where ``mob`` stood at the end of beat ``rec`` (its recorded box), as a point."""
+    it = next(i for i in rec.items if i.mid == id(mob))
+    l, b, r, t = it.box
+    return np.array([(l + r) / 2, (b + t) / 2, 0.0])
+
+
+def _caption(scene, key):
+    return next(c for c in scene.captions if c.key == key)
+
+
+# ------------------------------------------------------------------ the data
 def test_data_is_what_mathcore_computes_from_the_config():
     cfg = load_config()
     d = PrefixInvariance.build_data(cfg)
@@ -55,79 +83,114 @@ def test_data_is_what_mathcore_computes_from_the_config():
     np.testing.assert_array_equal(d.defects_blas, prefix_defects(blas, li.X))
     assert d.max_fixed == prefix_invariance_max_defect(fixed, li.X) == 0.0
     assert d.max_blas == prefix_invariance_max_defect(blas, li.X)
-    assert d.max_blas < 1e-12  # BLAS differs at most in the last bits
+    assert 0.0 < d.max_blas < 1e-12  # the shipped config: BLAS differs, in the last bits only
     np.testing.assert_array_equal(d.Y_full[: cfg.T - 1], d.Y_prefix)  # bitwise: the clip's claim
+    assert d.sum_terms == SUM_ORDER_EXAMPLE
     assert d.sum_orders == float_sum_orders(*d.sum_terms)
+    assert d.sum_partials == float_sum_partials(*d.sum_terms)
     assert d.cmap_signed == cfg.cmap_signed
     # one entry's bits: where the BLAS kernel is worst, from both passes and both kernels
     assert d.entry == worst_prefix_entry(blas, li.X)
-    for bits, f in ((d.fixed_bits, fixed), (d.blas_bits, blas)):
-        full, pre = prefix_entry_pair(f, li.X, *d.entry)
-        np.testing.assert_array_equal(bits, [float_bits(full), float_bits(pre)])
     t, i, j = d.entry
-    assert prefix_entry_pair(fixed, li.X, t, i, j)[0] == d.Y_full[i, j]
-    assert not differing_bits(*prefix_entry_pair(fixed, li.X, t, i, j)).any()
-    assert differing_bits(*prefix_entry_pair(blas, li.X, t, i, j)).any() == (d.max_blas > 0)
+    assert d.fixed_values == prefix_entry_pair(fixed, li.X, t, i, j)
+    assert d.blas_values == prefix_entry_pair(blas, li.X, t, i, j)
+    for bits, vals in ((d.fixed_bits, d.fixed_values), (d.blas_bits, d.blas_values)):
+        np.testing.assert_array_equal(bits, [float_bits(vals[0]), float_bits(vals[1])])
+    assert d.fixed_values[0] == d.Y_full[i, j]
+    assert not differing_bits(*d.fixed_values).any()
+    assert abs(d.blas_values[0] - d.blas_values[1]) == d.max_blas  # the entry is where the maximum is attained
+    assert d.blas_ulps == ulp_distance(*d.blas_values) == 1
+    # the inference picture: the full pass's weights and values, and each kernel's decoding run
+    tr = self_attention_trace(li.X, li.Wq, li.Wk, li.Wv, causal=True)
+    np.testing.assert_array_equal(d.A, tr.weights)
+    np.testing.assert_array_equal(d.V, tr.V)
+    np.testing.assert_allclose(d.A @ d.V, d.Y_full, atol=1e-12)  # A · V = Y, as drawn
+    assert d.cache_fixed == kv_cache_decode(li.X, li.Wq, li.Wk, li.Wv, kernel="fixed").max_defect == 0.0
+    assert d.cache_blas == kv_cache_decode(li.X, li.Wq, li.Wk, li.Wv, kernel="blas").max_defect > 0.0
 
 
-def test_both_maps_print_and_paint_the_computed_outputs(final):
-    scene, frame = final
+# ------------------------------------------------------------------ the two passes
+def test_both_passes_print_and_paint_the_computed_outputs_on_the_decks_outputs_scale(run):
+    """Issue 33: y₀ was on ±2 in clip 04 and on ±3 in clip 05.  Both clips now paint outputs on the deck's
+    "outputs" scale: the same value, the same colour.  Every cell of both maps, at the beat that shows both,
+    is painted in its value's colour (a map painted with the old per-clip scale would fail)."""
+    scene, res = run
     d = scene.data
     T, dm = d.Y_full.shape
+    outs = scale("outputs", scene.cfg)
+    assert scene.scale.quantity == "outputs" and scene.scale.same_as(outs)
+    # clip 05's outputs: the very same scale
+    assert fig.kv_scales(None, scene.cfg)["trace.Y_cached"].same_as(scene.scale)
+    assert scene.bar.color_scale is scene.scale is scene.full.color_scale is scene.prefix.color_scale
+    rec = _rec(res, "prefix")
+    frame = scene.beat_frames["prefix"]
     for hm, Y in ((scene.full, d.Y_full), (scene.prefix, d.Y_prefix)):
         np.testing.assert_array_equal(hm.values, Y)
-        assert hm.show_values  # the shipped config's maps print their numbers
         assert [t.text for t in hm.labels] == [fmt_value(v, 2) for v in Y.ravel()]
-    # the full map at the end of the clip (brought forward): every cell the colour of its value
-    for i in range(T):
-        for j in range(dm):
-            got = pixel(scene, frame, scene.full.cell(i, j).get_corner([-1, 1, 0]) + np.array([0.08, -0.06, 0]))
-            want = rgb255(scene.scale.rgb(d.Y_full[i, j]))
-            assert np.abs(got - want).max() <= 8, (i, j, got, want)
-    bar = scene.bar
-    assert bar.color_scale is scene.scale is scene.full.color_scale is scene.prefix.color_scale
-    m = nice_ceil(float(np.max(np.abs(np.concatenate([d.Y_full.ravel(), d.Y_prefix.ravel()])))))
-    assert (bar.color_scale.norm.vmin, bar.color_scale.norm.vmax) == pytest.approx((-m, m))
-    assert [t.text for t in bar.tick_labels] == [f"\u2212{m:g}", "0", f"{m:g}"]  # round ticks
+        for i in range(Y.shape[0]):
+            for j in range(dm):
+                c = hm.cell(i, j)
+                corner = _box_centre(rec, c) + np.array([-c.width / 2 + 0.08, c.height / 2 - 0.06, 0])
+                got = pixel(scene, frame, corner)
+                assert np.abs(got - rgb255(outs.rgb(Y[i, j]))).max() <= 8, (i, j)
+    # the rows are named y_n (full) and y_n^((T−1)) (prefix), in the tokens' colours
+    assert [m.typst_code.strip("$ ") for m in scene.full_labels] == [f"y_{n}" for n in range(T)]
+    assert [m.typst_code.strip("$ ") for m in scene.prefix_labels] == [f"y_{n}^(({T - 1}))" for n in range(T - 1)]
+    assert scene.full_head.typst_code.strip("$ ") == fig.passes(T)
+    assert scene.prefix_head.typst_code.strip("$ ") == fig.passes(T - 1)
 
 
-def test_prefix_rows_landed_exactly_on_the_full_rows_and_handed_over(final):
-    scene, frame = final
+def test_prefix_rows_land_on_the_full_rows_and_the_brace_spans_them(run):
+    scene, res = run
     d = scene.data
+    T = d.Y_full.shape[0]
     full = scene.full
-    T, dm = d.Y_full.shape
     assert len(scene.landed) == T - 1
-    for i, p in enumerate(scene.landed):
+    for i, p in enumerate(scene.landed):  # each prefix row's destination is the full row of the same index
         np.testing.assert_allclose(p, scene.targets[i], atol=1e-6)
-    # the prefix rows left the screen once they landed: only the full map's cells are drawn there
-    on_screen = {id(f) for m in scene.mobjects for f in m.get_family()}
-    assert not any(id(c) in on_screen for row in scene.prefix.cells for c in row)
-    assert all(id(c) in on_screen for row in full.cells for c in row)
-    # one green mark beside each landed row (still at the end, with the map), none beside the new row
-    assert len(scene.checks) == T - 1
-    for i, mk in enumerate(scene.checks):
-        assert abs(mk.get_center()[1] - full.cell(i, 0).get_center()[1]) < 1e-6
-        assert mk.get_left()[0] > full.get_right()[0]
-        assert np.abs(dominant_ink(scene, frame, mk, BG) - rgb255(VERIFIED)).max() <= 40
-    # the new row was outlined in HIGHLIGHT where the full map stood then
-    assert scene.new_row.get_top()[1] < scene.targets[T - 2][1] + 0.1
-    assert scene.new_row.get_bottom()[1] < scene.targets[T - 1][1] < scene.new_row.get_top()[1]
-    assert scene.new_row.get_stroke_color().to_hex() == HIGHLIGHT.to_hex()
-    assert scene.landed_outline.get_bottom()[1] == pytest.approx(full.cell(T - 2, 0).get_bottom()[1], abs=0.05)
-    assert scene.landed_outline.get_bottom()[1] < full.cell(T - 2, 0).get_bottom()[1]
+    rec = _rec(res, "slide")
+    ids = _visible_ids(rec)
+    assert not any(id(c) in ids for row in scene.prefix.cells for c in row)  # handed over: the prefix is gone
+    assert all(id(c) in ids for row in full.cells for c in row)
+    # the brace spans rows 0 … T−2 (the landed ones), not the new row
+    brace = scene.landed_brace
+    top = full.cell(0, 0).get_top()[1]
+    assert abs(brace.get_top()[1] - top) < 0.1
+    assert abs(brace.get_bottom()[1] - full.cell(T - 2, 0).get_bottom()[1]) < 0.1
+    # its verdict: the measured defect of the prefix of T−1 tokens, exactly zero, with a check
+    v = scene.slide_proof
+    assert v._verdict and v.passed and v.figure.exact and v.figure.text == fmt_measure(d.defects_fixed[T - 2])
+    assert d.defects_fixed[T - 2] == float(np.max(np.abs(d.Y_prefix - d.Y_full[: T - 1]))) == 0.0
+    assert f"y_n^(({T - 1}))" in v.formula and "[" not in v.formula
 
 
-def test_the_defects_are_drawn_where_they_were_measured(beats):
-    scene, frames = beats
-    frame = frames["blas" if scene.data.max_blas else "blas_same"]
+def test_the_new_row_is_the_one_the_mask_lets_read_the_last_token(run):
+    """'rows 0 to T−2 never saw token T−1': the causal weights of every earlier row on the last token are
+    exactly 0 (from mathcore's weights), and the outline frames row T−1, tagged with x_(T−1)."""
+    scene, res = run
+    d = scene.data
+    T = d.Y_full.shape[0]
+    assert np.all(d.A[: T - 1, T - 1] == 0.0) and d.A[T - 1, T - 1] > 0.0
+    rec = _rec(res, "last_row")
+    ids = _visible_ids(rec)
+    assert id(scene.new_row) in ids and all(id(c) in ids for c in scene.full.cells[T - 1])
+    row_y = _box_centre(rec, scene.full.cell(T - 1, 0))[1]
+    assert abs(_box_centre(rec, scene.new_row)[1] - row_y) < 0.05
+    assert scene.new_row.get_stroke_color().to_hex() == HIGHLIGHT.to_hex() and scene.new_row._role == "highlight"
+    assert scene.new_tag[1].typst_code.strip("$ ") == f"x_{T - 1}"
+    assert "new" in _caption(scene, "last_row").text.lower() and f"token {T - 1}" in _caption(scene, "last_row").text
+
+
+# ------------------------------------------------------------------ every prefix, on the plot
+def test_the_defects_are_drawn_where_they_were_measured(run):
+    scene, _ = run
     d = scene.data
     T = d.X.shape[0]
     plot = scene.plot
-    for name, values in (("fixed", d.defects_fixed), ("blas", d.defects_blas)):
-        marks = scene.series[name]
+    for marks, values in ((scene.fixed_marks, d.defects_fixed), (scene.blas_marks, d.defects_blas)):
         assert len(marks) == T
         for x, v, mk in zip(marks.xs, values, marks):
-            if v == 0.0:  # an exact zero: the mark on the axis floor
+            if v == 0.0:  # an exact zero: a diamond on the axis floor
                 assert mk.exact and mk.value == 0.0
                 floor = plot.to_point(x, plot.y_range[0])
                 assert abs(mk[0].get_center()[0] - floor[0]) < 1e-6 and mk[0].get_bottom()[1] >= floor[1] - 1e-6
@@ -135,144 +198,304 @@ def test_the_defects_are_drawn_where_they_were_measured(beats):
                 assert not mk.exact and mk.value == v
                 top = plot.to_point(x, v)
                 assert abs(mk[0].get_top()[1] - top[1]) < 1e-6 and abs(mk[0].get_center()[0] - top[0]) < 1e-6
-                assert np.abs(pixel(scene, frame, mk[0].get_center()) - rgb255(BG)).sum() > 60
-    # log ticks typeset as 10^k, never e-notation
-    assert all("10^" in t.typst_code for t in plot.y_tick_labels)
+    # the fixed marks in the foreground colour, the BLAS marks yellow (declared a highlight)
+    assert all(mk[0].get_stroke_color().to_hex() == FG.to_hex() for mk in scene.fixed_marks)
+    assert all(mk._role == "highlight" for mk in scene.blas_marks)
+    assert all("10^" in t.typst_code for t in plot.y_tick_labels)  # log ticks typeset, never e-notation
+    assert scene.plot.axes.width >= 0.5 * scene.layout.content.width  # the plot is the subject of its beats
 
 
-def test_the_figures_on_screen_are_the_measured_ones(beats):
-    scene, frames = beats
-    frame = frames["blas" if scene.data.max_blas else "blas_same"]
+def test_the_plots_verdicts_are_the_measured_figures_in_the_verdict_style(run):
+    scene, res = run
     d = scene.data
-    assert scene.fixed_max.figure.text == fmt_measure(d.max_fixed) == "exactly 0"
-    assert scene.blas_max.figure.text == fmt_measure(d.max_blas)
-    ink_fixed = dominant_ink(scene, frame, scene.fixed_max, BG)
-    ink_blas = dominant_ink(scene, frame, scene.blas_max, BG)
-    assert np.abs(ink_fixed - rgb255(VERIFIED)).max() <= 40
-    assert np.abs(ink_blas - rgb255(HIGHLIGHT)).max() <= 40
-    left, right = d.sum_orders
-    assert scene.why_left.typst_code.replace(" ", "").endswith(repr(left) + "$")
-    assert scene.why_right.typst_code.replace(" ", "").endswith(repr(right) + "$")
-    assert scene.why_neq.typst_code.strip("$ ") == ("!=" if left != right else "=")
-    # the proof: one typeset line, the exact zero with its mark and a check
-    assert scene.proof_fixed.figure.exact and scene.proof_fixed.check in scene.proof_fixed
-    src = scene.proof_fixed.value[0].typst_code
-    assert 'Y_"full"' in src and '"Attn"' in src and "lr(|" in src
-    assert 'class("normal", :)' in src  # the slice's colon without a relation's spaces: Y_full[:t], not Y [: t]
+    frame = scene.beat_frames["blas"]
+    assert scene.proof_fixed.figure.text == fmt_measure(d.max_fixed) == "exactly 0"
+    assert scene.proof_fixed.passed and scene.proof_fixed.check._role == "verified"
+    assert scene.proof_blas.figure.text == fmt_measure(d.max_blas)
+    assert not scene.proof_blas.passed and scene.proof_blas.check._role == "failed"
+    rec = _rec(res, "blas")
+    for v, colour in ((scene.proof_fixed, VERIFIED), (scene.proof_blas, FAILED)):
+        c = _box_centre(rec, v.check)
+        it = next(i for i in rec.items if i.mid == id(v.check))
+        assert it.opacity >= 0.99
+        assert np.abs(dominant_ink(scene, frame, v.check.copy().move_to(c), BG) - rgb255(colour)).max() <= 40
+    # each kernel's name and verdict stand right of the plot
+    for tag in (scene.key_fixed, scene.key_blas):
+        assert tag.get_left()[0] > scene.plot.axes.get_right()[0]
+    assert blas_marks_text(d.defects_blas) in _caption(scene, "blas").describe
 
 
-def test_one_entry_is_shown_bit_for_bit(final):
-    scene, _ = final
+def test_blas_marks_text_says_where_the_bars_rise():
+    assert blas_marks_text([2e-16, 0.0, 0.0]) == ("a yellow bar rises at t = 1, yellow diamonds lie on the floor at "
+                                                  "the other lengths")
+    assert blas_marks_text([0.0, 1e-16, 3e-16]).startswith("yellow bars rise at t = 2 and 3,")
+    assert blas_marks_text([1e-16, 1e-16]) == "yellow bars rise at t = 1 and 2"
+    assert blas_marks_text([0.0, 0.0]) == "yellow diamonds on the floor at every t"
+
+
+# ------------------------------------------------------------------ bit for bit
+@pytest.mark.parametrize("which", ["fixed", "blas"])
+def test_one_entry_is_shown_bit_for_bit_as_the_subject(run, which):
+    """Issue 33: the bit strips were squeezed into the bottom quarter under a plot at full strength (8 px
+    cells at 480p).  Now each board is the subject of its beat, alone: the strips span the content's width,
+    the fields are named, the last bits are magnified with their digits, and the plot is gone."""
+    scene, res = run
     d = scene.data
-    for pair, bits in ((scene.bits_fixed, d.fixed_bits), (scene.bits_blas, d.blas_bits)):
-        for strip, b in zip(pair.strips, bits):
-            np.testing.assert_array_equal(strip.bits, b)
-            assert len(strip.cells) == 64
-            for k, cell in enumerate(strip.cells):  # a set bit is bright, a clear one faint
-                assert (cell.get_fill_color().to_hex() == "#E8E6E3") == bool(b[k])
-        np.testing.assert_array_equal(pair.differ, bits[0] != bits[1])
-        assert len(pair.marks) == 2 * int(pair.differ.sum())  # each differing bit outlined on both strips
-    assert not scene.bits_fixed.differ.any()
-    assert scene.bits_fixed.readout[-1].text.replace(" ", "") == "64of64bitsequal"
-    same = 64 - int(scene.bits_blas.differ.sum())
-    assert scene.bits_blas.readout[-1].text.replace(" ", "") == f"{same}of64bitsequal"
+    board = scene.board_fixed if which == "fixed" else scene.board_blas
+    bits = d.fixed_bits if which == "fixed" else d.blas_bits
+    values = d.fixed_values if which == "fixed" else d.blas_values
+    key = "bitwise" if which == "fixed" else "blas_bits"
+    content = scene.layout.content
+    for strip, b in zip(board.strips, bits):
+        np.testing.assert_array_equal(strip.bits, b)
+        assert len(strip.cells) == 64
+        for k, cell in enumerate(strip.cells):  # a set bit bright, a clear one faint
+            assert cell.get_fill_color().to_hex() == (FG if b[k] else FAINT).to_hex(), k
+        assert strip.width >= 0.9 * content.width  # large: across the frame
+        assert strip.cells[0].height >= 0.35  # ≥ 23 px tall at 480p
+        assert {n: strip.fields[n] for _, n in FIELDS} == {"sign": (0, 1), "exponent": (1, 12), "fraction": (12, 64)}
+    np.testing.assert_array_equal(board.differ, bits[0] != bits[1])
+    assert len(board.marks) == 2 * int(board.differ.sum())  # each differing bit outlined on both strips
+    # the zoom prints the last bits of both values as 0s and 1s
+    for row_, b in zip(board.zoom_rows, bits):
+        assert [t.text for t in row_[1]] == [str(int(x)) for x in b[64 - board.zoom:]]
+    # each value printed in full: the shortest decimal that is exactly that float64
+    for head, v in zip(board.heads, values):
+        printed = head.typst_code.strip("$ ").rsplit("=", 1)[1].strip().replace("−", "-")
+        assert float(printed) == v and printed == float_text(v).replace("−", "-")
+    assert fig.passes(d.X.shape[0]) in board.heads[0].typst_code
+    assert fig.passes(d.entry[0]) in board.heads[1].typst_code
+    # the subject alone: no plot and no output map visible at this beat
+    rec = _rec(res, key)
+    texts = _texts(rec)
+    assert not [t for t in texts if "10^" in t and "times" not in t and "≈" not in t and "approx" not in t]
+    numbers = {fmt_value(v, 2) for v in d.Y_full.ravel()}
+    assert not [t for t in texts if t.strip("'") in numbers]
+    ids = _visible_ids(rec)
+    assert all(any(id(c) in ids for c in s.cells) for s in board.strips)
+    assert not any(id(m) in ids for m in scene.fixed_marks)
 
 
-def test_captions_one_per_beat_and_long_enough_to_read(final):
-    scene, _ = final
+def test_the_ulp_tag_and_the_bit_verdicts_are_measured(run):
+    scene, _ = run
+    d = scene.data
+    t, i, j = d.entry
+    assert not scene.board_fixed.differ.any() and len(scene.board_fixed.tag) == 0
+    ulps = ulp_distance(*d.blas_values)
+    assert scene.board_blas.tag.text.replace(" ", "") == (f"{ulps}ulp" if ulps == 1 else f"{ulps}ulps")
+    assert scene.board_blas.tag._role == "highlight"
+    differ = int(differing_bits(*d.blas_values).sum())
+    assert len(scene.board_blas.zoom_marks) == 2 * differ  # every differing bit is in the zoom
+    vf, vb = scene.bits_verdict_fixed, scene.bits_verdict_blas
+    assert vf.passed and vf.figure.exact and vf.check._role == "verified"
+    assert not vb.passed and vb.figure.text == fmt_measure(abs(d.blas_values[0] - d.blas_values[1]))
+    assert vb.check._role == "failed"
+    for v in (vf, vb):  # lecture notation: (y_i^((t)))_j against (y_i)_j
+        assert f"y_{i}^(({t}))" in v.formula and f"(y_{i})_{j}" in v.formula
+
+
+# ------------------------------------------------------------------ why, and inference
+def test_the_summation_trees_print_the_float_sums_of_both_orders(run):
+    scene, res = run
+    d = scene.data
+    trees = scene.trees
+    a, b, c = d.sum_terms
+    left, right = float_sum_orders(a, b, c)
+    ab, bc = float_sum_partials(a, b, c)
+    assert [r.typst_code.strip("$ ") for r in trees.roots] == [repr(left), repr(right)]
+    assert [p.typst_code.strip("$ ") for p in trees.partials] == [repr(ab), repr(bc)]
+    assert trees.neq.typst_code.strip("$ ") == ("!=" if left != right else "=") == "!="
+    for leaves in trees.leaves:
+        assert [lf[1].typst_code.strip("$ ") for lf in leaves] == [repr(a), repr(b), repr(c)]
+    # the first sum sits over its own pair: (a + b) over the first two leaves, (b + c) over the last two
+    for k, (x, y) in enumerate(((0, 1), (1, 2))):
+        mid = (trees.leaves[k][x].get_x() + trees.leaves[k][y].get_x()) / 2
+        assert abs(trees.partials[k].get_x() - mid) < 1e-6
+    texts = _texts(_rec(res, "why"))  # the sentence's two halves, both on screen
+    assert any("float sums depend on their order" in t for t in texts)
+    assert any("BLAS picks the order from the matrix shape" in t for t in texts)
+    assert "float sums depend on order" in _caption(scene, "why").text and "BLAS" in _caption(scene, "why").text
+    ids = _visible_ids(_rec(res, "why"))
+    assert all(id(m) in ids for m in (*trees.roots, *trees.partials, trees.neq))
+
+
+def test_inference_is_a_picture_a_cached_step_beside_the_recompute(run):
+    """Issue 33: `inference` was a grey paragraph repeating the caption.  Now it is A · V = Y with A painted
+    by mathcore's causal weights on the deck's "weights" scale, V on "inputs", Y on "outputs"; the last row of
+    A and of Y outlined as the cached step; each kernel's verdict from ``kv_cache_decode``."""
+    scene, res = run
+    d = scene.data
+    T, dm = d.Y_full.shape
+    frame = scene.beat_frames["inference"]
+    rec = _rec(res, "inference")
+    sc = {"A": scale("weights", scene.cfg), "V": scale("inputs", scene.cfg), "Y": scale("outputs", scene.cfg)}
+    for hm, vals, name in ((scene.inf_A, d.A, "A"), (scene.inf_V, d.V, "V"), (scene.inf_Y, d.Y_full, "Y")):
+        np.testing.assert_array_equal(hm.values, vals)
+        assert hm.color_scale.same_as(sc[name])
+        for i in range(vals.shape[0]):
+            for j in range(vals.shape[1]):
+                got = pixel(scene, frame, _box_centre(rec, hm.cell(i, j)))
+                assert np.abs(got - rgb255(sc[name].rgb(vals[i, j]))).max() <= 8, (name, i, j)
+    # the causal zeros of A are painted as the weight 0
+    assert np.all(np.triu(d.A, 1) == 0.0)
+    # the cached step: the last row of A and of Y
+    fa, fy = scene.cached_rows
+    for f, hm in ((fa, scene.inf_A), (fy, scene.inf_Y)):
+        assert abs(f.get_y() - hm.cell(T - 1, 0).get_y()) < 1e-6 and f.width >= hm.width
+    assert scene.cached_rows._role == "highlight"
+    assert " ".join(m.text for m in scene.cached_tag).replace(" ", "") == f"cachedstep:row{T - 1}alone"
+    li = lecture_inputs(T, dm, scene.cfg.seed)
+    for v, kernel in ((scene.inf_fixed, "fixed"), (scene.inf_blas, "blas")):
+        run_ = kv_cache_decode(li.X, li.Wq, li.Wk, li.Wv, kernel=kernel)
+        assert v.figure.text == fmt_measure(run_.max_defect) and v.passed == (run_.max_defect == 0.0)
+        np.testing.assert_array_equal(run_.Y_cached[-1], run_.steps[-1].y)  # the cached step is the last row
+    assert fmt_measure(d.cache_fixed) in _caption(scene, "inference").describe
+    # no paragraph: no text of more than six words at this beat
+    words = [it.text for it in rec.items if it.kind == "text" and not it.is_math and not it.header
+             and it.opacity >= DIMMED]
+    assert words and not [t for t in words if len(t.split()) > 6]
+
+
+# ------------------------------------------------------------------ notation
+def test_lecture_notation_never_code_indexing(run):
+    """Issue 33: `Y_full[:5]`, `X[:t]`, `Attn(X[:1])[0,1]`, and the drift Attn(x₀,…,x₅) → Y_prefix →
+    Attn(X[:t]).  Now one notation: a pass Attn(x_0, …, x_(t−1)), its rows y_n^((t)), the full pass's y_n."""
+    scene, res = run
+    texts = [t for r in res.records for t in _texts(r)]
+    bad = [t for t in texts if re.search(r"\[[^\]]*:|class\(\"normal\", :\)|\]\s*\[|_\"prefix\"|\[\s*\d+\s*,", t)]
+    assert not bad, bad
+    assert not [t for t in texts if re.search(r"\bX\s*\[", t)]
+    heads = [t for t in texts if t.startswith('"Attn"(')]
+    assert heads and all(re.fullmatch(r'"Attn"\(x_0(, x_1(, x_2)?|, dots, x_\d+)?\)', t.split(":")[0].strip())
+                         for t in heads), heads
+    for c in scene.captions:  # nor in the words
+        assert not re.search(r"\[|Y_|_full|_prefix", c.text + (c.describe or "")), c.text
+    assert not [p for p in res.lecture if p.kind in ("binding", "notation")]
+
+
+# ------------------------------------------------------------------ every sentence, from the data and on screen
+def test_every_claim_is_computed_from_the_data_and_bound_to_a_visible_element(run):
+    """Each sentence's filled-in values are recomputed here from mathcore and found in the caption or the
+    description of their beat; each bound value's element is on screen at that beat (the audit's claim
+    record); and every description names at least one element through a claim."""
+    scene, res = run
+    d = scene.data
+    T, dm = d.Y_full.shape
+    t, i, j = d.entry
+    li = lecture_inputs(T, dm, scene.cfg.seed)
+    fixed = attention_fn(li.Wq, li.Wk, li.Wv, causal=True, kernel="fixed")
+    blas = attention_fn(li.Wq, li.Wk, li.Wv, causal=True, kernel="blas")
+    differ = int(differing_bits(*prefix_entry_pair(blas, li.X, t, i, j)).sum())
+    want = {
+        "full": [f"all {T} tokens", f"y 0 to y {T - 1}", f"{T} rows", f"{dm} columns"],
+        "prefix": [f"first {T - 1} tokens", f"{T - 1} rows"],
+        "slide": ["exactly the same numbers", f"rows 0 to {T - 2}"],
+        "last_row": [f"row {T - 1} is new", f"rows 0 to {T - 2} never saw token {T - 1}"],
+        "every_prefix": [f"from 1 token to {T}", fmt_measure(prefix_invariance_max_defect(fixed, li.X))],
+        "bitwise": ["all 64 bits", f"row {i}, column {j}"],
+        "blas": [fmt_measure(prefix_invariance_max_defect(blas, li.X)), blas_marks_text(prefix_defects(blas, li.X))],
+        "blas_bits": [f"{ulp_distance(*prefix_entry_pair(blas, li.X, t, i, j))} unit in the last place",
+                      f"{64 - differ} of 64 bits agree", f"the last {differ} are outlined"],
+        "why": [repr(float_sum_orders()[0]), repr(float_sum_partials()[0]), repr(float_sum_partials()[1])],
+        "inference": [fmt_measure(kv_cache_decode(li.X, li.Wq, li.Wk, li.Wv, kernel="blas").max_defect),
+                      "last row of A and of Y"],
+        "close": [f"{T} brackets", f"from 1 to {T}", fmt_measure(d.max_fixed)],
+    }
+    # the measured truths the sentences state
+    assert np.array_equal(fixed(li.X)[: T - 1], fixed(li.X[: T - 1]))  # "exactly the same numbers"
+    assert float_sum_orders()[0] != float_sum_orders()[1]  # "float sums depend on order"
+    assert not differing_bits(*prefix_entry_pair(fixed, li.X, t, i, j)).any()  # "equal in all 64 bits"
+    for key, phrases in want.items():
+        c = _caption(scene, key)
+        said = c.text + " " + (c.describe or "")
+        for p in phrases:
+            assert p in said, (key, p, said)
+    # the values bound to what shows them, per beat, each visible at the end of its beat
+    bound = {"full": {"n_tokens", "full_grid", "d"}, "prefix": {"T1", "prefix_grid"}, "slide": {"landed"},
+             "last_row": {"last_row"}, "every_prefix": {"max_fixed", "every_t"}, "bitwise": {"bits", "prefix_pass"},
+             "blas": {"max_blas", "blas_bars"}, "blas_bits": {"ulps", "bits_same", "bits_blas"}, "why": {"trees"},
+             "inference": {"step", "cache_fixed", "cache_blas"}, "close": {"brackets", "close_fixed"}}
+    for rec in res.records:
+        if rec.key == "title":
+            continue
+        names = {cr.name for cr in rec.claims if cr.bound}
+        assert bound[rec.key] <= names, (rec.key, names)
+        assert all(cr.visible for cr in rec.claims if cr.bound), (rec.key, rec.claims)
+        assert any(cr.bound and cr.where == "describe" for cr in rec.claims), rec.key
+    assert claim_problems(res.records) == []  # and each plain value is printed on screen at its beat
+
+
+def test_captions_one_per_beat_readable_and_the_measured_figures_said(run):
+    scene, _ = run
     caps = scene.captions
-    assert len(caps) >= 10
-    assert any(fmt_measure(scene.data.max_blas) in c.text for c in caps)
+    assert [c.key for c in caps] == [r.key for r in scene.audit.records]
     assert_captions_readable(caps)
+    assert any(fmt_measure(scene.data.max_blas) in c.text for c in caps)
+    assert all("{" not in (c.describe or "") and "e-" not in (c.describe or "") for c in caps)
 
 
-def test_the_key_figures_end_above_the_subtitle_band(final):
-    scene, _ = final
-    for m in (scene.plot, scene.why, scene.inference, scene.full, scene.key_fixed, scene.bits_blas):
+def test_the_key_figures_end_above_the_subtitle_band(run):
+    scene, _ = run
+    for m in (scene.plot, scene.why, scene.inference, scene.full, scene.key_fixed, scene.board_fixed,
+              scene.board_blas, scene.proof_close):
         assert m.get_bottom()[1] >= CONTENT_BOTTOM - 1e-6
 
 
-# ------------------------------------------------------------------ lecture language and the takeaway
-def test_labels_name_the_arrays_shown_with_them(final):
-    scene, _ = final
-    rec = {r.key: r for r in scene.audit.records}
-
-    def pairs(key):
-        return {q for q, _ in rec[key].named}, {q for q, _ in rec[key].shown}
-
-    assert pairs("full") == ({"Y_full"}, {"Y_full"})
-    assert pairs("prefix") == ({"Y_full", "Y_prefix"}, {"Y_full", "Y_prefix"})
-    assert pairs("last_row") == ({"Y_full"}, {"Y_full"})
-    assert pairs("close") == (set(), {"Y_full"})  # the map brought forward, named by the proof under it
-    for r in scene.audit.records:
-        for q, vals in r.shown:
-            np.testing.assert_array_equal(vals, scene.quantities()[q])
-    assert not [p for p in scene.audit.lecture if p.kind in ("binding", "notation")]
-
-
-def test_every_beat_changes_the_picture_one_subject_at_a_time(final):
-    scene, _ = final
-    for r in scene.audit.records:
-        assert r.start is not None and r.start != signature(r), r.key
-    assert not [p for p in scene.audit.lecture if p.kind == "static"]
-    rec = {r.key: r for r in scene.audit.records}
+# ------------------------------------------------------------------ the close and the still
+def test_the_clip_ends_on_the_full_outputs_every_prefix_bracketed_and_the_exact_zero(run):
+    scene, res = run
+    d = scene.data
+    T = d.Y_full.shape[0]
     content = scene.layout.content
-
-    def visible_texts(key):
-        return [i for i in rec[key].items if i.kind == "text" and not i.header and i.opacity >= DIMMED]
-
-    # the plot's stage shows no output map; the aside shows neither the plot nor a map
-    numbers = {fmt_value(v, 2) for v in scene.data.Y_full.ravel()}
-    for key in ("every_prefix", "bitwise", "why", "inference"):
-        assert not [i for i in visible_texts(key) if i.name.strip("'") in numbers], key
-    assert not [i for i in visible_texts("why") if i.is_math and "10^" in i.text]
-    # the plot is the subject of its beats: most of the content's width
-    assert scene.plot.axes.width >= 0.6 * content.width
-    # in the bits beat the plot steps back (dimmed), and comes back for BLAS
-    dim = [i for i in rec["bitwise"].items if i.kind == "text" and i.is_math and "10^" in i.text]
-    assert dim and all(i.opacity < DIMMED for i in dim)
-
-
-def test_the_clip_ends_on_the_full_outputs_and_the_exact_zero_large(final):
-    scene, _ = final
-    content = scene.layout.content
-    rec = {r.key: r for r in scene.audit.records}["close"]
-    visible = [i for i in rec.items if not i.header and i.opacity > DIMMED]
-    maths = [i.text for i in visible if i.kind == "text" and i.is_math]
-    assert any(fig.prefix_proofs(scene.data)[0].formula in t for t in maths)
-    assert not [t for t in maths if "10^" in t or "0.6" in t]  # the plot and the aside are gone
-    assert scene.full.height >= 0.6 * content.height
-    assert all(any(f is g for m in scene.mobjects for g in m.get_family()) for f in scene.closing_picture)
-    take = scene.takeaway()
-    assert content.contains(take)
-    assert scene.proof_fixed.get_top()[1] < scene.full.get_bottom()[1]  # the proof under the outputs
+    rec = res.records[-1]
+    assert rec.key == "close"
+    shown = {q for q, _ in rec.shown}
+    assert shown == {"Y_full"}
+    texts = _texts(rec)
+    fixed, _ = fig.prefix_proofs(d)
+    assert scene.proof_close.formula == fixed.formula and scene.proof_close.passed and scene.proof_close.figure.exact
+    assert any(fixed.formula.replace(" ", "") in t.replace(" ", "") for t in texts)
+    assert not [t for t in texts if "10^" in t or "0.6" in t or "dots" in t]  # the plot, the aside and the passes went
+    ids = _visible_ids(rec)
+    assert not any(id(m) in ids for m in (*scene.board_blas.strips, scene.trees.neq, scene.inf_A))
+    # the brackets: one per t = 1 … T, bracket t from row 0 to row t−1
+    hm = scene.close_map
+    np.testing.assert_array_equal(hm.values, d.Y_full)
+    brackets = scene.prefix_brackets
+    assert len(brackets) == T + 1  # T brackets and "t ="
+    for t in range(1, T + 1):
+        br, num = brackets[t - 1]
+        assert num.typst_code.strip("$ ") == str(t)
+        assert abs(br.get_bottom()[1] - hm.cell(t - 1, 0).get_bottom()[1]) < 0.1
+        assert abs(br.get_top()[1] - hm.cell(0, 0).get_top()[1]) < 0.1
+        assert br.get_left()[0] > hm.get_right()[0]
+    assert hm.height >= 0.5 * content.height  # large
+    assert content.contains(scene.takeaway())
+    assert scene.proof_close.get_top()[1] < hm.get_bottom()[1]  # the verdict under the outputs
 
 
-def test_the_still_and_the_clip_use_one_scale_per_quantity(final):
-    scene, _ = final
+def test_the_still_and_the_clip_use_one_scale_per_quantity(run):
+    scene, _ = run
     d = scene.data
     still = designed_stills("PrefixInvariance", d, scene.cfg)[0]
-    clip_scales = {"Y_full": scene.full.color_scale, "Y_prefix": scene.prefix.color_scale}
-    q = scene.quantities()
     panels = [p for p in still.panels.values() if isinstance(p, StillHeatmap)]
     assert len(panels) == 2
     for p in panels:
-        name = next(k for k in clip_scales if np.array_equal(q[k], p.values))
-        assert p.scale.same_as(clip_scales[name]) and p.scale.same_as(fig.prefix_scales(d)[name]), name
+        assert p.scale.same_as(scene.scale) and p.scale.quantity == "outputs"
+    vals = [p.values for p in panels]
+    assert any(np.array_equal(v, d.Y_full) for v in vals) and any(np.array_equal(v, d.Y_prefix) for v in vals)
     fixed, blas = fig.prefix_proofs(d)
     assert still.proof[0] == fixed.still_text("every $t$, one fixed summation order, bit for bit")
     assert still.proof[1] == blas.still_text("the same check with a BLAS matmul kernel")
     assert "0 (exact)" in still.proof[0] and "e-" not in " ".join(still.proof)
+    # the still's words in lecture notation too
+    words = " ".join([p.title or "" for p in panels] + list(still.proof) + [still.subtitle])
+    assert "[" not in words.replace("[\\!", "") and "Y_{\\mathrm{full}}" not in words
 
 
-def test_beats_whose_picture_says_more_than_the_narration_are_described(final):
-    scene, _ = final
-    d = scene.data
-    described = {c.key: c.describe for c in scene.captions if c.describe}
-    blas = "blas" if d.max_blas else "blas_same"
-    assert {"full", "slide", "last_row", "every_prefix", "bitwise", blas, "why", "close"} <= set(described)
-    t, i, j = d.entry
-    assert f"row {i}, column {j}" in described["bitwise"] and f"first {t} tokens" in described["bitwise"]
-    if d.max_blas:
-        assert f"{64 - int((d.blas_bits[0] != d.blas_bits[1]).sum())} of 64 bits agree" in described["blas"]
-    assert all("{" not in s and "e-" not in s for s in described.values())
+def test_passes_writes_lecture_notation():
+    assert fig.passes(1) == '"Attn"(x_0)'
+    assert fig.passes(3) == '"Attn"(x_0, x_1, x_2)'
+    assert fig.passes(6) == '"Attn"(x_0, dots, x_5)'
+    assert fig.passes_tex(6) == r"\mathrm{Attn}(x_0, \ldots, x_{5})"
+    assert fig.prefix_row("n", 5) == "y_n^((5))" and fig.prefix_row("12", 13) == "y_(12)^((13))"

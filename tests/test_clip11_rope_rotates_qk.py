@@ -208,8 +208,8 @@ def test_q_m_means_the_query_at_position_m_as_in_clip_09(final):
     flat = "".join(line.split())
     assert 'manimgrp("q0",q_m)dotmanimgrp("k0",k_n)=(R_mmanimgrp("q1",q))' in flat, flat
     assert "R_mmanimgrp(\"q1\",q_m)" not in flat and "(R_m q_m)" not in line
-    rope_09 = ThreePositionalSchemes.DERIVATION[0]  # 09: q_m · k_n = (R_m W_q x)^T R_n W_k x
-    assert rope_09.startswith("q_m dot k_n = (R_m W_q x)")
+    rope_09 = ThreePositionalSchemes.DERIVATION[0]  # 09 writes the identity as 11 does, q = W_q x its token's own
+    assert "".join(rope_09.split()) == "q_mdotk_n=(R_mq)^T(R_nk)", rope_09
     # every text of the clip that rotates something by R_m rotates q (or W_q x), never q_m
     texts = [it.text for rec in scene.audit.records for it in rec.items if it.kind == "text"]
     assert not [t for t in texts if "R_m" in t and "q_m" in t.split("=", 1)[-1] and "(R_m q_m" in t.replace(" ", " ")]

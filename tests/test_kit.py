@@ -401,3 +401,61 @@ def test_a_label_pango_drew_in_a_fallback_font_is_never_kept_on_disk(tmp_path, m
     assert store.usage()["mobjects"].entries == 1, "a label in the wrong font was written to the shared cache"
     assert wrong.width > 1.05 * theme._inter_width("a label drawn in a fallback", theme.LABEL, "NORMAL")
     assert abs(good.width - theme._inter_width("a label drawn in Inter", theme.LABEL, "NORMAL")) < 0.02
+
+
+def test_an_svg_pango_drew_in_a_fallback_font_under_inters_name_is_drawn_again(tmp_path, monkeypatch):
+    """Manim reads a Text's SVG back from its text folder by a hash of the text and the font's name, so one SVG that
+    a process without Inter drew (kept in the shared text folder by a worker) was served under Inter's name to every
+    later process: re-registering the fonts drew nothing anew (a fresh clone's suite: font measures 8 to 15 % off,
+    layouts refused).  The label that measures off drops that SVG and is laid out again, in Inter."""
+    import shutil
+
+    from manim import Text
+
+    from scenes.kit import theme
+
+    monkeypatch.setattr(theme, "MOBJECT_CACHE_DIR", tmp_path)
+    monkeypatch.delenv("ATTENTION_CLIPS_MOBJECT_CACHE", raising=False)
+    text = "a poisoned label, once"
+    theme.register_fonts()
+    inter = Text(text, font=theme.SANS, font_size=theme.LABEL, color=theme.FG, weight="NORMAL")
+    fallback = Text(text, font="DejaVu Sans", font_size=theme.LABEL, color=theme.FG, weight="NORMAL")
+    shutil.copyfile(fallback.file_name, inter.file_name)  # the fallback's outlines under Inter's hash
+    assert Text(text, font=theme.SANS, font_size=theme.LABEL, color=theme.FG).width > 1.05 * inter.width
+    t = theme.label(text, size=theme.LABEL)
+    assert abs(t.width - theme._inter_width(text, theme.LABEL, "NORMAL")) < 0.02
+    assert not getattr(t, "not_for_disk", False) and len(list(tmp_path.rglob("*.pkl"))) == 1
+
+
+REPO_ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent
+FONT_PROBE = r"""
+import sys, tempfile
+from manim import Text, config
+config.media_dir = tempfile.mkdtemp()  # nothing Manim drew before
+import scenes  # what every entry point imports first
+from mathcore import typeset
+s = "a label Pango finds by fontconfig alone"
+print(Text(s, font="Inter", font_size=30).width / typeset.ink_width(s, 30, "NORMAL"))
+"""
+
+
+def test_every_process_finds_inter_in_fontconfig_itself_without_registering_it():
+    """Importing ``scenes`` points fontconfig at a configuration with the lecture's fonts (FONTCONFIG_FILE, never
+    rescanned), so a process draws Inter whether or not it registered the fonts, and whatever became of what it
+    registered: a fresh clone's suite lost them in one worker and drew every later label in a fallback font.
+    Turned off, the same process draws the fallback."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "FONTCONFIG_FILE"}
+    env["ATTENTION_CLIPS_MOBJECT_CACHE"] = "0"
+
+    def ratio(**extra) -> float:
+        out = subprocess.run([sys.executable, "-c", FONT_PROBE], env={**env, **extra}, capture_output=True, text=True,
+                             cwd=REPO_ROOT, timeout=300)
+        assert out.returncode == 0, out.stderr[-2000:]
+        return float(out.stdout.strip().splitlines()[-1])
+
+    assert abs(ratio() - 1.0) < 0.01
+    assert abs(ratio(ATTENTION_CLIPS_FONTCONFIG="0") - 1.0) > 0.05

@@ -13,6 +13,7 @@ from mathcore.causal import (
     above_diagonal_max,
     append_change,
     float_sum_orders,
+    float_sum_partials,
     mask_sweep,
     prefix_outputs,
     row_sum_defect,
@@ -100,3 +101,18 @@ def test_float_sum_orders_shows_non_associativity():
     left, right = float_sum_orders(0.1, 0.2, 0.3)
     assert left != right and abs(left - right) < 1e-15
     assert float_sum_orders(1.0, 2.0, 3.0) == (6.0, 6.0)
+
+
+def test_float_sum_partials_are_the_first_sums_of_each_order():
+    ab, bc = float_sum_partials()  # the defaults: clip 04's aside
+    assert (ab, bc) == (0.30000000000000004, 0.5)
+    assert float_sum_orders() == (ab + 0.3, 0.1 + bc)  # each order finishes from its own first sum
+    # a case made for it: the pairs differ (a + b, not a + c; b + c, not a + b)
+    assert float_sum_partials(1.0, 10.0, 100.0) == (11.0, 110.0)
+
+
+@given(finite, finite, finite)
+def test_float_sum_partials_finish_into_float_sum_orders(a, b, c):
+    ab, bc = float_sum_partials(a, b, c)
+    assert float_sum_orders(a, b, c) == (ab + c, a + bc)
+    assert (ab, bc) == (a + b, b + c)

@@ -14,9 +14,10 @@ from mathcore.causal_bits import (
     differing_bits,
     float_bits,
     prefix_entry_pair,
+    ulp_distance,
     worst_prefix_entry,
 )
-from mathcore.errors import ShapeError
+from mathcore.errors import MathcoreError, ShapeError
 
 floats = st.floats(allow_nan=False, allow_infinity=True, width=64)
 
@@ -69,3 +70,40 @@ def test_pair_rejects_a_row_past_the_prefix():
     f = attention_fn(li.Wq, li.Wk, li.Wv, causal=True)
     with pytest.raises(ShapeError):
         prefix_entry_pair(f, li.X, 2, 2, 0)
+
+
+# ------------------------------------------------------------------ ulp_distance
+finite = st.floats(allow_nan=False, allow_infinity=False, width=64)
+
+
+@given(finite)
+def test_ulp_distance_counts_one_step_to_each_neighbour(x):
+    assert ulp_distance(x, x) == 0
+    for toward in (np.inf, -np.inf):
+        nxt = float(np.nextafter(x, toward))
+        assert ulp_distance(x, nxt) == ulp_distance(nxt, x) == (0 if nxt == x else 1)
+
+
+@given(finite, finite, finite)
+def test_ulp_distance_adds_up_along_the_line(a, b, c):
+    """The places of floats on the line: between a and c, b's distances to both add up to a's to c's (a
+    count that treated the sign bit as a number, across zero, would not)."""
+    a, b, c = sorted((a, b, c))
+    assert ulp_distance(a, b) + ulp_distance(b, c) == ulp_distance(a, c)
+
+
+def test_ulp_distance_cases_made_for_it():
+    tiny = 5e-324  # the smallest subnormal: one step from zero
+    assert ulp_distance(0.0, -0.0) == 0
+    assert ulp_distance(-tiny, tiny) == 2  # across zero: -tiny, ±0, tiny
+    assert ulp_distance(1.0, 2.0) == 2 ** 52  # one binade: 2^52 fractions
+    assert ulp_distance(np.finfo(float).max, np.inf) == 1
+    assert ulp_distance(0.1 + 0.2 + 0.3, 0.1 + (0.2 + 0.3)) == 1  # clip 04's aside: one unit in the last place
+
+    def naive(a, b):  # the raw bit patterns subtracted: wrong wherever the sign differs
+        return abs(int(np.array([a]).view(np.int64)[0]) - int(np.array([b]).view(np.int64)[0]))
+
+    assert naive(-tiny, tiny) != 2 and naive(0.0, -0.0) != 0  # the cases above tell the naive count apart
+    for bad in (np.nan, -np.nan):
+        with pytest.raises(MathcoreError, match="two numbers"):
+            ulp_distance(bad, 1.0)

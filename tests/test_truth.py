@@ -233,3 +233,28 @@ def test_lecture_notation_is_not(text):
     from scenes.kit.numbers import CODE_INDEX
 
     assert not CODE_INDEX.search(text)
+
+
+def test_a_data_grid_coloured_like_the_background_is_content_not_empty_space():
+    """A permutation matrix in inferno is mostly zeros, drawn black on the dark background: the overlap checks
+    rightly ignore cells that colour, but a viewer reads the grid, so the frame is not half empty (clip 01 at
+    T = 5, d = 2 in inferno was reported 51 % empty with the matrix filling its half of the frame)."""
+    from manim import Rectangle, Square
+
+    from scenes.audit.beats import snapshot
+    from scenes.kit.theme import ColorScale
+    from scenes.kit.widgets import Heatmap
+
+    zeros = Heatmap(np.zeros((6, 6)), ColorScale("inferno", 0.0, 1.0), cell_size=(W * 0.8 / 6, H * 0.8 / 6))
+    zeros.move_to([(SAFE.left + SAFE.right) / 2, (CONTENT_BOTTOM + TOP - 0.15) / 2, 0])
+    assert not any(it.filled for it in snapshot(SimpleNamespace(mobjects=[zeros], time=0.0), "b").items)
+
+    def staged(*mobs):
+        r = snapshot(SimpleNamespace(mobjects=list(mobs), time=0.0), "b")
+        r.header_bottom, r.subject = TOP, frozenset({id(m) for m in mobs[0].get_family()})
+        return r
+
+    assert "empty" not in kinds(staging_problems([staged(zeros, Square(0.1))]))
+    bare = Rectangle(width=zeros.width, height=zeros.height).set_stroke(width=0).set_fill("#000000", 1.0)
+    bare.move_to(zeros)  # the same black area, not data: background
+    assert "empty" in kinds(staging_problems([staged(bare)]))

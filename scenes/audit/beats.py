@@ -126,7 +126,7 @@ def snapshot(scene, key: str, subject: Mobject | None = None) -> BeatRecord:
     header_ids = {id(m) for m in header.get_family()} if header is not None else set()
     seen: dict[int, Item] = {}
 
-    shown, named, scales = [], [], []
+    shown, named, scales, cells = [], [], [], []
     tags: dict[int, tuple] = {}  # id -> (role, verdict, data) inherited from ancestors
 
     def walk(m: Mobject, units: frozenset, background: bool, inherited: tuple = (None, False, False)) -> None:
@@ -178,6 +178,8 @@ def snapshot(scene, key: str, subject: Mobject | None = None) -> BeatRecord:
                 )
             elif id(m) in seen:
                 seen[id(m)].units |= units
+            elif data and fill_op >= DIMMED and not background and id(m) not in header_ids:
+                cells.append(_box(m))  # a data cell coloured like the background: content all the same
         for sm in m.submobjects:
             walk(sm, units, background, inherited)
 
@@ -192,7 +194,7 @@ def snapshot(scene, key: str, subject: Mobject | None = None) -> BeatRecord:
         ids = {id(f) for f in subject.get_family()}
         subj = frozenset(i for i in seen if i in ids)
     return BeatRecord(key, float(scene.time), list(seen.values()), hb, shown=shown, named=named, subject=subj,
-                      scales=scales)
+                      scales=scales, cells=cells)
 
 
 def _record_scale(m: Mobject, out: list) -> None:

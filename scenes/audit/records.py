@@ -65,6 +65,9 @@ class BeatRecord:
     claims: list = field(default_factory=list)  # ClaimRecord of every value the caption and description fill in
     scales: list = field(default_factory=list)  # ScaleRecord of every visible widget painted by a colour scale
     describe: str = ""  # the beat's audio description
+    # boxes of the visible cells of a data widget painted in a colour near the background (a weight of 0 in
+    # inferno, a zero of a permutation matrix): invisible to the overlap checks, yet content a viewer reads
+    cells: list = field(default_factory=list)
 
     def texts(self) -> list[Item]:
         return [i for i in self.items if i.kind == "text"]
@@ -123,10 +126,8 @@ def coverage(record: BeatRecord, content_top: float) -> float:
     left, right, bottom, top = SAFE.left, SAFE.right, CONTENT_BOTTOM, content_top
     nx, ny = 142, 60
     grid = np.zeros((ny, nx), dtype=bool)
-    for it in record.items:
-        if it.header or it.opacity < DIMMED or it.background:
-            continue
-        l, b, r, t = it.box
+    boxes = [it.box for it in record.items if not (it.header or it.opacity < DIMMED or it.background)]
+    for l, b, r, t in boxes + list(record.cells):
         i0 = int(np.clip((l - left) / (right - left) * nx, 0, nx))
         i1 = int(np.clip(np.ceil((r - left) / (right - left) * nx), 0, nx))
         j0 = int(np.clip((top - t) / (top - bottom) * ny, 0, ny))

@@ -269,7 +269,11 @@ class PermutationEquivariance(ClipScene):
         # few tokens of many numbers make the picture a wide strip, bounded by the frame's width
         self.strip_why = ({"empty": f"{T} tokens of {dm} numbers make X → A → Y a short strip: the frame's width "
                                     "bounds it (chips at their tallest, Y's cells at their widest)"}
-                          if self.p.group.height < 0.75 * content.height else {})
+                          if self.p.group.height < 0.75 * content.height else
+                          # X → A → Y span the content area (both ways at least 3/4): what is empty is the room
+                          # between the three grids and their arrows
+                          {"empty": "X → A → Y span the content area; the air left is between the three grids, "
+                                    "where the arrows and the rows' paths run"})
 
     def rename(self, attr: str, expr: str, quantity: str):
         """Swap the name in ``attr`` for ``expr`` (naming ``quantity``) in the same place."""

@@ -78,7 +78,7 @@ from scenes.kit import (
     mono,
     swap,
 )
-from scenes.kit.binding import claim, names, role, shows
+from scenes.kit.binding import claim, claim_built, names, role, shows
 from scenes.kit.compose import GAP, column, reveal, row, titled
 from scenes.kit.layout import LayoutError, Region, legible_scale
 from scenes.kit.motion import dim, undim
@@ -149,9 +149,7 @@ class CausalMask(ClipScene):
                "score_lo": tick(score.vmin), "score_hi": tick(score.vmax)}
 
         def bound(name, value, *attrs):  # a claim once what shows it is built (the title card has nothing yet)
-            mobs = [getattr(self, a, None) for a in attrs]
-            if all(m is not None for m in mobs):
-                out[name] = claim(value, *mobs)
+            claim_built(out, self, name, value, *attrs)
 
         bound("T", T, "S_map")
         bound("score_grid", f"{T} by {T} grid of scores", "S_map")

@@ -51,6 +51,7 @@ from scenes.kit import (
     ClipScene,
     N,
     math,
+    column,
     numbers,
     row,
     shows,
@@ -179,7 +180,10 @@ class SinusoidalPosition(ClipScene):
         parts = [role(math(f + ",", size=size, color=c), r) for f, (c, r) in zip(self.formula_rows(), self.WAVES)]
         rate = math(f"{N.rate.math} = {N.base.math}^(-2i \\/ d), space {N.base.math} {'' if b.approx else '='} {b.math}",
                     size=size)
-        return row(*parts, rate, gap="normal", align="baseline")
+        line = row(*parts, rate, gap="normal", align="baseline")
+        if line.width > self.layout.content.width:  # a long base: the rate on a line of its own, under the waves
+            line = column(row(*parts, gap="normal", align="baseline"), rate, gap="tight")
+        return line
 
     def lam_labels(self, size: float = LABEL) -> list:
         """Each pair's wavelength, as the number under its columns (the row is named ``λᵢ = 2π/θᵢ``)."""

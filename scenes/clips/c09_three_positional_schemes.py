@@ -1,7 +1,13 @@
-"""09 ``ThreePositionalSchemes`` (§8): sinusoidal (added), learned-absolute (looked up from a table
-of ``nₘₐₓ`` rows) and RoPE (rotates q and k) on the same input, one at a time; then compared like
-with like: the score ``qₘ · kₙ`` of one token at positions ``m`` and ``n`` under each scheme, with
-each grid's spread along its diagonals measured; only RoPE's depends on ``m − n`` alone.
+"""09 ``ThreePositionalSchemes`` (§8): sinusoidal (added), learned-absolute (row ``m`` of a table of
+``nₘₐₓ`` rows, shown as initialised, N(0, 0.02²), never trained) and RoPE (turns the query and key) on
+the same input, one at a time; then compared like with like: the score ``qₘ · kₙ`` of one token ``x``
+as the query at position ``m`` and the key at position ``n`` (``qₘ`` is the query *at position m*, as
+clip 11 writes it: for RoPE ``qₘ = Rₘ q``) under each scheme.  Each scheme's map has its widest
+diagonal (where its score spreads most) outlined, and beside it a bar per outlined cell: how far its
+score is from the first one's, on an axis zoomed to that scheme's own values (so the learned table's small but real spread is
+visible, where on the map's shared scale it is not); then each scheme's largest spread along any
+diagonal against the pass line, with its verdict; the clip ends on RoPE's score, a function of
+``m − n`` alone, its identity and its verdict.
 
 What the picture shows (scales, figures, verdicts) is described once in
 ``scenes/figures/positions.py`` and shared with the still.
@@ -25,19 +31,21 @@ from manim import (
     FadeIn,
     FadeOut,
     ReplacementTransform,
-    Succession,
     VGroup,
 )
 
 from mathcore import learned_absolute_position, lecture_inputs, my_sinusoidal_position
 from mathcore.attention import matmul
 from mathcore.config import LectureConfig
-from mathcore.positions import apply_rope
+from mathcore.positions import LEARNED_STD, apply_rope
 from mathcore.scheme_compare import SchemeScores, scheme_scores
-from scenes.clips.c09_widgets import MatrixEquation, ScoreMap, Tabs, balanced_label, inline
+from scenes.clips.c09_widgets import MatrixEquation, ScoreMap, diagonal_rows, inline
 from scenes.figures.positions import (
     PASS_LINE,
     SCHEME_NAMES,
+    diagonal_distances,
+    distance_axis_top,
+    widest_diagonal,
     input_scale,
     score_formulas,
     score_scale,
@@ -52,7 +60,6 @@ from scenes.kit import (
     HIGHLIGHT,
     LABEL,
     SMALL,
-    VERIFIED,
     ClipScene,
     ColorBar,
     Heatmap,
@@ -67,6 +74,9 @@ from scenes.kit import (
     swap,
 )
 from scenes.kit import figure as theme_figure
+from scenes.kit.binding import claim, role
+from scenes.kit.layout import Region
+from scenes.kit.proofs import verdict as verdict_line
 
 
 @dataclass(frozen=True)
@@ -74,10 +84,12 @@ class SchemesData:
     """What clip 09 draws.
 
     Act 1: the same input ``X: (T, d)`` through each scheme: ``X + P`` (sinusoidal, ``P`` the first
-    ``T`` rows of ``PE``), ``X + E`` (learned rows looked up from a table of ``n_max``), ``RoPE(X Wq)``
-    (the queries ``Q = X Wq`` rotated; RoPE leaves X itself alone).  Act 2: ``scores`` holds, for the
-    first token ``x = X[0]``, the score ``q_m · k_n`` at every ``(m, n)`` of ``T_sim`` positions under
-    each scheme (``mathcore.scheme_compare``) and how far each grid is from depending on ``m − n``.
+    ``T`` rows of ``PE``), ``X + E`` (the first ``T`` rows of a learned table of ``n_max`` rows, as
+    initialised: ``N(0, 0.02²)``), ``RoPE(X Wq)`` (the queries ``X Wq`` turned; RoPE leaves X itself
+    alone).  Act 2: ``scores`` holds, for the first token ``x``, the score ``q_m · k_n`` at every
+    ``(m, n)`` of ``T_sim`` positions under each scheme (``mathcore.scheme_compare``) and how far each
+    grid is from depending on ``m − n``; ``distances[k]`` is, along the outlined diagonal
+    ``m − n = diag``, how far each cell's score is from the first cell's under scheme ``k``.
     """
 
     X: np.ndarray  # (T, d)
@@ -90,7 +102,8 @@ class SchemesData:
     n_max: int
     T_sim: int
     scores: SchemeScores
-    learned_std: float  # the table's measured standard deviation
+    diags: tuple[int, int, int]  # per scheme, its widest diagonal m − n = diags[k] (where its spread is largest)
+    distances: tuple[np.ndarray, np.ndarray, np.ndarray]  # per scheme, along that diagonal: distance from its first cell
     base: float
     cmap: str
 
@@ -98,23 +111,23 @@ class SchemesData:
 class ThreePositionalSchemes(ClipScene):
     """09 · Sinusoidal, learned-absolute and RoPE on the same input, then compared like with like.
 
-    A row of tabs names the scheme on screen.  Act 1: the input ``X`` stays put while each scheme
-    shows what it does to it.  Act 2: one score map, large, repainted scheme by scheme on one scale
-    (the score of one token as the query at ``m`` and the key at ``n``), each with its measured spread
-    along the diagonals; then the three spreads side by side on a log scale against the pass line;
-    the clip ends on RoPE's score, a function of ``m − n`` alone."""
+    Each beat names its scheme in bold.  Act 1: the input ``X``, once under each scheme's name,
+    then each scheme's equation in turn.  Act 2: one score map, large, repainted scheme by scheme on
+    one scale (the score of one token as the query at ``m`` and the key at ``n``), its widest diagonal
+    outlined, and beside it the outlined cells' distances from the first on that scheme's own axis,
+    with the scheme's verdict; then the three largest spreads on a log scale against the pass line;
+    the clip ends on RoPE's score, a function of ``m − n`` alone, with its identity and verdict."""
 
-    DIAG = 3  # the diagonal picked out: m − n = DIAG
+    STAGED = True
     KEYS = ("sinusoidal", "learned", "rope")
-    # why RoPE's score is relative: the two rotations meet as one, R_m^T R_n = R_(n - m)
-    DERIVATION = ("q_m dot k_n = (R_m W_q x)^T R_n W_k x", "= (W_q x)^T R_(n - m) W_k x")
+    # why RoPE's score is relative, as clip 11 writes it (q = W_q x, k = W_k x, the token's own, unturned)
+    DERIVATION = ("q_m dot k_n = (R_m q)^T (R_n k)", "= q^T R_(n - m) k")
     EQ_AT = 5  # the first line's glyphs before its "=" (q, m, ·, k, n): the second line's "=" goes under it
     PATHS = ("scores.sinusoidal", "scores.learned", "scores.rope")
+    SPREAD = 'max "spread"'  # the verdicts' formula (Typst): the largest spread along any diagonal
 
     @classmethod
     def build_data(cls, cfg: LectureConfig) -> SchemesData:
-        from mathcore import learned_absolute_table
-
         T, d, base = cfg.T, cfg.d, cfg.rope_base
         inp = lecture_inputs(T, d, cfg.seed)
         X = inp.X
@@ -122,49 +135,134 @@ class ThreePositionalSchemes(ClipScene):
         E = learned_absolute_position(T, d, cfg.n_max, cfg.seed)
         Q = matmul(X, inp.Wq)
         T_sim = min(cfg.T_heatmap, cfg.n_max)  # the learned table has no row past n_max: compare where all three exist
+        scores = scheme_scores(X[0], inp.Wq, inp.Wk, T_sim, base, cfg.n_max, cfg.seed)
+        diags = tuple(widest_diagonal(S) for S in scores.grids)
         return SchemesData(
             X=X, P=P, E=E, Q=Q, X_sin=X + P, X_learned=X + E, Q_rope=apply_rope(Q, base=base),
-            n_max=cfg.n_max, T_sim=T_sim,
-            scores=scheme_scores(X[0], inp.Wq, inp.Wk, T_sim, base, cfg.n_max, cfg.seed),
-            learned_std=float(np.std(learned_absolute_table(d, cfg.n_max, cfg.seed))), base=base, cmap=cfg.cmap_signed,
+            n_max=cfg.n_max, T_sim=T_sim, scores=scores, diags=diags,
+            distances=tuple(diagonal_distances(S, k) for S, k in zip(scores.grids, diags)), base=base,
+            cmap=cfg.cmap_signed,
         )
 
     def relative(self) -> tuple[bool, bool, bool]:
         return self.data.scores.relative()
 
+    # ------------------------------------------------------------------ what the words fill in
     def caption_values(self) -> dict:
         d = self.data
         spread = spread_figures(d)
         dep = [verdict(r) for r in self.relative()]
-        return {
+        values = {
             "T": d.X.shape[0], "d": d.X.shape[1], "n_max": numbers.count(d.n_max).text, "T_sim": d.T_sim,
-            "std": numbers.measure(d.learned_std).text, "diag": self.DIAG,
+            "sigma": f"{LEARNED_STD:g}", "diag_sin": d.diags[0], "diag_learned": d.diags[1],
             "spread_sin": spread[0].text, "spread_learned": spread[1].text, "spread_rope": spread[2].text,
             "dep_sin": dep[0], "dep_learned": dep[1], "dep_rope": dep[2],
-            "gram": numbers.measure(d.scores.gram_defect).text,
         }
+        if not hasattr(self, "copies"):  # the title card: nothing drawn yet
+            return values
+        T, width = d.X.shape
+        parts = [g[1] for g in self.schemes1]
+        values.update({
+            "T": claim(T, *self.copies), "d": claim(width, *self.copies),
+            "copies": claim("Three copies of one grid", *self.copies),
+            "sin_eq": claim("x_m plus PE_m equals their sum", *parts[0]),
+            "n_max": claim(numbers.count(d.n_max).text, self.descs[1]),
+            "sigma": claim(f"{LEARNED_STD:g}", self.descs[1]),
+            "E_grid": claim("The middle grid", parts[1][0]),
+            "E_rows": claim(T, parts[1][0]),
+            "rope_eq": claim("Two arrows", *self.schemes1[2][2]),
+            "grid": claim("A grid of scores", self.map.heat),
+            "T_sim": claim(d.T_sim, self.map.heat),
+            "overview": claim("each scheme's query", self.overview),
+            "diag_sin": claim(d.diags[0], self.diag_names[0]), "diag_learned": claim(d.diags[1], self.diag_names[1]),
+            "cells_sin": claim("The cells of its widest diagonal", self.outlines[0]),
+            "cells_learned": claim("another diagonal", self.outlines[1]),
+            "spread_sin": claim(spread[0].text, self.notes2[0].tallest, self.notes2[0].check),
+            "spread_learned": claim(spread[1].text, self.notes2[1].tallest, self.notes2[1].check),
+            "bars_sin": claim("yellow bars", self.notes2[0].bars),
+            "bars_learned": claim("its bars", self.notes2[1].bars),
+            "bars_rope": claim("the bars", self.notes2[2].bars),
+            "axis_learned": claim(numbers.tick(self.notes2[1].top), self.notes2[1].plot.y_tick_labels),
+            "verdict_sin": claim("a red cross", self.notes2[0].check),
+            "verdict_learned": claim("a red cross", self.notes2[1].check),
+            "verdict_rope": claim("a green tick", self.notes2[2].check),
+            "dep_sin": claim(dep[0], self.notes2[0].dep), "dep_learned": claim(dep[1], self.notes2[1].dep),
+            "dep_rope": claim(dep[2], self.notes2[2].dep),
+        })
+        if hasattr(self, "chart"):
+            tops = self.chart.tops
+            values.update({
+                "chart": claim("Three bars on a log scale", *self.chart[1]),
+                "spread_sin": claim(spread[0].text, tops[0]), "spread_learned": claim(spread[1].text, tops[1]),
+                "spread_rope": claim(spread[2].text, tops[2]),
+                "pass_line": claim("the dashed pass line", self.chart[3]),
+            })
+        else:
+            values["spread_rope"] = claim(spread[2].text, self.notes2[2].check)
+        if hasattr(self, "final"):
+            m, diag, name, take = self.final
+            values.update({
+                "rope_map": claim("RoPE's grid", m.heat), "identity": claim("the identity", take[0]),
+                "proof": claim(f"the verdict, {spread[2].text}", take[1]),
+                "spread_rope": claim(spread[2].text, take[1]),
+                "dep_rope": claim(dep[2], take[2]),
+            })
+        return values
 
     # ------------------------------------------------------------------ act 1: what each scheme does
-    def act_one(self, body) -> None:
-        """The input, and per scheme what meets it (middle) and what comes out (right), on one scale."""
+    def input_copies(self, body) -> VGroup:
+        """The input once under each scheme's name, as large as a column allows, one colour bar."""
         d = self.data
         T, width = d.X.shape
-        sc = self.in_scale = input_scale(d)
+        sc = self.in_scale
+        bar_w = ColorBar(sc, height=1.0).width + GAP.normal
+        lead = label(str(T - 1), size=SMALL).width + GAP.normal
+        name_h = math("x_m", size=LABEL).height + GAP.tight
+        head_h = label(SCHEME_NAMES[0], size=LABEL, weight="BOLD").height + GAP.small
+        copies = VGroup()
+        cols = Region(body.left, body.right - bar_w, body.bottom, body.top).columns(1, 1, 1, gap=GAP.small)
+        cell = min((body.height - name_h - head_h) / T, (cols[2].width - 2 * lead) / width, 1.2)
+        for k, col in enumerate(cols):
+            hm = shows(Heatmap(d.X, sc, cell_size=cell), "X")
+            x = col.center[0]
+            hm.move_to([x, body.center[1] + (name_h - head_h) / 2, 0.0])
+            idx = hm.index_labels("rows")
+            nm = names(math("x_m", size=LABEL).next_to(hm, DOWN, buff=GAP.tight), "X")
+            head = label(SCHEME_NAMES[k], size=LABEL, weight="BOLD").next_to(hm, UP, buff=GAP.small)
+            copies.add(VGroup(hm, nm, idx, head))  # in the order of the equation's input: heat, name, indices
+        self.copies = copies
+        hm = copies[2][0]
+        self.bar0 = ColorBar(sc, height=hm.height)
+        self.bar0.shift(np.array([hm.get_right()[0] + GAP.normal, hm.get_y(), 0.0]) - self.bar0.frame.get_left())
+        return copies
+
+    def act_one(self, body) -> None:
+        """Per scheme what meets the input (middle) and what comes out (right), on the inputs' scale."""
+        d = self.data
+        T, width = d.X.shape
+        sc = self.in_scale
         descs = (
             "adds a fixed pattern of sines and cosines, one row per position",
-            f"adds a learned row per position, from a table of {numbers.count(d.n_max).text} rows",
-            "adds nothing: it rotates each query and key by its position's angle",
+            f"adds row m of a table of {numbers.count(d.n_max).text} rows, as initialised: N(0, {LEARNED_STD:g}²)",
+            "adds nothing: turns the query at position m by m's angle",
         )
-        self.descs = VGroup(*[balanced_label(t, body.width, size=SMALL, color=DIM) for t in descs])
-        for f in self.descs:
-            body.place(f, UP)
-        act = body.below(max(self.descs, key=lambda f: f.height), gap=GAP.wide)
+        self.descs = VGroup()
+        for name, t in zip(SCHEME_NAMES, descs):
+            line = VGroup(label(name + ":", size=LABEL, color=FG, weight="BOLD"), label(t, size=LABEL, color=DIM))
+            line.arrange(RIGHT, buff=GAP.small, aligned_edge=DOWN)
+            if line.width > body.width:
+                line.scale_to_fit_width(body.width)
+            line.text = f"{name}: {t}"
+            self.descs.add(body.place(line, UP))
+        act = body.below(max(self.descs, key=lambda f: f.height), gap=GAP.small)
         bar_w = ColorBar(sc, height=1.0).width
-        bars, pipe = act.take_right(bar_w, gap=GAP.wide)
-        under = math("x_m + E_m", size=LABEL).height + GAP.normal
+        bars, pipe = act.take_right(bar_w, gap=GAP.normal)
+        under = math("q_m = R_m W_q x_m", size=LABEL).height + GAP.tight
         pipe = pipe.take_bottom(under, gap=0.0)[1]
+        pipe = pipe.take_top(math(N.position.math, size=LABEL).height, gap=GAP.tight)[1]  # room for m over the rows
         lead = max(label(str(T - 1), size=SMALL).width, math(N.position.math, size=LABEL).width) + GAP.normal
-        eq = MatrixEquation((T, width), pipe, op_width=math("R_m", size=LABEL).width + 2 * GAP.wide, lead=lead)
+        eq = MatrixEquation((T, width), pipe, op_width=math("R_m", size=LABEL).width + 2 * GAP.normal, lead=lead,
+                            max_cell=1.2)
         cell = eq.cell
 
         self.x_in = shows(Heatmap(d.X, sc, cell_size=cell).move_to(eq.centers[0]), "X")
@@ -172,15 +270,14 @@ class ThreePositionalSchemes(ClipScene):
         self.m_idx = self.x_in.index_labels("rows")
         self.m_name = math(N.position.math, size=LABEL, color=DIM).next_to(self.m_idx, UP, buff=GAP.tight)
         self.input1 = VGroup(self.x_in, self.x_name, self.m_idx, self.m_name)
-        self.input_home = self.input1.get_center().copy()
-        self.input_alone = np.array([pipe.center[0], self.input_home[1], 0.0])  # centred, before any scheme
         self.in_bar = ColorBar(sc, height=T * cell)
         self.in_bar.shift(np.array([bars.left, eq.centers[0][1], 0.0]) - self.in_bar.frame.get_left())
 
         pe_m, e_m = N.encoding.math, N.learned_row.math
-        middles = ((d.P, "P", pe_m), (d.E, "E", e_m), (d.Q, "Q", "q_m = W_q x_m"))
+        # the un-turned query of the token at m is W_q x_m; the query *at position m* is q_m = R_m W_q x_m (clip 11)
+        middles = ((d.P, "P", pe_m), (d.E, "E", e_m), (d.Q, "Q", "W_q x_m"))
         results = ((d.X_sin, "X_sin", f"x_m + {pe_m}"), (d.X_learned, "X_learned", f"x_m + {e_m}"),
-                   (d.Q_rope, "Q_rope", "R_m q_m"))
+                   (d.Q_rope, "Q_rope", "q_m = R_m W_q x_m"))
         self.schemes1 = []
         for k in range(3):
             parts = VGroup()
@@ -192,31 +289,57 @@ class ThreePositionalSchemes(ClipScene):
             else:
                 ops = VGroup()
                 for c, t in zip(eq.op_centers, ("W_q", "R_m")):
-                    a = Arrow(c + (eq.op_width / 2 - GAP.small) * LEFT, c + (eq.op_width / 2 - GAP.small) * RIGHT,
-                              buff=0, color=DIM, stroke_width=3)
+                    a = Arrow(c + (eq.op_width / 2 - GAP.tight) * LEFT, c + (eq.op_width / 2 - GAP.tight) * RIGHT,
+                              buff=0, color=FG, stroke_width=4)
                     ops.add(VGroup(a, math(t, size=LABEL).next_to(a, UP, buff=GAP.tight)))
             self.schemes1.append(VGroup(self.descs[k], parts, ops))
 
     # ------------------------------------------------------------------ act 2: the score, like with like
-    def notes(self, k: int) -> VGroup:
-        """Scheme ``k``'s query and key, its measured spread and what its score depends on, and one
-        line on why (the encodings alone, the fresh table, RoPE's identity)."""
+    def overview_notes(self) -> VGroup:
+        """Each scheme's query at position m (its key at n is the same with n), by name."""
+        rows = [column(label(n, size=LABEL, color=FG, weight="BOLD"), math(q, size=LABEL), gap="tight")
+                for n, (q, _) in zip(SCHEME_NAMES, score_formulas())]
+        return column(label("the query at position m", size=SMALL, color=DIM), *rows, gap="normal")
+
+    def notes(self, k: int, region: Region) -> VGroup:
+        """Scheme ``k`` beside its map: its query and key; the outlined cells' distances from the first
+        cell, one bar each, on an axis zoomed to this scheme's own values (its ticks say how far); its
+        verdict (the largest spread along any diagonal against the pass line) and what it depends on."""
         d = self.data
         rel = self.relative()[k]
-        ink = VERIFIED if rel else FG
         q, kk = score_formulas()[k]
-        pe_m, pe_n = N.encoding.math, N.encoding.math.replace("_m", "_n")
-        why = (
-            column(inline(f"${pe_m} dot {pe_n}$", "alone spreads by", color=VERIFIED),
-                   theme_figure(d.scores.gram_defect, size=SMALL, color=VERIFIED), gap="tight"),
-            inline("a fresh table: noise,", f"$sigma = {numbers.measure(d.learned_std).math}$", color=DIM),
-            self.identity(),
-        )[k]
-        return column(
-            column(math(q, size=LABEL), math(kk, size=LABEL), gap="small"),
-            column(label("largest spread along a diagonal", size=SMALL, color=DIM),
-                   theme_figure(spread_figures(d)[k], size=HEADING, color=ink), self.depends(rel), gap="tight"),
-            why, gap="normal")
+        head = column(label(SCHEME_NAMES[k], size=LABEL, color=FG, weight="BOLD"), math(q, size=LABEL),
+                      math(kk, size=LABEL), gap="small")
+        check = verdict_line(self.SPREAD, spread_figures(d)[k], rel, size=SMALL)
+        dep = self.depends(rel)
+        foot = column(check, dep, gap="small")
+        if foot.width > region.width:
+            foot.scale_to_fit_width(region.width)
+        top_r, rest = region.take_top(head.height, gap=GAP.normal)
+        bot_r, mid = rest.take_bottom(foot.height, gap=GAP.normal)
+        top_r.place(head, LEFT)
+        bot_r.place(foot, LEFT)
+        title = column(label("outlined cells, by m:", size=SMALL, color=DIM),
+                       label("distance from the first", size=SMALL, color=DIM), gap="hair")
+        title_r, mid = mid.take_top(title.height, gap=GAP.tight)
+        title_r.place(title, LEFT)
+        dist = d.distances[k]
+        ms = np.array(diagonal_rows(d.T_sim, d.diags[k]))
+        top = distance_axis_top(dist, self.score_scale.vmax)  # room over the tallest bar for its figure
+        step = 1 if len(ms) <= 10 else 2
+        plot = Plot.fitted(mid, (ms[0] - 0.6, ms[-1] + 0.6), (0.0, top), x_ticks=list(ms[::step]),
+                           y_ticks=[0.0, top], tick_format=numbers.tick)
+        bars = plot.bars(ms, dist, bar_width=0.6 * plot.width_units / (len(ms) + 0.2), colors=HIGHLIGHT)
+        for b in bars:
+            role(b, "highlight")
+        i = int(np.argmax(dist))
+        tallest = theme_figure(numbers.measure(float(dist[i])), size=SMALL).next_to(bars[i], UP, buff=GAP.tight)
+        tallest.shift(min(0.0, region.right - tallest.get_right()[0]) * RIGHT)  # the last bar's figure stays in the frame
+        g = VGroup(head, title, plot, bars, foot)
+        if not rel:
+            g.add(tallest)
+        g.head, g.plot, g.bars, g.tallest, g.check, g.dep, g.top = head, plot, bars, tallest, check, dep, top
+        return g
 
     def identity(self) -> VGroup:
         """RoPE's score in two steps, the second line's ``=`` under the first's."""
@@ -225,61 +348,68 @@ class ThreePositionalSchemes(ClipScene):
         b.shift((a[self.EQ_AT].get_left()[0] - b[0].get_left()[0]) * RIGHT)
         return VGroup(a, b)
 
-    def depends(self, rel: bool):
-        """What a score depends on, in words with its symbols typeset."""
-        ink = VERIFIED if rel else FG
+    def depends(self, rel: bool, size=LABEL):
+        """What a score depends on, in words with its symbols typeset (plain ink: the verdict carries the colour)."""
         if rel:
-            return inline("depends on", f"${N.offset.math}$", "only", size=LABEL, color=ink)
-        return inline("depends on", f"${N.position.math}$", "and", f"${N.other_position.math}$", size=LABEL, color=ink)
+            return inline("depends on", f"${N.offset.math}$", "only", size=size, color=FG)
+        return inline("depends on", f"${N.position.math}$", "and", f"${N.other_position.math}$", size=size, color=FG)
 
     def score_map(self, region, k: int) -> ScoreMap:
-        """The score map of scheme ``k`` fitted to ``region``, bound to its grid, the diagonal's name under it."""
+        """The score map of scheme ``k`` fitted to ``region``, bound to its grid (room under it for a diagonal's name)."""
         d = self.data
-        diag = math(f"{N.offset.math} = {self.DIAG}", size=SMALL, color=HIGHLIGHT)
-        m = ScoreMap(d.scores.grids[k], self.score_scale, region, names(math("q_m dot k_n"), self.PATHS[k]),
-                     foot=diag.height)
+        foot = math(f"{N.offset.math} = -10", size=LABEL).height
+        m = ScoreMap(d.scores.grids[k], self.score_scale, region, names(math("q_m dot k_n"), self.PATHS[k]), foot=foot)
         shows(m.heat, self.PATHS[k])
-        m.diag_name = diag.next_to(m.heat, DOWN, buff=GAP.tight).align_to(m.heat, RIGHT)
         return m
 
+    def outline(self, m: ScoreMap, k: int) -> tuple[VGroup, VGroup]:
+        """Scheme ``k``'s widest diagonal outlined on map ``m`` (the highlight), and its name under the map."""
+        off = self.data.diags[k]
+        boxes = m.diagonal(off)
+        for box in boxes:
+            role(box[1], "highlight")
+        name = role(math(f"{N.offset.math} = {numbers.tick(off)}", size=LABEL, color=HIGHLIGHT), "highlight")
+        name.next_to(m.heat, DOWN, buff=GAP.tight).align_to(m.heat, RIGHT)
+        return boxes, name
+
     def act_two(self, body) -> None:
-        self.score_scale = score_scale(self.data)
-        self.notes2 = [self.notes(k) for k in range(3)]
-        notes, main = body.take_right(max(n.width for n in self.notes2), gap=GAP.section)
-        for n in self.notes2:
-            notes.place(n, LEFT)
+        self.score_scale = score_scale(self.data, self.cfg)
+        main, notes = body.take_left(body.width - self.NOTES_W - GAP.wide, gap=GAP.wide)
         self.map = self.score_map(main, 0)
-        self.diag = self.map.diagonal(self.DIAG)
-        self.diag_name = self.map.diag_name
-        self.defs0 = self.notes2[0][0]
+        notes = Region(self.map.bar.get_right()[0] + GAP.wide, body.right, body.bottom, body.top)
+        self.notes2 = [self.notes(k, notes) for k in range(3)]
+        self.overview = self.overview_notes()
+        notes.place(self.overview, LEFT)
+        self.outlines, self.diag_names = zip(*[self.outline(self.map, k) for k in range(3)])
 
     # ------------------------------------------------------------------ the comparison and the takeaway
     def comparison(self, region) -> VGroup:
-        """The three spreads on a log axis, each bar named under it and its figure on top, the pass line
-        across (an exact zero, which a log axis has no place for, is marked on the floor)."""
+        """The three largest spreads on a log axis, each bar named under it and its verdict on top (✓ or ✗
+        and the figure), the pass line across (an exact zero is marked on the floor)."""
         d = self.data
         rel = self.relative()
         spreads = np.array(d.scores.defects)
         shown = spreads[spreads > 0]
         lo = int(np.floor(np.log10(min(shown.min(initial=PASS_LINE), PASS_LINE)))) - 1
         hi = int(np.ceil(np.log10(max(shown.max(initial=PASS_LINE), PASS_LINE)))) + 2  # room for the figures
-        step = max(1, int(round(numbers.nice_step(hi - lo, most=self.TICKS))))  # a round step: 10⁻¹⁰ is a tick
-        name_h = label(SCHEME_NAMES[0], size=SMALL).height
+        step = max(1, int(round(numbers.nice_step(hi - lo, most=self.TICKS))))
+        name_h = label(SCHEME_NAMES[0], size=LABEL).height + verdict_line("", 1.0, True, size=LABEL).height
         axis_name = "largest spread along a diagonal"
         tick_w = math(numbers.power(lo).math, size=SMALL).width
-        plot = Plot((-1, len(SCHEME_NAMES)), (10.0 ** lo, 10.0 ** hi), width=region.width - tick_w - GAP.normal,
+        plot = Plot((-0.6, len(SCHEME_NAMES) - 0.4), (10.0 ** lo, 10.0 ** hi), width=region.width - tick_w - GAP.normal,
                     height=region.height - name_h - label(axis_name, size=SMALL).height - 2 * GAP.normal, y_log=True,
                     y_ticks=[10.0 ** k for k in range(lo, hi + 1) if k % step == 0], y_label=axis_name)
         region.place(plot, DOWN + RIGHT)
         plot.shift((name_h + GAP.tight) * UP)
-        inks = [VERIFIED if r else DIM for r in rel]
+        inks = [FG if r else DIM for r in rel]
         marks = VGroup()
         for k, (v, ink) in enumerate(zip(spreads, inks)):
-            marks.add(plot.bars([k], [v], bar_width=plot.width_units / self.BAR_SHARE, colors=ink)[0] if v > 0
+            marks.add(plot.bars([k], [v], bar_width=plot.width_units / (len(SCHEME_NAMES) + 0.2) * self.BAR_SHARE,
+                                colors=ink)[0] if v > 0
                       else plot.exact_zero(k, color=ink, text=None))
-        tops = VGroup(*[theme_figure(f, size=SMALL, color=VERIFIED if r else FG).next_to(b, UP, buff=GAP.tight)
+        tops = VGroup(*[verdict_line("", f, r, size=LABEL).next_to(b, UP, buff=GAP.tight)
                         for f, r, b in zip(spread_figures(d), rel, marks)])
-        under = VGroup(*[label(n, size=SMALL, color=FG).next_to(plot.to_point(k, 10.0 ** lo), DOWN, buff=GAP.tight)
+        under = VGroup(*[label(n, size=LABEL, color=FG).next_to(plot.to_point(k, 10.0 ** lo), DOWN, buff=GAP.tight)
                          for k, n in enumerate(SCHEME_NAMES)])
         line = plot.hline(PASS_LINE, color=FG)
         line_name = label("pass line", size=SMALL, color=FG).next_to(line, UP, buff=GAP.hair).align_to(line, RIGHT)
@@ -291,42 +421,51 @@ class ThreePositionalSchemes(ClipScene):
     def body(self) -> None:
         d = self.data
         content = self.layout.content
-        self.tabs = Tabs(SCHEME_NAMES, content)
-        body = content.below(self.tabs, gap=GAP.normal)
+        self.in_scale = input_scale(self.cfg)
+        body = content
+        self.input_copies(body)
         self.act_one(body)
         self.act_two(body)
 
-        # act 1: the same input, large; each scheme in turn shows what it does to it
-        self.input1.move_to(self.input_alone)
-        self.beat("input", FadeIn(self.tabs), FadeIn(self.input1), FadeIn(self.in_bar))
+        # act 1: the same input under each scheme's name; then each scheme in turn shows what it does to it
+        self.beat("input", FadeIn(self.copies), FadeIn(self.bar0), subject=self.copies, why=self.SHAPE_WHY)
         for k, key in enumerate(self.KEYS):
             shown = self.schemes1[k]
-            if k == 0:  # the input steps aside first, then the scheme comes in beside it
-                anims = [Succession(self.input1.animate.move_to(self.input_home), FadeIn(shown))]
-            else:
-                anims = [swap(self.schemes1[k - 1], shown)]  # out, then in: never two schemes over each other
-            self.beat(key, *self.tabs.focus(k), *anims)
+            if k == 0:  # the first copy becomes the equation's input, the others leave (the copies keep their place)
+                moving = self.copies[0][:3].copy()  # its grid, name and indices become the input's; its heading goes
+                self.remove(self.copies[0])
+                self.add(moving, self.copies[0][3])
+                plays = [[AnimationGroup(ReplacementTransform(moving, VGroup(*self.input1[:3])), FadeIn(self.input1[3]),
+                                         FadeOut(self.copies[0][3]), FadeOut(self.copies[1:]),
+                                         ReplacementTransform(self.bar0, self.in_bar))], [FadeIn(shown)]]
+            else:  # out, then in: never two schemes over each other
+                plays = [[FadeOut(self.schemes1[k - 1])], [FadeIn(shown)]]
+            self.beat_plays(key, plays, run_time=0.8, subject=VGroup(self.input1, shown[1], shown[2]),
+                            why=self.SHAPE_WHY)
 
         # act 2: like with like: the score of one token at (m, n), the same map repainted per scheme
         m = self.map
         self.beat_plays("score", [[AnimationGroup(FadeOut(self.input1), FadeOut(self.schemes1[2]),
-                                                  FadeOut(self.in_bar),
-                                                  *self.tabs.focus(0))],
-                                  [AnimationGroup(FadeIn(m), FadeIn(self.defs0))]], run_time=1.2)
-        rest0 = VGroup(*self.notes2[0][1:])
-        self.beat("sin_spread", Create(self.diag), FadeIn(self.diag_name), FadeIn(rest0))
+                                                  FadeOut(self.in_bar))],
+                                  [AnimationGroup(FadeIn(m), FadeIn(self.overview))]], run_time=1.2, subject=m.heat)
+        self.beat("sin_spread", Create(self.outlines[0]), FadeIn(self.diag_names[0]), swap(self.overview, self.notes2[0]),
+                  subject=VGroup(m.heat, self.outlines[0]))
         for k in (1, 2):
             names(m.title, self.PATHS[k])
-            self.beat(f"{self.KEYS[k]}_score", *self.tabs.focus(k),
+            self.beat(f"{self.KEYS[k]}_score",
                       m.heat.animate_values(d.scores.grids[k], shows=self.PATHS[k]),
-                      swap(self.notes2[k - 1] if k > 1 else VGroup(self.defs0, rest0), self.notes2[k]))
+                      swap(VGroup(self.outlines[k - 1], self.diag_names[k - 1]), VGroup(self.outlines[k], self.diag_names[k])),
+                      swap(self.notes2[k - 1], self.notes2[k]), subject=VGroup(m.heat, self.outlines[k]))
 
         # the comparison that matters: the three spreads, measured, against the pass line
-        self.chart = self.comparison(content)  # the tabs leave with the last map: the chart takes the frame
+        self.chart = self.comparison(content)
         key = "compare" if self.relative() == (False, False, True) else "compare_other"
-        self.beat_plays(key, [[AnimationGroup(FadeOut(m), FadeOut(self.diag), FadeOut(self.diag_name),
-                                              FadeOut(self.notes2[2]), FadeOut(self.tabs))],
-                              [AnimationGroup(FadeIn(self.chart), FadeIn(self.chart.tops))]], run_time=1.2)
+        self.beat_plays(key, [[AnimationGroup(FadeOut(m), FadeOut(self.outlines[2]), FadeOut(self.diag_names[2]),
+                                              FadeOut(self.notes2[2]))],
+                              [AnimationGroup(FadeIn(self.chart), FadeIn(self.chart.tops))]], run_time=1.2,
+                        subject=VGroup(self.chart, self.chart.tops),
+                        why={"empty": "three measured spreads on one log axis: the room between and over the bars is "
+                                      "the axis, 10⁻¹⁵ to 10⁰, they are read against"})
 
     def takeaway(self) -> VGroup:
         return self.final
@@ -335,27 +474,35 @@ class ThreePositionalSchemes(ClipScene):
         return "close" if self.relative()[2] else "close_other"
 
     def closing(self) -> None:
-        """RoPE's score map back, larger now the tabs are gone, its diagonal outlined, beside the identity
-        that makes it relative and its measured spread (the bar's figure, brought forward)."""
+        """RoPE's score map back, its diagonal outlined, beside the identity that makes it relative (as clip 11
+        writes it), its verdict (the chart's, brought forward) and what it depends on."""
         d = self.data
         rel = self.relative()[2]
         content = self.layout.content
-        eq = self.identity()
-        head = label("largest spread along a diagonal", size=SMALL, color=DIM)
-        fig = theme_figure(spread_figures(d)[2], size=HEADING, color=VERIFIED if rel else FG)
-        dep = self.depends(rel)
-        take = column(eq, column(head, fig, gap="tight"), dep, gap="wide")
-        notes, main = content.take_right(take.width, gap=GAP.section)
-        notes.place(take, LEFT)
+        eq = VGroup(*self.identity(), math("q = W_q x, quad k = W_k x", size=LABEL, color=DIM))
+        eq[2].next_to(eq[1], DOWN, buff=GAP.normal).align_to(eq[0], LEFT)
+        check = verdict_line(self.SPREAD, spread_figures(d)[2], rel, size=LABEL)
+        dep = self.depends(rel, size=HEADING)
+        take = column(eq, check, dep, gap="wide")
+        probe = self.score_map(content, 2)  # the map as large as the height allows: the rest is the notes'
+        room = content.width - (probe.bar.get_right()[0] - content.left) - GAP.wide
+        take.scale(min(room / take.width, self.TAKE_MAX))
+        main, notes = content.take_left(content.width - take.width - GAP.wide, gap=GAP.wide)
         m = self.score_map(main, 2)
-        diag = m.diagonal(self.DIAG)
-        self.final = VGroup(m, diag, m.diag_name, take)
+        notes.place(take, LEFT)
+        diag, diag_name = self.outline(m, 2)
+        self.final = VGroup(m, diag, diag_name, take)
         self.beat_plays(self.closing_key(), [
             [AnimationGroup(FadeOut(self.chart), FadeOut(VGroup(self.chart.tops[0], self.chart.tops[1])),
-                            ReplacementTransform(self.chart.tops[2], fig))],
-            [AnimationGroup(FadeIn(m), Create(diag), FadeIn(m.diag_name), FadeIn(eq), FadeIn(head), FadeIn(dep))]],
-            run_time=1.2, hold=self.CLOSING_HOLD)
+                            ReplacementTransform(self.chart.tops[2], check))],
+            [AnimationGroup(FadeIn(m), Create(diag), FadeIn(diag_name), FadeIn(eq), FadeIn(dep))]],
+            run_time=1.2, hold=self.CLOSING_HOLD, subject=VGroup(m.heat, diag, take))
 
-    BAR_SHARE = 6  # a bar is this many times narrower than the plot
+    # act 1 draws three T × d matrices in a row, each as large as the frame allows: for a short, wide input
+    # (T = 3, d = 6 of the corner configs) the row of matrices is width-bound and cannot fill half the frame
+    SHAPE_WHY = {"empty": "three T × d matrices side by side, each as large as the frame's width or height allows: "
+                          "the input's shape, not the staging, sets how much of the frame they fill"}
+    TAKE_MAX = 1.3  # the closing notes may grow this much into the room the map leaves
+    NOTES_W = 5.0  # the notes beside a score map: its formulas, its bars, its verdict
+    BAR_SHARE = 0.55  # a bar's share of its slot
     TICKS = 6  # at most this many steps between the log axis's labels
-

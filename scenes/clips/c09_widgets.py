@@ -3,49 +3,19 @@
 from __future__ import annotations
 
 import numpy as np
-from manim import ORIGIN as ORIGIN_
 from manim import RIGHT as RIGHT_
-from manim import UP as UP_
 from manim import Mobject, VGroup
 
 from scenes.kit.compose import GAP
-from scenes.kit.motion import dim, undim
 from scenes.kit.theme import DIM, FG
-
-
-def balanced_label(text: str, max_width: float, size: float, color=FG, gap: float = 0.1) -> VGroup:
-    """``text`` on one line if it fits ``max_width``, else on two lines split at the word
-    boundary that balances them (a few measurements, where greedy wrapping measures every
-    prefix).  Falls back to :func:`scenes.kit.layout.fit_label` if two lines still overflow."""
-    from manim import DOWN
-
-    from scenes.kit.layout import fit_label
-    from scenes.kit.theme import label
-
-    one = label(text, size=size, color=color)
-    if one.width <= max_width:
-        g = VGroup(one)
-    else:
-        words = text.split()
-        cuts = sorted(range(1, len(words)), key=lambda k: abs(len(" ".join(words[:k])) - len(" ".join(words[k:]))))
-        g = None
-        for k in cuts[:3]:
-            lines = [label(" ".join(words[:k]), size=size, color=color), label(" ".join(words[k:]), size=size, color=color)]
-            if max(ln.width for ln in lines) <= max_width:
-                g = VGroup(*lines).arrange(DOWN, buff=gap)
-                break
-        if g is None:
-            return fit_label(text, max_width, size=size, color=color, max_lines=2, align=ORIGIN_)
-    g.text = text
-    return g
 
 
 class ScoreMap(VGroup):
     """A square ``(T, T)`` map of something of two positions (row ``m``, column ``n``) fitted to ``region``:
-    ``title`` over it, ``m ↓`` down its left side from the top, ``n →`` under it from the left (leaving
-    the rest of the line under it, ``foot`` tall, for a label on the data), its colour bar at its
-    right; the map is as large as the region's height (or width) allows.  :meth:`diagonal` outlines
-    the cells ``m − n = k``."""
+    ``title`` over it, ``m ↓`` down its left side from the top, ``n →`` under it from the left (leaving the
+    rest of the line under it, ``foot`` tall, for a label on the data), its colour bar at its right; the
+    map is as large as the region's height (or width) allows.
+    :meth:`diagonal` outlines the cells ``m − n = k``."""
 
     def __init__(self, values, scale, region, title: Mobject, foot: float = 0.0, **kw):
         from manim import DOWN, LEFT, UP
@@ -65,56 +35,31 @@ class ScoreMap(VGroup):
         self.heat = Heatmap(v, scale, cell_size=side / T)
         self.heat.move_to([region.left + self.m_name.width + GAP.tight + side / 2,
                            region.top - title.height - GAP.tight - side / 2, 0])
-        self.title = title.next_to(self.heat, UP, buff=GAP.tight)
         self.m_name.next_to(self.heat, LEFT, buff=GAP.tight).align_to(self.heat, UP)
         self.n_name.next_to(self.heat, DOWN, buff=GAP.tight).align_to(self.heat, LEFT)
         self.bar = ColorBar(scale, height=side)
         self.bar.shift((self.heat.get_right()[0] + GAP.normal - self.bar.frame.get_left()[0]) * RIGHT_
                        + (self.heat.get_y() - self.bar.frame.get_y()) * UP)
+        self.title = title.next_to(self.heat, UP, buff=GAP.tight)
         self.add(self.heat, self.title, self.m_name, self.n_name, self.bar)
 
     def diagonal(self, k: int, color=None) -> VGroup:
-        """Outlines of the cells ``(m, m − k)``: one diagonal, where a relative score is constant."""
+        """Outlines of the cells ``(m, m − k)`` (``k`` of either sign): one diagonal, where a relative score is
+        constant."""
         from scenes.kit.theme import BG, HIGHLIGHT
 
         T = self.heat.values.shape[0]
         out = VGroup()
-        for m in range(k, T):  # a dark halo under the highlight: it reads on every colour of every colormap
+        for m in diagonal_rows(T, k):  # a dark halo under the highlight: it reads on every colour of every colormap
             c = self.heat.cell(m, m - k)
             out.add(VGroup(c.copy().set_fill(opacity=0).set_stroke(BG, 7),
                            c.copy().set_fill(opacity=0).set_stroke(color or HIGHLIGHT, 3.5)))
         return out
 
 
-class Tabs(VGroup):
-    """The subjects a clip goes through, named side by side over ``region`` (one column each, a rule
-    under every name): :meth:`focus` brings one forward and dims the others.  Neutral ink: the names
-    say which is which, no colour stands for a subject."""
-
-    def __init__(self, names, region, size=None, **kw):
-        from manim import Line
-
-        from scenes.kit.layout import Region
-        from scenes.kit.theme import LABEL, label
-
-        super().__init__(**kw)
-        h = label(names[0], size=size or LABEL, weight="BOLD").height + GAP.small
-        strip = Region(region.left, region.right, region.top - h, region.top, "tabs")
-        self.columns = strip.columns(*([1] * len(names)), gap=GAP.small)
-        self.heads, self.rules = VGroup(), VGroup()
-        for name, col in zip(names, self.columns):
-            t = col.place(label(name, size=size or LABEL, color=FG, weight="BOLD"), UP_)
-            self.heads.add(t)
-            self.rules.add(Line([col.left, col.bottom, 0], [col.right, col.bottom, 0], stroke_color=DIM,
-                                stroke_width=2))
-        self.tabs = [VGroup(t, r) for t, r in zip(self.heads, self.rules)]
-        self.bottom = strip.bottom
-        self.add(*self.tabs)
-
-    def focus(self, k: int, level: float | None = None) -> list:
-        from scenes.kit.compose import DIMMED
-
-        return [undim(t) if j == k else dim(t, level=DIMMED if level is None else level) for j, t in enumerate(self.tabs)]
+def diagonal_rows(T: int, k: int) -> range:
+    """The rows ``m`` of a ``(T, T)`` grid's cells ``(m, m − k)``, top to bottom."""
+    return range(max(0, k), min(T, T + k))
 
 
 class MatrixEquation:

@@ -378,10 +378,10 @@ class PositionalDilution(ClipScene):
             self.beat("axes", FadeIn(self.formula), FadeIn(self.kind), Create(S.panels[0].axes), FadeIn(S.panels[0].grid),
                       FadeIn(S.panels[0].y_tick_labels), FadeIn(S.x_tick_labels), FadeIn(S.x_axis_label),
                       FadeIn(P.solo_zero), Create(P.solo_curve), FadeIn(P.solo_label), run_time=2.2,
-                      subject=VGroup(S, P.solo_curve, P.solo_label, P.solo_zero), why=flat)
+                      subject=VGroup(S, P.solo_curve, P.solo_label, P.solo_zero), why={**self.FULL_PANELS, **flat})
             self.beat(self.variant("first"), Create(P.swing), FadeIn(self.swing_label), run_time=1.0,
                       subject=VGroup(S, P.solo_curve, P.solo_label, P.solo_zero, P.swing, self.swing_label),
-                      why=flat)
+                      why={**self.FULL_PANELS, **flat})
             axes = [AnimationGroup(FadeIn(p.axes), FadeIn(p.grid), FadeIn(p.y_tick_labels)) for p in self.panels]
             self.solo_on = False
             self.beat(self.variant("wider"), FadeOut(P.swing), FadeOut(self.swing_label), FadeOut(VGroup(S, P.solo_zero)), *axes,
@@ -396,15 +396,15 @@ class PositionalDilution(ClipScene):
             axes = [AnimationGroup(Create(p.axes), FadeIn(p.grid), FadeIn(p.y_tick_labels)) for p in self.panels]
             self.beat("axes", FadeIn(self.formula), FadeIn(self.kind), *axes, FadeIn(self.stack.x_tick_labels),
                       FadeIn(self.stack.x_axis_label), FadeIn(P.zeros), Create(self.curves[first]),
-                      FadeIn(self.width_labels[first]), run_time=2.2, subject=P, why=flat)
+                      FadeIn(self.width_labels[first]), run_time=2.2, subject=P, why={**self.FULL_PANELS, **flat})
             self.beat(self.variant("first"), Create(P.swing), FadeIn(self.swing_label), run_time=1.0,
-                      subject=VGroup(P, P.swing, self.swing_label), why=flat)
+                      subject=VGroup(P, P.swing, self.swing_label), why={**self.FULL_PANELS, **flat})
             self.beat("rule", FadeOut(P.swing), FadeOut(self.swing_label), FadeIn(self.rule, shift=GAP.small * DOWN), run_time=1.0,
-                      subject=VGroup(self.rule, P), why=flat)
+                      subject=VGroup(self.rule, P), why={**self.FULL_PANELS, **flat})
         self.beat(self.variant("marks"),
                   LaggedStart(*[AnimationGroup(FadeIn(self.markers[k]), FadeIn(self.onset_values[k])) for k in
                                 d.by_width()], lag_ratio=0.4), run_time=2.0,
-                  subject=VGroup(self.rule, P, self.markers, self.onset_values), why=flat)
+                  subject=VGroup(self.rule, P, self.markers, self.onset_values), why={**self.FULL_PANELS, **flat})
         # the panels become lanes: the curves go, each lane shows what its curve measured
         self.lanes_on = True
         bottom = self.stack.bottom

@@ -20,7 +20,7 @@ from manim import (
 from scenes.figures.extrapolation import share_percent as share_text
 from scenes.kit import numbers
 from scenes.kit.compose import GAP
-from scenes.kit.layout import LayoutError, Region
+from scenes.kit.layout import SAFE, LayoutError, Region
 from scenes.kit.plots import MARK, STROKE, Plot, _decades, bar, vertical
 from scenes.kit.binding import role
 from scenes.kit.theme import DIM, FG, HIGHLIGHT, LABEL, SMALL, label, math
@@ -274,6 +274,9 @@ class TwinLanes(VGroup):
                 pair.arrange(RIGHT, buff=GAP.small)
                 pair[1].align_to(pair[0], DOWN)
             pair.move_to(ol, aligned_edge=LEFT).set_y(P.centres[k])
+            over = pair.get_right()[0] - SAFE.right
+            if over > 0:  # a long m* and its share on one line: both kept inside the frame
+                pair.shift(over * LEFT)
             lab.move_to(pair[1])
             self.onset_spots[k] = pair[0].get_center()
         # the key over the top lane: what the colour and the grey columns mean

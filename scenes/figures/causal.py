@@ -51,7 +51,6 @@ CAUSAL_CODE = "mask = np.tri(T, dtype=bool)\nS[~mask] = -np.inf\nA = softmax(S, 
 M, NN = N.position.math, N.other_position.math  # a query's position m, a key's position n
 MN = f"{M} {NN}"  # the subscript of an entry: row m, column n
 T_ = N.prefix_length.math  # a prefix length t
-SLICE = 'class("normal", :)'  # Typst: the colon of a slice, without a relation's spacing
 
 
 def bar_ticks(scale: ColorScale) -> dict:
@@ -61,14 +60,34 @@ def bar_ticks(scale: ColorScale) -> dict:
     return {"cbar_ticks": t, "cbar_ticklabels": tuple(numbers.tick(v) for v in t)}
 
 
-def upto(name: str, t: str = T_) -> str:
-    """Typst for the first ``t`` rows of ``name`` (``X[:t]``), with no stray spaces."""
-    return f"{name} [{SLICE} {t}]"
+def passes_tex(t: int) -> str:
+    r""":func:`passes` in mathtext (the stills): ``\mathrm{Attn}(x_0, \ldots, x_{t-1})``."""
+    if t <= 3:
+        return r"\mathrm{Attn}(" + ", ".join(f"x_{{{k}}}" for k in range(t)) + ")"
+    return rf"\mathrm{{Attn}}(x_0, \ldots, x_{{{t - 1}}})"
 
 
-# the outputs the causal clips compare (Typst, mathtext)
-Y_FULL = ('Y_"full"', r"Y_{\mathrm{full}}")
-Y_PREFIX = ('Y_"prefix"', r"Y_{\mathrm{prefix}}")
+def passes(t: int) -> str:
+    """Typst for the causal pass over the first ``t`` tokens: ``Attn(x_0, …, x_(t−1))`` (``Attn(x_0)`` for
+    one token, ``Attn(x_0, x_1)`` for two): lecture notation, never a slice."""
+    if t <= 1:
+        return '"Attn"(x_0)'
+    if t <= 3:
+        return '"Attn"(' + ", ".join(f"x_{k}" for k in range(t)) + ")"
+    return f'"Attn"(x_0, dots, x_{t - 1})'
+
+
+def prefix_row(n: str, t=T_) -> str:
+    """Typst for row ``n`` of the pass over the first ``t`` tokens: ``y_n^((t))`` (the superscript counts the
+    tokens the pass read; the full pass's rows are plain ``y_n``)."""
+    return f"{n_sub('y', n)}^(({t}))"
+
+
+def n_sub(name: str, n: str) -> str:
+    return f"{name}_{n}" if len(str(n)) == 1 else f"{name}_({n})"
+
+
+# the outputs the KV cache compares (Typst, mathtext)
 Y_CACHED = ('Y_"cached"', r"Y_{\mathrm{cached}}")
 Y_RECOMPUTE = ('Y_"full"', r"Y_{\mathrm{full}}")  # a full recompute, at every step, of the tokens so far
 
@@ -144,17 +163,19 @@ def masked_softmax(data, cfg) -> FigureStill:
 
 
 # ====================================================================== 04
-def prefix_scales(data) -> dict[str, ColorScale]:
-    """Clip 04's scale: the full and the prefix outputs on one diverging scale ending at a round value."""
-    s = ColorScale.symmetric(data.cmap_signed, [data.Y_full, data.Y_prefix])
-    return {"Y_full": s, "Y_prefix": s}
+def prefix_scales(data, cfg) -> dict[str, ColorScale]:
+    """Clip 04's scales, the deck's (``kit.scales``): the full and the prefix outputs on the "outputs" scale;
+    the weights and values of the inference picture on the "weights" and "inputs" scales."""
+    outs = scales.scale("outputs", cfg)
+    return {"Y_full": outs, "Y_prefix": outs, "A": scales.scale("weights", cfg), "V": scales.scale("inputs", cfg)}
 
 
 def prefix_proofs(data) -> tuple[Proof, Proof]:
     """The fixed-order kernel: every prefix's outputs are the full outputs' first rows, exactly; the
-    same check with a BLAS matmul kernel, honestly measured."""
-    f = f'max_{T_} lr(|{upto(Y_FULL[0])} - "Attn"({upto("X")})|)'
-    tex = r"\max_t\,|Y_{\mathrm{full}}[\!:\!t] - \mathrm{Attn}(X[\!:\!t])|"
+    same check with a BLAS matmul kernel, honestly measured.  Lecture notation: ``y_n^((t))`` is row ``n``
+    of the pass over the first ``t`` tokens, ``y_n`` the full pass's."""
+    f = f"max_({T_}, thin n < {T_}) lr(|{prefix_row('n')} - y_n|)"
+    tex = r"\max_{t,\,n<t}\,|y_n^{(t)} - y_n|"
     return Proof(f, tex, data.max_fixed, exact_claim=True), Proof(f, tex, data.max_blas)
 
 
@@ -162,24 +183,26 @@ def prefix_proofs(data) -> tuple[Proof, Proof]:
 def prefix_rows(data, cfg) -> FigureStill:
     """04 · The prefix's outputs are the full outputs' first rows: 0 (exact) for every t (and BLAS's ~10⁻¹⁶)."""
     T, d = data.Y_full.shape
-    sc = prefix_scales(data)
+    sc = prefix_scales(data, cfg)
     few = T <= 6
     feats = tuple(str(j) for j in range(d))
-    full = HeatmapPanel(data.Y_full, sc["Y_full"], title=f"${Y_FULL[1]}$: all {T} tokens", annotate=few, decimals=2,
-                   colorbar=None, yticks=tokens(range(T), "y"), ytick_colors=token_roles(range(T)), xticks=feats,
-                   boxes=(CellBox((0, T - 2), (0, d - 1), "good", width=2.0), CellBox((T - 1, T - 1), (0, d - 1), "accent")))
-    pre = HeatmapPanel(data.Y_prefix, sc["Y_prefix"], title=f"${Y_PREFIX[1]}$: the first {T - 1}", annotate=few,
-                  decimals=2, colorbar="output", **bar_ticks(sc["Y_prefix"]), yticks=tokens(range(T - 1), "y"),
+    full = HeatmapPanel(data.Y_full, sc["Y_full"], title=f"${passes_tex(T)}$: all {T} tokens", annotate=few,
+                   decimals=2, colorbar=None, yticks=tokens(range(T), "y"), ytick_colors=token_roles(range(T)),
+                   xticks=feats, boxes=(CellBox((0, T - 2), (0, d - 1), "dim", width=2.0),
+                                        CellBox((T - 1, T - 1), (0, d - 1), "accent")))
+    pre = HeatmapPanel(data.Y_prefix, sc["Y_prefix"], title=f"${passes_tex(T - 1)}$: the first {T - 1}", annotate=few,
+                  decimals=2, colorbar="output", **bar_ticks(sc["Y_prefix"]),
+                  yticks=tuple(f"$y_{{{n}}}^{{({T - 1})}}$" for n in range(T - 1)),
                   ytick_colors=token_roles(range(T - 1)),
-                  xticks=feats, boxes=(CellBox((0, T - 2), (0, d - 1), "good", width=2.0),))
+                  xticks=feats, boxes=(CellBox((0, T - 2), (0, d - 1), "dim", width=2.0),))
     values = np.concatenate([data.defects_fixed, data.defects_blas])
     lo = log_floor(values, lowest=-17)
     pos = values[values > 0]
     hi = max(-14, int(np.ceil(np.log10(pos.max()) + 1e-9))) if pos.size else -14
     chart = BarsPanel(tuple(str(t) for t in range(1, T + 1)), (
-        BarGroup("fixed order", data.defects_fixed, "good"),
+        BarGroup("fixed order", data.defects_fixed, "fg"),
         BarGroup("BLAS matmul", data.defects_blas, "accent"),
-    ), xlabel="prefix length $t$", ylabel=r"$\max\,|Y_{\mathrm{full}}[\!:\!t] - \mathrm{Attn}(X[\!:\!t])|$", y_log=True,
+    ), xlabel="prefix length $t$", ylabel=r"$\max_{n<t}\,|y_n^{(t)} - y_n|$", y_log=True,
         ylim=(10.0 ** lo, 10.0 ** hi), legend="upper right", title="every prefix, both kernels")
     a, b, c = data.sum_terms
     left, right = data.sum_orders

@@ -13,7 +13,7 @@ import numpy as np
 from mathcore.scheme_compare import OFFSET_TOL
 from scenes.kit import numbers
 from scenes.kit.notation import N
-from scenes.stills.spec import FigureStill, HeatmapPanel, TextLine, PlotPanel, Series, TextPanel
+from scenes.stills.spec import CellBox, FigureStill, HeatmapPanel, TextLine, PlotPanel, Series, TextPanel
 from scenes.stills.text import sci
 from scenes.kit.theme import ColorScale
 
@@ -56,16 +56,48 @@ def sample_check(data) -> tuple[numbers.Figure, bool]:
 
 
 # ====================================================================== the description: 09
-def input_scale(data) -> ColorScale:
-    """Clip 09's act 1: one diverging scale for every matrix it shows (the input, what each scheme
-    adds or multiplies, and each result), ending at a round value."""
-    shown = [data.X, data.P, data.E, data.Q, data.X_sin, data.X_learned, data.Q_rope]
-    return ColorScale.symmetric(data.cmap, shown)
+def input_scale(cfg) -> ColorScale:
+    """Clip 09's act 1: the deck's scale for the inputs (the input, what each scheme adds or multiplies,
+    and each result: ``kit.scales`` counts the tokens with their positions and the turned queries among
+    the inputs)."""
+    from scenes.kit.scales import scale
+
+    return scale("inputs", cfg)
 
 
-def score_scale(data) -> ColorScale:
-    """Clip 09's act 2: the three schemes' scores are one quantity, so one scale over all three."""
-    return ColorScale.symmetric(data.cmap, list(data.scores.grids))
+def score_scale(data, cfg) -> ColorScale:
+    """Clip 09's act 2: the three schemes' scores are one quantity, so one scale over all three (the
+    deck's "scheme scores", made from the grids the clip and its still show)."""
+    from scenes.kit.scales import scale
+
+    return scale("scheme scores", cfg, values=list(data.scores.grids))
+
+
+def widest_diagonal(S) -> int:
+    """The offset ``k = m − n`` of the diagonal of a score grid ``S`` along which the score spreads most
+    (the first such, from the bottom-left corner): where its ``toeplitz_defect`` is reached.  Rounding
+    noise picks no diagonal: a grid that spreads less than the pass line everywhere (a relative score)
+    gets ``m − n = 1``, the longest diagonal off the main one."""
+    T = np.asarray(S).shape[0]
+    spreads = [float(diagonal_distances(S, k).max()) for k in range(T - 1, -T, -1)]
+    if max(spreads) < PASS_LINE:
+        return 1
+    return T - 1 - int(np.argmax(spreads))
+
+
+def distance_axis_top(distances, score_vmax: float) -> float:
+    """The top of the axis a scheme's distances stand on: a round value a third over the tallest, so the
+    spread fills most of the axis whatever its size (the learned table's 0.42 as much as sinusoidal's
+    7.9); a relative scheme's rounding noise sits on an axis a hundredth of the score scale's end."""
+    return numbers.nice_ceil(max(float(np.max(distances)) * 1.3, float(score_vmax) / 100))
+
+
+def diagonal_distances(S, k: int) -> np.ndarray:
+    """Along the diagonal ``m − n = k`` of a score grid ``S``, how far each cell's score is from the first
+    cell's: ``|S[m, m − k] − S[k, 0]|`` for ``m = k … T − 1`` (its largest is that diagonal's share of
+    ``toeplitz_defect``)."""
+    diag = np.diagonal(np.asarray(S, dtype=float), offset=-int(k))
+    return np.abs(diag - diag[0])
 
 
 def spread_figures(data) -> tuple[numbers.Figure, ...]:
@@ -160,17 +192,26 @@ def scores(data, cfg) -> FigureStill:
     """09 · One token's score as the query at m and the key at n, under each scheme, on one scale;
     only RoPE's depends on m − n alone (Toeplitz, measured)."""
     sc = data.scores
-    scale = score_scale(data)
+    scale = score_scale(data, cfg)
     rel = sc.relative()
     Ts = data.T_sim
     step = 3 if Ts > 8 else 1
     ticks = tuple(str(m) for m in range(Ts))
     panels = {}
     for k, key in enumerate("ABC"):
+        off = widest_diagonal(sc.grids[k])
+        rows = [m for m in range(Ts) if 0 <= m - off < Ts]
+        boxes = tuple(CellBox((m, m), (m - off, m - off), color="accent", width=1.6) for m in rows)
         panels[key] = HeatmapPanel(
             sc.grids[k], scale, title=SCHEME_NAMES[k], colorbar="score" if k == 2 else None, xticks=ticks,
             yticks=ticks, tick_step=step, ylabel="position $m$" if k == 0 else "", xlabel="position $n$",
-            **(cbar(scale) if k == 2 else {}))
+            boxes=boxes, **(cbar(scale) if k == 2 else {}))
+        dist = diagonal_distances(sc.grids[k], off)
+        top = distance_axis_top(dist, scale.vmax)
+        panels["GHI"[k]] = PlotPanel(
+            (Series(dist, np.array(rows, dtype=float), "", "accent", "bars", width=0.6),),
+            title=f"$m - n = {off}$", xlabel="$m$", ylim=(0.0, top), yticks=(0.0, top),
+            yticklabels=("0", numbers.tick(top)), xlim=(rows[0] - 0.6, rows[-1] + 0.6), legend="", grid=False)
         panels["DEF"[k]] = TextPanel((
             TextLine(SCORE_TEX[k], size=9.5),
             TextLine(measured("spread", sc.defects[k]), size=9.5, space_before=4, color="good" if rel[k] else "fg"),
@@ -178,9 +219,9 @@ def scores(data, cfg) -> FigureStill:
         ))
     return FigureStill(
         "scores", "Three positional schemes, compared on the score they give one token",
-        panels, mosaic="ABC;DEF", size=(7.0, 4.4), height_ratios=(1.0, 0.36),
-        subtitle=f"$q_m\\cdot k_n$ for one token at positions $m$ and $n$ ({Ts} of each); spread: the largest "
-                 "change along a diagonal",
+        panels, mosaic="ABC;GHI;DEF", size=(7.0, 5.6), height_ratios=(1.0, 0.42, 0.36),
+        subtitle=f"$q_m\\cdot k_n$ of one token at positions $m$ and $n$ ({Ts} of each); below, the outlined "
+                 "diagonal: each cell's distance from the first (the largest: the spread)",
         proof=(measured("RoPE: $q_m\\cdot k_n$ depends only on $m - n$: spread", sc.defects[2])
                + ", below the $10^{-10}$ pass line" * rel[2],),
         proof_color="good" if rel[2] else "bad",

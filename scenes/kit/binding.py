@@ -65,6 +65,14 @@ def claim(value, *mobs) -> Claim:
     return Claim(value, *mobs)
 
 
+def claim_built(out: dict, owner, name: str, value, *attrs: str) -> None:
+    """``out[name] = claim(value, ...)`` over ``owner``'s attributes ``attrs``, once all of them are built (a
+    clip's ``caption_values`` is also called at its title card, before anything that shows the value exists)."""
+    mobs = [getattr(owner, a, None) for a in attrs]
+    if all(m is not None for m in mobs):
+        out[name] = claim(value, *mobs)
+
+
 def role(mob, name: str):
     """Declare what ``mob`` is drawn in a concept colour *for* (``theme.CONCEPT_COLORS``: "highlight",
     "verified", "failed", "query", …); returns ``mob``.  The audit reports an element drawn in a concept

@@ -103,7 +103,9 @@ def _lecture_values(T: int, d: int, seed: int, base: float = 10000.0) -> dict[st
     """What the deck computes from the lecture's inputs, by quantity: the inputs and their projections,
     the outputs of self-attention and of causal attention (and of bidirectional attention over every
     prefix, which a decoder without the mask would recompute: clip 05; and of RoPE self-attention, V left
-    alone and V rotated, at positions 0 to T−1 and ``ROPE_SHIFT`` later), and every finite score."""
+    alone and V rotated, at positions 0 to T−1 and ``ROPE_SHIFT`` later), and every finite score.  The inputs
+    include what clip 09 shows them become: plus a learned table's rows (drawn like ``learned_absolute_position``:
+    its first T rows do not depend on the table's length), plus the sinusoidal rows, and the queries RoPE turns."""
     from mathcore import lecture_inputs
     from mathcore.attention import self_attention_trace
 
@@ -118,6 +120,13 @@ def _lecture_values(T: int, d: int, seed: int, base: float = 10000.0) -> dict[st
     from mathcore.causal import prefix_outputs
 
     out["outputs"] += prefix_outputs(inp.X, inp.Wq, inp.Wk, inp.Wv, causal=False)
+    from mathcore.positions import learned_absolute_table
+
+    out["inputs"].append(inp.X + learned_absolute_table(d, T, seed))  # X plus a learned table's first T rows (clip 09)
+    if d % 2 == 0:  # the tokens with their sinusoidal positions added, and the queries RoPE turns (clip 09)
+        from mathcore import apply_rope, my_sinusoidal_position
+
+        out["inputs"] += [inp.X + my_sinusoidal_position(T, d, base), apply_rope(inp.X @ inp.Wq, base=base)]
     if d % 2 == 0:  # RoPE rotates pairs of features
         from mathcore.rope_measures import rope_self_attention_trace
 

@@ -223,12 +223,37 @@ def _drawn_label(text: str, size: float, color, weight: str, font: str) -> Text:
     want = _inter_width(text, size, weight) if font == SANS else None
     if want is None or abs(t.width - want) <= 0.03 * want + 0.02:
         return t
+    # Manim reads a Text's SVG back from its text folder by a hash of the text and the font's *name*: an SVG
+    # Pango drew in a fallback font (in this process or in a worker whose folder was kept) is served again
+    # under Inter's name, so it is dropped before the label is laid out again, and dropped if still off
+    _drop_svg(t)
     register_fonts.cache_clear()
     register_fonts()
+    _fresh_fontmap()
     t = Text(text, font=font, font_size=size, color=color, weight=weight)
     if abs(t.width - want) > 0.03 * want + 0.02:
+        _drop_svg(t)
         t.not_for_disk = True
     return t
+
+
+def _fresh_fontmap() -> None:
+    """A new Pango font map for this thread: one that looked Inter up while it was missing keeps the fallback it
+    found for that family, whatever is registered later."""
+    import ctypes
+    import ctypes.util
+
+    try:
+        lib = ctypes.CDLL(ctypes.util.find_library("pangocairo-1.0") or "libpangocairo-1.0.so.0")
+        lib.pango_cairo_font_map_set_default(None)
+    except (OSError, AttributeError):  # no such library here (Pango linked another way): the fonts only
+        pass
+
+
+def _drop_svg(t: Text) -> None:
+    name = getattr(t, "file_name", None)
+    if name:
+        Path(name).unlink(missing_ok=True)
 
 
 def label(text: str, size: float = LABEL, color=FG, weight: str = "NORMAL", font: str = SANS) -> Text:
