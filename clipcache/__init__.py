@@ -44,6 +44,9 @@ FORMAT = "clipcache 1"  # .render-cache/FORMAT: a cache laid out otherwise (an e
 SUM = 32  # hex digits of an entry's sha256 kept in its name
 TMP = ".tmp"
 SCRATCH = ".scratch"
+# beside the entries, never removed: the fontconfig configuration importing ``scenes`` writes (FONTCONFIG_FILE
+# points at it in that process and every process it starts, which would find no fonts without it)
+FONTCONFIG = "fontconfig"
 _KEY = re.compile(r"[A-Za-z0-9_-]{2,160}")
 _ENTRY = re.compile(rf"([A-Za-z0-9_-]{{2,160}})\.([0-9a-f]{{{SUM}}})")
 _NO_ROOM = (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM)
@@ -360,7 +363,7 @@ class Store:
         try:
             if fresh:
                 for p in self.root.iterdir():
-                    if p.name != SCRATCH:
+                    if p.name not in (SCRATCH, FONTCONFIG):
                         shutil.rmtree(p) if p.is_dir() and not p.is_symlink() else p.unlink()
             self.root.mkdir(parents=True, exist_ok=True)
             if fresh or not marker.exists():

@@ -189,6 +189,22 @@ def test_scratch_folders_of_dead_processes_and_an_earlier_layout_are_removed(tmp
     assert s.get("voice", "ab12") == b"new" and not (root / "voice" / "stray.txt").exists()
 
 
+def test_the_fontconfig_configuration_beside_the_cache_is_never_removed(tmp_path):
+    """Importing ``scenes`` writes ``.render-cache/fontconfig/fonts.conf`` and points FONTCONFIG_FILE at it before
+    any command cleans the cache; on a fresh clone (no FORMAT marker yet) the first command's clean removed it,
+    and every worker it started then looked for its fonts in a configuration that was gone."""
+    root = tmp_path / "cache"
+    conf = root / clipcache.FONTCONFIG / "fonts.conf"
+    conf.parent.mkdir(parents=True)
+    conf.write_text("<fontconfig/>")
+    s = Store(root)
+    s.clean()  # the first command on a fresh clone
+    s.put("voice", "ab12", b"new")
+    s.clean()
+    s.clear()
+    assert conf.read_text() == "<fontconfig/>" and (root / "FORMAT").exists()
+
+
 def test_no_room_keeps_nothing_and_says_so_once(store, monkeypatch):
     import errno
 
