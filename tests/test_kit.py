@@ -403,28 +403,44 @@ def test_a_label_pango_drew_in_a_fallback_font_is_never_kept_on_disk(tmp_path, m
     assert abs(good.width - theme._inter_width("a label drawn in Inter", theme.LABEL, "NORMAL")) < 0.02
 
 
-def test_an_svg_pango_drew_in_a_fallback_font_under_inters_name_is_drawn_again(tmp_path, monkeypatch):
+@pytest.mark.parametrize("where", ["text folder", "svg cache"])
+def test_an_svg_pango_drew_in_a_fallback_font_under_inters_name_is_drawn_again(tmp_path, monkeypatch, where):
     """Manim reads a Text's SVG back from its text folder by a hash of the text and the font's name, so one SVG that
     a process without Inter drew (kept in the shared text folder by a worker) was served under Inter's name to every
     later process: re-registering the fonts drew nothing anew (a fresh clone's suite: font measures 8 to 15 % off,
-    layouts refused).  The label that measures off drops that SVG and is laid out again, in Inter."""
+    layouts refused).  The label that measures off drops that SVG and is laid out again, in Inter.  In a render
+    worker the SVG is written back from the cache (kind ``svg``, ``scenes/render/patches.py``): the label drops
+    that entry too, or the fallback's outlines would be written back under Inter's name again."""
     import shutil
+    from pathlib import Path
 
-    from manim import Text
+    from manim import Text, tempconfig
 
+    import clipcache
     from scenes.kit import theme
+    from scenes.render import patches
 
-    monkeypatch.setattr(theme, "MOBJECT_CACHE_DIR", tmp_path)
-    monkeypatch.delenv("ATTENTION_CLIPS_MOBJECT_CACHE", raising=False)
-    text = "a poisoned label, once"
+    store = clipcache.Store(tmp_path)
+    store.report = lambda line: None
+    monkeypatch.setattr(clipcache, "_store", store)
+    text = f"a poisoned label, once ({where})"
     theme.register_fonts()
-    inter = Text(text, font=theme.SANS, font_size=theme.LABEL, color=theme.FG, weight="NORMAL")
-    fallback = Text(text, font="DejaVu Sans", font_size=theme.LABEL, color=theme.FG, weight="NORMAL")
-    shutil.copyfile(fallback.file_name, inter.file_name)  # the fallback's outlines under Inter's hash
-    assert Text(text, font=theme.SANS, font_size=theme.LABEL, color=theme.FG).width > 1.05 * inter.width
+    if where == "svg cache":  # the typeset files through the cache, as a render worker has them
+        monkeypatch.setitem(patches._TYPESET, "text", Text._text2svg)
+        monkeypatch.setattr(Text, "_text2svg", patches._text2svg)
+    w, h = theme.TEXT_CANVAS  # the canvas every label is laid out on (the svg cache's key holds it)
+    with tempconfig({"pixel_width": w, "pixel_height": h}):
+        inter = Text(text, font=theme.SANS, font_size=theme.LABEL, color=theme.FG, weight="NORMAL")
+        fallback = Text(text, font="DejaVu Sans", font_size=theme.LABEL, color=theme.FG, weight="NORMAL")
+        if where == "svg cache":  # the fallback's outlines kept under Inter's key; the file gone with its worker
+            store.put(*inter.svg_entry, Path(fallback.file_name).read_bytes())
+            Path(inter.file_name).unlink()
+        else:
+            shutil.copyfile(fallback.file_name, inter.file_name)  # the fallback's outlines under Inter's hash
+        assert Text(text, font=theme.SANS, font_size=theme.LABEL, color=theme.FG).width > 1.05 * inter.width
     t = theme.label(text, size=theme.LABEL)
     assert abs(t.width - theme._inter_width(text, theme.LABEL, "NORMAL")) < 0.02
-    assert not getattr(t, "not_for_disk", False) and len(list(tmp_path.rglob("*.pkl"))) == 1
+    assert not getattr(t, "not_for_disk", False) and store.usage()["mobjects"].entries == 1
 
 
 REPO_ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent
@@ -449,7 +465,6 @@ def test_every_process_finds_inter_in_fontconfig_itself_without_registering_it()
     import sys
 
     env = {k: v for k, v in os.environ.items() if k != "FONTCONFIG_FILE"}
-    env["ATTENTION_CLIPS_MOBJECT_CACHE"] = "0"
 
     def ratio(**extra) -> float:
         out = subprocess.run([sys.executable, "-c", FONT_PROBE], env={**env, **extra}, capture_output=True, text=True,

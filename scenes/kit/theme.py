@@ -251,9 +251,16 @@ def _fresh_fontmap() -> None:
 
 
 def _drop_svg(t: Text) -> None:
+    """The label's SVG file, and in a render worker the cache's copy it was written from (``svg_entry``, set by
+    ``scenes/render/patches.py``), which would otherwise be written back under the same name."""
     name = getattr(t, "file_name", None)
     if name:
         Path(name).unlink(missing_ok=True)
+    entry = getattr(t, "svg_entry", None)
+    if entry:
+        from clipcache import store
+
+        store().drop(*entry)
 
 
 def label(text: str, size: float = LABEL, color=FG, weight: str = "NORMAL", font: str = SANS) -> Text:

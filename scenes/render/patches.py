@@ -169,6 +169,7 @@ def _text2svg(self, color):
     name = self._text2hash(color)
     path = config.get_dir("text_dir") / f"{name}.svg"
     key = _svg_key("text", name, config.pixel_width, config.pixel_height)
+    self.svg_entry = ("svg", key)  # a label drawn in a fallback font drops it with its file (theme._drop_svg)
     return _through_cache(key, path, lambda: _TYPESET["text"](self, color))
 
 
