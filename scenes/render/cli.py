@@ -193,6 +193,10 @@ def cmd_render(args) -> int:
                 return 0
             manifest.check_writable()  # an unwritable folder or manifest: one line now, not after the renders
             try:
+                if args.scheduler:  # a scheduler that refuses the connection: told at once, before the preflight's Manim
+                    from .remote import DaskRunner
+
+                    DaskRunner(args.scheduler).probe()
                 pl.preflight(todo, ctx, work)  # every narration brace names a value: one line each, before anything renders
                 outcomes = _run(todo, ctx, qdir, work, manifest, args.jobs, args.scheduler)
             finally:

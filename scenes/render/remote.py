@@ -94,7 +94,7 @@ class DaskRunner:
 
     REFUSED_FOR = 1.0  # seconds a refused connection is tried again (a scheduler just starting) before giving up
 
-    def _probe(self) -> None:
+    def probe(self) -> None:
         """A TCP scheduler that refuses the connection is told at once: Dask's client would keep trying
         for the whole ``connect_timeout``, and a mistyped port then cost ten seconds of nothing."""
         import socket
@@ -122,7 +122,7 @@ class DaskRunner:
     def _client(self):
         from distributed import Client
 
-        self._probe()
+        self.probe()
         try:
             return Client(self.address, timeout=f"{self.connect_timeout}s")
         except (OSError, TimeoutError) as e:
