@@ -70,7 +70,7 @@ from scenes.kit import (
 )
 from scenes.kit.binding import claim, names, role, shows
 from scenes.kit.compose import DIMMED, GAP, column, end_on, row
-from scenes.kit.layout import FIT_PASSES
+from scenes.kit.layout import FIT_PASSES, LayoutError
 from scenes.kit.motion import Dim, set_level
 from scenes.kit.notation import SUBSCRIPT, N
 from scenes.kit.proofs import verdict
@@ -158,9 +158,15 @@ class AngleTable(VGroup):
         swatch = Square(side_length=min(cell_h, self.heads.height), stroke_color=DIM, stroke_width=self.bar.frame.stroke_width,
                         fill_color=FAINT, fill_opacity=1)
         self.zero_key = row(swatch, math("0", size=SMALL, color=DIM), gap="small")
-        decades = slow_decades(d, cfg)
-        self.log_bar = ColorBar(self.log_scale, height=T * cell_h - self.zero_key.height - GAP.normal,
-                                ticks=decades, tick_math=[numbers.power(k).math for k in decades])
+        decades = list(slow_decades(d, cfg))
+        for step in range(1, len(decades)):  # every decade whose label has room on the bar, both ends always
+            shown = decades[::step] if (len(decades) - 1) % step == 0 else [*decades[::step][:-1], decades[-1]]
+            self.log_bar = ColorBar(self.log_scale, height=T * cell_h - self.zero_key.height - GAP.normal,
+                                    ticks=shown, tick_math=[numbers.power(k).math for k in shown])
+            labels = self.log_bar.tick_labels
+            if all(a.get_bottom()[1] >= b.get_top()[1] or b.get_bottom()[1] >= a.get_top()[1]
+                   for a, b in zip(labels, labels[1:])):
+                break
         self.log_bar.shift(self.bar.frame.get_corner(UP + LEFT) - self.log_bar.frame.get_corner(UP + LEFT))
         self.log_bar.add(self._title(names(label("log scale", size=SMALL, color=FG), "log_slow"), self.log_bar))
         self.zero_key.align_to(self.log_bar.frame, LEFT).align_to(self.grid, DOWN)
@@ -310,9 +316,9 @@ class RoPEAngleGrid(ClipScene):
         # the top line: what the table holds, the rate, the base and the width (later the verdict in its
         # place); at its right a slot for the position and for what a beat reads off a hand
         m_, i_, b_, d_ = N.position.math, N.pair.math, N.base.math, N.width.math
-        formula = (f'"angle"_({m_}, {i_}) = {N.angle.math}, space {N.rate.math} = {b_}^(-2{i_} \\/ {d_}), space '
-                   f"{relation(b_, base_figure(d.base))}, space {d_} = {d.d}")
-        self.formula = math(formula, size=LABEL)
+        rule = f'"angle"_({m_}, {i_}) = {N.angle.math}, space {N.rate.math} = {b_}^(-2{i_} \\/ {d_}),'
+        given = f"{relation(b_, base_figure(d.base))}, space {d_} = {d.d}"
+        self.formula = math(f"{rule} space {given}", size=LABEL)
         self.proof = verdict(grid_proof(d)[0], grid_proof(d)[1], passed(d.defect))
         self.m_labels = [math(f"{N.position.math} = {m}", size=LABEL, color=FG) for m in range(T)]
         f, s_ = d.fast, d.slow
@@ -322,7 +328,13 @@ class RoPEAngleGrid(ClipScene):
         slot = [*self.m_labels, self.wrap_line, self.slow_line]
         first, rest = content.take_top(max(m.height for m in (self.formula, self.proof, *slot)), gap=GAP.normal)
         slot_region, line = first.take_right(max(m.width for m in slot), gap=GAP.wide)
-        line.fit(self.formula, align=LEFT)
+        try:
+            line.fit(self.formula, align=LEFT)
+        except LayoutError:  # a long base beside a long reading: the base and width on a line of their own
+            self.formula = column(math(rule, size=LABEL), math(given, size=LABEL), gap="tight")
+            first, rest = content.take_top(max(m.height for m in (self.formula, self.proof, *slot)), gap=GAP.normal)
+            slot_region, line = first.take_right(max(m.width for m in slot), gap=GAP.wide)
+            line.fit(self.formula, align=LEFT)
         line.fit(self.proof, align=LEFT)
         for m in slot:
             slot_region.place(m, RIGHT)
