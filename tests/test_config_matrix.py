@@ -210,10 +210,34 @@ FOUND_LONG_BASE_FORMULA = {
     "colors.angles": "twilight_shifted",
 }
 
+# and one whose formula still does not fit with its parts closer: it takes two lines
+FOUND_TWO_LINE_FORMULA = {
+    "lecture.number": 39,
+    "lecture.title": "çßd",
+    "lecture.notebook": "47ef",
+    "lecture.seed": 8582,
+    "sizes.T": 4,
+    "sizes.d": 4,
+    "sizes.T_heatmap": 15,
+    "sizes.n_trials": 160,
+    "permutation.perm": [0, 3, 2, 1],
+    "sentences.a": "over ç cl öfzyu ræçüxvèpknüjqe næl ys",
+    "sentences.b": "over ç næl ys cl öfzyu ræçüxvèpknüjqe",
+    "positions.n_max": 15,
+    "positions.train_length": 7,
+    "positions.rope_base": 655361133.2160279,
+    "positions.dilution_widths": [978, 66],
+    "positions.dilution_t_max": 323,
+    "colors.weights": "cividis",
+    "colors.signed": "PiYG",
+    "colors.angles": "twilight_shifted",
+}
+
 
 @given(clip=st.sampled_from(CLIPS), overrides=valid_overrides())
 @example(clip=CLIPS[1], overrides=FOUND_INFERNO_ZEROS)
 @example(clip=CLIPS[10], overrides=FOUND_LONG_BASE_FORMULA)
+@example(clip=CLIPS[10], overrides=FOUND_TWO_LINE_FORMULA)
 @example(clip=CLIPS[2], overrides=FOUND_360_TRIALS)
 @example(clip=CLIPS[0], overrides=FOUND_8E8_NOTEBOOK)
 @seed(_sweep_seed())

@@ -328,16 +328,25 @@ class RoPEAngleGrid(ClipScene):
         slot = [*self.m_labels, self.wrap_line, self.slow_line]
         first, rest = content.take_top(max(m.height for m in (self.formula, self.proof, *slot)), gap=GAP.normal)
         slot_region, line = first.take_right(max(m.width for m in slot), gap=GAP.wide)
+        two_lines = False
         try:
             line.fit(self.formula, align=LEFT)
-        except LayoutError:  # a long base beside a long reading: the base and width on a line of their own
-            self.formula = column(math(rule, size=LABEL), math(given, size=LABEL), gap="tight")
+        except LayoutError:  # a long base beside a long reading: the parts closer, or the base on a line of its own
+            try:
+                self.formula = math(f"{rule} {given}".replace(", space", ","), size=LABEL)
+                line.fit(self.formula, align=LEFT)
+            except LayoutError:
+                self.formula, two_lines = column(math(rule, size=LABEL), math(given, size=LABEL), gap="tight"), True
+        if two_lines:
             first, rest = content.take_top(max(m.height for m in (self.formula, self.proof, *slot)), gap=GAP.normal)
             slot_region, line = first.take_right(max(m.width for m in slot), gap=GAP.wide)
             line.fit(self.formula, align=LEFT)
         line.fit(self.proof, align=LEFT)
-        for m in slot:
-            slot_region.place(m, RIGHT)
+        # a formula on two lines leaves the strip beside its first line empty, and the table fewer rows of pixels
+        self.two_lines = {"empty": "a long base puts the formula on two lines: the strip beside them is the only "
+                                   "empty part; the table below still spans the content area"} if two_lines else {}
+        for m in slot:  # beside a two-line formula, on its second line: by the hands the readings are about
+            slot_region.place(m, RIGHT + DOWN if two_lines else RIGHT)
         self.m_now = self.m_labels[0]
         self.table = tb = AngleTable.fitted(d, self.cfg, rest, self.DIAL_SHARE)
         self.row_box = tb.row_box(0)
@@ -373,7 +382,7 @@ class RoPEAngleGrid(ClipScene):
         self.beat("fast", FadeOut(self.row_box), Create(self.boxes[d.fast]), *self.focus_on(d.fast),
                   Dim(others(d.fast), self.TABLE_DIMMED), Dim([self.formula], self.HAND_DIMMED),
                   swap(self.m_now, self.wrap_line),
-                  run_time=1.2,
+                  run_time=1.2, why=self.two_lines,
                   subject=VGroup(self.boxes[d.fast], tb.pair(d.fast), tb.column_of(d.fast), self.wrap_line))
         # 4. a slow hand: its column is one colour
         role(tb.thetas[d.slow], "highlight").set_color(HIGHLIGHT)
@@ -392,7 +401,7 @@ class RoPEAngleGrid(ClipScene):
         tb.pairs[d.slow].set_color(DIM)
         self.beat("slow_scale", FadeOut(self.boxes[d.slow]), FadeOut(self.slow_line),
                   Dim([fast_part], DIMMED), *[Dim([h], 1.0) for h in slow_hands], Dim([self.formula], DIMMED),
-                  FadeIn(tb.slow), swap(tb.bar, tb.log_bar), FadeIn(tb.zero_key), run_time=1.6,
+                  FadeIn(tb.slow), swap(tb.bar, tb.log_bar), FadeIn(tb.zero_key), run_time=1.6, why=self.two_lines,
                   subject=VGroup(tb.slow, tb.log_bar, tb.zero_key, *[tb.pair(i) for i in range(d.n_fast, P)]))
         self.remove(tb.bar)  # swapped out (the tidy play would keep it, as a part of the table)
         # 6. the proof: every entry is m·b^(−2i/d); the whole table back on its one scale, the verdict in
