@@ -366,3 +366,17 @@ def test_the_chart_writes_the_jump_its_caption_says(final):
     close = next(r for r in scene.audit.records if r.key.startswith("close"))
     shown = [it.text for it in close.items if it.kind == "text"]
     assert all(f"{int(d.stop_counts[d.stops.index(m)])} of {d.n_pairs}" in shown for m in sorted(set(d.stops[1:])))
+
+
+def test_the_slow_pair_is_never_the_fast_pair():
+    """At a training length of 2, pair 0 has not wrapped and is unseen at every later stop: it was chosen as the
+    slow pair too, and both dials showed pair 0 under the words 'fast pair' and 'slow pair'."""
+    masks = np.ones((4, 64), dtype=bool)
+    masks[0] = False
+    wrapped = np.zeros(64, dtype=bool)
+    turns = np.zeros((4, 64))
+    assert slow_pair(masks, wrapped, turns) == 1
+    import dataclasses
+
+    d = ExtrapolationCliff.build_data(dataclasses.replace(load_config(), train_length=2, rope_base=100.0))
+    assert d.pairs[0] == 0 and d.pairs[1] != 0

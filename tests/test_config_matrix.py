@@ -233,11 +233,36 @@ FOUND_TWO_LINE_FORMULA = {
     "colors.angles": "twilight_shifted",
 }
 
+# found by a deeper sweep: clip 13 at a training length of 2 showed pair 0 on both dials (the "slow" pair was the
+# fast one), and its frames of pairs were half empty
+FOUND_TRAINING_LENGTH_2 = {
+    "lecture.number": 57,
+    "lecture.title": "o",
+    "lecture.notebook": "0",
+    "lecture.seed": 5,
+    "sizes.T": 4,
+    "sizes.d": 2,
+    "sizes.T_heatmap": 8,
+    "sizes.n_trials": 100,
+    "permutation.perm": [1, 0, 2, 3],
+    "sentences.a": "éi t asçêœ p unless i",
+    "sentences.b": "i éi t unless asçêœ p",
+    "positions.n_max": 4498,
+    "positions.train_length": 2,
+    "positions.rope_base": 100.0,
+    "positions.dilution_widths": [750],
+    "positions.dilution_t_max": 100,
+    "colors.weights": "viridis",
+    "colors.signed": "RdBu_r",
+    "colors.angles": "twilight",
+}
+
 
 @given(clip=st.sampled_from(CLIPS), overrides=valid_overrides())
 @example(clip=CLIPS[1], overrides=FOUND_INFERNO_ZEROS)
 @example(clip=CLIPS[10], overrides=FOUND_LONG_BASE_FORMULA)
 @example(clip=CLIPS[10], overrides=FOUND_TWO_LINE_FORMULA)
+@example(clip=CLIPS[13], overrides=FOUND_TRAINING_LENGTH_2)
 @example(clip=CLIPS[2], overrides=FOUND_360_TRIALS)
 @example(clip=CLIPS[0], overrides=FOUND_8E8_NOTEBOOK)
 @seed(_sweep_seed())

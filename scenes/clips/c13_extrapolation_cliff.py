@@ -112,8 +112,10 @@ def slow_pair(unseen_at_stops: np.ndarray, wrapped: np.ndarray, turns_at_stops: 
     """The pair the clip shows as "slow": among pairs that did not wrap in training and sit at
     an unseen angle at every stop past training (rows ``1:`` of ``unseen_at_stops: (stops, d/2)``),
     the fastest that has made at most one full turn by the third stop (``turns_at_stops``, same
-    shape), else the fastest of them; with no such pair, the slowest pair."""
+    shape), else the fastest of them; with no such pair, the slowest pair.  Never pair 0: the clip shows it
+    beside as the fast pair (a training length of 2 left pair 0 unwrapped, and both dials showed it)."""
     always = ~wrapped & unseen_at_stops[1:].all(axis=0)
+    always[0] = False
     calm = np.flatnonzero(always & (turns_at_stops[2] <= 1))
     if calm.size:
         return int(calm[0])
@@ -152,6 +154,7 @@ class ExtrapolationCliff(ClipScene):
     STAGED = True
     UNTRAINED_BLANK = {"empty": "the lanes stop at L on purpose: the positions past training are still blank on the "
                                 "axis, and the next beat colours them"}
+    UNTRAINED_BLANK["sparse"] = UNTRAINED_BLANK["empty"] + " (a short training length: a sliver of the axis)"
     WALL_ENDS = {"empty": "the learned lane ends at its wall: the blank after it is the table's missing rows, the "
                           "point of these beats"}
     FULL_CHART = {"empty": "the chart spans the content area; only its curve's and area's boxes are counted, not the "
