@@ -257,12 +257,60 @@ FOUND_TRAINING_LENGTH_2 = {
     "colors.angles": "twilight",
 }
 
+# found by a deeper sweep: clip 12's 'span' label over its box, where a peak of the curve ran through it
+FOUND_PEAK_OVER_SPAN = {
+    "lecture.number": 84,
+    "lecture.title": "ékéÜpÄdmhñkA",
+    "lecture.notebook": "A49 1c",
+    "lecture.seed": 1139,
+    "sizes.T": 3,
+    "sizes.d": 6,
+    "sizes.T_heatmap": 16,
+    "sizes.n_trials": 340,
+    "permutation.perm": [2, 0, 1],
+    "sentences.a": "œ èçrmöiåp pike",
+    "sentences.b": "pike œ èçrmöiåp",
+    "positions.n_max": 57029,
+    "positions.train_length": 8562,
+    "positions.rope_base": 152233210.6046449,
+    "positions.dilution_widths": [32],
+    "positions.dilution_t_max": 1547,
+    "colors.weights": "magma",
+    "colors.signed": "BrBG",
+    "colors.angles": "hsv",
+}
+
+# found by a deeper sweep: clip 12's second of four widths in the seen violet, and a long m* with its share pushed onto its lane's box
+FOUND_FOUR_WIDTHS = {
+    "lecture.number": 3,
+    "lecture.title": "hæ:il ÄBék",
+    "lecture.notebook": "7",
+    "lecture.seed": 1434,
+    "sizes.T": 6,
+    "sizes.d": 6,
+    "sizes.T_heatmap": 12,
+    "sizes.n_trials": 266,
+    "permutation.perm": [4, 0, 2, 1, 3, 5],
+    "sentences.a": "kñ vxæ zjhw œpçrvwilabém enoqyf øœå oêñoößßj",
+    "sentences.b": "œpçrvwilabém oêñoößßj vxæ zjhw enoqyf øœå kñ",
+    "positions.n_max": 1113,
+    "positions.train_length": 102,
+    "positions.rope_base": 792286316.5523337,
+    "positions.dilution_widths": [678, 86, 200, 572],
+    "positions.dilution_t_max": 100,
+    "colors.weights": "magma",
+    "colors.signed": "coolwarm",
+    "colors.angles": "twilight",
+}
+
 
 @given(clip=st.sampled_from(CLIPS), overrides=valid_overrides())
 @example(clip=CLIPS[1], overrides=FOUND_INFERNO_ZEROS)
 @example(clip=CLIPS[10], overrides=FOUND_LONG_BASE_FORMULA)
 @example(clip=CLIPS[10], overrides=FOUND_TWO_LINE_FORMULA)
 @example(clip=CLIPS[13], overrides=FOUND_TRAINING_LENGTH_2)
+@example(clip=CLIPS[12], overrides=FOUND_PEAK_OVER_SPAN)
+@example(clip=CLIPS[12], overrides=FOUND_FOUR_WIDTHS)
 @example(clip=CLIPS[2], overrides=FOUND_360_TRIALS)
 @example(clip=CLIPS[0], overrides=FOUND_8E8_NOTEBOOK)
 @seed(_sweep_seed())
