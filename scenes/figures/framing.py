@@ -114,7 +114,7 @@ STATEMENTS: tuple[tuple[tuple[str, str], ...], ...] = (
     (("math", '"Attn"(P X) = P dot "Attn"(X)'),
      ("words", "permute the tokens: the outputs permute the same way")),
     (("math", 'A_(m n) = 0 quad "for" n > m'),
-     ("words", "a token sees only its past; the symmetry breaks:"),
+     ("words", "a token sees only its past; most permutations break the symmetry:"),
      ("math", '"Attn"_"causal" (P X) != P dot "Attn"_"causal" (X)')),
     (("math", 'y_t " depends only on " x_0, dots.h, x_t'),
      ("words", "earlier outputs never change as tokens arrive:"),
