@@ -73,7 +73,7 @@ def _rotate() -> Icon:
         Bend(cx, cy, 1.2 * r, -15, 95, alpha=0.7),
         Pointer(cx, cy, *q), Pointer(cx, cy, *k),
         Pointer(0.36, cy - 0.55 * r, 0.36, cy + r, color="fg"),
-        Letter("q", *at(110, 1.2 * r + 0.15)), Letter("k", *at(-60, 1.2 * r + 0.12)),
+        Letter("q", *at(104, r + 0.08)), Letter("k", *at(-38, r + 0.08)),
         Letter("v", 0.47, cy + 0.2 * r, color="fg"),
     ), "RoPE: q and k turn on a dial by their positions; v stands apart, unturned.")
 
@@ -97,14 +97,23 @@ MAP_ICONS = tuple(ICONS[n] for n in ("permute", "causal", "cache", "waves"))
 """One icon per property of ``scenes.catalog.PROPERTIES``, in the same order."""
 RECAP_ICONS = tuple(ICONS[n] for n in ("permute", "cache", "rotate", "wall"))
 """One icon per diary answer, in the order of ``RecapData.answers``."""
+RECAP_PAINT: tuple[dict[int, str], ...] = (
+    {},
+    {**{i: "key" for i in range(4)}, **{i: "value" for i in range(4, 8)}},  # the K cache and the V cache
+    {2: "query", 5: "query", 3: "key", 6: "key", 4: "value", 7: "value"},  # q and k on the dial, v apart
+    {},
+)
+"""The recap draws each icon's queries, keys and values in their concept colours (shape index -> role):
+the cache's two columns are K and V, the dial's pointers q and k, the upright arrow v."""
 
 
-def drawn(icon: Icon):
+def drawn(icon: Icon, paint: dict[int, str] | None = None):
     """``icon`` as a still's picture (``TextPanel.picture``: ``draw(ax, theme, color)``)."""
     def draw(ax, th, color):
-        to_matplotlib(icon, ax, th, color)
+        to_matplotlib(icon, ax, th, color, paint)
 
     draw.icon = icon
+    draw.paint = paint or {}
     return draw
 
 
@@ -153,7 +162,7 @@ def answer_card(k: int, answer) -> TextPanel:
              TextLine(mathify(answer.answer), size=12, weight="semibold", space_before=4)]
     lines += [TextLine(p.still_text(), size=10, chips=(p.clip,), space_before=6 if j == 0 else 2)
               for j, p in enumerate(answer.proofs)]
-    return TextPanel(tuple(lines), frame=f"clip:{answer.home[0].number}", picture=drawn(RECAP_ICONS[k]),
+    return TextPanel(tuple(lines), frame=f"clip:{answer.home[0].number}", picture=drawn(RECAP_ICONS[k], RECAP_PAINT[k]),
                      picture_width=0.22)
 
 
