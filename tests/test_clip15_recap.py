@@ -250,11 +250,6 @@ def test_icons_are_large_and_in_their_concepts_colours(final):
     from scenes.kit.theme import CONCEPT_COLORS
 
     scene, _ = final
-    drawn = [max(c.drawing.width, c.drawing.height) for c in scene.cards[:-1]]  # the last moved into the close
-    sides = [c.side for c in scene.cards]
-    assert min(sides) >= 0.2 * 14.2 and max(sides) - min(sides) < 1e-6, sides
-    assert all(abs(w - sides[0]) < 1e-6 for w in drawn), drawn
-    assert len({round(c.drawing.get_center()[0], 6) for c in scene.cards[:-1]}) == 1  # one place
     want = {CONCEPT_COLORS[r].to_hex().lower(): r for r in ("query", "key", "value")}
 
     def painted(mob):
@@ -279,3 +274,39 @@ def test_icons_are_large_and_in_their_concepts_colours(final):
             assert all(r in declared(m, pic) for m in mobs), (k, r)
     assert not painted(scene.cards[0].drawing) and not painted(scene.cards[3].drawing)
     assert colour_problems(list(scene.audit.records)) == []
+    # large: one size, in one place, for every question's icon
+    drawn = [max(c.drawing.width, c.drawing.height) for c in scene.cards[:-1]]  # the last moved into the close
+    sides = [getattr(c, "side", max(c.drawing.width, c.drawing.height)) for c in scene.cards]
+    assert min(sides) >= 0.2 * 14.2 and max(sides) - min(sides) < 1e-6, sides
+    assert all(abs(w - sides[0]) < 1e-6 for w in drawn), drawn
+    assert len({round(c.drawing.get_center()[0], 6) for c in scene.cards[:-1]}) == 1  # one place
+
+
+def test_icon_paint_is_one_description_in_both_back_ends():
+    """The kit's ``paint=`` (added for this clip): the shapes it names are drawn in the concept colours, in
+    Manim and in matplotlib alike (so the still's dial shows q orange, k blue, v yellow as the clip does),
+    and a paint naming no shape or no concept role is refused with what would be right."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from scenes.figures.framing import RECAP_PAINT
+    from scenes.kit.icons import to_manim, to_matplotlib
+    from scenes.kit.theme import CONCEPT_COLORS
+    from scenes.stills.draw import DARK
+
+    icon, paint = RECAP_ICONS[2], RECAP_PAINT[2]
+    fig, ax = plt.subplots()
+    to_matplotlib(icon, ax, DARK, "#D2A8FF", paint)
+    arrows = [p for p in ax.patches if type(p).__name__ == "FancyArrowPatch"]
+    got = [matplotlib.colors.to_hex(p.get_facecolor()).upper() for p in arrows]
+    assert got == [DARK.color(paint[i]).upper() for i in (2, 3, 4)]  # q, k, v pointers in shape order
+    assert [t.get_color().upper() for t in ax.texts] == [DARK.color(paint[i]).upper() for i in (5, 6, 7)]
+    plt.close(fig)
+    g = to_manim(icon, family_color(11), 1.0, paint)
+    assert g[2].get_color().to_hex().lower() == CONCEPT_COLORS["query"].to_hex().lower() and g[2]._role == "query"
+    assert g.letters[1]._role == "key"
+    for bad in ({99: "query"}, {2: "purple"}):
+        with pytest.raises(ValueError, match="paint"):
+            to_manim(icon, family_color(11), 1.0, bad)
