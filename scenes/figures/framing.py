@@ -267,7 +267,7 @@ def diary_proofs(cfg) -> tuple[tuple[DiaryProof, ...], ...]:
               shift_output_defect(X, *W, RECAP_SHIFT, cfg.rope_base, rotate_v=True),
               "the same shift, V rotated like Q and K", 11, THRESHOLD,
               f"the largest output change when every position shifts by {RECAP_SHIFT}, V rotated",
-              "the outputs move, so V stays unrotated"),
+              "the outputs move, so RoPE leaves V alone"),
     )
     g, L = GPT2, cfg.train_length
     rows = int(extrapolation_report([g.n_max], g.d_model, g.n_max, cfg.seed).learned_defined.sum())
@@ -278,7 +278,7 @@ def diary_proofs(cfg) -> tuple[tuple[DiaryProof, ...], ...]:
         DiaryProof(f'"rows past {g.name}\'s" {n.math}', rf"rows past {g.name}'s ${g.n_max}$",
                    numbers.count(rows), rows > 0,
                    f"no row for m ≥ {n.text}: it does not extrapolate", 14,
-                   f"the rows of {g.name}'s learned table past its {n.text}", "the table does not extrapolate"),
+                   f"the rows of {g.name}'s learned table past its {n.text} positions", "the table does not extrapolate"),
         DiaryProof('"RoPE pairs at unseen angles"', "RoPE pairs at unseen angles",
                    numbers.Figure(float(unseen), f'{unseen} "of" {pairs}', f"{unseen} of {pairs}"), unseen == 0,
                    f"head dim {LLAMA2.head_dim}, one step past training (L = {numbers.count(L).text})", 13,
