@@ -3,14 +3,15 @@ proved by the clips' own measurements: the verdict (✓ or ✗, then the measure
 proof, each tagged with the clip that measured it, all taken from mathcore for the lecture's config
 (``scenes.figures.framing.diary_proofs``: the same computations as clips 02–05, 11, 13 and 14).
 
-* ``q1`` … ``q4``: the question at the top; the icon of its answer (the same icons as the map in 00)
-  large at the left; the answer, and under it its proofs, large;
-* ``close``: the questions leave; one verdict per answer stays, in a column, each beside its icon and
-  its clip, and under them where the lecture goes next: lecture ``number + 1``, past the training
-  length.
+* ``q1`` … ``q4``: the question at the top; the icon of its answer (the same icons as the map in 00),
+  large at the left, one size and place for every question, its queries, keys and values in their
+  concept colours; beside it the answer, large, and under it its proofs on a panel;
+* ``close``: a picture, the sentences gone: one card per answer, its icon, the chip of the clip that
+  measured its kept proof and that verdict, large, one size for all; under them where the lecture goes
+  next: lecture ``number + 1``, past the training length.
 
-Laid out from the base scene's regions: every question's text is set at one size, the largest at
-which the longest fits, so a longer question or another count only moves things.
+Laid out from the base scene's regions: the icon takes a share of the width, the answer grows as long
+as its proofs keep their size, so a longer answer or another count only moves things.
 
 Render directly with ``manim -ql scenes/clips/c15_recap.py Recap``.
 """
