@@ -347,3 +347,36 @@ def test_the_close_says_only_what_its_verdicts_print(final):
     assert str(values["area"]) == "slate grey"
     import pathlib
     assert "ice blue" not in pathlib.Path("assets/narration/13_extrapolation_cliff.toml").read_text()
+
+
+def test_the_chart_writes_the_jump_its_caption_says(final):
+    """The chart's caption says '… then 47 of 64 at once': the count one step past training is written on the
+    chart where the curve jumps, at that beat (the review found '47 of 64' said over a curve with ticks at 0, 32
+    and 64 only), and the close adds the other stops' counts."""
+    scene, _ = final
+    d = scene.data
+    jump = int(d.stop_counts[1])
+    chart = next(r for r in scene.audit.records if r.key.startswith("chart"))
+    texts = [it.text for it in chart.items if it.kind == "text" and it.opacity >= 0.9]
+    assert f"{jump} of {d.n_pairs}" in texts, texts
+    assert f"{jump} of {d.n_pairs}" in chart.claims[0].text or any(
+        c.name == "jump" and c.bound and c.visible for c in chart.claims)
+    k = sorted(set(d.stops[1:])).index(d.stops[1])
+    assert np.allclose(scene.proof.dots[k].get_center(), scene.plot.to_point(d.stops[1], jump))
+    close = next(r for r in scene.audit.records if r.key.startswith("close"))
+    shown = [it.text for it in close.items if it.kind == "text"]
+    assert all(f"{int(d.stop_counts[d.stops.index(m)])} of {d.n_pairs}" in shown for m in sorted(set(d.stops[1:])))
+
+
+def test_the_slow_pair_is_never_the_fast_pair():
+    """At a training length of 2, pair 0 has not wrapped and is unseen at every later stop: it was chosen as the
+    slow pair too, and both dials showed pair 0 under the words 'fast pair' and 'slow pair'."""
+    masks = np.ones((4, 64), dtype=bool)
+    masks[0] = False
+    wrapped = np.zeros(64, dtype=bool)
+    turns = np.zeros((4, 64))
+    assert slow_pair(masks, wrapped, turns) == 1
+    import dataclasses
+
+    d = ExtrapolationCliff.build_data(dataclasses.replace(load_config(), train_length=2, rope_base=100.0))
+    assert d.pairs[0] == 0 and d.pairs[1] != 0

@@ -20,7 +20,8 @@ from scenes.clips.c15_recap import Recap
 from scenes.kit.base import narration
 from scenes.figures import designed_stills
 from scenes.figures.framing import RECAP_ICONS
-from scenes.kit import BAD, family_color
+from scenes.kit import BAD, HEADING, family_color
+from scenes.kit.proofs import verdict
 from scenes.kit.cards import clip_number
 from scenes.kit.layout import SAFE
 from scenes.kit.notation import N
@@ -84,22 +85,34 @@ def test_the_close_shows_the_next_lecture_it_names(final):
 
 
 def test_the_close_keeps_one_verdict_per_answer_with_its_number(final):
-    """Issue 33: the close showed four cards of words, no verdict and no number.  Now each answer stays
-    with the verdict of its kept proof (✓ or ✗ and the measured figure), everything else of the questions
-    gone; the verdicts agree with the measurements recomputed here from the lecture's inputs."""
+    """Issue 33: the close showed four cards of words, no verdict and no number; then a table of the
+    answers' sentences with a verdict under each (graded "a text table").  Now the close is a picture:
+    each answer stays as its icon and the verdict of its kept proof (✓ or ✗ and the measured figure),
+    large, every sentence gone (the old close printed the four answers: this fails on it); the verdicts
+    agree with the measurements recomputed here from the lecture's inputs."""
     scene, _ = final
     cfg = load_config()
     close = records(scene)["close"]
     shown = full_texts(close)
+    lit = " ".join(shown)
     rows = scene.close_rows.rows
     assert len(rows) == 4
     for r, a in zip(rows, scene.data.answers):
         p = a.proofs[a.key]
         assert r.verdict.passed == p.passed and r.verdict.figure.text == p.figure.text
-        assert a.answer in shown
         assert clip_number(p.clip) in shown
+        for line in a.answer.split(";")[0].split(":")[:1]:  # no answer's words on screen
+            assert line not in lit, line
     for q in (c.q.text for c in scene.cards):  # the questions left
         assert q not in shown
+    # the verdicts are the large thing: one size, no smaller than the questions' proofs were drawn
+    def size(v):  # the size a verdict is drawn at: its mark's width (a ✓ is 1, a ✗ 0.8 of its size)
+        return v.check.width / (1.0 if v.passed else 0.8)
+
+    sizes = [size(v) for v in scene.close_rows.verdicts]
+    assert max(sizes) - min(sizes) < 1e-6, sizes  # one verdict size
+    natural = size(verdict("x", 0.0, True, size=HEADING))  # a verdict at the deck's heading size
+    assert min(sizes) >= natural - 1e-6 and min(sizes) >= size(scene.cards[0].verdicts[0]) - 1e-6
     # recomputed: the causal weights on later tokens are exactly 0, so 05's cached outputs are exact
     li = lecture_inputs(cfg.T, cfg.d, cfg.seed)
     Q, K = li.X @ li.Wq, li.X @ li.Wk
@@ -166,6 +179,8 @@ def test_each_panel_in_its_answers_colour_and_chips_in_their_clips(final):
             assert num.get_fill_color().to_hex() == family_color(p.clip).to_hex()
         for part in (card.q, card.ans, card.drawing, card.frame):
             assert SAFE.contains(part)
+        if card is scene.cards[-1]:  # its icon and kept verdict moved into the close (rendered to the end)
+            continue
         for p in card.proofs:  # the proofs lie inside their panel
             assert card.frame.get_left()[0] < p.get_left()[0] and p.get_right()[0] < card.frame.get_right()[0]
             assert card.frame.get_bottom()[1] < p.get_bottom()[1] and p.get_top()[1] < card.frame.get_top()[1]
@@ -199,3 +214,99 @@ def test_captions_one_per_beat_and_long_enough_to_read(final):
     caps = scene.captions
     assert len(caps) == 6
     assert_captions_readable(caps)
+
+
+def test_the_q4_verdict_says_what_was_measured():
+    """Reviewer (issue 33, clip 15 at B+): q4's verdict read "GPT-2 rows for m ≥ 1024 = 0" with a red
+    cross, which a student reads as a failed proof.  It now names what was counted, the rows past GPT-2's
+    1024, and says what the cross means (the table does not extrapolate), alike in the clip's formula, its
+    note, the audio description and the still.  The count itself is recomputed: the learned table defines
+    positions 0 to n_max − 1 and none from n_max on."""
+    from mathcore.measure import extrapolation_report
+    from scenes.figures.framing import diary_proofs
+
+    cfg = load_config()
+    rows_past = diary_proofs(cfg)[3][0]
+    ms = [GPT2.n_max - 1, GPT2.n_max, GPT2.n_max + 1, 2 * GPT2.n_max]
+    defined = extrapolation_report(ms, GPT2.d_model, GPT2.n_max, cfg.seed).learned_defined
+    assert list(defined) == [True, False, False, False]
+    assert rows_past.figure.value == int(defined[1:].sum()) == 0 and not rows_past.passed
+    assert rows_past.formula.startswith('"rows past GPT-2\'s"') and str(GPT2.n_max) in rows_past.formula
+    assert "m >=" not in rows_past.formula and "rows for" not in rows_past.formula  # the old reading
+    assert "does not extrapolate" in rows_past.note and "does not extrapolate" in rows_past.described()
+    assert rows_past.still_text() == f"✗ rows past GPT-2's ${GPT2.n_max}$ = 0"
+    # the still prints the same verdict line after clip 14's chip
+    d = Recap.build_data(cfg)
+    card = list(designed_stills("Recap", d, cfg)[0].panels.values())[3]
+    assert [ln.text for ln in card.lines[2:]][0] == rows_past.still_text() and card.lines[2].chips == (14,)
+
+
+def test_icons_are_large_and_in_their_concepts_colours(final):
+    """Reviewer (issue 33, clip 15 at B+): the icons were small (q3's about 1.3 units, a tenth of the
+    frame) and q3's q and k were drawn in the positional family's purple, another idea's colour.  Now every
+    question's icon is one size, at least a fifth of the frame's width, in one place; the cache's K and V
+    rows, the dial's q and k and the upright v are drawn in the query, key and value colours, each
+    declaring its role, and nothing else in the icons uses those colours."""
+    from scenes.kit.theme import CONCEPT_COLORS
+
+    scene, _ = final
+    want = {CONCEPT_COLORS[r].to_hex().lower(): r for r in ("query", "key", "value")}
+
+    def painted(mob):
+        out = {}
+        for m in mob.get_family():
+            if not len(m.points):
+                continue
+            for c, o in ((m.get_stroke_color(), m.get_stroke_opacity()), (m.get_fill_color(), m.get_fill_opacity())):
+                if o > 0 and c.to_hex().lower() in want:
+                    out.setdefault(want[c.to_hex().lower()], []).append(m)
+        return out
+
+    def declared(m, owner):
+        chain = [f for f in owner.get_family() if m in f.get_family()]
+        return {getattr(f, "_role", None) for f in chain} - {None}
+
+    for k, roles in ((1, {"key", "value"}), (2, {"query", "key", "value"})):
+        pic = scene.cards[k].drawing
+        got = painted(pic)
+        assert set(got) == roles, (k, set(got))
+        for r, mobs in got.items():
+            assert all(r in declared(m, pic) for m in mobs), (k, r)
+    assert not painted(scene.cards[0].drawing) and not painted(scene.cards[3].drawing)
+    assert colour_problems(list(scene.audit.records)) == []
+    # large: one size, in one place, for every question's icon
+    drawn = [max(c.drawing.width, c.drawing.height) for c in scene.cards[:-1]]  # the last moved into the close
+    sides = [getattr(c, "side", max(c.drawing.width, c.drawing.height)) for c in scene.cards]
+    assert min(sides) >= 0.2 * 14.2 and max(sides) - min(sides) < 1e-6, sides
+    assert all(abs(w - sides[0]) < 1e-6 for w in drawn), drawn
+    assert len({round(c.drawing.get_center()[0], 6) for c in scene.cards[:-1]}) == 1  # one place
+
+
+def test_icon_paint_is_one_description_in_both_back_ends():
+    """The kit's ``paint=`` (added for this clip): the shapes it names are drawn in the concept colours, in
+    Manim and in matplotlib alike (so the still's dial shows q orange, k blue, v yellow as the clip does),
+    and a paint naming no shape or no concept role is refused with what would be right."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from scenes.figures.framing import RECAP_PAINT
+    from scenes.kit.icons import to_manim, to_matplotlib
+    from scenes.kit.theme import CONCEPT_COLORS
+    from scenes.stills.draw import DARK
+
+    icon, paint = RECAP_ICONS[2], RECAP_PAINT[2]
+    fig, ax = plt.subplots()
+    to_matplotlib(icon, ax, DARK, "#D2A8FF", paint)
+    arrows = [p for p in ax.patches if type(p).__name__ == "FancyArrowPatch"]
+    got = [matplotlib.colors.to_hex(p.get_facecolor()).upper() for p in arrows]
+    assert got == [DARK.color(paint[i]).upper() for i in (2, 3, 4)]  # q, k, v pointers in shape order
+    assert [t.get_color().upper() for t in ax.texts] == [DARK.color(paint[i]).upper() for i in (5, 6, 7)]
+    plt.close(fig)
+    g = to_manim(icon, family_color(11), 1.0, paint)
+    assert g[2].get_color().to_hex().lower() == CONCEPT_COLORS["query"].to_hex().lower() and g[2]._role == "query"
+    assert g.letters[1]._role == "key"
+    for bad in ({99: "query"}, {2: "purple"}):
+        with pytest.raises(ValueError, match="paint"):
+            to_manim(icon, family_color(11), 1.0, bad)

@@ -186,9 +186,156 @@ FOUND_INFERNO_ZEROS = {
     "colors.weights": "inferno", "colors.signed": "PuOr", "colors.angles": "twilight",
 }
 
+# found by a deeper sweep: clip 10 with a base of 4.6 × 10⁸ and a 10-row table could not fit its formula line
+# beside the slow pair's reading (a LayoutError, no clip), and its log bar's decade labels overlapped
+FOUND_LONG_BASE_FORMULA = {
+    "lecture.number": 53,
+    "lecture.title": "fÖ",
+    "lecture.notebook": "9d",
+    "lecture.seed": 31292,
+    "sizes.T": 5,
+    "sizes.d": 2,
+    "sizes.T_heatmap": 10,
+    "sizes.n_trials": 216,
+    "permutation.perm": [1, 0, 4, 2, 3],
+    "sentences.a": "lkvœ although öhbøuœqysyvåw çnçqab ßgc vlssdryäxißa rzcè üêjcw",
+    "sentences.b": "üêjcw ßgc although vlssdryäxißa rzcè çnçqab lkvœ öhbøuœqysyvåw",
+    "positions.n_max": 8,
+    "positions.train_length": 4,
+    "positions.rope_base": 461529196.93333316,
+    "positions.dilution_widths": [528],
+    "positions.dilution_t_max": 195,
+    "colors.weights": "plasma",
+    "colors.signed": "RdBu",
+    "colors.angles": "twilight_shifted",
+}
+
+# and one whose formula still does not fit with its parts closer: it takes two lines
+FOUND_TWO_LINE_FORMULA = {
+    "lecture.number": 39,
+    "lecture.title": "çßd",
+    "lecture.notebook": "47ef",
+    "lecture.seed": 8582,
+    "sizes.T": 4,
+    "sizes.d": 4,
+    "sizes.T_heatmap": 15,
+    "sizes.n_trials": 160,
+    "permutation.perm": [0, 3, 2, 1],
+    "sentences.a": "over ç cl öfzyu ræçüxvèpknüjqe næl ys",
+    "sentences.b": "over ç næl ys cl öfzyu ræçüxvèpknüjqe",
+    "positions.n_max": 15,
+    "positions.train_length": 7,
+    "positions.rope_base": 655361133.2160279,
+    "positions.dilution_widths": [978, 66],
+    "positions.dilution_t_max": 323,
+    "colors.weights": "cividis",
+    "colors.signed": "PiYG",
+    "colors.angles": "twilight_shifted",
+}
+
+# found by a deeper sweep: clip 13 at a training length of 2 showed pair 0 on both dials (the "slow" pair was the
+# fast one), and its frames of pairs were half empty
+FOUND_TRAINING_LENGTH_2 = {
+    "lecture.number": 57,
+    "lecture.title": "o",
+    "lecture.notebook": "0",
+    "lecture.seed": 5,
+    "sizes.T": 4,
+    "sizes.d": 2,
+    "sizes.T_heatmap": 8,
+    "sizes.n_trials": 100,
+    "permutation.perm": [1, 0, 2, 3],
+    "sentences.a": "éi t asçêœ p unless i",
+    "sentences.b": "i éi t unless asçêœ p",
+    "positions.n_max": 4498,
+    "positions.train_length": 2,
+    "positions.rope_base": 100.0,
+    "positions.dilution_widths": [750],
+    "positions.dilution_t_max": 100,
+    "colors.weights": "viridis",
+    "colors.signed": "RdBu_r",
+    "colors.angles": "twilight",
+}
+
+# found by a deeper sweep: clip 12's 'span' label over its box, where a peak of the curve ran through it
+FOUND_PEAK_OVER_SPAN = {
+    "lecture.number": 84,
+    "lecture.title": "ékéÜpÄdmhñkA",
+    "lecture.notebook": "A49 1c",
+    "lecture.seed": 1139,
+    "sizes.T": 3,
+    "sizes.d": 6,
+    "sizes.T_heatmap": 16,
+    "sizes.n_trials": 340,
+    "permutation.perm": [2, 0, 1],
+    "sentences.a": "œ èçrmöiåp pike",
+    "sentences.b": "pike œ èçrmöiåp",
+    "positions.n_max": 57029,
+    "positions.train_length": 8562,
+    "positions.rope_base": 152233210.6046449,
+    "positions.dilution_widths": [32],
+    "positions.dilution_t_max": 1547,
+    "colors.weights": "magma",
+    "colors.signed": "BrBG",
+    "colors.angles": "hsv",
+}
+
+# found by a deeper sweep: clip 12's second of four widths in the seen violet, and a long m* with its share pushed onto its lane's box
+FOUND_FOUR_WIDTHS = {
+    "lecture.number": 3,
+    "lecture.title": "hæ:il ÄBék",
+    "lecture.notebook": "7",
+    "lecture.seed": 1434,
+    "sizes.T": 6,
+    "sizes.d": 6,
+    "sizes.T_heatmap": 12,
+    "sizes.n_trials": 266,
+    "permutation.perm": [4, 0, 2, 1, 3, 5],
+    "sentences.a": "kñ vxæ zjhw œpçrvwilabém enoqyf øœå oêñoößßj",
+    "sentences.b": "œpçrvwilabém oêñoößßj vxæ zjhw enoqyf øœå kñ",
+    "positions.n_max": 1113,
+    "positions.train_length": 102,
+    "positions.rope_base": 792286316.5523337,
+    "positions.dilution_widths": [678, 86, 200, 572],
+    "positions.dilution_t_max": 100,
+    "colors.weights": "magma",
+    "colors.signed": "coolwarm",
+    "colors.angles": "twilight",
+}
+
+# found by a deeper sweep: clip 08's formula on two lines (a base of 9.6 × 10⁸) leaves its matrix fewer rows of
+# pixels; its beats say so instead of reading as half empty
+FOUND_TWO_LINE_PE = {
+    "lecture.number": 33,
+    "lecture.title": "kñBkl·ß",
+    "lecture.notebook": "· dB6AAb00·05c6",
+    "lecture.seed": 3002,
+    "sizes.T": 4,
+    "sizes.d": 4,
+    "sizes.T_heatmap": 15,
+    "sizes.n_trials": 399,
+    "permutation.perm": [1, 2, 0, 3],
+    "sentences.a": "ö è åcs",
+    "sentences.b": "åcs ö è",
+    "positions.n_max": 2414,
+    "positions.train_length": 133,
+    "positions.rope_base": 962381983.8216363,
+    "positions.dilution_widths": [378, 650],
+    "positions.dilution_t_max": 1375,
+    "colors.weights": "viridis",
+    "colors.signed": "BrBG",
+    "colors.angles": "hsv",
+}
+
 
 @given(clip=st.sampled_from(CLIPS), overrides=valid_overrides())
 @example(clip=CLIPS[1], overrides=FOUND_INFERNO_ZEROS)
+@example(clip=CLIPS[10], overrides=FOUND_LONG_BASE_FORMULA)
+@example(clip=CLIPS[10], overrides=FOUND_TWO_LINE_FORMULA)
+@example(clip=CLIPS[13], overrides=FOUND_TRAINING_LENGTH_2)
+@example(clip=CLIPS[12], overrides=FOUND_PEAK_OVER_SPAN)
+@example(clip=CLIPS[12], overrides=FOUND_FOUR_WIDTHS)
+@example(clip=CLIPS[8], overrides=FOUND_TWO_LINE_PE)
 @example(clip=CLIPS[2], overrides=FOUND_360_TRIALS)
 @example(clip=CLIPS[0], overrides=FOUND_8E8_NOTEBOOK)
 @seed(_sweep_seed())

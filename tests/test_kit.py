@@ -474,3 +474,18 @@ def test_every_process_finds_inter_in_fontconfig_itself_without_registering_it()
 
     assert abs(ratio() - 1.0) < 0.01
     assert abs(ratio(ATTENTION_CLIPS_FONTCONFIG="0") - 1.0) > 0.05
+
+
+def test_a_family_colour_never_passes_for_a_concept_colour():
+    """Clip 12 with four widths drew its second width in the 'cool' ramp's #9D61FF, the seen violet to within
+    1 %: the audit read it as the concept drawn without its role, and so would a student.  Every ramp colour
+    keeps RAMP_APART from every concept colour; the ramp's order still reads (each colour moves least)."""
+    from scenes.kit.theme import CONCEPT_COLORS, RAMP_APART, ramp
+
+    for cmap in ("cool", "plasma"):
+        for n in range(1, 9):
+            cols = [np.asarray(ramp(k, n, cmap).to_rgb()) for k in range(n)]
+            for c in cols:
+                assert all(np.max(np.abs(c - np.asarray(v.to_rgb()))) >= RAMP_APART for v in CONCEPT_COLORS.values())
+            assert len({tuple(np.round(c, 3)) for c in cols}) == n
+    assert ramp(1, 4, "cool").to_hex().upper() != "#9D61FF" and ramp(0, 3, "cool").to_hex().upper() == "#738CFF"

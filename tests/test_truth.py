@@ -258,3 +258,16 @@ def test_a_data_grid_coloured_like_the_background_is_content_not_empty_space():
     bare = Rectangle(width=zeros.width, height=zeros.height).set_stroke(width=0).set_fill("#000000", 1.0)
     bare.move_to(zeros)  # the same black area, not data: background
     assert "empty" in kinds(staging_problems([staged(bare)]))
+
+
+def test_a_nearly_empty_beat_is_reported_unless_it_says_why():
+    """The layout check's 'sparse' (under 10 % of the content area covered): clip 13's first beat at a training
+    length of 2 is a sliver of lane over a long axis on purpose (the next beat colours the rest).  The beat says
+    why, as it does for 'empty'; without a reason it is reported."""
+    from scenes.audit.beats import check
+
+    sliver = item((SAFE.left, CONTENT_BOTTOM, SAFE.left + 0.5, CONTENT_BOTTOM + 0.5), mid=1)
+    first, bare = rec([big()], key="first"), rec([sliver], key="lanes")
+    assert [p.kind for p in check([first, bare])] == ["sparse"]
+    told = rec([sliver], key="lanes", why={"sparse": "the lanes stop at L on purpose"})
+    assert check([first, told]) == []

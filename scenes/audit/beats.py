@@ -403,7 +403,7 @@ def check(records: list[BeatRecord], sparse_after: int = 1, min_coverage: float 
 
             for msg in contrast_problems(rec, BG.to_rgb(), DIMMED):
                 P("contrast", msg)
-        if k >= sparse_after and rec.header_bottom is not None:
+        if k >= sparse_after and rec.header_bottom is not None and "sparse" not in rec.why:
             c = coverage(rec, rec.header_bottom - 0.15)
             if c < min_coverage:
                 P("sparse", f"visible content covers {c:.0%} of the content area (want at least {min_coverage:.0%})")

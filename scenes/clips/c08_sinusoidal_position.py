@@ -181,8 +181,12 @@ class SinusoidalPosition(ClipScene):
         rate = math(f"{N.rate.math} = {N.base.math}^(-2i \\/ d), space {N.base.math} {'' if b.approx else '='} {b.math}",
                     size=size)
         line = row(*parts, rate, gap="normal", align="baseline")
+        self.two_lines = {}
         if line.width > self.layout.content.width:  # a long base: the rate on a line of its own, under the waves
             line = column(row(*parts, gap="normal", align="baseline"), rate, gap="tight")
+            self.two_lines = {"empty": "a long base puts the formula on two lines: the matrix and its waves under it "
+                                       "keep the frame's width in fewer rows of pixels, and the strip beside the "
+                                       "rate's line is the empty part"}
         return line
 
     def lam_labels(self, size: float = LABEL) -> list:
@@ -227,11 +231,12 @@ class SinusoidalPosition(ClipScene):
                                                   FadeIn(wm.panel),
                                                   FadeIn(wm.bar), FadeIn(wm.bar_name), FadeIn(wm.row_idx), FadeIn(wm.m_name),
                                                   FadeIn(wm.lam_name))],
-                                  [AnimationGroup(*light)]], run_time=1.2, subject=focus)
-            self.beat_plays("fill0", [[sample], [LaggedStart(*flights)]], run_time=1.2, subject=focus)
+                                  [AnimationGroup(*light)]], run_time=1.2, subject=focus, why=self.two_lines)
+            self.beat_plays("fill0", [[sample], [LaggedStart(*flights)]], run_time=1.2, subject=focus,
+                            why=self.two_lines)
         else:
             self.beat_plays(key, [[AnimationGroup(*light)], [sample], [LaggedStart(*flights)]], run_time=1.2,
-                            subject=focus)
+                            subject=focus, why=self.two_lines)
 
     def body(self) -> None:
         d = self.data
@@ -273,7 +278,7 @@ class SinusoidalPosition(ClipScene):
                   FadeIn(self.final_dots), wm.pair_marks[last][1].animate.set_color(FG),
                   role(wm.pair_marks[0][1], "highlight").animate.set_color(HIGHLIGHT),
                   wm.lams[last].animate.set_color(FG), FadeOut(line), FadeIn(self.proof),
-                  subject=VGroup(self.proof, self.curves[0], self.final_dots, box))
+                  subject=VGroup(self.proof, self.curves[0], self.final_dots, box), why=self.two_lines)
         self.box = box
 
     # ------------------------------------------------------------------ the takeaway

@@ -70,7 +70,7 @@ from scenes.kit import (
 )
 from scenes.kit.binding import claim, names, role, shows
 from scenes.kit.compose import DIMMED, GAP, column, end_on, row
-from scenes.kit.layout import FIT_PASSES
+from scenes.kit.layout import FIT_PASSES, LayoutError
 from scenes.kit.motion import Dim, set_level
 from scenes.kit.notation import SUBSCRIPT, N
 from scenes.kit.proofs import verdict
@@ -158,9 +158,15 @@ class AngleTable(VGroup):
         swatch = Square(side_length=min(cell_h, self.heads.height), stroke_color=DIM, stroke_width=self.bar.frame.stroke_width,
                         fill_color=FAINT, fill_opacity=1)
         self.zero_key = row(swatch, math("0", size=SMALL, color=DIM), gap="small")
-        decades = slow_decades(d, cfg)
-        self.log_bar = ColorBar(self.log_scale, height=T * cell_h - self.zero_key.height - GAP.normal,
-                                ticks=decades, tick_math=[numbers.power(k).math for k in decades])
+        decades = list(slow_decades(d, cfg))
+        for step in range(1, len(decades)):  # every decade whose label has room on the bar, both ends always
+            shown = decades[::step] if (len(decades) - 1) % step == 0 else [*decades[::step][:-1], decades[-1]]
+            self.log_bar = ColorBar(self.log_scale, height=T * cell_h - self.zero_key.height - GAP.normal,
+                                    ticks=shown, tick_math=[numbers.power(k).math for k in shown])
+            labels = self.log_bar.tick_labels
+            if all(a.get_bottom()[1] >= b.get_top()[1] or b.get_bottom()[1] >= a.get_top()[1]
+                   for a, b in zip(labels, labels[1:])):
+                break
         self.log_bar.shift(self.bar.frame.get_corner(UP + LEFT) - self.log_bar.frame.get_corner(UP + LEFT))
         self.log_bar.add(self._title(names(label("log scale", size=SMALL, color=FG), "log_slow"), self.log_bar))
         self.zero_key.align_to(self.log_bar.frame, LEFT).align_to(self.grid, DOWN)
@@ -310,9 +316,9 @@ class RoPEAngleGrid(ClipScene):
         # the top line: what the table holds, the rate, the base and the width (later the verdict in its
         # place); at its right a slot for the position and for what a beat reads off a hand
         m_, i_, b_, d_ = N.position.math, N.pair.math, N.base.math, N.width.math
-        formula = (f'"angle"_({m_}, {i_}) = {N.angle.math}, space {N.rate.math} = {b_}^(-2{i_} \\/ {d_}), space '
-                   f"{relation(b_, base_figure(d.base))}, space {d_} = {d.d}")
-        self.formula = math(formula, size=LABEL)
+        rule = f'"angle"_({m_}, {i_}) = {N.angle.math}, space {N.rate.math} = {b_}^(-2{i_} \\/ {d_}),'
+        given = f"{relation(b_, base_figure(d.base))}, space {d_} = {d.d}"
+        self.formula = math(f"{rule} space {given}", size=LABEL)
         self.proof = verdict(grid_proof(d)[0], grid_proof(d)[1], passed(d.defect))
         self.m_labels = [math(f"{N.position.math} = {m}", size=LABEL, color=FG) for m in range(T)]
         f, s_ = d.fast, d.slow
@@ -322,10 +328,25 @@ class RoPEAngleGrid(ClipScene):
         slot = [*self.m_labels, self.wrap_line, self.slow_line]
         first, rest = content.take_top(max(m.height for m in (self.formula, self.proof, *slot)), gap=GAP.normal)
         slot_region, line = first.take_right(max(m.width for m in slot), gap=GAP.wide)
-        line.fit(self.formula, align=LEFT)
+        two_lines = False
+        try:
+            line.fit(self.formula, align=LEFT)
+        except LayoutError:  # a long base beside a long reading: the parts closer, or the base on a line of its own
+            try:
+                self.formula = math(f"{rule} {given}".replace(", space", ","), size=LABEL)
+                line.fit(self.formula, align=LEFT)
+            except LayoutError:
+                self.formula, two_lines = column(math(rule, size=LABEL), math(given, size=LABEL), gap="tight"), True
+        if two_lines:
+            first, rest = content.take_top(max(m.height for m in (self.formula, self.proof, *slot)), gap=GAP.normal)
+            slot_region, line = first.take_right(max(m.width for m in slot), gap=GAP.wide)
+            line.fit(self.formula, align=LEFT)
         line.fit(self.proof, align=LEFT)
-        for m in slot:
-            slot_region.place(m, RIGHT)
+        # a formula on two lines leaves the strip beside its first line empty, and the table fewer rows of pixels
+        self.two_lines = {"empty": "a long base puts the formula on two lines: the strip beside them is the only "
+                                   "empty part; the table below still spans the content area"} if two_lines else {}
+        for m in slot:  # beside a two-line formula, on its second line: by the hands the readings are about
+            slot_region.place(m, RIGHT + DOWN if two_lines else RIGHT)
         self.m_now = self.m_labels[0]
         self.table = tb = AngleTable.fitted(d, self.cfg, rest, self.DIAL_SHARE)
         self.row_box = tb.row_box(0)
@@ -361,7 +382,7 @@ class RoPEAngleGrid(ClipScene):
         self.beat("fast", FadeOut(self.row_box), Create(self.boxes[d.fast]), *self.focus_on(d.fast),
                   Dim(others(d.fast), self.TABLE_DIMMED), Dim([self.formula], self.HAND_DIMMED),
                   swap(self.m_now, self.wrap_line),
-                  run_time=1.2,
+                  run_time=1.2, why=self.two_lines,
                   subject=VGroup(self.boxes[d.fast], tb.pair(d.fast), tb.column_of(d.fast), self.wrap_line))
         # 4. a slow hand: its column is one colour
         role(tb.thetas[d.slow], "highlight").set_color(HIGHLIGHT)
@@ -380,7 +401,7 @@ class RoPEAngleGrid(ClipScene):
         tb.pairs[d.slow].set_color(DIM)
         self.beat("slow_scale", FadeOut(self.boxes[d.slow]), FadeOut(self.slow_line),
                   Dim([fast_part], DIMMED), *[Dim([h], 1.0) for h in slow_hands], Dim([self.formula], DIMMED),
-                  FadeIn(tb.slow), swap(tb.bar, tb.log_bar), FadeIn(tb.zero_key), run_time=1.6,
+                  FadeIn(tb.slow), swap(tb.bar, tb.log_bar), FadeIn(tb.zero_key), run_time=1.6, why=self.two_lines,
                   subject=VGroup(tb.slow, tb.log_bar, tb.zero_key, *[tb.pair(i) for i in range(d.n_fast, P)]))
         self.remove(tb.bar)  # swapped out (the tidy play would keep it, as a part of the table)
         # 6. the proof: every entry is m·b^(−2i/d); the whole table back on its one scale, the verdict in

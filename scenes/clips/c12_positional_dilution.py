@@ -316,6 +316,16 @@ class PositionalDilution(ClipScene):
                 xl = (P.solo if len(P.solo) else self.stack).x_axis_label
                 self.swing_label.align_to(xl, UP).align_to(P.swing, RIGHT)
                 self.swing_label.shift(max(0.0, self.layout.content.bottom - self.swing_label.get_bottom()[1]) * UP)
+        def crossed(m) -> bool:  # does the first curve run through the label?
+            pts = self.curves[order[0]].points
+            (l, b, _), (r, t, _) = m.get_corner(DOWN + LEFT), m.get_corner(UP + RIGHT)
+            return bool(np.any((pts[:, 0] > l - GAP.hair) & (pts[:, 0] < r + GAP.hair)
+                               & (pts[:, 1] > b - GAP.hair) & (pts[:, 1] < t + GAP.hair)))
+
+        if crossed(self.swing_label):  # a peak over the box: the label goes under it, if the curve leaves room there
+            under = self.swing_label.copy().next_to(P.swing, DOWN, buff=GAP.hair).align_to(P.swing, RIGHT)
+            if not crossed(under) and under.get_bottom()[1] > self.layout.content.bottom:
+                self.swing_label.move_to(under)
         if shared:  # the takeaway number: at the widest width with a share, how many positions past m* have a twin
             w = shared[-1]
             a = d.shares[w]

@@ -262,11 +262,19 @@ class TwinLanes(VGroup):
         # each share beside its m*, on the right: under it when the lane is tall enough for two lines, else
         # after it on the same line (``onset_spots[k]``: where m* moves to make room)
         self.onset_spots = {}
+        cs = sorted(P.centres[k] for k in range(len(shares)))
+        pitch = min((b - a for a, b in zip(cs, cs[1:])), default=np.inf)
         for k, lab in enumerate(self.share_labels):
             if not lab.family_members_with_points():
                 continue
             ol = P.onset_labels[k]
             stacked = ol.height + lab.height + GAP.hair <= lane_h  # else the label starts with its dot
+            if not stacked:  # one line, unless it would run past the frame and two fit between the lanes
+                wide = ol.width + GAP.small + lab.width
+                plain = math(share_text(shares[k].share), size=LABEL, color=colors[k])
+                if ol.get_left()[0] + wide > SAFE.right and ol.height + plain.height + GAP.hair <= pitch - GAP.tight:
+                    lab, stacked = plain, True
+                    self.share_labels.submobjects[k] = lab
             pair = VGroup(ol.copy(), lab.copy())
             if stacked:
                 pair.arrange(DOWN, aligned_edge=LEFT, buff=GAP.hair)

@@ -112,8 +112,10 @@ def slow_pair(unseen_at_stops: np.ndarray, wrapped: np.ndarray, turns_at_stops: 
     """The pair the clip shows as "slow": among pairs that did not wrap in training and sit at
     an unseen angle at every stop past training (rows ``1:`` of ``unseen_at_stops: (stops, d/2)``),
     the fastest that has made at most one full turn by the third stop (``turns_at_stops``, same
-    shape), else the fastest of them; with no such pair, the slowest pair."""
+    shape), else the fastest of them; with no such pair, the slowest pair.  Never pair 0: the clip shows it
+    beside as the fast pair (a training length of 2 left pair 0 unwrapped, and both dials showed it)."""
     always = ~wrapped & unseen_at_stops[1:].all(axis=0)
+    always[0] = False
     calm = np.flatnonzero(always & (turns_at_stops[2] <= 1))
     if calm.size:
         return int(calm[0])
@@ -152,6 +154,7 @@ class ExtrapolationCliff(ClipScene):
     STAGED = True
     UNTRAINED_BLANK = {"empty": "the lanes stop at L on purpose: the positions past training are still blank on the "
                                 "axis, and the next beat colours them"}
+    UNTRAINED_BLANK["sparse"] = UNTRAINED_BLANK["empty"] + " (a short training length: a sliver of the axis)"
     WALL_ENDS = {"empty": "the learned lane ends at its wall: the blank after it is the table's missing rows, the "
                           "point of these beats"}
     FULL_CHART = {"empty": "the chart spans the content area; only its curve's and area's boxes are counted, not the "
@@ -197,11 +200,12 @@ class ExtrapolationCliff(ClipScene):
         else:  # the chart
             v.update(L=claim(v["L"], C.L_tick), L_last=claim(v["L_last"], C.L_tick), n_max=claim(v["n_max"], C.n_tick),
                      x_max=claim(v["x_max"], *axis), chart=claim("a chart of unseen pairs per position", C.curve, C.title),
-                     jump=claim(str(v["jump"]), C.curve), pairs=claim(str(d.n_pairs), C.plot.y_tick_labels),
+                     jump=claim(str(v["jump"]), C.curve, self.first_mark[2]),
+                     pairs=claim(str(d.n_pairs), C.plot.y_tick_labels, self.first_mark[2]),
                      lane=claim("the learned table's lane", self.table_lane.trained, self.table_lane.wall),
                      proof=claim(f"{self.v_table.figure.text}; {self.v_rope.figure.text}", self.v_rope, self.v_table),
                      area=claim("slate grey", C.area),
-                     marks=claim("yellow dots", self.proof.dots))
+                     marks=claim("yellow dots", *self.proof.dots), mark=claim("a yellow dot", self.first_mark[1]))
         return v
 
     def variant(self, key: str) -> str:
@@ -280,6 +284,12 @@ class ExtrapolationCliff(ClipScene):
         # the close's measured figures: the count at every distinct stop past training
         past = sorted(set(d.stops[1:]))
         self.proof = C.proof_marks(past, [int(d.stop_counts[d.stops.index(m)]) for m in past], d.n_pairs)
+        for m in (*self.proof.dots, *self.proof.leaders):  # shown in two steps, each mark on its own
+            role(m, "highlight")
+        first = past.index(d.stops[1])
+        self.first_mark = VGroup(self.proof.leaders[first], self.proof.dots[first], self.proof.words[first])
+        self.other_marks = VGroup(*[VGroup(self.proof.leaders[k], self.proof.dots[k], self.proof.words[k])
+                                    for k in range(len(past)) if k != first])
 
     # readouts the tests read
     @property
@@ -323,8 +333,10 @@ class ExtrapolationCliff(ClipScene):
         # ---- 3. the count at every position
         self.phase = "chart"
         T = self.table_lane
+        # the count one step past training, written where the curve jumps (the close adds the other stops')
         self.beat(self.variant("chart"), stage([P.on_screen()], [axis, C.body, C.title, C.area, C.curve, C.guides, T,
-                                                                 T.no_row], lag=1), run_time=1.8, subject=C, why=self.FULL_CHART)
+                                                                 T.no_row, self.first_mark], lag=1), run_time=1.8,
+                  subject=C, why=self.FULL_CHART)
 
     # -- the close: the verdicts over the chart, with the counts where they were measured
     def takeaway(self):
@@ -340,4 +352,4 @@ class ExtrapolationCliff(ClipScene):
 
     def bring_forward(self, take, region=None) -> list:
         T = self.table_lane  # the table's lane gives way to its verdict, and RoPE's joins it
-        return [stage([T, T.no_row], [self.verdicts], shift=GAP.small * DOWN, lag=0.6), FadeIn(self.proof)]
+        return [stage([T, T.no_row], [self.verdicts], shift=GAP.small * DOWN, lag=0.6), FadeIn(self.other_marks)]

@@ -272,7 +272,7 @@ class PairsAtPosition(VGroup):
         tick_h = label("0", size=SMALL).height
         inset = label(str(n - 1), size=SMALL).width / 2 + GAP.hair  # the end ticks stay inside the region
         side = (region.width - 2 * inset) / n
-        bar_h = min(1.4, max(0.45, (region.height - top_h) * 0.24))
+        bar_h = min(1.6, max(0.45, (region.height - top_h) * 0.3))
         y_bar = region.top - top_h - GAP.normal - bar_h / 2
         self.strip = VGroup(*[Rectangle(width=side, height=bar_h, stroke_color=BG, stroke_width=1)
                               for _ in range(n)]).arrange(RIGHT, buff=0)

@@ -3,14 +3,15 @@ proved by the clips' own measurements: the verdict (✓ or ✗, then the measure
 proof, each tagged with the clip that measured it, all taken from mathcore for the lecture's config
 (``scenes.figures.framing.diary_proofs``: the same computations as clips 02–05, 11, 13 and 14).
 
-* ``q1`` … ``q4``: the question at the top; the icon of its answer (the same icons as the map in 00)
-  large at the left; the answer, and under it its proofs, large;
-* ``close``: the questions leave; one verdict per answer stays, in a column, each beside its icon and
-  its clip, and under them where the lecture goes next: lecture ``number + 1``, past the training
-  length.
+* ``q1`` … ``q4``: the question at the top; the icon of its answer (the same icons as the map in 00),
+  large at the left, one size and place for every question, its queries, keys and values in their
+  concept colours; beside it the answer, large, and under it its proofs on a panel;
+* ``close``: a picture, the sentences gone: one card per answer, its icon, the chip of the clip that
+  measured its kept proof and that verdict, large, one size for all; under them where the lecture goes
+  next: lecture ``number + 1``, past the training length.
 
-Laid out from the base scene's regions: every question's text is set at one size, the largest at
-which the longest fits, so a longer question or another count only moves things.
+Laid out from the base scene's regions: the icon takes a share of the width, the answer grows as long
+as its proofs keep their size, so a longer answer or another count only moves things.
 
 Render directly with ``manim -ql scenes/clips/c15_recap.py Recap``.
 """
@@ -39,22 +40,20 @@ from manim import (
 from mathcore.config import LectureConfig
 from mathcore.extrapolation import GPT2, LLAMA2
 from scenes.catalog import Clip
-from scenes.figures.framing import RECAP_ICONS, DiaryProof, diary_proofs
+from scenes.figures.framing import RECAP_ICONS, RECAP_PAINT, DiaryProof, diary_proofs
 from scenes.kit import DIM, FG, HEADING, LABEL, SMALL, ClipScene, family_color, label
 from scenes.kit.binding import claim
-from scenes.kit.cards import clip_chip, clip_number, clip_of, drawing, fit_common
-from scenes.kit.compose import GAP, column, row
-from scenes.kit.layout import LayoutError, Region, baseline_y, fit_label, legible_scale, overlay
+from scenes.kit.cards import clip_chip, clip_number, clip_of, drawing
+from scenes.kit.compose import GAP, row
+from scenes.kit.layout import LayoutError, Region, baseline_y, fit_label, overlay
 from scenes.kit.notation import N
 from scenes.kit.numbers import count
 from scenes.kit.proofs import verdict
 
 PROOF_GROW = 1.15  # how far a question's proofs may grow past their natural size to fill the frame
-ANSWER_GROW = 1.5  # and its answer
-ICON_SHARE = 0.3  # the icon is at most this share of the frame's width
-CLOSE_GROW = 1.3  # how far the close may grow past its natural size
-CLOSE_ICON = 1.25  # units: the icons of the close (drawn at this size, so the letters of one keep theirs)
-ICON_ROOM = 3.0  # units the proofs leave the icon when they can
+ANSWER_SIZES = (1.5, 1.3, 1.15, 1.0)  # the answer's sizes tried (× HEADING), largest first
+ICON_SHARE = 0.23  # the icon is at most this share of the frame's width
+CLOSE_GROW = 1.35  # how far the close's verdicts may grow past their natural size
 MIN_ICON = 1.3  # units: an icon smaller than this no longer reads
 
 
@@ -186,40 +185,48 @@ class Recap(ClipScene):
         return block.scale(block.fit)  # ``.fit``: the scale it was set at
 
     def make_cards(self) -> list[VGroup]:
-        """One frame per question: the question along the top; under it the answer's icon and the answer,
-        large; under them, across the frame, the answer's proofs in a panel framed in the answer's colour
-        (see :meth:`proof_block`).  The proofs take the room they need; the icon and the answer share what
-        is left, as large as it allows."""
+        """One frame per question: the question along the top; under it, at the left, the answer's icon,
+        large (the same size and place for every question), its queries, keys and values in their concept
+        colours; at the right the answer, large, and under it the answer's proofs on a panel framed in the
+        answer's colour (see :meth:`proof_block`), the two centred on the icon."""
         content = self.layout.content
         d = self.data
-        pad = GAP.normal
+        pad = GAP.small
+        qs = [fit_label(a.question, content.width, size=HEADING, color=DIM, max_lines=2) for a in d.answers]
+        tallest = max(q.height for q in qs)
         cards = []
-        for k, a in enumerate(d.answers):
+        for k, (a, q) in enumerate(zip(d.answers, qs)):
             color = family_color(a.home[0].number)
-            q = fit_label(a.question, content.width, size=HEADING, color=DIM, max_lines=2)
             content.place(q, UP + LEFT)
-            body = content.below(q, gap=GAP.wide)
-            # the proofs leave the icon ICON_ROOM when they can stay at their natural size, else MIN_ICON
-            proofs = self.proof_block(a, body.width - 2 * pad, body.height - ICON_ROOM - GAP.wide - 2 * pad)
-            if proofs.fit < 1.0:
-                proofs = self.proof_block(a, body.width - 2 * pad, body.height - MIN_ICON - GAP.wide - 2 * pad)
-            low = Region(body.left, body.right, body.bottom, body.bottom + proofs.height + 2 * pad)
-            top = Region(body.left, body.right, low.top + GAP.wide, body.top)
-            side = min(top.height, ICON_SHARE * body.width)
+            body = Region(content.left, content.right, content.bottom, content.top - tallest - GAP.normal)
+            side = min(body.height, ICON_SHARE * body.width)
             if side < MIN_ICON - 1e-6:
                 raise LayoutError(f"question {k + 1}: {side:.2f} units left for its icon (at least {MIN_ICON})")
-            icon_at, text_at = top.take_left(side, gap=GAP.wide)
-            ans = fit_label(a.answer, text_at.width, size=HEADING, color=FG, weight="BOLD", max_lines=3)
-            pic = drawing(RECAP_ICONS[k], color, side)
-            icon_at.place(pic, UP)  # under the question
-            text_at.place(ans.scale(text_at.fit_scale(ans, ANSWER_GROW)), LEFT)
-            ans.set_y(min(pic.get_y(), text_at.top - ans.height / 2))  # beside its icon
-            frame = RoundedRectangle(corner_radius=GAP.tight, width=low.width, height=low.height, stroke_color=color,
-                                     stroke_width=3, fill_color=color, fill_opacity=0.07).move_to(low.center)
-            low.inset(pad).place(proofs, LEFT)
+            icon_at, right = body.take_left(side, gap=GAP.wide)
+            pic = drawing(RECAP_ICONS[k], color, side, RECAP_PAINT[k])
+            icon_at.place(pic)
+            # the answer as large as leaves its proofs as large as they are under the smallest answer
+            best = None
+            for grow in reversed(ANSWER_SIZES):  # smallest first: the proofs' size to keep
+                ans = fit_label(a.answer, right.width, size=HEADING * grow, color=FG, weight="BOLD", max_lines=3)
+                right.place(ans, UP + LEFT)
+                low = right.below(ans, gap=GAP.normal)
+                proofs = self.proof_block(a, low.width - 2 * pad, low.height - 2 * pad)
+                if best is not None and proofs.fit < best[3] - 1e-6:
+                    break
+                if best is not None and any(ln.text.rstrip().endswith(("−", "-")) for ln in ans):
+                    continue  # never break a line inside "m − n"
+                best = (ans, low, proofs, min(proofs.fit, 1.0) if best is None else best[3])
+            ans, low, proofs, _ = best
+            frame = RoundedRectangle(corner_radius=GAP.tight, width=low.width, height=proofs.height + 2 * pad,
+                                     stroke_color=color, stroke_width=3, fill_color=color, fill_opacity=0.07)
+            frame.move_to(low.point(UP), aligned_edge=UP)
+            proofs.move_to(frame).align_to(frame, LEFT).shift(pad * RIGHT)
             overlay(frame, proofs)  # the proofs lie on their panel
+            text = VGroup(ans, frame, proofs)
+            text.shift((pic.get_y() - text.get_y()) * UP)  # the answer and its proofs beside the icon, centred
             g = VGroup(pic, q, ans, frame, proofs)
-            g.drawing, g.q, g.ans, g.frame, g.proofs = pic, q, ans, frame, proofs
+            g.drawing, g.q, g.ans, g.frame, g.proofs, g.side = pic, q, ans, frame, proofs, side
             g.verdicts = VGroup(*[p.verdict for p in proofs])
             g.chips = VGroup(*[p.chip for p in proofs])
             g.nums = VGroup(*[p.chip.num for p in proofs])
@@ -228,44 +235,50 @@ class Recap(ClipScene):
 
     # ------------------------------------------------------------------ the close: one verdict an answer
     def make_close(self) -> VGroup:
-        """The four answers in a column, each beside its icon: the clip that measured its kept proof and the
-        answer on one line, the verdict under it; under them, where the lecture goes next: an arrow to
-        lecture ``number + 1``, past the training length."""
+        """The picture the recap ends on: the four answers as their icons, large, in a column, each with the
+        verdict of its kept proof beside it (one size for all, as large as the widest allows) and the chip
+        of the clip that measured it; the questions and the sentences gone.  Under them, where the lecture
+        goes next: an arrow to lecture ``number + 1``, past the training length."""
         content = self.layout.content
         d = self.data
-        chips = [clip_chip(a.proofs[a.key].clip, size=LABEL) for a in d.answers]
-        side = CLOSE_ICON
-        width = content.width - side - GAP.normal - max(c.width for c in chips) - GAP.small
-        answers = fit_common([a.answer for a in d.answers], width, LABEL, FG, max_lines=1)
-        rows = VGroup()
-        for k, (a, chip, ans) in enumerate(zip(d.answers, chips, answers)):
-            p = a.proofs[a.key]
-            v = verdict(p.formula, p.figure, p.passed, size=HEADING)
-            line = row(chip, ans, gap="small")
-            ans.shift((baseline_y(chip.num) - baseline_y(ans[0])) * UP)
-            text = column(line, v, gap="tight")
-            v.shift((ans.get_left()[0] - v.value.get_left()[0]) * RIGHT)  # the formula under the answer's words
-            pic = drawing(RECAP_ICONS[k], family_color(a.home[0].number), side)
-            r = row(pic, text, gap="normal")
-            r.drawing, r.verdict, r.chip, r.ans = pic, v, chip, ans
-            rows.add(r)
-        rows.arrange(DOWN, buff=GAP.small, aligned_edge=LEFT)
-        x_ans = max(r.ans.get_left()[0] for r in rows)  # every answer from one edge, its chip right-aligned before it
-        for r in rows:
-            dx = x_ans - r.ans.get_left()[0]
-            VGroup(r.chip, r.ans, r.verdict).shift(dx * RIGHT)
-            r.drawing.set_x(rows.get_left()[0] + side / 2)  # the icons centred in one column
         lecture = label(f"lecture {d.next_lecture}", size=HEADING, color=FG, weight="BOLD")
         where = label("begins past the training length", size=LABEL, color=DIM)
         arrow = Arrow(ORIGIN, RIGHT * 1.1, buff=0, color=FG, stroke_width=4, max_tip_length_to_length_ratio=0.3)
         nxt = row(arrow, lecture, where, gap="small", align="center")
         where.shift((baseline_y(lecture) - baseline_y(where)) * UP)
         nxt.lecture, nxt.where, nxt.arrow = lecture, where, arrow
-        nxt.next_to(rows, DOWN, buff=GAP.normal, aligned_edge=LEFT)
+        content.place(nxt, DOWN + LEFT)
+        grid = content.above(nxt, gap=GAP.normal)
+        cells = grid.rows(*([1] * len(d.answers)), gap=GAP.tight)
+        side = min(c.height for c in cells)
+        chips = [clip_chip(a.proofs[a.key].clip, size=LABEL) for a in d.answers]
+        verdicts = [verdict(a.proofs[a.key].formula, a.proofs[a.key].figure, a.proofs[a.key].passed, size=HEADING)
+                    for a in d.answers]
+        room = grid.width - side - GAP.wide - max(c.width for c in chips) - 2 * GAP.normal
+        grow = min(CLOSE_GROW, room / max(v.width for v in verdicts), 0.62 * side / max(v.height for v in verdicts))
+        rows = VGroup()
+        for k, (a, cell, chip, v) in enumerate(zip(d.answers, cells, chips, verdicts)):
+            color = family_color(a.home[0].number)
+            pic = drawing(RECAP_ICONS[k], color, side - 2 * GAP.hair, RECAP_PAINT[k])
+            if len(pic.letters):  # at this size the letters would cover the strokes: the colours name them
+                pic.remove(pic.letters)
+            cell.inset(GAP.small, GAP.hair).place(pic, LEFT)
+            v.scale(grow)
+            chip.next_to(pic, RIGHT, buff=GAP.normal).set_y(pic.get_y())
+            v.next_to(chip, RIGHT, buff=GAP.normal)
+            v.shift((pic.get_y() - v.value.get_y()) * UP)  # the formula's line through the icon's middle
+            card = RoundedRectangle(corner_radius=GAP.tight, width=cell.width, height=cell.height, stroke_color=color,
+                                    stroke_width=3, fill_color=color, fill_opacity=0.07).move_to(cell.center)
+            r = VGroup(card, pic, chip, v)
+            r.card, r.drawing, r.verdict, r.chip = card, pic, v, chip
+            rows.add(r)
+        x = max(r.chip.get_right()[0] for r in rows) + GAP.normal  # every verdict from one edge
+        for r in rows:
+            r.verdict.shift((x - r.verdict.get_left()[0]) * RIGHT)
+            r.chip.shift((x - GAP.normal - r.chip.get_right()[0]) * RIGHT)
+            overlay(r.card, r.drawing, r.chip, r.verdict)  # each answer lies on its card
         nxt.shift((rows[0].chip.get_left()[0] - arrow.get_left()[0]) * RIGHT)
         g = VGroup(rows, nxt)
-        g.scale(content.fit_scale(g, CLOSE_GROW))
-        content.place(g)
         g.rows, g.next = rows, nxt
         g.verdicts = VGroup(*[r.verdict for r in rows])
         return g
@@ -275,8 +288,9 @@ class Recap(ClipScene):
         self.close_rows = self.make_close()
         # the last row's verdict on screen is the fourth question's, moved there (``bring_forward``)
         a = self.data.answers[-1]
-        self.close_rows.verdicts = VGroup(*[r.verdict for r in self.close_rows.rows[:-1]],
-                                          self.cards[-1].verdicts[a.key])
+        kept = self.cards[-1].verdicts[a.key]
+        self.close_rows.verdicts = VGroup(*[r.verdict for r in self.close_rows.rows[:-1]], kept)
+        overlay(self.close_rows.rows[-1].card, kept, self.cards[-1].drawing)  # they move onto the last card
 
     def body(self) -> None:
         self.make_mobjects()
@@ -299,18 +313,18 @@ class Recap(ClipScene):
         return self.close_rows
 
     def bring_forward(self, take: VGroup, region=None) -> list:
-        """The fourth question leaves but its kept verdict, which moves into the last row; the other
-        rows and the pointer to the next lecture come in."""
+        """The fourth question leaves but its icon and its kept verdict, which move into the last row; the
+        other rows and the pointer to the next lecture come in."""
         last = self.cards[-1]
         a = self.data.answers[-1]
         kept = last.verdicts[a.key]
-        leave = [last.drawing, last.q, last.ans, last.frame] + \
+        leave = [last.q, last.ans, last.frame] + \
             [p for j, p in enumerate(last.proofs) if j != a.key] + [last.proofs[a.key].chip, last.proofs[a.key].note]
-        target = take.rows[-1].verdict
-        rest = [*[r for r in take.rows[:-1]], take.rows[-1].drawing, take.rows[-1].chip, take.rows[-1].ans, take.next]
+        target = take.rows[-1]
+        rest = [*take.rows[:-1], target.card, target.chip, take.next]
         return [Succession(AnimationGroup(*[FadeOut(m) for m in leave]),
-                           AnimationGroup(Transform(kept, target), *[FadeIn(m, shift=GAP.small * UP) for m in rest],
-                                          lag_ratio=0.12))]
+                           AnimationGroup(Transform(kept, target.verdict), Transform(last.drawing, target.drawing),
+                                          *[FadeIn(m, shift=GAP.small * UP) for m in rest], lag_ratio=0.12))]
 
     def closing(self) -> None:
         take = self.takeaway()

@@ -73,7 +73,7 @@ def _rotate() -> Icon:
         Bend(cx, cy, 1.2 * r, -15, 95, alpha=0.7),
         Pointer(cx, cy, *q), Pointer(cx, cy, *k),
         Pointer(0.36, cy - 0.55 * r, 0.36, cy + r, color="fg"),
-        Letter("q", *at(110, 1.2 * r + 0.15)), Letter("k", *at(-60, 1.2 * r + 0.12)),
+        Letter("q", *at(104, r + 0.08)), Letter("k", *at(-38, r + 0.08)),
         Letter("v", 0.47, cy + 0.2 * r, color="fg"),
     ), "RoPE: q and k turn on a dial by their positions; v stands apart, unturned.")
 
@@ -97,14 +97,23 @@ MAP_ICONS = tuple(ICONS[n] for n in ("permute", "causal", "cache", "waves"))
 """One icon per property of ``scenes.catalog.PROPERTIES``, in the same order."""
 RECAP_ICONS = tuple(ICONS[n] for n in ("permute", "cache", "rotate", "wall"))
 """One icon per diary answer, in the order of ``RecapData.answers``."""
+RECAP_PAINT: tuple[dict[int, str], ...] = (
+    {},
+    {**{i: "key" for i in range(4)}, **{i: "value" for i in range(4, 8)}},  # the K cache and the V cache
+    {2: "query", 5: "query", 3: "key", 6: "key", 4: "value", 7: "value"},  # q and k on the dial, v apart
+    {},
+)
+"""The recap draws each icon's queries, keys and values in their concept colours (shape index -> role):
+the cache's two columns are K and V, the dial's pointers q and k, the upright arrow v."""
 
 
-def drawn(icon: Icon):
+def drawn(icon: Icon, paint: dict[int, str] | None = None):
     """``icon`` as a still's picture (``TextPanel.picture``: ``draw(ax, theme, color)``)."""
     def draw(ax, th, color):
-        to_matplotlib(icon, ax, th, color)
+        to_matplotlib(icon, ax, th, color, paint)
 
     draw.icon = icon
+    draw.paint = paint or {}
     return draw
 
 
@@ -114,7 +123,7 @@ STATEMENTS: tuple[tuple[tuple[str, str], ...], ...] = (
     (("math", '"Attn"(P X) = P dot "Attn"(X)'),
      ("words", "permute the tokens: the outputs permute the same way")),
     (("math", 'A_(m n) = 0 quad "for" n > m'),
-     ("words", "a token sees only its past; the symmetry breaks:"),
+     ("words", "a token sees only its past; most permutations break the symmetry:"),
      ("math", '"Attn"_"causal" (P X) != P dot "Attn"_"causal" (X)')),
     (("math", 'y_t " depends only on " x_0, dots.h, x_t'),
      ("words", "earlier outputs never change as tokens arrive:"),
@@ -153,7 +162,7 @@ def answer_card(k: int, answer) -> TextPanel:
              TextLine(mathify(answer.answer), size=12, weight="semibold", space_before=4)]
     lines += [TextLine(p.still_text(), size=10, chips=(p.clip,), space_before=6 if j == 0 else 2)
               for j, p in enumerate(answer.proofs)]
-    return TextPanel(tuple(lines), frame=f"clip:{answer.home[0].number}", picture=drawn(RECAP_ICONS[k]),
+    return TextPanel(tuple(lines), frame=f"clip:{answer.home[0].number}", picture=drawn(RECAP_ICONS[k], RECAP_PAINT[k]),
                      picture_width=0.22)
 
 
@@ -185,13 +194,15 @@ class DiaryProof:
     note: str
     clip: int
     words: str = ""  # what the formula measures, as an audio description says it
+    meaning: str = ""  # what the verdict means, said after the figure (``it does not extrapolate``)
 
     def described(self) -> str:
         """The proof as an audio description says it: ``a green check: the equivariance defect, ≈ 4.7 × 10⁻¹⁶,
         the largest of 100 random permutations P (clip 02)``."""
         mark = "a green check" if self.passed else "a red cross"
         fig = self.figure.text.replace("exactly 0", "0 exact")
-        return f"{mark}: {self.words}, {fig} (clip {self.clip:02d})"
+        means = f": {self.meaning}" if self.meaning else ""
+        return f"{mark}: {self.words}, {fig}{means} (clip {self.clip:02d})"
 
     def still_text(self) -> str:
         """The proof as the still prints it: ``✓ $formula$ $≈ 4.7 × 10⁻¹⁶$`` (``tex`` is text with ``$math$``)."""
@@ -223,8 +234,8 @@ def diary_proofs(cfg) -> tuple[tuple[DiaryProof, ...], ...]:
     li = lecture_inputs(cfg.T, cfg.d, cfg.seed)
     X, W = li.X, (li.Wq, li.Wk, li.Wv)
 
-    def noise(formula, tex, x, note, clip, threshold, words):
-        return DiaryProof(formula, tex, numbers.measure(x), abs(x) < threshold, note, clip, words)
+    def noise(formula, tex, x, note, clip, threshold, words, meaning=""):
+        return DiaryProof(formula, tex, numbers.measure(x), abs(x) < threshold, note, clip, words, meaning)
 
     def zero(formula, tex, x, note, clip, words):
         return DiaryProof(formula, tex, numbers.measure(x), x == 0.0, note, clip, words)
@@ -255,7 +266,8 @@ def diary_proofs(cfg) -> tuple[tuple[DiaryProof, ...], ...]:
         noise('"V rotated:" max abs(Delta Y)', r"V rotated: $\max\,|\Delta Y|$",
               shift_output_defect(X, *W, RECAP_SHIFT, cfg.rope_base, rotate_v=True),
               "the same shift, V rotated like Q and K", 11, THRESHOLD,
-              f"the largest output change when every position shifts by {RECAP_SHIFT}, V rotated"),
+              f"the largest output change when every position shifts by {RECAP_SHIFT}, V rotated",
+              "the outputs move, so RoPE leaves V alone"),
     )
     g, L = GPT2, cfg.train_length
     rows = int(extrapolation_report([g.n_max], g.d_model, g.n_max, cfg.seed).learned_defined.sum())
@@ -263,12 +275,14 @@ def diary_proofs(cfg) -> tuple[tuple[DiaryProof, ...], ...]:
     unseen = int(unseen_pair_counts([L], LLAMA2.head_dim, L, cfg.rope_base)[0])
     n = numbers.count(g.n_max)
     q4 = (
-        DiaryProof(f'"{g.name} rows for" m >= {n.math}', rf"{g.name} rows for $m \geq {g.n_max}$",
-                   numbers.count(rows), rows > 0, f"its table ends at row {numbers.count(g.n_max - 1).text}", 14,
-                   f"{g.name}'s rows for positions from {n.text} on"),
+        DiaryProof(f'"rows past {g.name}\'s" {n.math}', rf"rows past {g.name}'s ${g.n_max}$",
+                   numbers.count(rows), rows > 0,
+                   f"no row for m ≥ {n.text}: it does not extrapolate", 14,
+                   f"the rows of {g.name}'s learned table past its {n.text} positions", "the table does not extrapolate"),
         DiaryProof('"RoPE pairs at unseen angles"', "RoPE pairs at unseen angles",
                    numbers.Figure(float(unseen), f'{unseen} "of" {pairs}', f"{unseen} of {pairs}"), unseen == 0,
                    f"head dim {LLAMA2.head_dim}, one step past training (L = {numbers.count(L).text})", 13,
-                   f"RoPE pairs (head dim {LLAMA2.head_dim}) at angles training never reached, one step past training"),
+                   f"RoPE pairs (head dim {LLAMA2.head_dim}) at angles training never reached, one step past training",
+                   "RoPE meets new angles" if unseen else ""),
     )
     return q1, q2, q3, q4

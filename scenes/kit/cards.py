@@ -31,10 +31,10 @@ def clip_of(n: int) -> Clip:
     raise LookupError(f"no clip number {n} in the catalog")
 
 
-def drawing(icon: Icon, color, box: float) -> VGroup:
+def drawing(icon: Icon, color, box: float, paint: dict[int, str] | None = None) -> VGroup:
     """``icon``'s picture as large as fits a ``box`` × ``box`` square (drawn at that size, so its
-    letters keep their size unless the picture must shrink to fit)."""
-    g = to_manim(icon, color, box)
+    letters keep their size unless the picture must shrink to fit); ``paint``: see ``icons.to_manim``."""
+    g = to_manim(icon, color, box, paint)
     g.scale(box / max(g.width, g.height))
     g.icon = icon
     return g

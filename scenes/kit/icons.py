@@ -20,6 +20,8 @@ import numpy as np
 
 MPL_POINTS = 0.55  # a Manim stroke width of 1 in matplotlib points, at the size stills draw icons
 TIP = 0.11  # an arrow's tip, as a share of the icon's size
+LETTER_AT = 1.5  # units: an icon drawn larger than this sets its letters larger, in proportion ...
+LETTER_GROW = 1.6  # ... up to this factor
 
 
 @dataclass(frozen=True)
@@ -128,23 +130,34 @@ def _manim_color(role: str, ink):
     return {"ink": ink, "fg": FG, "dim": DIM, "failed": FAILED, "bg": BG}[role]
 
 
-def to_manim(icon: Icon, ink, size: float = 1.0):
+def to_manim(icon: Icon, ink, size: float = 1.0, paint: dict[int, str] | None = None):
     """``icon`` as a Manim ``VGroup`` drawn in ``ink``, the unit square scaled to ``size`` units (its
-    letters keep their text size, so build it at the size it is shown)."""
+    letters keep their text size, so build it at the size it is shown).  ``paint`` (optional) maps a
+    shape's index to a concept role (``theme.CONCEPT_COLORS``: "query", "key", "value", …): that shape is
+    drawn whole in the role's colour and declares the role (``binding.role``), so an icon that shows a
+    query, a key or a value says so in the deck's colours."""
     from manim import Arc, Arrow, Circle, RoundedRectangle, VGroup, VMobject
 
     from .binding import role
     from .layout import overlay
-    from .theme import LABEL, math
+    from .theme import CONCEPT_COLORS, LABEL, math
 
-    def col(role):
-        return _manim_color(role, ink)
+    paint = paint or {}
+    if bad := {i: r for i, r in paint.items() if r not in CONCEPT_COLORS or not 0 <= i < len(icon.shapes)}:
+        raise ValueError(f"icon {icon.name!r}: paint {bad} names no shape or no concept role "
+                         f"(shapes 0 to {len(icon.shapes) - 1}; roles {sorted(CONCEPT_COLORS)})")
+    current = [None]  # the concept role of the shape being drawn, if painted
+
+    def col(name):
+        return CONCEPT_COLORS[current[0]] if current[0] else _manim_color(name, ink)
 
     def at(x, y):
         return np.array([x * size, y * size, 0.0])
 
     g, letters = VGroup(), VGroup()
-    for s in icon.shapes:
+    for i, s in enumerate(icon.shapes):
+        current[0] = paint.get(i)
+        before = len(g), len(letters)
         if isinstance(s, Box):
             m = RoundedRectangle(corner_radius=max(s.round * size, 1e-4), width=s.w * size, height=s.h * size,
                                  stroke_width=s.weight if s.edge else 0, stroke_color=col(s.edge or "ink"),
@@ -168,9 +181,13 @@ def to_manim(icon: Icon, ink, size: float = 1.0):
             g.add(Arrow(start, end, buff=0, color=col(s.color), stroke_width=s.weight,
                         max_tip_length_to_length_ratio=tip))
         elif isinstance(s, Letter):
-            letters.add(math(s.text, size=LABEL, color=col(s.color)).move_to(at(s.x, s.y)))
+            grow = min(LETTER_GROW, max(1.0, size / LETTER_AT))  # a large drawing names its strokes larger
+            letters.add(math(s.text, size=LABEL * grow, color=col(s.color)).move_to(at(s.x, s.y)))
         else:
             raise TypeError(f"icon {icon.name!r}: not a shape: {s!r}")
+        if current[0]:
+            for m in [*g[before[0]:], *letters[before[1]:]]:
+                role(m, current[0])
     if letters:
         g.add(letters)
         overlay(*g)  # the letters name the strokes they sit by
@@ -179,15 +196,22 @@ def to_manim(icon: Icon, ink, size: float = 1.0):
 
 
 # ====================================================================== matplotlib
-def to_matplotlib(icon: Icon, ax, th, ink: str) -> None:
+def to_matplotlib(icon: Icon, ax, th, ink: str, paint: dict[int, str] | None = None) -> None:
     """Draw ``icon`` on ``ax`` (limits ``[-0.5, 0.5]²``, equal aspect) in ``ink`` (``"#RRGGBB"``), with
-    the house colours of the still's theme ``th`` (``scenes.stills.draw.Theme``)."""
+    the house colours of the still's theme ``th`` (``scenes.stills.draw.Theme``); ``paint`` as in
+    :func:`to_manim` (the shapes it names in the theme's concept colours)."""
     from matplotlib.patches import Arc, Circle, FancyArrowPatch, FancyBboxPatch
 
+    paint = paint or {}
+    current = [None]
+
     def col(role):
+        if current[0]:
+            return th.color(current[0])
         return {"ink": ink, "fg": th.fg, "dim": th.dim, "failed": th.bad, "bg": th.bg}[role]
 
-    for s in icon.shapes:
+    for i, s in enumerate(icon.shapes):
+        current[0] = paint.get(i)
         if isinstance(s, Box):
             style = f"round,pad=0,rounding_size={s.round}" if s.round else "square,pad=0"
             xy = (s.x - s.w / 2, s.y - s.h / 2)

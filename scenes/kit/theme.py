@@ -92,14 +92,25 @@ def token_color(i: int) -> ManimColor:
 PROPERTY_COLORS = tuple(ManimColor(c) for c in ("#79B8FF", "#FFA3C4", "#63D6B0", "#D2A8FF"))
 
 
+RAMP_APART = 0.04  # RGB distance a family colour (``ramp``) keeps from every concept colour
+
+
 def ramp(k: int, n: int, cmap: str = "plasma") -> ManimColor:
     """Colour ``k`` of ``n`` for an ordered family of curves (widths, frequencies): a sequential
     colormap's light end, so the order reads from the colours and every curve stays bright."""
     import matplotlib
 
-    f = 0.45 + 0.5 * (k / (n - 1) if n > 1 else 1.0)
-    r, g, b, _ = matplotlib.colormaps[cmap](f)
-    return ManimColor.from_rgb((r, g, b))
+    f0 = 0.45 + 0.5 * (k / (n - 1) if n > 1 else 1.0)
+    cm = matplotlib.colormaps[cmap]
+    concepts = [np.asarray(c.to_rgb()) for c in CONCEPT_COLORS.values()]
+    # a family colour never passes for a concept colour (the 'cool' ramp's third of four widths was the
+    # seen violet): the nearest position along the ramp that stays RAMP_APART from every concept colour
+    for step in range(0, 21):
+        for f in ((f0,) if step == 0 else (f0 + 0.005 * step, f0 - 0.005 * step)):
+            rgb = np.asarray(cm(min(max(f, 0.0), 1.0))[:3])
+            if all(float(np.max(np.abs(rgb - c))) >= RAMP_APART for c in concepts):
+                return ManimColor.from_rgb(tuple(rgb))
+    return ManimColor.from_rgb(tuple(np.asarray(cm(f0)[:3])))
 
 
 def family_color(clip_number: int) -> ManimColor:
