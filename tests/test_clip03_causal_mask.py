@@ -23,7 +23,7 @@ from scenes.figures import designed_stills
 from scenes.figures import causal as fig
 from scenes.kit import BG, fmt_measure, fmt_value
 from scenes.kit.theme import CONTENT_BOTTOM
-from scenes.audit.beats import DIMMED, audit_clip, signature
+from scenes.audit.beats import DIMMED, signature
 from scenes.kit.scales import scale as deck_scale
 from scenes.stills.spec import HeatmapPanel as StillHeatmap
 

@@ -13,14 +13,13 @@ from frames import (
     shipped_audit,
     assert_captions_readable,
     corner_results,
-    dominant_ink,
     pixel,
     rgb255,
 )
 from mathcore import apply_rope, lecture_inputs, load_config
 from mathcore.rope_measures import rope_self_attention_trace, shift_output_defect
-from scenes.figures.rope import SCORE_DIGITS, output_scale
-from scenes.kit import BG, FAILED, HIGHLIGHT, KEY, QUERY, VERIFIED, fmt_measure, numbers
+from scenes.figures.rope import SCORE_DIGITS
+from scenes.kit import HIGHLIGHT, KEY, QUERY, fmt_measure, numbers
 from scenes.kit.numbers import nice_ceil, notebook_output
 from scenes.clips.c11_rope_rotates_qk import RoPERotatesQK, pick_query_key
 

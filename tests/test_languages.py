@@ -19,7 +19,6 @@ import re
 import unicodedata
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from mathcore import typeset

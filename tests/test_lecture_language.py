@@ -12,7 +12,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scenes.kit import numbers
 from scenes.kit.notation import SYMBOLS, caption_symbols
 from scenes.kit.numbers import count, measure, nice_ceil, nice_step, nice_ticks, notebook_output, power, tick
 

@@ -144,7 +144,7 @@ def test_the_network_is_unreachable_from_inside(tmp_path):
 # ------------------------------------------------------------------------------ the file system
 def test_nothing_is_written_outside_its_tmp_and_the_project_and_home_are_not_there(tmp_path):
     target = tmp_path / f"written-{uuid.uuid4().hex}"
-    sub = made(tmp_path, f"""
+    sub = made(tmp_path, """
         def write(path):
             with open(path, "w") as f:
                 f.write("a submission was here")

@@ -45,7 +45,7 @@ from scenes.figures.framing import MAP_ICONS, STATEMENTS
 from scenes.kit import DIM, FG, HEADING, LABEL, SMALL, TITLE, ClipScene, family_color, label, math
 from scenes.kit.binding import claim
 from scenes.kit.cards import clip_chip, clip_number, clip_of, drawing, fit_common
-from scenes.kit.compose import DIMMED, GAP, column, reveal, row
+from scenes.kit.compose import GAP, column, reveal, row
 from scenes.kit.layout import LayoutError, Region, baseline_y, fit_label, legible_scale, overlay
 from scenes.kit.motion import dim, swap, undim
 

@@ -41,7 +41,6 @@ from manim import (
     Dot,
     FadeIn,
     FadeOut,
-    LaggedStart,
     VGroup,
 )
 

@@ -62,7 +62,6 @@ from scenes.figures.causal import (
 )
 from scenes.kit import (
     DIM,
-    FG,
     HEADING,
     HIGHLIGHT,
     KEY,
@@ -70,7 +69,6 @@ from scenes.kit import (
     QUERY,
     SMALL,
     ClipScene,
-    ColorBar,
     fmt_measure,
     fmt_value,
     label,
@@ -81,7 +79,7 @@ from scenes.kit import (
 from scenes.kit.binding import claim, claim_built, names, role, shows
 from scenes.kit.compose import GAP, column, reveal, row, titled
 from scenes.kit.layout import LayoutError, Region, legible_scale
-from scenes.kit.motion import dim, undim
+from scenes.kit.motion import dim
 from scenes.kit.numbers import tick
 from scenes.kit.proofs import Reveal, hide, morph_cells, proof_line, restage, row_parts, settle, value_map
 

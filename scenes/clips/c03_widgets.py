@@ -24,7 +24,6 @@ from scenes.kit.theme import (
     FAINT,
     HIGHLIGHT,
     MONO,
-    VERIFIED,
     ColorScale,
     label,
     register_fonts,

@@ -75,12 +75,10 @@ from scenes.kit import (
     fmt_measure,
     label,
     math,
-    swap,
 )
 from scenes.kit.binding import claim, claim_built, names, role, shows
 from scenes.kit.compose import GAP, column, row
-from scenes.kit.layout import Region, legible_scale
-from scenes.kit.motion import dim, undim
+from scenes.kit.layout import Region
 from scenes.kit.proofs import (
     Reveal,
     frame_row,

@@ -196,7 +196,6 @@ class KVCache(ClipScene):
         under them once the picture makes room (``proof_top``: where it then stands)."""
         d = self.data
         T = len(d.trace.steps)
-        dm = d.Y_bidir_full.shape[1]
         C = self.layout.content
         _, bidir, causal = kv_proofs(d)
         self.proof_bi = proof_line(bidir.formula, bidir.value, size=HEADING, passed=False)

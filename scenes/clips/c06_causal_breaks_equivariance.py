@@ -76,7 +76,7 @@ from scenes.kit import (
     token_color,
 )
 from scenes.kit.binding import claim, names, role, shows
-from scenes.kit.compose import GAP, reveal, row
+from scenes.kit.compose import GAP, reveal
 from scenes.kit.layout import background
 from scenes.kit.notation import N, token_names, token_text
 from scenes.kit.numbers import measure

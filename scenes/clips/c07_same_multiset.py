@@ -53,8 +53,6 @@ from scenes.figures.equivariance import (
 )
 from scenes.kit import (
     DIM,
-    FAILED,
-    FG,
     HEADING,
     LABEL,
     SMALL,
@@ -69,14 +67,13 @@ from scenes.kit import (
     swap,
     token_color,
 )
-from scenes.kit.binding import claim, names, role, shows
+from scenes.kit.binding import claim, names, shows
 from scenes.kit.compose import GAP, column, reveal, row, stage
 from scenes.kit.layout import LayoutError, fit_cells, spread_1d
 from scenes.kit.notation import N
 from scenes.kit.permuting import Handover
 from scenes.kit.proofs import verdict
 from scenes.kit.scales import scale as deck_scale
-from scenes.kit.theme import figure
 
 
 @dataclass(frozen=True)

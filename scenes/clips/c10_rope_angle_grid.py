@@ -62,7 +62,6 @@ from scenes.kit import (
     ClipScene,
     ColorBar,
     Heatmap,
-    LayoutError,
     label,
     math,
     numbers,

@@ -52,7 +52,6 @@ from scenes.figures.rope import (
     V_ROT_MATH,
     output_gap_lhs,
     output_scale,
-    positions_text,
     relation,
     score_gap_lhs,
     theta_figure,
@@ -80,7 +79,7 @@ from scenes.kit import (
 from scenes.kit.binding import names, shows
 from scenes.kit.compose import GAP, column, end_on, row, titled
 from scenes.kit.motion import dim, set_level
-from scenes.kit.layout import FIT_PASSES, MIN_XHEIGHT_PX, legible_scale
+from scenes.kit.layout import MIN_XHEIGHT_PX, legible_scale
 from scenes.kit.notation import N
 from scenes.kit.binding import claim, role
 from scenes.kit.proofs import verdict

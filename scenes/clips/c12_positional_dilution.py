@@ -64,7 +64,6 @@ from scenes.kit import (
     shows,
 )
 from scenes.kit.binding import claim
-from scenes.kit.compose import others
 from scenes.kit.numbers import Figure, count, measure
 from scenes.kit.proofs import verdict
 

@@ -292,7 +292,6 @@ class TwinLanes(VGroup):
         y = P.centres[top] + lane_h / 2 + GAP.tight
         self.key = VGroup(math('"colour: no twin"', size=SMALL, color=FG).move_to([x0, y, 0], aligned_edge=DOWN + LEFT))
         if any(a.onset.t is not None for a in shares):
-            xs = [P.panels[k].to_point(a.onset.t, 0)[0] for k, a in enumerate(shares) if a.onset.t is not None]
             xm0 = P.panels[0].to_point(max(shares[0].horizon, 1), 0)[0]
             grey = math('"grey: share with a twin"', size=SMALL, color=DIM).move_to(
                 [xm0 - GAP.small, y, 0], aligned_edge=DOWN + RIGHT)

@@ -23,13 +23,10 @@ from manim import (
     DOWN,
     LEFT,
     UP,
-    AnimationGroup,
     Create,
     FadeIn,
     FadeOut,
     Flash,
-    LaggedStart,
-    ReplacementTransform,
     SurroundingRectangle,
     VGroup,
 )

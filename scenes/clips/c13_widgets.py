@@ -26,7 +26,7 @@ from scenes.kit.binding import role
 from scenes.kit.compose import GAP, column, row
 from scenes.kit.layout import Region, overlay, place_annotations
 from scenes.kit.motion import swap
-from scenes.kit.plots import MARK, MAX_CELL, STROKE, Plot, _box, _decades, bar, vertical
+from scenes.kit.plots import MARK, STROKE, Plot, _box, _decades, bar, vertical
 from scenes.kit.theme import BG, DIM, FAILED, FG, HEADING, HIGHLIGHT, LABEL, SEEN, SMALL, UNSEEN, label, math
 from scenes.kit.widgets import VectorDial
 
@@ -269,7 +269,6 @@ class PairsAtPosition(VGroup):
         self.count_anchor = self.count.get_right()
         # ---- the strip: one bar per pair over its own axis
         self.axis_label = math(f'"pair" i", fastest to slowest (head dim {2 * n})"', size=SMALL)
-        tick_h = label("0", size=SMALL).height
         inset = label(str(n - 1), size=SMALL).width / 2 + GAP.hair  # the end ticks stay inside the region
         side = (region.width - 2 * inset) / n
         bar_h = min(1.6, max(0.45, (region.height - top_h) * 0.3))

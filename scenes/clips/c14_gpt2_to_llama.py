@@ -77,7 +77,7 @@ from scenes.kit.numbers import Figure
 from scenes.kit.proofs import verdict
 from scenes.kit.compose import others
 from scenes.kit.motion import Dim
-from scenes.kit.theme import SEEN, UNSEEN
+from scenes.kit.theme import SEEN
 from scenes.kit.numbers import count
 
 

@@ -27,7 +27,7 @@ from mathcore.config import ASSETS_DIR, LectureConfig, load_config
 from ..catalog import Clip, by_scene
 from .layout import SAFE, Layout, baseline_y, fit_label
 from scenes.narration.voice import GAP as VOICE_GAP
-from .theme import BG, DIM, FAINT, FG, HEADING, MARGIN, SMALL, TITLE, label, register_fonts
+from .theme import BG, DIM, FAINT, HEADING, MARGIN, SMALL, TITLE, label, register_fonts
 
 NARRATION_DIR: Path = ASSETS_DIR / "narration"  # one TOML a clip: narration/NN_slug.toml
 WORDS_PER_SECOND = 2.5  # reading speed the captions are timed for

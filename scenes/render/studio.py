@@ -45,7 +45,7 @@ from dataclasses import asdict, dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from ..catalog import CLIPS, REPO_DIR, SCENES_DIR, Clip
+from ..catalog import REPO_DIR, SCENES_DIR, Clip
 from . import forked
 from . import pipeline as pl
 
