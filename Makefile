@@ -11,7 +11,7 @@ APT_PKGS := libcairo2-dev libpango1.0-dev pkg-config bubblewrap
 TEST_APT_PKGS := chromium poppler-utils ffmpeg
 TEST_STAMP := $(VENV)/.test-setup-stamp
 
-.PHONY: setup render preview test bench clean
+.PHONY: setup render preview test lint bench clean
 .DEFAULT_GOAL := render
 
 setup: $(STAMP)
@@ -64,6 +64,7 @@ preview: $(STAMP)
 # two workers; a clip's tests run on one of them, heaviest groups first (tests/conftest.py); what passed
 # under this exact tree and toolset is not run again (tests/resultcache.py): FULL=1 runs everything
 test: $(TEST_STAMP)
+	$(PY) -m ruff check --quiet .
 	$(if $(FULL),CLIPS_TESTS_FULL=1 )$(PY) -m pytest -n 2 --dist loadgroup --no-loadscope-reorder -q
 
 # Debian's chromium, installed like the packages above (Playwright drives it; its own browser download is not used)
@@ -76,6 +77,10 @@ $(TEST_STAMP): $(STAMP)
 	  $(call apt_ensure,$(TEST_APT_PKGS), for the tests,) \
 	fi; \
 	touch $@
+
+# pyflakes' checks over the tree (ruff, configured in pyproject.toml): unused imports and variables, undefined names
+lint: $(TEST_STAMP)
+	$(PY) -m ruff check .
 
 bench: $(TEST_STAMP)
 	$(PY) -m scenes.render.bench
