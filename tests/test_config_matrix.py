@@ -327,6 +327,29 @@ FOUND_TWO_LINE_PE = {
     "colors.angles": "hsv",
 }
 
+# found by a deeper sweep: clip 02's last of 343 trials, exactly 0, drew its diamond past the frame's edge
+FOUND_LAST_TRIAL_ZERO = {
+    "lecture.number": 9,
+    "lecture.title": "ñ·",
+    "lecture.notebook": "40bB",
+    "lecture.seed": 5849512,
+    "sizes.T": 3,
+    "sizes.d": 2,
+    "sizes.T_heatmap": 10,
+    "sizes.n_trials": 343,
+    "permutation.perm": [1, 2, 0],
+    "sentences.a": "qp sj pjuxçqtåkåèvf weåotdßçécñaäneu äbmoiléètlhöaø êêäj mcçñvåœüqlñf eççokaqçyøœslbz",
+    "sentences.b": "weåotdßçécñaäneu qp pjuxçqtåkåèvf êêäj äbmoiléètlhöaø sj mcçñvåœüqlñf eççokaqçyøœslbz",
+    "positions.n_max": 72,
+    "positions.train_length": 60,
+    "positions.rope_base": 102964625.43201876,
+    "positions.dilution_widths": [592, 110],
+    "positions.dilution_t_max": 212,
+    "colors.weights": "plasma",
+    "colors.signed": "PiYG",
+    "colors.angles": "twilight_shifted",
+}
+
 
 @given(clip=st.sampled_from(CLIPS), overrides=valid_overrides())
 @example(clip=CLIPS[1], overrides=FOUND_INFERNO_ZEROS)
@@ -336,6 +359,7 @@ FOUND_TWO_LINE_PE = {
 @example(clip=CLIPS[12], overrides=FOUND_PEAK_OVER_SPAN)
 @example(clip=CLIPS[12], overrides=FOUND_FOUR_WIDTHS)
 @example(clip=CLIPS[8], overrides=FOUND_TWO_LINE_PE)
+@example(clip=CLIPS[2], overrides=FOUND_LAST_TRIAL_ZERO)
 @example(clip=CLIPS[2], overrides=FOUND_360_TRIALS)
 @example(clip=CLIPS[0], overrides=FOUND_8E8_NOTEBOOK)
 @seed(_sweep_seed())
