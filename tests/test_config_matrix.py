@@ -350,6 +350,30 @@ FOUND_LAST_TRIAL_ZERO = {
     "colors.angles": "twilight_shifted",
 }
 
+# found by a deeper sweep: clip 05's close stacked its two verdicts under the pictures, which then had no height
+# left (56 % empty), though both verdicts fit on one line
+FOUND_STACKED_VERDICTS = {
+    "lecture.number": 73,
+    "lecture.title": "noÖ ÄØe",
+    "lecture.notebook": "3121 ",
+    "lecture.seed": 4636,
+    "sizes.T": 6,
+    "sizes.d": 6,
+    "sizes.T_heatmap": 12,
+    "sizes.n_trials": 178,
+    "permutation.perm": [2, 4, 5, 0, 1, 3],
+    "sentences.a": "false ttfzm s verdict",
+    "sentences.b": "s ttfzm verdict false",
+    "positions.n_max": 23704,
+    "positions.train_length": 142,
+    "positions.rope_base": 100.0,
+    "positions.dilution_widths": [72],
+    "positions.dilution_t_max": 7461,
+    "colors.weights": "magma",
+    "colors.signed": "seismic",
+    "colors.angles": "twilight",
+}
+
 
 @given(clip=st.sampled_from(CLIPS), overrides=valid_overrides())
 @example(clip=CLIPS[1], overrides=FOUND_INFERNO_ZEROS)
@@ -360,6 +384,7 @@ FOUND_LAST_TRIAL_ZERO = {
 @example(clip=CLIPS[12], overrides=FOUND_FOUR_WIDTHS)
 @example(clip=CLIPS[8], overrides=FOUND_TWO_LINE_PE)
 @example(clip=CLIPS[2], overrides=FOUND_LAST_TRIAL_ZERO)
+@example(clip=CLIPS[5], overrides=FOUND_STACKED_VERDICTS)
 @example(clip=CLIPS[2], overrides=FOUND_360_TRIALS)
 @example(clip=CLIPS[0], overrides=FOUND_8E8_NOTEBOOK)
 @seed(_sweep_seed())
