@@ -38,9 +38,10 @@ def _fontconfig() -> None:
     fonts, cache = _ROOT / "assets" / "fonts", _ROOT / ".render-cache" / "fontconfig"
     conf = cache / "fonts.conf"
     current = os.environ.get("FONTCONFIG_FILE")
-    if current == str(conf) or not fonts.is_dir():
+    if not fonts.is_dir():
         return
-    text = _fontconfig_text(fonts, cache, current)
+    # set by a parent process: written again if the folder was removed since (a cleared cache)
+    text = _fontconfig_text(fonts, cache, None if current == str(conf) else current)
     try:
         if not conf.is_file() or conf.read_text() != text:
             cache.mkdir(parents=True, exist_ok=True)

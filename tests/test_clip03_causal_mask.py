@@ -300,3 +300,28 @@ def test_the_future_has_one_colour_and_one_meaning(final):
     boxes = [b for p in still.panels.values() if isinstance(p, StillHeatmap) for b in p.boxes]
     assert boxes and all(b.color == "accent" for b in boxes)
     assert all(b.cols[0] > b.rows[1] for b in boxes)  # every box strictly above the diagonal
+
+
+def test_the_weights_colours_are_named_as_the_configs_colormap_draws_them():
+    """The softmax description said "dark purple for 0 to yellow for 1" whatever the weights colormap: under
+    magma and inferno 0 is black, under cividis and plasma dark blue.  The names now come from the config's
+    colormap, each checked here against the colormap's own ends."""
+    import matplotlib
+
+    from mathcore.config import WEIGHT_CMAPS
+    from scenes.clips.c03_causal_mask import WEIGHT_END_NAMES
+
+    def looks(rgb) -> str:
+        r, g, b = rgb[:3]
+        if max(r, g, b) < 0.1:
+            return "black"
+        if r > 0.85 and g > 0.85:
+            return "pale yellow" if b > 0.5 else "yellow"
+        if b > r and b > g:
+            return "dark purple" if r > 0.2 else "dark blue"
+        return "?"
+
+    assert set(WEIGHT_END_NAMES) == set(WEIGHT_CMAPS)
+    for name in WEIGHT_CMAPS:
+        cm = matplotlib.colormaps[name]
+        assert WEIGHT_END_NAMES[name] == (looks(cm(0.0)), looks(cm(1.0))), name

@@ -327,6 +327,53 @@ FOUND_TWO_LINE_PE = {
     "colors.angles": "hsv",
 }
 
+# found by a deeper sweep: clip 02's last of 343 trials, exactly 0, drew its diamond past the frame's edge
+FOUND_LAST_TRIAL_ZERO = {
+    "lecture.number": 9,
+    "lecture.title": "ñ·",
+    "lecture.notebook": "40bB",
+    "lecture.seed": 5849512,
+    "sizes.T": 3,
+    "sizes.d": 2,
+    "sizes.T_heatmap": 10,
+    "sizes.n_trials": 343,
+    "permutation.perm": [1, 2, 0],
+    "sentences.a": "qp sj pjuxçqtåkåèvf weåotdßçécñaäneu äbmoiléètlhöaø êêäj mcçñvåœüqlñf eççokaqçyøœslbz",
+    "sentences.b": "weåotdßçécñaäneu qp pjuxçqtåkåèvf êêäj äbmoiléètlhöaø sj mcçñvåœüqlñf eççokaqçyøœslbz",
+    "positions.n_max": 72,
+    "positions.train_length": 60,
+    "positions.rope_base": 102964625.43201876,
+    "positions.dilution_widths": [592, 110],
+    "positions.dilution_t_max": 212,
+    "colors.weights": "plasma",
+    "colors.signed": "PiYG",
+    "colors.angles": "twilight_shifted",
+}
+
+# found by a deeper sweep: clip 05's close stacked its two verdicts under the pictures, which then had no height
+# left (56 % empty), though both verdicts fit on one line
+FOUND_STACKED_VERDICTS = {
+    "lecture.number": 73,
+    "lecture.title": "noÖ ÄØe",
+    "lecture.notebook": "3121 ",
+    "lecture.seed": 4636,
+    "sizes.T": 6,
+    "sizes.d": 6,
+    "sizes.T_heatmap": 12,
+    "sizes.n_trials": 178,
+    "permutation.perm": [2, 4, 5, 0, 1, 3],
+    "sentences.a": "false ttfzm s verdict",
+    "sentences.b": "s ttfzm verdict false",
+    "positions.n_max": 23704,
+    "positions.train_length": 142,
+    "positions.rope_base": 100.0,
+    "positions.dilution_widths": [72],
+    "positions.dilution_t_max": 7461,
+    "colors.weights": "magma",
+    "colors.signed": "seismic",
+    "colors.angles": "twilight",
+}
+
 
 @given(clip=st.sampled_from(CLIPS), overrides=valid_overrides())
 @example(clip=CLIPS[1], overrides=FOUND_INFERNO_ZEROS)
@@ -336,6 +383,8 @@ FOUND_TWO_LINE_PE = {
 @example(clip=CLIPS[12], overrides=FOUND_PEAK_OVER_SPAN)
 @example(clip=CLIPS[12], overrides=FOUND_FOUR_WIDTHS)
 @example(clip=CLIPS[8], overrides=FOUND_TWO_LINE_PE)
+@example(clip=CLIPS[2], overrides=FOUND_LAST_TRIAL_ZERO)
+@example(clip=CLIPS[5], overrides=FOUND_STACKED_VERDICTS)
 @example(clip=CLIPS[2], overrides=FOUND_360_TRIALS)
 @example(clip=CLIPS[0], overrides=FOUND_8E8_NOTEBOOK)
 @seed(_sweep_seed())

@@ -489,3 +489,23 @@ def test_a_family_colour_never_passes_for_a_concept_colour():
                 assert all(np.max(np.abs(c - np.asarray(v.to_rgb()))) >= RAMP_APART for v in CONCEPT_COLORS.values())
             assert len({tuple(np.round(c, 3)) for c in cols}) == n
     assert ramp(1, 4, "cool").to_hex().upper() != "#9D61FF" and ramp(0, 3, "cool").to_hex().upper() == "#738CFF"
+
+
+def test_a_removed_font_configuration_is_written_again_by_the_next_process(tmp_path):
+    """FONTCONFIG_FILE points child processes at .render-cache/fontconfig/fonts.conf; a user who clears
+    .render-cache between two commands (or a cache clean) removes it, and a process started with the variable
+    still set must not look for its fonts in a file that is gone: importing ``scenes`` writes it again."""
+    import os
+    import subprocess
+    import sys
+
+    import scenes
+
+    conf = REPO_ROOT / ".render-cache" / "fontconfig" / "fonts.conf"
+    assert REPO_ROOT / "scenes" == __import__("pathlib").Path(scenes.__file__).resolve().parent
+    env = {**os.environ, "FONTCONFIG_FILE": str(conf)}
+    conf.unlink(missing_ok=True)
+    out = subprocess.run([sys.executable, "-c", "import scenes, os; print(os.environ['FONTCONFIG_FILE'])"],
+                         env=env, capture_output=True, text=True, cwd=REPO_ROOT, timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == str(conf)
+    assert conf.is_file() and "/etc/fonts/fonts.conf" in conf.read_text() and str(conf) not in conf.read_text()

@@ -303,8 +303,9 @@ class PermutationEquivariance(ClipScene):
         q = SimpleNamespace()
         q.y_title = math(DEFECT.typst, size=LABEL)
         strip, body = region.take_top(q.y_title.height, gap=GAP.small)
-        # room after the last trial for its dot (radius 0.04) inside the axis, however many trials
-        reach = 0.05
+        # room after the last trial for its mark inside the axis, however many trials: a dot (radius 0.04) or an
+        # exact zero's diamond on the floor (0.13 wide: the last of 343 trials, exactly 0, reached past the frame)
+        reach = 0.1
         q.plot = Plot.fitted(body, (0, n + max(1.0, n * reach / (body.width - reach))), (10.0 ** lo, 10.0 ** hi), y_log=True, x_ticks=nice_count_ticks(n),
                              y_ticks=[10.0 ** e for e in pic.ticks], x_label="random permutation")
         strip.place(q.y_title, LEFT)

@@ -84,6 +84,13 @@ from scenes.kit.numbers import tick
 from scenes.kit.proofs import Reveal, hide, morph_cells, proof_line, restage, row_parts, settle, value_map
 
 
+# what the ends of each allowed weights colormap look like, as a description says them (tests check each against
+# the colormap: the description said "dark purple for 0" under magma's black too)
+WEIGHT_END_NAMES = {"viridis": ("dark purple", "yellow"), "cividis": ("dark blue", "yellow"),
+                    "magma": ("black", "pale yellow"), "inferno": ("black", "pale yellow"),
+                    "plasma": ("dark blue", "yellow")}
+
+
 @dataclass(frozen=True)
 class CausalMaskData:
     """What clip 03 draws, all from ``self_attention_trace`` on the lecture inputs."""
@@ -166,6 +173,9 @@ class CausalMask(ClipScene):
         bound("upper_max", fmt_measure(d.upper_max), "proof_zero")
         bound("zero_outline", "outline", "zero_outline")
         bound("pair_sums", "the sum of every row", "pair_sums")
+        lo, hi = WEIGHT_END_NAMES[self.cfg.cmap_weights]
+        out["weight_colours"] = f"{lo} for 0 to {hi} for 1"
+        bound("weight_colours", out["weight_colours"], "A_map")
         return out
 
     # ------------------------------------------------------------------ layout

@@ -400,7 +400,15 @@ class KVCache(ClipScene):
             rw = C.width - GAP.normal - lw
             block_h = max(self.cached_block.height, self.bidir_block.height)
             pics_h = C.height - heads_h - block_h - g
-        else:  # the pictures side by side, the two verdicts under both, one over the other
+        # else the pictures side by side and the two verdicts under both: on one line when they fit it (the
+        # pictures keep their height), else one over the other
+        paired = not side and self.cached_block.width + GAP.section + self.bidir_block.width <= C.width
+        if paired:
+            lw = (C.width - GAP.normal) * 0.4
+            rw = C.width - GAP.normal - lw
+            block_h = max(self.cached_block.height, self.bidir_block.height)
+            pics_h = C.height - heads_h - block_h - g
+        elif not side:
             lw = (C.width - GAP.normal) * 0.4
             rw = C.width - GAP.normal - lw
             block_h = self.cached_block.height + GAP.small + self.bidir_block.height
@@ -427,6 +435,10 @@ class KVCache(ClipScene):
             self.cached_block.move_to([x_l, y_blocks, 0])
             x_b = min((t_left + C.right) / 2, C.right - self.bidir_block.width / 2)
             self.bidir_block.move_to([max(x_b, C.right - rw + self.bidir_block.width / 2), y_blocks, 0])
+        elif paired:
+            y_blocks = row0 - T * r - g - block_h / 2
+            self.cached_block.move_to([C.left + self.cached_block.width / 2, y_blocks, 0])
+            self.bidir_block.move_to([C.right - self.bidir_block.width / 2, y_blocks, 0])
         else:
             self.cached_block.next_to([C.center[0], row0 - T * r - g, 0], DOWN, buff=0)
             self.bidir_block.next_to(self.cached_block, DOWN, buff=GAP.small)
