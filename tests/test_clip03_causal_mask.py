@@ -325,3 +325,29 @@ def test_the_weights_colours_are_named_as_the_configs_colormap_draws_them():
     for name in WEIGHT_CMAPS:
         cm = matplotlib.colormaps[name]
         assert WEIGHT_END_NAMES[name] == (looks(cm(0.0)), looks(cm(1.0))), name
+
+
+def test_the_scores_colours_are_named_as_the_configs_signed_colormap_draws_them():
+    """The scores' description said "red for positive, blue for negative" under every signed colormap: RdBu
+    draws positive scores blue, PuOr, BrBG and PiYG neither red nor blue.  Each name is checked against the
+    hue of the colormap's end."""
+    import colorsys
+
+    import matplotlib
+
+    from mathcore.config import SIGNED_CMAPS
+    from scenes.clips.c03_causal_mask import SIGNED_END_NAMES
+
+    def hue_name(rgb) -> str:
+        h, _, v = colorsys.rgb_to_hsv(*rgb[:3])
+        h *= 360
+        for lo, hi, name in ((15, 45, "brown" if v < 0.6 else "orange"), (75, 150, "green"), (150, 190, "teal"),
+                             (190, 255, "blue"), (255, 300, "purple"), (300, 335, "magenta")):
+            if lo <= h < hi:
+                return name
+        return "red" if h >= 335 or h < 15 else "?"
+
+    assert set(SIGNED_END_NAMES) == set(SIGNED_CMAPS)
+    for name in SIGNED_CMAPS:
+        cm = matplotlib.colormaps[name]
+        assert SIGNED_END_NAMES[name] == (hue_name(cm(0.0)), hue_name(cm(1.0))), name

@@ -89,6 +89,11 @@ from scenes.kit.proofs import Reveal, hide, morph_cells, proof_line, restage, ro
 WEIGHT_END_NAMES = {"viridis": ("dark purple", "yellow"), "cividis": ("dark blue", "yellow"),
                     "magma": ("black", "pale yellow"), "inferno": ("black", "pale yellow"),
                     "plasma": ("dark blue", "yellow")}
+# and of each allowed signed colormap, (negative, positive): the scores' description said "red for positive, blue
+# for negative" under RdBu, whose positive end is blue, and under PuOr, BrBG and PiYG, which have neither
+SIGNED_END_NAMES = {"RdBu_r": ("blue", "red"), "RdBu": ("red", "blue"), "coolwarm": ("blue", "red"),
+                    "PuOr": ("brown", "purple"), "BrBG": ("brown", "teal"), "PiYG": ("magenta", "green"),
+                    "seismic": ("blue", "red"), "bwr": ("blue", "red")}
 
 
 @dataclass(frozen=True)
@@ -176,6 +181,9 @@ class CausalMask(ClipScene):
         lo, hi = WEIGHT_END_NAMES[self.cfg.cmap_weights]
         out["weight_colours"] = f"{lo} for 0 to {hi} for 1"
         bound("weight_colours", out["weight_colours"], "A_map")
+        neg, pos = SIGNED_END_NAMES[self.cfg.cmap_signed]
+        out["score_colours"] = f"{pos} for positive, {neg} for negative"
+        bound("score_colours", out["score_colours"], "S_map")
         return out
 
     # ------------------------------------------------------------------ layout
