@@ -374,6 +374,29 @@ FOUND_STACKED_VERDICTS = {
     "colors.angles": "twilight",
 }
 
+# found by the sweep: clip 03's mask in magma, its zeros black, counted as four groups (a dashboard)
+FOUND_MAGMA_MASK = {
+    "lecture.number": 81,
+    "lecture.title": "çéßp ",
+    "lecture.notebook": " ·",
+    "lecture.seed": 24,
+    "sizes.T": 4,
+    "sizes.d": 4,
+    "sizes.T_heatmap": 8,
+    "sizes.n_trials": 112,
+    "permutation.perm": [3, 1, 2, 0],
+    "sentences.a": "hu ö null ø löruèsèefpseio äsqø técxöêg",
+    "sentences.b": "äsqø null löruèsèefpseio ø ö hu técxöêg",
+    "positions.n_max": 8068,
+    "positions.train_length": 441,
+    "positions.rope_base": 396894492.7419088,
+    "positions.dilution_widths": [1004, 606, 334, 686],
+    "positions.dilution_t_max": 774,
+    "colors.weights": "magma",
+    "colors.signed": "seismic",
+    "colors.angles": "twilight",
+}
+
 
 @given(clip=st.sampled_from(CLIPS), overrides=valid_overrides())
 @example(clip=CLIPS[1], overrides=FOUND_INFERNO_ZEROS)
@@ -385,6 +408,7 @@ FOUND_STACKED_VERDICTS = {
 @example(clip=CLIPS[8], overrides=FOUND_TWO_LINE_PE)
 @example(clip=CLIPS[2], overrides=FOUND_LAST_TRIAL_ZERO)
 @example(clip=CLIPS[5], overrides=FOUND_STACKED_VERDICTS)
+@example(clip=CLIPS[3], overrides=FOUND_MAGMA_MASK)
 @example(clip=CLIPS[2], overrides=FOUND_360_TRIALS)
 @example(clip=CLIPS[0], overrides=FOUND_8E8_NOTEBOOK)
 @seed(_sweep_seed())

@@ -271,3 +271,16 @@ def test_a_nearly_empty_beat_is_reported_unless_it_says_why():
     assert [p.kind for p in check([first, bare])] == ["sparse"]
     told = rec([sliver], key="lanes", why={"sparse": "the lanes stop at L on purpose"})
     assert check([first, told]) == []
+
+
+def test_a_data_grids_background_coloured_cells_hold_its_group_together():
+    """Clip 03's mask in magma: its zeros are black, so the overlap checks skip them, and its ones, its name and
+    the rest of the frame counted as four groups (a dashboard) though the mask is one grid.  The cells a data
+    widget paints near the background join their neighbours into one group, as they count as content."""
+    parts = [item((SAFE.left + 3.3 * k, CONTENT_BOTTOM, SAFE.left + 3.3 * k + 2.2, TOP - 0.2), mid=k + 1)
+             for k in range(4)]  # 1.1 apart: four groups
+    alone = rec(parts, subject=frozenset({1}))
+    assert "dashboard" in kinds(staging_problems([alone]))
+    bridged = rec(parts, subject=frozenset({1}))
+    bridged.cells = [(SAFE.left + 2.2, CONTENT_BOTTOM, SAFE.left + 3.3, TOP - 0.2)]  # the gap between 1 and 2
+    assert "dashboard" not in kinds(staging_problems([bridged]))
