@@ -397,6 +397,29 @@ FOUND_MAGMA_MASK = {
     "colors.angles": "twilight",
 }
 
+# found by a deeper sweep: clip 09's name of the outlined diagonal ('m − n = 7') reached into the subtitle band
+FOUND_DIAGONAL_NAME = {
+    "lecture.number": 20,
+    "lecture.title": "-j",
+    "lecture.notebook": "37 e1",
+    "lecture.seed": 20207247,
+    "sizes.T": 4,
+    "sizes.d": 4,
+    "sizes.T_heatmap": 11,
+    "sizes.n_trials": 191,
+    "permutation.perm": [1, 0, 2, 3],
+    "sentences.a": "true ñoæöwiñuru",
+    "sentences.b": "ñoæöwiñuru true",
+    "positions.n_max": 666,
+    "positions.train_length": 2,
+    "positions.rope_base": 242077957.789282,
+    "positions.dilution_widths": [816, 490, 820, 550, 364],
+    "positions.dilution_t_max": 14236,
+    "colors.weights": "viridis",
+    "colors.signed": "PuOr",
+    "colors.angles": "twilight_shifted",
+}
+
 
 @given(clip=st.sampled_from(CLIPS), overrides=valid_overrides())
 @example(clip=CLIPS[1], overrides=FOUND_INFERNO_ZEROS)
@@ -409,6 +432,7 @@ FOUND_MAGMA_MASK = {
 @example(clip=CLIPS[2], overrides=FOUND_LAST_TRIAL_ZERO)
 @example(clip=CLIPS[5], overrides=FOUND_STACKED_VERDICTS)
 @example(clip=CLIPS[3], overrides=FOUND_MAGMA_MASK)
+@example(clip=CLIPS[9], overrides=FOUND_DIAGONAL_NAME)
 @example(clip=CLIPS[2], overrides=FOUND_360_TRIALS)
 @example(clip=CLIPS[0], overrides=FOUND_8E8_NOTEBOOK)
 @seed(_sweep_seed())

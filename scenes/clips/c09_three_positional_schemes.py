@@ -370,6 +370,8 @@ class ThreePositionalSchemes(ClipScene):
             role(box[1], "highlight")
         name = role(math(f"{N.offset.math} = {numbers.tick(off)}", size=LABEL, color=HIGHLIGHT), "highlight")
         name.next_to(m.heat, DOWN, buff=GAP.tight).align_to(m.heat, RIGHT)
+        # never into the subtitle band: the foot was measured on "−10", a formula a hair shorter than some
+        name.shift(max(0.0, self.layout.content.bottom - name.get_bottom()[1]) * UP)
         return boxes, name
 
     def act_two(self, body) -> None:
