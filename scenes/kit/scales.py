@@ -34,7 +34,8 @@ QUANTITIES: dict[str, str] = {
     # shared by several clips: made from the config alone
     "weights": "attention weights A in [0, 1] (and P's 0s and 1s: rows that pick one token each)",
     "inputs": "the lecture's token vectors X and their queries, keys and values (Q, K, V; the caches)",
-    "outputs": "attention outputs Y of the lecture's tokens (self-attention, causal, decoded, with RoPE)",
+    "outputs": "attention outputs Y of the lecture's tokens (self-attention, causal, decoded, with RoPE; and ΔY, what "
+               "sliding every RoPE position by s does to them: clip 11)",
     "scores": "attention scores Q Kᵀ / √d of the lecture's tokens (−∞ where masked)",
     "encodings": "positional encodings PE, in [−1, 1]",
     "angles": "RoPE angles m θᵢ mod 2π (a cyclic scale)",
@@ -103,7 +104,8 @@ def _lecture_values(T: int, d: int, seed: int, base: float = 10000.0) -> dict[st
     """What the deck computes from the lecture's inputs, by quantity: the inputs and their projections,
     the outputs of self-attention and of causal attention (and of bidirectional attention over every
     prefix, which a decoder without the mask would recompute: clip 05; and of RoPE self-attention, V left
-    alone and V rotated, at positions 0 to T−1 and ``ROPE_SHIFT`` later), and every finite score.  The inputs
+    alone and V rotated, at positions 0 to T−1 and ``ROPE_SHIFT`` later, and their difference ΔY), and every
+    finite score.  The inputs
     include what clip 09 shows them become: plus a learned table's rows (drawn like ``learned_absolute_position``:
     its first T rows do not depend on the table's length), plus the sinusoidal rows, and the queries RoPE turns."""
     from mathcore import lecture_inputs
@@ -131,10 +133,10 @@ def _lecture_values(T: int, d: int, seed: int, base: float = 10000.0) -> dict[st
         from mathcore.rope_measures import rope_self_attention_trace
 
         for rotate_v in (False, True):
-            for shift in (0, ROPE_SHIFT):
-                pos = np.arange(T, dtype=float) + shift
-                out["outputs"].append(rope_self_attention_trace(inp.X, inp.Wq, inp.Wk, inp.Wv, pos, base,
-                                                                rotate_v=rotate_v).output)
+            ys = [rope_self_attention_trace(inp.X, inp.Wq, inp.Wk, inp.Wv, np.arange(T, dtype=float) + shift, base,
+                                            rotate_v=rotate_v).output for shift in (0, ROPE_SHIFT)]
+            # and what the shift does to them, ΔY (clip 11 paints it in the outputs' colours, on their one bar)
+            out["outputs"] += [*ys, ys[1] - ys[0]]
     return out
 
 
