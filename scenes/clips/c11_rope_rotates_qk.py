@@ -1,9 +1,11 @@
 """11 ``RoPERotatesQK`` (Q3): rotate q by position m and k by n; shift both by the same s and the
-score is unchanged (measured over every shift up to ``s_max``); V is not rotated because it
-carries content, not position (why, in two lines: ``qₘ · kₙ = (Rₘ q)ᵀ(Rₙ k) = qᵀ R₍ₙ₋ₘ₎ k``, with ``qₘ``
-the query at position m as clip 09 writes it); a rotated V makes the outputs of a shifted sequence
-change (measured).  The clip ends on a picture of its three verdicts: a hand pair whose angle the score
-sees, and the outputs before and after the shift with V left alone (✓) and with V rotated (✗).
+score is unchanged, since it depends only on the offset m − n (measured over every shift up to
+``s_max``); V is not rotated because it carries content, not position: drawn as what a rotated V
+would do, the first feature pair of the output at the query's position m turning by s θ₀ when the
+sequence slides (``y_m → R_s y_m``, measured); over the whole sequence, a rotated V makes the outputs
+of a shifted sequence change (measured).  The clip ends on a picture of its three verdicts: a hand
+pair whose angle the score sees, and what the shift does to the outputs, ΔY, with V left alone (✓)
+and with V rotated (✗).  Y and ΔY are outputs: one scale (the deck's), one colour bar.
 
 The scales, titles and proof figures it draws are described in ``scenes/figures/rope.py``,
 which its still shares.
@@ -43,10 +45,9 @@ from mathcore.rope_measures import (
     shift_output_defect,
     shift_score_defects,
 )
-from scenes.clips.c11_widgets import PairDial
+from scenes.clips.c11_widgets import OutputTurn, PairDial, map_axes
 from scenes.figures.rope import (
     SCORE_DIGITS,
-    shift_scale,
     passed,
     V_PLAIN_MATH,
     V_ROT_MATH,
@@ -146,37 +147,50 @@ class RotatesQKData:
     q_token: int
     k_token: int
     worst_rot: tuple[int, int]  # (token, feature) of the output a rotated V moves most: |ΔY| there is defect_rot
+    turn_plain: np.ndarray  # (2, 2) features 0 and 1 of y_m (the output at the query's position m), before and
+    turn_rot: np.ndarray  # after the shift: V alone (rows equal) and V rotated (turned by s θ₀)
+    turn_angle: float  # the measured angle from turn_rot[0] to turn_rot[1] (radians, in (−π, π])
 
 
 class OutputPair(VGroup):
     """One value's outputs, before and after the shift, and what the shift did to them: ``head`` (how V is
     made), the three maps (``maps[0]`` at positions 0 to T−1, ``maps[1]`` at s to s+T−1, ``maps[2]`` their
-    difference ΔY, each titled and bound to its quantity), the colour bars (``bar`` for the outputs,
-    ``dbar`` for ΔY) and ``measure`` (the verdict on the measured ``max |ΔY|``: ✓ under the pass line, ✗
-    over it).  ``pair`` is the three titled maps, ``bars`` the two bars."""
+    difference ΔY, each titled and bound to its quantity), their axes (``axes``: tokens down the left,
+    features under each map), ``bar`` (the one colour bar: Y and ΔY are outputs, on the deck's one outputs
+    scale) and ``measure`` (the verdict on the measured ``max |ΔY|``: ✓ under the pass line, ✗ over it).
+    ``pair`` is the three titled maps with their axes."""
 
     def __init__(self, Ya, Yb, dY, quantities: tuple[str, str, str], head: str, defect: float, s: int, scale,
-                 dscale, cell: float, short: bool = False):
+                 cell: float, short: bool = False, head_over: bool = False):
         super().__init__()
         T = Ya.shape[0]
         self.head = math(head, size=LABEL, color=FG)
         self.maps, titled_maps = [], []
-        for Y, q, first, sc in zip((Ya, Yb, dY), quantities, (0, s, None), (scale, scale, dscale)):
-            hm = shows(Heatmap(Y, sc, cell_size=(cell * (1.0 if short else self.ASPECT), cell)), q)
+        self.axes = VGroup()
+        for k, (Y, q, first) in enumerate(zip((Ya, Yb, dY), quantities, (0, s, None))):
+            hm = shows(Heatmap(Y, scale, cell_size=(cell * (1.0 if short else self.ASPECT), cell)), q)
             self.maps.append(hm)
             if first is None:
-                title = math("Delta Y", size=LABEL, color=FG)
+                title = column(math("Delta Y", size=LABEL, color=FG), label("after − before", size=SMALL, color=DIM),
+                               gap="tight", align=np.zeros(3))
             else:
-                title = label(f"at {first} to {first + T - 1}", size=SMALL, color=DIM)
-            titled_maps.append(titled(hm, names(title, q)))
+                title = column(math("Y", size=LABEL, color=FG),
+                               label(f"at {first} to {first + T - 1}", size=SMALL, color=DIM), gap="tight",
+                               align=np.zeros(3))
+            ax = map_axes(hm, rows=k == 0, cols=True)
+            self.axes.add(ax)
+            titled_maps.append(VGroup(titled(hm, names(title, q)), ax))
         self.pair = row(*titled_maps, gap="normal", align="bottom")
-        self.bar = ColorBar(scale, height=T * cell, title=names(math("Y", size=SMALL, color=FG), quantities[0]))
-        self.dbar = ColorBar(dscale, height=T * cell, title=names(math("Delta Y", size=SMALL, color=FG),
-                                                                    quantities[2]))
-        self.bars = row(self.bar, self.dbar, gap="normal", align="bottom")
+        for tm, hm in zip(titled_maps[1:], self.maps[1:]):  # the maps level, row by row (not their axes)
+            tm.shift((self.maps[0].get_top()[1] - hm.get_top()[1]) * UP)
+        self.bar = ColorBar(scale, height=T * cell, title=names(math("Y, Delta Y", size=SMALL, color=FG),
+                                                                 quantities[2]))
+        self.bars = VGroup(self.bar)
         self.measure = verdict(output_gap_lhs(), defect, passed(defect))
-        self.body = row(self.pair, self.bars, gap="normal", align="bottom")
-        if short:  # the close stacks its blocks' parts itself
+        self.bar.next_to(self.pair, RIGHT, buff=GAP.normal)
+        self.bar.shift((self.maps[0].get_y() - self.bar.stripes.get_y()) * UP)
+        self.body = VGroup(self.pair, self.bar)
+        if short or head_over:  # the head over the maps (the close stacks its blocks' parts itself)
             self.add(column(self.head, self.body, self.measure, gap="small", align=np.zeros(3)))
         else:
             self.add(row(self.head, column(self.body, self.measure, gap="small", align=np.zeros(3)), gap="wide"))
@@ -186,15 +200,23 @@ class OutputPair(VGroup):
 
     @classmethod
     def fitted(cls, region, *args) -> OutputPair:
-        """The pair with the largest cells that fit ``region``, centred in it."""
-        lo, hi = 0.05, 1.0  # the outputs grow with their cells (their titles and heads do not)
-        if cls(*args, lo).width > region.width or cls(*args, lo).height > region.height:
+        """The pair with the largest cells that fit ``region``, centred in it: its head left of the maps, or
+        over them when that leaves the cells larger (few tokens of many features: wide, short maps)."""
+        best = None
+        for over in (False, True):
+            lo, hi = 0.05, 1.0  # the outputs grow with their cells (their titles and heads do not)
+            g = cls(*args, lo, head_over=over)
+            if g.width > region.width or g.height > region.height:
+                continue
+            for _ in range(8):
+                mid = (lo + hi) / 2
+                g = cls(*args, mid, head_over=over)
+                lo, hi = (mid, hi) if g.width <= region.width and g.height <= region.height else (lo, mid)
+            if best is None or lo > best[0] * 1.05:  # the head goes over only for clearly larger cells
+                best = (lo, over)
+        if best is None:
             raise LayoutError(f"the outputs do not fit region {region.name!r}")
-        for _ in range(8):
-            mid = (lo + hi) / 2
-            g = cls(*args, mid)
-            lo, hi = (mid, hi) if g.width <= region.width and g.height <= region.height else (lo, mid)
-        return region.place(cls(*args, lo))
+        return region.place(cls(*args, best[0], head_over=best[1]))
 
 
 class RoPERotatesQK(ClipScene):
@@ -236,13 +258,16 @@ class RoPERotatesQK(ClipScene):
             cmap=cfg.cmap_signed, q_token=a, k_token=b,
             worst_rot=tuple(int(x) for x in np.unravel_index(np.argmax(np.abs(outs[True, s] - outs[True, 0])),
                                                              outs[True, 0].shape)),
+            turn_plain=np.array([outs[False, 0][m, :2], outs[False, s][m, :2]]),
+            turn_rot=np.array([outs[True, 0][m, :2], outs[True, s][m, :2]]),
+            turn_angle=float(np.angle(complex(*outs[True, s][m, :2]) / complex(*outs[True, 0][m, :2]))),
         )
 
     def caption_values(self) -> dict:
         d = self.data
         T = d.Y_plain.shape[0]
         values = {
-            "m": d.m, "n": d.n, "s": d.s, "ms": d.m + d.s, "ns": d.n + d.s, "diff": d.m - d.n,
+            "m": d.m, "n": d.n, "s": d.s, "ms": d.m + d.s, "ns": d.n + d.s, "diff": d.m - d.n, "turn": numbers.measure(abs(d.turn_angle)).text,
             "s_max": numbers.count(d.s_max).text, "d": d.q.size, "pairs": d.q.size // 2, "T": T, "T1": T - 1,
             "sT": d.s + T - 1, "qa": d.q_token, "kb": d.k_token,
             "score": numbers.measure(d.score, SCORE_DIGITS).text,
@@ -261,7 +286,10 @@ class RoPERotatesQK(ClipScene):
             "arcs": claim("a white arc", *self.arcs) if len(self.arcs) else claim("", *self.dials),
             "plain_maps": claim("two heatmaps of the outputs", *self.plain.maps),
             "rot_maps": claim("two new heatmaps", *self.rot.maps),
-            "why_lines": claim("two lines", *self.why),
+            "turn_dials": claim("two dials", *[c.dial for c in self.why.cells]),
+            "turn_arc": claim("an arc", self.why.cells[1].dial.arc),
+            "turn": claim(numbers.measure(abs(d.turn_angle)).text, self.why.angle_label),
+            "rule": claim("y_m → R_s y_m", self.why.rule),
             "gap_verdict": claim("a check mark", self.gap_max_row.check),
             "worst": claim("boxes", *getattr(self, "worst", [self.rot.maps[0]])),
             "worst_token": claim(d.worst_rot[0], *getattr(self, "worst", [self.rot.maps[0]])),
@@ -286,8 +314,8 @@ class RoPERotatesQK(ClipScene):
         self.who, self.at_words, self.where, self.moved = VGroup(), VGroup(), VGroup(), VGroup()
         rows = []
         for sym, col, name, what, tok, pos, pos_now in (
-                (N.queries.math.lower(), QUERY, "query", "query of token", d.q_token, N.position.math, (d.m, d.m + d.s)),
-                (N.keys.math.lower(), KEY, "key", "key of token", d.k_token, N.other_position.math, (d.n, d.n + d.s))):
+                (N.queries.math.lower(), QUERY, "query", "of token", d.q_token, N.position.math, (d.m, d.m + d.s)),
+                (N.keys.math.lower(), KEY, "key", "of token", d.k_token, N.other_position.math, (d.n, d.n + d.s))):
             # laid out with where the token is after the shift (the wider figure); before it, the same place
             words = row(label(f"{what} {tok},", size=LABEL), label("at", size=SMALL, color=DIM),
                         math(f"{pos} + {N.shift.math} = {pos_now[1]}", size=LABEL, color=col), gap="small",
@@ -309,21 +337,44 @@ class RoPERotatesQK(ClipScene):
                                       prefix=f'"score"({d.m + d.s}, {d.n + d.s}) =')
         self.gap_row = verdict('Delta "score"', d.score_gap, passed(d.score_gap))  # one shift
         self.gap_max_row = verdict(score_gap_lhs(d.s_max), d.score_gap_max, passed(d.score_gap_max))  # every shift
-        scores = column(self.score_row, self.score_shift_row, self.gap_row, self.gap_max_row, gap="small")
-        notes, dial_region = content.take_bottom(max(lines.height, scores.height), gap=GAP.normal)
-        left, right = notes.columns(lines.width, scores.width, gap=GAP.normal)
-        left.fit(lines, align=LEFT + UP, floor_px=MIN_XHEIGHT_PX)
-        right.fit(scores, align=LEFT + UP, floor_px=MIN_XHEIGHT_PX)
+        scores = column(self.score_row, self.score_shift_row, gap="small")
+        # the notes in a column right of the dials (who is who and where, then the two scores), the two verdicts
+        # on the scores (one shift, every shift: the widest lines) side by side along the bottom, the dials as
+        # large as the rest of the content area allows: round dials fill a wide frame side by side, not over notes
+        results = row(self.gap_row, self.gap_max_row, gap="section", align="baseline")
+        strip, upper = content.take_bottom(results.height, gap=GAP.normal)
+        strip.fit(results, floor_px=MIN_XHEIGHT_PX)
+        caps = [math(relation(f"theta_{i}", theta_figure(d.theta[i])), size=SMALL, color=DIM) for i in range(P)]
+        cap_h = max(c.height for c in caps) + GAP.tight
+
+        def radius(region) -> float:
+            """The dials' radius in ``region``: as large as its height and width allow (and the rates under them)."""
+            r = min((region.width - (P - 1) * GAP.wide) / P, region.height - cap_h) / 2
+            while sum(max(2 * r, c.width) for c in caps) + (P - 1) * GAP.wide > region.width:
+                r *= 0.97  # a rate under its dial wider than the dial: the dials give way, the rates stay legible
+            return r
+
+        # beside the dials (two pairs: the dials fill the height) or, when that leaves them larger (three pairs
+        # and more: the width), under them in two columns, who is who on the left and the scores on the right
+        side_notes, side_dials = upper.take_right(max(lines.width, scores.width), gap=GAP.wide)
+        under_notes, under_dials = upper.take_bottom(max(lines.height, scores.height), gap=GAP.normal)
+        self.notes_under = radius(under_dials) > 1.05 * radius(side_dials)
+        if self.notes_under:
+            notes_block = row(lines, scores, gap="section", align="top")
+            notes, dial_region = under_notes, under_dials
+            notes.fit(notes_block, align=UP, floor_px=MIN_XHEIGHT_PX)
+        else:
+            notes_block = column(lines, scores, gap="wide")
+            notes, dial_region = side_notes, side_dials
+            notes.fit(notes_block, align=LEFT, floor_px=MIN_XHEIGHT_PX)
         for at, moved in zip(self.where, self.moved):  # where each token is before the shift, in the same place
             at.scale(moved.height / math(moved.typst_code.strip("$ "), size=LABEL).height)
             at.move_to(moved, aligned_edge=LEFT + DOWN)
         self.unrotated = label("not rotated yet", size=SMALL, color=DIM)
-        self.unrotated.move_to(VGroup(self.at_words, self.where), aligned_edge=LEFT)
+        self.unrotated.next_to(self.who, DOWN, buff=GAP.small, aligned_edge=LEFT)  # under who is who: room to the right
 
         # ---- the dials: one per pair, as large as the region allows, q and k in their colours
-        caps = [math(relation(f"theta_{i}", theta_figure(d.theta[i])), size=SMALL, color=DIM) for i in range(P)]
-        cap_h = max(c.height for c in caps) + GAP.tight
-        r = min((dial_region.width - (P - 1) * GAP.wide) / P, dial_region.height - cap_h) / 2
+        r = radius(dial_region)
         self.dials = VGroup(*[PairDial(np.array([d.q_pairs[0, i], d.k_pairs[0, i]]), colors=[QUERY, KEY], radius=r,
                                       roles=["query", "key"])
                               for i in range(P)])
@@ -346,28 +397,49 @@ class RoPERotatesQK(ClipScene):
         self.ledger_one_line = self.ledger_scale >= legible_scale(plain_line, MIN_XHEIGHT_PX)
         lines = 1 if self.ledger_one_line else 2
         self.ledger, rot_region = content.take_top(lines * self.line_h + (lines - 1) * GAP.tight, gap=GAP.normal)
-        scale = self.y_scale = output_scale(self.cfg)
-        dscale = self.d_scale = shift_scale(d, self.cfg)
+        scale = self.y_scale = self.d_scale = output_scale(self.cfg)  # Y and ΔY: outputs, one scale, one bar
         self.plain = OutputPair.fitted(plain_region, d.Y_plain, d.Y_plain_shifted, d.dY_plain,
                                        ("Y_plain", "Y_plain_shifted", "dY_plain"), V_PLAIN_MATH, d.defect_plain, d.s,
-                                       scale, dscale)
+                                       scale)
         self.rot = OutputPair.fitted(rot_region, d.Y_rot, d.Y_rot_shifted, d.dY_rot, ("Y_rot", "Y_rot_shifted", "dY_rot"),
-                                     V_ROT_MATH, d.defect_rot, d.s, scale, dscale)
+                                     V_ROT_MATH, d.defect_rot, d.s, scale)
         self.y_maps = [self.plain.maps, self.rot.maps]
-        # why V is left alone: the rotated query and key meet as m − n; the values are mixed as they are.
-        # qₘ is the query at position m, as clip 09 writes it (qₘ = Rₘ q): q and k are the token's own, unturned
-        qm, kn, v = N.query.math, N.key.math, N.value.math
-        self.why = column(
-            math(f"{{{{ {qm} : q0 }}}} dot {{{{ {kn} : k0 }}}} = (R_m {{{{ q : q1 }}}})^T (R_n {{{{ k : k1 }}}}) "
-                 f"= {{{{ q^T : q2 }}}} R_(n - m) {{{{ k : k2 }}}}", size=HEADING),
-            math(f"y_m = sum_n a_(m n) {{{{ {v} : v }}}}", size=HEADING), gap="wide", align=np.zeros(3))
-        concept = {"q": (QUERY, "query"), "k": (KEY, "key"), "v": (VALUE, "value")}
-        role(self.why[0], "query")  # the line starts with qₘ, in the query's colour
-        for line, groups in zip(self.why, (("q0", "k0", "q1", "k1", "q2", "k2"), ("v",))):
-            for g in groups:
-                ink, name = concept[g[0]]
-                role(line.select(g).set_color(ink), name)
-        rot_region.fit(self.why, max_scale=self.WHY_MAX)
+        # why V is left alone, as a picture: features 0 and 1 of the output at the query's position m, before and
+        # after the shift; with V alone the arrows coincide, with V rotated the output turns by s θ₀ (measured)
+        self.why = self.why_picture(rot_region)
+
+    def why_picture(self, region) -> VGroup:
+        """Two dials side by side, headed by how V is made: the output ``y_m``'s first feature pair before the
+        shift (grey) and after it (white); the rotated V's dial marks the angle between them, ``s θ₀`` and its
+        measured value, and states the one formula, ``y_m → R_s y_m``.  As large as ``region`` allows."""
+        d = self.data
+        top = row(label("features 0 and 1 of the output", size=LABEL), math("y_m", size=LABEL),
+                  label("at", size=LABEL), math(f"m = {d.m}", size=LABEL), gap="small", align="baseline")
+        turn = numbers.measure(abs(d.turn_angle))
+
+        def build(r):
+            cells = []
+            for head, pts in ((V_PLAIN_MATH, d.turn_plain), (V_ROT_MATH, d.turn_rot)):
+                dial = OutputTurn(pts[0], pts[1], radius=r, same_tag="before = after", size=SMALL)
+                cells.append(column(math(head, size=LABEL, color=FG), dial, gap="normal", align=np.zeros(3)))
+                cells[-1].dial = dial
+            ang = math(relation(f"{N.shift.math} theta_0", turn), size=LABEL, color=FG)
+            rule_ = math(f"y_m -> R_{N.shift.math} y_m", size=HEADING, color=FG)
+            notes = column(ang, rule_, gap="wide", align=LEFT)
+            dials = row(*cells, gap="section", align="top")  # the heads level
+            notes.next_to(dials, RIGHT, buff=GAP.section).set_y(cells[1].dial.center[1])
+            pic = column(top, VGroup(dials, notes), gap="normal", align=np.zeros(3))
+            pic.cells, pic.angle_label, pic.rule, pic.top = cells, ang, rule_, top
+            return pic
+
+        lo, hi = 0.3, 3.0
+        for _ in range(10):
+            mid_r = (lo + hi) / 2
+            g = build(mid_r)
+            lo, hi = (mid_r, hi) if g.width <= region.width and g.height <= region.height else (lo, mid_r)
+        pic = build(lo)
+        region.place(pic)
+        return pic
 
     def turn_all(self, stage_from: int, stage_to: int) -> list:
         d = self.data
@@ -398,8 +470,8 @@ class RoPERotatesQK(ClipScene):
                           "are what the narration reads"}
     MAPS_WHY = {"empty": "the outputs of a few tokens are tall, narrow maps, as tall as the frame allows under the "
                          "ledger of verdicts; the width is set by their titles and colour bars"}
-    WHY_WHY = {"empty": "two lines of mathematics, large, under the ledger of verdicts: the argument the narration "
-                        "reads, with nothing beside it to distract"}
+    WHY_WHY = {"empty": "two round dials side by side, as large as the height under the ledger of verdicts allows: "
+                        "a round dial leaves its corners empty"}
     CLOSE_WHY = {"empty": "the picture of the three verdicts: a hand pair and two maps of ΔY as tall as the frame "
                           "allows under it; a map of a few tokens is tall and narrow"}
 
@@ -465,12 +537,15 @@ class RoPERotatesQK(ClipScene):
         for dY, q, head, defect in ((d.dY_plain, "dY_plain", V_PLAIN_MATH, d.defect_plain),
                                     (d.dY_rot, "dY_rot", V_ROT_MATH, d.defect_rot)):
             hm = shows(Heatmap(dY, self.d_scale, cell_size=cell), q)
-            block = column(math(head, size=LABEL, color=FG), titled(hm, names(math("Delta Y", size=LABEL), q)),
-                           verdict(output_gap_lhs(), defect, passed(defect)), gap="tight", align=np.zeros(3))
-            block.head, block.map, block.measure = block[0], hm, block[2]
+            title = names(row(math("Delta Y", size=LABEL, color=FG), label("after − before", size=SMALL, color=DIM),
+                              gap="small", align="baseline"), q)
+            mapped = VGroup(titled(hm, title, gap="tight"), map_axes(hm))
+            block = column(math(head, size=LABEL, color=FG), mapped, verdict(output_gap_lhs(), defect, passed(defect)),
+                           gap="tight", align=np.zeros(3))
+            block.head, block.map, block.measure, block.mapped, block.title = block[0], hm, block[2], mapped, title
             blocks.append(block)
         bar = ColorBar(self.d_scale, height=d.dY_rot.shape[0] * cell,
-                       title=names(math("Delta Y", size=SMALL, color=FG), "dY_rot"))
+                       title=names(math("Y, Delta Y", size=SMALL, color=FG), "dY_rot"))
         below = row(*blocks, gap="section", align="top")
         bar.next_to(blocks[1], RIGHT, buff=GAP.wide)
         bar.shift((blocks[1].map.get_y() - bar.frame.get_y()) * UP)
@@ -478,7 +553,7 @@ class RoPERotatesQK(ClipScene):
         pic.dial, pic.score, pic.blocks, pic.bar = dial, top[1], blocks, bar
         return pic
 
-    CLOSE_DIAL = 1.3  # units: the hand pair's dial in the close
+    CLOSE_DIAL = 1.0  # units: the hand pair's dial in the close
     TAKEAWAY_FILL = 0.95  # the close's picture may fill this share of the content area
 
     def closing(self) -> None:
@@ -497,11 +572,11 @@ class RoPERotatesQK(ClipScene):
         box = role(SurroundingRectangle(rot_b.map.cell(*self.data.worst_rot), color=HIGHLIGHT, buff=0), "highlight")
         pic.add(box)
         parts = [(self.gap_max_row, pic.score), (p.head, plain_b.head), (p.measure, plain_b.measure),
-                 (r.head, rot_b.head), (r.maps[2], rot_b.map), (r.dbar, pic.bar), (r.measure, rot_b.measure),
+                 (r.head, rot_b.head), (r.maps[2], rot_b.map), (r.bar, pic.bar), (r.measure, rot_b.measure),
                  (self.worst[2], box)]
-        anims = end_on(self, parts, pic, new=[pic.dial, plain_b[1], rot_b[1][1]])
-        self.final = VGroup(self.gap_max_row, p.head, p.measure, r.head, r.maps[2], r.dbar, r.measure, self.worst[2],
-                            pic.dial, plain_b[1], rot_b[1][1])
+        anims = end_on(self, parts, pic, new=[pic.dial, plain_b.mapped, rot_b.title, rot_b.mapped[1]])
+        self.final = VGroup(self.gap_max_row, p.head, p.measure, r.head, r.maps[2], r.bar, r.measure, self.worst[2],
+                            pic.dial, plain_b.mapped, rot_b.title, rot_b.mapped[1])
         self.close_maps, self.close_dial = [plain_b.map, r.maps[2]], pic.dial
         self.beat(self.closing_key(), *anims, run_time=1.4, hold=self.CLOSING_HOLD, subject=self.final,
                   why=self.CLOSE_WHY)

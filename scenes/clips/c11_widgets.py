@@ -86,3 +86,90 @@ class PairDial(VGroup):
         x, y = self.vectors[:, 0].copy(), self.vectors[:, 1].copy()
         self.vectors = np.stack([x * c - y * s, x * s + y * c], axis=1)
         return AnimationGroup(*[Rotate(h, angle=float(a), about_point=self.center) for h, a in zip(self.hands, deltas)], **kw)
+
+
+def map_axes(hm, rows: bool = True, cols: bool = True, row_word: str = "token", col_word: str = "feature",
+             size: float | None = None) -> VGroup:
+    """The axes of a heatmap ``hm`` of tokens × features, labelled on the data: the row indices left of the
+    rows with ``row_word`` up the side (``rows``), the column indices under the columns (``cols``), with
+    ``col_word`` left of them, under the row indices, when the rows are numbered too (the map that names the axes).  ``.row_ticks``/``.col_ticks`` hold the indices, ``.row_word``/``.col_word`` the words."""
+    from manim import DOWN, LEFT, UP
+
+    from scenes.kit.theme import SMALL, label
+
+    size = SMALL if size is None else size
+    n_rows, n_cols = hm.values.shape
+    g = VGroup()
+    g.row_ticks, g.col_ticks = VGroup(), VGroup()
+    g.row_word = g.col_word = None
+    pad = 0.12
+    if rows:
+        for i in range(n_rows):
+            t = label(str(i), size=size, color=DIM)
+            t.next_to(hm.cell(i, 0), LEFT, buff=pad)
+            g.row_ticks.add(t)
+        g.row_word = label(row_word, size=size, color=DIM).rotate(np.pi / 2)  # up the side, as an axis reads
+        g.row_word.next_to(g.row_ticks, LEFT, buff=pad).set_y(hm.cells.get_y())
+        g.add(g.row_ticks, g.row_word)
+    if cols:
+        for j in range(n_cols):
+            g.col_ticks.add(label(str(j), size=size, color=DIM).next_to(hm.cell(n_rows - 1, j), DOWN, buff=pad))
+        g.add(g.col_ticks)
+        if rows:  # the axes are named once, on the map that numbers the rows: "feature" left of its numbers
+            g.col_word = label(col_word, size=size, color=DIM)
+            g.col_word.next_to(g.col_ticks[0], LEFT, buff=pad).align_to(g.col_ticks[0], DOWN)
+            g.col_word.shift((g.row_ticks.get_right()[0] - g.col_word.get_right()[0]) * np.array([1.0, 0, 0]))
+            g.add(g.col_word)
+    return g
+
+
+class OutputTurn(VGroup):
+    """One output pair of features (the pair ``i`` of ``y_m``) before and after every position slides by ``s``,
+    as two arrows from one dial's centre: ``before`` (grey) and ``after`` (white), scaled so they reach the
+    rim (a rotation keeps their common length).  ``arc`` spans the signed angle from ``before`` to ``after``
+    (``.between``, radians), or is empty when the two coincide; ``tags`` name the tips."""
+
+    def __init__(self, before, after, radius: float, same_tag: str, size: float):
+        super().__init__()
+        from manim import Arc, Arrow, Circle, Dot, Line
+
+        from scenes.kit.theme import label
+
+        b, a = np.asarray(before, dtype=float), np.asarray(after, dtype=float)
+        big = float(max(np.linalg.norm(b), np.linalg.norm(a))) or 1.0
+        self.radius = radius
+        self.face = Circle(radius=radius, stroke_color=DIM, stroke_width=2)
+        self.axes_lines = VGroup(
+            Line([-radius, 0, 0], [radius, 0, 0], stroke_color=DIM, stroke_width=1, stroke_opacity=0.5),
+            Line([0, -radius, 0], [0, radius, 0], stroke_color=DIM, stroke_width=1, stroke_opacity=0.5))
+        tips = [np.array([*(radius * v / big), 0.0]) for v in (b, a)]
+        self.hands = VGroup(*[Arrow([0, 0, 0], tip, buff=0, color=c, stroke_width=w,
+                                    max_tip_length_to_length_ratio=0.16, max_stroke_width_to_length_ratio=14)
+                              for tip, c, w in zip(tips, (DIM, FG), (10, 6))])
+        self.before, self.after = self.hands
+        ang_b, ang_a = (float(np.arctan2(v[1], v[0])) for v in (b, a))
+        self.between = float(np.angle(np.exp(1j * (ang_a - ang_b))))
+        self.coincide = abs(self.between) < 1e-6
+        self.angle_mid = ang_b + self.between / 2  # the direction of the arc's middle (radians)
+        self.arc = VGroup() if self.coincide else Arc(radius=0.45 * radius, start_angle=ang_b, angle=self.between,
+                                                       stroke_color=FG, stroke_width=4)
+        self.hub = Dot([0, 0, 0], radius=0.05, color=FG)
+        self.tags = VGroup()
+        words = (same_tag,) if self.coincide else ("before", "after")
+        for word, tip, col in zip(words, tips[::-1] if self.coincide else tips, (FG, DIM) if self.coincide else (DIM, FG)):
+            t = label(word, size=size, color=col)
+            u = tip[:2] / (np.linalg.norm(tip[:2]) or 1.0)
+            if self.coincide:  # one tag for both: under the dial, out of the arrows' way
+                u = np.array([0.0, -1.0])
+            t.move_to(np.array([*(u * (radius + 0.15)), 0.0]) + np.array([u[0] * t.width / 2, u[1] * t.height / 2, 0]))
+            self.tags.add(t)
+        self.add(self.face, self.axes_lines, self.arc, self.hands, self.hub, self.tags)
+
+    @property
+    def center(self) -> np.ndarray:
+        return self.face.get_center()
+
+    def tip_angles(self) -> np.ndarray:
+        """The angle of each arrow (before, after) as it sits on screen."""
+        d = np.array([h.get_end() - self.center for h in self.hands])
+        return np.arctan2(d[:, 1], d[:, 0])
