@@ -19,8 +19,10 @@ from frames import (
 from mathcore import apply_rope, lecture_inputs, load_config
 from mathcore.rope_measures import rope_self_attention_trace, shift_output_defect
 from scenes.figures.rope import SCORE_DIGITS
+from manim import DOWN
+
 from scenes.kit import HIGHLIGHT, KEY, QUERY, fmt_measure, numbers
-from scenes.kit.numbers import nice_ceil, notebook_output
+from scenes.kit.numbers import notebook_output
 from scenes.clips.c11_rope_rotates_qk import RoPERotatesQK, pick_query_key
 
 W, H = 427, 240
@@ -41,6 +43,10 @@ def corners(tmp_path_factory):
 
 def _record(scene, key):
     return next(r for r in scene.audit.records if r.key == key)
+
+
+def _caption(scene, key) -> str:
+    return next(c.text for c in scene.captions if c.key == key)
 
 
 def _texts(rec):
@@ -151,25 +157,68 @@ def test_the_outputs_are_coloured_by_their_values_at_the_beats_that_show_them(fi
         assert any(np.allclose(c, h.cell_center(*d.worst_rot)[:2], atol=1e-3) for c in centres)
 
 
-def test_one_colour_scale_for_every_output_and_its_bar(final):
-    """The outputs are painted by the deck's "outputs" scale (which holds RoPE's outputs at both positions,
-    V alone and V rotated), their differences by the "output shifts" scale made from both ΔY."""
-    from scenes.kit.scales import scale
+def test_one_colour_scale_and_one_colour_bar_for_the_outputs_and_what_the_shift_does_to_them(final):
+    """Issue 33 (review of clip 11): Y and ΔY had two scales ("outputs", "output shifts") and two colour bars side
+    by side, for what reads as one quantity.  Now ΔY, a difference of outputs, is painted on the deck's one
+    outputs scale (which holds it: ``kit.scales``) and every beat that shows the outputs or ΔY has one colour
+    bar.  On the old main this failed: ``d_scale.quantity`` was "output shifts" and each beat showed 2 bars."""
+    from scenes.kit.scales import scale, signature
 
     scene, _ = final
     d = scene.data
     assert scene.y_scale.quantity == "outputs" and scene.y_scale.same_as(scale("outputs", scene.cfg))
-    assert scene.d_scale.quantity == "output shifts"
-    every = np.concatenate([d.Y_plain, d.Y_plain_shifted, d.Y_rot, d.Y_rot_shifted]).ravel()
+    assert scene.d_scale is scene.y_scale
+    every = np.concatenate([d.Y_plain, d.Y_plain_shifted, d.Y_rot, d.Y_rot_shifted, d.dY_plain, d.dY_rot]).ravel()
     assert scene.y_scale.vmin <= every.min() and every.max() <= scene.y_scale.vmax
-    M = nice_ceil(float(np.max(np.abs(np.concatenate([d.dY_plain, d.dY_rot])))))
-    assert (scene.d_scale.vmin, scene.d_scale.vmax) == (-M, M)
     for pair in (scene.plain, scene.rot):
-        assert all(h.color_scale is scene.y_scale for h in pair.maps[:2]) and pair.maps[2].color_scale is scene.d_scale
-        for bar, sc in ((pair.bar, scene.y_scale), (pair.dbar, scene.d_scale)):
-            assert bar.color_scale is sc
-            for stripe, v in zip(bar.stripes, bar.values):
-                assert np.abs(rgb255(stripe.get_fill_color()) - rgb255(sc.rgb(v))).max() <= 1
+        assert all(h.color_scale is scene.y_scale for h in pair.maps)
+        assert len(pair.bars) == 1 and pair.bar.color_scale is scene.y_scale
+        for stripe, v in zip(pair.bar.stripes, pair.bar.values):
+            assert np.abs(rgb255(stripe.get_fill_color()) - rgb255(scene.y_scale.rgb(v))).max() <= 1
+    for key in ("v_plain", "v_plain_measure", "v_rot", "v_rot_measure", "close"):
+        rec = _record(scene, key)
+        bars = [r for r in rec.scales if r.what == "ColorBar"]
+        assert len(bars) == 1, (key, bars)
+        assert len({r.signature for r in rec.scales}) == 1, key  # one scale on screen
+        assert {r.quantity for r in rec.scales} == {"outputs"}, key
+        assert bars[0].signature == signature(scene.y_scale)
+
+
+def test_the_output_maps_are_labelled_what_they_are_and_their_axes(final):
+    """Issue 33 (review of clip 11): the ΔY maps had no labels.  Now every map of the outputs names what it is
+    (Y at which positions, ΔY as after − before) and its axes: the first map of a row numbers the tokens down
+    its left (0 to T−1, level with the rows, "token" beside them) and every map numbers the features under
+    its columns ("feature" named once); the close's two ΔY maps each carry all of it.  On the old main the
+    maps had no axes (``OutputPair`` had no ``axes``) and the ΔY titles said only "ΔY"."""
+    scene, _ = final
+    d = scene.data
+    T, dd = d.Y_plain.shape
+    for pair, maps in ((scene.plain, scene.plain.maps), (scene.rot, scene.maps_at_measure)):  # (the close moved one)
+        assert len(pair.axes) == 3
+        for k, (hm, ax) in enumerate(zip(maps, pair.axes)):
+            assert [t.text for t in ax.col_ticks] == [str(j) for j in range(dd)]
+            for j, t in enumerate(ax.col_ticks):
+                assert abs(t.get_x() - hm.cell(T - 1, j).get_x()) < 1e-6 and t.get_top()[1] < hm.get_bottom()[1]
+            if k == 0:
+                assert [t.text for t in ax.row_ticks] == [str(i) for i in range(T)]
+                for i, t in enumerate(ax.row_ticks):
+                    assert abs(t.get_y() - hm.cell(i, 0).get_y()) < 1e-6 and t.get_right()[0] < hm.get_left()[0]
+                assert ax.row_word.text == "token" and ax.col_word.text == "feature"
+            else:
+                assert not len(ax.row_ticks)
+        # the maps stand level, row for row
+        assert max(abs(h.get_top()[1] - maps[0].get_top()[1]) for h in maps) < 1e-6
+    for key, qs in (("v_plain", ("Y_plain", "Y_plain_shifted", "dY_plain")),
+                    ("v_rot", ("Y_rot", "Y_rot_shifted", "dY_rot"))):
+        rec = _record(scene, key)
+        texts = set(_texts(rec))
+        assert {"token", "feature", "after − before", f"at 0 to {T - 1}", f"at {d.s} to {d.s + T - 1}"} <= {
+            t.replace("−", "−") for t in texts}, (key, texts)
+        assert set(qs) <= {q for q, _ in rec.named}, key
+    close = _record(scene, "close")
+    words = [t for t in _texts(close)]
+    assert words.count("token") == 2 and words.count("feature") == 2 and words.count("after − before") == 2
+    assert {"dY_plain", "dY_rot"} <= {q for q, _ in close.named}
 
 
 def test_the_figures_on_screen_are_the_measured_ones_typeset_with_their_math(final):
@@ -191,27 +240,89 @@ def test_the_figures_on_screen_are_the_measured_ones_typeset_with_their_math(fin
     # the readouts name the positions the hands were last turned to, by token, as math
     assert [m.typst_code.strip("$ ") for m in scene.moved] == [f"m + s = {d.m + d.s}", f"n + s = {d.n + d.s}"]
     assert [m.typst_code.strip("$ ") for m in scene.where] == [f"m = {d.m}", f"n = {d.n}"]
-    assert scene.who[0][1].text.replace(" ", "") == f"queryoftoken{d.q_token},"
-    assert scene.who[1][1].text.replace(" ", "") == f"keyoftoken{d.k_token},"
+    assert scene.who[0][1].text.replace(" ", "") == f"oftoken{d.q_token},"  # after q, in the query's colour
+    assert scene.who[1][1].text.replace(" ", "") == f"oftoken{d.k_token},"
 
 
-def test_q_m_means_the_query_at_position_m_as_in_clip_09(final):
-    """Issue 33: clips 11 and 09 meant different things by qₘ (09: the query at position m, Rₘ W_q x; 11: the
-    token's query before its rotation, in (Rₘ qₘ)ᵀ(Rₙ kₙ)).  One meaning now: qₘ is the query at position
-    m, as 09 and the notation table have it; 11's why line reads qₘ · kₙ = (Rₘ q)ᵀ(Rₙ k) = qᵀ R₍ₙ₋ₘ₎ k, with
-    q and k the token's own, and never rotates a qₘ.  (On the old main the line was (R_m q_m)^T (R_n k_n).)"""
+def test_one_offset_m_minus_n_and_q_m_as_clip_09_writes_it(final):
+    """Issue 33 (review of clip 11): the clip said m − n on screen and in one sentence, n − m in another (the
+    why line's R₍ₙ₋ₘ₎ and "position enters only the weights, as n − m").  The lecture's convention: the score
+    depends on the offset m − n between query position m and key position n; it is the only one the clip says
+    or shows, on screen, in the narration and in the descriptions.  qₘ keeps clip 09's meaning (the query at
+    position m: qₘ · kₙ = (Rₘ q)ᵀ(Rₙ k), q the token's own query); the clip never rotates a qₘ.  On the old main
+    the v_why caption said "as n − m" and its line drew R_(n - m)."""
     from scenes.clips.c09_three_positional_schemes import ThreePositionalSchemes
 
     scene, _ = final
-    line = scene.why[0].typst_code
-    flat = "".join(line.split())
-    assert 'manimgrp("q0",q_m)dotmanimgrp("k0",k_n)=(R_mmanimgrp("q1",q))' in flat, flat
-    assert "R_mmanimgrp(\"q1\",q_m)" not in flat and "(R_m q_m)" not in line
-    rope_09 = ThreePositionalSchemes.DERIVATION[0]  # 09 writes the identity as 11 does, q = W_q x its token's own
+    d = scene.data
+    rope_09 = ThreePositionalSchemes.DERIVATION[0]  # 09 writes the identity with q = W_q x its token's own
     assert "".join(rope_09.split()) == "q_mdotk_n=(R_mq)^T(R_nk)", rope_09
-    # every text of the clip that rotates something by R_m rotates q (or W_q x), never q_m
     texts = [it.text for rec in scene.audit.records for it in rec.items if it.kind == "text"]
-    assert not [t for t in texts if "R_m" in t and "q_m" in t.split("=", 1)[-1] and "(R_m q_m" in t.replace(" ", " ")]
+    words = texts + [c.text for c in scene.captions] + [rec.describe for rec in scene.audit.records]
+    flat = ["".join(t.replace("−", "-").split()) for t in words]
+    assert not [t for t in flat if "n-m" in t], [t for t in words if "n - m" in t or "n − m" in t]
+    assert not [t for t in flat if "R_mq_m" in t or "(R_mq_m)" in t]
+    # m − n is drawn at the beat that says it, with its value
+    same = _record(scene, "same")
+    assert f"m - n = {d.m - d.n}" in [t.strip("$ ") for t in _texts(same)]
+    assert f"m − n = {d.m - d.n}" in _caption(scene, "same")
+
+
+def test_why_v_is_left_alone_is_a_picture_of_the_output_turning(final):
+    """Issue 33 (review of clip 11): the v_why beat was a text slide (two lines of mathematics).  Now it draws
+    what rotating V would do: features 0 and 1 of the output at the query's position m, before the shift
+    (grey) and after it (white), on two dials.  With V = X W_v the arrows coincide (the output does not move);
+    with V rotated the output turns by s θ₀, the arc between the arrows marks it, and its measured value is
+    printed beside the one formula, y_m → R_s y_m (true of every pair: mathcore's outputs are R_s y_m to
+    rounding).  On the old main ``scene.why`` was two Typst lines and no dial."""
+    from mathcore import apply_rope
+
+    scene, _ = final
+    d = scene.data
+    cfg = scene.cfg
+    assert np.allclose(d.turn_plain[0], d.Y_plain[d.m, :2]) and np.allclose(d.turn_plain[1], d.Y_plain_shifted[d.m, :2])
+    assert np.allclose(d.turn_rot[0], d.Y_rot[d.m, :2]) and np.allclose(d.turn_rot[1], d.Y_rot_shifted[d.m, :2])
+    # a rotated V turns every output by R_s, pair i by s θᵢ: y_m after the shift is R_s y_m, measured
+    np.testing.assert_allclose(d.Y_rot_shifted, apply_rope(d.Y_rot, [d.s] * d.Y_rot.shape[0], cfg.rope_base),
+                               atol=1e-12)
+    assert abs(np.angle(np.exp(1j * (d.turn_angle - d.s * d.theta[0])))) < 1e-9
+    plain, rot = (c.dial for c in scene.why.cells)
+    assert plain.coincide and not len(plain.arc) and [t.text for t in plain.tags] == ["before=after"]  # (Text drops spaces)
+    assert not rot.coincide and abs(rot.between - d.turn_angle) < 1e-9
+    for dial, pts in ((plain, d.turn_plain), (rot, d.turn_rot)):
+        want = np.arctan2(pts[:, 1], pts[:, 0])
+        assert np.abs(np.angle(np.exp(1j * (dial.tip_angles() - want)))).max() < 1e-6
+    rec = _record(scene, "v_why")
+    ids = {it.mid for it in rec.items if it.opacity > 0.9}
+    assert all(id(h) in ids for dl in (plain, rot) for h in dl.hands)  # a picture: the arrows are drawn
+    assert rot.arc in scene.mobjects or any(id(f) in ids for f in rot.arc.get_family())
+    texts = [t.strip("$ ") for t in _texts(rec)]
+    formulas = [t for t in texts if "->" in t or "=" in t and "R_" in t]
+    assert formulas == ["y_m -> R_s y_m"], texts  # at most one formula
+    turn = numbers.measure(abs(d.turn_angle))
+    assert any(t.endswith(turn.math) and "theta_0" in t for t in texts), texts
+    caption = _caption(scene, "v_why")
+    assert f"m = {d.m}" in caption and f"s θ₀ = {turn.text}" in caption
+    assert f"m = {d.m}" in texts
+
+
+def test_the_hands_fill_the_frame_down_to_its_lower_third(final, corners):
+    """Issue 33 (review of clip 11): from ``qk`` to ``gap`` the lower third of the frame was empty (small dials
+    over two lines of notes).  Now the dials are as large as the content area allows, the notes beside them
+    (or under them when that leaves the dials larger), the verdicts on the scores along the bottom: at every
+    beat of part one, something drawn at full strength reaches into the lower third of the content area,
+    under the shipped config and every corner.  On the old main the qk, rotate, score, shift and same beats
+    failed this."""
+    for name, res in {"shipped": final[0].audit, **corners}.items():
+        scene = res.scene
+        content = scene.layout.content
+        third = content.point(DOWN)[1] + content.height / 3
+        for key in ("qk", "rotate", "score", "shift", "same", "gap"):
+            rec = next(r for r in res.records if r.key == key)
+            low = min(it.box[1] for it in rec.items if it.opacity > 0.9 and not it.header)
+            assert low <= third, (name, key, low, third)
+        radius = scene.dials[0].radius
+        assert 2 * radius >= 0.4 * content.height, (name, radius)  # the subject, large
 
 
 def test_lecture_language_labels_bound_and_no_dead_beat(final):
@@ -221,9 +332,6 @@ def test_lecture_language_labels_bound_and_no_dead_beat(final):
     for key, qs in (("v_plain", {"Y_plain", "Y_plain_shifted"}), ("v_rot", {"Y_rot", "Y_rot_shifted"})):
         rec = _record(scene, key)
         assert qs <= {q for q, _ in rec.named} and qs <= {q for q, _ in rec.shown}, key
-    # the why beat changes the picture: the two lines that say why appear
-    why = _texts(_record(scene, "v_why"))
-    assert any("R_(n - m)" in t for t in why) and any("sum_n" in t for t in why)
     for rec in res.records:  # no code ranges (0..5, 1..1000) at any beat
         assert not [t for t in _texts(rec) if ".." in t], rec.key
 
