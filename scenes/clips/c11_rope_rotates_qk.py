@@ -337,13 +337,6 @@ class RoPERotatesQK(ClipScene):
                                       prefix=f'"score"({d.m + d.s}, {d.n + d.s}) =')
         self.gap_row = verdict('Delta "score"', d.score_gap, passed(d.score_gap))  # one shift
         self.gap_max_row = verdict(score_gap_lhs(d.s_max), d.score_gap_max, passed(d.score_gap_max))  # every shift
-        scores = column(self.score_row, self.score_shift_row, gap="small")
-        # the notes in a column right of the dials (who is who and where, then the two scores), the two verdicts
-        # on the scores (one shift, every shift: the widest lines) side by side along the bottom, the dials as
-        # large as the rest of the content area allows: round dials fill a wide frame side by side, not over notes
-        results = row(self.gap_row, self.gap_max_row, gap="section", align="baseline")
-        strip, upper = content.take_bottom(results.height, gap=GAP.normal)
-        strip.fit(results, floor_px=MIN_XHEIGHT_PX)
         caps = [math(relation(f"theta_{i}", theta_figure(d.theta[i])), size=SMALL, color=DIM) for i in range(P)]
         cap_h = max(c.height for c in caps) + GAP.tight
 
@@ -354,16 +347,34 @@ class RoPERotatesQK(ClipScene):
                 r *= 0.97  # a rate under its dial wider than the dial: the dials give way, the rates stay legible
             return r
 
-        # beside the dials (two pairs: the dials fill the height) or, when that leaves them larger (three pairs
-        # and more: the width), under them in two columns, who is who on the left and the scores on the right
-        side_notes, side_dials = upper.take_right(max(lines.width, scores.width), gap=GAP.wide)
-        under_notes, under_dials = upper.take_bottom(max(lines.height, scores.height), gap=GAP.normal)
-        self.notes_under = radius(under_dials) > 1.05 * radius(side_dials)
+        def sized(*mobs, arrange=column, **kw):
+            """The size of ``mobs`` arranged (copies: the mobjects stay where they are)."""
+            g = arrange(*[m.copy() for m in mobs], **kw)
+            return g.width, g.height
+
+        two, four = (self.score_row, self.score_shift_row), (self.score_row, self.score_shift_row, self.gap_row,
+                                                             self.gap_max_row)
+        verdicts = (self.gap_row, self.gap_max_row)
+        # two ways to lay part one out, the one whose dials are larger wins:
+        # beside: the notes in a column right of the dials (who is who and where, then the two scores), the two
+        #   verdicts on the scores (the widest lines) side by side along the bottom (two pairs: the dials fill
+        #   the height over the verdicts);
+        # under: the notes under the dials in two columns, who is who on the left, the scores and their verdicts
+        #   on the right (three pairs and more: the dials fill the width)
+        strip, upper = content.take_bottom(sized(*verdicts, arrange=row, gap="section")[1], gap=GAP.normal)
+        side_notes, side_dials = upper.take_right(max(lines.width, sized(*two, gap="small")[0]), gap=GAP.wide)
+        w4, h4 = sized(*four, gap="small")
+        under_notes, under_dials = content.take_bottom(max(lines.height, h4), gap=GAP.normal)
+        fits_under = lines.width + GAP.section + w4 <= content.width
+        self.notes_under = fits_under and radius(under_dials) > 1.05 * radius(side_dials)
         if self.notes_under:
+            scores = column(*four, gap="small")
             notes_block = row(lines, scores, gap="section", align="top")
             notes, dial_region = under_notes, under_dials
             notes.fit(notes_block, align=UP, floor_px=MIN_XHEIGHT_PX)
         else:
+            scores = column(*two, gap="small")
+            strip.fit(row(*verdicts, gap="section", align="baseline"), floor_px=MIN_XHEIGHT_PX)
             notes_block = column(lines, scores, gap="wide")
             notes, dial_region = side_notes, side_dials
             notes.fit(notes_block, align=LEFT, floor_px=MIN_XHEIGHT_PX)
@@ -382,7 +393,7 @@ class RoPERotatesQK(ClipScene):
         for dial, cap in zip(self.dials, caps):
             self.dial_caps.add(cap.next_to(dial.face, DOWN, buff=GAP.tight))
         cells = VGroup(*[VGroup(dl, cp) for dl, cp in zip(self.dials, self.dial_caps)]).arrange(RIGHT, buff=GAP.wide)
-        dial_region.place(cells)
+        dial_region.place(cells, align=DOWN)  # down to the verdicts' strip: the frame's lower third is not left empty
         self.arcs = VGroup()
 
         # ---- part two: the measured lines gather at the top (a ledger); one value's outputs at a time below
