@@ -424,22 +424,30 @@ class RoPERotatesQK(ClipScene):
         shift (grey) and after it (white); the rotated V's dial marks the angle between them, ``s θ₀`` and its
         measured value, and states the one formula, ``y_m → R_s y_m``.  As large as ``region`` allows."""
         d = self.data
-        top = row(label("features 0 and 1 of the output", size=LABEL), math("y_m", size=LABEL),
-                  label("at", size=LABEL), math(f"m = {d.m}", size=LABEL), gap="small", align="baseline")
+        top = column(label("features 0 and 1", size=LABEL),
+                     row(label("of the output", size=LABEL), math("y_m", size=LABEL), label("at", size=LABEL),
+                         math(f"m = {d.m}", size=LABEL), gap="small", align="baseline"), gap="tight")
         turn = numbers.measure(abs(d.turn_angle))
 
         def build(r):
             cells = []
-            for head, pts in ((V_PLAIN_MATH, d.turn_plain), (V_ROT_MATH, d.turn_rot)):
+            for k, (head, pts) in enumerate(((V_PLAIN_MATH, d.turn_plain), (V_ROT_MATH, d.turn_rot))):
                 dial = OutputTurn(pts[0], pts[1], radius=r, same_tag="before = after", size=SMALL)
-                cells.append(column(math(head, size=LABEL, color=FG), dial, gap="normal", align=np.zeros(3)))
+                if k:  # the dials level, centre with centre, side by side
+                    dial.shift(cells[0].dial.center + (cells[0].dial.get_right()[0] - cells[0].dial.center[0]
+                                                       + GAP.section + dial.center[0] - dial.get_left()[0]) * RIGHT
+                               - dial.center)
+                cells.append(VGroup(math(head, size=LABEL, color=FG), dial))
                 cells[-1].dial = dial
+            heads_y = max(c.dial.get_top()[1] for c in cells) + GAP.normal  # the heads level, over the dials
+            for c in cells:
+                c[0].move_to([c.dial.center[0], heads_y + c[0].height / 2, 0])
             ang = math(relation(f"{N.shift.math} theta_0", turn), size=LABEL, color=FG)
             rule_ = math(f"y_m -> R_{N.shift.math} y_m", size=HEADING, color=FG)
-            notes = column(ang, rule_, gap="wide", align=LEFT)
-            dials = row(*cells, gap="section", align="top")  # the heads level
+            notes = column(top, ang, rule_, gap="wide", align=LEFT)  # what the dials hold, then what they show
+            dials = VGroup(*cells)
             notes.next_to(dials, RIGHT, buff=GAP.section).set_y(cells[1].dial.center[1])
-            pic = column(top, VGroup(dials, notes), gap="normal", align=np.zeros(3))
+            pic = VGroup(dials, notes)
             pic.cells, pic.angle_label, pic.rule, pic.top = cells, ang, rule_, top
             return pic
 
