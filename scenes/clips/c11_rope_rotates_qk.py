@@ -433,11 +433,13 @@ class RoPERotatesQK(ClipScene):
             cells = []
             for k, (head, pts) in enumerate(((V_PLAIN_MATH, d.turn_plain), (V_ROT_MATH, d.turn_rot))):
                 dial = OutputTurn(pts[0], pts[1], radius=r, same_tag="before = after", size=SMALL)
-                if k:  # the dials level, centre with centre, side by side
-                    dial.shift(cells[0].dial.center + (cells[0].dial.get_right()[0] - cells[0].dial.center[0]
-                                                       + GAP.section + dial.center[0] - dial.get_left()[0]) * RIGHT
-                               - dial.center)
-                cells.append(VGroup(math(head, size=LABEL, color=FG), dial))
+                head = math(head, size=LABEL, color=FG)
+                if k:  # the dials level, centre with centre, side by side (and their heads apart)
+                    prev = cells[0]
+                    apart = max(prev.dial.get_right()[0] - prev.dial.center[0] + GAP.wide + dial.center[0]
+                                - dial.get_left()[0], (prev[0].width + head.width) / 2 + GAP.wide)
+                    dial.shift(prev.dial.center + apart * RIGHT - dial.center)
+                cells.append(VGroup(head, dial))
                 cells[-1].dial = dial
             heads_y = max(c.dial.get_top()[1] for c in cells) + GAP.normal  # the heads level, over the dials
             for c in cells:
@@ -446,7 +448,7 @@ class RoPERotatesQK(ClipScene):
             rule_ = math(f"y_m -> R_{N.shift.math} y_m", size=HEADING, color=FG)
             notes = column(top, ang, rule_, gap="wide", align=LEFT)  # what the dials hold, then what they show
             dials = VGroup(*cells)
-            notes.next_to(dials, RIGHT, buff=GAP.section).set_y(cells[1].dial.center[1])
+            notes.next_to(dials, RIGHT, buff=GAP.wide).set_y(cells[1].dial.center[1])
             pic = VGroup(dials, notes)
             pic.cells, pic.angle_label, pic.rule, pic.top = cells, ang, rule_, top
             return pic
