@@ -486,9 +486,9 @@ class RoPERotatesQK(ClipScene):
     # ------------------------------------------------------------------ beats
     # why a beat's frame is emptier than the audit's rule (at most half empty), by part: the frame holds what
     # it must at the largest size the layout allows
-    HANDS_WHY = {"empty": "the hands are as large as the height over the notes allows (a round dial leaves its "
-                          "corners empty, and a pair each is as many dials as the width takes); the notes under them "
-                          "are what the narration reads"}
+    HANDS_WHY = {"empty": "the hands are as large as the width beside the notes (or the height over them) allows: a "
+                          "round dial leaves its corners empty, and a pair each is as many dials as the width takes; "
+                          "the notes are what the narration reads"}
     MAPS_WHY = {"empty": "the outputs of a few tokens are tall, narrow maps, as tall as the frame allows under the "
                          "ledger of verdicts; the width is set by their titles and colour bars"}
     WHY_WHY = {"empty": "two round dials side by side, as large as the height under the ledger of verdicts allows: "
