@@ -66,7 +66,6 @@ from scenes.kit import (
     LABEL,
     QUERY,
     SMALL,
-    VALUE,
     ClipScene,
     ColorBar,
     Heatmap,

@@ -93,7 +93,7 @@ def map_axes(hm, rows: bool = True, cols: bool = True, row_word: str = "token", 
     """The axes of a heatmap ``hm`` of tokens × features, labelled on the data: the row indices left of the
     rows with ``row_word`` up the side (``rows``), the column indices under the columns (``cols``), with
     ``col_word`` left of them, under the row indices, when the rows are numbered too (the map that names the axes).  ``.row_ticks``/``.col_ticks`` hold the indices, ``.row_word``/``.col_word`` the words."""
-    from manim import DOWN, LEFT, UP
+    from manim import DOWN, LEFT
 
     from scenes.kit.theme import SMALL, label
 
