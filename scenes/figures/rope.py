@@ -249,8 +249,7 @@ def draw_pairs(ax, th, data) -> None:
 @still("RoPERotatesQK")
 def rotate_qk(data, cfg) -> FigureStill:
     """11 · Rotating q by m and k by n makes the score depend on m − n only; V is left alone, and a
-    rotated V would make a shifted sentence's outputs change (measured): each value's outputs Y and what the
-    shift does to them, ΔY, as the clip's close draws it, on the outputs' one scale and one colour bar."""
+    rotated V would make a shifted sentence's outputs change (measured)."""
     T, d = data.Y_plain.shape
     scale = output_scale(cfg)
     feats = tuple(str(j) for j in range(d))
@@ -258,14 +257,14 @@ def rotate_qk(data, cfg) -> FigureStill:
 
     def Y(M, title, bar=False, note="", role="verified"):
         return HeatmapPanel(M, scale, title=title, colorbar="output" if bar else None, xticks=feats, yticks=rows,
-                       ylabel="token", xlabel="feature", note=note, note_color="good" if role == "verified" else "bad",
+                       ylabel="token", note=note, note_color="good" if role == "verified" else "bad",
                        cbar_ticks=tuple(scale.ticks()), cbar_ticklabels=tuple(numbers.tick(v) for v in scale.ticks()))
 
     s, m, n = data.s, data.m, data.n
     score = numbers.measure(data.score, SCORE_DIGITS)
     shifted = numbers.measure(data.score_shifted, SCORE_DIGITS)
     pairs = DrawnPanel(lambda ax, th: draw_pairs(ax, th, data),
-                   title=f"$q$ at $m$ = {m}, $k$ at $n$ = {n}\ndashed: both $+s$",
+                   title=f"$q$ at $m$ = {m}, $k$ at $n$ = {n}; dashed: both $+s$",
                    data=(data.q_pairs, data.k_pairs))
     scores = TextPanel((
         TextLine(f"score({m}, {n}) = {score.text}", size=10),
@@ -275,13 +274,13 @@ def rotate_qk(data, cfg) -> FigureStill:
         TextLine(relation_tex(f"largest over every shift $s$ up to {numbers.count(data.s_max).text}:", data.score_gap_max),
              size=10, color="good" if passed(data.score_gap_max) else "bad", space_before=1),
     ), valign="top")
-    shift = "ΔY: after − before"
-    panels = {  # the outputs and what the shift does to them, ΔY, on the outputs' one scale and one colour bar
+    panels = {
         "Q": pairs, "S": scores,
-        "A": Y(data.Y_plain, f"Y with {V_PLAIN_TEX}"),
-        "B": Y(data.dY_plain, shift, note=relation_tex("max |ΔY|", data.defect_plain), role=verdict(data.defect_plain)),
-        "C": Y(data.Y_rot, f"Y with {V_ROT_TEX}"),
-        "D": Y(data.dY_rot, shift, bar=True,
+        "A": Y(data.Y_plain, f"{V_PLAIN_TEX}: {positions_text(0, T)}"),
+        "B": Y(data.Y_plain_shifted, positions_text(s, T), bar=True,
+               note=relation_tex("max |ΔY|", data.defect_plain), role=verdict(data.defect_plain)),
+        "C": Y(data.Y_rot, f"{V_ROT_TEX}: {positions_text(0, T)}"),
+        "D": Y(data.Y_rot_shifted, positions_text(s, T), bar=True,
                note=relation_tex("max |ΔY|", data.defect_rot), role=verdict(data.defect_rot)),
     }
     return FigureStill(
