@@ -30,7 +30,7 @@ from microscope.submission import find_submissions, read_submission, strip_magic
 from project import REPO, clips, one_line
 
 GALLERY = REPO / "examples" / "submissions"
-FAST = Limits(timeout=2.0, memory=512 << 20)
+FAST = Limits(timeout=6.0, memory=512 << 20)  # an honest check on a loaded CI machine took over 2 s
 INPUTS = CheckInputs()  # the shipped lecture's numbers (T = 6, d = 4, seed 7, π = [2, 0, 4, 1, 5, 3])
 KEYS = ("attention", "permutation_matrix", "equivariance", "causal", "prefix", "check_equivariance_max_defect",
         "prefix_invariance_max_defect", "my_sinusoidal_position", "rope_angle_grid")
@@ -183,10 +183,10 @@ def test_mutation_and_a_hang_are_their_own_verdicts(gallery):
     scale = 1 - 1 / np.sqrt(4)
     assert got.detail == f"attention changes its input Q in place (by up to {np.max(np.abs(Q)) * scale:.4g})"
     hung = gallery["loops_forever"]
-    assert v(hung, "attention").detail == "attention timed out after 2 s"
+    assert v(hung, "attention").detail == f"attention timed out after {FAST.timeout:g} s"
     assert v(hung, "equivariance").detail == (
-        "self_attention not run: it calls attention, which timed out after 2 s above")
-    assert v(hung, "causal").detail == "attention not run again: timed out after 2 s above"
+        f"self_attention not run: it calls attention, which timed out after {FAST.timeout:g} s above")
+    assert v(hung, "causal").detail == f"attention not run again: timed out after {FAST.timeout:g} s above"
     assert v(hung, "permutation_matrix").status == "pass"  # the rest of the notebook is still checked
 
 

@@ -65,7 +65,7 @@ _WORDS = [  # whole tokens, tried before anything else (longest first)
     ("LLaMA-2", "llama 2"), ("LLaMA-3", "llama 3"), ("LLaMA", "llama"), ("GPT-2", "G P T 2"),
     ("BLAS", "blass"), ("KV", "K V"), ("PE", "P E"), ("1e-10", "10 to the minus 10"), ("1e−10", "10 to the minus 10"),
     ("−∞", "minus infinity"), ("-∞", "minus infinity"), ("∞", "infinity"), ("2π", "two pi"), ("π", "pi"),
-    ("θ", "theta"), ("λ", "lambda"), ("Σ", " sum of "), ("√", " square root of "), ("‖", ""), ("|", ""),
+    ("θ", "theta"), ("λ", "lambda"), ("Δ", "delta "), ("Σ", " sum of "), ("√", " square root of "), ("‖", ""), ("|", ""),
     ("≈", "about"), ("≠", "is not"), ("≤", "at most"), ("≥", "at least"), ("→", "to"), ("←", "from"),
     ("×", "times"), ("…", "..."), ("—", ","), ("–", " to "), ("%", " percent"), ("ᵢ", " i"),
     ("&", " and "), ("+", " plus "), ("=", " equals "), ("*", " star"), ("/", " over "), ("\\", " "),
