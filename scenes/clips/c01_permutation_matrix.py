@@ -243,9 +243,10 @@ class PermutationMatrix(ClipScene):
         middle.fit(prod, max_scale=self.GROW)
         # few rows of many numbers make the product a wide strip, bounded by the frame's width
         T, dm = d.X.shape
-        self.strip_why = ({"empty": f"{T} rows of {dm} printed numbers make P X = P X a wide strip: the frame's "
-                                    "width bounds it, and its numbers stay legible"}
-                          if prod.height < 0.55 * middle.height else None)
+        bound = ("the frame's width bounds it, and its numbers stay legible" if prod.width >= 0.95 * middle.width
+                 else f"its cells grow at most {self.GROW:g}× past their natural size")
+        self.strip_why = ({"empty": f"{T} rows of {dm} printed numbers make P X = P X a wide strip: {bound}"}
+                          if prod.height < 0.65 * middle.height else None)
         self.titles_y = prod.get_top()[1] + GAP.small
         self.prod = prod
         self.X_map, self.PX_map, self.P_map = prod.X_map, prod.PX_map, prod.P_map
