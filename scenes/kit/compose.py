@@ -1,10 +1,8 @@
 """Layout composers: a clip reads as a storyboard, not as coordinates.
 
 Rows and columns of widgets with *named* gaps (:data:`GAP`), a widget with its name over it
-(:func:`titled`), labels set directly on the data (:func:`label_curve_ends` on lines,
-:func:`label_bars` on bars) instead of legends, a :class:`Legend` where one is needed, and the
-motion that stages one idea per frame (:func:`focus` dims all but the subject, :func:`stage`
-swaps one subject for the next in the main region, :func:`reveal` brings parts in one by one).
+(:func:`titled`), and the motion that stages one idea per frame (:func:`stage` swaps one subject
+for the next in the main region, :func:`reveal` brings parts in one by one).
 
 Every size here is a named step of the house scale, so a clip module never types an offset.
 """
@@ -33,8 +31,8 @@ from manim import (
     VGroup,
 )
 
-from .layout import baseline_y, place_annotations
-from .theme import DIM, FG, SMALL, label
+from .layout import baseline_y
+from .theme import DIM
 
 # the house gaps, in Manim units (one unit is 60 px at 854x480)
 GAP = SimpleNamespace(
@@ -88,50 +86,6 @@ def titled(widget: Mobject, title: Mobject, gap="small", side=UP) -> VGroup:
     g = VGroup(widget, title)
     g.widget, g.title = widget, title
     return g
-
-
-def label_curve_ends(curves: Sequence[Mobject], texts: Sequence[str | Mobject], colors=None, size: float = SMALL,
-                     bounds: tuple[float, float] | None = None, gap="tight") -> VGroup:
-    """A label at the right end of every curve, in the curve's colour, spread so none touches
-    another (a leader line where one had to move): the line says what it is, no legend needed."""
-    labels = []
-    for k, (c, t) in enumerate(zip(curves, texts)):
-        col = colors[k] if colors is not None else c.get_stroke_color()
-        labels.append(t if isinstance(t, Mobject) else label(t, size=size, color=col))
-    anchors = [c.get_end() if hasattr(c, "get_end") else c.get_right() for c in curves]
-    return place_annotations(labels, anchors, side=RIGHT, buff=_gap(gap), bounds=bounds)
-
-
-def label_bars(bars: Sequence[Mobject], texts: Sequence[str | Mobject], size: float = SMALL, color=FG,
-               gap="hair") -> VGroup:
-    """A label on top of every bar (its value, or a word)."""
-    out = VGroup()
-    for b, t in zip(bars, texts):
-        lab = t if isinstance(t, Mobject) else label(t, size=size, color=color)
-        out.add(lab.next_to(b, UP, buff=_gap(gap)))
-    return out
-
-
-class Legend(VGroup):
-    """Swatches and words, one entry a line, swatches in one column: only where the marks cannot
-    carry their own labels.  ``entries`` are ``(swatch mobject, text)``; ``rows[k]`` is entry ``k``."""
-
-    def __init__(self, entries: Sequence[tuple[Mobject, str]], size: float = SMALL, color=FG, gap="small", **kw):
-        super().__init__(**kw)
-        width = max((sw.width for sw, _ in entries), default=0.0)
-        self.rows = VGroup()
-        for sw, text in entries:
-            t = label(text, size=size, color=color)
-            sw.move_to(ORIGIN)
-            t.next_to(ORIGIN, RIGHT, buff=width / 2 + GAP.small)
-            sw.set_y(t.get_y())
-            self.rows.add(VGroup(sw, t))
-        self.rows.arrange(DOWN, buff=_gap(gap), aligned_edge=LEFT)
-        for r in self.rows:  # swatches centred in one column
-            r[0].set_x(self.rows[0][0].get_x())
-        self.add(self.rows)
-
-
 
 
 def stage(leaving: Sequence[Mobject], coming: Sequence[Mobject], shift=0.25 * LEFT, lag: float = 0.35):

@@ -151,19 +151,6 @@ def value(x: float, decimals: int = 2) -> str:
     return _minus(s)
 
 
-def decimals_for(values, digits: int = 2, most: int = 4) -> int:
-    """One number of decimals for every value of a quantity: enough for ``digits`` significant
-    digits of the largest magnitude shown, at most ``most``."""
-    import numpy as np
-
-    a = np.abs(np.asarray(values, dtype=float))
-    a = a[np.isfinite(a) & (a > 0)]
-    if not a.size:
-        return 0
-    top = float(a.max())
-    return int(min(most, max(0, digits - 1 - int(_m.floor(_m.log10(top))))))
-
-
 # ------------------------------------------------------------------ round scales and ticks
 _NICE = (1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)
 

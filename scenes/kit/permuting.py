@@ -25,16 +25,14 @@ from collections.abc import Sequence
 
 import numpy as np
 from manim import (
-    RIGHT,
     Animation,
     AnimationGroup,
     RoundedRectangle,
     VGroup,
-    VMobject,
 )
 
 from .layout import LayoutError, overlay
-from .theme import FG, LABEL, SMALL, label, math, token_color
+from .theme import LABEL, math, token_color
 
 
 # ------------------------------------------------------------------ token chips
@@ -101,11 +99,6 @@ class TokenColumn(VGroup):
 
 
 # ------------------------------------------------------------------ many trials on a log plot
-
-
-def legend_row(swatch: VMobject, text: str, size: float = SMALL, color=FG) -> VGroup:
-    """A legend entry: ``swatch`` then ``text`` on one line."""
-    return VGroup(swatch, label(text, size=size, color=color)).arrange(RIGHT, buff=0.18)
 
 
 class Handover(Animation):

@@ -183,15 +183,6 @@ class Heatmap(VGroup):
         new._paint(new.values)
         return new
 
-    def set_values(self, new_values, shows: str | None = None) -> Heatmap:
-        """Repaint with ``new_values`` in place (no animation); ``shows`` re-binds the heatmap to the
-        quantity they are (``scenes.kit.binding``)."""
-        self.values = _as_array(new_values, 2, "Heatmap")
-        self._paint(self.values)
-        if shows is not None:
-            self._shows = shows
-        return self
-
     def animate_values(self, new_values, shows: str | None = None, scale: ColorScale | None = None, **kw) -> Animation:
         """Animate to ``new_values`` (painted by ``scale`` if given); afterwards ``self.values`` is
         ``new_values`` and, with ``shows``, the heatmap is bound to that quantity."""
