@@ -203,3 +203,38 @@ def pytest_collection_modifyitems(config, items):
         groups.setdefault(g, []).append(item)
     order = sorted(groups, key=lambda g: -GROUP_SECONDS.get(g, 0.0))  # stable: light groups keep their order
     items[:] = [it for g in order for it in groups[g]]
+
+
+# ------------------------------------------------------------------ a clip's own test file
+# A clip's test file names its scene (``SCENE = CausalMask``; ``FINAL_SIZE = (854, 480)`` for a full-480p final
+# frame) and reads these; each runs once per module and test process.
+def _scene_of(request):
+    scene = getattr(request.module, "SCENE", None)
+    if scene is None:
+        pytest.fail(f"{request.module.__name__} uses a clip fixture but names no SCENE")
+    return scene
+
+
+@pytest.fixture(scope="module")
+def final(request):
+    """``(scene, frame)``: the clip run to its end under the shipped config (``frames.render_final_frame``)."""
+    from frames import render_final_frame
+
+    return render_final_frame(_scene_of(request), *getattr(request.module, "FINAL_SIZE", ()))
+
+
+@pytest.fixture(scope="module")
+def beats(request):
+    """``(scene, {beat key: frame})``: the picture at the end of every beat under the shipped config."""
+    from frames import shipped_audit
+
+    res = shipped_audit(_scene_of(request))
+    return res.scene, dict(res.beat_frames)
+
+
+@pytest.fixture(scope="module")
+def corners(request, tmp_path_factory):
+    """The clip audited over every corner of the config matrix (``frames.corner_results``)."""
+    from frames import corner_results
+
+    return corner_results(_scene_of(request), tmp_path_factory)

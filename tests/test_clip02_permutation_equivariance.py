@@ -10,11 +10,8 @@ import numpy as np
 import pytest
 
 from frames import (
-    assert_captions_readable,
-    corner_results,
     dominant_ink,
     pixel,
-    render_final_frame,
     rgb255,
 )
 from mathcore import attention_fn, equivariance_defects, lecture_inputs, load_config, self_attention
@@ -30,17 +27,10 @@ from scenes.kit.numbers import measure, nice_count_ticks
 from scenes.kit.scales import scale
 from scenes.kit.theme import CONTENT_BOTTOM
 
+SCENE = PermutationEquivariance
+
+
 FIXED_POINTS = ([4, 2, 0, 3, 1], [3, 1, 0, 2])  # keep token 3 / token 1 in place
-
-
-@pytest.fixture(scope="module")
-def final():
-    return render_final_frame(PermutationEquivariance)
-
-
-@pytest.fixture(scope="module")
-def corners(tmp_path_factory):
-    return corner_results(PermutationEquivariance, tmp_path_factory)
 
 
 def test_data_is_what_mathcore_computes_from_the_config():
@@ -394,11 +384,10 @@ def test_fixed_point_permutations_leave_nothing_standing(corners, tmp_path):
             assert not any(id(f) in on_screen for f in m.get_family()), perm
 
 
-def test_captions_one_per_beat_and_long_enough_to_read(final):
+def test_captions_carry_the_clips_figures(final):
     scene, _ = final
     caps = scene.captions
     assert len(caps) >= 10
-    assert_captions_readable(caps)
     described = {c.key for c in caps if c.describe}
     assert {"setup", "rows", "cols", "trials", "running_max", "why", "rounding", "close"} <= described | {"trials_zeros"}
     assert "exact" not in scene._narration["why"].lower()

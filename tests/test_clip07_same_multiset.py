@@ -8,14 +8,10 @@ truth checks over the config matrix."""
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from frames import (
-    assert_captions_readable,
-    corner_results,
     dominant_ink,
     pixel,
-    render_final_frame,
     rgb255,
 )
 from mathcore import lecture_inputs, load_config, my_sinusoidal_position, self_attention, sentence_pair
@@ -30,20 +26,13 @@ from scenes.kit.layout import baseline_y
 from scenes.kit.numbers import measure, notebook_output, tick
 
 
+SCENE = SameMultiset
+
+
 def src(m) -> str:
     """The Typst source of a typeset figure (an exact zero is the formula and its mark)."""
     m = m if hasattr(m, "typst_code") else m[0]
     return m.typst_code.strip("$ ")
-
-
-@pytest.fixture(scope="module")
-def final():
-    return render_final_frame(SameMultiset)
-
-
-@pytest.fixture(scope="module")
-def corners(tmp_path_factory):
-    return corner_results(SameMultiset, tmp_path_factory)
 
 
 def test_data_is_what_mathcore_computes_from_the_config():
@@ -220,11 +209,10 @@ def test_still_and_clip_share_every_scale(final, corners):
         assert scene.table.color_scale.same_as(d.picture.inputs)
 
 
-def test_captions_one_per_beat_and_long_enough_to_read(final):
+def test_captions_carry_the_clips_figures(final):
     scene, _ = final
     caps = scene.captions
     assert len(caps) >= 10
-    assert_captions_readable(caps)
     assert {"table", "shuffled", "match", "positions", "separate", "close"} <= {c.key for c in caps if c.describe}
 
 
