@@ -129,7 +129,8 @@ def snapshot(scene, key: str, subject: Mobject | None = None) -> BeatRecord:
     shown, named, scales, cells = [], [], [], []
     tags: dict[int, tuple] = {}  # id -> (role, verdict, data) inherited from ancestors
 
-    def walk(m: Mobject, units: frozenset, background: bool, inherited: tuple = (None, False, False)) -> None:
+    def walk(m: Mobject, units: frozenset, background: bool, inherited: tuple = (None, False, False),
+             quoted_above: bool = False) -> None:
         if hasattr(m, "_shows") or hasattr(m, "_names"):
             _record_binding(m, shown, named)
         role, verdict, data = inherited
@@ -140,6 +141,7 @@ def snapshot(scene, key: str, subject: Mobject | None = None) -> BeatRecord:
             _record_scale(m, scales)
         inherited = (role, verdict, data)
         tags[id(m)] = inherited
+        quoted = quoted_above or bool(getattr(m, "_quoted", False))
         units = units | getattr(m, "_overlay_ids", frozenset())
         background = background or bool(getattr(m, "_audit_background", False))
         if _looks_like_text(m):
@@ -158,7 +160,8 @@ def snapshot(scene, key: str, subject: Mobject | None = None) -> BeatRecord:
                                xheight_px=(xh or 0.0) * PX_PER_UNIT, rgb=_rgb(fam[0].get_fill_color()), z=len(seen),
                                bold=str(getattr(m, "weight", "")).upper() in ("BOLD", "SEMIBOLD", "ULTRABOLD", "HEAVY"),
                                text="" if getattr(m, "_matrix_entry", False) else _source(m),
-                               is_math=hasattr(m, "typst_code"), mid=id(m), role=role, verdict=verdict, data=data)
+                               is_math=hasattr(m, "typst_code"), mid=id(m), role=role, verdict=verdict, data=data,
+                               quoted=quoted)
             return
         if isinstance(m, VMobject) and len(m.points) >= 4 and id(m) not in seen:
             fill_op = _max_op(m.get_fill_opacities())
@@ -181,7 +184,7 @@ def snapshot(scene, key: str, subject: Mobject | None = None) -> BeatRecord:
             elif data and fill_op >= DIMMED and not background and id(m) not in header_ids:
                 cells.append(_box(m))  # a data cell coloured like the background: content all the same
         for sm in m.submobjects:
-            walk(sm, units, background, inherited)
+            walk(sm, units, background, inherited, quoted)
 
     for m in scene.mobjects:
         walk(m, frozenset(), False)
@@ -329,8 +332,8 @@ def lecture_problems(records: list[BeatRecord], quantities: dict | None = None,
         if rec.start is not None and rec.start == signature(rec):
             out.append(Problem(rec.key, "static", "the beat ends on the picture it began with"))
         for it in rec.items:
-            if it.kind != "text" or it.header or it.opacity < DIMMED or not it.text:
-                continue
+            if it.kind != "text" or it.header or it.opacity < DIMMED or not it.text or it.quoted:
+                continue  # (a quoted text is the student's code's own words: kit.student.error_card)
             if it.is_math:
                 m, k = E_NOTATION.search(it.text), CODE_INDEX.search(it.text)
                 bad = f"e-notation {m.group(0)!r}" if m else (f"code indexing {k.group(0)!r}" if k else None)
@@ -464,13 +467,14 @@ _CACHE = None
 
 
 def audit_clip(scene_cls, lecture_config=None, frame_size: tuple[int, int] | None = None,
-               beat_frames: tuple[int, int] | None = None) -> AuditResult:
+               beat_frames: tuple[int, int] | None = None, student=None) -> AuditResult:
     """Run ``scene_cls`` with every animation skipped (no frames, no video) and check every beat.
 
     With ``frame_size`` the final frame is drawn at that size too (``result.frame``: ``(H, W, 3)``).
     With ``beat_frames`` (width, height), the picture at the end of every beat is drawn at that
     size (``result.beat_frames``: ``[(beat key, (H, W, 3) array)]``): the frames a reviewer looks
-    at, in seconds, without rendering a video (``clips audit --frames``)."""
+    at, in seconds, without rendering a video (``clips audit --frames``).  ``student``: a
+    ``kit.student.StudentSource``: the clip drawn from a student's numbers (``clips audit --student``)."""
     import time
 
     from manim import tempconfig
@@ -485,7 +489,8 @@ def audit_clip(scene_cls, lecture_config=None, frame_size: tuple[int, int] | Non
         "save_last_frame": frame_size is not None, "write_to_movie": False, "disable_caching": True,
         "media_dir": str(_cache_dir()), "verbosity": "ERROR", "progress_bar": "none",
     }):
-        scene = scene_cls(lecture_config=lecture_config, audit=True, voice="none", skip_animations=frame_size is None)
+        scene = scene_cls(lecture_config=lecture_config, audit=True, voice="none", skip_animations=frame_size is None,
+                          **({"student": student} if student is not None else {}))
         if frame_size is None and beat_frames is None:
             # skipping an animation still draws the scene once per play (Manim's static image and
             # its one frame of the skipped animation): no picture is wanted, so nothing is drawn

@@ -49,6 +49,9 @@ class Item:
     role: str | None = None
     verdict: bool = False
     data: bool = False
+    # a text that quotes what a student's code said (``kit.student.error_card``: its message, which names their
+    # functions as they wrote them): the lecture-language check does not judge it
+    quoted: bool = False
 
 
 @dataclass

@@ -42,12 +42,13 @@ from manim import (
     Succession,
     Transform,
     VGroup,
+    Wait,
     Write,
 )
 
 from mathcore import check_permutation, lecture_inputs
 from mathcore.config import LectureConfig
-from scenes.clips.c01_widgets import RowMap, one_hot_frame, row_frame
+from scenes.clips.c01_widgets import RowMap, one_hot_frame, row_frame, row_frame_cells
 from scenes.figures.permutation import Picture, picture
 from scenes.kit import (
     DIM,
@@ -68,6 +69,8 @@ from scenes.kit.motion import swap
 from scenes.kit.notation import SUBSCRIPT, N
 from scenes.kit.permuting import Handover
 from scenes.kit.proofs import verdict
+from scenes.kit.student import fail_key
+from scenes.kit.theme import FAILED
 
 
 @dataclass(frozen=True)
@@ -89,6 +92,12 @@ class PermutationMatrixData:
     orthogonality_defect: float
     cmap: str
     picture: Picture
+    # the row of X each row m of P picks (its largest entry): π itself for the lecture's P
+    picks: tuple = ()
+    # a student's P (``clips render --student``): the rows of P that differ from the one π builds, and the rows
+    # of P X that differ from X[π] (the cells the failing variants outline); empty for the lecture
+    bad_P_rows: tuple = ()
+    bad_rows: tuple = ()
 
 
 def sub(k: int) -> str:
@@ -99,6 +108,7 @@ class PermutationMatrix(ClipScene):
     """01 · Permutation matrices: P X only moves rows, and Pᵀ moves them back."""
 
     STAGED = True
+    STUDENT = "permutation_matrix"  # `clips render --student`: the student's permutation_matrix(π) is drawn
     TIDY_PLAYS = True  # whole widgets stay in the scene (bound to their data) while their parts animate
     GROW = 1.6  # how far a subject may grow past its natural size when T and d are small
     NAME_SIZE = 40  # a row's name x_k: its subscript as large as the numbers beside it
@@ -116,13 +126,53 @@ class PermutationMatrix(ClipScene):
             gather_equal=chk.matmul_equals_gather, gather_defect=chk.gather_defect,
             transpose_defect=chk.transpose_defect, orthogonality_defect=chk.orthogonality_defect,
             cmap=cfg.cmap_weights, picture=picture(cfg.perm, chk.gather_defect, chk.transpose_defect, cfg),
+            picks=tuple(int(k) for k in cfg.perm),
         )
 
+    @classmethod
+    def student_data(cls, cfg: LectureConfig, student) -> PermutationMatrixData:
+        """The student's ``P = permutation_matrix(π)`` and ``P X`` (as the checks multiplied it) on the lecture's
+        X, with what they measure: ``max |P X − X[π]|``, ``max |Pᵀ P − I|``, and the rows that differ."""
+        X = lecture_inputs(cfg.T, cfg.d, cfg.seed).X
+        perm = np.array(cfg.perm)
+        P = np.asarray(student.array(cls.STUDENT, "P"), dtype=float)
+        PX = np.asarray(student.array(cls.STUDENT, "PX"), dtype=float)
+        T = X.shape[0]
+        eye = np.eye(T)
+        reference = eye[perm]
+        gather_defect = float(np.max(np.abs(PX - X[perm])))
+        transpose_defect = float(np.max(np.abs(P.T @ P - eye)))
+        return PermutationMatrixData(
+            X=X, perm=perm, P=P, PX=PX, PT=P.T.copy(), undone=P.T @ PX,
+            gather_equal=bool(np.array_equal(PX, X[perm])), gather_defect=gather_defect,
+            transpose_defect=transpose_defect, orthogonality_defect=float(np.max(np.abs(P @ P.T - eye))),
+            cmap=cfg.cmap_weights, picture=picture(perm, gather_defect, transpose_defect, cfg),
+            picks=tuple(int(k) for k in np.argmax(np.abs(P), axis=1)),
+            bad_P_rows=tuple(int(m) for m in range(T) if not np.array_equal(P[m], reference[m])),
+            bad_rows=tuple(int(m) for m in range(T) if not np.array_equal(PX[m], X[perm[m]])),
+        )
+
+    def student_values(self) -> dict:
+        """What the failing variants say, bound to the red outlines and the verdicts that show it."""
+        out = super().student_values()
+        d = self.data
+        if getattr(self, "bad_P_frames", None) is not None and d.bad_P_rows:
+            m = d.bad_P_rows[0]
+            out["bad_P_row"] = claim(m, self.P_rows_idx[m], self.bad_P_frames[0])
+        if getattr(self, "bad_frames", None) is not None and d.bad_rows:
+            m = d.bad_rows[0]
+            out.update(bad_row=claim(m, self.bad_frames[0]), want=claim(int(d.perm[m]), self.X_map.names[int(d.perm[m])]),
+                       nbad=claim(len(d.bad_rows), *self.bad_frames),
+                       defect=claim(d.picture.gather.figure.text, self.check_gather))
+        if hasattr(self, "check_undo"):
+            out["tdefect"] = claim(d.picture.undo.figure.text, self.check_undo)
+        return out
     def caption_values(self) -> dict:
         d = self.data
         T, dm = d.X.shape
         perm = [int(k) for k in d.perm]
-        out = {"T": T, "d": dm, "order": d.picture.order_text, "first": perm[0], "second": perm[1],
+        picks = list(d.picks) or perm  # the columns P's rows pick: π for the lecture's P
+        out = {"T": T, "d": dm, "order": d.picture.order_text, "first": picks[0], "second": picks[1],
                "last": f"x{sub(T - 1)}", "names": f"x{sub(0)} to x{sub(T - 1)}",
                "slots": ", ".join(f"x{sub(k)}" for k in perm), "restored": f"x{sub(0)}, x{sub(1)}, … x{sub(T - 1)}",
                "checks": "the two verdicts"}  # plain values until the elements that show them are built
@@ -132,7 +182,7 @@ class PermutationMatrix(ClipScene):
                 names=claim(f"x{sub(0)} to x{sub(T - 1)}", self.X_alone.names),
                 order=claim(d.picture.order_text, self.order.line),
                 slots=claim(", ".join(f"x{sub(k)}" for k in perm), self.PX_map.names),
-                first=claim(perm[0], self.P_map.cell(0, perm[0])), second=claim(perm[1], self.P_map.cell(1, perm[1])),
+                first=claim(picks[0], self.P_map.cell(0, picks[0])), second=claim(picks[1], self.P_map.cell(1, picks[1])),
                 restored=claim(f"x{sub(0)}, x{sub(1)}, … x{sub(T - 1)}", self.back_map.names),
                 checks=claim("the two verdicts", self.check_gather, self.check_undo),
             )
@@ -304,7 +354,7 @@ class PermutationMatrix(ClipScene):
         self.make_mobjects()
         d = self.data
         T = d.X.shape[0]
-        perm = [int(k) for k in d.perm]
+        perm = list(d.picks)  # the row of X each row of P picks: π, unless a student's P picks others
         X_group = VGroup(self.X_map, self.X_name)
         order = self.order
 
@@ -342,7 +392,11 @@ class PermutationMatrix(ClipScene):
             steps.append([AnimationGroup(*anims)])
             picked = frame
         steps.append([AnimationGroup(FadeOut(picked), *self.light(T - 1, False))])
-        self.beat_plays("build", steps, run_time=0.6, subject=VGroup(pm, self.P_rows_idx, self.P_cols_idx), why=self.strip_why)
+        # a student's P: the rows that are not the one-hot rows π asks for, outlined in red once P is built
+        self.bad_P_frames = VGroup(*[role(row_frame_cells(pm, m, FAILED, buff=-0.03), "failed") for m in d.bad_P_rows])
+        if d.bad_P_rows:
+            steps.append([Create(self.bad_P_frames)])
+        self.beat_plays(fail_key("build", bool(d.bad_P_rows)), steps, run_time=0.6, subject=VGroup(pm, self.P_rows_idx, self.P_cols_idx), why=self.strip_why)
         self.remove(self.P_grid)
 
         # P X: row π(m) of X flies into row m (its numbers and cells; the names wait in their slots)
@@ -360,15 +414,22 @@ class PermutationMatrix(ClipScene):
                 flyer.animate(path_arc=-0.3).shift(homes[m] - flyer.get_center()),
                 AnimationGroup(FadeOut(one), FadeOut(src), run_time=0.25),
             ))
-        self.beat("product", LaggedStart(*flights, lag_ratio=0.55), FadeIn(self.PX_name), run_time=0.75 * T + 0.6,
+        # a student's P X: the rows that are not X[π], outlined in red as they land
+        self.bad_frames = VGroup(*[role(row_frame(self.PX_map, m, FAILED, buff=-0.03), "failed").shift(
+            homes[m] - self.PX_map.body(m).get_center()) for m in d.bad_rows])  # where the rows land
+        self.beat("product" if not d.bad_rows else "product_fail",
+                  LaggedStart(*flights, lag_ratio=0.55), FadeIn(self.PX_name),
+                  *([Succession(Wait(0.75 * T), Create(self.bad_frames))] if d.bad_rows else []),
+                  run_time=0.75 * T + 0.6 + (0.6 if d.bad_rows else 0.0),
                   subject=VGroup(self.PX_map, self.X_map), why=self.strip_why)
         self.remove(self.PX_slots)
 
-        self.beat_plays("check_gather", [[FadeOut(order)], [FadeIn(self.check_gather, shift=GAP.small * UP)]],
+        self.beat_plays(fail_key("check_gather", bool(d.bad_rows)),
+                        [[FadeOut(order)], [FadeIn(self.check_gather, shift=GAP.small * UP)]],
                         run_time=0.6, subject=VGroup(self.check_gather, self.X_map, self.PX_map), why=self.strip_why)
 
         # Pᵀ: P turns over its diagonal; P X takes X's place; its rows fly back, in X's order
-        px_group = VGroup(self.PX_map, self.PX_name)
+        px_group = VGroup(self.PX_map, self.PX_name, self.bad_frames)  # a student's wrong rows stay outlined
         shift = self.X_map.heat.get_center() - self.PX_map.heat.get_center()
         back_homes = [self.back_map.body(j).get_center() for j in range(T)]
         for m in range(T):  # Pᵀ P X's row π(m) waits on P X's row m, where P X will stand
@@ -381,7 +442,8 @@ class PermutationMatrix(ClipScene):
         self.PT_map.labels.set_opacity(0)
         diagonal = pm.cell(T - 1, T - 1).get_center() - pm.cell(0, 0).get_center()
         self.beat_plays("undo", [
-            [AnimationGroup(FadeOut(pm.labels), swap(self.P_name, self.PT_name))],
+            [AnimationGroup(FadeOut(pm.labels), swap(self.P_name, self.PT_name),
+                            *([FadeOut(self.bad_P_frames)] if d.bad_P_rows else []))],
             [AnimationGroup(Rotate(pm.cells, angle=PI, axis=diagonal, about_point=pm.get_center()),
                             Handover(pm, self.PT_map))],
             [AnimationGroup(self.PT_map.labels.animate.set_opacity(1), FadeOut(VGroup(self.X_map, self.X_name)))],
@@ -401,15 +463,20 @@ class PermutationMatrix(ClipScene):
                 flyer.animate(path_arc=0.3).shift(back_homes[j] - flyer.get_center()),
                 AnimationGroup(FadeOut(one), FadeOut(src), run_time=0.25),
             ))
-        self.beat("undo_rows", LaggedStart(*flights, lag_ratio=0.55), FadeIn(self.back_name), run_time=0.75 * T + 0.6,
+        undone = d.transpose_defect == 0.0
+        self.beat(fail_key("undo_rows", not undone), LaggedStart(*flights, lag_ratio=0.55), FadeIn(self.back_name), run_time=0.75 * T + 0.6,
                   subject=VGroup(self.back_map, self.PX_map), why=self.strip_why)
         self.remove(self.back_slots)
-        self.beat("check_orthogonal", FadeIn(self.check_undo, shift=GAP.small * UP), run_time=0.8,
+        self.beat(fail_key("check_orthogonal", not undone), FadeIn(self.check_undo, shift=GAP.small * UP), run_time=0.8,
                   subject=VGroup(self.check_undo, self.back_map, self.PX_map), why=self.strip_why)
 
     # ------------------------------------------------------------------ the takeaway
     def takeaway(self) -> VGroup:
         return VGroup(self.check_gather, self.check_undo)
+
+    def closing_key(self) -> str:
+        d = self.data
+        return fail_key("close", d.gather_defect != 0.0 or d.transpose_defect != 0.0)
 
     def closing(self) -> None:
         take = self.takeaway()

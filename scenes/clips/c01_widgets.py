@@ -65,3 +65,10 @@ def row_frame(widget: RowMap, i: int, color, buff: float = 0.04):
 
     return SurroundingRectangle(VGroup(*widget.heat.cells[i]), color=color, buff=buff, stroke_width=5)
 
+
+
+def row_frame_cells(hm: Heatmap, i: int, color, buff: float = 0.04):
+    """An outline around row ``i`` of heatmap ``hm`` (a student's row of P that is not the one π builds)."""
+    from manim import SurroundingRectangle
+
+    return SurroundingRectangle(VGroup(*hm.cells[i]), color=color, buff=buff, stroke_width=5)

@@ -81,6 +81,8 @@ from scenes.kit.compose import GAP, column, reveal, row, titled
 from scenes.kit.layout import LayoutError, Region, legible_scale
 from scenes.kit.motion import dim
 from scenes.kit.numbers import tick
+from scenes.kit.student import fail_key
+from scenes.kit.theme import FAILED
 from scenes.kit.proofs import Reveal, hide, morph_cells, proof_line, restage, row_parts, settle, value_map
 
 
@@ -111,6 +113,10 @@ class CausalMaskData:
     upper_max: float  # max A_mn over n > m (exactly 0.0)
     cmap_weights: str
     cmap_signed: str
+    # a student's causal weights (``clips render --student``): the future cells (n > m) it weighs (not exactly
+    # 0: the cells outlined in red) and the rows whose sum is not 1 (beyond rounding); empty for the lecture
+    leaked: tuple = ()
+    bad_sums: tuple = ()
 
 
 # why the proof beats are excused from the half-empty check
@@ -129,6 +135,8 @@ class CausalMask(ClipScene):
 
     TIDY_PLAYS = True
     STAGED = True
+    STUDENT = "causal"  # `clips render --student`: the student's causal weights are the map drawn
+    SUM_TOL = 1e-12  # a student's row sums to 1 within rounding (the checks' ROW_SUM_TOL)
 
     MAX_CELL = 1.9  # the big map's cells, at most (few tokens: larger cells)
     PAIR_CELL = 1.9  # the side-by-side maps' cells, at most
@@ -145,6 +153,46 @@ class CausalMask(ClipScene):
             row_sum_defect=row_sum_defect(tr.weights), upper_max=above_diagonal_max(tr.weights),
             cmap_weights=cfg.cmap_weights, cmap_signed=cfg.cmap_signed,
         )
+
+    @classmethod
+    def student_data(cls, cfg: LectureConfig, student) -> CausalMaskData:
+        """The student's causal weights ``A`` (from their causal attention on the lecture's inputs, as the checks
+        read them) in place of mathcore's, with what they measure and the cells and rows that fail."""
+        from dataclasses import replace
+
+        lecture = cls.build_data(cfg)
+        A = np.asarray(student.array(cls.STUDENT, "A"), dtype=float)
+        if A.shape != lecture.weights.shape:
+            raise ValueError(f"the student's weights are {A.shape}, clip 03 draws {lecture.weights.shape}")
+        T = A.shape[0]
+        sums = row_sums(A)
+        leaked = [(int(i), int(j)) for i, j in zip(*np.nonzero(np.triu(A != 0, 1)))]
+        leaked.sort(key=lambda c: -abs(A[c]))  # the largest first
+        return replace(lecture, weights=A, row_sums=sums, row_sum_defect=row_sum_defect(A),
+                       upper_max=above_diagonal_max(A), leaked=tuple(leaked),
+                       bad_sums=tuple(int(m) for m in range(T) if abs(sums[m] - 1.0) > cls.SUM_TOL))
+
+    def student_values(self) -> dict:
+        """The failing variants' values, bound to the red outlines, sums and verdicts that show them."""
+        out = super().student_values()
+        d = self.data
+        frames = getattr(self, "leak_frames", None)
+        if frames is not None and d.leaked:
+            i, j = d.leaked[0]
+            out.update(leaked=claim(len(d.leaked), *frames),
+                       largest=claim(fmt_value(float(d.weights[i, j]), 2), frames[0]),
+                       leak_row=claim(i, frames[0]), leak_col=claim(j, frames[0]))
+        if d.bad_sums and hasattr(self, "pair_sums"):
+            m = d.bad_sums[0]
+            out.update(bad_sum_row=claim(m, self.pair_sums[m]),
+                       bad_sum=claim(fmt_value(float(d.row_sums[m]), 2), self.pair_sums[m]),
+                       nbad_sums=claim(len(d.bad_sums), *[self.pair_sums[k] for k in d.bad_sums]))
+        return out
+
+    def leak_outlines(self, hm, stroke_width: float = 5) -> VGroup:
+        """Red outlines on the future cells of ``hm`` a student's weights do not set to 0."""
+        return VGroup(*[role(SurroundingRectangle(hm.cell(i, j), color=FAILED, buff=-0.03, stroke_width=stroke_width),
+                             "failed") for i, j in self.data.leaked])
 
     def scales(self) -> dict:
         return mask_scales(self.data, self.cfg)
@@ -345,20 +393,24 @@ class CausalMask(ClipScene):
         shows(S, "weights")
         self.A_map = S
         self.A_map_printed = list(S.labels)  # the weight labels as printed (row-major)
-        self.beat("softmax", FadeIn(self.sum_head), LaggedStart(*rows, lag_ratio=0.6), run_time=0.6 * T + 0.6,
+        self.beat(fail_key("softmax", bool(d.leaked or d.bad_sums)), FadeIn(self.sum_head),
+                  LaggedStart(*rows, lag_ratio=0.6), run_time=0.6 * T + 0.6,
                   subject=VGroup(S, self.frame_parts, self.sum_labels, self.sum_head))
         # the future again, now its zeros: the same outline, the same cells
         self.zeros = future_outline(S)
-        self.beat("zeros", Create(self.zeros),
+        self.leak_frames = self.leak_outlines(S)  # a student's future weights that are not 0: outlined in red
+        self.beat(fail_key("zeros", bool(d.leaked)), Create(self.zeros),
+                  *([Create(self.leak_frames)] if d.leaked else []),
                   Indicate(self.exp_note[1], color=HIGHLIGHT, scale_factor=1.15), run_time=1.0,
                   subject=VGroup(S, self.frame_parts, self.sum_labels, self.sum_head, self.zeros))
 
         # side by side: self-attention beside causal attention, numbers printed
         self.side_by_side_layout()
-        self.play(FadeOut(self.zeros), FadeOut(self.exp_note), FadeOut(self.sum_labels),
+        self.play(FadeOut(self.zeros), *([FadeOut(self.leak_frames)] if d.leaked else []), FadeOut(self.exp_note),
+                  FadeOut(self.sum_labels),
                   FadeOut(self.sum_head), FadeOut(self.row_idx), FadeOut(self.col_idx), FadeOut(self.code),
                   run_time=0.6)
-        self.beat("side_by_side", AnimationGroup(ReplacementTransform(S, self.A_small), FadeIn(self.causal_title)),
+        self.beat(fail_key("side_by_side", bool(d.leaked)), AnimationGroup(ReplacementTransform(S, self.A_small), FadeIn(self.causal_title)),
                   reveal([self.self_title, self.self_map, self.arrow_note]),
                   GrowArrow(self.mask_arrow), run_time=1.6, subject=VGroup(self.self_map, self.A_small))
 
@@ -370,19 +422,26 @@ class CausalMask(ClipScene):
         self.play(self.pair.animate.scale(k).move_to(top.center), run_time=0.7)
         self.build_on_causal()
         back = [self.self_map, self.self_title, self.mask_arrow, self.arrow_note]
-        self.beat("proof_sum" if d.row_sum_defect != 0.0 else "proof_sum_exact", dim(*back),
+        for m in d.bad_sums:  # a student's rows that do not sum to 1: their sums in red
+            role(self.pair_sums[m], "failed").set_color(FAILED)
+        self.beat(fail_key("proof_sum" if d.row_sum_defect != 0.0 else "proof_sum_exact", bool(d.bad_sums)), dim(*back),
                   FadeIn(self.pair_sums, shift=GAP.tight * LEFT), FadeIn(self.pair_sum_head),
                   FadeIn(self.proof_sum, shift=UP * GAP.small), run_time=0.9,
                   subject=VGroup(self.A_small, self.causal_title, self.pair_sums, self.pair_sum_head, self.proof_sum),
                   why={"empty": STEPPED_BACK})
-        self.beat("proof_zero", FadeIn(self.proof_zero, shift=UP * GAP.small), Create(self.zero_outline), run_time=1.0,
+        self.leak_frames = self.leak_outlines(self.A_small, stroke_width=3.5)
+        self.beat(fail_key("proof_zero", bool(d.leaked)), FadeIn(self.proof_zero, shift=UP * GAP.small),
+                  Create(self.zero_outline), *([Create(self.leak_frames)] if d.leaked else []), run_time=1.0,
                   subject=VGroup(self.A_small, self.causal_title, self.pair_sums, self.pair_sum_head, self.zero_outline,
                                  self.proof_zero), why={"empty": STEPPED_BACK})
 
     # ------------------------------------------------------------------ the takeaway
+    def closing_key(self) -> str:
+        return fail_key("close", bool(self.data.leaked or self.data.bad_sums))
+
     def closing_parts(self) -> list:
         return [VGroup(self.A_small, self.zero_outline, self.causal_title, self.pair_sums, self.pair_sum_head,
-                       self.pair_rows, self.pair_cols),
+                       self.pair_rows, self.pair_cols, *([self.leak_frames] if self.data.leaked else [])),
                 self.sum_head_words, self.proof_sum, self.zero_head_words, self.proof_zero]
 
     def closing(self) -> None:

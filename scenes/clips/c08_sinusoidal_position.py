@@ -59,6 +59,8 @@ from scenes.kit import (
 from scenes.kit.binding import claim, role
 from scenes.kit.layout import Region
 from scenes.kit.proofs import verdict
+from scenes.kit.student import fail_key
+from scenes.kit.theme import FAILED
 
 
 @dataclass(frozen=True)
@@ -80,6 +82,9 @@ class SinusoidalData:
     samples: np.ndarray  # (T, d)
     sample_defect: float
     cmap: str
+    # a student's table (``clips render --student``): the cells that differ from the waves' samples (the
+    # reference) by the checks' tolerance or more, row-major, the largest first; empty for the lecture
+    bad_cells: tuple = ()
 
 
 def cycle_share(T: int, wavelength: float) -> str:
@@ -111,6 +116,8 @@ class SinusoidalPosition(ClipScene):
     cell, and each pair's wavelength is written under its two columns as they fill."""
 
     STAGED = True
+    STUDENT = "my_sinusoidal_position"  # `clips render --student`: the student's table is the matrix drawn
+    TOL = 1e-9  # a student's cell differs from the formula's at this gap or more (the checks' TABLE_TOL)
     D = 8  # width: four sine/cosine pairs
     FINE = 40  # wave samples per position, for the curves
     WAVES = ((SIN, "sin"), (COS, "cos"))  # a pair's sine column, then its cosine column: colour and role
@@ -128,6 +135,21 @@ class SinusoidalPosition(ClipScene):
             wave_x=wave_x, waves=sinusoidal_at(wave_x, d, base), samples=samples,
             sample_defect=float(np.max(np.abs(samples - PE))), cmap=cfg.cmap_signed,
         )
+
+    @classmethod
+    def student_data(cls, cfg: LectureConfig, student) -> SinusoidalData:
+        """The student's ``my_sinusoidal_position(T, d, base)`` as the matrix, the formula's waves as they are:
+        the check measures the student's table against the waves' samples, and names the cells that differ."""
+        lecture = cls.build_data(cfg)
+        PE = np.asarray(student.array(cls.STUDENT, "student"), dtype=float)
+        if PE.shape != lecture.PE.shape:
+            raise ValueError(f"the student's table is {PE.shape}, clip 08 draws {lecture.PE.shape}")
+        gap = np.abs(lecture.samples - PE)
+        bad = [(int(i), int(j)) for i, j in zip(*np.nonzero(gap >= cls.TOL))]
+        bad.sort(key=lambda c: -gap[c])  # the largest difference first (ties: row-major)
+        from dataclasses import replace
+
+        return replace(lecture, PE=PE, sample_defect=float(np.max(gap)), bad_cells=tuple(bad))
 
     def caption_values(self) -> dict:
         d = self.data
@@ -161,6 +183,26 @@ class SinusoidalPosition(ClipScene):
             "rules": claim("a rule over each pair of columns", *(self.big[1] if self.shown(self.big[1]) else self.wm.rules)),
         })
         return values
+
+    def student_values(self) -> dict:
+        """The failing variants' values, bound to the red outlines and the verdict that show them."""
+        out = super().student_values()
+        d = self.data
+        frames = getattr(self, "bad_frames", None)
+        if frames is not None and d.bad_cells:
+            i, j = d.bad_cells[0]
+            out.update(ncells=claim(len(d.bad_cells), *frames), pos_i=claim(i, frames[0]), pos_j=claim(j, frames[0]),
+                       got=claim(numbers.measure(float(d.PE[i, j])).text, frames[0]),
+                       want=claim(numbers.measure(float(d.samples[i, j])).text, frames[0]))
+        return out
+
+    def bad_outlines(self, heat) -> VGroup:
+        """Red outlines on the cells of ``heat`` where a student's table differs from the formula's samples."""
+        from manim import SurroundingRectangle
+
+        return VGroup(*[role(SurroundingRectangle(heat.cell(i, j), color=FAILED, buff=-0.025,
+                                                  stroke_width=5 if k == 0 else 3), "failed")
+                        for k, (i, j) in enumerate(self.data.bad_cells)])
 
     def shown(self, mob) -> bool:
         """``mob`` is in the scene, itself or inside something added."""
@@ -202,6 +244,10 @@ class SinusoidalPosition(ClipScene):
         return verdict('max thin lr(|"wave" - "PE"|)', fig, ok)
 
     # ------------------------------------------------------------------ beats
+    def differs(self, i: int) -> bool:
+        """A student's table differs from the samples somewhere in pair ``i``'s two columns."""
+        return any(j // 2 == i for _, j in self.data.bad_cells)
+
     def light(self, i: int) -> list:
         """Pair ``i`` in focus: its waves drawn, its columns boxed, its number and wavelength lit; the
         previous pair's waves and box go, its number and wavelength stay, in plain ink."""
@@ -232,8 +278,8 @@ class SinusoidalPosition(ClipScene):
                                                   FadeIn(wm.bar), FadeIn(wm.bar_name), FadeIn(wm.row_idx), FadeIn(wm.m_name),
                                                   FadeIn(wm.lam_name))],
                                   [AnimationGroup(*light)]], run_time=1.2, subject=focus, why=self.two_lines)
-            self.beat_plays("fill0", [[sample], [LaggedStart(*flights)]], run_time=1.2, subject=focus,
-                            why=self.two_lines)
+            self.beat_plays(fail_key("fill0", self.differs(0)), [[sample], [LaggedStart(*flights)]], run_time=1.2,
+                            subject=focus, why=self.two_lines)
         else:
             self.beat_plays(key, [[AnimationGroup(*light)], [sample], [LaggedStart(*flights)]], run_time=1.2,
                             subject=focus, why=self.two_lines)
@@ -274,7 +320,9 @@ class SinusoidalPosition(ClipScene):
         # the proof: the fastest pair's samples back on their waves, and the measured gap where the formula was
         last = n_pairs - 1
         box = wm.pair_box(0)
-        self.beat("check", FadeOut(self.curves[last]), FadeOut(self.box), FadeIn(self.curves[0]), FadeIn(box),
+        self.bad_frames = self.bad_outlines(wm.heat)  # a student's cells that are not the samples: outlined in red
+        extra = [Create(self.bad_frames)] if d.bad_cells else []
+        self.beat(fail_key("check", bool(d.bad_cells)), *extra, FadeOut(self.curves[last]), FadeOut(self.box), FadeIn(self.curves[0]), FadeIn(box),
                   FadeIn(self.final_dots), wm.pair_marks[last][1].animate.set_color(FG),
                   role(wm.pair_marks[0][1], "highlight").animate.set_color(HIGHLIGHT),
                   wm.lams[last].animate.set_color(FG), FadeOut(line), FadeIn(self.proof),
@@ -307,8 +355,18 @@ class SinusoidalPosition(ClipScene):
                   if id(f) not in keep and len(getattr(f, "points", ())) and not f.submobjects]
         self.final = VGroup(pm.heat, pm.labels)
         old, self.proof = self.proof, proof  # the claims of the closing caption name the verdict on screen at its end
+        marks = []
+        if d.bad_cells:  # a student's wrong cells, outlined on the matrix as it lands
+            frames = self.bad_outlines(pm.heat)
+            leaves = [f for f in leaves if f not in set(self.bad_frames.get_family())]
+            marks = [ReplacementTransform(self.bad_frames, frames)]
+            self.bad_frames = frames
+            self.final.add(frames)
         self.beat_plays(self.closing_key(), [
             [AnimationGroup(FadeOut(Group(*leaves)), ReplacementTransform(moving, pm.heat),
-                            ReplacementTransform(old, proof))],
+                            ReplacementTransform(old, proof), *marks)],
             [AnimationGroup(FadeIn(pm.labels), FadeIn(line))]], run_time=1.2, hold=self.CLOSING_HOLD,
             subject=VGroup(pm.heat, pm.labels))
+
+    def closing_key(self) -> str:
+        return fail_key("close", bool(self.data.bad_cells))

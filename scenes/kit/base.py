@@ -63,6 +63,12 @@ def narration(clip: Clip) -> dict[str, str]:
     return table[slug]
 
 
+def claim_of(value, *mobs):
+    from .binding import claim
+
+    return claim(value, *mobs)
+
+
 def reading_time(text: str, frame_rate: float = 30.0, max_line: int = 42) -> float:
     """Seconds a silent beat needs to show ``text`` as caption events within the broadcast limits
     (``scenes.narration.captions``: at most 17 characters a second, 5/6 s an event, 2 frames between)."""
@@ -104,13 +110,18 @@ class ClipScene(Scene):
     """
 
     CLOSING_HOLD: ClassVar[float] = 2.0
+    # the notebook property this clip draws from a student's numbers (``clips render --student``): the key of
+    # its verdict ("causal", "permutation_matrix", ...); ``None``: the clip shows no student function
+    STUDENT: ClassVar[str | None] = None
     # held to the audit's truth checks (scenes.audit.truth: claims shown, one subject a frame, the deck's
     # scales, colours and verdicts); set by each clip once it is restaged to meet them
     STAGED: ClassVar[bool] = False
 
     def __init__(self, *args, lecture_config: LectureConfig | None = None, audit: bool = False,
-                 voice: str | None = None, described: bool | None = None, **kwargs):
+                 voice: str | None = None, described: bool | None = None, student=None, **kwargs):
         self._lecture_config = lecture_config
+        # a student's numbers (``kit.student.StudentSource``) instead of mathcore's: ``student_data`` builds the data
+        self.student = student
         self._described = described
         self.auditing = audit
         self.audit_records: list = []
@@ -129,6 +140,33 @@ class ClipScene(Scene):
     def build_data(cls, cfg: LectureConfig) -> Any:
         """The arrays and measurements this clip shows (pure mathcore; no drawing)."""
         raise NotImplementedError
+
+    @classmethod
+    def student_data(cls, cfg: LectureConfig, student) -> Any:
+        """The same data as :meth:`build_data`, with the arrays the student's functions gave (``student``: a
+        ``kit.student.StudentSource``) and what they measure.  Only clips with ``STUDENT`` define it."""
+        raise NotImplementedError(f"{cls.__name__} does not draw a student's numbers")
+
+    def student_property(self):
+        """The student's verdict on this clip's property (``kit.student.Property``), or ``None`` (the lecture)."""
+        if self.student is None or self.STUDENT is None:
+            return None
+        return self.student.prop(self.STUDENT)
+
+    def failing(self) -> bool:
+        """The student's numbers fail this clip's property (its failing variants are said and drawn)."""
+        p = self.student_property()
+        return p is not None and not p.passed
+
+    def student_values(self) -> dict[str, Any]:
+        """Values the failing variants and the error card fill in (beside :meth:`caption_values`)."""
+        return dict(getattr(self, "_student_values", {}))
+
+    def _values(self) -> dict[str, Any]:
+        values = self.caption_values()
+        if self.student is not None:
+            values.update(self.student_values())
+        return values
 
     def quantities(self) -> dict[str, Any]:
         """Every array of the clip's data by its path (``"A"``, ``"plain.Y_a"``): what a widget may be
@@ -173,7 +211,9 @@ class ClipScene(Scene):
         register_fonts()
         self.camera.background_color = BG
         self.cfg = self._lecture_config if self._lecture_config is not None else load_config()
-        self.data = self.build_data(self.cfg)
+        p = self.student_property()
+        # a student's numbers when there are any to draw (else the lecture's data stays behind the error card)
+        self.data = self.build_data(self.cfg) if p is None or not p.drawable else self.student_data(self.cfg, self.student)
         self._narration = narration(self.clip())
         self.captions: list[Caption] = []
         self.descriptions: list[Description] = []
@@ -192,19 +232,51 @@ class ClipScene(Scene):
 
     def construct(self) -> None:
         self.title_card()
+        p = self.student_property()
+        if p is not None and not p.drawable:  # the student's function gave nothing to draw: say why, and end
+            self.error_beat(p)
+            return
         self.body()
         self.closing()
+
+    def error_beat(self, prop) -> None:
+        """The student's function raised, hung, is missing or returned something unusable: its one-line
+        message on an error card (``kit.student.error_card``), said by ``[slug.student_fail].error``."""
+        from .student import ERROR_KEY, error_card
+
+        content = self.layout.content
+        region = content.inset(0.4, 0.0)
+        card = error_card(region, f"Your code: {prop.title}", prop.message)
+        card.move_to(content.center)
+        self._student_values = {"failure": claim_of(prop.failure, card.message), "title": claim_of(prop.title, card.title)}
+        self.error_card = card
+        self.beat(ERROR_KEY, FadeIn(card, shift=0.2 * UP), run_time=1.0, hold=self.CLOSING_HOLD, subject=card,
+                  why={"empty": "the error card is all there is of the student's run to show: one message"})
 
     def body(self) -> None:
         raise NotImplementedError
 
     # ------------------------------------------------------------------ captions and beats
-    def caption(self, key: str) -> str:
+    def _entry(self, key: str) -> str:
+        """Beat ``key``'s sentence: the narration's entry, or for a failing variant (``key_fail``) the entry
+        of ``[slug.student_fail]`` (``kit.student``)."""
+        from .student import FAIL
+
         slug, where = self.clip().slug, narration_file(self.clip())
+        if key.endswith(FAIL) and key not in self._narration:
+            table = self._narration.get("student_fail")
+            base = key[: -len(FAIL)]
+            if not isinstance(table, dict) or not isinstance(table.get(base), str):
+                raise NarrationError(f"{where}: [{slug}.student_fail] has no entry {base!r}")
+            return table[base]
         if key not in self._narration:
             raise NarrationError(f"{where}: [{slug}] has no entry {key!r}")
-        text = self._narration[key]
-        values = self.caption_values()
+        return self._narration[key]
+
+    def caption(self, key: str) -> str:
+        slug, where = self.clip().slug, narration_file(self.clip())
+        text = self._entry(key)
+        values = self._values()
         names = {f for _, f, _, _ in string.Formatter().parse(text) if f}
         missing = names - values.keys()
         if missing:
@@ -219,9 +291,11 @@ class ClipScene(Scene):
         names no value of :meth:`caption_values` nor any name in ``named``, one line each as :meth:`caption` would
         say it: ``clips render`` asks before anything renders (after ``setup``, so the data is built; a value bound
         to an element exists only once the beat has built it, so the render passes every name its code spells)."""
-        values = self.caption_values()
+        values = self._values()
         slug, where = self.clip().slug, narration_file(self.clip())
-        tables = [("", self._narration), (".say", self._narration.get("say")), (".describe", self._narration.get("describe"))]
+        tables = [("", self._narration), (".say", self._narration.get("say")), (".describe", self._narration.get("describe")),
+                  (".student_fail", self._narration.get("student_fail")),
+                  (".student_fail_say", self._narration.get("student_fail_say"))]
         out = []
         for suffix, table in tables:
             for key, text in (table or {}).items() if isinstance(table, dict) else ():
@@ -245,8 +319,12 @@ class ClipScene(Scene):
         from scenes.narration.voice import spoken
 
         say = self._narration.get("say", {})
+        from .student import FAIL
+
+        if key.endswith(FAIL) and key not in self._narration:  # a failing variant: [slug.student_fail_say]
+            say, key = self._narration.get("student_fail_say", {}), key[: -len(FAIL)]
         if isinstance(say, dict) and key in say:
-            return spoken(say[key].format(**self.caption_values()))
+            return spoken(say[key].format(**self._values()))
         return spoken(caption)
 
     def description(self, key: str) -> str:
@@ -255,7 +333,7 @@ class ClipScene(Scene):
         table = self._narration.get("describe", {})
         if isinstance(table, dict) and isinstance(table.get(key), str):
             text = table[key]
-            values = self.caption_values()
+            values = self._values()
             names = {f for _, f, _, _ in string.Formatter().parse(text) if f}
             missing = names - values.keys()
             if missing:
@@ -306,6 +384,10 @@ class ClipScene(Scene):
         from scenes.narration.voice import RATE, spoken
 
         say = self._narration.get("say", {})
+        from .student import FAIL
+
+        if key.endswith(FAIL) and key not in self._narration:
+            say, key = self._narration.get("student_fail_say", {}), key[: -len(FAIL)]
         own = say.get(key) if isinstance(say, dict) else None
         return plan(text, self.caption_style, line.samples if line is not None else None, RATE, spoken,
                     say=own if own is not None else None)

@@ -8,7 +8,8 @@
     clips handout [--theme light|dark] [--out DIR]
     clips sheet [NAME ...] [--quality Q] [--out DIR] [--beats]
     clips present [--quality Q] [--out DIR]
-    clips audit [NAME ...] [--matrix] [--no-cache] [--cache-limit SIZE]
+    clips render --student SUBMISSION [NAME ...] [--quality Q] [--out DIR] [--no-sandbox] ...
+    clips audit [NAME ...] [--matrix] [--student SUBMISSION] [--frames DIR] [--no-cache] [--cache-limit SIZE]
     clips cache [--clear] [--json] [--cache-limit SIZE]
     clips check SUBMISSION ... [--out DIR] [--jobs N] [--json] [--timeout S] [--memory MIB] [--no-sandbox]
                 [--scheduler tcp://HOST:PORT]
@@ -79,6 +80,7 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--described", action="store_true",
                    help="the extended audio-description version: the picture holds while each description is "
                         "spoken (into OUT/QUALITY/described/)")
+    student_options(r)
     caching(r)
 
     le = sub.add_parser("lecture", help="join the rendered clips into OUT/QUALITY/lecture.mp4")
@@ -121,6 +123,7 @@ def _parser() -> argparse.ArgumentParser:
     au.add_argument("--frames", metavar="DIR", help="also write the picture at the end of every beat as PNGs into "
                     "DIR/NN_slug/ (no video is rendered)")
     au.add_argument("--size", default="1920x1080", metavar="WxH", help="size of the --frames PNGs (default 1920x1080)")
+    student_options(au)
     caching(au)
 
     ca = sub.add_parser("cache", help="what .render-cache/ holds, per kind; --clear empties it")
@@ -138,6 +141,14 @@ def _parser() -> argparse.ArgumentParser:
     ck.add_argument("--no-sandbox", action="store_true", help="UNSAFE: run the code without the bwrap sandbox")
     ck.add_argument("--scheduler", metavar="tcp://HOST:PORT", default=None, help="check on a Dask cluster")
     return p
+
+
+def student_options(sp) -> None:
+    sp.add_argument("--student", metavar="SUBMISSION", default=None,
+                    help="draw the clips that show the notebook's functions from a student's .py or .ipynb (run once, "
+                         "in the sandbox); render: into OUT/QUALITY/student-NAME/")
+    sp.add_argument("--no-sandbox", action="store_true",
+                    help="with --student, UNSAFE: run the submission without the bwrap sandbox")
 
 
 def _quality(args) -> str:
@@ -167,20 +178,44 @@ def cmd_render(args) -> int:
 
     if args.jobs < 1:
         raise UsageError(f"argument --jobs: must be at least 1, got {args.jobs}")
-    clips = resolve(args.names)
+    student = getattr(args, "student", None)
+    if student is not None:  # bad input (no such file, a clip that shows no student function): one line, now
+        from . import student as st
+
+        if args.scheduler:
+            raise UsageError("--student renders on this machine (the student's numbers stay here); drop --scheduler")
+        spath = st.submission_path(student)
+        clips = st.student_clips(args.names)
+    else:
+        if getattr(args, "no_sandbox", False):
+            raise UsageError("--no-sandbox goes with --student SUBMISSION")
+        clips = resolve(args.names)
     quality = _quality(args)
     limit = _cache_limit(args)
     out = Path(args.out).resolve()
     described = bool(getattr(args, "described", False))
     qdir = out / quality / "described" if described else out / quality
+    folder = "described" if described else ""
+    if student is not None:  # never over the lecture's clips, with a manifest of its own
+        qdir = out / quality / f"student-{st.student_name(spath)}" / folder
+        folder = f"student-{st.student_name(spath)}/{folder}"
     t_start = time.monotonic()
     try:
         with pl.OutputLock(out):
             qdir.mkdir(parents=True, exist_ok=True)
             pl.clean_partials(qdir)
-            work = out / ".work" / quality / ("described" if described else "")
+            work = out / ".work" / quality / folder
             shutil.rmtree(work, ignore_errors=True)  # a killed run's (this command holds the lock)
-            ctx = pl.KeyContext(quality, voice=args.voice, described=described, no_cache=args.no_cache, cache_limit=limit)
+            extra = {}
+            if student is not None:  # the submission runs once, here, in the sandbox; the workers get its numbers
+                source = st.run_student(spath, sandbox=not args.no_sandbox)
+                work.mkdir(parents=True, exist_ok=True)
+                extra = {"student": source.save(work / "student.npz"), "student_digest": source.digest()}
+                print(f"student {source.name}: {spath}")
+                for line in st.summary(source, clips):
+                    print(line)
+            ctx = pl.KeyContext(quality, voice=args.voice, described=described, no_cache=args.no_cache, cache_limit=limit,
+                                **extra)
             manifest = pl.Manifest(qdir, quality)
             jobs = pl.plan(ctx, qdir, manifest, clips, args.force)
             todo = [j for j in jobs if j.reason]
@@ -188,7 +223,7 @@ def cmd_render(args) -> int:
                 if not j.reason:
                     print(f"  = {j.clip.name}  unchanged")
             if not todo:
-                _remove_work(work, out)  # (what a killed run left)
+                _remove_work(work, out)  # (what a killed run left, and a student's numbers)
                 print(f"{len(jobs)} clip(s) up to date in {qdir} ({time.monotonic() - t_start:.2f} s)")
                 return 0
             manifest.check_writable()  # an unwritable folder or manifest: one line now, not after the renders
@@ -226,7 +261,7 @@ def _remove_work(work: Path, out: Path) -> None:
     import shutil
 
     shutil.rmtree(work, ignore_errors=True)
-    for empty in (work.parent, out / ".work"):
+    for empty in (*[p for p in work.parents if out / ".work" in p.parents], out / ".work"):
         try:
             empty.rmdir()
         except OSError:
@@ -342,6 +377,15 @@ def _write_beat_frames(res, folder: Path) -> None:
         os.replace(tmp, dst)
 
 
+def _frame_size(args) -> tuple[int, int]:
+    try:
+        size = tuple(int(v) for v in args.size.lower().split("x"))
+        assert len(size) == 2 and min(size) >= 16
+    except (ValueError, AssertionError):
+        raise UsageError(f"--size must be WIDTHxHEIGHT in pixels (e.g. 1920x1080), got {args.size!r}") from None
+    return size
+
+
 def cmd_audit(args) -> int:
     """Run each clip with animations skipped and report every layout problem, beat by beat."""
     import tempfile
@@ -350,15 +394,38 @@ def cmd_audit(args) -> int:
 
     from .matrix import audit_matrix, scene_class
 
-    clips = resolve(args.names)
+    student = None
+    if getattr(args, "student", None) is not None:
+        from . import student as st
+
+        if args.matrix:
+            raise UsageError("--student audits the clips on the lecture's config; drop --matrix")
+        spath = st.submission_path(args.student)
+        clips = st.student_clips(args.names)
+    else:
+        if getattr(args, "no_sandbox", False):
+            raise UsageError("--no-sandbox goes with --student SUBMISSION")
+        clips = resolve(args.names)
     load_config()  # a bad config is one line and exit 2 before anything runs
     limit = _cache_limit(args)
+    if args.student is not None:  # the submission runs once, here, in the sandbox
+        student = st.run_student(spath, sandbox=not args.no_sandbox)
+        print(f"student {student.name}: {spath}")
+        for line in st.summary(student, clips):
+            print(line)
     bad = 0
     with tempfile.TemporaryDirectory() as tmp:
         for c in clips:
             try:
                 if args.matrix:
                     results = audit_matrix(c, Path(tmp), cached=True)
+                elif student is not None:  # a student's numbers: never the lecture's audit cache
+                    from scenes.audit.beats import audit_clip
+
+                    size = _frame_size(args) if args.frames else None
+                    results = {f"student {student.name}": audit_clip(scene_class(c), beat_frames=size, student=student)}
+                    if size:
+                        _write_beat_frames(results[f"student {student.name}"], Path(args.frames) / c.name)
                 elif not args.frames:  # what was found is kept under the render key: a rerun is instant
                     from .auditcache import audit
 
@@ -366,13 +433,7 @@ def cmd_audit(args) -> int:
                 else:
                     from scenes.audit.beats import audit_clip
 
-                    size = None
-                    if args.frames:
-                        try:
-                            size = tuple(int(v) for v in args.size.lower().split("x"))
-                            assert len(size) == 2 and min(size) >= 16
-                        except (ValueError, AssertionError):
-                            raise UsageError(f"--size must be WIDTHxHEIGHT in pixels (e.g. 1920x1080), got {args.size!r}")
+                    size = _frame_size(args) if args.frames else None
                     results = {"config": audit_clip(scene_class(c), beat_frames=size)}
                     if size:
                         _write_beat_frames(results["config"], Path(args.frames) / c.name)
@@ -424,6 +485,13 @@ def cmd_check(args) -> int:
 
 
 # ------------------------------------------------------------------------------ entry point
+def _student_error() -> type:
+    from .student import StudentUsageError
+
+    return StudentUsageError
+
+
+
 def one_line_errors() -> tuple[type, ...]:
     """The error types whose message is the whole story (bad input or a busy folder): one line,
     exit status 2.  Caught by type; the narration's error is looked up only if the base scene was
@@ -497,7 +565,7 @@ def main(argv: list[str] | None = None) -> int:
             from .assemble import cmd_sheet
 
             return cmd_sheet(args, _quality(args))
-    except (UsageError, UnknownClipError, ConfigError) as e:
+    except (UsageError, UnknownClipError, ConfigError, _student_error()) as e:
         print(f"clips: {e}", file=sys.stderr)
         return 2
     except Exception as e:  # pipeline errors with their own one-line message

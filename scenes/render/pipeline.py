@@ -114,6 +114,10 @@ class KeyContext:
     # and the cache's size limit in bytes (each worker trims the cache to it when it is done)
     no_cache: bool = False
     cache_limit: int | None = None
+    # `clips render --student`: the student's numbers (the file handed to each worker) and their digest, in
+    # every key (a student's clips are never the lecture's, nor another run's of different numbers)
+    student: Path | None = None
+    student_digest: str = ""
 
     def __post_init__(self):
         from mathcore.config import load_config
@@ -126,7 +130,8 @@ class KeyContext:
         self.versions = library_versions()
         self.shared = _sha(self.source.encode(), ";".join(self.versions).encode(), self.quality.encode(),
                            json.dumps(self.voice_identity(), sort_keys=True).encode(),
-                           *([b"described"] if self.described else []))
+                           *([b"described"] if self.described else []),
+                           *([b"student", self.student_digest.encode()] if self.student is not None else []))
 
     def voice_identity(self) -> dict:
         """What every clip's audio depends on: the engine, and for Piper the model and synthesiser."""
@@ -144,6 +149,7 @@ class KeyContext:
         args += ["--force"] if force else []
         args += ["--no-cache"] if self.no_cache else []
         args += ["--cache-limit", str(self.cache_limit)] if self.cache_limit is not None else []
+        args += ["--student", str(self.student)] if self.student is not None else []
         return args
 
     def static_key(self, clip: Clip) -> str:

@@ -2,6 +2,7 @@
 
     python -m scenes.render.worker NN_slug QUALITY WORKDIR [--voice piper|recorded|none] [--described]
                                    [--force] [--no-cache] [--cache-limit BYTES] [--prefetch JSON]
+                                   [--student NPZ]
 
 ``clips render`` starts one worker per clip (in parallel with ``--jobs``) and hands it its options as these
 arguments.  The worker renders the scene with Manim into ``WORKDIR/media`` (its typeset files and segments in a
@@ -63,6 +64,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--cache-limit", type=int, default=None, help="trim the cache to this many bytes afterwards")
     p.add_argument("--prefetch", default=None, metavar="JSON",
                    help="a JSON list of spoken lines to synthesise ahead, beside the beats (clips studio)")
+    p.add_argument("--student", type=Path, default=None, metavar="NPZ",
+                   help="draw the clip from a student's numbers: the file `clips render --student` wrote "
+                        "(kit.student.StudentSource; the student's code is never run here)")
     return p
 
 
@@ -123,7 +127,12 @@ def render(name: str, quality: str, workdir: Path, opts: argparse.Namespace | No
             "video_encoder_options": dict(speed.ENCODER_OPTIONS),
         }):
             # the clip reads the config through the recorder, and records every beat as the audit does
-            scene = scene_cls(lecture_config=cfg, audit=True, voice=opts.voice, described=opts.described)
+            student = {}
+            if opts.student is not None:
+                from scenes.kit.student import StudentSource
+
+                student = {"student": StudentSource.load(opts.student)}
+            scene = scene_cls(lecture_config=cfg, audit=True, voice=opts.voice, described=opts.described, **student)
             began = time.perf_counter()
             scene.render()
             timings["construct"] = time.perf_counter() - began
@@ -139,8 +148,10 @@ def render(name: str, quality: str, workdir: Path, opts: argparse.Namespace | No
     fields = sorted(cfg.used)  # the render key's fields: what the clip read, before the audit reads more
     from .auditcache import keep
 
-    # the audit of what was drawn, kept under the audit key: `clips audit` then has nothing to run
-    keep(clip, scene, cfg)
+    # the audit of what was drawn, kept under the audit key: `clips audit` then has nothing to run (a student's
+    # clip is not the lecture's: its audit is never kept where the lecture's audit would find it)
+    if opts.student is None:
+        keep(clip, scene, cfg)
     from PIL import Image
 
     png = workdir / f"{clip.name}.png"
