@@ -10,7 +10,9 @@ text, drawing) < ``scenes.figures`` (each family's stills and picture descriptio
 ``scenes.kit.base`` (``ClipScene``, which draws, speaks and records every beat) < the clip modules
 (``scenes/clips/cNN_slug.py``) < ``scenes.render``.  A module imports only its own layer and the layers
 below; clip modules never import each other (a clip's module may import the widgets beside it,
-``cNN_widgets``); and no two modules import each other, directly or round a longer cycle.
+``cNN_widgets``); and no two modules import each other, directly or round a longer cycle.  ``microscope`` runs
+students' code: only ``scenes.render`` imports it (``clips check``, ``clips render --student``); the kit, the
+figures and the clips below it take a student's numbers as plain arrays (``scenes.kit.student``).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ LAYERS = ("clipcache", "mathcore", "microscope", "scenes.catalog", "scenes.kit",
 
 @dataclass(frozen=True)
 class Finding:
-    kind: str  # "upward", "sibling" or "cycle"
+    kind: str  # "upward", "sibling", "microscope" or "cycle"
     message: str
 
     def __str__(self) -> str:
@@ -113,6 +115,9 @@ def check(root: Path) -> list[Finding]:
                 continue
             if ld > lm:
                 out.append(Finding("upward", f"{mod} (layer {LAYERS[lm]}) imports {dep} (layer {LAYERS[ld]})"))
+            elif ld == LAYERS.index("microscope") and lm not in (ld, LAYERS.index("scenes.render")):
+                out.append(Finding("microscope", f"{mod} (layer {LAYERS[lm]}) imports {dep}: only scenes.render "
+                                                 f"runs students' code; pass their numbers as plain arrays"))
             elif lm == ld == LAYERS.index("clips") and clip_of(mod) != clip_of(dep):
                 out.append(Finding("sibling", f"clip module {mod} imports clip module {dep}"))
     # cycles: strongly connected components of more than one module (Tarjan)

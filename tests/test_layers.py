@@ -67,3 +67,21 @@ def test_relative_and_function_level_imports_are_resolved():
     g = graph(ROOT)
     assert "scenes.kit.theme" in g["scenes.kit.widgets"]  # from .theme import ...
     assert "mathcore.config" in g["scenes.kit.base"]
+
+
+def test_only_the_render_layer_imports_the_microscope(tmp_path):
+    """The kit and the clips take a student's numbers as plain arrays (scenes.kit.student), never by importing
+    microscope (which runs students' code); the render layer may."""
+    root = _tree(tmp_path, {
+        "microscope/__init__.py": "",
+        "microscope/student.py": "import mathcore\n",
+        "scenes/kit/student.py": "def load():\n    from microscope.student import student_run\n",
+        "scenes/clips/c03_causal_mask.py": "import microscope.student\n",
+        "scenes/render/student.py": "from microscope.student import student_run\n",
+        "scenes/catalog.py": "",
+    })
+    found = {str(f) for f in check(root)}
+    assert any(f.startswith("microscope: scenes.kit.student (layer scenes.kit) imports microscope.student") for f in found)
+    assert any(f.startswith("microscope: scenes.clips.c03_causal_mask (layer clips) imports microscope.student")
+               for f in found)
+    assert not any(f.startswith("microscope: scenes.render") for f in found), found

@@ -1,0 +1,338 @@
+"""``clips render --student`` and ``clips audit --student``: the clips that show the notebook's functions, drawn
+from a student's numbers (issue 34, part 4).
+
+A submission runs once in the sandbox (``scenes.render.student.run_student``, as the command runs it); its
+numbers reach the clips as a plain ``kit.student.StudentSource``.  For the correct submission and three classic
+mistakes (``permutation_transposed`` -> clip 01, ``mask_triu`` -> clip 03, ``sin_cos_swapped`` -> clip 08) each
+clip is run as ``clips audit`` runs it (animations skipped, seconds): its data is the student's arrays, the
+failing variant outlines exactly the rows or cells that fail (bound to the data: the audit's records), says the
+failing sentence with the right figure, and closes on the verdict ✗ with the figure.  A function that raises
+gives the error card.  The command: bad input is one line and exit 2; the clips land in
+``OUT/QUALITY/student-NAME/`` and the lecture's manifest is untouched.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mathcore import lecture_inputs, load_config, my_sinusoidal_position, permutation_matrix
+from mathcore.rope_measures import sinusoidal_at
+from project import REPO, clips, one_line
+
+GALLERY = REPO / "examples" / "submissions"
+
+RAISES = '''
+import numpy as np
+
+
+def permutation_matrix(perm):
+    raise ValueError("not written yet")
+
+
+def my_sinusoidal_position(T, d, base=10000.0):
+    return np.zeros((T, d + 1))
+'''
+
+
+@pytest.fixture(scope="module")
+def sources(tmp_path_factory):
+    """Each submission run once, in the sandbox, as the command runs it."""
+    from scenes.render.student import run_student
+
+    raises = tmp_path_factory.mktemp("subs") / "raises.py"
+    raises.write_text(RAISES, encoding="utf-8")
+    paths = {n: GALLERY / f"{n}.py" for n in ("correct", "permutation_transposed", "mask_triu", "sin_cos_swapped")}
+    paths["raises"] = raises
+    return {n: run_student(p, timeout=6.0, memory_mib=512) for n, p in paths.items()}
+
+
+_RUNS: dict = {}
+
+
+def audited(scene_cls, source):
+    """The clip on the student's numbers, as ``clips audit --student`` runs it (cached per test process)."""
+    from scenes.audit.beats import audit_clip
+    from scenes.render import patches
+
+    key = (scene_cls.__name__, None if source is None else source.name)
+    if key not in _RUNS:
+        patches.install_building()
+        _RUNS[key] = audit_clip(scene_cls, student=source)
+    return _RUNS[key]
+
+
+def record(res, key):
+    return next(r for r in res.records if r.key == key)
+
+
+def caption(res, key):
+    return next(c.text for c in res.scene.captions if c.key == key)
+
+
+def failed_boxes(rec):
+    """The centres of the graphics drawn in the failed role at the end of a beat (the red outlines)."""
+    return [((it.box[0] + it.box[2]) / 2, (it.box[1] + it.box[3]) / 2) for it in rec.items
+            if it.kind == "graphic" and it.role == "failed" and it.opacity > 0.5]
+
+
+def close_verdicts(res):
+    """The verdicts at the end of the clip: (passed, figure text) of each (kit.proofs.verdict)."""
+    out = []
+    for m in res.scene.mobjects:
+        for f in m.get_family():
+            if getattr(f, "_verdict", False):
+                out.append((f.passed, f.figure.text))
+    return out
+
+
+# ------------------------------------------------------------------------------ the data source
+def test_the_source_survives_its_file_and_its_digest_names_its_numbers(sources, tmp_path):
+    from scenes.kit.student import StudentSource
+
+    s = sources["mask_triu"]
+    back = StudentSource.load(s.save(tmp_path / "s.npz"))
+    assert back.name == "mask_triu" and back.digest() == s.digest()
+    np.testing.assert_array_equal(back.array("causal", "A"), s.array("causal", "A"))
+    assert back.prop("causal").status == "fail" and back.prop("causal").figure == s.prop("causal").figure
+    # a different student's numbers, a different digest (and so different render keys)
+    assert sources["correct"].digest() != s.digest()
+
+
+def test_a_student_source_is_plain_data_never_a_pickle(sources, tmp_path):
+    p = sources["correct"].save(tmp_path / "c.npz")
+    with np.load(p, allow_pickle=False) as z:  # loads without pickle: arrays and a JSON string only
+        assert "__meta__" in z.files and all(z[k].dtype != object for k in z.files)
+
+
+# ------------------------------------------------------------------------------ clip 01: permutation_transposed
+def test_clip01_draws_the_students_P_and_marks_exactly_the_rows_that_are_not_X_pi(sources):
+    from scenes.clips.c01_permutation_matrix import PermutationMatrix
+
+    cfg = load_config()
+    X = lecture_inputs(cfg.T, cfg.d, cfg.seed).X
+    src = sources["permutation_transposed"]
+    d = PermutationMatrix.student_data(cfg, src)
+    np.testing.assert_array_equal(d.P, src.array("permutation_matrix", "P"))
+    np.testing.assert_array_equal(d.P, permutation_matrix(cfg.perm).T)  # the mistake: Pᵀ
+    np.testing.assert_array_equal(d.PX, src.array("permutation_matrix", "PX"))
+    wrong = [m for m in range(cfg.T) if not np.array_equal(d.PX[m], X[cfg.perm[m]])]
+    assert list(d.bad_rows) == wrong and wrong
+    res = audited(PermutationMatrix, src)
+    assert not res.problems, res.problems
+    # the red outlines at the check are the clip's outlines of exactly the wrong rows of P X: shown at that beat
+    # (the audit's record), one per wrong row, each around that row's cells (P X has moved since: so have they)
+    rec = record(res, "check_gather_fail")
+    scene = res.scene
+    shown = {it.mid for it in rec.items if it.kind == "graphic" and it.role == "failed" and it.opacity > 0.5}
+    assert len(scene.bad_frames) == len(wrong) and {id(f) for f in scene.bad_frames} <= shown
+    for frame, m in zip(scene.bad_frames, wrong):
+        row = np.mean([c.get_center() for c in scene.PX_map.heat.cells[m]], axis=0)
+        np.testing.assert_allclose(frame.get_center(), row, atol=1e-6)
+    fig = d.picture.gather.figure.text
+    assert caption(res, "check_gather_fail") == (
+        f"So {len(wrong)} rows of your P X differ from X[π], by up to {fig}.")
+    assert float(fig) == pytest.approx(float(np.max(np.abs(d.PX - X[list(cfg.perm)]))), abs=0.05)
+    assert caption(res, "close_fail").startswith("Your P is not the permutation matrix of π")
+    assert (False, fig) in close_verdicts(res)
+
+
+def test_clip01_on_the_correct_submission_is_the_lectures_clip(sources):
+    from scenes.clips.c01_permutation_matrix import PermutationMatrix
+
+    cfg = load_config()
+    lecture = PermutationMatrix.build_data(cfg)
+    d = PermutationMatrix.student_data(cfg, sources["correct"])
+    for f in ("X", "P", "PX", "PT", "undone"):
+        np.testing.assert_array_equal(getattr(d, f), getattr(lecture, f))
+    assert d.picks == lecture.picks and not d.bad_rows and not d.bad_P_rows
+    res = audited(PermutationMatrix, sources["correct"])
+    assert not res.problems, res.problems
+    assert [c.key for c in res.scene.captions] == [r.key for r in audited(PermutationMatrix, None).records]
+    assert all(ok for ok, _ in close_verdicts(res))
+
+
+# ------------------------------------------------------------------------------ clip 03: mask_triu
+def test_clip03_outlines_exactly_the_future_weights_the_mask_leaked(sources):
+    from scenes.clips.c03_causal_mask import CausalMask
+
+    cfg = load_config()
+    src = sources["mask_triu"]
+    d = CausalMask.student_data(cfg, src)
+    A = src.array("causal", "A")
+    np.testing.assert_array_equal(d.weights, A)
+    future = src.array("causal", "future")
+    assert set(d.leaked) == {(int(i), int(j)) for i, j in zip(*np.nonzero(future))} and d.leaked
+    res = audited(CausalMask, src)
+    assert not res.problems, res.problems
+    scene = res.scene
+    rec = record(res, "proof_zero_fail")
+    shown = {it.mid for it in rec.items if it.kind == "graphic" and it.role == "failed" and it.opacity > 0.5}
+    assert {id(f) for f in scene.leak_frames} <= shown  # shown at that beat (the audit's record)
+    # each outline around its cell of the causal map (the map and its outlines have moved together since)
+    marked = set()
+    for frame in scene.leak_frames:
+        c = frame.get_center()
+        marked |= {(i, j) for i in range(A.shape[0]) for j in range(A.shape[0])
+                   if np.allclose(scene.A_small.cell(i, j).get_center(), c, atol=1e-6)}
+    assert marked == set(d.leaked) and len(scene.leak_frames) == len(d.leaked)  # every leaked cell, nothing else
+    i, j = d.leaked[0]
+    assert A[i, j] == np.max(np.triu(A, 1))
+    from scenes.kit import fmt_measure, fmt_value
+
+    assert caption(res, "zeros_fail") == (f"But your weights above the diagonal are not 0: {len(d.leaked)} future cells, "
+                                          f"outlined in red, the largest {fmt_value(A[i, j], 2)}.")
+    assert caption(res, "proof_zero_fail").startswith(f"And the largest weight above the diagonal is "
+                                                      f"{fmt_measure(d.upper_max)}: your mask lets row {i} see key {j}.")
+    assert caption(res, "close_fail").startswith("Your causal attention is not causal yet")
+    verdicts = close_verdicts(res)
+    assert (False, fmt_measure(d.upper_max)) in [(ok, t.replace("exactly ", "")) for ok, t in verdicts] or \
+        any(not ok and t.startswith("0.74") for ok, t in verdicts)
+    assert any(ok for ok, _ in verdicts)  # every row still sums to 1: that verdict stays ✓
+
+
+def test_clip03_on_the_correct_submission_says_the_lectures_sentences(sources):
+    from scenes.clips.c03_causal_mask import CausalMask
+
+    res = audited(CausalMask, sources["correct"])
+    assert not res.problems, res.problems
+    assert not any(c.key.endswith("_fail") for c in res.scene.captions)
+    assert not res.scene.data.leaked and all(ok for ok, _ in close_verdicts(res))
+
+
+# ------------------------------------------------------------------------------ clip 08: sin_cos_swapped
+def test_clip08_marks_exactly_the_cells_that_differ_and_names_the_largest(sources):
+    from scenes.clips.c08_sinusoidal_position import SinusoidalPosition
+
+    cfg = load_config()
+    src = sources["sin_cos_swapped"]
+    d = SinusoidalPosition.student_data(cfg, src)
+    np.testing.assert_array_equal(d.PE, src.array("my_sinusoidal_position", "student"))
+    samples = sinusoidal_at(np.arange(d.T), d.d, d.base)
+    gap = np.abs(d.PE - samples)
+    assert set(d.bad_cells) == {(int(i), int(j)) for i, j in zip(*np.nonzero(gap >= 1e-9))}
+    assert gap[d.bad_cells[0]] == gap.max()
+    # the swap: every sine column holds the cosine (a cell is right only where the two agree)
+    ref = my_sinusoidal_position(d.T, d.d, d.base)
+    np.testing.assert_allclose(d.PE[:, 0::2], ref[:, 1::2], atol=1e-12)
+    res = audited(SinusoidalPosition, src)
+    assert not res.problems, res.problems
+    rec = record(res, "check_fail")
+    shown = {it.mid for it in rec.items if it.kind == "graphic" and it.role == "failed" and it.opacity > 0.5}
+    scene = res.scene
+    # the outlines at the check, each around its cell of the working matrix (as the audit recorded that beat) ...
+    at_check = [(it.box[0] + it.box[2]) / 2 for it in rec.items if it.role == "failed" and it.kind == "graphic" and not it.verdict]
+    assert len(at_check) == len(d.bad_cells)
+    # ... and at the close around the same cells of the final matrix
+    final = scene.pm.heat
+    marked = set()
+    for frame in scene.bad_frames:
+        c = frame.get_center()
+        marked |= {(i, j) for i in range(d.T) for j in range(d.d) if np.allclose(final.cell(i, j).get_center(), c, atol=1e-6)}
+    assert marked == set(d.bad_cells) and len(scene.bad_frames) == len(d.bad_cells)
+    assert shown and all(id(f) not in shown for f in scene.bad_frames)  # the close's are new outlines
+    from scenes.kit import numbers
+
+    i, j = d.bad_cells[0]
+    assert caption(res, "check_fail") == (
+        f"Your PE differs from the waves' samples in {len(d.bad_cells)} cells, outlined in red: most at position {i}, "
+        f"column {j}, {numbers.measure(float(d.PE[i, j])).text} against {numbers.measure(float(samples[i, j])).text}.")
+    fig = numbers.measure(d.sample_defect).text
+    assert caption(res, "close_fail") == f"Your PE is not the formula: it misses the waves' samples by up to {fig}."
+    assert close_verdicts(res) == [(False, fig)]
+
+
+# ------------------------------------------------------------------------------ the error card
+def test_a_function_that_raises_or_returns_the_wrong_shape_gives_the_error_card(sources):
+    from scenes.clips.c01_permutation_matrix import PermutationMatrix
+    from scenes.clips.c08_sinusoidal_position import SinusoidalPosition
+
+    src = sources["raises"]
+    for cls, needle in ((PermutationMatrix, "raises ValueError: not written yet"),
+                        (SinusoidalPosition, "returns shape (12, 9), expected (12, 8)")):
+        res = audited(cls, src)
+        assert not res.problems, res.problems
+        assert [r.key for r in res.records] == ["title", "error_fail"]  # and it ends
+        card = res.scene.error_card
+        assert needle in card.message.text and "Traceback" not in card.message.text
+        assert needle in src.prop(cls.STUDENT).message
+        said = caption(res, "error_fail")
+        assert said.endswith(": " + src.prop(cls.STUDENT).failure + ".")
+
+
+def test_the_error_cards_words_are_quoted_not_judged_but_a_lecture_text_still_is(sources):
+    """The card quotes the student's function names (``permutation_matrix``); the notation check skips a quoted
+    text, and only that: the same words unquoted are reported."""
+    from scenes.audit.beats import lecture_problems
+    from scenes.clips.c01_permutation_matrix import PermutationMatrix
+
+    res = audited(PermutationMatrix, sources["raises"])
+    rec = record(res, "error_fail")
+    assert not [p for p in lecture_problems([rec]) if p.kind == "notation"]
+    for it in rec.items:
+        it.quoted = False
+    found = [p for p in lecture_problems([rec]) if p.kind == "notation"]
+    assert any("permutation_matrix" in p.message for p in found)
+
+
+def test_every_student_clip_names_the_property_the_command_says(sources):
+    """The command's table of student clips agrees with each clip's own STUDENT, and every one of its
+    failing sentences names only values the clip provides (the render's preflight)."""
+    from scenes.catalog import resolve
+    from scenes.render.matrix import scene_class
+    from scenes.render.preflight import SpelledNames
+    from scenes.render.student import STUDENT_CLIPS
+
+    for c in resolve([]):
+        cls = scene_class(c)
+        assert (cls.STUDENT is not None) == (c.number in STUDENT_CLIPS), c.name
+        if cls.STUDENT is not None:
+            assert cls.STUDENT == STUDENT_CLIPS[c.number]
+            res = audited(cls, sources["correct"])
+            assert not res.scene.narration_problems(named=SpelledNames()), c.name
+
+
+# ------------------------------------------------------------------------------ the command
+@pytest.mark.parametrize("args, needle", [
+    (["render", "--student", "no/such/file.py", "3"], "no/such/file.py: no such file"),
+    (["render", "--student", str(GALLERY), "3"], "a folder"),
+    (["render", "--student", str(GALLERY / "mask_triu.py"), "9"], "clip 09_three_positional_schemes shows no function"),
+    (["render", "--student", str(GALLERY / "mask_triu.py"), "12"], "shows no function a student writes"),
+    (["audit", "--student", str(GALLERY / "mask_triu.py"), "14"], "shows no function a student writes"),
+    (["render", "--no-sandbox", "1"], "--no-sandbox goes with --student"),
+])
+def test_bad_student_input_is_one_line_exit_2(tmp_path, args, needle):
+    r = clips(None, *args, "-q", "t", "--out", str(tmp_path / "out")) if args[0] == "render" else clips(None, *args)
+    assert r.returncode == 2, r.stdout + r.stderr
+    line = one_line(r.stderr)
+    assert needle in line
+    assert not (tmp_path / "out" / "t").exists() or not list((tmp_path / "out" / "t").rglob("*.mp4"))
+
+
+def test_render_student_lands_in_its_own_folder_and_leaves_the_lectures_manifest(tmp_path):
+    out = tmp_path / "out"
+    lecture = out / "t"
+    lecture.mkdir(parents=True)
+    (lecture / "manifest.json").write_text(json.dumps({"quality": "t", "clips": {}}) + "\n")
+    before = (lecture / "manifest.json").read_bytes()
+    r = clips(None, "render", "--student", str(GALLERY / "mask_triu.py"), "3", "-q", "t", "--voice", "none",
+              "--out", str(out), timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "03_causal_mask: causal attention" in r.stdout and "fails" in r.stdout
+    folder = lecture / "student-mask_triu"
+    for ext in ("mp4", "srt", "png"):
+        assert (folder / f"03_causal_mask.{ext}").stat().st_size > 0
+    srt = (folder / "03_causal_mask.srt").read_text()
+    assert "But your weights above the diagonal are not 0: 15 future cells" in " ".join(srt.split())
+    entry = json.loads((folder / "manifest.json").read_text())["clips"]["03_causal_mask"]
+    assert [b["key"] for b in entry["beats"]][-1] == "close_fail"
+    assert (lecture / "manifest.json").read_bytes() == before  # the lecture's, untouched
+    assert not list(lecture.glob("*.mp4"))
+    assert not (out / ".work").exists()  # the student's numbers are not left behind
+    # the same submission again: nothing to do (its numbers are the same, so are the keys)
+    again = clips(None, "render", "--student", str(GALLERY / "mask_triu.py"), "3", "-q", "t", "--voice", "none",
+                  "--out", str(out), timeout=600)
+    assert again.returncode == 0 and "unchanged" in again.stdout, again.stdout + again.stderr
