@@ -245,6 +245,39 @@ def test_clip08_marks_exactly_the_cells_that_differ_and_names_the_largest(source
     assert close_verdicts(res) == [(False, fig)]
 
 
+# ------------------------------------------------------------------------------ clip 10: rope_i_over_d
+def test_clip10_writes_the_students_table_and_outlines_exactly_the_cells_that_are_not_m_theta(sources, tmp_path):
+    from mathcore import rope_angle_grid
+
+    from scenes.clips.c10_rope_angle_grid import RoPEAngleGrid
+    from scenes.render.student import run_student
+
+    cfg = load_config()
+    src = run_student(GALLERY / "rope_i_over_d.py", timeout=6.0, memory_mib=512)
+    d = RoPEAngleGrid.student_data(cfg, src)
+    np.testing.assert_array_equal(d.grid, src.array("rope_angle_grid", "student"))
+    ref = rope_angle_grid(d.T, d.d, d.base)
+    gap = np.abs(d.grid - ref)
+    assert set(d.bad_cells) == {(int(i), int(j)) for i, j in zip(*np.nonzero(gap >= 1e-9))} and d.bad_cells
+    assert all(i > 0 and j > 0 for i, j in d.bad_cells)  # position 0 and pair 0 agree: 0·θ, and θ₀ = 1 either way
+    res = audited(RoPEAngleGrid, src)
+    assert not res.problems, res.problems
+    scene = res.scene
+    rec = record(res, "check_fail")
+    shown = {it.mid for it in rec.items if it.kind == "graphic" and it.role == "failed" and not it.verdict}
+    assert {id(f) for f in scene.bad_frames} == shown and len(shown) == len(d.bad_cells)
+    grid = scene.table.grid
+    for frame, (i, j) in zip(scene.bad_frames, d.bad_cells):
+        np.testing.assert_allclose(frame.get_center(), grid.cell(i, j).get_center(), atol=1e-6)
+    from scenes.kit import numbers
+
+    fig = numbers.measure(d.defect).text
+    assert caption(res, "close_fail") == f"Your table is not m θᵢ with θᵢ = b to the −2i/d: it misses by up to {fig}."
+    assert (False, fig) in close_verdicts(res)
+    ok = RoPEAngleGrid.student_data(cfg, sources["correct"])
+    assert not ok.bad_cells and ok.defect < 1e-9
+
+
 # ------------------------------------------------------------------------------ the error card
 def test_a_function_that_raises_or_returns_the_wrong_shape_gives_the_error_card(sources):
     from scenes.clips.c01_permutation_matrix import PermutationMatrix

@@ -73,6 +73,8 @@ from scenes.kit.layout import FIT_PASSES, LayoutError
 from scenes.kit.motion import Dim, set_level
 from scenes.kit.notation import SUBSCRIPT, N
 from scenes.kit.proofs import verdict
+from scenes.kit.student import fail_key
+from scenes.kit.theme import FAILED
 
 QUARTER_TURN = np.pi / 2  # a pair whose angles stay under this in the table is a slow pair
 
@@ -108,6 +110,9 @@ class AngleGridData:
     cmap: str
     n_fast: int
     log_slow: np.ndarray  # (T, d/2 - n_fast) log10 of the slow pairs' angles
+    # a student's table (``clips render --student``): the cells that differ from ``m·base^(−2i/d)`` by the checks'
+    # tolerance or more, the largest first; empty for the lecture
+    bad_cells: tuple = ()
 
 
 class AngleTable(VGroup):
@@ -237,6 +242,8 @@ class RoPEAngleGrid(ClipScene):
 
     STAGED = True
     TIDY_PLAYS = True  # the table's cells and the hands are animated one by one
+    STUDENT = "rope_angle_grid"  # `clips render --student`: the student's table is the one the hands write
+    TOL = 1e-9  # a student's cell differs from the formula's at this gap or more (the checks' TABLE_TOL)
     D = 16  # eight pairs
     DIAL_SHARE = 0.3  # of the table's region, the most the row of hands may take
     HAND_DIMMED = 0.4  # a hand out of focus stays in sight (its words go to the background)
@@ -259,6 +266,44 @@ class RoPEAngleGrid(ClipScene):
             defect=angle_grid_defect(T, d, base), m_pick=T - 1, fast=0, slow=d // 2 - 1, cmap=cfg.cmap_angles,
             n_fast=n_fast, log_slow=log_slow,
         )
+
+    @classmethod
+    def student_data(cls, cfg: LectureConfig, student) -> AngleGridData:
+        """The student's ``rope_angle_grid(T, d, base)`` as the table the hands write (the rates printed under
+        the hands stay the formula's, ``b^(−2i/d)``): the check measures it against ``m·b^(−2i/d)`` and names
+        the cells that differ."""
+        from dataclasses import replace
+
+        lecture = cls.build_data(cfg)
+        grid = np.asarray(student.array(cls.STUDENT, "student"), dtype=float)
+        if grid.shape != lecture.grid.shape:
+            raise ValueError(f"the student's table is {grid.shape}, clip 10 draws {lecture.grid.shape}")
+        gap = np.abs(grid - lecture.grid)
+        bad = [(int(i), int(j)) for i, j in zip(*np.nonzero(gap >= cls.TOL))]
+        bad.sort(key=lambda c: -gap[c])
+        n_fast = int(np.count_nonzero(grid[-1] >= QUARTER_TURN))
+        if n_fast >= grid.shape[1] or not np.all(np.isfinite(grid)) or np.any(grid[1:, n_fast:] <= 0):
+            n_fast = lecture.n_fast  # no slow pair of its own to put on the log scale: the formula's split
+        with np.errstate(divide="ignore", invalid="ignore"):
+            log_slow = np.log10(np.where(grid[:, n_fast:] > 0, grid[:, n_fast:], 0.0))
+        return replace(lecture, grid=grid, wrapped=np.mod(grid, TWO_PI), defect=float(np.max(gap)), n_fast=n_fast,
+                       log_slow=log_slow, bad_cells=tuple(bad))
+
+    def student_values(self) -> dict:
+        """The failing variants' values, bound to the red outlines and the verdict that show them."""
+        out = super().student_values()
+        d = self.data
+        frames = getattr(self, "bad_frames", None)
+        if frames is not None and d.bad_cells:
+            i, j = d.bad_cells[0]
+            out.update(ncells=claim(len(d.bad_cells), *frames), pos_i=claim(i, frames[0]), pos_j=claim(j, frames[0]),
+                       got=claim(numbers.measure(float(d.grid[i, j])).text, frames[0]),
+                       want=claim(numbers.measure(float(i * d.theta[j])).text, frames[0]))
+        return out
+
+    def differs(self, i: int) -> bool:
+        """A student's table differs from ``m θᵢ`` somewhere in column ``i``."""
+        return any(j == i for _, j in self.data.bad_cells)
 
     def caption_values(self) -> dict:
         d = self.data
@@ -300,6 +345,9 @@ class RoPEAngleGrid(ClipScene):
             "T": claim(d.T, *(end.paths if end is not None else [tb.grid])),
         })
         return values
+
+    def closing_key(self) -> str:
+        return fail_key("close", bool(self.data.bad_cells))
 
     def caption(self, key: str) -> str:
         """Worded variants chosen by measured values (the narration must hold for every config)."""
@@ -372,13 +420,13 @@ class RoPEAngleGrid(ClipScene):
             steps.append(AnimationGroup(
                 tb.dials.turn_to(d.grid[m]), self.row_box.animate.move_to(tb.row_box(m)),
                 Dim([VGroup(*tb.grid.cells[m])], 1.0), swap(self.m_labels[m - 1], self.m_labels[m])))
-        self.beat("walk", Succession(*steps), run_time=0.7 * T, subject=VGroup(tb.grid, tb.dials, self.row_box))
+        self.beat(fail_key("walk", bool(d.bad_cells)), Succession(*steps), run_time=0.7 * T, subject=VGroup(tb.grid, tb.dials, self.row_box))
         self.m_now = self.m_labels[-1]
         # 3. a fast hand: its column's colours go round the cycle (the rest of the table recedes)
         others = lambda keep: [tb.column_of(j) for j in range(P) if j != keep]  # noqa: E731
         role(tb.thetas[d.fast], "highlight").set_color(HIGHLIGHT)
         tb.pairs[d.fast].set_color(FG)  # the pair in focus: its name as bright as its hand
-        self.beat("fast", FadeOut(self.row_box), Create(self.boxes[d.fast]), *self.focus_on(d.fast),
+        self.beat(fail_key("fast", self.differs(d.fast)), FadeOut(self.row_box), Create(self.boxes[d.fast]), *self.focus_on(d.fast),
                   Dim(others(d.fast), self.TABLE_DIMMED), Dim([self.formula], self.HAND_DIMMED),
                   swap(self.m_now, self.wrap_line),
                   run_time=1.2, why=self.two_lines,
@@ -388,7 +436,7 @@ class RoPEAngleGrid(ClipScene):
         tb.thetas[d.fast].set_color(FG)
         tb.pairs[d.fast].set_color(DIM)
         tb.pairs[d.slow].set_color(FG)
-        self.beat("slow", FadeOut(self.boxes[d.fast]), Create(self.boxes[d.slow]),
+        self.beat(fail_key("slow", self.differs(d.slow)), FadeOut(self.boxes[d.fast]), Create(self.boxes[d.slow]),
                   *self.focus_on(d.slow, previous=d.fast), Dim([tb.column_of(d.fast)], self.TABLE_DIMMED),
                   Dim([tb.column_of(d.slow)], 1.0), swap(self.wrap_line, self.slow_line),
                   run_time=1.2,
@@ -398,15 +446,21 @@ class RoPEAngleGrid(ClipScene):
         slow_hands = [tb.pair(i) for i in range(d.n_fast, P) if i != d.slow]
         tb.thetas[d.slow].set_color(FG)
         tb.pairs[d.slow].set_color(DIM)
-        self.beat("slow_scale", FadeOut(self.boxes[d.slow]), FadeOut(self.slow_line),
+        self.beat(fail_key("slow_scale", bool(d.bad_cells)), FadeOut(self.boxes[d.slow]), FadeOut(self.slow_line),
                   Dim([fast_part], DIMMED), *[Dim([h], 1.0) for h in slow_hands], Dim([self.formula], DIMMED),
                   FadeIn(tb.slow), swap(tb.bar, tb.log_bar), FadeIn(tb.zero_key), run_time=1.6, why=self.two_lines,
                   subject=VGroup(tb.slow, tb.log_bar, tb.zero_key, *[tb.pair(i) for i in range(d.n_fast, P)]))
         self.remove(tb.bar)  # swapped out (the tidy play would keep it, as a part of the table)
         # 6. the proof: every entry is m·b^(−2i/d); the whole table back on its one scale, the verdict in
         # the formula's place
-        self.beat("check", FadeOut(tb.slow), FadeOut(tb.zero_key), swap(tb.log_bar, tb.bar), Dim([fast_part], 1.0),
-                  *[Dim([tb.column_of(j)], 1.0) for j in range(d.n_fast, P)], swap(self.formula, self.proof), run_time=1.2, subject=VGroup(self.proof, tb.grid, tb.dials, tb.heads))
+        # a student's cells that are not m θᵢ: outlined in red
+        self.bad_frames = VGroup(*[role(SurroundingRectangle(tb.grid.cell(i, j), color=FAILED, buff=-0.02,
+                                                             stroke_width=5 if k == 0 else 3).set_z_index(2), "failed")
+                                   for k, (i, j) in enumerate(d.bad_cells)])
+        self.beat(fail_key("check", bool(d.bad_cells)), FadeOut(tb.slow), FadeOut(tb.zero_key), swap(tb.log_bar, tb.bar),
+                  Dim([fast_part], 1.0), *[Dim([tb.column_of(j)], 1.0) for j in range(d.n_fast, P)],
+                  swap(self.formula, self.proof), *([Create(self.bad_frames)] if d.bad_cells else []), run_time=1.2,
+                  subject=VGroup(self.proof, tb.grid, tb.dials, tb.heads))
         self.remove(tb.log_bar, self.formula)
 
     def focus_on(self, i: int, previous: int | None = None) -> list:
