@@ -369,3 +369,9 @@ def test_render_student_lands_in_its_own_folder_and_leaves_the_lectures_manifest
     again = clips(None, "render", "--student", str(GALLERY / "mask_triu.py"), "3", "-q", "t", "--voice", "none",
                   "--out", str(out), timeout=600)
     assert again.returncode == 0 and "unchanged" in again.stdout, again.stdout + again.stderr
+    # and rendered afresh (nothing read from the cache), the same bytes: the same submission, the same clip
+    first = (folder / "03_causal_mask.mp4").read_bytes()
+    fresh = clips(None, "render", "--student", str(GALLERY / "mask_triu.py"), "3", "-q", "t", "--voice", "none",
+                  "--force", "--no-cache", "--out", str(out), timeout=600)
+    assert fresh.returncode == 0 and "1 rendered" in fresh.stdout, fresh.stdout + fresh.stderr
+    assert (folder / "03_causal_mask.mp4").read_bytes() == first
