@@ -211,7 +211,7 @@ class PermutationMatrix(ClipScene):
         shows(X_map.heat, "X")
         PX_map = self.row_map(d.PX, d.perm, pad=self.pad)
         shows(PX_map.heat, "PX")
-        P_map = shows(Heatmap(d.P, d.picture.scale, cell_size=self.row_h, show_values=True, decimals=0,
+        P_map = shows(Heatmap(d.P, d.picture.scale, cell_size=self.row_h, show_values=True, decimals=self.p_decimals,
                               value_size=LABEL), "P")
         P_rows, P_cols = P_map.index_labels("rows"), P_map.index_labels("cols")
         eq = math("=", size=HEADING)
@@ -221,6 +221,13 @@ class PermutationMatrix(ClipScene):
         eq.set_y(0)
         parts.X_map, parts.PX_map, parts.P_map, parts.P_rows, parts.P_cols, parts.eq = X_map, PX_map, P_map, P_rows, P_cols, eq
         return parts
+
+    @property
+    def p_decimals(self) -> int:
+        """P's cells print whole numbers (its 0s and 1s); a student's P that holds anything else prints a decimal,
+        so no cell reads 0 or 1 that is not."""
+        P = self.data.P
+        return 0 if np.array_equal(P, np.round(P)) else 1
 
     def title(self, text: str, over, quantity: str):
         """A matrix's name over it, at the heading size, on the names' common baseline."""
@@ -310,7 +317,7 @@ class PermutationMatrix(ClipScene):
 
         # the undo: Pᵀ in P's place, P X in X's, and X again (Pᵀ P X, rows back in order) in P X's
         T = d.X.shape[0]
-        self.PT_map = shows(Heatmap(d.PT, pic.scale, cell_size=self.row_h, show_values=True, decimals=0,
+        self.PT_map = shows(Heatmap(d.PT, pic.scale, cell_size=self.row_h, show_values=True, decimals=self.p_decimals,
                                     value_size=LABEL), "PT")
         self.PT_map.scale(self.P_map.width / self.PT_map.width).move_to(self.P_map)
         self.PT_name = self.title(f"{N.permutation.math}^T", self.P_map, "PT")
