@@ -73,9 +73,13 @@ def source_of(run, name: str):
     from scenes.kit.student import Property, StudentSource
 
     props = {}
+    notes = list(getattr(run.report, "notes", []) or [])
     for key, v in run.verdicts.items():
         arrays = {k: a for k, a in v.arrays.items() if hasattr(a, "dtype")}
-        props[key] = Property(key, v.title, v.status, v.figure, v.value, v.detail, arrays)
+        detail = v.detail
+        if v.status == "missing" and notes:  # why the code may not have defined it: what its file raised
+            detail = f"{detail} (running the file: {notes[0]})"
+        props[key] = Property(key, v.title, v.status, v.figure, v.value, detail, arrays)
     return StudentSource(name, props)
 
 
