@@ -170,7 +170,7 @@ GROUP_SECONDS = {
     # the studio's browser tests wait on its renders and on playback, as the presenter's do
     "test_studio": 84,
     "test_cli": 78, "test_faults": 45, "test_config_matrix": 35, "test_stills": 30, "test_handout": 27, "test_dask": 23,
-    "test_reuse": 19, "test_voice": 19, "clip07": 17, "clip02": 16, "clip10": 15, "clip09": 13, "clip14": 11, "clip04": 11, "clip11": 11, "clip03": 10, "clip12": 10,
+    "test_student_render": 57, "test_reuse": 19, "test_voice": 19, "clip07": 17, "clip02": 16, "clip10": 15, "clip09": 13, "clip14": 11, "clip04": 11, "clip11": 11, "clip03": 10, "clip12": 10,
     "test_kit": 9, "clip08": 8, "clip00": 8, "test_languages": 8, "clip05": 8, "clip13": 8, "clip01": 7,
     "clip06": 5, "clip15": 5, "test_cache": 5, "test_suite": 3, "test_layout": 2, "test_layers": 1,
 }
