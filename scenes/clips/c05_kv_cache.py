@@ -74,7 +74,7 @@ from scenes.kit.compose import GAP, column, row
 from scenes.kit.layout import Region, legible_scale
 from scenes.kit.numbers import measure
 from scenes.kit.proofs import Reveal, frame_row, hide, morph_cells, proof_line, row_names, row_parts, settle
-from scenes.kit.widgets import Heatmap
+from scenes.kit.widgets import ColorBar, Heatmap
 
 
 @dataclass(frozen=True)
@@ -103,6 +103,15 @@ def shape_why(T: int, d: int, what: str) -> dict | None:
         return None
     return {"empty": f"{what} has {T} rows of {d} features: its cells stay at a size that reads as a grid, "
                      "which leaves part of a 16:9 frame empty"}
+
+
+def filling_why(T: int, d: int) -> dict:
+    """The excuse from the half-empty check while the caches fill (the first two steps): the outlined empty
+    slots are the rows the next steps write, the picture of a cache still filling (and the shape's, if any)."""
+    why = dict(shape_why(T, d, "the decoding board") or {})
+    why["empty"] = ("the caches are still filling: their outlined empty slots are the rows the next steps write"
+                    + (f"; {why['empty']}" if "empty" in why else ""))
+    return why
 
 
 # why the first beat is excused from the half-empty and dashboard checks
@@ -214,20 +223,21 @@ class KVCache(ClipScene):
             st = np.array(d.Y_bidir_full, dtype=float)
             st[: m + 1] = d.Y_bidir[m]
             self.bi_stages.append(st)
-        (self.bi_map, self.bi_labels, self.bi_title, self.table) = self.bi_picture_in(C, self.bi_stages[0])
+        (self.bi_map, self.bi_labels, self.bi_title, self.table, self.bi_bar) = self.bi_picture_in(C, self.bi_stages[0])
         for i in range(1, T):
             for cell in self.bi_map.cells[i]:
                 cell.set_fill(opacity=0.0)
         self.bi_slots = row_slots(self.bi_map)
         # the table's empty frame: every cell's outline, shown before the numbers arrive
         self.table_frame = VGroup(*[c for col in self.table.cells for c in col])
-        self.bi_picture = VGroup(self.bi_map, self.bi_labels, self.bi_slots, self.bi_title, self.table)
+        self.bi_picture = VGroup(self.bi_map, self.bi_labels, self.bi_slots, self.bi_title, self.table, self.bi_bar)
         # the same picture with flatter rows, over the verdicts: what it becomes when they arrive
         self.bi_compact = self.bi_picture_in(self.proof_top, d.Y_bidir_full)
 
     def bi_picture_in(self, region: Region, values) -> tuple:
-        """The bidirectional outputs (``values``) with their row names and title, and the table of changes
-        beside them row for row, across the whole width of ``region``, its rows as tall as it allows."""
+        """The bidirectional outputs (``values``) with their row names and title, their colour bar (the
+        outputs scale, V's too), and the table of changes beside them row for row (its rows named y_n, its
+        corner ‖Δy_n‖), across the whole width of ``region``, its rows as tall as it allows."""
         d = self.data
         T = len(d.trace.steps)
         dm = d.Y_bidir_full.shape[1]
@@ -239,15 +249,19 @@ class KVCache(ClipScene):
         lab_w = math(f"y_{T - 1}", size=LABEL).width + GAP.normal
         widest = max(label(measure(float(v)).text, size=size).width for s in d.staleness for v in s)
         tcw = max(widest + 2 * GAP.small, 1.2 * ch)
-        cw = min(DecodeBoard.MAX_CELL_W, (region.width - lab_w - GAP.wide - (T - 1) * tcw) / dm)
-        total = lab_w + dm * cw + GAP.wide + (T - 1) * tcw
+        bar_w = ColorBar(self.out_scale, height=1.0).width + GAP.normal
+        cw = min(DecodeBoard.MAX_CELL_W, (region.width - 2 * lab_w - bar_w - GAP.wide - (T - 1) * tcw) / dm)
+        total = lab_w + dm * cw + bar_w + GAP.wide + lab_w + (T - 1) * tcw
         x0 = region.center[0] - total / 2
         rows_top = rows_region.top
         hm = Heatmap(values, self.out_scale, (cw, ch))
         hm.move_to([x0 + lab_w + dm * cw / 2, rows_top - T * ch / 2, 0])
         names_ = row_names(hm, "y")
         row_y = lambda n: rows_top - (n + 0.5) * ch  # noqa: E731
-        table = ChangeTable(d.staleness, row_y, ch, hm.get_right()[0] + GAP.wide, (T - 1) * tcw, size=size)
+        bar = ColorBar(self.out_scale, height=min(T * ch * 0.8, 3.0))
+        bar.move_to([hm.get_right()[0] + GAP.normal + bar.width / 2, hm.get_y(), 0])
+        table = ChangeTable(d.staleness, row_y, ch, hm.get_right()[0] + bar_w + GAP.wide + lab_w, (T - 1) * tcw,
+                            size=size)
         title.move_to([hm.get_x(), region.top - title.height / 2, 0])
         table.title.set_y(title.get_y())
         if title.get_right()[0] > table.title.get_left()[0] - GAP.normal:  # a narrow map: the title over its names too
@@ -257,7 +271,7 @@ class KVCache(ClipScene):
                            align=ORIGIN)
             words.move_to([hm.get_x(), 0, 0]).align_to(title, UP)
             title = words
-        return hm, names_, title, table
+        return hm, names_, title, table, bar
 
     def step_anims(self, m: int, first: bool = False) -> list:
         """Token m arrives: its k, v rows join the caches, q_m attends, y_m is written."""
@@ -293,7 +307,7 @@ class KVCache(ClipScene):
         self.make_mobjects()
         b = self.board
         T = len(self.data.trace.steps)
-        board = VGroup(b.heads, b.slots, b.q_slot, self.tokens)
+        board = VGroup(b.heads, b.slots, b.q_slot, b.q_note, b.bar, self.tokens)
 
         # the empty caches: one slot per token, filled as decoding goes
         self.caches = VGroup(self.K_map, b.k_labels, self.V_map, b.v_labels)
@@ -301,15 +315,16 @@ class KVCache(ClipScene):
         hide(self.caches, self.outputs)
         self.add(self.caches, self.outputs)
         self.beat("setup", FadeIn(b.heads), FadeIn(self.tokens),
-                  LaggedStart(*[Create(s) for s in b.slots], lag_ratio=0.02), Create(b.q_slot), run_time=1.2,
+                  LaggedStart(*[Create(s) for s in b.slots], lag_ratio=0.02), Create(b.q_slot), FadeIn(b.q_note),
+                  FadeIn(b.bar), run_time=1.2,
                   subject=board, why=EMPTY_CACHE)
         a = self.step_anims(0, first=True)
-        self.beat("step0", Succession(AnimationGroup(a[0], FadeIn(self.q_map), FadeIn(self.q_label), FadeIn(b.q_note)),
+        self.beat("step0", Succession(AnimationGroup(a[0], FadeIn(self.q_map), FadeIn(self.q_label)),
                                       a[1], a[2]), run_time=2.6, subject=VGroup(board, self.caches, self.outputs),
-                  why=shape_why(T, self.data.K.shape[1], "the decoding board"))
+                  why=filling_why(T, self.data.K.shape[1]))
         a = self.step_anims(1)
         self.beat("step1", Succession(*a), run_time=2.4, subject=VGroup(board, self.caches, self.outputs),
-                  why=shape_why(T, self.data.K.shape[1], "the decoding board"))
+                  why=filling_why(T, self.data.K.shape[1]))
         self.beat_plays("rest", [self.step_anims(m) for m in range(2, T)], run_time=1.3,
                         subject=VGroup(board, self.caches, self.outputs), why=shape_why(T, self.data.K.shape[1], "the decoding board"))
         self.beat("legend", Succession(FadeOut(self.tokens, run_time=0.4), FadeIn(b.tags, shift=GAP.tight * RIGHT)),
@@ -328,13 +343,14 @@ class KVCache(ClipScene):
         T = len(d.trace.steps)
         dm = d.Y_bidir_full.shape[1]
         out = VGroup(self.caches, self.outputs, self.weight_groups[-1], self.markers, b.tags, self.proof, b.heads,
-                     b.slots)
+                     b.slots, b.bar)
         self.play(FadeOut(out), run_time=0.8)
         first = VGroup(*self.bi_map.cells[0])
         self.add(self.bi_map)
         picture = self.bi_picture
         self.beat("bidir", FadeIn(self.bi_title), FadeIn(self.bi_slots), FadeIn(first), FadeIn(self.bi_labels[0]),
-                  FadeIn(self.table.title), FadeIn(self.table.heads), Create(self.table_frame), run_time=1.4,
+                  FadeIn(self.table.title), FadeIn(self.table.heads), FadeIn(self.table.rows),
+                  FadeIn(self.table.corner), FadeIn(self.bi_bar), Create(self.table_frame), run_time=1.4,
                   subject=picture, why=shape_why(T, dm, "the bidirectional picture"))
         plays = []
         for m in range(1, T):
@@ -349,15 +365,15 @@ class KVCache(ClipScene):
         names(self.bi_title, "Y_bidir_full")
         self.beat_plays("stale", plays, run_time=1.15, subject=picture, why=shape_why(T, dm, "the bidirectional picture"))
         # the picture makes room for the verdicts: the same picture, its rows flatter
-        hm, labels_, title, table = self.bi_compact
+        hm, labels_, title, table, bar = self.bi_compact
         self.play(FadeOut(self.bi_slots), ReplacementTransform(self.bi_map, hm),
                   ReplacementTransform(self.bi_labels, labels_), ReplacementTransform(self.bi_title, title),
-                  ReplacementTransform(self.table, table), run_time=0.7)
-        self.bi_map, self.bi_labels, self.bi_title, self.table = hm, labels_, title, table
+                  ReplacementTransform(self.table, table), ReplacementTransform(self.bi_bar, bar), run_time=0.7)
+        self.bi_map, self.bi_labels, self.bi_title, self.table, self.bi_bar = hm, labels_, title, table, bar
         shows(self.bi_map, "Y_bidir_full")
         names(self.bi_title, "Y_bidir_full")
         self.table_frame = VGroup(*[c for col in self.table.cells for c in col])
-        picture = self.bi_picture = VGroup(self.bi_map, self.bi_labels, self.bi_title, self.table)
+        picture = self.bi_picture = VGroup(self.bi_map, self.bi_labels, self.bi_title, self.table, self.bi_bar)
         # the verdict's figure on the data: the cell it was read from, outlined
         shown = d.min_stale if d.min_stale > 0.0 else max(float(s.max()) for s in d.staleness)
         m_, n_ = next((m, n) for m, s in enumerate(d.staleness, start=1) for n, v in enumerate(s) if float(v) == shown)
@@ -427,9 +443,7 @@ class KVCache(ClipScene):
         row_y = lambda n: row0 - (n + 0.5) * r  # noqa: E731
         t_left = x_r + rw / 2 - (T - 1) * tcw
         self.table_close = ChangeTable(d.staleness, row_y, r, t_left, (T - 1) * tcw, size=size)
-        self.table_close_rows = VGroup(*[
-            math(f"y_{n}", size=LABEL, color=self.bi_labels[n].get_color()).next_to(
-                [t_left, row_y(n), 0], LEFT, buff=GAP.small) for n in range(T - 1)])
+        self.table_close_rows = self.table_close.rows  # its rows named on the table itself
         if side:
             y_blocks = row0 - T * r - g - block_h / 2
             self.cached_block.move_to([x_l, y_blocks, 0])
@@ -445,7 +459,7 @@ class KVCache(ClipScene):
 
     def closing_parts(self) -> list:
         return [VGroup(self.Y_close, self.Y_close_labels, self.Y_close_title), self.cached_block,
-                VGroup(self.table_close, self.table_close_rows), self.bidir_block]
+                self.table_close, self.bidir_block]
 
     def closing(self) -> None:
         """The takeaway brought forward under the last caption (the base's closing, with the shape's excuse)."""
@@ -467,7 +481,7 @@ class KVCache(ClipScene):
         leaves = [f for m in self.mobjects for f in m.get_family()
                   if id(f) not in keep and len(getattr(f, "points", ())) and not f.submobjects]
         self.closing_picture = self.closing_parts()
-        arrive = [FadeIn(m) for m in (self.closing_picture[0], self.cached_block, self.table_close_rows,
+        arrive = [FadeIn(m) for m in (self.closing_picture[0], self.cached_block,
                                       self.bidir_block)]
         return [Succession(FadeOut(Group(*leaves)),
                            AnimationGroup(ReplacementTransform(self.table, self.table_close), *arrive))]
