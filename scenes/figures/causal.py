@@ -165,9 +165,10 @@ def masked_softmax(data, cfg) -> FigureStill:
 # ====================================================================== 04
 def prefix_scales(data, cfg) -> dict[str, ColorScale]:
     """Clip 04's scales, the deck's (``kit.scales``): the full and the prefix outputs on the "outputs" scale;
-    the weights and values of the inference picture on the "weights" and "inputs" scales."""
+    the inference picture's weights on the "weights" scale and its values V on the "outputs" scale (which holds
+    V: causally y₀ = v₀, one row in one colour either side of A · V = Y)."""
     outs = scales.scale("outputs", cfg)
-    return {"Y_full": outs, "Y_prefix": outs, "A": scales.scale("weights", cfg), "V": scales.scale("inputs", cfg)}
+    return {"Y_full": outs, "Y_prefix": outs, "A": scales.scale("weights", cfg), "V": outs}
 
 
 def prefix_proofs(data) -> tuple[Proof, Proof]:
