@@ -388,6 +388,25 @@ def test_the_cached_steps_figures_belong_to_the_outlined_row(run):
     assert id(scene.inf_bar) in ids or any(id(m) in ids for m in scene.inf_bar.get_family())
 
 
+def test_the_plot_says_on_screen_what_a_diamond_on_the_floor_means(run):
+    """Review 2026-12-06 (04 beats 05/07): nothing on screen said a diamond on the floor means exactly 0 (only
+    the description did).  A key, a diamond and "= a difference of 0", stands under the lowest label at both
+    plot beats, and every fixed-order difference it stands for is 0 (mathcore's ``prefix_defects``).  Main
+    has no ``DefectPlot.key``."""
+    scene, res = run
+    d = scene.data
+    li = lecture_inputs(*d.Y_full.shape, scene.cfg.seed)
+    fixed = attention_fn(li.Wq, li.Wk, li.Wv, causal=True, kernel="fixed")
+    assert np.all(np.asarray(prefix_defects(fixed, li.X)) == 0.0)  # every fixed mark is a diamond: a 0
+    assert all(mk.exact for mk in scene.fixed_marks)
+    key = scene.defects.key
+    assert key[1].text.replace(" ", "") == "=adifferenceof0"
+    assert key.get_top()[1] <= min(t.get_bottom()[1] for t in scene.defects.tags.values()) + 1e-6
+    for beat in ("every_prefix", "blas"):
+        ids = _visible_ids(_rec(res, beat))
+        assert all(any(id(f) in ids for f in part.get_family()) for part in key), beat
+
+
 # ------------------------------------------------------------------ notation
 def test_lecture_notation_never_code_indexing(run):
     """Issue 33: `Y_full[:5]`, `X[:t]`, `Attn(X[:1])[0,1]`, and the drift Attn(x₀,…,x₅) → Y_prefix →

@@ -295,7 +295,7 @@ class PrefixInvariance(ClipScene):
         self.defects = DefectPlot([("fixed order", d.defects_fixed, FG, self.proof_fixed),
                                    ("BLAS matmul", d.defects_blas, HIGHLIGHT, self.proof_blas)],
                                   Region(C.left, C.right, C.bottom + GAP.tight, C.top), title,
-                                  math(f'"prefix length" {T_}', size=LABEL))
+                                  row(label("prefix length", size=LABEL), math(T_, size=LABEL), gap="small"))  # words sans
         self.plot = self.defects.plot
         self.fixed_marks, self.blas_marks = self.defects.marks["fixed order"], self.defects.marks["BLAS matmul"]
         self.key_fixed, self.key_blas = self.defects.tags["fixed order"], self.defects.tags["BLAS matmul"]
@@ -436,11 +436,11 @@ class PrefixInvariance(ClipScene):
                                 self.new_row, self.new_tag)
         p = self.plot
         self.plot_parts = VGroup(self.defects.title, p.axes, p.grid, p.x_tick_labels, p.y_tick_labels,
-                                 self.defects.x_title, self.fixed_marks, self.key_fixed)
+                                 self.defects.x_title, self.defects.key, self.fixed_marks, self.key_fixed)
         self.beat("every_prefix", Succession(  # one picture leaves before the next comes: never two at once
             FadeOut(self.stage_one, shift=GAP.normal * LEFT),
             AnimationGroup(FadeIn(self.defects.title), Create(p.axes), FadeIn(p.grid), FadeIn(p.x_tick_labels),
-                           FadeIn(p.y_tick_labels), FadeIn(self.defects.x_title),
+                           FadeIn(p.y_tick_labels), FadeIn(self.defects.x_title), FadeIn(self.defects.key),
                            LaggedStart(*[FadeIn(mk) for mk in self.fixed_marks], lag_ratio=0.15)),
             FadeIn(self.key_fixed, shift=GAP.small * LEFT)), run_time=2.0, subject=self.plot_parts, why=PLOT)
 
