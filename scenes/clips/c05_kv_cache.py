@@ -1,14 +1,17 @@
 """05 ``KVCache`` (§4, Q2): decoding token by token into empty cache slots: each step appends one key and
-one value to the K and V caches (side by side: the cache is the pair) and computes one new query and one
-new output row; a brace names what the cache holds, the K and V rows of the tokens before, and "new" the
+one value to the K and V caches (side by side: the cache is the pair): the new token's query, key and
+value are computed, the earlier keys and values read from the cache, and one new output row written; a
+frame names what the cache holds, the K and V rows of the tokens before, and "new" the
 row this step appended.  Then bidirectional attention, where appending a token moves every past output:
 the outputs recolour row by row while a staircase table beside them fills with how far each past row
-moved (labels on the data: rows are the outputs, columns the token appended).  Ends on the two results
+moved (labels on the data: each row y_n beside its first cell, columns the token appended, ‖Δy_n‖ at the
+corner).  Ends on the two results
 as verdicts: ✓ cached decoding equals a full recompute, exactly; ✗ bidirectionally the past rows move by
 at least the measured amount.
 
-The caches and the query are painted on the deck's "inputs" scale, the outputs on its "outputs" scale
-(``kit.scales``): the same colours as every other clip showing them.
+The K cache and the query are painted on the deck's "inputs" scale; the V cache and the outputs on its
+"outputs" scale (``kit.scales``; it holds V: causally y_0 = v_0, one row in one colour), whose colour bar
+stands beside them: the same colours as every other clip showing them.
 
 The picture description it shares with its still (scales, proofs) is in ``scenes/figures/causal.py``;
 the widgets only this clip draws are in ``c05_widgets.py``.
@@ -123,7 +126,7 @@ EMPTY_CACHE = {
 
 
 class KVCache(ClipScene):
-    """05 · The KV cache: append one key and value per token, compute only the new query's row."""
+    """05 · The KV cache: each token computes its own q, k, v; the earlier k, v are read from the cache."""
 
     TIDY_PLAYS = True
     STAGED = True
