@@ -237,6 +237,19 @@ class KVCache(ClipScene):
         # the same picture with flatter rows, over the verdicts: what it becomes when they arrive
         self.bi_compact = self.bi_picture_in(self.proof_top, d.Y_bidir_full)
 
+    def bidir_why(self) -> dict | None:
+        """The excuse from the half-empty check for the bidirectional picture: its shape's (few tokens or a
+        narrow model), or, where a change prints six characters or more (0.0044), the table's: its columns
+        are as wide as its widest figure, and the outputs beside it get what width is left."""
+        d = self.data
+        T, dm = d.Y_bidir_full.shape
+        why = shape_why(T, dm, "the bidirectional picture")
+        widest = max((measure(float(v)).text for s in d.staleness for v in s), key=len)
+        if why is None and len(widest) >= 6:
+            why = {"empty": f"the table of changes prints figures as long as {widest}: its {T - 1} columns are "
+                            "as wide as that figure, and the outputs beside it keep the width that is left"}
+        return why
+
     def bi_picture_in(self, region: Region, values) -> tuple:
         """The bidirectional outputs (``values``) with their row names and title, their colour bar (the
         outputs scale, V's too), and the table of changes beside them row for row (its rows named y_n, its
@@ -251,8 +264,8 @@ class KVCache(ClipScene):
         size = LABEL if ch >= 0.6 else SMALL  # the changes as large as their cells allow
         lab_w = math(f"y_{T - 1}", size=LABEL).width + GAP.normal
         widest = max(label(measure(float(v)).text, size=size).width for s in d.staleness for v in s)
-        tcw = max(widest + 2 * GAP.small, 1.2 * ch)
-        bar_w = ColorBar(self.out_scale, height=1.0).width + GAP.normal
+        tcw = max(widest + 2 * GAP.small, ch)  # square at most: the outputs keep the width
+        bar_w = ColorBar(self.out_scale, height=1.0, width=DecodeBoard.SCALE_BAR_W).width + GAP.small
         cw = min(DecodeBoard.MAX_CELL_W, (region.width - 2 * lab_w - bar_w - GAP.wide - (T - 1) * tcw) / dm)
         total = lab_w + dm * cw + bar_w + GAP.wide + lab_w + (T - 1) * tcw
         x0 = region.center[0] - total / 2
@@ -261,11 +274,13 @@ class KVCache(ClipScene):
         hm.move_to([x0 + lab_w + dm * cw / 2, rows_top - T * ch / 2, 0])
         names_ = row_names(hm, "y")
         row_y = lambda n: rows_top - (n + 0.5) * ch  # noqa: E731
-        bar = ColorBar(self.out_scale, height=min(T * ch * 0.8, 3.0))
-        bar.move_to([hm.get_right()[0] + GAP.normal + bar.width / 2, hm.get_y(), 0])
+        bar = ColorBar(self.out_scale, height=min(T * ch * 0.8, 3.0), width=DecodeBoard.SCALE_BAR_W)
+        bar.move_to([hm.get_right()[0] + GAP.small + bar.width / 2, hm.get_y(), 0])
         table = ChangeTable(d.staleness, row_y, ch, hm.get_right()[0] + bar_w + GAP.wide + lab_w, (T - 1) * tcw,
                             size=size)
         title.move_to([hm.get_x(), region.top - title.height / 2, 0])
+        if title.get_left()[0] < region.left:  # wider than a narrow map and its names: it starts where they do
+            title.align_to([region.left, 0, 0], LEFT)
         table.title.set_y(title.get_y())
         if title.get_right()[0] > table.title.get_left()[0] - GAP.normal:  # a narrow map: the title over its names too
             title.align_to(names_, LEFT)
@@ -354,7 +369,7 @@ class KVCache(ClipScene):
         self.beat("bidir", FadeIn(self.bi_title), FadeIn(self.bi_slots), FadeIn(first), FadeIn(self.bi_labels[0]),
                   FadeIn(self.table.title), FadeIn(self.table.heads), FadeIn(self.table.rows),
                   FadeIn(self.table.corner), FadeIn(self.bi_bar), Create(self.table_frame), run_time=1.4,
-                  subject=picture, why=shape_why(T, dm, "the bidirectional picture"))
+                  subject=picture, why=self.bidir_why())
         plays = []
         for m in range(1, T):
             moved = VGroup(*[frame_row(self.bi_map, n) for n in range(m)])
@@ -366,7 +381,7 @@ class KVCache(ClipScene):
             )])
         shows(self.bi_map, "Y_bidir_full")
         names(self.bi_title, "Y_bidir_full")
-        self.beat_plays("stale", plays, run_time=1.15, subject=picture, why=shape_why(T, dm, "the bidirectional picture"))
+        self.beat_plays("stale", plays, run_time=1.15, subject=picture, why=self.bidir_why())
         # the picture makes room for the verdicts: the same picture, its rows flatter
         hm, labels_, title, table, bar = self.bi_compact
         self.play(FadeOut(self.bi_slots), ReplacementTransform(self.bi_map, hm),
@@ -389,7 +404,7 @@ class KVCache(ClipScene):
                                 "beside it in the next beat: the half kept for it is that beat's"})
         self.beat("proof_causal", FadeIn(self.proof_causal_row, shift=GAP.small * UP), FadeOut(self.min_cell),
                   run_time=0.9,
-                  subject=VGroup(picture, self.proof_bi_row, self.proof_causal_row), why=shape_why(T, dm, "the bidirectional picture"))
+                  subject=VGroup(picture, self.proof_bi_row, self.proof_causal_row), why=self.bidir_why())
 
     # ------------------------------------------------------------------ the takeaway
     def closing_layout(self) -> None:

@@ -70,7 +70,7 @@ class ChangeTable(VGroup):
         T = len(staleness) + 1
         texts = [[numbers.measure(float(v)).text for v in s] for s in staleness]
         widest = max((label(t, size=size).width for col in texts for t in col), default=0.5)
-        cw = min(width / max(T - 1, 1), max(widest + 2 * GAP.small, 1.2 * cell_h))
+        cw = min(width / max(T - 1, 1), max(widest + 2 * GAP.small, cell_h))
         if cw < widest + GAP.tight:
             raise LayoutError(f"a table of {T - 1} columns of changes does not fit {width:.2f} units")
         self.cell_w, self.cell_h = cw, cell_h
