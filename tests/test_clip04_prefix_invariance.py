@@ -22,13 +22,14 @@ from mathcore import (
     load_config,
     prefix_defects,
     prefix_invariance_max_defect,
+    self_attention,
     self_attention_trace,
 )
 from mathcore.causal import SUM_ORDER_EXAMPLE, float_sum_orders, float_sum_partials
 from mathcore.causal_bits import differing_bits, float_bits, prefix_entry_pair, ulp_distance, worst_prefix_entry
 from scenes.audit.beats import DIMMED
 from scenes.audit.truth import claim_problems
-from scenes.clips.c04_prefix_invariance import PrefixInvariance, blas_marks_text, float_text
+from scenes.clips.c04_prefix_invariance import PrefixInvariance, blas_marks_text, cache_formula, float_text
 from scenes.clips.c04_widgets import FIELDS
 from scenes.figures import causal as fig
 from scenes.figures import designed_stills
@@ -105,8 +106,11 @@ def test_data_is_what_mathcore_computes_from_the_config():
     np.testing.assert_array_equal(d.A, tr.weights)
     np.testing.assert_array_equal(d.V, tr.V)
     np.testing.assert_allclose(d.A @ d.V, d.Y_full, atol=1e-12)  # A · V = Y, as drawn
-    assert d.cache_fixed == kv_cache_decode(li.X, li.Wq, li.Wk, li.Wv, kernel="fixed").max_defect == 0.0
-    assert d.cache_blas == kv_cache_decode(li.X, li.Wq, li.Wk, li.Wv, kernel="blas").max_defect > 0.0
+    for kernel, got in (("fixed", d.cache_fixed), ("blas", d.cache_blas)):  # the last step's own row
+        run_ = kv_cache_decode(li.X, li.Wq, li.Wk, li.Wv, kernel=kernel)
+        full = self_attention(li.X, li.Wq, li.Wk, li.Wv, causal=True, kernel=kernel)[0]
+        assert got == float(np.max(np.abs(run_.Y_cached[-1] - full[-1])))
+    assert d.cache_fixed == 0.0 and d.cache_blas > 0.0
 
 
 # ------------------------------------------------------------------ the two passes
@@ -321,14 +325,15 @@ def test_the_summation_trees_print_the_float_sums_of_both_orders(run):
 
 def test_inference_is_a_picture_a_cached_step_beside_the_recompute(run):
     """Issue 33: `inference` was a grey paragraph repeating the caption.  Now it is A · V = Y with A painted
-    by mathcore's causal weights on the deck's "weights" scale, V on "inputs", Y on "outputs"; the last row of
-    A and of Y outlined as the cached step; each kernel's verdict from ``kv_cache_decode``."""
+    by mathcore's causal weights on the deck's "weights" scale, V and Y on "outputs" (review 2026-12-06: V
+    was on "inputs", y_0 = v_0 in two colours); the last row of A and of Y outlined as the cached step; each
+    kernel's verdict that row's own difference from ``kv_cache_decode`` (see the next test)."""
     scene, res = run
     d = scene.data
     T, dm = d.Y_full.shape
     frame = scene.beat_frames["inference"]
     rec = _rec(res, "inference")
-    sc = {"A": scale("weights", scene.cfg), "V": scale("inputs", scene.cfg), "Y": scale("outputs", scene.cfg)}
+    sc = {"A": scale("weights", scene.cfg), "V": scale("outputs", scene.cfg), "Y": scale("outputs", scene.cfg)}
     for hm, vals, name in ((scene.inf_A, d.A, "A"), (scene.inf_V, d.V, "V"), (scene.inf_Y, d.Y_full, "Y")):
         np.testing.assert_array_equal(hm.values, vals)
         assert hm.color_scale.same_as(sc[name])
@@ -347,13 +352,59 @@ def test_inference_is_a_picture_a_cached_step_beside_the_recompute(run):
     li = lecture_inputs(T, dm, scene.cfg.seed)
     for v, kernel in ((scene.inf_fixed, "fixed"), (scene.inf_blas, "blas")):
         run_ = kv_cache_decode(li.X, li.Wq, li.Wk, li.Wv, kernel=kernel)
-        assert v.figure.text == fmt_measure(run_.max_defect) and v.passed == (run_.max_defect == 0.0)
+        full = self_attention(li.X, li.Wq, li.Wk, li.Wv, causal=True, kernel=kernel)[0]
+        own = float(np.max(np.abs(run_.Y_cached[-1] - full[-1])))
+        assert v.figure.text == fmt_measure(own) and v.passed == (own == 0.0)
         np.testing.assert_array_equal(run_.Y_cached[-1], run_.steps[-1].y)  # the cached step is the last row
     assert fmt_measure(d.cache_fixed) in _caption(scene, "inference").describe
     # no paragraph: no text of more than six words at this beat
     words = [it.text for it in rec.items if it.kind == "text" and not it.is_math and not it.header
              and it.opacity >= DIMMED]
     assert words and not [t for t in words if len(t.split()) > 6]
+
+
+def test_the_cached_steps_figures_belong_to_the_outlined_row(run):
+    """Review 2026-12-06 (04 `inference`): the BLAS ✗ ≈ 2.2 × 10⁻¹⁶ stood under the outline of row 5, "cached
+    step", but 2.2 × 10⁻¹⁶ is row 0's difference (max over every decoding step); row 5's own is 5.6 × 10⁻¹⁷.
+    Each verdict now prints the outlined row's own difference (cached decoding against a full recompute,
+    the same kernel), its formula names that row; and V and Y share one scale with a bar on screen, so
+    y_0 = v_0 reads as one row in one colour.  Main fails: its BLAS figure is the max over rows (row 0's),
+    which differs from the last row's here, and V is on the inputs scale with no bar."""
+    scene, res = run
+    d = scene.data
+    T, dm = d.Y_full.shape
+    li = lecture_inputs(T, dm, scene.cfg.seed)
+    run_ = kv_cache_decode(li.X, li.Wq, li.Wk, li.Wv, kernel="blas")
+    full = self_attention(li.X, li.Wq, li.Wk, li.Wv, causal=True, kernel="blas")[0]
+    per_row = np.max(np.abs(run_.Y_cached - full), axis=1)
+    assert per_row[-1] != per_row.max()  # the case: the shipped config's last row is not where the max is
+    assert scene.inf_blas.figure.text == fmt_measure(per_row[-1]) != fmt_measure(per_row.max())
+    assert scene.cached_rows[1].get_y() == pytest.approx(scene.inf_Y.cell(T - 1, 0).get_y(), abs=1e-6)
+    assert f"y_{T - 1}^" in cache_formula(T - 1)  # the verdicts' formula names the outlined row
+    np.testing.assert_array_equal(d.V[0], d.Y_full[0])  # y_0 = v_0 ...
+    assert scene.inf_V.color_scale.same_as(scene.inf_Y.color_scale)  # ... in one colour
+    assert scene.inf_bar.color_scale.same_as(scene.inf_Y.color_scale)
+    ids = _visible_ids(_rec(res, "inference"))
+    assert id(scene.inf_bar) in ids or any(id(m) in ids for m in scene.inf_bar.get_family())
+
+
+def test_the_plot_says_on_screen_what_a_diamond_on_the_floor_means(run):
+    """Review 2026-12-06 (04 beats 05/07): nothing on screen said a diamond on the floor means exactly 0 (only
+    the description did).  A key, a diamond and "= a difference of 0", stands under the lowest label at both
+    plot beats, and every fixed-order difference it stands for is 0 (mathcore's ``prefix_defects``).  Main
+    has no ``DefectPlot.key``."""
+    scene, res = run
+    d = scene.data
+    li = lecture_inputs(*d.Y_full.shape, scene.cfg.seed)
+    fixed = attention_fn(li.Wq, li.Wk, li.Wv, causal=True, kernel="fixed")
+    assert np.all(np.asarray(prefix_defects(fixed, li.X)) == 0.0)  # every fixed mark is a diamond: a 0
+    assert all(mk.exact for mk in scene.fixed_marks)
+    key = scene.defects.key
+    assert key[1].text.replace(" ", "") == "=adifferenceof0"
+    assert key.get_top()[1] <= min(t.get_bottom()[1] for t in scene.defects.tags.values()) + 1e-6
+    for beat in ("every_prefix", "blas"):
+        ids = _visible_ids(_rec(res, beat))
+        assert all(any(id(f) in ids for f in part.get_family()) for part in key), beat
 
 
 # ------------------------------------------------------------------ notation
@@ -397,8 +448,7 @@ def test_every_claim_is_computed_from_the_data_and_bound_to_a_visible_element(ru
         "blas_bits": [f"{ulp_distance(*prefix_entry_pair(blas, li.X, t, i, j))} unit in the last place",
                       f"{64 - differ} of 64 bits agree", f"the last {differ} are outlined"],
         "why": [repr(float_sum_orders()[0]), repr(float_sum_partials()[0]), repr(float_sum_partials()[1])],
-        "inference": [fmt_measure(kv_cache_decode(li.X, li.Wq, li.Wk, li.Wv, kernel="blas").max_defect),
-                      "last row of A and of Y"],
+        "inference": [fmt_measure(d.cache_blas), "last row of A and of Y"],
         "close": [f"{T} brackets", f"from 1 to {T}", fmt_measure(d.max_fixed)],
     }
     # the measured truths the sentences state

@@ -97,19 +97,91 @@ def test_the_cached_frame_holds_the_k_and_v_rows_not_the_outputs(final):
 
 
 def test_one_colour_scale_for_every_cell_of_the_clip(final):
-    """Issue 33: the deck's scales (one per quantity): K, V and every query on its "inputs" scale (X's
-    projections), every output, cached or bidirectional, on its "outputs" scale (main painted y_0 on ±3
-    here and on ±2 in clip 04)."""
+    """Issue 33: the deck's scales (one per quantity): K and every query on its "inputs" scale (X's
+    projections); V and every output, cached or bidirectional, on its "outputs" scale (main painted y_0 on ±3
+    here and on ±2 in clip 04; then V on ±3 beside y_0 = v_0 on ±2: see the test after this one)."""
     scene, _ = final
     cfg = scene.cfg
     ins, outs = deck_scale("inputs", cfg), deck_scale("outputs", cfg)
-    for hm in (scene.K_map, scene.V_map, scene.q_map):
+    for hm in (scene.K_map, scene.q_map):
         assert hm.color_scale is scene.in_scale
-    for hm in (scene.Y_map, scene.bi_map, scene.Y_close):
+    for hm in (scene.V_map, scene.Y_map, scene.bi_map, scene.Y_close):
         assert hm.color_scale is scene.out_scale
     assert scene.in_scale.same_as(ins) and scene.out_scale.same_as(outs)
     for q, sc in fig.kv_scales(scene.data, cfg).items():
-        assert sc.same_as(ins if q in ("K", "V", "Q") else outs), q
+        assert sc.same_as(ins if q in ("K", "Q") else outs), q
+
+
+def test_v0_and_y0_are_one_row_in_one_colour_under_the_bar_they_share(beats):
+    """Review 2026-12-06 (05, colour): causally y_0 = v_0 (the first token attends to itself alone), yet main
+    painted v_0 on the inputs' ±3 and y_0 on the outputs' ±2: the same numbers in two colours either side
+    of the weights, and no colour bar at all.  Now V and the outputs share the outputs scale, and its bar
+    stands beside them from the first beat: the pixels of v_0's cells and y_0's are the same colours.
+    Main fails the first assertion (V on the inputs scale) and has no ``board.bar``."""
+    scene, frames = beats
+    d = scene.data
+    np.testing.assert_array_equal(d.V[0], d.trace.Y_cached[0])  # what the sentence claims: y_0 is v_0
+    b = scene.board
+    assert scene.V_map.color_scale is scene.Y_map.color_scale is b.bar.color_scale
+    assert b.bar.color_scale.same_as(deck_scale("outputs", scene.cfg))
+    frame = frames["legend"]
+    for j in range(d.V.shape[1]):
+        pv = pixel(scene, frame, scene.V_map.cell(0, j).get_center())
+        py = pixel(scene, frame, scene.Y_map.cell(0, j).get_center())
+        assert np.abs(np.asarray(pv, int) - np.asarray(py, int)).max() <= 2, (j, pv, py)
+    rec = {r.key: r for r in scene.audit.records}
+    for key in ("setup", "legend", "equal"):  # the bar is on screen while V and the outputs are
+        assert any(r.quantity == "outputs" and r.what == "ColorBar" for r in rec[key].scales), key
+    assert any(r.quantity == "outputs" and r.what == "ColorBar" for r in rec["stale"].scales)  # and by the bidirectional outputs
+
+
+def test_every_step_computes_the_new_tokens_query_key_and_value(final):
+    """Review 2026-12-06 (05, beats 02–05): the note beside the query said "only the new query is computed",
+    step1 "only its own query is new", legend "only the newest row is computed"; but each step computes
+    q_m, k_m AND v_m from token m (``kv_cache_decode``) and reads k_n, v_n (n < m) from the cache.  This
+    computes that from mathcore, then holds the narration and the note to it: main's texts fail both."""
+    scene, _ = final
+    cfg = scene.cfg
+    li = lecture_inputs(cfg.T, cfg.d, cfg.seed)
+    from mathcore.attention import matmul
+
+    steps = scene.data.trace.steps
+    for m, s in enumerate(steps):  # step m computes q_m, k_m and v_m from x_m ...
+        x = li.X[m:m + 1]
+        np.testing.assert_array_equal(s.q, matmul(x, li.Wq, "fixed")[0])
+        np.testing.assert_array_equal(s.K_cache[m], matmul(x, li.Wk, "fixed")[0])
+        np.testing.assert_array_equal(s.V_cache[m], matmul(x, li.Wv, "fixed")[0])
+        if m:  # ... and the rows before are the previous step's cache, read unchanged
+            np.testing.assert_array_equal(s.K_cache[:m], steps[m - 1].K_cache)
+            np.testing.assert_array_equal(s.V_cache[:m], steps[m - 1].V_cache)
+    says = {c.key: c.text for c in scene.captions}
+    for key in ("step0", "step1", "legend"):
+        assert all(w in says[key] for w in ("query", "key", "value", "computed")), key
+        assert "only" not in says[key], key
+    assert "read from the cache" in says["step1"] and "read from the cache" in says["legend"]
+    note = "".join(t.text for t in scene.board.q_note.get_family() if hasattr(t, "text"))
+    assert "only" not in note and "query" in note
+
+
+def test_the_table_of_changes_names_its_rows_and_its_quantity(beats):
+    """Review 2026-12-06 (05, beats 07–10): the table's rows had no names until the close and ‖Δy_n‖ was
+    named only in the verdict.  From ``bidir`` on, row n is named y_n beside its first cell (level with it),
+    and the corner says ‖Δy_n‖.  Main's table has no ``rows`` or ``corner``."""
+    scene, _ = beats
+    T = len(scene.data.trace.steps)
+    for t in (scene.bi_picture_in(scene.proof_top, scene.data.Y_bidir_full)[3], scene.table_close):
+        assert len(t.rows) == T - 1
+        for n, lab in enumerate(t.rows):
+            first = t.cells[n][n]  # column m = n + 1 is the first where y_n is a past row
+            assert abs(lab.get_y() - first.get_y()) < 0.08 and lab.get_right()[0] <= first.get_left()[0] + 1e-6
+            assert first.get_left()[0] - lab.get_right()[0] < 0.4
+        assert t.corner.get_top()[1] > t.cells[0][0].get_top()[1]  # over the first row, with the heads
+    rec = {r.key: r for r in scene.audit.records}
+    for key in ("bidir", "stale", "proof_bidir", "proof_causal"):  # on screen, at full strength, from bidir on
+        names_ = [it.name.strip("'") for it in rec[key].items if it.kind == "text" and it.opacity >= 0.99]
+        assert "norm(Delta y_n)" in names_, key
+        for n in range(T - 1):  # y_n beside the table's row, and beside the outputs once they arrive
+            assert names_.count(f"y_{n}") == (1 + (n == 0) if key == "bidir" else 2), (key, n)  # outputs: y_0 first
 
 
 def test_keys_values_and_the_query_wear_their_concept_colours(final):
@@ -283,3 +355,27 @@ def test_beats_whose_picture_says_more_than_the_narration_are_described(final):
     assert fmt_value(scene.data.trace.steps[0].weights[0], 2) in described["step0"]
     assert fmt_measure(scene.data.min_stale) in described["close"]
     assert all("{" not in s and "e-" not in s for s in described.values())
+
+
+# found by the random sweep (tests/test_config_matrix.py) on this branch: six tokens of six features whose
+# changes print as long as 0.0044 left the outputs map narrow, its title past the frame's left edge
+FOUND_NARROW_OUTPUTS_TITLE = {
+    "lecture.number": 73, "lecture.title": "noÖ ÄØe", "lecture.notebook": "3121 ", "lecture.seed": 4636,
+    "sizes.T": 6, "sizes.d": 6, "sizes.T_heatmap": 12, "sizes.n_trials": 178, "permutation.perm": [2, 4, 5, 0, 1, 3],
+    "sentences.a": "false ttfzm s verdict", "sentences.b": "s ttfzm verdict false", "positions.n_max": 23704,
+    "positions.train_length": 142, "positions.rope_base": 100.0, "positions.dilution_widths": [72],
+    "positions.dilution_t_max": 7461, "colors.weights": "magma", "colors.signed": "seismic", "colors.angles": "twilight",
+}
+
+
+def test_a_narrow_outputs_map_keeps_its_title_in_the_frame(tmp_path):
+    """The sweep's case: the title "bidirectional outputs" over a map narrower than it started at x −7.22,
+    past the safe area (−6.76); it now starts where the map's names do, and the beats hold (the table's
+    long figures excuse the half-empty check, by name)."""
+    from scenes.audit.beats import audit_clip
+    from scenes.render.matrix import write_config
+
+    cfg = load_config(write_config(FOUND_NARROW_OUTPUTS_TITLE, tmp_path / "found.toml"))
+    res = audit_clip(KVCache, cfg)
+    assert not res.problems, [str(p) for p in res.problems[:5]]
+    assert res.scene.bi_title.get_left()[0] >= res.scene.layout.content.left - 1e-6

@@ -46,6 +46,7 @@ from mathcore import (
     lecture_inputs,
     prefix_defects,
     prefix_invariance_max_defect,
+    self_attention,
     self_attention_trace,
 )
 from mathcore.causal import (
@@ -141,8 +142,8 @@ class PrefixInvarianceData:
     blas_ulps: int  # how many float64 steps apart the BLAS pair is
     A: np.ndarray  # (T, T) the causal weights of the full pass
     V: np.ndarray  # (T, d) its values
-    cache_fixed: float  # max over decoding steps of |cached − full recompute|, fixed order
-    cache_blas: float  # the same with the BLAS kernel
+    cache_fixed: float  # the cached step's row T−1: max over its features of |cached − full recompute|, fixed order
+    cache_blas: float  # the same with the BLAS kernel (the figure belongs to the outlined row, not to row 0)
 
 
 class PrefixInvariance(ClipScene):
@@ -171,8 +172,7 @@ class PrefixInvariance(ClipScene):
             cmap_signed=cfg.cmap_signed, entry=entry, fixed_values=fv, blas_values=bv,
             fixed_bits=np.array([float_bits(v) for v in fv]), blas_bits=np.array([float_bits(v) for v in bv]),
             blas_ulps=ulp_distance(*bv), A=tr.weights, V=tr.V,
-            cache_fixed=kv_cache_decode(li.X, li.Wq, li.Wk, li.Wv, kernel="fixed").max_defect,
-            cache_blas=kv_cache_decode(li.X, li.Wq, li.Wk, li.Wv, kernel="blas").max_defect,
+            cache_fixed=last_step_defect(li, "fixed"), cache_blas=last_step_defect(li, "blas"),
         )
 
     def scales(self) -> dict:
@@ -295,7 +295,7 @@ class PrefixInvariance(ClipScene):
         self.defects = DefectPlot([("fixed order", d.defects_fixed, FG, self.proof_fixed),
                                    ("BLAS matmul", d.defects_blas, HIGHLIGHT, self.proof_blas)],
                                   Region(C.left, C.right, C.bottom + GAP.tight, C.top), title,
-                                  math(f'"prefix length" {T_}', size=LABEL))
+                                  row(label("prefix length", size=LABEL), math(T_, size=LABEL), gap="small"))  # words sans
         self.plot = self.defects.plot
         self.fixed_marks, self.blas_marks = self.defects.marks["fixed order"], self.defects.marks["BLAS matmul"]
         self.key_fixed, self.key_blas = self.defects.tags["fixed order"], self.defects.tags["BLAS matmul"]
@@ -339,8 +339,8 @@ class PrefixInvariance(ClipScene):
         T, dm = d.Y_full.shape
         C = self.layout.content
         sc = self.scales()
-        self.inf_fixed = proof_line(cache_formula(), d.cache_fixed, size=HEADING, passed=d.cache_fixed == 0.0)
-        self.inf_blas = proof_line(cache_formula(), d.cache_blas, size=HEADING, passed=d.cache_blas == 0.0)
+        self.inf_fixed = proof_line(cache_formula(T - 1), d.cache_fixed, size=HEADING, passed=d.cache_fixed == 0.0)
+        self.inf_blas = proof_line(cache_formula(T - 1), d.cache_blas, size=HEADING, passed=d.cache_blas == 0.0)
         lines = row(column(label("fixed order", size=LABEL, color=DIM), self.inf_fixed, gap="tight"),
                     column(label("BLAS matmul", size=LABEL, color=DIM), self.inf_blas, gap="tight"),
                     gap="section", align="top")
@@ -354,15 +354,19 @@ class PrefixInvariance(ClipScene):
                                "highlight")
         tag_w = max(self.recompute_tag.width, self.cached_tag.width)
         names_h = math("A", size=HEADING).height + GAP.small
-        sym_w = math("=", size=HEADING).width + 2 * GAP.normal
-        c = min((top.height - names_h) / T, (top.width - 2 * sym_w - tag_w - GAP.wide) / (T + 2 * dm), 0.9)
+        sym_w = math("=", size=HEADING).width + 2 * GAP.small
+        bar_w = ColorBar(sc["Y_full"]).width + GAP.normal  # V's and Y's one bar, right of Y
+        c = min((top.height - names_h) / T, (top.width - 2 * sym_w - tag_w - GAP.normal - bar_w) / (T + 2 * dm), 0.9)
         self.inf_A = shows(Heatmap(d.A, sc["A"], c), "A")
         self.inf_V = shows(Heatmap(d.V, sc["V"], c), "V")
         self.inf_Y = shows(Heatmap(d.Y_full, sc["Y_full"], c), "Y_full")
         dot, eq = math("dot", size=HEADING), math("=", size=HEADING)
-        eqn = row(self.inf_A, dot, self.inf_V, eq, self.inf_Y, gap="normal")
-        total = eqn.width + GAP.wide + tag_w
+        eqn = row(self.inf_A, dot, self.inf_V, eq, self.inf_Y, gap="small")
+        total = eqn.width + bar_w + GAP.normal + tag_w
         eqn.move_to([top.center[0] - total / 2 + eqn.width / 2, top.top - names_h - T * c / 2, 0])
+        # V and Y on one scale (causally y_0 = v_0: one row, one colour either side of the product), one bar
+        self.inf_bar = ColorBar(sc["Y_full"], height=T * c * 0.8)
+        self.inf_bar.move_to([self.inf_Y.get_right()[0] + GAP.normal + self.inf_bar.width / 2, self.inf_Y.get_y(), 0])
         from manim import Rectangle
 
         # a thin frame keeps A's extent visible whatever the colormap (magma paints 0 nearly the background)
@@ -372,7 +376,7 @@ class PrefixInvariance(ClipScene):
                                   for n, m in (("A", self.inf_A), ("V", self.inf_V), ("Y", self.inf_Y))])
         self.inf_ops = VGroup(dot, eq)
         self.cached_rows = role(VGroup(frame_row(self.inf_A, T - 1), frame_row(self.inf_Y, T - 1)), "highlight")
-        x_tag = self.inf_Y.get_right()[0] + GAP.wide
+        x_tag = self.inf_bar.get_right()[0] + GAP.normal
         self.recompute_tag.move_to([x_tag + self.recompute_tag.width / 2, self.inf_Y.get_center()[1], 0])
         self.cached_tag.move_to([x_tag + self.cached_tag.width / 2, self.inf_Y.cell(T - 1, 0).get_center()[1], 0])
         # the whole product's words over its first rows, the step's level with its row
@@ -380,8 +384,8 @@ class PrefixInvariance(ClipScene):
         self.cached_tag.align_to(self.inf_Y, DOWN)
         if self.recompute_tag.get_bottom()[1] < self.cached_tag.get_top()[1] + GAP.small:  # few rows: stack them
             self.recompute_tag.next_to(self.cached_tag, UP, buff=GAP.normal)
-        self.inference = VGroup(self.recompute_tag, self.inf_names, eqn, self.inf_frame, self.cached_rows,
-                                self.cached_tag, lines)
+        self.inference = VGroup(self.recompute_tag, self.inf_names, eqn, self.inf_bar, self.inf_frame,
+                                self.cached_rows, self.cached_tag, lines)
 
     # ------------------------------------------------------------------ beats
     def body(self) -> None:
@@ -432,11 +436,11 @@ class PrefixInvariance(ClipScene):
                                 self.new_row, self.new_tag)
         p = self.plot
         self.plot_parts = VGroup(self.defects.title, p.axes, p.grid, p.x_tick_labels, p.y_tick_labels,
-                                 self.defects.x_title, self.fixed_marks, self.key_fixed)
+                                 self.defects.x_title, self.defects.key, self.fixed_marks, self.key_fixed)
         self.beat("every_prefix", Succession(  # one picture leaves before the next comes: never two at once
             FadeOut(self.stage_one, shift=GAP.normal * LEFT),
             AnimationGroup(FadeIn(self.defects.title), Create(p.axes), FadeIn(p.grid), FadeIn(p.x_tick_labels),
-                           FadeIn(p.y_tick_labels), FadeIn(self.defects.x_title),
+                           FadeIn(p.y_tick_labels), FadeIn(self.defects.x_title), FadeIn(self.defects.key),
                            LaggedStart(*[FadeIn(mk) for mk in self.fixed_marks], lag_ratio=0.15)),
             FadeIn(self.key_fixed, shift=GAP.small * LEFT)), run_time=2.0, subject=self.plot_parts, why=PLOT)
 
@@ -467,9 +471,10 @@ class PrefixInvariance(ClipScene):
                                                 FadeIn(self.trees.neq), lag_ratio=0.5), FadeIn(self.trees.orders)),
                   run_time=2.4, subject=self.why, why=TREES)
         # what it means for inference: a cached step is one row of the recompute
-        self.beat("inference", Succession(FadeOut(self.why), FadeIn(VGroup(self.recompute_tag, self.inf_names,
+        self.beat("inference" if d.cache_blas != 0.0 else "inference_same",
+                  Succession(FadeOut(self.why), FadeIn(VGroup(self.recompute_tag, self.inf_names,
                                                                            self.inf_A, self.inf_V, self.inf_Y,
-                                                                           self.inf_ops, self.inf_frame)),
+                                                                           self.inf_bar, self.inf_ops, self.inf_frame)),
                                           AnimationGroup(Create(self.cached_rows), FadeIn(self.cached_tag)),
                                           FadeIn(self.inf_lines, shift=GAP.small * UP)),
                   run_time=2.4, subject=self.inference, why=shape_why(T, dm, "the product A · V = Y"))
@@ -581,7 +586,15 @@ def entry_formula(i: int, j: int, t: int) -> str:
     return f"lr(|({prefix_row(str(i), t)})_{j} - (y_{i})_{j}|)"
 
 
-def cache_formula() -> str:
-    from scenes.figures.causal import Y_CACHED, Y_RECOMPUTE
+def cache_formula(last: int) -> str:
+    """The cached step's own difference: row ``last`` decoded with the cache against the same row of a full
+    recompute, its largest entry (the figure of the outlined row, not of the whole product)."""
+    return f'max lr(|y_{last}^"cached" - y_{last}^"full"|)'
 
-    return f"max_m lr(|{Y_CACHED[0]} - {Y_RECOMPUTE[0]}|)"
+
+def last_step_defect(li, kernel: str) -> float:
+    """The last decoding step's row (``kv_cache_decode``, kernel ``kernel``) against the same row of causal
+    attention recomputed over every token with that kernel: the largest absolute difference of its entries."""
+    tr = kv_cache_decode(li.X, li.Wq, li.Wk, li.Wv, kernel=kernel)
+    full = self_attention(li.X, li.Wq, li.Wk, li.Wv, causal=True, kernel=kernel)[0]
+    return float(np.max(np.abs(tr.Y_cached[-1] - full[-1])))

@@ -202,7 +202,8 @@ class DefectPlot(VGroup):
     zero, which a log axis has no place for, is a hollow diamond on the floor.  Each series is labelled on
     the data, right of the plot at the height of its largest value: its name over its verdict (the deck's
     ``proofs.verdict``, its measured maximum).  ``marks[name]`` are the marks (each with ``.value`` and
-    ``.exact``; ``marks[name].xs`` their x), ``tags[name]`` the labels (name and verdict)."""
+    ``.exact``; ``marks[name].xs`` their x), ``tags[name]`` the labels (name and verdict); ``key`` says on
+    the plot what a diamond on the floor means (a difference of 0), just under the lowest label (the zeros' series)."""
 
     def __init__(self, series: Sequence[tuple], region: Region, title: Mobject, x_title: Mobject, **kw):
         super().__init__(**kw)
@@ -222,7 +223,13 @@ class DefectPlot(VGroup):
             tag = VGroup(word, verdict).arrange(DOWN, buff=GAP.tight, aligned_edge=LEFT)
             self.tags[name] = tag
             tag_mobs.append(tag)
-        tag_w = max(t.width for t in tag_mobs) + GAP.normal
+        # the key to the diamonds, under the lowest label: what a mark on the floor means
+        from manim import Square
+
+        diamond = Square(side_length=0.16, stroke_color=FG, stroke_width=3, fill_opacity=0.0).rotate(np.pi / 4)
+        self.key = VGroup(diamond, label("= a difference of 0", size=SMALL, color=DIM))
+        self.key[1].next_to(diamond, RIGHT, buff=GAP.small)
+        tag_w = max(*(t.width for t in tag_mobs), self.key.width) + GAP.normal
         title_strip, rest = region.take_top(title.height, gap=GAP.normal)
         title_strip.place(title)
         probe = Plot((0.5, T + 0.5), (10.0 ** lo, 10.0 ** hi), width=2, height=2, y_log=True, x_ticks=[1],
@@ -268,7 +275,9 @@ class DefectPlot(VGroup):
                        self.plot.axes.get_top()[1], GAP.normal)
         for tag, y in zip(tag_mobs, ys):
             tag.move_to([right + tag.width / 2, y, 0])
-        self.add(title, self.plot, self.x_title)
+        low = min(t.get_bottom()[1] for t in tag_mobs)  # the key under the lowest label (the zeros' series)
+        self.key.move_to([right + self.key.width / 2, low - GAP.tight - self.key.height / 2, 0])
+        self.add(title, self.plot, self.x_title, self.key)
 
 
 class SumTrees(VGroup):

@@ -1,14 +1,17 @@
 """05 ``KVCache`` (§4, Q2): decoding token by token into empty cache slots: each step appends one key and
-one value to the K and V caches (side by side: the cache is the pair) and computes one new query and one
-new output row; a brace names what the cache holds, the K and V rows of the tokens before, and "new" the
+one value to the K and V caches (side by side: the cache is the pair): the new token's query, key and
+value are computed, the earlier keys and values read from the cache, and one new output row written; a
+frame names what the cache holds, the K and V rows of the tokens before, and "new" the
 row this step appended.  Then bidirectional attention, where appending a token moves every past output:
 the outputs recolour row by row while a staircase table beside them fills with how far each past row
-moved (labels on the data: rows are the outputs, columns the token appended).  Ends on the two results
+moved (labels on the data: each row y_n beside its first cell, columns the token appended, ‖Δy_n‖ at the
+corner).  Ends on the two results
 as verdicts: ✓ cached decoding equals a full recompute, exactly; ✗ bidirectionally the past rows move by
 at least the measured amount.
 
-The caches and the query are painted on the deck's "inputs" scale, the outputs on its "outputs" scale
-(``kit.scales``): the same colours as every other clip showing them.
+The K cache and the query are painted on the deck's "inputs" scale; the V cache and the outputs on its
+"outputs" scale (``kit.scales``; it holds V: causally y_0 = v_0, one row in one colour), whose colour bar
+stands beside them: the same colours as every other clip showing them.
 
 The picture description it shares with its still (scales, proofs) is in ``scenes/figures/causal.py``;
 the widgets only this clip draws are in ``c05_widgets.py``.
@@ -74,7 +77,7 @@ from scenes.kit.compose import GAP, column, row
 from scenes.kit.layout import Region, legible_scale
 from scenes.kit.numbers import measure
 from scenes.kit.proofs import Reveal, frame_row, hide, morph_cells, proof_line, row_names, row_parts, settle
-from scenes.kit.widgets import Heatmap
+from scenes.kit.widgets import ColorBar, Heatmap
 
 
 @dataclass(frozen=True)
@@ -105,6 +108,15 @@ def shape_why(T: int, d: int, what: str) -> dict | None:
                      "which leaves part of a 16:9 frame empty"}
 
 
+def filling_why(T: int, d: int) -> dict:
+    """The excuse from the half-empty check while the caches fill (the first two steps): the outlined empty
+    slots are the rows the next steps write, the picture of a cache still filling (and the shape's, if any)."""
+    why = dict(shape_why(T, d, "the decoding board") or {})
+    why["empty"] = ("the caches are still filling: their outlined empty slots are the rows the next steps write"
+                    + (f"; {why['empty']}" if "empty" in why else ""))
+    return why
+
+
 # why the first beat is excused from the half-empty and dashboard checks
 EMPTY_CACHE = {
     "empty": "the picture is the empty cache before decoding: its slots are the subject, and they fill from the "
@@ -114,7 +126,7 @@ EMPTY_CACHE = {
 
 
 class KVCache(ClipScene):
-    """05 · The KV cache: append one key and value per token, compute only the new query's row."""
+    """05 · The KV cache: each token computes its own q, k, v; the earlier k, v are read from the cache."""
 
     TIDY_PLAYS = True
     STAGED = True
@@ -214,20 +226,34 @@ class KVCache(ClipScene):
             st = np.array(d.Y_bidir_full, dtype=float)
             st[: m + 1] = d.Y_bidir[m]
             self.bi_stages.append(st)
-        (self.bi_map, self.bi_labels, self.bi_title, self.table) = self.bi_picture_in(C, self.bi_stages[0])
+        (self.bi_map, self.bi_labels, self.bi_title, self.table, self.bi_bar) = self.bi_picture_in(C, self.bi_stages[0])
         for i in range(1, T):
             for cell in self.bi_map.cells[i]:
                 cell.set_fill(opacity=0.0)
         self.bi_slots = row_slots(self.bi_map)
         # the table's empty frame: every cell's outline, shown before the numbers arrive
         self.table_frame = VGroup(*[c for col in self.table.cells for c in col])
-        self.bi_picture = VGroup(self.bi_map, self.bi_labels, self.bi_slots, self.bi_title, self.table)
+        self.bi_picture = VGroup(self.bi_map, self.bi_labels, self.bi_slots, self.bi_title, self.table, self.bi_bar)
         # the same picture with flatter rows, over the verdicts: what it becomes when they arrive
         self.bi_compact = self.bi_picture_in(self.proof_top, d.Y_bidir_full)
 
+    def bidir_why(self) -> dict | None:
+        """The excuse from the half-empty check for the bidirectional picture: its shape's (few tokens or a
+        narrow model), or, where a change prints six characters or more (0.0044), the table's: its columns
+        are as wide as its widest figure, and the outputs beside it get what width is left."""
+        d = self.data
+        T, dm = d.Y_bidir_full.shape
+        why = shape_why(T, dm, "the bidirectional picture")
+        widest = max((measure(float(v)).text for s in d.staleness for v in s), key=len)
+        if why is None and len(widest) >= 6:
+            why = {"empty": f"the table of changes prints figures as long as {widest}: its {T - 1} columns are "
+                            "as wide as that figure, and the outputs beside it keep the width that is left"}
+        return why
+
     def bi_picture_in(self, region: Region, values) -> tuple:
-        """The bidirectional outputs (``values``) with their row names and title, and the table of changes
-        beside them row for row, across the whole width of ``region``, its rows as tall as it allows."""
+        """The bidirectional outputs (``values``) with their row names and title, their colour bar (the
+        outputs scale, V's too), and the table of changes beside them row for row (its rows named y_n, its
+        corner ‖Δy_n‖), across the whole width of ``region``, its rows as tall as it allows."""
         d = self.data
         T = len(d.trace.steps)
         dm = d.Y_bidir_full.shape[1]
@@ -238,17 +264,23 @@ class KVCache(ClipScene):
         size = LABEL if ch >= 0.6 else SMALL  # the changes as large as their cells allow
         lab_w = math(f"y_{T - 1}", size=LABEL).width + GAP.normal
         widest = max(label(measure(float(v)).text, size=size).width for s in d.staleness for v in s)
-        tcw = max(widest + 2 * GAP.small, 1.2 * ch)
-        cw = min(DecodeBoard.MAX_CELL_W, (region.width - lab_w - GAP.wide - (T - 1) * tcw) / dm)
-        total = lab_w + dm * cw + GAP.wide + (T - 1) * tcw
+        tcw = max(widest + 2 * GAP.small, ch)  # square at most: the outputs keep the width
+        bar_w = ColorBar(self.out_scale, height=1.0, width=DecodeBoard.SCALE_BAR_W).width + GAP.small
+        cw = min(DecodeBoard.MAX_CELL_W, (region.width - 2 * lab_w - bar_w - GAP.wide - (T - 1) * tcw) / dm)
+        total = lab_w + dm * cw + bar_w + GAP.wide + lab_w + (T - 1) * tcw
         x0 = region.center[0] - total / 2
         rows_top = rows_region.top
         hm = Heatmap(values, self.out_scale, (cw, ch))
         hm.move_to([x0 + lab_w + dm * cw / 2, rows_top - T * ch / 2, 0])
         names_ = row_names(hm, "y")
         row_y = lambda n: rows_top - (n + 0.5) * ch  # noqa: E731
-        table = ChangeTable(d.staleness, row_y, ch, hm.get_right()[0] + GAP.wide, (T - 1) * tcw, size=size)
+        bar = ColorBar(self.out_scale, height=min(T * ch * 0.8, 3.0), width=DecodeBoard.SCALE_BAR_W)
+        bar.move_to([hm.get_right()[0] + GAP.small + bar.width / 2, hm.get_y(), 0])
+        table = ChangeTable(d.staleness, row_y, ch, hm.get_right()[0] + bar_w + GAP.wide + lab_w, (T - 1) * tcw,
+                            size=size)
         title.move_to([hm.get_x(), region.top - title.height / 2, 0])
+        if title.get_left()[0] < region.left:  # wider than a narrow map and its names: it starts where they do
+            title.align_to([region.left, 0, 0], LEFT)
         table.title.set_y(title.get_y())
         if title.get_right()[0] > table.title.get_left()[0] - GAP.normal:  # a narrow map: the title over its names too
             title.align_to(names_, LEFT)
@@ -257,7 +289,7 @@ class KVCache(ClipScene):
                            align=ORIGIN)
             words.move_to([hm.get_x(), 0, 0]).align_to(title, UP)
             title = words
-        return hm, names_, title, table
+        return hm, names_, title, table, bar
 
     def step_anims(self, m: int, first: bool = False) -> list:
         """Token m arrives: its k, v rows join the caches, q_m attends, y_m is written."""
@@ -293,7 +325,7 @@ class KVCache(ClipScene):
         self.make_mobjects()
         b = self.board
         T = len(self.data.trace.steps)
-        board = VGroup(b.heads, b.slots, b.q_slot, self.tokens)
+        board = VGroup(b.heads, b.slots, b.q_slot, b.q_note, b.bar, self.tokens)
 
         # the empty caches: one slot per token, filled as decoding goes
         self.caches = VGroup(self.K_map, b.k_labels, self.V_map, b.v_labels)
@@ -301,15 +333,16 @@ class KVCache(ClipScene):
         hide(self.caches, self.outputs)
         self.add(self.caches, self.outputs)
         self.beat("setup", FadeIn(b.heads), FadeIn(self.tokens),
-                  LaggedStart(*[Create(s) for s in b.slots], lag_ratio=0.02), Create(b.q_slot), run_time=1.2,
+                  LaggedStart(*[Create(s) for s in b.slots], lag_ratio=0.02), Create(b.q_slot), FadeIn(b.q_note),
+                  FadeIn(b.bar), run_time=1.2,
                   subject=board, why=EMPTY_CACHE)
         a = self.step_anims(0, first=True)
-        self.beat("step0", Succession(AnimationGroup(a[0], FadeIn(self.q_map), FadeIn(self.q_label), FadeIn(b.q_note)),
+        self.beat("step0", Succession(AnimationGroup(a[0], FadeIn(self.q_map), FadeIn(self.q_label)),
                                       a[1], a[2]), run_time=2.6, subject=VGroup(board, self.caches, self.outputs),
-                  why=shape_why(T, self.data.K.shape[1], "the decoding board"))
+                  why=filling_why(T, self.data.K.shape[1]))
         a = self.step_anims(1)
         self.beat("step1", Succession(*a), run_time=2.4, subject=VGroup(board, self.caches, self.outputs),
-                  why=shape_why(T, self.data.K.shape[1], "the decoding board"))
+                  why=filling_why(T, self.data.K.shape[1]))
         self.beat_plays("rest", [self.step_anims(m) for m in range(2, T)], run_time=1.3,
                         subject=VGroup(board, self.caches, self.outputs), why=shape_why(T, self.data.K.shape[1], "the decoding board"))
         self.beat("legend", Succession(FadeOut(self.tokens, run_time=0.4), FadeIn(b.tags, shift=GAP.tight * RIGHT)),
@@ -328,14 +361,15 @@ class KVCache(ClipScene):
         T = len(d.trace.steps)
         dm = d.Y_bidir_full.shape[1]
         out = VGroup(self.caches, self.outputs, self.weight_groups[-1], self.markers, b.tags, self.proof, b.heads,
-                     b.slots)
+                     b.slots, b.bar)
         self.play(FadeOut(out), run_time=0.8)
         first = VGroup(*self.bi_map.cells[0])
         self.add(self.bi_map)
         picture = self.bi_picture
         self.beat("bidir", FadeIn(self.bi_title), FadeIn(self.bi_slots), FadeIn(first), FadeIn(self.bi_labels[0]),
-                  FadeIn(self.table.title), FadeIn(self.table.heads), Create(self.table_frame), run_time=1.4,
-                  subject=picture, why=shape_why(T, dm, "the bidirectional picture"))
+                  FadeIn(self.table.title), FadeIn(self.table.heads), FadeIn(self.table.rows),
+                  FadeIn(self.table.corner), FadeIn(self.bi_bar), Create(self.table_frame), run_time=1.4,
+                  subject=picture, why=self.bidir_why())
         plays = []
         for m in range(1, T):
             moved = VGroup(*[frame_row(self.bi_map, n) for n in range(m)])
@@ -347,17 +381,17 @@ class KVCache(ClipScene):
             )])
         shows(self.bi_map, "Y_bidir_full")
         names(self.bi_title, "Y_bidir_full")
-        self.beat_plays("stale", plays, run_time=1.15, subject=picture, why=shape_why(T, dm, "the bidirectional picture"))
+        self.beat_plays("stale", plays, run_time=1.15, subject=picture, why=self.bidir_why())
         # the picture makes room for the verdicts: the same picture, its rows flatter
-        hm, labels_, title, table = self.bi_compact
+        hm, labels_, title, table, bar = self.bi_compact
         self.play(FadeOut(self.bi_slots), ReplacementTransform(self.bi_map, hm),
                   ReplacementTransform(self.bi_labels, labels_), ReplacementTransform(self.bi_title, title),
-                  ReplacementTransform(self.table, table), run_time=0.7)
-        self.bi_map, self.bi_labels, self.bi_title, self.table = hm, labels_, title, table
+                  ReplacementTransform(self.table, table), ReplacementTransform(self.bi_bar, bar), run_time=0.7)
+        self.bi_map, self.bi_labels, self.bi_title, self.table, self.bi_bar = hm, labels_, title, table, bar
         shows(self.bi_map, "Y_bidir_full")
         names(self.bi_title, "Y_bidir_full")
         self.table_frame = VGroup(*[c for col in self.table.cells for c in col])
-        picture = self.bi_picture = VGroup(self.bi_map, self.bi_labels, self.bi_title, self.table)
+        picture = self.bi_picture = VGroup(self.bi_map, self.bi_labels, self.bi_title, self.table, self.bi_bar)
         # the verdict's figure on the data: the cell it was read from, outlined
         shown = d.min_stale if d.min_stale > 0.0 else max(float(s.max()) for s in d.staleness)
         m_, n_ = next((m, n) for m, s in enumerate(d.staleness, start=1) for n, v in enumerate(s) if float(v) == shown)
@@ -370,7 +404,7 @@ class KVCache(ClipScene):
                                 "beside it in the next beat: the half kept for it is that beat's"})
         self.beat("proof_causal", FadeIn(self.proof_causal_row, shift=GAP.small * UP), FadeOut(self.min_cell),
                   run_time=0.9,
-                  subject=VGroup(picture, self.proof_bi_row, self.proof_causal_row), why=shape_why(T, dm, "the bidirectional picture"))
+                  subject=VGroup(picture, self.proof_bi_row, self.proof_causal_row), why=self.bidir_why())
 
     # ------------------------------------------------------------------ the takeaway
     def closing_layout(self) -> None:
@@ -427,9 +461,7 @@ class KVCache(ClipScene):
         row_y = lambda n: row0 - (n + 0.5) * r  # noqa: E731
         t_left = x_r + rw / 2 - (T - 1) * tcw
         self.table_close = ChangeTable(d.staleness, row_y, r, t_left, (T - 1) * tcw, size=size)
-        self.table_close_rows = VGroup(*[
-            math(f"y_{n}", size=LABEL, color=self.bi_labels[n].get_color()).next_to(
-                [t_left, row_y(n), 0], LEFT, buff=GAP.small) for n in range(T - 1)])
+        self.table_close_rows = self.table_close.rows  # its rows named on the table itself
         if side:
             y_blocks = row0 - T * r - g - block_h / 2
             self.cached_block.move_to([x_l, y_blocks, 0])
@@ -445,7 +477,7 @@ class KVCache(ClipScene):
 
     def closing_parts(self) -> list:
         return [VGroup(self.Y_close, self.Y_close_labels, self.Y_close_title), self.cached_block,
-                VGroup(self.table_close, self.table_close_rows), self.bidir_block]
+                self.table_close, self.bidir_block]
 
     def closing(self) -> None:
         """The takeaway brought forward under the last caption (the base's closing, with the shape's excuse)."""
@@ -467,7 +499,7 @@ class KVCache(ClipScene):
         leaves = [f for m in self.mobjects for f in m.get_family()
                   if id(f) not in keep and len(getattr(f, "points", ())) and not f.submobjects]
         self.closing_picture = self.closing_parts()
-        arrive = [FadeIn(m) for m in (self.closing_picture[0], self.cached_block, self.table_close_rows,
+        arrive = [FadeIn(m) for m in (self.closing_picture[0], self.cached_block,
                                       self.bidir_block)]
         return [Succession(FadeOut(Group(*leaves)),
                            AnimationGroup(ReplacementTransform(self.table, self.table_close), *arrive))]

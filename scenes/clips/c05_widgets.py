@@ -40,7 +40,7 @@ from scenes.kit.theme import (
     math,
     token_color,
 )
-from scenes.kit.widgets import Heatmap
+from scenes.kit.widgets import ColorBar, Heatmap
 
 
 def row_slots(hm: Heatmap, rows: Sequence[int] | None = None) -> VGroup:
@@ -58,7 +58,8 @@ class ChangeTable(VGroup):
     staircase table: row ``n`` is output ``y_n`` (placed level with ``row_y(n)``), column ``m`` the token
     appended, each cell printing ``‖Δy_n‖`` as the lecture prints a measurement (``0.24``, ``0.010``);
     cells with ``n ≥ m`` (no past row to move) stay empty.  Labels on the data: the columns are headed
-    ``x_m`` under the words "token appended", the rows are the outputs beside it.
+    ``x_m`` under the words "token appended", each row ``y_n`` beside its first cell (``rows``: the
+    staircase's edge), and the quantity ``‖Δy_n‖`` stands at the corner, over ``y_0`` (``corner``).
 
     ``cells[m-1][n]`` and ``numbers[m-1][n]`` are column ``m``'s cell and figure; ``heads[m-1]`` its head;
     ``values`` the staircase as an array (``nan`` where empty)."""
@@ -69,7 +70,7 @@ class ChangeTable(VGroup):
         T = len(staleness) + 1
         texts = [[numbers.measure(float(v)).text for v in s] for s in staleness]
         widest = max((label(t, size=size).width for col in texts for t in col), default=0.5)
-        cw = min(width / max(T - 1, 1), max(widest + 2 * GAP.small, 1.2 * cell_h))
+        cw = min(width / max(T - 1, 1), max(widest + 2 * GAP.small, cell_h))
         if cw < widest + GAP.tight:
             raise LayoutError(f"a table of {T - 1} columns of changes does not fit {width:.2f} units")
         self.cell_w, self.cell_h = cw, cell_h
@@ -95,9 +96,18 @@ class ChangeTable(VGroup):
         for h in self.heads:  # one baseline
             h.shift((base - h.get_bottom()[1]) * UP)
         self.title = label("token appended", size=SMALL, color=DIM).next_to(self.heads, UP, buff=GAP.tight)
+        if self.title.get_right()[0] > left + (T - 1) * cw:  # wider than the table (few tokens): it ends with it
+            self.title.align_to([left + (T - 1) * cw, 0, 0], RIGHT)
+        # labels on the data: each row named by the output it measures, y_n, left of the cells; the
+        # quantity, ‖Δy_n‖, at the corner over those names, level with the heads
+        self.rows = VGroup(*[math(f"y_{n}", size=LABEL, color=token_color(n)).next_to(
+            [left + n * cw, row_y(n), 0], LEFT, buff=GAP.small) for n in range(T - 1)])  # beside its first cell
+        self.corner = math("norm(Delta y_n)", size=LABEL)
+        self.corner.next_to([left, 0, 0], LEFT, buff=GAP.small).set_y(self.heads[0].get_y())
+        self.corner.shift((base - self.corner.get_bottom()[1]) * UP)
         vals.flags.writeable = False
         self.values = vals
-        self.add(self.heads, self.title, *self.cells, *self.numbers)
+        self.add(self.heads, self.title, self.rows, self.corner, *self.cells, *self.numbers)
 
 
 class DecodeBoard(VGroup):
@@ -111,15 +121,18 @@ class DecodeBoard(VGroup):
     ``y_m`` is written once, at its step.
 
     Concept colours: the K cache and its rows ``k_n`` in ``KEY``, the V cache and ``v_n`` in ``VALUE``,
-    the query ``q_m`` in ``QUERY``; cells by the deck's scales: the caches and the query on
-    ``in_scale`` (the "inputs" quantity: X and its projections), the outputs on ``out_scale``.
+    the query ``q_m`` in ``QUERY``; cells by the deck's scales: the K cache and the query on ``in_scale``
+    (the "inputs" quantity), the V cache and the outputs on ``out_scale`` (the "outputs" quantity, which
+    holds V: causally ``y_0 = v_0``, the same numbers in the same colours), whose colour bar ``bar`` stands
+    right of the outputs.
     ``K_map``, ``V_map``, ``Y_map`` show the last step's caches and every output; ``weights[m]`` are step
     ``m``'s numbers and bars (bar ``n`` level with cache row ``n``); ``top_strip`` the strip of the query row
     (later the verdict); ``brace`` the "cached" frame and ``cache_rows`` the rows it holds."""
 
     MAX_CELL_W, MAX_CELL_H = 1.5, 1.3  # cache and output cells, at most (few tokens: taller rows)
     BAR_LEN = 1.2  # a weight of 1 as a bar, where the cells have room
-    MIN_BAR_LEN = 0.8  # ... shortened down to this to keep the cells at least COMFORT_CELL_W wide
+    MIN_BAR_LEN = 0.6  # ... shortened down to this to keep the cells at least COMFORT_CELL_W wide
+    SCALE_BAR_W = 0.16  # the colour bar of V and the outputs (its ticks beside it)
     COMFORT_CELL_W = 0.36
 
     def __init__(self, steps, Y, in_scale: ColorScale, out_scale: ColorScale, region: Region, **kw):
@@ -137,7 +150,8 @@ class DecodeBoard(VGroup):
         chip_w = max(n.width for n in chip_names) + 2 * GAP.small
         tag_w = max(*(t.width for t in self.tag_words), chip_w, label("tokens", size=LABEL).width) + GAP.small
         gap = GAP.normal
-        fixed = 3 * lab_w + num_w + GAP.tight + tag_w + 4 * gap  # all but the bars and the cells
+        bar_w = ColorBar(out_scale, height=1.0, width=self.SCALE_BAR_W).width  # the one bar of V and the outputs, right of the outputs
+        fixed = 3 * lab_w + num_w + GAP.tight + tag_w + 4 * gap + GAP.small + bar_w  # all but the bars and the cells
         # the bars give up to BAR_LEN - MIN_BAR_LEN before the cells go under their comfortable width
         short = 3 * dm * self.COMFORT_CELL_W - (rest.width - fixed - self.BAR_LEN)
         self.bar_len = float(np.clip(self.BAR_LEN - short, self.MIN_BAR_LEN, self.BAR_LEN))
@@ -166,9 +180,12 @@ class DecodeBoard(VGroup):
             hm = Heatmap(values, scale, (cw, ch))
             return hm.move_to([xs[key] + lab_w + dm * cw / 2, rows_top - T * ch / 2, 0])
 
-        self.K_map, self.V_map = block(K, "K", in_scale), block(V, "V", in_scale)
+        self.K_map, self.V_map = block(K, "K", in_scale), block(V, "V", out_scale)
         self.Y_map = block(Y, "Y", out_scale)
         self.slots = VGroup(*[row_slots(hm) for hm in (self.K_map, self.V_map, self.Y_map)])
+        # V and the outputs on one scale (causally y_0 is v_0: one row, one colour), its bar beside the outputs
+        self.bar = ColorBar(out_scale, height=min(T * ch * 0.8, 3.0), width=self.SCALE_BAR_W)
+        self.bar.move_to([self.Y_map.get_right()[0] + GAP.small + bar_w / 2, rows_top - T * ch / 2, 0])
         self.k_labels = role(row_names(self.K_map, "k", colors=lambda i: KEY), "key")
         self.v_labels = role(row_names(self.V_map, "v", colors=lambda i: VALUE), "value")
         self.y_labels = row_names(self.Y_map, "y")
@@ -187,7 +204,7 @@ class DecodeBoard(VGroup):
         q_y = rest.top - drop - q_row_h / 2
         self.q_map = Heatmap(steps[0].q[None, :], in_scale, (cw, q_row_h)).move_to([self.K_map.get_center()[0], q_y, 0])
         self.q_slot = Rectangle(width=dm * cw, height=q_row_h, stroke_color=DIM, stroke_width=1.5).move_to(self.q_map)
-        self.q_note = fit_label("only the new query is computed", xs["W"] + w_col - self.q_map.get_right()[0]
+        self.q_note = fit_label("the new token's query", xs["W"] + w_col - self.q_map.get_right()[0]
                                 - GAP.normal, size=SMALL, color=DIM, max_lines=2)
         self.q_note.next_to(self.q_map, RIGHT, buff=GAP.normal)
         self.q_labels = [role(math(f"q_{s.t}", size=LABEL, color=QUERY), "query").next_to(self.q_map, LEFT,

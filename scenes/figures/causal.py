@@ -165,9 +165,10 @@ def masked_softmax(data, cfg) -> FigureStill:
 # ====================================================================== 04
 def prefix_scales(data, cfg) -> dict[str, ColorScale]:
     """Clip 04's scales, the deck's (``kit.scales``): the full and the prefix outputs on the "outputs" scale;
-    the weights and values of the inference picture on the "weights" and "inputs" scales."""
+    the inference picture's weights on the "weights" scale and its values V on the "outputs" scale (which holds
+    V: causally y₀ = v₀, one row in one colour either side of A · V = Y)."""
     outs = scales.scale("outputs", cfg)
-    return {"Y_full": outs, "Y_prefix": outs, "A": scales.scale("weights", cfg), "V": scales.scale("inputs", cfg)}
+    return {"Y_full": outs, "Y_prefix": outs, "A": scales.scale("weights", cfg), "V": outs}
 
 
 def prefix_proofs(data) -> tuple[Proof, Proof]:
@@ -225,11 +226,11 @@ def prefix_rows(data, cfg) -> FigureStill:
 
 # ====================================================================== 05
 def kv_scales(data, cfg) -> dict[str, ColorScale]:
-    """Clip 05's scales, the deck's (``kit.scales``): the caches and every query on the "inputs" scale (X and
-    its projections), the cached outputs and every bidirectional output on the "outputs" scale, as every
-    clip paints them."""
+    """Clip 05's scales, the deck's (``kit.scales``): the K cache and every query on the "inputs" scale (X and
+    its projections); the V cache, the cached outputs and every bidirectional output on the "outputs" scale
+    (which holds V: causally y₀ = v₀, one row in one colour either side), as every clip paints them."""
     ins, outs = scales.scale("inputs", cfg), scales.scale("outputs", cfg)
-    return {"K": ins, "V": ins, "Q": ins, "trace.Y_cached": outs, "Y_bidir_full": outs}
+    return {"K": ins, "V": outs, "Q": ins, "trace.Y_cached": outs, "Y_bidir_full": outs}
 
 
 def kv_proofs(data) -> tuple[Proof, Proof, Proof]:
@@ -275,8 +276,8 @@ def cache(data, cfg) -> FigureStill:
                  title="bidirectional: every past output moves", legend="above")
     cached, bidir, causal = kv_proofs(data)
     return FigureStill(
-        "cache", "The KV cache: keep K and V, compute one new query",
-        {"K": rows(data.K, "K", "k", "K cache", "key"), "V": rows(data.V, "V", "v", "V cache", "value", bar="input"),
+        "cache", "The KV cache: keep past K and V, compute the new token's q, k and v",
+        {"K": rows(data.K, "K", "k", "K cache", "key", bar="input"), "V": rows(data.V, "V", "v", "V cache", "value"),
          "Y": rows(data.trace.Y_cached, "trace.Y_cached", "y", "outputs", None, bar="output"), "S": status,
          "B": chart},
         mosaic="KVYS;BBBB", size=(7.0, 6.4), width_ratios=(1.0, 1.0, 1.25, 1.1), height_ratios=(1.0, 1.0),

@@ -35,7 +35,8 @@ QUANTITIES: dict[str, str] = {
     "weights": "attention weights A in [0, 1] (and P's 0s and 1s: rows that pick one token each)",
     "inputs": "the lecture's token vectors X and their queries, keys and values (Q, K, V; the caches)",
     "outputs": "attention outputs Y of the lecture's tokens (self-attention, causal, decoded, with RoPE; and ΔY, what "
-               "sliding every RoPE position by s does to them: clip 11)",
+               "sliding every RoPE position by s does to them: clip 11), and the values V they average (y₀ = v₀ "
+               "causally: clips 04 and 05 draw V and Y on this one scale)",
     "scores": "attention scores Q Kᵀ / √d of the lecture's tokens (−∞ where masked)",
     "encodings": "positional encodings PE, in [−1, 1]",
     "angles": "RoPE angles m θᵢ mod 2π (a cyclic scale)",
@@ -102,7 +103,8 @@ ROPE_SHIFT = 3  # the shift of every position whose RoPE outputs the deck shows 
 @lru_cache(maxsize=16)
 def _lecture_values(T: int, d: int, seed: int, base: float = 10000.0) -> dict[str, list[np.ndarray]]:
     """What the deck computes from the lecture's inputs, by quantity: the inputs and their projections,
-    the outputs of self-attention and of causal attention (and of bidirectional attention over every
+    the outputs of self-attention and of causal attention (with the values V they average: clips 04 and 05
+    draw V and Y on one scale; and of bidirectional attention over every
     prefix, which a decoder without the mask would recompute: clip 05; and of RoPE self-attention, V left
     alone and V rotated, at positions 0 to T−1 and ``ROPE_SHIFT`` later, and their difference ΔY), and every
     finite score.  The inputs
@@ -117,6 +119,8 @@ def _lecture_values(T: int, d: int, seed: int, base: float = 10000.0) -> dict[st
         tr = self_attention_trace(inp.X, inp.Wq, inp.Wk, inp.Wv, causal=causal)
         out["inputs"] += [tr.Q, tr.K, tr.V]
         out["outputs"].append(tr.output)
+        if causal:  # the values the outputs average (causally y₀ is v₀ itself: one row, one colour; clips 04, 05)
+            out["outputs"].append(tr.V)
         s = np.asarray(tr.scaled, dtype=float)
         out["scores"].append(s[np.isfinite(s)])
     from mathcore.causal import prefix_outputs
