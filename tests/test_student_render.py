@@ -14,7 +14,6 @@ gives the error card.  The command: bad input is one line and exit 2; the clips 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
