@@ -250,10 +250,18 @@ def test_every_clip_in_the_catalog_has_its_narration_when_its_scene_exists():
         lines = narration(c)
         assert {"title", "close"} <= set(lines), c.name
         tables = {"say", "describe"}  # the spoken form of a caption, and the beats' audio descriptions
-        assert all(isinstance(v, str) and v.strip() for k, v in lines.items() if k not in tables), c.name
+        fails = {"student_fail", "student_fail_say"}  # a student's failing variants (kit.student) and their voice
+        assert all(isinstance(v, str) and v.strip() for k, v in lines.items() if k not in tables | fails), c.name
         for t in tables & set(lines):
-            assert isinstance(lines[t], dict) and set(lines[t]) <= set(lines) - tables, (c.name, t)
+            assert isinstance(lines[t], dict) and set(lines[t]) <= set(lines) - tables - fails, (c.name, t)
             assert all(isinstance(v, str) and v.strip() for v in lines[t].values()), (c.name, t)
+        if "student_fail" in lines:  # each variant replaces a beat's caption, or is the error card's ("error")
+            fail = lines["student_fail"]
+            assert isinstance(fail, dict) and set(fail) <= set(lines) - tables - fails | {"error"}, c.name
+            assert all(isinstance(v, str) and v.strip() for v in fail.values()), c.name
+            assert set(lines.get("student_fail_say", {})) <= set(fail), c.name
+        else:
+            assert "student_fail_say" not in lines, c.name
 
 
 def test_missing_narration_is_one_clear_error():
