@@ -284,3 +284,19 @@ def test_a_data_grids_background_coloured_cells_hold_its_group_together():
     bridged = rec(parts, subject=frozenset({1}))
     bridged.cells = [(SAFE.left + 2.2, CONTENT_BOTTOM, SAFE.left + 3.3, TOP - 0.2)]  # the gap between 1 and 2
     assert "dashboard" not in kinds(staging_problems([bridged]))
+
+
+def test_a_subject_joined_to_a_grid_by_its_dark_cells_is_one_group():
+    """Clip 02 under a random config in CI: P X's chips and the arrow into A were one group and A another, because
+    the cells of A next to the arrow were near black in magma (background-coloured, so left out), and the larger
+    A was reported as bigger than the subject it is drawn with.  The dark cells join the grid to its arrow."""
+    chips = item((SAFE.left, CONTENT_BOTTOM, SAFE.left + 1.0, TOP - 0.2), mid=1)
+    grid = item((SAFE.left + 2.0, CONTENT_BOTTOM, SAFE.left + 7.0, TOP - 0.2), mid=2)  # 1.0 apart: two groups
+    apart = rec([chips, grid], subject=frozenset({1}))
+    assert "subject" in kinds(staging_problems([apart]))
+    joined = rec([chips, grid], subject=frozenset({1}))
+    joined.cells = [(SAFE.left + 1.3, CONTENT_BOTTOM, SAFE.left + 2.0, TOP - 0.2)]  # A's dark first column
+    assert "subject" not in kinds(staging_problems([joined]))
+    alone = rec([chips], subject=frozenset({1}))  # a grid of dark cells alone, far off, is no group beside it
+    alone.cells = [(SAFE.right - 6.0, CONTENT_BOTTOM, SAFE.right, TOP - 0.2)]
+    assert "subject" not in kinds(staging_problems([alone]))

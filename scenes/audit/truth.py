@@ -131,6 +131,10 @@ def staging_problems(records: list[BeatRecord]) -> list[Problem]:
                 out.append(Problem(rec.key, kind, msg))
 
         full = [it for it in rec.items if not it.header and it.opacity >= FULL and not it.background]
+        # a data grid's cells coloured like the background hold its group together (a mask's black zeros in
+        # magma between its ones and its name; an arrow pointing at a weights map whose row is near black), as
+        # they fill it for the empty check
+        cells = [Item("graphic", "data cell", tuple(b), 1.0) for b in rec.cells]
         if rec.subject is None:
             report("subject", "the beat names no subject (beat(..., subject=...))")
         else:
@@ -138,9 +142,11 @@ def staging_problems(records: list[BeatRecord]) -> list[Problem]:
             if not mine:
                 report("subject", "the subject is not on screen at full strength")
             else:
-                groups = _groups(full)  # the subject's group is what it is drawn with (its labels, its axes)
+                groups = _groups(full + cells)  # the subject's group is what it is drawn with (labels, axes)
                 own = _footprint([it for g in groups if any(it.mid in rec.subject for it in g) for it in g])
-                others = [g for g in groups if not any(it.mid in rec.subject for it in g)]
+                real = {id(it) for it in full}  # a group of background-coloured cells alone is no group
+                others = [g for g in groups if not any(it.mid in rec.subject for it in g)
+                          and any(id(it) in real for it in g)]
                 if others:
                     big = max(others, key=_footprint)
                     if _footprint(big) > own * 1.05:
@@ -150,9 +156,6 @@ def staging_problems(records: list[BeatRecord]) -> list[Problem]:
         c = coverage(rec, rec.header_bottom - 0.15)
         if c < HALF_EMPTY:
             report("empty", f"the content area is {1 - c:.0%} empty (at most {1 - HALF_EMPTY:.0%})")
-        # a data grid's cells coloured like the background hold its group together (a mask's black zeros in
-        # magma between its ones and its name), as they fill it for the empty check
-        cells = [Item("graphic", "data cell", tuple(b), 1.0) for b in rec.cells]
         real = {id(it) for it in full}
         n = sum(1 for g in _groups(full + cells) if any(id(it) in real for it in g))
         if n > MAX_GROUPS:
