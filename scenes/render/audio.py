@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from scenes.narration import voice
+from scenes.narration import mastering, settings, voice
 from scenes.narration.voice import RATE, true_peak_envelope
 
 AAC_BITRATE = 160_000
@@ -172,7 +172,8 @@ def delivery_key(raw: np.ndarray) -> str:
     from .facts import library_versions
 
     h = hashlib.sha256(AUDIO_CACHE_FORMAT.encode())
-    for part in (";".join(library_versions()).encode(), Path(__file__).read_bytes(), Path(voice.__file__).read_bytes(),
+    for part in (";".join(library_versions()).encode(), Path(__file__).read_bytes(),
+                 *(Path(m.__file__).read_bytes() for m in (mastering, settings)),
                  str(RATE).encode(), np.ascontiguousarray(raw, dtype=np.float64).tobytes()):
         h.update(hashlib.sha256(part).digest())
     return h.hexdigest()[:40]
