@@ -284,8 +284,10 @@ COLOUR_WORDS: dict[str, dict] = {
     "grey": {"hue": None, "light": (0.3, 0.88)},
     "white": {"hue": None, "light": (0.85, 1.0)},
     "black": {"hue": None, "light": (0.0, 0.25)},
-    # a blue-grey (CSS slategray #708090: L 0.59, C 0.03, h 248), said of a shaded area, never of a line
-    "slate grey": {"hue": (200, 290), "chroma": (0.01, 0.08), "light": (0.4, 0.7), "area": True},
+    # a blue-grey (CSS slategray #708090: L 0.59, C 0.03, h 248), said of a shaded area, never of a line; down to
+    # L 0.35: an area is recorded layer by layer (13's chart area, UNSEEN at 0.3, is #3F4F5D, L 0.42, though
+    # drawn over a second layer it shows as #617A8D)
+    "slate grey": {"hue": (200, 290), "chroma": (0.01, 0.08), "light": (0.35, 0.7), "area": True},
 }
 COLOUR_WORDS["gray"] = COLOUR_WORDS["grey"]
 COLOUR_WORDS["slate gray"] = COLOUR_WORDS["slate grey"]
