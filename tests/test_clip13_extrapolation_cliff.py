@@ -369,3 +369,17 @@ def test_the_slow_pair_is_never_the_fast_pair():
 
     d = ExtrapolationCliff.build_data(dataclasses.replace(load_config(), train_length=2, rope_base=100.0))
     assert d.pairs[0] == 0 and d.pairs[1] != 0
+
+
+def test_every_colour_word_is_the_colour_drawn(final, corners):
+    """Review (issue 33): the lanes past L and the strip's unseen bars are drawn in the unseen ice blue at full
+    strength, yet the descriptions of `schemes`, `step` and `far` called them slate grey (the colour the
+    chart's faint unseen area takes on the background, where "slate grey" stays true).  The audit's colour-word
+    check finds none in the shipped config nor any corner; the old words fail it."""
+    scene, _ = final
+    for name, r in {"final": scene.audit, **corners}.items():
+        assert [str(p) for p in r.truth if p.kind == "colour word"] == [], name
+    words = {r.key: r.describe for r in scene.audit.records}
+    assert "pale blue" in words["schemes"] and "slate grey" not in words["schemes"]
+    assert "slate grey" in words["chart"]
+    assert {r.key: r.caption for r in scene.audit.records}["step"] == scene.caption("step")  # what it reads

@@ -1,6 +1,7 @@
 """The audit's truth checks (scenes/audit/truth.py), each shown to fail on a case made for it and to pass on
 its mended twin: claims bound to the picture, the beat's subject, half-empty frames, dashboards, the deck's
-colour scales, one meaning per colour, one verdict style; and code indexing as notebook notation."""
+colour scales, one meaning per colour, one verdict style, colour words true of the frame; and code indexing as
+notebook notation."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ import numpy as np
 import pytest
 
 from scenes.audit.beats import BeatRecord, ClaimRecord, Item, ScaleRecord, record_claims
-from scenes.audit.truth import (claim_problems, colour_problems, deck_scale_problems, scale_problems,
-                                staging_problems, verdict_problems)
+from scenes.audit.truth import (claim_problems, colour_problems, colour_word_problems, colour_words,
+                                deck_scale_problems, scale_problems, staging_problems, verdict_problems)
 from scenes.kit.theme import CONCEPT_COLORS, CONTENT_BOTTOM, FG
 from scenes.kit.layout import SAFE
 
@@ -76,6 +77,7 @@ def test_record_claims_binds_captions_and_descriptions_to_what_the_scene_shows()
     got = {c.name: c for c in record_claims(scene, "beat", "5 rows", "The square lights up.")}
     assert not got["n"].bound and got["n"].where == "caption"
     assert got["box"].bound and got["box"].visible is False  # bound to a square that is not on screen
+    assert id(off) in got["box"].mids  # what it names, for the colour-word check
     scene.caption_values = lambda: {"n": 5, "box": claim("square", on)}
     assert {c.name: c for c in record_claims(scene, "beat", "", "")}["box"].visible is True
     on.set_opacity(0.1)  # dimmed to the background: not shown
@@ -300,3 +302,121 @@ def test_a_subject_joined_to_a_grid_by_its_dark_cells_is_one_group():
     alone = rec([chips], subject=frozenset({1}))  # a grid of dark cells alone, far off, is no group beside it
     alone.cells = [(SAFE.right - 6.0, CONTENT_BOTTOM, SAFE.right, TOP - 0.2)]
     assert "subject" not in kinds(staging_problems([alone]))
+
+
+# ------------------------------------------------------------------ colour words
+def _hex(h):
+    return tuple(int(h[i:i + 2], 16) / 255 for i in (1, 3, 5))
+
+
+def worded(items, describe="", caption="", claims=(), scales=()):
+    r = rec(items, describe=describe, claims=claims, scales=scales)
+    r.caption = caption
+    return r
+
+
+def test_a_colour_the_description_names_must_be_drawn():
+    """02's running maximum is "a yellow staircase": a description naming yellow with nothing yellow drawn
+    fails; a yellow stroke (the staircase), a yellow text or a yellow fill passes; one below the dimmed
+    opacity does not count."""
+    grey_dots = item((0, 0, 1, 1), filled=False, stroke_rgb=_hex("#7D8590"), stroke_opacity=1.0)
+    said = "A yellow staircase traces the largest defect so far."
+    assert kinds(colour_word_problems([worded([grey_dots], said)])) == ["colour word"]
+    stair = item((0, 0, 1, 1), filled=False, stroke_rgb=_rgb("highlight"), stroke_opacity=1.0)
+    assert colour_word_problems([worded([grey_dots, stair], said)]) == []
+    assert colour_word_problems([worded([item((0, 0, 1, 1), "text", text="max", rgb=_rgb("value"))], said)]) == []
+    faded = item((0, 0, 1, 1), filled=False, stroke_rgb=_rgb("highlight"), stroke_opacity=0.2, opacity=0.2)
+    assert kinds(colour_word_problems([worded([faded], said)])) == ["colour word"]
+    # the caption is held to it too
+    assert kinds(colour_word_problems([worded([grey_dots], caption="The yellow dot is this P.")])) == ["colour word"]
+
+
+def test_pale_and_dark_are_told_apart():
+    """13's unseen ice blue (#B0E0FF) is a pale blue; the key's blue (#58A6FF) is not pale; a dark blue is
+    neither."""
+    unseen = item((0, 0, 1, 1), fill_rgb=_rgb("unseen"), fill_opacity=1.0)
+    key = item((0, 0, 1, 1), fill_rgb=_rgb("key"), fill_opacity=1.0)
+    navy = item((0, 0, 1, 1), fill_rgb=_hex("#1F3A8A"), fill_opacity=1.0)
+    for words in ("pale blue bars", "ice blue bars", "light blue bars"):
+        assert colour_word_problems([worded([unseen], words)]) == [], words
+        assert kinds(colour_word_problems([worded([key], words)])) == ["colour word"], words
+    assert colour_word_problems([worded([navy], "dark blue bars")]) == []
+    assert kinds(colour_word_problems([worded([unseen], "dark blue bars")])) == ["colour word"]
+    assert colour_word_problems([worded([key], "blue bars")]) == [] == colour_word_problems([worded([unseen],
+                                                                                                      "blue bars")])
+
+
+def test_slate_grey_is_a_filled_area_as_seen_on_the_background():
+    """13 said "slate grey" of bars drawn ice blue at full strength (false), and of the chart's area, drawn in
+    the same ice blue at 0.4 opacity: on the dark background that area *is* a slate grey (#617A8D).  Only a
+    filled area is slate grey: a stroke or a text in that colour is not."""
+    bars = item((0, 0, 1, 1), fill_rgb=_rgb("unseen"), fill_opacity=1.0)
+    said = "Bars of the strip are slate grey."
+    assert kinds(colour_word_problems([worded([bars], said)])) == ["colour word"]
+    for opacity in (0.3, 0.4, 0.5):  # 13's chart area: one layer at 0.3 as recorded, two as on screen
+        area = item((0, 0, 1, 1), fill_rgb=_rgb("unseen"), fill_opacity=opacity)
+        assert colour_word_problems([worded([bars, area], said)]) == [], opacity
+    night = item((0, 0, 1, 1), fill_rgb=_hex("#1C252E"), fill_opacity=1.0)  # a blue-grey nearly the background
+    assert kinds(colour_word_problems([worded([bars, night], said)])) == ["colour word"]
+    line = item((0, 0, 1, 1), filled=False, stroke_rgb=_hex("#708090"), stroke_opacity=1.0)
+    assert kinds(colour_word_problems([worded([line], said)])) == ["colour word"]
+    assert colour_word_problems([worded([item((0, 0, 1, 1), fill_rgb=_hex("#708090"), fill_opacity=1.0)],
+                                        said)]) == []
+
+
+def test_a_colour_in_a_bound_claim_is_the_colour_of_what_it_names():
+    """13's `schemes`: {pale} = claim("slate grey", the lanes past L), drawn ice blue; a slate grey area
+    elsewhere in the frame does not make it true of the lanes."""
+    lanes = item((0, 0, 1, 1), fill_rgb=_rgb("unseen"), fill_opacity=1.0, mid=5)
+    area = item((2, 0, 3, 1), fill_rgb=_hex("#708090"), fill_opacity=1.0, mid=6)
+    said = "Past L both lanes turn slate grey, never seen in training."
+    slate = ClaimRecord("pale", "describe", "slate grey", True, True, frozenset({5}))
+    problems = colour_word_problems([worded([lanes, area], said, claims=[slate])])
+    assert kinds(problems) == ["colour word"] and "pale blue" in str(problems[0])
+    pale = ClaimRecord("pale", "describe", "pale blue", True, True, frozenset({5}))
+    said = "Past L both lanes turn pale blue, never seen in training."
+    assert colour_word_problems([worded([lanes, area], said, claims=[pale])]) == []
+
+
+def test_a_colour_bars_end_colours_count_as_drawn():
+    """A colour bar running from one colour to another (09: "almost white on the bar"; 10: a log scale): its
+    ends, and a diverging scale's middle, are drawn colours."""
+    from scenes.kit import scales as kscales
+    from scenes.kit.theme import ColorScale
+
+    s = ColorScale("RdBu_r", -1.0, 1.0)
+    bar = ScaleRecord("outputs", kscales.signature(s), -1.0, 1.0, "ColorBar")
+    said = "Entries near 0 are almost white on the bar; the ends are red and blue."
+    assert colour_word_problems([worded([], said, scales=[bar])]) == []
+    assert kinds(colour_word_problems([worded([], said)])) == ["colour word"] * 3
+    grid = ScaleRecord("outputs", kscales.signature(s), -1.0, 1.0, "Heatmap")  # a grid's cells count as cells
+    assert len(colour_word_problems([worded([], said, scales=[grid])])) == 3
+
+
+def test_words_that_name_no_colour_are_skipped():
+    """Math, quotations, a name, a negation, idioms, and the lecturer's own words filled in (a sentence "the
+    orange cat") name no colour on screen."""
+    assert colour_words("the angle $theta_red$ and the word \"orange\" and “green”") == []
+    assert colour_words("the Red Queen") == [] and [p for p, _ in colour_words("Red bars. Then green.")] == [
+        "red", "green"]
+    assert colour_words("not red; a red herring; a black box") == []
+    token = ClaimRecord("worst_word", "describe", "orange", False)
+    said = "the largest gap at orange, 0.5"
+    assert colour_word_problems([worded([], said, claims=[token])], verbatim=("orange", "cat")) == []
+    assert kinds(colour_word_problems([worded([], said, claims=[token])])) == ["colour word"]
+    assert [p for p, _ in colour_words("a green check, pale blue, slate gray bars")] == [
+        "green", "pale blue", "slate gray"]
+
+
+def test_the_snapshot_records_what_the_colour_word_check_reads():
+    """A stroke's own opacity (a filled box's outline may be fainter than its fill) and a scale's colour bar."""
+    from manim import Square
+
+    from scenes.audit.beats import snapshot
+
+    box = Square(fill_color="#B0E0FF", fill_opacity=1.0, stroke_color="#F2C14E", stroke_opacity=0.25, stroke_width=4)
+    got = snapshot(SimpleNamespace(mobjects=[box], time=0.0), "beat").items[0]
+    assert got.fill_opacity == 1.0 and got.stroke_opacity == 0.25
+    # the yellow outline at a quarter strength is not "a yellow outline" (below the dimmed level)
+    assert kinds(colour_word_problems([worded([got], "A yellow outline around pale blue.")])) == ["colour word"]
+    assert colour_word_problems([worded([got], "A pale blue box.")]) == []

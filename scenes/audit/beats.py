@@ -47,6 +47,7 @@ from .records import (
     ScaleRecord,
     _inside,
     coverage,
+    lecturer_words,
 )
 
 
@@ -177,6 +178,7 @@ def snapshot(scene, key: str, subject: Mobject | None = None) -> BeatRecord:
                     stroke_half=sw * 0.005, background=background,
                     fill_rgb=_rgb(m.get_fill_color()) if filled else None, fill_opacity=fill_op if filled else 0.0,
                     z=len(seen), stroke_rgb=_rgb(m.get_stroke_color()) if stroked else None,
+                    stroke_opacity=stroke_op if stroked else 0.0,
                     mid=id(m), role=role, verdict=verdict, data=data,
                 )
             elif id(m) in seen:
@@ -231,12 +233,16 @@ def record_claims(scene, key: str, caption: str, describe: str) -> list[ClaimRec
     def visible(c: Claim) -> bool:
         return all(_on_screen(scene, m) for m in c.mobs)
 
+    def mids(c: Claim) -> frozenset:
+        return frozenset(id(f) for m in c.mobs for f in m.get_family())
+
     def from_template(template: str, where: str) -> None:
         names = [f for _, f, _, _ in string.Formatter().parse(template) if f]
         for name in dict.fromkeys(names):
             v = values.get(name)
             bound = isinstance(v, Claim)
-            out.append(ClaimRecord(name, where, str(v), bound, visible(v) if bound else None))
+            out.append(ClaimRecord(name, where, str(v), bound, visible(v) if bound else None,
+                                   mids(v) if bound else frozenset()))
 
     narration = getattr(scene, "_narration", {})
     if isinstance(narration.get(key), str):
@@ -247,7 +253,7 @@ def record_claims(scene, key: str, caption: str, describe: str) -> list[ClaimRec
     elif describe:
         d = scene.describe_default(key)
         if isinstance(d, Claim):
-            out.append(ClaimRecord("", "describe", str(d), True, visible(d)))
+            out.append(ClaimRecord("", "describe", str(d), True, visible(d), mids(d)))
     return out
 
 
@@ -289,13 +295,6 @@ def signature(record: BeatRecord) -> frozenset:
          r(it.rgb), r(it.fill_rgb), r(it.stroke_rgb))
         for it in record.items if not it.header and it.opacity > INVISIBLE
     )
-
-
-def lecturer_words(cfg) -> tuple[str, ...]:
-    """The texts a clip draws as the lecturer wrote them (the lecture's title, the notebook's name,
-    the words of the two sentences), longest first: the audit quotes them, it does not judge them."""
-    words = {cfg.title, cfg.notebook, *cfg.sentence_a.split(), *cfg.sentence_b.split()}
-    return tuple(sorted((w for w in words if w.strip()), key=lambda w: (-len(w), w)))
 
 
 def _unquoted(text: str, verbatim: tuple[str, ...]) -> str:

@@ -42,6 +42,7 @@ class Item:
     text: str = ""
     is_math: bool = False
     stroke_rgb: tuple | None = None
+    stroke_opacity: float = 0.0  # a visible stroke's opacity (a filled graphic's outline may be fainter than its fill)
     # for the claims, colour and staging checks: the mobject's id, the role an ancestor declared
     # (``binding.role``), whether it is part of a verdict (``proofs.verdict``) or of a widget coloured
     # by a data scale (a heatmap's cells, a colour bar's stripes)
@@ -68,6 +69,7 @@ class BeatRecord:
     claims: list = field(default_factory=list)  # ClaimRecord of every value the caption and description fill in
     scales: list = field(default_factory=list)  # ScaleRecord of every visible widget painted by a colour scale
     describe: str = ""  # the beat's audio description
+    caption: str = ""  # the beat's caption, its {braces} filled in
     # boxes of the visible cells of a data widget painted in a colour near the background (a weight of 0 in
     # inferno, a zero of a permutation matrix): invisible to the overlap checks, yet content a viewer reads
     cells: list = field(default_factory=list)
@@ -86,6 +88,7 @@ class ClaimRecord:
     text: str
     bound: bool
     visible: bool | None = None
+    mids: frozenset = frozenset()  # ids of the mobjects (and their families) a bound claim names
 
 
 @dataclass
@@ -116,6 +119,13 @@ class AuditResult:
     records: list[BeatRecord]
     problems: list[Problem] = field(default_factory=list)
     duration: float = 0.0
+
+
+def lecturer_words(cfg) -> tuple[str, ...]:
+    """The texts a clip draws as the lecturer wrote them (the lecture's title, the notebook's name,
+    the words of the two sentences), longest first: the audit quotes them, it does not judge them."""
+    words = {cfg.title, cfg.notebook, *cfg.sentence_a.split(), *cfg.sentence_b.split()}
+    return tuple(sorted((w for w in words if w.strip()), key=lambda w: (-len(w), w)))
 
 
 def _inside(point_xy: np.ndarray, box, grow: float) -> np.ndarray:

@@ -179,7 +179,7 @@ class ExtrapolationCliff(ClipScene):
             v.update(L=claim(v["L"], C.L_tick), L_last=claim(v["L_last"], C.L_tick), n_max=claim(v["n_max"], C.n_tick),
                      n_last=claim(v["n_last"], C.n_tick), x_max=claim(v["x_max"], *axis),
                      no_row=claim(v["no_row"], B.no_row), lanes=claim("two lanes", B.trained),
-                     pale=claim("slate grey", *[m for m in (B.untrained, B.unseen) if len(m.points)]),
+                     pale=claim("pale blue", *[m for m in (B.untrained, B.unseen) if len(m.points)]),
                      wall=claim("a red wall", B.wall), walker=claim("a yellow marker", self.walker),
                      wall_box=claim("framed in yellow", self.wall_box))
         elif phase == "pairs":

@@ -434,6 +434,7 @@ class ClipScene(Scene):
             rec.why = dict(why or {})
             rec.claims = record_claims(self, key, text, describe)
             rec.describe = describe
+            rec.caption = text
             self.audit_records.append(rec)
             hook = getattr(self, "beat_hook", None)
             if hook is not None:  # e.g. the audit drawing the frame at the end of the beat
