@@ -4,6 +4,8 @@ against rotations defined at any m); the still in the same scale and colours."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from frames import (
@@ -97,7 +99,9 @@ def test_the_wavelengths_are_plotted(final):
     # the training-length line sits at 4 096 on the log axis, in the seen colour, labelled L
     assert abs(scene.train_line.get_center()[1] - scene.plot.to_point(0, LLAMA2.train_length)[1]) < 1e-9
     assert scene.train_line.get_stroke_color().to_hex() == SEEN.to_hex()
-    assert scene.L_label.typst_code.strip("$ ") == f'"{LLAMA2.name}:" L = {count(LLAMA2.train_length).math}'
+    # its words in the sans, its maths in Typst: compared apart
+    assert [w.text for w in scene.L_label.words] == [f"{LLAMA2.name}:"]
+    assert [m.typst_code.strip("$ ") for m in scene.L_label.maths] == [f"L = {count(LLAMA2.train_length).math}"]
 
 
 def test_the_figures_on_screen_are_the_measured_ones_in_lecture_language(final):
@@ -227,8 +231,12 @@ def test_the_table_is_named_an_initialisation_never_a_trained_table(final):
     assert "trained parameter" not in said and "trained table" not in said
     corner = next(c.text for c in scene.captions if "N(0" in c.text)
     assert "initialises" in corner and "0.02²" in corner
-    assert scene.init_text.text == shown("values as GPT-2 initialises them: N(0, 0.02²)")
-    assert id(scene.init_text) in {it.mid for it in next(r for r in scene.audit.records if r.key == "corner").items}
+    # the corner's note says what the values are: the words in the sans, the distribution in math
+    assert [w.text for w in scene.init_text.words] == [shown("as GPT-2 initialises it:")]
+    assert [m.typst_code.strip("$ ") for m in scene.init_text.maths] == [f"N(0, {LEARNED_STD:g}^2)"]
+    assert not any("trained" in getattr(f, "text", "") for m in (scene.gpt, scene.summary) for f in m.get_family())
+    corner_items = {it.mid for it in next(r for r in scene.audit.records if r.key == "corner").items}
+    assert all(id(p) in corner_items for p in scene.init_text.pieces)
 
 
 def test_the_slow_pairs_are_counted_per_model_from_its_own_base_and_train_length(final):
@@ -336,3 +344,57 @@ def test_the_band_and_the_close_name_their_model(final):
         assert text.replace("\n", " ").startswith(f"{name}: {d.slow_of(k)} of {d.n_pairs} never complete")
     close = next(c.text for c in scene.captions if "lecture 6" in c.text)
     assert close.startswith("LLaMA-2's pair"), close
+
+
+def test_the_tables_edges_are_named_row_0_and_row_1023(final):
+    """Review (issue 33): the table's shape must be honest, 1024 rows: its top edge is named "row 0" and its
+    bottom edge "row 1023" beside the drawn table, large at its first beats and small at the close (the old
+    table named neither edge)."""
+    scene, _ = final
+    recs = {r.key: r for r in scene.audit.records}
+    for table, rows, beats in ((scene.view.image, scene.view.row_labels, ("table", "corner", "cap")),
+                               (scene.thumb.image, scene.thumb_rows, ("close",))):
+        top, bottom = rows
+        assert (top.text, bottom.text) == ("row0", shown(f"row {count(GPT2.n_max - 1).text}")) == ("row0", "row1023")
+        assert abs(top.get_top()[1] - table.get_top()[1]) < 1e-6
+        assert abs(bottom.get_bottom()[1] - table.get_bottom()[1]) < 1e-6
+        assert top.get_right()[0] < table.get_left()[0] and bottom.get_right()[0] < table.get_left()[0]
+        for key in beats:
+            items = {it.mid: it for it in recs[key].items}
+            assert all(id(t) in items and items[id(t)].opacity > 0.9 for t in rows), key
+    # the drawn rows stand for all 1024: every 32nd row drawn, the last drawn row within the last stretch
+    d = scene.data
+    step = d.sample_rows[1] - d.sample_rows[0]
+    assert d.sample_rows[0] == 0 and d.sample_rows[-1] + step == GPT2.n_max
+    # the table is large: at its first beat it spans most of the content's height
+    assert scene.view.image.height >= 0.7 * scene.layout.content.height
+
+
+def test_labels_set_their_words_in_the_sans_and_only_the_maths_in_typst(final):
+    """Review (issue 33): words written inside Typst math came out in the serif math font ("pair" i,
+    "LLaMA-2:" L = 4096, "pair" 63 "at" m = 8192).  Every such label is now a worded line: sans words, and
+    Typst only for the maths."""
+    scene, _ = final
+    for line in (scene.chart.x_label, *scene.chart.L_labels, scene.slow_where, scene.init_text, scene.slow_words.line):
+        assert line.words and line.maths
+        assert not any('"' in m.typst_code for m in line.maths), line.source
+    texts = [f.typst_code for m in (scene.gpt, scene.llama_heads, scene.chart, scene.summary)
+             for f in m.get_family() if hasattr(f, "typst_code")]
+    words = re.compile(r'(?<![_^])"[^"]*"')  # a quoted word set in the math (a quoted script, n_"max", is notation)
+    assert not any(words.search(t) for t in texts), [t for t in texts if words.search(t)]
+
+
+def test_the_close_names_the_position_past_training_as_twice_its_length(final):
+    """The close's LLaMA-2 line reads "pair 63 at m = 2L = 8192": the position named by what it is, twice
+    LLaMA-2's train length (the old line said only m = 8192, LLaMA-3's L, right after LLaMA-3's beat)."""
+    scene, _ = final
+    d = scene.data
+    assert d.slow_position == 2 * LLAMA2.train_length == 8192
+    where = scene.slow_where
+    assert [w.text for w in where.words] == [shown(f"pair {d.slow_index} at")]
+    assert [m.typst_code.strip("$ ") for m in where.maths] == [f"m = 2 L = {count(d.slow_position).math}"]
+    # the close's verdict is the deck's worded verdict: the mark, sans words, the measured figure in math
+    v = scene.slow_words
+    assert v._verdict and v.passed is False and [w.text for w in v.line.words] == [shown("seen in training:")]
+    assert v.value.typst_code.strip("$ ") == f"m theta_({d.slow_index}) = {d.slow_angle:.2f} > {d.slow_arc:.2f}"
+    assert v.check.get_right()[0] < v.line.get_left()[0]

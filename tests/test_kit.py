@@ -517,3 +517,57 @@ def test_a_removed_font_configuration_is_written_again_by_the_next_process(tmp_p
                          env=env, capture_output=True, text=True, cwd=REPO_ROOT, timeout=120)
     assert out.returncode == 0 and out.stdout.strip() == str(conf)
     assert conf.is_file() and "/etc/fonts/fonts.conf" in conf.read_text() and str(conf) not in conf.read_text()
+
+
+# ------------------------------------------------------------------------------ words and math on one line
+def test_a_worded_line_sets_its_words_in_the_sans_and_its_maths_in_typst():
+    """Review (issue 33): verdict lines and labels wrote their words inside Typst math (``"pair" 63 "at" m``),
+    so the words came out in the serif math font.  ``worded_line`` sets the words as the theme's sans ``Text``
+    and only the ``$…$`` pieces as Typst math, on one baseline, in reading order."""
+    from manim import MathTypst, Text
+
+    from scenes.kit.proofs import line_baseline, worded_line
+    from scenes.kit.theme import SANS
+
+    line = worded_line("pair 63 at $m = 2 L = 8192$, past $L$")
+    assert [type(p) for p in line.pieces] == [Text, MathTypst, Text, MathTypst]
+    assert [w.text for w in line.words] == ["pair63at", ",past"]  # Text.text drops plain spaces
+    assert all(w.font == SANS for w in line.words)
+    assert [m.typst_code.strip("$ ") for m in line.maths] == ["m = 2 L = 8192", "L"]
+    assert not any('"' in m.typst_code for m in line.maths)  # no words smuggled into the math
+    xs = [p.get_left()[0] for p in line.pieces]
+    assert xs == sorted(xs) and all(a.get_right()[0] < b.get_left()[0] + 1e-6 for a, b in zip(line.pieces,
+                                                                                                line.pieces[1:]))
+    base = line_baseline(line.pieces[0])
+    assert all(abs(line_baseline(p) - base) < 0.02 for p in line.pieces)
+    assert line.source == "pair 63 at $m = 2 L = 8192$, past $L$"
+
+
+def test_a_worded_verdict_keeps_its_words_sans_and_its_figure_math():
+    from manim import MathTypst, Text
+
+    from scenes.kit.numbers import Figure
+    from scenes.kit.proofs import worded_verdict
+
+    v = worded_verdict("every $m > 172$ has a twin at $d = 256$:", Figure(0.66, "66 %", "66 %"), passed=False)
+    assert v._verdict and v.figure.text == "66 %" and v.formula.startswith("every")
+    assert [type(p) for p in v.line.pieces] == [Text, MathTypst, Text, MathTypst, Text, MathTypst]
+    assert v.line.words[-1].text == ":"
+    assert v.value is v.line.pieces[-1] and v.value.typst_code.strip("$ ") == "66 %"
+    assert v.check.get_right()[0] < v.line.get_left()[0]  # the mark first, then the words and the figure
+    w = worded_verdict("$max |Delta|$", 0.0, passed=True)
+    assert w.figure.exact and any(getattr(p, "text", "") == "exact" for p in w.value.get_family())
+
+
+@pytest.mark.parametrize("passed", [True, False])
+def test_a_worded_verdicts_mark_follows_pass_or_fail(passed):
+    from scenes.kit.proofs import worded_verdict
+    from scenes.kit.theme import FAILED, VERIFIED
+
+    v = worded_verdict("the angle there", 0.95, passed=passed)
+    assert v.passed is passed
+    want = VERIFIED if passed else FAILED
+    assert v.check.get_stroke_color().to_hex() == want.to_hex()
+    assert v.check._role == ("verified" if passed else "failed")
+    # the words are never painted in the verdict's colour: the mark alone says pass or fail
+    assert all(w.get_fill_color().to_hex() != want.to_hex() for w in v.line.words)

@@ -65,7 +65,7 @@ from scenes.kit import (
 )
 from scenes.kit.binding import claim
 from scenes.kit.numbers import Figure, count, measure
-from scenes.kit.proofs import verdict
+from scenes.kit.proofs import worded_line, worded_verdict
 
 
 def and_list(items: list[str]) -> str:
@@ -232,14 +232,23 @@ class PositionalDilution(ClipScene):
             columns=claim("grey columns", *[TL.lanes[k].columns for k in shared] or [TL.lanes[0].clear]),
             n_found=claim(values["n_found"], *[F.onset_labels[k] for k in found] or axis),
             verdict=claim(f"{len(found)} of {len(d.widths)} widths with an m*" if not shared else
-                          f"{share_text(d.shares[shared[-1]].share)} of the positions past m* with a twin at d = "
-                          f"{d.widths[shared[-1]]}", self.verdict),
+                          self.verdict_words(shared[-1]), self.verdict),
         )
         if wide is not None:
             values.update(wide=claim(str(d.widths[wide]), tags[wide]),
                           wide_share=claim(share_text(d.shares[wide].share), TL.share_labels[wide]),
+                          only=claim("" if d.shares[wide].after == d.shares[wide].checked else "only ", self.verdict),
                           wide_onset=claim(count(d.onsets[wide].t).text, F.onset_labels[wide]))
         return values
+
+    def verdict_words(self, k: int) -> str:
+        """The close's verdict as the description reads it: "every position past m* has a twin" checked against
+        the measured share at width ``k`` (a cross unless all do)."""
+        a, w = self.data.shares[k], self.data.widths[k]
+        pct = share_text(a.share)
+        if a.after == a.checked:
+            return f"a green check: every position past m* = {count(a.onset.t).text} has a twin at d = {w}, {pct}"
+        return f"a red cross: not every position past m* = {count(a.onset.t).text} has a twin at d = {w}, only {pct}"
 
     # -- which words are true for these numbers
     def variant(self, key: str) -> str:
@@ -278,7 +287,7 @@ class PositionalDilution(ClipScene):
         self.formula = math(f"c({N.position.math}) = cos({N.encoding_matrix.math}_0, {N.encoding.math}), "
                             f"quad {base_relation(d.base)}")
         self.kind = label("sinusoidal encodings", size=SMALL, color=DIM)
-        self.rule = math(f"m^* = min{{m : c(n) >= c(m) \"for some\" n >= {d.factor:g} m}}")
+        self.rule = math(f"m^* = min{{m : exists n >= {d.factor:g} m, med c(n) >= c(m)}}")  # math only, no words
         strip, rest = self.layout.content.take_top(self.formula.height, gap=GAP.small)
         strip.place(self.formula, LEFT)
         self.kind.next_to(self.formula, RIGHT, buff=GAP.normal).align_to(self.formula, DOWN)
@@ -295,7 +304,7 @@ class PositionalDilution(ClipScene):
         lane_est = LANE * (rest.height - 1.0) / len(d.widths)
         right = right_column(onsets, pcts, lane_est)
         self.figure = P = DilutionPanels(rest, d.t, d.cos, d.widths, d.onsets, self.colors, order,
-                                         x_label=math(f'"position" {N.position.math}', size=SMALL), right_width=right,
+                                         x_label=worded_line(f"position ${N.position.math}$", size=SMALL), right_width=right,
                                          solo_region=solo_region)
         self.panels, self.curves, self.stack = P.panels, P.curves, P.stack
         self.width_labels, self.onset_values, self.markers = P.width_labels, P.onset_labels, P.markers
@@ -306,7 +315,7 @@ class PositionalDilution(ClipScene):
         n = len(d.widths)
         shared = [k for k in found if d.shares[k].checked]
         # the first curve's swing over its last half, printed over the box that frames it
-        self.swing_label = math(f'"span" {measure(d.swing(order[0])).math}', size=SMALL, color=FG)
+        self.swing_label = worded_line(f"span ${measure(d.swing(order[0])).math}$", size=SMALL, color=FG)
         self.swing_label.next_to(P.swing, UP, buff=GAP.hair).align_to(P.swing, RIGHT)
         ceiling = min(self.formula.get_bottom()[1], self.kind.get_bottom()[1]) - GAP.tight
         if self.swing_label.get_top()[1] > ceiling:  # no room over the box: on the formula's line, over its box
@@ -328,13 +337,15 @@ class PositionalDilution(ClipScene):
         if shared:  # the takeaway number: at the widest width with a share, how many positions past m* have a twin
             w = shared[-1]
             a = d.shares[w]
-            self.verdict = verdict(f'd = {d.widths[w]} ": share of" m > {count(a.onset.t).math} "with a twin"',
-                                   Figure(float(a.share), share_text(a.share), share_text(a.share)),
-                                   passed=a.share > 0.5)
+            # m* is only the first position with a twin: the verdict checks "every position past m* has one"
+            # against the measured share, ✓ only when all do (mathcore: after == checked)
+            self.verdict = worded_verdict(f"every $m > {count(a.onset.t).math}$ has a twin at $d = {d.widths[w]}$:",
+                                          Figure(float(a.share), share_text(a.share), share_text(a.share)),
+                                          passed=a.after == a.checked)
         else:
-                self.verdict = verdict(f'"widths with an" m^* "up to" {count(d.t[-1]).math}',
-                                   Figure(float(len(found)), f'{len(found)} "of" {n}', f"{len(found)} of {n}"),
-                                   passed=len(found) == n)
+            self.verdict = worded_verdict(f"widths with an $m^*$ up to ${count(d.t[-1]).math}$: ${len(found)}$ of ${n}$",
+                                          passed=len(found) == n)
+            self.verdict.figure = Figure(float(len(found)), f"{len(found)}", f"{len(found)} of {n}")
         self.verdict.move_to(self.top_strip.center).align_to(self.formula, LEFT)
         # each curve shows its row of cos and its width label names it; each onset's marks show m*, its label names it
         for k, o in enumerate(d.onsets):

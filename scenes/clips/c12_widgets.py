@@ -12,6 +12,7 @@ from manim import (
     UP,
     Circle,
     DashedLine,
+    ManimColor,
     Mobject,
     Rectangle,
     VGroup,
@@ -23,12 +24,16 @@ from scenes.kit.compose import GAP
 from scenes.kit.layout import SAFE, LayoutError, Region
 from scenes.kit.plots import MARK, STROKE, Plot, _decades, bar, vertical
 from scenes.kit.binding import role
+from scenes.kit.proofs import line_baseline, worded_line
 from scenes.kit.theme import DIM, FG, HIGHLIGHT, LABEL, SMALL, label, math
 
 MIN_PANEL = 0.62  # the shortest stacked panel that still prints its y ticks apart
 
 
 LANE = 0.85  # the share of its panel's height a lane of clip 12's close takes
+# the share of positions with a twin: one opaque grey, the same over every lane (the key's word "grey" in it),
+# never a white laid thin over the lane's colour (which came out a different grey, or pink, on each lane)
+TWIN_GREY = ManimColor("#A3A9B2")
 
 
 class PanelStack(VGroup):
@@ -238,7 +243,8 @@ class TwinLanes(VGroup):
             for a_, b_, s_ in zip(lo, hi, share):
                 xa, xb = p.to_point(a_, 0)[0], p.to_point(min(b_, M), 0)[0] if b_ <= M else xm
                 if s_ > 0:
-                    columns.add(bar(xa, max(xb, xa + 1e-3), y - lane_h / 2 + lane_h * s_ / 2, lane_h * s_, FG, 0.55))
+                    columns.add(bar(xa, max(xb, xa + 1e-3), y - lane_h / 2 + lane_h * s_ / 2, lane_h * s_, TWIN_GREY,
+                                    1.0))
             columns.values = np.asarray(share, dtype=float)
             frame = Rectangle(width=max(xm - x_edge, 1e-3), height=lane_h, stroke_color=DIM,
                               stroke_width=STROKE / 2).move_to([(x_edge + xm) / 2, y, 0]) if o.t is not None \
@@ -290,11 +296,12 @@ class TwinLanes(VGroup):
         # the key over the top lane: what the colour and the grey columns mean
         top = min(range(len(shares)), key=lambda k: -P.centres[k])
         y = P.centres[top] + lane_h / 2 + GAP.tight
-        self.key = VGroup(math('"colour: no twin"', size=SMALL, color=FG).move_to([x0, y, 0], aligned_edge=DOWN + LEFT))
+        self.key = VGroup(label("colour: no twin", size=SMALL, color=FG).move_to([x0, y, 0], aligned_edge=DOWN + LEFT))
         if any(a.onset.t is not None for a in shares):
             xm0 = P.panels[0].to_point(max(shares[0].horizon, 1), 0)[0]
-            grey = math('"grey: share with a twin"', size=SMALL, color=DIM).move_to(
+            grey = label("grey: share with a twin", size=SMALL, color=TWIN_GREY).move_to(
                 [xm0 - GAP.small, y, 0], aligned_edge=DOWN + RIGHT)
+            grey.shift((line_baseline(self.key[0]) - line_baseline(grey)) * UP)  # the two on one baseline
             if grey.get_left()[0] < self.key[0].get_right()[0] + GAP.normal:  # no room beside: above it
                 grey.move_to([x0, y + self.key[0].height + GAP.tight, 0], aligned_edge=DOWN + LEFT)
             self.key.add(grey)
@@ -302,10 +309,11 @@ class TwinLanes(VGroup):
         # box there, named once over the top lane
         M = shares[0].horizon
         xm = P.panels[0].to_point(max(M, 1), 0)[0]
-        words = math(f'"judged to" m = {numbers.count(M).math}', size=SMALL, color=DIM)
+        words = worded_line(f"judged to $m = {numbers.count(M).math}$", size=SMALL, color=DIM)
         words.move_to([xm - GAP.tight, self.key[0].get_y(), 0], aligned_edge=RIGHT)
+        words.shift((line_baseline(self.key[0]) - line_baseline(words)) * UP)  # on the key's baseline
         if len(self.key) > 1 and self.key[1].get_right()[0] > words.get_left()[0] - GAP.normal:
-            words.move_to([xm + GAP.tight, self.key[0].get_y(), 0], aligned_edge=LEFT)
+            words.shift((xm + GAP.tight - words.get_left()[0]) * RIGHT)
         if words.get_right()[0] > x_right + P.right_room - GAP.tight:  # no room there either: over the box
             words.move_to([(xm + x_right) / 2, self.key[0].get_y() + words.height + GAP.tight, 0])
         boxes = VGroup()

@@ -42,7 +42,7 @@ from mathcore.extrapolation import (
 )
 from mathcore.measure import rope_unseen_pairs
 from mathcore.positions import LEARNED_STD
-from scenes.clips.c14_widgets import TableView, WavelengthChart, capped_table
+from scenes.clips.c14_widgets import TableView, WavelengthChart, capped_table, edge_rows
 from scenes.figures.extrapolation import (
     base_colors,
     no_row_text,
@@ -74,7 +74,7 @@ from scenes.kit import (
 )
 from scenes.kit.binding import claim, role
 from scenes.kit.numbers import Figure
-from scenes.kit.proofs import verdict
+from scenes.kit.proofs import worded_line, worded_verdict
 from scenes.kit.compose import others
 from scenes.kit.motion import Dim
 from scenes.kit.theme import SEEN
@@ -215,11 +215,11 @@ class GPT2ToLLaMA(ClipScene):
         self.sample_text = label(f"left: every {ordinal(row_step)} row and {ordinal(col_step)} feature", size=SMALL,
                                  color=DIM)
         # what the values are: GPT-2's initialisation (mathcore draws N(0, 0.02²)), not its trained table
-        self.init_text = label(f"values as GPT-2 initialises them: N(0, {LEARNED_STD:g}²)", size=SMALL, color=DIM)
+        self.init_text = worded_line(f"as GPT-2 initialises it: $N(0, {LEARNED_STD:g}^2)$", size=SMALL, color=DIM)
         self.table_aspect = col_step / row_step  # so 1024 rows by 768 features keep their shape
         self.view = V = TableView(rest, d.sample, d.corner, self.scale, [self.zoom_text, self.init_text,
                                                                            self.params_text, self.sample_text],
-                                  aspect=self.table_aspect)
+                                  aspect=self.table_aspect, n_rows=g.n_max)
         self.image, self.zoom_map, self.colorbar, self.cap_line = V.image, V.zoom_map, V.colorbar, V.cap_line
         cap_strip.place(self.cap_text, LEFT)
         self.cap_text.align_to(self.image, LEFT)
@@ -229,7 +229,7 @@ class GPT2ToLLaMA(ClipScene):
         self.gpt = VGroup(head, V, V.zoom_map, V.colorbar, V.notes, V.corner, V.zoom_lines, V.cap_line, self.cap_text)
         # the table alone first, large, in the middle of the content: it moves aside for its corner
         self.table_shift = (region.center[0] - V.image.get_x()) * np.array([1.0, 0, 0])
-        self.table_core = VGroup(V.image, V.frame)
+        self.table_core = VGroup(V.image, V.frame, V.row_labels)
         self.shape_text = label(f"{count(g.n_max).text} rows by {g.d_model} features: every {ordinal(row_step)} row "
                                 f"and {ordinal(col_step)} feature drawn", size=SMALL, color=DIM)
         self.shape_text.move_to(self.cap_text).set_x(region.center[0])
@@ -256,7 +256,7 @@ class GPT2ToLLaMA(ClipScene):
         self.chart = W = WavelengthChart(rest, list(wls), d.wl_range, self.base_colors, tags,
                                          [m.train_length for m in models], [d.slow_of(k) for k in range(2)],
                                          self.band_texts, "positions per full turn",
-                                         math(f'"pair" {N.pair.math}', size=SMALL), self.start_period)
+                                         worded_line(f"pair ${N.pair.math}$", size=SMALL), self.start_period)
         self.plot, self.wl_curves, self.train_line, self.slow_band = W.plot, W.curves, W.train_line, W.band
         self.wl_tags, self.L_label, self.band_label = tags, W.L_label, W.band_label
         shows(W.curves[0], "wl_llama2")
@@ -266,13 +266,20 @@ class GPT2ToLLaMA(ClipScene):
 
         # ================= the takeaway: a last row, and a slow pair past training =================
         self.thumb = thumb = capped_table(d.sample, self.scale, region.height / 2, aspect=self.table_aspect)
-        left = column(label(g.name, size=HEADING, weight="BOLD"), thumb,
-                      label(f"{count(g.n_max).text} rows: positions 0 to {count(g.n_max - 1).text}", size=LABEL),
+        self.thumb_rows = edge_rows(thumb.image, g.n_max)  # the table's edges named, beside it
+        name = label(g.name, size=HEADING, weight="BOLD")
+        left = column(name, VGroup(self.thumb_rows, thumb),
+                      label(f"{count(g.n_max).text} rows, one per position", size=LABEL),
                       role(label(no_row_text(g.n_max), size=LABEL, color=FAILED), "failed"), gap="normal",
                       align=ORIGIN)
+        name.set_x(thumb.image.get_x())  # the name over the table itself
         shows(thumb.image, "sample")
         # RoPE past training: LLaMA-2's slowest pair at twice its train length, the arc training swept in the
         # seen colour, its hand beyond it (mathcore: an angle never seen)
+        # where: twice LLaMA-2's train length, named as such (``build_data``: slow_position = 2 L)
+        times = d.slow_position // l2.train_length
+        self.slow_where = worded_line(f"pair {d.slow_index} at $m = {times} L = {count(d.slow_position).math}$",
+                                      size=LABEL)
         self.closing_dial = dial = VectorDial(d.slow_angle, radius=thumb.image.height / 2.6, color=FG)
         self.slow_arc = role(Arc(radius=dial.radius, start_angle=0, angle=d.slow_arc, arc_center=dial.center,
                                  stroke_color=SEEN, stroke_width=6), "seen")
@@ -280,21 +287,23 @@ class GPT2ToLLaMA(ClipScene):
         i = d.slow_index
         rel = ">" if d.slow_unseen else "<="
         rel_t = ">" if d.slow_unseen else "≤"
-        self.slow_words = verdict("", Figure(d.slow_angle, f'm theta_({i}) = {d.slow_angle:.2f} {rel} {d.slow_arc:.2f}',
-                                             f"m·θ{i} = {d.slow_angle:.2f} {rel_t} {d.slow_arc:.2f}"),
-                                  passed=not d.slow_unseen)
+        self.slow_words = worded_verdict("seen in training:",
+                                         Figure(d.slow_angle, f'm theta_({i}) = {d.slow_angle:.2f} {rel} {d.slow_arc:.2f}',
+                                                f"m·θ{i} = {d.slow_angle:.2f} {rel_t} {d.slow_arc:.2f}"),
+                                         passed=not d.slow_unseen)
         self.arc_words = label(f"training swept 0 to {d.slow_arc:.2f} rad", size=SMALL, color=DIM)
         self.lecture6 = row(label("next:", size=LABEL, color=DIM),
                             label("lecture 6", size=LABEL, weight="BOLD"),
                             gap="small", align="baseline")
         right = column(label(l2.name, size=HEADING, weight="BOLD"), VGroup(dial, self.slow_arc),
-                       math(f'"pair" {d.slow_index} "at" m = {count(d.slow_position).math}', size=LABEL),
+                       self.slow_where, 
                        self.slow_words, self.arc_words, gap="small", align=ORIGIN)
-        self.summary = row(left, right, gap="section", align="top")
+        self.summary = row(left, right, gap="wide", align="top")
         self.layout.content.place(self.summary)
-        half = (max(left.width, right.width) + GAP.section) / 2  # two equal columns about the middle
-        left.set_x(self.layout.content.center[0] - half)
-        right.set_x(self.layout.content.center[0] + half)
+        half = (max(left.width, right.width) + GAP.section) / 2  # two equal columns about the middle, where they fit
+        if 2 * half + max(left.width, right.width) <= self.layout.content.width:
+            left.set_x(self.layout.content.center[0] - half)
+            right.set_x(self.layout.content.center[0] + half)
         self.lecture6.next_to(right, DOWN, buff=GAP.normal)
         self.summary.add(self.lecture6)
 
@@ -303,6 +312,7 @@ class GPT2ToLLaMA(ClipScene):
         V, W = self.view, self.chart
         self.table_core.shift(self.table_shift)  # the table alone first, in the middle
         self.beat("table", FadeIn(self.gpt_head), FadeIn(self.gpt_facts), FadeIn(V.image), Create(V.frame),
+                  FadeIn(V.row_labels),
                   FadeIn(self.shape_text), run_time=1.4, subject=VGroup(V.image, V.frame),
                   why=self.TRUE_SHAPE)
         self.beat("corner", Succession(self.table_core.animate.shift(-self.table_shift),

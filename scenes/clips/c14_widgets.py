@@ -12,21 +12,35 @@ from scenes.kit.binding import role
 from scenes.kit.compose import GAP, column
 from scenes.kit.layout import Region, background, place_annotations
 from scenes.kit.plots import MAX_CELL, STROKE, Plot, bar
-from scenes.kit.theme import DIM, FAILED, FG, HIGHLIGHT, SEEN, SMALL, UNSEEN, label, math
+from scenes.kit.proofs import worded_line
+from scenes.kit.theme import DIM, FAILED, FG, HIGHLIGHT, SEEN, SMALL, UNSEEN, label
 from scenes.kit.widgets import ColorBar, Heatmap
+
+
+def edge_rows(image: Mobject, n_rows: int) -> VGroup:
+    """"row 0" beside the top edge of ``image`` (a drawn table of ``n_rows`` rows) and "row n − 1" beside its
+    bottom edge, on its left: the table's true height named where it starts and ends."""
+    top = label("row 0", size=SMALL, color=DIM)
+    bottom = label(f"row {numbers.count(n_rows - 1).text}", size=SMALL, color=DIM)
+    top.next_to(image.get_corner(UP + LEFT), LEFT, buff=GAP.small).align_to(image, UP)
+    bottom.next_to(image.get_corner(DOWN + LEFT), LEFT, buff=GAP.small).align_to(image, DOWN)
+    return VGroup(top, bottom)
 
 
 class TableView(VGroup):
     """GPT-2's learned table in ``region`` (clip 14): every sampled row and feature as a cell
-    (``sample``, real entries), its last row capped by a rule in the wall's colour, and a corner
-    (``corner``) shown large beside it with the colour bar of ``scale``; under the corner, the
-    words in ``notes`` (one a line)."""
+    (``sample``, real entries) of a table ``n_rows`` tall, its edges named "row 0" and "row n_rows − 1"
+    (``row_labels``), its last row capped by a rule in the wall's colour, and a corner (``corner``) shown
+    large beside it with the colour bar of ``scale``; under the corner, the words in ``notes`` (one a line)."""
 
     def __init__(self, region: Region, sample: np.ndarray, corner: np.ndarray, scale, notes: Sequence[Mobject],
-                 aspect: float = 1.0):
+                 aspect: float = 1.0, n_rows: int | None = None):
         super().__init__()
         rows, cols = sample.shape
         region = region.inset(GAP.tight)  # the corner's frame and the cap line stay inside
+        n_rows = rows if n_rows is None else n_rows
+        gutter = label(f"row {numbers.count(n_rows - 1).text}", size=SMALL).width + GAP.small
+        region = Region(region.left + gutter, region.right, region.bottom, region.top, "table")  # the row names
         cell = region.height / rows
         # ``aspect``: a cell's width over its height, so the drawn table keeps the real one's shape
         self.image = Heatmap(sample, scale, cell_size=(cell * aspect, cell) if aspect != 1.0 else cell)
@@ -36,6 +50,7 @@ class TableView(VGroup):
                 sq.set_stroke(width=STROKE / 4)
         self.frame = Rectangle(width=self.image.width, height=self.image.height, stroke_color=DIM,
                                stroke_width=STROKE * 2 / 3).move_to(self.image)
+        self.row_labels = edge_rows(self.image, n_rows)
         yb = self.image.get_bottom()[1]
         self.cap_line = role(Line([self.image.get_left()[0] - GAP.hair, yb, 0],
                                   [self.image.get_right()[0] + GAP.hair, yb, 0], stroke_color=FAILED,
@@ -60,7 +75,7 @@ class TableView(VGroup):
                  stroke_width=STROKE / 2),
             Line(self.corner.get_corner(DOWN + RIGHT), self.zoom_map.get_corner(DOWN + LEFT), stroke_color=HIGHLIGHT,
                  stroke_width=STROKE / 2)), "highlight")
-        self.add(self.image, self.frame)
+        self.add(self.image, self.frame, self.row_labels)
 
 
 def capped_table(sample: np.ndarray, scale, height: float, aspect: float = 1.0) -> VGroup:
@@ -94,8 +109,8 @@ class WavelengthChart(VGroup):
         self.title = label(title, size=SMALL, color=FG)
         self.band_labels = [role(column(*[label(line, size=SMALL, color=UNSEEN) for line in t.split("\n")],
                                         gap="hair"), "unseen") for t in band_texts]
-        self.L_labels = [role(math(f'"{n.text}:" L = {numbers.count(L).math}' if hasattr(n, "text") else
-                                   f"L = {numbers.count(L).math}", size=SMALL, color=SEEN), "seen")
+        self.L_labels = [role(worded_line((f"{n.text}: " if hasattr(n, "text") else "")
+                                          + f"$L = {numbers.count(L).math}$", size=SMALL, color=SEEN), "seen")
                          for n, L in zip([m[0] for m in names], Ls)]
         lo, hi = (int(round(np.log10(v))) for v in y_range)
         y_ticks = [numbers.power(k).value for k in numbers.log_ticks(lo, hi, most=4)]

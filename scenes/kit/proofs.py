@@ -6,6 +6,8 @@
 * :func:`staircase_outline`: the outline of a square map's lower (or strictly upper) triangle;
 * :func:`proof_line`: a measured proof as ONE typeset line (``formula = figure``, an exact zero
   with its "exact" mark, rounding noise as ``≈ 2.2 × 10⁻¹⁶``), with a check mark when it passed;
+* :func:`worded_line` / :func:`worded_verdict`: words in the house sans and math in Typst on one
+  baseline (``"pair 63 at $m = 2 L = 8192$"``), and the deck's verdict built on such a line;
 * :class:`BitStrip` / :class:`BitPair`: the 64 bits of a float64, two of them compared bit for bit;
 * :class:`DefectPlot`: a defect per prefix length on a log axis, exact zeros on the floor, each
   series labelled on the data;
@@ -19,12 +21,15 @@ Like the rest of the kit they are typed over real arrays and keep what they draw
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 
 import numpy as np
 from manim import (
     LEFT,
     RIGHT,
+    UP,
     Animation,
     AnimationGroup,
     FadeIn,
@@ -40,7 +45,7 @@ from manim import (
 
 from . import numbers
 from .compose import GAP
-from .layout import FIT_XHEIGHT_PX, Region, legible_scale, min_xheight_px
+from .layout import FIT_XHEIGHT_PX, Region, baseline_y, legible_scale, min_xheight_px
 from .theme import (
     FAILED,
     FG,
@@ -49,6 +54,7 @@ from .theme import (
     VERIFIED,
     ColorScale,
     figure,
+    label,
     math,
     token_color,
 )
@@ -234,6 +240,118 @@ def proof_line(formula: str, value, size: float = LABEL, passed: bool | None = N
     line = figure(f, size=size, color=color, prefix=formula + " =")  # the kit sets "≈" alone for noise
     g = VGroup(line)
     g.value, g.check, g.formula, g.figure = line, VGroup(), formula, f
+    return g
+
+
+# ====================================================================== words and math on one line
+_MATH_PIECE = re.compile(r"\$([^$]*)\$")
+_CLINGS = tuple(",.:;)%!?")  # a word piece starting with one of these follows the piece before it, no space
+
+
+@lru_cache(maxsize=None)
+def _word_space(size: float) -> float:
+    """The gap a word space leaves between two words' ink in the house sans at ``size`` (units)."""
+    return float(label("x x", size=size).width - 2 * label("x", size=size).width)
+
+
+def line_baseline(m: Mobject) -> float:
+    """The y of ``m``'s baseline: a sans ``Text``'s (:func:`layout.baseline_y`), a Typst formula's (the median
+    bottom of its glyphs: most sit on the line, scripts and ``=`` do not), a group's first part's."""
+    if hasattr(m, "text") and not hasattr(m, "typst_code"):
+        return baseline_y(m)
+    if hasattr(m, "typst_code"):
+        glyphs = [g for g in m.submobjects if g.has_points() or g.submobjects] or [m]
+        return float(np.median([g.get_bottom()[1] for g in glyphs]))
+    if m.submobjects:
+        return line_baseline(m.submobjects[0])
+    return float(m.get_bottom()[1])
+
+
+def worded_line(*parts, size: float = LABEL, color=FG, math_color=None, weight: str = "NORMAL") -> VGroup:
+    """One line of sans words and Typst math, on one baseline: ``worded_line("pair 63 at $m = 2 L = 8192$")``.
+
+    In a string part, ``$…$`` is Typst math (:func:`theme.math`, ``math_color``, default ``color``) and the rest
+    words in the house sans (:func:`theme.label`); a mobject part (a typeset figure) is placed as it is.  Pieces
+    are a word space apart where the source has a space (or between parts), else they touch, and a word piece
+    starting with punctuation (``,.:;)%``) follows the piece before it.
+
+    ``.pieces`` all pieces in order, ``.words`` the sans ``Text`` pieces, ``.maths`` the math pieces, ``.source``
+    the line as written."""
+    pieces: list[Mobject] = []
+    spaced: list[bool] = []  # a word space before each piece
+    sources: list[str] = []
+    for part in parts:
+        pending = True  # between parts: a space
+        if isinstance(part, Mobject):
+            pieces.append(part)
+            spaced.append(True)
+            sources.append(getattr(part, "source", "") or "")
+            continue
+        text = str(part)
+        sources.append(text)
+        pos = 0
+        chunks = []
+        for m in _MATH_PIECE.finditer(text):
+            chunks += [("words", text[pos:m.start()]), ("math", m.group(1))]
+            pos = m.end()
+        chunks.append(("words", text[pos:]))
+        for kind, chunk in chunks:
+            if kind == "math":
+                if chunk.strip():
+                    pieces.append(math(chunk.strip(), size=size, color=math_color or color))
+                    spaced.append(pending)
+                    pending = False
+                continue
+            words = chunk.strip()
+            if not words:
+                pending = pending or bool(chunk)
+                continue
+            pieces.append(label(words, size=size, color=color, weight=weight))
+            spaced.append((pending or chunk[0].isspace()) and not words.startswith(_CLINGS))
+            pending = chunk[-1].isspace()
+    g = VGroup(*pieces)
+    space = _word_space(float(size))
+    x = 0.0
+    y0 = line_baseline(pieces[0]) if pieces else 0.0
+    for k, p in enumerate(pieces):
+        if k:
+            x += space if spaced[k] else space * 0.15
+        p.shift((x - p.get_left()[0]) * RIGHT + (y0 - line_baseline(p)) * UP)
+        x = p.get_right()[0]
+    g.pieces = pieces
+    g.words = [p for p in pieces if hasattr(p, "text") and not hasattr(p, "typst_code")]
+    g.maths = [p for p in pieces if hasattr(p, "typst_code")]
+    g.source = " ".join(sources)
+    return g
+
+
+def worded_verdict(words: str, value=None, passed: bool = True, size: float = LABEL, color=FG) -> VGroup:
+    """The deck's verdict on a worded line: a drawn ✓ (VERIFIED) or ✗ (FAILED), then ``words`` (sans words
+    with ``$…$`` math, :func:`worded_line`) and the measured figure ``value`` typeset as math
+    (:func:`theme.figure`: ``≈ 2.2 × 10⁻¹⁶`` for rounding noise, ``0`` with its "exact" mark), on one
+    baseline.  Without ``value`` the line itself carries the figure (give it in the words' math).
+
+    Like :func:`verdict`: ``.check`` the mark, ``.passed``, ``.value`` the typeset figure (its
+    ``.figure`` the ``numbers.Figure``; the line when there is no value), ``.figure``, ``.formula`` the
+    words as written, ``.line`` the worded line."""
+    from .binding import role
+
+    parts: list = [words]
+    fig = None
+    if value is not None:
+        f = value if isinstance(value, numbers.Figure) else numbers.measure(value)
+        fig = figure(f, size=size, color=color)
+        parts.append(fig)
+    line = worded_line(*parts, size=size, color=color)
+    k = size / LABEL * 0.32
+    mark = role(check_mark(k), "verified") if passed else role(cross_mark(k), "failed")
+    g = VGroup(mark, line).arrange(RIGHT, buff=GAP.small)
+    xh = label("x", size=size).height
+    mark.set_y(line_baseline(line) + xh / 2)  # on the middle of the words' x-height
+    g.value = fig if fig is not None else line
+    g.figure = fig.figure if fig is not None else None
+    g.check, g.line, g.formula, g.passed = mark, line, words, bool(passed)
+    g._verdict = True
     return g
 
 
