@@ -1,6 +1,6 @@
 """Text contrast at every beat (WCAG 2.1 SC 1.4.3, AA): the audit's check of what is behind each text.
 
-The audit (``scenes.audit.beats.snapshot``) records for each visible text its colour, opacity, size,
+The audit (``scenes.audit.recording.snapshot``) records for each visible text its colour, opacity, size,
 weight and drawing order, and for each filled shape its fill colour and opacity.  Here, for each
 text that is the subject or active (not dimmed into the background: opacity at least
 ``audit.DIMMED``; WCAG exempts inactive text), the backdrop is the frame's background with every

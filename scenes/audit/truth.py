@@ -1,5 +1,5 @@
 """Every sentence true and shown, every frame one subject: the audit's checks of what a beat *claims* against
-what it *shows*, beat by beat (``BeatRecord``, recorded by ``beats.snapshot``):
+what it *shows*, beat by beat (``BeatRecord``, recorded by ``recording.snapshot``):
 
 * ``claim``: every value the beat's caption or description fills in (``{braces}``) is on screen: a value
   the clip gave with the element that shows it (``binding.claim``) when that element is visible at the end

@@ -33,7 +33,7 @@ class Claim:
     """A value a sentence fills in (``{braces}`` in a caption or a description) together with the drawn
     element(s) that show it: ``claim("≈ 2.6 million", readout)``.  It formats as its value, so the
     narration files need not know; at every beat the audit checks that each claim the beat's caption or
-    description makes is visible on screen (``audit.beats.claim_problems``).  A value a clip provides as a
+    description makes is visible on screen (``audit.truth.claim_problems``).  A value a clip provides as a
     plain value is checked as text instead: its string must be on screen at that beat."""
 
     __slots__ = ("value", "mobs")
