@@ -445,3 +445,20 @@ def test_the_peak_weight_is_printed_on_its_cell_and_travels_with_it(final):
         assert cl < left and right < cr and cb < bottom and top < ct, key
         assert right - left <= 0.74 * (cr - cl) and top - bottom <= 0.74 * (ct - cb), key
         assert m.peak_text.get_fill_color().to_hex() == m.color_scale.text_color(float(np.max(d.A))).to_hex()
+
+
+def test_the_why_sums_fill_the_frame_when_values_are_short(corners):
+    """Looking at the frames under the T6_d2 corner: with d = 2 each value column is two cells, and the "why" sums
+    stood as two short lines with the lower part of the frame empty (0.49 of the content's height).  Now the cells of few value
+    dimensions grow taller in proportion, and the two lines span more than 0.55 of the content's height.  On the
+    old code they spanned 0.49, so this fails there."""
+    seen = 0
+    for name, res in corners.items():
+        scene = getattr(res, "scene", None)
+        if scene is None or scene.data.X.shape[1] > 2:
+            continue
+        top, bottom = scene.sums
+        span = top.get_top()[1] - bottom.get_bottom()[1]
+        assert span > 0.55 * scene.layout.content.height, (name, span / scene.layout.content.height)
+        seen += 1
+    assert seen

@@ -141,6 +141,7 @@ class PermutationEquivariance(ClipScene):
 
     TIDY_PLAYS = True  # whole widgets stay in the scene (bound to their data) while their parts animate
     SUM_TALL = 1.8  # at most how much taller than wide the cells of the "why" sums grow
+    SUM_DIMS = 4  # below this many value dimensions the cells may grow taller still, in proportion
     Y_WIDE = 2.2  # at most how much wider than tall Y's cells grow
     STAGED = True
 
@@ -406,7 +407,9 @@ class PermutationEquivariance(ClipScene):
         per_w = 2 * T * (SumLine.WIDE + SumLine.WEIGHT) / 2 + SumLine.WIDE
         g, cell = fit_cells(build, body, min(1.0, body.height / (2 * dm + 2)), per_w, 2 * dm)
         # the lines are as wide as the frame allows; their cells grow taller into the height left over
-        tall = min(self.SUM_TALL, 1.0 + (body.height - g.height) / (2 * dm * cell))
+        # few value dimensions make short columns: they may grow taller in proportion (a value column of d = 2
+        # cells as tall as one of 4), so two short lines do not leave half the frame empty
+        tall = min(self.SUM_TALL * max(1.0, self.SUM_DIMS / dm), 1.0 + (body.height - g.height) / (2 * dm * cell))
         wide = min(self.SUM_TALL, 1.0 + (body.width - g.width) / (per_w * cell))
         g = build(cell)
         if g.width > body.width:  # the weights' numbers set a floor under their cells: give back what they took
