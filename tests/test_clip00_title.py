@@ -310,3 +310,25 @@ def test_icons_are_one_description_drawn_by_two_back_ends():
             {to_hex(p.get_facecolor()) for p in ax.patches if p.get_facecolor()[3] > 0} | \
             {to_hex(ln.get_color()) for ln in ax.lines}
         assert ink.to_hex().lower() in {c.lower() for c in inks}, icon.name
+
+
+def test_the_kv_card_names_what_is_cached_and_sentences_keep_one_line(final):
+    """Review (A−), clip 00: the KV card's icon said what the cache keeps only by its shape (a KV cache holds K
+    and V, not outputs), and two cards broke a sentence over two lines though it fitted on one.  Now the cache
+    icon names its columns K and V (on the map and on its card, full strength at those beats; the strip's small
+    icon drops them), the card says "cache K and V" and that each step computes one q, k, v, and every sentence
+    of every card stands on one line.  On the old code the icon had no letters and the first two cards wrapped."""
+    scene, _ = final
+    rec = {r.key: r for r in scene.audit.records}
+    for key in ("lecture", "prefix"):
+        letters = {i.text.strip("$ ") for i in rec[key].items if i.kind == "text" and i.opacity > 0.9}
+        assert {"K", "V"} <= letters, key
+    kv = scene.focus[2]
+    words = [m for m in kv.says if not hasattr(m, "typst_code")]
+    assert any("cache K and V" in m.text.replace("\u00a0", " ") or "cacheKandV" in m.text for m in words)
+    assert not [i for i in rec["prefix"].items if i.kind == "text" and i.text.strip("$ ") in ("K", "V")
+                and i.xheight_px < 8]  # no letter shrunk into the strip
+    for k, card in enumerate(scene.focus):
+        for m in card.says:
+            if not hasattr(m, "typst_code"):
+                assert len(m) == 1, (k, [ln.text for ln in m])

@@ -309,11 +309,11 @@ def test_the_closing_beat_brings_the_equation_and_its_verdict_forward(final):
     assert all(id(m) in on_screen for m in take.family_members_with_points())
     content = scene.layout.content
     assert take.width > 0.85 * content.width and take.height > 0.85 * content.height  # large: the whole frame
-    eq = scene.final[0]
+    eq = scene.final if hasattr(scene.final, "typst_code") else scene.final[0]
     assert "\"Attn\"(P X) = P dot \"Attn\"(X)" in eq.typst_code
     assert abs(eq.height - math(EQUIVARIANT.typst, size=TITLE).height) < 1e-6  # set at title size
     assert np.abs(dominant_ink(scene, frame, eq, BG) - rgb255(FG)).max() <= 40  # green only in the verdict
-    assert scene.final[1] is scene.close_verdict
+    assert scene.close_verdict in take.get_family()
     # and nothing of part 1 or of the sums is left
     for m in (scene.A_final, scene.p.X_col, scene.p.Y_mat, *scene.sums, scene.check, scene.row_check):
         assert not any(id(f) in on_screen for f in m.get_family())
@@ -407,3 +407,58 @@ def test_running_max_says_how_the_staircase_climbs(final):
     assert f"climbs in {k} step{'' if k == 1 else 's'} of rounding" in cap.text, cap.text
     rec = {r.key: r for r in scene.audit.records}["running_max"]
     assert [c for c in rec.claims if c.name == "steps" and c.bound and c.visible]
+
+
+def test_the_close_shows_its_result_large(final, corners):
+    """Review (A−): the close's plot was a short strip (about 2.3 units of a 6-unit content area) under the equation
+    and a separate verdict line.  Now the plot takes more than half the content area's height, and the verdict
+    (✓ with its figure) sits on it, in the empty band between the staircase and the pass line: the distance it
+    measures.  On the old code the plot was 0.39 of the content's height, so this fails there."""
+    for scene in (final[0], *[r.scene for r in corners.values() if getattr(r, "scene", None) is not None]):
+        q, content = scene.q_close, scene.layout.content
+        assert q.plot.axes.height > 0.5 * content.height, q.plot.axes.height / content.height
+        v = scene.close_verdict
+        # on the plot: over the staircase's label, under the pass line
+        assert q.curve_label.get_top()[1] < v.get_bottom()[1] and v.get_top()[1] < q.line.get_y()
+
+
+def test_the_peak_weight_is_printed_on_its_cell_and_travels_with_it(final):
+    """Review (A−), 02 setup/rows/cols: the descriptions name "the brightest cell, weight {peak}", but the number was
+    not on screen.  Now it is printed on its cell of A (at most 0.74 of the cell each way, in the colour that reads
+    on it) and travels with the rows and the columns: at the end of each of those beats a text reading the
+    caption's value sits inside the cell that holds the largest weight.  On the old code no such text was drawn,
+    so this fails there."""
+    scene, _ = final
+    d = scene.data
+    peak = scene.caption_values()["peak"]
+    assert peak == fmt_measure(float(np.max(d.A)))
+    recs = {r.key: r for r in scene.audit.records}
+    for key, m in zip(("setup", "rows", "cols"), scene.maps):
+        r, c = m.peak_at
+        assert m.heat.values[r, c] == np.max(d.A)
+        x, y, _ = m.slot(r, c)  # where that cell stood at the end of the beat (its grid slot; it may travel later)
+        h = m.cell / 2
+        cl, cb, cr, ct = x - h, y - h, x + h, y + h
+        texts = [i for i in recs[key].items if i.kind == "text" and i.text.replace(" ", "") == str(peak) and i.opacity > 0.9]
+        assert texts, key
+        left, bottom, right, top = texts[0].box
+        assert cl < left and right < cr and cb < bottom and top < ct, key
+        assert right - left <= 0.74 * (cr - cl) and top - bottom <= 0.74 * (ct - cb), key
+        assert m.peak_text.get_fill_color().to_hex() == m.color_scale.text_color(float(np.max(d.A))).to_hex()
+
+
+def test_the_why_sums_fill_the_frame_when_values_are_short(corners):
+    """Looking at the frames under the T6_d2 corner: with d = 2 each value column is two cells, and the "why" sums
+    stood as two short lines with the lower part of the frame empty (0.49 of the content's height).  Now the cells of few value
+    dimensions grow taller in proportion, and the two lines span more than 0.55 of the content's height.  On the
+    old code they spanned 0.49, so this fails there."""
+    seen = 0
+    for name, res in corners.items():
+        scene = getattr(res, "scene", None)
+        if scene is None or scene.data.X.shape[1] > 2:
+            continue
+        top, bottom = scene.sums
+        span = top.get_top()[1] - bottom.get_bottom()[1]
+        assert span > 0.55 * scene.layout.content.height, (name, span / scene.layout.content.height)
+        seen += 1
+    assert seen

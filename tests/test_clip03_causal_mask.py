@@ -156,8 +156,8 @@ def test_the_key_figures_end_above_the_subtitle_band(final):
 
 def test_the_maps_are_painted_on_the_decks_scales(final):
     """Issue 33: the scores on the deck's "scores" scale, every weight (the big map after softmax, both maps
-    side by side, the mask's 0s and 1s) on its "weights" scale; every cell prints its number, so no map
-    needs a colour bar to be read (none is drawn)."""
+    side by side, the mask's 0s and 1s) on its "weights" scale; every cell prints its number.  The one colour
+    bar (the weights', at side by side) is gone by the end (``test_side_by_side_shows_the_weights_colour_bar``)."""
     from scenes.kit import ColorBar
 
     scene, _ = final
@@ -338,3 +338,48 @@ def test_the_scores_colours_are_named_as_the_configs_signed_colormap_draws_them(
     for name in SIGNED_CMAPS:
         cm = matplotlib.colormaps[name]
         assert SIGNED_END_NAMES[name] == (hue_name(cm(0.0)), hue_name(cm(1.0))), name
+
+
+def test_printed_numbers_leave_their_cells_air(final):
+    """Review (A−), clip 03: the numbers printed in the cells took up to 0.88–0.92 of a cell's width and crowded
+    it.  Now every number printed on the big map (scores, −∞, weights), on both maps side by side and on the
+    closing map takes at most 0.74 of its cell's width and of its height.  On the old code the scores' widest
+    ("−0.7", "−∞") filled 0.88 of their cells, so this fails there."""
+    scene, _ = final
+    hm_labels = [(scene.A_map, scene.A_map_printed), (scene.A_small, list(scene.A_small.labels)),
+                 (scene.self_map, list(scene.self_map.labels))]
+    for hm, labels in hm_labels:
+        assert labels
+        rows, cols = hm.values.shape
+        for k, t in enumerate(labels):
+            cell = hm.cell(k // cols, k % cols)
+            assert t.width <= 0.74 * cell.width + 1e-9 and t.height <= 0.74 * cell.height + 1e-9, (k, t.text)
+            np.testing.assert_allclose(t.get_center()[:2], cell.get_center()[:2], atol=1e-6)
+    # the scores as the sweep left them (the widest strings the big map prints) are held to it too
+    from scenes.clips.c03_widgets import ExactHeatmap
+
+    d = scene.data
+    probe = ExactHeatmap(d.masked, scene.score_scale, (1.0, 0.8), show_values=True, decimals=1, value_size=60,
+                         uniform_values=True)
+    assert all(t.width <= 0.74 and t.height <= 0.74 * 0.8 for t in probe.labels)
+
+
+def test_side_by_side_shows_the_weights_colour_bar(final):
+    """Review (A−), clip 03 side_by_side: the two maps of weights stood without a scale.  Now the deck's one
+    weights colour bar (the same scale and ticks as clip 02's A) stands beside the causal map, as tall as it, at
+    full strength at the end of that beat, and its description names it.  On the old code no bar was drawn."""
+    from scenes.figures.equivariance import picture02
+
+    scene, _ = final
+    cfg = scene.cfg
+    bar = scene.w_bar
+    assert bar.color_scale.same_as(deck_scale("weights", cfg))
+    pic = picture02(np.array([1e-16]), 1e-16, 1e-10, cfg)
+    assert bar.color_scale.same_as(pic.weights) and bar.ticks == tuple(pic.weight_ticks)
+    rec = {r.key: r for r in scene.audit.records}["side_by_side"]
+    l, b, r, t = bar.stripes.get_left()[0], bar.stripes.get_bottom()[1], bar.stripes.get_right()[0], bar.stripes.get_top()[1]
+    inside = [i for i in rec.items if i.opacity > 0.9 and i.box[0] >= l - 1e-6 and i.box[2] <= r + 1e-6
+              and i.box[1] >= b - 1e-6 and i.box[3] <= t + 1e-6]
+    assert len(inside) >= len(bar.stripes) // 2
+    described = {c.key: c.describe for c in scene.captions if c.describe}
+    assert "a colour bar from 0 to 1" in described["side_by_side"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from manim import VGroup
 
 from mathcore import load_config
 from mathcore.extrapolation import GPT2, LLAMA2
@@ -307,3 +308,66 @@ def test_icon_paint_is_one_description_in_both_back_ends():
     for bad in ({99: "query"}, {2: "purple"}):
         with pytest.raises(ValueError, match="paint"):
             to_manim(icon, family_color(11), 1.0, bad)
+
+
+def test_the_kv_cache_icon_names_its_columns_K_and_V(final):
+    """Review (A−), 15 q2: a KV cache holds K and V (not outputs), and the icon said so only by colour.  Now its
+    two columns are named K and V over them, each letter in its column's colour (key blue, value yellow) and
+    declaring that role, centred over its column; the still draws the same letters.  On the old code the icon
+    had no letters, so this fails there."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from scenes.figures.framing import RECAP_PAINT
+    from scenes.kit.icons import Letter, to_matplotlib
+    from scenes.stills.draw import DARK
+
+    scene, _ = final
+    icon = RECAP_ICONS[1]
+    assert [s.text for s in icon.shapes if isinstance(s, Letter)] == ["K", "V"]
+    pic = scene.cards[1].drawing
+    letters = pic.letters
+    assert [m.typst_code.strip("$ ") for m in letters] == ["K", "V"]
+    assert [m._role for m in letters] == ["key", "value"]
+    bars = [m for m in pic.submobjects if m is not letters]
+    for letter, column in zip(letters, (bars[0:4], bars[4:8])):
+        col = VGroup(*column)
+        assert abs(letter.get_x() - col.get_x()) < 0.05 * col.width and letter.get_bottom()[1] > col.get_top()[1]
+    fig, ax = plt.subplots()
+    to_matplotlib(icon, ax, DARK, "#56D364", RECAP_PAINT[1])
+    assert [t.get_text() for t in ax.texts] == ["$K$", "$V$"]
+    plt.close(fig)
+
+
+def test_the_icon_takes_three_tenths_of_the_frame_and_answers_break_well(final):
+    """Review (A−), 15: the icons took 0.23 of the frame's width (now 0.3, one size for every question); q3's
+    answer must never break inside "m − n", and q1's must not leave one word ("terms.") alone on its last line.
+    On the old code the icons were 0.23 of the content's width and ``well_broken`` did not exist."""
+    from scenes.clips.c15_recap import well_broken
+
+    scene, _ = final
+    content = scene.layout.content
+    for c in scene.cards:
+        assert c.side >= 0.29 * content.width or c.side >= content.height - 2.0, c.side / content.width
+    for a, c in zip(scene.data.answers, scene.cards):
+        lines = [ln.text for ln in c.ans]
+        assert well_broken(a.answer, lines), lines
+    q1, q3 = scene.data.answers[0].answer, scene.data.answers[2].answer
+    assert not well_broken(q1, ["Every step is row-wise or a sum: P only reorders", "terms."])
+    assert not well_broken(q3, ["Scores depend only on m", "− n; V is content, not position."])
+    assert not well_broken(q3, ["Scores depend only on m −", "n; V is content, not position."])
+    assert well_broken(q3, ["Scores depend only on m − n;", "V is content, not position."])
+
+
+def test_the_close_stands_in_three_aligned_columns(final):
+    """Review (A−), 15 close: the chips stood right-aligned (a narrow "11" out of line with "02") and the icons
+    left-aligned whatever their width.  Now the icons are centred on one vertical line, the chips start at one
+    edge and the verdicts at another.  On the old code the chips' left edges differed, so this fails there."""
+    scene, _ = final
+    rows = scene.close_rows.rows
+    xs = lambda f: {round(f(r), 6) for r in rows}  # noqa: E731
+    assert len(xs(lambda r: r.drawing.get_x())) == 1
+    assert len(xs(lambda r: r.chip.get_left()[0])) == 1
+    assert len(xs(lambda r: r.verdict.get_left()[0])) == 1

@@ -51,6 +51,7 @@ from scenes.kit.motion import dim, swap, undim
 
 CHIPS_A_ROW = 3  # the plan sets a family's clip numbers in rows of at most this many
 ARROW_GAP = 0.75  # units between two cards of the map: room for the arrow of the lecture's order
+ONE_LINE = 0.85  # a card's sentences stay on one line if that sets its text at least this share of the wrapped size
 STRIP_ICON = 0.8  # a strip card's icon, as a share of the card's inner height
 STRIP_H = 1.0  # units: the map as a strip along the top while one property fills the frame
 FOCUS_GROW = 1.5  # how far a property's text may grow past its natural size to fill its card
@@ -183,6 +184,9 @@ class Title(ClipScene):
             inner = col.inset(GAP.tight, GAP.tight)
             pic_at, words_at = inner.take_left(STRIP_ICON * inner.height, gap=GAP.small)
             pic = drawing(MAP_ICONS[k], color, pic_at.width)
+            if len(pic.letters):  # at a strip's size the letters would cover the strokes (as in 15's close)
+                pic.remove(pic.letters)
+                pic.letters = VGroup()
             pic_at.place(pic)
             head = names[k].set_color(color)
             words_at.place(head, LEFT)
@@ -243,6 +247,12 @@ class Title(ClipScene):
             if s2 < legible_scale(wider) - 1e-9:
                 break
             text, s = wider, s2
+        # a sentence on one line where it fits: unwrapped, the text may set smaller (down to ONE_LINE of the
+        # wrapped size, never under the legible floor) rather than break a sentence over two lines
+        one, s1 = build(1e6)
+        if any(len(m) > 1 for m in text.says if not hasattr(m, "typst_code")) and \
+                s1 >= max(legible_scale(one), ONE_LINE * s) - 1e-9:
+            text, s = one, s1
         head, says, rows = text.head, text.says, text.rows
         if s < legible_scale(text) - 1e-9:
             raise LayoutError(f"property {k + 1}'s card is too small for its text ({s:.2f})")
@@ -294,9 +304,13 @@ class Title(ClipScene):
         for k, key in enumerate(self.KEYS):
             focus = self.focus[k]
             if prev is None:  # the title leaves; the map shrinks into the strip along the top
-                light = [dim(*self.strip_view[1:])]  # made first: a dimming remembers full strength when made
                 first = [FadeOut(self.lecture_line, shift=GAP.small * UP), FadeOut(self.notebook_line),
                          FadeOut(arrows)]
+                for t, s in zip(tiles, self.strip):  # a strip's icon has no letters: they leave, not shrink away
+                    if len(t.drawing.letters) and not len(s.drawing.letters):
+                        t.drawing.remove(t.drawing.letters)
+                        first.append(FadeOut(t.drawing.letters))
+                light = [dim(*self.strip_view[1:])]  # made first: a dimming remembers full strength when made
                 for t, s in zip(tiles, self.strip):
                     first += [Transform(t.box, s.box), Transform(t.drawing, s.drawing), swap(t.text, s.head)]
                 lead = AnimationGroup(*first)

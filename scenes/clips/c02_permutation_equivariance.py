@@ -3,7 +3,7 @@ and A's rows and columns travel to P A Pᵀ while Y's rows move; then N random P
 maximum of ‖Attn(PX) − P·Attn(X)‖_F against the pass line; why only rounding is left, as a picture.
 
 * ``setup``: X → A → Y filling the frame, each named over it; A on the deck's weights scale (linear, 0
-  to 1, as in every clip), Y as coloured cells on the deck's outputs scale (wider where Y is narrow),
+  to 1, as in every clip), its largest weight printed on its cell (it travels with its row and column), Y as coloured cells on the deck's outputs scale (wider where Y is narrow),
   each with its colour bar.
 * ``permute_input``, ``rows``, ``cols``, ``outputs``: P X; A's rows (P A: Y dims, its label no
   longer describes what is drawn) then its columns (P A Pᵀ); Y's rows (P Y).  Travelled cells are
@@ -14,8 +14,8 @@ maximum of ‖Attn(PX) − P·Attn(X)‖_F against the pass line; why only round
 * ``why``: one output row as the weighted sum of value vectors it is, and below it the same row of
   Attn(P X): the same terms, flown into the order P gives them.
 * ``rounding``: that row's measured difference, rounding.
-* ``close``: the equation and the verdict (✓, max over the trials ≈ 4.7 × 10⁻¹⁶), over the plot that
-  proves it: the staircase far below the pass line.
+* ``close``: the equation over the plot that proves it, as tall as the frame allows; the verdict (✓, max over
+  the trials ≈ 4.7 × 10⁻¹⁶) on the plot, in the gap between the staircase and the pass line it measures.
 
 Every colour scale is the deck's (``kit.scales``), every log axis and formula comes from
 ``scenes.figures.equivariance`` (the one description the clip and its still draw from); every widget
@@ -141,6 +141,7 @@ class PermutationEquivariance(ClipScene):
 
     TIDY_PLAYS = True  # whole widgets stay in the scene (bound to their data) while their parts animate
     SUM_TALL = 1.8  # at most how much taller than wide the cells of the "why" sums grow
+    SUM_DIMS = 4  # below this many value dimensions the cells may grow taller still, in proportion
     Y_WIDE = 2.2  # at most how much wider than tall Y's cells grow
     STAGED = True
 
@@ -190,7 +191,7 @@ class PermutationEquivariance(ClipScene):
         if p is not None:  # the elements each sentence names, once they are built
             out.update(
                 T=claim(T, p.X_col), xlast=claim(token_text(T - 1), p.X_col),
-                peak=claim(fmt_measure(d.A[q, k]), p.A_map.heat), first=claim(token_text(first), p.X_col),
+                peak=claim(fmt_measure(d.A[q, k]), p.A_map.peak_text), first=claim(token_text(first), p.X_col),
                 first_y=claim(token_text(first, "y"), p.Y_mat),
                 bar=claim("0 to 1", p.bar), y_bar=claim(self.y_form, p.Y_mat),
             )
@@ -227,7 +228,7 @@ class PermutationEquivariance(ClipScene):
         pic = d.picture
         p = SimpleNamespace()
         p.X_col = shows(TokenColumn(token_names(range(T)), row_height=cell, values=d.X), "X")
-        p.A_map = TravelMap(d.A, pic.weights, cell, range(T))
+        p.A_map = TravelMap(d.A, pic.weights, cell, range(T), peak=fmt_measure(float(np.max(d.A))))
         shows(p.A_map.heat, "A")
         p.bar = ColorBar(pic.weights, height=p.A_map.heat.height, ticks=pic.weight_ticks)
         p.Y_mat, p.Y_body, p.y_bar = self.y_widget(d.Y, range(T), cell)
@@ -360,10 +361,20 @@ class PermutationEquivariance(ClipScene):
         # the close: the equation that holds and its verdict, over the plot that proves it
         pic = d.picture
         self.close_verdict = verdict(pic.verdict_formula.typst, d.run.max_defect, pic.passed, size=HEADING)
-        self.final = column(math(EQUIVARIANT.typst, size=TITLE), self.close_verdict, gap="small", align=ORIGIN)
-        top, rest = content.take_top(self.final.height, gap=GAP.wide)
+        # the plot as tall as the frame allows under the equation, the verdict on it, in the empty band between
+        # the staircase and the pass line (the distance it measures); where that band is too low for it, over it
+        self.final = math(EQUIVARIANT.typst, size=TITLE)
+        top, rest = content.take_top(self.final.height, gap=GAP.normal)
+        q = self.plot_parts(rest, close=True)
+        if q.band.fits(self.close_verdict):
+            q.band.fit(self.close_verdict, align=UP)
+        else:
+            self.final = column(self.final, self.close_verdict, gap="small", align=ORIGIN)
+            top, rest = content.take_top(self.final.height, gap=GAP.wide)
+            q = self.plot_parts(rest, close=True)
         top.place(self.final)
-        self.q_close = self.plot_parts(rest, close=True)
+        q.group.add(self.close_verdict)
+        self.q_close = q
         self.q_close.marks.set_opacity(DIMMED)  # the staircase is the subject: the trials behind it
 
     def make_sums(self) -> None:
@@ -396,7 +407,9 @@ class PermutationEquivariance(ClipScene):
         per_w = 2 * T * (SumLine.WIDE + SumLine.WEIGHT) / 2 + SumLine.WIDE
         g, cell = fit_cells(build, body, min(1.0, body.height / (2 * dm + 2)), per_w, 2 * dm)
         # the lines are as wide as the frame allows; their cells grow taller into the height left over
-        tall = min(self.SUM_TALL, 1.0 + (body.height - g.height) / (2 * dm * cell))
+        # few value dimensions make short columns: they may grow taller in proportion (a value column of d = 2
+        # cells as tall as one of 4), so two short lines do not leave half the frame empty
+        tall = min(self.SUM_TALL * max(1.0, self.SUM_DIMS / dm), 1.0 + (body.height - g.height) / (2 * dm * cell))
         wide = min(self.SUM_TALL, 1.0 + (body.width - g.width) / (per_w * cell))
         g = build(cell)
         if g.width > body.width:  # the weights' numbers set a floor under their cells: give back what they took
@@ -427,7 +440,8 @@ class PermutationEquivariance(ClipScene):
 
         self.beat("setup",
                   FadeIn(p.X_name), reveal(p.X_col.chips), FadeIn(p.arrow), FadeIn(p.arrow2), FadeIn(p.A_name),
-                  reveal([VGroup(*r) for r in p.A_map.heat.cells]), FadeIn(p.A_map.keys), FadeIn(p.bar),
+                  reveal([VGroup(*r) for r in p.A_map.heat.cells]), FadeIn(p.A_map.keys),
+                  FadeIn(p.A_map.peak_text), FadeIn(p.bar),
                   FadeIn(p.Y_name), FadeIn(p.Y_mat), FadeIn(p.y_bar),
                   Handover(VGroup(), p.X_col), Handover(VGroup(), p.A_map),  # whole widgets, bound to their data
                   run_time=1.8, subject=whole(), why=self.strip_why)

@@ -20,7 +20,7 @@ from manim import (
 
 from scenes.kit.compose import GAP
 from scenes.kit.layout import PX_PER_UNIT
-from scenes.kit.theme import BLUE, FG, LABEL, label, math, token_color
+from scenes.kit.theme import BLUE, FG, HEADING, LABEL, label, math, token_color
 
 
 class TrialMarks(VGroup):
@@ -116,25 +116,43 @@ class TravelMap(VGroup):
     colour).  :meth:`travel_rows` moves the rows (``P A``: row ``perm[i]`` goes to slot ``i``),
     :meth:`travel_cols` the columns with their names (``A Pᵀ``).  The cells keep their identity
     (``heat.cells[r][c]`` is the cell that held ``values[r, c]``) so a test can follow them;
-    :meth:`settled` then hands them over to a fresh map of the values they now show."""
+    :meth:`settled` then hands them over to a fresh map of the values they now show.
+
+    With ``peak`` (its text, e.g. ``"0.74"``), the largest weight's number is printed on its cell
+    (``peak_text``, at most ``PEAK_FILL`` of the cell's width and height; ``peak_at`` is its slot) and travels
+    with its row and its column."""
 
     ARC = 0.4  # how far a travelling row or column swings out of line
+    PEAK_FILL = 0.7  # the peak's number fills at most this much of its cell, each way
 
-    def __init__(self, values, scale, cell: float, keys: Sequence[int], **kw):
+    def __init__(self, values, scale, cell: float, keys: Sequence[int], peak: str | None = None, **kw):
         from manim import VectorizedPoint
 
+        from scenes.kit.layout import overlay
         from scenes.kit.widgets import Heatmap
 
         super().__init__(**kw)
         self.color_scale = scale
         self.heat = Heatmap(values, scale, cell_size=cell)
+        self.peak = peak
+        self.peak_text = VGroup()
+        self.peak_at: tuple[int, int] | None = None
+        if peak is not None:
+            v = self.heat.values
+            r, c = (int(i) for i in np.unravel_index(int(np.argmax(v)), v.shape))
+            t = label(peak, size=HEADING, color=scale.text_color(float(v[r, c])))
+            if t.width > self.PEAK_FILL * cell or t.height > self.PEAK_FILL * cell:
+                t.scale(self.PEAK_FILL * cell / max(t.width, t.height))
+            overlay(self.heat.cell(r, c), t)  # the number sits on its own cell
+            self.peak_text = t.move_to(self.heat.cell(r, c))
+            self.peak_at = (r, c)
         self.order = [int(k) for k in keys]
         self.keys = VGroup(*[math(f"x_{k}", size=LABEL, color=token_color(k)).next_to(self.heat.cell(0, j), UP,
                                                                                    buff=GAP.tight)
                              for j, k in enumerate(self.order)])
         self.keys.align_to(self.keys[0], DOWN)
         self.anchor = VectorizedPoint(self.heat.get_corner(UP + LEFT_))  # the grid's corner, moves with the map
-        self.add(self.heat, self.keys, self.anchor)
+        self.add(self.heat, self.keys, self.anchor, self.peak_text)
 
     @property
     def cell(self) -> float:
@@ -148,21 +166,29 @@ class TravelMap(VGroup):
     def travel_rows(self, perm) -> AnimationGroup:
         """Row ``perm[i]`` travels to slot ``i`` (``P A``); rows that stay do not move."""
         q = np.argsort(perm)
-        return AnimationGroup(*[VGroup(*self.heat.cells[r]).animate(path_arc=self.ARC).shift((r - q[r]) * self.cell * UP)
+        return AnimationGroup(*[VGroup(*self.heat.cells[r], *self._peak_in(r, None)).animate(path_arc=self.ARC)
+                                .shift((r - q[r]) * self.cell * UP)
                                 for r in range(len(q)) if q[r] != r])
+
+    def _peak_in(self, r: int | None, c: int | None) -> list:
+        """The peak's number, if it sits in cell row ``r`` (or cell column ``c``): it travels with them."""
+        if self.peak_at is None or (r is not None and self.peak_at[0] != r) or (c is not None and self.peak_at[1] != c):
+            return []
+        return [self.peak_text]
 
     def travel_cols(self, perm) -> AnimationGroup:
         """Column ``perm[j]`` travels to slot ``j`` with its key's name (``A Pᵀ``)."""
         q = np.argsort(perm)
         n = len(q)
         return AnimationGroup(*[
-            VGroup(*[self.heat.cells[r][c] for r in range(n)], self.keys[c]).animate(path_arc=-self.ARC)
+            VGroup(*[self.heat.cells[r][c] for r in range(n)], self.keys[c], *self._peak_in(None, c))
+            .animate(path_arc=-self.ARC)
             .shift((q[c] - c) * self.cell * RIGHT)
             for c in range(n) if q[c] != c])
 
     def settled(self, values, keys: Sequence[int]) -> TravelMap:
         """A fresh map of ``values`` with ``keys`` over its columns, exactly where this one's grid is."""
-        new = TravelMap(values, self.color_scale, self.cell, keys)
+        new = TravelMap(values, self.color_scale, self.cell, keys, peak=self.peak)
         new.shift(self.anchor.get_center() - new.anchor.get_center())
         return new
 

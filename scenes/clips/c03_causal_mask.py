@@ -69,6 +69,7 @@ from scenes.kit import (
     QUERY,
     SMALL,
     ClipScene,
+    ColorBar,
     fmt_measure,
     fmt_value,
     label,
@@ -221,6 +222,7 @@ class CausalMask(ClipScene):
             out["sums"] = claim(fmt_value(1.0, 2), *self.sum_labels)
         bound("zeros", f"{future} zeros", "zeros")
         bound("self_grid", "self-attention", "self_map")
+        bound("weight_bar", "a colour bar from 0 to 1", "w_bar")
         bound("causal_grid", "causal attention", "A_small")
         bound("row_sum_defect", fmt_measure(d.row_sum_defect), "proof_sum")
         bound("upper_max", fmt_measure(d.upper_max), "proof_zero")
@@ -318,8 +320,11 @@ class CausalMask(ClipScene):
         self.arrow_note = label("mask", size=SMALL, color=DIM)
         arrow_w = self.arrow_note.width + GAP.section
         sum_w = label("1.00", size=SMALL).width + GAP.small
+        # the weights' colour bar beside the causal map: the deck's one weights scale, as clip 02 shows A
+        ticks = tuple(self.weight_scale.ticks(2))
+        side = max(sum_w, ColorBar(self.weight_scale, height=1.0, ticks=ticks).width + GAP.small)
         title_h = self.self_title.height + GAP.small
-        cell = min((C.height - title_h) / T, (C.width - arrow_w - 2 * sum_w) / (2 * T), self.PAIR_CELL)
+        cell = min((C.height - title_h) / T, (C.width - arrow_w - 2 * side) / (2 * T), self.PAIR_CELL)
         self.self_map = shows(value_map(d.weights_self, self.weight_scale, cell, cell, cls=ExactHeatmap),
                               "weights_self")
         self.A_small = shows(value_map(d.weights, self.weight_scale, cell, cell, cls=ExactHeatmap), "weights")
@@ -330,6 +335,8 @@ class CausalMask(ClipScene):
                                 stroke_width=4)
         self.arrow_note.next_to(self.mask_arrow, UP, buff=GAP.tight)
         self.pair.add(self.mask_arrow, self.arrow_note)
+        self.w_bar = ColorBar(self.weight_scale, height=self.A_small.height, ticks=ticks)
+        self.w_bar.next_to(self.A_small, RIGHT, buff=GAP.small).set_y(self.A_small.get_y())
 
     def build_on_causal(self) -> None:
         d = self.data
@@ -412,14 +419,15 @@ class CausalMask(ClipScene):
                   run_time=0.6)
         self.beat(fail_key("side_by_side", bool(d.leaked)), AnimationGroup(ReplacementTransform(S, self.A_small), FadeIn(self.causal_title)),
                   reveal([self.self_title, self.self_map, self.arrow_note]),
-                  GrowArrow(self.mask_arrow), run_time=1.6, subject=VGroup(self.self_map, self.A_small))
+                  GrowArrow(self.mask_arrow), FadeIn(self.w_bar), run_time=1.6,
+                  subject=VGroup(self.self_map, self.A_small))
 
         # the maps make room for the verdicts; the proofs, one at a time, on the causal map while
         # self-attention steps back
         sum_w = label("1.00", size=SMALL).width + GAP.small
         top = self.proof_top
         k = min(top.height / self.pair.height, (top.width - 2 * sum_w) / self.pair.width, 1.0)
-        self.play(self.pair.animate.scale(k).move_to(top.center), run_time=0.7)
+        self.play(FadeOut(self.w_bar), self.pair.animate.scale(k).move_to(top.center), run_time=0.7)
         self.build_on_causal()
         back = [self.self_map, self.self_title, self.mask_arrow, self.arrow_note]
         for m in d.bad_sums:  # a student's rows that do not sum to 1: their sums in red

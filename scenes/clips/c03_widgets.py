@@ -93,10 +93,31 @@ class ExactHeatmap(Heatmap):
     reads differently from a small weight that rounds to ``0.00``.  :meth:`repaint_with` changes
     the scale and precision that later :func:`morph_cells` calls paint with (scores becoming
     weights in the same cells).  A thin frame (``frame``) keeps the map's extent visible whatever the
-    colormap (magma and inferno paint a weight of 0 nearly the background's colour)."""
+    colormap (magma and inferno paint a weight of 0 nearly the background's colour).
 
-    def __init__(self, *args, **kw):
-        super().__init__(*args, **kw)
+    Every printed value takes at most ``FILL`` of its cell's width and of its height (the numbers were
+    crowding their cells at the 0.88–0.92 the base allows): with ``uniform_values`` the one size is chosen so
+    the widest fits that share, and any later value (a score become a weight) is held to it too."""
+
+    FILL = 0.72  # the most of a cell's width (and height) a printed value takes
+
+    def __init__(self, values, scale, cell_size=0.5, show_values: bool = False, decimals: int = 2,
+                 value_size: float | None = None, uniform_values: bool = False, **kw):
+        from scenes.kit.theme import SMALL
+        from scenes.kit.widgets import fmt_value
+
+        value_size = SMALL if value_size is None else value_size
+        w, h = (float(cell_size[0]), float(cell_size[1])) if isinstance(cell_size, tuple) else (cell_size, cell_size)
+        if show_values and uniform_values:  # one size, the widest (and tallest) value inside FILL of its cell
+            v = np.asarray(values, dtype=float).ravel()
+            texts = ["0" if x == 0.0 else "1" if x == 1.0 else fmt_value(x, decimals) if np.isfinite(x)
+                     else "\u2212\u221e" for x in v]
+            probe = [label(t, size=value_size) for t in set(texts)]
+            widest = max(t.width for t in probe)
+            tallest = max(t.height for t in probe)
+            value_size *= min(1.0, self.FILL * w / widest, self.FILL * h / tallest)
+        super().__init__(values, scale, cell_size=cell_size, show_values=show_values, decimals=decimals,
+                         value_size=value_size, uniform_values=uniform_values, **kw)
         self.frame = Rectangle(width=self.cells.width, height=self.cells.height, stroke_color=DIM,
                                stroke_width=1.5, fill_opacity=0).move_to(self.cells)
         self.add(self.frame)
@@ -105,8 +126,12 @@ class ExactHeatmap(Heatmap):
         if np.isfinite(v) and v in (0.0, 1.0):
             t = label("0" if v == 0.0 else "1", size=self.value_size, color=self.color_scale.text_color(v))
             overlay(self.cell(i, j), t)
-            return t.move_to(self.cell(i, j))
-        return super()._label_for(v, i, j)
+        else:
+            t = super()._label_for(v, i, j)
+        k = min(1.0, self.FILL * self.cell_w / t.width, self.FILL * self.cell_h / t.height)
+        if k < 1.0:
+            t.scale(k)
+        return t.move_to(self.cell(i, j))
 
     def repaint_with(self, scale: ColorScale, decimals: int) -> ExactHeatmap:
         self.color_scale, self.decimals = scale, decimals

@@ -52,9 +52,27 @@ from scenes.kit.proofs import verdict
 
 PROOF_GROW = 1.15  # how far a question's proofs may grow past their natural size to fill the frame
 ANSWER_SIZES = (1.5, 1.3, 1.15, 1.0)  # the answer's sizes tried (× HEADING), largest first
-ICON_SHARE = 0.23  # the icon is at most this share of the frame's width
+ICON_SHARE = 0.3  # the icon is at most this share of the frame's width
 CLOSE_GROW = 1.35  # how far the close's verdicts may grow past their natural size
 MIN_ICON = 1.3  # units: an icon smaller than this no longer reads
+
+
+KEEP_TOGETHER = (N.offset.text,)  # phrases a line never breaks inside ("m − n")
+
+
+def well_broken(text: str, lines: list[str]) -> bool:
+    """Whether ``lines`` (``text`` wrapped; ``Text.text`` drops spaces) break ``text`` well: no phrase of
+    ``KEEP_TOGETHER`` split between two lines, no line ending on a minus, and no word alone on the last line
+    of several (a widow: "terms." under a full line)."""
+    squeezed = [ln.replace(" ", "") for ln in lines]
+    for phrase in KEEP_TOGETHER:
+        if phrase in text and not any(phrase.replace(" ", "") in ln for ln in squeezed):
+            return False
+    if any(ln.rstrip().endswith(("−", "-")) for ln in lines):
+        return False
+    if len(lines) > 1 and squeezed[-1] == text.split()[-1]:  # a widow: the last word alone on its line
+        return False
+    return True
 
 
 def _clips_text(clips) -> str:
@@ -214,8 +232,8 @@ class Recap(ClipScene):
                 proofs = self.proof_block(a, low.width - 2 * pad, low.height - 2 * pad)
                 if best is not None and proofs.fit < best[3] - 1e-6:
                     break
-                if best is not None and any(ln.text.rstrip().endswith(("−", "-")) for ln in ans):
-                    continue  # never break a line inside "m − n"
+                if best is not None and not well_broken(a.answer, [ln.text for ln in ans]):
+                    continue  # never break a line inside "m − n", never leave one word alone on the last line
                 best = (ans, low, proofs, min(proofs.fit, 1.0) if best is None else best[3])
             ans, low, proofs, _ = best
             frame = RoundedRectangle(corner_radius=GAP.tight, width=low.width, height=proofs.height + 2 * pad,
@@ -262,7 +280,8 @@ class Recap(ClipScene):
             pic = drawing(RECAP_ICONS[k], color, side - 2 * GAP.hair, RECAP_PAINT[k])
             if len(pic.letters):  # at this size the letters would cover the strokes: the colours name them
                 pic.remove(pic.letters)
-            cell.inset(GAP.small, GAP.hair).place(pic, LEFT)
+            slot, _ = cell.inset(GAP.small, GAP.hair).take_left(side - 2 * GAP.hair, gap=0)
+            slot.place(pic)  # every icon centred in one slot: the icons' column
             v.scale(grow)
             chip.next_to(pic, RIGHT, buff=GAP.normal).set_y(pic.get_y())
             v.next_to(chip, RIGHT, buff=GAP.normal)
@@ -272,10 +291,13 @@ class Recap(ClipScene):
             r = VGroup(card, pic, chip, v)
             r.card, r.drawing, r.verdict, r.chip = card, pic, v, chip
             rows.add(r)
-        x = max(r.chip.get_right()[0] for r in rows) + GAP.normal  # every verdict from one edge
+        # three columns, each from one edge: the icons (centred in their slot), the chips, the verdicts
+        x_chip = max(r.chip.get_left()[0] for r in rows)
+        for r in rows:
+            r.chip.shift((x_chip - r.chip.get_left()[0]) * RIGHT)
+        x = max(r.chip.get_right()[0] for r in rows) + GAP.normal
         for r in rows:
             r.verdict.shift((x - r.verdict.get_left()[0]) * RIGHT)
-            r.chip.shift((x - GAP.normal - r.chip.get_right()[0]) * RIGHT)
             overlay(r.card, r.drawing, r.chip, r.verdict)  # each answer lies on its card
         nxt.shift((rows[0].chip.get_left()[0] - arrow.get_left()[0]) * RIGHT)
         g = VGroup(rows, nxt)

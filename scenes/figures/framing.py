@@ -47,11 +47,14 @@ def _causal() -> Icon:
 
 
 def _cache() -> Icon:
-    bars = tuple(Box(x, 0.38 - 0.2 * i, 0.4, 0.14, alpha=1.0 if i == 3 else 0.38, edge="fg" if i == 3 else "ink",
+    # two columns of rows, named K and V over them (a KV cache keeps the keys and the values, not outputs)
+    bars = tuple(Box(x, 0.2 - 0.17 * i, 0.4, 0.12, alpha=1.0 if i == 3 else 0.38, edge="fg" if i == 3 else "ink",
                      weight=2 if i == 3 else 1.5, round=0.04)
                  for x in (-0.24, 0.24) for i in range(4))
-    return Icon("cache", bars + (Pointer(0.0, -0.5, 0.0, -0.33, color="fg", weight=3),),
-                "A K and a V cache: rows kept from earlier steps, and the one new row added.")
+    return Icon("cache", bars + (Pointer(0.0, -0.5, 0.0, -0.38, color="fg", weight=3),
+                                 Letter("K", -0.24, 0.4), Letter("V", 0.24, 0.4)),
+                "A K cache and a V cache, each named over its column: rows kept from earlier steps, and the one new "
+                "row added.")
 
 
 def _waves() -> Icon:
@@ -99,7 +102,7 @@ RECAP_ICONS = tuple(ICONS[n] for n in ("permute", "cache", "rotate", "wall"))
 """One icon per diary answer, in the order of ``RecapData.answers``."""
 RECAP_PAINT: tuple[dict[int, str], ...] = (
     {},
-    {**{i: "key" for i in range(4)}, **{i: "value" for i in range(4, 8)}},  # the K cache and the V cache
+    {**{i: "key" for i in (0, 1, 2, 3, 9)}, **{i: "value" for i in (4, 5, 6, 7, 10)}},  # the K and V caches, named
     {2: "query", 5: "query", 3: "key", 6: "key", 4: "value", 7: "value"},  # q and k on the dial, v apart
     {},
 )
@@ -121,13 +124,14 @@ def drawn(icon: Icon, paint: dict[int, str] | None = None):
 # What each property says, as clip 00 sets it under the property's name: ("math", Typst) or ("words", text)
 STATEMENTS: tuple[tuple[tuple[str, str], ...], ...] = (
     (("math", '"Attn"(P X) = P dot "Attn"(X)'),
-     ("words", "permute the tokens: the outputs permute the same way")),
+     ("words", "permute the tokens: the outputs permute alike")),
     (("math", 'A_(m n) = 0 quad "for" n > m'),
-     ("words", "a token sees only its past; most permutations break the symmetry:"),
+     ("words", "a token sees only its past;"),
+     ("words", "most permutations break the symmetry:"),
      ("math", '"Attn"_"causal" (P X) != P dot "Attn"_"causal" (X)')),
     (("math", 'y_t " depends only on " x_0, dots.h, x_t'),
      ("words", "earlier outputs never change as tokens arrive:"),
-     ("words", "cache K and V, compute one new query a step")),
+     ("words", "cache K and V; each step computes one q, k, v")),
     (("words", "without positions, attention cannot tell word order;"),
      ("words", "three schemes supply them: sinusoidal, learned, RoPE")),
 )
