@@ -460,7 +460,11 @@ class Checker:
         defects = mc.prefix_defects(lambda Z: out[np.asarray(Z, dtype=np.float64).tobytes()], self.X)
         m = float(np.max(defects))
         figure = f"max |Y_full[:t] − Y(X[:t])| over t = 1…{self.T} {eq(m)}"
-        arrays = {"defects": defects}
+        # every pass's outputs for clip 04 (``clips render --student``): passes[t − 1, :t] = Y(X[:t]), NaN below
+        passes = np.full((self.T, self.T, self.d), np.nan)
+        for t, Z in enumerate(inputs, 1):
+            passes[t - 1, :t] = out[Z.tobytes()]
+        arrays = {"defects": defects, "passes": passes}
         if m < TOL:
             note = ("bitwise (exactly equal)" if m == 0 else
                     "not bitwise: equal at rounding level (a BLAS matmul sums in another order)")
