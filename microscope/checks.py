@@ -33,7 +33,8 @@ import numpy as np
 
 import mathcore as mc
 from mathcore.causal import above_diagonal_max, row_sums
-from mathcore.equivariance import THRESHOLD
+from mathcore.equivariance import THRESHOLD, default_swap
+from mathcore.permutation import swap_permutation
 
 from .numbers import eq, fmt, power
 from .run import Call, Outcome, Proxy, StudentCode, Value
@@ -330,7 +331,8 @@ class Checker:
     def equivariance(self) -> Verdict:
         n, seed = self.inp.n_trials, self.inp.seed
         perms = mc.random_permutations(self.T, n, seed)  # the ones mathcore's measurement draws below
-        inputs = [self.X] + [self.X[p] for p in perms]
+        swap = swap_permutation(self.T, *default_swap(self.T)) if self.T >= 2 else np.arange(self.T)
+        inputs = [self.X] + [self.X[p] for p in perms] + [self.X[swap]]  # and clip 06's swap (`clips render --student`)
         got = self._attn_runs(inputs)
         if got is None:
             return self.verdict("equivariance", MISSING, detail="no attention to check (attention or self_attention)")
@@ -341,7 +343,8 @@ class Checker:
         _, defects = mc.equivariance_defects(lambda Z: out[np.asarray(Z, dtype=np.float64).tobytes()], self.X, n, seed)
         m = float(np.max(defects))
         figure = f"max ‖Attn(PX) − P·Attn(X)‖_F over {n} random P {eq(m)}"
-        arrays = {"perms": perms, "defects": defects}
+        arrays = {"perms": perms, "defects": defects, "Y": out[self.X.tobytes()], "Y_swap": out[self.X[swap].tobytes()],
+                  "swap": swap}
         if m < TOL:
             return self.verdict("equivariance", PASS, figure=under(figure, m, -10), value=m, arrays=arrays)
         k = int(np.argmax(defects))
@@ -350,10 +353,12 @@ class Checker:
                                    f"the worst is π = {perms[k].tolist()}")
 
     # ------------------------------------------------------------------ causal attention
-    def _causal_runs(self, t: int, identity_v: bool = False):
-        """One run of the submission's causal attention on the first ``t`` tokens (V = I for the weights)."""
-        src, X = self.found.causal_source, self.X[:t]
-        Q, K, V = self.Q[:t], self.K[:t], (np.eye(t) if identity_v else self.V[:t])
+    def _causal_runs(self, t: int, identity_v: bool = False, order=None):
+        """One run of the submission's causal attention on the first ``t`` tokens (V = I for the weights); with
+        ``order``, on the rows of X in that order (``P X``: its Q, K and V are the rows of ours, exactly)."""
+        o = np.arange(self.T) if order is None else np.asarray(order)
+        src, X = self.found.causal_source, self.X[o][:t]
+        Q, K, V = self.Q[o][:t], self.K[o][:t], (np.eye(t) if identity_v else self.V[o][:t])
         if src == "causal_attention":
             f = self.found.get("causal_attention")
             if f.qkv_form:
@@ -389,7 +394,7 @@ class Checker:
         if not o.ok and not o.values:
             return self.error("causal", fn, o)
         Yv, Av = split_output(o.values[0])
-        _, why = numbers(Yv, (T, self.d))
+        Y, why = numbers(Yv, (T, self.d))
         if why:
             return self.verdict("causal", FAIL, detail=f"{fn} {why}")
         how = "the weights it returns"
@@ -406,6 +411,7 @@ class Checker:
         sum_defect = float(np.max(np.abs(sums - 1.0)))
         upper = np.triu(np.ones((T, T), dtype=bool), 1)
         arrays = {"A": A, "future": upper & (A != 0), "row_sums": sums}
+        arrays.update(self._swapped(Y))
         figure = f"max weight above the diagonal {eq(above)}; max |row sum − 1| {eq(sum_defect)}"
         problems = []
         if above != 0:
@@ -426,6 +432,19 @@ class Checker:
                                 arrays=arrays)
         return self.verdict("causal", PASS, figure=figure, value=max(above, sum_defect), note=f"read from {how}",
                             arrays=arrays)
+
+    def _swapped(self, Y: np.ndarray) -> dict:
+        """Clip 06 (``clips render --student``): the causal attention's outputs ``Y`` on X and on the clip's swap
+        ``P X`` (``swap``: the permutation), or nothing where that run gives no outputs to draw."""
+        if self.T < 2:
+            return {}
+        p = swap_permutation(self.T, *default_swap(self.T))
+        fn, run, _ = self._causal_runs(self.T, order=p)
+        o = self.code.call(fn, [run])
+        if not o.ok:
+            return {}
+        Ys, why = numbers(split_output(o.values[0])[0], (self.T, self.d))
+        return {} if why else {"Y": Y, "Y_swap": Ys, "swap": p}
 
     def _mask_convention(self) -> str | None:
         f = self.found.get("causal_mask")

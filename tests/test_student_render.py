@@ -323,6 +323,55 @@ def test_clip04_where_the_causal_attention_is_missing_gives_the_error_card(sourc
     assert caption(res, "error_fail") == f"Your causal attention gave this clip nothing to draw: {src.prop('prefix').failure}."
 
 
+# ------------------------------------------------------------------------------ clip 06: softmax_wrong_axis
+def test_clip06_outlines_exactly_the_rows_outside_the_swap_that_the_students_causal_attention_moves(sources):
+    from mathcore.equivariance import default_swap
+    from mathcore.permutation import swap_permutation
+
+    from scenes.clips.c06_causal_breaks_equivariance import CausalBreaksEquivariance, rows_text
+    from scenes.kit import fmt_measure
+    from scenes.render.student import run_student
+
+    cfg = load_config()
+    T = cfg.T
+    src = run_student(GALLERY / "softmax_wrong_axis.py", timeout=6.0, memory_mib=512)
+    i, j = default_swap(T)
+    p = src.array("causal", "swap")
+    np.testing.assert_array_equal(p, swap_permutation(T, i, j))
+    # the student's causal attention on X and on P X, as the checks ran it: each row's change
+    rows = np.linalg.norm(src.array("causal", "Y_swap") - src.array("causal", "Y")[p], axis=1)
+    d = CausalBreaksEquivariance.student_data(cfg, src)
+    np.testing.assert_allclose(d.report.causal_rows, rows, rtol=0, atol=0)
+    odd = [m for m in range(T) if rows[m] >= 1e-10 and not i <= m <= j]
+    assert list(d.odd_rows) == odd == [T - 1]  # the column softmax moves the last row, which sees every token
+    res = audited(CausalBreaksEquivariance, src)
+    assert not res.problems, res.problems
+    scene = res.scene
+    rec = record(res, "after_fail")
+    shown = {it.mid for it in rec.items if it.kind == "graphic" and it.role == "failed" and it.opacity > 0.5}
+    assert len(scene.odd_frames) == len(odd) and {id(f) for f in scene.odd_frames} <= shown
+    for frame, m in zip(scene.odd_frames, odd):  # around that row of the chart (widened at the close: so are they)
+        assert abs(frame.get_center()[1] - scene.wide_chart.row_y(m)) < 1e-6
+    changed = [m for m in range(T) if rows[m] >= 1e-10]
+    assert caption(res, "causal_fail") == (f"Your causal attention: {rows_text(changed)} change, by up to "
+                                           f"{fmt_measure(rows.max())}.")
+    assert caption(res, "after_fail") == (f"Row {T - 1} sees all {T} tokens either way, yet yours changes by "
+                                          f"{fmt_measure(rows[T - 1])}: outlined in red.")
+    assert caption(res, "close_fail") == (f"Your causal attention also moves {rows_text(odd)}, by up to "
+                                          f"{fmt_measure(rows[odd].max())}, which a causal mask keeps fixed.")
+    assert (False, fmt_measure(float(np.linalg.norm(rows)))) in close_verdicts(res)
+
+
+def test_clip06_on_the_correct_submission_is_the_lectures_clip(sources):
+    from scenes.clips.c06_causal_breaks_equivariance import CausalBreaksEquivariance
+
+    d = CausalBreaksEquivariance.student_data(load_config(), sources["correct"])
+    assert not d.odd_rows and d.changed_as_lecture
+    res = audited(CausalBreaksEquivariance, sources["correct"])
+    assert not res.problems, res.problems
+    assert [c.key for c in res.scene.captions] == [r.key for r in audited(CausalBreaksEquivariance, None).records]
+
+
 # ------------------------------------------------------------------------------ clip 08: sin_cos_swapped
 def test_clip08_marks_exactly_the_cells_that_differ_and_names_the_largest(sources):
     from scenes.clips.c08_sinusoidal_position import SinusoidalPosition
