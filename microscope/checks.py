@@ -61,6 +61,9 @@ class CheckInputs:
     base: float = 10000.0
     sinusoidal_sizes: tuple = ((12, 8, 10000.0), (64, 16, 10000.0))
     rope_sizes: tuple = ((12, 16, 10000.0), (64, 8, 500000.0))
+    # clip 07's two sentences (``clips render --student``: the student's attention on each, with and without
+    # positions)
+    sentences: tuple = ("the cat ate the mouse", "the mouse ate the cat")
 
     @classmethod
     def from_config(cls, cfg) -> "CheckInputs":
@@ -69,7 +72,15 @@ class CheckInputs:
         return cls(T=cfg.T, d=cfg.d, seed=cfg.seed, perm=tuple(cfg.perm), n_trials=cfg.n_trials,
                    base=float(cfg.rope_base),
                    sinusoidal_sizes=((cfg.T_heatmap, 8, float(cfg.rope_base)), (64, 16, 10000.0)),
-                   rope_sizes=((cfg.T_heatmap, 16, float(cfg.rope_base)), (64, 8, 500000.0)))
+                   rope_sizes=((cfg.T_heatmap, 16, float(cfg.rope_base)), (64, 8, 500000.0)),
+                   sentences=(cfg.sentence_a, cfg.sentence_b))
+
+    def sentence_inputs(self) -> dict:
+        """Clip 07's inputs: each sentence's rows (``X_a``, ``X_b``) and the same with sinusoidal positions added
+        (``X_a_pos``, ``X_b_pos``), as the clip builds them."""
+        sp = mc.sentence_pair(self.sentences[0], self.sentences[1], self.d, self.seed)
+        pe = mc.my_sinusoidal_position(len(sp.tokens_a), self.d, self.base)
+        return {"X_a": sp.X_a, "X_b": sp.X_b, "X_a_pos": sp.X_a + pe, "X_b_pos": sp.X_b + pe}
 
     def lecture(self) -> mc.LectureInputs:
         return mc.lecture_inputs(self.T, self.d, self.seed)
@@ -345,6 +356,7 @@ class Checker:
         figure = f"max ‖Attn(PX) − P·Attn(X)‖_F over {n} random P {eq(m)}"
         arrays = {"perms": perms, "defects": defects, "Y": out[self.X.tobytes()], "Y_swap": out[self.X[swap].tobytes()],
                   "swap": swap}
+        arrays.update(self._sentences())
         if m < TOL:
             return self.verdict("equivariance", PASS, figure=under(figure, m, -10), value=m, arrays=arrays)
         k = int(np.argmax(defects))
@@ -432,6 +444,26 @@ class Checker:
                                 arrays=arrays)
         return self.verdict("causal", PASS, figure=figure, value=max(above, sum_defect), note=f"read from {how}",
                             arrays=arrays)
+
+    def _sentences(self) -> dict:
+        """Clip 07 (``clips render --student``): the attention's outputs on each sentence, with and without positions
+        (``Y_a``, ``Y_b``, ``Y_a_pos``, ``Y_b_pos``), or nothing where it gives none (a run of its own: what it does on
+        other lengths never changes the verdict)."""
+        sentences = self.inp.sentence_inputs()
+        got = self._attn_runs(list(sentences.values()))
+        if got is None:
+            return {}
+        fn, runs, _ = got
+        o = self.code.call(fn, runs)
+        if not o.ok:
+            return {}
+        out = {}
+        for k, Z, v in zip(sentences, sentences.values(), o.values):
+            Y, why = numbers(split_output(v)[0], (Z.shape[0], self.d))
+            if why:
+                return {}
+            out["Y" + k[1:]] = Y
+        return out
 
     def _swapped(self, Y: np.ndarray) -> dict:
         """Clip 06 (``clips render --student``): the causal attention's outputs ``Y`` on X and on the clip's swap

@@ -372,6 +372,67 @@ def test_clip06_on_the_correct_submission_is_the_lectures_clip(sources):
     assert [c.key for c in res.scene.captions] == [r.key for r in audited(CausalBreaksEquivariance, None).records]
 
 
+# ------------------------------------------------------------------------------ clip 07: an attention that sees the order
+SEES_ORDER = '''
+import numpy as np
+
+
+def self_attention(X, Wq, Wk, Wv, causal=False):
+    Q, K, V = X @ Wq, X @ Wk, X @ Wv
+    T = X.shape[0]
+    S = Q @ K.T / np.sqrt(K.shape[1])
+    if causal:
+        S = np.where(np.tril(np.ones((T, T), dtype=bool)), S, -np.inf)
+    A = np.exp(S - S.max(axis=1, keepdims=True))
+    A /= A.sum(axis=1, keepdims=True)
+    return A @ V + 0.05 * np.arange(T)[:, None]  # a position leaks in: the order shows
+'''
+
+
+def test_clip07_marks_the_matched_rows_an_attention_that_sees_the_order_tells_apart(tmp_path):
+    from mathcore.equivariance import matched_differences
+
+    from scenes.clips.c07_same_multiset import SameMultiset
+    from scenes.kit import fmt_measure
+    from scenes.render.student import run_student
+
+    cfg = load_config()
+    sub = tmp_path / "sees_order.py"
+    sub.write_text(SEES_ORDER, encoding="utf-8")
+    src = run_student(sub, timeout=6.0, memory_mib=512)
+    assert src.prop("equivariance").status == "fail"
+    d = SameMultiset.student_data(cfg, src)
+    np.testing.assert_array_equal(d.plain.Y_a, src.array("equivariance", "Y_a"))
+    np.testing.assert_array_equal(d.positioned.Y_b, src.array("equivariance", "Y_b_pos"))
+    diffs = matched_differences(src.array("equivariance", "Y_a"), src.array("equivariance", "Y_b"), d.matching)
+    wrong = [k for k in range(len(diffs)) if diffs[k] >= 1e-10]
+    assert wrong and len(wrong) < len(diffs)  # the words that moved; "the" and "ate" keep their places
+    res = audited(SameMultiset, src)
+    assert not res.problems, res.problems
+    scene = res.scene
+    # each row's verdict beside it: ✗ with its figure exactly where the matched outputs differ
+    marks = [(m.passed, m.figure.text) for m in scene.diffs]
+    assert [k for k, (ok, _) in enumerate(marks) if not ok] == wrong
+    assert all(fig == fmt_measure(diffs[k]) for k, (ok, fig) in enumerate(marks) if not ok)
+    assert caption(res, "diffs_fail") == (f"Your matched outputs differ by up to {fmt_measure(diffs.max())}: more than "
+                                          "rounding, so your attention sees the order.")
+    assert caption(res, "close_fail") == (f"Your attention tells these sentences apart without positions, by up to "
+                                          f"{fmt_measure(diffs.max())}: with the same words, it should not.")
+    assert (False, fmt_measure(diffs.max())) in close_verdicts(res)
+
+
+def test_clip07_on_the_correct_submission_is_the_lectures_clip(sources):
+    from scenes.clips.c07_same_multiset import SameMultiset
+
+    d = SameMultiset.student_data(load_config(), sources["correct"])
+    np.testing.assert_array_equal(d.plain.Y_a, sources["correct"].array("equivariance", "Y_a"))
+    assert d.plain.max_diff < 1e-10
+    res = audited(SameMultiset, sources["correct"])
+    assert not res.problems, res.problems
+    assert [c.key for c in res.scene.captions] == [r.key for r in audited(SameMultiset, None).records]
+    assert all(ok for ok, _ in close_verdicts(res)[:1])
+
+
 # ------------------------------------------------------------------------------ clip 08: sin_cos_swapped
 def test_clip08_marks_exactly_the_cells_that_differ_and_names_the_largest(sources):
     from scenes.clips.c08_sinusoidal_position import SinusoidalPosition
