@@ -33,7 +33,8 @@ import numpy as np
 
 import mathcore as mc
 from mathcore.causal import above_diagonal_max, row_sums
-from mathcore.equivariance import THRESHOLD
+from mathcore.equivariance import THRESHOLD, default_swap
+from mathcore.permutation import swap_permutation
 
 from .numbers import eq, fmt, power
 from .run import Call, Outcome, Proxy, StudentCode, Value
@@ -60,6 +61,9 @@ class CheckInputs:
     base: float = 10000.0
     sinusoidal_sizes: tuple = ((12, 8, 10000.0), (64, 16, 10000.0))
     rope_sizes: tuple = ((12, 16, 10000.0), (64, 8, 500000.0))
+    # clip 07's two sentences (``clips render --student``: the student's attention on each, with and without
+    # positions)
+    sentences: tuple = ("the cat ate the mouse", "the mouse ate the cat")
 
     @classmethod
     def from_config(cls, cfg) -> "CheckInputs":
@@ -68,7 +72,15 @@ class CheckInputs:
         return cls(T=cfg.T, d=cfg.d, seed=cfg.seed, perm=tuple(cfg.perm), n_trials=cfg.n_trials,
                    base=float(cfg.rope_base),
                    sinusoidal_sizes=((cfg.T_heatmap, 8, float(cfg.rope_base)), (64, 16, 10000.0)),
-                   rope_sizes=((cfg.T_heatmap, 16, float(cfg.rope_base)), (64, 8, 500000.0)))
+                   rope_sizes=((cfg.T_heatmap, 16, float(cfg.rope_base)), (64, 8, 500000.0)),
+                   sentences=(cfg.sentence_a, cfg.sentence_b))
+
+    def sentence_inputs(self) -> dict:
+        """Clip 07's inputs: each sentence's rows (``X_a``, ``X_b``) and the same with sinusoidal positions added
+        (``X_a_pos``, ``X_b_pos``), as the clip builds them."""
+        sp = mc.sentence_pair(self.sentences[0], self.sentences[1], self.d, self.seed)
+        pe = mc.my_sinusoidal_position(len(sp.tokens_a), self.d, self.base)
+        return {"X_a": sp.X_a, "X_b": sp.X_b, "X_a_pos": sp.X_a + pe, "X_b_pos": sp.X_b + pe}
 
     def lecture(self) -> mc.LectureInputs:
         return mc.lecture_inputs(self.T, self.d, self.seed)
@@ -330,7 +342,8 @@ class Checker:
     def equivariance(self) -> Verdict:
         n, seed = self.inp.n_trials, self.inp.seed
         perms = mc.random_permutations(self.T, n, seed)  # the ones mathcore's measurement draws below
-        inputs = [self.X] + [self.X[p] for p in perms]
+        swap = swap_permutation(self.T, *default_swap(self.T)) if self.T >= 2 else np.arange(self.T)
+        inputs = [self.X] + [self.X[p] for p in perms] + [self.X[swap]]  # and clip 06's swap (`clips render --student`)
         got = self._attn_runs(inputs)
         if got is None:
             return self.verdict("equivariance", MISSING, detail="no attention to check (attention or self_attention)")
@@ -341,7 +354,9 @@ class Checker:
         _, defects = mc.equivariance_defects(lambda Z: out[np.asarray(Z, dtype=np.float64).tobytes()], self.X, n, seed)
         m = float(np.max(defects))
         figure = f"max ‖Attn(PX) − P·Attn(X)‖_F over {n} random P {eq(m)}"
-        arrays = {"perms": perms, "defects": defects}
+        arrays = {"perms": perms, "defects": defects, "Y": out[self.X.tobytes()], "Y_swap": out[self.X[swap].tobytes()],
+                  "swap": swap}
+        arrays.update(self._sentences())
         if m < TOL:
             return self.verdict("equivariance", PASS, figure=under(figure, m, -10), value=m, arrays=arrays)
         k = int(np.argmax(defects))
@@ -350,10 +365,12 @@ class Checker:
                                    f"the worst is π = {perms[k].tolist()}")
 
     # ------------------------------------------------------------------ causal attention
-    def _causal_runs(self, t: int, identity_v: bool = False):
-        """One run of the submission's causal attention on the first ``t`` tokens (V = I for the weights)."""
-        src, X = self.found.causal_source, self.X[:t]
-        Q, K, V = self.Q[:t], self.K[:t], (np.eye(t) if identity_v else self.V[:t])
+    def _causal_runs(self, t: int, identity_v: bool = False, order=None):
+        """One run of the submission's causal attention on the first ``t`` tokens (V = I for the weights); with
+        ``order``, on the rows of X in that order (``P X``: its Q, K and V are the rows of ours, exactly)."""
+        o = np.arange(self.T) if order is None else np.asarray(order)
+        src, X = self.found.causal_source, self.X[o][:t]
+        Q, K, V = self.Q[o][:t], self.K[o][:t], (np.eye(t) if identity_v else self.V[o][:t])
         if src == "causal_attention":
             f = self.found.get("causal_attention")
             if f.qkv_form:
@@ -389,7 +406,7 @@ class Checker:
         if not o.ok and not o.values:
             return self.error("causal", fn, o)
         Yv, Av = split_output(o.values[0])
-        _, why = numbers(Yv, (T, self.d))
+        Y, why = numbers(Yv, (T, self.d))
         if why:
             return self.verdict("causal", FAIL, detail=f"{fn} {why}")
         how = "the weights it returns"
@@ -406,6 +423,7 @@ class Checker:
         sum_defect = float(np.max(np.abs(sums - 1.0)))
         upper = np.triu(np.ones((T, T), dtype=bool), 1)
         arrays = {"A": A, "future": upper & (A != 0), "row_sums": sums}
+        arrays.update(self._swapped(Y))
         figure = f"max weight above the diagonal {eq(above)}; max |row sum − 1| {eq(sum_defect)}"
         problems = []
         if above != 0:
@@ -426,6 +444,39 @@ class Checker:
                                 arrays=arrays)
         return self.verdict("causal", PASS, figure=figure, value=max(above, sum_defect), note=f"read from {how}",
                             arrays=arrays)
+
+    def _sentences(self) -> dict:
+        """Clip 07 (``clips render --student``): the attention's outputs on each sentence, with and without positions
+        (``Y_a``, ``Y_b``, ``Y_a_pos``, ``Y_b_pos``), or nothing where it gives none (a run of its own: what it does on
+        other lengths never changes the verdict)."""
+        sentences = self.inp.sentence_inputs()
+        got = self._attn_runs(list(sentences.values()))
+        if got is None:
+            return {}
+        fn, runs, _ = got
+        o = self.code.call(fn, runs)
+        if not o.ok:
+            return {}
+        out = {}
+        for k, Z, v in zip(sentences, sentences.values(), o.values):
+            Y, why = numbers(split_output(v)[0], (Z.shape[0], self.d))
+            if why:
+                return {}
+            out["Y" + k[1:]] = Y
+        return out
+
+    def _swapped(self, Y: np.ndarray) -> dict:
+        """Clip 06 (``clips render --student``): the causal attention's outputs ``Y`` on X and on the clip's swap
+        ``P X`` (``swap``: the permutation), or nothing where that run gives no outputs to draw."""
+        if self.T < 2:
+            return {}
+        p = swap_permutation(self.T, *default_swap(self.T))
+        fn, run, _ = self._causal_runs(self.T, order=p)
+        o = self.code.call(fn, [run])
+        if not o.ok:
+            return {}
+        Ys, why = numbers(split_output(o.values[0])[0], (self.T, self.d))
+        return {} if why else {"Y": Y, "Y_swap": Ys, "swap": p}
 
     def _mask_convention(self) -> str | None:
         f = self.found.get("causal_mask")
@@ -460,7 +511,11 @@ class Checker:
         defects = mc.prefix_defects(lambda Z: out[np.asarray(Z, dtype=np.float64).tobytes()], self.X)
         m = float(np.max(defects))
         figure = f"max |Y_full[:t] − Y(X[:t])| over t = 1…{self.T} {eq(m)}"
-        arrays = {"defects": defects}
+        # every pass's outputs for clip 04 (``clips render --student``): passes[t − 1, :t] = Y(X[:t]), NaN below
+        passes = np.full((self.T, self.T, self.d), np.nan)
+        for t, Z in enumerate(inputs, 1):
+            passes[t - 1, :t] = out[Z.tobytes()]
+        arrays = {"defects": defects, "passes": passes}
         if m < TOL:
             note = ("bitwise (exactly equal)" if m == 0 else
                     "not bitwise: equal at rounding level (a BLAS matmul sums in another order)")

@@ -12,7 +12,8 @@ shows as its error card.  Everything is measured against mathcore here, in the p
 ``run.A``,             clips 03/04: the student's causal weights ``(T, T)``, the future cells it leaked
 ``run.future``,        (bool, above the diagonal and not exactly 0: the cells to outline in red) and its
 ``run.row_sums``       row sums
-``run.prefix``         clip 04: ``max |Y_full[:t] − Y(X[:t])|`` for ``t = 1..T``
+``run.prefix``,        clip 04: ``max |Y_full[:t] − Y(X[:t])|`` for ``t = 1..T``, and every pass's outputs
+``run.passes``         ``(T, T, d)``: ``passes[t − 1, :t]`` is ``Y(X[:t])`` (NaN below row ``t − 1``)
 ``run.pe``,            clip 08: the student's sinusoidal table, mathcore's, and ``|difference|`` (the cells
 ``run.pe_reference``,  to mark) at the first of ``inputs.sinusoidal_sizes``
 ``run.pe_diff``
@@ -54,6 +55,7 @@ class StudentRun:
     future = property(lambda self: self._get("causal", "future"))
     row_sums = property(lambda self: self._get("causal", "row_sums"))
     prefix = property(lambda self: self._get("prefix", "defects"))
+    passes = property(lambda self: self._get("prefix", "passes"))
     pe = property(lambda self: self._get("my_sinusoidal_position", "student"))
     pe_reference = property(lambda self: self._get("my_sinusoidal_position", "reference"))
     pe_diff = property(lambda self: self._get("my_sinusoidal_position", "diff"))

@@ -202,6 +202,237 @@ def test_clip03_on_the_correct_submission_says_the_lectures_sentences(sources):
     assert not res.scene.data.leaked and all(ok for ok, _ in close_verdicts(res))
 
 
+# ------------------------------------------------------------------------------ clip 04: mask_triu
+def _row_centre(hm, n):
+    return np.mean([c.get_center() for c in hm.cells[n]], axis=0)
+
+
+def test_clip04_outlines_exactly_the_rows_a_later_token_changed_with_their_measured_difference(sources):
+    from scenes.clips.c04_prefix_invariance import PrefixInvariance, rows_text
+    from scenes.kit import fmt_measure
+
+    cfg = load_config()
+    T = cfg.T
+    src = sources["mask_triu"]
+    passes = src.array("prefix", "passes")  # passes[t − 1, :t]: the student's outputs on X's first t rows
+    assert passes.shape == (T, T, cfg.d)
+    d = PrefixInvariance.student_data(cfg, src)
+    np.testing.assert_array_equal(d.Y_full, passes[T - 1])
+    np.testing.assert_array_equal(d.Y_prefix, passes[T - 2, : T - 1])
+    np.testing.assert_array_equal(d.defects_fixed, src.array("prefix", "defects"))
+    # the slide's rows: the prefix pass over T − 1 tokens against the full pass, row by row
+    gaps = np.max(np.abs(passes[T - 2, : T - 1] - passes[T - 1, : T - 1]), axis=1)
+    wrong = [n for n in range(T - 1) if gaps[n] >= 1e-10]
+    assert list(d.slide_rows) == wrong and wrong and d.differs
+    res = audited(PrefixInvariance, src)
+    assert not res.problems, res.problems
+    scene = res.scene
+    rec = record(res, "slide_fail")
+    shown = {it.mid for it in rec.items if it.kind == "graphic" and it.role == "failed" and it.opacity > 0.5}
+    assert len(scene.slide_frames) == len(wrong) and {id(f) for f in scene.slide_frames} <= shown
+    for frame, n in zip(scene.slide_frames, wrong):  # each outline around its row of the full outputs
+        np.testing.assert_allclose(frame.get_center(), _row_centre(scene.full, n), atol=1e-6)
+    figures = [m.figure.text for m in scene.gap_labels if hasattr(m, "figure")]
+    assert figures == [fmt_measure(gaps[n]) for n in wrong]  # each row's measured difference beside it
+    assert caption(res, "slide_fail") == (f"Slide your prefix outputs onto your full ones: {rows_text(wrong)} land on "
+                                          f"different numbers, by up to {fmt_measure(gaps.max())}.")
+    assert caption(res, "last_row_fail").endswith("yet yours changed: a later token reaches back into them.")
+    # the plot: the prefix lengths past the pass line in red, and the verdict ✗ with the largest difference
+    red = [mk.value for mk in scene.fixed_marks if getattr(mk, "_role", None) == "failed"]
+    defects = src.array("prefix", "defects")
+    assert red == [float(x) for x in defects if x >= 1e-10] and red
+    m = float(defects.max())
+    assert caption(res, "every_prefix_fail") == (f"Measure every prefix length t, from 1 token to {T}: your outputs "
+                                                 f"differ by up to {fmt_measure(m)}.")
+    # the bits: the student's worst entry, its difference measured
+    t, i, j = d.entry
+    assert abs(passes[t - 1, i, j] - passes[T - 1, i, j]) == np.max(np.abs(passes[t - 1, :t] - passes[T - 1, :t]))
+    assert caption(res, "bitwise_fail") == (f"Not zero: your entry in row {i}, column {j} differs between the two "
+                                            f"passes by {fmt_measure(abs(d.fixed_values[0] - d.fixed_values[1]))}.")
+    # no aside on the lecture's two kernels: the clip goes to its close, the rows some prefix changed outlined
+    assert [r.key for r in res.records][-2:] == ["bitwise_fail", "close_fail"]
+    changed = [n for n in range(T) if max(np.max(np.abs(passes[u - 1, n] - passes[T - 1, n])) for u in range(n + 1, T + 1))
+               >= 1e-10]
+    assert list(d.close_rows) == changed
+    for frame, n in zip(scene.close_frames, changed):
+        np.testing.assert_allclose(frame.get_center(), _row_centre(scene.close_map, n), atol=1e-6)
+    assert len(scene.close_frames) == len(changed)
+    assert caption(res, "close_fail") == (f"Your prefixes' outputs are not the full outputs' first rows: "
+                                          f"{rows_text(changed)} change, a later token reaches back into them.")
+    assert close_verdicts(res) == [(False, fmt_measure(m))]
+
+
+ROUNDING = '''
+import numpy as np
+
+
+def causal_attention(X, Wq, Wk, Wv):
+    Q, K, V = X @ Wq, X @ Wk, X @ Wv
+    T = X.shape[0]
+    S = Q @ K.T / np.sqrt(K.shape[1])
+    S = np.where(np.tril(np.ones((T, T), dtype=bool)), S, -np.inf)
+    A = np.exp(S - S.max(axis=1, keepdims=True))
+    A /= A.sum(axis=1, keepdims=True)
+    return (A @ V) * (1 + T * 2.0**-52)  # a rounding that depends on how many tokens were read
+'''
+
+
+def test_clip04_a_student_equal_only_at_rounding_level_is_outlined_as_rounding_not_as_a_failure(tmp_path):
+    """Prefix-invariant at rounding level (the check passes) but not bit for bit: the clip's exact claim is false,
+    so the failing sentences are said, with the rounding named; the rows are outlined in the highlight (as the
+    lecture's BLAS kernel's last bits are), never in the failed red, and the close says rounding."""
+    from scenes.clips.c04_prefix_invariance import PrefixInvariance
+    from scenes.render.student import run_student
+
+    sub = tmp_path / "rounding.py"
+    sub.write_text(ROUNDING, encoding="utf-8")
+    src = run_student(sub, timeout=6.0, memory_mib=512)
+    assert src.prop("prefix").passed and 0 < src.prop("prefix").value < 1e-10
+    res = audited(PrefixInvariance, src)
+    assert not res.problems, res.problems
+    scene = res.scene
+    assert scene.data.differs and scene.data.slide_rows
+    assert all(f._role == "highlight" for f in scene.slide_frames) and len(scene.slide_frames) == len(scene.data.slide_rows)
+    assert not [mk for mk in scene.fixed_marks if getattr(mk, "_role", None) == "failed"]
+    assert not len(scene.pass_line)  # the axis (10⁻¹⁷ to 10⁻¹⁴) does not reach the pass line
+    assert caption(res, "last_row_fail").endswith("yet yours changed: by rounding, not bit for bit.")
+    assert caption(res, "close_fail").endswith("change, by rounding, not bit for bit, under the pass line of 10⁻¹⁰.")
+
+
+def test_clip04_on_the_correct_submission_is_the_lectures_clip(sources):
+    from scenes.clips.c04_prefix_invariance import PrefixInvariance
+
+    cfg = load_config()
+    src = sources["correct"]
+    d = PrefixInvariance.student_data(cfg, src)
+    np.testing.assert_array_equal(d.Y_full, src.array("prefix", "passes")[cfg.T - 1])
+    assert not d.differs and d.max_fixed == 0.0 and d.entry == PrefixInvariance.build_data(cfg).entry
+    res = audited(PrefixInvariance, src)
+    assert not res.problems, res.problems
+    assert [c.key for c in res.scene.captions] == [r.key for r in audited(PrefixInvariance, None).records]
+    assert all(ok for ok, _ in close_verdicts(res))
+
+
+def test_clip04_where_the_causal_attention_is_missing_gives_the_error_card(sources):
+    from scenes.clips.c04_prefix_invariance import PrefixInvariance
+
+    src = sources["raises"]  # defines no attention at all
+    res = audited(PrefixInvariance, src)
+    assert not res.problems, res.problems
+    assert [r.key for r in res.records] == ["title", "error_fail"]
+    assert caption(res, "error_fail") == f"Your causal attention gave this clip nothing to draw: {src.prop('prefix').failure}."
+
+
+# ------------------------------------------------------------------------------ clip 06: softmax_wrong_axis
+def test_clip06_outlines_exactly_the_rows_outside_the_swap_that_the_students_causal_attention_moves(sources):
+    from mathcore.equivariance import default_swap
+    from mathcore.permutation import swap_permutation
+
+    from scenes.clips.c06_causal_breaks_equivariance import CausalBreaksEquivariance, rows_text
+    from scenes.kit import fmt_measure
+    from scenes.render.student import run_student
+
+    cfg = load_config()
+    T = cfg.T
+    src = run_student(GALLERY / "softmax_wrong_axis.py", timeout=6.0, memory_mib=512)
+    i, j = default_swap(T)
+    p = src.array("causal", "swap")
+    np.testing.assert_array_equal(p, swap_permutation(T, i, j))
+    # the student's causal attention on X and on P X, as the checks ran it: each row's change
+    rows = np.linalg.norm(src.array("causal", "Y_swap") - src.array("causal", "Y")[p], axis=1)
+    d = CausalBreaksEquivariance.student_data(cfg, src)
+    np.testing.assert_allclose(d.report.causal_rows, rows, rtol=0, atol=0)
+    odd = [m for m in range(T) if rows[m] >= 1e-10 and not i <= m <= j]
+    assert list(d.odd_rows) == odd == [T - 1]  # the column softmax moves the last row, which sees every token
+    res = audited(CausalBreaksEquivariance, src)
+    assert not res.problems, res.problems
+    scene = res.scene
+    rec = record(res, "after_fail")
+    shown = {it.mid for it in rec.items if it.kind == "graphic" and it.role == "failed" and it.opacity > 0.5}
+    assert len(scene.odd_frames) == len(odd) and {id(f) for f in scene.odd_frames} <= shown
+    for frame, m in zip(scene.odd_frames, odd):  # around that row of the chart (widened at the close: so are they)
+        assert abs(frame.get_center()[1] - scene.wide_chart.row_y(m)) < 1e-6
+    changed = [m for m in range(T) if rows[m] >= 1e-10]
+    assert caption(res, "causal_fail") == (f"Your causal attention: {rows_text(changed)} change, by up to "
+                                           f"{fmt_measure(rows.max())}.")
+    assert caption(res, "after_fail") == (f"Row {T - 1} sees all {T} tokens either way, yet yours changes by "
+                                          f"{fmt_measure(rows[T - 1])}: outlined in red.")
+    assert caption(res, "close_fail") == (f"Your causal attention also moves {rows_text(odd)}, by up to "
+                                          f"{fmt_measure(rows[odd].max())}, which a causal mask keeps fixed.")
+    assert (False, fmt_measure(float(np.linalg.norm(rows)))) in close_verdicts(res)
+
+
+def test_clip06_on_the_correct_submission_is_the_lectures_clip(sources):
+    from scenes.clips.c06_causal_breaks_equivariance import CausalBreaksEquivariance
+
+    d = CausalBreaksEquivariance.student_data(load_config(), sources["correct"])
+    assert not d.odd_rows and d.changed_as_lecture
+    res = audited(CausalBreaksEquivariance, sources["correct"])
+    assert not res.problems, res.problems
+    assert [c.key for c in res.scene.captions] == [r.key for r in audited(CausalBreaksEquivariance, None).records]
+
+
+# ------------------------------------------------------------------------------ clip 07: an attention that sees the order
+SEES_ORDER = '''
+import numpy as np
+
+
+def self_attention(X, Wq, Wk, Wv, causal=False):
+    Q, K, V = X @ Wq, X @ Wk, X @ Wv
+    T = X.shape[0]
+    S = Q @ K.T / np.sqrt(K.shape[1])
+    if causal:
+        S = np.where(np.tril(np.ones((T, T), dtype=bool)), S, -np.inf)
+    A = np.exp(S - S.max(axis=1, keepdims=True))
+    A /= A.sum(axis=1, keepdims=True)
+    return A @ V + 0.05 * np.arange(T)[:, None]  # a position leaks in: the order shows
+'''
+
+
+def test_clip07_marks_the_matched_rows_an_attention_that_sees_the_order_tells_apart(tmp_path):
+    from mathcore.equivariance import matched_differences
+
+    from scenes.clips.c07_same_multiset import SameMultiset
+    from scenes.kit import fmt_measure
+    from scenes.render.student import run_student
+
+    cfg = load_config()
+    sub = tmp_path / "sees_order.py"
+    sub.write_text(SEES_ORDER, encoding="utf-8")
+    src = run_student(sub, timeout=6.0, memory_mib=512)
+    assert src.prop("equivariance").status == "fail"
+    d = SameMultiset.student_data(cfg, src)
+    np.testing.assert_array_equal(d.plain.Y_a, src.array("equivariance", "Y_a"))
+    np.testing.assert_array_equal(d.positioned.Y_b, src.array("equivariance", "Y_b_pos"))
+    diffs = matched_differences(src.array("equivariance", "Y_a"), src.array("equivariance", "Y_b"), d.matching)
+    wrong = [k for k in range(len(diffs)) if diffs[k] >= 1e-10]
+    assert wrong and len(wrong) < len(diffs)  # the words that moved; "the" and "ate" keep their places
+    res = audited(SameMultiset, src)
+    assert not res.problems, res.problems
+    scene = res.scene
+    # each row's verdict beside it: ✗ with its figure exactly where the matched outputs differ
+    marks = [(m.passed, m.figure.text) for m in scene.diffs]
+    assert [k for k, (ok, _) in enumerate(marks) if not ok] == wrong
+    assert all(fig == fmt_measure(diffs[k]) for k, (ok, fig) in enumerate(marks) if not ok)
+    assert caption(res, "diffs_fail") == (f"Your matched outputs differ by up to {fmt_measure(diffs.max())}: more than "
+                                          "rounding, so your attention sees the order.")
+    assert caption(res, "close_fail") == (f"Your attention tells these sentences apart without positions, by up to "
+                                          f"{fmt_measure(diffs.max())}: with the same words, it should not.")
+    assert (False, fmt_measure(diffs.max())) in close_verdicts(res)
+
+
+def test_clip07_on_the_correct_submission_is_the_lectures_clip(sources):
+    from scenes.clips.c07_same_multiset import SameMultiset
+
+    d = SameMultiset.student_data(load_config(), sources["correct"])
+    np.testing.assert_array_equal(d.plain.Y_a, sources["correct"].array("equivariance", "Y_a"))
+    assert d.plain.max_diff < 1e-10
+    res = audited(SameMultiset, sources["correct"])
+    assert not res.problems, res.problems
+    assert [c.key for c in res.scene.captions] == [r.key for r in audited(SameMultiset, None).records]
+    assert all(ok for ok, _ in close_verdicts(res)[:1])
+
+
 # ------------------------------------------------------------------------------ clip 08: sin_cos_swapped
 def test_clip08_marks_exactly_the_cells_that_differ_and_names_the_largest(sources):
     from scenes.clips.c08_sinusoidal_position import SinusoidalPosition

@@ -12,6 +12,14 @@ One notation through the clip (lecture notation, never code indexing): a pass ``
 its rows ``y_n^((t))``, the full pass's rows ``y_n``, an entry ``(y_n)_j``.  The outputs are painted on the
 deck's "outputs" scale (``kit.scales``).
 
+``clips render --student`` draws it from a student's causal attention (``STUDENT = "prefix"``: every pass the
+checks ran, ``Y(X[:t])`` for t = 1 … T).  Exact, it is the lecture's clip on their numbers.  Not bit for bit,
+the failing variants of ``[prefix_invariance.student_fail]`` are said: the slide outlines the rows the prefix's
+pass does not reproduce, each with its measured difference (red past the pass line, yellow for rounding), the
+plot shows their prefix lengths against the pass line, the bits are their worst entry's, and the clip closes on
+the rows some prefix changed and the ✗ with the figure (the aside on the lecture's two kernels is skipped: it is
+not about their code).
+
 The picture description it shares with its still (scales, proofs) is in ``scenes/figures/causal.py``;
 the widgets only this clip draws are in ``c04_widgets.py``.
 
@@ -77,9 +85,12 @@ from scenes.kit import (
     label,
     math,
 )
+from scenes.kit import figure as figure_of
 from scenes.kit.binding import claim, claim_built, names, role, shows
 from scenes.kit.compose import GAP, column, row
 from scenes.kit.layout import Region
+from scenes.kit.student import fail_key
+from scenes.kit.theme import FAILED
 from scenes.kit.proofs import (
     Reveal,
     frame_row,
@@ -144,6 +155,17 @@ class PrefixInvarianceData:
     V: np.ndarray  # (T, d) its values
     cache_fixed: float  # the cached step's row T−1: max over its features of |cached − full recompute|, fixed order
     cache_blas: float  # the same with the BLAS kernel (the figure belongs to the outlined row, not to row 0)
+    # a student's causal attention (``clips render --student``) whose prefixes' outputs are not bit for bit its full
+    # outputs' first rows: ``differs``; per row n < T − 1 of the slide, max_j |y_n^(T−1) − y_n| (``row_gaps``), the
+    # rows where it is not 0 (``slide_rows``, the outlines) and the rows of the full outputs some prefix changes
+    # (``close_rows``); ``tol``: the pass line (a difference under it is rounding, over it a failure).  Empty for
+    # the lecture and for a student who is exact
+    differs: bool = False
+    row_gaps: tuple = ()
+    slide_rows: tuple = ()
+    close_rows: tuple = ()
+    close_gaps: tuple = ()
+    tol: float = 1e-10
 
 
 class PrefixInvariance(ClipScene):
@@ -151,6 +173,7 @@ class PrefixInvariance(ClipScene):
 
     TIDY_PLAYS = True
     STAGED = True
+    STUDENT = "prefix"  # `clips render --student`: the student's causal attention's passes are the outputs drawn
 
     MAX_CELL_W, MAX_CELL_H = 1.9, 1.5  # output maps' cells, at most (wide: they print two decimals)
 
@@ -174,6 +197,66 @@ class PrefixInvariance(ClipScene):
             blas_ulps=ulp_distance(*bv), A=tr.weights, V=tr.V,
             cache_fixed=last_step_defect(li, "fixed"), cache_blas=last_step_defect(li, "blas"),
         )
+
+    @classmethod
+    def student_data(cls, cfg: LectureConfig, student) -> PrefixInvarianceData:
+        """The student's causal attention on the lecture's X and on each of its prefixes (every pass the checks
+        ran, ``passes[t − 1, :t]``) in place of mathcore's fixed-order kernel: the full and the prefix outputs, the
+        difference for every prefix length t, and one entry's bits.  A student who is exact keeps the lecture's
+        entry (the one the BLAS kernel's aside is about); one who is not shows their own largest difference and
+        the clip skips the aside on the lecture's two kernels (``differs``)."""
+        from dataclasses import replace
+
+        lecture = cls.build_data(cfg)
+        T, dm = lecture.Y_full.shape
+        P = np.asarray(student.array(cls.STUDENT, "passes"), dtype=float)
+        if P.shape != (T, T, dm):
+            raise ValueError(f"the student's passes are {P.shape}, clip 04 draws {(T, T, dm)}")
+
+        def yours(Z):  # the student's output on X's first t rows, as the checks recorded it
+            t = np.asarray(Z).shape[0]
+            return P[t - 1, :t]
+
+        X = lecture.X
+        Y_full, defects = yours(X), prefix_defects(yours, X)
+        m = prefix_invariance_max_defect(yours, X)
+        gaps = np.zeros((T, T))  # gaps[t − 1, n]: max_j |y_n^(t) − y_n|, n < t
+        for t in range(1, T + 1):
+            gaps[t - 1, :t] = np.max(np.abs(P[t - 1, :t] - Y_full[:t]), axis=1)
+        row_gaps = gaps[T - 2, : T - 1]
+        close_gaps = gaps.max(axis=0)
+        d = replace(lecture, Y_full=Y_full, Y_prefix=yours(X[: T - 1]), defects_fixed=defects, max_fixed=m,
+                    differs=m != 0.0, row_gaps=tuple(float(g) for g in row_gaps),
+                    slide_rows=tuple(int(n) for n in np.flatnonzero(row_gaps != 0.0)),
+                    close_rows=tuple(int(n) for n in np.flatnonzero(close_gaps != 0.0)),
+                    close_gaps=tuple(float(g) for g in close_gaps))
+        entry = worst_prefix_entry(yours, X) if d.differs else lecture.entry
+        fv = prefix_entry_pair(yours, X, *entry)
+        li = lecture_inputs(cfg.T, cfg.d, cfg.seed)
+        bv = prefix_entry_pair(attention_fn(li.Wq, li.Wk, li.Wv, causal=True, kernel="blas"), X, *entry)
+        return replace(d, entry=entry, fixed_values=fv, fixed_bits=np.array([float_bits(v) for v in fv]),
+                       blas_values=bv, blas_bits=np.array([float_bits(v) for v in bv]), blas_ulps=ulp_distance(*bv))
+
+    def student_values(self) -> dict:
+        """The failing variants' values, bound to the outlines, the differences and the verdicts that show them."""
+        out = super().student_values()
+        d = self.data
+        if not d.differs:
+            return out
+        if hasattr(self, "slide_frames"):
+            out["slide_rows"] = claim(rows_text(d.slide_rows), *self.slide_frames)
+            out["slide_max"] = claim(fmt_measure(max(d.row_gaps)), *self.gap_labels)
+            out["why_rows"] = claim(reason(max(d.row_gaps), d.tol), *self.slide_frames)
+        if hasattr(self, "proof_fixed"):
+            out["your_max"] = claim(fmt_measure(d.max_fixed), self.proof_fixed)
+        if hasattr(self, "bits_verdict_fixed"):
+            out["entry_gap"] = claim(fmt_measure(abs(d.fixed_values[0] - d.fixed_values[1])), self.bits_verdict_fixed)
+        if hasattr(self, "close_frames"):
+            why = reason(d.max_fixed, d.tol)
+            out["changed"] = claim(rows_text(d.close_rows), *self.close_frames)
+            out["close_why"] = claim(why if d.max_fixed >= d.tol else f"{why}, under the pass line of {fmt_measure(d.tol)}",
+                                     self.proof_close)
+        return out
 
     def scales(self) -> dict:
         return prefix_scales(self.data, self.cfg)
@@ -278,8 +361,25 @@ class PrefixInvariance(ClipScene):
         if not side:
             self.slide_proof.next_to(VGroup(self.full, self.landed_brace), DOWN, buff=GAP.wide)
             self.slide_proof.align_to(self.landed_brace, RIGHT)
+        # a student's rows the prefix pass changed: each outlined (red past the pass line, yellow for rounding) with
+        # its measured difference beside it, where the brace of equal rows and its verdict would stand (the rows'
+        # own figures are the measurement: the verdict over every prefix comes with the plot)
+        self.slide_frames, self.gap_labels = VGroup(), VGroup()
+        if d.differs:
+            for n in d.slide_rows:
+                bad = d.row_gaps[n] >= d.tol
+                colour, what = (FAILED, "failed") if bad else (HIGHLIGHT, "highlight")
+                self.slide_frames.add(role(frame_row(self.full, n, color=colour), what))
+                self.gap_labels.add(role(figure_of(d.row_gaps[n], size=LABEL, color=colour), what)
+                                    .next_to(self.full.cell(n, dm - 1), RIGHT, buff=GAP.normal))
+            # what the figures are, over their column: each row's largest difference between the two passes
+            self.gap_head = math(f"max_j lr(|{prefix_row('n', T - 1)} - y_n|)", size=LABEL, color=DIM)
+            self.gap_head.next_to(self.full, RIGHT, buff=GAP.normal).align_to(self.full, UP)
+            self.gap_head.set_y(self.full_head.get_y())  # in the line of the pass's name
+            self.gap_labels.add(self.gap_head)
+            landed_group = VGroup(self.bar, self.full, self.full_labels, self.gap_labels)
         self.centre_shift = (C.center[0] - landed_group.get_x()) * RIGHT
-        VGroup(self.landed_brace, self.slide_proof).shift(self.centre_shift)
+        VGroup(self.landed_brace, self.slide_proof, self.slide_frames, self.gap_labels).shift(self.centre_shift)
         self.new_row = role(frame_row(self.full, T - 1), "highlight").shift(self.centre_shift)
         words, xm = label("new: it reads", size=LABEL, color=HIGHLIGHT), math(f"x_{T - 1}", size=LABEL, color=HIGHLIGHT)
         xm.next_to(words, RIGHT, buff=GAP.small)
@@ -292,17 +392,34 @@ class PrefixInvariance(ClipScene):
         self.proof_fixed = proof_line(f"max_{T_}", fixed.value, size=HEADING, passed=fixed.passed)
         self.proof_blas = proof_line(f"max_{T_}", blas.value, size=HEADING, passed=blas.value == 0.0)
         title = math(f"max_(n < {T_}) lr(|{prefix_row('n')} - y_n|)", size=HEADING)
-        self.defects = DefectPlot([("fixed order", d.defects_fixed, FG, self.proof_fixed),
+        mine = "your attention" if d.differs else "fixed order"  # a student's kernel is theirs, not the fixed order
+        self.defects = DefectPlot([(mine, d.defects_fixed, FG, self.proof_fixed),
                                    ("BLAS matmul", d.defects_blas, HIGHLIGHT, self.proof_blas)],
                                   Region(C.left, C.right, C.bottom + GAP.tight, C.top), title,
                                   row(label("prefix length", size=LABEL), math(T_, size=LABEL), gap="small"))  # words sans
         self.plot = self.defects.plot
-        self.fixed_marks, self.blas_marks = self.defects.marks["fixed order"], self.defects.marks["BLAS matmul"]
-        self.key_fixed, self.key_blas = self.defects.tags["fixed order"], self.defects.tags["BLAS matmul"]
+        self.fixed_marks, self.blas_marks = self.defects.marks[mine], self.defects.marks["BLAS matmul"]
+        self.key_fixed, self.key_blas = self.defects.tags[mine], self.defects.tags["BLAS matmul"]
+        if d.differs:
+            for mk in self.fixed_marks:  # a student's prefix lengths past the pass line: their bars in red
+                if mk.value >= d.tol:
+                    role(mk.set_color(FAILED), "failed")
+            # the key under the one label shown (the BLAS kernel's, which it would stand under, never comes)
+            self.defects.key.next_to(self.key_fixed, DOWN, buff=GAP.normal, aligned_edge=LEFT)
+        # the pass line of the notebook's check, where the axis reaches it: a student's red bars rise past it (its
+        # label over the last length, t = T, whose difference is always 0: the full pass against itself)
+        self.pass_line = VGroup()
+        lo, hi = self.plot.y_range
+        if d.differs and lo < d.tol < hi:
+            line = self.plot.hline(d.tol, color=DIM)
+            words = label("pass line", size=SMALL, color=DIM)
+            words.next_to(line, UP, buff=GAP.tight).align_to(line, RIGHT)
+            self.pass_line = VGroup(line, words)
 
         # stage 3: one entry, bit for bit (the board fills the content), for each kernel
         t, i, j = d.entry
-        self.board_fixed = self.bit_board(d.fixed_values, d.fixed_bits, 0, C)
+        own_ulps = ulp_distance(*d.fixed_values)  # 0 for the lecture; a student's rounding is counted in ulps
+        self.board_fixed = self.bit_board(d.fixed_values, d.fixed_bits, own_ulps if own_ulps <= 1024 else 0, C)
         self.board_blas = self.bit_board(d.blas_values, d.blas_bits, d.blas_ulps, C)
         self.bits_verdict_fixed = proof_line(entry_formula(i, j, t), abs(d.fixed_values[0] - d.fixed_values[1]),
                                              size=HEADING, passed=d.fixed_values[0] == d.fixed_values[1])
@@ -421,35 +538,45 @@ class PrefixInvariance(ClipScene):
             r = VGroup(*row_parts(prefix, i), self.prefix_labels[i])
             self.landed.append(prefix.cell(i, 0).get_center() + dx * RIGHT)
             slides.append(Succession(r.animate(run_time=0.7).shift(dx * RIGHT), FadeOut(r, run_time=0.25)))
-        self.beat("slide", FadeOut(self.prefix_head),
+        # a student's rows that changed: outlined, their differences where the brace of equal rows would stand
+        if d.differs:
+            marks = VGroup(self.slide_frames, self.gap_labels)
+            landed = [Create(self.slide_frames), FadeIn(self.gap_labels)]
+        else:
+            marks = VGroup(self.landed_brace, self.slide_proof)
+            landed = [Create(self.landed_brace), FadeIn(self.slide_proof, shift=GAP.tight * UP)]
+        self.beat(fail_key("slide", d.differs), FadeOut(self.prefix_head),
                   Succession(LaggedStart(*slides, lag_ratio=0.3, run_time=2.2),
                              alone.animate(run_time=0.5).shift(self.centre_shift),
-                             AnimationGroup(Create(self.landed_brace), FadeIn(self.slide_proof, shift=GAP.tight * UP),
-                                            run_time=0.6)),
-                  run_time=3.3, subject=VGroup(alone, self.landed_brace, self.slide_proof), why=LANDED)
+                             AnimationGroup(*landed, run_time=0.6)),
+                  run_time=3.3, subject=VGroup(alone, marks), why=LANDED)
         self.remove(prefix, self.prefix_labels)
-        self.beat("last_row", Create(self.new_row), FadeIn(self.new_tag), run_time=1.0,
-                  subject=VGroup(alone, self.landed_brace, self.slide_proof, self.new_row, self.new_tag), why=LANDED)
+        self.beat(fail_key("last_row", d.differs), Create(self.new_row), FadeIn(self.new_tag), run_time=1.0,
+                  subject=VGroup(alone, marks, self.new_row, self.new_tag), why=LANDED)
 
         # every prefix, measured: the maps make way for the plot
-        self.stage_one = VGroup(self.bar, full, self.full_labels, self.full_head, self.landed_brace, self.slide_proof,
-                                self.new_row, self.new_tag)
+        self.stage_one = VGroup(self.bar, full, self.full_labels, self.full_head, marks, self.new_row, self.new_tag)
         p = self.plot
+        # the key to the diamonds only where a diamond is drawn (a student may have no difference of 0)
+        key = [self.defects.key] if any(mk.exact for mk in self.fixed_marks) else []
         self.plot_parts = VGroup(self.defects.title, p.axes, p.grid, p.x_tick_labels, p.y_tick_labels,
-                                 self.defects.x_title, self.defects.key, self.fixed_marks, self.key_fixed)
-        self.beat("every_prefix", Succession(  # one picture leaves before the next comes: never two at once
+                                 self.defects.x_title, *key, self.pass_line, self.fixed_marks, self.key_fixed)
+        self.beat(fail_key("every_prefix", d.differs), Succession(  # one picture leaves before the next comes
             FadeOut(self.stage_one, shift=GAP.normal * LEFT),
             AnimationGroup(FadeIn(self.defects.title), Create(p.axes), FadeIn(p.grid), FadeIn(p.x_tick_labels),
-                           FadeIn(p.y_tick_labels), FadeIn(self.defects.x_title), FadeIn(self.defects.key),
+                           FadeIn(p.y_tick_labels), FadeIn(self.defects.x_title), *[FadeIn(k) for k in key],
+                           *([FadeIn(self.pass_line)] if len(self.pass_line) else []),
                            LaggedStart(*[FadeIn(mk) for mk in self.fixed_marks], lag_ratio=0.15)),
             FadeIn(self.key_fixed, shift=GAP.small * LEFT)), run_time=2.0, subject=self.plot_parts, why=PLOT)
 
         # bit for bit: one entry's 64 bits from both passes, the subject of the frame
-        self.beat("bitwise", Succession(FadeOut(self.plot_parts),
+        self.beat(fail_key("bitwise", d.differs), Succession(FadeOut(self.plot_parts),
                                         AnimationGroup(FadeIn(self.board_fixed), FadeIn(self.bits_verdict_fixed))),
                   run_time=1.6, subject=VGroup(self.board_fixed, self.bits_verdict_fixed),
                   why=shape_why(T, dm, "", "the two strips of 64 bits span the width whatever the shape; with few "
                                            "tokens the headers that name the two passes are short"))
+        if d.differs:  # a student's attention that is not exact: the aside on the lecture's two kernels is not theirs
+            return
 
         # the BLAS kernel: back to the plot, its bars and its verdict
         self.beat("blas" if d.max_blas != 0.0 else "blas_same",
@@ -485,7 +612,11 @@ class PrefixInvariance(ClipScene):
         fixed, _ = prefix_proofs(d)
         if not hasattr(self, "proof_close"):
             self.close_layout()
-        return [VGroup(self.close_bar, self.close_map, self.close_labels, self.prefix_brackets), self.proof_close]
+        return [VGroup(self.close_bar, self.close_map, self.close_labels, self.prefix_brackets, self.close_frames),
+                self.proof_close]
+
+    def closing_key(self) -> str:
+        return fail_key("close", self.data.differs)
 
     def close_layout(self) -> None:
         """The close: the full outputs as large as the content allows above the verdict, every prefix
@@ -506,6 +637,10 @@ class PrefixInvariance(ClipScene):
         self.close_bar = ColorBar(self.scale, height=T * ch * 0.8)
         self.close_bar.next_to(self.close_labels, LEFT, buff=GAP.wide)
         self.prefix_brackets = prefix_brackets(self.close_map)
+        # a student's rows that some prefix's pass changed: outlined (red past the pass line, yellow for rounding)
+        self.close_frames = VGroup(*[role(frame_row(self.close_map, n, color=FAILED), "failed")
+                                     if d.close_gaps[n] >= d.tol else
+                                     role(frame_row(self.close_map, n), "highlight") for n in d.close_rows])
 
     def closing(self) -> None:
         """The takeaway brought forward under the last caption (the base's closing, with the shape's excuse)."""
@@ -526,6 +661,20 @@ class PrefixInvariance(ClipScene):
             return column(*p, gap="wide", align=ORIGIN)
 
         return restage(self, self.closing_parts(), picture, C, fill=1.0, most=1.0)
+
+
+def reason(gap: float, tol: float) -> str:
+    """Why a student's rows changed, as the failing sentences say it: past the pass line a later token reached
+    back into them; under it, rounding (the sums in another order, as BLAS does)."""
+    return "a later token reaches back into them" if gap >= tol else "by rounding, not bit for bit"
+
+
+def rows_text(rows) -> str:
+    """Rows in words: ``row 2``, ``rows 0 and 3``, ``rows 0, 1 and 4``."""
+    rows = [str(r) for r in rows]
+    if len(rows) == 1:
+        return f"row {rows[0]}"
+    return "rows " + ", ".join(rows[:-1]) + " and " + rows[-1]
 
 
 def prefix_brackets(hm: Heatmap) -> VGroup:

@@ -12,6 +12,13 @@ future token into the past.
 * ``close``: the mask gives way to the takeaway, Attn_causal(P X) ≠ P·Attn_causal(X), over the two charts
   and their verdicts.
 
+``clips render --student`` draws it from a student's causal attention (``STUDENT = "causal"``: its outputs on X
+and on the swap's P X, as the checks ran them; the self-attention chart from their attention without a mask on
+the same two, mathcore's where they wrote none).  Where their rows change exactly where a causal mask's do, it
+is the lecture's clip on their numbers.  Where a row outside the swap moves past the pass line, the failing
+variants of ``[causal_breaks_equivariance.student_fail]`` are said over that row outlined in red (bar and
+figure), and the close names it with its figure.
+
 Every colour scale, log axis and proof line comes from ``scenes.figures.equivariance`` (the one
 description the clip and its still draw from); every widget is placed in a region of ``self.layout``,
 sized from the config's ``T``, ``d`` and words.
@@ -82,6 +89,7 @@ from scenes.kit.notation import N, token_names, token_text
 from scenes.kit.numbers import measure
 from scenes.kit.permuting import Handover, TokenColumn
 from scenes.kit.proofs import verdict
+from scenes.kit.student import fail_key
 
 
 @dataclass(frozen=True)
@@ -96,6 +104,11 @@ class CausalSwapData:
     threshold: float
     mask: np.ndarray
     picture: Picture06
+    # a student's causal attention (``clips render --student``): the rows outside the swap (i … j) that it changes
+    # past the pass line, which a causal mask keeps (the failing variants' rows, outlined in red); empty for the
+    # lecture and for a student whose rows change where the lecture's do
+    odd_rows: tuple = ()
+    changed_as_lecture: bool = True  # the rows past the pass line are exactly i … j
 
     @property
     def before_zero(self) -> bool:
@@ -103,11 +116,20 @@ class CausalSwapData:
         return bool(np.all(self.report.causal_rows[:self.report.i] == 0.0))
 
 
+def rows_text(rows) -> str:
+    """Rows in words: ``row 2``, ``rows 0 and 3``, ``rows 0, 1 and 4``."""
+    rows = [str(r) for r in rows]
+    if len(rows) == 1:
+        return f"row {rows[0]}"
+    return "rows " + ", ".join(rows[:-1]) + " and " + rows[-1]
+
+
 class CausalBreaksEquivariance(ClipScene):
     """06 · A future token swapped into the past changes causal attention's outputs."""
 
     STAGED = True
     TIDY_PLAYS = True  # whole widgets stay in the scene (bound to their data) while their parts animate
+    STUDENT = "causal"  # `clips render --student`: the student's causal attention on X and on the swap's P X
     MAX_PITCH = 0.95  # a row's height at most (the mask's cells are square)
 
     @classmethod
@@ -118,6 +140,69 @@ class CausalBreaksEquivariance(ClipScene):
         return CausalSwapData(X=li.X, PX=permutation_matrix(r.perm) @ li.X, report=r, threshold=THRESHOLD,
                               mask=causal_mask(cfg.T),
                               picture=picture06(r.causal_rows, r.self_rows, r.causal_total, r.self_total, THRESHOLD))
+
+    def student_property(self):
+        """The causal attention's verdict; an error card where it gave no outputs on the swap's P X (a function
+        that raised or returned something unusable there, or a check that never ran it)."""
+        from dataclasses import replace
+
+        p = super().student_property()
+        if p is not None and p.drawable and p.arrays.get("Y_swap") is None:
+            return replace(p, status="error", arrays={},
+                           detail=(p.detail + "; " if p.detail else "") + "it gave no outputs on P X to draw")
+        return p
+
+    @classmethod
+    def student_data(cls, cfg: LectureConfig, student) -> CausalSwapData:
+        """The rows the student's causal attention changes under the clip's swap (its outputs on X and on P X, as
+        the checks ran them), and their self-attention's (their attention without a mask, on the same two inputs;
+        mathcore's where they wrote none), in place of mathcore's."""
+        from dataclasses import replace
+
+        lecture = cls.build_data(cfg)
+        r = lecture.report
+        T = len(r.perm)
+        p = np.asarray(student.array(cls.STUDENT, "swap"))
+        if not np.array_equal(p, r.perm):
+            raise ValueError(f"the student's swap is {p.tolist()}, clip 06 draws {list(r.perm)}")
+
+        def rows(key):
+            Y, Ys = student.array(key, "Y"), student.array(key, "Y_swap")
+            if Y is None or Ys is None:
+                return None
+            D = np.asarray(Ys, float) - np.asarray(Y, float)[p]
+            return np.linalg.norm(D, axis=1), float(np.linalg.norm(D))
+
+        causal_rows, causal_total = rows(cls.STUDENT)
+        mine = rows("equivariance")
+        self_rows, self_total = mine if mine is not None else (r.self_rows, r.self_total)
+        rep_ = replace(r, causal_rows=causal_rows, self_rows=self_rows, causal_total=causal_total,
+                       self_total=self_total)
+        changed = {m for m in range(T) if causal_rows[m] >= lecture.threshold}
+        swapped = set(range(r.i, r.j + 1))
+        return replace(lecture, report=rep_,
+                       picture=picture06(causal_rows, self_rows, causal_total, self_total, lecture.threshold),
+                       odd_rows=tuple(sorted(changed - swapped)), changed_as_lecture=changed == swapped)
+
+    def student_values(self) -> dict:
+        """The failing variants' values, bound to the red outlines and the figures that show them."""
+        out = super().student_values()
+        d = self.data
+        rows = d.report.causal_rows
+        if d.odd_rows and hasattr(self, "odd_frames"):
+            out["odd_rows"] = claim(rows_text(d.odd_rows), *self.odd_frames)
+            out["odd_max"] = claim(fmt_measure(max(rows[m] for m in d.odd_rows)), *self.odd_frames)
+            first, last = 0, len(rows) - 1
+            if first in d.odd_rows:
+                out["first_value"] = claim(fmt_measure(rows[first]), self.odd_frames[d.odd_rows.index(first)])
+            if last in d.odd_rows:
+                out["last_value"] = claim(fmt_measure(rows[last]), self.odd_frames[d.odd_rows.index(last)])
+        if np.any(d.report.self_rows >= d.threshold) and hasattr(self, "self_chart"):
+            out["self_worst"] = claim(fmt_measure(float(np.max(d.report.self_rows))), self.self_chart)
+        if not d.changed_as_lecture and hasattr(self, "values"):
+            changed = [m for m in range(len(rows)) if rows[m] >= d.threshold]
+            out["changed"] = claim(rows_text(changed), *self.values)
+        return out
 
     def quantities(self) -> dict:
         out = super().quantities()
@@ -226,8 +311,12 @@ class CausalBreaksEquivariance(ClipScene):
             t.move_to([rest.left + GAP.small + t.width / 2, y, 0])
         self.place_values(self.causal_chart, content.right)
         self.formula.move_to([self.causal_chart.plot.axes[0].get_center()[0], top.center[1], 0])
-        # the pass line named on itself, beside the last row (which only rounds: it sees every token either way)
-        self.line_label = label("pass line", size=SMALL, color=DIM).next_to([self.causal_chart.line.get_x(), ys[-1], 0],
+        # the pass line named on itself, beside the last row (which only rounds: it sees every token either way); a
+        # student's last row may cross the line: then beside the last row that passes, or, where every row crosses
+        # it, in the gap between the bars of rows i and i + 1 (both swapped or between: never outlined in red)
+        short = [m for m in range(T) if r.causal_rows[m] < d.threshold]
+        y = ys[short[-1]] if short else ys[r.i] - self.causal_chart.pitch / 2
+        self.line_label = label("pass line", size=SMALL, color=DIM).next_to([self.causal_chart.line.get_x(), y, 0],
                                                                             RIGHT, buff=GAP.tight)
 
         # the mask in its place beside the charts, its chips over its columns
@@ -357,7 +446,8 @@ class CausalBreaksEquivariance(ClipScene):
             self.tokens.chips[int(k)].move_to(self.tokens.slots[slot] + self.tokens.get_center()
                                               - np.mean(self.tokens.slots, axis=0))
         sc, cc = self.self_chart, self.causal_chart
-        self.beat_plays("self", [
+        self_fails = bool(np.any(r.self_rows >= d.threshold))  # a student's self-attention that does not pass
+        self.beat_plays(fail_key("self", self_fails), [
             [AnimationGroup(Transform(px, small_name), Transform(btokens, self.tokens), Transform(bmask, self.mask),
                             FadeOut(bmasked), Transform(bnames, self.row_names))],
             [AnimationGroup(FadeIn(self.formula), FadeIn(sc.plot), Create(sc.line), FadeIn(self.line_label),
@@ -368,17 +458,22 @@ class CausalBreaksEquivariance(ClipScene):
         self.mask, self.tokens, self.masked, self.row_names, self.tokens_name = bmask, btokens, bmasked, bnames, px
         # the same bars become causal attention's: four of them shoot past the pass line
         morph = [Transform(a, b.copy()) for a, b in zip(sc.bars, cc.bars)]
-        self.beat_plays("causal", [
+        self.beat_plays(fail_key("causal", not d.changed_as_lecture), [
             [AnimationGroup(*morph, swap(sc.plot.x_axis_label, cc.plot.x_axis_label),
                             *[FadeOut(z) for z in sc.zeros.values()], *[FadeIn(z) for z in cc.zeros.values()],
                             Handover(sc, cc))],
             [reveal([v for v in self.values])],  # each figure once its bar has come to its end
         ], run_time=1.0, subject=VGroup(cc, self.mask), why=self.chart_why)
 
+        # a student's rows outside the swap that change past the pass line: outlined in red, bar and figure
+        self.odd_frames = VGroup(*[self.odd_frame(cc, self.values[self.value_rows.index(m)], m) for m in d.odd_rows])
+        odd_before = [k for k, m in enumerate(d.odd_rows) if m < r.i]
+        odd_after = [k for k, m in enumerate(d.odd_rows) if m > r.j]
         band = None
         if r.i > 0:
             band = self.band(range(0, r.i))
-            self.beat(self.before_key(r.i, d.before_zero), FadeIn(band), run_time=0.9,
+            key = fail_key(self.before_key(r.i, True), True) if odd_before else self.before_key(r.i, d.before_zero)
+            self.beat(key, FadeIn(band), *[Create(self.odd_frames[k]) for k in odd_before], run_time=0.9,
                       subject=VGroup(self.mask, cc), why=self.chart_why)
         between = range(r.i, r.j + 1)
         band2 = self.band(between)
@@ -391,7 +486,9 @@ class CausalBreaksEquivariance(ClipScene):
         if after:
             band3 = self.band(after)
             key = "after_zero" if np.all(r.causal_rows[after] == 0.0) else "after"
-            self.beat(key, ReplacementTransform(band, band3), FadeOut(self.swapped), run_time=0.9,
+            key = fail_key("after", True) if odd_after else key
+            self.beat(key, ReplacementTransform(band, band3), FadeOut(self.swapped),
+                      *[Create(self.odd_frames[k]) for k in odd_after], run_time=0.9,
                       subject=VGroup(self.mask, cc), why=self.chart_why)
             band = band3
         else:
@@ -399,17 +496,30 @@ class CausalBreaksEquivariance(ClipScene):
         self.beat("totals", FadeOut(band), FadeIn(self.verdicts, shift=GAP.small * UP), run_time=1.0,
                   subject=VGroup(self.verdicts, cc), why=self.chart_why)
 
+    def odd_frame(self, chart, value, m: int):
+        """A red outline around row ``m``'s bar and its printed figure on ``chart``."""
+        box = VGroup(chart.bars[m], value)
+        return role(SurroundingRectangle(box, color=FAILED, buff=0.06, stroke_width=3), "failed")
+
+    def closing_key(self) -> str:
+        return fail_key("close", bool(self.data.odd_rows))
+
     # ------------------------------------------------------------------ the takeaway
     def takeaway(self) -> VGroup:
-        return VGroup(self.takeaway_line, self.causal_chart, self.line_label, self.row_names, self.values, self.verdicts)
+        return VGroup(self.takeaway_line, self.causal_chart, self.line_label, self.row_names, self.values, self.verdicts,
+                      self.odd_frames)
 
     def closing(self) -> None:
         """The mask, its chips and the formula leave; the chart widens into their room, under the takeaway, over
         the two verdicts."""
         leaving = [self.mask, self.tokens, self.tokens_name, self.formula]
+        d = self.data
+        wide_frames = VGroup(*[self.odd_frame(self.wide_chart, self.wide_values[self.value_rows.index(m)], m)
+                               for m in d.odd_rows])
         self.beat_plays(self.closing_key(), [
             [AnimationGroup(*[FadeOut(m) for m in leaving])],
-            [AnimationGroup(Transform(self.causal_chart, self.wide_chart), Transform(self.line_label, self.wide_line_label),
+            [AnimationGroup(*([Transform(self.odd_frames, wide_frames)] if d.odd_rows else []),
+                            Transform(self.causal_chart, self.wide_chart), Transform(self.line_label, self.wide_line_label),
                             Transform(self.values, self.wide_values), Transform(self.row_names, self.wide_names),
                             FadeIn(self.takeaway_line, shift=GAP.small * DOWN))],
         ], run_time=1.0, hold=self.CLOSING_HOLD, subject=self.takeaway(), why=self.chart_why)

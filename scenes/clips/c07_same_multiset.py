@@ -8,6 +8,12 @@ Every colour scale, log axis and proof line comes from ``scenes.figures.equivari
 description the clip and its still draw from); every widget is placed in a region of
 ``self.layout``, sized from the config's ``T``, ``d`` and words.
 
+``clips render --student`` draws it from a student's attention (``STUDENT = "equivariance"``: their
+``self_attention`` or ``attention``, no mask, the lecture's weights, on both sentences with and without positions,
+as the checks ran it).  Where the matched outputs agree at rounding level it is the lecture's clip on their
+numbers; where their attention tells the sentences apart without positions, each matched row's verdict is ✗ with
+its figure and the failing variants of ``[same_multiset.student_fail]`` are said.
+
 Render directly with ``manim -ql scenes/clips/c07_same_multiset.py SameMultiset``.
 """
 
@@ -44,6 +50,8 @@ from mathcore.equivariance import (
     THRESHOLD,
     MultisetComparison,
     compare_multiset,
+    matched_differences,
+    mean_pool,
 )
 from mathcore.permutation import permutation_matrix
 from scenes.clips.c07_widgets import WordColumn
@@ -73,6 +81,7 @@ from scenes.kit.layout import LayoutError, fit_cells, spread_1d
 from scenes.kit.notation import N
 from scenes.kit.permuting import Handover
 from scenes.kit.proofs import verdict
+from scenes.kit.student import fail_key
 from scenes.kit.scales import scale as deck_scale
 
 
@@ -127,6 +136,7 @@ class SameMultiset(ClipScene):
 
     STAGED = True
     TIDY_PLAYS = True  # whole widgets stay in the scene (bound to their data) while their parts animate
+    STUDENT = "equivariance"  # `clips render --student`: the student's attention on both sentences, with and without PE
     MAX_CELL = 1.3
     MAX_WIDE = 2.2  # at most how much wider than tall a sentence's cells grow
     sentences_why = {"empty": "two sentences of a few words, one above the other, as large as their longest row "
@@ -147,6 +157,49 @@ class SameMultiset(ClipScene):
             matched_plain=P @ plain.Y_a, matched_pos=P @ pos.Y_a, cmap=cfg.cmap_signed,
             picture=picture07(sp.table, plain, pos, cfg),
         )
+
+    def student_property(self):
+        """The attention's verdict; an error card where it gave no outputs on the two sentences (a run of its own:
+        an attention that raised or returned something unusable there)."""
+        from dataclasses import replace
+
+        p = super().student_property()
+        if p is not None and p.drawable and any(p.arrays.get(k) is None for k in ("Y_a", "Y_b", "Y_a_pos", "Y_b_pos")):
+            return replace(p, status="error", arrays={},
+                           detail=(p.detail + "; " if p.detail else "") + "it gave no outputs on the two sentences")
+        return p
+
+    @classmethod
+    def student_data(cls, cfg: LectureConfig, student) -> SameMultisetData:
+        """The student's attention (their ``self_attention`` or ``attention``, no mask, the lecture's weights) on
+        both sentences, with and without positions, as the checks ran it, in place of mathcore's: compared token
+        for token and mean-pooled exactly as ``compare_multiset`` compares mathcore's."""
+        from dataclasses import replace
+
+        lecture = cls.build_data(cfg)
+
+        def compared(base: MultisetComparison, ya: str, yb: str) -> MultisetComparison:
+            Y_a = np.asarray(student.array(cls.STUDENT, ya), dtype=float)
+            Y_b = np.asarray(student.array(cls.STUDENT, yb), dtype=float)
+            if Y_a.shape != base.Y_a.shape or Y_b.shape != base.Y_b.shape:
+                raise ValueError(f"the student's outputs are {Y_a.shape} and {Y_b.shape}, clip 07 draws {base.Y_a.shape}")
+            diffs = matched_differences(Y_a, Y_b, lecture.matching)
+            pa, pb = mean_pool(Y_a), mean_pool(Y_b)
+            return replace(base, Y_a=Y_a, Y_b=Y_b, diffs=diffs, max_diff=float(np.max(diffs)), pooled_a=pa,
+                           pooled_b=pb, pooled_gap=float(np.max(np.abs(pa - pb))))
+
+        plain = compared(lecture.plain, "Y_a", "Y_b")
+        pos = compared(lecture.positioned, "Y_a_pos", "Y_b_pos")
+        P = permutation_matrix(lecture.matching)
+        return replace(lecture, plain=plain, positioned=pos, matched_plain=P @ plain.Y_a, matched_pos=P @ pos.Y_a,
+                       picture=picture07(lecture.table, plain, pos, cfg))
+
+    def student_sees_order(self) -> bool:
+        """The student's attention tells the two sentences apart without positions (past the pass line)."""
+        return self.data.plain.max_diff >= THRESHOLD
+
+    def closing_key(self) -> str:
+        return fail_key("close", self.student_sees_order())
 
     def caption_values(self) -> dict:
         d = self.data
@@ -421,7 +474,7 @@ class SameMultiset(ClipScene):
                         run_time=0.9, subject=VGroup(self.Y_a, self.Y_b, self.links),
                         why=self.strip_why or {"empty": "the lines between the two grids are the picture: each joins "
                                                         "a token to the same word in the other sentence"})
-        self.beat("diffs_zero" if plain.max_diff == 0.0 else "diffs",
+        self.beat(fail_key("diffs", True) if self.student_sees_order() else "diffs_zero" if plain.max_diff == 0.0 else "diffs",
                   reveal(self.diffs), FadeIn(self.diff_head), run_time=1.2, subject=VGroup(self.Y_a, self.Y_b, self.diffs), why=self.strip_why)
 
         # mean-pooled sentence vectors
@@ -430,7 +483,8 @@ class SameMultiset(ClipScene):
             label("mean", size=SMALL, color=DIM).next_to(self.pools[0], LEFT, buff=GAP.small),
             label("mean", size=SMALL, color=DIM).next_to(self.pools[1], RIGHT, buff=GAP.small))
         self.pool_text = self.pool_figure(plain.pooled_gap)
-        self.beat("pooled_zero" if plain.pooled_gap == 0.0 else "pooled",
+        self.beat(fail_key("pooled", True) if plain.pooled_gap >= THRESHOLD else
+                  "pooled_zero" if plain.pooled_gap == 0.0 else "pooled",
                   FadeIn(self.pools), FadeIn(self.pool_words), FadeIn(self.pool_text), run_time=1.2,
                   subject=VGroup(self.Y_a, self.Y_b, self.pools), why=self.strip_why)
 
@@ -482,7 +536,7 @@ class SameMultiset(ClipScene):
         T, dm = d.plain.Y_b.shape
         pe = N.encoding_matrix.math
         cases = (("without positions", d.plain.Y_b, d.matched_plain, "plain.Y_b", "matched_plain", "X_b", "X_a",
-                  d.plain.max_diff, pic.plain_equal, "="),
+                  d.plain.max_diff, pic.plain_equal, "=" if pic.plain_equal else "!="),
                  ("with positions", d.positioned.Y_b, d.matched_pos, "positioned.Y_b", "matched_pos", f"X_b + {pe}",
                   f"X_a + {pe}", d.positioned.max_diff, pic.positioned_equal, "!="))
 

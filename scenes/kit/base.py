@@ -251,7 +251,8 @@ class ClipScene(Scene):
         self._student_values = {"failure": claim_of(prop.failure, card.message), "title": claim_of(prop.title, card.title)}
         self.error_card = card
         self.beat(ERROR_KEY, FadeIn(card, shift=0.2 * UP), run_time=1.0, hold=self.CLOSING_HOLD, subject=card,
-                  why={"empty": "the error card is all there is of the student's run to show: one message"})
+                  why={"empty": "the error card is all there is of the student's run to show: one message",
+                       "sparse": "the error card is one message: a short one (\"is not defined\") makes a small card"})
 
     def body(self) -> None:
         raise NotImplementedError
