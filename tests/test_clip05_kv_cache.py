@@ -315,8 +315,10 @@ def test_the_clip_ends_on_its_two_measured_results_large(final):
     visible = [i for i in close.items if not i.header and i.opacity > DIMMED]
     maths = [i.text for i in visible if i.kind == "text" and i.is_math]
     cached, bidir, causal = fig.kv_proofs(scene.data)
-    assert any(cached.formula in t for t in maths) and any(bidir.formula in t for t in maths)
+    # the two results are worded verdicts now (words in the sans, figures in math), the causal twin gone
     assert not any(causal.formula in t for t in maths)
+    words = " ".join(i.text for i in visible if i.kind == "text" and not i.is_math)
+    assert "cached" in words and "bidirectional" in words
     assert {q for q, _ in close.shown} == {"trace.Y_cached"}
     np.testing.assert_array_equal(scene.Y_close.values, scene.data.trace.Y_cached)
     np.testing.assert_array_equal(np.nan_to_num(scene.table_close.values, nan=-1),
@@ -379,3 +381,22 @@ def test_a_narrow_outputs_map_keeps_its_title_in_the_frame(tmp_path):
     res = audit_clip(KVCache, cfg)
     assert not res.problems, [str(p) for p in res.problems[:5]]
     assert res.scene.bi_title.get_left()[0] >= res.scene.layout.content.left - 1e-6
+
+
+def test_the_close_states_both_results_as_worded_verdicts(final):
+    """Issue 33 review: the close's two results were a grey name over a formula (``max_m |Y_cached − Y_full|``,
+    ``min ‖Δy_n‖``).  They are now the deck's worded verdicts, words in the sans and the measured figure in
+    math: ✓ causal: cached = full recompute (exactly 0, mathcore's largest difference); ✗ bidirectional: every
+    past row moves, at least the measured smallest change (mathcore's ``min_stale``)."""
+    scene, _ = final
+    d = scene.data
+    for v, passed, value in ((scene.cached_verdict, True, d.max_defect), (scene.bidir_verdict, False, d.min_stale)):
+        assert v._verdict and v.passed is passed
+        assert v.line.words and all(not hasattr(w, "typst_code") for w in v.line.words)
+        assert v.figure.value == value and any(hasattr(f, "typst_code") for f in v.value.get_family())
+        assert v.get_left()[0] >= scene.layout.content.left - 1e-6 and v.get_right()[0] <= scene.layout.content.right + 1e-6
+    words = lambda v: " ".join(w.text for w in v.line.words)  # noqa: E731
+    assert "cached" in words(scene.cached_verdict) and "recompute" in words(scene.cached_verdict)
+    assert "bidirectional" in words(scene.bidir_verdict) and "moves" in words(scene.bidir_verdict)
+    assert d.max_defect == 0.0 and d.min_stale > 0
+    assert scene.bidir_verdict.figure.text == fmt_measure(d.min_stale)

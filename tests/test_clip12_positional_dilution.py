@@ -398,7 +398,7 @@ def test_the_verdict_says_what_is_measured_not_every_position_past_m_star_has_a_
     assert v.passed is False and v.check._role == "failed"
     assert v.check.get_stroke_color().to_hex() == FAILED.to_hex()
     assert v.figure.text == share_text(share) == "66 %"
-    assert [w.text for w in v.line.words] == ["every", "hasatwinat", ":"]
+    assert [w.text for w in v.line.words] == ["every", "hasatwinat", ":only"]
     assert [m.typst_code.strip("$ ") for m in v.line.maths] == ["m > 172", "d = 256", "66 %"]
     close = scene.captions[-1].text
     assert "only 66 %" in close and "past m*" in close
@@ -437,7 +437,7 @@ def test_the_words_on_screen_are_set_in_the_sans_not_the_math_font(final):
     TL = scene.twin_lanes
     assert all(isinstance(t, Text) for t in TL.key)
     judged = TL.horizon_mark[1]
-    assert [w.text for w in judged.words] == ["judgedto"] and judged.maths[0].typst_code.strip("$ ") == "m = 5000"
+    assert [w.text for w in judged.words] == ["empty:notjudgedpast"] and judged.maths[0].typst_code.strip("$ ") == "m = 5000"
     assert [w.text for w in scene.stack.x_axis_label.words] == ["position"]
     assert [w.text for w in scene.swing_label.words] == ["span"]
     # a word in quotes inside the math ("PE", an upright symbol, and a quoted script are notation)
@@ -446,3 +446,30 @@ def test_the_words_on_screen_are_set_in_the_sans_not_the_math_font(final):
     shown += [f.typst_code for f in (scene.rule, scene.verdict, *TL.key, *judged) if hasattr(f, "typst_code")]
     assert not any(quoted.search(t) for t in shown), [t for t in shown if quoted.search(t)]
     assert "for some" not in scene.rule.typst_code and "exists" in scene.rule.typst_code
+
+
+def test_the_key_reads_as_one_line_inside_the_frame_in_every_corner(corners):
+    """Issue 33 review: the close's key was crowded: "judged to m = 5000" sat a line above the key, and in
+    the ``max`` corner "grey: share with a twin" stacked over "colour: no twin".  The key is now one line
+    over the top lane, read left to right as a lane is (colour, grey, the empty boxes past the last judged
+    position), on one baseline, its pieces apart, inside the frame, between the verdict and the lanes."""
+    from scenes.kit.layout import SAFE
+    from scenes.kit.proofs import line_baseline
+
+    for name, r in corners.items():
+        scene = r.scene
+        TL = scene.twin_lanes
+        pieces = [*TL.key, TL.horizon_mark[1]]
+        base = [line_baseline(p) for p in pieces]
+        assert max(base) - min(base) < 0.02, (name, base)
+        xs = sorted((p.get_left()[0], p.get_right()[0]) for p in pieces)
+        assert all(b[0] - a[1] > 0.1 for a, b in zip(xs, xs[1:])), (name, xs)  # apart, never touching
+        assert xs[0][0] >= SAFE.left - 1e-6 and xs[-1][1] <= SAFE.right + 1e-6, (name, xs)
+        top_lane = max(lane.clear.get_top()[1] for lane in TL.lanes)
+        low, high = min(p.get_bottom()[1] for p in pieces), max(p.get_top()[1] for p in pieces)
+        assert top_lane < low and high < scene.verdict.get_bottom()[1], (name, top_lane, low, high)
+        # the empty boxes' words name the last judged position, mathcore's horizon
+        words = TL.horizon_mark[1]
+        assert words.maths[0].typst_code.strip("$ ") == f"m = {count(scene.data.horizon).math}", name
+        if len(TL.unjudged):
+            assert [w.text for w in words.words] == ["empty:notjudgedpast"], name

@@ -398,3 +398,37 @@ def test_the_close_names_the_position_past_training_as_twice_its_length(final):
     assert v._verdict and v.passed is False and [w.text for w in v.line.words] == [shown("seen in training:")]
     assert v.value.typst_code.strip("$ ") == f"m theta_({d.slow_index}) = {d.slow_angle:.2f} > {d.slow_arc:.2f}"
     assert v.check.get_right()[0] < v.line.get_left()[0]
+
+
+def test_the_table_is_the_large_subject_of_its_first_beat(final):
+    """Issue 33 review: the opening ``table`` beat showed the table as a 4:3 block in the middle of a dark frame
+    ("a thumbnail in a corner, two thirds empty").  At its first beat the table now fills the height under the
+    heading (its true shape kept: as wide for its height as 768 features over 1024 rows) and a brace down its
+    right side counts its rows, with what is drawn of it said beside the brace."""
+    scene, _ = final
+    d, V = scene.data, scene.view
+    items = {it.mid: it for it in {r.key: r for r in scene.audit.records}["table"].items}
+
+    def box(mob):  # the drawn extent of ``mob`` at the beat, from the audit's visible leaves
+        got = [items[id(f)].box for f in mob.get_family() if id(f) in items and items[id(f)].opacity > 0.9]
+        assert got, mob
+        return min(g[0] for g in got), min(g[1] for g in got), max(g[2] for g in got), max(g[3] for g in got)
+
+    l, b, r, t = box(V.image)
+    content = scene.layout.content
+    head_bottom = scene.gpt_head.get_bottom()[1]
+    assert t - b >= 0.9 * (head_bottom - content.bottom), (t - b, head_bottom - content.bottom)
+    assert t - b >= 0.8 * content.height
+    # its shape is the real table's: width over height as 768 features over 1024 rows
+    assert abs((r - l) / (t - b) - GPT2.d_model / GPT2.n_max) < 0.01
+    # the brace spans the drawn rows, and its words count them (mathcore's n_max) and say what is drawn
+    bl, bb, br, bt = box(scene.rows_brace)
+    assert bl >= r and abs(bt - t) < 0.1 and abs(bb - b) < 0.1
+    assert scene.rows_text.text == shown(f"{count(GPT2.n_max).text} rows")
+    said = " ".join(m.text for m in scene.shape_text.get_family() if hasattr(m, "text"))
+    step_r, step_c = d.sample_rows[1] - d.sample_rows[0], d.sample_cols[1] - d.sample_cols[0]
+    assert f"every{step_r}nd" in said and f"every{step_c}th" in said and f"{GPT2.d_model}" in said
+    assert box(scene.shape_text)[0] > br
+    # the brace and its words leave at the next beat, with the table back at its place beside its corner
+    corner = {it.mid for it in {r.key: r for r in scene.audit.records}["corner"].items}
+    assert not any(id(f) in corner for f in scene.rows_brace.get_family())

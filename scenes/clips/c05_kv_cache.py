@@ -76,7 +76,17 @@ from scenes.kit.binding import claim, names, role, shows
 from scenes.kit.compose import GAP, column, row
 from scenes.kit.layout import Region, legible_scale
 from scenes.kit.numbers import measure
-from scenes.kit.proofs import Reveal, frame_row, hide, morph_cells, proof_line, row_names, row_parts, settle
+from scenes.kit.proofs import (
+    Reveal,
+    frame_row,
+    hide,
+    morph_cells,
+    proof_line,
+    row_names,
+    row_parts,
+    settle,
+    worded_verdict,
+)
 from scenes.kit.widgets import ColorBar, Heatmap
 
 
@@ -416,11 +426,14 @@ class KVCache(ClipScene):
         T = len(d.trace.steps)
         dm = d.trace.Y_cached.shape[1]
         C = self.layout.content
-        self.cached_block = column(self.cached_head, self.proof.copy(), gap="tight", align=ORIGIN)
+        # the two results as the deck's worded verdicts: the words in the sans, each measured figure in math
+        self.cached_verdict = worded_verdict("causal: cached = full recompute, largest difference",
+                                             self.proof.figure, passed=self.proof.passed)
+        self.cached_block = VGroup(self.cached_verdict)
         self.cached_block.scale(min(1.0, legible_scale(self.cached_block) * 1.01))
-        self.cached_verdict = self.cached_block[1]
-        self.bidir_block = self.proof_bi_row.copy()
-        self.bidir_verdict = self.bidir_block[1]
+        self.bidir_verdict = worded_verdict("bidirectional: every past row moves, at least", self.proof_bi.figure,
+                                            passed=False)
+        self.bidir_block = VGroup(self.bidir_verdict)
         v2_scale = min(1.0, legible_scale(self.bidir_block) * 1.01)  # the narrower the verdict, the wider the table
         self.bidir_block.scale(v2_scale)
         g = GAP.normal
@@ -428,7 +441,8 @@ class KVCache(ClipScene):
         widest = max(label(measure(float(v)).text, size=SMALL).width for s in d.staleness for v in s)
         heads_h = math("x_1", size=LABEL).height + GAP.small + label("token appended", size=SMALL).height + GAP.small
         min_tcw = widest + GAP.tight
-        side = self.cached_block.width + GAP.normal + lab_w + (T - 1) * min_tcw <= C.width
+        side = (self.cached_block.width + GAP.normal + lab_w + (T - 1) * min_tcw <= C.width
+                and self.cached_block.width + GAP.section + self.bidir_block.width <= C.width)
         if side:  # each verdict under its picture
             lw = self.cached_block.width
             rw = C.width - GAP.normal - lw
@@ -447,9 +461,13 @@ class KVCache(ClipScene):
             rw = C.width - GAP.normal - lw
             block_h = self.cached_block.height + GAP.small + self.bidir_block.height
             pics_h = C.height - heads_h - block_h - g
+        if not side and rw < lab_w + (T - 1) * min_tcw:  # the table's long figures first: the outputs give way
+            rw = lab_w + (T - 1) * min_tcw
+            lw = C.width - GAP.normal - rw
         tcw = min((rw - lab_w) / (T - 1), 1.6)
         r = min(DecodeBoard.MAX_CELL_H, pics_h / T)
-        size = LABEL if r >= 0.6 and tcw >= label("0.000", size=LABEL).width + GAP.tight else SMALL
+        widest_big = max(label(measure(float(v)).text, size=LABEL).width for s in d.staleness for v in s)
+        size = LABEL if r >= 0.6 and tcw >= max(label("0.000", size=LABEL).width, widest_big) + GAP.tight else SMALL
         cw = min(DecodeBoard.MAX_CELL_W, (lw - lab_w - GAP.tight) / dm)
         x_l = C.left + lw / 2
         x_r = C.right - rw / 2
@@ -466,14 +484,16 @@ class KVCache(ClipScene):
             y_blocks = row0 - T * r - g - block_h / 2
             self.cached_block.move_to([x_l, y_blocks, 0])
             x_b = min((t_left + C.right) / 2, C.right - self.bidir_block.width / 2)
-            self.bidir_block.move_to([max(x_b, C.right - rw + self.bidir_block.width / 2), y_blocks, 0])
+            self.bidir_block.move_to([min(max(x_b, C.right - rw + self.bidir_block.width / 2),
+                                          C.right - self.bidir_block.width / 2), y_blocks, 0])
         elif paired:
             y_blocks = row0 - T * r - g - block_h / 2
             self.cached_block.move_to([C.left + self.cached_block.width / 2, y_blocks, 0])
             self.bidir_block.move_to([C.right - self.bidir_block.width / 2, y_blocks, 0])
         else:
             self.cached_block.next_to([C.center[0], row0 - T * r - g, 0], DOWN, buff=0)
-            self.bidir_block.next_to(self.cached_block, DOWN, buff=GAP.small)
+            self.bidir_block.next_to(self.cached_block, DOWN, buff=GAP.small).align_to(self.cached_block, LEFT)
+            VGroup(self.cached_block, self.bidir_block).set_x(C.center[0])  # one block of two lines, marks aligned
 
     def closing_parts(self) -> list:
         return [VGroup(self.Y_close, self.Y_close_labels, self.Y_close_title), self.cached_block,

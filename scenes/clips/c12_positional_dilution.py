@@ -339,7 +339,8 @@ class PositionalDilution(ClipScene):
             a = d.shares[w]
             # m* is only the first position with a twin: the verdict checks "every position past m* has one"
             # against the measured share, ✓ only when all do (mathcore: after == checked)
-            self.verdict = worded_verdict(f"every $m > {count(a.onset.t).math}$ has a twin at $d = {d.widths[w]}$:",
+            only = "" if a.after == a.checked else " only"  # the measured share, said as short of "every"
+            self.verdict = worded_verdict(f"every $m > {count(a.onset.t).math}$ has a twin at $d = {d.widths[w]}$:{only}",
                                           Figure(float(a.share), share_text(a.share), share_text(a.share)),
                                           passed=a.after == a.checked)
         else:

@@ -293,37 +293,49 @@ class TwinLanes(VGroup):
                 pair.shift(over * LEFT)
             lab.move_to(pair[1])
             self.onset_spots[k] = pair[0].get_center()
-        # the key over the top lane: what the colour and the grey columns mean
-        top = min(range(len(shares)), key=lambda k: -P.centres[k])
-        y = P.centres[top] + lane_h / 2 + GAP.tight
-        self.key = VGroup(label("colour: no twin", size=SMALL, color=FG).move_to([x0, y, 0], aligned_edge=DOWN + LEFT))
-        if any(a.onset.t is not None for a in shares):
-            xm0 = P.panels[0].to_point(max(shares[0].horizon, 1), 0)[0]
-            grey = label("grey: share with a twin", size=SMALL, color=TWIN_GREY).move_to(
-                [xm0 - GAP.small, y, 0], aligned_edge=DOWN + RIGHT)
-            grey.shift((line_baseline(self.key[0]) - line_baseline(grey)) * UP)  # the two on one baseline
-            if grey.get_left()[0] < self.key[0].get_right()[0] + GAP.normal:  # no room beside: above it
-                grey.move_to([x0, y + self.key[0].height + GAP.tight, 0], aligned_edge=DOWN + LEFT)
-            self.key.add(grey)
-        # past the last judged position its twins would lie beyond the data: each lane ends in an empty
-        # box there, named once over the top lane
+        # past the last judged position its twins would lie beyond the data: each lane ends in an empty box there
         M = shares[0].horizon
         xm = P.panels[0].to_point(max(M, 1), 0)[0]
-        words = worded_line(f"judged to $m = {numbers.count(M).math}$", size=SMALL, color=DIM)
-        words.move_to([xm - GAP.tight, self.key[0].get_y(), 0], aligned_edge=RIGHT)
-        words.shift((line_baseline(self.key[0]) - line_baseline(words)) * UP)  # on the key's baseline
-        if len(self.key) > 1 and self.key[1].get_right()[0] > words.get_left()[0] - GAP.normal:
-            words.shift((xm + GAP.tight - words.get_left()[0]) * RIGHT)
-        if words.get_right()[0] > x_right + P.right_room - GAP.tight:  # no room there either: over the box
-            words.move_to([(xm + x_right) / 2, self.key[0].get_y() + words.height + GAP.tight, 0])
         boxes = VGroup()
         if x_right - xm > GAP.hair:
             for k in range(len(shares)):
                 boxes.add(Rectangle(width=x_right - xm, height=lane_h, stroke_color=DIM, stroke_width=STROKE / 2)
                           .move_to([(xm + x_right) / 2, P.centres[k], 0]))
         self.unjudged = boxes
+        # the key, one line over the top lane, read left to right as a lane is: what the colour, the grey
+        # columns and the empty boxes mean (``key``: the colour's and the grey's words; ``horizon_mark[1]``
+        # the boxes' words, bound to the horizon)
+        self.key = VGroup(label("colour: no twin", size=SMALL, color=FG))
+        if any(a.onset.t is not None for a in shares):
+            self.key.add(label("grey: share with a twin", size=SMALL, color=TWIN_GREY))
+        m_text = f"$m = {numbers.count(M).math}$"
+        words = worded_line(f"empty: not judged past {m_text}" if len(boxes) else f"judged to {m_text}",
+                            size=SMALL, color=DIM)
         self.horizon_mark = VGroup(boxes, words)
+        top = min(range(len(shares)), key=lambda k: -P.centres[k])
+        self.key_line = key_line([*self.key, words], x0, SAFE.left, SAFE.right,
+                                 P.centres[top] + lane_h / 2 + GAP.tight)
         self.add(self.lanes, self.share_labels, self.key, self.horizon_mark)
+
+
+def key_line(pieces: Sequence[Mobject], x0: float, left: float, right: float, bottom: float) -> VGroup:
+    """``pieces`` (words, each a :func:`label` or :func:`worded_line`) set on one baseline, a wide gap apart,
+    their lowest point at ``bottom``: from ``x0`` (the lanes' left edge) when they fit before ``right``, else
+    from ``left``; the gaps close up, then the line shrinks, before it would leave ``left … right``.
+    Returns the pieces as one group (they are moved, not copied)."""
+    g = VGroup(*pieces)
+    for gap in (GAP.section, GAP.wide, GAP.normal):
+        g.arrange(RIGHT, buff=gap)
+        if g.width <= right - left:
+            break
+    if g.width > right - left:
+        g.scale((right - left) / g.width)
+    base = line_baseline(pieces[0])
+    for p in pieces[1:]:
+        p.shift((base - line_baseline(p)) * UP)
+    g.shift((bottom - g.get_bottom()[1]) * UP)
+    g.shift(((x0 if x0 + g.width <= right else left) - g.get_left()[0]) * RIGHT)
+    return g
 
 
 def right_column(onset_labels: Sequence[Mobject], share_labels: Sequence[Mobject], lane_h: float) -> float:

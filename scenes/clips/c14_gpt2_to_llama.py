@@ -18,7 +18,10 @@ from manim import (
     LEFT,
     ORIGIN,
     AnimationGroup,
+    RIGHT,
     Arc,
+    Brace,
+    GrowFromCenter,
     Create,
     FadeIn,
     FadeOut,
@@ -77,6 +80,7 @@ from scenes.kit.numbers import Figure
 from scenes.kit.proofs import worded_line, worded_verdict
 from scenes.kit.compose import others
 from scenes.kit.motion import Dim
+from scenes.kit.layout import Region
 from scenes.kit.theme import SEEN
 from scenes.kit.numbers import count
 
@@ -134,8 +138,9 @@ class GPT2ToLLaMA(ClipScene):
     """14 · From GPT-2 to LLaMA: a table with a last row, and rotations with none."""
 
     STAGED = True
-    TRUE_SHAPE = {"empty": "one table at the full content height in its true shape (1024 rows by 768 features, "
-                           "4:3): taller than wide, so its sides stay dark; the corner enlarged fills them next"}
+    TRUE_SHAPE = {"empty": "one table at the full height under the heading in its true shape (1024 rows by 768 "
+                           "features, 4:3), its rows counted by a brace beside it: taller than wide, so its sides "
+                           "stay dark; the corner enlarged fills them next"}
     FULL_PLOT = {"empty": "the log plot spans the content area; only its curves' and labels' boxes are counted, "
                           "not the axes' hairlines and grid"}
     PAIR = {"empty": "the close is the pair it compares, each large with its words: GPT-2's capped table and "
@@ -182,6 +187,8 @@ class GPT2ToLLaMA(ClipScene):
             return v
         V, W = self.view, self.chart
         v.update(grid=claim("A grid of cells coloured by value", V.image),
+                 rows_brace=claim(f"a brace down its right side counts its {v['n_max']} rows, one per position",
+                                  self.rows_brace, self.rows_text),
                  corner_box=claim("a yellow square", V.corner), vmax=claim(v["vmax"], self.colorbar), zoomed=claim("that corner enlarged", V.zoom_map),
                  bar=claim("a colour bar", self.colorbar), rule=claim("A thick red rule", V.cap_line),
                  plot=claim("A log plot", W.plot.axes), line2=claim("LLaMA-2's line", W.curves[0]),
@@ -227,12 +234,30 @@ class GPT2ToLLaMA(ClipScene):
         shows(V.zoom_map, "corner")
         names(self.zoom_text, "corner")
         self.gpt = VGroup(head, V, V.zoom_map, V.colorbar, V.notes, V.corner, V.zoom_lines, V.cap_line, self.cap_text)
-        # the table alone first, large, in the middle of the content: it moves aside for its corner
-        self.table_shift = (region.center[0] - V.image.get_x()) * np.array([1.0, 0, 0])
+        # the table alone first, large: grown to the full height under the heading, in its true shape (its cells
+        # as wide for their height as every 64th feature over every 32nd row), its rows counted by a brace on
+        # its right; it shrinks back to its place beside its corner at the next beat
         self.table_core = VGroup(V.image, V.frame, V.row_labels)
-        self.shape_text = label(f"{count(g.n_max).text} rows by {g.d_model} features: every {ordinal(row_step)} row "
-                                f"and {ordinal(col_step)} feature drawn", size=SMALL, color=DIM)
-        self.shape_text.move_to(self.cap_text).set_x(region.center[0])
+        core = VGroup(V.image, V.frame)
+        self.table_home = core.get_center().copy()
+        self.rows_home = [m.get_center().copy() for m in V.row_labels]
+        below_head = Region(region.left, region.right, region.bottom, head.get_bottom()[1] - GAP.normal, "big table")
+        self.table_scale = (below_head.height - GAP.tight) / V.image.height
+        core.scale(self.table_scale)
+        self.rows_brace = Brace(V.frame, RIGHT, buff=GAP.small, color=DIM)
+        self.rows_text = label(f"{count(g.n_max).text} rows", size=LABEL, color=FG)
+        self.shape_text = column(
+            column(self.rows_text, label("one per position", size=SMALL, color=DIM), gap="hair"),
+            label(f"{g.d_model} features across", size=SMALL, color=DIM),
+            column(label(f"drawn: every {ordinal(row_step)} row", size=SMALL, color=DIM),
+                   label(f"and every {ordinal(col_step)} feature", size=SMALL, color=DIM), gap="hair"), gap="normal")
+        self.shape_text.next_to(self.rows_brace, RIGHT, buff=GAP.small)
+        big_rows = edge_rows(V.image, g.n_max)
+        for m, spot in zip(V.row_labels, big_rows):
+            m.move_to(spot)
+        big = VGroup(V.row_labels, core, self.rows_brace, self.shape_text)
+        big.move_to([region.center[0], below_head.center[1], 0])
+        self.rows_big = [m.get_center().copy() for m in V.row_labels]
 
         # ================= LLaMA: no table, a rotation per pair =================
         self.llama_head = label("LLaMA: RoPE, no table", size=LABEL, weight="BOLD")
@@ -310,17 +335,22 @@ class GPT2ToLLaMA(ClipScene):
     def body(self) -> None:
         self.make_mobjects()
         V, W = self.view, self.chart
-        self.table_core.shift(self.table_shift)  # the table alone first, in the middle
         self.beat("table", FadeIn(self.gpt_head), FadeIn(self.gpt_facts), FadeIn(V.image), Create(V.frame),
-                  FadeIn(V.row_labels),
-                  FadeIn(self.shape_text), run_time=1.4, subject=VGroup(V.image, V.frame),
+                  FadeIn(V.row_labels), GrowFromCenter(self.rows_brace),
+                  FadeIn(self.shape_text), run_time=1.4,
+                  subject=VGroup(V.image, V.frame, V.row_labels, self.rows_brace, self.shape_text),
                   why=self.TRUE_SHAPE)
-        self.beat("corner", Succession(self.table_core.animate.shift(-self.table_shift),
+        top, bottom = V.row_labels
+        self.beat("corner", Succession(AnimationGroup(VGroup(V.image, V.frame).animate.scale(1 / self.table_scale)
+                                                      .move_to(self.table_home),
+                                                      top.animate.move_to(self.rows_home[0]),
+                                                      bottom.animate.move_to(self.rows_home[1]),
+                                                      FadeOut(self.rows_brace), FadeOut(self.shape_text)),
                                        AnimationGroup(Create(V.corner), Create(V.zoom_lines), FadeIn(V.zoom_map),
                                                       FadeIn(self.zoom_text), FadeIn(self.init_text),
                                                       FadeIn(V.colorbar), FadeIn(self.params_text),
                                                       FadeIn(self.sample_text))),
-                  FadeOut(self.shape_text), run_time=2.0, subject=VGroup(V.image, V.frame, V.corner, V.zoom_map),
+                  run_time=2.0, subject=VGroup(V.image, V.frame, V.corner, V.zoom_map),
                   why={"empty": "the table in its true shape at the full height, its corner enlarged beside it; the "
                                 "words under the corner leave the bottom right"})
         self.beat("cap", Create(V.cap_line), FadeIn(self.cap_text, shift=GAP.tight * DOWN), run_time=1.0,
