@@ -321,3 +321,23 @@ def test_the_positions_name_labels_their_axis_and_the_bar_has_its_own(run):
     assert abs(wm.m_name.get_x() - wm.row_idx.get_x()) < wm.row_idx.width
     assert wm.bar_name.get_right()[0] <= wm.bar.frame.get_left()[0]
     assert abs(wm.bar_name.get_y() - wm.bar.frame.get_y()) < wm.bar.frame.height
+
+
+def test_the_verdict_and_the_pair_name_set_their_words_in_the_sans(run):
+    """Review (issue 33): the verdict read max |"wave" − "PE"| and the pairs' name "pair" i, words typeset in the
+    serif math font.  Both are now worded lines: the words in the house sans, only the maths (PE, the formula's
+    own name, and i) in Typst."""
+    from manim import Text
+
+    from scenes.kit.theme import SANS
+
+    scene = run.scene
+    v = scene.proof
+    assert v._verdict and v.passed
+    assert [w.text for w in v.line.words] == ["largestgap,waveto"] and all(isinstance(w, Text) and w.font == SANS
+                                                                         for w in v.line.words)
+    assert [m.typst_code.strip("$ ") for m in v.line.maths][0] == '"PE"'
+    assert v.value is v.line.maths[-1] and v.value.typst_code.strip("$ ").startswith("approx")
+    name = scene.wm.pair_name
+    assert [w.text for w in name.words] == ["pair"] and all(w.font == SANS for w in name.words)
+    assert [m.typst_code.strip("$ ") for m in name.maths] == [N.pair.math]

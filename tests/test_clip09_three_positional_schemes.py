@@ -443,3 +443,22 @@ def test_the_still_shows_each_schemes_widest_diagonal_and_its_distances_as_the_c
             assert panel.title.strip("$") == f"m - n = {d.diags[k]}"
         learned = still.panels["H"]
         assert learned.series[0].y.max() >= 0.25 * learned.ylim[1]
+
+
+def test_the_spread_verdicts_set_their_word_in_the_sans(run):
+    """Review (issue 33): each scheme's verdict read max "spread" = 0.42, the word typeset in the serif math
+    font.  It is now the deck's worded verdict: "spread" in the house sans, max and the figure in Typst."""
+    from manim import Text
+
+    from scenes.kit.theme import SANS
+
+    scene = run.scene
+    d = scene.data
+    for k, notes in enumerate(scene.notes2):
+        v = notes.check
+        assert v._verdict and v.passed is scene.relative()[k]
+        assert [w.text for w in v.line.words] == ["spread" if v.figure.approx else "spread:"]
+        assert all(isinstance(w, Text) and w.font == SANS for w in v.line.words)
+        assert not any('"' in m.typst_code for m in v.line.maths)
+        assert v.line.maths[0].typst_code.strip("$ ") == "max"
+        assert v.figure.text == spread_figures(d)[k].text and v.value is v.line.maths[-1]

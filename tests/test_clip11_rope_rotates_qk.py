@@ -213,10 +213,11 @@ def test_the_figures_on_screen_are_the_measured_ones_typeset_with_their_math(fin
     d = scene.data
     assert scene.score_row.figure == numbers.measure(d.score, SCORE_DIGITS)
     assert scene.score_shift_row.figure.text == scene.score_row.figure.text  # the same digits
-    assert f'"score"({d.m}, {d.n})' in scene.score_row.typst_code  # number and formula on one math line
+    # the word in the sans, the positions and the figure in math, on one line
+    assert [m.typst_code.strip("$ ") for m in scene.score_row.maths][0] == f"({d.m}, {d.n}) ="
     assert scene.gap_row.figure == numbers.measure(d.score_gap)
     assert scene.gap_max_row.figure == numbers.measure(d.score_gap_max)
-    code = scene.gap_max_row.value.typst_code
+    code = " ".join(m.typst_code for m in scene.gap_max_row.line.maths)
     assert str(d.s_max) in code and "s <=" in code  # s is defined
     assert [p.measure.figure for p in (scene.plain, scene.rot)] == [numbers.measure(d.defect_plain),
                                                                     numbers.measure(d.defect_rot)]
@@ -384,3 +385,24 @@ def test_narration_is_true_and_the_clip_paced_under_every_corner(corners):
         assert any(f"m − n = {d.m - d.n}" in t for t in texts), name
         assert any(fmt_measure(d.defect_plain) in t for t in texts) and d.defect_plain < 1e-12, name
         assert any(fmt_measure(d.defect_rot) in t for t in texts) and d.defect_rot > 1e-3, name
+
+
+def test_the_score_lines_set_their_words_in_the_sans_and_their_maths_in_typst(final):
+    """Review (issue 33): the score lines read "score"(5, 3) = …, Δ "score" and max |Δ "score"|, the word
+    typeset in the serif math font.  Each is now a worded line: "score" in the house sans, the positions, Δ,
+    the bars, s ≤ s_max and the figures in Typst."""
+    from manim import Text
+
+    from scenes.kit.theme import SANS
+
+    scene, _ = final
+    d = scene.data
+    for line in (scene.score_row, scene.score_shift_row, scene.gap_row.line, scene.gap_max_row.line):
+        assert line.words and line.maths
+        assert all(isinstance(w, Text) and w.font == SANS for w in line.words)
+        assert not any('"' in m.typst_code for m in line.maths), line.source
+    assert [w.text for w in scene.score_row.words] == ["score"]
+    assert [w.text for w in scene.gap_row.line.words] == ["score"]
+    assert [w.text for w in scene.gap_max_row.line.words] == ["score"]
+    assert scene.gap_row.value.typst_code.strip("$ ").startswith("approx")  # the figure, measured
+    assert scene.score_shift_row.value.figure == numbers.measure(d.score_shifted, SCORE_DIGITS)

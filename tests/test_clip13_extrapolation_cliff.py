@@ -383,3 +383,29 @@ def test_every_colour_word_is_the_colour_drawn(final, corners):
     assert "pale blue" in words["schemes"] and "slate grey" not in words["schemes"]
     assert "slate grey" in words["chart"]
     assert {r.key: r.caption for r in scene.audit.records}["step"] == scene.caption("step")  # what it reads
+
+
+def test_the_verdicts_and_axis_names_set_their_words_in_the_sans(final):
+    """Review (issue 33): the close's verdicts read "learned table: no row past" n_"max" and "RoPE at" m = 4096
+    ":" 47 "of" 64 "pairs at unseen angles", and the axes "position" m and "pair" i", fastest to slowest …",
+    every word typeset in the serif math font.  Each is now a worded line: the words in the house sans, only
+    the maths (nₘₐₓ, m = L, the counts, i) in Typst."""
+    from manim import Text
+
+    from scenes.kit.theme import SANS
+
+    scene, _ = final
+    d = scene.data
+    jump = int(d.stop_counts[1])
+    lines = (scene.v_table.line, scene.v_rope.line, scene.chart.axis_label, scene.pairs.axis_label)
+    for line in lines:
+        assert line.words and line.maths, line
+        assert all(isinstance(w, Text) and w.font == SANS for w in line.words)
+        assert not any('"' in m.typst_code.replace('_"max"', "") for m in line.maths), line.source
+    assert [w.text for w in scene.v_table.line.words] == ["learnedtable:norowpast"]
+    assert [m.typst_code.strip("$ ") for m in scene.v_table.line.maths] == ['n_"max"']
+    assert [w.text for w in scene.v_rope.line.words] == ["RoPEat", ":", "of", "pairsatunseenangles"]
+    assert [m.typst_code.strip("$ ") for m in scene.v_rope.line.maths] == [
+        f"m = {count(d.train_length).math}", str(jump), str(d.n_pairs)]
+    assert [w.text for w in scene.chart.axis_label.words] == ["position"]
+    assert scene.v_table.check._role == "failed" and scene.v_rope.passed is (jump == 0)

@@ -58,7 +58,7 @@ from scenes.kit import (
 )
 from scenes.kit.binding import claim, role
 from scenes.kit.layout import Region
-from scenes.kit.proofs import verdict
+from scenes.kit.proofs import worded_verdict
 from scenes.kit.student import fail_key
 from scenes.kit.theme import FAILED
 
@@ -241,7 +241,7 @@ class SinusoidalPosition(ClipScene):
 
     def check(self) -> VGroup:
         fig, ok = sample_check(self.data)
-        return verdict('max thin lr(|"wave" - "PE"|)', fig, ok)
+        return worded_verdict('largest gap, wave to $"PE"$', fig, ok)  # the words in the sans, PE the formula's
 
     # ------------------------------------------------------------------ beats
     def differs(self, i: int) -> bool:

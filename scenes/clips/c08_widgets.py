@@ -6,10 +6,12 @@ from collections.abc import Sequence
 
 import numpy as np
 from manim import RIGHT as RIGHT_
+from manim import UP as UP_
 from manim import Line, VGroup, VMobject
 
 from scenes.kit.binding import role
 from scenes.kit.compose import GAP
+from scenes.kit.proofs import line_baseline, worded_line
 from scenes.kit.theme import DIM, FAINT, FG
 
 
@@ -138,7 +140,7 @@ class WaveMatrix(VGroup):
         v = np.asarray(values, dtype=float)
         T, D = v.shape
         idx_w = label(str(T - 1), size=SMALL).width + GAP.normal
-        self.pair_name = math(f'"pair" {N.pair.math}', size=LABEL, color=DIM)
+        self.pair_name = worded_line(f"pair ${N.pair.math}$", size=LABEL, color=DIM)  # the word in the sans
         gap_w = self.pair_name.width + GAP.wide  # the wavelengths' name sits under the panel, in the foot
         digit_h = label("0", size=SMALL).height
         probe = ColorBar(scale, height=1.0, horizontal=True)
@@ -175,7 +177,8 @@ class WaveMatrix(VGroup):
             self.rules.add(halves)
             self.pair_marks.add(VGroup(halves, label(str(i), size=SMALL, color=FG).next_to(halves, UP, buff=GAP.hair)))
         names_x = self.heat.get_left()[0] - GAP.normal
-        self.pair_name.align_to(self.pair_marks[0][1], DOWN).shift((names_x - self.pair_name.get_right()[0]) * RIGHT_)
+        self.pair_name.shift((names_x - self.pair_name.get_right()[0]) * RIGHT_
+                             + (line_baseline(self.pair_marks[0][1]) - line_baseline(self.pair_name)) * UP_)
         self.lams = pair_labels(self.heat, lam_labels, GAP.small)
         self.lam_name = lam_name
         lam_name.move_to(self.lams[0]).shift((names_x - lam_name.get_right()[0]) * RIGHT_)

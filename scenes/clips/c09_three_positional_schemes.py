@@ -77,6 +77,7 @@ from scenes.kit import figure as theme_figure
 from scenes.kit.binding import claim, role
 from scenes.kit.layout import Region
 from scenes.kit.proofs import verdict as verdict_line
+from scenes.kit.proofs import worded_verdict
 
 
 @dataclass(frozen=True)
@@ -124,7 +125,7 @@ class ThreePositionalSchemes(ClipScene):
     DERIVATION = ("q_m dot k_n = (R_m q)^T (R_n k)", "= q^T R_(n - m) k")
     EQ_AT = 5  # the first line's glyphs before its "=" (q, m, ·, k, n): the second line's "=" goes under it
     PATHS = ("scores.sinusoidal", "scores.learned", "scores.rope")
-    SPREAD = 'max "spread"'  # the verdicts' formula (Typst): the largest spread along any diagonal
+    SPREAD = "$max$ spread"  # the verdicts' words: the largest spread along any diagonal (the word in the sans)
 
     @classmethod
     def build_data(cls, cfg: LectureConfig) -> SchemesData:
@@ -143,6 +144,12 @@ class ThreePositionalSchemes(ClipScene):
             distances=tuple(diagonal_distances(S, k) for S, k in zip(scores.grids, diags)), base=base,
             cmap=cfg.cmap_signed,
         )
+
+    @classmethod
+    def spread_verdict(cls, fig, passed: bool, size: float):
+        """The deck's worded verdict on one scheme's spread: ✓/✗, "max spread" (the word in the sans), then
+        ": 0.42" (as the deck's worded verdicts write it), or "≈ 1.8 × 10⁻¹⁵" for rounding noise."""
+        return worded_verdict(cls.SPREAD if fig.approx else f"{cls.SPREAD}:", fig, passed, size=size)
 
     def relative(self) -> tuple[bool, bool, bool]:
         return self.data.scores.relative()
@@ -310,7 +317,7 @@ class ThreePositionalSchemes(ClipScene):
         q, kk = score_formulas()[k]
         head = column(label(SCHEME_NAMES[k], size=LABEL, color=FG, weight="BOLD"), math(q, size=LABEL),
                       math(kk, size=LABEL), gap="small")
-        check = verdict_line(self.SPREAD, spread_figures(d)[k], rel, size=SMALL)
+        check = self.spread_verdict(spread_figures(d)[k], rel, size=SMALL)
         dep = self.depends(rel)
         foot = column(check, dep, gap="small")
         if foot.width > region.width:
@@ -483,7 +490,7 @@ class ThreePositionalSchemes(ClipScene):
         content = self.layout.content
         eq = VGroup(*self.identity(), math("q = W_q x, quad k = W_k x", size=LABEL, color=DIM))
         eq[2].next_to(eq[1], DOWN, buff=GAP.normal).align_to(eq[0], LEFT)
-        check = verdict_line(self.SPREAD, spread_figures(d)[2], rel, size=LABEL)
+        check = self.spread_verdict(spread_figures(d)[2], rel, size=LABEL)
         dep = self.depends(rel, size=HEADING)
         take = column(eq, check, dep, gap="wide")
         probe = self.score_map(content, 2)  # the map as large as the height allows: the rest is the notes'

@@ -54,7 +54,6 @@ from scenes.figures.rope import (
     output_gap_lhs,
     output_scale,
     relation,
-    score_gap_lhs,
     theta_figure,
 )
 from scenes.kit import (
@@ -79,11 +78,31 @@ from scenes.kit import (
 from scenes.kit.binding import names, shows
 from scenes.kit.compose import GAP, column, end_on, row, titled
 from scenes.kit.motion import dim, set_level
-from scenes.kit.layout import MIN_XHEIGHT_PX, legible_scale
+from scenes.kit.layout import MIN_XHEIGHT_PX, baseline_y, legible_scale
 from scenes.kit.notation import N
 from scenes.kit.binding import claim, role
-from scenes.kit.proofs import verdict
+from scenes.kit.proofs import verdict, worded_line, worded_verdict
 from scenes.kit.scales import ROPE_SHIFT
+
+
+# the largest score gap over every shift s up to s_max: the word in the sans, max over s ≤ … and |Δ| in Typst
+# (as narrow as the old all-math line: with three pairs and more the notes still fit under the dials)
+SCORE_GAP_MAX = "$scripts(max)_(s <= {s}) |Delta|$ score"
+
+
+def related(words: str, value) -> str:
+    """``words``, then a colon before a figure that is not rounding noise (noise reads "≈ …" on its own), as
+    the deck's worded verdicts write it (a lone "=" piece would sit under the words' baseline)."""
+    return words if numbers.measure(value).approx else f"{words}:"
+
+
+def score_line(m: int, n: int, value) -> VGroup:
+    """``score(m, n) = value``: the word in the sans, the positions, "=" and the figure in Typst.  ``.figure``
+    the ``numbers.Figure``, ``.value`` the typeset figure."""
+    fig = figure(value)
+    line = worded_line(f"score$({m}, {n}) =$", fig)
+    line.figure, line.value = fig.figure, fig
+    return line
 
 
 def pick_query_key(Q: np.ndarray, K: np.ndarray) -> tuple[int, int]:
@@ -331,11 +350,15 @@ class RoPERotatesQK(ClipScene):
         x_at = max(w.get_left()[0] for w in self.at_words)  # "at" in one column
         for w, moved in zip(self.at_words, self.moved):
             VGroup(w, moved).shift((x_at - w.get_left()[0]) * RIGHT)
-        self.score_row = figure(numbers.measure(d.score, SCORE_DIGITS), prefix=f'"score"({d.m}, {d.n}) =')
-        self.score_shift_row = figure(numbers.measure(d.score_shifted, SCORE_DIGITS),
-                                      prefix=f'"score"({d.m + d.s}, {d.n + d.s}) =')
-        self.gap_row = verdict('Delta "score"', d.score_gap, passed(d.score_gap))  # one shift
-        self.gap_max_row = verdict(score_gap_lhs(d.s_max), d.score_gap_max, passed(d.score_gap_max))  # every shift
+        # the words in the sans, the maths in Typst (issue 33 review: "score" was set in the serif math font)
+        self.score_row = score_line(d.m, d.n, numbers.measure(d.score, SCORE_DIGITS))
+        self.score_shift_row = score_line(d.m + d.s, d.n + d.s, numbers.measure(d.score_shifted, SCORE_DIGITS))
+        self.gap_row = worded_verdict(related("$Delta$ score", d.score_gap), d.score_gap, passed(d.score_gap))  # one shift
+        self.gap_max_row = worded_verdict(related(SCORE_GAP_MAX.format(s=numbers.count(d.s_max).math), d.score_gap_max),
+                                          d.score_gap_max,
+                                          passed(d.score_gap_max))  # every shift
+        gmax = self.gap_max_row.line.maths[0]  # "max" on the words' baseline (the piece's median glyph is a script's)
+        gmax.shift((baseline_y(self.gap_max_row.line.words[0]) - gmax.submobjects[0].get_bottom()[1]) * UP)
         caps = [math(relation(f"theta_{i}", theta_figure(d.theta[i])), size=SMALL, color=DIM) for i in range(P)]
         cap_h = max(c.height for c in caps) + GAP.tight
 
@@ -374,6 +397,9 @@ class RoPERotatesQK(ClipScene):
         else:
             scores = column(*two, gap="small")
             strip.fit(row(*verdicts, gap="section", align="baseline"), floor_px=MIN_XHEIGHT_PX)
+            # the two verdicts on one baseline: their words' ("score"), whatever maths open each line
+            self.gap_row.shift((baseline_y(self.gap_max_row.line.words[0])
+                                - baseline_y(self.gap_row.line.words[0])) * UP)
             notes_block = column(lines, scores, gap="wide")
             notes, dial_region = side_notes, side_dials
             notes.fit(notes_block, align=LEFT, floor_px=MIN_XHEIGHT_PX)

@@ -66,7 +66,8 @@ from scenes.kit import (
 from scenes.kit.binding import claim, role
 from scenes.kit.numbers import Figure, count
 from scenes.kit.plots import vertical
-from scenes.kit.proofs import verdict
+from scenes.kit.layout import baseline_y
+from scenes.kit.proofs import worded_verdict
 
 
 @dataclass(frozen=True)
@@ -233,13 +234,15 @@ class ExtrapolationCliff(ClipScene):
         titles = ("learned table", "sinusoidal")
         # ---- the close's verdicts, over the chart: the table's wall and RoPE's cliff, each with its figure
         jump = int(d.stop_counts[1])
-        nm = 'n_"max"'
-        self.v_table = verdict("", Figure(0.0, f'"learned table: no row past" {nm}',
-                                          "learned table: no row past nₘₐₓ"), passed=False)
-        self.v_rope = verdict("", Figure(float(jump), f'"RoPE at" m = {count(L).math}":" {jump} "of" {d.n_pairs} '
-                                                      '"pairs at unseen angles"',
-                                         f"RoPE at m = {count(L).text}: {jump} of {d.n_pairs} pairs at unseen angles"),
-                              passed=jump == 0)
+        # the words in the sans, only the maths (n_max, m = L, the counts) in Typst (issue 33 review)
+        self.v_table = worded_verdict('learned table: no row past $n_"max"$', passed=False)
+        self.v_table.figure = Figure(0.0, 'n_"max"', "learned table: no row past nₘₐₓ")
+        nmax = self.v_table.line.maths[0]  # n on the words' baseline (the piece's median glyph is a subscript's)
+        nmax.shift((baseline_y(self.v_table.line.words[0]) - nmax.submobjects[0].get_bottom()[1]) * UP)
+        self.v_rope = worded_verdict(f"RoPE at $m = {count(L).math}$: ${jump}$ of ${d.n_pairs}$ pairs at unseen angles",
+                                     passed=jump == 0)
+        self.v_rope.figure = Figure(float(jump), f"{jump}",
+                                    f"RoPE at m = {count(L).text}: {jump} of {d.n_pairs} pairs at unseen angles")
         self.verdicts = VGroup(self.v_table, self.v_rope).arrange(DOWN, aligned_edge=LEFT, buff=GAP.small)
         self.verdicts.move_to(region.point(UP + LEFT), aligned_edge=UP + LEFT)
         # ---- the chart of unseen RoPE pairs under them; its position axis is the lanes' axis too

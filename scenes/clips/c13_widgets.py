@@ -26,6 +26,7 @@ from scenes.kit.binding import role
 from scenes.kit.compose import GAP, column, row
 from scenes.kit.layout import Region, overlay, place_annotations
 from scenes.kit.motion import swap
+from scenes.kit.proofs import worded_line
 from scenes.kit.plots import MARK, STROKE, Plot, _box, _decades, bar, vertical
 from scenes.kit.theme import BG, DIM, FAILED, FG, HEADING, HIGHLIGHT, LABEL, SEEN, SMALL, UNSEEN, label, math
 from scenes.kit.widgets import VectorDial
@@ -104,7 +105,7 @@ class CliffChart(VGroup):
         super().__init__()
         x_max = float(positions[-1])
         self.title = label(title, size=SMALL, color=FG)
-        self.axis_label = math('"position" m', size=SMALL)
+        self.axis_label = worded_line("position $m$", size=SMALL)  # the word in the sans, m in math
         self.L_tick = role(math(f"L = {numbers.count(L).math}", size=LABEL, color=SEEN), "seen")
         self.n_tick = role(math(f'n_"max" = {numbers.count(n_max).math}', size=LABEL, color=FAILED), "failed")
         ticks = [0, n_pairs // 2, n_pairs]
@@ -268,7 +269,7 @@ class PairsAtPosition(VGroup):
         self.count.move_to([region.right, y, 0], aligned_edge=RIGHT)
         self.count_anchor = self.count.get_right()
         # ---- the strip: one bar per pair over its own axis
-        self.axis_label = math(f'"pair" i", fastest to slowest (head dim {2 * n})"', size=SMALL)
+        self.axis_label = worded_line(f"pair $i$, fastest to slowest (head dim {2 * n})", size=SMALL)
         inset = label(str(n - 1), size=SMALL).width / 2 + GAP.hair  # the end ticks stay inside the region
         side = (region.width - 2 * inset) / n
         bar_h = min(1.6, max(0.45, (region.height - top_h) * 0.3))
