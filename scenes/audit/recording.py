@@ -113,6 +113,8 @@ def snapshot(scene, key: str, subject: Mobject | None = None) -> BeatRecord:
         if getattr(m, "color_scale", None) is not None:
             data = True
             _record_scale(m, scales)
+        elif getattr(m, "_data_cells", False):  # cells that stand for data without a colour scale (a float's bits)
+            data = True
         inherited = (role, verdict, data)
         tags[id(m)] = inherited
         quoted = quoted_above or bool(getattr(m, "_quoted", False))

@@ -57,6 +57,7 @@ class BitStrip(VGroup):
         if b.shape != (64,):
             raise ValueError(f"a float64 has 64 bits, got shape {b.shape}")
         self.bits = b
+        self._data_cells = True  # the audit: a clear bit's faint cell is content, and holds the strip together
         self.cell_w = cell
         self.cells = VGroup()
         x, k = 0.0, 0
