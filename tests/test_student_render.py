@@ -72,6 +72,11 @@ def caption(res, key):
     return next(c.text for c in res.scene.captions if c.key == key)
 
 
+def failed_mids(rec):
+    """The ids of the marks drawn in the failed colour at the end of a beat (the outlines a failure shows)."""
+    return {it.mid for it in rec.items if it.kind == "graphic" and it.role == "failed" and it.opacity > 0.5}
+
+
 def failed_boxes(rec):
     """The centres of the graphics drawn in the failed role at the end of a beat (the red outlines)."""
     return [((it.box[0] + it.box[2]) / 2, (it.box[1] + it.box[3]) / 2) for it in rec.items
@@ -126,7 +131,7 @@ def test_clip01_draws_the_students_P_and_marks_exactly_the_rows_that_are_not_X_p
     # (the audit's record), one per wrong row, each around that row's cells (P X has moved since: so have they)
     rec = record(res, "check_gather_fail")
     scene = res.scene
-    shown = {it.mid for it in rec.items if it.kind == "graphic" and it.role == "failed" and it.opacity > 0.5}
+    shown = failed_mids(rec)
     assert len(scene.bad_frames) == len(wrong) and {id(f) for f in scene.bad_frames} <= shown
     for frame, m in zip(scene.bad_frames, wrong):
         row = np.mean([c.get_center() for c in scene.PX_map.heat.cells[m]], axis=0)
@@ -169,7 +174,7 @@ def test_clip03_outlines_exactly_the_future_weights_the_mask_leaked(sources):
     assert not res.problems, res.problems
     scene = res.scene
     rec = record(res, "proof_zero_fail")
-    shown = {it.mid for it in rec.items if it.kind == "graphic" and it.role == "failed" and it.opacity > 0.5}
+    shown = failed_mids(rec)
     assert {id(f) for f in scene.leak_frames} <= shown  # shown at that beat (the audit's record)
     # each outline around its cell of the causal map (the map and its outlines have moved together since)
     marked = set()
@@ -228,7 +233,7 @@ def test_clip04_outlines_exactly_the_rows_a_later_token_changed_with_their_measu
     assert not res.problems, res.problems
     scene = res.scene
     rec = record(res, "slide_fail")
-    shown = {it.mid for it in rec.items if it.kind == "graphic" and it.role == "failed" and it.opacity > 0.5}
+    shown = failed_mids(rec)
     assert len(scene.slide_frames) == len(wrong) and {id(f) for f in scene.slide_frames} <= shown
     for frame, n in zip(scene.slide_frames, wrong):  # each outline around its row of the full outputs
         np.testing.assert_allclose(frame.get_center(), _row_centre(scene.full, n), atol=1e-6)
@@ -348,7 +353,7 @@ def test_clip06_outlines_exactly_the_rows_outside_the_swap_that_the_students_cau
     assert not res.problems, res.problems
     scene = res.scene
     rec = record(res, "after_fail")
-    shown = {it.mid for it in rec.items if it.kind == "graphic" and it.role == "failed" and it.opacity > 0.5}
+    shown = failed_mids(rec)
     assert len(scene.odd_frames) == len(odd) and {id(f) for f in scene.odd_frames} <= shown
     for frame, m in zip(scene.odd_frames, odd):  # around that row of the chart (widened at the close: so are they)
         assert abs(frame.get_center()[1] - scene.wide_chart.row_y(m)) < 1e-6
@@ -451,7 +456,7 @@ def test_clip08_marks_exactly_the_cells_that_differ_and_names_the_largest(source
     res = audited(SinusoidalPosition, src)
     assert not res.problems, res.problems
     rec = record(res, "check_fail")
-    shown = {it.mid for it in rec.items if it.kind == "graphic" and it.role == "failed" and it.opacity > 0.5}
+    shown = failed_mids(rec)
     scene = res.scene
     # the outlines at the check, each around its cell of the working matrix (as the audit recorded that beat) ...
     at_check = [(it.box[0] + it.box[2]) / 2 for it in rec.items if it.role == "failed" and it.kind == "graphic" and not it.verdict]
