@@ -284,7 +284,7 @@ def test_why_is_a_picture_of_one_row_whose_terms_reorder(final):
     np.testing.assert_allclose(sum(d.A[t, j] * d.V[j] for j in top.order), d.Y[t], atol=1e-12)
     # the figure under them is that row's measured difference, rounding, never called exact
     row = float(np.linalg.norm(d.Y_PX[m] - d.Y[t]))
-    assert row == d.row_defects[m] > 0 and measure(row).math in scene.row_check.typst_code
+    assert row == d.row_defects[m] > 0 and measure(row).math in scene.row_check.value.typst_code and scene.row_check.passed
     recs = {r.key: r for r in scene.audit.records}
     assert {"why.y", "why.attn_px"} <= {q for q, _ in recs["rounding"].shown}
     for rec in scene.audit.records:  # "exact" only in a verdict, over a true zero

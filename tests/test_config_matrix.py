@@ -185,6 +185,18 @@ FOUND_DARK_ARROW = {
     "colors.weights": "magma", "colors.signed": "coolwarm", "colors.angles": "hsv",
 }
 
+# found by a deeper sweep: clip 02 with n_trials = 100 and clip 01's P exactly equivariant; the measured 0's
+# figure and its "this P, from clip 01" ran into the trial count and the pass line at check_zero
+FOUND_ZERO_CHECK = {
+    "lecture.number": 1, "lecture.title": ":", "lecture.notebook": "0", "lecture.seed": 0,
+    "sizes.T": 5, "sizes.d": 2, "sizes.T_heatmap": 8, "sizes.n_trials": 100, "permutation.perm": [1, 2, 0, 3, 4],
+    "sentences.a": "èpaåñêdñêæscnm çu cexhhä êoäi ødßêxsièße öb åêéñözœpfdl",
+    "sentences.b": "çu cexhhä èpaåñêdñêæscnm êoäi ødßêxsièße öb åêéñözœpfdl",
+    "positions.n_max": 8, "positions.train_length": 2, "positions.rope_base": 100.0,
+    "positions.dilution_widths": [2], "positions.dilution_t_max": 100,
+    "colors.weights": "viridis", "colors.signed": "RdBu_r", "colors.angles": "twilight",
+}
+
 # found by the sweep in CI: the title card's "notebook 8e8" was judged as e-notation, though it is the
 # lecturer's own name for the notebook (the audit now quotes the lecturer's words, it does not judge them)
 FOUND_8E8_NOTEBOOK = {
@@ -483,6 +495,7 @@ FOUND_SHORT_STRIP = {
 @example(clip=CLIPS[0], overrides=FOUND_8E8_NOTEBOOK)
 @example(clip=CLIPS[2], overrides=FOUND_DARK_ARROW)
 @example(clip=CLIPS[4], overrides=FOUND_BIT_GAPS)
+@example(clip=CLIPS[2], overrides=FOUND_ZERO_CHECK)
 @seed(_sweep_seed())
 @settings(max_examples=SWEEP, derandomize=False, deadline=None, print_blob=True,
           phases=(Phase.explicit, Phase.reuse, Phase.generate),

@@ -89,7 +89,7 @@ from scenes.kit.motion import dim, undim
 from scenes.kit.notation import N, token_names, token_text
 from scenes.kit.numbers import count, measure, nice_count_ticks
 from scenes.kit.permuting import Handover, TokenColumn
-from scenes.kit.proofs import readout, verdict
+from scenes.kit.proofs import verdict
 from scenes.kit.theme import figure
 from scenes.kit.scales import scale as deck_scale
 
@@ -351,9 +351,14 @@ class PermutationEquivariance(ClipScene):
         else:
             self.this_p = q.plot.exact_zero(0, color=FG, text=None)
         # its figure beside it, on the data (the axis's title names the quantity)
-        self.check = column(figure(d.defect, size=HEADING), label("this P, from clip 01", size=SMALL, color=DIM),
-                            gap="tight")
+        # (an exact zero is a verdict: its ✓ before the 0 and its "exact" mark)
+        fig = (verdict("", d.defect, d.defect < d.run.threshold, size=HEADING) if d.defect == 0.0
+               else figure(d.defect, size=HEADING))
+        self.check = column(fig, label("this P, from clip 01", size=SMALL, color=DIM), gap="tight")
         self.check.next_to(self.this_p, RIGHT, buff=GAP.normal)
+        floor = q.plot.axes[0].get_y() + GAP.small  # never on the axis and its tick labels (a zero's diamond sits on it)
+        if self.check.get_bottom()[1] < floor:
+            self.check.shift((floor - self.check.get_bottom()[1]) * UP)
         if self.check.get_top()[1] > q.line.get_y() - GAP.small:  # never over the pass line
             self.check.shift((q.line.get_y() - GAP.small - self.check.get_top()[1]) * UP)
         self.make_sums()
@@ -387,7 +392,8 @@ class PermutationEquivariance(ClipScene):
         T, dm = d.X.shape
         m, t = d.why_row, d.why_token
         inputs, outputs = deck_scale("inputs", self.cfg), deck_scale("outputs", self.cfg)
-        self.row_check = readout(f"norm(\"Attn\"(P X)_{m} - y_{t})", float(d.row_defects[m]))
+        self.row_check = verdict(f"norm(\"Attn\"(P X)_{m} - y_{t})", float(d.row_defects[m]),
+                                 float(d.row_defects[m]) < d.run.threshold)
         strip, body = self.layout.content.take_bottom(self.row_check.height, gap=GAP.wide)
         strip.place(self.row_check)
 
