@@ -138,7 +138,8 @@ def test_the_unseen_pairs_are_counted_from_the_frequencies(final):
     values = scene.caption_values()
     assert str(values["q4_unseen"]) == str(unseen) and values["pairs"] == d // 2
     assert f"{unseen} of {d // 2}" in records(scene)["q4"].claims[1].text or \
-        any(f"{unseen} \"of\" {d // 2}" in t for t in full_texts(records(scene)["q4"]))
+        any(f"{unseen} \"of\" {d // 2}" in t for t in full_texts(records(scene)["q4"])) or \
+        f"${unseen}$ of ${d // 2}$" in scene.cards[3].verdicts[1].line.source  # the worded verdict's line
     assert str(values["q4_n_max"]) == f"{GPT2.n_max:,}".replace(",", " ") or str(values["q4_n_max"]) == str(GPT2.n_max)
 
 
@@ -371,3 +372,17 @@ def test_the_close_stands_in_three_aligned_columns(final):
     assert len(xs(lambda r: r.drawing.get_x())) == 1
     assert len(xs(lambda r: r.chip.get_left()[0])) == 1
     assert len(xs(lambda r: r.verdict.get_left()[0])) == 1
+
+
+def test_verdict_words_are_set_in_the_sans_and_their_math_typeset(final):
+    """Issue 33 (one verdict style): "V rotated:", "rows past GPT-2's" and "RoPE pairs at unseen angles" were set
+    as quoted words inside Typst math, in the serif of the formulas.  Now a verdict with words is a worded verdict:
+    its words are the sans ``Text`` pieces, its math (and its figure) typeset; an all-math verdict stays one
+    formula.  On the old code the verdicts had no ``.line``, so this fails there."""
+    scene, _ = final
+    q3, q4 = scene.cards[2].verdicts, scene.cards[3].verdicts
+    words = lambda v: " ".join(w.text for w in v.line.words)  # noqa: E731  (Text drops spaces)
+    assert "Vrotated:" in words(q3[1]) and "Vleftalone:" in words(q3[0])
+    assert "rowspast" in words(q4[0]) and "RoPEpairsatunseenangles:" in words(q4[1])
+    assert all(len(v.line.maths) >= 1 for v in (*q3, *q4))  # max |ΔY|, 1024, 47 and 64 stay math
+    assert not hasattr(scene.cards[0].verdicts[0], "line")  # ‖Attn(PX) − P·Attn(X)‖ ≈ …: one formula

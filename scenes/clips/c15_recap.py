@@ -18,6 +18,7 @@ Render directly with ``manim -ql scenes/clips/c15_recap.py Recap``.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from manim import (
@@ -48,7 +49,7 @@ from scenes.kit.compose import GAP, row
 from scenes.kit.layout import LayoutError, Region, baseline_y, fit_label, overlay
 from scenes.kit.notation import N
 from scenes.kit.numbers import count
-from scenes.kit.proofs import verdict
+from scenes.kit.proofs import verdict, worded_verdict
 
 PROOF_GROW = 1.15  # how far a question's proofs may grow past their natural size to fill the frame
 ANSWER_SIZES = (1.5, 1.3, 1.15, 1.0)  # the answer's sizes tried (× HEADING), largest first
@@ -112,6 +113,44 @@ def icon_words(doc: str) -> str:
     first = doc.split()[0]
     return doc[0].lower() + doc[1:] if len(first) == 1 or first[1:].islower() else doc
 
+
+_QUOTED = re.compile(r'"([^"]*)"')
+
+
+def _words(typst: str) -> list[re.Match]:
+    """The quoted words of a Typst formula that are words of the sentence: not a quoted sub- or superscript
+    (``Y_"full"``), nor an operator's name (``"Attn"(X)``)."""
+    return [m for m in _QUOTED.finditer(typst) if not typst[:m.start()].rstrip().endswith(("_", "^"))
+            and not typst[m.end():].startswith(("(", "_", "^"))]
+
+
+def worded(typst: str) -> str:
+    """Typst with quoted words (``"V rotated:" max abs(Delta Y)``) as a worded line's source: the words in the
+    sans, the rest as ``$math$`` (``V rotated: $max abs(Delta Y)$``)."""
+    out, pos = [], 0
+    for m in _words(typst):
+        out += [("math", typst[pos:m.start()]), ("words", m.group(1))]
+        pos = m.end()
+    out.append(("math", typst[pos:]))
+    return " ".join(f"${t.strip()}$" if kind == "math" else t.strip() for kind, t in out if t.strip())
+
+
+def proof_verdict(p: DiaryProof, size: float) -> VGroup:
+    """A proof's verdict in the deck's one style: ✓ or ✗, then the measured line.  A formula that is all math
+    is a :func:`verdict`; one with words (``"V rotated:" …``) a :func:`worded_verdict`, its words in the sans,
+    its math typeset, its figure last (``= 1.6``, ``≈ 1.1 × 10⁻¹⁶``; a figure with words, ``47 of 64``, after
+    a colon)."""
+    if not _words(p.formula):
+        return verdict(p.formula, p.figure, p.passed, size=size)
+    f = p.figure
+    words = worded(p.formula)
+    if _words(f.math):  # a figure with words ("47 of 64"): the words carry it
+        v = worded_verdict(f"{words}: {worded(f.math)}", None, p.passed, size=size)
+        v.figure, v.value = f, v.line
+        return v
+    if not f.approx:  # "=" before the figure ("≈" comes with a rounding figure)
+        words = words[:-1] + " =$" if words.endswith("$") else words + " $=$"
+    return worded_verdict(words, f, p.passed, size=size)
 
 class Recap(ClipScene):
     """15 · The four diary questions, one a beat, each answered and proved by the clips' measurements."""
@@ -177,7 +216,7 @@ class Recap(ClipScene):
         def build(beside: bool) -> VGroup:
             items = []
             for p in a.proofs:
-                v = verdict(p.formula, p.figure, p.passed, size=HEADING)
+                v = proof_verdict(p, HEADING)
                 chip = clip_chip(p.clip, size=SMALL)
                 note = label(p.note, size=SMALL, color=DIM)
                 tag = row(chip, note, gap="small")
@@ -190,7 +229,7 @@ class Recap(ClipScene):
                     tag.move_to([v.get_left()[0] + v_w + GAP.normal, v.value.get_y(), 0], aligned_edge=LEFT)
                 else:  # the tag under the verdict's formula
                     tag.next_to(v, DOWN, buff=GAP.hair, aligned_edge=LEFT)
-                    tag.shift((v.value.get_left()[0] - chip.get_left()[0]) * RIGHT)
+                    tag.shift((getattr(v, "line", v.value).get_left()[0] - chip.get_left()[0]) * RIGHT)
                 one = VGroup(v, tag)
                 one.verdict, one.chip, one.note, one.tag = v, chip, note, tag
                 block.add(one)
@@ -270,7 +309,7 @@ class Recap(ClipScene):
         cells = grid.rows(*([1] * len(d.answers)), gap=GAP.tight)
         side = min(c.height for c in cells)
         chips = [clip_chip(a.proofs[a.key].clip, size=LABEL) for a in d.answers]
-        verdicts = [verdict(a.proofs[a.key].formula, a.proofs[a.key].figure, a.proofs[a.key].passed, size=HEADING)
+        verdicts = [proof_verdict(a.proofs[a.key], HEADING)
                     for a in d.answers]
         room = grid.width - side - GAP.wide - max(c.width for c in chips) - 2 * GAP.normal
         grow = min(CLOSE_GROW, room / max(v.width for v in verdicts), 0.62 * side / max(v.height for v in verdicts))
