@@ -212,17 +212,24 @@ def test_the_defects_are_drawn_where_they_were_measured(run):
 def test_the_plots_verdicts_are_the_measured_figures_in_the_verdict_style(run):
     scene, res = run
     d = scene.data
-    frame = scene.beat_frames["blas"]
     assert scene.proof_fixed.figure.text == fmt_measure(d.max_fixed) == "exactly 0"
     assert scene.proof_fixed.passed and scene.proof_fixed.check._role == "verified"
     assert scene.proof_blas.figure.text == fmt_measure(d.max_blas)
     assert not scene.proof_blas.passed and scene.proof_blas.check._role == "failed"
-    rec = _rec(res, "blas")
-    for v, colour in ((scene.proof_fixed, VERIFIED), (scene.proof_blas, FAILED)):
+    # each verdict at full strength in its own beat: the fixed order's with the plot, the BLAS kernel's with its
+    # bars (the fixed order's marks and verdict recede then, focus by dimming, still readable)
+    for key, v, colour in (("every_prefix", scene.proof_fixed, VERIFIED), ("blas", scene.proof_blas, FAILED)):
+        rec = _rec(res, key)
         c = _box_centre(rec, v.check)
         it = next(i for i in rec.items if i.mid == id(v.check))
         assert it.opacity >= 0.99
-        assert np.abs(dominant_ink(scene, frame, v.check.copy().move_to(c), BG) - rgb255(colour)).max() <= 40
+        assert np.abs(dominant_ink(scene, scene.beat_frames[key], v.check.copy().move_to(c), BG)
+                      - rgb255(colour)).max() <= 40
+    rec = _rec(res, "blas")
+    receded = [i for i in rec.items if i.mid in {id(m) for m in scene.key_fixed.get_family()} and i.opacity > 0]
+    assert receded and all(abs(i.opacity - scene.FIXED_WORDS) < 1e-6 for i in receded)
+    marks = [i for i in rec.items if i.mid in {id(m) for m in scene.fixed_marks.get_family()} and i.opacity > 0]
+    assert marks and all(i.opacity <= scene.FIXED_DIMMED + 1e-6 for i in marks)
     # each kernel's name and verdict stand right of the plot
     for tag in (scene.key_fixed, scene.key_blas):
         assert tag.get_left()[0] > scene.plot.axes.get_right()[0]
@@ -548,3 +555,31 @@ def test_passes_writes_lecture_notation():
     assert fig.passes(6) == '"Attn"(x_0, dots, x_5)'
     assert fig.passes_tex(6) == r"\mathrm{Attn}(x_0, \ldots, x_{5})"
     assert fig.prefix_row("n", 5) == "y_n^((5))" and fig.prefix_row("12", 13) == "y_(12)^((13))"
+
+
+@pytest.mark.parametrize("which", ["fixed", "blas"])
+def test_the_zooms_title_stands_inside_the_leaders_fan(run, which):
+    """The leader lines from the strips' last bits to their magnified copy end over the zoom's title (they ran
+    to the rows' corners and crossed "the last 8 bits"): no leader passes through the title's box."""
+    scene, _ = run
+    b = getattr(scene, f"board_{which}")
+    t = b.zoom_title
+    for ln in b.leaders:
+        (x0, y0, _), (x1, y1, _) = ln.get_start(), ln.get_end()
+        assert min(y0, y1) >= t.get_top()[1] - 1e-6, (min(y0, y1), t.get_top()[1])
+    assert b.leaders[0].get_end()[0] <= t.get_left()[0] and b.leaders[1].get_end()[0] >= t.get_right()[0]
+
+
+def test_the_product_stands_in_the_middle_of_its_room(run):
+    """The inference beat's A · V = Y, with its names, is centred in the room over the verdicts (with few rows it
+    hung from the top over an empty band)."""
+    scene, _ = run
+    room_top = scene.layout.content.top
+    from scenes.kit.compose import GAP
+
+    room_bottom = scene.inf_lines.get_top()[1] + GAP.wide  # the verdicts' strip and its gap
+    from manim import VGroup
+
+    product = VGroup(scene.inf_names, scene.inf_A, scene.inf_V, scene.inf_Y)
+    above, below = room_top - product.get_top()[1], product.get_bottom()[1] - room_bottom
+    assert abs(above - below) < 0.15, (above, below)

@@ -273,7 +273,9 @@ def test_the_formula_beat_shows_what_the_formula_describes(final):
     rec = _record(scene, "formula")
     texts = _texts(rec)
     d = scene.data
-    assert any(t.startswith('"angle"') for t in texts)
+    # the words in the sans, never inside the math (no quoted Typst words such as "angle" or "mod")
+    assert not any('"' in t for t in texts), [t for t in texts if '"' in t]
+    assert "pair" in texts and "m theta_i" in texts
     for i in range(d.d // 2):  # every pair's number and rate under its hand
         assert f"{'i'} = {i}" in texts
         assert theta_figure(d.theta[i]).math.removeprefix("approx ") in texts
@@ -351,3 +353,31 @@ def test_narration_is_true_and_the_clip_paced_under_every_corner(corners):
         assert d.theta[d.fast] == 1.0 and any("a full radian" in t for t in texts)
         # the slow pair's column is one colour on the cycle: it never turns a quarter
         assert d.grid[-1, d.slow] < QUARTER_TURN
+
+
+def test_words_are_set_in_the_sans_never_inside_the_math(final, corners):
+    """Issue 33: clip 10 set words inside Typst math (``"angle"_(m,i)``, ``"mod" 2π``).  Now no beat, in the
+    shipped config or any corner, draws a formula with a quoted word: the words are sans pieces of a worded line
+    (the formula line, the verdict, the colour bar's title)."""
+    for name, records in [("shipped", final[0].audit.records), *[(k, r.records) for k, r in corners.items()]]:
+        for rec in records:
+            quoted = [it.text for it in rec.items if it.kind == "text" and '"' in (it.text or "")]
+            assert not quoted, (name, rec.key, quoted)
+    scene = final[0]
+    assert scene.proof.formula.startswith("every entry is") and "m theta_i" in scene.proof.formula
+
+
+def test_the_closes_rates_sit_on_their_words_baseline_and_the_bar_title_clears_the_rates(final):
+    """The close's "fast:"/"slow:" and their θᵢ share one baseline (they were set by the formula's subscript and
+    stood half a line apart); the cyclic bar's title stands right of the last rate, never on it."""
+    from scenes.kit.proofs import line_baseline
+
+    scene, _ = final
+    assert [c.words[0].text for c in scene.close_captions] == ["fast:", "slow:"]
+    for cap, th in zip(scene.close_captions, scene.closing_picture.thetas):
+        words = cap.words[0]
+        theta_glyph = th.submobjects[0]  # θ sits on the line (its subscript below it)
+        assert abs(theta_glyph.get_bottom()[1] - line_baseline(words)) < 0.03, cap.source
+    tb = scene.table
+    title = tb.bar.submobjects[-1]
+    assert title.get_left()[0] > tb.thetas.get_right()[0], (title.get_left()[0], tb.thetas.get_right()[0])

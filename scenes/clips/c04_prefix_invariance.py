@@ -89,6 +89,7 @@ from scenes.kit import figure as figure_of
 from scenes.kit.binding import claim, claim_built, names, role, shows
 from scenes.kit.compose import GAP, column, row
 from scenes.kit.layout import Region
+from scenes.kit.motion import Dim
 from scenes.kit.student import fail_key
 from scenes.kit.theme import FAILED
 from scenes.kit.proofs import (
@@ -176,6 +177,8 @@ class PrefixInvariance(ClipScene):
     STUDENT = "prefix"  # `clips render --student`: the student's causal attention's passes are the outputs drawn
 
     MAX_CELL_W, MAX_CELL_H = 1.9, 1.5  # output maps' cells, at most (wide: they print two decimals)
+    FIXED_DIMMED = 0.35  # the fixed order's marks while the BLAS kernel's are the subject
+    FIXED_WORDS = 0.45  # and its words and verdict: receded, still readable (3:1 against the background)
 
     @classmethod
     def build_data(cls, cfg: LectureConfig) -> PrefixInvarianceData:
@@ -340,6 +343,7 @@ class PrefixInvariance(ClipScene):
         self.prefix.move_to([self.full.get_right()[0] + GAP.section + lab_w + dm * cell_w / 2,
                              top - (T - 1) * cell_h / 2, 0])
         self.full_labels = row_names(self.full, "y", size=HEADING)
+        self.bar.next_to(self.full_labels, LEFT, buff=GAP.wide)  # beside the labels it colours, not the widest ones
         for n, lab in enumerate(self.prefix_labels):
             lab.next_to(self.prefix.cell(n, 0), LEFT, buff=GAP.small)
         self.full_head.move_to([self.full.get_x(), C.top - self.full_head.height / 2, 0])
@@ -480,7 +484,9 @@ class PrefixInvariance(ClipScene):
         dot, eq = math("dot", size=HEADING), math("=", size=HEADING)
         eqn = row(self.inf_A, dot, self.inf_V, eq, self.inf_Y, gap="small")
         total = eqn.width + bar_w + GAP.normal + tag_w
-        eqn.move_to([top.center[0] - total / 2 + eqn.width / 2, top.top - names_h - T * c / 2, 0])
+        # the product (with its names) in the middle of the room over the verdicts: with few rows it does not hang
+        # from the top over an empty band
+        eqn.move_to([top.center[0] - total / 2 + eqn.width / 2, top.center[1] - names_h / 2, 0])
         # V and Y on one scale (causally y_0 = v_0: one row, one colour either side of the product), one bar
         self.inf_bar = ColorBar(sc["Y_full"], height=T * c * 0.8)
         self.inf_bar.move_to([self.inf_Y.get_right()[0] + GAP.normal + self.inf_bar.width / 2, self.inf_Y.get_y(), 0])
@@ -581,8 +587,11 @@ class PrefixInvariance(ClipScene):
         # the BLAS kernel: back to the plot, its bars and its verdict
         self.beat("blas" if d.max_blas != 0.0 else "blas_same",
                   Succession(FadeOut(VGroup(self.board_fixed, self.bits_verdict_fixed)), FadeIn(self.plot_parts),
-                             LaggedStart(*[FadeIn(mk) if mk.exact else GrowFromEdge(mk, DOWN) for mk in self.blas_marks],
-                                         lag_ratio=0.15), FadeIn(self.key_blas, shift=GAP.small * LEFT)),
+                             AnimationGroup(Dim([self.fixed_marks], self.FIXED_DIMMED),
+                                            Dim([self.key_fixed], self.FIXED_WORDS),
+                                            LaggedStart(*[FadeIn(mk) if mk.exact else GrowFromEdge(mk, DOWN)
+                                                          for mk in self.blas_marks], lag_ratio=0.15)),
+                             FadeIn(self.key_blas, shift=GAP.small * LEFT)),
                   run_time=2.4, subject=VGroup(self.plot_parts, self.blas_marks, self.key_blas), why=PLOT)
         # and the same entry's bits under BLAS
         self.beat("blas_bits" if d.blas_ulps else "blas_bits_same",

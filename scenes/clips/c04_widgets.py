@@ -99,7 +99,13 @@ class BitBoard(VGroup):
         for _ in range(6):
             board = cls([h.copy() for h in heads], bits, region, ulps=ulps, strip_h=strip_h)
             over = region.bottom - board.get_bottom()[1]
-            if over <= 1e-6:
+            if over <= 1e-6:  # it fits: the room it leaves split above and below (short heads leave a band)
+                slack = -over / 2
+                board.shift(slack * DOWN)
+                vs = board.verdict_slot  # level with the zoom it stands beside
+                zc = board.zoom_rows.get_y()
+                half = min(zc - region.bottom, vs.top - slack - zc)
+                board.verdict_slot = Region(vs.left, vs.right, zc - half, zc + half, vs.name)
                 return board
             strip_h -= over / 2 + 0.01
             if strip_h < 0.25:
@@ -168,7 +174,7 @@ class BitBoard(VGroup):
                 cells.add(c)
                 digits.add(t)
             self.zoom_rows.add(VGroup(cells, digits))
-        self.zoom_title.next_to(self.zoom_rows, UP, buff=GAP.tight).align_to(self.zoom_rows, RIGHT)
+        self.zoom_title.next_to(self.zoom_rows, UP, buff=GAP.tight)  # centred: inside the leaders' fan
         self.zoom_marks = VGroup()
         for row_ in self.zoom_rows:
             for i, k in enumerate(range(64 - zoom, 64)):
@@ -178,10 +184,11 @@ class BitBoard(VGroup):
         role(self.zoom_marks, "highlight")
         # leader lines from the strips' last bits to the zoom
         src = VGroup(*self.strips[1].cells[64 - zoom:])
+        dst = VGroup(self.zoom_rows, self.zoom_title)  # to the zoom's top corners, over its title: no line crosses it
         self.leaders = VGroup(
-            Line(src.get_corner(DOWN + LEFT) + DOWN * 0.05, self.zoom_rows.get_corner(UP + LEFT) + UP * 0.05,
+            Line(src.get_corner(DOWN + LEFT) + DOWN * 0.05, dst.get_corner(UP + LEFT) + UP * 0.05,
                  color=DIM, stroke_width=1.5),
-            Line(src.get_corner(DOWN + RIGHT) + DOWN * 0.05, self.zoom_rows.get_corner(UP + RIGHT) + UP * 0.05,
+            Line(src.get_corner(DOWN + RIGHT) + DOWN * 0.05, dst.get_corner(UP + RIGHT) + UP * 0.05,
                  color=DIM, stroke_width=1.5),
         )
         self.tag = VGroup()

@@ -44,7 +44,6 @@ from scenes.figures.rope import (
     TWO_PI,
     angle_scale,
     base_figure,
-    grid_proof,
     passed,
     relation,
     relation_text,
@@ -72,11 +71,20 @@ from scenes.kit.compose import DIMMED, GAP, column, end_on, row
 from scenes.kit.layout import FIT_PASSES, LayoutError
 from scenes.kit.motion import Dim, set_level
 from scenes.kit.notation import SUBSCRIPT, N
-from scenes.kit.proofs import verdict
+from scenes.kit.proofs import line_baseline, worded_line, worded_verdict
 from scenes.kit.student import fail_key
 from scenes.kit.theme import FAILED
 
 QUARTER_TURN = np.pi / 2  # a pair whose angles stay under this in the table is a slow pair
+
+
+def after_words(words, formula) -> VGroup:
+    """``formula`` a word space right of the worded line ``words``, its first glyph on the words' baseline."""
+    space = label("x x", size=LABEL).width - 2 * label("x", size=LABEL).width
+    formula.next_to(words, RIGHT, buff=space)
+    glyphs = [g for g in formula.submobjects if g.has_points() or g.submobjects] or [formula]
+    formula.shift((line_baseline(words) - glyphs[0].get_bottom()[1]) * UP)
+    return VGroup(words, formula)
 
 
 def theta_cell(x: float) -> str:
@@ -154,8 +162,10 @@ class AngleTable(VGroup):
         self.m_name = math(N.position.math, size=SMALL, color=DIM).move_to([rows.get_x(), self.pairs.get_y(), 0])
         self.theta_name = math(f"{N.rate.math} approx", size=SMALL, color=FG).move_to([rows.get_x(), self.thetas[0].get_y(), 0])
         self.bar = ColorBar(self.scale, height=T * cell_h, ticks=ANGLE_TICKS, tick_math=ANGLE_TICK_MATH)
-        self.bar.next_to(self.grid, RIGHT, buff=GAP.normal).align_to(self.grid, DOWN)
-        self.bar.add(self._title(names(math('"mod" 2 pi', size=SMALL, color=FG), "wrapped"), self.bar))
+        # clear of the last rate where it overhangs the table (the bar's title stands in the rates' line)
+        overhang = max(0.0, self.thetas.get_right()[0] - self.grid.get_right()[0])
+        self.bar.next_to(self.grid, RIGHT, buff=GAP.normal + overhang).align_to(self.grid, DOWN)
+        self.bar.add(self._title(names(worded_line("mod $2 pi$", size=SMALL, color=FG), "wrapped"), self.bar))
         # the slow pairs on their own scale, over their own columns
         self.slow = shows(Heatmap(d.log_slow, self.log_scale, cell_size=(cell_w, cell_h)), "log_slow")
         self.slow.move_to(VGroup(self.grid.cell(0, nf), self.grid.cell(T - 1, P - 1)))
@@ -363,10 +373,15 @@ class RoPEAngleGrid(ClipScene):
         # the top line: what the table holds, the rate, the base and the width (later the verdict in its
         # place); at its right a slot for the position and for what a beat reads off a hand
         m_, i_, b_, d_ = N.position.math, N.pair.math, N.base.math, N.width.math
-        rule = f'"angle"_({m_}, {i_}) = {N.angle.math}, space {N.rate.math} = {b_}^(-2{i_} \\/ {d_}),'
+        # the words in the sans, the symbols in Typst math (a formula with superscripts set on the words' baseline
+        # by its first glyph: the kit's median of glyph bottoms would sit it on its superscripts)
+        rule = worded_line(f"pair ${i_}$ at ${m_}$: ${N.angle.math}$,", size=LABEL)
+        rate = f"{N.rate.math} = {b_}^(-2{i_} \\/ {d_})"
         given = f"{relation(b_, base_figure(d.base))}, space {d_} = {d.d}"
-        self.formula = math(f"{rule} space {given}", size=LABEL)
-        self.proof = verdict(grid_proof(d)[0], grid_proof(d)[1], passed(d.defect))
+        self.rule_parts = (rule, rate, given)
+        self.formula = after_words(rule, math(f"{rate}, space {given}", size=LABEL))
+        self.proof = worded_verdict(f"every entry is ${N.angle.math}$, largest gap:", numbers.measure(d.defect),
+                                    passed(d.defect))
         self.m_labels = [math(f"{N.position.math} = {m}", size=LABEL, color=FG) for m in range(T)]
         f, s_ = d.fast, d.slow
         self.wrap_line = math(f"2 pi \\/ theta_{f} = {numbers.plain(TWO_PI / d.theta[f])}", size=LABEL, color=FG)
@@ -378,12 +393,10 @@ class RoPEAngleGrid(ClipScene):
         two_lines = False
         try:
             line.fit(self.formula, align=LEFT)
-        except LayoutError:  # a long base beside a long reading: the parts closer, or the base on a line of its own
-            try:
-                self.formula = math(f"{rule} {given}".replace(", space", ","), size=LABEL)
-                line.fit(self.formula, align=LEFT)
-            except LayoutError:
-                self.formula, two_lines = column(math(rule, size=LABEL), math(given, size=LABEL), gap="tight"), True
+        except LayoutError:  # a long base beside a long reading: the rule and the rate, the givens on the next line
+            self.formula = column(after_words(rule.copy(), math(f"{rate},", size=LABEL)), math(given, size=LABEL),
+                                  gap="tight")
+            two_lines = True
         if two_lines:
             first, rest = content.take_top(max(m.height for m in (self.formula, self.proof, *slot)), gap=GAP.normal)
             slot_region, line = first.take_right(max(m.width for m in slot), gap=GAP.wide)
@@ -491,6 +504,7 @@ class RoPEAngleGrid(ClipScene):
         tb = self.table
         proof, fast, slow, fast_col, slow_col = take
         sides, thetas, dials, paths, words = [], [], [], [], []
+        self.close_captions = []
         for hand, col, i, word in ((fast, fast_col, d.fast, "fast"), (slow, slow_col, d.slow, "slow")):
             dial = hand.copy()
             strip = col.copy()
@@ -501,9 +515,11 @@ class RoPEAngleGrid(ClipScene):
             strip.stretch_to_fit_width(self.CLOSE_STRIP * dial.face.width)
             path = tb.swept(i, dial, d.m_pick)
             th = math(relation(f"theta_{i}", theta_figure(d.theta[i])), size=LABEL, color=FG)
-            name = label(f"{word}:", size=LABEL, color=FG)
+            caption = worded_line(f"{word}:", th, size=LABEL, color=FG)  # the word and its rate on one baseline
+            name = caption.words[0]
+            self.close_captions.append(caption)
             pic = row(strip, VGroup(dial, path), gap="normal")
-            sides.append(column(pic, row(name, th, gap="small", align="baseline"), gap="small", align=np.zeros(3)))
+            sides.append(column(pic, caption, gap="small", align=np.zeros(3)))
             thetas.append(th)
             dials.append(dial)
             paths.append(path)
