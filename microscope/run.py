@@ -16,6 +16,8 @@ from .sandbox import Failure, Limits, Session, _size
 from .submission import Submission
 
 MAX_RESTARTS = 4
+CHUNK_RUNS = 1000  # runs in one message to the sandbox
+CHUNK_ARRAYS = 2000  # arrays in one message (the wire refuses more than 4096)
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,15 @@ def _value(enc: dict, arrays: list) -> Value:
     shape = tuple(int(s) for s in enc.get("shape", ()) if isinstance(s, int))
     return Value(str(enc.get("t", "?"))[:40], arr, items, str(enc.get("dtype", ""))[:40], shape,
                  str(enc.get("note", ""))[:80])
+
+
+def _shift_specs(spec, k: int):
+    """A run's argument specs with their array indices moved on by ``k`` (its arrays follow ``k`` others)."""
+    if isinstance(spec, dict):  # {"a": i}, {"fn": …, "args": […]}, {"args": …, "kwargs": …}; a {"v": …} is data
+        return {key: (v + k if key == "a" else v if key == "v" else _shift_specs(v, k)) for key, v in spec.items()}
+    if isinstance(spec, list):
+        return [_shift_specs(v, k) for v in spec]
+    return spec
 
 
 @dataclass
@@ -219,46 +230,60 @@ class StudentCode:
                 self.restarts += 1
             if self.start() is None:
                 return Outcome(False, message=f"not run: {self.load_failure}")
-        arrays: list = []
+        import time
 
-        def spec(a):
+        def spec(a, arrays):
             if isinstance(a, np.ndarray):
                 arrays.append(a)
                 return {"a": len(arrays) - 1}
             if isinstance(a, Proxy):
                 return {"attn": a.name}
             if isinstance(a, Call):
-                return {"fn": a.fn, "args": [spec(x) for x in a.args]}
+                return {"fn": a.fn, "args": [spec(x, arrays) for x in a.args]}
             return {"v": a}
 
-        wire_runs = []
+        # the runs go in messages of at most CHUNK_RUNS runs and CHUNK_ARRAYS arrays (the wire's limit is 4096
+        # arrays a message, either way: 10 000 permutations of X are three messages, not one refused)
+        chunks: list[tuple[list, list]] = [([], [])]
         for run in runs:
             args, kwargs = run if isinstance(run, tuple) else (run, {})
-            wire_runs.append({"args": [spec(a) for a in args], "kwargs": {k: spec(v) for k, v in kwargs.items()}})
+            arrays: list = []
+            one = {"args": [spec(a, arrays) for a in args], "kwargs": {k: spec(v, arrays) for k, v in kwargs.items()}}
+            wire_runs, sent = chunks[-1]
+            if wire_runs and (len(wire_runs) >= CHUNK_RUNS or len(sent) + len(arrays) > CHUNK_ARRAYS):
+                chunks.append(([], []))
+                wire_runs, sent = chunks[-1]
+            shift = len(sent)
+            wire_runs.append(_shift_specs(one, shift))
+            sent += arrays
         self._servers, self._log = dict(servers or {}), []
-        self.task += 1
-        got = self.session.call(self.task, fn, wire_runs, arrays, timeout)
-        log = self._log
-        if isinstance(got, Failure):
-            line = self.failure_line(got)
-            if got.kind == "timeout" and timeout:
-                line = f"timed out after {timeout:g} s"
-            self.hung[fn] = line
-            self._close_session()
-            return Outcome(False, message=line, calls=log)
-        header, out_arrays = got
-        if header.get("id") != self.task or not isinstance(header.get("results"), list):
-            self.session.dead = Failure("protocol", "sent an answer to another question")
-            self._close_session()
-            return Outcome(False, message="sent an answer that could not be read", calls=log)
+        if timeout is None and len(chunks) > 1:  # the limit is for a thousand runs: 10 000 runs get ten times it
+            timeout = self.limits.timeout * len(chunks)
+        deadline = time.monotonic() + (timeout or self.limits.timeout)
         values, mutated = [], []
-        for r in header["results"][: len(runs)]:
-            values.append(_value(r.get("value", {}), out_arrays))
-            mutated.append([m for m in r.get("mutated", []) if isinstance(m, dict)])
-        err = header.get("error")
-        if isinstance(err, dict):
-            line = self.error_line(err)
-            if err.get("kind") in ("memory", "output"):  # costly to meet again: its later checks say so at once
+        for wire_runs, sent in chunks:
+            self.task += 1
+            got = self.session.call(self.task, fn, wire_runs, sent, max(deadline - time.monotonic(), 0.01))
+            log = self._log
+            if isinstance(got, Failure):
+                line = self.failure_line(got)
+                if got.kind == "timeout" and timeout:
+                    line = f"timed out after {timeout:g} s"
                 self.hung[fn] = line
-            return Outcome(False, values, mutated, line, err, log)
-        return Outcome(True, values, mutated, calls=log)
+                self._close_session()
+                return Outcome(False, values, mutated, message=line, calls=log)
+            header, out_arrays = got
+            if header.get("id") != self.task or not isinstance(header.get("results"), list):
+                self.session.dead = Failure("protocol", "sent an answer to another question")
+                self._close_session()
+                return Outcome(False, values, mutated, message="sent an answer that could not be read", calls=log)
+            for r in header["results"][: len(wire_runs)]:
+                values.append(_value(r.get("value", {}), out_arrays))
+                mutated.append([m for m in r.get("mutated", []) if isinstance(m, dict)])
+            err = header.get("error")
+            if isinstance(err, dict):
+                line = self.error_line(err)
+                if err.get("kind") in ("memory", "output"):  # costly to meet again: its later checks say so at once
+                    self.hung[fn] = line
+                return Outcome(False, values, mutated, line, err, log)
+        return Outcome(True, values, mutated, calls=self._log)

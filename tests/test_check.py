@@ -240,6 +240,20 @@ def test_each_check_fails_on_a_case_made_for_it():
 
 
 # ------------------------------------------------------------------------------ loading and signatures
+
+def test_a_permutation_of_x_is_recognised_with_a_negative_zero():
+    """The max corner's X has an entry −0 (rounded to one decimal); ``P @ X`` sums it with the other rows' 0s
+    into 0, so bitwise it was no permutation of X and a correct check_equivariance_max_defect read as trying 1
+    permutation of 10 000.  −0 and 0 are now alike (this fails on the old bitwise comparison)."""
+    from microscope.checks import row_perm
+
+    X = np.array([[-1.1, -0.0, 0.5], [1.0, -0.3, 0.2], [0.2, 0.7, -0.6]])
+    P = mc.permutation_matrix([2, 0, 1]).astype(np.float64)
+    PX = P @ X
+    assert np.signbit(X[0, 1]) and not np.signbit(PX[1, 1])  # the case: the product's 0 is +0
+    assert row_perm(PX, X).tolist() == [2, 0, 1]
+    assert row_perm(PX + np.eye(3) * 1e-16, X) is None or row_perm(PX + 1e-9, X) is None
+
 def test_magic_and_shell_lines_become_pass_at_their_indentation():
     src = ("import numpy as np\n!pip install numpy\n%matplotlib inline\nif True:\n    !ls\nfiles = !ls\n"
            "np.sum?\nx = 1 % 2\n")

@@ -317,3 +317,24 @@ def test_check_submission_never_raises_for_a_file_it_cannot_read(tmp_path):
     rep = check_submission(syntax)
     assert rep.notes == ["raises SyntaxError: '(' was never closed (line 4)"]
     assert {v.status for v in rep.verdicts} == {"missing"}
+
+
+def test_ten_thousand_runs_go_through_in_messages_the_wire_accepts(tmp_path):
+    """The max corner asks for 10 000 trials: the equivariance check sends 10 002 inputs.  The wire refuses a
+    message of more than 4096 arrays, and the child ended with "exit status 3" on every such check.  Now the
+    runs go in messages of at most a thousand, in order, each run's array indices its own; on the old code
+    this outcome was a failure."""
+    path = made(tmp_path, """
+        def double(x, k):
+            return 2 * x + k
+    """)
+    code = StudentCode(read_submission(path), FAST, True)
+    try:
+        assert code.start() is not None, code.load_failure
+        runs = [[np.full((2, 2), float(i)), i % 7] for i in range(4500)]
+        o = code.call("double", runs, timeout=60.0)
+    finally:
+        code.close()
+    assert o.ok, o.message
+    assert len(o.values) == 4500
+    assert all(np.array_equal(v.array, np.full((2, 2), 2.0 * i + i % 7)) for i, v in enumerate(o.values))
