@@ -430,7 +430,9 @@ class PrefixInvariance(ClipScene):
         self.bits_verdict_blas = proof_line(entry_formula(i, j, t), abs(d.blas_values[0] - d.blas_values[1]),
                                             size=HEADING, passed=d.blas_values[0] == d.blas_values[1])
         for v, b in ((self.bits_verdict_fixed, self.board_fixed), (self.bits_verdict_blas, self.board_blas)):
-            settle(b.verdict_slot, v, LEFT)
+            # level with the zoom where it fits there; a taller verdict (a student's, its ulps) takes the whole room
+            fits = v.height <= b.verdict_slot.height + 1e-6 or not hasattr(b, "verdict_room")
+            settle(b.verdict_slot if fits else b.verdict_room, v, LEFT)
 
         # stage 4: why the order matters (two summation trees)
         self.why_title = column(label("float sums depend on their order", size=HEADING),

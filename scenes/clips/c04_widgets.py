@@ -105,6 +105,7 @@ class BitBoard(VGroup):
                 vs = board.verdict_slot  # level with the zoom it stands beside
                 zc = board.zoom_rows.get_y()
                 half = min(zc - region.bottom, vs.top - slack - zc)
+                board.verdict_room = Region(vs.left, vs.right, vs.bottom - slack, vs.top - slack, vs.name)
                 board.verdict_slot = Region(vs.left, vs.right, zc - half, zc + half, vs.name)
                 return board
             strip_h -= over / 2 + 0.01
@@ -191,6 +192,16 @@ class BitBoard(VGroup):
             Line(src.get_corner(DOWN + RIGHT) + DOWN * 0.05, dst.get_corner(UP + RIGHT) + UP * 0.05,
                  color=DIM, stroke_width=1.5),
         )
+        # the fraction's name clear of the left leader: where the leader runs through it (a wide zoom reaches
+        # far left), the name moves left under its brace, to the leader's x at the name's foot
+        word = self.braces[-1][1]
+        a, b = self.leaders[0].get_start(), self.leaders[0].get_end()
+        y = word.get_bottom()[1]
+        if min(a[1], b[1]) < y < max(a[1], b[1]):
+            x_at = a[0] + (b[0] - a[0]) * (y - a[1]) / (b[1] - a[1])
+            over = word.get_right()[0] - (min(x_at, a[0]) - GAP.small)
+            if over > 0 and word.get_left()[0] < x_at:
+                word.shift(min(over, word.get_left()[0] - self.braces[-1][0].get_left()[0]) * LEFT)
         self.tag = VGroup()
         if ulps:
             self.tag = role(label(f"{ulps} ulp" if ulps == 1 else f"{ulps} ulps", size=HEADING, color=HIGHLIGHT),
