@@ -429,3 +429,21 @@ def test_the_close_names_each_picture_and_its_verdicts_are_read_at_label_size(fi
     want = min_xheight_px(label("x", size=LABEL))
     for v in (scene.cached_verdict, scene.bidir_verdict):
         assert min_xheight_px(VGroup(*v.line.words)) >= 0.99 * want
+
+
+def test_the_descriptions_place_the_verdicts_where_they_are_drawn(final):
+    """Review of issue 33 (helper b): `equal`'s description said "the tokens make way for the measured result
+    under the outputs", but the tokens had left a beat earlier and the verdict takes the query's strip across the
+    top; `proof_bidir`'s said "under the table", but the verdict stands under the outputs, left of the causal one.
+    Checked against the drawn places."""
+    scene, _ = final
+    described = {c.key: c.describe for c in scene.captions if c.describe}
+    heads_top = max(h.get_top()[1] for h in scene.board.heads)
+    assert scene.proof.get_bottom()[1] > heads_top  # across the top, over the caches' heads
+    assert "query" in described["equal"] and "tokens" not in described["equal"]
+    assert "across the top" in described["equal"] and "under the outputs" not in described["equal"]
+    key = "proof_bidir" if scene.data.min_stale > 0.0 else "proof_bidir_some"
+    assert "under the table" not in described[key].lower() and "under the pictures" in described[key].lower()
+    assert scene.proof_bi_row.get_top()[1] < min(scene.bi_map.get_bottom()[1],
+                                                  min(c.get_bottom()[1] for col in scene.table.cells for c in col))
+    assert scene.proof_bi_row.get_right()[0] < scene.proof_causal_row.get_left()[0]  # "beside it": the causal one
