@@ -400,3 +400,50 @@ def test_the_close_states_both_results_as_worded_verdicts(final):
     assert "bidirectional" in words(scene.bidir_verdict) and "moves" in words(scene.bidir_verdict)
     assert d.max_defect == 0.0 and d.min_stale > 0
     assert scene.bidir_verdict.figure.text == fmt_measure(d.min_stale)
+
+
+def test_the_close_names_each_picture_and_its_verdicts_are_read_at_label_size(final):
+    """Review of issue 33 (helper b): at the close the title "cached outputs" ran into the table's corner
+    (‖Δy_n‖), reading "cached outputs ‖Δy_n‖"; nothing named the table bidirectional; and the two verdicts, the
+    close's point, were shrunk to the legibility floor.  Now each picture is named by its attention (causal:
+    cached outputs, clear of the corner; bidirectional, in the staircase's empty corner) and the verdicts stand
+    at the labels' size."""
+    from manim import VGroup
+
+    from scenes.kit import LABEL, label
+    from scenes.kit.layout import min_xheight_px
+
+    scene, _ = final
+    close = {r.key: r for r in scene.audit.records}["close"]
+    texts = {i.text.replace(" ", "") for i in close.items if i.kind == "text" and i.opacity > DIMMED}
+    assert "causal:cachedoutputs" in texts and "bidirectional" in texts
+    assert scene.Y_close_title.text.startswith("causal") and scene.table_close_name.text == "bidirectional"
+
+    def apart(a, b):
+        return a.get_right()[0] <= b.get_left()[0] or a.get_top()[1] <= b.get_bottom()[1] or \
+            b.get_right()[0] <= a.get_left()[0] or b.get_top()[1] <= a.get_bottom()[1]
+
+    assert apart(scene.Y_close_title, scene.table_close.corner)
+    for part in [*scene.table_close.rows, *(c for col in scene.table_close.cells for c in col)]:
+        assert apart(scene.table_close_name, part)  # in the staircase's empty corner, clear of every cell and name
+    want = min_xheight_px(label("x", size=LABEL))
+    for v in (scene.cached_verdict, scene.bidir_verdict):
+        assert min_xheight_px(VGroup(*v.line.words)) >= 0.99 * want
+
+
+def test_the_descriptions_place_the_verdicts_where_they_are_drawn(final):
+    """Review of issue 33 (helper b): `equal`'s description said "the tokens make way for the measured result
+    under the outputs", but the tokens had left a beat earlier and the verdict takes the query's strip across the
+    top; `proof_bidir`'s said "under the table", but the verdict stands under the outputs, left of the causal one.
+    Checked against the drawn places."""
+    scene, _ = final
+    described = {c.key: c.describe for c in scene.captions if c.describe}
+    heads_top = max(h.get_top()[1] for h in scene.board.heads)
+    assert scene.proof.get_bottom()[1] > heads_top  # across the top, over the caches' heads
+    assert "query" in described["equal"] and "tokens" not in described["equal"]
+    assert "across the top" in described["equal"] and "under the outputs" not in described["equal"]
+    key = "proof_bidir" if scene.data.min_stale > 0.0 else "proof_bidir_some"
+    assert "under the table" not in described[key].lower() and "under the pictures" in described[key].lower()
+    assert scene.proof_bi_row.get_top()[1] < min(scene.bi_map.get_bottom()[1],
+                                                  min(c.get_bottom()[1] for col in scene.table.cells for c in col))
+    assert scene.proof_bi_row.get_right()[0] < scene.proof_causal_row.get_left()[0]  # "beside it": the causal one

@@ -336,3 +336,42 @@ def test_the_close_verdicts_name_the_matrix_they_measure(final):
         assert "dot)" not in v.formula
         assert f'"Attn"{sub}(P X) - P dot "Attn"{sub}(X)' in v.formula, v.formula
         assert v.figure.value == pytest.approx(np.linalg.norm(fn(P @ li.X) - P @ fn(li.X)), rel=1e-12, abs=1e-18)
+
+
+def test_the_rows_fill_the_frame_while_they_are_narrated(final):
+    """Review of issue 33 (helper b): from `self` to `after` the mask and the chart stood in the top two thirds,
+    the strip kept for the totals empty under them for five beats.  Now they are drawn taller, down into that
+    strip, while the rows are narrated; at `totals` the same picture, flatter, makes room and the verdicts arrive
+    under it.  Checked on the recorded beats: the lowest full-strength ink of each row beat reaches below where
+    the verdicts later stand; the mask's rows stay level with the chart's rows in both pictures."""
+    scene, _ = final
+    content = scene.layout.content
+    verdicts_top = scene.verdicts.get_top()[1]
+    T = len(scene.data.report.perm)
+    for key in ("self", "causal", "before_one", "between", "after"):
+        rec = recs(scene)[key]
+        low = min(i.box[1] for i in rec.items if not i.header and i.opacity > 0.9)
+        assert low < verdicts_top, (key, low, verdicts_top)
+        assert low - content.bottom < 0.25 * content.height, key  # the lower quarter is not left empty
+    tall, compact = scene.tall, scene.compact
+    assert tall.causal_chart.pitch > compact.causal_chart.pitch
+    between = {i.mid: i for i in recs(scene)["between"].items}
+    for t in range(T):  # while narrated: the mask's rows level with the tall chart's; at the end, the flatter one's
+        box = between[id(scene.mask.cells[t][0])].box
+        assert abs((box[1] + box[3]) / 2 - tall.self_chart.row_y(t)) < 0.01  # (its causal twin morphed on)
+        assert abs(scene.mask.cells[t][0].get_y() - compact.causal_chart.row_y(t)) < 1e-6
+    totals = recs(scene)["totals"]
+    assert min(i.box[1] for i in totals.items if not i.header and i.opacity > 0.9) <= scene.verdicts.get_bottom()[1] + 1e-6
+
+
+def test_the_totals_word_their_names_in_the_sans_and_their_matrices_in_math(final):
+    """Review of issue 33 (helper b): the totals read "causal:" and "self:" typeset in the math font, words
+    inside a formula.  Now each is the deck's worded verdict: the attention's name in the sans, then the matrix
+    it measures and its figure as one Typst line."""
+    scene, _ = final
+    causal, self_ = scene.verdicts
+    for v, name in ((causal, "causal:"), (self_, "self-attention:")):
+        assert [w.text for w in v.line.words] == [name]
+        assert all(not hasattr(w, "typst_code") for w in v.line.words)
+        assert '"causal:"' not in v.value.typst_code if hasattr(v.value, "typst_code") else True
+        assert "norm(" in (v.value.typst_code if hasattr(v.value, "typst_code") else v.value[0].typst_code)

@@ -559,6 +559,20 @@ def test_a_worded_verdict_keeps_its_words_sans_and_its_figure_math():
     assert w.figure.exact and any(getattr(p, "text", "") == "exact" for p in w.value.get_family())
 
 
+def test_a_worded_verdict_sets_its_relation_before_the_figure_on_one_math_line():
+    """``relation``: the matrix a verdict measures, typeset with its figure (one Typst line), the words before it
+    in the sans; ``≈`` alone for rounding noise (never ``= ≈``)."""
+    from scenes.kit.proofs import worded_verdict
+
+    v = worded_verdict("causal:", 0.83, passed=False, relation="norm(A)_F =")
+    assert [w.text for w in v.line.words] == ["causal:"]
+    assert v.value.typst_code.strip("$ ").startswith("norm(A)_F =") and "0.83" in v.value.typst_code
+    assert "norm(A)_F" in v.formula and v.figure.value == 0.83
+    noise = worded_verdict("self:", 2.7e-16, passed=True, relation="norm(A)_F =")
+    assert "=" not in noise.value.typst_code.split("norm(A)_F", 1)[1]
+    assert worded_verdict("plain", 0.5).formula == "plain"  # without a relation: as before
+
+
 @pytest.mark.parametrize("passed", [True, False])
 def test_a_worded_verdicts_mark_follows_pass_or_fail(passed):
     from scenes.kit.proofs import worded_verdict

@@ -30,6 +30,7 @@ from manim import (
     ORIGIN,
     RIGHT,
     UP,
+    UR,
     AnimationGroup,
     Create,
     FadeIn,
@@ -74,7 +75,7 @@ from scenes.kit import (
 )
 from scenes.kit.binding import claim, names, role, shows
 from scenes.kit.compose import GAP, column, row
-from scenes.kit.layout import Region, legible_scale
+from scenes.kit.layout import Region, baseline_y, legible_scale
 from scenes.kit.numbers import measure
 from scenes.kit.proofs import (
     Reveal,
@@ -430,12 +431,13 @@ class KVCache(ClipScene):
         self.cached_verdict = worded_verdict("causal: cached = full recompute, largest difference",
                                              self.proof.figure, passed=self.proof.passed)
         self.cached_block = VGroup(self.cached_verdict)
-        self.cached_block.scale(min(1.0, legible_scale(self.cached_block) * 1.01))
         self.bidir_verdict = worded_verdict("bidirectional: every past row moves, at least", self.proof_bi.figure,
                                             passed=False)
         self.bidir_block = VGroup(self.bidir_verdict)
-        v2_scale = min(1.0, legible_scale(self.bidir_block) * 1.01)  # the narrower the verdict, the wider the table
-        self.bidir_block.scale(v2_scale)
+        # the verdicts are the close's point: at the labels' size, smaller only where a line is wider than the
+        # content area (and never under the legible floor)
+        for blk in (self.cached_block, self.bidir_block):
+            blk.scale(max(min(1.0, C.width / blk.width), legible_scale(blk) * 1.01))
         g = GAP.normal
         lab_w = math(f"y_{T - 1}", size=LABEL).width + GAP.small
         widest = max(label(measure(float(v)).text, size=SMALL).width for s in d.staleness for v in s)
@@ -475,11 +477,30 @@ class KVCache(ClipScene):
         self.Y_close = shows(Heatmap(d.trace.Y_cached, self.out_scale, (cw, r)), "trace.Y_cached")
         self.Y_close.move_to([x_l + (lab_w + GAP.tight) / 2, row0 - T * r / 2, 0])
         self.Y_close_labels = row_names(self.Y_close, "y")
-        self.Y_close_title = label("cached outputs", size=SMALL, color=DIM).next_to(self.Y_close, UP, buff=GAP.small)
         row_y = lambda n: row0 - (n + 0.5) * r  # noqa: E731
         t_left = x_r + rw / 2 - (T - 1) * tcw
         self.table_close = ChangeTable(d.staleness, row_y, r, t_left, (T - 1) * tcw, size=size)
         self.table_close_rows = self.table_close.rows  # its rows named on the table itself
+        # each picture named by the attention it shows (labels on the data, no legend): "causal: cached outputs" on
+        # the table's top line from the content's left edge, clear of the table's corner; "bidirectional" in the staircase's empty corner, under its
+        # last row's name (under the staircase, where that corner is too small)
+        top_y = self.table_close.title.get_y()
+        self.Y_close_title = label("causal: cached outputs", size=LABEL, color=DIM)
+        self.Y_close_title.move_to([C.left + self.Y_close_title.width / 2, top_y, 0])
+        self.Y_close_title.shift((baseline_y(self.table_close.title) - baseline_y(self.Y_close_title)) * UP)
+        self.table_close_name = label("bidirectional", size=LABEL, color=DIM)
+        last = self.table_close.rows[-1]
+        self.table_close_name.next_to([t_left, row_y(T - 2) - r / 2, 0], UR, buff=GAP.small)
+        if T < 3 or self.table_close_name.get_right()[0] > last.get_left()[0] - GAP.normal:
+            # under the staircase, ending where it ends (the outputs' last row has no row of changes beside it)
+            right = max(c.get_right()[0] for col in self.table_close.cells for c in col)
+            self.table_close_name.next_to([right, row_y(T - 2) - r / 2, 0], DOWN, buff=GAP.small)
+            self.table_close_name.align_to([right, 0, 0], RIGHT)
+        room = min(self.table_close.title.get_left()[0] - GAP.normal,
+                   self.table_close.corner.get_left()[0] - GAP.small) - self.Y_close_title.get_left()[0]
+        if self.Y_close_title.width > room:  # a narrow frame: the name as wide as the top line leaves it
+            self.Y_close_title.scale(max(room / self.Y_close_title.width, legible_scale(self.Y_close_title) * 1.01),
+                                     about_edge=LEFT)
         if side:
             y_blocks = row0 - T * r - g - block_h / 2
             self.cached_block.move_to([x_l, y_blocks, 0])
@@ -497,7 +518,7 @@ class KVCache(ClipScene):
 
     def closing_parts(self) -> list:
         return [VGroup(self.Y_close, self.Y_close_labels, self.Y_close_title), self.cached_block,
-                self.table_close, self.bidir_block]
+                VGroup(self.table_close, self.table_close_name), self.bidir_block]
 
     def closing(self) -> None:
         """The takeaway brought forward under the last caption (the base's closing, with the shape's excuse)."""
@@ -519,7 +540,7 @@ class KVCache(ClipScene):
         leaves = [f for m in self.mobjects for f in m.get_family()
                   if id(f) not in keep and len(getattr(f, "points", ())) and not f.submobjects]
         self.closing_picture = self.closing_parts()
-        arrive = [FadeIn(m) for m in (self.closing_picture[0], self.cached_block,
+        arrive = [FadeIn(m) for m in (self.closing_picture[0], self.cached_block, self.table_close_name,
                                       self.bidir_block)]
         return [Succession(FadeOut(Group(*leaves)),
                            AnimationGroup(ReplacementTransform(self.table, self.table_close), *arrive))]

@@ -8,7 +8,10 @@ future token into the past.
   two charts on one log axis: self-attention's, then causal attention's, each chart named on itself.
 * ``before``, ``between``, ``after``: a band lights the rows with the same past, a different past (the
   swapped token's cells outlined in the mask), every token.
-* ``totals``: the two totals, each in the deck's verdict style (✗ causal, ✓ self-attention).
+  While the rows are narrated the mask and the chart are drawn as tall as the content area allows (nothing waits
+  under them yet).
+* ``totals``: the same picture, flatter, makes room under it for the two totals, each the deck's worded verdict
+  (the name in the sans, the matrix and its figure in Typst: ✗ causal, ✓ self-attention).
 * ``close``: the mask gives way to the takeaway, Attn_causal(P X) ≠ P·Attn_causal(X), over the two charts
   and their verdicts.
 
@@ -29,6 +32,7 @@ Render directly with ``manim -ql scenes/clips/c06_causal_breaks_equivariance.py 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import SimpleNamespace
 
 import numpy as np
 from manim import (
@@ -88,7 +92,7 @@ from scenes.kit.layout import background
 from scenes.kit.notation import N, token_names, token_text
 from scenes.kit.numbers import measure
 from scenes.kit.permuting import Handover, TokenColumn
-from scenes.kit.proofs import verdict
+from scenes.kit.proofs import worded_verdict
 from scenes.kit.student import fail_key
 
 
@@ -260,72 +264,38 @@ class CausalBreaksEquivariance(ClipScene):
 
     # ------------------------------------------------------------------ layout
     def make_picture(self) -> None:
-        """The final places: [row names][mask]  [self chart]  [causal chart][values], the chips over the mask and
-        the measured quantity over the charts, the verdicts under it all; and the mask's large place of the
-        first two beats (``self.big``), which moves into the small one."""
+        """The final places: [row names][mask]  [chart][values], the chips over the mask and the measured
+        quantity over the chart, the verdicts under it all (``self.compact``, from ``totals`` on); the same
+        picture taller while the rows are narrated (the content area down to its bottom: nothing waits under
+        it for the verdicts yet); and the mask's large place of the first two beats (``self.big``), which
+        moves into the tall one."""
         d = self.data
         r, pic = d.report, d.picture
         T = len(r.perm)
         content = self.layout.content
         self.verdicts = VGroup(
-            verdict(pic.causal_prefix, r.causal_total, r.causal_total < d.threshold),
-            verdict(pic.self_prefix, r.self_total, r.self_total < d.threshold)).arrange(DOWN, buff=GAP.small,
-                                                                                        aligned_edge=LEFT)
+            self.total_verdict(pic.causal_prefix, "causal", r.causal_total),
+            self.total_verdict(pic.self_prefix, "self-attention", r.self_total)).arrange(DOWN, buff=GAP.small,
+                                                                                         aligned_edge=LEFT)
         self.formula = math(pic.row_formula.typst, size=LABEL)
         chip_h = TokenColumn(["x_0"], horizontal=True).height
         bottom, rest = content.take_bottom(self.verdicts.height, gap=GAP.normal)
         top, rest = rest.take_top(max(chip_h, self.formula.height), gap=GAP.small)
+        _, tall_rest = content.take_top(max(chip_h, self.formula.height), gap=GAP.small)
         bottom.place(self.verdicts)
-
-        # widths: row names, the mask, two charts, the failing rows' values
-        self.row_names = VGroup(*[label(f"row {m}", size=SMALL, color=DIM) for m in range(T)])
-        names_w = max(t.width for t in self.row_names) + GAP.small  # a little air between the band's edge and the names
         failing = [m for m in range(T) if r.causal_rows[m] >= d.threshold]
-        self.values = VGroup(*[role(math(measure(v).math, size=SMALL, color=FAILED), "failed")
-                               for m, v in enumerate(r.causal_rows) if m in failing])
         self.value_rows = failing
-        values_w = max([v.width for v in self.values] + [0.0])
-        probe = RowChart.fitted(Region(0, 4, 0, rest.height), r.self_rows, d.threshold, pic.axis, self.ticks(),
-                                name="self-attention")
-        below = probe.plot.axes[0].get_start()[1] - probe.get_bottom()[1]
-        pitch = min(self.MAX_PITCH, (rest.height - below) / T)
-        fixed = names_w + GAP.small + GAP.wide + (values_w + GAP.small if values_w else 0.0)
-        mask_w = min(T * pitch, max(T * 0.45, rest.width - fixed - 5.0))  # a chart of legible ticks first
-        cw = rest.width - fixed - mask_w
-        chart_h = T * pitch + below
-        y_top = rest.top  # right under the chips and the formula; any height left over stays under the chart
-        y_bottom = y_top - chart_h
-        x = rest.left + names_w + GAP.small
-        self.mask_region = Region(x, x + mask_w, y_bottom + below, y_top, "mask")
-        x += mask_w + GAP.wide
-        # one chart: self-attention's rows first, then the same bars become causal attention's
-        self.self_chart = RowChart.fitted(Region(x, x + cw, y_bottom, y_top, "self"), r.self_rows, d.threshold,
-                                          pic.axis, self.ticks(), name="self-attention")
-        self.causal_chart = RowChart.fitted(Region(x, x + cw, y_bottom, y_top, "causal"), r.causal_rows,
-                                            d.threshold, pic.axis, self.ticks(), name="causal attention")
-        for chart, q in ((self.self_chart, "self_rows"), (self.causal_chart, "causal_rows")):
-            chart.bars.values = chart.values
-            shows(chart.bars, q)
-        ys = [self.causal_chart.row_y(m) for m in range(T)]
-        for t, y in zip(self.row_names, ys):
-            t.move_to([rest.left + GAP.small + t.width / 2, y, 0])
-        self.place_values(self.causal_chart, content.right)
+        self.row_names_w = max(label(f"row {m}", size=SMALL).width for m in range(T)) + GAP.small
+        self.tall = tall = self.picture_in(tall_rest, top)
+        self.compact = self.picture_in(rest, top)
+        (self.mask_region, self.self_chart, self.causal_chart, self.row_names, self.values, self.line_label,
+         self.mask, self.tokens, self.masked, self.tokens_name) = (
+            tall.mask_region, tall.self_chart, tall.causal_chart, tall.row_names, tall.values, tall.line_label,
+            tall.mask, tall.tokens, tall.masked, tall.tokens_name)
         self.formula.move_to([self.causal_chart.plot.axes[0].get_center()[0], top.center[1], 0])
-        # the pass line named on itself, beside the last row (which only rounds: it sees every token either way); a
-        # student's last row may cross the line: then beside the last row that passes, or, where every row crosses
-        # it, in the gap between the bars of rows i and i + 1 (both swapped or between: never outlined in red)
-        short = [m for m in range(T) if r.causal_rows[m] < d.threshold]
-        y = ys[short[-1]] if short else ys[r.i] - self.causal_chart.pitch / 2
-        self.line_label = label("pass line", size=SMALL, color=DIM).next_to([self.causal_chart.line.get_x(), y, 0],
-                                                                            RIGHT, buff=GAP.tight)
-
-        # the mask in its place beside the charts, its chips over its columns
-        self.mask, self.tokens, self.masked = self.mask_parts(mask_w / T, self.causal_chart.pitch)  # the chart's rows
-        self.mask.move_to([self.mask_region.center[0], float(np.mean(ys)), 0])
-        self.tokens.move_to([self.mask_region.center[0], top.center[1], 0])
-        self.masked.move_to(self.masked_cells(self.mask))
-        self.tokens_name = names(math(N.inputs.math, size=HEADING), "X").next_to(self.tokens, LEFT, buff=GAP.normal)
         self.small = VGroup(self.tokens_name, self.tokens, self.mask, self.masked, self.row_names)
+        names_w = self.row_names_w
+        y_bottom, y_top = self.compact.y_bottom, self.compact.y_top
 
         # the first two beats: the mask as large as the content area allows, its cells as wide as they may be
         big_pitch = min(1.0, (content.height - chip_h - GAP.small) / T)
@@ -347,27 +317,85 @@ class CausalBreaksEquivariance(ClipScene):
         # the close: the takeaway in the formula's strip, the chart widened into the mask's room
         self.takeaway_line = math("\"Attn\"_(\"causal\") (P X) != P dot \"Attn\"_(\"causal\") (X)", size=TITLE)
         top.fit(self.takeaway_line, max_scale=1.0)
-        wide = Region(rest.left + names_w + GAP.small, self.causal_chart.plot.axes[0].get_end()[0] + (
-            self.causal_chart.get_right()[0] - self.causal_chart.plot.axes[0].get_end()[0]), y_bottom, y_top, "wide")
+        c = self.compact  # the chart widens from where it stands at the totals
+        wide = Region(rest.left + names_w + GAP.small, c.causal_chart.plot.axes[0].get_end()[0] + (
+            c.causal_chart.get_right()[0] - c.causal_chart.plot.axes[0].get_end()[0]), y_bottom, y_top, "wide")
         self.wide_chart = RowChart.fitted(wide, r.causal_rows, d.threshold, pic.axis, self.ticks(),
                                           name="causal attention")  # the same ticks: nothing to garble as it widens
         self.wide_chart.bars.values = self.wide_chart.values
         shows(self.wide_chart.bars, "causal_rows")
-        self.wide_line_label = self.line_label.copy().set_x(self.wide_chart.line.get_x() + GAP.tight
-                                                            + self.line_label.width / 2)
-        self.wide_names = self.row_names.copy()
+        self.wide_line_label = c.line_label.copy().set_x(self.wide_chart.line.get_x() + GAP.tight
+                                                            + c.line_label.width / 2)
+        self.wide_names = c.row_names.copy()
         for t in self.wide_names:  # the rows' names beside the axis they label
             t.set_x(self.wide_chart.plot.axes[0].get_start()[0] - GAP.small - t.width / 2)
-        self.wide_values = self.values.copy()
+        self.wide_values = c.values.copy()
         for v, m in zip(self.wide_values, self.value_rows):
             x = min(self.wide_chart.bars[m].get_right()[0] + GAP.small, content.right - v.width)
             v.move_to([x + v.width / 2, self.wide_chart.row_y(m), 0])
 
-    def place_values(self, chart: RowChart, limit: float) -> None:
-        """Each failing row's defect printed just past the end of its bar (labels on the data)."""
-        for v, m in zip(self.values, self.value_rows):
-            x = min(chart.bars[m].get_right()[0] + GAP.small, limit - v.width)
-            v.move_to([x + v.width / 2, chart.row_y(m), 0])
+    def total_verdict(self, prefix: str, name: str, total: float) -> VGroup:
+        """A total as the deck's worded verdict: the attention's name in the sans, the matrix it measures and
+        its figure in Typst (``prefix`` is the picture's Typst, its quoted word first), ✓ under the pass line."""
+        formula = prefix.split(" ", 1)[1]
+        return worded_verdict(f"{name}:", total, passed=total < self.data.threshold, relation=f"{formula} =")
+
+    def picture_in(self, rest: Region, top: Region) -> SimpleNamespace:
+        """The rows' picture in ``rest`` (the chips and the formula in ``top``): row names, the mask, the chart
+        (self-attention's and causal attention's, the same place), the failing rows' figures at their bars' ends
+        and the pass line's name; its rows as tall as ``rest`` allows (``MAX_PITCH`` at most)."""
+        d = self.data
+        r, pic = d.report, d.picture
+        T = len(r.perm)
+        content = self.layout.content
+        row_names = VGroup(*[label(f"row {m}", size=SMALL, color=DIM) for m in range(T)])
+        names_w = self.row_names_w  # a little air between the band's edge and the names
+        values = VGroup(*[role(math(measure(v).math, size=SMALL, color=FAILED), "failed")
+                          for m, v in enumerate(r.causal_rows) if m in self.value_rows])
+        values_w = max([v.width for v in values] + [0.0])
+        probe = RowChart.fitted(Region(0, 4, 0, rest.height), r.self_rows, d.threshold, pic.axis, self.ticks(),
+                                name="self-attention")
+        below = probe.plot.axes[0].get_start()[1] - probe.get_bottom()[1]
+        pitch = min(self.MAX_PITCH, (rest.height - below) / T)
+        fixed = names_w + GAP.small + GAP.wide + (values_w + GAP.small if values_w else 0.0)
+        mask_w = min(T * pitch, max(T * 0.45, rest.width - fixed - 5.0))  # a chart of legible ticks first
+        cw = rest.width - fixed - mask_w
+        chart_h = T * pitch + below
+        y_top = rest.top  # right under the chips and the formula; any height left over stays under the chart
+        y_bottom = y_top - chart_h
+        x = rest.left + names_w + GAP.small
+        mask_region = Region(x, x + mask_w, y_bottom + below, y_top, "mask")
+        x += mask_w + GAP.wide
+        # one chart: self-attention's rows first, then the same bars become causal attention's
+        self_chart = RowChart.fitted(Region(x, x + cw, y_bottom, y_top, "self"), r.self_rows, d.threshold,
+                                     pic.axis, self.ticks(), name="self-attention")
+        causal_chart = RowChart.fitted(Region(x, x + cw, y_bottom, y_top, "causal"), r.causal_rows,
+                                       d.threshold, pic.axis, self.ticks(), name="causal attention")
+        for chart, q in ((self_chart, "self_rows"), (causal_chart, "causal_rows")):
+            chart.bars.values = chart.values
+            shows(chart.bars, q)
+        ys = [causal_chart.row_y(m) for m in range(T)]
+        for t, y in zip(row_names, ys):
+            t.move_to([rest.left + GAP.small + t.width / 2, y, 0])
+        for v, m in zip(values, self.value_rows):  # each failing row's defect just past its bar's end
+            vx = min(causal_chart.bars[m].get_right()[0] + GAP.small, content.right - v.width)
+            v.move_to([vx + v.width / 2, causal_chart.row_y(m), 0])
+        # the pass line named on itself, beside the last row (which only rounds: it sees every token either way); a
+        # student's last row may cross the line: then beside the last row that passes, or, where every row crosses
+        # it, in the gap between the bars of rows i and i + 1 (both swapped or between: never outlined in red)
+        short = [m for m in range(T) if r.causal_rows[m] < d.threshold]
+        y = ys[short[-1]] if short else ys[r.i] - causal_chart.pitch / 2
+        line_label = label("pass line", size=SMALL, color=DIM).next_to([causal_chart.line.get_x(), y, 0], RIGHT,
+                                                                       buff=GAP.tight)
+        # the mask in its place beside the chart, its chips over its columns (in the swap's order)
+        mask, tokens, masked = self.mask_parts(mask_w / T, causal_chart.pitch)  # the chart's rows
+        mask.move_to([mask_region.center[0], float(np.mean(ys)), 0])
+        tokens.move_to([mask_region.center[0], top.center[1], 0])
+        masked.move_to(self.masked_cells(mask))
+        tokens_name = names(math(N.inputs.math, size=HEADING), "X").next_to(tokens, LEFT, buff=GAP.normal)
+        return SimpleNamespace(mask_region=mask_region, self_chart=self_chart, causal_chart=causal_chart,
+                               row_names=row_names, values=values, line_label=line_label, mask=mask, tokens=tokens,
+                               masked=masked, tokens_name=tokens_name, y_bottom=y_bottom, y_top=y_top)
 
     def mask_parts(self, pitch_x: float, pitch_y: float):
         """A mask grid (cells ``pitch_x`` wide, ``pitch_y`` tall), its chips over its columns, and its "masked" word."""
@@ -442,9 +470,7 @@ class CausalBreaksEquivariance(ClipScene):
         small_name = names(math(f"{N.permutation.math} {N.inputs.math}", size=HEADING), "PX")
         small_name.next_to(self.tokens, LEFT, buff=GAP.normal)
         self.mask.set_slot_colors([token_color(int(k)) for k in r.perm])
-        for slot, k in enumerate(btokens.row_order):  # the small chips in the slots the swap gave them
-            self.tokens.chips[int(k)].move_to(self.tokens.slots[slot] + self.tokens.get_center()
-                                              - np.mean(self.tokens.slots, axis=0))
+        self.order_chips(self.tokens, btokens.row_order)
         sc, cc = self.self_chart, self.causal_chart
         self_fails = bool(np.any(r.self_rows >= d.threshold))  # a student's self-attention that does not pass
         self.beat_plays(fail_key("self", self_fails), [
@@ -493,8 +519,28 @@ class CausalBreaksEquivariance(ClipScene):
             band = band3
         else:
             self.play(FadeOut(self.swapped), run_time=0.4)
-        self.beat("totals", FadeOut(band), FadeIn(self.verdicts, shift=GAP.small * UP), run_time=1.0,
-                  subject=VGroup(self.verdicts, cc), why=self.chart_why)
+        # the totals: the picture makes room under it (the same rows, flatter), the two verdicts arrive there
+        c = self.compact
+        c.mask.set_slot_colors([token_color(int(k)) for k in r.perm])
+        self.order_chips(c.tokens, self.tokens.row_order)
+        c_name = names(math(f"{N.permutation.math} {N.inputs.math}", size=HEADING), "PX")
+        c_name.next_to(c.tokens, LEFT, buff=GAP.normal)
+        c_frames = VGroup(*[self.odd_frame(c.causal_chart, c.values[self.value_rows.index(m)], m) for m in d.odd_rows])
+        self.causal_chart = c.causal_chart  # the chart on screen from here on (its axis maps the flatter rows)
+        self.beat("totals", FadeOut(band), Transform(self.mask, c.mask), Transform(self.tokens, c.tokens),
+                  Transform(self.tokens_name, c_name), Transform(self.row_names, c.row_names),
+                  ReplacementTransform(cc, c.causal_chart), Transform(self.values, c.values),
+                  Transform(self.line_label, c.line_label), *([Transform(self.odd_frames, c_frames)] if d.odd_rows else []),
+                  self.formula.animate.set_x(c.causal_chart.plot.axes[0].get_center()[0]),
+                  FadeIn(self.verdicts, shift=GAP.small * UP), run_time=1.2,
+                  subject=VGroup(self.verdicts, c.causal_chart), why=self.chart_why)
+
+    @staticmethod
+    def order_chips(tokens, order) -> None:
+        """Stand ``tokens``' chips in the slots ``order`` gives them (chip ``order[slot]`` over column ``slot``)."""
+        shift = tokens.get_center() - np.mean(tokens.slots, axis=0)
+        for slot, k in enumerate(order):
+            tokens.chips[int(k)].move_to(tokens.slots[slot] + shift)
 
     def odd_frame(self, chart, value, m: int):
         """A red outline around row ``m``'s bar and its printed figure on ``chart``."""

@@ -325,11 +325,13 @@ def worded_line(*parts, size: float = LABEL, color=FG, math_color=None, weight: 
     return g
 
 
-def worded_verdict(words: str, value=None, passed: bool = True, size: float = LABEL, color=FG) -> VGroup:
+def worded_verdict(words: str, value=None, passed: bool = True, size: float = LABEL, color=FG,
+                   relation: str = "") -> VGroup:
     """The deck's verdict on a worded line: a drawn ✓ (VERIFIED) or ✗ (FAILED), then ``words`` (sans words
     with ``$…$`` math, :func:`worded_line`) and the measured figure ``value`` typeset as math
     (:func:`theme.figure`: ``≈ 2.2 × 10⁻¹⁶`` for rounding noise, ``0`` with its "exact" mark), on one
-    baseline.  Without ``value`` the line itself carries the figure (give it in the words' math).
+    baseline.  Without ``value`` the line itself carries the figure (give it in the words' math).  ``relation``
+    (Typst, ``norm(A)_F =``) is typeset before the figure on its math line (``≈`` alone for rounding noise).
 
     Like :func:`verdict`: ``.check`` the mark, ``.passed``, ``.value`` the typeset figure (its
     ``.figure`` the ``numbers.Figure``; the line when there is no value), ``.figure``, ``.formula`` the
@@ -340,7 +342,7 @@ def worded_verdict(words: str, value=None, passed: bool = True, size: float = LA
     fig = None
     if value is not None:
         f = value if isinstance(value, numbers.Figure) else numbers.measure(value)
-        fig = figure(f, size=size, color=color)
+        fig = figure(f, size=size, color=color, prefix=relation)
         parts.append(fig)
     line = worded_line(*parts, size=size, color=color)
     k = size / LABEL * 0.32
@@ -350,7 +352,8 @@ def worded_verdict(words: str, value=None, passed: bool = True, size: float = LA
     mark.set_y(line_baseline(line) + xh / 2)  # on the middle of the words' x-height
     g.value = fig if fig is not None else line
     g.figure = fig.figure if fig is not None else None
-    g.check, g.line, g.formula, g.passed = mark, line, words, bool(passed)
+    g.check, g.line, g.passed = mark, line, bool(passed)
+    g.formula = f"{words} ${relation}$" if relation else words
     g._verdict = True
     return g
 
