@@ -253,7 +253,9 @@ def test_the_figures_on_screen_are_the_measured_ones(final):
     assert scene.q.max_text[1].text == f"over{len(d.run.defects)}randompermutations"  # Text.text drops spaces
     v = scene.close_verdict
     assert v._verdict and v.passed is d.run.passed is True and v.figure.value == d.run.max_defect
-    assert measure(d.run.max_defect).math in v.value.typst_code and "max_P" in v.formula
+    assert measure(d.run.max_defect).math in v.value.typst_code
+    # the close says what the maximum is over: the random permutations tried, not every P ("max_P" before)
+    assert v.formula == f"max over {len(d.run.defects)} random $P$" and "max_P" not in v.formula
     assert v.check.get_stroke_color().to_hex() == VERIFIED.to_hex()
     texts = " ".join(c.text for c in scene.captions)
     assert fmt_measure(d.defect) in texts and fmt_measure(d.run.max_defect) in texts and "10⁻¹⁰" in texts

@@ -89,7 +89,7 @@ from scenes.kit.motion import dim, undim
 from scenes.kit.notation import N, token_names, token_text
 from scenes.kit.numbers import count, measure, nice_count_ticks
 from scenes.kit.permuting import Handover, TokenColumn
-from scenes.kit.proofs import verdict
+from scenes.kit.proofs import verdict, worded_verdict
 from scenes.kit.theme import figure
 from scenes.kit.scales import scale as deck_scale
 
@@ -365,7 +365,9 @@ class PermutationEquivariance(ClipScene):
 
         # the close: the equation that holds and its verdict, over the plot that proves it
         pic = d.picture
-        self.close_verdict = verdict(pic.verdict_formula.typst, d.run.max_defect, pic.passed, size=HEADING)
+        # what the maximum is over, in words (100 random P, not every P); the quantity is the axis's title
+        self.close_verdict = worded_verdict(f"max over {count(len(d.run.defects)).text} random $P$", d.run.max_defect,
+                                            pic.passed, size=HEADING)
         # the plot as tall as the frame allows under the equation, the verdict on it, in the empty band between
         # the staircase and the pass line (the distance it measures); where that band is too low for it, over it
         self.final = math(EQUIVARIANT.typst, size=TITLE)
