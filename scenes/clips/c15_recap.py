@@ -169,7 +169,7 @@ class Recap(ClipScene):
             ("How does causal prefix invariance make KV caching correct?",
              f"Past outputs never change: cache {K} and {V}, add one query a step.", (4, 5), q2, 2),
             (f"Why does RoPE rotate {Q} and {K}, but not {V}?",
-             f"Scores depend only on {N.offset.text}; {V} is content, not position.", (11,), q3, 1),
+             f"Scores depend only on {N.offset.text}; {V} is content, not position.", (11,), q3, 0),
             (f"Why did GPT-2's table ({N.table_rows.text} = {count(GPT2.n_max).text}) give way to RoPE?",
              "A table has a last row; RoPE has none, but meets new angles.", (13, 14), q4, 1),
         )
@@ -197,7 +197,8 @@ class Recap(ClipScene):
         out["q4_unseen"] = claim(str(int(q4[1].figure.value)), shown[3].verdicts[1])
         out["q4_n_max"] = claim(count(GPT2.n_max).text, shown[3].verdicts[0])
         close = self.close_rows
-        out["close_verdicts"] = claim("; ".join(a.proofs[a.key].described() for a in d.answers), *close.verdicts)
+        out["close_verdicts"] = claim("; ".join(a.proofs[a.key].described(short=True) for a in d.answers),
+                                      *close.verdicts)
         out["close_next"] = claim(f"lecture {d.next_lecture}", close.next)
         out["close_lecture"] = claim(str(d.next_lecture), close.next.lecture)
         return out

@@ -199,12 +199,17 @@ class DiaryProof:
     clip: int
     words: str = ""  # what the formula measures, as an audio description says it
     meaning: str = ""  # what the verdict means, said after the figure (``it does not extrapolate``)
+    brief: str = ""  # what the verdict line alone says, for a description of the line without its note
 
-    def described(self) -> str:
-        """The proof as an audio description says it: ``a green check: the equivariance defect, ≈ 4.7 × 10⁻¹⁶,
-        the largest of 100 random permutations P (clip 02)``."""
+    def described(self, short: bool = False) -> str:
+        """The proof as an audio description says it: ``a green check: the equivariance defect, the largest over
+        100 random permutations P, ≈ 4.7 × 10⁻¹⁶ (clip 02)``.  ``short``: what the verdict line alone shows,
+        without the note beside it and the meaning (the recap's close keeps the line, not its note):
+        ``a green check: the equivariance defect, ≈ 4.7 × 10⁻¹⁶ (clip 02)``."""
         mark = "a green check" if self.passed else "a red cross"
         fig = self.figure.text.replace("exactly 0", "0 exact")
+        if short:
+            return f"{mark}: {self.brief or self.words.split(',')[0]}, {fig} (clip {self.clip:02d})"
         means = f": {self.meaning}" if self.meaning else ""
         return f"{mark}: {self.words}, {fig}{means} (clip {self.clip:02d})"
 
@@ -238,8 +243,8 @@ def diary_proofs(cfg) -> tuple[tuple[DiaryProof, ...], ...]:
     li = lecture_inputs(cfg.T, cfg.d, cfg.seed)
     X, W = li.X, (li.Wq, li.Wk, li.Wv)
 
-    def noise(formula, tex, x, note, clip, threshold, words, meaning=""):
-        return DiaryProof(formula, tex, numbers.measure(x), abs(x) < threshold, note, clip, words, meaning)
+    def noise(formula, tex, x, note, clip, threshold, words, meaning="", brief=""):
+        return DiaryProof(formula, tex, numbers.measure(x), abs(x) < threshold, note, clip, words, meaning, brief)
 
     def zero(formula, tex, x, note, clip, words):
         return DiaryProof(formula, tex, numbers.measure(x), x == 0.0, note, clip, words)
@@ -266,12 +271,13 @@ def diary_proofs(cfg) -> tuple[tuple[DiaryProof, ...], ...]:
     q3 = (
         noise('"V left alone:" max abs(Delta Y)', r"V left alone: $\max\,|\Delta Y|$",
               shift_output_defect(X, *W, RECAP_SHIFT, cfg.rope_base, rotate_v=False), shift, 11, THRESHOLD,
-              f"the largest output change when every position shifts by {RECAP_SHIFT}, V left alone"),
+              f"the largest output change when every position shifts by {RECAP_SHIFT}, V left alone",
+              brief="the largest output change with V left alone"),
         noise('"V rotated:" max abs(Delta Y)', r"V rotated: $\max\,|\Delta Y|$",
               shift_output_defect(X, *W, RECAP_SHIFT, cfg.rope_base, rotate_v=True),
               "the same shift, V rotated like Q and K", 11, THRESHOLD,
               f"the largest output change when every position shifts by {RECAP_SHIFT}, V rotated",
-              "the outputs move, so RoPE leaves V alone"),
+              "the outputs move, so RoPE leaves V alone", brief="the largest output change with V rotated"),
     )
     g, L = GPT2, cfg.train_length
     rows = int(extrapolation_report([g.n_max], g.d_model, g.n_max, cfg.seed).learned_defined.sum())
@@ -287,6 +293,6 @@ def diary_proofs(cfg) -> tuple[tuple[DiaryProof, ...], ...]:
                    numbers.Figure(float(unseen), f'{unseen} "of" {pairs}', f"{unseen} of {pairs}"), unseen == 0,
                    f"head dim {LLAMA2.head_dim}, one step past training (L = {numbers.count(L).text})", 13,
                    f"RoPE pairs (head dim {LLAMA2.head_dim}) at angles training never reached, one step past training",
-                   "RoPE meets new angles" if unseen else ""),
+                   "RoPE meets new angles" if unseen else "", "RoPE pairs at angles training never reached"),
     )
     return q1, q2, q3, q4
