@@ -180,6 +180,26 @@ def test_lines_join_each_token_to_its_match(final):
         assert max(depths) - min(depths) < 1e-3, depths  # "mouse" no higher than "the"
 
 
+def test_at_match_each_line_reaches_the_row_of_the_same_word(beats):
+    """07 `match` describes lines that "join a row of the first sentence to the row of the same word in the
+    second"; they used to stop a third of the way across (the differences' room, before there were differences).
+    Now at that beat each line runs from a's row to the left edge of b's grid, at b's row of the same word, in its
+    colour: the pixels on the line just short of b's grid, at row i, are word i's colour (the lines step back
+    for the differences in the next beat).  On the old main those pixels were the background, so this fails there."""
+    sc, frames = beats
+    d = sc.data
+    for i, w in enumerate(d.tokens_b):
+        assert d.tokens_a[int(d.matching[i])] == w
+        # the line from a's row of the word to b's: the point on it just short of b's grid
+        x0, y0 = sc.Y_a.get_right()[0], sc.Y_a.cell_center(int(d.matching[i]), 0)[1]
+        x1, y1 = sc.Y_b.get_left()[0] - 0.12, sc.Y_b.cell_center(i, 0)[1]
+        x = x1 - 0.2
+        y = y0 + (y1 - y0) * (x - x0) / (x1 - x0)
+        want = rgb255(sc.word_color(w))
+        near = [pixel(sc, frames["match"], np.array([x, y + dy, 0])) for dy in (-0.02, 0.0, 0.02)]
+        assert min(np.abs(p - want).max() for p in near) <= 60, (i, w, near, want)  # a thin line, antialiased
+
+
 def test_the_figures_on_screen_are_the_measured_ones(final):
     scene, frame = final
     d = scene.data

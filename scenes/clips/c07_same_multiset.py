@@ -355,11 +355,13 @@ class SameMultiset(ClipScene):
         t = self.diff_mark(gap)
         return t.move_to([self.Y_b.get_left()[0] - GAP.small - t.width / 2, self.pool_y, 0])
 
-    def match_lines(self) -> VGroup:
-        """Token ``i`` of b joined to its match in a, ending before the widest difference it may print."""
+    def match_lines(self, full: bool = False) -> VGroup:
+        """Token ``i`` of b joined to its match in a: ``full``, from grid to grid (the match beat: each line reaches
+        the row it names); else ending before the widest difference it may print (the differences take the rest)."""
         d = self.data
         g = VGroup()
-        x_end = self.Y_b.get_left()[0] - GAP.small - self.diff_w - GAP.normal
+        x_end = (self.Y_b.get_left()[0] - GAP.tight if full
+                 else self.Y_b.get_left()[0] - GAP.small - self.diff_w - GAP.normal)
         for i, src in enumerate(d.matching):
             a = self.Y_a.cell(int(src), self.Y_a.values.shape[1] - 1).get_right() + GAP.tight * RIGHT
             b = np.array([x_end, self.Y_b.cell(i, 0).get_center()[1], 0])
@@ -469,13 +471,13 @@ class SameMultiset(ClipScene):
 
         # matched token for token
         self.diffs = self.diff_labels(plain.diffs)
-        self.links = self.match_lines()
+        self.links = self.match_lines(full=True)  # grid to grid; they step back for the differences
         self.beat_plays("match", [[FadeOut(self.weights)], [LaggedStart(*[Create(ln) for ln in self.links], lag_ratio=0.2)]],
                         run_time=0.9, subject=VGroup(self.Y_a, self.Y_b, self.links),
                         why=self.strip_why or {"empty": "the lines between the two grids are the picture: each joins "
                                                         "a token to the same word in the other sentence"})
         self.beat(fail_key("diffs", True) if self.student_sees_order() else "diffs_zero" if plain.max_diff == 0.0 else "diffs",
-                  reveal(self.diffs), FadeIn(self.diff_head), run_time=1.2, subject=VGroup(self.Y_a, self.Y_b, self.diffs), why=self.strip_why)
+                  Transform(self.links, self.match_lines()), reveal(self.diffs), FadeIn(self.diff_head), run_time=1.2, subject=VGroup(self.Y_a, self.Y_b, self.diffs), why=self.strip_why)
 
         # mean-pooled sentence vectors
         self.pools = self.pool_rows(plain)
