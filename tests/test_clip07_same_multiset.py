@@ -274,3 +274,16 @@ def test_long_words_are_whole_in_the_sentences_and_abbreviated_beside_the_rows(c
     assert [t.text for t in scene.words_a.texts] == [scene.short[w] for w in scene.data.tokens_a]
     assert [t.text for t in scene.row_a.texts] == list(scene.data.tokens_a)
     assert scene.row_a.lines >= 2  # the chips wrapped instead of running off the frame
+
+
+def test_separate_describes_the_means_it_shows(final):
+    """07 `separate` draws the two means with their difference (✗ and a figure) under the grids; its description
+    names that figure, bound to the verdict drawn, which the audit holds visible at that beat."""
+    scene, _ = final
+    d = scene.data
+    rec = {r.key: r for r in scene.audit.records}["separate"]
+    bound = [c for c in rec.claims if c.name == "pooled_pos"]
+    assert bound and bound[0].bound and bound[0].visible
+    assert measure(d.positioned.pooled_gap).text in rec.describe
+    assert scene.pool_shown.figure.value == d.positioned.pooled_gap
+    assert d.positioned.pooled_gap == float(np.max(np.abs(d.positioned.pooled_a - d.positioned.pooled_b)))

@@ -229,7 +229,7 @@ class SameMultiset(ClipScene):
         if hasattr(self, "pe"):
             out.update(pe=claim("PE", self.pe))
         if hasattr(self, "diffs_shown"):
-            out.update(max_pos=claim(out["max_pos"], self.diffs_shown[worst]),
+            out.update(max_pos=claim(out["max_pos"], self.diffs_shown[worst]), pooled_pos=claim(out["pooled_pos"], self.pool_shown),
                        worst_word=claim(d.tokens_b[worst], self.words_b.chips[worst][0]))
         if hasattr(self, "final"):
             out.update(proof=claim("two verdicts", *[p[2] for p in self.final]),
