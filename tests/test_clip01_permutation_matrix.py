@@ -354,9 +354,12 @@ def test_the_clip_ends_on_P_X_and_P_transpose_P_each_over_its_verdict(beats):
         cell = scene.ortho.I.cell(m, m)
         got = pixel(scene, frame, cell.get_corner(np.array([-1, 1, 0])) * 0.85 + cell.get_center() * 0.15)
         assert np.abs(got - rgb255(s_w.rgb(1.0))).max() <= 6, m
-    # nothing else: the verdicts' two ✓ and the grids' cells are the only graphics
+    # large: the two panels span most of the content's width
     content = scene.layout.content
     assert f.width >= 0.6 * content.width
+    # nothing else at full strength: the two grids (cells, numbers, row names), their names, the two verdicts
+    graphics = [i for i in visible if i.kind == "graphic" and not i.data and not i.verdict]
+    assert not graphics, [i.name for i in graphics]
 
 
 def test_the_still_and_the_clip_draw_one_description(final):
