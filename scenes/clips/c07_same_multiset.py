@@ -355,16 +355,18 @@ class SameMultiset(ClipScene):
         t = self.diff_mark(gap)
         return t.move_to([self.Y_b.get_left()[0] - GAP.small - t.width / 2, self.pool_y, 0])
 
-    def match_lines(self, full: bool = False) -> VGroup:
+    def match_lines(self, full: bool = False, marks=None) -> VGroup:
         """Token ``i`` of b joined to its match in a: ``full``, from grid to grid (the match beat: each line reaches
-        the row it names); else ending before the widest difference it may print (the differences take the rest)."""
+        the row it names); with ``marks`` (the differences beside b's rows), each ending just before its own row's
+        difference; else before the widest difference it may print."""
         d = self.data
         g = VGroup()
         x_end = (self.Y_b.get_left()[0] - GAP.tight if full
                  else self.Y_b.get_left()[0] - GAP.small - self.diff_w - GAP.normal)
         for i, src in enumerate(d.matching):
             a = self.Y_a.cell(int(src), self.Y_a.values.shape[1] - 1).get_right() + GAP.tight * RIGHT
-            b = np.array([x_end, self.Y_b.cell(i, 0).get_center()[1], 0])
+            end = x_end if marks is None else marks[i].get_left()[0] - GAP.normal
+            b = np.array([end, self.Y_b.cell(i, 0).get_center()[1], 0])
             g.add(Line(a, b, stroke_color=self.word_color(d.tokens_b[i]), stroke_width=3))
         return g
 
@@ -477,7 +479,7 @@ class SameMultiset(ClipScene):
                         why=self.strip_why or {"empty": "the lines between the two grids are the picture: each joins "
                                                         "a token to the same word in the other sentence"})
         self.beat(fail_key("diffs", True) if self.student_sees_order() else "diffs_zero" if plain.max_diff == 0.0 else "diffs",
-                  Transform(self.links, self.match_lines()), reveal(self.diffs), FadeIn(self.diff_head), run_time=1.2, subject=VGroup(self.Y_a, self.Y_b, self.diffs), why=self.strip_why)
+                  Transform(self.links, self.match_lines(marks=self.diffs)), reveal(self.diffs), FadeIn(self.diff_head), run_time=1.2, subject=VGroup(self.Y_a, self.Y_b, self.diffs), why=self.strip_why)
 
         # mean-pooled sentence vectors
         self.pools = self.pool_rows(plain)
@@ -521,6 +523,7 @@ class SameMultiset(ClipScene):
         self.diffs_shown = self.diff_labels(pos.diffs)
         self.pools_shown = self.pool_rows(pos)
         self.pool_shown = self.pool_figure(pos.pooled_gap)
+        self.links.become(self.match_lines(marks=self.diffs_shown))  # back in, each up to its row's difference
         self.beat("separate", self.Y_a.animate_values(pos.Y_a, shows="positioned.Y_a", scale=pic.outputs),
                   self.Y_b.animate_values(pos.Y_b, shows="positioned.Y_b", scale=pic.outputs),
                   swap(self.name_a, na), swap(self.name_b, nb), swap(self.bar_in2, self.bar_pos),
