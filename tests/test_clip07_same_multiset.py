@@ -168,8 +168,10 @@ def test_lines_join_each_token_to_its_match(final):
         assert abs(ln.get_start()[1] - scene.Y_a.cell_center(int(src), 0)[1]) < 1e-6
         assert abs(ln.get_end()[1] - scene.Y_b.cell_center(i, 0)[1]) < 1e-6
         assert d.tokens_a[int(src)] == d.tokens_b[i]
-        # at separate each line runs up to its own row's difference, and stops short of it
-        gap = scene.diffs_shown[i].get_left()[0] - ln.get_end()[0]
+        # at separate each line runs up to the differences of the rows it passes over (its own row's last), and
+        # stops short of the nearest
+        lo, hi = sorted((int(src), i))
+        gap = min(scene.diffs_shown[k].get_left()[0] for k in range(lo, hi + 1)) - ln.get_end()[0]
         assert 0.1 < gap < 0.5, (i, gap)
     assert scene.short == {w: w for w in d.vocab}  # the shipped words fit whole
     assert [t.text for t in scene.words_a.texts] == list(d.tokens_a)

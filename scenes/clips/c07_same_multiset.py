@@ -365,7 +365,9 @@ class SameMultiset(ClipScene):
                  else self.Y_b.get_left()[0] - GAP.small - self.diff_w - GAP.normal)
         for i, src in enumerate(d.matching):
             a = self.Y_a.cell(int(src), self.Y_a.values.shape[1] - 1).get_right() + GAP.tight * RIGHT
-            end = x_end if marks is None else marks[i].get_left()[0] - GAP.normal
+            # up to its row's difference, and short of every difference on the rows it passes over on its way
+            lo, hi = sorted((int(src), i))
+            end = x_end if marks is None else min(marks[k].get_left()[0] for k in range(lo, hi + 1)) - GAP.normal
             b = np.array([end, self.Y_b.cell(i, 0).get_center()[1], 0])
             g.add(Line(a, b, stroke_color=self.word_color(d.tokens_b[i]), stroke_width=3))
         return g
