@@ -272,8 +272,9 @@ def test_labels_name_the_arrays_shown_with_them(final):
     assert {q for q, _ in r["rows"].named} == {q for q, _ in r["rows"].shown} == {"X"}
     for key in ("product", "check_gather"):
         assert {q for q, _ in r[key].named} == {q for q, _ in r[key].shown} == {"P", "X", "PX"}, key
-    for key in ("undo_rows", "check_orthogonal"):
-        assert {q for q, _ in r[key].named} == {q for q, _ in r[key].shown} == {"PT", "PX", "undone"}, key
+    assert {q for q, _ in r["undo_rows"].named} == {q for q, _ in r["undo_rows"].shown} == {"PT", "PX", "undone"}
+    assert {q for q, _ in r["check_orthogonal"].named} == {q for q, _ in r["check_orthogonal"].shown} == {"PT", "P", "PTP"}
+    assert {q for q, _ in r["close"].named} == {q for q, _ in r["close"].shown} == {"PX", "PTP"}
     for rec in r.values():
         for q, vals in rec.shown:
             np.testing.assert_array_equal(vals, scene.quantities()[q])
@@ -286,28 +287,79 @@ def test_every_beat_changes_the_picture(final):
     assert not [p for p in scene.audit.lecture if p.kind == "static"]
 
 
-def test_the_clip_ends_on_its_two_verdicts_large(final):
-    scene, _ = final
-    r = recs(scene)
-    close, before = r["close"], r["check_orthogonal"]
+def test_P_transpose_P_is_drawn_as_the_identity_under_its_verdict(beats):
+    """Issue 33: "So Pᵀ P is the identity, exactly" was said over Pᵀ, P X and X, with Pᵀ P nowhere on screen.  Now
+    the beat draws Pᵀ, P and their product, computed by mathcore: every cell of the product is I's (1 on the
+    diagonal, 0 elsewhere), painted so, and named I; the verdict max |Pᵀ P − I| = 0 stands over it.  On the old
+    main there was no Pᵀ P in the clip's data, so this fails there."""
+    scene, frames = beats
+    d, o = scene.data, scene.ortho
+    T = d.P.shape[0]
+    np.testing.assert_array_equal(d.PTP, d.P.T @ d.P)
+    np.testing.assert_array_equal(d.PTP, np.eye(T))  # what the sentence claims
+    rec = recs(scene)["check_orthogonal"]
+    assert "identity" in scene._narration["check_orthogonal"]
+    shown = dict(rec.shown)
+    np.testing.assert_array_equal(shown["PTP"], np.eye(T))
+    np.testing.assert_array_equal(shown["PT"], d.P.T)
+    np.testing.assert_array_equal(shown["P"], d.P)
+    # the picture is the equation Pᵀ · P = I, left to right, each grid named
+    # (I's name stays where it stood: the close moves the grid itself to its last place)
+    assert o.PT.get_right()[0] < o.P.get_left()[0] < o.P.get_right()[0] < o.eq.get_left()[0] < o.I_name.get_left()[0]
+    assert [m.typst_code.strip("$ ") for m in (o.PT_name, o.P_name, o.I_name)] == ["P^T", "P", "I"]
+    s = scale("weights", scene.cfg)
+    frame = frames["check_orthogonal"]
+    grid = o.I_place  # where the product stood in this beat
+    for i in range(T):
+        for j in range(T):
+            cell = grid.cell(i, j)
+            got = pixel(scene, frame, cell.get_corner(np.array([-1, 1, 0])) * 0.8 + cell.get_center() * 0.2)
+            assert np.abs(got - rgb255(s.rgb(float(i == j)))).max() <= 6, (i, j)
+    # the verdict that measures it is on screen, over the product
+    assert scene.check_undo.figure.value == 0.0 and scene.check_undo.passed
+    verdicts = [i for i in rec.items if i.kind == "text" and i.is_math and "P^T P - I" in i.text and i.opacity > DIMMED]
+    assert verdicts and all(i.verdict for i in verdicts)
+    assert rec.start != signature(rec)
+
+
+def test_the_clip_ends_on_P_X_and_P_transpose_P_each_over_its_verdict(beats):
+    """The close shows the two results that prove the property, each over the deck's verdict that measures it:
+    P X (its rows named x_π(m)) over max_m |(P X)_m − x_π(m)| = 0, Pᵀ P = I over max |Pᵀ P − I| = 0; the
+    rest gone."""
+    scene, frames = beats
+    d, f = scene.data, scene.final
+    close = recs(scene)["close"]
     visible = [i for i in close.items if not i.header and i.opacity > DIMMED]
+    np.testing.assert_array_equal(dict(close.shown)["PX"], d.PX)
+    np.testing.assert_array_equal(dict(close.shown)["PTP"], np.eye(d.P.shape[0]))
     words = {i.name.strip("'") for i in visible if i.kind == "text" and not i.is_math}
-    assert words == {"exact"}, words  # the exact marks of the two verdicts, nothing else
-    maths = [i for i in visible if i.kind == "text" and i.is_math]
-    assert len(maths) == 2 and all(i.verdict for i in visible)  # the two verdicts and nothing else
-    assert len([i for i in visible if i.kind == "graphic"]) == 2  # their two ✓
-
-    def width(rec, src):
-        box = next(i.box for i in rec.items if i.kind == "text" and i.is_math and src in i.text)
-        return box[2] - box[0]
-
-    for src in ("x_(pi(m))", "P^T P - I"):
-        assert width(close, src) >= 1.5 * width(before, src), src  # brought forward, large
+    cells = {t.text for t in f.PX.heat.labels} | {t.text for t in scene.ortho.I.labels}
+    assert words <= {"exact"} | cells, words  # the verdicts' marks, P X's numbers and Pᵀ P's 0s and 1s
+    ordered = [f"x{k}" for k in d.perm]
+    assert [n.typst_code.replace(" ", "").replace("_", "").strip("$") for n in f.PX.names] == ordered
+    # each verdict under its grid, both on one line, the grids level
+    g, u = scene.check_gather, scene.check_undo
+    assert g.get_top()[1] < f.PX.heat.get_bottom()[1] and u.get_top()[1] < scene.ortho.I.get_bottom()[1]
+    assert abs(g.check.get_y() - u.check.get_y()) < 1e-6
+    assert abs(f.PX.heat.get_y() - scene.ortho.I.get_y()) < 1e-6
+    assert g.get_right()[0] < u.get_left()[0]
+    assert abs(g.get_x() - f.PX.get_x()) < 0.6 * f.PX.width and abs(u.get_x() - scene.ortho.I.get_x()) < 0.6 * u.width
+    # the pixels: P X's rows are X's rows π(m), Pᵀ P the identity
+    s_in, s_w = scale("inputs", scene.cfg), scale("weights", scene.cfg)
+    frame = frames["close"]
+    for m, src in enumerate(d.perm):
+        cell = f.PX.heat.cell(m, 0)
+        got = pixel(scene, frame, cell.get_corner(np.array([-1, 1, 0])) * 0.85 + cell.get_center() * 0.15)
+        assert np.abs(got - rgb255(s_in.rgb(d.X[int(src), 0]))).max() <= 6, m
+        cell = scene.ortho.I.cell(m, m)
+        got = pixel(scene, frame, cell.get_corner(np.array([-1, 1, 0])) * 0.85 + cell.get_center() * 0.15)
+        assert np.abs(got - rgb255(s_w.rgb(1.0))).max() <= 6, m
+    # large: the two panels span most of the content's width
     content = scene.layout.content
-    take = scene.takeaway()
-    assert abs(take.get_center()[0] - content.center[0]) < 0.05 and abs(take.get_center()[1] - content.center[1]) < 0.05
-    assert take.width >= 0.6 * content.width
-    assert scene.check_gather.get_bottom()[1] > scene.check_undo.get_top()[1]  # stacked
+    assert f.width >= 0.6 * content.width
+    # nothing else at full strength: the two grids (cells, numbers, row names), their names, the two verdicts
+    graphics = [i for i in visible if i.kind == "graphic" and not i.data and not i.verdict]
+    assert not graphics, [i.name for i in graphics]
 
 
 def test_the_still_and_the_clip_draw_one_description(final):

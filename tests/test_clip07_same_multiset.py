@@ -168,6 +168,11 @@ def test_lines_join_each_token_to_its_match(final):
         assert abs(ln.get_start()[1] - scene.Y_a.cell_center(int(src), 0)[1]) < 1e-6
         assert abs(ln.get_end()[1] - scene.Y_b.cell_center(i, 0)[1]) < 1e-6
         assert d.tokens_a[int(src)] == d.tokens_b[i]
+        # at separate each line runs up to the differences of the rows it passes over (its own row's last), and
+        # stops short of the nearest
+        lo, hi = sorted((int(src), i))
+        gap = min(scene.diffs_shown[k].get_left()[0] for k in range(lo, hi + 1)) - ln.get_end()[0]
+        assert 0.1 < gap < 0.5, (i, gap)
     assert scene.short == {w: w for w in d.vocab}  # the shipped words fit whole
     assert [t.text for t in scene.words_a.texts] == list(d.tokens_a)
     assert [t.text for t in scene.words_b.texts] == list(d.tokens_b)
@@ -178,6 +183,26 @@ def test_lines_join_each_token_to_its_match(final):
             assert abs(box.get_y() - heat.cell_center(i, 0)[1]) < 1e-6
             depths.append(baseline_y(text) - box.get_bottom()[1])
         assert max(depths) - min(depths) < 1e-3, depths  # "mouse" no higher than "the"
+
+
+def test_at_match_each_line_reaches_the_row_of_the_same_word(beats):
+    """07 `match` describes lines that "join a row of the first sentence to the row of the same word in the
+    second"; they used to stop a third of the way across (the differences' room, before there were differences).
+    Now at that beat each line runs from a's row to the left edge of b's grid, at b's row of the same word, in its
+    colour: the pixels on the line just short of b's grid, at row i, are word i's colour (the lines step back
+    for the differences in the next beat).  On the old main those pixels were the background, so this fails there."""
+    sc, frames = beats
+    d = sc.data
+    for i, w in enumerate(d.tokens_b):
+        assert d.tokens_a[int(d.matching[i])] == w
+        # the line from a's row of the word to b's: the point on it just short of b's grid
+        x0, y0 = sc.Y_a.get_right()[0], sc.Y_a.cell_center(int(d.matching[i]), 0)[1]
+        x1, y1 = sc.Y_b.get_left()[0] - 0.12, sc.Y_b.cell_center(i, 0)[1]
+        x = x1 - 0.2
+        y = y0 + (y1 - y0) * (x - x0) / (x1 - x0)
+        want = rgb255(sc.word_color(w))
+        near = [pixel(sc, frames["match"], np.array([x, y + dy, 0])) for dy in (-0.02, 0.0, 0.02)]
+        assert min(np.abs(p - want).max() for p in near) <= 60, (i, w, near, want)  # a thin line, antialiased
 
 
 def test_the_figures_on_screen_are_the_measured_ones(final):
@@ -254,3 +279,16 @@ def test_long_words_are_whole_in_the_sentences_and_abbreviated_beside_the_rows(c
     assert [t.text for t in scene.words_a.texts] == [scene.short[w] for w in scene.data.tokens_a]
     assert [t.text for t in scene.row_a.texts] == list(scene.data.tokens_a)
     assert scene.row_a.lines >= 2  # the chips wrapped instead of running off the frame
+
+
+def test_separate_describes_the_means_it_shows(final):
+    """07 `separate` draws the two means with their difference (✗ and a figure) under the grids; its description
+    names that figure, bound to the verdict drawn, which the audit holds visible at that beat."""
+    scene, _ = final
+    d = scene.data
+    rec = {r.key: r for r in scene.audit.records}["separate"]
+    bound = [c for c in rec.claims if c.name == "pooled_pos"]
+    assert bound and bound[0].bound and bound[0].visible
+    assert measure(d.positioned.pooled_gap).text in rec.describe
+    assert scene.pool_shown.figure.value == d.positioned.pooled_gap
+    assert d.positioned.pooled_gap == float(np.max(np.abs(d.positioned.pooled_a - d.positioned.pooled_b)))

@@ -28,6 +28,7 @@ import numpy as np
 from manim import (
     DOWN,
     LEFT,
+    ORIGIN,
     PI,
     RIGHT,
     UP,
@@ -86,6 +87,7 @@ class PermutationMatrixData:
     PX: np.ndarray
     PT: np.ndarray
     undone: np.ndarray
+    PTP: np.ndarray  # Pᵀ P, drawn beside Pᵀ and P at check_orthogonal: the identity for the lecture's P
     gather_equal: bool  # np.array_equal(P @ X, X[perm])
     gather_defect: float
     transpose_defect: float
@@ -122,7 +124,7 @@ class PermutationMatrix(ClipScene):
         X = lecture_inputs(cfg.T, cfg.d, cfg.seed).X
         chk = check_permutation(X, cfg.perm)
         return PermutationMatrixData(
-            X=X, perm=np.array(cfg.perm), P=chk.P, PX=chk.PX, PT=chk.P.T.copy(), undone=chk.undone,
+            X=X, perm=np.array(cfg.perm), P=chk.P, PX=chk.PX, PT=chk.P.T.copy(), undone=chk.undone, PTP=chk.P.T @ chk.P,
             gather_equal=chk.matmul_equals_gather, gather_defect=chk.gather_defect,
             transpose_defect=chk.transpose_defect, orthogonality_defect=chk.orthogonality_defect,
             cmap=cfg.cmap_weights, picture=picture(cfg.perm, chk.gather_defect, chk.transpose_defect, cfg),
@@ -143,7 +145,7 @@ class PermutationMatrix(ClipScene):
         gather_defect = float(np.max(np.abs(PX - X[perm])))
         transpose_defect = float(np.max(np.abs(P.T @ P - eye)))
         return PermutationMatrixData(
-            X=X, perm=perm, P=P, PX=PX, PT=P.T.copy(), undone=P.T @ PX,
+            X=X, perm=perm, P=P, PX=PX, PT=P.T.copy(), undone=P.T @ PX, PTP=P.T @ P,
             gather_equal=bool(np.array_equal(PX, X[perm])), gather_defect=gather_defect,
             transpose_defect=transpose_defect, orthogonality_defect=float(np.max(np.abs(P @ P.T - eye))),
             cmap=cfg.cmap_weights, picture=picture(perm, gather_defect, transpose_defect, cfg),
@@ -185,7 +187,13 @@ class PermutationMatrix(ClipScene):
                 first=claim(picks[0], self.P_map.cell(0, picks[0])), second=claim(picks[1], self.P_map.cell(1, picks[1])),
                 restored=claim(f"x{sub(0)}, x{sub(1)}, … x{sub(T - 1)}", self.back_map.names),
                 checks=claim("the two verdicts", self.check_gather, self.check_undo),
+                ptp=claim("Pᵀ P = I", self.ortho.I, self.ortho.I_name),
             )
+        else:
+            out["ptp"] = "Pᵀ P = I"
+        if hasattr(self, "final"):  # the close: P X back, its rows named x_π(m)
+            out["slots"] = claim(out["slots"].value if hasattr(out["slots"], "value") else out["slots"], self.final.PX.names)
+            out["ptp"] = claim("Pᵀ P = I", self.ortho.I, self.final.I_name)  # its name swapped for "Pᵀ P = I"
         return out
 
     # ------------------------------------------------------------------ widgets
@@ -262,6 +270,40 @@ class PermutationMatrix(ClipScene):
         self.d_label = label(f"{dm} numbers each", size=LABEL).next_to(foot, DOWN, buff=GAP.tight)
         return VGroup(right, foot, self.T_label, self.d_label)
 
+    def ortho_row(self, region: Region) -> VGroup:
+        """``Pᵀ P = I`` (beat ``check_orthogonal``): Pᵀ and P, their product beside them, at Pᵀ's cell size (smaller
+        where the three square grids need it), every cell printed, each grid named over it.  The product is
+        mathcore's Pᵀ P; it is named I only where it is the identity (a student's P: named Pᵀ P)."""
+        d, pic = self.data, self.data.picture
+
+        def grid(v, q):
+            dec = 0 if np.array_equal(v, np.round(v)) else 1
+            return shows(Heatmap(v, pic.scale, cell_size=self.row_h, show_values=True, decimals=dec, value_size=LABEL), q)
+
+        PT, P, I_ = grid(d.PT, "PT"), grid(d.P, "P"), grid(d.PTP, "PTP")
+        eq = math("=", size=HEADING)
+        g = row(PT, P, eq, I_, gap="wide")
+        # as large as the product's region allows (few tokens: larger than Pᵀ was beside P X)
+        g.scale(min(0.97 * region.width / g.width, region.height / g.height))
+        g.move_to(region.center)
+        identity = d.transpose_defect == 0.0
+        heads = [(PT, f"{N.permutation.math}^T", "PT"), (P, N.permutation.math, "P"),
+                 (I_, "I" if identity else f"{N.permutation.math}^T {N.permutation.math}", "PTP")]
+        titles = VGroup(*[names(math(t, size=HEADING), q).next_to(m, UP, buff=GAP.small) for m, t, q in heads])
+        top = max(t.get_bottom()[1] for t in titles)
+        for t in titles:  # one baseline
+            t.shift((top - t.get_bottom()[1]) * UP)
+        out = VGroup(g, titles)
+        # a colormap whose 0 is near the background's colour (inferno, magma: black) splits each grid into its 1s
+        dark = float(np.dot(np.asarray(pic.scale.rgb(0.0), dtype=float).ravel()[:3], [0.2126, 0.7152, 0.0722])) < 0.03
+        self.ortho_why = ({"dashboard": "Pᵀ, P and their product are one equation, Pᵀ P = I; this colormap paints a 0 "
+                                        "near the background's colour, so each grid reads as its separate 1s"}
+                          if dark else None)
+        out.PT, out.P, out.I, out.eq = PT, P, I_, eq
+        out.I_place = I_.copy()  # where the product stands at check_orthogonal (the close moves the grid on)
+        out.PT_name, out.P_name, out.I_name = titles
+        return out
+
     def make_mobjects(self) -> None:
         """Every widget in its final place, and X's earlier places."""
         d, pic = self.data, self.data.picture
@@ -327,6 +369,7 @@ class PermutationMatrix(ClipScene):
         self.back_map.shift(self.PX_map.heat.get_center() - self.back_map.heat.get_center())
         self.back_name = self.title(N.inputs.math, self.PX_map.heat, "undone")
         self.back_slots = self.back_map.outline()
+        self.ortho = self.ortho_row(middle)
 
         # X alone, as large as fits beside its braces (beat "rows"): larger numbers in wider cells, which
         # become the product's X in the next beat
@@ -474,8 +517,26 @@ class PermutationMatrix(ClipScene):
         self.beat(fail_key("undo_rows", not undone), LaggedStart(*flights, lag_ratio=0.55), FadeIn(self.back_name), run_time=0.75 * T + 0.6,
                   subject=VGroup(self.back_map, self.PX_map), why=self.strip_why)
         self.remove(self.back_slots)
-        self.beat(fail_key("check_orthogonal", not undone), FadeIn(self.check_undo, shift=GAP.small * UP), run_time=0.8,
-                  subject=VGroup(self.check_undo, self.back_map, self.PX_map), why=self.strip_why)
+        # Pᵀ P itself: P X and X leave, P comes in beside Pᵀ, and their product appears: I, a 1 on each diagonal cell
+        o = self.ortho
+        leaving = VGroup(px_group, self.back_map, self.back_name, self.eq, self.P_rows_idx, self.P_cols_idx)
+        # Pᵀ moves as a stand-in (the same widget, copied in place): Pᵀ's grid keeps the place it had, for the
+        # product's frames and the tests that read them
+        pt, pt_name = self.PT_map.copy(), self.PT_name.copy()
+        self.remove(self.PT_map, self.PT_name)
+        self.add(pt, pt_name)
+        o.I.cells.set_fill(opacity=0)  # the product fills row by row, in place
+        o.I.labels.set_opacity(0)
+        self.add(o.I)
+        self.beat_plays(fail_key("check_orthogonal", not undone), [
+            [FadeOut(leaving)],
+            [AnimationGroup(ReplacementTransform(pt, o.PT), ReplacementTransform(pt_name, o.PT_name),
+                            FadeIn(o.P), FadeIn(o.P_name), FadeIn(o.eq))],
+            [AnimationGroup(LaggedStart(*[AnimationGroup(*[c.animate.set_fill(opacity=1) for c in o.I.cells[m]],
+                                                         *[t.animate.set_opacity(1) for t in o.I.labels[m * T:(m + 1) * T]])
+                                          for m in range(T)], lag_ratio=0.3), FadeIn(o.I_name))],
+            [FadeIn(self.check_undo, shift=GAP.small * UP)],
+        ], run_time=0.8, subject=VGroup(o, self.check_undo), why=self.ortho_why)
 
     # ------------------------------------------------------------------ the takeaway
     def takeaway(self) -> VGroup:
@@ -485,18 +546,51 @@ class PermutationMatrix(ClipScene):
         d = self.data
         return fail_key("close", d.gather_defect != 0.0 or d.transpose_defect != 0.0)
 
-    def closing(self) -> None:
-        take = self.takeaway()
-        self.beat(self.closing_key(), *self.bring_forward(take), run_time=1.4, hold=self.CLOSING_HOLD, subject=take,
-                  why={"empty": "the close is the clip's two measured proofs alone, one line each, as large as the "
-                                "deck's takeaway scale lets them grow: nothing else is left to show"})
+    def close_panels(self) -> VGroup:
+        """The close: P X (its rows x_π(m)) over the first verdict, Pᵀ P (the identity, moved from check_orthogonal)
+        over the second; the grids level, the verdicts on one line under them, as large as the content allows."""
+        d, o = self.data, self.ortho
+        I_t = o.I.copy()
+        px = self.row_map(d.PX, d.perm, pad=self.pad)
+        shows(px.heat, "PX")
+        px.scale(self.PX_map.heat.height / px.heat.height)  # P X as it stood in the product, Pᵀ P as tall
+        I_t.scale(px.heat.height / I_t.height)
+        px_name = names(math(f"{N.permutation.math} {N.inputs.math}", size=HEADING), "PX").next_to(px.heat, UP,
+                                                                                                   buff=GAP.small)
+        identity = d.transpose_defect == 0.0
+        ptp_name = names(math(f"{N.permutation.math}^T {N.permutation.math}" + (" = I" if identity else ""),
+                              size=HEADING), "PTP").next_to(I_t, UP, buff=GAP.small)
+        g_t, u_t = self.check_gather.copy(), self.check_undo.copy()
+        left = column(VGroup(px, px_name), g_t, gap="wide", align=ORIGIN)
+        right = column(VGroup(I_t, ptp_name), u_t, gap="wide", align=ORIGIN)
+        panels = row(left, right, gap="section", align="top")
+        VGroup(I_t, ptp_name).shift((px.heat.get_y() - I_t.get_y()) * UP)  # the grids level
+        ptp_name.shift((px_name.get_bottom()[1] - ptp_name.get_bottom()[1]) * UP)
+        foot = min(px.heat.get_bottom()[1], I_t.get_bottom()[1]) - GAP.wide
+        for v in (g_t, u_t):  # the verdicts on one line, their marks level
+            v.shift((foot - v.get_top()[1]) * UP)
+        u_t.shift((g_t.check.get_y() - u_t.check.get_y()) * UP)
+        region = self.layout.content
+        region.fit(panels, max_scale=3.0)
+        share = (px.heat.width * px.heat.height + I_t.width * I_t.height) / (region.width * region.height)
+        T = d.X.shape[0]
+        self.close_why = ({"empty": f"{T} tokens make two small grids; the two verdicts under them, side by side, "
+                                    "bound how large they grow"} if share < 0.2 else None)
+        panels.PX, panels.PX_name, panels.I, panels.I_name, panels.verdicts = px, px_name, I_t, ptp_name, (g_t, u_t)
+        return panels
 
-    def bring_forward(self, take: VGroup, region=None) -> list:
-        """The two verdicts, side by side at the foot, become one column in the middle, large."""
-        anims = super().bring_forward(take, region)[:-1]  # the fade of everything else
-        region = region or self.layout.content
-        target = column(*[p.copy() for p in take], gap="wide")
-        target.scale(min(region.fit_scale(target, self.TAKEAWAY_SCALE), self.TAKEAWAY_FILL * region.fit_scale(target,
-                                                                                                         np.inf)))
-        target.move_to(region.center)
-        return [Succession(AnimationGroup(*anims), AnimationGroup(*[Transform(p, t) for p, t in zip(take, target)]))]
+    def closing(self) -> None:
+        """Everything leaves but Pᵀ P; P X comes back beside it, each grid over the verdict that measures it."""
+        from scenes.kit.compose import others
+        from scenes.kit.motion import swap as swap_
+
+        o = self.ortho
+        take = self.takeaway()
+        self.final = f = self.close_panels()
+        leaving = others(self, [take, o.I, o.I_name])
+        self.beat_plays(self.closing_key(), [
+            [FadeOut(leaving)],
+            [AnimationGroup(Transform(o.I, f.I), swap_(o.I_name, f.I_name),
+                            *[Transform(v, t) for v, t in zip(take, f.verdicts)], FadeIn(f.PX), FadeIn(f.PX_name))],
+        ], run_time=0.9, hold=self.CLOSING_HOLD,
+            subject=VGroup(f.PX, f.I, *take), why=self.close_why)

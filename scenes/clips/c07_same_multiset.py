@@ -229,7 +229,7 @@ class SameMultiset(ClipScene):
         if hasattr(self, "pe"):
             out.update(pe=claim("PE", self.pe))
         if hasattr(self, "diffs_shown"):
-            out.update(max_pos=claim(out["max_pos"], self.diffs_shown[worst]),
+            out.update(max_pos=claim(out["max_pos"], self.diffs_shown[worst]), pooled_pos=claim(out["pooled_pos"], self.pool_shown),
                        worst_word=claim(d.tokens_b[worst], self.words_b.chips[worst][0]))
         if hasattr(self, "final"):
             out.update(proof=claim("two verdicts", *[p[2] for p in self.final]),
@@ -355,14 +355,20 @@ class SameMultiset(ClipScene):
         t = self.diff_mark(gap)
         return t.move_to([self.Y_b.get_left()[0] - GAP.small - t.width / 2, self.pool_y, 0])
 
-    def match_lines(self) -> VGroup:
-        """Token ``i`` of b joined to its match in a, ending before the widest difference it may print."""
+    def match_lines(self, full: bool = False, marks=None) -> VGroup:
+        """Token ``i`` of b joined to its match in a: ``full``, from grid to grid (the match beat: each line reaches
+        the row it names); with ``marks`` (the differences beside b's rows), each ending just before its own row's
+        difference; else before the widest difference it may print."""
         d = self.data
         g = VGroup()
-        x_end = self.Y_b.get_left()[0] - GAP.small - self.diff_w - GAP.normal
+        x_end = (self.Y_b.get_left()[0] - GAP.tight if full
+                 else self.Y_b.get_left()[0] - GAP.small - self.diff_w - GAP.normal)
         for i, src in enumerate(d.matching):
             a = self.Y_a.cell(int(src), self.Y_a.values.shape[1] - 1).get_right() + GAP.tight * RIGHT
-            b = np.array([x_end, self.Y_b.cell(i, 0).get_center()[1], 0])
+            # up to its row's difference, and short of every difference on the rows it passes over on its way
+            lo, hi = sorted((int(src), i))
+            end = x_end if marks is None else min(marks[k].get_left()[0] for k in range(lo, hi + 1)) - GAP.normal
+            b = np.array([end, self.Y_b.cell(i, 0).get_center()[1], 0])
             g.add(Line(a, b, stroke_color=self.word_color(d.tokens_b[i]), stroke_width=3))
         return g
 
@@ -469,13 +475,13 @@ class SameMultiset(ClipScene):
 
         # matched token for token
         self.diffs = self.diff_labels(plain.diffs)
-        self.links = self.match_lines()
+        self.links = self.match_lines(full=True)  # grid to grid; they step back for the differences
         self.beat_plays("match", [[FadeOut(self.weights)], [LaggedStart(*[Create(ln) for ln in self.links], lag_ratio=0.2)]],
                         run_time=0.9, subject=VGroup(self.Y_a, self.Y_b, self.links),
                         why=self.strip_why or {"empty": "the lines between the two grids are the picture: each joins "
                                                         "a token to the same word in the other sentence"})
         self.beat(fail_key("diffs", True) if self.student_sees_order() else "diffs_zero" if plain.max_diff == 0.0 else "diffs",
-                  reveal(self.diffs), FadeIn(self.diff_head), run_time=1.2, subject=VGroup(self.Y_a, self.Y_b, self.diffs), why=self.strip_why)
+                  Transform(self.links, self.match_lines(marks=self.diffs)), reveal(self.diffs), FadeIn(self.diff_head), run_time=1.2, subject=VGroup(self.Y_a, self.Y_b, self.diffs), why=self.strip_why)
 
         # mean-pooled sentence vectors
         self.pools = self.pool_rows(plain)
@@ -519,6 +525,7 @@ class SameMultiset(ClipScene):
         self.diffs_shown = self.diff_labels(pos.diffs)
         self.pools_shown = self.pool_rows(pos)
         self.pool_shown = self.pool_figure(pos.pooled_gap)
+        self.links.become(self.match_lines(marks=self.diffs_shown))  # back in, each up to its row's difference
         self.beat("separate", self.Y_a.animate_values(pos.Y_a, shows="positioned.Y_a", scale=pic.outputs),
                   self.Y_b.animate_values(pos.Y_b, shows="positioned.Y_b", scale=pic.outputs),
                   swap(self.name_a, na), swap(self.name_b, nb), swap(self.bar_in2, self.bar_pos),
