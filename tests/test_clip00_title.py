@@ -332,3 +332,13 @@ def test_the_kv_card_names_what_is_cached_and_sentences_keep_one_line(final):
         for m in card.says:
             if not hasattr(m, "typst_code"):
                 assert len(m) == 1, (k, [ln.text for ln in m])
+
+
+def test_the_closing_maps_chips_sit_on_one_line(final, corners):
+    """Review R1 (00 close): the chips of the first three cards sat at three heights, under names of one or two
+    lines.  Now every card's chips start on one line, under the lowest name, at the shipped config and every
+    corner (a long or short name moves no chip).  On the old code the tops differed by a line, so this fails."""
+    for scene in (final[0], *[r.scene for r in corners.values() if getattr(r, "scene", None) is not None]):
+        tops = [t.chips.get_top()[1] for t in scene.plan_map[0]]
+        assert max(tops) - min(tops) < 1e-6, tops
+        assert all(t.chips.get_top()[1] < t.head.get_bottom()[1] for t in scene.plan_map[0])

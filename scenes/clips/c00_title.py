@@ -162,6 +162,10 @@ class Title(ClipScene):
             t.box, t.drawing, t.text, t.head = box, pic, text, text[0]
             t.chips = text[1] if chips else VGroup()
             tiles.add(t)
+        if chips:  # the chips on one line across the cards, under the lowest name (names of one or two lines)
+            y = min(t.head.get_bottom()[1] for t in tiles) - GAP.small * s
+            for t in tiles:
+                t.chips.shift((y - t.chips.get_top()[1]) * UP)
         arrows = VGroup(*[Arrow(tiles[k].box.get_right(), tiles[k + 1].box.get_left(), buff=GAP.hair, color=DIM,
                                 stroke_width=4, max_tip_length_to_length_ratio=0.35)
                           for k in range(len(tiles) - 1)])

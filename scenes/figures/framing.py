@@ -61,7 +61,7 @@ def _waves() -> Icon:
     waves = tuple(Stroke(polyline(lambda x, k=k: 0.3 - 0.3 * k + 0.11 * np.sin(2 * np.pi * (4 >> k) * x / 0.9),
                                   -0.45, 0.45, 96), weight=3, alpha=1.0 - 0.25 * k)
                   for k in range(3))
-    return Icon("waves", waves, "Three sinusoids of falling frequency: one position code per pair of columns.")
+    return Icon("waves", waves, "Three sinusoids of falling frequency, the waves a position code is made of.")
 
 
 def _rotate() -> Icon:
