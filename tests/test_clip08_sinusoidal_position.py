@@ -341,3 +341,18 @@ def test_the_verdict_and_the_pair_name_set_their_words_in_the_sans(run):
     name = scene.wm.pair_name
     assert [w.text for w in name.words] == ["pair"] and all(w.font == SANS for w in name.words)
     assert [m.typst_code.strip("$ ") for m in name.maths] == [N.pair.math]
+
+
+def test_the_close_keeps_which_column_is_the_sine_and_which_the_cosine(final):
+    """Review R1 (08 close): the grown matrix dropped the pair headers, so nothing said which column of a pair
+    is the sine and which the cosine.  Now a rule in the sine's colour lies over every even column and one in
+    the cosine's over every odd column, as in the formula above.  On the old code the close had no rules."""
+    scene, _ = final
+    pm = scene.pm
+    D = scene.data.PE.shape[1]
+    assert len(pm.rules) == D // 2
+    for i, (s, c) in enumerate(pm.rules):
+        assert s.get_stroke_color().to_hex() == scene.WAVES[0][0].to_hex()
+        assert c.get_stroke_color().to_hex() == scene.WAVES[1][0].to_hex()
+        assert abs(s.get_x() - pm.heat.cell(0, 2 * i).get_x()) < 1e-6 and abs(c.get_x() - pm.heat.cell(0, 2 * i + 1).get_x()) < 1e-6
+        assert s.get_y() > pm.heat.get_top()[1]

@@ -345,7 +345,7 @@ class SinusoidalPosition(ClipScene):
         bottom, middle = rest.take_bottom(proof.height, gap=GAP.normal)
         bottom.place(proof)
         self.pm = pm = PairMatrix(d.PE, self.scale_, middle, self.lam_labels(), self.lam_name(),
-                                        lam_small=self.lam_labels(SMALL))
+                                        lam_small=self.lam_labels(SMALL), col_colors=self.WAVES)
         shows(pm.heat, "PE")
         moving = self.wm.heat.copy()  # the working matrix keeps its place (and its geometry) off screen
         self.remove(self.wm.heat)

@@ -251,7 +251,7 @@ class PairMatrix(VGroup):
     (at most ``max_cell_w``)."""
 
     def __init__(self, values, scale, region, pair_labels_, lam_name, lam_small=None, max_cell_h: float = 0.75,
-                 max_cell_w: float = 1.4, **kw):
+                 max_cell_w: float = 1.4, col_colors=None, **kw):
         from manim import LEFT, UP
 
         from scenes.kit.notation import N
@@ -282,7 +282,21 @@ class PairMatrix(VGroup):
         self.m_name = math(N.position.math, size=LABEL, color=DIM).next_to(self.row_idx, UP, buff=GAP.small)
         self.m_name.set_x(self.row_idx.get_x())
         self.lam_name = lam_name.next_to(self.heat, LEFT, buff=GAP.tight).align_to(self.lams[0], UP)
-        self.labels = VGroup(self.lams, self.lam_name, self.row_idx, self.m_name)
+        # with ``col_colors`` (the sine's and the cosine's ink and role), over each column pair the working
+        # matrix's two-coloured rule: which column is the sine, which the cosine
+        self.rules = VGroup()
+        if col_colors is not None:
+            from manim import Line
+
+            y = self.heat.get_top()[1] + GAP.tight
+            for i in range(D // 2):
+                halves = VGroup()
+                for j, (ink, name) in zip((2 * i, 2 * i + 1), col_colors):
+                    c = self.heat.cell(0, j)
+                    halves.add(role(Line([c.get_left()[0] + GAP.hair, y, 0], [c.get_right()[0] - GAP.hair, y, 0],
+                                         stroke_color=ink, stroke_width=WaveMatrix.RULE), name))
+                self.rules.add(halves)
+        self.labels = VGroup(self.lams, self.lam_name, self.row_idx, self.m_name, self.rules)
         self.add(self.heat, self.labels)
 
 
