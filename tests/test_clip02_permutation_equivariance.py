@@ -464,3 +464,13 @@ def test_the_why_sums_fill_the_frame_when_values_are_short(corners):
         assert span > 0.55 * scene.layout.content.height, (name, span / scene.layout.content.height)
         seen += 1
     assert seen
+
+
+def test_this_ps_mark_stands_clear_of_the_y_axis(final, corners):
+    """Review R1 (02 check): this P's mark sat at x = 0 on the plot's y axis, half hidden by it.  The plot now
+    keeps as much room before trial 1 as after the last, so the whole mark is right of the axis (at every
+    corner).  On the old code its centre was on the axis, so this fails there."""
+    for scene in (final[0], *[r.scene for r in corners.values() if getattr(r, "scene", None) is not None]):
+        plot = scene.q.plot
+        axis_x = plot.to_point(plot.x_range[0], plot.y_range[0])[0]  # the y axis's line
+        assert scene.this_p.get_left()[0] > axis_x + 1e-3, (scene.this_p.get_left()[0], axis_x)

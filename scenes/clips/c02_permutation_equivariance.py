@@ -307,8 +307,9 @@ class PermutationEquivariance(ClipScene):
         # room after the last trial for its mark inside the axis, however many trials: a dot (radius 0.04) or an
         # exact zero's diamond on the floor (0.13 wide: the last of 343 trials, exactly 0, reached past the frame)
         reach = 0.1
-        pad = max(1.0, n * reach / (body.width - reach))  # the same room before trial 1: this P's mark at 0, off the axis
-        q.plot = Plot.fitted(body, (-pad, n + pad), (10.0 ** lo, 10.0 ** hi), y_log=True, x_ticks=nice_count_ticks(n),
+        pad = max(1.0, n * reach / (body.width - reach))
+        lead = max(1.0, n * 2 * reach / (body.width - 2 * reach))  # room before trial 1: this P's mark at 0, off the axis
+        q.plot = Plot.fitted(body, (-lead, n + pad), (10.0 ** lo, 10.0 ** hi), y_log=True, x_ticks=nice_count_ticks(n),
                              y_ticks=[10.0 ** e for e in pic.ticks], x_label="random permutation")
         strip.place(q.y_title, LEFT)
         q.y_title.align_to(q.plot.axes[1], LEFT)
