@@ -512,3 +512,24 @@ def test_the_lanes_carry_their_own_words_and_draw_no_twin_one_way(final):
         items = {it.mid: it for it in recs[key].items}
         for m in (TL.no_twin, TL.has_twin, TL.share_head):
             assert id(m) in items and items[id(m)].opacity > 0.9, key
+
+
+def test_stacked_panels_print_1_and_0_apart_from_their_neighbours(final):
+    """Review R2, beats `wider`/`rule`/`marks`: the tick labels 1 / 0 / −1 of adjacent panels nearly touched.
+    Stacked, a panel prints "1" at its top and "0" on its zero line; the labels of neighbouring panels stand
+    well apart (at least a gap's height)."""
+    from scenes.kit.compose import GAP
+
+    scene, _ = final
+    labs = []
+    for p in scene.panels:
+        texts = [t.tex_string if hasattr(t, "tex_string") else getattr(t, "typst_code", getattr(t, "text", ""))
+                 for t in p.y_tick_labels]
+        assert len(p.y_tick_labels) == 2, texts
+        one, zero = sorted(p.y_tick_labels, key=lambda m: -m.get_y())
+        assert abs(zero.get_y() - p.to_point(1, 0.0)[1]) < 1e-6 and one.get_top()[1] <= p.axes[1].get_top()[1] + 1e-6
+        labs.append((one, zero))
+    labs.sort(key=lambda pair: -pair[0].get_y())  # top panel first
+    gaps = [upper[1].get_bottom()[1] - lower[0].get_top()[1] for upper, lower in zip(labs, labs[1:])]
+    assert all(g >= GAP.normal for g in gaps), gaps  # a panel's "0" far above the next panel's "1"
+    assert all(one.get_bottom()[1] - zero.get_top()[1] > GAP.hair for one, zero in labs)  # and its own

@@ -139,6 +139,15 @@ class DilutionPanels(VGroup):
         except LayoutError:  # many widths: panels closer together
             self.stack = PanelStack(n, mid, (1, t_max), (-1, 1), gap=GAP.tight, **kw)
         self.panels = self.stack.panels
+        # stacked, a panel prints only "1" and "0": the "−1" at its foot sat a hair over the next panel's "1"
+        # (every curve starts at 1 and falls towards 0, so the two read the scale); the "0" on its zero line
+        if n > 1:
+            for p in self.panels:
+                labs, ticks = p.y_tick_labels, p.y_ticks if hasattr(p, "y_ticks") else None
+                if len(labs) == 3:
+                    p.y_tick_labels.remove(labs[0])
+                    zero = p.y_tick_labels[0]
+                    zero.set_y(p.to_point(1, 0.0)[1])
         h = self.stack.panel_height
         self.zeros = VGroup(*[p.hline(0.0, color=DIM, dashed=True, stroke_width=STROKE / 2) for p in self.panels])
         self.curves = VGroup(*[p.curve(t, row_, color=colors[k], stroke_width=STROKE * 3 / 4)
@@ -361,11 +370,6 @@ class TwinLanes(VGroup):
             right = self.share_head.get_left()[0] - GAP.normal
         self.key_line = key_line([*self.key, words], x0, SAFE.left, right,
                                  P.centres[top] + lane_h / 2 + GAP.tight)
-        if not len(self.key) and len(boxes):  # the boxes' words alone: over the boxes they name, ending with them
-            words.shift((x_right - words.get_right()[0]) * RIGHT)
-            if len(self.share_head) and words.get_right()[0] > self.share_head.get_left()[0] - GAP.normal:
-                words.shift((self.share_head.get_left()[0] - GAP.normal - words.get_right()[0]) * RIGHT)
-            words.shift(max(0.0, x0 - words.get_left()[0]) * RIGHT)
         if len(self.share_head):
             self.share_head.shift((line_baseline(words) - line_baseline(self.share_head)) * UP)
         self.add(self.lanes, self.share_labels, self.key, self.horizon_mark, self.on_lanes, self.share_head)
