@@ -466,3 +466,20 @@ def test_the_initialisation_is_named_by_whose_it_is(final):
     for key in ("table", "corner", "cap"):  # on screen, at full strength, while the table is
         items = {it.mid: it for it in recs[key].items}
         assert id(scene.gpt_head) in items and items[id(scene.gpt_head)].opacity > 0.9, key
+
+
+def test_the_names_at_the_line_ends_stay_clear_of_the_bands_words(final):
+    """Review R2, beats 05–09: the "LLaMA-3 / b / ≈ 2.6 million" stack rose over the plot's top, level with the
+    band's words "… complete a turn in 4096" a hair to its left, so the two read as one line.  The names stay
+    at their lines' ends, under the plot's top; the bands' words stand over it."""
+    scene, _ = final
+    W = scene.chart
+    top = W.plot.axes[1].get_top()[1]
+    for tag in scene.wl_tags:
+        assert tag.get_top()[1] <= top + 1e-6 and tag.get_left()[0] > W.plot.axes[0].get_right()[0]
+    for lab in W.band_labels:
+        assert lab.get_bottom()[1] > top
+    d = scene.data
+    for k, tag in enumerate(scene.wl_tags):  # still beside its own line's end
+        end = W.plot.to_point(d.n_pairs - 1, d.wavelengths[k][-1])
+        assert tag.get_bottom()[1] - 1.0 < end[1] < tag.get_top()[1] + 1.0

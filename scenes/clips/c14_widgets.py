@@ -135,7 +135,8 @@ class WavelengthChart(VGroup):
         x1 = p.axes[0].get_right()[0]
         ends = [p.to_point(n_pairs - 1, wl[-1]) for wl in wavelengths]
         self.end_labels = place_annotations(list(names), ends, side=RIGHT, buff=GAP.tight, gap=GAP.small,
-                                            bounds=(p.axes[0].get_y(), region.top))
+                                            bounds=(p.axes[0].get_y(), p.axes[1].get_top()[1]))
+        # (under the plot's top: over it, at the right, stand the bands' words, which the names would run into)
         self.names = VGroup(*names)
         # the first pair's period at the curves' start (every base starts at 2π), over the start point
         # under the curves' start, just over the axis, where every curve is still above it
