@@ -275,7 +275,7 @@ def test_the_spoken_periods_are_printed_where_their_lines_end(final):
     d = scene.data
     recs = {r.key: r for r in scene.audit.records}
     for key, k in (("speeds", 0), ("base", 1)):
-        want = f"{period_text(d.wavelengths[k][-1])} per turn"
+        want = period_text(d.wavelengths[k][-1])  # read on the y axis, "positions per full turn"
         assert scene.periods[k].text == shown(want)
         assert want in [it.text for it in recs[key].items if it.kind == "text"], key
         # beside its line's end
@@ -284,8 +284,8 @@ def test_the_spoken_periods_are_printed_where_their_lines_end(final):
         assert abs(scene.wl_tags[k].get_y() - end[1]) < 1.0
     assert [period_text(w) for w in (d.wl_llama2[0], d.wl_llama2[-1], d.wl_llama3[-1])] == \
         ["≈ 6", "54\u2009410", "≈ 2.6 million"]
-    assert scene.start_period.text == shown("pair 0: ≈ 6 per turn")
-    assert "pair 0: ≈ 6 per turn" in [it.text for it in recs["speeds"].items if it.kind == "text"]
+    assert scene.start_period.text == shown("pair 0: ≈ 6")
+    assert "pair 0: ≈ 6" in [it.text for it in recs["speeds"].items if it.kind == "text"]
     for key, k in (("speeds", 0), ("base", 1)):
         cap = scene.captions[[r.key for r in scene.audit.records].index(key)].text
         assert period_text(d.wavelengths[k][-1]) in cap, cap
@@ -483,3 +483,14 @@ def test_the_names_at_the_line_ends_stay_clear_of_the_bands_words(final):
     for k, tag in enumerate(scene.wl_tags):  # still beside its own line's end
         end = W.plot.to_point(d.n_pairs - 1, d.wavelengths[k][-1])
         assert tag.get_bottom()[1] - 1.0 < end[1] < tag.get_top()[1] + 1.0
+
+
+def test_the_plot_spans_most_of_the_frame(final):
+    """Review R2, beats 05–09: the period plot filled only the left ~70 % of the frame, its names' column as wide
+    as "≈ 2.6 million per turn".  The periods at the line ends are the numbers alone (the y axis says "positions
+    per full turn"), and the plot spans at least three quarters of the content's width."""
+    scene, _ = final
+    W = scene.chart
+    assert W.title.text == shown("positions per full turn")
+    assert all("turn" not in p.text for p in scene.periods)
+    assert W.plot.axes[0].width >= 0.72 * scene.layout.content.width

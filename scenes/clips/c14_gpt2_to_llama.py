@@ -278,13 +278,15 @@ class GPT2ToLLaMA(ClipScene):
         self.base_colors = base_colors()
         models = (l2, l3)
         wls = (d.wl_llama2, d.wl_llama3)
-        # each line's period printed at its end: the slowest pair's positions per full turn
-        self.periods = [label(f"{period_text(wls[k][-1])} per turn", size=SMALL, color=self.base_colors[k])
+        # each line's period printed at its end: the slowest pair's positions per full turn, read on the y axis
+        # (its title says "positions per full turn"), so the number alone: the names' column stays narrow and
+        # the plot wide
+        self.periods = [label(period_text(wls[k][-1]), size=SMALL, color=self.base_colors[k])
                         for k in range(2)]
         tags = [column(label(m.name, size=SMALL, color=self.base_colors[k], weight="BOLD"),
                        math(f"{N.base.math} = {count(m.rope_base).math}", size=SMALL, color=self.base_colors[k]),
                        self.periods[k], gap="hair") for k, m in enumerate(models)]
-        self.start_period = label(f"pair 0: {period_text(wls[0][0])} per turn", size=SMALL, color=FG)
+        self.start_period = label(f"pair 0: {period_text(wls[0][0])}", size=SMALL, color=FG)
         self.band_texts = [f"{m.name}: {d.slow_of(k)} of {d.n_pairs} never\ncomplete a turn in {count(m.train_length).text}"
                            for k, m in enumerate(models)]
         self.chart = W = WavelengthChart(rest, list(wls), d.wl_range, self.base_colors, tags,
