@@ -13,7 +13,7 @@ from .errors import (
     positive_int,
 )
 
-LEARNED_STD = 0.02  # GPT-2 initialises its position table as N(0, 0.02²)
+LEARNED_STD = 0.02  # Hugging Face's (and nanoGPT's) GPT-2 init for its position table, N(0, 0.02²); OpenAI's model.py uses 0.01
 
 
 def my_sinusoidal_position(T: int, d: int, base: float = 10000.0) -> np.ndarray:
@@ -49,7 +49,7 @@ def sinusoidal_wavelengths(d: int, base: float = 10000.0) -> np.ndarray:
 
 
 def learned_absolute_table(d: int, n_max: int = 1024, seed: int = 0) -> np.ndarray:
-    """``(n_max, d)`` table drawn like GPT-2's ``wpe`` initialisation: ``N(0, 0.02²)``."""
+    """``(n_max, d)`` table drawn like Hugging Face's GPT-2 ``wpe`` initialisation: ``N(0, 0.02²)``."""
     d = positive_int("d", d)
     n_max = positive_int("n_max", n_max)
     return np.random.default_rng(seed).normal(0.0, LEARNED_STD, size=(n_max, d))

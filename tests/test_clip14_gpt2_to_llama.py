@@ -213,11 +213,15 @@ def test_the_close_ends_on_a_last_row_against_a_slow_pair_past_training(final):
     assert shown(f"no row for position {count(GPT2.n_max).text}") in words
     # the verdict: the angle there against the arc training swept, ✗ (an angle never seen), with both figures
     assert scene.slow_words.passed is False and scene.slow_words._verdict
-    assert scene.slow_words.figure.text == f"m·θ{i} = {d.slow_angle:.2f} > {arc:.2f}"
+    # worded as what was measured: the angle there, past the arc training reached (both in rad)
+    assert [m.typst_code.strip("$ ") for m in scene.slow_words.line.maths] == [
+        f"m theta_({i}) = {d.slow_angle:.2f}", f"{arc:.2f}"]
+    assert d.slow_angle > arc and [w.text for w in scene.slow_words.line.words] == [
+        shown("rad, past training's")]
     assert np.isclose(d.slow_angle, m * 2 * np.pi / rope_wavelengths(LLAMA2.head_dim, LLAMA2.rope_base)[i])
     assert "lecture6" in words  # named on screen, not only in the caption
     close = scene.captions[-1].text
-    assert "lecture 6" in close and f"LLaMA-2's pair {i}" in close and count(m).text in close
+    assert "lecture 6" in close and f"its pair {i}" in close and count(m).text in close
 
 
 def test_the_table_is_named_an_initialisation_never_a_trained_table(final):
@@ -232,7 +236,7 @@ def test_the_table_is_named_an_initialisation_never_a_trained_table(final):
     corner = next(c.text for c in scene.captions if "N(0" in c.text)
     assert "initialises" in corner and "0.02²" in corner
     # the corner's note says what the values are: the words in the sans, the distribution in math
-    assert [w.text for w in scene.init_text.words] == [shown("as GPT-2 initialises it:")]
+    assert [w.text for w in scene.init_text.words] == [shown("Hugging Face's GPT-2 init:")]
     assert [m.typst_code.strip("$ ") for m in scene.init_text.maths] == [f"N(0, {LEARNED_STD:g}^2)"]
     assert not any("trained" in getattr(f, "text", "") for m in (scene.gpt, scene.summary) for f in m.get_family())
     corner_items = {it.mid for it in next(r for r in scene.audit.records if r.key == "corner").items}
@@ -271,7 +275,7 @@ def test_the_spoken_periods_are_printed_where_their_lines_end(final):
     d = scene.data
     recs = {r.key: r for r in scene.audit.records}
     for key, k in (("speeds", 0), ("base", 1)):
-        want = f"{period_text(d.wavelengths[k][-1])} per turn"
+        want = period_text(d.wavelengths[k][-1])  # read on the y axis, "positions per full turn"
         assert scene.periods[k].text == shown(want)
         assert want in [it.text for it in recs[key].items if it.kind == "text"], key
         # beside its line's end
@@ -280,8 +284,8 @@ def test_the_spoken_periods_are_printed_where_their_lines_end(final):
         assert abs(scene.wl_tags[k].get_y() - end[1]) < 1.0
     assert [period_text(w) for w in (d.wl_llama2[0], d.wl_llama2[-1], d.wl_llama3[-1])] == \
         ["≈ 6", "54\u2009410", "≈ 2.6 million"]
-    assert scene.start_period.text == shown("pair 0: ≈ 6 per turn")
-    assert "pair 0: ≈ 6 per turn" in [it.text for it in recs["speeds"].items if it.kind == "text"]
+    assert scene.start_period.text == shown("pair 0: ≈ 6")
+    assert "pair 0: ≈ 6" in [it.text for it in recs["speeds"].items if it.kind == "text"]
     for key, k in (("speeds", 0), ("base", 1)):
         cap = scene.captions[[r.key for r in scene.audit.records].index(key)].text
         assert period_text(d.wavelengths[k][-1]) in cap, cap
@@ -343,7 +347,10 @@ def test_the_band_and_the_close_name_their_model(final):
         name = ("LLaMA-2", "LLaMA-3")[k]
         assert text.replace("\n", " ").startswith(f"{name}: {d.slow_of(k)} of {d.n_pairs} never complete")
     close = next(c.text for c in scene.captions if "lecture 6" in c.text)
-    assert close.startswith("LLaMA-2's pair"), close
+    assert close.startswith("Back to LLaMA-2, trained on 4096"), close
+    # and on screen: the close's heading names the model with its own train length (m = 2L is LLaMA-2's)
+    assert [w.text for w in scene.close_head.words] == [shown("LLaMA-2,")]
+    assert [m.typst_code.strip("$ ") for m in scene.close_head.maths] == [f"L = {count(LLAMA2.train_length).math}"]
 
 
 def test_the_tables_edges_are_named_row_0_and_row_1023(final):
@@ -395,8 +402,8 @@ def test_the_close_names_the_position_past_training_as_twice_its_length(final):
     assert [m.typst_code.strip("$ ") for m in where.maths] == [f"m = 2 L = {count(d.slow_position).math}"]
     # the close's verdict is the deck's worded verdict: the mark, sans words, the measured figure in math
     v = scene.slow_words
-    assert v._verdict and v.passed is False and [w.text for w in v.line.words] == [shown("seen in training:")]
-    assert v.value.typst_code.strip("$ ") == f"m theta_({d.slow_index}) = {d.slow_angle:.2f} > {d.slow_arc:.2f}"
+    assert v._verdict and v.passed is False and not any("seen" in w.text for w in v.line.words)
+    assert v.line.maths[0].typst_code.strip("$ ") == f"m theta_({d.slow_index}) = {d.slow_angle:.2f}"
     assert v.check.get_right()[0] < v.line.get_left()[0]
 
 
@@ -432,3 +439,58 @@ def test_the_table_is_the_large_subject_of_its_first_beat(final):
     # the brace and its words leave at the next beat, with the table back at its place beside its corner
     corner = {it.mid for it in {r.key: r for r in scene.audit.records}["corner"].items}
     assert not any(id(f) in corner for f in scene.rows_brace.get_family())
+
+
+# GPT-2's position-table initialisations, from their sources: OpenAI's gpt-2 ``src/model.py`` draws ``wpe`` with
+# ``random_normal_initializer(stddev=0.01)`` (``wte`` with 0.02); Hugging Face's ``GPT2Config.initializer_range``
+# (and nanoGPT's ``_init_weights``) draw every embedding, ``wpe`` included, with std 0.02.
+OPENAI_WPE_STD = 0.01
+HF_EMBEDDING_STD = 0.02
+
+
+def test_the_initialisation_is_named_by_whose_it_is(final):
+    """Review R2: 14 `corner` said "as GPT-2 initialises it: N(0, 0.02²)", false of OpenAI's GPT-2 (its wpe is
+    drawn with σ = 0.01).  The σ drawn is Hugging Face's, and every sentence that names it says so; the heading
+    says the table is the one at initialisation from the first beat."""
+    scene, _ = final
+    d = scene.data
+    sigma = float(d.table.std())
+    assert abs(sigma - HF_EMBEDDING_STD) < 0.001 and abs(sigma - OPENAI_WPE_STD) > 0.005  # the table drawn: HF's σ
+    assert LEARNED_STD == HF_EMBEDDING_STD != OPENAI_WPE_STD
+    lines = [c.text for c in scene.captions if "N(0" in c.text]
+    lines += [" ".join(w.text for w in scene.init_text.words)]
+    assert lines and all(shown("Hugging Face's GPT-2") in shown(t) for t in lines), lines
+    assert not any(re.search(r"as GPT-2 initiali|^GPT-2 init", t) for t in lines)
+    assert scene.gpt_head.text == shown("GPT-2's position table, at initialisation")
+    recs = {r.key: r for r in scene.audit.records}
+    for key in ("table", "corner", "cap"):  # on screen, at full strength, while the table is
+        items = {it.mid: it for it in recs[key].items}
+        assert id(scene.gpt_head) in items and items[id(scene.gpt_head)].opacity > 0.9, key
+
+
+def test_the_names_at_the_line_ends_stay_clear_of_the_bands_words(final):
+    """Review R2, beats 05–09: the "LLaMA-3 / b / ≈ 2.6 million" stack rose over the plot's top, level with the
+    band's words "… complete a turn in 4096" a hair to its left, so the two read as one line.  The names stay
+    at their lines' ends, under the plot's top; the bands' words stand over it."""
+    scene, _ = final
+    W = scene.chart
+    top = W.plot.axes[1].get_top()[1]
+    for tag in scene.wl_tags:
+        assert tag.get_top()[1] <= top + 1e-6 and tag.get_left()[0] > W.plot.axes[0].get_right()[0]
+    for lab in W.band_labels:
+        assert lab.get_bottom()[1] > top
+    d = scene.data
+    for k, tag in enumerate(scene.wl_tags):  # still beside its own line's end
+        end = W.plot.to_point(d.n_pairs - 1, d.wavelengths[k][-1])
+        assert tag.get_bottom()[1] - 1.0 < end[1] < tag.get_top()[1] + 1.0
+
+
+def test_the_plot_spans_most_of_the_frame(final):
+    """Review R2, beats 05–09: the period plot filled only the left ~70 % of the frame, its names' column as wide
+    as "≈ 2.6 million per turn".  The periods at the line ends are the numbers alone (the y axis says "positions
+    per full turn"), and the plot spans at least three quarters of the content's width."""
+    scene, _ = final
+    W = scene.chart
+    assert W.title.text == shown("positions per full turn")
+    assert all("turn" not in p.text for p in scene.periods)
+    assert W.plot.axes[0].width >= 0.72 * scene.layout.content.width

@@ -241,14 +241,24 @@ class PositionalDilution(ClipScene):
                           wide_onset=claim(count(d.onsets[wide].t).text, F.onset_labels[wide]))
         return values
 
+    def share_range(self, shared: list[int]) -> tuple[str, str]:
+        """The least and the greatest measured share past m* over the widths ``shared``, as printed."""
+        vals = [float(self.data.shares[k].share) for k in shared]
+        return share_text(min(vals)), share_text(max(vals))
+
+    def most_twinned(self, shared: list[int]) -> bool:
+        """Whether, at every width in ``shared``, most (over half) of the positions past m* have a twin."""
+        return all(self.data.shares[k].share > 0.5 for k in shared)
+
     def verdict_words(self, k: int) -> str:
-        """The close's verdict as the description reads it: "every position past m* has a twin" checked against
-        the measured share at width ``k`` (a cross unless all do)."""
-        a, w = self.data.shares[k], self.data.widths[k]
-        pct = share_text(a.share)
-        if a.after == a.checked:
-            return f"a green check: every position past m* = {count(a.onset.t).text} has a twin at d = {w}, {pct}"
-        return f"a red cross: not every position past m* = {count(a.onset.t).text} has a twin at d = {w}, only {pct}"
+        """The close's verdict as the description reads it: "most positions past m* have a twin", up to the last
+        judged position, checked against the measured shares of every width with one (``k``: the widest)."""
+        d = self.data
+        shared = [j for j in d.found() if d.shares[j].checked]
+        lo, hi = self.share_range(shared)
+        span = lo if lo == hi else f"{lo} to {hi}"
+        mark = "a green check" if self.most_twinned(shared) else "a red cross"
+        return f"{mark}: up to m = {count(d.horizon).text}, most positions past m* have a twin, {span} of them"
 
     # -- which words are true for these numbers
     def variant(self, key: str) -> str:
@@ -334,15 +344,15 @@ class PositionalDilution(ClipScene):
             under = self.swing_label.copy().next_to(P.swing, DOWN, buff=GAP.hair).align_to(P.swing, RIGHT)
             if not crossed(under) and under.get_bottom()[1] > self.layout.content.bottom:
                 self.swing_label.move_to(under)
-        if shared:  # the takeaway number: at the widest width with a share, how many positions past m* have a twin
-            w = shared[-1]
-            a = d.shares[w]
-            # m* is only the first position with a twin: the verdict checks "every position past m* has one"
-            # against the measured share, ✓ only when all do (mathcore: after == checked)
-            only = "" if a.after == a.checked else " only"  # the measured share, said as short of "every"
-            self.verdict = worded_verdict(f"every $m > {count(a.onset.t).math}$ has a twin at $d = {d.widths[w]}$:{only}",
-                                          Figure(float(a.share), share_text(a.share), share_text(a.share)),
-                                          passed=a.after == a.checked)
+        if shared:  # the takeaway: past m*, up to the last judged position, most positions have a twin
+            # m* is only the first position with a twin: the verdict states the thesis (far positions come to look
+            # as alike to position 0 as nearer ones) on the measured shares past m*, at every width with one, and
+            # their range; ✓ when most (over half) do at every width, ✗ where one width falls short
+            lo, hi = self.share_range(shared)
+            span = f"${lo}$" if lo == hi else f"${lo}$ to ${hi}$"
+            self.verdict = worded_verdict(f"up to $m = {count(d.horizon).math}$, most $m > m^*$ have a twin: {span}", passed=self.most_twinned(shared))
+            self.verdict.figure = Figure(min(float(d.shares[k].share) for k in shared), span.replace("$", ""),
+                                         span.replace("$", ""))
         else:
             self.verdict = worded_verdict(f"widths with an $m^*$ up to ${count(d.t[-1]).math}$: ${len(found)}$ of ${n}$",
                                           passed=len(found) == n)
@@ -436,7 +446,8 @@ class PositionalDilution(ClipScene):
         self.beat(self.variant("meaning"), AnimationGroup(*[FadeOut(m) for m in leave]),
                   LaggedStart(AnimationGroup(*tags, *moves, *[FadeIn(VGroup(l.clear, l.rest, l.frame, l.edge)) for l in TL.lanes]),
                               AnimationGroup(*[FadeIn(l.columns, shift=GAP.tight * UP) for l in TL.lanes],
-                                             FadeIn(TL.share_labels), FadeIn(TL.key), FadeIn(TL.horizon_mark)),
+                                             FadeIn(TL.share_labels), FadeIn(TL.key), FadeIn(TL.horizon_mark),
+                                             FadeIn(TL.on_lanes), FadeIn(TL.share_head)),
                               lag_ratio=0.6),
                   run_time=2.4, subject=VGroup(TL, self.onset_values, self.stack.bottom.axes[0],
                                                self.stack.x_tick_labels, self.stack.x_axis_label),

@@ -21,11 +21,11 @@ from manim import (
 from scenes.figures.extrapolation import share_percent as share_text
 from scenes.kit import numbers
 from scenes.kit.compose import GAP
-from scenes.kit.layout import SAFE, LayoutError, Region
+from scenes.kit.layout import SAFE, LayoutError, Region, overlay
 from scenes.kit.plots import MARK, STROKE, Plot, _decades, bar, vertical
 from scenes.kit.binding import role
 from scenes.kit.proofs import line_baseline, worded_line
-from scenes.kit.theme import DIM, FG, HIGHLIGHT, LABEL, SMALL, label, math
+from scenes.kit.theme import BG, DIM, FG, HIGHLIGHT, LABEL, SMALL, label, math
 
 MIN_PANEL = 0.62  # the shortest stacked panel that still prints its y ticks apart
 
@@ -139,6 +139,15 @@ class DilutionPanels(VGroup):
         except LayoutError:  # many widths: panels closer together
             self.stack = PanelStack(n, mid, (1, t_max), (-1, 1), gap=GAP.tight, **kw)
         self.panels = self.stack.panels
+        # stacked, a panel prints only "1" and "0": the "−1" at its foot sat a hair over the next panel's "1"
+        # (every curve starts at 1 and falls towards 0, so the two read the scale); the "0" on its zero line
+        if n > 1:
+            for p in self.panels:
+                labs, ticks = p.y_tick_labels, p.y_ticks if hasattr(p, "y_ticks") else None
+                if len(labs) == 3:
+                    p.y_tick_labels.remove(labs[0])
+                    zero = p.y_tick_labels[0]
+                    zero.set_y(p.to_point(1, 0.0)[1])
         h = self.stack.panel_height
         self.zeros = VGroup(*[p.hline(0.0, color=DIM, dashed=True, stroke_width=STROKE / 2) for p in self.panels])
         self.curves = VGroup(*[p.curve(t, row_, color=colors[k], stroke_width=STROKE * 3 / 4)
@@ -217,7 +226,8 @@ class TwinLanes(VGroup):
     ``horizon_mark`` (an empty box closing each lane past the last judged position, and the
     words naming it)."""
 
-    REST_OPACITY = 0.35  # a lane past m*: its colour, faint, behind the grey columns
+    FULL = 0.95  # a column this tall reads as "has a twin": the word goes over a run of them
+    REST_OPACITY = 1.0  # a lane past m*: its colour, as before m*, behind the grey columns (one way to draw "no twin")
 
     def __init__(self, panels: DilutionPanels, widths: Sequence[int], shares, bins, colors, t_max: float):
         super().__init__()
@@ -302,20 +312,67 @@ class TwinLanes(VGroup):
                 boxes.add(Rectangle(width=x_right - xm, height=lane_h, stroke_color=DIM, stroke_width=STROKE / 2)
                           .move_to([(xm + x_right) / 2, P.centres[k], 0]))
         self.unjudged = boxes
-        # the key, one line over the top lane, read left to right as a lane is: what the colour, the grey
-        # columns and the empty boxes mean (``key``: the colour's and the grey's words; ``horizon_mark[1]``
-        # the boxes' words, bound to the horizon)
-        self.key = VGroup(label("colour: no twin", size=SMALL, color=FG))
-        if any(a.onset.t is not None for a in shares):
-            self.key.add(label("grey: share with a twin", size=SMALL, color=TWIN_GREY))
+        # the words on the lanes themselves: "no twin" inside the widest coloured stretch, "has a twin" over the
+        # widest run of (nearly) full grey columns, in the background's colour; a word that finds no room there
+        # stays in the key line over the top lane, with the words naming the empty boxes
+        n = len(shares)
+        self.no_twin = label("no twin", size=SMALL, color=BG)
+        self.has_twin = label("has a twin", size=SMALL, color=BG)
+        self.on_lanes = VGroup()
+        self.key = VGroup()
+        room = lambda w, word: word.width + 2 * GAP.small <= w and word.height + GAP.tight <= lane_h
+        k = max(range(n), key=lambda j: self.lanes[j].clear.width)
+        if room(self.lanes[k].clear.width, self.no_twin):
+            self.no_twin.move_to(self.lanes[k].clear)
+            self.on_lanes.add(self.no_twin)
+            overlay(self.no_twin, self.lanes[k].clear)  # a word on its stretch of the lane
+        else:
+            self.key.add(label("colour: no twin", size=SMALL, color=FG))
+        best = None  # (width, x_left, x_right, k): the widest run of columns at least FULL tall
+        for j, a in enumerate(shares):
+            if a.onset.t is None:
+                continue
+            p, M = P.panels[j], a.horizon
+            lo, hi, share = bins[j]
+            start = None
+            for i in range(len(share) + 1):
+                full = i < len(share) and share[i] >= self.FULL
+                if full and start is None:
+                    start = i
+                elif not full and start is not None:
+                    xa = p.to_point(lo[start], 0)[0]
+                    xb = p.to_point(min(hi[i - 1], M), 0)[0] if hi[i - 1] <= M else p.to_point(max(M, 1), 0)[0]
+                    if best is None or xb - xa > best[0]:
+                        best = (xb - xa, xa, xb, j)
+                    start = None
+        if best is not None and room(best[0], self.has_twin):
+            self.has_twin.move_to([(best[1] + best[2]) / 2, P.centres[best[3]], 0])
+            self.on_lanes.add(self.has_twin)
+            overlay(self.has_twin, self.lanes[best[3]].columns, self.lanes[best[3]].rest, self.lanes[best[3]].frame)
+        elif any(a.onset.t is not None for a in shares):
+            self.key.add(label("grey: has a twin", size=SMALL, color=TWIN_GREY))
         m_text = f"$m = {numbers.count(M).math}$"
         words = worded_line(f"empty: not judged past {m_text}" if len(boxes) else f"judged to {m_text}",
                             size=SMALL, color=DIM)
         self.horizon_mark = VGroup(boxes, words)
         top = min(range(len(shares)), key=lambda k: -P.centres[k])
-        self.key_line = key_line([*self.key, words], x0, SAFE.left, SAFE.right,
+        # what the right column's percentages are: a heading over it, on the key's line
+        self.share_head = VGroup()
+        labelled = [j for j, lab in enumerate(self.share_labels) if lab.family_members_with_points()]
+        right = SAFE.right
+        if labelled:
+            self.share_head = label("% with a twin", size=SMALL, color=DIM)
+            col_left = min(self.share_labels[j].get_left()[0] for j in labelled)
+            col_left = min([col_left, *[P.onset_labels[j].get_left()[0] for j in labelled]])
+            self.share_head.move_to([0, 0, 0], aligned_edge=LEFT + DOWN)
+            self.share_head.shift([min(col_left, SAFE.right - self.share_head.width),
+                                   P.centres[top] + lane_h / 2 + GAP.tight, 0])
+            right = self.share_head.get_left()[0] - GAP.normal
+        self.key_line = key_line([*self.key, words], x0, SAFE.left, right,
                                  P.centres[top] + lane_h / 2 + GAP.tight)
-        self.add(self.lanes, self.share_labels, self.key, self.horizon_mark)
+        if len(self.share_head):
+            self.share_head.shift((line_baseline(words) - line_baseline(self.share_head)) * UP)
+        self.add(self.lanes, self.share_labels, self.key, self.horizon_mark, self.on_lanes, self.share_head)
 
 
 def key_line(pieces: Sequence[Mobject], x0: float, left: float, right: float, bottom: float) -> VGroup:

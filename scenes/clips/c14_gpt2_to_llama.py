@@ -134,6 +134,12 @@ def period_text(wl: float) -> str:
     return f.text if (f.text.startswith("≈") or np.isclose(wl, n, rtol=0, atol=1e-9)) or n >= 1000 else f"≈ {f.text}"
 
 
+# Whose initialisation the drawn table follows: mathcore's σ (``LEARNED_STD`` = 0.02) is Hugging Face's
+# ``initializer_range`` for GPT-2 (every embedding, wpe included); OpenAI's GPT-2 ``model.py`` draws wpe with
+# σ = 0.01 (0.02 is its wte's), so the words name Hugging Face's GPT-2, never GPT-2 plainly.
+INIT_SOURCE = "Hugging Face's GPT-2"
+
+
 class GPT2ToLLaMA(ClipScene):
     """14 · From GPT-2 to LLaMA: a table with a last row, and rotations with none."""
 
@@ -175,7 +181,7 @@ class GPT2ToLLaMA(ClipScene):
             "n_max": count(d.gpt2.n_max).text, "n_last": count(d.gpt2.n_max - 1).text, "d_model": d.gpt2.d_model,
             "head_dim": d.llama2.head_dim, "pairs": d.n_pairs, "slow": d.slow_pairs, "slow3": d.slow_pairs3,
             "train2": count(d.llama2.train_length).text, "base2": count(d.llama2.rope_base).text,
-            "train3": count(d.llama3.train_length).text, "sigma": f"{LEARNED_STD:g}",
+            "train3": count(d.llama3.train_length).text, "sigma": f"{LEARNED_STD:g}", "init_source": INIT_SOURCE,
             "slow_i": d.slow_index, "slow_m": count(d.slow_position).text,
             "base3": count(d.llama3.rope_base).text, "wl_first": period_text(d.wl_llama2[0]),
             "wl2": count(round(d.wl_llama2[-1])).text, "wl3": count(round(d.wl_llama3[-1])).text,
@@ -207,7 +213,8 @@ class GPT2ToLLaMA(ClipScene):
         self.scale = table_scale(d)
         r, c = d.zoom
         # ================= GPT-2: the table =================
-        self.gpt_head = label(f"{g.name}: a learned table", size=LABEL, weight="BOLD")
+        # the values drawn are an initialisation, not the trained table: the heading says so from the first beat
+        self.gpt_head = label(f"{g.name}'s position table, at initialisation", size=LABEL, weight="BOLD")
         self.gpt_facts = math(f'{N.table_rows.math} = {count(g.n_max).math}, quad d = {g.d_model}', color=DIM)
         head = row(self.gpt_head, self.gpt_facts, gap="section")
         strip, rest = region.take_top(head.height, gap=GAP.normal)
@@ -221,8 +228,10 @@ class GPT2ToLLaMA(ClipScene):
         row_step, col_step = int(d.sample_rows[1] - d.sample_rows[0]), int(d.sample_cols[1] - d.sample_cols[0])
         self.sample_text = label(f"left: every {ordinal(row_step)} row and {ordinal(col_step)} feature", size=SMALL,
                                  color=DIM)
-        # what the values are: GPT-2's initialisation (mathcore draws N(0, 0.02²)), not its trained table
-        self.init_text = worded_line(f"as GPT-2 initialises it: $N(0, {LEARNED_STD:g}^2)$", size=SMALL, color=DIM)
+        # what the values are: an initialisation (mathcore draws N(0, 0.02²)), not the trained table.  σ = 0.02 is
+        # Hugging Face's (and nanoGPT's) init for GPT-2's embeddings; OpenAI's own model.py draws wpe with σ = 0.01
+        self.init_text = worded_line(f"{INIT_SOURCE} init: $N(0, {LEARNED_STD:g}^2)$", size=SMALL,
+                                     color=DIM)
         self.table_aspect = col_step / row_step  # so 1024 rows by 768 features keep their shape
         self.view = V = TableView(rest, d.sample, d.corner, self.scale, [self.zoom_text, self.init_text,
                                                                            self.params_text, self.sample_text],
@@ -269,13 +278,15 @@ class GPT2ToLLaMA(ClipScene):
         self.base_colors = base_colors()
         models = (l2, l3)
         wls = (d.wl_llama2, d.wl_llama3)
-        # each line's period printed at its end: the slowest pair's positions per full turn
-        self.periods = [label(f"{period_text(wls[k][-1])} per turn", size=SMALL, color=self.base_colors[k])
+        # each line's period printed at its end: the slowest pair's positions per full turn, read on the y axis
+        # (its title says "positions per full turn"), so the number alone: the names' column stays narrow and
+        # the plot wide
+        self.periods = [label(period_text(wls[k][-1]), size=SMALL, color=self.base_colors[k])
                         for k in range(2)]
         tags = [column(label(m.name, size=SMALL, color=self.base_colors[k], weight="BOLD"),
                        math(f"{N.base.math} = {count(m.rope_base).math}", size=SMALL, color=self.base_colors[k]),
                        self.periods[k], gap="hair") for k, m in enumerate(models)]
-        self.start_period = label(f"pair 0: {period_text(wls[0][0])} per turn", size=SMALL, color=FG)
+        self.start_period = label(f"pair 0: {period_text(wls[0][0])}", size=SMALL, color=FG)
         self.band_texts = [f"{m.name}: {d.slow_of(k)} of {d.n_pairs} never\ncomplete a turn in {count(m.train_length).text}"
                            for k, m in enumerate(models)]
         self.chart = W = WavelengthChart(rest, list(wls), d.wl_range, self.base_colors, tags,
@@ -308,21 +319,24 @@ class GPT2ToLLaMA(ClipScene):
         self.closing_dial = dial = VectorDial(d.slow_angle, radius=thumb.image.height / 2.6, color=FG)
         self.slow_arc = role(Arc(radius=dial.radius, start_angle=0, angle=d.slow_arc, arc_center=dial.center,
                                  stroke_color=SEEN, stroke_width=6), "seen")
-        # the verdict: the hand's angle there against the arc training swept (✗: an angle never seen)
+        # the verdict, worded as what was measured: the hand's angle there against the arc training swept
+        # (✗: past it, an angle never seen)
         i = d.slow_index
-        rel = ">" if d.slow_unseen else "<="
-        rel_t = ">" if d.slow_unseen else "≤"
-        self.slow_words = worded_verdict("seen in training:",
-                                         Figure(d.slow_angle, f'm theta_({i}) = {d.slow_angle:.2f} {rel} {d.slow_arc:.2f}',
-                                                f"m·θ{i} = {d.slow_angle:.2f} {rel_t} {d.slow_arc:.2f}"),
-                                         passed=not d.slow_unseen)
-        self.arc_words = label(f"training swept 0 to {d.slow_arc:.2f} rad", size=SMALL, color=DIM)
+        where = "past" if d.slow_unseen else "within"
+        self.slow_words = worded_verdict(f"$m theta_({i}) = {d.slow_angle:.2f}$ rad, {where} training's "
+                                         f"${d.slow_arc:.2f}$", passed=not d.slow_unseen)
+        # the arc named on the data: the angles training reached, in the seen colour
+        mid = d.slow_arc / 2
+        self.arc_words = role(label("training", size=SMALL, color=SEEN), "seen")
+        self.arc_words.next_to(dial.center + 1.08 * dial.radius * np.array([np.cos(mid), np.sin(mid), 0]), RIGHT,
+                               buff=GAP.tight)
         self.lecture6 = row(label("next:", size=LABEL, color=DIM),
                             label("lecture 6", size=LABEL, weight="BOLD"),
                             gap="small", align="baseline")
-        right = column(label(l2.name, size=HEADING, weight="BOLD"), VGroup(dial, self.slow_arc),
-                       self.slow_where, 
-                       self.slow_words, self.arc_words, gap="small", align=ORIGIN)
+        # the model named with its own train length: the close's m = 2L is LLaMA-2's, not LLaMA-3's L = 8192
+        self.close_head = worded_line(f"{l2.name}, $L = {count(l2.train_length).math}$", size=HEADING, weight="BOLD")
+        right = column(self.close_head, VGroup(dial, self.slow_arc, self.arc_words),
+                       self.slow_where, self.slow_words, gap="small", align=ORIGIN)
         self.summary = row(left, right, gap="wide", align="top")
         self.layout.content.place(self.summary)
         half = (max(left.width, right.width) + GAP.section) / 2  # two equal columns about the middle, where they fit

@@ -135,12 +135,23 @@ class WavelengthChart(VGroup):
         x1 = p.axes[0].get_right()[0]
         ends = [p.to_point(n_pairs - 1, wl[-1]) for wl in wavelengths]
         self.end_labels = place_annotations(list(names), ends, side=RIGHT, buff=GAP.tight, gap=GAP.small,
-                                            bounds=(p.axes[0].get_y(), region.top))
+                                            bounds=(p.axes[0].get_y(), p.axes[1].get_top()[1]))
+        # (under the plot's top: over it, at the right, stand the bands' words, which the names would run into)
         self.names = VGroup(*names)
         # the first pair's period at the curves' start (every base starts at 2π), over the start point
         # under the curves' start, just over the axis, where every curve is still above it
         self.start = start.move_to(p.axes[0].get_start(), aligned_edge=DOWN + LEFT).shift(
             GAP.hair * UP + GAP.small * RIGHT)
+        # ... and right of where every curve still runs through it (the curves start at its height)
+        def crossed() -> bool:
+            (l, b, _), (r, t, _) = start.get_corner(DOWN + LEFT), start.get_corner(UP + RIGHT)
+            return any(bool(np.any((c.points[:, 0] > l - GAP.hair) & (c.points[:, 0] < r + GAP.hair)
+                                   & (c.points[:, 1] > b - GAP.hair) & (c.points[:, 1] < t + GAP.hair)))
+                       for c in self.curves)
+        for _ in range(40):
+            if not crossed() or start.get_right()[0] > p.axes[0].get_center()[0]:
+                break
+            start.shift(GAP.tight * RIGHT)
         top = p.axes[1].get_top()[1]
         self.train_lines, self.bands, self.outlines = [], [], []
         for k, L in enumerate(Ls):

@@ -270,7 +270,7 @@ def table_vs_rotation(data, cfg) -> FigureStill:
         "table_vs_rotation", "From GPT-2 to LLaMA: a table with a last row, rotations with none",
         {"T": table, "W": wl}, mosaic="TW", size=(7.0, 4.3), width_ratios=(1.0, 1.25),
         subtitle=(f"left: every {ordinal(rows[1] - rows[0])} row and {ordinal(cols[1] - cols[0])} feature of "
-                  f"{g.name}'s {count(data.n_params)} position parameters, as initialised ($N(0, 0.02^2)$); right: $\\lambda_i = 2\\pi\\,b^{{2i/d}}$"),
+                  f"{g.name}'s {count(data.n_params)} position parameters, as Hugging Face initialises them ($N(0, 0.02^2)$); right: $\\lambda_i = 2\\pi\\,b^{{2i/d}}$"),
         proof=(table_proof(data),), proof_color="accent",
     )
 
