@@ -288,7 +288,7 @@ def test_why_v_is_left_alone_is_a_picture_of_the_output_turning(final):
     formulas = [t for t in texts if "->" in t or "=" in t and "R_" in t]
     assert formulas == ["y_m -> R_s y_m"], texts  # at most one formula
     turn = numbers.measure(abs(d.turn_angle))
-    assert any(t.endswith(turn.math) and "theta_0" in t for t in texts), texts
+    assert any(t.endswith(f'{turn.math} "rad"') and "theta_0" in t for t in texts), texts  # an angle: in rad
     caption = _caption(scene, "v_why")
     assert f"m = {d.m}" in caption and f"s θ₀ = {turn.text}" in caption
     assert f"m = {d.m}" in texts
@@ -406,3 +406,47 @@ def test_the_score_lines_set_their_words_in_the_sans_and_their_maths_in_typst(fi
     assert [w.text for w in scene.gap_max_row.line.words] == ["score"]
     assert scene.gap_row.value.typst_code.strip("$ ").startswith("approx")  # the figure, measured
     assert scene.score_shift_row.value.figure == numbers.measure(d.score_shifted, SCORE_DIGITS)
+
+
+def test_the_score_gap_is_one_verdict_with_bars_round_the_whole_difference(final):
+    """Review R2 (07 gap): `max_{s≤1000}|Δ| score` put the bars round Δ alone, two check-marked figures competed
+    (only the maximum is said), and the description placed the Δ "under the scores" where it sat under the dials.
+    Now: |Δ score|, one verdict (the maximum over every shift, measured), described where it is drawn."""
+    scene, _ = final
+    d = scene.data
+    line = scene.gap_max_row.line
+    opening, closing = max(line.maths[0].submobjects, key=lambda g: g.height), line.maths[1]
+    word = line.words[0]
+    assert closing.typst_code.strip("$ ") == "|"
+    assert opening.get_right()[0] < word.get_left()[0] < word.get_right()[0] < closing.get_left()[0]
+    assert abs(closing.height - opening.height) < 1e-6 and abs(closing.get_y() - opening.get_y()) < 0.02
+    assert scene.gap_max_row.figure == numbers.measure(d.score_gap_max)
+    rec = _record(scene, "gap")
+    texts = _texts(rec)
+    assert not any("5.6" in t or t == numbers.measure(d.score_gap).text for t in texts)
+    where = "under the scores" if scene.notes_under else "along the bottom, under the dials"
+    assert where in rec.describe
+
+
+def test_the_why_picture_is_the_one_subject_and_its_angle_has_a_unit(final):
+    """Review R2 (10 v_why): two verdict lines stayed at the top, V = XW_v was written twice, and s θ₀ = 3.0 had
+    no unit.  Now the ledger steps aside, each value's formula is written once, and the angle reads in rad."""
+    scene, _ = final
+    d = scene.data
+    rec = _record(scene, "v_why")
+    texts = _texts(rec)
+    assert sum(t.replace(" ", "") == "V=XW_v" for t in texts) <= 1, texts
+    assert not any(t.startswith("max") for t in texts), texts
+    code = scene.why.angle_label.typst_code
+    assert code.rstrip("$ ").endswith('"rad"')
+    assert numbers.measure(abs(d.turn_angle)).text + " rad" in _caption(scene, "v_why")
+    assert np.isclose(abs(d.turn_angle), d.s * d.theta[0] - 2 * np.pi * round(d.s * d.theta[0] / (2 * np.pi)),
+                      atol=1e-9) or np.isclose(abs(d.turn_angle), abs(np.angle(np.exp(1j * d.s * d.theta[0]))))
+
+
+def test_the_close_bar_names_only_what_it_shows(final):
+    """Review R2 (13 close): the colour bar said "Y, ΔY" over maps of ΔY alone."""
+    scene, _ = final
+    titles = [t for t in scene.final.get_family() if getattr(t, "typst_code", "").strip("$ ") in ("Delta Y", "Y, Delta Y")]
+    assert any(t.typst_code.strip("$ ") == "Delta Y" for t in titles)
+    assert not any(t.typst_code.strip("$ ") == "Y, Delta Y" for t in titles)

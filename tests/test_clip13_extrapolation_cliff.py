@@ -328,7 +328,7 @@ def test_the_close_says_only_what_its_verdicts_print(final):
     d = scene.data
     jump = int(d.stop_counts[1])
     values = scene.caption_values()
-    assert str(values["proof"]) == f"{scene.v_table.figure.text}; {scene.v_rope.figure.text}"
+    assert str(values["proof"]) == f"{scene.v_table.figure.text}; {scene.v_sin.figure.text}; {scene.v_rope.figure.text}"
     assert scene.v_table.figure.text == "learned table: no row past nₘₐₓ"
     rope = scene.v_rope.figure.text
     assert "  " not in rope and f"{jump} of {d.n_pairs} pairs" in rope
@@ -409,3 +409,59 @@ def test_the_verdicts_and_axis_names_set_their_words_in_the_sans(final):
         f"m = {count(d.train_length).math}", str(jump), str(d.n_pairs)]
     assert [w.text for w in scene.chart.axis_label.words] == ["position"]
     assert scene.v_table.check._role == "failed" and scene.v_rope.passed is (jump == 0)
+
+
+def test_the_bracket_is_labelled_with_the_count_it_frames(final):
+    """Review R2 (08 wrapped): "17 of 64" was spoken over an unlabelled bracket.  The bracket writes its count
+    on the bars it frames, and the count is the pairs with L·θᵢ ≥ 2π."""
+    scene, _ = final
+    d = scene.data
+    n = int(wrapped_in_training(d.head_dim, d.train_length, d.base).sum())
+    assert n == d.n_wrapped == 17
+    tag = scene.bracket.tag
+    words = "".join(t.text for t in tag.get_family() if getattr(t, "text", ""))
+    assert words == f"{n}wrappedintraining"
+    frame = scene.bracket.frame
+    assert frame.get_left()[0] < tag.get_left()[0] and tag.get_right()[0] < frame.get_right()[0]
+    assert frame.get_bottom()[1] < tag.get_bottom()[1] and tag.get_top()[1] < frame.get_top()[1]
+
+
+def test_the_slow_pairs_step_past_its_arc_is_printed(final):
+    """Review R2 (07 step): the slow pair's "unseen" is 0.7° past its training arc, invisible on the dial.  Its
+    words print the hand's angle (m·θᵢ mod 2π at m = L) and the arc's end ((L−1)·θᵢ), and the hand is past it."""
+    scene, _ = final
+    d = scene.data
+    P = scene.pairs
+    i = d.pairs[1]
+    step = 1  # the stop one past training
+    hand = np.degrees(pair_angles(d.stops[step], d.head_dim, d.base)[i])
+    end = np.degrees((d.train_length - 1) * d.base ** (-2 * i / d.head_dim))
+    assert P.degrees(1, step) == (f"{hand:.1f}", f"{end:.1f}") == ("42.3", "41.7")
+    assert hand > end and d.stop_unseen[step, 1]
+    said = next(r.describe for r in scene.audit.records if r.key == "step")
+    assert "the slow pair's hand, at 42.3°, has just passed the end of its violet arc, at 41.7°" in said
+
+
+def test_the_axis_names_every_decade_and_its_end(final):
+    """Review R2 (axis): 10² and 10³ were dropped for L and nₘₐₓ, the end (4096) unlabelled, the 0 tick floating
+    over its line.  Every decade and the end are labelled on one row, L and nₘₐₓ under it, 0 on its line."""
+    scene, _ = final
+    d = scene.data
+    p = scene.plot
+    codes = [getattr(t, "typst_code", "").strip("$ ") for t in p.x_tick_labels]
+    assert len(codes) == 5 and codes[-1] == count(d.x_max).math == "4096"
+    for k, t in enumerate(p.x_tick_labels):
+        m = d.x_max if k == 4 else 10 ** k
+        assert abs(t.get_x() - scene.x_of(m)) < 0.05, k
+    row_bottom = min(t.get_bottom()[1] for t in p.x_tick_labels)
+    assert scene.L_tick.get_top()[1] < row_bottom and scene.n_tick.get_top()[1] < row_bottom
+    for t, v in zip(p.y_tick_labels, (0, d.n_pairs // 2, d.n_pairs)):
+        assert abs(t.get_y() - p.to_point(1, v)[1]) < 1e-6, v  # each tick centred on its line
+
+
+def test_sinusoidal_gets_its_verdict_in_the_close(final):
+    """Review R2: sinusoidal was brought in with the lanes, then dropped without a verdict."""
+    scene, _ = final
+    on = {id(f) for m in scene.mobjects for f in m.get_family()}
+    assert id(scene.v_sin) in on and scene.v_sin.passed is False
+    assert "sinusoidal" in scene.caption("close")

@@ -87,7 +87,7 @@ from scenes.kit.scales import ROPE_SHIFT
 
 # the largest score gap over every shift s up to s_max: the word in the sans, max over s ≤ … and |Δ| in Typst
 # (as narrow as the old all-math line: with three pairs and more the notes still fit under the dials)
-SCORE_GAP_MAX = "$scripts(max)_(s <= {s}) |Delta|$ score"
+SCORE_GAP_MAX = "$scripts(max)_(s <= {s}) |Delta$ score $|$"  # |Δ score|: the bars round the whole difference
 
 
 def related(words: str, value) -> str:
@@ -285,7 +285,7 @@ class RoPERotatesQK(ClipScene):
         d = self.data
         T = d.Y_plain.shape[0]
         values = {
-            "m": d.m, "n": d.n, "s": d.s, "ms": d.m + d.s, "ns": d.n + d.s, "diff": d.m - d.n, "turn": numbers.measure(abs(d.turn_angle)).text,
+            "m": d.m, "n": d.n, "s": d.s, "ms": d.m + d.s, "ns": d.n + d.s, "diff": d.m - d.n, "turn": numbers.measure(abs(d.turn_angle)).text + " rad",
             "s_max": numbers.count(d.s_max).text, "d": d.q.size, "pairs": d.q.size // 2, "T": T, "T1": T - 1,
             "sT": d.s + T - 1, "qa": d.q_token, "kb": d.k_token,
             "score": numbers.measure(d.score, SCORE_DIGITS).text,
@@ -306,7 +306,9 @@ class RoPERotatesQK(ClipScene):
             "rot_maps": claim("two new heatmaps", *self.rot.maps),
             "turn_dials": claim("two dials", *[c.dial for c in self.why.cells]),
             "turn_arc": claim("an arc", self.why.cells[1].dial.arc),
-            "turn": claim(numbers.measure(abs(d.turn_angle)).text, self.why.angle_label),
+            "turn": claim(numbers.measure(abs(d.turn_angle)).text + " rad", self.why.angle_label),
+            "gap_where": claim("under the scores" if self.notes_under else "along the bottom, under the dials",
+                               self.gap_max_row),
             "rule": claim("y_m → R_s y_m", self.why.rule),
             "gap_verdict": claim("a check mark", self.gap_max_row.check),
             "worst": claim("boxes", *getattr(self, "worst", [self.rot.maps[0]])),
@@ -359,6 +361,11 @@ class RoPERotatesQK(ClipScene):
                                           passed(d.score_gap_max))  # every shift
         gmax = self.gap_max_row.line.maths[0]  # "max" on the words' baseline (the piece's median glyph is a script's)
         gmax.shift((baseline_y(self.gap_max_row.line.words[0]) - gmax.submobjects[0].get_bottom()[1]) * UP)
+        # the closing bar of |Δ score| as tall and as high as the opening one (the tallest glyph of the first piece)
+        opening = max(gmax.submobjects, key=lambda g: g.height)
+        closing = self.gap_max_row.line.maths[1]
+        closing.stretch_to_fit_height(opening.height).match_y(opening)
+        closing.next_to(self.gap_max_row.line.words[0], RIGHT, buff=0.06)  # close to its word, as |Δ sits
         caps = [math(relation(f"theta_{i}", theta_figure(d.theta[i])), size=SMALL, color=DIM) for i in range(P)]
         cap_h = max(c.height for c in caps) + GAP.tight
 
@@ -442,7 +449,7 @@ class RoPERotatesQK(ClipScene):
         self.y_maps = [self.plain.maps, self.rot.maps]
         # why V is left alone, as a picture: features 0 and 1 of the output at the query's position m, before and
         # after the shift; with V alone the arrows coincide, with V rotated the output turns by s θ₀ (measured)
-        self.why = self.why_picture(rot_region)
+        self.why = self.why_picture(content)
 
     def why_picture(self, region) -> VGroup:
         """Two dials side by side, headed by how V is made: the output ``y_m``'s first feature pair before the
@@ -469,7 +476,7 @@ class RoPERotatesQK(ClipScene):
             heads_y = max(c.dial.get_top()[1] for c in cells) + GAP.normal  # the heads level, over the dials
             for c in cells:
                 c[0].move_to([c.dial.center[0], heads_y + c[0].height / 2, 0])
-            ang = math(relation(f"{N.shift.math} theta_0", turn), size=LABEL, color=FG)
+            ang = math(relation(f"{N.shift.math} theta_0", turn) + ' "rad"', size=LABEL, color=FG)  # an angle: its unit
             rule_ = math(f"y_m -> R_{N.shift.math} y_m", size=HEADING, color=FG)
             notes = column(top, ang, rule_, gap="wide", align=LEFT)  # what the dials hold, then what they show
             dials = VGroup(*cells)
@@ -494,6 +501,10 @@ class RoPERotatesQK(ClipScene):
     def to_ledger(self, mobs, slot: int) -> list:
         """``mobs`` (on screen) moved side by side into ledger line ``slot`` (scaled down to the line's
         height if taller): the measured lines gather at the top of part two."""
+        return [Transform(m, t) for m, t in zip(mobs, self.ledger_targets(mobs, slot))]
+
+    def ledger_targets(self, mobs, slot: int) -> VGroup:
+        """Copies of ``mobs`` where :meth:`to_ledger` moves them."""
         line = row(*[m.copy() for m in mobs], gap="wide", align="baseline")
         if line.height > self.line_h:
             line.scale(self.line_h / line.height)
@@ -506,7 +517,7 @@ class RoPERotatesQK(ClipScene):
             line.shift(slot * (self.line_h + GAP.tight) * DOWN)
         if slot == 0:
             self.ledger_first_w = line.width
-        return [Transform(m, t) for m, t in zip(mobs, line)]
+        return line
 
     # ------------------------------------------------------------------ beats
     # why a beat's frame is emptier than the audit's rule (at most half empty), by part: the frame holds what
@@ -544,20 +555,25 @@ class RoPERotatesQK(ClipScene):
         self.beat("same", FadeIn(self.score_shift_row), FadeIn(self.diff_line), Indicate(self.arcs, color=HIGHLIGHT),
                   run_time=1.0, why=self.HANDS_WHY, subject=VGroup(dials, self.arcs, self.score_row, self.score_shift_row))
         # the measured result: the dials step back, the scores and their gaps are the subject
-        self.beat("gap", dim(self.dials, self.dial_caps, self.arcs), FadeIn(self.gap_row), FadeIn(self.gap_max_row),
-                  run_time=0.8, why=self.HANDS_WHY, subject=VGroup(self.score_row, self.score_shift_row, self.gap_row, self.gap_max_row))
+        self.beat("gap", dim(self.dials, self.dial_caps, self.arcs), FadeIn(self.gap_max_row),
+                  run_time=0.8, why=self.HANDS_WHY, subject=VGroup(self.score_row, self.score_shift_row, self.gap_max_row))
         # ---- V: the whole sequence, at positions 0 to T−1 and s to s+T−1; part one leaves, its result stays
         part_one = VGroup(self.dials, self.dial_caps, self.arcs, self.who, self.at_words, self.moved, self.shift_line,
-                          self.diff_line, self.score_row, self.score_shift_row, self.gap_row)
+                          self.diff_line, self.score_row, self.score_shift_row)
         p, r = self.plain, self.rot
         self.beat("v_plain", Succession(FadeOut(part_one), AnimationGroup(*self.to_ledger([self.gap_max_row], 0)),
                                         AnimationGroup(FadeIn(p.head), FadeIn(p.body))), run_time=1.8,
                   why=self.MAPS_WHY, subject=VGroup(p.head, p.body))
         self.beat("v_plain_measure", FadeIn(p.measure), run_time=0.8, why=self.MAPS_WHY, subject=VGroup(p.body, p.measure))
         # why: the maps give way to the two lines that say it; V alone and its measure join the ledger
-        self.beat("v_why", Succession(FadeOut(p.body), AnimationGroup(*self.to_ledger([p.head, p.measure], 1)),
-                                      FadeIn(self.why)), run_time=1.8, why=self.WHY_WHY, subject=self.why)
-        self.beat("v_rot", Succession(FadeOut(self.why), AnimationGroup(FadeIn(r.head), FadeIn(r.body))), run_time=1.6,
+        # the ledger steps aside while the why picture is the one subject (its heads name both values)
+        self.beat("v_why", Succession(FadeOut(VGroup(p.body, p.head, p.measure, self.gap_max_row)), FadeIn(self.why)),
+                  run_time=1.8, why=self.WHY_WHY, subject=self.why)
+        for m, t in zip((p.head, p.measure), self.ledger_targets([p.head, p.measure], 1)):
+            m.become(t)  # off screen: V alone and its measure wait in the ledger's second line
+        self.beat("v_rot", Succession(FadeOut(self.why), AnimationGroup(FadeIn(self.gap_max_row), FadeIn(p.head),
+                                                                        FadeIn(p.measure), FadeIn(r.head),
+                                                                        FadeIn(r.body))), run_time=1.6,
                   why=self.MAPS_WHY, subject=VGroup(r.head, r.body))
         self.worst = [role(SurroundingRectangle(hm.cell(*d.worst_rot), color=HIGHLIGHT, buff=0), "highlight")
                       for hm in r.maps]
@@ -591,7 +607,7 @@ class RoPERotatesQK(ClipScene):
             block.head, block.map, block.measure, block.mapped, block.title = block[0], hm, block[2], mapped, title
             blocks.append(block)
         bar = ColorBar(self.d_scale, height=d.dY_rot.shape[0] * cell,
-                       title=names(math("Y, Delta Y", size=SMALL, color=FG), "dY_rot"))
+                       title=names(math("Delta Y", size=SMALL, color=FG), "dY_rot"))  # only ΔY is shown here
         below = row(*blocks, gap="section", align="top")
         bar.next_to(blocks[1], RIGHT, buff=GAP.wide)
         bar.shift((blocks[1].map.get_y() - bar.frame.get_y()) * UP)
@@ -599,7 +615,7 @@ class RoPERotatesQK(ClipScene):
         pic.dial, pic.score, pic.blocks, pic.bar = dial, top[1], blocks, bar
         return pic
 
-    CLOSE_DIAL = 1.0  # units: the hand pair's dial in the close
+    CLOSE_DIAL = 1.3  # units: the hand pair's dial in the close (the q/k argument's one trace: readable)
     TAKEAWAY_FILL = 0.95  # the close's picture may fill this share of the content area
 
     def closing(self) -> None:
@@ -618,10 +634,11 @@ class RoPERotatesQK(ClipScene):
         box = role(SurroundingRectangle(rot_b.map.cell(*self.data.worst_rot), color=HIGHLIGHT, buff=0), "highlight")
         pic.add(box)
         parts = [(self.gap_max_row, pic.score), (p.head, plain_b.head), (p.measure, plain_b.measure),
-                 (r.head, rot_b.head), (r.maps[2], rot_b.map), (r.bar, pic.bar), (r.measure, rot_b.measure),
+                 (r.head, rot_b.head), (r.maps[2], rot_b.map), (r.measure, rot_b.measure),
                  (self.worst[2], box)]
-        anims = end_on(self, parts, pic, new=[pic.dial, plain_b.mapped, rot_b.title, rot_b.mapped[1]])
-        self.final = VGroup(self.gap_max_row, p.head, p.measure, r.head, r.maps[2], r.bar, r.measure, self.worst[2],
+        # the bar is new, not the maps' bar moved: it names ΔY alone, the only quantity the close shows
+        anims = end_on(self, parts, pic, new=[pic.dial, plain_b.mapped, rot_b.title, rot_b.mapped[1], pic.bar])
+        self.final = VGroup(self.gap_max_row, p.head, p.measure, r.head, r.maps[2], pic.bar, r.measure, self.worst[2],
                             pic.dial, plain_b.mapped, rot_b.title, rot_b.mapped[1])
         self.close_maps, self.close_dial = [plain_b.map, r.maps[2]], pic.dial
         self.beat(self.closing_key(), *anims, run_time=1.4, hold=self.CLOSING_HOLD, subject=self.final,

@@ -190,10 +190,11 @@ class ExtrapolationCliff(ClipScene):
                      jump=claim(str(v["jump"]), P.count), far_count=claim(str(v["far_count"]), P.count),
                      strip=claim(f"a strip of all {d.n_pairs} pairs", P.strip, P.pair_axis),
                      dials=claim("two dials", *P.dials), arcs=claim("the arc training covered", P.arcs),
-                     slow=claim(str(d.pairs[1]), P.words[1]), wrapped=claim(str(d.n_wrapped), self.bracket)
+                     slow=claim(str(d.pairs[1]), P.words[1]), wrapped=claim(str(d.n_wrapped), self.bracket.tag)
                      if len(self.bracket) else v["wrapped"], bracket=claim("A yellow bracket", self.bracket)
                      if len(self.bracket) else claim("The fast pair's dial", P.dials[0]),
                      fast_box=claim("the fast pair's dial", self.fast_box),
+                     slow_hand=claim(self.slow_hand_text(), *P.words[1].where),
                      head_dim=claim(str(d.head_dim), P.pair_axis))
         else:  # the chart
             v.update(L=claim(v["L"], C.L_tick), L_last=claim(v["L_last"], C.L_tick), n_max=claim(v["n_max"], C.n_tick),
@@ -201,10 +202,21 @@ class ExtrapolationCliff(ClipScene):
                      jump=claim(str(v["jump"]), C.curve, self.first_mark[2]),
                      pairs=claim(str(d.n_pairs), C.plot.y_tick_labels, self.first_mark[2]),
                      lane=claim("the learned table's lane", self.table_lane.trained, self.table_lane.wall),
-                     proof=claim(f"{self.v_table.figure.text}; {self.v_rope.figure.text}", self.v_rope, self.v_table),
+                     proof=claim(f"{self.v_table.figure.text}; {self.v_sin.figure.text}; {self.v_rope.figure.text}",
+                                 self.v_rope, self.v_sin, self.v_table),
                      area=claim("slate grey", C.area),
                      marks=claim("yellow dots", *self.proof.dots), mark=claim("a yellow dot", self.first_mark[1]))
         return v
+
+    def slow_hand_text(self) -> str:
+        """Where the slow pair's hand sits against its training arc, as its words print it now."""
+        P = self.pairs
+        hand, arc = P.degrees(1, P.stop)
+        if arc is None:
+            return f"the slow pair's hand, at {hand}°, sits on its full violet circle"
+        if P.masks[P.stop, P.pairs[1]]:
+            return f"the slow pair's hand, at {hand}°, has just passed the end of its violet arc, at {arc}°"
+        return f"the slow pair's hand, at {hand}°, is still on its violet arc, which ends at {arc}°"
 
     def variant(self, key: str) -> str:
         """The worded variant of ``key`` that the measured values make true."""
@@ -243,7 +255,10 @@ class ExtrapolationCliff(ClipScene):
                                      passed=jump == 0)
         self.v_rope.figure = Figure(float(jump), f"{jump}",
                                     f"RoPE at m = {count(L).text}: {jump} of {d.n_pairs} pairs at unseen angles")
-        self.verdicts = VGroup(self.v_table, self.v_rope).arrange(DOWN, aligned_edge=LEFT, buff=GAP.small)
+        # sinusoidal, brought in with the lanes, gets its verdict too: defined past L, but never seen there
+        self.v_sin = worded_verdict("sinusoidal: defined past $L$, never seen in training", passed=False)
+        self.v_sin.figure = Figure(0.0, "L", "sinusoidal: defined past L, never seen in training")
+        self.verdicts = VGroup(self.v_table, self.v_sin, self.v_rope).arrange(DOWN, aligned_edge=LEFT, buff=GAP.small)
         self.verdicts.move_to(region.point(UP + LEFT), aligned_edge=UP + LEFT)
         # ---- the chart of unseen RoPE pairs under them; its position axis is the lanes' axis too
         self.chart = C = CliffChart(region, d.positions, d.unseen, d.n_pairs, L, n_max,
@@ -270,7 +285,7 @@ class ExtrapolationCliff(ClipScene):
         self.table_lane = SchemeLanes(band, self.x_of, L, n_max, x_max, titles[:1], thin, no_row)
         # ---- the walker: a marker through the lanes and on the axis, at the table's last row
         xw = self.x_of(n_max)
-        half = big_bar / 2 + GAP.small
+        half = big_bar / 2 + GAP.tight  # clear of the lane titles over the bars
         self.walker = role(VGroup(*[vertical(xw, y - half, y + half, HIGHLIGHT) for y in B.lane_y],
                                   vertical(xw, ax_y, ax_y + GAP.normal, HIGHLIGHT)), "highlight")
         self.wall_box = role(SurroundingRectangle(self.wall, color=HIGHLIGHT, buff=GAP.tight), "highlight")

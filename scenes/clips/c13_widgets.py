@@ -109,28 +109,58 @@ class CliffChart(VGroup):
         self.L_tick = role(math(f"L = {numbers.count(L).math}", size=LABEL, color=SEEN), "seen")
         self.n_tick = role(math(f'n_"max" = {numbers.count(n_max).math}', size=LABEL, color=FAILED), "failed")
         ticks = [0, n_pairs // 2, n_pairs]
-        probe = Plot((1, x_max), (0, n_pairs), width=region.width, height=1.0, x_log=True, x_ticks=_decades(x_max),
+        x_ticks = _decades(x_max)
+        if x_ticks[-1] < x_max:  # the axis's right end labelled with its position (4096), not left between decades
+            x_ticks = [*x_ticks, x_max]
+        probe = Plot((1, x_max), (0, n_pairs), width=region.width, height=1.0, x_log=True, x_ticks=x_ticks,
                      y_ticks=ticks)
-        below = (probe.axes[0].get_y() - probe.x_tick_labels.get_bottom()[1] + GAP.tight + self.L_tick.height
-                 + GAP.tight + self.axis_label.height)
-        room = probe.y_tick_labels.width + GAP.normal
+        tick_h = probe.axes[0].get_y() - probe.x_tick_labels.get_bottom()[1]
+        # two rows under the axis: every decade (and the end) first, then L and n_max under them
+        below = (tick_h + GAP.tight + max(self.L_tick.height, self.n_tick.height) + GAP.tight
+                 + self.axis_label.height)
+        room = probe.y_tick_labels.width + GAP.normal + probe.x_tick_labels[0].width / 2
         height = region.height - top_room - self.title.height - GAP.tight - below
         # headroom over n_pairs for a row of labels (the close's counts), so they never sit on the curve
         row_h = self.title.height + 2 * GAP.tight
         y_top = n_pairs * height / (height - row_h)
-        right = max(MARK, probe.x_tick_labels[-1].width / 2)  # a decade at the very end keeps its label inside
+        right = max(MARK, probe.x_tick_labels[-1].width / 2)  # the end's label stays inside
         self.plot = p = Plot((1, x_max), (0, y_top), width=region.width - room - right, height=height, x_log=True,
-                             x_ticks=_decades(x_max), y_ticks=ticks)
+                             x_ticks=x_ticks, y_ticks=ticks)
         p.shift(np.array([region.left + room, region.bottom + below, 0]) - p.axes[0].get_start())
         self.title.next_to(p.axes[1], UP, buff=GAP.tight).align_to(p.axes[1], LEFT)
-        p.y_tick_labels[0].align_to(p.axes[0], DOWN).shift(GAP.hair * UP)  # 0 sits above the axis, clear of 10⁰
+        # the y labels right-aligned in a column left of 10⁰, each centred on its line (0 on the axis)
+        y_right = p.x_tick_labels[0].get_left()[0] - GAP.small
+        for t in p.y_tick_labels:
+            t.shift((y_right - t.get_right()[0]) * RIGHT)
+        end = p.x_tick_labels[-1]
+        if x_ticks[-1] == x_max and not float(np.log10(x_max)).is_integer():
+            lab = math(numbers.count(x_max).math, size=SMALL, color=DIM).move_to(end)
+            lab.align_to(p.x_tick_labels[0], DOWN)  # on the decades' line (their 10s sit on it)
+            p.x_tick_labels.remove(end)
+            p.x_tick_labels.add(lab)
+            end = lab
+        self.end_tick = end
         ax_y = p.axes[0].get_y()
         self.annotations = place_annotations(
             [self.L_tick, self.n_tick], [np.array([self.x_of(L), ax_y, 0]), np.array([self.x_of(n_max), ax_y, 0])],
-            side=DOWN, buff=GAP.tight, gap=GAP.normal, bounds=(region.left, region.right))
-        keep = VGroup(*[t for t in p.x_tick_labels if all(
-            t.get_right()[0] + GAP.tight < a.get_left()[0] or t.get_left()[0] - GAP.tight > a.get_right()[0]
-            for a in (self.L_tick, self.n_tick))])
+            side=DOWN, buff=tick_h + GAP.tight, gap=GAP.normal, bounds=(region.left, region.right))
+
+        def crossed(t) -> bool:
+            """A leader from the axis down to L or nₘₐₓ (pushed apart when close) runs through ``t``."""
+            l, b, r, top = (t.get_left()[0] - GAP.hair, t.get_bottom()[1] - GAP.hair, t.get_right()[0] + GAP.hair,
+                            t.get_top()[1] + GAP.hair)
+            for ld in self.annotations.leaders:
+                a, e = ld.get_start()[:2], ld.get_end()[:2]
+                for u in np.linspace(0.0, 1.0, 41):
+                    x, y = a + u * (e - a)
+                    if l <= x <= r and b <= y <= top:
+                        return True
+            return False
+
+        # a decade crowding the end's label gives way to it (the end is the walk's last stop), and one a
+        # leader would run through to it (corner configs only: L and nₘₐₓ close together)
+        keep = VGroup(*[t for t in p.x_tick_labels if t is end or (t.get_right()[0] + GAP.small < end.get_left()[0]
+                                                                  and not crossed(t))])
         p.remove(p.x_tick_labels)
         p.x_tick_labels = keep
         p.add(keep)
@@ -249,7 +279,7 @@ class PairsAtPosition(VGroup):
                  angles: np.ndarray, turns: np.ndarray, arcs: np.ndarray, names: Sequence[str]):
         super().__init__()
         self.stops, self.masks, self.pairs = tuple(stops), np.asarray(masks, dtype=bool), tuple(pairs)
-        self.angles, self.turns = angles, turns
+        self.angles, self.turns, self.arc_ends = angles, turns, np.asarray(arcs, dtype=float)
         n = self.masks.shape[1]
         self.n_pairs = n
         self.stop = 0
@@ -339,9 +369,32 @@ class PairsAtPosition(VGroup):
         unseen = bool(self.masks[s, i])
         state = role(label("unseen" if unseen else "seen", size=SMALL, color=UNSEEN if unseen else SEEN,
                            weight="BOLD"), "unseen" if unseen else "seen")
-        return column(label(f"{self.names[k]} pair", size=SMALL, color=DIM), math(f"i = {i}", size=SMALL, color=DIM),
-                      row(label(f"{numbers.count(n).text} turn{'' if n == 1 else 's'}", size=SMALL, color=FG),
-                          state, gap="small", align="baseline"), gap="hair")
+        hand, arc = self.degrees(k, s)
+        # where the hand is, against where the training arc ends (the slow pair's "unseen" is a fraction of a
+        # degree past it: printed, since no dial can show it)
+        at = row(label("at", size=SMALL, color=FG), math(f"{hand}°", size=SMALL, color=FG), gap="small",
+                 align="baseline")
+        end = (label("arc: full turn", size=SMALL, color=DIM) if arc is None else
+               row(label("arc ends at", size=SMALL, color=DIM), role(math(f"{arc}°", size=SMALL, color=SEEN), "seen"),
+                   gap="small", align="baseline"))
+        where = VGroup(at, end)
+        g = column(label(f"{self.names[k]} pair", size=SMALL, color=DIM), math(f"i = {i}", size=SMALL, color=DIM),
+                   row(label(f"{numbers.count(n).text} turn{'' if n == 1 else 's'}", size=SMALL, color=FG),
+                       state, gap="small", align="baseline"), at, end, gap="hair")
+        g.where = where
+        return g
+
+    def degrees(self, k: int, s: int) -> tuple[str, str | None]:
+        """The hand of shown pair ``k`` at stop ``s`` and the end of its training arc, in degrees as printed
+        (one decimal, more only when the two would print alike: 42.3° past 41.7°); ``None`` for an arc that is
+        a full turn (the pair wrapped in training: every angle seen)."""
+        hand, arc = float(np.degrees(self.angles[s, k])), float(np.degrees(self.arc_ends[k]))
+        if arc >= 360.0 - 1e-9:
+            return f"{hand:.1f}", None
+        for p in (1, 2, 3, 4):
+            if f"{hand:.{p}f}" != f"{arc:.{p}f}" or hand == arc:
+                break
+        return f"{hand:.{p}f}", f"{arc:.{p}f}"
 
     @staticmethod
     def _paint(strip: VGroup, mask: np.ndarray) -> None:
@@ -376,5 +429,24 @@ class PairsAtPosition(VGroup):
         idx = np.flatnonzero(wrapped)
         if not idx.size:
             return VGroup()
-        return role(SurroundingRectangle(self.strip[int(idx[0]):int(idx[-1]) + 1], color=HIGHLIGHT, buff=GAP.hair,
-                                         stroke_width=STROKE), "highlight")
+        bars = self.strip[int(idx[0]):int(idx[-1]) + 1]
+        frame = role(SurroundingRectangle(bars, color=HIGHLIGHT, buff=GAP.hair, stroke_width=STROKE), "highlight")
+        tag = self.wrapped_tag(int(idx.size), bars)
+        g = VGroup(frame, tag)
+        g.frame, g.tag = frame, tag
+        return g
+
+    @staticmethod
+    def wrapped_tag(n: int, bars: VGroup) -> VGroup:
+        """``17 wrapped in training`` written on the framed bars (dark on the seen colour, as the lanes write
+        their words): on one line if it fits their width, else on two, shrunk to the bars if need be."""
+        one = label(f"{n} wrapped in training", size=SMALL, color=BG, weight="BOLD")
+        two = VGroup(label(f"{n} wrapped", size=SMALL, color=BG, weight="BOLD"),
+                     label("in training", size=SMALL, color=BG, weight="BOLD")).arrange(DOWN, buff=GAP.hair)
+        room_w, room_h = bars.width - 2 * GAP.tight, bars.height - 2 * GAP.tight
+        tag = one if one.width <= room_w else two
+        if tag.width > room_w or tag.height > room_h:
+            tag.scale(max(0.6, min(room_w / tag.width, room_h / tag.height)))
+        tag.move_to(bars.get_center())
+        overlay(tag, bars)  # the words belong on the bars they count
+        return tag
