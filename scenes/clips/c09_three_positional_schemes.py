@@ -250,7 +250,7 @@ class ThreePositionalSchemes(ClipScene):
         sc = self.in_scale
         descs = (
             "adds a fixed pattern of sines and cosines, one row per position",
-            f"adds row m of a table of {numbers.count(d.n_max).text} rows, untrained, as initialised: N(0, {LEARNED_STD:g}²)",
+            f"adds row m of a table of {numbers.count(d.n_max).text} rows, as initialised: N(0, {LEARNED_STD:g}²)",
             "adds nothing: turns the query at position m by m's angle",
         )
         self.descs = VGroup()
@@ -291,6 +291,10 @@ class ThreePositionalSchemes(ClipScene):
             for (A, path, name), at in ((middles[k], eq.centers[1]), (results[k], eq.centers[2])):
                 hm = shows(Heatmap(A, sc, cell_size=cell).move_to(at), path)
                 parts.add(hm, names(math(name, size=LABEL).next_to(hm, DOWN, buff=GAP.tight), path))
+            if k == 1:  # the table as initialised, never trained: said on the grid (review R1)
+                # over the grid, in the strip kept for the position's name over the rows (never beside a narrow grid)
+                self.untrained_tag = label("untrained", size=SMALL, color=DIM).next_to(parts[0], UP, buff=GAP.tight)
+                parts.add(self.untrained_tag)
             if k < 2:
                 ops = VGroup(*[math(o, size=HEADING).move_to(c) for o, c in zip("+=", eq.op_centers)])
             else:
