@@ -167,7 +167,6 @@ def test_the_maps_are_painted_on_the_decks_scales(final):
     assert scene.sweep_scale is scene.score_scale  # the sweep masks the scores on their own scale
     assert scene.A_map.color_scale is scene.weight_scale
     assert scene.A_small.color_scale.same_as(scene.weight_scale) and scene.self_map.color_scale.same_as(scene.weight_scale)
-    assert scene.mask_map.color_scale.same_as(scene.weight_scale)
     assert scene.A_map.show_values and scene.A_small.show_values and scene.self_map.show_values
     assert not [m for m in scene.mobjects for f in m.get_family() if isinstance(f, ColorBar)]
 
@@ -271,13 +270,20 @@ def test_the_future_has_one_colour_and_one_meaning(final):
     """Issue 33 ("03's green outline marks the allowed cells, then the forbidden zeros"): main's clip drew a
     green outline around the allowed cells and later the same green around the forbidden zeros, and its still
     boxed the zeros in the verified green.  Now the future (cells n > m) is outlined in the highlight colour
-    wherever it is drawn (scores, zeros, the close), and the green is left to the verdicts."""
-    from scenes.kit import HIGHLIGHT, VERIFIED
+    wherever it is drawn (scores, zeros, the close), and the green is left to the verdicts.  Review R1: in the
+    highlight yellow it meant "future, forbidden" beside viridis' yellow "weight 1" (and the mask's yellow "may
+    attend"): now it is white dashes (on a dark line), a colour no weight, score or marker has."""
+    from scenes.kit import FG, HIGHLIGHT, VERIFIED
 
     scene, _ = final
     T = scene.data.scaled.shape[0]
+    ends = {scene.weight_scale.color(v).to_hex().lower() for v in (0.0, 1.0)}
     for outline in (scene.future, scene.zeros, scene.zero_outline):
-        assert outline.get_stroke_color().to_hex() == HIGHLIGHT.to_hex() != VERIFIED.to_hex()
+        dashes = outline[1]
+        assert dashes.get_stroke_color().to_hex() == FG.to_hex()
+        assert FG.to_hex() not in (HIGHLIGHT.to_hex(), VERIFIED.to_hex())
+        assert dashes.get_stroke_color().to_hex().lower() not in ends
+        assert len(dashes.submobjects) >= 12  # dashed, not one solid line
     # on the closing map it hugs the future: from the first row's top to the right edge, never the diagonal
     outline, hm = scene.zero_outline, scene.A_small
     assert outline.get_top()[1] == pytest.approx(hm.cell(0, 1).get_top()[1], abs=0.05)
@@ -383,3 +389,53 @@ def test_side_by_side_shows_the_weights_colour_bar(final):
     assert len(inside) >= len(bar.stripes) // 2
     described = {c.key: c.describe for c in scene.captions if c.describe}
     assert "a colour bar from 0 to 1" in described["side_by_side"]
+
+
+def test_the_mask_is_neutral_not_the_weights_colours(final):
+    """Review R1 (03 mask): the mask's 1s were viridis yellow, the colour later meaning weight 1.  Now its cells
+    are two neutral greys, light for 1 (may attend) and dark for 0, and no cell has a weights-scale colour."""
+    scene, _ = final
+    mm = scene.mask_map
+    weight_colours = {scene.weight_scale.color(v).to_hex().lower() for v in np.linspace(0, 1, 101)}
+    T = mm.values.shape[0]
+    for i in range(T):
+        for j in range(T):
+            c = mm.cell(i, j).get_fill_color()
+            r, g, b = c.to_rgb()
+            assert max(r, g, b) - min(r, g, b) < 0.06  # a grey (the deck's faint grey for 0)
+            assert c.to_hex().lower() not in weight_colours
+            assert (r > 0.5) == bool(scene.data.mask[i, j])  # light where a query may attend
+
+
+def test_the_scores_have_their_colour_bar_and_sans_legend(final):
+    """Review R1 (03 scores): the diverging scores had no colour bar, and "row m: query q_m" was set in the serif
+    math font.  Now the scores' bar (the map's own scale) stands beside the map, and the legend's words are sans."""
+    from manim import Text
+
+    scene, _ = final
+    assert scene.s_bar.color_scale is scene.score_scale
+    assert scene.s_bar_gap > 0
+    for line in scene.S_note[1:]:
+        assert line.words and all(isinstance(w, Text) for w in line.words)
+        assert {"row", "column"} & {w.text.strip(": ") for w in line.words}
+
+
+def test_the_positions_stay_framed_and_clear_of_the_titles(beats):
+    """Review R1 (03 proof_zero): the column indices came back over the "causal attention" title and a row index
+    sat on the "mask" arrow.  Now the causal map keeps its indices from side by side to the close, its title over
+    the column indices, the arrow ending before the row indices."""
+    scene, _ = beats
+    g = scene.side_geometry  # as laid out for side by side and the proofs
+    assert g["title_bottom"] > g["cols_top"] and g["arrow_right"] < g["rows_left"]
+    rows, cols, title = scene.pair_rows, scene.pair_cols, scene.causal_title  # and at the close
+    assert title.get_bottom()[1] > cols.get_top()[1]
+    assert all(m in scene.mobjects or any(m in f.get_family() for f in scene.mobjects) for m in (rows, cols))
+    assert abs(g["titles_y"][0] - g["titles_y"][1]) < 0.02  # the two titles on one line
+
+
+def test_the_words_claim_only_what_the_clip_shows(final):
+    """Review R1 (03): the close said "this triangle lets a model reuse its work" (reuse, the KV cache, is clip
+    05's and is not shown here) and side by side said "weighs the whole sentence" over indices 0 to 5."""
+    scene, _ = final
+    said = {c.key: c.text for c in scene.captions}
+    assert "reuse" not in said["close"] and "sentence" not in said["side_by_side"]

@@ -329,14 +329,16 @@ def test_the_comparison_puts_each_spread_against_the_pass_line_with_its_verdict(
     chart = scene.chart
     plot, marks = chart[0], chart[1]
     for k, (mark, v) in enumerate(zip(marks, d.scores.defects)):
-        if v > 0:  # a bar from the floor up to the measured spread
-            np.testing.assert_allclose(mark.get_top()[1], plot.to_point(k, v)[1], atol=1e-6)
-            np.testing.assert_allclose(mark.get_x(), plot.to_point(k, v)[0], atol=1e-6)
+        if v > 0:  # review R1: a dot at the measured spread (a bar's length on a log axis is the floor's artefact)
+            from manim import Dot
+
+            assert isinstance(mark, Dot)
+            np.testing.assert_allclose(mark.get_center()[:2], plot.to_point(k, v)[:2], atol=1e-6)
     line = chart[3]
     np.testing.assert_allclose(line.get_y(), plot.to_point(0, PASS_LINE)[1], atol=1e-6)
     assert [t.figure.text for t in chart.tops] == [f.text for f in spread_figures(d)]
     assert [t.passed for t in chart.tops] == list(d.scores.relative())
-    assert [m.get_top()[1] < line.get_y() for m in marks] == [False, False, True]
+    assert [m.get_y() < line.get_y() for m in marks] == [False, False, True]
 
 
 def test_the_takeaway_is_ropes_score_large_with_its_identity_and_verdict(run):
@@ -462,3 +464,27 @@ def test_the_spread_verdicts_set_their_word_in_the_sans(run):
         assert not any('"' in m.typst_code for m in v.line.maths)
         assert v.line.maths[0].typst_code.strip("$ ") == "max"
         assert v.figure.text == spread_figures(d)[k].text and v.value is v.line.maths[-1]
+
+
+def test_review_r1_words_and_picture_agree(final):
+    """Review R1 (09): the map of one token at every position was not said to be so nor named by scheme; "its
+    widest diagonal" (the main diagonal is wider); the description's "turn yellow" (they are outlined); RoPE
+    "turns the query and key" with only the query shown; the untrained table named untrained only in speech."""
+    scene, _ = final
+    said = {c.key: c.text for c in scene.captions}
+    described = {c.key: c.describe for c in scene.captions if c.describe}
+    what = " ".join(t.text for t in scene.overview_what).replace(" ", "")
+    assert "onetokenxateveryposition" in what and "Sinusoidal" in what and str(scene.data.T_sim - 1) in what
+    assert "widest" not in said["sin_spread"] and "spreads most" in said["sin_spread"]
+    assert "turn yellow" not in described["sin_spread"] and "are outlined" in described["sin_spread"]
+    assert "and key" not in said["rope"]
+    assert scene.untrained_tag.text == "untrained" and scene.untrained_tag in scene.schemes1[1][1]
+    assert "untrained" in " ".join(t.text for t in scene.notes2[1].head.get_family() if hasattr(t, "text"))
+    # the outlined diagonal is the one where the scheme's score spreads most
+    from scenes.figures.positions import diagonal_distances
+
+    for S, k, rel in zip(scene.data.scores.grids, scene.data.diags, scene.relative()):
+        T = S.shape[0]
+        if not rel:  # a scheme that spreads: the outlined diagonal is where its cells move most from the first
+            most = max(float(diagonal_distances(S, o).max()) for o in range(-(T - 1), T))
+            assert float(diagonal_distances(S, k).max()) == pytest.approx(most, rel=1e-12)

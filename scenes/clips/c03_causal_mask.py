@@ -29,6 +29,8 @@ from manim import (
     AnimationGroup,
     Arrow,
     Create,
+    DashedVMobject,
+    ManimColor,
     FadeIn,
     FadeOut,
     GrowArrow,
@@ -61,7 +63,9 @@ from scenes.figures.causal import (
     mask_scales,
 )
 from scenes.kit import (
+    BG,
     DIM,
+    FG,
     HEADING,
     HIGHLIGHT,
     KEY,
@@ -70,6 +74,7 @@ from scenes.kit import (
     SMALL,
     ClipScene,
     ColorBar,
+    ColorScale,
     fmt_measure,
     fmt_value,
     label,
@@ -79,12 +84,12 @@ from scenes.kit import (
 )
 from scenes.kit.binding import claim, claim_built, names, role, shows
 from scenes.kit.compose import GAP, column, reveal, row, titled
-from scenes.kit.layout import LayoutError, Region, legible_scale
+from scenes.kit.layout import LayoutError, Region, legible_scale, overlay
 from scenes.kit.motion import dim
 from scenes.kit.numbers import tick
 from scenes.kit.student import fail_key
 from scenes.kit.theme import FAILED
-from scenes.kit.proofs import Reveal, hide, morph_cells, proof_line, restage, row_parts, settle, value_map
+from scenes.kit.proofs import Reveal, hide, worded_line, morph_cells, proof_line, restage, row_parts, settle, value_map
 
 
 # what the ends of each allowed weights colormap look like, as a description says them (tests check each against
@@ -97,6 +102,10 @@ WEIGHT_END_NAMES = {"viridis": ("dark purple", "yellow"), "cividis": ("dark blue
 SIGNED_END_NAMES = {"RdBu_r": ("blue", "red"), "RdBu": ("red", "blue"), "coolwarm": ("blue", "red"),
                     "PuOr": ("brown", "purple"), "BrBG": ("brown", "teal"), "PiYG": ("magenta", "green"),
                     "seismic": ("blue", "red"), "bwr": ("blue", "red")}
+
+
+# only lays the mask out (its cells are repainted in neutral greys by ``MaskGrid``)
+MASK_PROBE = ColorScale("gray", 0.0, 1.0)
 
 
 @dataclass(frozen=True)
@@ -125,10 +134,18 @@ STEPPED_BACK = ("self-attention's map stays on screen, dimmed (the deck's focus 
                 "and its verdict: the check counts a dimmed map as empty space")
 
 
+FUTURE = FG  # the future's outline and tag: white, dashed (yellow is the weights' 1 and the "look here" marker)
+
+
 def future_outline(hm, stroke_width: float = 5):
-    """The outline of ``hm``'s future (cells ``n > m``, strictly above the diagonal), in the highlight
-    colour: the one meaning of that outline in this clip, wherever it is drawn."""
-    return role(staircase_outline(hm, color=HIGHLIGHT, stroke_width=stroke_width, upper=True), "highlight")
+    """The outline of ``hm``'s future (cells ``n > m``, strictly above the diagonal), white and dashed over a dark
+    line (so it reads on the pale scores too): the one meaning of that outline in this clip, wherever it is drawn,
+    and a colour no data cell and no marker has.  ``[0]`` the dark line, ``[1]`` the white dashes."""
+    solid = staircase_outline(hm, color=FUTURE, stroke_width=stroke_width, upper=True)
+    halo = solid.copy().set_stroke(BG, width=stroke_width + 3, opacity=0.85)
+    dashed = DashedVMobject(solid, num_dashes=max(12, 6 * hm.values.shape[0]), dashed_ratio=0.6)
+    dashed.set_stroke(FUTURE, width=stroke_width)
+    return VGroup(halo, dashed)
 
 
 class CausalMask(ClipScene):
@@ -196,6 +213,8 @@ class CausalMask(ClipScene):
                              "failed") for i, j in self.data.leaked])
 
     def scales(self) -> dict:
+        """The deck's scales; the mask's 0s and 1s in neutral greys (light: may attend, dark: may not), not in
+        the weights' colours, which later mean weight 0 and weight 1."""
         return mask_scales(self.data, self.cfg)
 
     def caption_values(self) -> dict:
@@ -212,6 +231,7 @@ class CausalMask(ClipScene):
 
         bound("T", T, "S_map")
         bound("score_grid", f"{T} by {T} grid of scores", "S_map")
+        bound("score_bar", "its colour bar", "s_bar")
         bound("score_range", f"from {fmt_value(float(d.scaled.min()), 1)} to {fmt_value(float(d.scaled.max()), 1)}",
               "S_map")
         bound("code_panel", "three lines of code", "code")
@@ -255,7 +275,8 @@ class CausalMask(ClipScene):
 
         # the big map: scores, then weights in the same cells; row indices left, column indices above,
         # the causal rows' sums right of it (the future's tag stands there before the sums arrive)
-        sum_w = max(label("1.00", size=SMALL).width, label("future", size=SMALL).width) + GAP.small
+        sum_w = max(label("1.00", size=SMALL).width, label("future", size=SMALL).width,
+                    ColorBar(self.score_scale, height=1.0).width) + GAP.small
         idx = label("0", size=SMALL)
         block = Region(right.left + idx.width + GAP.normal, right.right - sum_w - GAP.small, right.bottom,
                        right.top - idx.height - GAP.normal, "map")
@@ -273,25 +294,36 @@ class CausalMask(ClipScene):
         self.sum_head = math("Sigma", size=LABEL).move_to(
             [self.sum_labels.get_center()[0], self.col_idx.get_center()[1], 0])
         self.frame_parts = VGroup(self.row_idx, self.col_idx)  # what frames the map (part of its subject)
+        # the scores' diverging colour bar beside the map, under its first row (where the future's tag stands
+        # later); it leaves when the mask arrives (the printed scores still read; one subject a frame)
+        cell_h = self.S_map.cell(0, 0).height
+        tick_h = label("0", size=SMALL).height
+        self.s_bar = ColorBar(self.score_scale, height=(T - 1) * cell_h - 2 * tick_h)
+        self.s_bar.shift(np.array([self.S_map.get_right()[0] + GAP.small,
+                                   (self.S_map.cell(1, 0).get_top()[1] + self.S_map.get_bottom()[1]) / 2, 0.0])
+                         - np.array([self.s_bar.frame.get_left()[0], self.s_bar.frame.get_y(), 0.0]))
+        self.s_bar_gap = self.s_bar.get_left()[0] - self.S_map.get_right()[0]  # beside the map, never on it
 
         # the future: the cells n > m, outlined on the map (the scores the mask removes, later their zeros)
         self.future = future_outline(self.S_map)
-        self.future_tag = role(label("future", size=SMALL, color=HIGHLIGHT), "highlight")
+        self.future_tag = label("future", size=SMALL, color=FUTURE)
         self.future_tag.next_to(self.S_map.cell(0, T - 1), RIGHT, buff=GAP.small)
 
         # notes under the code, each as large as the notes region allows, top-aligned (so the left
         # column reads as one block)
         q, k = tint(f"q_{M}", QUERY), tint(f"k_{NN}", KEY)
         self.S_note = column(math(f"S_({MN}) = ({q} dot {k}) / sqrt(d)", size=HEADING),
-                             math(f'"row" {M}": query" {q}', size=LABEL, color=DIM),
-                             math(f'"column" {NN}": key" {k}', size=LABEL, color=DIM), align=ORIGIN)
+                             worded_line("row", math(M, size=LABEL, color=DIM), ": query",
+                                         role(math(q, size=LABEL), "query"), size=LABEL, color=DIM),
+                             worded_line("column", math(NN, size=LABEL, color=DIM), ": key",
+                                         role(math(k, size=LABEL), "key"), size=LABEL, color=DIM), align=ORIGIN)
         grow(notes, self.S_note)
         names(self.S_note[0], "scaled")  # the formula names the map it defines
         self.mask_name = names(mono("mask", size=LABEL), "mask")
         self.mask_note = label("1 = may attend", size=SMALL, color=DIM)
         note_strip, mask_region = notes.take_bottom(self.mask_note.height, gap=GAP.small)
         _, mask_region = mask_region.take_left(self.mask_name.width, gap=GAP.normal)
-        self.mask_map = shows(mask_map(d.mask, self.weight_scale, mask_region), "mask")
+        self.mask_map = shows(mask_map(d.mask, None, mask_region), "mask")
         self.mask_name.next_to(self.mask_map, LEFT, buff=GAP.normal)
         self.mask_note.next_to(self.mask_map, DOWN, buff=GAP.small)
         self.mask_group = VGroup(self.mask_name, self.mask_map, self.mask_note)
@@ -308,10 +340,10 @@ class CausalMask(ClipScene):
         T = d.scaled.shape[0]
         C = self.layout.content
         p_sum, p_zero = mask_proofs(d)
-        self.proof_sum = proof_line(p_sum.formula, p_sum.value, size=HEADING, passed=p_sum.passed)
-        self.proof_zero = proof_line(p_zero.formula, p_zero.value, size=HEADING, passed=p_zero.passed)
+        self.proof_sum = proof_line(p_sum.formula, p_sum.value, size=LABEL, passed=p_sum.passed)
+        self.proof_zero = proof_line(p_zero.formula, p_zero.value, size=LABEL, passed=p_zero.passed)
         self.proofs = row(self.proof_sum, self.proof_zero, gap="section")
-        self.proof_strip, self.proof_top = C.take_bottom(self.proofs.height, gap=GAP.wide)
+        self.proof_strip, self.proof_top = C.take_bottom(self.proofs.height, gap=GAP.normal)
         settle(self.proof_strip, self.proofs)
         self.sum_value, self.zero_value = self.proof_sum.value, self.proof_zero.value
 
@@ -323,20 +355,34 @@ class CausalMask(ClipScene):
         # the weights' colour bar beside the causal map: the deck's one weights scale, as clip 02 shows A
         ticks = tuple(self.weight_scale.ticks(2))
         side = max(sum_w, ColorBar(self.weight_scale, height=1.0, ticks=ticks).width + GAP.small)
-        title_h = self.self_title.height + GAP.small
-        cell = min((C.height - title_h) / T, (C.width - arrow_w - 2 * side) / (2 * T), self.PAIR_CELL)
+        # both maps keep their positions framed (query m down the rows, key n along the columns, as the big map
+        # had them), each title over its column indices
+        idx = label(str(T - 1), size=SMALL)
+        idx_w, idx_h = idx.width + 0.12, idx.height + 0.1
+        title_h = self.self_title.height + GAP.tight + idx_h
+        cell = min((C.height - title_h) / T, (C.width - arrow_w - 2 * side - idx_w) / (2 * T), self.PAIR_CELL)
         self.self_map = shows(value_map(d.weights_self, self.weight_scale, cell, cell, cls=ExactHeatmap),
                               "weights_self")
         self.A_small = shows(value_map(d.weights, self.weight_scale, cell, cell, cls=ExactHeatmap), "weights")
-        self.pair = row(titled(self.self_map, self.self_title), titled(self.A_small, self.causal_title), gap=arrow_w,
-                        align="bottom")
+        self.pair_rows, self.pair_cols = self.A_small.index_labels("rows"), self.A_small.index_labels("cols")
+        self_g = titled(self.self_map, self.self_title, gap="tight")
+        causal_g = titled(VGroup(self.A_small, self.pair_rows, self.pair_cols), self.causal_title, gap="tight")
+        self.causal_title.set_x(self.A_small.get_x())
+        self.causal_title.set_x(self.A_small.get_x())
+        self.pair = row(self_g, causal_g, gap=arrow_w, align="bottom")
         C.place(self.pair)
-        self.mask_arrow = Arrow(self.self_map.get_right(), self.A_small.get_left(), buff=GAP.normal, color=DIM,
+        self.self_title.set_y(self.causal_title.get_y())  # the two titles on one line
+        self.mask_arrow = Arrow(self.self_map.get_right(), self.pair_rows.get_left(), buff=GAP.normal, color=DIM,
                                 stroke_width=4)
         self.arrow_note.next_to(self.mask_arrow, UP, buff=GAP.tight)
+        self.side_geometry = {"arrow_right": self.mask_arrow.get_right()[0], "rows_left": self.pair_rows.get_left()[0],
+                              "title_bottom": self.causal_title.get_bottom()[1], "cols_top": self.pair_cols.get_top()[1],
+                              "titles_y": (self.self_title.get_y(), self.causal_title.get_y())}
         self.pair.add(self.mask_arrow, self.arrow_note)
         self.w_bar = ColorBar(self.weight_scale, height=self.A_small.height, ticks=ticks)
         self.w_bar.next_to(self.A_small, RIGHT, buff=GAP.small).set_y(self.A_small.get_y())
+        over = max(0.0, self.w_bar.get_right()[0] - C.right)  # the bar's ticks stay in the frame
+        VGroup(self.pair, self.w_bar).shift(over * LEFT)
 
     def build_on_causal(self) -> None:
         d = self.data
@@ -344,14 +390,11 @@ class CausalMask(ClipScene):
         self.zero_outline = future_outline(self.A_small, stroke_width=3.5)
         self.sum_head_words = label("every row sums to 1", size=HEADING + 4, color=DIM)
         self.zero_head_words = label("no weight on the future", size=HEADING + 4, color=DIM)
-        # the positions, for the close: query m down the rows, key n along the columns
-        self.pair_rows = self.A_small.index_labels("rows")
-        self.pair_cols = self.A_small.index_labels("cols")
         self.pair_sums = VGroup(*[
             label(fmt_value(s, 2), size=SMALL).next_to(self.A_small.cell(i, T - 1), RIGHT, buff=GAP.small)
             for i, s in enumerate(d.row_sums)])
         self.pair_sum_head = math("Sigma", size=LABEL).next_to(self.pair_sums, UP, buff=GAP.small)
-        self.pair_sum_head.set_y(self.causal_title.get_y())
+        self.pair_sum_head.set_y(self.pair_cols.get_y())
         self.pair_height, self.pair_center = self.A_small.height, self.A_small.get_center().copy()
 
     # ------------------------------------------------------------------ beats
@@ -363,17 +406,17 @@ class CausalMask(ClipScene):
 
         hide(S)
         self.add(S)
-        self.beat("scores", FadeIn(self.S_note), FadeIn(self.col_idx), FadeIn(self.row_idx),
+        self.beat("scores", FadeIn(self.S_note), FadeIn(self.col_idx), FadeIn(self.row_idx), FadeIn(self.s_bar),
                   Reveal(S, [[*row_parts(S, i), *([S.frame] if i == 0 else [])] for i in range(T)],
                          shift=GAP.small * LEFT),
-                  run_time=1.6, subject=VGroup(S, self.frame_parts))
+                  run_time=1.6, subject=VGroup(S, self.frame_parts, self.s_bar))
         # the code arrives over the note: the lines that turn this map causal
         self.beat("code", FadeIn(self.code, shift=GAP.normal * RIGHT), run_time=1.0,
                   subject=VGroup(self.code, S, self.frame_parts))
 
         # line 1: the mask, drawn under the code; the future it removes outlined on the map
         self.beat("mask", self.code.focus(0), swap(self.S_note, self.mask_group), Create(self.future),
-                  FadeIn(self.future_tag), run_time=1.4,
+                  FadeIn(self.future_tag), FadeOut(self.s_bar), run_time=1.4,
                   subject=VGroup(self.mask_group, S, self.frame_parts, self.future, self.future_tag))
 
         # line 2: the future, one diagonal at a time, to -inf (the printed values are swapped, never morphed)
@@ -415,12 +458,15 @@ class CausalMask(ClipScene):
         self.side_by_side_layout()
         self.play(FadeOut(self.zeros), *([FadeOut(self.leak_frames)] if d.leaked else []), FadeOut(self.exp_note),
                   FadeOut(self.sum_labels),
-                  FadeOut(self.sum_head), FadeOut(self.row_idx), FadeOut(self.col_idx), FadeOut(self.code),
+                  FadeOut(self.sum_head), FadeOut(self.code),
                   run_time=0.6)
-        self.beat(fail_key("side_by_side", bool(d.leaked)), AnimationGroup(ReplacementTransform(S, self.A_small), FadeIn(self.causal_title)),
+        self.beat(fail_key("side_by_side", bool(d.leaked)), AnimationGroup(ReplacementTransform(S, self.A_small),
+                                                                           ReplacementTransform(self.row_idx, self.pair_rows),
+                                                                           ReplacementTransform(self.col_idx, self.pair_cols),
+                                                                           FadeIn(self.causal_title)),
                   reveal([self.self_title, self.self_map, self.arrow_note]),
                   GrowArrow(self.mask_arrow), FadeIn(self.w_bar), run_time=1.6,
-                  subject=VGroup(self.self_map, self.A_small))
+                  subject=VGroup(self.self_map, self.A_small, self.pair_rows, self.pair_cols))
 
         # the maps make room for the verdicts; the proofs, one at a time, on the causal map while
         # self-attention steps back
@@ -435,12 +481,14 @@ class CausalMask(ClipScene):
         self.beat(fail_key("proof_sum" if d.row_sum_defect != 0.0 else "proof_sum_exact", bool(d.bad_sums)), dim(*back),
                   FadeIn(self.pair_sums, shift=GAP.tight * LEFT), FadeIn(self.pair_sum_head),
                   FadeIn(self.proof_sum, shift=UP * GAP.small), run_time=0.9,
-                  subject=VGroup(self.A_small, self.causal_title, self.pair_sums, self.pair_sum_head, self.proof_sum),
+                  subject=VGroup(self.A_small, self.causal_title, self.pair_rows, self.pair_cols, self.pair_sums,
+                                 self.pair_sum_head, self.proof_sum),
                   why={"empty": STEPPED_BACK})
         self.leak_frames = self.leak_outlines(self.A_small, stroke_width=3.5)
         self.beat(fail_key("proof_zero", bool(d.leaked)), FadeIn(self.proof_zero, shift=UP * GAP.small),
                   Create(self.zero_outline), *([Create(self.leak_frames)] if d.leaked else []), run_time=1.0,
-                  subject=VGroup(self.A_small, self.causal_title, self.pair_sums, self.pair_sum_head, self.zero_outline,
+                  subject=VGroup(self.A_small, self.causal_title, self.pair_rows, self.pair_cols, self.pair_sums,
+                                 self.pair_sum_head, self.zero_outline,
                                  self.proof_zero), why={"empty": STEPPED_BACK})
 
     # ------------------------------------------------------------------ the takeaway
@@ -494,9 +542,34 @@ def grow(region: Region, mob, most: float = 1.5):
         return settle(region, mob, UP)
 
 
-def mask_map(mask, scale, region):
-    """The mask as 0s and 1s, as large as fits ``region``, on the weights scale (it is 1 where a query
-    may attend and 0 where it may not: a weight's two ends)."""
-    from scenes.kit.widgets import Heatmap
+class MaskGrid(VGroup):
+    """The boolean mask as printed 1s and 0s in neutral greys (light: may attend, dark: may not), never in the
+    weights' colours, which mean weight 1 and weight 0.  Laid out as a fitted heatmap would be; ``.values``,
+    ``.cells`` (row-major), ``.labels`` and ``.cell(i, j)`` as a heatmap's."""
 
-    return Heatmap.fitted(np.asarray(mask, dtype=float), scale, region, show_values=True, decimals=0)
+    ON, OFF = ManimColor("#C9CDD2"), ManimColor("#484D55")  # OFF: no background colour (the grid holds together)
+
+    def __init__(self, mask, region):
+        from scenes.kit.widgets import Heatmap
+
+        v = np.asarray(mask, dtype=float)
+        probe = Heatmap.fitted(v, MASK_PROBE, region, show_values=True, decimals=0)
+        super().__init__()
+        self.values = v
+        flat = [c for row in probe.cells for c in row]
+        self.cells = VGroup(*[c.copy().set_fill(self.ON if x else self.OFF, opacity=1).set_stroke(BG, width=1.5)
+                              for c, x in zip(flat, v.ravel())])
+        self.labels = VGroup()
+        for c, t, x in zip(self.cells, probe.labels, v.ravel()):
+            t = t.copy().set_color(BG if x else FG)
+            overlay(c, t)  # a value sits on its own cell
+            self.labels.add(t)
+        self.add(self.cells, self.labels)
+
+    def cell(self, i: int, j: int):
+        return self.cells[i * self.values.shape[1] + j]
+
+
+def mask_map(mask, scale, region):
+    """The mask as 0s and 1s, as large as fits ``region``, in neutral greys (``MaskGrid``)."""
+    return MaskGrid(mask, region)

@@ -182,7 +182,7 @@ class ThreePositionalSchemes(ClipScene):
             "T_sim": claim(d.T_sim, self.map.heat),
             "overview": claim("each scheme's query", self.overview),
             "diag_sin": claim(d.diags[0], self.diag_names[0]), "diag_learned": claim(d.diags[1], self.diag_names[1]),
-            "cells_sin": claim("The cells of its widest diagonal", self.outlines[0]),
+            "cells_sin": claim("The cells of the diagonal where it spreads most", self.outlines[0]),
             "cells_learned": claim("another diagonal", self.outlines[1]),
             "spread_sin": claim(spread[0].text, self.notes2[0].tallest, self.notes2[0].check),
             "spread_learned": claim(spread[1].text, self.notes2[1].tallest, self.notes2[1].check),
@@ -190,7 +190,7 @@ class ThreePositionalSchemes(ClipScene):
             "bars_learned": claim("its bars", self.notes2[1].bars),
             "bars_rope": claim("the bars", self.notes2[2].bars),
             "axis_learned": claim(numbers.tick(self.notes2[1].top), self.notes2[1].plot.y_tick_labels),
-            "verdict_sin": claim("a red cross", self.notes2[0].check),
+            "verdict_sin": claim("the verdict under them, with a red cross,", self.notes2[0].check),
             "verdict_learned": claim("a red cross", self.notes2[1].check),
             "verdict_rope": claim("a green tick", self.notes2[2].check),
             "dep_sin": claim(dep[0], self.notes2[0].dep), "dep_learned": claim(dep[1], self.notes2[1].dep),
@@ -199,7 +199,7 @@ class ThreePositionalSchemes(ClipScene):
         if hasattr(self, "chart"):
             tops = self.chart.tops
             values.update({
-                "chart": claim("Three bars on a log scale", *self.chart[1]),
+                "chart": claim("Three dots on a log scale", *self.chart[1]),
                 "spread_sin": claim(spread[0].text, tops[0]), "spread_learned": claim(spread[1].text, tops[1]),
                 "spread_rope": claim(spread[2].text, tops[2]),
                 "pass_line": claim("the dashed pass line", self.chart[3]),
@@ -260,7 +260,7 @@ class ThreePositionalSchemes(ClipScene):
             if line.width > body.width:
                 line.scale_to_fit_width(body.width)
             line.text = f"{name}: {t}"
-            self.descs.add(body.place(line, UP))
+            self.descs.add(body.place(line, UP + LEFT))  # every scheme's line starts at the left edge
         act = body.below(max(self.descs, key=lambda f: f.height), gap=GAP.small)
         bar_w = ColorBar(sc, height=1.0).width
         bars, pipe = act.take_right(bar_w, gap=GAP.normal)
@@ -291,6 +291,10 @@ class ThreePositionalSchemes(ClipScene):
             for (A, path, name), at in ((middles[k], eq.centers[1]), (results[k], eq.centers[2])):
                 hm = shows(Heatmap(A, sc, cell_size=cell).move_to(at), path)
                 parts.add(hm, names(math(name, size=LABEL).next_to(hm, DOWN, buff=GAP.tight), path))
+            if k == 1:  # the table as initialised, never trained: said on the grid (review R1)
+                # over the grid, in the strip kept for the position's name over the rows (never beside a narrow grid)
+                self.untrained_tag = label("untrained", size=SMALL, color=DIM).next_to(parts[0], UP, buff=GAP.tight)
+                parts.add(self.untrained_tag)
             if k < 2:
                 ops = VGroup(*[math(o, size=HEADING).move_to(c) for o, c in zip("+=", eq.op_centers)])
             else:
@@ -306,7 +310,11 @@ class ThreePositionalSchemes(ClipScene):
         """Each scheme's query at position m (its key at n is the same with n), by name."""
         rows = [column(label(n, size=LABEL, color=FG, weight="BOLD"), math(q, size=LABEL), gap="tight")
                 for n, (q, _) in zip(SCHEME_NAMES, score_formulas())]
-        return column(label("the query at position m", size=SMALL, color=DIM), *rows, gap="normal")
+        what = column(label("one token x at every position", size=SMALL, color=DIM),
+                      label(f"m, n = 0 … {self.data.T_sim - 1}; map: {SCHEME_NAMES[0]}", size=SMALL, color=DIM),
+                      gap="hair")
+        self.overview_what = what
+        return column(what, label("the query at position m", size=SMALL, color=DIM), *rows, gap="normal")
 
     def notes(self, k: int, region: Region) -> VGroup:
         """Scheme ``k`` beside its map: its query and key; the outlined cells' distances from the first
@@ -315,8 +323,13 @@ class ThreePositionalSchemes(ClipScene):
         d = self.data
         rel = self.relative()[k]
         q, kk = score_formulas()[k]
-        head = column(label(SCHEME_NAMES[k], size=LABEL, color=FG, weight="BOLD"), math(q, size=LABEL),
-                      math(kk, size=LABEL), gap="small")
+        name = label(SCHEME_NAMES[k], size=LABEL, color=FG, weight="BOLD")
+        if k == 1:  # the table as initialised, never trained: said on screen wherever it is shown
+            tag = label("(untrained)", size=LABEL, color=DIM)
+            side = VGroup(name.copy(), tag.copy()).arrange(RIGHT, buff=GAP.small, aligned_edge=DOWN)
+            name = (VGroup(name, tag).arrange(RIGHT, buff=GAP.small, aligned_edge=DOWN) if side.width <= region.width
+                    else column(name, tag, gap="hair"))
+        head = column(name, math(q, size=LABEL), math(kk, size=LABEL), gap="small")
         check = self.spread_verdict(spread_figures(d)[k], rel, size=SMALL)
         dep = self.depends(rel)
         foot = column(check, dep, gap="small")
@@ -413,8 +426,8 @@ class ThreePositionalSchemes(ClipScene):
         inks = [FG if r else DIM for r in rel]
         marks = VGroup()
         for k, (v, ink) in enumerate(zip(spreads, inks)):
-            marks.add(plot.bars([k], [v], bar_width=plot.width_units / (len(SCHEME_NAMES) + 0.2) * self.BAR_SHARE,
-                                colors=ink)[0] if v > 0
+            # a dot at the measured value (a bar's length on a log axis would be set by the axis's floor)
+            marks.add(plot.dot(k, v, color=ink, radius=self.DOT_R) if v > 0
                       else plot.exact_zero(k, color=ink, text=None))
         tops = VGroup(*[verdict_line("", f, r, size=LABEL).next_to(b, UP, buff=GAP.tight)
                         for f, r, b in zip(spread_figures(d), rel, marks)])
@@ -514,4 +527,5 @@ class ThreePositionalSchemes(ClipScene):
     TAKE_MAX = 1.3  # the closing notes may grow this much into the room the map leaves
     NOTES_W = 5.0  # the notes beside a score map: its formulas, its bars, its verdict
     BAR_SHARE = 0.55  # a bar's share of its slot
+    DOT_R = 0.14  # a measured spread's dot on the log axis
     TICKS = 6  # at most this many steps between the log axis's labels
