@@ -403,10 +403,15 @@ def test_running_max_says_how_the_staircase_climbs(final):
     counts its rises from the run's data, bound to the staircase; the old sentence has no count and says "stays"."""
     scene, _ = final
     rm = np.asarray(scene.data.run.running_max, dtype=float)
-    k = int(np.count_nonzero(np.diff(rm) > 0))
+    # review R-after: a rise of 2 % (trial 87) is under a pixel on the log axis: the sentence counts the rises a
+    # viewer sees, at least 0.05 of a decade each (3 of the shipped run's 4: at trials 2, 4 and 8)
+    rises = np.diff(rm) > 0
+    seen = np.log10(rm[1:] / rm[:-1]) >= 0.05
+    k = int(np.count_nonzero(rises & seen))
+    assert k < int(np.count_nonzero(rises)) or scene.cfg.n_trials != 100  # the shipped run has an invisible rise
     (cap,) = [c for c in scene.captions if c.key == "running_max"]
     assert "stays" not in cap.text
-    assert f"climbs in {k} step{'' if k == 1 else 's'} of rounding" in cap.text, cap.text
+    assert f"climbs in {k} visible step{'' if k == 1 else 's'} of rounding" in cap.text, cap.text
     rec = {r.key: r for r in scene.audit.records}["running_max"]
     assert [c for c in rec.claims if c.name == "steps" and c.bound and c.visible]
 
