@@ -296,9 +296,11 @@ class PermutationMatrix(ClipScene):
         out = VGroup(g, titles)
         # a colormap whose 0 is near the background's colour (inferno, magma: black) splits each grid into its 1s
         dark = float(np.dot(np.asarray(pic.scale.rgb(0.0), dtype=float).ravel()[:3], [0.2126, 0.7152, 0.0722])) < 0.03
-        self.ortho_why = ({"dashboard": "Pᵀ, P and their product are one equation, Pᵀ P = I; this colormap paints a 0 "
-                                        "near the background's colour, so each grid reads as its separate 1s"}
-                          if dark else None)
+        # the three grids are one equation, Pᵀ P = I: with few tokens their cells are large and the gaps between
+        # them wide, so they read as separate groups (the sweep: T = 3, cividis), and a dark 0 splits a grid further
+        self.ortho_why = {"dashboard": "Pᵀ, P and their product are one equation, Pᵀ P = I, under its verdict"
+                                       + ("; this colormap paints a 0 near the background's colour, so each grid "
+                                          "reads as its separate 1s" if dark else "")}
         out.PT, out.P, out.I, out.eq = PT, P, I_, eq
         out.I_place = I_.copy()  # where the product stands at check_orthogonal (the close moves the grid on)
         out.PT_name, out.P_name, out.I_name = titles
