@@ -209,6 +209,19 @@ FOUND_THREE_GRIDS = {
     "colors.weights": "cividis", "colors.signed": "PuOr", "colors.angles": "hsv",
 }
 
+# found by the sweep at this session's final code: clip 13 with few pairs wrapped in training (9: a base of
+# 8.4 × 10⁸, L = 82): "9 wrapped in training", centred on the framed bars, ran into the fast pair's own marker;
+# the words now sit on the bars right of it
+FOUND_NINE_WRAPPED = {
+    "lecture.number": 82, "lecture.title": "èBÜœjA-œoç", "lecture.notebook": "d57363", "lecture.seed": 66,
+    "sizes.T": 6, "sizes.d": 2, "sizes.T_heatmap": 13, "sizes.n_trials": 132, "permutation.perm": [1, 2, 5, 0, 4, 3],
+    "sentences.a": "œogßgtæfßêhzñvåt øyljnpüxkwzö æ c äfyébcvaöqr oézctk çg èçfuyœutaçßimhéw",
+    "sentences.b": "èçfuyœutaçßimhéw oézctk çg c æ œogßgtæfßêhzñvåt øyljnpüxkwzö äfyébcvaöqr",
+    "positions.n_max": 373, "positions.train_length": 82, "positions.rope_base": 838902780.5225273,
+    "positions.dilution_widths": [244, 288, 164], "positions.dilution_t_max": 529,
+    "colors.weights": "viridis", "colors.signed": "coolwarm", "colors.angles": "twilight_shifted",
+}
+
 # found by the sweep in CI: the title card's "notebook 8e8" was judged as e-notation, though it is the
 # lecturer's own name for the notebook (the audit now quotes the lecturer's words, it does not judge them)
 FOUND_8E8_NOTEBOOK = {
@@ -509,6 +522,7 @@ FOUND_SHORT_STRIP = {
 @example(clip=CLIPS[4], overrides=FOUND_BIT_GAPS)
 @example(clip=CLIPS[2], overrides=FOUND_ZERO_CHECK)
 @example(clip=CLIPS[1], overrides=FOUND_THREE_GRIDS)
+@example(clip=CLIPS[13], overrides=FOUND_NINE_WRAPPED)
 @seed(_sweep_seed())
 @settings(max_examples=SWEEP, derandomize=False, deadline=None, print_blob=True,
           phases=(Phase.explicit, Phase.reuse, Phase.generate),

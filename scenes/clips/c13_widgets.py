@@ -431,7 +431,8 @@ class PairsAtPosition(VGroup):
             return VGroup()
         bars = self.strip[int(idx[0]):int(idx[-1]) + 1]
         frame = role(SurroundingRectangle(bars, color=HIGHLIGHT, buff=GAP.hair, stroke_width=STROKE), "highlight")
-        tag = self.wrapped_tag(int(idx.size), bars)
+        # the words on the bars right of the first: the fast pair (i = 0, always among them) carries its own marker
+        tag = self.wrapped_tag(int(idx.size), bars[1:] if len(bars) > 2 else bars)
         g = VGroup(frame, tag)
         g.frame, g.tag = frame, tag
         return g
