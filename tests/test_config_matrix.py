@@ -222,6 +222,18 @@ FOUND_NINE_WRAPPED = {
     "colors.weights": "viridis", "colors.signed": "coolwarm", "colors.angles": "twilight_shifted",
 }
 
+# found by the sweep at this session's final code: clip 10's slow beat under a two-line formula (b ≈ 3.9 × 10⁸,
+# T_heatmap = 10): the reading beside the formula stands apart from the hands and their table (four groups);
+# the beat says why
+FOUND_SLOW_READING = {
+    "lecture.number": 29, "lecture.title": "ØgæAÖCj gœœ:ØœÅçAfçAgd Ågl-", "lecture.notebook": "66",
+    "lecture.seed": 22987, "sizes.T": 6, "sizes.d": 2, "sizes.T_heatmap": 10, "sizes.n_trials": 168,
+    "permutation.perm": [3, 4, 2, 5, 1, 0], "sentences.a": "takeaway ehtö sqvaœçñw",
+    "sentences.b": "ehtö sqvaœçñw takeaway", "positions.n_max": 1523, "positions.train_length": 1495,
+    "positions.rope_base": 390261074.7516404, "positions.dilution_widths": [932, 164, 96],
+    "positions.dilution_t_max": 312, "colors.weights": "cividis", "colors.signed": "bwr", "colors.angles": "hsv",
+}
+
 # found by the sweep in CI: the title card's "notebook 8e8" was judged as e-notation, though it is the
 # lecturer's own name for the notebook (the audit now quotes the lecturer's words, it does not judge them)
 FOUND_8E8_NOTEBOOK = {
@@ -523,6 +535,7 @@ FOUND_SHORT_STRIP = {
 @example(clip=CLIPS[2], overrides=FOUND_ZERO_CHECK)
 @example(clip=CLIPS[1], overrides=FOUND_THREE_GRIDS)
 @example(clip=CLIPS[13], overrides=FOUND_NINE_WRAPPED)
+@example(clip=CLIPS[10], overrides=FOUND_SLOW_READING)
 @seed(_sweep_seed())
 @settings(max_examples=SWEEP, derandomize=False, deadline=None, print_blob=True,
           phases=(Phase.explicit, Phase.reuse, Phase.generate),

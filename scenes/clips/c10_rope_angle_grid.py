@@ -405,6 +405,11 @@ class RoPEAngleGrid(ClipScene):
         # a formula on two lines leaves the strip beside its first line empty, and the table fewer rows of pixels
         self.two_lines = {"empty": "a long base puts the formula on two lines: the strip beside them is the only "
                                    "empty part; the table below still spans the content area"} if two_lines else {}
+        # the slow beat, under a two-line formula: the reading sits beside it, apart from the hands and their table
+        # (the sweep: b ≈ 3.9 × 10⁸ with few rows: four groups), all of it one picture of one column
+        self.slow_why = dict(self.two_lines, dashboard="the slow pair's reading, its hand and its column: one picture "
+                                                      "of one column, the reading beside the two-line formula") \
+            if two_lines else None
         for m in slot:  # beside a two-line formula, on its second line: by the hands the readings are about
             slot_region.place(m, RIGHT + DOWN if two_lines else RIGHT)
         self.m_now = self.m_labels[0]
@@ -452,7 +457,7 @@ class RoPEAngleGrid(ClipScene):
         self.beat(fail_key("slow", self.differs(d.slow)), FadeOut(self.boxes[d.fast]), Create(self.boxes[d.slow]),
                   *self.focus_on(d.slow, previous=d.fast), Dim([tb.column_of(d.fast)], self.TABLE_DIMMED),
                   Dim([tb.column_of(d.slow)], 1.0), swap(self.wrap_line, self.slow_line),
-                  run_time=1.2,
+                  run_time=1.2, why=self.slow_why,
                   subject=VGroup(self.boxes[d.slow], tb.pair(d.slow), tb.column_of(d.slow), self.slow_line))
         # 5. the slow pairs, on a log scale of their own: the change of scale is this beat's point
         fast_part = VGroup(*[tb.pair(i) for i in range(d.n_fast)], *[tb.column_of(i) for i in range(d.n_fast)])
