@@ -234,6 +234,18 @@ FOUND_SLOW_READING = {
     "positions.dilution_t_max": 312, "colors.weights": "cividis", "colors.signed": "bwr", "colors.angles": "hsv",
 }
 
+# found by the sweep at this session's final code: clip 12 with two widths, neither of which blurs: the close's two
+# full lanes leave 53 % of the content empty; the beat says why, as it did for one width
+FOUND_TWO_CLEAR_LANES = {
+    "lecture.number": 3, "lecture.title": "noÅßeœiç-:-:ñœB-ØnkÄ", "lecture.notebook": "06 d 3B", "lecture.seed": 10476,
+    "sizes.T": 5, "sizes.d": 4, "sizes.T_heatmap": 12, "sizes.n_trials": 370, "permutation.perm": [2, 1, 4, 0, 3],
+    "sentences.a": "o ulmsoeno xu äswdoinumighéyrx ülüs qzjrnèmj wvi kvc",
+    "sentences.b": "kvc ulmsoeno äswdoinumighéyrx xu o ülüs qzjrnèmj wvi",
+    "positions.n_max": 1173, "positions.train_length": 391, "positions.rope_base": 784521294.8086147,
+    "positions.dilution_widths": [776, 942], "positions.dilution_t_max": 215,
+    "colors.weights": "plasma", "colors.signed": "RdBu_r", "colors.angles": "hsv",
+}
+
 # found by the sweep in CI: the title card's "notebook 8e8" was judged as e-notation, though it is the
 # lecturer's own name for the notebook (the audit now quotes the lecturer's words, it does not judge them)
 FOUND_8E8_NOTEBOOK = {
@@ -536,6 +548,7 @@ FOUND_SHORT_STRIP = {
 @example(clip=CLIPS[1], overrides=FOUND_THREE_GRIDS)
 @example(clip=CLIPS[13], overrides=FOUND_NINE_WRAPPED)
 @example(clip=CLIPS[10], overrides=FOUND_SLOW_READING)
+@example(clip=CLIPS[12], overrides=FOUND_TWO_CLEAR_LANES)
 @seed(_sweep_seed())
 @settings(max_examples=SWEEP, derandomize=False, deadline=None, print_blob=True,
           phases=(Phase.explicit, Phase.reuse, Phase.generate),

@@ -394,8 +394,10 @@ class PositionalDilution(ClipScene):
         """The excuse of the lanes' beats when one width never blurs: its one lane, coloured all the way,
         is the whole finding (the left and right columns keep their label and "none found")."""
         d = self.data
-        if len(d.widths) > 1 or d.found():
+        if len(d.widths) > 2 or d.found():
             return {}
+        if len(d.widths) == 2:  # the sweep: two widths, neither blurs (b ≈ 7.8 × 10⁸): two full lanes, 53 % empty
+            return {"empty": "two widths that never blur: their two lanes, coloured all the way, are the finding"}
         return {"empty": "one width that never blurs: its single lane, coloured all the way, is the finding"}
 
     def body(self) -> None:
