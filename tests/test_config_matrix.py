@@ -246,6 +246,17 @@ FOUND_TWO_CLEAR_LANES = {
     "colors.weights": "plasma", "colors.signed": "RdBu_r", "colors.angles": "hsv",
 }
 
+# found by the sweep at this session's final code: clip 13 with 8 pairs wrapped: "8 wrapped in training" on the bars
+# fell under the legible floor (7.6 px); where the words do not fit legibly, the bars carry the count alone
+FOUND_EIGHT_WRAPPED = {
+    "lecture.number": 94, "lecture.title": "if", "lecture.notebook": "6c1a38fc4f", "lecture.seed": 466,
+    "sizes.T": 5, "sizes.d": 6, "sizes.T_heatmap": 9, "sizes.n_trials": 231, "permutation.perm": [2, 3, 1, 0, 4],
+    "sentences.a": "œêv ezeøzdåpy n yölmçœms", "sentences.b": "yölmçœms ezeøzdåpy œêv n",
+    "positions.n_max": 353, "positions.train_length": 67, "positions.rope_base": 632897740.9728227,
+    "positions.dilution_widths": [456], "positions.dilution_t_max": 10315,
+    "colors.weights": "inferno", "colors.signed": "BrBG", "colors.angles": "hsv",
+}
+
 # found by the sweep in CI: the title card's "notebook 8e8" was judged as e-notation, though it is the
 # lecturer's own name for the notebook (the audit now quotes the lecturer's words, it does not judge them)
 FOUND_8E8_NOTEBOOK = {
@@ -549,6 +560,7 @@ FOUND_SHORT_STRIP = {
 @example(clip=CLIPS[13], overrides=FOUND_NINE_WRAPPED)
 @example(clip=CLIPS[10], overrides=FOUND_SLOW_READING)
 @example(clip=CLIPS[12], overrides=FOUND_TWO_CLEAR_LANES)
+@example(clip=CLIPS[13], overrides=FOUND_EIGHT_WRAPPED)
 @seed(_sweep_seed())
 @settings(max_examples=SWEEP, derandomize=False, deadline=None, print_blob=True,
           phases=(Phase.explicit, Phase.reuse, Phase.generate),

@@ -447,7 +447,11 @@ class PairsAtPosition(VGroup):
         room_w, room_h = bars.width - 2 * GAP.tight, bars.height - 2 * GAP.tight
         tag = one if one.width <= room_w else two
         if tag.width > room_w or tag.height > room_h:
-            tag.scale(max(0.6, min(room_w / tag.width, room_h / tag.height)))
+            k = min(room_w / tag.width, room_h / tag.height)
+            if k < 0.95:  # smaller would fall under the legible floor (the sweep: 8 pairs): the count alone
+                tag = label(str(n), size=SMALL, color=BG, weight="BOLD")
+                k = min(1.0, room_w / tag.width, room_h / tag.height)
+            tag.scale(k)
         tag.move_to(bars.get_center())
         overlay(tag, bars)  # the words belong on the bars they count
         return tag
