@@ -105,6 +105,9 @@ class ChangeTable(VGroup):
         self.corner = math("norm(Delta y_n)", size=LABEL)
         self.corner.next_to([left, 0, 0], LEFT, buff=GAP.small).set_y(self.heads[0].get_y())
         self.corner.shift((base - self.corner.get_bottom()[1]) * UP)
+        # a title wider than the table (few tokens) reaches over the corner's name: it rises clear of it
+        if self.title.get_left()[0] < self.corner.get_right()[0] and self.title.get_bottom()[1] < self.corner.get_top()[1] + GAP.hair:
+            self.title.shift((self.corner.get_top()[1] + GAP.hair - self.title.get_bottom()[1]) * UP)
         vals.flags.writeable = False
         self.values = vals
         self.add(self.heads, self.title, self.rows, self.corner, *self.cells, *self.numbers)
