@@ -565,7 +565,7 @@ def test_the_zooms_title_stands_inside_the_leaders_fan(run, which):
     b = getattr(scene, f"board_{which}")
     t = b.zoom_title
     for ln in b.leaders:
-        (x0, y0, _), (x1, y1, _) = ln.get_start(), ln.get_end()
+        (_, y0, _), (_, y1, _) = ln.get_start(), ln.get_end()
         assert min(y0, y1) >= t.get_top()[1] - 1e-6, (min(y0, y1), t.get_top()[1])
     assert b.leaders[0].get_end()[0] <= t.get_left()[0] and b.leaders[1].get_end()[0] >= t.get_right()[0]
 

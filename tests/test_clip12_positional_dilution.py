@@ -21,7 +21,7 @@ from scenes.clips.c12_positional_dilution import PositionalDilution, PositionalD
 from scenes.clips.c12_widgets import share_text as lane_share, twin_bins
 from scenes.figures import stills_for
 from scenes.figures.extrapolation import hex_of, width_colors
-from scenes.kit import BG, FAILED, HIGHLIGHT, VERIFIED
+from scenes.kit import BG, HIGHLIGHT, VERIFIED
 from scenes.audit.contrast import ratio
 from scenes.kit.numbers import count, measure
 from scenes.figures.extrapolation import share_percent as share_text
@@ -487,7 +487,6 @@ def test_the_lanes_carry_their_own_words_and_draw_no_twin_one_way(final):
     coloured stretch and on full grey columns), and the percentages stand under "% with a twin"."""
     scene, frame = final
     TL = scene.twin_lanes
-    d = scene.data
     for k, lane in enumerate(TL.lanes):
         if not len(lane.rest):
             continue

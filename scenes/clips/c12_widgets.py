@@ -143,7 +143,7 @@ class DilutionPanels(VGroup):
         # (every curve starts at 1 and falls towards 0, so the two read the scale); the "0" on its zero line
         if n > 1:
             for p in self.panels:
-                labs, ticks = p.y_tick_labels, p.y_ticks if hasattr(p, "y_ticks") else None
+                labs = p.y_tick_labels
                 if len(labs) == 3:
                     p.y_tick_labels.remove(labs[0])
                     zero = p.y_tick_labels[0]

@@ -76,7 +76,6 @@ from scenes.kit import (
     stage,
 )
 from scenes.kit.binding import claim, role
-from scenes.kit.numbers import Figure
 from scenes.kit.proofs import worded_line, worded_verdict
 from scenes.kit.compose import others
 from scenes.kit.motion import Dim
