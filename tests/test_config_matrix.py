@@ -269,6 +269,17 @@ FOUND_WIDE_TABLE_TITLE = {
     "colors.weights": "magma", "colors.signed": "PiYG", "colors.angles": "twilight",
 }
 
+# found by the sweep at this session's final code: clip 04 at T = 3, whose BLAS entry differs in 3 bits: the
+# description's count of differing bits was checked as text on screen; it is now bound to the outlined bits
+FOUND_THREE_BITS = {
+    "lecture.number": 34, "lecture.title": " æhigçA·m·", "lecture.notebook": "47·546A", "lecture.seed": 1204491,
+    "sizes.T": 3, "sizes.d": 6, "sizes.T_heatmap": 12, "sizes.n_trials": 107, "permutation.perm": [1, 0, 2],
+    "sentences.a": "ud œ wäceoßkodlvçßößè", "sentences.b": "œ wäceoßkodlvçßößè ud",
+    "positions.n_max": 32738, "positions.train_length": 1223, "positions.rope_base": 169723172.28398263,
+    "positions.dilution_widths": [200], "positions.dilution_t_max": 320,
+    "colors.weights": "viridis", "colors.signed": "PiYG", "colors.angles": "twilight_shifted",
+}
+
 # found by the sweep in CI: the title card's "notebook 8e8" was judged as e-notation, though it is the
 # lecturer's own name for the notebook (the audit now quotes the lecturer's words, it does not judge them)
 FOUND_8E8_NOTEBOOK = {
@@ -574,6 +585,7 @@ FOUND_SHORT_STRIP = {
 @example(clip=CLIPS[12], overrides=FOUND_TWO_CLEAR_LANES)
 @example(clip=CLIPS[13], overrides=FOUND_EIGHT_WRAPPED)
 @example(clip=CLIPS[5], overrides=FOUND_WIDE_TABLE_TITLE)
+@example(clip=CLIPS[4], overrides=FOUND_THREE_BITS)
 @seed(_sweep_seed())
 @settings(max_examples=SWEEP, derandomize=False, deadline=None, print_blob=True,
           phases=(Phase.explicit, Phase.reuse, Phase.generate),

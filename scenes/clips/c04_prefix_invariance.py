@@ -296,6 +296,7 @@ class PrefixInvariance(ClipScene):
         bound("bits_blas", "64 bits", "board_blas")
         bound("ulps", d.blas_ulps, "board_blas")
         bound("bits_same", 64 - differ, "board_blas")
+        bound("bits_differ", differ, "board_blas")  # the outlined bits (the sweep: '3' was checked as text)
         if hasattr(self, "trees"):  # its parts arrive one after another
             out["trees"] = claim("two sums", self.trees.roots, self.trees.leaves)
         bound("step", "last row", "cached_rows")
