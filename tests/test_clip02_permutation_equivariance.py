@@ -411,7 +411,7 @@ def test_running_max_says_how_the_staircase_climbs(final):
     assert k < int(np.count_nonzero(rises)) or scene.cfg.n_trials != 100  # the shipped run has an invisible rise
     (cap,) = [c for c in scene.captions if c.key == "running_max"]
     assert "stays" not in cap.text
-    assert f"climbs in {k} visible step{'' if k == 1 else 's'} of rounding" in cap.text, cap.text
+    assert f"climbs in {k} visible step{'' if k == 1 else 's'} to" in cap.text, cap.text
     rec = {r.key: r for r in scene.audit.records}["running_max"]
     assert [c for c in rec.claims if c.name == "steps" and c.bound and c.visible]
 
