@@ -85,7 +85,6 @@ from scenes.kit import (
 from scenes.kit.binding import claim, claim_built, names, role, shows
 from scenes.kit.compose import GAP, column, reveal, row, titled
 from scenes.kit.layout import LayoutError, Region, legible_scale, overlay
-from scenes.kit.motion import dim
 from scenes.kit.numbers import tick
 from scenes.kit.student import fail_key
 from scenes.kit.theme import FAILED
