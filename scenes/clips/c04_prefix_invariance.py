@@ -617,6 +617,12 @@ class PrefixInvariance(ClipScene):
             tb = self.table
             fixed_col = tb.columns["fixed order"]
             self.plot_parts = VGroup(tb.title, tb.ts, fixed_col)
+            # alone, the fixed order's column and its verdict stand centred, the verdict beside the column (the
+            # BLAS kernel's column takes that place in its beat)
+            blas_col = tb.columns["BLAS matmul"]
+            self.table_step = VGroup(blas_col[0], blas_col[2]).width + GAP.wide
+            VGroup(tb.ts, *fixed_col[:3]).shift(self.table_step / 2 * RIGHT)
+            self.proof_fixed.shift(self.table_step / 2 * LEFT)
             self.beat("every_prefix", Succession(
                 FadeOut(self.stage_one, shift=GAP.normal * LEFT),
                 AnimationGroup(FadeIn(tb.title), FadeIn(tb.ts), FadeIn(fixed_col[0]), Create(fixed_col[1])),
@@ -645,6 +651,9 @@ class PrefixInvariance(ClipScene):
         blas_col = self.table.columns["BLAS matmul"]
         self.beat("blas" if d.max_blas != 0.0 else "blas_same",
                   Succession(FadeOut(VGroup(self.board_fixed, self.bits_verdict_fixed)), FadeIn(self.plot_parts),
+                             AnimationGroup(VGroup(self.table.ts, *fixed_col[:3]).animate.shift(
+                                 self.table_step / 2 * LEFT), self.proof_fixed.animate.shift(
+                                 self.table_step / 2 * RIGHT), run_time=0.5),
                              AnimationGroup(Dim([self.fixed_marks], self.FIXED_DIMMED),
                                             Dim([self.key_fixed], self.FIXED_WORDS),
                                             FadeIn(blas_col[0]), Create(blas_col[1])),
