@@ -523,10 +523,10 @@ class KVCache(ClipScene):
         # the table's top line from the content's left edge, clear of the table's corner; "bidirectional" in the staircase's empty corner, under its
         # last row's name (under the staircase, where that corner is too small)
         top_y = self.table_close.title.get_y()
-        self.Y_close_title = label("causal: cached outputs", size=LABEL, color=DIM)
+        self.Y_close_title = label("causal: cached outputs", size=LABEL)  # the picture's name, full strength
         self.Y_close_title.move_to([C.left + self.Y_close_title.width / 2, top_y, 0])
         self.Y_close_title.shift((baseline_y(self.table_close.title) - baseline_y(self.Y_close_title)) * UP)
-        self.table_close_name = label("bidirectional", size=LABEL, color=DIM)
+        self.table_close_name = label("bidirectional", size=LABEL)
         last = self.table_close.rows[-1]
         self.table_close_name.next_to([t_left, row_y(T - 2) - r / 2, 0], UR, buff=GAP.small)
         if T < 3 or self.table_close_name.get_right()[0] > last.get_left()[0] - GAP.normal:
