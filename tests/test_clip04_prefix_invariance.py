@@ -186,38 +186,68 @@ def test_the_new_row_is_the_one_the_mask_lets_read_the_last_token(run):
 
 
 # ------------------------------------------------------------------ every prefix, on the plot
-def test_the_defects_are_drawn_where_they_were_measured(run):
-    scene, _ = run
+def test_every_prefix_figure_is_written_in_its_kernels_column(run):
+    """Review round 2 (04 `every_prefix`): a log axis from 10⁻¹⁷ to 10⁻¹⁵ held nothing but floor diamonds, a plot
+    whose data it cannot draw.  Now each prefix length t has a row, each kernel a column, and each cell is the
+    figure measured there (``prefix_defects``): "0" for an exact zero, the deck's "≈ …" otherwise, in the
+    highlight.  No log axis is on screen at either beat.  Main fails: its marks are diamonds and bars on a plot."""
+    scene, res = run
     d = scene.data
     T = d.X.shape[0]
-    plot = scene.plot
-    for marks, values in ((scene.fixed_marks, d.defects_fixed), (scene.blas_marks, d.defects_blas)):
-        assert len(marks) == T
-        for x, v, mk in zip(marks.xs, values, marks):
-            if v == 0.0:  # an exact zero: a diamond on the axis floor
-                assert mk.exact and mk.value == 0.0
-                floor = plot.to_point(x, plot.y_range[0])
-                assert abs(mk[0].get_center()[0] - floor[0]) < 1e-6 and mk[0].get_bottom()[1] >= floor[1] - 1e-6
-            else:  # a bar up to the measured value on the log axis
-                assert not mk.exact and mk.value == v
-                top = plot.to_point(x, v)
-                assert abs(mk[0].get_top()[1] - top[1]) < 1e-6 and abs(mk[0].get_center()[0] - top[0]) < 1e-6
-    # the fixed marks in the foreground colour, the BLAS marks yellow (declared a highlight)
-    assert all(mk[0].get_stroke_color().to_hex() == FG.to_hex() for mk in scene.fixed_marks)
-    assert all(mk._role == "highlight" for mk in scene.blas_marks)
-    assert all("10^" in t.typst_code for t in plot.y_tick_labels)  # log ticks typeset, never e-notation
-    assert scene.plot.axes.width >= 0.5 * scene.layout.content.width  # the plot is the subject of its beats
+    li = lecture_inputs(T, d.X.shape[1], scene.cfg.seed)
+    tb = scene.table
+    for name, kernel, marks in (("fixed order", "fixed", scene.fixed_marks), ("BLAS matmul", "blas", scene.blas_marks)):
+        want = prefix_defects(attention_fn(li.Wq, li.Wk, li.Wv, causal=True, kernel=kernel), li.X)
+        assert marks is tb.marks[name] and len(marks) == T
+        for t, (v, mk, tc) in enumerate(zip(want, marks, tb.ts[1]), 1):
+            assert mk.value == v and mk.exact == (v == 0.0)
+            assert tc.typst_code.strip("$ ") == str(t) and abs(mk.get_y() - tc.get_y()) < 1e-6  # on its t's row
+            if v == 0.0:
+                assert mk.typst_code.strip("$ ") == "0"
+            else:
+                assert mk.figure.text == fmt_measure(v) and mk._role == "highlight"
+        assert tb.names[name].text.replace(" ", "") == name.replace(" ", "")
+    assert all(mk.exact for mk in scene.fixed_marks)  # the fixed order: a column of zeros
+    plot_ids = {id(m) for m in scene.plot.get_family()}
+    for key in ("every_prefix", "blas"):
+        rec = _rec(res, key)
+        assert not plot_ids & _visible_ids(rec), key  # no log axis
+        assert not [t for t in _texts(rec) if "10^(-17)" in t or "10^(-15)" in t]
+    assert tb.width >= 0.75 * scene.layout.content.width  # the subject of its beats
 
 
-def test_the_plots_verdicts_are_the_measured_figures_in_the_verdict_style(run):
+def test_each_verdict_states_its_bar(run):
+    """Review round 2: clip 02 gives ✓ at ≈ 4.7 × 10⁻¹⁶ ("under 10⁻¹⁰"), this clip ✗ at ≈ 2.2 × 10⁻¹⁶: the bar
+    flips and no frame said so.  Every verdict here now says its bar in words, "bit for bit" (passed only at an
+    exact 0) or "not bit for bit", and names its kernel where two stand together.  Main fails: its verdicts are
+    bare formulas."""
+    scene, res = run
+    d = scene.data
+    cases = [(scene.proof_fixed, d.max_fixed, "fixed order", "every_prefix"),
+             (scene.proof_blas, d.max_blas, "BLAS", "blas"),
+             (scene.inf_fixed, d.cache_fixed, "fixed order", "inference"),
+             (scene.inf_blas, d.cache_blas, "BLAS", "inference"),
+             (scene.proof_close, d.max_fixed, "fixed order", "close")]
+    for v, value, kernel, key in cases:
+        exact = value == 0.0
+        words = v.formula.split("$")[0]
+        assert v.passed == exact and kernel in words, (key, words)
+        assert ("not bit for bit" in words) == (not exact) and "bit for bit" in words, (key, words)
+        assert v.figure.text == fmt_measure(value)
+        ids = _visible_ids(_rec(res, key))
+        assert all(id(w) in ids for w in v.line.words), key
+    assert d.max_blas > 0.0 and d.cache_blas > 0.0  # the shipped config: BLAS is not bit for bit
+
+
+def test_the_tables_verdicts_are_the_measured_figures_in_the_verdict_style(run):
     scene, res = run
     d = scene.data
     assert scene.proof_fixed.figure.text == fmt_measure(d.max_fixed) == "exactly 0"
     assert scene.proof_fixed.passed and scene.proof_fixed.check._role == "verified"
     assert scene.proof_blas.figure.text == fmt_measure(d.max_blas)
     assert not scene.proof_blas.passed and scene.proof_blas.check._role == "failed"
-    # each verdict at full strength in its own beat: the fixed order's with the plot, the BLAS kernel's with its
-    # bars (the fixed order's marks and verdict recede then, focus by dimming, still readable)
+    # each verdict at full strength in its own beat: the fixed order's with its column, the BLAS kernel's with
+    # its column (the fixed order's column and verdict recede then, focus by dimming, still readable)
     for key, v, colour in (("every_prefix", scene.proof_fixed, VERIFIED), ("blas", scene.proof_blas, FAILED)):
         rec = _rec(res, key)
         c = _box_centre(rec, v.check)
@@ -230,18 +260,19 @@ def test_the_plots_verdicts_are_the_measured_figures_in_the_verdict_style(run):
     assert receded and all(abs(i.opacity - scene.FIXED_WORDS) < 1e-6 for i in receded)
     marks = [i for i in rec.items if i.mid in {id(m) for m in scene.fixed_marks.get_family()} and i.opacity > 0]
     assert marks and all(i.opacity <= scene.FIXED_DIMMED + 1e-6 for i in marks)
-    # each kernel's name and verdict stand right of the plot
-    for tag in (scene.key_fixed, scene.key_blas):
-        assert tag.get_left()[0] > scene.plot.axes.get_right()[0]
+    # the verdicts stand right of the table's columns
+    right = max(c.get_right()[0] for c in (*scene.fixed_marks, *scene.blas_marks))
+    for v in (scene.proof_fixed, scene.proof_blas):
+        assert v.get_left()[0] > right
     assert blas_marks_text(d.defects_blas) in _caption(scene, "blas").describe
 
 
-def test_blas_marks_text_says_where_the_bars_rise():
-    assert blas_marks_text([2e-16, 0.0, 0.0]) == ("a yellow bar rises at t = 1, yellow diamonds lie on the floor at "
-                                                  "the other lengths")
-    assert blas_marks_text([0.0, 1e-16, 3e-16]).startswith("yellow bars rise at t = 2 and 3,")
-    assert blas_marks_text([1e-16, 1e-16]) == "yellow bars rise at t = 1 and 2"
-    assert blas_marks_text([0.0, 0.0]) == "yellow diamonds on the floor at every t"
+def test_blas_marks_text_says_what_the_column_reads():
+    assert blas_marks_text([2e-16, 0.0, 0.0]) == f"{fmt_measure(2e-16)} at t = 1, 0 at the other lengths"
+    assert blas_marks_text([0.0, 1e-16, 3e-16]).startswith(f"{fmt_measure(1e-16)} at t = 2 and "
+                                                          f"{fmt_measure(3e-16)} at t = 3,")
+    assert blas_marks_text([1e-16, 1e-16]) == f"{fmt_measure(1e-16)} at t = 1 and {fmt_measure(1e-16)} at t = 2"
+    assert blas_marks_text([0.0, 0.0]) == "0 at every t"
 
 
 # ------------------------------------------------------------------ bit for bit
@@ -331,32 +362,51 @@ def test_the_summation_trees_print_the_float_sums_of_both_orders(run):
 
 
 def test_inference_is_a_picture_a_cached_step_beside_the_recompute(run):
-    """Issue 33: `inference` was a grey paragraph repeating the caption.  Now it is A · V = Y with A painted
-    by mathcore's causal weights on the deck's "weights" scale, V and Y on "outputs" (review 2026-12-06: V
-    was on "inputs", y_0 = v_0 in two colours); the last row of A and of Y outlined as the cached step; each
-    kernel's verdict that row's own difference from ``kv_cache_decode`` (see the next test)."""
+    """Issue 33 and review round 2: `inference` was A · V = Y with a colour bar, two side labels and two verdicts
+    (a dashboard).  Now it is a picture of two things: the cached step (the newest query's weights a_(T−1, n),
+    printed beside the rows of V they weigh, equal to one row y_(T−1)^cached from ``kv_cache_decode``) beside the
+    full recompute's Y, its last row y_(T−1)^full level with the cached row, both outlined.  Colours from the
+    deck's scales; the weights the causal weights' last row."""
     scene, res = run
     d = scene.data
     T, dm = d.Y_full.shape
     frame = scene.beat_frames["inference"]
     rec = _rec(res, "inference")
-    sc = {"A": scale("weights", scene.cfg), "V": scale("outputs", scene.cfg), "Y": scale("outputs", scene.cfg)}
-    for hm, vals, name in ((scene.inf_A, d.A, "A"), (scene.inf_V, d.V, "V"), (scene.inf_Y, d.Y_full, "Y")):
+    li = lecture_inputs(T, dm, scene.cfg.seed)
+    step = kv_cache_decode(li.X, li.Wq, li.Wk, li.Wv, kernel="fixed")
+    np.testing.assert_array_equal(d.a_step[:, 0], d.A[-1])
+    np.testing.assert_allclose(d.a_step[:, 0] @ d.V, d.y_cached[0], atol=1e-12)  # a · V = y, as drawn
+    np.testing.assert_array_equal(d.y_cached[0], step.Y_cached[-1])
+    np.testing.assert_array_equal(d.y_cached[0], d.Y_full[-1])  # fixed order: the same bits
+    sc = {"A": scale("weights", scene.cfg), "Y": scale("outputs", scene.cfg)}
+    for hm, vals, name in ((scene.inf_V, d.V, "Y"), (scene.inf_Y, d.Y_full, "Y"), (scene.inf_y, d.y_cached, "Y"),
+                           (scene.inf_A, d.a_step, "A")):
         np.testing.assert_array_equal(hm.values, vals)
         assert hm.color_scale.same_as(sc[name])
         for i in range(vals.shape[0]):
             for j in range(vals.shape[1]):
-                got = pixel(scene, frame, _box_centre(rec, hm.cell(i, j)))
+                c = hm.cell(i, j)
+                corner = _box_centre(rec, c) + np.array([-c.width / 2 + 0.06, c.height / 2 - 0.05, 0])
+                got = pixel(scene, frame, corner)
                 assert np.abs(got - rgb255(sc[name].rgb(vals[i, j]))).max() <= 8, (name, i, j)
-    # the causal zeros of A are painted as the weight 0
-    assert np.all(np.triu(d.A, 1) == 0.0)
-    # the cached step: the last row of A and of Y
-    fa, fy = scene.cached_rows
-    for f, hm in ((fa, scene.inf_A), (fy, scene.inf_Y)):
-        assert abs(f.get_y() - hm.cell(T - 1, 0).get_y()) < 1e-6 and f.width >= hm.width
+    # the weights printed on their cells, one per cached row, beside the row they weigh
+    assert [t.text for t in scene.inf_A.labels] == [fmt_value(v, 2) for v in d.a_step[:, 0]]
+    for n in range(T):
+        assert abs(scene.inf_A.cell(n, 0).get_y() - scene.inf_V.cell(n, 0).get_y()) < 1e-6
+    # the cached row level with the recompute's last row; both outlined (highlight)
+    fy, fY = scene.cached_rows
+    assert abs(scene.inf_y.get_y() - scene.inf_Y.cell(T - 1, 0).get_y()) < 1e-6
+    assert abs(fy.get_y() - scene.inf_y.get_y()) < 1e-6 and abs(fY.get_y() - scene.inf_Y.cell(T - 1, 0).get_y()) < 1e-6
     assert scene.cached_rows._role == "highlight"
-    assert " ".join(m.text for m in scene.cached_tag).replace(" ", "") == f"cachedstep:row{T - 1}alone"
-    li = lecture_inputs(T, dm, scene.cfg.seed)
+    assert scene.inf_y.get_right()[0] < scene.inf_Y.get_left()[0]  # beside it, on its left
+    assert scene.cached_tag.text.replace(" ", "") == "cachedstep"
+    assert scene.recompute_tag.text.replace(" ", "") == "fullrecompute"
+    names = [m.typst_code.strip("$ ") for m in scene.inf_names]
+    assert names == [f"a_({T - 1} n)", "V", f'y_{T - 1}^"cached"', "Y", f'y_{T - 1}^"full"']
+    ids = _visible_ids(rec)
+    for m in (scene.inf_A, scene.inf_V, scene.inf_y, scene.inf_Y, *scene.cached_rows, *scene.inf_names,
+              scene.cached_tag, scene.recompute_tag):
+        assert id(m) in ids or any(id(f) in ids for f in m.get_family())
     for v, kernel in ((scene.inf_fixed, "fixed"), (scene.inf_blas, "blas")):
         run_ = kv_cache_decode(li.X, li.Wq, li.Wk, li.Wv, kernel=kernel)
         full = self_attention(li.X, li.Wq, li.Wk, li.Wv, causal=True, kernel=kernel)[0]
@@ -395,23 +445,24 @@ def test_the_cached_steps_figures_belong_to_the_outlined_row(run):
     assert id(scene.inf_bar) in ids or any(id(m) in ids for m in scene.inf_bar.get_family())
 
 
-def test_the_plot_says_on_screen_what_a_diamond_on_the_floor_means(run):
-    """Review 2026-12-06 (04 beats 05/07): nothing on screen said a diamond on the floor means exactly 0 (only
-    the description did).  A key, a diamond and "= a difference of 0", stands under the lowest label at both
-    plot beats, and every fixed-order difference it stands for is 0 (mathcore's ``prefix_defects``).  Main
-    has no ``DefectPlot.key``."""
+@pytest.mark.parametrize("which", ["fixed", "blas"])
+def test_each_bit_board_names_its_kernel(run, which):
+    """Review round 2 (04 `bitwise`, `blas_bits`): nothing on screen said which kernel computed the strips; the
+    two boards had the same labels and different numbers.  Each names its kernel over the strips, clear of the
+    headers, at full strength in its beat.  Main fails: its boards have no ``kernel_tag``."""
     scene, res = run
-    d = scene.data
-    li = lecture_inputs(*d.Y_full.shape, scene.cfg.seed)
-    fixed = attention_fn(li.Wq, li.Wk, li.Wv, causal=True, kernel="fixed")
-    assert np.all(np.asarray(prefix_defects(fixed, li.X)) == 0.0)  # every fixed mark is a diamond: a 0
-    assert all(mk.exact for mk in scene.fixed_marks)
-    key = scene.defects.key
-    assert key[1].text.replace(" ", "") == "=adifferenceof0"
-    assert key.get_top()[1] <= min(t.get_bottom()[1] for t in scene.defects.tags.values()) + 1e-6
-    for beat in ("every_prefix", "blas"):
-        ids = _visible_ids(_rec(res, beat))
-        assert all(any(id(f) in ids for f in part.get_family()) for part in key), beat
+    board = getattr(scene, f"board_{which}")
+    key = "bitwise" if which == "fixed" else "blas_bits"
+    want = "fixed order" if which == "fixed" else "BLAS matmul"
+    tag = board.kernel_tag
+    assert tag.text.replace(" ", "") == want.replace(" ", "")
+    assert any(abs(tag.get_y() - h.get_y()) < 1e-6 for h in board.heads)
+    for h in board.heads:
+        assert tag.get_left()[0] > h.get_right()[0] or abs(tag.get_y() - h.get_y()) > (tag.height + h.height) / 2
+    assert tag.get_right()[0] <= scene.layout.content.right + 1e-6
+    rec = _rec(res, key)
+    it = next(i for i in rec.items if i.mid == id(tag))
+    assert it.opacity >= 0.99
 
 
 # ------------------------------------------------------------------ notation
@@ -455,7 +506,7 @@ def test_every_claim_is_computed_from_the_data_and_bound_to_a_visible_element(ru
         "blas_bits": [f"{ulp_distance(*prefix_entry_pair(blas, li.X, t, i, j))} unit in the last place",
                       f"{64 - differ} of 64 bits agree", f"the last {differ} are outlined"],
         "why": [repr(float_sum_orders()[0]), repr(float_sum_partials()[0]), repr(float_sum_partials()[1])],
-        "inference": [fmt_measure(d.cache_blas), "last row of A and of Y"],
+        "inference": [fmt_measure(d.cache_blas), f"last row, y {T - 1} full", "bit for bit only in a fixed order"],
         "close": [f"{T} brackets", f"from 1 to {T}", fmt_measure(d.max_fixed)],
     }
     # the measured truths the sentences state
@@ -509,8 +560,14 @@ def test_the_clip_ends_on_the_full_outputs_every_prefix_bracketed_and_the_exact_
     assert shown == {"Y_full"}
     texts = _texts(rec)
     fixed, _ = fig.prefix_proofs(d)
-    assert scene.proof_close.formula == fixed.formula and scene.proof_close.passed and scene.proof_close.figure.exact
+    assert fixed.formula in scene.proof_close.formula and scene.proof_close.passed and scene.proof_close.figure.exact
     assert any(fixed.formula.replace(" ", "") in t.replace(" ", "") for t in texts)
+    # review round 2: the close said "exactly" after BLAS was shown 1 ulp off; it now says in which order, on
+    # screen and in the sentence (BLAS's own prefixes are not bit for bit: the qualifier is needed)
+    assert d.max_blas > 0.0
+    assert "fixed order, bit for bit" in scene.proof_close.formula
+    assert any("fixed order, bit for bit" in t for t in texts)
+    assert "fixed order" in _caption(scene, "close").text
     assert not [t for t in texts if "10^" in t or "0.6" in t or "dots" in t]  # the plot, the aside and the passes went
     ids = _visible_ids(rec)
     assert not any(id(m) in ids for m in (*scene.board_blas.strips, scene.trees.neq, scene.inf_A))
@@ -571,7 +628,7 @@ def test_the_zooms_title_stands_inside_the_leaders_fan(run, which):
 
 
 def test_the_product_stands_in_the_middle_of_its_room(run):
-    """The inference beat's A · V = Y, with its names, is centred in the room over the verdicts (with few rows it
+    """The inference beat's picture (the cached step and the recompute), with its names, is centred in the room over the verdicts (with few rows it
     hung from the top over an empty band)."""
     scene, _ = run
     room_top = scene.layout.content.top
@@ -580,6 +637,6 @@ def test_the_product_stands_in_the_middle_of_its_room(run):
     room_bottom = scene.inf_lines.get_top()[1] + GAP.wide  # the verdicts' strip and its gap
     from manim import VGroup
 
-    product = VGroup(scene.inf_names, scene.inf_A, scene.inf_V, scene.inf_Y)
+    product = VGroup(scene.cached_tag, scene.recompute_tag, scene.inf_names, scene.inf_A, scene.inf_V, scene.inf_Y)
     above, below = room_top - product.get_top()[1], product.get_bottom()[1] - room_bottom
     assert abs(above - below) < 0.15, (above, below)

@@ -362,3 +362,99 @@ class SumTrees(VGroup):
         self.neq = role(math("!=" if diff else "=", size=size_root, color=HIGHLIGHT), "highlight")
         self.neq.move_to([(self.roots[0].get_right()[0] + self.roots[1].get_left()[0]) / 2, y_root, 0])
         self.add(self.lines, self.leaves, self.partials, self.roots, self.neq, self.orders)
+
+
+class DefectTable(VGroup):
+    """The measured difference for every prefix length ``t = 1 … T``, per kernel, as a table of figures (an
+    exact zero has no place on a log axis: here it is written, ``0``): a column of ``t`` on the left, one column
+    per kernel named at its head, each cell the figure that kernel measured at that ``t``, the kernel's verdict
+    (with its bar: bit for bit, and its name) right of the table, one under the other.
+
+    ``series`` is ``[(name, values, verdict)]``; ``marks[name]`` the cells (each with ``.value`` and ``.exact``),
+    ``names[name]`` the column's head, ``tags[name]`` the head and the verdict, ``columns[name]`` the head, the
+    cells and the verdict; ``ts`` the ``t`` column (its head first); ``rules`` the lines under the heads.  A
+    positive figure is drawn in ``HIGHLIGHT`` (where to look), an exact zero in ``FG``."""
+
+    def __init__(self, series: Sequence[tuple], region: Region, title: Mobject, **kw):
+        super().__init__(**kw)
+        T = len(series[0][1])
+        self.title = title
+        title_strip, rest = region.take_top(title.height, gap=GAP.wide)
+        title_strip.place(title)
+        size = HEADING
+        self.names, self.marks, self.tags, self.columns = {}, {}, {}, {}
+        heads = [label(name, size=size) for name, _, _ in series]
+        cols = []
+        for (name, values, verdict), head in zip(series, heads):
+            cells = VGroup()
+            for v in values:
+                v = float(v)
+                if v == 0.0:
+                    c = math("0", size=size)
+                else:
+                    c = role(numbers_figure(v, size), "highlight")
+                c.value, c.exact = v, v == 0.0
+                cells.add(c)
+            cols.append((name, head, cells, verdict))
+        t_head = math("t", size=size, color=DIM)
+        t_cells = VGroup(*[math(str(t), size=size, color=DIM) for t in range(1, T + 1)])
+        verdict_w = max(v.width for *_, v in cols)
+        head_h = max(h.height for h in heads)
+        room = rest.height - head_h - GAP.normal
+        step = min(0.78, room / T)
+        if step < math("0", size=size).height * 1.15:
+            raise LayoutError(f"{T} rows of figures do not fit region {region.name!r}")
+        widths = [max(head.width, max(c.width for c in cells)) for _, head, cells, _ in cols]
+        t_w = max(t_head.width, max(c.width for c in t_cells))
+        gap = GAP.wide
+        total = t_w + sum(widths) + gap * (len(cols) + 1) + verdict_w
+        if total > rest.width:
+            raise LayoutError(f"the table of differences is {total:.2f} wide, region {region.name!r} "
+                              f"{rest.width:.2f}")
+        x = rest.center[0] - total / 2
+        y_head = rest.top - head_h / 2
+        y_row = [y_head - head_h / 2 - GAP.normal - step * (k + 0.5) for k in range(T)]
+        t_head.move_to([x + t_w / 2, y_head, 0])
+        for c, y in zip(t_cells, y_row):
+            c.move_to([x + t_w / 2, y, 0])
+        self.ts = VGroup(t_head, t_cells)
+        x += t_w + gap
+        self.rules = VGroup()
+        # the verdicts right of the table, one under the other (each names its kernel), from the first row down
+        y_v = y_row[0] + step / 2
+        x_v = rest.center[0] + total / 2 - verdict_w
+        for (name, head, cells, verdict), w in zip(cols, widths):
+            cx = x + w / 2
+            head.move_to([cx, y_head, 0])
+            for c, y in zip(cells, y_row):
+                c.move_to([cx, y, 0])
+            verdict.move_to([x_v + verdict.width / 2, y_v - verdict.height / 2, 0])
+            y_v -= verdict.height + GAP.section
+            rule = Line([x, y_head - head_h / 2 - GAP.tight, 0], [x + w, y_head - head_h / 2 - GAP.tight, 0],
+                        color=DIM, stroke_width=2)
+            self.rules.add(rule)
+            self.names[name] = head
+            self.marks[name] = cells
+            self.tags[name] = VGroup(head, verdict)
+            self.columns[name] = VGroup(head, rule, cells, verdict)
+            x += w + gap
+        self.add(title, self.ts, *self.columns.values())
+
+
+def numbers_figure(v: float, size: float) -> Mobject:
+    """A positive measured difference as the deck prints it (``≈ 2.2 × 10⁻¹⁶``), in ``HIGHLIGHT``."""
+    from scenes.kit import figure
+
+    return figure(v, size=size, color=HIGHLIGHT)
+
+
+def bar_verdict(words: str, value, passed: bool, relation: str, size: float = HEADING) -> VGroup:
+    """The deck's worded verdict (``kit.proofs.worded_verdict``) on two lines: the mark and the bar in words
+    (``bit for bit:``) over the measured figure (``max_t = 0 exact``), the figure under the words: a verdict as
+    narrow as a column of figures."""
+    from scenes.kit.proofs import worded_verdict
+
+    g = worded_verdict(words, value, passed=passed, size=size, relation=relation)
+    words_ = VGroup(*[p for p in g.line.pieces if p is not g.value])
+    g.value.next_to(words_, DOWN, buff=GAP.small, aligned_edge=LEFT)
+    return g

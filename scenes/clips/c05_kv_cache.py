@@ -57,6 +57,7 @@ from mathcore.causal import (
 from mathcore.config import LectureConfig
 from scenes.clips.c05_widgets import ChangeTable, DecodeBoard, row_slots
 from scenes.figures.causal import (
+    M,
     kv_proofs,
     kv_scales,
 )
@@ -86,6 +87,7 @@ from scenes.kit.proofs import (
     row_names,
     row_parts,
     settle,
+    worded_line,
     worded_verdict,
 )
 from scenes.kit.widgets import ColorBar, Heatmap
@@ -106,6 +108,7 @@ class KVCacheData:
     staleness: tuple[np.ndarray, ...]  # bidirectional_staleness: entry m-1 is (m,) change of past rows
     min_stale: float  # the smallest change of any past row, over all steps
     causal_change_max: float  # the same measure for causal attention (exactly 0.0)
+    causal_changes: tuple[np.ndarray, ...]  # append_change(causal=True): entry m-1 is (m,), the causal staircase
     cmap_signed: str
 
 
@@ -136,6 +139,11 @@ EMPTY_CACHE = {
 }
 
 
+CAUSAL_FLIP = {"empty": "the causal table of changes prints 0 in the same cells as the bidirectional table (so the flip "
+                        "reads as the same table), its lower triangle empty (no past row to move); its one verdict "
+                        "stands alone under it"}
+
+
 class KVCache(ClipScene):
     """05 · The KV cache: each token computes its own q, k, v; the earlier k, v are read from the cache."""
 
@@ -154,6 +162,7 @@ class KVCache(ClipScene):
             max_defect=tr.max_defect, Y_bidir=Y_bidir, Y_bidir_full=Y_bidir[-1],
             staleness=tuple(stale), min_stale=float(min(s.min() for s in stale)),
             causal_change_max=float(max(c.max() for c in causal)), cmap_signed=cfg.cmap_signed,
+            causal_changes=tuple(causal),
         )
 
     def scales(self) -> dict:
@@ -187,6 +196,9 @@ class KVCache(ClipScene):
         bound("min_stale", fmt_measure(d.min_stale), "proof_bi")
         bound("max_stale", fmt_measure(max(float(s.max()) for s in d.staleness)), "proof_bi")
         bound("causal_change_max", fmt_measure(d.causal_change_max), "proof_causal")
+        bound("causal_table", "every cell of the table of changes reads 0", "c_table")
+        bound("causal_map", "causal outputs", "c_map", "c_title")
+        bound("next_layer", "next layer: these y n are its keys and values", "next_layer")
         return out
 
     # ------------------------------------------------------------------ layout
@@ -197,7 +209,10 @@ class KVCache(ClipScene):
         sc = self.scales()
         self.in_scale, self.out_scale = sc["K"], sc["trace.Y_cached"]
         cached, bidir, causal = kv_proofs(d)
-        self.proof = proof_line(cached.formula, cached.value, size=HEADING, passed=cached.passed)
+        # the verdict in clip 04's notation (y_m cached against y_m full) and with its bar: the decoder sums in one
+        # fixed order (clip 04 showed BLAS a unit in the last place off)
+        self.proof = worded_verdict("fixed order, bit for bit:", cached.value, passed=cached.passed, size=HEADING,
+                                    relation=f'max_{M} lr(|y_{M}^"cached" - y_{M}^"full"|) =')
         self.proof_value = self.proof.value
         self.board = b = DecodeBoard(steps, d.trace.Y_cached, self.in_scale, self.out_scale, C.inset(GAP.tight, GAP.hair))
         settle(b.top_strip, self.proof)
@@ -237,7 +252,13 @@ class KVCache(ClipScene):
             st = np.array(d.Y_bidir_full, dtype=float)
             st[: m + 1] = d.Y_bidir[m]
             self.bi_stages.append(st)
-        (self.bi_map, self.bi_labels, self.bi_title, self.table, self.bi_bar) = self.bi_picture_in(C, self.bi_stages[0])
+        # why stale outputs matter to a cache: the next layer reads them as its keys and values (in one layer the
+        # cached k_n, v_n depend on x_n alone); in a strip under the picture while the changes fill
+        self.next_layer = worded_line("next layer: these $y_n$ are its keys and values", size=HEADING)
+        note_strip, above = C.take_bottom(self.next_layer.height, gap=GAP.wide)
+        settle(note_strip, self.next_layer)
+        (self.bi_map, self.bi_labels, self.bi_title, self.table, self.bi_bar) = self.bi_picture_in(above,
+                                                                                                 self.bi_stages[0])
         for i in range(1, T):
             for cell in self.bi_map.cells[i]:
                 cell.set_fill(opacity=0.0)
@@ -247,6 +268,14 @@ class KVCache(ClipScene):
         self.bi_picture = VGroup(self.bi_map, self.bi_labels, self.bi_slots, self.bi_title, self.table, self.bi_bar)
         # the same picture with flatter rows, over the verdicts: what it becomes when they arrive
         self.bi_compact = self.bi_picture_in(self.proof_top, d.Y_bidir_full)
+        # and flipped to causal attention, in the same place (the same cells): the causal outputs, the cached
+        # ones, and the same table of changes, every cell 0
+        (self.c_map, self.c_labels, self.c_title, self.c_table, self.c_bar) = self.bi_picture_in(
+            self.proof_top, d.trace.Y_cached, changes=d.causal_changes, name="causal outputs")
+        shows(self.c_map, "trace.Y_cached")
+        names(self.c_title, "trace.Y_cached")
+        self.c_picture = VGroup(self.c_map, self.c_labels, self.c_title, self.c_table, self.c_bar)
+        self.causal_alone = self.proof_causal_row.copy().set_x(strip.center[0])  # its verdict, alone under it
 
     def bidir_why(self) -> dict | None:
         """The excuse from the half-empty check for the bidirectional picture: its shape's (few tokens or a
@@ -261,15 +290,16 @@ class KVCache(ClipScene):
                             "as wide as that figure, and the outputs beside it keep the width that is left"}
         return why
 
-    def bi_picture_in(self, region: Region, values) -> tuple:
+    def bi_picture_in(self, region: Region, values, changes=None, name: str = "bidirectional outputs") -> tuple:
         """The bidirectional outputs (``values``) with their row names and title, their colour bar (the
         outputs scale, V's too), and the table of changes beside them row for row (its rows named y_n, its
         corner ‖Δy_n‖), across the whole width of ``region``, its rows as tall as it allows."""
         d = self.data
         T = len(d.trace.steps)
         dm = d.Y_bidir_full.shape[1]
-        title = label("bidirectional outputs", size=LABEL)  # names the outputs once they are all there
-        heads_h = title.height + GAP.small + math("x_1", size=LABEL).height + GAP.small
+        title = label(name, size=LABEL)  # names the outputs once they are all there
+        # the heads' height from one name (the causal picture's rows stand where the bidirectional ones do)
+        heads_h = label("bidirectional outputs", size=LABEL).height + GAP.small + math("x_1", size=LABEL).height + GAP.small
         rows_region = Region(region.left, region.right, region.bottom, region.top - heads_h)
         ch = min(DecodeBoard.MAX_CELL_H, rows_region.height / T)
         size = LABEL if ch >= 0.6 else SMALL  # the changes as large as their cells allow
@@ -287,8 +317,9 @@ class KVCache(ClipScene):
         row_y = lambda n: rows_top - (n + 0.5) * ch  # noqa: E731
         bar = ColorBar(self.out_scale, height=min(T * ch * 0.8, 3.0), width=DecodeBoard.SCALE_BAR_W)
         bar.move_to([hm.get_right()[0] + GAP.small + bar.width / 2, hm.get_y(), 0])
-        table = ChangeTable(d.staleness, row_y, ch, hm.get_right()[0] + bar_w + GAP.wide + lab_w, (T - 1) * tcw,
-                            size=size)
+        table = ChangeTable(d.staleness if changes is None else changes, row_y, ch,
+                            hm.get_right()[0] + bar_w + GAP.wide + lab_w, (T - 1) * tcw, size=size,
+                            min_w=widest + 2 * GAP.small)  # the causal table in the bidirectional one's cells
         title.move_to([hm.get_x(), region.top - title.height / 2, 0])
         if title.get_left()[0] < region.left:  # wider than a narrow map and its names: it starts where they do
             title.align_to([region.left, 0, 0], LEFT)
@@ -296,8 +327,8 @@ class KVCache(ClipScene):
         if title.get_right()[0] > table.title.get_left()[0] - GAP.normal:  # a narrow map: the title over its names too
             title.align_to(names_, LEFT)
         if title.get_right()[0] > table.title.get_left()[0] - GAP.normal:  # still too wide: one word a line
-            words = column(label("bidirectional", size=LABEL), label("outputs", size=LABEL), gap="tight",
-                           align=ORIGIN)
+            first, _, rest_ = name.partition(" ")
+            words = column(label(first, size=LABEL), label(rest_, size=LABEL), gap="tight", align=ORIGIN)
             words.move_to([hm.get_x(), 0, 0]).align_to(title, UP)
             title = words
         return hm, names_, title, table, bar
@@ -380,7 +411,9 @@ class KVCache(ClipScene):
         self.beat("bidir", FadeIn(self.bi_title), FadeIn(self.bi_slots), FadeIn(first), FadeIn(self.bi_labels[0]),
                   FadeIn(self.table.title), FadeIn(self.table.heads), FadeIn(self.table.rows),
                   FadeIn(self.table.corner), FadeIn(self.bi_bar), Create(self.table_frame), run_time=1.4,
-                  subject=picture, why=self.bidir_why())
+                  subject=picture, why=self.bidir_why() or {
+                      "empty": "the table of changes is empty until tokens are appended (the next beat fills it), and "
+                               "the strip under the picture is the next beat's note on the next layer"})
         plays = []
         for m in range(1, T):
             moved = VGroup(*[frame_row(self.bi_map, n) for n in range(m)])
@@ -392,10 +425,11 @@ class KVCache(ClipScene):
             )])
         shows(self.bi_map, "Y_bidir_full")
         names(self.bi_title, "Y_bidir_full")
-        self.beat_plays("stale", plays, run_time=1.15, subject=picture, why=self.bidir_why())
+        plays[-1].append(FadeIn(self.next_layer, shift=GAP.small * UP))
+        self.beat_plays("stale", plays, run_time=1.15, subject=VGroup(picture, self.next_layer), why=self.bidir_why())
         # the picture makes room for the verdicts: the same picture, its rows flatter
         hm, labels_, title, table, bar = self.bi_compact
-        self.play(FadeOut(self.bi_slots), ReplacementTransform(self.bi_map, hm),
+        self.play(FadeOut(self.bi_slots), FadeOut(self.next_layer), ReplacementTransform(self.bi_map, hm),
                   ReplacementTransform(self.bi_labels, labels_), ReplacementTransform(self.bi_title, title),
                   ReplacementTransform(self.table, table), ReplacementTransform(self.bi_bar, bar), run_time=0.7)
         self.bi_map, self.bi_labels, self.bi_title, self.table, self.bi_bar = hm, labels_, title, table, bar
@@ -413,9 +447,13 @@ class KVCache(ClipScene):
                   subject=VGroup(picture, self.proof_bi_row, self.min_cell),
                   why={"empty": "the strip under the picture holds the bidirectional verdict now and the causal one "
                                 "beside it in the next beat: the half kept for it is that beat's"})
-        self.beat("proof_causal", FadeIn(self.proof_causal_row, shift=GAP.small * UP), FadeOut(self.min_cell),
-                  run_time=0.9,
-                  subject=VGroup(picture, self.proof_bi_row, self.proof_causal_row), why=self.bidir_why())
+        # the picture flips to causal attention: the causal outputs, and the same table of changes, all 0
+        self.proof_causal_row.set_x(self.causal_alone.get_x())  # alone under the causal picture, centred
+        self.beat("proof_causal", Succession(FadeOut(VGroup(picture, self.min_cell, self.proof_bi_row)),
+                                             FadeIn(self.c_picture),
+                                             FadeIn(self.proof_causal_row, shift=GAP.small * UP)),
+                  run_time=1.4, subject=VGroup(self.c_picture, self.proof_causal_row),
+                  why=self.bidir_why() or CAUSAL_FLIP)
 
     # ------------------------------------------------------------------ the takeaway
     def closing_layout(self) -> None:
@@ -485,10 +523,10 @@ class KVCache(ClipScene):
         # the table's top line from the content's left edge, clear of the table's corner; "bidirectional" in the staircase's empty corner, under its
         # last row's name (under the staircase, where that corner is too small)
         top_y = self.table_close.title.get_y()
-        self.Y_close_title = label("causal: cached outputs", size=LABEL, color=DIM)
+        self.Y_close_title = label("causal: cached outputs", size=LABEL)  # the picture's name, full strength
         self.Y_close_title.move_to([C.left + self.Y_close_title.width / 2, top_y, 0])
         self.Y_close_title.shift((baseline_y(self.table_close.title) - baseline_y(self.Y_close_title)) * UP)
-        self.table_close_name = label("bidirectional", size=LABEL, color=DIM)
+        self.table_close_name = label("bidirectional", size=LABEL)
         last = self.table_close.rows[-1]
         self.table_close_name.next_to([t_left, row_y(T - 2) - r / 2, 0], UR, buff=GAP.small)
         if T < 3 or self.table_close_name.get_right()[0] > last.get_left()[0] - GAP.normal:
@@ -536,11 +574,10 @@ class KVCache(ClipScene):
     def bring_forward(self, take, region=None):
         """Everything but the header and the table fades; the table moves into its place in the close, the
         verdicts and the cached outputs arrive in theirs."""
-        keep = {id(f) for f in self.table.get_family()} | {id(f) for f in self.header.get_family()}
+        keep = {id(f) for f in self.header.get_family()}  # the causal table of zeros goes: the close's is the other
         leaves = [f for m in self.mobjects for f in m.get_family()
                   if id(f) not in keep and len(getattr(f, "points", ())) and not f.submobjects]
         self.closing_picture = self.closing_parts()
-        arrive = [FadeIn(m) for m in (self.closing_picture[0], self.cached_block, self.table_close_name,
-                                      self.bidir_block)]
-        return [Succession(FadeOut(Group(*leaves)),
-                           AnimationGroup(ReplacementTransform(self.table, self.table_close), *arrive))]
+        arrive = [FadeIn(m) for m in (self.closing_picture[0], self.cached_block, self.table_close,
+                                      self.table_close_name, self.bidir_block)]
+        return [Succession(FadeOut(Group(*leaves)), AnimationGroup(*arrive))]

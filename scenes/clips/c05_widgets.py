@@ -62,15 +62,16 @@ class ChangeTable(VGroup):
     staircase's edge), and the quantity ``‖Δy_n‖`` stands at the corner, over ``y_0`` (``corner``).
 
     ``cells[m-1][n]`` and ``numbers[m-1][n]`` are column ``m``'s cell and figure; ``heads[m-1]`` its head;
-    ``values`` the staircase as an array (``nan`` where empty)."""
+    ``values`` the staircase as an array (``nan`` where empty).  An exact zero prints ``0`` (the verdict says
+    "exact"; a cell is a measurement, not a verdict)."""
 
     def __init__(self, staleness: Sequence[np.ndarray], row_y, cell_h: float, left: float, width: float,
-                 size: float = SMALL, **kw):
+                 size: float = SMALL, min_w: float = 0.0, **kw):
         super().__init__(**kw)
         T = len(staleness) + 1
-        texts = [[numbers.measure(float(v)).text for v in s] for s in staleness]
+        texts = [["0" if float(v) == 0.0 else numbers.measure(float(v)).text for v in s] for s in staleness]
         widest = max((label(t, size=size).width for col in texts for t in col), default=0.5)
-        cw = min(width / max(T - 1, 1), max(widest + 2 * GAP.small, cell_h))
+        cw = min(width / max(T - 1, 1), max(widest + 2 * GAP.small, cell_h, min_w))  # min_w: another table's cells
         if cw < widest + GAP.tight:
             raise LayoutError(f"a table of {T - 1} columns of changes does not fit {width:.2f} units")
         self.cell_w, self.cell_h = cw, cell_h
