@@ -189,6 +189,25 @@ def test_the_first_width_is_drawn_alone_and_large_first(final):
     assert first.subject and beats["wider"].subject
 
 
+def test_the_wider_beat_describes_where_the_first_panel_goes(final):
+    """Review round 2 (12 `wider`): the description said the panel "moves up" into the stack; a viewer sees it
+    move down and shrink (its top edge drops under the rule's strip, though its centre rises).  It now says what
+    the geometry is: the first width's panel shrinks into the top of the stack."""
+    scene, _ = final
+    P, stack = scene.figure, scene.stack
+    first = scene.data.by_width()[0]
+    solo, top = P.solo.panels[0], scene.panels[first]
+    assert top is max(scene.panels, key=lambda p: p.axes[0].get_y())  # the first width is the top panel
+    assert stack.panel_height < P.solo.panel_height  # it shrinks
+    said = next(c.describe for c in scene.captions if c.key.startswith("wider"))
+    assert "shrinks into the top of a stack" in said
+    # its top edge goes down (the stack sits under the rule's strip) while its centre rises: no "moves up" or
+    # "moves down", which each read true of one edge only
+    assert top.axes[0].get_y() + stack.panel_height <= solo.axes[0].get_y() + P.solo.panel_height + 1e-9
+    assert top.axes[0].get_y() + stack.panel_height / 2 > solo.axes[0].get_y() + P.solo.panel_height / 2
+    assert "moves up" not in said and "moves down" not in said
+
+
 def test_the_figures_on_screen_are_the_measured_ones(final):
     scene, _ = final
     d = scene.data
