@@ -551,3 +551,21 @@ def test_stacked_panels_print_1_and_0_apart_from_their_neighbours(final):
     gaps = [upper[1].get_bottom()[1] - lower[0].get_top()[1] for upper, lower in zip(labs, labs[1:])]
     assert all(g >= GAP.normal for g in gaps), gaps  # a panel's "0" far above the next panel's "1"
     assert all(one.get_bottom()[1] - zero.get_top()[1] > GAP.hair for one, zero in labs)  # and its own
+
+
+def test_the_close_says_what_a_twin_is_and_every_counted_twin_is_one(final):
+    """Review round 2 (12 `close`): the close's 15 s repeated the meaning beat ("far positions come to look as
+    alike to position 0 as nearer ones").  It now says what a twin means for position 0: a position farther out,
+    yet at least as alike to it.  Computed here from the curves: every position past m* counted as having a twin
+    has some n at least twice as far (within the data) with c(n) >= c(m), and n > m."""
+    scene, _ = final
+    d = scene.data
+    close = scene.captions[-1].text
+    assert "a position farther out, yet at least as alike to position 0" in close
+    for k in d.found():
+        c = d.cos[k]
+        twins = np.asarray(d.shares[k].twins, dtype=bool)
+        ms = np.flatnonzero(twins) + 1
+        for m in ms[:: max(1, len(ms) // 200)]:  # a sample of the counted positions, evenly spread
+            n_lo = int(np.ceil(d.factor * m))
+            assert n_lo > m and np.max(c[n_lo - 1:]) >= c[m - 1], (k, m)
