@@ -189,6 +189,25 @@ def test_the_first_width_is_drawn_alone_and_large_first(final):
     assert first.subject and beats["wider"].subject
 
 
+def test_the_wider_beat_describes_where_the_first_panel_goes(final):
+    """Review round 2 (12 `wider`): the description said the panel "moves up" into the stack; a viewer sees it
+    move down and shrink (its top edge drops under the rule's strip, though its centre rises).  It now says what
+    the geometry is: the first width's panel shrinks into the top of the stack."""
+    scene, _ = final
+    P, stack = scene.figure, scene.stack
+    first = scene.data.by_width()[0]
+    solo, top = P.solo.panels[0], scene.panels[first]
+    assert top is max(scene.panels, key=lambda p: p.axes[0].get_y())  # the first width is the top panel
+    assert stack.panel_height < P.solo.panel_height  # it shrinks
+    said = next(c.describe for c in scene.captions if c.key.startswith("wider"))
+    assert "shrinks into the top of a stack" in said
+    # its top edge goes down (the stack sits under the rule's strip) while its centre rises: no "moves up" or
+    # "moves down", which each read true of one edge only
+    assert top.axes[0].get_y() + stack.panel_height <= solo.axes[0].get_y() + P.solo.panel_height + 1e-9
+    assert top.axes[0].get_y() + stack.panel_height / 2 > solo.axes[0].get_y() + P.solo.panel_height / 2
+    assert "moves up" not in said and "moves down" not in said
+
+
 def test_the_figures_on_screen_are_the_measured_ones(final):
     scene, _ = final
     d = scene.data
@@ -532,3 +551,21 @@ def test_stacked_panels_print_1_and_0_apart_from_their_neighbours(final):
     gaps = [upper[1].get_bottom()[1] - lower[0].get_top()[1] for upper, lower in zip(labs, labs[1:])]
     assert all(g >= GAP.normal for g in gaps), gaps  # a panel's "0" far above the next panel's "1"
     assert all(one.get_bottom()[1] - zero.get_top()[1] > GAP.hair for one, zero in labs)  # and its own
+
+
+def test_the_close_says_what_a_twin_is_and_every_counted_twin_is_one(final):
+    """Review round 2 (12 `close`): the close's 15 s repeated the meaning beat ("far positions come to look as
+    alike to position 0 as nearer ones").  It now says what a twin means for position 0: a position farther out,
+    yet at least as alike to it.  Computed here from the curves: every position past m* counted as having a twin
+    has some n at least twice as far (within the data) with c(n) >= c(m), and n > m."""
+    scene, _ = final
+    d = scene.data
+    close = scene.captions[-1].text
+    assert "a position farther out, yet at least as alike to position 0" in close
+    for k in d.found():
+        c = d.cos[k]
+        twins = np.asarray(d.shares[k].twins, dtype=bool)
+        ms = np.flatnonzero(twins) + 1
+        for m in ms[:: max(1, len(ms) // 200)]:  # a sample of the counted positions, evenly spread
+            n_lo = int(np.ceil(d.factor * m))
+            assert n_lo > m and np.max(c[n_lo - 1:]) >= c[m - 1], (k, m)

@@ -44,7 +44,8 @@ from scenes.figures.positions import (
     PASS_LINE,
     SCHEME_NAMES,
     diagonal_distances,
-    distance_axis_top,
+    spread_axis,
+    spread_ticks,
     widest_diagonal,
     input_scale,
     score_formulas,
@@ -122,7 +123,9 @@ class ThreePositionalSchemes(ClipScene):
     STAGED = True
     KEYS = ("sinusoidal", "learned", "rope")
     # why RoPE's score is relative, as clip 11 writes it (q = W_q x, k = W_k x, the token's own, unturned)
-    DERIVATION = ("q_m dot k_n = (R_m q)^T (R_n k)", "= q^T R_(n - m) k")
+    # the second line's turn written by m − n, the offset the map's diagonal and the verdict name (R_mᵀ R_n
+    # turns by n − m: R_(m − n) undone, i.e. its transpose); never n − m on screen, as in clip 11
+    DERIVATION = ("q_m dot k_n = (R_m q)^T (R_n k)", "= q^T R_(m - n)^T k")
     EQ_AT = 5  # the first line's glyphs before its "=" (q, m, ·, k, n): the second line's "=" goes under it
     PATHS = ("scores.sinusoidal", "scores.learned", "scores.rope")
     SPREAD = "$max$ spread"  # the verdicts' words: the largest spread along any diagonal (the word in the sans)
@@ -186,10 +189,14 @@ class ThreePositionalSchemes(ClipScene):
             "cells_learned": claim("another diagonal", self.outlines[1]),
             "spread_sin": claim(spread[0].text, self.notes2[0].tallest, self.notes2[0].check),
             "spread_learned": claim(spread[1].text, self.notes2[1].tallest, self.notes2[1].check),
-            "bars_sin": claim("yellow bars", self.notes2[0].bars),
-            "bars_learned": claim("its bars", self.notes2[1].bars),
-            "bars_rope": claim("the bars", self.notes2[2].bars),
-            "axis_learned": claim(numbers.tick(self.notes2[1].top), self.notes2[1].plot.y_tick_labels),
+            "bars_sin": claim("yellow dots", self.notes2[0].bars),
+            "bars_learned": claim("its dots", self.notes2[1].bars),
+            "bars_rope": claim("the dots", self.notes2[2].bars),
+            "axis_sin": claim("a log axis", self.notes2[0].plot),
+            "axis_learned": claim("the same log axis", self.notes2[1].plot),
+            "pass_sin": claim("the dashed pass line", self.notes2[0].line),
+            "pass_learned": claim("the pass line", self.notes2[1].line),
+            "pass_rope": claim("the pass line", self.notes2[2].line),
             "verdict_sin": claim("the verdict under them, with a red cross,", self.notes2[0].check),
             "verdict_learned": claim("a red cross", self.notes2[1].check),
             "verdict_rope": claim("a green tick", self.notes2[2].check),
@@ -249,17 +256,27 @@ class ThreePositionalSchemes(ClipScene):
         T, width = d.X.shape
         sc = self.in_scale
         descs = (
-            "adds a fixed pattern of sines and cosines, one row per position",
-            f"adds row m of a table of {numbers.count(d.n_max).text} rows, as initialised: N(0, {LEARNED_STD:g}²)",
-            "adds nothing: turns the query at position m by m's angle",
+            ("adds a fixed pattern of sines and cosines, one row per position",),
+            ("adds row", "$m$", f"of a {numbers.count(d.n_max).text}-row table,",
+             f"$tilde.op cal(N)(0, {LEARNED_STD:g}^2)$"),
+            ("adds nothing: turns the query at position", "$m$", "by an angle", "$prop m$"),
         )
         self.descs = VGroup()
-        for name, t in zip(SCHEME_NAMES, descs):
-            line = VGroup(label(name + ":", size=LABEL, color=FG, weight="BOLD"), label(t, size=LABEL, color=DIM))
+        for name, parts in zip(SCHEME_NAMES, descs):
+            # m and N(0, σ²) set as math, the words in the sans (review round 2)
+            line = VGroup(label(name + ":", size=LABEL, color=FG, weight="BOLD"), inline(*parts, size=LABEL, color=DIM))
             line.arrange(RIGHT, buff=GAP.small, aligned_edge=DOWN)
+            line[1].align_to(line[0], DOWN)
+            for piece in line[1]:  # a formula with a parenthesis sits on the words' baseline by its first "0"
+                code = getattr(piece, "typst_code", "")
+                at = 2 + code.count("tilde")  # the glyph of the first "0": after "N(" (and a "~")
+                if "(0" in code and len(piece) > at:
+                    piece.shift((line[1][0].get_bottom()[1] - piece[at].get_bottom()[1]) * UP)
             if line.width > body.width:
                 line.scale_to_fit_width(body.width)
-            line.text = f"{name}: {t}"
+            plain = " ".join(p.strip("$") for p in parts).replace(f"tilde.op cal(N)(0, {LEARNED_STD:g}^2)",
+                                                                    f"~ N(0, {LEARNED_STD:g}²)")
+            line.text = f"{name}: {plain}"
             self.descs.add(body.place(line, UP + LEFT))  # every scheme's line starts at the left edge
         act = body.below(max(self.descs, key=lambda f: f.height), gap=GAP.small)
         bar_w = ColorBar(sc, height=1.0).width
@@ -292,8 +309,14 @@ class ThreePositionalSchemes(ClipScene):
                 hm = shows(Heatmap(A, sc, cell_size=cell).move_to(at), path)
                 parts.add(hm, names(math(name, size=LABEL).next_to(hm, DOWN, buff=GAP.tight), path))
             if k == 1:  # the table as initialised, never trained: said on the grid (review R1)
-                # over the grid, in the strip kept for the position's name over the rows (never beside a narrow grid)
-                self.untrained_tag = label("untrained", size=SMALL, color=DIM).next_to(parts[0], UP, buff=GAP.tight)
+                # beside the table's name under the grid (over it, it touched the grid: review round 2); where the
+                # grids are too narrow for that (the sum's name would meet it), over the grid as before
+                tag = label("(untrained)", size=SMALL, color=DIM).next_to(parts[1], RIGHT, buff=GAP.small)
+                sum_name = math(results[k][2], size=LABEL).next_to(eq.centers[2] + (T * cell / 2) * DOWN, DOWN,
+                                                                    buff=GAP.tight)
+                if tag.get_right()[0] + GAP.small > sum_name.get_left()[0]:
+                    tag.next_to(parts[0], UP, buff=GAP.small)
+                self.untrained_tag = tag
                 parts.add(self.untrained_tag)
             if k < 2:
                 ops = VGroup(*[math(o, size=HEADING).move_to(c) for o, c in zip("+=", eq.op_centers)])
@@ -307,14 +330,16 @@ class ThreePositionalSchemes(ClipScene):
 
     # ------------------------------------------------------------------ act 2: the score, like with like
     def overview_notes(self) -> VGroup:
-        """Each scheme's query at position m (its key at n is the same with n), by name."""
-        rows = [column(label(n, size=LABEL, color=FG, weight="BOLD"), math(q, size=LABEL), gap="tight")
-                for n, (q, _) in zip(SCHEME_NAMES, score_formulas())]
-        what = column(label("one token x at every position", size=SMALL, color=DIM),
-                      label(f"m, n = 0 … {self.data.T_sim - 1}; map: {SCHEME_NAMES[0]}", size=SMALL, color=DIM),
-                      gap="hair")
+        """Each scheme's query at position m (its key at n is the same with n), by name, under what the map is
+        (one token x at every position); the scheme the map shows now (sinusoidal) at full strength, the two
+        to come dimmed: three formulas, no dashboard (issue 33)."""
+        rows = [column(label(n, size=LABEL, color=FG if k == 0 else DIM, weight="BOLD"),
+                       math(q, size=LABEL, color=FG if k == 0 else DIM), gap="tight")
+                for k, (n, (q, _)) in enumerate(zip(SCHEME_NAMES, score_formulas()))]
+        what = inline("one token", "$x$", "at every position", size=SMALL, color=DIM)
         self.overview_what = what
-        return column(what, label("the query at position m", size=SMALL, color=DIM), *rows, gap="normal")
+        self.overview_rows = rows
+        return column(what, *rows, gap="normal")
 
     def notes(self, k: int, region: Region) -> VGroup:
         """Scheme ``k`` beside its map: its query and key; the outlined cells' distances from the first
@@ -339,26 +364,39 @@ class ThreePositionalSchemes(ClipScene):
         bot_r, mid = rest.take_bottom(foot.height, gap=GAP.normal)
         top_r.place(head, LEFT)
         bot_r.place(foot, LEFT)
-        title = column(label("outlined cells, by m:", size=SMALL, color=DIM),
-                       label("distance from the first", size=SMALL, color=DIM), gap="hair")
-        title_r, mid = mid.take_top(title.height, gap=GAP.tight)
-        title_r.place(title, LEFT)
+        # under the axis, what it shows: the outlined cells by m (x), each one's distance from the first (y, log)
+        title = inline("outlined cells by", f"${N.position.math}$", "· distance from the first", size=SMALL, color=DIM)
+        if title.width > region.width:
+            title.scale_to_fit_width(region.width)
+        mid, title_r = mid.take_bottom(title.height, gap=GAP.tight)[::-1]
+        mid = mid.take_top(GAP.small, gap=0.0)[1]  # room over the axis for the tallest dot's figure
         dist = d.distances[k]
         ms = np.array(diagonal_rows(d.T_sim, d.diags[k]))
-        top = distance_axis_top(dist, self.score_scale.vmax)  # room over the tallest bar for its figure
+        lo, hi = spread_axis(d)  # one log axis for every scheme, and the comparison's (issue 33)
         step = 1 if len(ms) <= 10 else 2
-        plot = Plot.fitted(mid, (ms[0] - 0.6, ms[-1] + 0.6), (0.0, top), x_ticks=list(ms[::step]),
-                           y_ticks=[0.0, top], tick_format=numbers.tick)
-        bars = plot.bars(ms, dist, bar_width=0.6 * plot.width_units / (len(ms) + 0.2), colors=HIGHLIGHT)
-        for b in bars:
-            role(b, "highlight")
-        i = int(np.argmax(dist))
-        tallest = theme_figure(numbers.measure(float(dist[i])), size=SMALL).next_to(bars[i], UP, buff=GAP.tight)
-        tallest.shift(min(0.0, region.right - tallest.get_right()[0]) * RIGHT)  # the last bar's figure stays in the frame
-        g = VGroup(head, title, plot, bars, foot)
+        line_name = label("pass line", size=SMALL, color=DIM)  # at the line's end, clear of every dot
+        mid = mid.take_left(mid.width - line_name.width - GAP.small, gap=GAP.small)[0]
+        plot = Plot.fitted(mid, (ms[0] - 0.6, ms[-1] + 0.6), (10.0 ** lo, 10.0 ** hi), y_log=True,
+                           x_ticks=list(ms[::step]), y_ticks=[10.0 ** t for t in spread_ticks(lo, hi, most=3)])
+        title.next_to(plot.x_tick_labels, DOWN, buff=GAP.tight).align_to(plot, LEFT)
+        # each outlined cell after the first (the first is where the distances are measured from): a dot at
+        # its distance, an exact zero a hollow diamond on the floor
+        dots = VGroup()
+        for m_, v in zip(ms[1:], dist[1:]):
+            dot = (plot.dot(m_, v, color=HIGHLIGHT, radius=self.CELL_DOT) if v > 0
+                   else plot.exact_zero(m_, color=HIGHLIGHT, text=None))
+            dot.value = float(v)
+            dots.add(role(dot, "highlight"))
+        line = plot.hline(PASS_LINE, color=DIM)
+        line_name.next_to(line, RIGHT, buff=GAP.small)
+        i = 1 + int(np.argmax(dist[1:]))
+        tallest = theme_figure(numbers.measure(float(dist[i])), size=SMALL).next_to(dots[i - 1], UP, buff=GAP.tight)
+        tallest.shift(min(0.0, region.right - tallest.get_right()[0]) * RIGHT)  # the last dot's figure stays in the frame
+        g = VGroup(head, plot, title, line, line_name, dots, foot)
         if not rel:
             g.add(tallest)
-        g.head, g.plot, g.bars, g.tallest, g.check, g.dep, g.top = head, plot, bars, tallest, check, dep, top
+        g.head, g.plot, g.bars, g.tallest, g.check, g.dep = head, plot, dots, tallest, check, dep
+        g.line, g.axis = line, (lo, hi)
         return g
 
     def identity(self) -> VGroup:
@@ -411,16 +449,13 @@ class ThreePositionalSchemes(ClipScene):
         d = self.data
         rel = self.relative()
         spreads = np.array(d.scores.defects)
-        shown = spreads[spreads > 0]
-        lo = int(np.floor(np.log10(min(shown.min(initial=PASS_LINE), PASS_LINE)))) - 1
-        hi = int(np.ceil(np.log10(max(shown.max(initial=PASS_LINE), PASS_LINE)))) + 2  # room for the figures
-        step = max(1, int(round(numbers.nice_step(hi - lo, most=self.TICKS))))
+        lo, hi = spread_axis(d)  # the notes' axis: the same scale as beats 06–08
         name_h = label(SCHEME_NAMES[0], size=LABEL).height + verdict_line("", 1.0, True, size=LABEL).height
         axis_name = "largest spread along a diagonal"
         tick_w = math(numbers.power(lo).math, size=SMALL).width
         plot = Plot((-0.6, len(SCHEME_NAMES) - 0.4), (10.0 ** lo, 10.0 ** hi), width=region.width - tick_w - GAP.normal,
                     height=region.height - name_h - label(axis_name, size=SMALL).height - 2 * GAP.normal, y_log=True,
-                    y_ticks=[10.0 ** k for k in range(lo, hi + 1) if k % step == 0], y_label=axis_name)
+                    y_ticks=[10.0 ** k for k in spread_ticks(lo, hi, most=self.TICKS)], y_label=axis_name)
         region.place(plot, DOWN + RIGHT)
         plot.shift((name_h + GAP.tight) * UP)
         inks = [FG if r else DIM for r in rel]
@@ -528,4 +563,5 @@ class ThreePositionalSchemes(ClipScene):
     NOTES_W = 5.0  # the notes beside a score map: its formulas, its bars, its verdict
     BAR_SHARE = 0.55  # a bar's share of its slot
     DOT_R = 0.14  # a measured spread's dot on the log axis
+    CELL_DOT = 0.09  # an outlined cell's distance on the notes' log axis
     TICKS = 6  # at most this many steps between the log axis's labels

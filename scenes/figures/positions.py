@@ -13,7 +13,7 @@ import numpy as np
 from mathcore.scheme_compare import OFFSET_TOL
 from scenes.kit import numbers
 from scenes.kit.notation import N
-from scenes.stills.spec import CellBox, FigureStill, HeatmapPanel, TextLine, PlotPanel, Series, TextPanel
+from scenes.stills.spec import CellBox, FigureStill, HeatmapPanel, PlotPanel, Rule, Series, TextLine, TextPanel
 from scenes.stills.text import sci
 from scenes.kit.theme import ColorScale
 
@@ -85,11 +85,25 @@ def widest_diagonal(S) -> int:
     return T - 1 - int(np.argmax(spreads))
 
 
-def distance_axis_top(distances, score_vmax: float) -> float:
-    """The top of the axis a scheme's distances stand on: a round value a third over the tallest, so the
-    spread fills most of the axis whatever its size (the learned table's 0.42 as much as sinusoidal's
-    7.9); a relative scheme's rounding noise sits on an axis a hundredth of the score scale's end."""
-    return numbers.nice_ceil(max(float(np.max(distances)) * 1.3, float(score_vmax) / 100))
+def spread_axis(data) -> tuple[int, int]:
+    """The one log axis, ``10^lo`` to ``10^hi``, every spread of clip 09 stands on: each scheme's outlined
+    cells' distances from the first (beats 06–08, and the still's three lower panels) and the three
+    largest spreads (beat 09).  One honest scale, so sinusoidal's 7.9, the learned table's 0.42 and RoPE's
+    rounding are read against each other and the pass line (three axes of their own, 0–12, 0–0.6 and
+    0–0.08, hid that: issue 33).  From a decade under the smallest nonzero value (and the pass line) to
+    three over the largest (room for its figure over it); exact zeros sit on the floor, marked as such."""
+    vals = np.concatenate([np.asarray(v, dtype=float).ravel() for v in data.distances]
+                          + [np.asarray(data.scores.defects, dtype=float)])
+    pos = vals[vals > 0]
+    lo = int(np.floor(np.log10(min(pos.min(initial=PASS_LINE), PASS_LINE)))) - 1
+    hi = int(np.ceil(np.log10(max(pos.max(initial=PASS_LINE), PASS_LINE)))) + 3
+    return lo, hi
+
+
+def spread_ticks(lo: int, hi: int, most: int = 6) -> list[int]:
+    """The powers of ten labelled on :func:`spread_axis` (a round step, at most ``most`` steps)."""
+    step = max(1, int(round(numbers.nice_step(hi - lo, most=most))))
+    return [k for k in range(lo, hi + 1) if k % step == 0]
 
 
 def diagonal_distances(S, k: int) -> np.ndarray:
@@ -207,11 +221,19 @@ def scores(data, cfg) -> FigureStill:
             yticks=ticks, tick_step=step, ylabel="position $m$" if k == 0 else "", xlabel="position $n$",
             boxes=boxes, **(cbar(scale) if k == 2 else {}))
         dist = diagonal_distances(sc.grids[k], off)
-        top = distance_axis_top(dist, scale.vmax)
+        x = np.array(rows, dtype=float)
+        lo, hi = spread_axis(data)
+        floor = 10.0 ** lo
+        series = [Series(np.where(dist > 0, dist, np.nan)[1:], x[1:], "", "accent", "dots", width=2.2)]
+        if np.any(dist[1:] == 0):  # an exact zero has no place on a log axis: a hollow diamond on the floor
+            zero = dist[1:] == 0
+            series.append(Series(np.full(int(zero.sum()), floor * 1.6), x[1:][zero], "", "accent", "dots",
+                                 width=2.2, marker="D", hollow=True))
+        powers = spread_ticks(lo, hi, most=4)
         panels["GHI"[k]] = PlotPanel(
-            (Series(dist, np.array(rows, dtype=float), "", "accent", "bars", width=0.6),),
-            title=f"$m - n = {off}$", xlabel="$m$", ylim=(0.0, top), yticks=(0.0, top),
-            yticklabels=("0", numbers.tick(top)), xlim=(rows[0] - 0.6, rows[-1] + 0.6), legend="", grid=False)
+            tuple(series), title=f"$m - n = {off}$", xlabel="$m$", y_log=True, ylim=(floor, 10.0 ** hi),
+            yticks=tuple(10.0 ** t for t in powers), yticklabels=tuple(f"$10^{{{t}}}$" for t in powers),
+            xlim=(rows[0] - 0.6, rows[-1] + 0.6), hlines=(Rule(PASS_LINE, "", "dim"),), legend="", grid=False)
         panels["DEF"[k]] = TextPanel((
             TextLine(SCORE_TEX[k], size=9.5),
             TextLine(measured("spread", sc.defects[k]), size=9.5, space_before=4, color="good" if rel[k] else "fg"),
@@ -221,7 +243,7 @@ def scores(data, cfg) -> FigureStill:
         "scores", "Three positional schemes, compared on the score they give one token",
         panels, mosaic="ABC;GHI;DEF", size=(7.0, 5.6), height_ratios=(1.0, 0.42, 0.36),
         subtitle=f"$q_m\\cdot k_n$ of one token at positions $m$ and $n$ ({Ts} of each); below, the outlined "
-                 "diagonal: each cell's distance from the first (the largest: the spread)",
+                 "diagonal: each cell's distance from the first, on one log axis (the largest: the spread)",
         proof=(measured("RoPE: $q_m\\cdot k_n$ depends only on $m - n$: spread", sc.defects[2])
                + ", below the $10^{-10}$ pass line" * rel[2],),
         proof_color="good" if rel[2] else "bad",
