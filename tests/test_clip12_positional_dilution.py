@@ -18,7 +18,7 @@ from frames import (
 from mathcore import load_config, sinusoidal_dilution
 from mathcore.extrapolation import ambiguity_onset, ambiguity_share
 from scenes.clips.c12_positional_dilution import PositionalDilution, PositionalDilutionData
-from scenes.clips.c12_widgets import share_text as lane_share, twin_bins
+from scenes.clips.c12_widgets import NO_TWIN, share_text as lane_share, twin_bins
 from scenes.figures import stills_for
 from scenes.figures.extrapolation import hex_of, width_colors
 from scenes.kit import BG, HIGHLIGHT, VERIFIED
@@ -106,8 +106,8 @@ def test_the_onsets_are_marked_where_they_were_measured(final):
 
 
 def test_the_close_ends_on_the_lanes_under_the_verdict(final):
-    """The takeaway: one lane per width, coloured while positions are told apart, then grey columns as tall
-    as the measured share with a twin; the verdict over them, the formulas and curves gone."""
+    """The takeaway: one lane per width, dark grey while positions are told apart, then columns in the width's
+    colour as tall as the measured share with a twin; the verdict over them, the formulas and curves gone."""
     scene, frame = final
     d = scene.data
     TL = scene.twin_lanes
@@ -119,7 +119,7 @@ def test_the_close_ends_on_the_lanes_under_the_verdict(final):
         y = lane.clear.get_y()
         x0, xm = lane.clear.get_left()[0], lane.clear.get_right()[0]
         got = pixel(scene, frame, [(x0 + xm) / 2, y, 0])
-        assert np.abs(got - rgb255(scene.colors[k])).max() <= 14, (k, got)
+        assert np.abs(got - rgb255(NO_TWIN)).max() <= 14, (k, got)  # no twin yet: the one dark grey
         ink = dominant_ink(scene, frame, lane.tag, BG)
         assert np.abs(ink - rgb255(scene.colors[k])).max() <= 40, (k, ink)
     assert id(scene.formula) not in on and id(scene.rule) not in on
@@ -427,26 +427,28 @@ def test_the_verdict_says_what_is_measured_most_positions_past_m_star_have_a_twi
     assert "99 %, 97 % and 66 %" in close and "past m*" in close and "only" not in close
 
 
-def test_the_twin_key_and_columns_are_one_opaque_grey(final):
-    """Issue 33 review: the "twin" columns were white at 55 % over each lane's faint colour, so the grey came
-    out a different grey (pinkish over magenta) on every lane, and the key's word was a third grey.  They are
-    now one opaque grey, the same on every lane and in the key's word "grey"."""
-    from scenes.clips.c12_widgets import TWIN_GREY
-
+def test_has_a_twin_is_the_widths_colour_and_no_twin_one_dark_grey(final):
+    """Issue 33 review: the "twin" columns were white at 55 % over each lane's faint colour (a different grey on
+    every lane); then one opaque grey, which review RC read as "dimmed", the grey's meaning everywhere else in the
+    deck.  Now what the percentages on the right count, "has a twin", is drawn in the width's colour, the colour
+    its percentage is printed in, and "no twin" in one dark grey on every lane."""
     scene, frame = final
     TL = scene.twin_lanes
-    fills = {(c.get_fill_color().to_hex(), round(float(c.get_fill_opacity()), 6)) for lane in TL.lanes for c in lane.columns}
-    assert fills == {(TWIN_GREY.to_hex(), 1.0)}
-    # the word for the grey is written on the grey columns themselves, in the background's colour
+    for k, lane in enumerate(TL.lanes):
+        fills = {(c.get_fill_color().to_hex(), round(float(c.get_fill_opacity()), 6)) for c in lane.columns}
+        assert fills <= {(scene.colors[k].to_hex(), 1.0)}, k
+        if len(TL.share_labels[k]):
+            assert TL.share_labels[k].get_fill_color().to_hex() == scene.colors[k].to_hex()
+    # the word for it is written on the coloured columns themselves, in the background's colour
     assert TL.has_twin in TL.on_lanes and TL.has_twin.text == "hasatwin"
     assert TL.has_twin.get_fill_color().to_hex() == BG.to_hex()
-    # on the frame: the tallest column of each lane is painted that one grey, whatever lane it stands in
-    for lane in TL.lanes:
+    # on the frame: the tallest column of each lane is painted its lane's colour
+    for k, lane in enumerate(TL.lanes):
         if not len(lane.columns):
             continue
         col = max(lane.columns, key=lambda c: c.height)
         got = pixel(scene, frame, col.get_center())
-        assert np.abs(got - rgb255(TWIN_GREY)).max() <= 6, got
+        assert np.abs(got - rgb255(scene.colors[k])).max() <= 6, got
 
 
 def test_the_words_on_screen_are_set_in_the_sans_not_the_math_font(final):
@@ -502,17 +504,17 @@ def test_the_key_reads_as_one_line_inside_the_frame_in_every_corner(corners):
 def test_the_lanes_carry_their_own_words_and_draw_no_twin_one_way(final):
     """Review R2, beat `meaning`: the legend was a grey text line over the lanes, "no twin" was drawn two ways
     (the full colour before m*, a dark tint after it) and 99 % / 97 % / 66 % stood unnamed.  Now "no twin" is
-    the lane's full colour before and after m*, the words "no twin" and "has a twin" lie on the lanes (on a
-    coloured stretch and on full grey columns), and the percentages stand under "% with a twin"."""
+    one dark grey before and after m*, the words "no twin" and "has a twin" lie on the lanes (on a dark stretch
+    and on full coloured columns), and the percentages stand under "% with a twin"."""
     scene, frame = final
     TL = scene.twin_lanes
     for k, lane in enumerate(TL.lanes):
         if not len(lane.rest):
             continue
         for part in (lane.clear, lane.rest):
-            assert part.get_fill_color().to_hex() == scene.colors[k].to_hex()
+            assert part.get_fill_color().to_hex() == NO_TWIN.to_hex()
             assert float(part.get_fill_opacity()) == 1.0
-    # the words on the data: "no twin" inside a coloured stretch before m*, "has a twin" over columns all but full
+    # the words on the data: "no twin" inside a dark stretch before m*, "has a twin" over columns all but full
     assert TL.no_twin in TL.on_lanes and TL.has_twin in TL.on_lanes and not len(TL.key)
     k = next(k for k, lane in enumerate(TL.lanes) if lane.clear.get_left()[0] <= TL.no_twin.get_left()[0]
              and TL.no_twin.get_right()[0] <= lane.clear.get_right()[0])

@@ -229,7 +229,7 @@ class PositionalDilution(ClipScene):
             horizon_line=claim(f"m = {count(d.horizon).text}", TL.horizon_mark),
             shares=claim(values["shares"], *[TL.share_labels[k] for k in shared] or [TL.lanes[0].clear]),
             lanes=claim("one lane per width", *[lane.clear for lane in TL.lanes]),
-            columns=claim("grey columns", *[TL.lanes[k].columns for k in shared] or [TL.lanes[0].clear]),
+            columns=claim("columns in its colour", *[TL.lanes[k].columns for k in shared] or [TL.lanes[0].clear]),
             n_found=claim(values["n_found"], *[F.onset_labels[k] for k in found] or axis),
             verdict=claim(f"{len(found)} of {len(d.widths)} widths with an m*" if not shared else
                           self.verdict_words(shared[-1]), self.verdict),

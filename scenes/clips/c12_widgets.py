@@ -33,7 +33,10 @@ MIN_PANEL = 0.62  # the shortest stacked panel that still prints its y ticks apa
 LANE = 0.85  # the share of its panel's height a lane of clip 12's close takes
 # the share of positions with a twin: one opaque grey, the same over every lane (the key's word "grey" in it),
 # never a white laid thin over the lane's colour (which came out a different grey, or pink, on each lane)
-TWIN_GREY = ManimColor("#A3A9B2")
+TWIN_GREY = ManimColor("#A3A9B2")  # (kept for the record; the lanes now draw "has a twin" in the width's colour)
+# review RC: grey means "dimmed" everywhere else in the deck, so "has a twin" (what the percentages on the right
+# count, printed in the width's colour) is now drawn in the width's colour too, and "no twin" in one dark grey
+NO_TWIN = ManimColor("#3A414C")
 
 
 class PanelStack(VGroup):
@@ -244,16 +247,16 @@ class TwinLanes(VGroup):
             xm = p.to_point(max(M, 1), 0)[0]
             o = a.onset
             x_edge = p.to_point(o.t, 0)[0] if o.t is not None else xm
-            clear = bar(x0, x_edge, y, lane_h, colors[k], 1.0)
-            # past m*, the lane keeps its colour (faint) where a position has no twin: one way to draw "no twin"
-            rest = bar(x_edge, max(xm, x_edge + 1e-3), y, lane_h, colors[k], self.REST_OPACITY) if o.t is not None \
+            clear = bar(x0, x_edge, y, lane_h, NO_TWIN, 1.0)
+            # past m*, the lane stays dark grey where a position has no twin: one way to draw "no twin"
+            rest = bar(x_edge, max(xm, x_edge + 1e-3), y, lane_h, NO_TWIN, self.REST_OPACITY) if o.t is not None \
                 else VGroup()
             columns = VGroup()
             lo, hi, share = bins[k]
             for a_, b_, s_ in zip(lo, hi, share):
                 xa, xb = p.to_point(a_, 0)[0], p.to_point(min(b_, M), 0)[0] if b_ <= M else xm
                 if s_ > 0:
-                    columns.add(bar(xa, max(xb, xa + 1e-3), y - lane_h / 2 + lane_h * s_ / 2, lane_h * s_, TWIN_GREY,
+                    columns.add(bar(xa, max(xb, xa + 1e-3), y - lane_h / 2 + lane_h * s_ / 2, lane_h * s_, colors[k],
                                     1.0))
             columns.values = np.asarray(share, dtype=float)
             frame = Rectangle(width=max(xm - x_edge, 1e-3), height=lane_h, stroke_color=DIM,
@@ -316,7 +319,7 @@ class TwinLanes(VGroup):
         # widest run of (nearly) full grey columns, in the background's colour; a word that finds no room there
         # stays in the key line over the top lane, with the words naming the empty boxes
         n = len(shares)
-        self.no_twin = label("no twin", size=SMALL, color=BG)
+        self.no_twin = label("no twin", size=SMALL, color=FG)
         self.has_twin = label("has a twin", size=SMALL, color=BG)
         self.on_lanes = VGroup()
         self.key = VGroup()
@@ -327,7 +330,7 @@ class TwinLanes(VGroup):
             self.on_lanes.add(self.no_twin)
             overlay(self.no_twin, self.lanes[k].clear)  # a word on its stretch of the lane
         else:
-            self.key.add(label("colour: no twin", size=SMALL, color=FG))
+            self.key.add(label("dark grey: no twin", size=SMALL, color=FG))
         best = None  # (width, x_left, x_right, k): the widest run of columns at least FULL tall
         for j, a in enumerate(shares):
             if a.onset.t is None:
@@ -350,7 +353,7 @@ class TwinLanes(VGroup):
             self.on_lanes.add(self.has_twin)
             overlay(self.has_twin, self.lanes[best[3]].columns, self.lanes[best[3]].rest, self.lanes[best[3]].frame)
         elif any(a.onset.t is not None for a in shares):
-            self.key.add(label("grey: has a twin", size=SMALL, color=TWIN_GREY))
+            self.key.add(label("colour: has a twin", size=SMALL, color=FG))
         m_text = f"$m = {numbers.count(M).math}$"
         words = worded_line(f"empty: not judged past {m_text}" if len(boxes) else f"judged to {m_text}",
                             size=SMALL, color=DIM)
