@@ -576,5 +576,19 @@ def test_the_close_answers_why_the_table_went_away(final):
     assert np.isclose(u.start_angle, d.slow_arc) and np.isclose(u.start_angle + u.angle, d.slow_angle)
     assert d.slow_angle > d.slow_arc and d.slow_unseen
     assert _on_at(scene, "close", u) and _on_at(scene, "close", scene.unseen_words)
-    # the pointer to lecture 6 is drawn, not only said
-    assert _on_at(scene, "close", scene.lecture6.arrow) and "lecture 6" in close
+    # the pointer to the next lecture (6 for the shipped lecture 5) is drawn, not only said
+    nxt = scene.cfg.number + 1
+    assert _on_at(scene, "close", scene.lecture6.arrow) and f"lecture {nxt}" in close and d.next_lecture == nxt
+    assert f"lecture{nxt}" in [getattr(f, "text", "") for f in scene.lecture6.get_family()]
+
+
+def test_the_close_names_the_next_lecture_of_any_config():
+    """The corner config "max" is lecture 99: its close must point to lecture 100, not a hard-coded 6."""
+    from scenes.render.matrix import CORNERS, write_config
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as tmp:
+        cfg = load_config(write_config(CORNERS["max"], Path(tmp) / "max.toml"))
+    d = GPT2ToLLaMA.build_data(cfg)
+    assert cfg.number == 99 and d.next_lecture == 100

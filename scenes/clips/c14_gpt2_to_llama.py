@@ -114,6 +114,7 @@ class GPT2ToLLaMAData:
     slow_angle: float = 0.0  # its angle there (mod 2π)
     slow_arc: float = 0.0  # the arc of angles it swept in training
     slow_unseen: bool = False  # that angle is one training never reached (mathcore.rope_unseen_pairs)
+    next_lecture: int = 6  # the lecture that takes up positions past training: the config's number + 1
 
     def slow_of(self, k: int) -> int:
         """The pairs that never complete a turn in training, per model (0: LLaMA-2, 1: LLaMA-3)."""
@@ -185,6 +186,7 @@ class GPT2ToLLaMA(ClipScene):
             slow_angle=float(pair_angles(slow_m, l2.head_dim, l2.rope_base)[slow_i]),
             slow_arc=float(training_arcs(l2.head_dim, l2.train_length, l2.rope_base)[slow_i]),
             slow_unseen=bool(rope_unseen_pairs([slow_m], l2.head_dim, l2.train_length, l2.rope_base)[0, slow_i]),
+            next_lecture=cfg.number + 1,
         )
 
     def caption_values(self) -> dict:
@@ -201,7 +203,7 @@ class GPT2ToLLaMA(ClipScene):
             "params": count(d.n_params).text, "row_step": ordinal(d.sample_rows[1] - d.sample_rows[0]),
             "col_step": ordinal(d.sample_cols[1] - d.sample_cols[0]), "zoom_rows": d.zoom[0], "zoom_cols": d.zoom[1],
             "vmax": fmt_measure(scale.vmax), "proof": table_proof(d),
-            "last_sub": str(d.n_pairs - 1).translate(SUBSCRIPT),
+            "last_sub": str(d.n_pairs - 1).translate(SUBSCRIPT), "next_lecture": d.next_lecture,
         }
         if not hasattr(self, "chart"):  # the title card: nothing drawn yet
             return v
@@ -217,7 +219,7 @@ class GPT2ToLLaMA(ClipScene):
                  L2=claim("A dashed violet line", W.train_lines[0]), band2=claim("a shaded band", W.band_labels[0]),
                  L3=claim("a dashed line", W.train_lines[1]), frame3=claim("framed in yellow", W.outlines[1]),
                  table=claim("GPT-2's table", self.thumb), dial=claim("LLaMA-2's pair", self.closing_dial),
-                 lecture6=claim("lecture 6", self.lecture6),
+                 lecture6=claim(f"lecture {d.next_lecture}", self.lecture6),
                  table_cross=claim(f"a red cross: no row for m ≥ {v['n_max']}", self.table_verdict),
                  unseen_arc=claim("a pale blue arc marked never seen", self.unseen_arc, self.unseen_words))
         return v
@@ -362,7 +364,7 @@ class GPT2ToLLaMA(ClipScene):
         self.unseen_words.next_to(dial.center + 1.16 * dial.radius * np.array([np.cos(mid_u), np.sin(mid_u), 0]),
                                   RIGHT, buff=GAP.tight)
         arrow = Arrow(ORIGIN, RIGHT * 0.9, buff=0, color=FG, stroke_width=4, max_tip_length_to_length_ratio=0.3)
-        self.lecture6 = row(arrow, label("lecture 6", size=LABEL, weight="BOLD"),
+        self.lecture6 = row(arrow, label(f"lecture {d.next_lecture}", size=LABEL, weight="BOLD"),
                             worded_line("goes past $L$", size=SMALL, color=DIM), gap="small", align="center")
         self.lecture6.arrow = arrow
         # the model named with its own train length: the close's m = 2L is LLaMA-2's, not LLaMA-3's L = 8192
