@@ -94,15 +94,15 @@ def test_both_heatmaps_are_painted_by_their_weights(final, beats):
     zero = rgb255(scale.rgb(0.0))
     # side by side, before the close: both maps, every cell the colour of its weight
     scene, frames = beats
-    frame = frames["proof_zero"]  # self-attention stepped back (dimmed to DIMMED) for the proofs
+    frame = frames["side_by_side"]  # both maps at full strength
     for hm, A in ((scene.A_small, d.weights), (scene.self_map, d.weights_self)):
         np.testing.assert_array_equal(hm.values, A)
         assert hm.color_scale.same_as(scale)
     assert any(np.abs(pixel(scene, frame, scene.self_map.cell_center(0, j)) - zero).max() > 30 for j in range(1, T))
-    assert scene.pair_center[0] > scene.self_map.get_right()[0]  # the causal map stood right of self-attention
+    assert scene.side_geometry["rows_left"] > scene.self_map.get_right()[0]  # the causal map stood right of it
     for i in range(T):
         for j in range(T):
-            # self-attention is dimmed on screen here: its cells' paint, at full strength, is its weights'
+            # self-attention's cells' paint is its weights'
             got = rgb255(scene.self_map.cell(i, j).get_fill_color().to_rgb())
             assert np.abs(got - rgb255(scale.rgb(d.weights_self[i, j]))).max() <= 2, (i, j, got)
     # the last frame: the causal map brought forward, its cells still the colour of their weights
@@ -198,7 +198,7 @@ def test_labels_name_the_arrays_shown_with_them(final):
     assert named("sweep") == {"mask"} and shown("sweep") == {"masked", "mask"}
     assert named("softmax") == shown("softmax") == named("zeros") == {"weights"}
     assert named("side_by_side") == shown("side_by_side") == {"weights", "weights_self"}
-    for key in ("proof_sum", "proof_zero"):  # self-attention steps back (dimmed): the proofs are about A
+    for key in ("proof_sum", "proof_zero"):  # self-attention has left: the proofs are about A
         assert named(key) == shown(key) == {"weights"}, key
     assert named("close") == shown("close") == {"weights"}
     for r in scene.audit.records:
@@ -217,7 +217,7 @@ def test_every_beat_changes_the_picture(final):
 def test_the_clip_ends_on_the_causal_map_and_its_proofs_large(final):
     scene, _ = final
     recs = {r.key: r for r in scene.audit.records}
-    close, before = recs["close"], recs["proof_zero"]
+    close = recs["close"]
     content = scene.layout.content
     visible = [i for i in close.items if not i.header and i.opacity > DIMMED]
     words = {i.name.strip("'") for i in visible if i.kind == "text" and not i.is_math}
@@ -226,8 +226,7 @@ def test_the_clip_ends_on_the_causal_map_and_its_proofs_large(final):
     assert sum(p.formula in t for t in maths for p in fig.mask_proofs(scene.data)) == 2  # both proofs stay
     # the map grew: well beyond its side-by-side size, to most of the content's height
     assert scene.A_small.height >= 0.7 * content.height
-    assert scene.A_small.height >= 1.05 * scene.pair_height  # it grew from its side-by-side size
-    assert not [i for i in before.items if i.kind == "graphic" and i.box[3] - i.box[1] > 0.7 * content.height]
+    assert scene.A_small.height >= 0.99 * scene.side_height  # never smaller than side by side showed it
     assert all(any(f is g for m in scene.mobjects for g in m.get_family()) for f in scene.closing_picture)
     take = scene.takeaway()
     assert content.contains(take) and take.width >= 0.6 * content.width
@@ -439,3 +438,20 @@ def test_the_words_claim_only_what_the_clip_shows(final):
     scene, _ = final
     said = {c.key: c.text for c in scene.captions}
     assert "reuse" not in said["close"] and "sentence" not in said["side_by_side"]
+
+
+def test_the_proofs_stand_beside_the_causal_map_alone(final):
+    """Review RC (03 proof_sum): the proofs sat under the dimmed self-attention map, which still took 40 % of the
+    frame, while the description said "under" the causal map; and side by side's description said "both maps keep
+    their row and column numbers" over a self-attention map that has none.  Now self-attention leaves for the
+    proofs, each proof comes on the causal map's right under the words it proves, and the description claims
+    indices for the causal map alone."""
+    scene, _ = final
+    on_screen = {id(m) for top in scene.mobjects for m in top.get_family()}
+    assert id(scene.self_map) not in on_screen and id(scene.self_title) not in on_screen
+    for head, proof in ((scene.sum_head_words, scene.proof_sum), (scene.zero_head_words, scene.proof_zero)):
+        assert proof.get_left()[0] > scene.pair_sums.get_right()[0]  # right of the map and its sums
+        assert head.get_bottom()[1] > proof.get_top()[1] - 0.05  # the words over the proof they head
+    rec = {r.key: r for r in scene.audit.records}
+    assert "both maps keep" not in rec["side_by_side"].describe.lower()
+    assert "with their row and column numbers" in rec["side_by_side"].describe  # said of the causal map

@@ -129,13 +129,18 @@ def test_who_sees_what_stays_on_screen_while_it_is_narrated(final):
                 np.testing.assert_allclose(cell.get_fill_color().to_rgb(), token_color(int(r.perm[s_])).to_rgb(), atol=1e-6)
             else:  # hidden: an outline only
                 assert cell.get_fill_opacity() == 0.0
-        assert abs(mask.cells[t][0].get_y() - scene.causal_chart.row_y(t)) < 1e-6  # the mask's rows are the chart's
-    cell_ids = {id(c) for row in mask.cells for c in row}
-    for key in ("self", "causal", "before_one", "between", "after", "totals"):
+    between = {i.mid: i for i in recs(scene)["between"].items}
+    for t in range(T):  # the mask's rows are the chart's, while narrated
+        box = between[id(mask.cells[t][0])].box
+        assert abs((box[1] + box[3]) / 2 - scene.tall.self_chart.row_y(t)) < 0.01
+    seen_ids = {id(mask.cells[t][s_]) for t in range(T) for s_ in range(t + 1)}
+    for key in ("self", "causal", "before_one", "between", "after"):
         rec = recs(scene)[key]
-        seen = [i for i in rec.items if i.mid in cell_ids and i.opacity >= 0.9 - 1e-9]
-        assert len(seen) >= T * (T + 1) // 2, key  # every seen cell, at full strength
-        assert "row" in scene._narration[key].lower() or key in ("self", "causal", "totals"), key
+        seen = [i for i in rec.items if i.mid in seen_ids and i.opacity >= 0.9 - 1e-9]
+        narrated = {"before_one": range(0, r.i), "between": range(r.i, r.j + 1), "after": range(r.j + 1, T)}.get(key)
+        want = sum(t + 1 for t in (narrated if narrated is not None else range(T)))
+        assert len(seen) >= want, key  # every seen cell of the narrated rows, at full strength
+        assert "row" in scene._narration[key].lower() or key in ("self", "causal"), key
     # the chips over the mask's columns, in the order the swap gave them
     np.testing.assert_array_equal(scene.tokens.row_order, r.perm)
     np.testing.assert_array_equal(scene.tokens.values, scene.data.PX)
@@ -149,10 +154,15 @@ def test_the_measured_quantity_is_named_over_the_chart(final):
     such formula was drawn, so this fails there."""
     scene, _ = final
     want = scene.data.picture.row_formula.typst
-    assert scene.formula.typst_code.strip("$ ") == want and "norm(" in want and "_m" in want
+    assert scene.self_formula.typst_code.strip("$ ") == want and "norm(" in want and "_m" in want
+    causal = scene.causal_formula.typst_code.strip("$ ")
+    assert causal == want.replace('"Attn"', '"Attn"_"causal" ')
     for key in ("self", "causal", "before_one", "between", "after", "totals"):
         rec = recs(scene)[key]
-        assert [i for i in rec.items if i.kind == "text" and i.text == want and i.opacity > 0.9], key
+        texts = [i.text for i in rec.items if i.kind == "text" and i.opacity > 0.9]
+        # self-attention's quantity over its chart; causal attention's, with its subscript, over causal bars
+        assert (want if key == "self" else causal) in texts, key
+        assert (causal if key == "self" else want) not in texts, key
     assert "causal_rows" in {q for q, _ in recs(scene)["causal"].shown}
     assert "self_rows" in {q for q, _ in recs(scene)["self"].shown}
 
@@ -353,13 +363,12 @@ def test_the_rows_fill_the_frame_while_they_are_narrated(final):
         low = min(i.box[1] for i in rec.items if not i.header and i.opacity > 0.9)
         assert low < verdicts_top, (key, low, verdicts_top)
         assert low - content.bottom < 0.25 * content.height, key  # the lower quarter is not left empty
-    tall, compact = scene.tall, scene.compact
-    assert tall.causal_chart.pitch > compact.causal_chart.pitch
+    tall = scene.tall
+    assert tall.causal_chart.pitch > scene.wide_chart.pitch
     between = {i.mid: i for i in recs(scene)["between"].items}
-    for t in range(T):  # while narrated: the mask's rows level with the tall chart's; at the end, the flatter one's
+    for t in range(T):  # while narrated: the mask's rows level with the tall chart's
         box = between[id(scene.mask.cells[t][0])].box
         assert abs((box[1] + box[3]) / 2 - tall.self_chart.row_y(t)) < 0.01  # (its causal twin morphed on)
-        assert abs(scene.mask.cells[t][0].get_y() - compact.causal_chart.row_y(t)) < 1e-6
     totals = recs(scene)["totals"]
     assert min(i.box[1] for i in totals.items if not i.header and i.opacity > 0.9) <= scene.verdicts.get_bottom()[1] + 1e-6
 
@@ -375,3 +384,62 @@ def test_the_totals_word_their_names_in_the_sans_and_their_matrices_in_math(fina
         assert all(not hasattr(w, "typst_code") for w in v.line.words)
         assert '"causal:"' not in v.value.typst_code if hasattr(v.value, "typst_code") else True
         assert "norm(" in (v.value.typst_code if hasattr(v.value, "typst_code") else v.value[0].typst_code)
+
+
+def _cells(rec, cells):
+    ids = {id(c): c for c in cells}
+    return [i for i in rec.items if i.mid in ids]
+
+
+def test_self_attention_shows_no_mask_and_causal_the_staircase(final):
+    """Review round 2: at `self` the causal staircase stood beside self-attention's bars, which have no mask.  Now
+    at `self` every cell of the grid is filled (every row sees all T tokens, in the colour of the token in that
+    slot), and at `causal` the hidden cells are empty outlines again: the staircase beside the causal bars."""
+    scene, _ = final
+    r = scene.data.report
+    T = len(r.perm)
+    cells = [scene.mask.cells[t][s_] for t in range(T) for s_ in range(T)]
+    hidden = [scene.mask.cells[t][s_] for t in range(T) for s_ in range(t + 1, T)]
+    self_rec, causal_rec = recs(scene)["self"], recs(scene)["causal"]
+    filled = [i for i in _cells(self_rec, cells) if i.filled and i.opacity >= 0.9 - 1e-9]
+    assert len(filled) == T * T
+    assert not [i for i in _cells(causal_rec, hidden) if i.filled]
+    assert len([i for i in _cells(causal_rec, cells) if i.filled]) == T * (T + 1) // 2
+    assert "every row sees all" in self_rec.describe and f"all {T} tokens" in self_rec.describe
+    assert "staircase comes back" in causal_rec.describe
+
+
+def test_row_beats_dim_the_other_rows_and_never_fill_over_the_subject(final):
+    """Review round 2: the yellow band laid a translucent fill over the rows it highlighted, washing them out.  Now
+    the band is an outline only, and every row outside it (its name, its mask row, its bar, its figure) is dimmed
+    below the audit's background level, while the narrated rows stay at full strength."""
+    scene, _ = final
+    r = scene.data.report
+    T = len(r.perm)
+    for key, rows in (("before_one", range(0, r.i)), ("between", range(r.i, r.j + 1)), ("after", range(r.j + 1, T))):
+        rec = recs(scene)[key]
+        bands = [i for i in rec.items if i.role == "highlight" and i.kind == "graphic"]
+        assert bands and not [i for i in bands if i.filled], key
+        for m in range(T):
+            names = _cells(rec, [scene.row_names[m]]) or [i for i in rec.items if i.kind == "text"
+                                                           and i.text.replace(" ", "") == f"row{m}"]
+            bar = _cells(rec, [scene.tall.causal_chart.bars[m]]) or _cells(rec, [scene.causal_chart.bars[m]])
+            level = max(i.opacity for i in _cells(rec, list(scene.mask.cells[m])))
+            if m in rows:
+                assert level >= 0.9 - 1e-9, (key, m)
+            else:
+                assert level < DIMMED, (key, m, level)
+            del names, bar
+
+
+def test_a_rounded_total_reads_approx(final):
+    """Review round 2: the causal total read "= 0.83", a rounded figure written with "=".  Now a total whose printed
+    figure is not its value reads "≈" (the figure's own "≈" for rounding noise), and the printed figure is the
+    total rounded."""
+    scene, _ = final
+    r = scene.data.report
+    causal, self_ = scene.verdicts
+    assert float(measure(r.causal_total).text) != r.causal_total
+    assert "approx " + measure(r.causal_total).math in causal.value.typst_code
+    assert "= " not in causal.value.typst_code.split("_F", 1)[1]
+    assert self_.value.typst_code.count("approx") == 1

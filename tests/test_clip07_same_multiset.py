@@ -18,9 +18,9 @@ from mathcore import lecture_inputs, load_config, my_sinusoidal_position, self_a
 from mathcore.equivariance import compare_multiset
 from scenes.clips.c07_same_multiset import SameMultiset, abbreviations
 from scenes.figures.equivariance import same_words
-from scenes.audit.beats import signature
+from scenes.audit.beats import DIMMED, signature
 from scenes.audit.truth import truth_problems
-from scenes.kit import BG, FAILED, VERIFIED, ColorScale
+from scenes.kit import BG, FAILED, VERIFIED, ColorScale, fmt_measure
 from scenes.kit.scales import scale
 from scenes.kit.layout import baseline_y
 from scenes.kit.numbers import measure, notebook_output, tick
@@ -113,6 +113,7 @@ def test_every_map_shows_its_named_array_on_its_quantitys_one_scale(final):
     scene, _ = final
     pic = scene.data.picture
     records = {r.key: r for r in scene.audit.records}
+    records["separate"] = records.get("separate") or records["separate_same_place"]
     want = {"shuffled": ("plain.X_a", "plain.X_b"), "attend": ("plain.Y_a", "plain.Y_b"),
             "positions": ("positioned.X_a", "positioned.X_b"), "separate": ("positioned.Y_a", "positioned.Y_b")}
     for beat, qs in want.items():
@@ -126,8 +127,8 @@ def test_every_map_shows_its_named_array_on_its_quantitys_one_scale(final):
     assert scene.bar_out.bar.color_scale is pic.outputs
     assert [t.text for t in scene.bar_pos.bar.tick_labels] == [tick(v) for v in pic.outputs.ticks()]
     assert not scene.audit.lecture
-    # the positions beat shows what is added, PE, on the deck's encodings scale with its own colour bar
-    assert "PE" in {q for q, _ in records["positions"].shown} and scene.pe.color_scale is scale("encodings", scene.cfg)
+    # the pe beat shows what is added, PE, on the deck's encodings scale with its own colour bar
+    assert "PE" in {q for q, _ in records["pe"].shown} and scene.pe.color_scale is scale("encodings", scene.cfg)
     np.testing.assert_array_equal(scene.pe.values, scene.data.PE)
 
 
@@ -238,7 +239,8 @@ def test_captions_carry_the_clips_figures(final):
     scene, _ = final
     caps = scene.captions
     assert len(caps) >= 10
-    assert {"table", "shuffled", "match", "positions", "separate", "close"} <= {c.key for c in caps if c.describe}
+    keys = {c.key.replace("separate_same_place", "separate") for c in caps if c.describe}
+    assert {"table", "shuffled", "match", "pe", "positions", "separate", "close"} <= keys
 
 
 def test_the_table_beat_describes_what_it_draws(final):
@@ -286,9 +288,84 @@ def test_separate_describes_the_means_it_shows(final):
     names that figure, bound to the verdict drawn, which the audit holds visible at that beat."""
     scene, _ = final
     d = scene.data
-    rec = {r.key: r for r in scene.audit.records}["separate"]
+    rec = [r for r in scene.audit.records if r.key.startswith("separate")][0]
     bound = [c for c in rec.claims if c.name == "pooled_pos"]
     assert bound and bound[0].bound and bound[0].visible
     assert measure(d.positioned.pooled_gap).text in rec.describe
     assert scene.pool_shown.figure.value == d.positioned.pooled_gap
     assert d.positioned.pooled_gap == float(np.max(np.abs(d.positioned.pooled_a - d.positioned.pooled_b)))
+
+
+def test_positions_show_one_subject_on_one_scale_at_a_time(final):
+    """Review round 2: `positions` was a dashboard: X + PE, PE and two stacked colour bars, one colormap on two norms
+    (PE on ±1, the inputs on ±3), so the colours could not be added by eye.  Now PE comes alone first (`pe`: the
+    sentences dimmed, PE's rows labelled with their positions m = 0 … T − 1, its own colour bar the one on screen),
+    then the sum (`positions`: PE gone, the inputs plus PE on the input bar, the one on screen).  Checked on the
+    recorded beats: at each, every coloured cell at full strength is painted by one quantity's scale, and one
+    colour bar is on screen."""
+    scene, _ = final
+    d = scene.data
+    T = len(d.tokens_a)
+    records = {r.key: r for r in scene.audit.records}
+    pe_ids = {id(c) for c in scene.pe.cells.get_family()} if hasattr(scene.pe, "cells") else set()
+    pe_ids |= {id(f) for f in scene.pe.get_family()}
+    grid_ids = {id(f) for m in (scene.Y_a, scene.Y_b) for f in m.get_family()}
+    for key, full, dimmed in (("pe", pe_ids, grid_ids), ("positions", grid_ids, pe_ids)):
+        rec = records[key]
+        strong = [i for i in rec.items if i.mid in full and i.kind == "graphic" and i.filled and i.opacity > 0.9]
+        assert strong, key
+        assert not [i for i in rec.items if i.mid in dimmed and i.kind == "graphic" and i.filled and i.opacity >= DIMMED], key
+        bars = [t for t in (scene.pe_bar, scene.bar_in2, scene.bar_out, scene.bar_pos)
+                if any(i.mid in {id(f) for f in t.get_family()} and i.opacity > 0.9 for i in rec.items)]
+        assert len(bars) == 1, (key, len(bars))
+        assert bars[0] is (scene.pe_bar if key == "pe" else scene.bar_in2)
+    assert scene.pe_bar.bar.color_scale is scale("encodings", scene.cfg)
+    # the positions are labelled on PE's rows, 0 to T − 1, and the sentence says so
+    assert [t.typst_code.strip("$ ") for t in scene.pe_pos] == [str(m) for m in range(T)]
+    for m, t in enumerate(scene.pe_pos):
+        assert abs(t.get_y() - scene.pe.cell_center(m, 0)[1]) < 1e-6
+    cap = {c.key: c for c in scene.captions}
+    assert f"0 to {T - 1}" in cap["pe"].text
+    assert {c.name for c in records["pe"].claims if c.bound and c.visible} >= {"pe", "last"}
+
+
+def test_the_word_that_moves_most_is_said_where_it_stands_in_both(final, corners):
+    """Review round 2: 'ate' stands in the same place in both sentences yet changes most once positions are added,
+    and nobody said it.  Now, where the largest gap is at a word in the same place in both sentences, the sentence
+    says so; where it is not, the sentence says only the largest gap."""
+    for scene in (final[0], *[r.scene for r in corners.values()]):
+        d = scene.data
+        worst = int(np.argmax(d.positioned.diffs))
+        same = int(d.matching[worst]) == worst and d.tokens_a[worst] == d.tokens_b[worst]
+        (cap,) = [c for c in scene.captions if c.key.startswith("separate")]
+        assert (cap.key == "separate_same_place") == same, cap.key
+        if same:
+            assert f"'{d.tokens_b[worst]}', in the same place in both, moves most, by {fmt_measure(d.positioned.max_diff)}" in cap.text
+    d = final[0].data
+    assert d.tokens_b[int(np.argmax(d.positioned.diffs))] == "ate"
+
+
+def test_a_rounded_gap_reads_approx_at_the_close(final):
+    """Review round 2: the close read "max|Δ| = 2.4" for a gap of 2.35…: a rounded figure written with "=".  Now a
+    figure whose printed digits are rounded reads "≈"."""
+    scene, _ = final
+    d = scene.data
+    v = scene.final[1][2]
+    assert float(measure(d.positioned.max_diff).text) != d.positioned.max_diff
+    assert v.value.typst_code.strip("$ ").endswith("approx " + measure(d.positioned.max_diff).math)
+    assert v.figure.value == d.positioned.max_diff and not v.passed
+
+
+def test_the_output_bar_says_its_stretch_and_pe_its_ends(final):
+    """Review round 2: the output bar's ticks (−5, −1, 0, 1, 5) showed a non-linear scale nobody explained.  Now the
+    bar is named with its stretch, as the still names it ("√ scale" on the clip's bar, "square-root scale" on the
+    still's), and the stretch is the square root the ticks show: 1 sits √(1/5) of the way from 0 to 5.  PE's own
+    bar, which the `pe` description says runs from −1 to 1, does."""
+    scene, _ = final
+    s = scene.data.picture.outputs
+    assert s.gamma == 0.5
+    for bar in (scene.bar_out, scene.bar_pos):
+        assert bar[0].text.replace(" ", "") == "output(√scale)"
+    assert abs((float(s.position(1.0)) - 0.5) * 2 - np.sqrt(1 / s.vmax)) < 1e-9
+    assert [f"{t:g}" for t in scene.pe_bar.bar.color_scale.ticks()] == ["-1", "0", "1"]
+    assert "from −1 to 1" in {r.key: r for r in scene.audit.records}["pe"].describe

@@ -334,7 +334,7 @@ def test_the_verdict_and_the_pair_name_set_their_words_in_the_sans(run):
     scene = run.scene
     v = scene.proof
     assert v._verdict and v.passed
-    assert [w.text for w in v.line.words] == ["largestgap,waveto"] and all(isinstance(w, Text) and w.font == SANS
+    assert [w.text for w in v.line.words] == ["againstitswaves,largestgap"] and all(isinstance(w, Text) and w.font == SANS
                                                                          for w in v.line.words)
     assert [m.typst_code.strip("$ ") for m in v.line.maths][0] == '"PE"'
     assert v.value is v.line.maths[-1] and v.value.typst_code.strip("$ ").startswith("approx")
@@ -356,3 +356,20 @@ def test_the_close_keeps_which_column_is_the_sine_and_which_the_cosine(final):
         assert c.get_stroke_color().to_hex() == scene.WAVES[1][0].to_hex()
         assert abs(s.get_x() - pm.heat.cell(0, 2 * i).get_x()) < 1e-6 and abs(c.get_x() - pm.heat.cell(0, 2 * i + 1).get_x()) < 1e-6
         assert s.get_y() > pm.heat.get_top()[1]
+
+
+def test_the_close_keeps_the_matrix_colour_bar_and_every_pair_beat_is_described(final):
+    """Review RB (08): the close left a value-coloured matrix without its scale, and pair1 and pair_mid, whose
+    columns fill silently, had no description."""
+    scene, _ = final
+    on = {id(f) for m in scene.mobjects for f in m.get_family()}
+    bar = scene.close_bar
+    assert id(bar) in on and bar.get_left()[0] > scene.pm.heat.get_right()[0]
+    assert abs(bar.get_y() - scene.pm.heat.get_y()) < 0.05 and bar.height < 1.15 * scene.pm.heat.height
+    assert (scene.scale_.norm.vmin, scene.scale_.norm.vmax) == (-1.0, 1.0)
+    from manim import VGroup
+
+    assert scene.layout.content.contains(VGroup(scene.pm.heat, bar))
+    described = {r.key: r.describe for r in scene.audit.records}
+    for key in ("pair1", "pair_mid"):
+        assert described.get(key), key

@@ -28,7 +28,8 @@ from scenes.figures.rope import (
     slow_scale,
     theta_figure,
 )
-from scenes.kit import BG, FAINT, fmt_measure, numbers, swap
+from scenes.kit import BG, FG, fmt_measure, numbers, swap
+from scenes.kit.scales import signature
 from scenes.kit.numbers import notebook_output
 from scenes.clips.c10_rope_angle_grid import QUARTER_TURN, RoPEAngleGrid
 
@@ -47,6 +48,17 @@ def _data(tmp_path, T: int, base: float):
 
 def _record(scene, key):
     return next(r for r in scene.audit.records if r.key == key)
+
+
+def _every_config(final, corners):
+    """``(name, scene, records)``: the shipped config and every corner of the config matrix."""
+    yield "shipped", final[0], final[0].audit.records
+    for name, res in corners.items():
+        yield name, res.scene, res.records
+
+
+def _in(records, key):
+    return next(r for r in records if r.key == key)
 
 
 def _texts(rec):
@@ -101,18 +113,23 @@ def test_the_slow_scale_ends_at_labelled_decades_in_round_steps(T, base):
     assert (slow_scale(d, cfg).vmin, slow_scale(d, cfg).vmax) == (t[0], t[-1])  # the bar's ends are labelled ticks
 
 
-def test_the_slow_angles_are_on_the_decks_scale_never_the_weights_colormap(final, corners):
-    """Issue 33: clip 10 put viridis (the deck's colour for weights in [0, 1]) on log-scale angles.  Now the
-    slow pairs are painted by the deck's "slow angles" scale (cividis), and by another sequential map when a
-    config picks cividis for the weights: in every corner the slow angles' colormap is not the weights'.  On
-    the old main the slow scale was ``ColorScale(cfg.cmap_weights, ...)``: the weights' colormap itself."""
-    scene, _ = final
-    assert scene.table.log_scale.name == "cividis" and scene.table.log_scale.quantity == "slow angles"
-    assert scene.table.scale.quantity == "angles"
-    for name, res in corners.items():
-        sc = res.scene
-        assert sc.table.log_scale.name != sc.cfg.cmap_weights, name
-        assert sc.table.log_scale.quantity == "slow angles", name
+def test_one_colour_scale_for_the_angle_across_the_clip(final, corners):
+    """Issue 33 / review RB: clip 10 painted one angle on three scales (twilight mod 2π, cividis on log angles in
+    its slow beat, a grey wash), and once viridis, the weights' colour.  Now every coloured widget of every beat,
+    in the shipped config and every corner, is painted by the deck's one scale for angles (cyclic, mod 2π): the
+    table, the rings on the dials, the swept dots, the lifted columns.  On the old main the slow beat recorded a
+    "slow angles" scale beside the "angles" one."""
+    for name, scene, records in _every_config(final, corners):
+        cyc = angle_scale(scene.cfg)
+        assert cyc.quantity == "angles" and cyc.name == scene.cfg.cmap_angles
+        quantities = {s.quantity for rec in records for s in rec.scales}
+        assert quantities == {"angles"}, (name, quantities)
+        for rec in records:
+            for sc in rec.scales:
+                assert sc.signature == signature(cyc), (name, rec.key, sc.what, sc.signature)
+        assert (cyc.vmin, cyc.vmax) == (0.0, 2 * np.pi)
+    scene = final[0]
+    assert not hasattr(scene.table, "log_scale") and not hasattr(scene.table, "slow")
 
 
 def test_the_table_is_one_matrix_on_one_cyclic_scale(final):
@@ -137,44 +154,70 @@ def test_the_table_is_one_matrix_on_one_cyclic_scale(final):
     assert np.ptp(col(d.slow), axis=0).max() < np.ptp(col(d.fast), axis=0).max() / 3
 
 
-def test_the_slow_beat_colours_the_slow_pairs_by_log_angle(final):
-    scene, _ = final
-    d = scene.data
-    tb = scene.table
-    logs = slow_scale(d, scene.cfg)
-    assert tb.log_scale.same_as(logs)
-    np.testing.assert_array_equal(tb.slow.values, d.log_slow)
-    frame = scene.beat_frames["slow_scale"]
-    nf = d.n_fast
-    for m in range(d.T):
-        for i in range(nf, d.d // 2):
-            got = pixel(scene, frame, tb.slow.cell(m, i - nf).get_center())
-            want = rgb255(FAINT) if m == 0 else rgb255(logs.rgb(np.log10(d.grid[m, i])))
-            assert np.abs(got - want).max() <= 4, (m, i, got, want)
-        # the log cells sit exactly over their own column of the table
-        assert np.allclose(tb.slow.cell(0, 0).get_center(), tb.grid.cell(0, nf).get_center())
-    # on their own scale the slow pairs are not one flat colour: every slow column spans a visible range
-    for i in range(nf, d.d // 2):
-        c = np.array([pixel(scene, frame, tb.slow.cell(m, i - nf).get_center()) for m in range(1, d.T)])
-        assert np.abs(c.max(axis=0) - c.min(axis=0)).max() > 30, i
-    # the "0" swatch is the masked colour of row m = 0
-    assert np.abs(pixel(scene, frame, tb.zero_key[0].get_center()) - rgb255(FAINT)).max() <= 4
+def test_the_slow_pairs_beat_shows_what_it_says(final, corners):
+    """Review RB: "pairs 2 to 7 never reach a quarter turn" held only up to the table's last row, and "each is 3.2
+    times slower" was shown on a log scale of its own.  Now the caption says "in this table", and the beat draws
+    it on the one cyclic scale: on each slow dial a wedge from 0 to the angle its hand reached at the last row,
+    every one inside the dial's first quarter; each wedge ``b^(2/d)`` times narrower than the one before; the
+    ratio printed top right, with "≈" (it is rounded)."""
+    for name, scene, _ in _every_config(final, corners):
+        d, tb = scene.data, scene.table
+        nf, P, m = d.n_fast, d.d // 2, d.T - 1
+        assert [w.pair for w in tb.wedges] == list(range(nf, P)), name
+        for w in tb.wedges:
+            i = w.pair
+            assert w.angle_shown == d.grid[m, i] < QUARTER_TURN, (name, i)
+            # the wedge drawn: its apex on hand i's hub (over column i, level with the row of hands: the close has
+            # since moved hand i away), from angle 0 to the hand's angle at the last row
+            hub = np.array([tb.grid.cell(0, i).get_x(), tb.dials.dials[1].center[1]])
+            v = w.points[:, :2] - hub
+            r = np.hypot(v[:, 0], v[:, 1])
+            a = np.arctan2(v[r > 1e-6, 1], v[r > 1e-6, 0])
+            assert r.min() < 1e-6 and abs(a.min()) < 1e-6 and abs(a.max() - d.grid[m, i]) < 1e-6, (name, i)
+        # each pair is b^(2/d) times slower than the one before: one ratio, the one printed and said
+        ratio = d.theta[:-1] / d.theta[1:]
+        assert np.allclose(ratio, d.base ** (2 / d.d), rtol=1e-12), name
+        shown = numbers.plain(ratio[0])
+        code = scene.ratio_line.typst_code
+        assert "approx" in code and code.rstrip("$ ").endswith(shown), (name, code)
+        cap = scene.caption("slow_pairs")
+        assert f"pairs {nf} to {P - 1} stay under a quarter turn, each {shown} times slower" in cap, (name, cap)
+        assert "never" not in cap and cap.startswith("In this table"), (name, cap)
+        # and the first slow pair does pass a quarter turn further on: why "in this table" is needed
+        assert (np.pi / 2) / d.theta[nf] > m, name
+    scene = final[0]
+    rec = _record(scene, "slow_pairs")
+    # the wedges are on screen (pair 2's, 63° at the shipped config, is a visible pale wedge on its dial)
+    frame = scene.beat_frames["slow_pairs"]
+    w = scene.table.wedges[0]
+    c = np.array([scene.table.grid.cell(0, w.pair).get_x(), scene.table.dials.dials[1].center[1], 0.0])
+    r = scene.table.radius * scene.table.WEDGE_AT
+    inside = c + 0.6 * r * np.array([np.cos(w.angle_shown / 2), np.sin(w.angle_shown / 2), 0])
+    assert np.abs(pixel(scene, frame, inside).astype(int) - rgb255(BG)).max() > 40
+    assert id(w) in {it.mid for it in rec.items}
 
 
-def test_each_colour_bar_spans_its_scale(final):
+def test_the_dials_carry_the_colour_wheel(final):
+    """The table's colour key is on the data: each dial's rim carries the cyclic scale (each piece of the ring in
+    the colour of the angle it stands at), so the colour a hand points into is the colour its cell takes.  (The
+    colour bar beside the table is gone: it cost the columns the width their rates needed on one row.)"""
     scene, _ = final
     tb = scene.table
+    cyc = angle_scale(scene.cfg)
+    for dial in [*tb.dials.dials, *scene.closing_picture.dials]:
+        ring = dial.ring
+        assert ring.color_scale.same_as(cyc)
+        assert np.allclose(np.diff(ring.values), 2 * np.pi / len(ring)) and 0 < ring.values[0] < ring.values[-1] < 2 * np.pi
+        for piece, v in zip(ring, ring.values):
+            assert np.abs(rgb255(piece.get_fill_color()) - rgb255(cyc.rgb(v))).max() <= 1
+            mid = piece.start_angle + piece.angle / 2  # (the dials are moved and scaled, never turned)
+            assert abs(np.angle(np.exp(1j * (mid - v)))) < 1e-9
+    # where the walk ends, each hand points into the ring at the colour of its cell in the last row
     d = scene.data
-    assert tb.bar.ticks == ANGLE_TICKS
-    assert tb.log_bar.ticks == tuple(float(t) for t in slow_decades(d, scene.cfg))
-    assert [t.typst_code.strip("$ ") for t in tb.log_bar.tick_labels] == [
-        numbers.power(k).math for k in slow_decades(d, scene.cfg)]
-    # each bar is painted with its panel's scale, stripe by stripe, from its scale's low end to its high end
-    for bar, scale in ((tb.log_bar, tb.log_scale), (tb.bar, tb.scale)):
-        assert bar.color_scale is scale
-        assert scale.vmin < bar.values[0] < bar.values[1] and bar.values[-2] < bar.values[-1] < scale.vmax
-        for stripe, v in zip(bar.stripes, bar.values):
-            assert np.abs(rgb255(stripe.get_fill_color()) - rgb255(scale.rgb(v))).max() <= 1
+    for i, dial in enumerate(tb.dials.dials):
+        k = int(np.mod(d.grid[d.m_pick, i], 2 * np.pi) // (2 * np.pi / len(dial.ring)))
+        got, want = rgb255(dial.ring[k].get_fill_color()), rgb255(cyc.rgb(d.wrapped[d.m_pick, i]))
+        assert np.abs(got.astype(int) - want.astype(int)).max() <= 40, (i, got, want)
 
 
 def test_the_hands_show_the_picked_row_of_the_grid_each_over_its_column(final):
@@ -194,7 +237,23 @@ def test_the_hands_show_the_picked_row_of_the_grid_each_over_its_column(final):
     texts = _texts(_record(scene, "walk"))
     shown = [t for t in texts if t.startswith("m = ")]
     assert shown == [f"m = {d.m_pick}"], shown
-    assert str(d.m_pick) in [t.text for t in tb.rows]  # the boxed row is always labelled
+
+
+def test_rows_labelled_from_0_in_even_steps_with_the_axis_name_beside_them(final, corners):
+    """Review RB: only odd rows were numbered (row 0 had none), and the axis name m floated by the pair names,
+    far above the table.  Now row 0 and every k-th row after it are labelled (k = 1, 2, 5, ...: every row when
+    the labels fit), each level with its row, and m stands left of the labels, level with the table's middle."""
+    for name, scene, _ in _every_config(final, corners):
+        tb, T = scene.table, scene.data.T
+        nums = [int(t.text) for t in tb.rows]
+        k = nums[1] - nums[0] if len(nums) > 1 else T
+        assert nums == list(range(0, T, k)) and k in (1, 2, 5, 10, 20), (name, nums)
+        for t in tb.rows:
+            assert abs(t.get_y() - tb.grid.cell(int(t.text), 0).get_y()) < 1e-6, (name, t.text)
+        if k > 1:  # labels every row only where they fit: a step no longer than needed
+            smaller = max(x for x in (1, 2, 5, 10, 20) if x < k)
+            assert smaller * tb.cell_h < max(t.height for t in tb.rows) + 0.05, (name, k)
+        assert tb.m_name.get_right()[0] < tb.rows.get_left()[0] and abs(tb.m_name.get_y() - tb.grid.get_y()) < 1e-6
 
 
 def test_the_walks_chain_of_position_swaps_never_shows_two_figures_at_once():
@@ -221,11 +280,23 @@ def test_the_figures_on_screen_are_the_measured_ones(final):
     scene, frame = final
     d = scene.data
     assert scene.proof.figure == numbers.measure(d.defect) and scene.proof.passed and scene.proof._verdict
-    # the row of rates, under θᵢ ≈, one over each column: the measured rate, its ≈ carried by the row's name
-    for i, t in enumerate(scene.table.thetas):
-        assert t.typst_code.strip("$ ") == theta_figure(d.theta[i]).math.removeprefix("approx ")
-        assert abs(t.get_x() - scene.table.grid.cell(0, i).get_x()) < 1e-6
-    assert "approx" in scene.table.theta_name.typst_code
+    # the row of rates, under θᵢ ≈, one over each column: the measured rate to 2 significant digits, as plain
+    # digits on ONE row (review RB: they zig-zagged over two rows, decimals mixed with 3.2 × 10⁻⁴); its ≈
+    # carried by the row's name
+    tb = scene.table
+    assert not tb.staggered
+    for i, t in enumerate(tb.thetas):
+        shown = t.typst_code.strip("$ ")
+        assert shown == tb.rate_texts[i] and "times" not in shown
+        assert float(shown) == float(f"{d.theta[i]:.2g}") and len(shown.replace(".", "").lstrip("0")) == 2
+        assert abs(t.get_x() - tb.grid.cell(0, i).get_x()) < 1e-6
+        assert abs(t.get_y() - tb.thetas[0].get_y()) < 0.05  # one row
+    assert "approx" in tb.theta_name.typst_code
+    # the rounded readings top right say "≈" (review RB: "11θ₇ = 0.0035" was a rounded 0.00348)
+    for line, x in ((scene.wrap_line, 2 * np.pi / d.theta[d.fast]), (scene.slow_line, d.grid[d.m_pick, d.slow])):
+        code = line.typst_code
+        assert "approx" in code and "=" not in code and numbers.measure(x).math in code, code
+        assert float(numbers.measure(x).text) != x
     assert scene.proof.check._role == "verified"
 
 
@@ -251,10 +322,9 @@ def test_lecture_language_no_notebook_output_labels_bound_no_dead_beat(final):
     for rec in res.records:
         for t in _texts(rec):
             assert notebook_output(t) is None or "_" in t, (rec.key, t)  # Typst writes subscripts with "_"
-    # the titles of the colour bars name the quantity their table shows, at the beats they are on screen
-    walk, slow = _record(scene, "walk"), _record(scene, "slow_scale")
-    assert ("wrapped" in {q for q, _ in walk.named}) and "wrapped" in {q for q, _ in walk.shown}
-    assert ("log_slow" in {q for q, _ in slow.named}) and "log_slow" in {q for q, _ in slow.shown}
+    # the table bound to the angles mod 2π it shows, from the walk on
+    for key in ("walk", "fast", "slow", "slow_pairs", "check"):
+        assert "wrapped" in {q for q, _ in _record(scene, key).shown}, key
 
 
 def _ink(frame) -> float:
@@ -278,7 +348,12 @@ def test_the_formula_beat_shows_what_the_formula_describes(final):
     assert "pair" in texts and "m theta_i" in texts
     for i in range(d.d // 2):  # every pair's number and rate under its hand
         assert f"{'i'} = {i}" in texts
-        assert theta_figure(d.theta[i]).math.removeprefix("approx ") in texts
+        assert scene.table.rate_texts[i] in texts
+    # review RB: "m θᵢ," set its comma at the subscript's height, reading "m θ_i′": no comma follows m θᵢ now
+    rule = scene.rule_parts[0]
+    k = next(n for n, p in enumerate(rule.pieces) if getattr(p, "typst_code", "").strip("$ ") == "m theta_i")
+    assert rule.pieces[k + 1].text == "with", [getattr(p, "text", None) for p in rule.pieces]
+    assert not any(t.startswith(",") for t in texts)
     assert _ink(scene.beat_frames["formula"]) > 0.06, _ink(scene.beat_frames["formula"])
     ids = {it.mid for it in rec.items}
     assert id(scene.table.dials.dials[0].face) in ids and id(scene.table.slots[0]) in ids
@@ -297,7 +372,9 @@ def test_the_close_is_the_verdict_over_the_two_hands_with_their_rates(final):
     assert end.proof is scene.proof and scene.proof._verdict and scene.proof.passed
     for th, i in zip(end.thetas, (d.fast, d.slow)):  # each hand's rate, as the formula names it
         assert th.typst_code.strip("$ ") in texts
-        assert f"theta_{i}" in th.typst_code and theta_figure(d.theta[i]).math in th.typst_code
+        shown = scene.table.rate_texts[i]  # the rate as the table's row printed it, "≈" when it is rounded
+        rel = "=" if float(shown) == d.theta[i] else "approx"
+        assert th.typst_code.strip("$ ") == f"theta_{i} {rel} {shown}", th.typst_code
     assert {"fast:", "slow:"} <= set(texts)
     content = scene.layout.content
     fast, slow = scene.table.dials.dials[d.fast], scene.table.dials.dials[d.slow]
@@ -322,8 +399,10 @@ def test_the_still_draws_with_the_clips_scales(final):
     s = designed_stills("RoPEAngleGrid", d, scene.cfg)[0]
     A, B = s.panels["A"], s.panels["B"]
     np.testing.assert_array_equal(A.values, scene.table.grid.values)
-    np.testing.assert_array_equal(B.values, scene.table.slow.values)
-    for p, clip_scale in ((A, scene.table.scale), (B, scene.table.log_scale)):
+    # the still keeps a log panel of the slow pairs (scenes/figures/rope.py, shared with the handout); the clip
+    # itself paints every angle on the one cyclic scale
+    np.testing.assert_array_equal(B.values, d.log_slow)
+    for p, clip_scale in ((A, scene.table.scale), (B, slow_scale(d, scene.cfg))):
         assert p.scale.same_as(clip_scale) and p.scale.cmap.name == clip_scale.cmap.name
     assert tuple(A.cbar_ticks) == ANGLE_TICKS and tuple(B.cbar_ticks) == tuple(float(t) for t in slow_decades(d, scene.cfg))
     assert fmt_measure(d.defect).replace("exactly 0", "0 (exact)") in s.proof[0]
@@ -359,7 +438,7 @@ def test_narration_is_true_and_the_clip_paced_under_every_corner(corners):
 def test_words_are_set_in_the_sans_never_inside_the_math(final, corners):
     """Issue 33: clip 10 set words inside Typst math (``"angle"_(m,i)``, ``"mod" 2π``).  Now no beat, in the
     shipped config or any corner, draws a formula with a quoted word: the words are sans pieces of a worded line
-    (the formula line, the verdict, the colour bar's title)."""
+    (the formula line, the verdict)."""
     for name, records in [("shipped", final[0].audit.records), *[(k, r.records) for k, r in corners.items()]]:
         for rec in records:
             quoted = [it.text for it in rec.items if it.kind == "text" and '"' in (it.text or "")]
@@ -368,9 +447,9 @@ def test_words_are_set_in_the_sans_never_inside_the_math(final, corners):
     assert scene.proof.formula.startswith("every entry is") and "m theta_i" in scene.proof.formula
 
 
-def test_the_closes_rates_sit_on_their_words_baseline_and_the_bar_title_clears_the_rates(final):
+def test_the_closes_rates_and_the_verdicts_formula_sit_on_their_words_baseline(final):
     """The close's "fast:"/"slow:" and their θᵢ share one baseline (they were set by the formula's subscript and
-    stood half a line apart); the cyclic bar's title stands right of the last rate, never on it."""
+    stood half a line apart); so do the verdict's words and its formulas."""
     from scenes.kit.proofs import line_baseline
 
     scene, _ = final
@@ -379,6 +458,58 @@ def test_the_closes_rates_sit_on_their_words_baseline_and_the_bar_title_clears_t
         words = cap.words[0]
         theta_glyph = th.submobjects[0]  # θ sits on the line (its subscript below it)
         assert abs(theta_glyph.get_bottom()[1] - line_baseline(words)) < 0.03, cap.source
-    tb = scene.table
-    title = tb.bar.submobjects[-1]
-    assert title.get_left()[0] > tb.thetas.get_right()[0], (title.get_left()[0], tb.thetas.get_right()[0])
+    # the verdict's formula θᵢ = b^(−2i/d) (mostly superscript) sits on the words' baseline by its first glyph
+    line = scene.proof.line
+    for piece in line.maths:
+        first = [g for g in piece.submobjects if g.has_points() or g.submobjects][0]
+        assert abs(first.get_bottom()[1] - line_baseline(line.words[0])) < 0.03, piece.typst_code
+
+
+def test_the_check_shows_the_definition_its_sentence_reads(final, corners):
+    """Review RB: the check's sentence reads "with θᵢ = b to the −2i/d" just as the formula line that held it gave
+    way to the verdict.  Now the verdict itself says it: "every entry is m θᵢ with θᵢ = b^(−2i/d), largest gap:
+    0 exact", at full strength at the end of the check and in the close."""
+    for name, scene, records in _every_config(final, corners):
+        assert "θᵢ = b to the −2i/d" in scene.caption("check"), name
+        for key in ("check", "close"):
+            texts = [it.text for it in _in(records, key).items if it.kind == "text" and it.opacity > 0.9]
+            assert "m theta_i" in texts and "theta_i = b^(-2i \\/ d)" in texts, (name, key, texts)
+        assert scene.proof.passed == (scene.data.defect < 1e-10) and scene.proof._verdict
+
+
+def test_the_slow_column_stands_out_from_the_rest(final):
+    """Review RB: at the slow beat the lit column 7 (twilight near 0, pale) was hardly different from the columns
+    under a grey wash.  Now every other column drops to the deck's background opacity: each dimmed cell is far
+    darker than the lit column beside it."""
+    scene, _ = final
+    d, tb = scene.data, scene.table
+    frame = scene.beat_frames["slow"]
+    lum = lambda rgb: float(np.asarray(rgb, dtype=float) @ [0.2126, 0.7152, 0.0722])  # noqa: E731
+    lit = [lum(pixel(scene, frame, tb.grid.cell(m, d.slow).get_center())) for m in range(d.T)]
+    for i in range(d.d // 2):
+        if i == d.slow:
+            continue
+        for m in range(d.T):
+            got = lum(pixel(scene, frame, tb.grid.cell(m, i).get_center()))
+            assert got < min(lit) - 80, (i, m, got, min(lit))
+
+
+def test_the_close_dots_and_columns_read_on_the_dark_page(final):
+    """Review RB: twilight's middle (an angle near π) is nearly the page's colour, so the close's dots for m = 3
+    and 9 almost vanished (about 1.3:1).  Now each dot has a light outline, each lifted column a frame, and the
+    dial's rim carries the colour wheel the dots are painted from."""
+    scene, frame = final
+    d = scene.data
+    end = scene.closing_picture
+    for path in end.paths:
+        for dot in path:
+            assert rgb255(dot.get_stroke_color()).tolist() == rgb255(FG).tolist() and dot.get_stroke_width() >= 1
+    # at the dot nearest π on the fast dial, its outline is drawn light on the dark page
+    m = int(np.argmin(np.abs(d.wrapped[:, d.fast] - np.pi)))
+    dot = end.paths[0][m]
+    edge = dot.get_center() + np.array([dot.width / 2, 0, 0])
+    ring = [pixel(scene, frame, edge + np.array([dx, 0, 0])) for dx in (-0.02, -0.01, 0.0)]
+    assert max(np.abs(p.astype(int) - rgb255(BG)).max() for p in ring) > 60
+    for f, col in zip(end.frames, scene.lifted):
+        assert abs(f.width - col.width) < 0.05 and abs(f.height - col.height) < 0.05
+    assert all(len(dial.ring) for dial in end.dials)

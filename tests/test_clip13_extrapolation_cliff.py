@@ -463,5 +463,38 @@ def test_sinusoidal_gets_its_verdict_in_the_close(final):
     """Review R2: sinusoidal was brought in with the lanes, then dropped without a verdict."""
     scene, _ = final
     on = {id(f) for m in scene.mobjects for f in m.get_family()}
-    assert id(scene.v_sin) in on and scene.v_sin.passed is False
+    assert id(scene.v_sin) in on and scene.v_sin.passed is bool(scene.data.stop_counts[1] == 0)
     assert "sinusoidal" in scene.caption("close")
+
+
+def test_sinusoidal_is_measured_to_meet_the_same_unseen_angles_as_rope(final):
+    """Review RC (13 close): sinusoidal got a cross with no measurement, though with the same d and b its pair i
+    at position m is (sin m θᵢ, cos m θᵢ), the very angle RoPE turns pair i by.  Read back from the encoding
+    itself: a pair that never wrapped in training (its angle never fell back over positions 0 to L − 1) and
+    that, at m = L, sits past the angle of position L − 1, is at an angle training never met.  The count is the
+    verdict's figure, and RoPE's."""
+    from mathcore.positions import my_sinusoidal_position
+
+    scene, _ = final
+    d = scene.data
+    L = d.train_length
+    pe = my_sinusoidal_position(L + 1, d.head_dim, d.base)
+    ang = np.arctan2(pe[:, 0::2], pe[:, 1::2]) % (2 * np.pi)  # (L + 1, pairs)
+    wrapped = (np.diff(ang[:L], axis=0) < 0).any(axis=0)
+    unseen = int((~wrapped & (ang[L] > ang[L - 1])).sum())
+    assert unseen == int(d.stop_counts[1]) == scene.v_sin.figure.value
+    assert f"the same {unseen} of {d.n_pairs}" in scene.v_sin.figure.text
+    assert scene.v_sin.passed is bool(unseen == 0)
+
+
+def test_the_rope_chart_keeps_no_limit_line(final):
+    """Review RC (13 chart): the table's red dashed nₘₐₓ line stayed on RoPE's chart at the close, as if RoPE had
+    a limit there.  It leaves with the table's lane."""
+    scene, _ = final
+    from manim import VMobject
+
+    on = {id(f) for m in scene.mobjects for f in m.get_family() if isinstance(f, VMobject)
+          and (f.get_stroke_opacity() > 0.05 or f.get_fill_opacity() > 0.05)}
+    assert id(scene.chart.guides[0]) in on  # L stays: training ends there for every scheme
+    assert not {id(f) for f in scene.chart.guides[1].get_family()} & on
+    assert not {id(f) for f in scene.chart.n_tick.get_family()} & on

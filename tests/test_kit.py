@@ -585,3 +585,15 @@ def test_a_worded_verdicts_mark_follows_pass_or_fail(passed):
     assert v.check._role == ("verified" if passed else "failed")
     # the words are never painted in the verdict's colour: the mark alone says pass or fail
     assert all(w.get_fill_color().to_hex() != want.to_hex() for w in v.line.words)
+
+
+@pytest.mark.parametrize("x, relation", [(1.5921, "approx"), (0.5, "="), (1024, "="), (0.83, "="),
+                                         (2.2e-16, "approx"), (12345.0, "=")])
+def test_a_rounded_figure_is_related_by_approx_an_exact_one_by_equals(x, relation):
+    """A formula relating a figure its digits round (max |ΔY| = 1.5921… printed "1.6") writes ≈: "= 1.6" would
+    claim an equality that is false; exact digits (0.5, a count) keep "="."""
+    from scenes.kit.theme import figure
+
+    code = figure(x, prefix="max |Delta Y| =").typst_code.strip("$ ")
+    rel = code.split("max |Delta Y|", 1)[1].split()[0]
+    assert rel == relation, code

@@ -169,6 +169,7 @@ def test_six_token_hues_stay_apart_for_every_viewer():
 
 
 def test_one_colour_per_idea():
+    from scenes.audit.truth import colour_name, oklch
     from scenes.kit.theme import BG, CO_OCCURRING, CONCEPT_COLORS, FG, TOKEN_COLORS
 
     hexes = {k: c.to_hex().upper() for k, c in CONCEPT_COLORS.items()}
@@ -178,6 +179,12 @@ def test_one_colour_per_idea():
     for group in CO_OCCURRING:
         d, pair = min_distance([hexes[k] for k in group])
         assert d >= 10.0, (group, pair)  # ideas on one screen stay apart for every viewer
+        # ... and are not called by one colour word (the value cache was once a yellow beside the highlight's:
+        # 10.7 units apart, so the test above passed, yet both are "yellow" to a viewer)
+        for a, b in itertools.combinations(group, 2):
+            na, nb = (set(colour_name(oklch(CONCEPT_COLORS[k].to_rgb())).replace("pale ", "").replace("dark ", "")
+                          .split("/")) for k in (a, b))
+            assert not na & nb, (a, b, na & nb)
     for k, h in hexes.items():
         assert _contrast(h, BG.to_hex()) >= 4.5, k
     assert not set(hexes.values()) & {c.to_hex().upper() for c in TOKEN_COLORS}

@@ -324,7 +324,7 @@ def test_a_colour_the_description_names_must_be_drawn():
     assert kinds(colour_word_problems([worded([grey_dots], said)])) == ["colour word"]
     stair = item((0, 0, 1, 1), filled=False, stroke_rgb=_rgb("highlight"), stroke_opacity=1.0)
     assert colour_word_problems([worded([grey_dots, stair], said)]) == []
-    assert colour_word_problems([worded([item((0, 0, 1, 1), "text", text="max", rgb=_rgb("value"))], said)]) == []
+    assert colour_word_problems([worded([item((0, 0, 1, 1), "text", text="max", rgb=_hex("#FFF04D"))], said)]) == []
     faded = item((0, 0, 1, 1), filled=False, stroke_rgb=_rgb("highlight"), stroke_opacity=0.2, opacity=0.2)
     assert kinds(colour_word_problems([worded([faded], said)])) == ["colour word"]
     # the caption is held to it too

@@ -85,7 +85,6 @@ from scenes.kit import (
 from scenes.kit.binding import claim, claim_built, names, role, shows
 from scenes.kit.compose import GAP, column, reveal, row, titled
 from scenes.kit.layout import LayoutError, Region, legible_scale, overlay
-from scenes.kit.motion import dim
 from scenes.kit.numbers import tick
 from scenes.kit.student import fail_key
 from scenes.kit.theme import FAILED
@@ -129,11 +128,6 @@ class CausalMaskData:
     bad_sums: tuple = ()
 
 
-# why the proof beats are excused from the half-empty check
-STEPPED_BACK = ("self-attention's map stays on screen, dimmed (the deck's focus by dimming), beside the causal map "
-                "and its verdict: the check counts a dimmed map as empty space")
-
-
 FUTURE = FG  # the future's outline and tag: white, dashed (yellow is the weights' 1 and the "look here" marker)
 
 
@@ -158,6 +152,7 @@ class CausalMask(ClipScene):
 
     MAX_CELL = 1.9  # the big map's cells, at most (few tokens: larger cells)
     PAIR_CELL = 1.9  # the side-by-side maps' cells, at most
+    PROOF_GROWTH = 1.5  # the causal map alone, over its proofs, grows at most this much
     MAP_SHARE = 1.0  # the closing picture fills this share of the content (the causal map its height)
 
     @classmethod
@@ -388,8 +383,6 @@ class CausalMask(ClipScene):
         d = self.data
         T = d.scaled.shape[0]
         self.zero_outline = future_outline(self.A_small, stroke_width=3.5)
-        self.sum_head_words = label("every row sums to 1", size=HEADING + 4, color=DIM)
-        self.zero_head_words = label("no weight on the future", size=HEADING + 4, color=DIM)
         self.pair_sums = VGroup(*[
             label(fmt_value(s, 2), size=SMALL).next_to(self.A_small.cell(i, T - 1), RIGHT, buff=GAP.small)
             for i, s in enumerate(d.row_sums)])
@@ -470,26 +463,41 @@ class CausalMask(ClipScene):
 
         # the maps make room for the verdicts; the proofs, one at a time, on the causal map while
         # self-attention steps back
+        # self-attention has made its point: it leaves; the causal map grows on the left, its sums beside it,
+        # and its two proofs come one at a time on its right (where the close keeps them)
         sum_w = label("1.00", size=SMALL).width + GAP.small
-        top = self.proof_top
-        k = min(top.height / self.pair.height, (top.width - 2 * sum_w) / self.pair.width, 1.0)
-        self.play(FadeOut(self.w_bar), self.pair.animate.scale(k).move_to(top.center), run_time=0.7)
-        self.build_on_causal()
+        C = self.layout.content
+        causal = VGroup(self.A_small, self.pair_rows, self.pair_cols, self.causal_title)
+        self.sum_head_words = label("every row sums to 1", size=HEADING + 4)
+        self.zero_head_words = label("no weight on the future", size=HEADING + 4)
+        verdicts = column(column(self.sum_head_words, self.proof_sum, gap="small", align=LEFT),
+                          column(self.zero_head_words, self.proof_zero, gap="small", align=LEFT),
+                          gap="section", align=LEFT)
+        room = C.width - verdicts.width - sum_w - GAP.wide
+        k = min(C.height / causal.height, room / causal.width, self.PROOF_GROWTH)
+        width = causal.width * k + sum_w + GAP.wide + verdicts.width
+        x0 = C.center[0] - width / 2
+        verdicts.move_to([x0 + width - verdicts.width / 2, C.center[1], 0])
         back = [self.self_map, self.self_title, self.mask_arrow, self.arrow_note]
+        self.side_height = self.A_small.height  # as side by side showed it
+        self.play(FadeOut(self.w_bar), *[FadeOut(m) for m in back],
+                  causal.animate.scale(k).move_to([x0 + causal.width * k / 2, C.center[1], 0]), run_time=0.8)
+        self.pair.remove(*back)
+        self.build_on_causal()
         for m in d.bad_sums:  # a student's rows that do not sum to 1: their sums in red
             role(self.pair_sums[m], "failed").set_color(FAILED)
-        self.beat(fail_key("proof_sum" if d.row_sum_defect != 0.0 else "proof_sum_exact", bool(d.bad_sums)), dim(*back),
+        self.beat(fail_key("proof_sum" if d.row_sum_defect != 0.0 else "proof_sum_exact", bool(d.bad_sums)),
                   FadeIn(self.pair_sums, shift=GAP.tight * LEFT), FadeIn(self.pair_sum_head),
-                  FadeIn(self.proof_sum, shift=UP * GAP.small), run_time=0.9,
+                  FadeIn(self.sum_head_words), FadeIn(self.proof_sum, shift=GAP.small * LEFT), run_time=0.9,
                   subject=VGroup(self.A_small, self.causal_title, self.pair_rows, self.pair_cols, self.pair_sums,
-                                 self.pair_sum_head, self.proof_sum),
-                  why={"empty": STEPPED_BACK})
+                                 self.pair_sum_head, self.sum_head_words, self.proof_sum),
+                  why={"empty": "the place under the first verdict is the second's, which the next beat brings"})
         self.leak_frames = self.leak_outlines(self.A_small, stroke_width=3.5)
-        self.beat(fail_key("proof_zero", bool(d.leaked)), FadeIn(self.proof_zero, shift=UP * GAP.small),
+        self.beat(fail_key("proof_zero", bool(d.leaked)), FadeIn(self.zero_head_words), FadeIn(self.proof_zero, shift=GAP.small * LEFT),
                   Create(self.zero_outline), *([Create(self.leak_frames)] if d.leaked else []), run_time=1.0,
                   subject=VGroup(self.A_small, self.causal_title, self.pair_rows, self.pair_cols, self.pair_sums,
                                  self.pair_sum_head, self.zero_outline,
-                                 self.proof_zero), why={"empty": STEPPED_BACK})
+                                 self.zero_head_words, self.proof_zero))
 
     # ------------------------------------------------------------------ the takeaway
     def closing_key(self) -> str:

@@ -89,6 +89,7 @@ from scenes.kit import (
 from scenes.kit.binding import claim, names, role, shows
 from scenes.kit.compose import GAP, reveal
 from scenes.kit.layout import background
+from scenes.kit.motion import dim, undim
 from scenes.kit.notation import N, token_names, token_text
 from scenes.kit.numbers import measure
 from scenes.kit.permuting import Handover, TokenColumn
@@ -241,10 +242,16 @@ class CausalBreaksEquivariance(ClipScene):
                 causal=claim(fmt_measure(r.causal_total), self.verdicts[0]),
                 self=claim(fmt_measure(r.self_total), self.verdicts[1]),
                 mask=claim("the mask", self.on_screen_mask), formula=claim("the measured quantity", self.formula),
-                zero=claim("a hollow diamond", *[z[0] for z in self.causal_chart.zeros.values()] or [self.causal_chart]),
+                zero=claim("a hollow diamond", *self.zero_marks() or [self.causal_chart]),
                 takeaway=claim("causal attention is not permutation equivariant", self.takeaway_line),
             )
         return out
+
+    def zero_marks(self) -> list:
+        """The hollow diamonds on screen at full strength: those of the rows in focus (all, before any row is)."""
+        zeros = self.causal_chart.zeros
+        focused = getattr(self, "focused", None)
+        return [z[0] for m, z in zeros.items() if focused is None or m in focused]
 
     @staticmethod
     def tokens_seen(n: int) -> str:
@@ -277,7 +284,9 @@ class CausalBreaksEquivariance(ClipScene):
             self.total_verdict(pic.causal_prefix, "causal", r.causal_total),
             self.total_verdict(pic.self_prefix, "self-attention", r.self_total)).arrange(DOWN, buff=GAP.small,
                                                                                          aligned_edge=LEFT)
-        self.formula = math(pic.row_formula.typst, size=LABEL)
+        self.formula = self.self_formula = math(pic.row_formula.typst, size=LABEL)
+        # the same quantity of causal attention: its Attn carries the subscript from the `causal` beat on
+        self.causal_formula = math(self.causal_typst(pic.row_formula.typst), size=LABEL)
         chip_h = TokenColumn(["x_0"], horizontal=True).height
         bottom, rest = content.take_bottom(self.verdicts.height, gap=GAP.normal)
         top, rest = rest.take_top(max(chip_h, self.formula.height), gap=GAP.small)
@@ -286,13 +295,24 @@ class CausalBreaksEquivariance(ClipScene):
         failing = [m for m in range(T) if r.causal_rows[m] >= d.threshold]
         self.value_rows = failing
         self.row_names_w = max(label(f"row {m}", size=SMALL).width for m in range(T)) + GAP.small
+        # the mask leaves room over the chart for the causal quantity at (nearly) its full size
+        self.max_mask_w = (content.right - GAP.wide - self.causal_formula.width - content.left
+                           - self.row_names_w - GAP.small)
         self.tall = tall = self.picture_in(tall_rest, top)
         self.compact = self.picture_in(rest, top)
         (self.mask_region, self.self_chart, self.causal_chart, self.row_names, self.values, self.line_label,
          self.mask, self.tokens, self.masked, self.tokens_name) = (
             tall.mask_region, tall.self_chart, tall.causal_chart, tall.row_names, tall.values, tall.line_label,
             tall.mask, tall.tokens, tall.masked, tall.tokens_name)
-        self.formula.move_to([self.causal_chart.plot.axes[0].get_center()[0], top.center[1], 0])
+        # both forms of the quantity at one size, the wider (causal) one fitting beside the mask, over the chart
+        avail = content.right - tall.mask_region.right - GAP.wide
+        k = min(1.0, avail / self.causal_formula.width)
+        self.formula.scale(k)
+        self.causal_formula.scale(k)
+        for f in (self.formula, self.causal_formula):
+            x = self.causal_chart.plot.axes[0].get_center()[0]
+            x = min(x, content.right - f.width / 2)
+            f.move_to([x, top.center[1], 0])
         self.small = VGroup(self.tokens_name, self.tokens, self.mask, self.masked, self.row_names)
         names_w = self.row_names_w
         y_bottom, y_top = self.compact.y_bottom, self.compact.y_top
@@ -331,14 +351,22 @@ class CausalBreaksEquivariance(ClipScene):
             t.set_x(self.wide_chart.plot.axes[0].get_start()[0] - GAP.small - t.width / 2)
         self.wide_values = c.values.copy()
         for v, m in zip(self.wide_values, self.value_rows):
-            x = min(self.wide_chart.bars[m].get_right()[0] + GAP.small, content.right - v.width)
+            x = min(self.wide_chart.bars[m].get_right()[0] + GAP.small, content.right - v.width - GAP.small)
             v.move_to([x + v.width / 2, self.wide_chart.row_y(m), 0])
+
+    @staticmethod
+    def causal_typst(typst: str) -> str:
+        """A formula of self-attention's ``"Attn"`` written for causal attention (``"Attn"_"causal"``)."""
+        return typst.replace('"Attn"', '"Attn"_"causal" ')
 
     def total_verdict(self, prefix: str, name: str, total: float) -> VGroup:
         """A total as the deck's worded verdict: the attention's name in the sans, the matrix it measures and
-        its figure in Typst (``prefix`` is the picture's Typst, its quoted word first), ✓ under the pass line."""
+        its figure in Typst (``prefix`` is the picture's Typst, its quoted word first), ✓ under the pass line.
+        A figure rounded for display reads "≈" (an exact one, or rounding noise with its own "≈", keeps "=")."""
         formula = prefix.split(" ", 1)[1]
-        return worded_verdict(f"{name}:", total, passed=total < self.data.threshold, relation=f"{formula} =")
+        f = measure(total)
+        rel = "=" if f.exact or f.approx or float(f.text) == total else "approx"
+        return worded_verdict(f"{name}:", f, passed=total < self.data.threshold, relation=f"{formula} {rel}")
 
     def picture_in(self, rest: Region, top: Region) -> SimpleNamespace:
         """The rows' picture in ``rest`` (the chips and the formula in ``top``): row names, the mask, the chart
@@ -358,7 +386,7 @@ class CausalBreaksEquivariance(ClipScene):
         below = probe.plot.axes[0].get_start()[1] - probe.get_bottom()[1]
         pitch = min(self.MAX_PITCH, (rest.height - below) / T)
         fixed = names_w + GAP.small + GAP.wide + (values_w + GAP.small if values_w else 0.0)
-        mask_w = min(T * pitch, max(T * 0.45, rest.width - fixed - 5.0))  # a chart of legible ticks first
+        mask_w = min(T * pitch, max(T * 0.45, min(rest.width - fixed - 5.0, self.max_mask_w)))  # legible ticks first
         cw = rest.width - fixed - mask_w
         chart_h = T * pitch + below
         y_top = rest.top  # right under the chips and the formula; any height left over stays under the chart
@@ -378,7 +406,7 @@ class CausalBreaksEquivariance(ClipScene):
         for t, y in zip(row_names, ys):
             t.move_to([rest.left + GAP.small + t.width / 2, y, 0])
         for v, m in zip(values, self.value_rows):  # each failing row's defect just past its bar's end
-            vx = min(causal_chart.bars[m].get_right()[0] + GAP.small, content.right - v.width)
+            vx = min(causal_chart.bars[m].get_right()[0] + GAP.small, content.right - v.width - GAP.small)
             v.move_to([vx + v.width / 2, causal_chart.row_y(m), 0])
         # the pass line named on itself, beside the last row (which only rounds: it sees every token either way); a
         # student's last row may cross the line: then beside the last row that passes, or, where every row crosses
@@ -438,15 +466,32 @@ class CausalBreaksEquivariance(ClipScene):
         return t if len(t) <= 3 else t[::2]
 
     def band(self, rows) -> Rectangle:
-        """A translucent band behind the rows ``rows``, from their names to their printed defects."""
+        """An outline around the rows ``rows``, from their names to their printed defects (no fill over the
+        subject: the other rows are dimmed instead, :meth:`focus`)."""
         rows = list(rows)
         ch = self.causal_chart
         top = ch.row_y(rows[0]) + ch.pitch / 2
         bottom = ch.row_y(rows[-1]) - ch.pitch / 2
         left, right = self.layout.content.left, self.layout.content.right
         b = Rectangle(width=right - left, height=top - bottom, stroke_color=HIGHLIGHT, stroke_width=2,
-                      stroke_opacity=0.8, fill_color=HIGHLIGHT, fill_opacity=0.08)
+                      stroke_opacity=0.8, fill_opacity=0.0)
         return role(background(b.move_to([(left + right) / 2, (top + bottom) / 2, 0])), "highlight")
+
+    def row_parts(self, m: int) -> list:
+        """Everything drawn for output row ``m``, each part the widget's own (no new container: the scene keeps
+        its list): its name, its row of the mask, its bar (or zero mark) on the causal chart, its printed figure."""
+        cc = self.causal_chart
+        parts = [self.row_names[m], self.mask.cells[m], cc.bars[m], *([cc.zeros[m]] if m in cc.zeros else [])]
+        if m in self.value_rows:
+            parts.append(self.values[self.value_rows.index(m)])
+        return parts
+
+    def focus(self, rows) -> list:
+        """The rows ``rows`` at full strength, every other row dimmed: focus by dimming, never a fill over them."""
+        T = len(self.data.report.perm)
+        rows = set(rows)
+        self.focused = rows
+        return [(undim if m in rows else dim)(*self.row_parts(m)) for m in range(T)]
 
     # ------------------------------------------------------------------ the clip
     def body(self) -> None:
@@ -470,6 +515,7 @@ class CausalBreaksEquivariance(ClipScene):
         small_name = names(math(f"{N.permutation.math} {N.inputs.math}", size=HEADING), "PX")
         small_name.next_to(self.tokens, LEFT, buff=GAP.normal)
         self.mask.set_slot_colors([token_color(int(k)) for k in r.perm])
+        self.mask.open_all([token_color(int(k)) for k in r.perm])  # self-attention: every row sees every slot
         self.order_chips(self.tokens, btokens.row_order)
         sc, cc = self.self_chart, self.causal_chart
         self_fails = bool(np.any(r.self_rows >= d.threshold))  # a student's self-attention that does not pass
@@ -485,11 +531,14 @@ class CausalBreaksEquivariance(ClipScene):
         # the same bars become causal attention's: four of them shoot past the pass line
         morph = [Transform(a, b.copy()) for a, b in zip(sc.bars, cc.bars)]
         self.beat_plays(fail_key("causal", not d.changed_as_lecture), [
-            [AnimationGroup(*morph, swap(sc.plot.x_axis_label, cc.plot.x_axis_label),
+            [AnimationGroup(*morph, swap(sc.plot.x_axis_label, cc.plot.x_axis_label), self.mask.close_hidden(),
+                            swap(self.formula, self.causal_formula),
                             *[FadeOut(z) for z in sc.zeros.values()], *[FadeIn(z) for z in cc.zeros.values()],
                             Handover(sc, cc))],
             [reveal([v for v in self.values])],  # each figure once its bar has come to its end
         ], run_time=1.0, subject=VGroup(cc, self.mask), why=self.chart_why)
+        self.formula = self.causal_formula  # the quantity over the chart is causal attention's from here on
+        self.causal_chart = cc
 
         # a student's rows outside the swap that change past the pass line: outlined in red, bar and figure
         self.odd_frames = VGroup(*[self.odd_frame(cc, self.values[self.value_rows.index(m)], m) for m in d.odd_rows])
@@ -499,41 +548,41 @@ class CausalBreaksEquivariance(ClipScene):
         if r.i > 0:
             band = self.band(range(0, r.i))
             key = fail_key(self.before_key(r.i, True), True) if odd_before else self.before_key(r.i, d.before_zero)
-            self.beat(key, FadeIn(band), *[Create(self.odd_frames[k]) for k in odd_before], run_time=0.9,
+            self.beat(key, FadeIn(band), *self.focus(range(0, r.i)), *[Create(self.odd_frames[k]) for k in odd_before],
+                      run_time=0.9,
                       subject=VGroup(self.mask, cc), why=self.chart_why)
         between = range(r.i, r.j + 1)
         band2 = self.band(between)
         slot_i = VGroup(*[self.mask.cells[m][r.i] for m in between])
         self.swapped = role(SurroundingRectangle(slot_i, color=HIGHLIGHT, buff=0.03, stroke_width=4), "highlight")
         self.beat(self.between_key(r.i, r.j), ReplacementTransform(band, band2) if band is not None else FadeIn(band2),
-                  Create(self.swapped), run_time=0.9, subject=VGroup(self.mask, cc), why=self.chart_why)
+                  Create(self.swapped), *self.focus(between), run_time=0.9, subject=VGroup(self.mask, cc),
+                  why=self.chart_why)
         band = band2
         after = list(range(r.j + 1, T))
         if after:
             band3 = self.band(after)
             key = "after_zero" if np.all(r.causal_rows[after] == 0.0) else "after"
             key = fail_key("after", True) if odd_after else key
-            self.beat(key, ReplacementTransform(band, band3), FadeOut(self.swapped),
+            self.beat(key, ReplacementTransform(band, band3), FadeOut(self.swapped), *self.focus(after),
                       *[Create(self.odd_frames[k]) for k in odd_after], run_time=0.9,
                       subject=VGroup(self.mask, cc), why=self.chart_why)
             band = band3
         else:
             self.play(FadeOut(self.swapped), run_time=0.4)
-        # the totals: the picture makes room under it (the same rows, flatter), the two verdicts arrive there
-        c = self.compact
-        c.mask.set_slot_colors([token_color(int(k)) for k in r.perm])
-        self.order_chips(c.tokens, self.tokens.row_order)
-        c_name = names(math(f"{N.permutation.math} {N.inputs.math}", size=HEADING), "PX")
-        c_name.next_to(c.tokens, LEFT, buff=GAP.normal)
-        c_frames = VGroup(*[self.odd_frame(c.causal_chart, c.values[self.value_rows.index(m)], m) for m in d.odd_rows])
-        self.causal_chart = c.causal_chart  # the chart on screen from here on (its axis maps the flatter rows)
-        self.beat("totals", FadeOut(band), Transform(self.mask, c.mask), Transform(self.tokens, c.tokens),
-                  Transform(self.tokens_name, c_name), Transform(self.row_names, c.row_names),
-                  ReplacementTransform(cc, c.causal_chart), Transform(self.values, c.values),
-                  Transform(self.line_label, c.line_label), *([Transform(self.odd_frames, c_frames)] if d.odd_rows else []),
-                  self.formula.animate.set_x(c.causal_chart.plot.axes[0].get_center()[0]),
+        # the totals: the rows have been narrated, so the mask and its chips leave; the chart widens into their room
+        # (every row back at full strength) and the two verdicts arrive under it
+        wide_frames = VGroup(*[self.odd_frame(self.wide_chart, self.wide_values[self.value_rows.index(m)], m)
+                               for m in d.odd_rows])
+        self.focused = None  # every row at full strength again
+        self.beat("totals", FadeOut(band), *[FadeOut(m) for m in (self.mask, self.tokens, self.tokens_name)],
+                  ReplacementTransform(cc, self.wide_chart), Transform(self.values, self.wide_values),
+                  Transform(self.row_names, self.wide_names), Transform(self.line_label, self.wide_line_label),
+                  *([Transform(self.odd_frames, wide_frames)] if d.odd_rows else []),
+                  self.formula.animate.set_x(self.wide_chart.plot.axes[0].get_center()[0]),
                   FadeIn(self.verdicts, shift=GAP.small * UP), run_time=1.2,
-                  subject=VGroup(self.verdicts, c.causal_chart), why=self.chart_why)
+                  subject=VGroup(self.verdicts, self.wide_chart), why=self.chart_why)
+        self.causal_chart = self.wide_chart  # the chart on screen from here on
 
     @staticmethod
     def order_chips(tokens, order) -> None:
@@ -556,16 +605,8 @@ class CausalBreaksEquivariance(ClipScene):
                       self.odd_frames)
 
     def closing(self) -> None:
-        """The mask, its chips and the formula leave; the chart widens into their room, under the takeaway, over
-        the two verdicts."""
-        leaving = [self.mask, self.tokens, self.tokens_name, self.formula]
-        d = self.data
-        wide_frames = VGroup(*[self.odd_frame(self.wide_chart, self.wide_values[self.value_rows.index(m)], m)
-                               for m in d.odd_rows])
+        """The measured quantity over the chart gives way to the takeaway; the chart, its rows and the two
+        verdicts stay."""
         self.beat_plays(self.closing_key(), [
-            [AnimationGroup(*[FadeOut(m) for m in leaving])],
-            [AnimationGroup(*([Transform(self.odd_frames, wide_frames)] if d.odd_rows else []),
-                            Transform(self.causal_chart, self.wide_chart), Transform(self.line_label, self.wide_line_label),
-                            Transform(self.values, self.wide_values), Transform(self.row_names, self.wide_names),
-                            FadeIn(self.takeaway_line, shift=GAP.small * DOWN))],
+            [swap(self.formula, self.takeaway_line)],
         ], run_time=1.0, hold=self.CLOSING_HOLD, subject=self.takeaway(), why=self.chart_why)

@@ -52,6 +52,20 @@ class CausalMaskGrid(VGroup):
                     self.cells[t][s].set_fill(slot_colors[s], opacity=self.opacity).set_stroke(slot_colors[s])
         return self
 
+    def open_all(self, slot_colors: Sequence) -> CausalMaskGrid:
+        """Fill every hidden cell with the colour of the token in its slot, like a visible one, at once (attention
+        without a mask: every row sees every slot); :meth:`close_hidden` animates the staircase back."""
+        for t, row in enumerate(self.cells):
+            for s, c in enumerate(row):
+                if not self.mask[t, s]:
+                    c.set_fill(slot_colors[s], opacity=self.opacity).set_stroke(slot_colors[s], width=2, opacity=0.9)
+        return self
+
+    def close_hidden(self) -> AnimationGroup:
+        """Animate the hidden cells back to faint outlines: the mask's staircase again."""
+        return AnimationGroup(*[c.animate.set_fill(FAINT, opacity=0.0).set_stroke(DIM, width=1.5, opacity=1.0)
+                                for t, row in enumerate(self.cells) for s, c in enumerate(row) if not self.mask[t, s]])
+
     def recolor(self, slot_colors: Sequence) -> AnimationGroup:
         """Animate every visible cell to the colour of the token now in its slot."""
         anims = []

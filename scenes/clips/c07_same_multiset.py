@@ -78,11 +78,37 @@ from scenes.kit import (
 from scenes.kit.binding import claim, names, shows
 from scenes.kit.compose import GAP, column, reveal, row, stage
 from scenes.kit.layout import LayoutError, fit_cells, spread_1d
+from scenes.kit.motion import dim, undim
+from scenes.kit.numbers import Figure, measure
 from scenes.kit.notation import N
 from scenes.kit.permuting import Handover
 from scenes.kit.proofs import verdict
 from scenes.kit.student import fail_key
 from scenes.kit.scales import scale as deck_scale
+
+
+def rounded(v: float) -> Figure:
+    """``v`` as the lecture prints it, with "≈" where the printed digits are rounded (2.35 reads "≈ 2.4"; rounding
+    noise has its own "≈"; an exact figure keeps "=")."""
+    f = measure(v)
+    try:
+        printed = float(f.text)
+    except ValueError:  # a figure in words or with a power of ten prints what it is
+        return f
+    if f.exact or f.approx or printed == v:
+        return f
+    return Figure(f.value, f"approx {f.math}", f"≈ {f.text}", approx=True)
+
+
+def full_strength(anim):
+    """``anim`` (a heatmap's ``animate_values``, made while the heatmap is dimmed) ending at full strength: its
+    target's parts back at the opacity focus remembered for them."""
+    for f in anim.target_mobject.get_family():
+        if hasattr(f, "_full_opacity"):
+            fo, so = f._full_opacity
+            f.set_fill(opacity=max(fo, f.get_fill_opacity()), family=False)
+            f.set_stroke(opacity=so, family=False)
+    return anim
 
 
 @dataclass(frozen=True)
@@ -139,6 +165,10 @@ class SameMultiset(ClipScene):
     STUDENT = "equivariance"  # `clips render --student`: the student's attention on both sentences, with and without PE
     MAX_CELL = 1.3
     MAX_WIDE = 2.2  # at most how much wider than tall a sentence's cells grow
+    pe_why = {"empty": "the positions' encodings alone between the two dimmed sentences: one row a position, its "
+                       "colours on their own scale",
+              "sparse": "PE alone, its rows level with the sentences' rows they will be added to (dimmed, the "
+                        "background here): as tall as those rows, whatever few positions and features it has"}
     sentences_why = {"empty": "two sentences of a few words, one above the other, as large as their longest row "
                               "allows: the words are the whole picture"}
 
@@ -210,7 +240,7 @@ class SameMultiset(ClipScene):
             "max_pos": fmt_measure(d.positioned.max_diff), "pooled_pos": fmt_measure(d.positioned.pooled_gap),
             "worst_word": d.tokens_b[worst], "first_b": d.tokens_b[0], "d": d.table.shape[1],
             "grids": "two empty grids", "table_c": "the table", "sentences": "both sentences' grids",
-            "links": "lines in each word's colour", "pe": "PE", "proof": "two verdicts",
+            "links": "lines in each word's colour", "pe": "PE", "proof": "two verdicts", "last": len(d.tokens_a) - 1,
         }  # plain values until the elements that show them are built
         if hasattr(self, "row_a"):  # the elements each sentence names, once they are built
             ra, rb = list(self.row_a.submobjects), list(self.row_b.submobjects)  # the chips, as they are revealed
@@ -227,7 +257,7 @@ class SameMultiset(ClipScene):
         if hasattr(self, "pool_text"):
             out.update(pooled=claim(out["pooled"], self.pool_text))
         if hasattr(self, "pe"):
-            out.update(pe=claim("PE", self.pe))
+            out.update(pe=claim("PE", self.pe), last=claim(out["last"], self.pe_pos[-1]))
         if hasattr(self, "diffs_shown"):
             out.update(max_pos=claim(out["max_pos"], self.diffs_shown[worst]), pooled_pos=claim(out["pooled_pos"], self.pool_shown),
                        worst_word=claim(d.tokens_b[worst], self.words_b.chips[worst][0]))
@@ -333,6 +363,10 @@ class SameMultiset(ClipScene):
         g = VGroup(t, bar)
         g.bar = bar
         return g
+
+    def output_bar_word(self) -> str:
+        """The outputs' bar named with its stretch, as the still names it (a square-root scale says so)."""
+        return "output (√ scale)" if self.data.picture.outputs.gamma == 0.5 else "output"
 
     @staticmethod
     def diff_mark(v: float):
@@ -454,7 +488,7 @@ class SameMultiset(ClipScene):
         self.play(FadeOut(self.table), FadeOut(self.table_words), FadeOut(self.table_name), run_time=0.6)
 
         # attend: X -> Y, on the outputs' scale
-        self.bar_out = self.color_bar(pic.outputs, "output")
+        self.bar_out = self.color_bar(pic.outputs, self.output_bar_word())
         na, nb = self.name("a", 1), self.name("b", 1)
         # one attention for both: the same weights, named between the sentences
         room = Region(self.mid[0], self.mid[1], self.heat_y - 1.6, self.heat_y + 1.6, "weights")
@@ -494,42 +528,54 @@ class SameMultiset(ClipScene):
                   FadeIn(self.pools), FadeIn(self.pool_words), FadeIn(self.pool_text), run_time=1.2,
                   subject=VGroup(self.Y_a, self.Y_b, self.pools), why=self.strip_why)
 
-        # add positions: the inputs again, each row plus its position's encoding
+        # positions, one subject at a time: first PE alone on its own scale (the sentences dimmed), then the sum
+        sentences = [self.Y_a, self.Y_b, self.name_a, self.name_b, self.words_a, self.words_b]
+        T, dm = d.PE.shape
+        self.pe_pos = VGroup(*[math(str(m), size=SMALL, color=DIM) for m in range(T)])
+        pos_w = max(t.width for t in self.pe_pos) + GAP.small
+        pe_w = (self.mid[1] - self.mid[0] - 2 * GAP.tight - pos_w) / dm  # the middle, edge to edge, and the positions
+        self.pe = shows(Heatmap(d.PE, deck_scale("encodings", self.cfg), cell_size=(pe_w, self.cell)), "PE")
+        self.pe.move_to([sum(self.mid) / 2 + pos_w / 2, self.heat_y, 0])
+        for m, t in enumerate(self.pe_pos):  # each row's position beside it
+            t.next_to(self.pe.cell(m, 0), LEFT, buff=GAP.small)
+        self.pe_name = names(math(N.encoding_matrix.math, size=LABEL), "PE").move_to([self.pe.get_x(), self.names_y, 0])
+        self.pe_m = math("m", size=SMALL, color=DIM).move_to([self.pe_pos.get_x(), self.names_y, 0])
+        # its own colour bar, where the input and output bars stand (one bar on screen: PE's)
+        self.pe_bar = self.color_bar(self.pe.color_scale, "")
+        self.pe_bar.remove(self.pe_bar[0])
+        pe_word = math(N.encoding_matrix.math, size=SMALL, color=DIM).next_to(self.pe_bar.bar.frame, LEFT, buff=GAP.normal)
+        self.pe_bar.add(pe_word)
+        self.beat_plays("pe", [
+            [AnimationGroup(FadeOut(self.diffs), FadeOut(self.diff_head), FadeOut(self.pools), FadeOut(self.pool_text),
+                            FadeOut(self.pool_words), FadeOut(self.links), dim(*sentences))],
+            [AnimationGroup(FadeIn(self.pe), FadeIn(self.pe_name), FadeIn(self.pe_pos), FadeIn(self.pe_m),
+                            swap(self.bar_out, self.pe_bar))],
+        ], run_time=0.9, subject=VGroup(self.pe, self.pe_pos), why=self.pe_why)
+
+        # add positions: the inputs again, each row plus its position's encoding, back at full strength
         na, nb = self.name("a", 2), self.name("b", 2)
         self.bar_in2 = self.color_bar(pic.inputs, "input")
-        # what is added: the positions' encodings, one row a position, between the sentences (the links step aside)
-        pe_w = (self.mid[1] - self.mid[0] - 2 * GAP.tight) / d.PE.shape[1]  # the middle, edge to edge
-        self.pe = shows(Heatmap(d.PE, deck_scale("encodings", self.cfg), cell_size=(pe_w, self.cell)), "PE")
-        self.pe_name = names(math(f"+ {N.encoding_matrix.math}", size=LABEL), "PE")
-        pe_group = VGroup(self.pe, self.pe_name)
-        self.pe_name.next_to(self.pe, UP, buff=GAP.small)
-        pe_group.move_to([sum(self.mid) / 2, self.heat_y, 0]).shift((self.pe.get_y() - self.heat_y) * DOWN)
-        # its own colour bar, in the row the means leave empty: PE is painted on the deck's encodings scale
-        bar = ColorBar(self.pe.color_scale, height=self.pe.width, horizontal=True)
-        bar.shift(np.array([self.pe.get_x(), self.pool_y + self.cell / 2, 0]) - [bar.frame.get_x(), bar.get_top()[1], 0])
-        self.pe_bar = VGroup(math(N.encoding_matrix.math, size=SMALL, color=DIM).next_to(bar.frame, LEFT, buff=GAP.normal),
-                             bar)
-        self.beat_plays("positions", [
-            [AnimationGroup(FadeOut(self.diffs), FadeOut(self.diff_head), FadeOut(self.pools), FadeOut(self.pool_text),
-                            FadeOut(self.pool_words), FadeOut(self.links))],
-            [AnimationGroup(FadeIn(self.pe), FadeIn(self.pe_name), FadeIn(self.pe_bar),
-                            self.Y_a.animate_values(pos.X_a, shows="positioned.X_a", scale=pic.inputs),
-                            self.Y_b.animate_values(pos.X_b, shows="positioned.X_b", scale=pic.inputs),
-                            swap(self.name_a, na), swap(self.name_b, nb), swap(self.bar_out, self.bar_in2))],
-        ], run_time=1.0, subject=VGroup(self.Y_a, self.Y_b, self.pe), why=self.strip_why)
+        self.beat("positions", FadeOut(self.pe), FadeOut(self.pe_name), FadeOut(self.pe_pos), FadeOut(self.pe_m),
+                  full_strength(self.Y_a.animate_values(pos.X_a, shows="positioned.X_a", scale=pic.inputs)),
+                  full_strength(self.Y_b.animate_values(pos.X_b, shows="positioned.X_b", scale=pic.inputs)),
+                  undim(self.words_a, self.words_b), swap(self.name_a, na), swap(self.name_b, nb),
+                  swap(self.pe_bar, self.bar_in2), run_time=1.2, subject=VGroup(self.Y_a, self.Y_b), why=self.strip_why)
         self.name_a, self.name_b = na, nb
 
         # attend again: the same words now give different outputs
         na, nb = self.name("a", 3), self.name("b", 3)
-        self.bar_pos = self.color_bar(pic.outputs, "output")
+        self.bar_pos = self.color_bar(pic.outputs, self.output_bar_word())
         self.diffs_shown = self.diff_labels(pos.diffs)
         self.pools_shown = self.pool_rows(pos)
         self.pool_shown = self.pool_figure(pos.pooled_gap)
         self.links.become(self.match_lines(marks=self.diffs_shown))  # back in, each up to its row's difference
-        self.beat("separate", self.Y_a.animate_values(pos.Y_a, shows="positioned.Y_a", scale=pic.outputs),
+        worst = int(np.argmax(pos.diffs))
+        # the word that moves most may stand in the same place in both sentences: then the order of the others did it
+        key = "separate_same_place" if int(d.matching[worst]) == worst else "separate"
+        self.beat(key, self.Y_a.animate_values(pos.Y_a, shows="positioned.Y_a", scale=pic.outputs),
                   self.Y_b.animate_values(pos.Y_b, shows="positioned.Y_b", scale=pic.outputs),
                   swap(self.name_a, na), swap(self.name_b, nb), swap(self.bar_in2, self.bar_pos),
-                  FadeOut(self.pe), FadeOut(self.pe_name), FadeOut(self.pe_bar), FadeIn(self.links),
+                  FadeIn(self.links),
                   reveal(self.diffs_shown), FadeIn(self.diff_head), FadeIn(self.pools_shown), FadeIn(self.pool_words),
                   FadeIn(self.pool_shown), run_time=1.6, subject=VGroup(self.Y_a, self.Y_b, self.diffs_shown), why=self.strip_why)
         self.name_a, self.name_b = na, nb
@@ -558,7 +604,7 @@ class SameMultiset(ClipScene):
                 nb = names(math(f"\"Attn\"({xb})", size=SMALL), qb).next_to(hb, UP, buff=GAP.small)
                 nm = names(math(f"P \"Attn\"({xa})", size=SMALL), qm).next_to(hm, UP, buff=GAP.small)
                 pair = row(VGroup(hb, nb), math(sign, size=HEADING), VGroup(hm, nm), gap="normal")
-                panels.add(column(label(head, size=LABEL), pair, verdict(pic.delta, gap, equal),
+                panels.add(column(label(head, size=LABEL), pair, verdict(pic.delta, rounded(gap), equal),
                                   gap="normal", align=ORIGIN))
             return row(*panels, gap="section", align="top")
 

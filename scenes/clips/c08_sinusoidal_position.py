@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 from manim import (
     LEFT,
+    RIGHT,
     UP,
     AnimationGroup,
     Create,
@@ -41,6 +42,7 @@ from scenes.figures.positions import (
 )
 from scenes.kit import (
     COS,
+    ColorBar,
     DIM,
     FG,
     GAP,
@@ -241,7 +243,7 @@ class SinusoidalPosition(ClipScene):
 
     def check(self) -> VGroup:
         fig, ok = sample_check(self.data)
-        return worded_verdict('largest gap, wave to $"PE"$', fig, ok)  # the words in the sans, PE the formula's
+        return worded_verdict('$"PE"$ against its waves, largest gap', fig, ok)  # the words in the sans, PE the formula's
 
     # ------------------------------------------------------------------ beats
     def differs(self, i: int) -> bool:
@@ -344,16 +346,24 @@ class SinusoidalPosition(ClipScene):
         top.fit(line)
         bottom, middle = rest.take_bottom(proof.height, gap=GAP.normal)
         bottom.place(proof)
-        self.pm = pm = PairMatrix(d.PE, self.scale_, middle, self.lam_labels(), self.lam_name(),
+        # the matrix keeps its colour bar (review RB: a value-coloured matrix left without its scale), on its right
+        bar_w = ColorBar(self.scale_, height=1.0).width + GAP.normal
+        room = Region(middle.left, middle.right - bar_w, middle.bottom, middle.top, "matrix")
+        self.pm = pm = PairMatrix(d.PE, self.scale_, room, self.lam_labels(), self.lam_name(),
                                         lam_small=self.lam_labels(SMALL), col_colors=self.WAVES)
         shows(pm.heat, "PE")
+        self.close_bar = ColorBar(self.scale_, height=pm.heat.height)
+        self.close_bar.next_to(pm.heat, RIGHT, buff=GAP.normal).set_y(pm.heat.get_y())
+        dx = middle.center[0] - VGroup(pm.heat, pm.labels, self.close_bar).get_center()[0]
+        for m in (pm.heat, pm.labels, self.close_bar):
+            m.shift(dx * RIGHT)
         moving = self.wm.heat.copy()  # the working matrix keeps its place (and its geometry) off screen
         self.remove(self.wm.heat)
         self.add(moving)
         keep = {id(f) for f in (*moving.get_family(), *self.proof.get_family())} | {id(f) for f in self.header.get_family()}
         leaves = [f for m in self.mobjects for f in m.get_family()
                   if id(f) not in keep and len(getattr(f, "points", ())) and not f.submobjects]
-        self.final = VGroup(pm.heat, pm.labels)
+        self.final = VGroup(pm.heat, pm.labels, self.close_bar)
         old, self.proof = self.proof, proof  # the claims of the closing caption name the verdict on screen at its end
         marks = []
         if d.bad_cells:  # a student's wrong cells, outlined on the matrix as it lands
@@ -365,7 +375,8 @@ class SinusoidalPosition(ClipScene):
         self.beat_plays(self.closing_key(), [
             [AnimationGroup(FadeOut(Group(*leaves)), ReplacementTransform(moving, pm.heat),
                             ReplacementTransform(old, proof), *marks)],
-            [AnimationGroup(FadeIn(pm.labels), FadeIn(line))]], run_time=1.2, hold=self.CLOSING_HOLD,
+            [AnimationGroup(FadeIn(pm.labels), FadeIn(line), FadeIn(self.close_bar))]], run_time=1.2,
+            hold=self.CLOSING_HOLD,
             subject=VGroup(pm.heat, pm.labels))
 
     def closing_key(self) -> str:

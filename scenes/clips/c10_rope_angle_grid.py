@@ -1,9 +1,11 @@
 """10 ``RoPEAngleGrid`` (§9): the formula in one line over a hand per pair, each labelled with its rate
-``θᵢ``, above its column of the empty ``(T, d/2)`` angle table; walking the positions turns the hands and
-writes the table row by row, every angle mod 2π on the deck's cyclic scale.  A fast hand wraps, a slow hand
-barely moves; the slow pairs get a beat of their own on the deck's log scale of slow angles; the table
-equals ``m·b^(−2i/d)`` (a measured verdict), and the clip ends on that verdict over the fast and the slow
-hand, large, each with its ``θᵢ`` and the path it swept, beside its column of the table.
+``θᵢ`` (one row of plain decimals), above its column of the empty ``(T, d/2)`` angle table; walking the
+positions turns the hands and writes the table row by row, every angle mod 2π on the deck's one cyclic scale
+for angles, which each dial's rim carries as its colour key.  A fast hand wraps, a slow hand barely moves; the
+slow pairs get a beat of their own (a wedge on each dial: the angle turned by the last row, all inside a
+quarter turn, each ``b^(2/d)`` times narrower); the table equals ``m·b^(−2i/d)`` (a measured verdict), and the
+clip ends on that verdict over the fast and the slow hand, large, each with its ``θᵢ`` and the path it swept,
+beside its column of the table.  One colour scale for the angle throughout: no log scale, no second map.
 
 The scales, titles and proof figures it draws are described in ``scenes/figures/rope.py``,
 which its still shares.
@@ -22,12 +24,13 @@ from manim import (
     RIGHT,
     UP,
     AnimationGroup,
+    AnnularSector,
     Create,
     Dot,
     FadeIn,
     FadeOut,
     Indicate,
-    Square,
+    Sector,
     Succession,
     SurroundingRectangle,
     VGroup,
@@ -39,34 +42,27 @@ from mathcore.config import LectureConfig
 from mathcore.rope_measures import angle_grid_defect
 from scenes.clips.c10_widgets import DialRow
 from scenes.figures.rope import (
-    ANGLE_TICK_MATH,
-    ANGLE_TICKS,
     TWO_PI,
     angle_scale,
     base_figure,
     passed,
     relation,
-    relation_text,
-    slow_decades,
-    slow_scale,
     theta_figure,
 )
 from scenes.kit import (
     DIM,
-    FAINT,
     FG,
     HIGHLIGHT,
     LABEL,
     SMALL,
     ClipScene,
-    ColorBar,
     Heatmap,
     label,
     math,
     numbers,
     swap,
 )
-from scenes.kit.binding import claim, names, role, shows
+from scenes.kit.binding import claim, role, shows
 from scenes.kit.compose import DIMMED, GAP, column, end_on, row
 from scenes.kit.layout import FIT_PASSES, LayoutError
 from scenes.kit.motion import Dim, set_level
@@ -87,6 +83,57 @@ def after_words(words, formula) -> VGroup:
     return VGroup(words, formula)
 
 
+def on_baseline(line) -> VGroup:
+    """Each math piece of the worded ``line`` with its first glyph on the words' baseline (the kit's median of
+    glyph bottoms would sit ``θᵢ = b^(−2i/d)``, mostly superscript, on its superscripts)."""
+    y = line_baseline(line.words[0]) if line.words else line_baseline(line)
+    for piece in line.maths:
+        glyphs = [g for g in piece.submobjects if g.has_points() or g.submobjects] or [piece]
+        piece.shift((y - glyphs[0].get_bottom()[1]) * UP)
+    return line
+
+
+def rate_decimal(x: float) -> str:
+    """A rate as plain digits, two significant (``1.0``, ``0.32``, ``0.00032``): the table's row of rates where
+    every one fits its column; the row's name ``θᵢ ≈`` carries the ``≈``."""
+    return np.format_float_positional(float(x), precision=2, unique=False, fractional=False, trim="k")
+
+
+def rate_power(x: float) -> str:
+    """A rate as a power of ten, its exponent to one decimal (``10^0``, ``10^(-1.1)``, ``10^(-7.9)``): the row of
+    rates when plain digits are too wide for the columns (a large base), still one row and one style."""
+    e = round(float(np.log10(x)), 1)
+    return "10^0" if e == 0 else f"10^({e:.1f})"
+
+
+def shown_value(shown: str) -> float:
+    """The value a rate's printed form stands for: plain digits, or a power of ten (:func:`rate_power`)."""
+    if shown.startswith("10^"):
+        return 10.0 ** float(shown[3:].strip("()"))
+    return float(shown)
+
+
+def rate_relation(lhs: str, shown: str, x: float) -> str:
+    """Typst ``lhs = 1.0`` when ``shown`` (a rate as the table prints it) is ``x`` exactly, else ``lhs ≈ shown``."""
+    try:
+        exact = shown_value(shown) == float(x)
+    except ValueError:  # a figure × 10ᵏ: rounded
+        exact = False
+    return f"{lhs} {'=' if exact else 'approx'} {shown}"
+
+
+def approx_relation(lhs: str, x: float) -> str:
+    """Typst ``lhs ≈ 0.0035`` for a value rounded for display (``lhs = 0.5`` only when the figure is exact)."""
+    fig = numbers.measure(x)
+    if fig.math.startswith("approx") or fig.exact:
+        return relation(lhs, fig)
+    try:
+        exact = float(fig.text) == float(x)
+    except ValueError:
+        exact = False
+    return f"{lhs} {'=' if exact else 'approx'} {fig.math}"
+
+
 def theta_cell(x: float) -> str:
     """A rate as the table's row of rates prints it under ``θᵢ ≈`` (the row's name carries the ``≈``: every
     rate but θ₀ is rounded): the figure's Typst math without its own ``≈``."""
@@ -101,9 +148,10 @@ class AngleGridData:
     and the measured ``max |grid − m·base^(−2i/d)|``; ``m_pick`` (the row the walk ends on) and the
     fast and the slow pair picked out.
 
-    The fast pairs ``0..n_fast-1`` reach a quarter turn within the table; the slow ones never do
-    (on the cyclic scale their column is one colour), so they also get a beat of their own, their
-    angles coloured by ``log10`` (``log_slow``: ``−inf`` at ``m = 0``, where the angle is exactly 0)."""
+    The fast pairs ``0..n_fast-1`` reach a quarter turn within the table; the slow ones do not within it
+    (on the cyclic scale their column is one colour), so they also get a beat of their own.  ``log_slow``
+    (``log10`` of their angles, ``−inf`` at ``m = 0``) is for the still's log panel (``scenes/figures/rope.py``);
+    the clip paints every angle on the one cyclic scale."""
 
     T: int
     d: int
@@ -127,26 +175,33 @@ class AngleTable(VGroup):
     """Clip 10's picture: a hand per pair over its column of the angle table.
 
     ``dials`` (a :class:`DialRow`, hand ``i`` over column ``i``), ``heads`` (``i = k`` over each
-    column), ``grid`` (the table mod 2π on the cyclic scale), ``rows`` (the position of each row;
-    every other one when rows are tight) under ``m_name``, ``bar`` (the cyclic colour bar and its
-    title); for the slow pairs' own beat ``slow`` (their log angles, laid over their columns),
-    ``log_bar`` and ``zero_key`` (the masked colour: an angle of exactly 0)."""
+    column, and under it its rate θᵢ: one row of plain decimals where they fit, named ``θᵢ ≈``), ``grid``
+    (the table mod 2π on the deck's one cyclic scale for angles), ``rows`` (the position of each row; row 0,
+    the last row and evenly between when rows are tight) beside the axis name ``m_name``; on each dial's rim
+    ``dial.ring``, the cyclic scale as a ring (the table's colour key); ``wedges``, for the slow pairs' beat: on each slow dial the angle its hand has
+    turned by the last row."""
 
     def __init__(self, data: AngleGridData, cfg, cell_w: float, cell_h: float, radius: float):
         super().__init__()
         d = data
         P, T, nf = d.d // 2, d.T, d.n_fast
         self.cell_w, self.cell_h, self.radius = cell_w, cell_h, radius
-        self.scale, self.log_scale = angle_scale(cfg), slow_scale(d, cfg)
+        self.scale = angle_scale(cfg)
         self.grid = shows(Heatmap(d.wrapped, self.scale, cell_size=(cell_w, cell_h)), "wrapped")
         # the empty table, before the walk writes it: its cells' outlines
         self.slots = VGroup(*[c.copy() for r in self.grid.cells for c in r]).set_fill(opacity=0).set_stroke(DIM, opacity=0.45)
-        # over each column its pair and, under that, its rate θᵢ (the row of rates named θᵢ at the left)
-        self.thetas = VGroup(*[math(theta_cell(d.theta[i]), size=SMALL, color=FG)
-                               .next_to(self.grid.cell(0, i), UP, buff=GAP.tight) for i in range(P)])
-        self.thetas.align_to(self.thetas[0], DOWN)
-        if max(t.width for t in self.thetas) + GAP.small > cell_w:  # too wide for one line: even pairs one line up
-            up = max(t.height for t in self.thetas) + GAP.tight  # (pair 0's rate right under its name)
+        # over each column its pair and, under that, its rate θᵢ (the row of rates named θᵢ at the left): plain
+        # decimals on one row where they fit, else powers of ten, one row (else the deck's figures, staggered)
+        for form in (rate_decimal, rate_power, theta_cell):
+            self.rate_texts = [form(t) for t in d.theta]
+            self.thetas = VGroup(*[math(s, size=SMALL, color=FG).next_to(self.grid.cell(0, i), UP, buff=GAP.tight)
+                                   for i, s in enumerate(self.rate_texts)])
+            self.thetas.align_to(self.thetas[0], DOWN)
+            self.staggered = max(t.width for t in self.thetas) + GAP.tight > cell_w
+            if not self.staggered:
+                break
+        if self.staggered:  # too wide for one line: even pairs one line up (pair 0's rate right under its name)
+            up = max(t.height for t in self.thetas) + GAP.tight
             for t in self.thetas[0::2]:
                 t.shift(up * UP)
         self.pairs = VGroup(*[math(f"{N.pair.math} = {i}", size=SMALL, color=DIM)
@@ -157,40 +212,32 @@ class AngleTable(VGroup):
         self.dials = DialRow(np.zeros(P), radius=radius, h_buff=cell_w - 2 * radius, colors=[FG] * P)
         self.dials.next_to(self.heads, UP, buff=GAP.small).set_x(self.grid.get_x())
         rows = self.grid.index_labels("rows")
-        every = int(np.ceil((rows[0].height + GAP.hair) / cell_h))  # the last row (the walk's end) always labelled
-        self.rows = VGroup(*[t for m, t in enumerate(rows) if (T - 1 - m) % every == 0])
-        self.m_name = math(N.position.math, size=SMALL, color=DIM).move_to([rows.get_x(), self.pairs.get_y(), 0])
-        self.theta_name = math(f"{N.rate.math} approx", size=SMALL, color=FG).move_to([rows.get_x(), self.thetas[0].get_y(), 0])
-        self.bar = ColorBar(self.scale, height=T * cell_h, ticks=ANGLE_TICKS, tick_math=ANGLE_TICK_MATH)
-        # clear of the last rate where it overhangs the table (the bar's title stands in the rates' line)
-        overhang = max(0.0, self.thetas.get_right()[0] - self.grid.get_right()[0])
-        self.bar.next_to(self.grid, RIGHT, buff=GAP.normal + overhang).align_to(self.grid, DOWN)
-        self.bar.add(self._title(names(worded_line("mod $2 pi$", size=SMALL, color=FG), "wrapped"), self.bar))
-        # the slow pairs on their own scale, over their own columns
-        self.slow = shows(Heatmap(d.log_slow, self.log_scale, cell_size=(cell_w, cell_h)), "log_slow")
-        self.slow.move_to(VGroup(self.grid.cell(0, nf), self.grid.cell(T - 1, P - 1)))
-        swatch = Square(side_length=min(cell_h, self.heads.height), stroke_color=DIM, stroke_width=self.bar.frame.stroke_width,
-                        fill_color=FAINT, fill_opacity=1)
-        self.zero_key = row(swatch, math("0", size=SMALL, color=DIM), gap="small")
-        decades = list(slow_decades(d, cfg))
-        for step in range(1, len(decades)):  # every decade whose label has room on the bar, both ends always
-            shown = decades[::step] if (len(decades) - 1) % step == 0 else [*decades[::step][:-1], decades[-1]]
-            self.log_bar = ColorBar(self.log_scale, height=T * cell_h - self.zero_key.height - GAP.normal,
-                                    ticks=shown, tick_math=[numbers.power(k).math for k in shown])
-            labels = self.log_bar.tick_labels
-            if all(a.get_bottom()[1] >= b.get_top()[1] or b.get_bottom()[1] >= a.get_top()[1]
-                   for a, b in zip(labels, labels[1:])):
-                break
-        self.log_bar.shift(self.bar.frame.get_corner(UP + LEFT) - self.log_bar.frame.get_corner(UP + LEFT))
-        self.log_bar.add(self._title(names(label("log scale", size=SMALL, color=FG), "log_slow"), self.log_bar))
-        self.zero_key.align_to(self.log_bar.frame, LEFT).align_to(self.grid, DOWN)
-        self.add(self.dials, self.heads, self.slots, self.grid, self.rows, self.m_name, self.theta_name, self.bar)
-        self.extras = VGroup(self.slow, self.log_bar, self.zero_key)  # not on screen at first: placed with the table
+        need = (max(r.height for r in rows) + GAP.hair) / cell_h  # rows a label needs
+        every = next(k for k in (1, 2, 5, 10, 20) if k >= need)  # row 0 and every k-th row after it: even steps
+        keep = range(0, T, every)
+        self.rows = VGroup(*[rows[m] for m in keep])
+        self.m_name = math(N.position.math, size=SMALL, color=DIM).next_to(self.rows, LEFT, buff=GAP.small)
+        self.m_name.set_y(self.grid.get_y())
+        self.theta_name = math(f"{N.rate.math} approx", size=SMALL, color=FG)
+        self.theta_name.next_to(self.thetas[0], LEFT, buff=GAP.small).align_to(self.rows, RIGHT)
+        self.theta_name.set_y(self.thetas[0].get_y())
+        # the colour key on the data: each hand's rim carries the cyclic scale (a colour bar wrapped round the
+        # dial), so the colour the hand points into is the colour its cell takes
+        for dial in self.dials.dials:
+            dial.ring = self.colour_ring(dial)
+            dial.submobjects.insert(1, dial.ring)  # over the face, under the ticks and the hand
+        # the slow pairs' beat: on each slow dial, the angle its hand has turned by the last row (a neutral wedge)
+        self.wedges = VGroup(*[
+            Sector(radius=radius * self.WEDGE_AT, angle=float(d.grid[T - 1, i]), start_angle=0.0,
+                   arc_center=self.dials.dials[i].center, fill_color=FG, fill_opacity=self.WEDGE_FILL, stroke_width=0)
+            for i in range(nf, P)])
+        for w, i in zip(self.wedges, range(nf, P)):
+            w.angle_shown, w.pair = float(d.grid[T - 1, i]), i
+        self.add(self.dials, self.heads, self.slots, self.grid, self.rows, self.m_name, self.theta_name)
+        self.extras = VGroup(self.wedges)  # not on screen at first: placed with the table
 
-    @staticmethod
-    def _title(title, bar):
-        """A colour bar's title: over its top tick, starting where the bar does."""
-        return title.next_to(bar, UP, buff=GAP.tight).align_to(bar.frame, LEFT)
+    WEDGE_AT = 0.9  # a slow dial's wedge: this share of its radius
+    WEDGE_FILL = 0.4
 
     @classmethod
     def fitted(cls, data: AngleGridData, cfg, region, dial_share: float) -> AngleTable:
@@ -212,7 +259,7 @@ class AngleTable(VGroup):
 
     @property
     def whole(self) -> VGroup:
-        """The table with what only its slow beat shows (the log bar and its key), for sizing and placing."""
+        """The table with what only its slow pairs' beat shows (the wedges), for sizing and placing."""
         return VGroup(self, self.extras)
 
     def row_box(self, m: int) -> SurroundingRectangle:
@@ -238,10 +285,26 @@ class AngleTable(VGroup):
         r = dial.radius * self.SWEPT_AT
         a = np.asarray(self.grid.values[: upto + 1, i], dtype=float)
         dots = VGroup(*[Dot(dial.center + r * np.array([np.cos(v), np.sin(v), 0.0]), radius=self.DOT * dial.radius,
-                            fill_color=self.scale.color(v), fill_opacity=1, stroke_color=FAINT, stroke_width=1)
-                        for v in a])
+                            fill_color=self.scale.color(v), fill_opacity=1, stroke_color=FG, stroke_width=self.OUTLINE)
+                        for v in a])  # a light outline: twilight's dark middle (an angle near π) on the dark page
         dots.color_scale, dots.values = self.scale, a
         return dots
+
+    def colour_ring(self, dial) -> VGroup:
+        """The cyclic scale wrapped round ``dial``'s rim (its colour bar as a ring: each angle on the rim in its
+        colour), so a dot's colour and its place on the circle read as one."""
+        k = self.RING_STEPS
+        mids = (np.arange(k) + 0.5) * TWO_PI / k
+        ring = VGroup(*[AnnularSector(inner_radius=dial.radius * self.RING_IN, outer_radius=dial.radius,
+                                      angle=TWO_PI / k, start_angle=float(a - np.pi / k), arc_center=dial.center,
+                                      fill_color=self.scale.color(a), fill_opacity=1, stroke_width=0)
+                        for a in mids])
+        ring.color_scale, ring.values = self.scale, mids
+        return ring
+
+    RING_STEPS = 72  # the ring's pieces (5° each)
+    RING_IN = 0.86  # its inner edge, a share of the dial's radius
+    OUTLINE = 1.5  # px: the light outline of a swept dot
 
     SWEPT_AT = 0.78  # the swept path's radius, a share of the dial's
     DOT = 0.07  # a swept dot's radius, a share of the dial's
@@ -255,7 +318,7 @@ class RoPEAngleGrid(ClipScene):
     STUDENT = "rope_angle_grid"  # `clips render --student`: the student's table is the one the hands write
     TOL = 1e-9  # a student's cell differs from the formula's at this gap or more (the checks' TABLE_TOL)
     D = 16  # eight pairs
-    DIAL_SHARE = 0.3  # of the table's region, the most the row of hands may take
+    DIAL_SHARE = 0.17  # of the table's region, the most the row of hands may take: the table keeps its height
     HAND_DIMMED = 0.4  # a hand out of focus stays in sight (its words go to the background)
     TABLE_DIMMED = 0.35  # the table's other columns while one column is the subject: their colours still read
     CLOSE_STRIP = 0.6  # and its column as wide as this share of the hand's dial
@@ -315,20 +378,43 @@ class RoPEAngleGrid(ClipScene):
         """A student's table differs from ``m θᵢ`` somewhere in column ``i``."""
         return any(j == i for _, j in self.data.bad_cells)
 
+    def rate_text(self, i: int) -> str:
+        """Pair ``i``'s rate as the table's row prints it (plain digits, or the deck's figure × 10ᵏ), in text."""
+        tb = getattr(self, "table", None)
+        shown = tb.rate_texts[i] if tb is not None else rate_decimal(self.data.theta[i])
+        if shown.startswith("10^"):  # 10^(-1.1) in words: 10 to the −1.1
+            e = shown[3:].strip("()")
+            return "1" if e == "0" else f"10 to the {e.replace('-', '−')}"
+        try:
+            float(shown)
+            return shown
+        except ValueError:
+            return theta_figure(self.data.theta[i]).text.removeprefix("≈ ")
+
+    def rate_caption(self, i: int) -> str:
+        """``θ₀ = 1.0``, ``θ₇ ≈ 0.00032``: the rate as the close prints it, in text."""
+        shown, x = self.rate_text(i), self.data.theta[i]
+        tb = getattr(self, "table", None)
+        try:
+            exact = shown_value(tb.rate_texts[i] if tb is not None else shown) == float(x)
+        except ValueError:
+            exact = False
+        return f"θ{str(i).translate(SUBSCRIPT)} {'=' if exact else '≈'} {shown}"
+
     def caption_values(self) -> dict:
         d = self.data
         m = d.m_pick
         plain = numbers.plain
+        nf, P = d.n_fast, d.d // 2
         values = {
-            "T": d.T, "d": d.d, "pairs": d.d // 2, "m": m, "fast": d.fast, "slow": d.slow,
-            "slow_first": d.n_fast,
+            "T": d.T, "d": d.d, "pairs": P, "m": m, "fast": d.fast, "slow": d.slow,
+            "slow_first": nf,
             "wrap": plain(TWO_PI / d.theta[d.fast]), "fast_angle": plain(d.grid[m, d.fast]),
             "slow_angle": numbers.measure(d.grid[m, d.slow]).text,
             "ratio": plain(d.theta[0] / d.theta[1]),
-            "theta_fast": relation_text("θ" + str(d.fast).translate(SUBSCRIPT), theta_figure(d.theta[d.fast])),
-            "theta_slow": relation_text("θ" + str(d.slow).translate(SUBSCRIPT), theta_figure(d.theta[d.slow])),
-            "decade_lo": numbers.power(slow_decades(d, self.cfg)[0]).text,
-            "decade_hi": numbers.power(slow_decades(d, self.cfg)[-1]).text,
+            "rate_fast": self.rate_text(d.fast), "rate_slow": self.rate_text(d.slow),
+            "theta_fast": self.rate_caption(d.fast), "theta_slow": self.rate_caption(d.slow),
+            "first_deg": numbers.measure(float(np.degrees(d.grid[m, nf]))).text + "°", "last": m,
             "defect": numbers.measure(d.defect).text,
         }
         tb = getattr(self, "table", None)
@@ -337,20 +423,22 @@ class RoPEAngleGrid(ClipScene):
         end = getattr(self, "closing_picture", None)
         dials = end.dials if end is not None else tb.dials.dials
         values.update({
-            "pairs": claim(d.d // 2, *tb.dials.dials),
+            "pairs": claim(P, *tb.dials.dials),
+            "rate_fast": claim(values["rate_fast"], tb.thetas[d.fast]),
+            "rate_slow": claim(values["rate_slow"], tb.thetas[d.slow]),
             "theta_fast": claim(values["theta_fast"], *(end.thetas[:1] if end is not None else [tb.thetas[d.fast]])),
             "theta_slow": claim(values["theta_slow"], *(end.thetas[1:] if end is not None else [tb.thetas[d.slow]])),
             "slots": claim("the empty table", *tb.slots),
             "rows": claim("a new row of colours", *[c for r in tb.grid.cells for c in r]),
             "fast": claim(d.fast, *(dials[:1] if end is not None else [tb.pairs[d.fast]])),
             "slow": claim(d.slow, *(dials[1:] if end is not None else [tb.pairs[d.slow]])),
+            "slow_first": claim(nf, tb.pairs[nf]),
             "wrap": claim(plain(TWO_PI / d.theta[d.fast]), self.wrap_line),
             "slow_angle": claim(numbers.measure(d.grid[m, d.slow]).text, self.slow_line),
             "m": claim(m, self.slow_line),
-            "ratio": claim(plain(d.theta[0] / d.theta[1]), *tb.thetas[max(d.n_fast, 1) - 1:][-2:]),
-            "decade_lo": claim(values["decade_lo"], tb.log_bar), "decade_hi": claim(values["decade_hi"], tb.log_bar),
-            "slow_cols": claim(f"pairs {d.n_fast} to {d.d // 2 - 1}", tb.slow),
-            "zero": claim("row 0", tb.zero_key),
+            "ratio": claim(plain(d.theta[0] / d.theta[1]), self.ratio_line),
+            "slow_cols": claim(f"pairs {nf} to {P - 1}", *tb.wedges),
+            "first_deg": claim(values["first_deg"], tb.wedges[0]), "last": claim(m, *tb.wedges),
             "defect": claim(values["defect"], end.proof if end is not None else self.proof),
             "T": claim(d.T, *(end.paths if end is not None else [tb.grid])),
         })
@@ -375,19 +463,23 @@ class RoPEAngleGrid(ClipScene):
         m_, i_, b_, d_ = N.position.math, N.pair.math, N.base.math, N.width.math
         # the words in the sans, the symbols in Typst math (a formula with superscripts set on the words' baseline
         # by its first glyph: the kit's median of glyph bottoms would sit it on its superscripts)
-        rule = worded_line(f"pair ${i_}$ at ${m_}$: ${N.angle.math}$,", size=LABEL)
+        # (no comma after the subscript of m θᵢ: set there, it reads as a prime, θ_i′)
+        rule = worded_line(f"pair ${i_}$ at ${m_}$: ${N.angle.math}$ with", size=LABEL)
         rate = f"{N.rate.math} = {b_}^(-2{i_} \\/ {d_})"
         given = f"{relation(b_, base_figure(d.base))}, space {d_} = {d.d}"
         self.rule_parts = (rule, rate, given)
         self.formula = after_words(rule, math(f"{rate}, space {given}", size=LABEL))
-        self.proof = worded_verdict(f"every entry is ${N.angle.math}$, largest gap:", numbers.measure(d.defect),
-                                    passed(d.defect))
+        # the verdict states the whole claim: the table against m·b^(−2i/d) (the caption reads θᵢ's definition)
+        self.proof = worded_verdict(f"every entry is ${N.angle.math}$ with ${rate}$, largest gap:",
+                                    numbers.measure(d.defect), passed(d.defect))
+        on_baseline(self.proof.line)
         self.m_labels = [math(f"{N.position.math} = {m}", size=LABEL, color=FG) for m in range(T)]
         f, s_ = d.fast, d.slow
-        self.wrap_line = math(f"2 pi \\/ theta_{f} = {numbers.plain(TWO_PI / d.theta[f])}", size=LABEL, color=FG)
-        self.slow_line = math(relation(f"{d.m_pick} theta_{s_}", numbers.measure(d.grid[d.m_pick, s_])), size=LABEL,
-                              color=FG)
-        slot = [*self.m_labels, self.wrap_line, self.slow_line]
+        self.wrap_line = math(approx_relation(f"2 pi \\/ theta_{f}", TWO_PI / d.theta[f]), size=LABEL, color=FG)
+        self.slow_line = math(approx_relation(f"{d.m_pick} theta_{s_}", d.grid[d.m_pick, s_]), size=LABEL, color=FG)
+        self.ratio_line = math(approx_relation(f"{N.rate.math} \\/ theta_({i_} + 1)", d.theta[0] / d.theta[1]),
+                               size=LABEL, color=FG)
+        slot = [*self.m_labels, self.wrap_line, self.slow_line, self.ratio_line]
         first, rest = content.take_top(max(m.height for m in (self.formula, self.proof, *slot)), gap=GAP.normal)
         slot_region, line = first.take_right(max(m.width for m in slot), gap=GAP.wide)
         two_lines = False
@@ -401,7 +493,7 @@ class RoPEAngleGrid(ClipScene):
             first, rest = content.take_top(max(m.height for m in (self.formula, self.proof, *slot)), gap=GAP.normal)
             slot_region, line = first.take_right(max(m.width for m in slot), gap=GAP.wide)
             line.fit(self.formula, align=LEFT)
-        line.fit(self.proof, align=LEFT)
+        first.fit(self.proof, align=LEFT)  # the verdict comes when the readings are gone: the whole line
         # a formula on two lines leaves the strip beside its first line empty, and the table fewer rows of pixels
         self.two_lines = {"empty": "a long base puts the formula on two lines: the strip beside them is the only "
                                    "empty part; the table below still spans the content area"} if two_lines else {}
@@ -432,7 +524,7 @@ class RoPEAngleGrid(ClipScene):
                   subject=VGroup(self.formula, setup))
         # 2. walk the positions: the hands turn by θ_i a step, and row m of the table records where they point
         self.add(tb.grid)
-        steps = [AnimationGroup(Dim([VGroup(*tb.grid.cells[0])], 1.0), Create(self.row_box), FadeIn(tb.bar),
+        steps = [AnimationGroup(Dim([VGroup(*tb.grid.cells[0])], 1.0), Create(self.row_box),
                                 FadeIn(self.m_now))]
         for m in range(1, T):
             steps.append(AnimationGroup(
@@ -455,31 +547,32 @@ class RoPEAngleGrid(ClipScene):
         tb.pairs[d.fast].set_color(DIM)
         tb.pairs[d.slow].set_color(FG)
         self.beat(fail_key("slow", self.differs(d.slow)), FadeOut(self.boxes[d.fast]), Create(self.boxes[d.slow]),
-                  *self.focus_on(d.slow, previous=d.fast), Dim([tb.column_of(d.fast)], self.TABLE_DIMMED),
+                  *self.focus_on(d.slow, previous=d.fast), Dim(others(d.slow), DIMMED),
                   Dim([tb.column_of(d.slow)], 1.0), swap(self.wrap_line, self.slow_line),
                   run_time=1.2, why=self.slow_why,
                   subject=VGroup(self.boxes[d.slow], tb.pair(d.slow), tb.column_of(d.slow), self.slow_line))
-        # 5. the slow pairs, on a log scale of their own: the change of scale is this beat's point
+        # 5. the slow pairs: in this table none reaches a quarter turn; each turns 3.2 times slower than the one
+        # before (a wedge on each slow dial: the angle its hand has turned by the last row), on the one cyclic scale
         fast_part = VGroup(*[tb.pair(i) for i in range(d.n_fast)], *[tb.column_of(i) for i in range(d.n_fast)])
         slow_hands = [tb.pair(i) for i in range(d.n_fast, P) if i != d.slow]
         tb.thetas[d.slow].set_color(FG)
         tb.pairs[d.slow].set_color(DIM)
-        self.beat(fail_key("slow_scale", bool(d.bad_cells)), FadeOut(self.boxes[d.slow]), FadeOut(self.slow_line),
+        self.beat(fail_key("slow_pairs", bool(d.bad_cells)), FadeOut(self.boxes[d.slow]), swap(self.slow_line, self.ratio_line),
                   Dim([fast_part], DIMMED), *[Dim([h], 1.0) for h in slow_hands], Dim([self.formula], DIMMED),
-                  FadeIn(tb.slow), swap(tb.bar, tb.log_bar), FadeIn(tb.zero_key), run_time=1.6, why=self.two_lines,
-                  subject=VGroup(tb.slow, tb.log_bar, tb.zero_key, *[tb.pair(i) for i in range(d.n_fast, P)]))
-        self.remove(tb.bar)  # swapped out (the tidy play would keep it, as a part of the table)
-        # 6. the proof: every entry is m·b^(−2i/d); the whole table back on its one scale, the verdict in
-        # the formula's place
+                  *[Dim([tb.column_of(j)], 1.0) for j in range(d.n_fast, P) if j != d.slow],
+                  FadeIn(tb.wedges), run_time=1.6, why=self.two_lines,
+                  subject=VGroup(tb.wedges, self.ratio_line, *[tb.pair(i) for i in range(d.n_fast, P)],
+                                 *[tb.column_of(i) for i in range(d.n_fast, P)]))
+        # 6. the proof: every entry is m·b^(−2i/d); the whole table back, the verdict in the formula's place
         # a student's cells that are not m θᵢ: outlined in red
         self.bad_frames = VGroup(*[role(SurroundingRectangle(tb.grid.cell(i, j), color=FAILED, buff=-0.02,
                                                              stroke_width=5 if k == 0 else 3).set_z_index(2), "failed")
                                    for k, (i, j) in enumerate(d.bad_cells)])
-        self.beat(fail_key("check", bool(d.bad_cells)), FadeOut(tb.slow), FadeOut(tb.zero_key), swap(tb.log_bar, tb.bar),
-                  Dim([fast_part], 1.0), *[Dim([tb.column_of(j)], 1.0) for j in range(d.n_fast, P)],
-                  swap(self.formula, self.proof), *([Create(self.bad_frames)] if d.bad_cells else []), run_time=1.2,
+        self.beat(fail_key("check", bool(d.bad_cells)), FadeOut(tb.wedges), FadeOut(self.ratio_line),
+                  Dim([fast_part], 1.0), swap(self.formula, self.proof),
+                  *([Create(self.bad_frames)] if d.bad_cells else []), run_time=1.2,
                   subject=VGroup(self.proof, tb.grid, tb.dials, tb.heads))
-        self.remove(tb.log_bar, self.formula)
+        self.remove(self.formula, tb.wedges, self.ratio_line)
 
     def focus_on(self, i: int, previous: int | None = None) -> list:
         """Dim every hand and head but pair ``i``'s (only the ``previous`` focus, if there was one),
@@ -508,7 +601,7 @@ class RoPEAngleGrid(ClipScene):
         d = self.data
         tb = self.table
         proof, fast, slow, fast_col, slow_col = take
-        sides, thetas, dials, paths, words = [], [], [], [], []
+        sides, thetas, dials, paths, words, rings, frames = [], [], [], [], [], [], []
         self.close_captions = []
         for hand, col, i, word in ((fast, fast_col, d.fast, "fast"), (slow, slow_col, d.slow, "slow")):
             dial = hand.copy()
@@ -519,20 +612,26 @@ class RoPEAngleGrid(ClipScene):
             strip.stretch_to_fit_height(dial.face.height / self.CLOSE_TALLER)
             strip.stretch_to_fit_width(self.CLOSE_STRIP * dial.face.width)
             path = tb.swept(i, dial, d.m_pick)
-            th = math(relation(f"theta_{i}", theta_figure(d.theta[i])), size=LABEL, color=FG)
+            th = math(rate_relation(f"theta_{i}", tb.rate_texts[i], d.theta[i]), size=LABEL, color=FG)
+            ring = dial.ring
             caption = worded_line(f"{word}:", th, size=LABEL, color=FG)  # the word and its rate on one baseline
             name = caption.words[0]
             self.close_captions.append(caption)
-            pic = row(strip, VGroup(dial, path), gap="normal")
+            frame = SurroundingRectangle(strip, buff=0, color=DIM, stroke_width=2)
+            pic = row(VGroup(strip, frame), VGroup(dial, path), gap="normal")
             sides.append(column(pic, caption, gap="small", align=np.zeros(3)))
             thetas.append(th)
             dials.append(dial)
             paths.append(path)
             words.append(name)
+            rings.append(ring)
+            frames.append(frame)
         picture = column(proof.copy(), row(*sides, gap="section", align="top"), gap="normal", align=np.zeros(3))
-        anims = end_on(self, [(proof, picture[0]), (fast, dials[0]), (slow, dials[1]), (fast_col, sides[0][0][0]),
-                              (slow_col, sides[1][0][0])], picture, new=[*paths, *thetas, *words])
+        anims = end_on(self, [(proof, picture[0]), (fast, dials[0]), (slow, dials[1]), (fast_col, sides[0][0][0][0]),
+                              (slow_col, sides[1][0][0][0])], picture,
+                       new=[*paths, *frames, *thetas, *words])
         self.closing_picture = type("Close", (), {})()
         self.closing_picture.proof, self.closing_picture.thetas = proof, thetas
         self.closing_picture.dials, self.closing_picture.paths = [fast, slow], paths
+        self.closing_picture.rings, self.closing_picture.frames = rings, frames
         return anims

@@ -209,14 +209,14 @@ class ExtrapolationCliff(ClipScene):
         return v
 
     def slow_hand_text(self) -> str:
-        """Where the slow pair's hand sits against its training arc, as its words print it now."""
+        """Where the slower pair's hand sits against its training arc, as its words print it now."""
         P = self.pairs
         hand, arc = P.degrees(1, P.stop)
         if arc is None:
-            return f"the slow pair's hand, at {hand}°, sits on its full violet circle"
+            return f"the slower pair's hand, at {hand}°, sits on its full violet circle"
         if P.masks[P.stop, P.pairs[1]]:
-            return f"the slow pair's hand, at {hand}°, has just passed the end of its violet arc, at {arc}°"
-        return f"the slow pair's hand, at {hand}°, is still on its violet arc, which ends at {arc}°"
+            return f"the slower pair's hand, at {hand}°, has just passed the end of its violet arc, at {arc}°"
+        return f"the slower pair's hand, at {hand}°, is still on its violet arc, which ends at {arc}°"
 
     def variant(self, key: str) -> str:
         """The worded variant of ``key`` that the measured values make true."""
@@ -255,9 +255,13 @@ class ExtrapolationCliff(ClipScene):
                                      passed=jump == 0)
         self.v_rope.figure = Figure(float(jump), f"{jump}",
                                     f"RoPE at m = {count(L).text}: {jump} of {d.n_pairs} pairs at unseen angles")
-        # sinusoidal, brought in with the lanes, gets its verdict too: defined past L, but never seen there
-        self.v_sin = worded_verdict("sinusoidal: defined past $L$, never seen in training", passed=False)
-        self.v_sin.figure = Figure(0.0, "L", "sinusoidal: defined past L, never seen in training")
+        # sinusoidal, brought in with the lanes, gets its measured verdict too: its pair i at position m is
+        # (sin m θᵢ, cos m θᵢ), the very angle RoPE turns pair i by, so with the same d and b it meets the same
+        # unseen angles one step past training (review RC: a separate, unmeasured cross hid that)
+        self.v_sin = worded_verdict(f"sinusoidal at $m = {count(L).math}$: the same ${jump}$ of ${d.n_pairs}$ angles "
+                                    "unseen", passed=jump == 0)
+        self.v_sin.figure = Figure(float(jump), f"{jump}", f"sinusoidal at m = {count(L).text}: the same {jump} of "
+                                                           f"{d.n_pairs} angles unseen")
         self.verdicts = VGroup(self.v_table, self.v_sin, self.v_rope).arrange(DOWN, aligned_edge=LEFT, buff=GAP.small)
         self.verdicts.move_to(region.point(UP + LEFT), aligned_edge=UP + LEFT)
         # ---- the chart of unseen RoPE pairs under them; its position axis is the lanes' axis too
@@ -291,7 +295,7 @@ class ExtrapolationCliff(ClipScene):
         self.wall_box = role(SurroundingRectangle(self.wall, color=HIGHLIGHT, buff=GAP.tight), "highlight")
         # ---- the pairs at one position, on axes of their own, filling the content area
         self.pairs = PairsAtPosition(region, d.stops, d.stop_masks, d.pairs, d.stop_angles, d.stop_turns, d.arcs,
-                                     ("fast", "slow"))
+                                     ("fast", "slower"))
         self.dials = self.pairs.dials
         self.bracket = self.pairs.wrapped_outline(d.wrapped)
         self.fast_box = role(SurroundingRectangle(VGroup(self.dials[0], self.pairs.words[0]), color=HIGHLIGHT,
@@ -367,4 +371,7 @@ class ExtrapolationCliff(ClipScene):
 
     def bring_forward(self, take, region=None) -> list:
         T = self.table_lane  # the table's lane gives way to its verdict, and RoPE's joins it
-        return [stage([T, T.no_row], [self.verdicts], shift=GAP.small * DOWN, lag=0.6), FadeIn(self.other_marks)]
+        # the table's wall line and nₘₐₓ leave with its lane: RoPE has no limit there (review RC)
+        C = self.chart
+        return [stage([T, T.no_row, C.guides[1], C.n_tick], [self.verdicts], shift=GAP.small * DOWN, lag=0.6),
+                FadeIn(self.other_marks)]

@@ -124,6 +124,19 @@ def measure(x: float, digits: int = 2) -> Figure:
     return Figure(x, f"approx {sign}{body} times 10^({e})", f"≈ {sign}{body} × 10{superscript(exp)}", approx=True)
 
 
+def rounded(f: Figure) -> bool:
+    """Whether ``f``'s printed digits are a rounding of its value (``1.6`` for 1.5921…), so that a formula
+    relating it writes ``≈``, not ``=``; exact digits (a count, ``0.5``, ``1024``) and figures that carry
+    their own ``≈`` are not."""
+    if f.approx or f.exact:
+        return False
+    t = f.text.replace(THIN, "").replace(MINUS, "-").replace(" ", "")
+    try:
+        return float(t) != float(f.value)
+    except ValueError:
+        return False
+
+
 _SCALES = ((1e12, "trillion"), (1e9, "billion"), (1e6, "million"))
 
 

@@ -36,7 +36,7 @@ VERIFIED = ManimColor("#7BD389")  # a check that passed (always with ✓ or a wo
 FAILED = ManimColor("#F25F5C")  # a check that failed; what is refused (the learned table's wall)
 QUERY = ManimColor("#FF9340")  # a query (q, Q, the query row)
 KEY = ManimColor("#58A6FF")  # a key (k, K, the key cache)
-VALUE = ManimColor("#FFF04D")  # a value (v, V, the value cache)
+VALUE = ManimColor("#E052C9")  # a value (v, V, the value cache): magenta, never the highlight's yellow
 SIN = ManimColor("#3DD6D0")  # the sine coordinates of a sinusoidal encoding
 COS = ManimColor("#FF6AA6")  # the cosine coordinates
 # seen / never seen in training: a deep violet against a pale ice blue, apart in hue *and* lightness so that
@@ -51,7 +51,7 @@ CONCEPT_COLORS = {
 # the ideas that appear together on one screen somewhere in the deck: each group's colours must
 # stay apart for every viewer (the others only have to differ in ordinary vision)
 CO_OCCURRING = (("query", "key", "value"), ("sin", "cos"), ("seen", "unseen", "failed", "highlight"),
-                ("verified", "failed", "highlight"))
+                ("verified", "failed", "highlight"), ("value", "highlight", "verified"))
 
 # the older names, kept for what they mean
 ACCENT = HIGHLIGHT
@@ -327,6 +327,8 @@ def figure(x, size: float = LABEL, color=FG, prefix: str = "", exact_color=None)
     f = x if isinstance(x, numbers.Figure) else numbers.measure(x)
     if prefix and f.approx and prefix.rstrip().endswith("="):  # "max |Δ| =" + "≈ 2.2 × 10⁻¹⁶": one relation, ≈
         prefix = prefix.rstrip()[:-1].rstrip()
+    elif prefix and numbers.rounded(f) and prefix.rstrip().endswith("="):  # "max |ΔY| ≈ 1.6": rounded, not equal
+        prefix = prefix.rstrip()[:-1].rstrip() + " approx"
     body = f"{prefix} {f.math}" if prefix else f.math
     m = math(body, size=size, color=color)
     if not f.exact:
