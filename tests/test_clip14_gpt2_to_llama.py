@@ -112,9 +112,8 @@ def test_the_figures_on_screen_are_the_measured_ones_in_lecture_language(final):
     assert scene.cap_text.text == shown(f"no row for position {count(GPT2.n_max).text}")
     assert scene.zoom_text.text == shown(f"rows 0 to {d.zoom[0] - 1}, features 0 to {d.zoom[1] - 1}")
     # real sizes as labelled facts, typeset: n_max as a subscripted symbol, never the code's names
-    facts = scene.gpt_facts.typst_code
-    assert 'n_"max" = 1024' in facts and "d = 768" in facts
-    assert "d = 128" in scene.formula.typst_code and "theta_i" in scene.formula.typst_code
+    facts = " ".join(m.typst_code for m in scene.gpt_facts.maths)
+    assert 'n_"max" = 1024' in facts and 'd_"model" = 768' in facts
     bases = [t[1].typst_code for t in scene.wl_tags]
     assert "b = 10 thin 000" in bases[0] and "b = 500 thin 000" in bases[1]
     texts = " ".join(getattr(f, "text", "") or getattr(f, "typst_code", "")
@@ -148,7 +147,7 @@ def test_labels_are_bound_to_the_arrays_they_name(final):
 
 def test_the_zoom_connectors_and_the_curves_cross_no_text(final):
     scene, _ = final
-    texts = [scene.zoom_text, scene.params_text, scene.sample_text, scene.gpt_head, scene.cap_text]
+    texts = [scene.zoom_text, scene.params_text, scene.gpt_head, scene.cap_text]
     for line in scene.view.zoom_lines:
         for t in texts:
             assert line.get_top()[1] <= t.get_bottom()[1] + 1e-6 or line.get_bottom()[1] >= t.get_top()[1] - 1e-6 \
@@ -210,12 +209,12 @@ def test_the_close_ends_on_a_last_row_against_a_slow_pair_past_training(final):
     arc = training_arcs(LLAMA2.head_dim, LLAMA2.train_length, LLAMA2.rope_base)[i]
     assert np.isclose(scene.slow_arc.angle, arc) and scene.closing_dial.angle > arc
     words = [getattr(f, "text", "") for f in scene.summary.get_family()]
-    assert shown(f"no row for position {count(GPT2.n_max).text}") in words
+    assert shown("no row for") in words and scene.table_verdict.passed is False  # ✗ on the GPT-2 side too
     # the verdict: the angle there against the arc training swept, ✗ (an angle never seen), with both figures
     assert scene.slow_words.passed is False and scene.slow_words._verdict
     # worded as what was measured: the angle there, past the arc training reached (both in rad)
     assert [m.typst_code.strip("$ ") for m in scene.slow_words.line.maths] == [
-        f"m theta_({i}) = {d.slow_angle:.2f}", f"{arc:.2f}"]
+        f"m theta_({i}) approx {d.slow_angle:.2f}", f"{arc:.2f}"]
     assert d.slow_angle > arc and [w.text for w in scene.slow_words.line.words] == [
         shown("rad, past training's")]
     assert np.isclose(d.slow_angle, m * 2 * np.pi / rope_wavelengths(LLAMA2.head_dim, LLAMA2.rope_base)[i])
@@ -263,33 +262,76 @@ def test_the_slow_pairs_are_counted_per_model_from_its_own_base_and_train_length
                                                      f"{count(m.train_length).text}")
     assert (d.slow_pairs, d.slow_pairs3) == (18, 29)
     said = " ".join(c.text for c in scene.captions)
-    assert "never turn" not in said and f"{d.slow_pairs3} of {d.n_pairs}" in said
+    assert "never turn" not in said and f"{d.slow_pairs3} of its {d.n_pairs}" in said
     # the band framed at the end is LLaMA-3's own
     assert W.outline is W.outlines[1]
     assert abs(W.outline.get_left()[0] - W.bands[1].get_left()[0]) < 1e-6
 
 
+def _said_value(text: str) -> float:
+    """A period as said: "≈ 54 410" -> 54410, "≈ 2.6 million" -> 2.6e6."""
+    t = text.replace("≈", "").replace("\u2009", "").replace(" ", "")
+    return float(t.replace("million", "")) * (1e6 if "million" in t else 1)
+
+
+def _typeset_value(typst: str) -> float:
+    """The same printed in Typst: "approx 54 thin 410" -> 54410, "approx 2.6 times 10^6" -> 2.6e6."""
+    t = typst.replace("approx", "").replace("thin", "").replace(" ", "")
+    if "times10^" in t:
+        mant, exp = t.split("times10^")
+        return float(mant) * 10 ** int(exp)
+    return float(t)
+
+
+def _on_at(scene, key, mob) -> bool:
+    rec = next(r for r in scene.audit.records if r.key == key)
+    ids = {it.mid for it in rec.items}
+    return any(id(f) in ids for f in mob.get_family())
+
+
 def test_the_spoken_periods_are_printed_where_their_lines_end(final):
-    """Issue 33: 14 `speeds`/`base` spoke of periods (≈ 6, 54 410, ≈ 2.6 million) that were never drawn."""
+    """Issue 33: 14 `speeds`/`base` spoke of periods (≈ 6, 54 410, ≈ 2.6 million) that were never drawn.  Each is
+    printed at its line's end as λ₆₃ (the y axis names λᵢ, positions per full turn), with "≈": a period of
+    54 410.2 positions is rounded (round 3: rounded numbers carry ≈), and said as the same number."""
     scene, _ = final
     d = scene.data
-    recs = {r.key: r for r in scene.audit.records}
+    last = d.n_pairs - 1
+    assert "lambda_i" in scene.chart.title.maths[0].typst_code
     for key, k in (("speeds", 0), ("base", 1)):
-        want = period_text(d.wavelengths[k][-1])  # read on the y axis, "positions per full turn"
-        assert scene.periods[k].text == shown(want)
-        assert want in [it.text for it in recs[key].items if it.kind == "text"], key
+        wl = d.wavelengths[k][-1]
+        code = scene.periods[k].typst_code.strip("$ ")
+        assert code.startswith(f"lambda_({last}) approx ")
+        shown_value, said = _typeset_value(code.split(f"lambda_({last})")[1]), period_text(wl)
+        assert said.startswith("≈") and not np.isclose(wl, round(wl), rtol=0, atol=1e-9)  # rounded, so ≈
+        assert np.isclose(shown_value, _said_value(said), rtol=1e-9)  # printed = said
+        assert abs(shown_value - wl) / wl < 0.02  # and both are the measured period
+        assert _on_at(scene, key, scene.periods[k]), key
         # beside its line's end
-        end = scene.plot.to_point(d.n_pairs - 1, d.wavelengths[k][-1])
+        end = scene.plot.to_point(d.n_pairs - 1, wl)
         assert scene.periods[k].get_left()[0] > scene.plot.axes[0].get_right()[0]
         assert abs(scene.wl_tags[k].get_y() - end[1]) < 1.0
-    assert [period_text(w) for w in (d.wl_llama2[0], d.wl_llama2[-1], d.wl_llama3[-1])] == \
-        ["≈ 6", "54\u2009410", "≈ 2.6 million"]
-    assert scene.start_period.text == shown("pair 0: ≈ 6")
-    assert "pair 0: ≈ 6" in [it.text for it in recs["speeds"].items if it.kind == "text"]
-    for key, k in (("speeds", 0), ("base", 1)):
         cap = scene.captions[[r.key for r in scene.audit.records].index(key)].text
-        assert period_text(d.wavelengths[k][-1]) in cap, cap
+        assert said in cap, cap
+    assert [period_text(w) for w in (d.wl_llama2[0], d.wl_llama2[-1], d.wl_llama3[-1])] == \
+        ["≈ 6", "≈ 54\u2009410", "≈ 2.6 million"]
+    assert [w.text for w in scene.start_period.words] == [shown("pair 0:")]
+    assert scene.start_period.maths[0].typst_code.strip("$ ") == "lambda_0 approx 6"
+    assert np.isclose(d.wl_llama2[0], 2 * np.pi) and _on_at(scene, "speeds", scene.start_period)
     assert "≈ 6" in scene.captions[[r.key for r in scene.audit.records].index("speeds")].text
+
+
+def test_one_symbol_per_width_model_width_then_head_dimension(final):
+    """Review R2 (14 `rope`): d meant GPT-2's model width 768 in beats 01–03, then LLaMA's head dimension 128
+    in beats 04–08.  The width is d_model now; d is the head dimension, named in words beside it."""
+    scene, _ = final
+    facts = " ".join(m.typst_code for m in scene.gpt_facts.maths)
+    assert f'd_"model" = {GPT2.d_model}' in facts and " d = " not in facts
+    f = scene.formula
+    assert shown("head dimension") in "".join(w.text for w in f.words)
+    assert any(m.typst_code.strip("$ ") == f"d = {LLAMA2.head_dim}" for m in f.maths)
+    assert any("theta_i" in m.typst_code and "slash d" in m.typst_code for m in f.maths)
+    said = {r.key: c.text for r, c in zip(scene.audit.records, scene.captions)}
+    assert f"dimension {LLAMA2.head_dim}" in said["rope"] and f"{GPT2.d_model} numbers" in said["table"]
 
 
 def test_rope_is_never_said_over_empty_axes(final):
@@ -347,7 +389,7 @@ def test_the_band_and_the_close_name_their_model(final):
         name = ("LLaMA-2", "LLaMA-3")[k]
         assert text.replace("\n", " ").startswith(f"{name}: {d.slow_of(k)} of {d.n_pairs} never complete")
     close = next(c.text for c in scene.captions if "lecture 6" in c.text)
-    assert close.startswith("Back to LLaMA-2, trained on 4096"), close
+    assert "LLaMA-2 at m = 8192, twice its L" in close, close
     # and on screen: the close's heading names the model with its own train length (m = 2L is LLaMA-2's)
     assert [w.text for w in scene.close_head.words] == [shown("LLaMA-2,")]
     assert [m.typst_code.strip("$ ") for m in scene.close_head.maths] == [f"L = {count(LLAMA2.train_length).math}"]
@@ -403,7 +445,7 @@ def test_the_close_names_the_position_past_training_as_twice_its_length(final):
     # the close's verdict is the deck's worded verdict: the mark, sans words, the measured figure in math
     v = scene.slow_words
     assert v._verdict and v.passed is False and not any("seen" in w.text for w in v.line.words)
-    assert v.line.maths[0].typst_code.strip("$ ") == f"m theta_({d.slow_index}) = {d.slow_angle:.2f}"
+    assert v.line.maths[0].typst_code.strip("$ ") == f"m theta_({d.slow_index}) approx {d.slow_angle:.2f}"
     assert v.check.get_right()[0] < v.line.get_left()[0]
 
 
@@ -491,6 +533,62 @@ def test_the_plot_spans_most_of_the_frame(final):
     per full turn"), and the plot spans at least three quarters of the content's width."""
     scene, _ = final
     W = scene.chart
-    assert W.title.text == shown("positions per full turn")
-    assert all("turn" not in p.text for p in scene.periods)
-    assert W.plot.axes[0].width >= 0.72 * scene.layout.content.width
+    assert [w.text for w in W.title.words] == [shown("positions per full turn,")]
+    assert all("turn" not in p.typst_code for p in scene.periods)
+    # (0.7: the names' column carries λ₆₃ with its period since round 3: "54 410" had no unit)
+    assert W.plot.axes[0].width >= 0.7 * scene.layout.content.width
+
+
+def test_the_tie_says_exactly_what_it_counts(final):
+    """Review R2 (14 `tie`): "LLaMA-3 *still* has 29 of 64 pairs short of a turn" read as if the larger base
+    were meant to lower the count (it raises it, 18 -> 29).  The sentence now says what is counted, for LLaMA-3
+    alone: pairs whose L·θᵢ < 2π in its own 8192 training positions, and that band is the one on screen."""
+    scene, _ = final
+    d = scene.data
+    said = {r.key: c.text for r, c in zip(scene.audit.records, scene.captions)}
+    tie = said["tie"]
+    wl = rope_wavelengths(LLAMA3.head_dim, LLAMA3.rope_base)
+    n = int((LLAMA3.train_length * 2 * np.pi / wl < 2 * np.pi).sum())
+    assert n == d.slow_pairs3 == 29
+    assert "still" not in tie and "short of" not in tie
+    assert f"{n} of its {d.n_pairs} pairs never complete a turn" in tie and count(LLAMA3.train_length).text in tie
+    assert _on_at(scene, "tie", scene.chart.band_labels[1]) and _on_at(scene, "tie", scene.chart.train_lines[1])
+    assert not _on_at(scene, "tie", scene.chart.band_labels[0])  # LLaMA-2's count is gone when LLaMA-3's is said
+
+
+def test_the_close_answers_why_the_table_went_away(final):
+    """Review R2 (14 `close`): the clip promised "why the position table went away" and never said why; only the
+    RoPE side had a verdict.  The close says it (no row past 1023; RoPE keeps none) over a ✗ on each side, draws
+    the angles past training on the dial in the unseen colour, and points an arrow to lecture 6."""
+    scene, _ = final
+    d = scene.data
+    close = scene.captions[-1].text
+    assert close.startswith("Why the table went away")
+    assert f"no row past {count(GPT2.n_max - 1).text}" in close and d.table.shape[0] == GPT2.n_max
+    # GPT-2's verdict: ✗, no row for m ≥ n_max, on screen at the close
+    v = scene.table_verdict
+    assert v._verdict and v.passed is False
+    assert [m.typst_code.strip("$ ") for m in v.line.maths] == [f"m >= {count(GPT2.n_max).math}"]
+    assert _on_at(scene, "close", v) and _on_at(scene, "close", scene.slow_words)
+    # the angles never seen: from where training's arc ends to the hand, in the unseen colour
+    u = scene.unseen_arc
+    assert u._role == "unseen" and scene.unseen_words._role == "unseen"
+    assert np.isclose(u.start_angle, d.slow_arc) and np.isclose(u.start_angle + u.angle, d.slow_angle)
+    assert d.slow_angle > d.slow_arc and d.slow_unseen
+    assert _on_at(scene, "close", u) and _on_at(scene, "close", scene.unseen_words)
+    # the pointer to the next lecture (6 for the shipped lecture 5) is drawn, not only said
+    nxt = scene.cfg.number + 1
+    assert _on_at(scene, "close", scene.lecture6.arrow) and f"lecture {nxt}" in close and d.next_lecture == nxt
+    assert f"lecture{nxt}" in [getattr(f, "text", "") for f in scene.lecture6.get_family()]
+
+
+def test_the_close_names_the_next_lecture_of_any_config():
+    """The corner config "max" is lecture 99: its close must point to lecture 100, not a hard-coded 6."""
+    from scenes.render.matrix import CORNERS, write_config
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as tmp:
+        cfg = load_config(write_config(CORNERS["max"], Path(tmp) / "max.toml"))
+    d = GPT2ToLLaMA.build_data(cfg)
+    assert cfg.number == 99 and d.next_lecture == 100

@@ -20,7 +20,8 @@ from scenes.clips.c15_recap import Recap
 from scenes.kit.base import narration
 from scenes.figures import designed_stills
 from scenes.figures.framing import RECAP_ICONS
-from scenes.kit import BAD, HEADING, family_color
+from scenes.kit import BAD, DIM, FG, HEADING, family_color
+from scenes.kit.theme import PROPERTY_COLORS, token_color
 from scenes.kit.proofs import verdict
 from scenes.kit.cards import clip_number
 from scenes.kit.layout import SAFE
@@ -124,8 +125,8 @@ def test_the_close_keeps_one_verdict_per_answer_with_its_number(final):
     # 02's defect is rounding noise (✓); 11 keeps the answer itself, V left alone: the outputs do not move (✓;
     # review R2: the close kept the ✗ of the rotated V, the counterfactual, and dropped the answer)
     assert rows[0].verdict.passed and rows[0].verdict.figure.value < 1e-12
-    assert rows[2].verdict.passed and rows[2].verdict.figure.value < 1e-12 and "Vleftalone:" in "".join(
-        w.text for w in rows[2].verdict.line.words)
+    assert rows[2].verdict.passed and rows[2].verdict.figure.value < 1e-12 and "leftalone:" in "".join(
+        w.text for w in rows[2].verdict.line.words) and rows[2].verdict.line.maths[0].typst_code.strip("$ ") == "V"
     # the description says what the verdict lines say, not the notes the close left behind (review R2)
     said = str(scene.caption_values()["close_verdicts"])
     assert "random permutations" not in said and "shifts by" not in said and "head dim" not in said
@@ -174,15 +175,26 @@ def test_the_failed_colour_is_drawn_only_with_its_role(final):
     assert colour_problems(list(scene.audit.records)) == []
 
 
-def test_each_panel_in_its_answers_colour_and_chips_in_their_clips(final):
+def test_panels_and_chips_are_neutral_and_icons_carry_only_concept_and_token_colours(final):
+    """Review R2 (15): the panels took the answer's family colour and the chips their clip's ("03" pink inside a
+    green panel), two colour schemes with no stated meaning.  Panels, close cards and chips are now one neutral
+    grey with the number in the foreground colour; the only hues left are meanings: ✓/✗, the wall's red, the
+    query/key/value colours, and the first answer's tokens in the deck's token colours."""
+    from scenes.clips.c15_recap import NEUTRAL
+
     scene, _ = final
+    grey = NEUTRAL.to_hex().lower()
+    assert grey == DIM.to_hex().lower()
+    frames = [c.frame for c in scene.cards] + [r.card for r in scene.close_rows.rows]
+    chips = [p.chip for c in scene.cards for p in c.proofs] + [r.chip for r in scene.close_rows.rows]
+    for f in frames:
+        assert f.get_stroke_color().to_hex().lower() == grey and f.get_fill_color().to_hex().lower() == grey
+    for chip in chips:
+        assert chip.box.get_stroke_color().to_hex().lower() == grey
+        assert chip.num.get_fill_color().to_hex().lower() == FG.to_hex().lower()
     for card, a in zip(scene.cards, scene.data.answers):
-        want = family_color(a.home[0].number)
-        assert all(family_color(c.number) == want for c in a.home)
-        assert card.frame.get_stroke_color().to_hex() == want.to_hex()
         for num, p in zip(card.nums, a.proofs):
             assert num.text == clip_number(p.clip)
-            assert num.get_fill_color().to_hex() == family_color(p.clip).to_hex()
         for part in (card.q, card.ans, card.drawing, card.frame):
             assert SAFE.contains(part)
         if card is scene.cards[-1]:  # its icon and kept verdict moved into the close (rendered to the end)
@@ -190,6 +202,39 @@ def test_each_panel_in_its_answers_colour_and_chips_in_their_clips(final):
         for p in card.proofs:  # the proofs lie inside their panel
             assert card.frame.get_left()[0] < p.get_left()[0] and p.get_right()[0] < card.frame.get_right()[0]
             assert card.frame.get_bottom()[1] < p.get_bottom()[1] and p.get_top()[1] < card.frame.get_top()[1]
+    # no family colour is left anywhere in the recap's cards
+    families = {c.to_hex().lower() for c in PROPERTY_COLORS}
+    for m in (*scene.cards, scene.close_rows):
+        for f in m.get_family():
+            if len(f.points):
+                assert f.get_stroke_color().to_hex().lower() not in families or f.get_stroke_opacity() == 0
+                assert f.get_fill_color().to_hex().lower() not in families or f.get_fill_opacity() == 0
+
+
+def test_the_permutation_icon_draws_four_token_hues_kept_across_the_permutation(final):
+    """Review R2 (15 `q1`): the four tokens were four lightnesses of one blue, the two lightest hard to tell
+    apart.  They are now the deck's token colours, one hue each; every token keeps its hue on both rows and
+    along its link, and the bottom row is the top row permuted (the icon's own permutation)."""
+    from scenes.clips.c15_recap import token_order
+
+    scene, _ = final
+    pic = scene.cards[0].drawing
+    icon = RECAP_ICONS[0]
+    top, below = token_order(icon)
+    assert sorted(below) == top == [0, 1, 2, 3] and below != top  # a real permutation
+    n = len(top)
+    links, boxes = pic[:n], pic[n:3 * n]
+    hexes = [b.get_fill_color().to_hex().lower() for b in boxes]
+    assert hexes[:n] == [token_color(t).to_hex().lower() for t in top]
+    assert hexes[n:] == [token_color(t).to_hex().lower() for t in below]
+    assert len(set(hexes[:n])) == n  # four hues, not shades of one
+    for j, link in enumerate(links):  # link j runs from its token's top box to bottom box j, in that token's hue
+        assert link.get_stroke_color().to_hex().lower() == token_color(below[j]).to_hex().lower()
+        start, end = link.points[0], link.points[-1]
+        top_box = boxes[below[j]]
+        assert abs(start[0] - top_box.get_x()) < 1e-6 and abs(end[0] - boxes[n + j].get_x()) < 1e-6
+    said = str(scene.caption_values()["q1_icon"])
+    assert "shade" not in said and "one colour each" in said
 
 
 def test_every_beat_shows_its_own_question(final):
@@ -199,11 +244,11 @@ def test_every_beat_shows_its_own_question(final):
         key = scene.q4_key() if k == 3 else scene.KEYS[k]
         rec = recs[key]
         assert rec.start != signature(rec), key
-        lit = [i.text for i in rec.items if i.kind == "text" and i.opacity > DIMMED]
-        bare = {t.replace(" ", "") for t in lit}
-        assert card.q.text in lit and all(line.text in bare for line in card.ans), key
+        lit = {i.mid for i in rec.items if i.opacity > DIMMED}
+        pieces = lambda g: [p for line in g for p in line.pieces]  # noqa: E731  (words and maths of its lines)
+        assert all(id(p) in lit for p in pieces(card.q)) and all(id(p) in lit for p in pieces(card.ans)), key
         for other in scene.cards[:k] + scene.cards[k + 1:]:  # one question a frame
-            assert other.q.text not in lit, key
+            assert not any(id(p) in lit for p in pieces(other.q)), key
     assert not [p for p in scene.audit.lecture if p.kind == "static"]
 
 
@@ -236,10 +281,20 @@ def test_the_q4_verdict_says_what_was_measured():
     defined = extrapolation_report(ms, GPT2.d_model, GPT2.n_max, cfg.seed).learned_defined
     assert list(defined) == [True, False, False, False]
     assert rows_past.figure.value == int(defined[1:].sum()) == 0 and not rows_past.passed
-    assert rows_past.formula.startswith('"rows past GPT-2\'s"') and str(GPT2.n_max) in rows_past.formula
-    assert "m >=" not in rows_past.formula and "rows for" not in rows_past.formula  # the old reading
+    # review R2: "rows past GPT-2's 1024 = 0" read as "1024 = 0".  The verdict names the model, then what was
+    # measured in words after a colon, no "=" next to 1024: "✗ GPT-2: no row for m ≥ 1024"
+    assert rows_past.formula == '"GPT-2"' and rows_past.figure.text == f"no row for m ≥ {GPT2.n_max}"
+    assert rows_past.figure.math == f'"no row for" m >= {GPT2.n_max}'
+    assert "= 0" not in rows_past.still_text() and f"{GPT2.n_max} =" not in rows_past.still_text()
     assert "does not extrapolate" in rows_past.note and "does not extrapolate" in rows_past.described()
-    assert rows_past.still_text() == f"✗ rows past GPT-2's ${GPT2.n_max}$ = 0"
+    assert f"row {GPT2.n_max - 1}" in rows_past.note  # the table's last row, as drawn in clip 14
+    assert rows_past.still_text() == f"✗ GPT-2: no row for m ≥ {GPT2.n_max}"
+    # on screen: ✗, the model's name in words, then "no row for" and m ≥ 1024 typeset
+    from scenes.clips.c15_recap import proof_verdict
+
+    v = proof_verdict(rows_past, HEADING)
+    assert v.passed is False and "".join(w.text for w in v.line.words) == "GPT-2:norowfor"
+    assert [m.typst_code.strip("$ ") for m in v.line.maths] == [f"m >= {GPT2.n_max}"]
     # the still prints the same verdict line after clip 14's chip
     d = Recap.build_data(cfg)
     card = list(designed_stills("Recap", d, cfg)[0].panels.values())[3]
@@ -362,7 +417,9 @@ def test_the_icon_takes_three_tenths_of_the_frame_and_answers_break_well(final):
         lines = [ln.text for ln in c.ans]
         assert well_broken(a.answer, lines), lines
     q1, q3 = scene.data.answers[0].answer, scene.data.answers[2].answer
-    assert not well_broken(q1, ["Every step is row-wise or a sum: P only reorders", "terms."])
+    assert not well_broken(q1, ["P permutes rows and columns alike: each sum only changes", "order."])
+    # review R2: a symbol never ends a line away from the words it starts ("…; V" / "is content")
+    assert not well_broken(q3, ["Scores depend only on m − n; V", "is content, not position."])
     assert not well_broken(q3, ["Scores depend only on m", "− n; V is content, not position."])
     assert not well_broken(q3, ["Scores depend only on m −", "n; V is content, not position."])
     assert well_broken(q3, ["Scores depend only on m − n;", "V is content, not position."])
@@ -388,7 +445,26 @@ def test_verdict_words_are_set_in_the_sans_and_their_math_typeset(final):
     scene, _ = final
     q3, q4 = scene.cards[2].verdicts, scene.cards[3].verdicts
     words = lambda v: " ".join(w.text for w in v.line.words)  # noqa: E731  (Text drops spaces)
-    assert "Vrotated:" in words(q3[1]) and "Vleftalone:" in words(q3[0])
-    assert "rowspast" in words(q4[0]) and "RoPEpairsatunseenangles:" in words(q4[1])
+    assert "rotated:" in words(q3[1]) and "leftalone:" in words(q3[0])
+    assert all(v.line.maths[0].typst_code.strip("$ ") == "V" for v in q3)  # V is math, as everywhere (review R2)
+    assert "GPT-2:" in words(q4[0]) and "RoPEpairsatunseenangles:" in words(q4[1])
     assert all(len(v.line.maths) >= 1 for v in (*q3, *q4))  # max |ΔY|, 1024, 47 and 64 stay math
     assert not hasattr(scene.cards[0].verdicts[0], "line")  # ‖Attn(PX) − P·Attn(X)‖ ≈ …: one formula
+
+
+def test_symbols_are_math_in_every_sentence_on_screen(final):
+    """Review R2 (15): "P" in q1's answer and note, "m – n" in q3's answer, "nₘₐₓ" in q4's question and "L = 64"
+    in its note were set in the sans, while the same symbols are italic math in every formula.  Every symbol
+    in the questions, answers, notes and verdict words is now a math piece: no sans word is one of them."""
+    import re
+
+    scene, _ = final
+    symbol = re.compile(r"(?<![\w'’-])([PQKVLmnd]|nₘₐₓ)(?![\w'’-])")
+    lines = []
+    for c in scene.cards:
+        lines += [*c.q, *c.ans, *[p.note for p in c.proofs], *[v.line for v in c.verdicts if hasattr(v, "line")]]
+    for line in lines:  # the words of each line as written (Text.text drops spaces), its $math$ taken out
+        words = re.sub(r"\$[^$]*\$", " ", line.source)
+        assert not symbol.search(words), line.source
+    maths = {m.typst_code.strip("$ ") for line in lines for m in line.maths}
+    assert {"P", "V", "K", "Q", N.offset.math, f"{N.table_rows.math} = {GPT2.n_max}", "L = 64"} <= maths, maths

@@ -20,6 +20,7 @@ from manim import (
     AnimationGroup,
     RIGHT,
     Arc,
+    Arrow,
     Brace,
     GrowFromCenter,
     Create,
@@ -80,7 +81,8 @@ from scenes.kit.proofs import worded_line, worded_verdict
 from scenes.kit.compose import others
 from scenes.kit.motion import Dim
 from scenes.kit.layout import Region
-from scenes.kit.theme import SEEN
+from scenes.kit.theme import SEEN, UNSEEN
+from scenes.kit.notation import SUBSCRIPT
 from scenes.kit.numbers import count
 
 
@@ -112,6 +114,7 @@ class GPT2ToLLaMAData:
     slow_angle: float = 0.0  # its angle there (mod 2π)
     slow_arc: float = 0.0  # the arc of angles it swept in training
     slow_unseen: bool = False  # that angle is one training never reached (mathcore.rope_unseen_pairs)
+    next_lecture: int = 6  # the lecture that takes up positions past training: the config's number + 1
 
     def slow_of(self, k: int) -> int:
         """The pairs that never complete a turn in training, per model (0: LLaMA-2, 1: LLaMA-3)."""
@@ -127,10 +130,22 @@ class GPT2ToLLaMAData:
 
 
 def period_text(wl: float) -> str:
-    """Positions per full turn as said and printed: ``≈ 6`` for 2π, ``54 410``, ``≈ 2.6 million``."""
+    """Positions per full turn as said and printed: ``≈ 6`` for 2π, ``≈ 54 410`` for 54 410.2, ``≈ 2.6 million``:
+    a period is never a whole number of positions here, so it is written with "≈" (exact only when it is one)."""
     n = round(float(wl))
     f = count(n)
-    return f.text if (f.text.startswith("≈") or np.isclose(wl, n, rtol=0, atol=1e-9)) or n >= 1000 else f"≈ {f.text}"
+    return f.text if (f.text.startswith("≈") or np.isclose(wl, n, rtol=0, atol=1e-9)) else f"≈ {f.text}"
+
+
+def period_math(wl: float) -> str:
+    """The same in Typst math, as short as a line's end allows: ``approx 54 thin 410``, ``approx 2.6 times 10^6``
+    (2.6 million, as said)."""
+    n = round(float(wl))
+    f = count(n)
+    if n >= 1_000_000:
+        e = int(np.floor(np.log10(wl)))
+        return f"approx {wl / 10 ** e:.1f} times 10^{e}"
+    return f.math if (f.math.startswith("approx") or np.isclose(wl, n, rtol=0, atol=1e-9)) else f"approx {f.math}"
 
 
 # Whose initialisation the drawn table follows: mathcore's σ (``LEARNED_STD`` = 0.02) is Hugging Face's
@@ -171,6 +186,7 @@ class GPT2ToLLaMA(ClipScene):
             slow_angle=float(pair_angles(slow_m, l2.head_dim, l2.rope_base)[slow_i]),
             slow_arc=float(training_arcs(l2.head_dim, l2.train_length, l2.rope_base)[slow_i]),
             slow_unseen=bool(rope_unseen_pairs([slow_m], l2.head_dim, l2.train_length, l2.rope_base)[0, slow_i]),
+            next_lecture=cfg.number + 1,
         )
 
     def caption_values(self) -> dict:
@@ -183,10 +199,11 @@ class GPT2ToLLaMA(ClipScene):
             "train3": count(d.llama3.train_length).text, "sigma": f"{LEARNED_STD:g}", "init_source": INIT_SOURCE,
             "slow_i": d.slow_index, "slow_m": count(d.slow_position).text,
             "base3": count(d.llama3.rope_base).text, "wl_first": period_text(d.wl_llama2[0]),
-            "wl2": count(round(d.wl_llama2[-1])).text, "wl3": count(round(d.wl_llama3[-1])).text,
+            "wl2": period_text(d.wl_llama2[-1]), "wl3": period_text(d.wl_llama3[-1]),
             "params": count(d.n_params).text, "row_step": ordinal(d.sample_rows[1] - d.sample_rows[0]),
             "col_step": ordinal(d.sample_cols[1] - d.sample_cols[0]), "zoom_rows": d.zoom[0], "zoom_cols": d.zoom[1],
             "vmax": fmt_measure(scale.vmax), "proof": table_proof(d),
+            "last_sub": str(d.n_pairs - 1).translate(SUBSCRIPT), "next_lecture": d.next_lecture,
         }
         if not hasattr(self, "chart"):  # the title card: nothing drawn yet
             return v
@@ -199,10 +216,12 @@ class GPT2ToLLaMA(ClipScene):
                  plot=claim("A log plot", W.plot.axes), line2=claim("LLaMA-2's line", W.curves[0]),
                  line3=claim("LLaMA-3's line", W.curves[1]), start=claim("the line's start", self.start_period),
                  end2=claim("its end", self.periods[0]), end3=claim("its end", self.periods[1]),
-                 L2=claim("A dashed violet line", W.train_lines[0]), band2=claim("a pale band", W.band_labels[0]),
+                 L2=claim("A dashed violet line", W.train_lines[0]), band2=claim("a shaded band", W.band_labels[0]),
                  L3=claim("a dashed line", W.train_lines[1]), frame3=claim("framed in yellow", W.outlines[1]),
                  table=claim("GPT-2's table", self.thumb), dial=claim("LLaMA-2's pair", self.closing_dial),
-                 lecture6=claim("lecture 6", self.lecture6))
+                 lecture6=claim(f"lecture {d.next_lecture}", self.lecture6),
+                 table_cross=claim(f"a red cross: no row for m ≥ {v['n_max']}", self.table_verdict),
+                 unseen_arc=claim("a pale blue arc marked never seen", self.unseen_arc, self.unseen_words))
         return v
 
     def make_mobjects(self) -> None:
@@ -214,8 +233,9 @@ class GPT2ToLLaMA(ClipScene):
         # ================= GPT-2: the table =================
         # the values drawn are an initialisation, not the trained table: the heading says so from the first beat
         self.gpt_head = label(f"{g.name}'s position table, at initialisation", size=LABEL, weight="BOLD")
-        self.gpt_facts = math(f'{N.table_rows.math} = {count(g.n_max).math}, quad d = {g.d_model}', color=DIM)
-        head = row(self.gpt_head, self.gpt_facts, gap="section")
+        # the model width is d_model here; d alone is the head dimension of LLaMA's beats (one symbol per concept)
+        self.gpt_facts = worded_line(f'${N.table_rows.math} = {count(g.n_max).math}$, $d_"model" = {g.d_model}$', color=DIM)
+        head = row(self.gpt_head, self.gpt_facts, gap="wide")
         strip, rest = region.take_top(head.height, gap=GAP.normal)
         strip.place(head, LEFT)
         self.cap_text = role(label(no_row_text(g.n_max), size=SMALL, color=FAILED), "failed")
@@ -225,15 +245,13 @@ class GPT2ToLLaMA(ClipScene):
         self.params_text = row(self.params_value, label("position parameters", size=SMALL, color=DIM), gap="small",
                                align="baseline")
         row_step, col_step = int(d.sample_rows[1] - d.sample_rows[0]), int(d.sample_cols[1] - d.sample_cols[0])
-        self.sample_text = label(f"left: every {ordinal(row_step)} row and {ordinal(col_step)} feature", size=SMALL,
-                                 color=DIM)
         # what the values are: an initialisation (mathcore draws N(0, 0.02²)), not the trained table.  σ = 0.02 is
         # Hugging Face's (and nanoGPT's) init for GPT-2's embeddings; OpenAI's own model.py draws wpe with σ = 0.01
         self.init_text = worded_line(f"{INIT_SOURCE} init: $N(0, {LEARNED_STD:g}^2)$", size=SMALL,
                                      color=DIM)
         self.table_aspect = col_step / row_step  # so 1024 rows by 768 features keep their shape
         self.view = V = TableView(rest, d.sample, d.corner, self.scale, [self.zoom_text, self.init_text,
-                                                                           self.params_text, self.sample_text],
+                                                                           self.params_text],
                                   aspect=self.table_aspect, n_rows=g.n_max)
         self.image, self.zoom_map, self.colorbar, self.cap_line = V.image, V.zoom_map, V.colorbar, V.cap_line
         cap_strip.place(self.cap_text, LEFT)
@@ -269,7 +287,9 @@ class GPT2ToLLaMA(ClipScene):
 
         # ================= LLaMA: no table, a rotation per pair =================
         self.llama_head = label("LLaMA: RoPE, no table", size=LABEL, weight="BOLD")
-        self.formula = math(f"{N.rate.math} = {N.base.math}^(-2i slash d), quad d = {l2.head_dim}", color=DIM)
+        # d is the head dimension from here on (GPT-2's width was d_model): named in words beside it
+        self.formula = worded_line(f"${N.rate.math} = {N.base.math}^(-2i slash d)$,  head dimension $d = {l2.head_dim}$",
+                                   color=DIM)
         head = row(self.llama_head, self.formula, gap="section")
         strip, rest = region.take_top(head.height, gap=GAP.normal)
         strip.place(head, LEFT)
@@ -280,17 +300,21 @@ class GPT2ToLLaMA(ClipScene):
         # each line's period printed at its end: the slowest pair's positions per full turn, read on the y axis
         # (its title says "positions per full turn"), so the number alone: the names' column stays narrow and
         # the plot wide
-        self.periods = [label(period_text(wls[k][-1]), size=SMALL, color=self.base_colors[k])
-                        for k in range(2)]
+        last = d.n_pairs - 1
+        self.periods = [math(f"{N.wavelength.math.replace('_i', f'_({last})')} "
+                             f"{'' if period_math(wls[k][-1]).startswith('approx') else '= '}{period_math(wls[k][-1])}",
+                             size=SMALL, color=self.base_colors[k]) for k in range(2)]
         tags = [column(label(m.name, size=SMALL, color=self.base_colors[k], weight="BOLD"),
                        math(f"{N.base.math} = {count(m.rope_base).math}", size=SMALL, color=self.base_colors[k]),
                        self.periods[k], gap="hair") for k, m in enumerate(models)]
-        self.start_period = label(f"pair 0: {period_text(wls[0][0])}", size=SMALL, color=FG)
+        self.start_period = worded_line(f"pair 0: ${N.wavelength.math.replace('_i', '_0')} {period_math(wls[0][0])}$",
+                                        size=SMALL, color=FG)
         self.band_texts = [f"{m.name}: {d.slow_of(k)} of {d.n_pairs} never\ncomplete a turn in {count(m.train_length).text}"
                            for k, m in enumerate(models)]
         self.chart = W = WavelengthChart(rest, list(wls), d.wl_range, self.base_colors, tags,
                                          [m.train_length for m in models], [d.slow_of(k) for k in range(2)],
-                                         self.band_texts, "positions per full turn",
+                                         self.band_texts,
+                                         worded_line(f"positions per full turn, ${N.wavelength.math}$", size=SMALL),
                                          worded_line(f"pair ${N.pair.math}$", size=SMALL), self.start_period)
         self.plot, self.wl_curves, self.train_line, self.slow_band = W.plot, W.curves, W.train_line, W.band
         self.wl_tags, self.L_label, self.band_label = tags, W.L_label, W.band_label
@@ -303,10 +327,12 @@ class GPT2ToLLaMA(ClipScene):
         self.thumb = thumb = capped_table(d.sample, self.scale, region.height / 2, aspect=self.table_aspect)
         self.thumb_rows = edge_rows(thumb.image, g.n_max)  # the table's edges named, beside it
         name = label(g.name, size=HEADING, weight="BOLD")
+        # GPT-2's verdict, measured on the table drawn: its rows end at n_max − 1, so no position from n_max on
+        # has an encoding (✗), the half of the answer "why the table went away" the table itself shows
+        self.table_verdict = worded_verdict(f"no row for $m >= {count(g.n_max).math}$", passed=False, size=LABEL)
         left = column(name, VGroup(self.thumb_rows, thumb),
                       label(f"{count(g.n_max).text} rows, one per position", size=LABEL),
-                      role(label(no_row_text(g.n_max), size=LABEL, color=FAILED), "failed"), gap="normal",
-                      align=ORIGIN)
+                      self.table_verdict, gap="normal", align=ORIGIN)
         name.set_x(thumb.image.get_x())  # the name over the table itself
         shows(thumb.image, "sample")
         # RoPE past training: LLaMA-2's slowest pair at twice its train length, the arc training swept in the
@@ -322,19 +348,29 @@ class GPT2ToLLaMA(ClipScene):
         # (✗: past it, an angle never seen)
         i = d.slow_index
         where = "past" if d.slow_unseen else "within"
-        self.slow_words = worded_verdict(f"$m theta_({i}) = {d.slow_angle:.2f}$ rad, {where} training's "
+        self.slow_words = worded_verdict(f"$m theta_({i}) approx {d.slow_angle:.2f}$ rad, {where} training's "
                                          f"${d.slow_arc:.2f}$", passed=not d.slow_unseen)
         # the arc named on the data: the angles training reached, in the seen colour
         mid = d.slow_arc / 2
         self.arc_words = role(label("training", size=SMALL, color=SEEN), "seen")
         self.arc_words.next_to(dial.center + 1.08 * dial.radius * np.array([np.cos(mid), np.sin(mid), 0]), RIGHT,
                                buff=GAP.tight)
-        self.lecture6 = row(label("next:", size=LABEL, color=DIM),
-                            label("lecture 6", size=LABEL, weight="BOLD"),
-                            gap="small", align="baseline")
+        # the angles past training, on the dial: from the end of the arc training swept to the hand, in the
+        # unseen colour, named on the data; the pointer to lecture 6 leaves from them
+        self.unseen_arc = role(Arc(radius=dial.radius * 1.12, start_angle=d.slow_arc, angle=d.slow_angle - d.slow_arc,
+                                   arc_center=dial.center, stroke_color=UNSEEN, stroke_width=6), "unseen")
+        mid_u = (d.slow_arc + d.slow_angle) / 2
+        self.unseen_words = role(label("never seen", size=SMALL, color=UNSEEN), "unseen")
+        self.unseen_words.next_to(dial.center + 1.16 * dial.radius * np.array([np.cos(mid_u), np.sin(mid_u), 0]),
+                                  RIGHT, buff=GAP.tight)
+        arrow = Arrow(ORIGIN, RIGHT * 0.9, buff=0, color=FG, stroke_width=4, max_tip_length_to_length_ratio=0.3)
+        self.lecture6 = row(arrow, label(f"lecture {d.next_lecture}", size=LABEL, weight="BOLD"),
+                            worded_line("goes past $L$", size=SMALL, color=DIM), gap="small", align="center")
+        self.lecture6.arrow = arrow
         # the model named with its own train length: the close's m = 2L is LLaMA-2's, not LLaMA-3's L = 8192
         self.close_head = worded_line(f"{l2.name}, $L = {count(l2.train_length).math}$", size=HEADING, weight="BOLD")
-        right = column(self.close_head, VGroup(dial, self.slow_arc, self.arc_words),
+        right = column(self.close_head, VGroup(dial, self.slow_arc, self.arc_words, self.unseen_arc,
+                                               self.unseen_words),
                        self.slow_where, self.slow_words, gap="small", align=ORIGIN)
         self.summary = row(left, right, gap="wide", align="top")
         self.layout.content.place(self.summary)
@@ -361,8 +397,7 @@ class GPT2ToLLaMA(ClipScene):
                                                       FadeOut(self.rows_brace), FadeOut(self.shape_text)),
                                        AnimationGroup(Create(V.corner), Create(V.zoom_lines), FadeIn(V.zoom_map),
                                                       FadeIn(self.zoom_text), FadeIn(self.init_text),
-                                                      FadeIn(V.colorbar), FadeIn(self.params_text),
-                                                      FadeIn(self.sample_text))),
+                                                      FadeIn(V.colorbar), FadeIn(self.params_text))),
                   run_time=2.0, subject=VGroup(V.image, V.frame, V.corner, V.zoom_map),
                   why={"empty": "the table in its true shape at the full height, its corner enlarged beside it; the "
                                 "words under the corner leave the bottom right"})

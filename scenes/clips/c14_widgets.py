@@ -102,11 +102,11 @@ class WavelengthChart(VGroup):
     a turn within it (``slow[k]`` of them, said by ``band_texts[k]``)."""
 
     def __init__(self, region: Region, wavelengths: Sequence[np.ndarray], y_range, colors, names: Sequence[Mobject],
-                 Ls: Sequence[int], slow: Sequence[int], band_texts: Sequence[str], title: str, x_label: Mobject,
-                 start: Mobject):
+                 Ls: Sequence[int], slow: Sequence[int], band_texts: Sequence[str], title: str | Mobject,
+                 x_label: Mobject, start: Mobject):
         super().__init__()
         n_pairs = len(wavelengths[0])
-        self.title = label(title, size=SMALL, color=FG)
+        self.title = title if isinstance(title, Mobject) else label(title, size=SMALL, color=FG)
         self.band_labels = [role(column(*[label(line, size=SMALL, color=UNSEEN) for line in t.split("\n")],
                                         gap="hair"), "unseen") for t in band_texts]
         self.L_labels = [role(worded_line((f"{n.text}: " if hasattr(n, "text") else "")

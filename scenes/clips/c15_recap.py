@@ -42,14 +42,15 @@ from mathcore.config import LectureConfig
 from mathcore.extrapolation import GPT2, LLAMA2
 from scenes.catalog import Clip
 from scenes.figures.framing import RECAP_ICONS, RECAP_PAINT, DiaryProof, diary_proofs
-from scenes.kit import DIM, FG, HEADING, LABEL, SMALL, ClipScene, family_color, label
+from scenes.kit import DIM, FG, HEADING, LABEL, SMALL, ClipScene, label
+from scenes.kit.theme import token_color
 from scenes.kit.binding import claim
 from scenes.kit.cards import clip_chip, clip_number, clip_of, drawing
 from scenes.kit.compose import GAP, row
-from scenes.kit.layout import LayoutError, Region, baseline_y, fit_label, overlay
+from scenes.kit.layout import LayoutError, Region, baseline_y, overlay, wrap_words
 from scenes.kit.notation import N
 from scenes.kit.numbers import count
-from scenes.kit.proofs import verdict, worded_verdict
+from scenes.kit.proofs import line_baseline, verdict, worded_line, worded_verdict
 
 PROOF_GROW = 1.15  # how far a question's proofs may grow past their natural size to fill the frame
 ANSWER_SIZES = (1.5, 1.3, 1.15, 1.0)  # the answer's sizes tried (× HEADING), largest first
@@ -73,7 +74,75 @@ def well_broken(text: str, lines: list[str]) -> bool:
         return False
     if len(lines) > 1 and squeezed[-1] == text.split()[-1]:  # a widow: the last word alone on its line
         return False
+    # a symbol stranded at a line's end, away from the words it starts ("…; V" / "is content")
+    if any(len(ln.split()) > 1 and len(ln.split()[-1]) == 1 and ln.split()[-1].isalpha() for ln in lines[:-1]):
+        return False
     return True
+
+
+# ------------------------------------------------------------------ notation as math in the recap's words
+# The answers, questions and notes are plain text (the still sets them too, ``stills.text.mathify``); on screen
+# every symbol in them is typeset as math, as in every other clip: m, n, P, L, d, Q, K, V, nₘₐₓ, m − n.
+GLUE = "\u2060"  # joins the words of one symbol ("m − n", "L = 64") so a line never breaks inside it
+_SYMBOLS = {N.offset.text: N.offset.math, N.table_rows.text: N.table_rows.math}
+_LETTER = re.compile(r"(?<![\w$\u2060'’-])([PQKVLmnd])(?![\w'’-])")
+_RELATION = re.compile(r"\$([^$]+)\$ ([=≥]) (\d[\d\u2009]*)")
+
+
+def glued(text: str) -> str:
+    """``text`` with each symbol's words joined (``m − n``, ``L = 64``, ``m ≥ 1024``), so wrapping keeps it whole."""
+    for t in _SYMBOLS:
+        text = text.replace(t, t.replace(" ", GLUE))
+    text = re.sub(r"(\S+) ([=≥]) (\d[\d\u2009]*)", lambda m: GLUE.join(m.groups()), text)
+    return re.sub(r"(?<![\w$'’-])([PQKVLmnd]) (?=\S)", lambda m: m.group(1) + GLUE, text)  # "K and": never "…K" / "and"
+
+
+def mathed(text: str) -> str:
+    """Plain ``text`` as a worded line's source: every symbol as ``$math$`` (``P`` -> ``$P$``, ``m − n`` ->
+    ``$m - n$``, ``nₘₐₓ = 1024`` -> ``$n_"max" = 1024$``), the rest words.  Parts already in ``$…$`` stay."""
+    def outside_math(src: str, f) -> str:
+        return "".join(p if p.startswith("$") else f(p) for p in re.split(r"(\$[^$]*\$)", src))
+
+    def symbols(part: str) -> str:
+        for t, m in _SYMBOLS.items():
+            part = part.replace(t, f"${m}$")
+        return part
+
+    joined = outside_math(outside_math(text.replace(GLUE, " "), symbols),
+                          lambda p: _LETTER.sub(lambda m: f"${m.group(1)}$", p))
+    return _RELATION.sub(lambda m: f"${m.group(1)} {'>=' if m.group(2) == '≥' else '='} "
+                                   f"{m.group(3).replace(chr(0x2009), ' thin ')}$", joined)
+
+
+def worded_text(text: str, size: float, color=FG, weight: str = "NORMAL") -> VGroup:
+    """One line of plain ``text`` set with its symbols as math (:func:`mathed`); ``.text``: the plain words."""
+    line = worded_line(mathed(text), size=size, color=color, weight=weight)
+    line.text = text.replace(GLUE, " ")
+    return line
+
+
+def fit_worded(text: str, max_width: float, size: float, color=FG, weight: str = "NORMAL",
+               max_lines: int = 3, line_buff: float = 0.1) -> VGroup:
+    """Like ``fit_label``, with the symbols typeset as math: ``text`` wrapped onto at most ``max_lines`` worded
+    lines no wider than ``max_width``, shrinking to the legibility floor (``LayoutError`` past it).  Each line's
+    ``.text`` is its plain words, the group's ``.text`` the whole text."""
+    s = size
+    floor = size * 0.6
+    src = glued(text)
+    while True:
+        def measure(t, s=s):
+            return worded_text(t, s, color, weight).width
+
+        for n in range(1, max_lines + 1):
+            lines = wrap_words(src, max_width, measure, max_lines=n)
+            if lines and all(measure(ln) <= max_width + 1e-6 for ln in lines):
+                g = VGroup(*[worded_text(ln, s, color, weight) for ln in lines]).arrange(
+                    DOWN, buff=line_buff, aligned_edge=LEFT)
+                g.text = text
+                return g
+        if s <= floor + 1e-9:
+            raise LayoutError(f"text {text!r} does not fit {max_width:.2f} units in {max_lines} line(s)")
+        s = max(floor, s * 0.92)
 
 
 def _clips_text(clips) -> str:
@@ -82,6 +151,48 @@ def _clips_text(clips) -> str:
     if len(nums) == 1:
         return f"clip {nums[0]}"
     return f"clips {', '.join(nums[:-1])} and {nums[-1]}"
+
+
+# ------------------------------------------------------------------ colours: neutral frames, concept colours only
+NEUTRAL = DIM  # the panels', cards' and chips' one colour: none of the deck's meanings (review R2: the family
+PANEL_FILL = 0.06  # colours of panel and chip disagreed, "03" pink in a green panel, and meant nothing stated)
+
+
+def neutral_chip(n: int, size: float = SMALL) -> VGroup:
+    """Clip ``n``'s chip (``cards.clip_chip``: its number on a tag) in the neutral grey, its number in the
+    foreground colour: on the recap a chip names the clip that measured a proof, nothing more."""
+    chip = clip_chip(n, size=size)
+    chip.box.set_stroke(NEUTRAL).set_fill(NEUTRAL, opacity=0.2)
+    chip.num.set_color(FG)
+    return chip
+
+
+def token_order(icon) -> tuple[list[int], list[int]]:
+    """The permute icon's tokens: for its top row and its bottom row, which token (0 to 3) each box is, read
+    from the shades it draws them in (a box below has its token's shade above), and for each link the token
+    it carries (a link ``k`` runs from the top box of its token to bottom box ``k``)."""
+    boxes = [s for s in icon.shapes if type(s).__name__ == "Box"]
+    top, bottom = boxes[:len(boxes) // 2], boxes[len(boxes) // 2:]
+    shades = [b.alpha for b in top]
+    below = [shades.index(b.alpha) for b in bottom]
+    return list(range(len(top))), below
+
+
+def recap_drawing(k: int, side: float) -> VGroup:
+    """Answer ``k``'s icon ``side`` units large, in the neutral foreground ink with the concept colours of
+    ``RECAP_PAINT`` (q, k, v); the first answer's four tokens in the deck's token colours (one hue each, the
+    same hue on both rows and along the link between them), not four shades of one colour."""
+    pic = drawing(RECAP_ICONS[k], FG, side, RECAP_PAINT[k])
+    if RECAP_ICONS[k].name == "permute":
+        icon = RECAP_ICONS[k]
+        top, below = token_order(icon)
+        n_links = sum(type(s).__name__ == "Stroke" for s in icon.shapes)
+        for j in range(n_links):  # link j ends at bottom box j: the token there
+            pic[j].set_stroke(token_color(below[j]), opacity=0.9)
+        for j, t in enumerate(top + below):
+            pic[n_links + j].set_fill(token_color(t), opacity=1.0).set_stroke(token_color(t))
+        pic.tokens = top + below
+    return pic
 
 
 @dataclass(frozen=True)
@@ -143,7 +254,7 @@ def proof_verdict(p: DiaryProof, size: float) -> VGroup:
     if not _words(p.formula):
         return verdict(p.formula, p.figure, p.passed, size=size)
     f = p.figure
-    words = worded(p.formula)
+    words = mathed(worded(p.formula))  # "V left alone:" -> "$V$ left alone:"
     if _words(f.math):  # a figure with words ("47 of 64"): the words carry it
         v = worded_verdict(f"{words}: {worded(f.math)}", None, p.passed, size=size)
         v.figure, v.value = f, v.line
@@ -165,7 +276,7 @@ class Recap(ClipScene):
         q1, q2, q3, q4 = diary_proofs(cfg)
         qa = (
             ("Why is the equivariance defect only floating-point noise?",
-             "Every step is row-wise or a sum: P only reorders terms.", (2,), q1, 0),
+             f"{N.permutation.text} permutes rows and columns alike: each sum only changes order.", (2,), q1, 0),
             ("How does causal prefix invariance make KV caching correct?",
              f"Past outputs never change: cache {K} and {V}, add one query a step.", (4, 5), q2, 2),
             (f"Why does RoPE rotate {Q} and {K}, but not {V}?",
@@ -190,7 +301,10 @@ class Recap(ClipScene):
         for k, (key, a, card) in enumerate(zip(self.KEYS, d.answers, shown)):
             out[f"{key}_proofs"] = claim("; ".join(p.described() for p in a.proofs), *card.verdicts)
             out[f"{key}_clips"] = claim(_clips_text(a.clips), *card.chips)
-            out[f"{key}_icon"] = claim(icon_words(RECAP_ICONS[k].doc), card.drawing)
+            doc = RECAP_ICONS[k].doc
+            if getattr(card.drawing, "tokens", None):  # the recap draws the tokens in their hues, not shades
+                doc = doc.replace("one shade each", "one colour each, kept on both rows")
+            out[f"{key}_icon"] = claim(icon_words(doc), card.drawing)
         c1, c3 = shown[0], shown[2]
         out["q1_figure"] = claim(d.answers[0].proofs[0].figure.text, c1.verdicts[0])
         out["q3_rot"] = claim(d.answers[2].proofs[1].figure.text, c3.verdicts[1])
@@ -218,10 +332,10 @@ class Recap(ClipScene):
             items = []
             for p in a.proofs:
                 v = proof_verdict(p, HEADING)
-                chip = clip_chip(p.clip, size=SMALL)
-                note = label(p.note, size=SMALL, color=DIM)
+                chip = neutral_chip(p.clip, size=SMALL)
+                note = worded_text(glued(p.note), SMALL, color=DIM)  # "permutations $P$", "$L = 64$"
                 tag = row(chip, note, gap="small")
-                note.shift((baseline_y(chip.num) - baseline_y(note)) * UP)
+                note.shift((baseline_y(chip.num) - line_baseline(note)) * UP)
                 items.append((v, chip, note, tag))
             v_w = max(v.width for v, *_ in items)
             block = VGroup()
@@ -250,23 +364,23 @@ class Recap(ClipScene):
         content = self.layout.content
         d = self.data
         pad = GAP.small
-        qs = [fit_label(a.question, content.width, size=HEADING, color=DIM, max_lines=2) for a in d.answers]
+        qs = [fit_worded(a.question, content.width, size=HEADING, color=DIM, max_lines=2) for a in d.answers]
         tallest = max(q.height for q in qs)
         cards = []
         for k, (a, q) in enumerate(zip(d.answers, qs)):
-            color = family_color(a.home[0].number)
+            color = NEUTRAL  # panels, chips and icons carry no colour of their own (review R2: no one meaning)
             content.place(q, UP + LEFT)
             body = Region(content.left, content.right, content.bottom, content.top - tallest - GAP.normal)
             side = min(body.height, ICON_SHARE * body.width)
             if side < MIN_ICON - 1e-6:
                 raise LayoutError(f"question {k + 1}: {side:.2f} units left for its icon (at least {MIN_ICON})")
             icon_at, right = body.take_left(side, gap=GAP.wide)
-            pic = drawing(RECAP_ICONS[k], color, side, RECAP_PAINT[k])
+            pic = recap_drawing(k, side)
             icon_at.place(pic)
             # the answer as large as leaves its proofs as large as they are under the smallest answer
             best = None
             for grow in reversed(ANSWER_SIZES):  # smallest first: the proofs' size to keep
-                ans = fit_label(a.answer, right.width, size=HEADING * grow, color=FG, weight="BOLD", max_lines=3)
+                ans = fit_worded(a.answer, right.width, size=HEADING * grow, color=FG, weight="BOLD", max_lines=3)
                 right.place(ans, UP + LEFT)
                 low = right.below(ans, gap=GAP.normal)
                 proofs = self.proof_block(a, low.width - 2 * pad, low.height - 2 * pad)
@@ -277,7 +391,7 @@ class Recap(ClipScene):
                 best = (ans, low, proofs, min(proofs.fit, 1.0) if best is None else best[3])
             ans, low, proofs, _ = best
             frame = RoundedRectangle(corner_radius=GAP.tight, width=low.width, height=proofs.height + 2 * pad,
-                                     stroke_color=color, stroke_width=3, fill_color=color, fill_opacity=0.07)
+                                     stroke_color=color, stroke_width=2, fill_color=color, fill_opacity=PANEL_FILL)
             frame.move_to(low.point(UP), aligned_edge=UP)
             proofs.move_to(frame).align_to(frame, LEFT).shift(pad * RIGHT)
             overlay(frame, proofs)  # the proofs lie on their panel
@@ -309,15 +423,15 @@ class Recap(ClipScene):
         grid = content.above(nxt, gap=GAP.normal)
         cells = grid.rows(*([1] * len(d.answers)), gap=GAP.tight)
         side = min(c.height for c in cells)
-        chips = [clip_chip(a.proofs[a.key].clip, size=LABEL) for a in d.answers]
+        chips = [neutral_chip(a.proofs[a.key].clip, size=LABEL) for a in d.answers]
         verdicts = [proof_verdict(a.proofs[a.key], HEADING)
                     for a in d.answers]
         room = grid.width - side - GAP.wide - max(c.width for c in chips) - 2 * GAP.normal
         grow = min(CLOSE_GROW, room / max(v.width for v in verdicts), 0.62 * side / max(v.height for v in verdicts))
         rows = VGroup()
         for k, (a, cell, chip, v) in enumerate(zip(d.answers, cells, chips, verdicts)):
-            color = family_color(a.home[0].number)
-            pic = drawing(RECAP_ICONS[k], color, side - 2 * GAP.hair, RECAP_PAINT[k])
+            color = NEUTRAL
+            pic = recap_drawing(k, side - 2 * GAP.hair)
             if len(pic.letters):  # at this size the letters would cover the strokes: the colours name them
                 pic.remove(pic.letters)
             slot, _ = cell.inset(GAP.small, GAP.hair).take_left(side - 2 * GAP.hair, gap=0)
@@ -327,7 +441,7 @@ class Recap(ClipScene):
             v.next_to(chip, RIGHT, buff=GAP.normal)
             v.shift((pic.get_y() - v.value.get_y()) * UP)  # the formula's line through the icon's middle
             card = RoundedRectangle(corner_radius=GAP.tight, width=cell.width, height=cell.height, stroke_color=color,
-                                    stroke_width=3, fill_color=color, fill_opacity=0.07).move_to(cell.center)
+                                    stroke_width=2, fill_color=color, fill_opacity=PANEL_FILL).move_to(cell.center)
             r = VGroup(card, pic, chip, v)
             r.card, r.drawing, r.verdict, r.chip = card, pic, v, chip
             rows.add(r)

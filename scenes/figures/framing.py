@@ -216,6 +216,8 @@ class DiaryProof:
     def still_text(self) -> str:
         """The proof as the still prints it: ``✓ $formula$ $≈ 4.7 × 10⁻¹⁶$`` (``tex`` is text with ``$math$``)."""
         f = self.figure
+        if not f.exact and any(ch.isalpha() for ch in f.text):  # a worded figure ("47 of 64", "no row for m ≥ 1024") follows a colon
+            return f"{'✓' if self.passed else '✗'} {self.tex}: {f.text}"
         if f.approx:
             mant, exp = numbers.scientific(f.value)
             fig = rf"$\approx {mant.replace(numbers.MINUS, '-')} \times 10^{{{exp}}}$"
@@ -284,14 +286,17 @@ def diary_proofs(cfg) -> tuple[tuple[DiaryProof, ...], ...]:
     pairs = LLAMA2.head_dim // 2
     unseen = int(unseen_pair_counts([L], LLAMA2.head_dim, L, cfg.rope_base)[0])
     n = numbers.count(g.n_max)
+    # GPT-2's verdict names the model, then what was measured, as words after a colon ("GPT-2: no row for
+    # m ≥ 1024"): written "rows past GPT-2's 1024 = 0" it read as "1024 = 0" (review round 2)
+    none = f"no row for m ≥ {n.text}" if rows == 0 else f"{numbers.count(rows).text} rows for m ≥ {n.text}"
+    none_math = f'"no row for" m >= {n.math}' if rows == 0 else f'{numbers.count(rows).math} "rows for" m >= {n.math}'
     q4 = (
-        DiaryProof(f'"rows past {g.name}\'s" {n.math}', rf"rows past {g.name}'s ${g.n_max}$",
-                   numbers.count(rows), rows > 0,
-                   f"no row for m ≥ {n.text}: it does not extrapolate", 14,
-                   f"the rows of {g.name}'s learned table past its {n.text} positions", "the table does not extrapolate"),
+        DiaryProof(f'"{g.name}"', g.name, numbers.Figure(float(rows), none_math, none), rows > 0,
+                   f"the table ends at row {numbers.count(g.n_max - 1).text}: it does not extrapolate", 14,
+                   f"{g.name}'s learned table", "it does not extrapolate"),
         DiaryProof('"RoPE pairs at unseen angles"', "RoPE pairs at unseen angles",
                    numbers.Figure(float(unseen), f'{unseen} "of" {pairs}', f"{unseen} of {pairs}"), unseen == 0,
-                   f"head dim {LLAMA2.head_dim}, one step past training (L = {numbers.count(L).text})", 13,
+                   f"head dimension d = {LLAMA2.head_dim}, one step past L = {numbers.count(L).text}", 13,
                    f"RoPE pairs (head dim {LLAMA2.head_dim}) at angles training never reached, one step past training",
                    "RoPE meets new angles" if unseen else "", "RoPE pairs at angles training never reached"),
     )
