@@ -439,7 +439,7 @@ def test_the_slow_pairs_step_past_its_arc_is_printed(final):
     assert P.degrees(1, step) == (f"{hand:.1f}", f"{end:.1f}") == ("42.3", "41.7")
     assert hand > end and d.stop_unseen[step, 1]
     said = next(r.describe for r in scene.audit.records if r.key == "step")
-    assert "the slow pair's hand, at 42.3°, has just passed the end of its violet arc, at 41.7°" in said
+    assert "the slower pair's hand, at 42.3°, has just passed the end of its violet arc, at 41.7°" in said
 
 
 def test_the_axis_names_every_decade_and_its_end(final):
