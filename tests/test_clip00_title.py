@@ -342,3 +342,16 @@ def test_the_closing_maps_chips_sit_on_one_line(final, corners):
         tops = [t.chips.get_top()[1] for t in scene.plan_map[0]]
         assert max(tops) - min(tops) < 1e-6, tops
         assert all(t.chips.get_top()[1] < t.head.get_bottom()[1] for t in scene.plan_map[0])
+
+
+def test_the_descriptions_read_formulas_as_words_never_typst_source(final):
+    """Review RD (00): the descriptions filled in each property's formulas as Typst source ('"Attn"(P X) = P dot
+    "Attn"(X)'), which a screen reader reads out quote by quote.  Every formula is said in words."""
+    import re
+
+    scene, _ = final
+    for rec in scene.audit.records:
+        said = rec.describe
+        assert not re.search(r'"[A-Za-z]+"|\bdot\b|\bquad\b|dots\.h|_\(|!=', said), (rec.key, said)
+    says = [r.describe for r in scene.audit.records if r.key == "equivariance"][0]
+    assert "Attn of P X equals P times Attn of X" in says

@@ -41,7 +41,7 @@ from manim import (
 
 from mathcore.config import LectureConfig
 from scenes.catalog import PROPERTIES, Clip
-from scenes.figures.framing import MAP_ICONS, STATEMENTS
+from scenes.figures.framing import MAP_ICONS, STATEMENTS, statement_said
 from scenes.kit import DIM, FG, HEADING, LABEL, SMALL, TITLE, ClipScene, family_color, label, math
 from scenes.kit.binding import claim
 from scenes.kit.cards import clip_chip, clip_number, clip_of, drawing, fit_common
@@ -116,7 +116,8 @@ class Title(ClipScene):
         out["map_icons"] = claim("; ".join(icon_words(i.doc) for i in MAP_ICONS), *[t.drawing for t in self.tiles])
         for k, (key, (name, clips), focus) in enumerate(zip(self.KEYS, d.properties, self.focus)):
             out[f"{key}_clips"] = claim("; ".join(f"{clip_number(c.number)}, {c.title}" for c in clips), *focus.rows)
-            out[f"{key}_says"] = claim(" and ".join(text for _, text in d.statements[k]), *focus.says)
+            out[f"{key}_says"] = claim(" and ".join(statement_said(kind, text) for kind, text in d.statements[k]),
+                                         *focus.says)
             out[f"{key}_icon"] = claim(icon_words(MAP_ICONS[k].doc), focus.drawing)
         out["n_clips"] = claim(out["n_clips"], *[c for p in self.plan for c in p.chips])
         out["plan"] = claim("; ".join(f"{name}, clips {', '.join(clip_number(c.number) for c in clips)}"

@@ -137,6 +137,19 @@ STATEMENTS: tuple[tuple[tuple[str, str], ...], ...] = (
 )
 """One entry per property of ``scenes.catalog.PROPERTIES``, in the same order."""
 
+# each formula of STATEMENTS as an audio description reads it (a screen reader must never meet Typst source)
+STATEMENTS_SAID: dict[str, str] = {
+    '"Attn"(P X) = P dot "Attn"(X)': "Attn of P X equals P times Attn of X",
+    'A_(m n) = 0 quad "for" n > m': "A m n equals 0 for n greater than m",
+    '"Attn"_"causal" (P X) != P dot "Attn"_"causal" (X)': "causal Attn of P X is not P times causal Attn of X",
+    'y_t " depends only on " x_0, dots.h, x_t': "y t depends only on x 0 to x t",
+}
+
+
+def statement_said(kind: str, text: str) -> str:
+    """A line of STATEMENTS as words: a formula as it is read aloud, a sentence as it is."""
+    return STATEMENTS_SAID[text] if kind == "math" else text
+
 
 def property_card(k: int, name: str, clips) -> TextPanel:
     """Card ``k``: the property in its family colour, then one line per clip: its chip and title."""
