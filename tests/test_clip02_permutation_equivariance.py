@@ -404,11 +404,14 @@ def test_running_max_says_how_the_staircase_climbs(final):
     scene, _ = final
     rm = np.asarray(scene.data.run.running_max, dtype=float)
     # review R-after: a rise of 2 % (trial 87) is under a pixel on the log axis: the sentence counts the rises a
-    # viewer sees, at least 0.05 of a decade each (3 of the shipped run's 4: at trials 2, 4 and 8)
+    # viewer sees, at least 0.03 of a decade each (3 of the shipped run's 4: at trials 2, 4 and 8; review RD saw
+    # three drawn where the sentence, counting from 0.05 of a decade, said two)
     rises = np.diff(rm) > 0
-    seen = np.log10(rm[1:] / rm[:-1]) >= 0.05
+    seen = np.log10(rm[1:] / rm[:-1]) >= 0.03
     k = int(np.count_nonzero(rises & seen))
     assert k < int(np.count_nonzero(rises)) or scene.cfg.n_trials != 100  # the shipped run has an invisible rise
+    if scene.cfg == load_config():
+        assert k == 3
     (cap,) = [c for c in scene.captions if c.key == "running_max"]
     assert "stays" not in cap.text
     assert f"climbs in {k} visible step{'' if k == 1 else 's'} to" in cap.text, cap.text
