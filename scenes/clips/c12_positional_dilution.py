@@ -394,11 +394,13 @@ class PositionalDilution(ClipScene):
         """The excuse of the lanes' beats when one width never blurs: its one lane, coloured all the way,
         is the whole finding (the left and right columns keep their label and "none found")."""
         d = self.data
+        if len(d.widths) == 1 and d.found():  # the sweep: d = 458 alone, its m* found: one lane, 50 % empty
+            return {"empty": "one width: its single lane, its m* and its share of twins are the whole finding"}
         if len(d.widths) > 2 or d.found():
             return {}
         if len(d.widths) == 2:  # the sweep: two widths, neither blurs (b ≈ 7.8 × 10⁸): two full lanes, 53 % empty
-            return {"empty": "two widths that never blur: their two lanes, coloured all the way, are the finding"}
-        return {"empty": "one width that never blurs: its single lane, coloured all the way, is the finding"}
+            return {"empty": "two widths that never blur: their two lanes, dark grey all the way, are the finding"}
+        return {"empty": "one width that never blurs: its single lane, dark grey all the way, is the finding"}
 
     def body(self) -> None:
         self.make_mobjects()
