@@ -289,6 +289,15 @@ FOUND_ONE_LANE = {
     "positions.dilution_widths": [458], "positions.dilution_t_max": 6395,
     "colors.weights": "plasma", "colors.signed": "BrBG", "colors.angles": "twilight_shifted",
 }
+# ... and clip 09 at T_heatmap = 15: ten two-digit m labels (5 to 14) under a narrow spread axis ran together
+FOUND_TEN_LABELS = {
+    "lecture.number": 73, "lecture.title": "èBß", "lecture.notebook": "f", "lecture.seed": 4194305,
+    "sizes.T": 6, "sizes.d": 4, "sizes.T_heatmap": 15, "sizes.n_trials": 190, "permutation.perm": [1, 2, 3, 5, 4, 0],
+    "sentences.a": "öwfäl ßlchrjdié fäuhøüèzaèøcövq jöê", "sentences.b": "fäuhøüèzaèøcövq jöê ßlchrjdié öwfäl",
+    "positions.n_max": 286, "positions.train_length": 182, "positions.rope_base": 1000000.0,
+    "positions.dilution_widths": [630, 76], "positions.dilution_t_max": 1918,
+    "colors.weights": "cividis", "colors.signed": "coolwarm", "colors.angles": "hsv",
+}
 
 # found by the sweep in CI: the title card's "notebook 8e8" was judged as e-notation, though it is the
 # lecturer's own name for the notebook (the audit now quotes the lecturer's words, it does not judge them)
@@ -597,6 +606,7 @@ FOUND_SHORT_STRIP = {
 @example(clip=CLIPS[5], overrides=FOUND_WIDE_TABLE_TITLE)
 @example(clip=CLIPS[4], overrides=FOUND_THREE_BITS)
 @example(clip=CLIPS[12], overrides=FOUND_ONE_LANE)
+@example(clip=CLIPS[9], overrides=FOUND_TEN_LABELS)
 @seed(_sweep_seed())
 @settings(max_examples=SWEEP, derandomize=False, deadline=None, print_blob=True,
           phases=(Phase.explicit, Phase.reuse, Phase.generate),

@@ -373,9 +373,12 @@ class ThreePositionalSchemes(ClipScene):
         dist = d.distances[k]
         ms = np.array(diagonal_rows(d.T_sim, d.diags[k]))
         lo, hi = spread_axis(d)  # one log axis for every scheme, and the comparison's (issue 33)
-        step = 1 if len(ms) <= 10 else 2
         line_name = label("pass line", size=SMALL, color=DIM)  # at the line's end, clear of every dot
         mid = mid.take_left(mid.width - line_name.width - GAP.small, gap=GAP.small)[0]
+        # every k-th m labelled, k the fewest that keeps the widest label clear of its neighbours (the sweep: ten
+        # two-digit labels, 5 to 14, ran into each other on a narrow axis)
+        wide = label(str(int(ms[-1])), size=SMALL).width + GAP.small
+        step = max(1, int(np.ceil(wide / (mid.width / (len(ms) + 0.2)))))
         plot = Plot.fitted(mid, (ms[0] - 0.6, ms[-1] + 0.6), (10.0 ** lo, 10.0 ** hi), y_log=True,
                            x_ticks=list(ms[::step]), y_ticks=[10.0 ** t for t in spread_ticks(lo, hi, most=3)])
         title.next_to(plot.x_tick_labels, DOWN, buff=GAP.tight).align_to(plot, LEFT)
