@@ -337,11 +337,16 @@ class PrefixInvariance(ClipScene):
         probe = proof_line(prefix_proof_formula(T - 1), 0.0, size=HEADING, passed=True)
         side = bar_probe.width + GAP.wide + lab_w + dm * cell_w + brace_w + probe.width <= C.width
         below = 0.0 if side else probe.height + GAP.wide
+        self.verdict_below = below > 0
         cell_h = min(self.MAX_CELL_H, (C.height - head_h - GAP.tight - below) / T)  # room for the new row's outline
         self.full = shows(value_map(d.Y_full, self.scale, cell_w, cell_h, size=HEADING), "Y_full")
         self.prefix = shows(value_map(d.Y_prefix, self.scale, cell_w, cell_h, size=HEADING), "Y_prefix")
         self.full_labels = row_names(self.full, "y", size=HEADING)
-        self.prefix_labels = VGroup(*[math(prefix_row(str(n), T - 1), size=HEADING, color=self.full_labels[n].get_color())
+        # the labels y_n^((T-1)) at the largest size whose height (superscript and all) fits the rows' pitch (the
+        # sweep: at HEADING they ran into each other on rows squeezed by the verdict's room under the map)
+        lab_size = next((z for z in (HEADING, LABEL) if math(prefix_row("0", T - 1), size=z).height <= cell_h - 0.02),
+                        SMALL)
+        self.prefix_labels = VGroup(*[math(prefix_row(str(n), T - 1), size=lab_size, color=self.full_labels[n].get_color())
                                       .next_to(self.prefix.cell(n, 0), LEFT, buff=GAP.small) for n in range(T - 1)])
         self.bar = ColorBar(self.scale, height=T * cell_h * 0.8)
         names(self.bar, "Y_full")
@@ -579,7 +584,9 @@ class PrefixInvariance(ClipScene):
                   Reveal(prefix, [[*row_parts(prefix, i), self.prefix_labels[i]] for i in range(T - 1)],
                          shift=GAP.small * RIGHT), run_time=1.6,
                   subject=VGroup(alone, prefix, self.prefix_labels, self.prefix_head),
-                  why=shape_why(T, dm, "each pass's output grid"))
+                  why={**(shape_why(T, dm, "each pass's output grid") or {}),
+                       **({"empty": "the band under the maps is kept for the verdict the slide brings (too wide beside "
+                                    "them)"} if self.verdict_below else {})})
 
         # the prefix rows slide onto the full rows and land on the same numbers; the brace and the verdict
         dx = full.get_center()[0] - prefix.get_center()[0]
