@@ -247,7 +247,16 @@ class CausalMask(ClipScene):
         out["weight_colours"] = f"{lo} for 0 to {hi} for 1"
         bound("weight_colours", out["weight_colours"], "A_map")
         neg, pos = SIGNED_END_NAMES[self.cfg.cmap_signed]
-        out["score_colours"] = f"{pos} for positive, {neg} for negative"
+        # a sign's colour is named only where some score reaches halfway to its end of the scale (the sweep: at
+        # T = 3 every positive score was near white, and "green for positive" named a colour not drawn)
+        sc = getattr(self, "score_scale", None)
+        if sc is None:
+            out["score_colours"] = f"{pos} for positive, {neg} for negative"
+        else:
+            S, half = np.asarray(d.scaled, dtype=float), 0.5 * float(sc.norm.vmax)
+            named = [w for w, hit in ((f"{pos} for positive", S.max() >= half), (f"{neg} for negative", S.min() <= -half))
+                     if hit]
+            out["score_colours"] = ", ".join(named) or "pale, every score near zero"
         bound("score_colours", out["score_colours"], "S_map")
         return out
 
