@@ -91,7 +91,7 @@ from scenes.kit.compose import GAP, reveal
 from scenes.kit.layout import background
 from scenes.kit.motion import dim, undim
 from scenes.kit.notation import N, token_names, token_text
-from scenes.kit.numbers import measure
+from scenes.kit.numbers import measure, rounded
 from scenes.kit.permuting import Handover, TokenColumn
 from scenes.kit.proofs import worded_verdict
 from scenes.kit.student import fail_key
@@ -365,7 +365,7 @@ class CausalBreaksEquivariance(ClipScene):
         A figure rounded for display reads "≈" (an exact one, or rounding noise with its own "≈", keeps "=")."""
         formula = prefix.split(" ", 1)[1]
         f = measure(total)
-        rel = "=" if f.exact or f.approx or float(f.text) == total else "approx"
+        rel = "approx" if rounded(f) else "="
         return worded_verdict(f"{name}:", f, passed=total < self.data.threshold, relation=f"{formula} {rel}")
 
     def picture_in(self, rest: Region, top: Region) -> SimpleNamespace:

@@ -31,9 +31,6 @@ MIN_PANEL = 0.62  # the shortest stacked panel that still prints its y ticks apa
 
 
 LANE = 0.85  # the share of its panel's height a lane of clip 12's close takes
-# the share of positions with a twin: one opaque grey, the same over every lane (the key's word "grey" in it),
-# never a white laid thin over the lane's colour (which came out a different grey, or pink, on each lane)
-TWIN_GREY = ManimColor("#A3A9B2")  # (kept for the record; the lanes now draw "has a twin" in the width's colour)
 # review RC: grey means "dimmed" everywhere else in the deck, so "has a twin" (what the percentages on the right
 # count, printed in the width's colour) is now drawn in the width's colour too, and "no twin" in one dark grey
 NO_TWIN = ManimColor("#3A414C")
