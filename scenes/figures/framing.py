@@ -126,13 +126,11 @@ STATEMENTS: tuple[tuple[tuple[str, str], ...], ...] = (
     (("math", '"Attn"(P X) = P dot "Attn"(X)'),
      ("words", "permute the tokens: the outputs permute alike")),
     (("math", 'A_(m n) = 0 quad "for" n > m'),
-     ("words", "a token sees only its past;"),
      ("words", "most permutations break the symmetry:"),
      ("math", '"Attn"_"causal" (P X) != P dot "Attn"_"causal" (X)')),
-    (("math", 'y_t " depends only on " x_0, dots.h, x_t'),
-     ("words", "earlier outputs never change as tokens arrive:"),
-     ("words", "cache K and V; each step computes one q, k, v")),
-    (("words", "without positions, attention cannot tell word order;"),
+    (("math", 'y_m " depends only on " x_0, dots.h, x_m'),
+     ("words", "so earlier outputs never change: cache K and V")),
+    (("words", "without positions, unmasked attention cannot tell word order;"),
      ("words", "three schemes supply them: sinusoidal, learned, RoPE")),
 )
 """One entry per property of ``scenes.catalog.PROPERTIES``, in the same order."""
@@ -142,7 +140,7 @@ STATEMENTS_SAID: dict[str, str] = {
     '"Attn"(P X) = P dot "Attn"(X)': "Attn of P X equals P times Attn of X",
     'A_(m n) = 0 quad "for" n > m': "A m n equals 0 for n greater than m",
     '"Attn"_"causal" (P X) != P dot "Attn"_"causal" (X)': "causal Attn of P X is not P times causal Attn of X",
-    'y_t " depends only on " x_0, dots.h, x_t': "y t depends only on x 0 to x t",
+    'y_m " depends only on " x_0, dots.h, x_m': "y m depends only on x 0 to x m",
 }
 
 
