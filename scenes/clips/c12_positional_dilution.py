@@ -236,10 +236,7 @@ class PositionalDilution(ClipScene):
             shares=claim(values["shares"], *[TL.share_labels[k] for k in shared] or [TL.lanes[0].clear]),
             lanes=claim("one lane per width", *[lane.clear for lane in TL.lanes]),
             columns=claim("a block in its colour", *[TL.lanes[k].columns for k in shared] or [TL.lanes[0].clear]),
-            share_place=claim(f"its share written on it: {values['shares']} with a twin"
-                              if shared and set(shared) <= TL.on_blocks else
-                              "its share printed on the right, beside its m*, under the heading: per cent with a twin",
-                              *[TL.share_labels[k] for k in shared] or [TL.lanes[0].clear]),
+            share_place=claim(self.share_place(shared), *[TL.share_labels[k] for k in shared] or [TL.lanes[0].clear]),
             horizon_where=claim("named over it" if TL.near else "named over the top lane", TL.horizon_mark[1]),
             lead=claim("the takeaway, past m*, farther no longer means less alike to position 0, and under it the "
                        "verdict", self.takeaway_line) if len(self.takeaway_line) else claim("the verdict", self.verdict),
@@ -253,6 +250,16 @@ class PositionalDilution(ClipScene):
                           only=claim("" if d.shares[wide].after == d.shares[wide].checked else "only ", self.verdict),
                           wide_onset=claim(count(d.onsets[wide].t).text, F.onset_labels[wide]))
         return values
+
+    def share_place(self, shared: list[int]) -> str:
+        """Where the meaning beat prints each share: on its block (``TwinLanes.on_blocks``), on the right beside its
+        m* under a heading where a block is too small for the words, or some of each."""
+        on = set(shared) & self.twin_lanes.on_blocks
+        if shared and on == set(shared):
+            return f"its share written on it: {and_list([share_text(self.data.shares[k].share) for k in shared])} " \
+                   "with a twin"
+        right = "on the right, beside its m*, under the heading: per cent with a twin"
+        return f"its share written on it where the words fit, else {right}" if on else f"its share printed {right}"
 
     def share_range(self, shared: list[int]) -> tuple[str, str]:
         """The least and the greatest measured share past m* over the widths ``shared``, as printed."""
