@@ -465,12 +465,20 @@ class PrefixInvariance(ClipScene):
         self.board_fixed = self.bit_board(d.fixed_values, d.fixed_bits, own_ulps if own_ulps <= 1024 else 0, C)
         self.board_blas = self.bit_board(d.blas_values, d.blas_bits, d.blas_ulps, C)
         # which kernel computed the strips: named over them, right of the first header it clears
+        # (at the heading size, else the label size; where no header leaves room, beside the verdict: the sweep,
+        # long headers that name the prefix's length ran into it)
         for b, name in ((self.board_fixed, mine), (self.board_blas, "BLAS matmul")):
-            tag = label(name, size=HEADING)
-            for h in b.heads:
-                tag.move_to([C.right - GAP.tight - tag.width / 2, h.get_y(), 0])
-                if tag.get_left()[0] > h.get_right()[0] + GAP.section:
+            placed = False
+            for size in (HEADING, LABEL):
+                tag = label(name, size=size)
+                for h in b.heads:
+                    tag.move_to([C.right - GAP.tight - tag.width / 2, h.get_y(), 0])
+                    if tag.get_left()[0] > h.get_right()[0] + GAP.section:
+                        placed = True
+                        break
+                if placed:
                     break
+            tag.placed = placed
             b.kernel_tag = tag
             b.add(tag)
         self.bits_verdict_fixed = proof_line(entry_formula(i, j, t), abs(d.fixed_values[0] - d.fixed_values[1]),
@@ -481,6 +489,8 @@ class PrefixInvariance(ClipScene):
             # level with the zoom where it fits there; a taller verdict (a student's, its ulps) takes the whole room
             fits = v.height <= b.verdict_slot.height + 1e-6 or not hasattr(b, "verdict_room")
             settle(b.verdict_slot if fits else b.verdict_room, v, LEFT)
+            if not b.kernel_tag.placed:  # beside the verdict, in its line, clear of the zoom on the right
+                b.kernel_tag.next_to(v, RIGHT, buff=GAP.section).set_y(v.get_y())
 
         # stage 4: why the order matters (two summation trees)
         self.why_title = column(label("float sums depend on their order", size=HEADING),
