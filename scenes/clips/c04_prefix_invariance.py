@@ -469,11 +469,11 @@ class PrefixInvariance(ClipScene):
         # long headers that name the prefix's length ran into it)
         for b, name in ((self.board_fixed, mine), (self.board_blas, "BLAS matmul")):
             placed = False
-            for size in (HEADING, LABEL):
+            for size, gap in ((HEADING, GAP.section), (LABEL, GAP.section), (HEADING, GAP.normal), (LABEL, GAP.normal)):
                 tag = label(name, size=size)
                 for h in b.heads:
                     tag.move_to([C.right - GAP.tight - tag.width / 2, h.get_y(), 0])
-                    if tag.get_left()[0] > h.get_right()[0] + GAP.section:
+                    if tag.get_left()[0] > h.get_right()[0] + gap:
                         placed = True
                         break
                 if placed:
