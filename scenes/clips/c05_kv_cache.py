@@ -511,7 +511,8 @@ class KVCache(ClipScene):
             else GAP.tight  # the figures' margin in their cells: a comfortable one where the causal table keeps room
         tcw_b = min(1.6, widest(size) + 2 * pad)
         w_b = side_w + (T - 1) * tcw_b
-        if C.width - w_b - gap - side_w < (T - 1) * 0.45:
+        head_w = max(h.width for h in probe.heads) + GAP.small  # the causal cells at least as wide as their heads
+        if C.width - w_b - gap - side_w < (T - 1) * head_w:
             gap = GAP.wide
         tcw_c = min(tcw_b, (C.width - w_b - gap - side_w) / (T - 1))
         w_c = side_w + (T - 1) * tcw_c
