@@ -314,7 +314,7 @@ def diary_proofs(cfg) -> tuple[tuple[DiaryProof, ...], ...]:
         DiaryProof('"RoPE"', "RoPE",
                    numbers.Figure(float(angled), f'"an angle for" {angled} "of" {pairs} "pairs at" m = {n.math}',
                                   f"an angle for {angled} of {pairs} pairs at m = {n.text}"), angled == pairs,
-                   f"no table: head dimension d = {LLAMA2.head_dim}, any m", 14,
+                   f"{LLAMA2.name}'s head (d = {LLAMA2.head_dim}): a rotation for any m", 14,
                    f"RoPE (head dim {LLAMA2.head_dim}) where the table ends", "it has no last row",
                    "RoPE where the table ends"),
         DiaryProof('"RoPE pairs at unseen angles"', "RoPE pairs at unseen angles",
