@@ -316,8 +316,9 @@ class Recap(ClipScene):
             out[f"{key}_clips"] = claim(_clips_text(a.clips), *card.chips)
             doc = RECAP_ICONS[k].doc
             if getattr(card.drawing, "tokens", None):  # the recap names the tokens on their chips
-                doc = doc.replace("Four tokens (one shade each)", "four tokens, named x 0 to x 3 on their chips")
-                doc = doc.replace("four tokens (one shade each)", "four tokens, named x 0 to x 3 on their chips")
+                for first in ("Four", "four"):
+                    doc = doc.replace(f"{first} tokens (one shade each) and",
+                                      "four tokens, named x 0 to x 3 on their chips, and")
             out[f"{key}_icon"] = claim(icon_words(doc), card.drawing)
         c1, c3 = shown[0], shown[2]
         out["q1_figure"] = claim(d.answers[0].proofs[0].figure.text, c1.verdicts[0])
