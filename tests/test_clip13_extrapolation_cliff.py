@@ -554,3 +554,14 @@ def test_the_dials_name_full_turns_and_the_angle_apart(final):
     texts = [it.text for it in rope.items if it.kind == "text"]
     n = int(pair_turns(d.train_length - 1, d.head_dim, d.base)[0])
     assert f"{n} full turns" in texts and "10 turns" not in " ".join(t for t in texts if "full" not in t)
+
+
+def test_the_walker_says_where_it_stands(final):
+    """Review round 3 (03 wall): the yellow marker at m = 1024 was a bare dashed line.  It is labelled with the
+    position it stands at, the table's first missing row (mathcore's report), beside the framed wall."""
+    scene, _ = final
+    d = scene.data
+    assert first_missing(d) == d.n_max and scene.walker_label.typst_code.strip("$ ") == f"m = {count(d.n_max).math}"
+    wall = next(r for r in scene.audit.records if r.key.startswith("wall"))
+    assert any(it.mid == id(scene.walker_label) or it.text == f"m = {count(d.n_max).math}" for it in wall.items)
+    assert abs(scene.walker_label.get_center()[0] - scene.x_of(d.n_max)) < 2.5

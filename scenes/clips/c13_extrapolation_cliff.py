@@ -47,7 +47,7 @@ from mathcore.extrapolation import (
     unseen_pair_counts,
     wrapped_in_training,
 )
-from scenes.clips.c13_widgets import CliffChart, PairsAtPosition, SchemeLanes
+from scenes.clips.c13_widgets import CliffChart, PairsAtPosition, SchemeLanes, first_clear_spot
 from scenes.figures.extrapolation import (
     cliff_proof,
     first_missing,
@@ -57,10 +57,12 @@ from scenes.kit import (
     FAILED,
     GAP,
     HIGHLIGHT,
+    LABEL,
     SMALL,
     ClipScene,
     Region,
     label,
+    math,
     names,
     shows,
     stage,
@@ -183,6 +185,7 @@ class ExtrapolationCliff(ClipScene):
                      no_row=claim(v["no_row"], B.no_row), lanes=claim("two lanes", B.trained),
                      pale=claim("pale blue", *[m for m in (B.untrained, B.unseen) if len(m.points)]),
                      wall=claim("a red wall", B.wall), walker=claim("a yellow marker", self.walker),
+                     walker_at=claim(f"m = {v['n_max']}", self.walker_label),
                      wall_box=claim("framed in yellow", self.wall_box))
         elif phase == "pairs":
             v.update(m_now=claim(f"m = {count(d.stops[P.stop]).text}", P.m.current),
@@ -322,6 +325,14 @@ class ExtrapolationCliff(ClipScene):
         self.walker = role(VGroup(*[vertical(xw, y - half, y + half, HIGHLIGHT) for y in B.lane_y],
                                   vertical(xw, ax_y, ax_y + GAP.normal, HIGHLIGHT)), "highlight")
         self.wall_box = role(SurroundingRectangle(self.wall, color=HIGHLIGHT, buff=GAP.tight), "highlight")
+        # the marker says where it stands (review round 3: a bare dashed line left m to be inferred): beside the
+        # framed wall, past it on the learned lane, else over it on the title's row
+        self.walker_label = role(math(f"m = {count(n_max).math}", size=LABEL, color=HIGHLIGHT), "highlight")
+        first_clear_spot(self.walker_label, [
+            lambda m: m.next_to(self.wall_box, RIGHT, buff=GAP.small).set_y(B.lane_y[0]),
+            lambda m: m.next_to(self.wall_box, UP, buff=GAP.tight),
+            lambda m: m.next_to(self.wall_box, LEFT, buff=GAP.small).align_to(B.titles[0], UP),
+        ], [B.titles, B.trained, B.untrained, B.unseen, B.words, self.walker], bounds=region)
         # ---- the pairs at one position, on axes of their own, filling the content area
         self.pairs = PairsAtPosition(region, d.stops, d.stop_masks, d.pairs, d.stop_angles, d.stop_turns, d.arcs,
                                      ("fast", "slower"))
@@ -363,10 +374,11 @@ class ExtrapolationCliff(ClipScene):
                   FadeIn(self.L_tick), FadeIn(R.axis_label), run_time=1.4, subject=lanes, why=self.UNTRAINED_BLANK)
         self.beat(self.variant("schemes"), FadeIn(B.untrained), FadeIn(B.unseen), FadeIn(B.unseen_words), Create(B.wall), FadeIn(self.n_tick),
                   FadeIn(self.annotations.leaders), run_time=1.4, subject=lanes, why=self.WALL_ENDS)
-        self.beat(self.variant("wall"), FadeIn(self.walker), Create(self.wall_box), run_time=1.4,
-                  subject=VGroup(lanes, self.walker, self.wall_box), why=self.WALL_ENDS)
+        self.beat(self.variant("wall"), FadeIn(self.walker), Create(self.wall_box), FadeIn(self.walker_label),
+                  run_time=1.4, subject=VGroup(lanes, self.walker, self.wall_box, self.walker_label),
+                  why=self.WALL_ENDS)
         self.beat("error", Flash(self.wall.get_center(), color=FAILED, line_length=GAP.normal, flash_radius=GAP.wide),
-                  FadeOut(self.wall_box), FadeIn(B.no_row, shift=GAP.tight * UP), run_time=1.0,
+                  FadeOut(self.wall_box), FadeOut(self.walker_label), FadeIn(B.no_row, shift=GAP.tight * UP), run_time=1.0,
                   subject=VGroup(lanes, self.walker, B.no_row), why=self.WALL_ENDS)
         # ---- 2. RoPE's pairs at one position, on axes of their own
         self.phase = "pairs"

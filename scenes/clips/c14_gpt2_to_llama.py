@@ -409,6 +409,10 @@ class GPT2ToLLaMA(ClipScene):
         # column where a wide config leaves no room there
         # (the dial moved to the column's left, if that frees the room)
         free = right.get_right()[0] - (right.get_left()[0] + 2 * dial.radius)  # under the arcs' words
+        if free < self.lecture6.width + GAP.normal:  # a long lecture number: the arrow over its words
+            words = self.lecture6[0][1]
+            self.lecture6 = column(arrow, words, self.lecture6[1], gap="hair", align=RIGHT)
+            self.lecture6.arrow = arrow
         if free >= self.lecture6.width + GAP.normal:
             self.dial_group.shift((right.get_left()[0] - self.dial_group.get_left()[0]) * RIGHT)
             self.lecture6.next_to(dial, RIGHT, buff=GAP.normal).align_to(dial, DOWN)
