@@ -509,6 +509,10 @@ def test_sinusoidal_is_measured_to_meet_the_same_unseen_angles_as_rope(final):
     words = "".join(t.text for t in scene.same.get_family() if getattr(t, "text", ""))
     assert "sinusoidalusesthesame" in words and "onecurveforboth" in words
     assert any(f"d = {d.head_dim}" in getattr(m, "typst_code", "") for m in scene.same.get_family())
+    # on the chart's empty left (the count is zero there), clear of the curve (shipped: room enough)
+    p = scene.plot
+    assert scene.same_on_chart and p.axes[0].get_left()[0] < scene.same.get_left()[0]
+    assert scene.same.get_right()[0] < scene.x_of(d.train_length) and scene.same.get_top()[1] <= p.axes[1].get_top()[1]
 
 
 def test_the_rope_chart_keeps_no_limit_line(final):

@@ -208,6 +208,7 @@ class ExtrapolationCliff(ClipScene):
                      pairs=claim(str(d.n_pairs), C.plot.y_tick_labels, self.first_mark[2]),
                      proof=claim(f"{self.v_table.figure.text}; {self.v_rope.figure.text}", self.v_rope, self.v_table),
                      same=claim(f"sinusoidal uses the same θᵢ (d = {d.head_dim}): one curve for both", self.same),
+                     same_where=claim("on the chart's left" if self.same_on_chart else "under them", self.same),
                      area=claim("slate grey", C.area),
                      marks=claim("yellow dots", *self.proof.dots), mark=claim("a yellow dot", self.first_mark[1]))
         return v
@@ -286,7 +287,7 @@ class ExtrapolationCliff(ClipScene):
                            worded_line(f"($d = {d.head_dim}$): one curve for both", size=SMALL)
                            ).arrange(DOWN, aligned_edge=LEFT, buff=GAP.hair)
         left_room = R.x_of(L) - R.plot.axes[0].get_left()[0]
-        self.same_on_chart = left_room >= self.same.width + 2 * GAP.normal + label("L = 64", size=SMALL).width
+        self.same_on_chart = left_room >= self.same.width + 2 * GAP.normal  # L finds its own clear spot under it
         if not self.same_on_chart:
             self.same = worded_line(f"sinusoidal uses the same $theta_i$ ($d = {d.head_dim}$): one curve for both",
                                     size=SMALL)
