@@ -391,10 +391,12 @@ class ExtrapolationCliff(ClipScene):
         # framed as it reads now (its words changed width at the step)
         self.fast_box = role(SurroundingRectangle(VGroup(self.dials[0], P.words[0]), color=HIGHLIGHT, buff=GAP.small),
                              "highlight")
-        self.beat(self.variant("wrapped"), Create(self.fast_box), FadeIn(self.bracket), run_time=1.2,
-                  subject=VGroup(P, self.fast_box, self.bracket))
-        self.beat(self.variant("far"), FadeOut(self.fast_box), FadeOut(self.bracket), *self.walk(3), run_time=1.6,
-                  subject=P)
+        # pair 0's own marker gives way while the bracket (which holds bar 0) is up: one yellow frame, not two nested
+        nested = [P.marks[0]] if len(self.bracket) else []
+        self.beat(self.variant("wrapped"), Create(self.fast_box), FadeIn(self.bracket), *map(FadeOut, nested),
+                  run_time=1.2, subject=VGroup(P, self.fast_box, self.bracket))
+        self.beat(self.variant("far"), FadeOut(self.fast_box), FadeOut(self.bracket), *map(FadeIn, nested),
+                  *self.walk(3), run_time=1.6, subject=P)
         # ---- 3. the count at every position
         self.phase = "chart"
         # the count one step past training, written where the curve jumps (the close adds the far end's)

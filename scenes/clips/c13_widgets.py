@@ -342,7 +342,8 @@ class PairsAtPosition(VGroup):
                               for i in ticks])
         self.axis_label.next_to(self.ticks, DOWN, buff=GAP.tight).set_x(self.strip.get_x())
         self.pair_axis = VGroup(self.ticks, self.axis_label)
-        self.marks = role(VGroup(*[SurroundingRectangle(self.strip[i], color=HIGHLIGHT, buff=0, stroke_width=STROKE)
+        self.marks = role(VGroup(*[role(SurroundingRectangle(self.strip[i], color=HIGHLIGHT, buff=0,
+                                                             stroke_width=STROKE), "highlight")
                                    for i in self.pairs]), "highlight")
         # ---- the two dials, each under its bar, its words beside it
         top = self.axis_label.get_bottom()[1] - GAP.normal
