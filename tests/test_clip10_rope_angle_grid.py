@@ -517,16 +517,16 @@ def test_the_close_dots_and_columns_read_on_the_dark_page(final):
 
 def test_each_wedge_angle_is_printed_where_the_wedge_is_too_thin_to_see(final, corners):
     """Review RE (round 3): "a pale wedge on each dial" was said of pairs 4 to 7, whose wedges (6°, 2°, 0.6°,
-    0.2°) are under a pixel.  The slow pairs' beat now prints each slow pair's angle at the last row, in degrees,
+    0.2°) are under a pixel.  The slow pairs' beat now prints each slow pair's angle at the last row, in radians,
     in its rate's place under its hand (the row renamed (T − 1) θᵢ), and only there: the rates and their name
     are hidden while it shows, and come back with the verdict."""
     for name, scene, records in _every_config(final, corners):
         d, tb = scene.data, scene.table
         nf, P, m = d.n_fast, d.d // 2, d.T - 1
         assert [t.pair for t in tb.turned] == list(range(nf, P)), name
-        for t in tb.turned:
-            assert t.degrees == float(np.degrees(d.grid[m, t.pair])), (name, t.pair)
-            assert t.typst_code.strip("$ ").rstrip("°") == numbers.measure(t.degrees).text, (name, t.typst_code)
+        for t in tb.turned:  # in radians, as beat 04 reads the slowest pair's angle: one unit for the clip
+            assert t.radians == float(d.grid[m, t.pair]) == m * d.theta[t.pair], (name, t.pair)
+            assert t.typst_code.strip("$ ") == numbers.measure(t.radians).math.strip("$ "), (name, t.typst_code)
             assert abs(t.get_x() - tb.grid.cell(0, t.pair).get_x()) < 1e-6, (name, t.pair)  # over its own column
             assert t.width <= tb.cell_w, (name, t.pair)
         assert tb.turned_name.typst_code.strip("$ ").startswith(f"{m} "), name

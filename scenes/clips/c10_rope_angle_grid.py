@@ -234,12 +234,13 @@ class AngleTable(VGroup):
             for i in range(nf, P)])
         for w, i in zip(self.wedges, range(nf, P)):
             w.angle_shown, w.pair = float(d.grid[T - 1, i]), i
-        # with the wedges, each slow pair's angle at the last row in degrees, in its rate's place (a wedge of
-        # a degree is under a pixel: the figure says what the wedge cannot), the row named (T − 1) θᵢ
-        self.turned = VGroup(*[math(f"{numbers.measure(float(np.degrees(d.grid[T - 1, i]))).text}°", size=SMALL,
+        # with the wedges, each slow pair's angle at the last row in radians (the clip's one unit: beat 04 reads
+        # the slowest's in radians), in its rate's place (a wedge of a degree is under a pixel: the figure says
+        # what the wedge cannot), the row named (T − 1) θᵢ: the very product each figure is
+        self.turned = VGroup(*[math(numbers.measure(float(d.grid[T - 1, i])).math, size=SMALL,
                                     color=FG).move_to(self.thetas[i]) for i in range(nf, P)])
         for t, i in zip(self.turned, range(nf, P)):
-            t.pair, t.degrees = i, float(np.degrees(d.grid[T - 1, i]))
+            t.pair, t.radians = i, float(d.grid[T - 1, i])
             if t.width > cell_w - GAP.hair:  # never wider than its column
                 t.scale((cell_w - GAP.hair) / t.width)
         self.turned_name = math(f"{T - 1} {N.rate.math} approx", size=SMALL, color=FG)
@@ -452,7 +453,7 @@ class RoPEAngleGrid(ClipScene):
             "ratio": claim(plain(d.theta[0] / d.theta[1]), self.ratio_line),
             "slow_cols": claim(f"pairs {nf} to {P - 1}", *tb.wedges),
             "first_deg": claim(values["first_deg"], tb.wedges[0], tb.turned[0]), "last": claim(m, *tb.wedges),
-            "turned": claim(", ".join(f"{numbers.measure(t.degrees).text}°" for t in tb.turned), *tb.turned),
+            "turned": claim(", ".join(numbers.measure(t.radians).text for t in tb.turned), *tb.turned),
             "turned_name": claim(f"{d.T - 1} θᵢ", tb.turned_name),
             "defect": claim(values["defect"], end.proof if end is not None else self.proof),
             "T": claim(d.T, *(end.paths if end is not None else [tb.grid])),
