@@ -324,7 +324,7 @@ class Recap(ClipScene):
         out["q1_figure"] = claim(d.answers[0].proofs[0].figure.text, c1.verdicts[0])
         out["q3_rot"] = claim(d.answers[2].proofs[1].figure.text, c3.verdicts[1])
         out["q4_unseen"] = claim(str(int(q4[2].figure.value)), shown[3].verdicts[2])
-        out["q4_rope"] = claim(str(int(q4[1].figure.value)), shown[3].verdicts[1])
+        out["q4_L"] = claim(count(self.cfg.train_length).text, shown[3].verdicts[2])
         out["q4_n_max"] = claim(count(GPT2.n_max).text, shown[3].verdicts[0])
         close = self.close_rows
         out["close_verdicts"] = claim("; ".join(a.proofs[a.key].described(short=True) for a in d.answers),
