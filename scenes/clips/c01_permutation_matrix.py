@@ -176,7 +176,7 @@ class PermutationMatrix(ClipScene):
         perm = [int(k) for k in d.perm]
         picks = list(d.picks) or perm  # the columns P's rows pick: π for the lecture's P
         out = {"T": T, "d": dm, "order": d.picture.order_text, "first": picks[0], "second": picks[1],
-               "last": f"x{sub(T - 1)}", "names": f"x{sub(0)} to x{sub(T - 1)}",
+               "last": f"x{sub(T - 1)}", "names": f"x{sub(0)} to x{sub(T - 1)}", "close_rows": f"x{sub(0)} to x{sub(T - 1)}",
                "slots": ", ".join(f"x{sub(k)}" for k in perm), "restored": f"x{sub(0)}, x{sub(1)}, … x{sub(T - 1)}",
                "checks": "the two verdicts"}  # plain values until the elements that show them are built
         if hasattr(self, "X_map"):  # the elements each sentence names, once they are built
