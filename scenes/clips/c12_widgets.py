@@ -164,8 +164,9 @@ class DilutionPanels(VGroup):
         tick_left = min(p.y_tick_labels.get_left()[0] for p in self.panels)
         for k, (wl, ol) in enumerate(zip(self.width_labels, self.onset_labels)):
             # beside its panel, a full GAP.normal left of its tick labels (review round 4: "d = 16" ran into the "0"
-            # tick); left_room keeps exactly that much beside the widest label
-            wl.move_to([tick_left - GAP.normal, self.centres[k], 0], aligned_edge=RIGHT)
+            # tick); left_room keeps that much beside the widest label, and a label never leaves the region (where the
+            # tick labels stand out left of the panels, the gap gives way first, never the frame)
+            wl.move_to([max(tick_left - GAP.normal, region.left + wl.width), self.centres[k], 0], aligned_edge=RIGHT)
             ol.move_to([x_right + GAP.normal, self.centres[k], 0], aligned_edge=LEFT)
         # the first width alone, filling the region, before the others join it
         k0 = order[0]
@@ -181,7 +182,8 @@ class DilutionPanels(VGroup):
             self.solo_curve = p0.curve(t, cos[k0], color=colors[k0], stroke_width=STROKE * 3 / 4)
             self.solo_zero = p0.hline(0.0, color=DIM, dashed=True, stroke_width=STROKE / 2)
             self.solo_label = self.width_labels[k0].copy().move_to(
-                [p0.y_tick_labels.get_left()[0] - GAP.normal, p0.axes[0].get_y() + solo.panel_height / 2, 0],
+                [max(p0.y_tick_labels.get_left()[0] - GAP.normal, room.left + self.width_labels[k0].width),
+                 p0.axes[0].get_y() + solo.panel_height / 2, 0],
                 aligned_edge=RIGHT)
         # the first curve's last half: the range it swings over
         half = cos[k0][len(t) // 2:]
