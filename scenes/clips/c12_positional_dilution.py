@@ -43,7 +43,7 @@ from mathcore.extrapolation import (
     AmbiguityShare,
     ambiguity_share,
 )
-from scenes.clips.c12_widgets import LANE, DilutionPanels, TwinLanes, right_column, share_text, twin_bins
+from scenes.clips.c12_widgets import LANE, DilutionPanels, TwinLanes, right_column, share_label, share_text, twin_bins
 from scenes.figures.extrapolation import (
     base_relation,
     onsets_line,
@@ -256,7 +256,7 @@ class PositionalDilution(ClipScene):
         m* under a heading where a block is too small for the words, or some of each."""
         on = set(shared) & self.twin_lanes.on_blocks
         if shared and on == set(shared):
-            return f"its share written on it: {and_list([share_text(self.data.shares[k].share) for k in shared])} " \
+            return f"its share written on it: {and_list([share_label(self.data.shares[k].share) for k in shared])} " \
                    "with a twin"
         right = "on the right, beside its m*, under the heading: per cent with a twin"
         return f"its share written on it where the words fit, else {right}" if on else f"its share printed {right}"
@@ -331,7 +331,7 @@ class PositionalDilution(ClipScene):
         # a lane's height from the region the panels get; TwinLanes decides from the real one)
         onsets = [math(f"m^* = {count(o.t).math}", size=LABEL) if o.t is not None else label("none found", size=SMALL)
                   for o in d.onsets]
-        pcts = [math(share_text(a.share), size=LABEL) if a.checked else None for a in d.shares]
+        pcts = [math(share_label(a.share), size=LABEL) if a.checked else None for a in d.shares]
         lane_est = LANE * (rest.height - 1.0) / len(d.widths)
         right = right_column(onsets, pcts, lane_est)
         self.figure = P = DilutionPanels(rest, d.t, d.cos, d.widths, d.onsets, self.colors, order,
@@ -372,7 +372,9 @@ class PositionalDilution(ClipScene):
             # as alike to position 0 as nearer ones) on the measured shares past m*, at every width with one, and
             # their range; ✓ when most (over half) do at every width, ✗ where one width falls short
             lo, hi = self.share_range(shared)
-            span = f"${lo}$" if lo == hi else f"${lo}$ to ${hi}$"
+            # review round 4: the shares are rounded percentages, so the range reads "≈" (once, before it)
+            near = "" if all(share_label(d.shares[k].share) == share_text(d.shares[k].share) for k in shared) else "≈ "
+            span = f"${near}{lo}$" if lo == hi else f"${near}{lo}$ to ${hi}$"
             self.verdict = worded_verdict(f"up to $m = {count(d.horizon).math}$, most $m > m^*$ have a twin: {span}", passed=self.most_twinned(shared))
             self.verdict.figure = Figure(min(float(d.shares[k].share) for k in shared), span.replace("$", ""),
                                          span.replace("$", ""))
