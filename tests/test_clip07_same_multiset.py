@@ -20,7 +20,7 @@ from scenes.clips.c07_same_multiset import SameMultiset, abbreviations, rounded
 from scenes.figures.equivariance import same_words
 from scenes.audit.beats import DIMMED, signature
 from scenes.audit.truth import truth_problems
-from scenes.kit import BG, FAILED, VERIFIED, ColorScale, fmt_measure
+from scenes.kit import BG, FAILED, VERIFIED, ColorScale
 from scenes.kit.scales import scale
 from scenes.kit.layout import baseline_y
 from scenes.kit.numbers import measure, notebook_output, tick
@@ -428,3 +428,4 @@ def test_the_close_grids_keep_their_words(final):
         for i, t in enumerate(words):
             assert abs(t.get_y() - hb.cell_center(i, 0)[1]) < 1e-6
         assert words.get_right()[0] <= hb.get_left()[0] + 1e-6
+

@@ -362,9 +362,15 @@ class SameMultiset(ClipScene):
 
     def color_bar(self, scale, title: str) -> VGroup:
         """A horizontal colour bar for ``scale`` under the middle column, its word on its left."""
-        bar = ColorBar(scale, height=self.mid[1] - self.mid[0], horizontal=True)
-        bar.shift(np.array([sum(self.mid) / 2, self.bar_strip.top, 0]) - [bar.frame.get_x(), bar.get_top()[1], 0])
-        t = label(title, size=SMALL, color=DIM).next_to(bar.frame, LEFT, buff=GAP.normal)
+        t = label(title, size=SMALL, color=DIM)
+        c = sum(self.mid) / 2
+        # as long as the middle, or out to the grids' centres where the word beside it leaves room (legible ticks)
+        room = 2 * (c - self.layout.content.left - t.width - GAP.normal - 0.3)
+        bar = ColorBar(scale, height=max(self.mid[1] - self.mid[0], self.diff_w + GAP.wide,
+                                                 min(self.heat_b_x - self.heat_a_x, room)),
+                       horizontal=True)
+        bar.shift(np.array([c, self.bar_strip.top, 0]) - [bar.frame.get_x(), bar.get_top()[1], 0])
+        t.next_to(bar.frame, LEFT, buff=GAP.normal)
         g = VGroup(t, bar)
         g.bar = bar
         return g
@@ -603,7 +609,8 @@ class SameMultiset(ClipScene):
                 hb = shows(Heatmap(Yb, pic.outputs, cell_size=box), qb)
                 hm = shows(Heatmap(Ym, pic.outputs, cell_size=box), qm)
                 # both grids' rows are b's words, in b's order (P puts a's there): the words read each row
-                chips = VGroup(*[label(self.short[w], size=SMALL, color=self.word_color(w)) for w in d.tokens_b])
+                chips = VGroup(*[label(self.short[w], size=SMALL, color=self.word_color(w)) for w in d.tokens_b]
+                               if label("Xg", size=SMALL).height + GAP.hair <= cell else [])  # rows too short: none
                 for i, t in enumerate(chips):
                     t.move_to([hb.get_left()[0] - GAP.small - t.width / 2, hb.cell_center(i, 0)[1], 0])
                 # the name over the grid and its words, as wide as they are together
