@@ -416,16 +416,3 @@ def test_every_rounded_difference_reads_approx(final, corners):
             printed_rounded = f.approx or float(f.text.replace("\u2212", "-")) != m.figure.value
             assert ("approx" in src(m.value)) == printed_rounded, (src(m.value), m.figure.value)
 
-
-def test_the_close_grids_keep_their_words(final):
-    """Review round 4: the close's grids lost their word chips, so no row could be read as a word.  Now each pair has
-    b's words beside its rows (both grids are in b's word order), each chip level with its row."""
-    scene, _ = final
-    d = scene.data
-    for panel in scene.final:
-        hb, _, words = panel[1][0]
-        assert [t.text for t in words] == [scene.short[w] for w in d.tokens_b]
-        for i, t in enumerate(words):
-            assert abs(t.get_y() - hb.cell_center(i, 0)[1]) < 1e-6
-        assert words.get_right()[0] <= hb.get_left()[0] + 1e-6
-

@@ -609,8 +609,9 @@ class SameMultiset(ClipScene):
                 hb = shows(Heatmap(Yb, pic.outputs, cell_size=box), qb)
                 hm = shows(Heatmap(Ym, pic.outputs, cell_size=box), qm)
                 # both grids' rows are b's words, in b's order (P puts a's there): the words read each row
-                chips = VGroup(*[label(self.short[w], size=SMALL, color=self.word_color(w)) for w in d.tokens_b]
-                               if label("Xg", size=SMALL).height + GAP.hair <= cell else [])  # rows too short: none
+                chips = VGroup(*[label(self.short[w], size=SMALL, color=self.word_color(w)) for w in d.tokens_b])
+                if max(t.height for t in chips) + GAP.hair > cell:  # rows too short to hold their words: none
+                    chips = VGroup()
                 for i, t in enumerate(chips):
                     t.move_to([hb.get_left()[0] - GAP.small - t.width / 2, hb.cell_center(i, 0)[1], 0])
                 # the name over the grid and its words, as wide as they are together
