@@ -379,7 +379,6 @@ class GPT2ToLLaMA(ClipScene):
         # the verdict, worded as what was measured: the hand's angle there against the arc training swept
         # (✗: past it, an angle never seen)
         i = d.slow_index
-        where = "past" if d.slow_unseen else "within"
         # the hand-off to the next lecture, not RoPE's verdict: a plain line (rounded figures with ≈, and their unit)
         reached = "reached only" if d.slow_unseen else "reached"
         self.slow_words = column(worded_line(f"$m theta_({i}) approx {degrees(d.slow_angle)}°$;", size=LABEL),
