@@ -698,7 +698,7 @@ def test_round4_words_and_picture_agree_and_the_close_is_level(final):
     from scenes.kit.compose import DIMMED
     scene, _ = final
     table = next(c.text for c in scene.captions if c.key == "table")
-    assert "learns" not in table and "at initialisation" in table and shown("at initialisation") in scene.gpt_head.text
+    assert "here at initialisation" in table and "learns one row" not in table and shown("at initialisation") in scene.gpt_head.text
     corner = next(c.describe for c in scene.captions if c.key == "corner")
     bar = scene.colorbar.tick_labels[-1].text
     assert bar == "0.1" and f"minus {bar} to {bar}." in corner and "0.10" not in corner
