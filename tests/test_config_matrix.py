@@ -303,6 +303,11 @@ FOUND_TALL_LABELS = {'lecture.number': 57, 'lecture.title': 'C', 'lecture.notebo
 # ... and clip 03 at T = 3 whose positive scores all stay near white: the description named the positive colour
 FOUND_PALE_POSITIVES = {'lecture.number': 3, 'lecture.title': 'Cne', 'lecture.notebook': 'e', 'lecture.seed': 125610, 'sizes.T': 3, 'sizes.d': 4, 'sizes.T_heatmap': 14, 'sizes.n_trials': 291, 'permutation.perm': [1, 2, 0], 'sentences.a': 'œsdøièßäo perm fädyöçzsø', 'sentences.b': 'perm fädyöçzsø œsdøièßäo', 'positions.n_max': 28274, 'positions.train_length': 7522, 'positions.rope_base': 999999999.9999999, 'positions.dilution_widths': [342, 800, 226, 46], 'positions.dilution_t_max': 529, 'colors.weights': 'viridis', 'colors.signed': 'PiYG', 'colors.angles': 'hsv'}
 
+# found by the sweep: clip 10's slow pairs' angles (11θᵢ at b ≈ 3.9 × 10⁸) written as the deck's figures
+# (≈ 4.6 × 10⁻⁴) were too wide for their columns and shrank under the legible floor; they now take the rates'
+# own form (plain digits, else powers of ten), the one that fits the row
+FOUND_POWER_ANGLES = {'lecture.number': 29, 'lecture.title': 'ØgæAÖCj gœœ:ØœÅçAfçAgd Ågl-', 'lecture.notebook': '66', 'lecture.seed': 22987, 'sizes.T': 6, 'sizes.d': 2, 'sizes.T_heatmap': 10, 'sizes.n_trials': 168, 'permutation.perm': [3, 4, 2, 5, 1, 0], 'sentences.a': 'takeaway ehtö sqvaœçñw', 'sentences.b': 'ehtö sqvaœçñw takeaway', 'positions.n_max': 1523, 'positions.train_length': 1495, 'positions.rope_base': 390261074.7516404, 'positions.dilution_widths': [932, 164, 96], 'positions.dilution_t_max': 312, 'colors.weights': 'cividis', 'colors.signed': 'bwr', 'colors.angles': 'hsv'}
+
 # found by the sweep in CI: the title card's "notebook 8e8" was judged as e-notation, though it is the
 # lecturer's own name for the notebook (the audit now quotes the lecturer's words, it does not judge them)
 FOUND_8E8_NOTEBOOK = {
@@ -613,6 +618,7 @@ FOUND_SHORT_STRIP = {
 @example(clip=CLIPS[9], overrides=FOUND_TEN_LABELS)
 @example(clip=CLIPS[4], overrides=FOUND_TALL_LABELS)
 @example(clip=CLIPS[3], overrides=FOUND_PALE_POSITIVES)
+@example(clip=CLIPS[10], overrides=FOUND_POWER_ANGLES)
 @seed(_sweep_seed())
 @settings(max_examples=SWEEP, derandomize=False, deadline=None, print_blob=True,
           phases=(Phase.explicit, Phase.reuse, Phase.generate),
