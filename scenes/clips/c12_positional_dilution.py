@@ -238,7 +238,7 @@ class PositionalDilution(ClipScene):
             columns=claim("a block in its colour", *[TL.lanes[k].columns for k in shared] or [TL.lanes[0].clear]),
             share_place=claim(self.share_place(shared), *[TL.share_labels[k] for k in shared] or [TL.lanes[0].clear]),
             horizon_where=claim("named over it" if TL.near else "named over the top lane", TL.horizon_mark[1]),
-            lead=claim("the takeaway, past m*, farther no longer means less alike to position 0, and under it the "
+            lead=claim("the takeaway, past m*, farther mostly no longer means less alike to position 0, and under it the "
                        "verdict", self.takeaway_line) if len(self.takeaway_line) else claim("the verdict", self.verdict),
             n_found=claim(values["n_found"], *[F.onset_labels[k] for k in found] or axis),
             verdict=claim(f"{len(found)} of {len(d.widths)} widths with an m*" if not shared else
@@ -387,7 +387,7 @@ class PositionalDilution(ClipScene):
         # verdict alone, where the formula was
         self.takeaway_line = VGroup()
         if shared and self.most_twinned(shared):
-            self.takeaway_line = worded_line("Past $m^*$, farther no longer means less alike to position $0$",
+            self.takeaway_line = worded_line("Past $m^*$, farther mostly no longer means less alike to position $0$",
                                              size=HEADING)
             self.top_strip.fit(self.takeaway_line, LEFT)
             self.verdict.move_to(self.rule_strip.center).align_to(self.formula, LEFT)
