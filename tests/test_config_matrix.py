@@ -312,6 +312,10 @@ FOUND_POWER_ANGLES = {'lecture.number': 29, 'lecture.title': 'ØgæAÖCj gœœ:�
 # bounded by the frame's width: 59 % of the content empty, now with its reason, measured from the close's parts
 FOUND_SHORT_CLOSE = {'lecture.number': 71, 'lecture.title': 'nçhßÄçÜdßfg', 'lecture.notebook': '8', 'lecture.seed': 175490, 'sizes.T': 3, 'sizes.d': 6, 'sizes.T_heatmap': 14, 'sizes.n_trials': 362, 'permutation.perm': [2, 0, 1], 'sentences.a': 'eæüyék æqfhiüçréyühxrlu usbê acexghs', 'sentences.b': 'æqfhiüçréyühxrlu acexghs eæüyék usbê', 'positions.n_max': 3698, 'positions.train_length': 291, 'positions.rope_base': 589187265.1915697, 'positions.dilution_widths': [498, 702, 142], 'positions.dilution_t_max': 101, 'colors.weights': 'cividis', 'colors.signed': 'PuOr', 'colors.angles': 'hsv'}
 
+# found by the sweep: clip 12 with four widths to m = 100, two never blurring: their dark lanes left the beat
+# 52 % "empty" to the audit; the lanes that never blur are part of the finding, and the beat says so
+FOUND_DARK_LANES = {'lecture.number': 3, 'lecture.title': 'hæ:il ÄBék', 'lecture.notebook': '7', 'lecture.seed': 1434, 'sizes.T': 6, 'sizes.d': 6, 'sizes.T_heatmap': 12, 'sizes.n_trials': 266, 'permutation.perm': [4, 0, 2, 1, 3, 5], 'sentences.a': 'kñ vxæ zjhw œpçrvwilabém enoqyf øœå oêñoößßj', 'sentences.b': 'œpçrvwilabém oêñoößßj vxæ zjhw enoqyf øœå kñ', 'positions.n_max': 1113, 'positions.train_length': 102, 'positions.rope_base': 792286316.5523337, 'positions.dilution_widths': [678, 86, 200, 572], 'positions.dilution_t_max': 100, 'colors.weights': 'magma', 'colors.signed': 'coolwarm', 'colors.angles': 'twilight'}
+
 # found by the sweep in CI: the title card's "notebook 8e8" was judged as e-notation, though it is the
 # lecturer's own name for the notebook (the audit now quotes the lecturer's words, it does not judge them)
 FOUND_8E8_NOTEBOOK = {
@@ -624,6 +628,7 @@ FOUND_SHORT_STRIP = {
 @example(clip=CLIPS[3], overrides=FOUND_PALE_POSITIVES)
 @example(clip=CLIPS[10], overrides=FOUND_POWER_ANGLES)
 @example(clip=CLIPS[1], overrides=FOUND_SHORT_CLOSE)
+@example(clip=CLIPS[12], overrides=FOUND_DARK_LANES)
 @seed(_sweep_seed())
 @settings(max_examples=SWEEP, derandomize=False, deadline=None, print_blob=True,
           phases=(Phase.explicit, Phase.reuse, Phase.generate),

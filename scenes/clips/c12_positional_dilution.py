@@ -431,6 +431,10 @@ class PositionalDilution(ClipScene):
         d = self.data
         if len(d.widths) == 1 and d.found():  # the sweep: d = 458 alone, its m* found: one lane, 50 % empty
             return {"empty": "one width: its single lane, its m* and its share of twins are the whole finding"}
+        if len(d.widths) > 2 and 0 < len(d.found()) < len(d.widths):
+            # the sweep (widths 86, 200, 572, 678 to m = 100): the widths that never blur are dark lanes all the way
+            return {"empty": f"{len(d.widths) - len(d.found())} of {len(d.widths)} widths never blur: their lanes, "
+                             "dark grey all the way, are part of the finding"}
         if len(d.widths) > 2 or d.found():
             return {}
         if len(d.widths) == 2:  # the sweep: two widths, neither blurs (b ≈ 7.8 × 10⁸): two full lanes, 53 % empty
