@@ -153,7 +153,7 @@ def test_final_frame_shows_the_matched_outputs_side_by_side(final):
     a, b = heats[0].values, heats[1].values
     assert np.max(np.abs(a - b)) == d.plain.max_diff < 1e-14
     assert np.max(np.abs(heats[2].values - heats[3].values)) == d.positioned.max_diff > 0.1
-    verdicts = [p[2] for p in panels]  # each comparison's verdict: ✓ equal without positions, ✗ apart with them
+    verdicts = scene.final_verdicts  # each comparison's verdict: ✓ equal without positions, ✗ apart with them
     assert [v._verdict for v in verdicts] == [True, True] and [v.passed for v in verdicts] == [True, False]
     assert [v.figure.value for v in verdicts] == [d.plain.max_diff, d.positioned.max_diff]
     for v, color in zip(verdicts, (VERIFIED, FAILED)):
@@ -192,11 +192,13 @@ def test_at_match_each_line_reaches_the_row_of_the_same_word(beats):
     for the differences in the next beat).  On the old main those pixels were the background, so this fails there."""
     sc, frames = beats
     d = sc.data
+    off = sc.off  # at `match` the picture stands centred, `off` right of where it ends (the differences' room)
+    assert off > 0
     for i, w in enumerate(d.tokens_b):
         assert d.tokens_a[int(d.matching[i])] == w
         # the line from a's row of the word to b's: the point on it just short of b's grid
-        x0, y0 = sc.Y_a.get_right()[0], sc.Y_a.cell_center(int(d.matching[i]), 0)[1]
-        x1, y1 = sc.Y_b.get_left()[0] - 0.12, sc.Y_b.cell_center(i, 0)[1]
+        x0, y0 = sc.Y_a.get_right()[0] + off, sc.Y_a.cell_center(int(d.matching[i]), 0)[1]
+        x1, y1 = sc.Y_b.get_left()[0] - 0.12 + off, sc.Y_b.cell_center(i, 0)[1]
         x = x1 - 0.2
         y = y0 + (y1 - y0) * (x - x0) / (x1 - x0)
         want = rgb255(sc.word_color(w))
@@ -253,7 +255,8 @@ def test_the_table_beat_describes_what_it_draws(final):
     T, dm = len(scene.data.tokens_a), scene.data.table.shape[1]
     assert [len(g) for g in scene.slots] == [T * dm, T * dm]
     for g, heat in zip(scene.slots, (scene.Y_a, scene.Y_b)):  # the outlines are the grids the rows then fill
-        np.testing.assert_allclose(g[0].get_center(), heat.cell_center(0, 0), atol=1e-6)
+        # (then, centred: the rows' grids stand `off` left of there at the end, with the differences beside them)
+        np.testing.assert_allclose(g[0].get_center(), heat.cell_center(0, 0) + [scene.off, 0, 0], atol=1e-6)
     assert not truth_problems(scene.audit.records) and SameMultiset.STAGED
 
 
@@ -348,7 +351,7 @@ def test_a_rounded_gap_reads_approx_at_the_close(final):
     figure whose printed digits are rounded reads "≈"."""
     scene, _ = final
     d = scene.data
-    v = scene.final[1][2]
+    v = scene.final_verdicts[1]
     assert float(measure(d.positioned.max_diff).text) != d.positioned.max_diff
     assert v.value.typst_code.strip("$ ").endswith("approx " + measure(d.positioned.max_diff).math)
     assert v.figure.value == d.positioned.max_diff and not v.passed
@@ -376,8 +379,8 @@ def test_the_match_lines_stay_whole_while_the_differences_and_means_show(beats):
     word's colour (on the old code they were the background, or a difference's digits)."""
     sc, frames = beats
     d = sc.data
-    keys = [k for k in frames if k in ("diffs", "pooled") or k.startswith("separate")]
-    assert len(keys) == 3, list(frames)
+    keys = [k for k in frames if k == "diffs" or k.startswith("separate")]  # (at `pooled` they leave for the means)
+    assert len(keys) == 2, list(frames)
     for key in keys:
         for i, w in enumerate(d.tokens_b):
             x0, y0 = sc.Y_a.get_right()[0], sc.Y_a.cell_center(int(d.matching[i]), 0)[1]
@@ -397,7 +400,9 @@ def test_differences_head_and_bar_stand_apart(final):
     right_of_words = scene.words_b.get_right()[0]
     for marks in (scene.diffs, scene.diffs_shown):
         assert all(m.get_left()[0] > right_of_words for m in marks)
-    assert scene.pool_text.get_left()[0] > right_of_words and scene.pool_shown.get_left()[0] > right_of_words
+    assert scene.pool_shown.get_left()[0] > right_of_words
+    # the means' own verdict, at `pooled`, stands under them, below the sentences' rows
+    assert scene.pool_text.get_top()[1] < min(scene.Y_a.get_bottom()[1], scene.Y_b.get_bottom()[1])
     assert scene.diff_head.get_left()[0] > right_of_words
     assert scene.diff_head.get_left()[0] - scene.name_b.get_right()[0] > 1.0  # a column apart (it was ~0.9 on its line)
     foot = min(p.get_bottom()[1] for p in (*scene.pools_shown, *scene.pool_words))
@@ -416,3 +421,105 @@ def test_every_rounded_difference_reads_approx(final, corners):
             printed_rounded = f.approx or float(f.text.replace("\u2212", "-")) != m.figure.value
             assert ("approx" in src(m.value)) == printed_rounded, (src(m.value), m.figure.value)
 
+
+
+def test_the_counts_said_are_the_counts_shown(final):
+    """Review round 4b: beat 01 said "the same 5 words" and beat 02 "each of the 4 words".  Now the sentences beat
+    counts tokens (the chips of a sentence: 5) and the table beat distinct words (the table's rows: 4), and each
+    count is the number of things it names on screen."""
+    scene, _ = final
+    d = scene.data
+    cap = {c.key: c.text for c in scene.captions}
+    T, V = len(d.tokens_a), len(d.vocab)
+    assert f"the same {T} tokens" in cap["sentences"] and f"the {V} distinct words" in cap["table"]
+    assert T == len(scene.row_a.tokens) == len(scene.row_b.tokens) == len(d.tokens_b)
+    assert V == len(set(d.tokens_a)) == len(set(d.tokens_b)) == d.table.shape[0] == len(scene.table_words.chips)
+    assert sorted(d.tokens_a) == sorted(d.tokens_b)  # the same tokens, in another order
+    assert T != V  # the shipped pair repeats a word: both counts are needed, and differ
+
+
+def test_the_close_defines_p_and_reads_its_rows_by_word(final):
+    """Review round 4b: P was never defined on screen, the close's grids had no words, and "word order is invisible"
+    held only for attention without a mask.  Now the close draws P's definition under the comparisons, b's words
+    between each pair of grids, level with their rows (P puts a's rows in b's order, so both grids' rows are b's
+    words), and the spoken close says "or a mask"."""
+    scene, frame = final
+    d = scene.data
+    assert "permutationmatrixthatputsa'swordsinb'sorder" in scene.p_def[1].text.replace(" ", "")
+    assert scene.p_def[0].typst_code.strip("$ ") == "P"
+    on_screen = {id(m) for top in scene.mobjects for m in top.get_family()}
+    assert id(scene.p_def) in on_screen or all(id(m) in on_screen for m in scene.p_def.family_members_with_points())
+    # P Attn(X_a) is Attn(X_a) with its rows in b's order: row i of it is a's row of b's word i
+    for i, w in enumerate(d.tokens_b):
+        assert d.tokens_a[int(d.matching[i])] == w
+        np.testing.assert_array_equal(d.matched_plain[i], d.plain.Y_a[int(d.matching[i])])
+    heats = scene.final_heats
+    for words, (hb, hm) in zip(scene.final_words, (heats[:2], heats[2:])):
+        assert [t.text for t in words.texts] == [scene.short[w] for w in d.tokens_b]
+        for i, chip in enumerate(words.chips):
+            assert abs(chip.get_y() - hb.cell_center(i, 0)[1]) < 1e-6 and abs(chip.get_y() - hm.cell_center(i, 0)[1]) < 1e-6
+            assert hb.get_right()[0] < chip.get_left()[0] and chip.get_right()[0] < hm.get_left()[0]
+    # larger than round 4b's grids (~120 × 150 px): each grid at least 1.3 times as tall
+    assert heats[0].height > 1.3 * 150 / 720 * 8
+    cap = {c.key: c.text for c in scene.captions}
+    assert "Without positions or a mask" in cap["close"]
+    rec = scene.audit.records[-1]
+    assert {c.name for c in rec.claims if c.bound and c.visible} >= {"p_def", "pairs", "proof"}
+
+
+def test_the_means_are_the_subject_of_pooled(beats):
+    """Review round 4b: at `pooled` nothing was dimmed and the means did not stand out among grids, lines and ten
+    figures.  Now the lines leave, the rows and their differences are dimmed, and the two means stand large between
+    the sentences (wider than a sentence's rows), their verdict under them."""
+    sc, frames = beats
+    rec = {r.key: r for r in sc.audit.records}["pooled"]
+    ids = lambda *ms: {id(f) for m in ms for f in m.get_family()}  # noqa: E731
+    background = ids(sc.Y_a, sc.Y_b, *sc.diffs)
+    assert not [i for i in rec.items if i.mid in background and i.opacity >= DIMMED]
+    assert not [i for i in rec.items if i.mid in ids(*sc.links) and i.opacity > 0.05]
+    assert [i for i in rec.items if i.mid in ids(*sc.pools) and i.opacity > 0.9]
+    assert sc.pools_big and all(p.width > sc.Y_a.width for p in sc.pools)
+    np.testing.assert_array_equal(sc.pools[0].values[0], sc.data.plain.pooled_a)
+    np.testing.assert_array_equal(sc.pools[1].values[0], sc.data.plain.pooled_b)
+    assert sc.pool_text.figure.value == sc.data.plain.pooled_gap and sc.pool_text.passed
+
+
+def test_the_word_that_differs_most_is_framed_in_both(final):
+    """Review round 4b: the 'ate' row (same input in both, largest change) was not highlighted.  Now the word whose
+    matched outputs differ most is framed, chip and row, in both sentences, in the highlight colour."""
+    scene, _ = final
+    d = scene.data
+    worst = int(np.argmax(d.positioned.diffs))
+    fa, fb = scene.worst_frames
+    for fr, col, heat, i in ((fa, scene.words_a, scene.Y_a, int(d.matching[worst])), (fb, scene.words_b, scene.Y_b, worst)):
+        assert col.texts[i].text == scene.short[d.tokens_b[worst]]
+        assert abs(fr.get_y() - heat.cell_center(i, 0)[1]) < 1e-6
+        assert fr.height < 1.5 * scene.cell  # one row
+        assert fr.get_left()[0] <= col.chips[i].get_left()[0] + 1e-6 and fr.get_right()[0] >= heat.get_right()[0]
+    assert fa._role == fb._role == "highlight"
+    (cap,) = [c for c in scene.captions if c.key.startswith("separate")]
+    assert "the words around it moved" in cap.text
+    # around it, in the shipped pair: a word at another place differs between the sentences
+    assert any(a != b for k, (a, b) in enumerate(zip(d.tokens_a, d.tokens_b)) if k != worst)
+
+
+def test_the_picture_stands_centred_without_the_differences(beats):
+    """Review round 4b: the picture sat in x 30–955 of 1280 px, the right quarter empty in 6 of 11 beats (room kept for
+    the differences before they came).  Now it stands centred in the content area while no differences show, and
+    slides left (by `off`) only when they come: at `table` … `match`, `pe` and `positions` what is drawn stands as
+    far from the left edge as from the right one; with the differences, and at the close, it reaches the right edge."""
+    sc, frames = beats
+    c = sc.layout.content
+    recs = {r.key: r for r in sc.audit.records}
+    # at the end the picture stands where it was planned (dx = 0); at `match`, `off` right of there
+    left, right = sc.words_a.get_left()[0] + sc.off, sc.words_b.get_right()[0] + sc.off
+    assert abs((left - c.left) - (c.right - right)) < 0.05, (left - c.left, c.right - right)
+    assert sc.off > 0.5 and sc.dx == 0.0
+    # what each beat without differences drew (all but the header, dimmed or not) stands as far from the left edge as from the right
+    for key in ("table", "shuffled", "attend", "match", "pe", "positions"):
+        boxes = [i.box for i in recs[key].items if not i.header and i.opacity > 0.05]
+        lo, hi = min(b[0] for b in boxes), max(b[2] for b in boxes)
+        assert abs((lo - c.left) - (c.right - hi)) < 0.35, (key, lo - c.left, c.right - hi)
+    for key in ("diffs", "close"):  # with the differences (and at the close) the width is used to its right edge
+        boxes = [i.box for i in recs[key].items if not i.header and i.opacity > 0.05]
+        assert max(b[2] for b in boxes) > c.right - 0.6, key

@@ -29,10 +29,12 @@ from manim import (
     ORIGIN,
     RIGHT,
     UP,
+    Animation,
     AnimationGroup,
     Create,
     FadeIn,
     FadeOut,
+    Group,
     LaggedStart,
     Line,
     ReplacementTransform,
@@ -62,6 +64,7 @@ from scenes.figures.equivariance import (
 from scenes.kit import (
     DIM,
     HEADING,
+    HIGHLIGHT,
     LABEL,
     SMALL,
     ClipScene,
@@ -75,10 +78,10 @@ from scenes.kit import (
     swap,
     token_color,
 )
-from scenes.kit.binding import claim, names, shows
+from scenes.kit.binding import claim, names, role, shows
 from scenes.kit.compose import GAP, column, reveal, row, stage
-from scenes.kit.layout import LayoutError, fit_cells, spread_1d
-from scenes.kit.motion import dim, undim
+from scenes.kit.layout import LayoutError, spread_1d
+from scenes.kit.motion import dim, set_level, undim
 from scenes.kit.numbers import Figure, measure
 from scenes.kit.notation import N
 from scenes.kit.permuting import Handover
@@ -98,6 +101,38 @@ def rounded(v: float) -> Figure:
     if f.exact or f.approx or printed == v:
         return f
     return Figure(f.value, f"approx {f.math}", f"≈ {f.text}", approx=True)
+
+
+class Slide(Animation):
+    """``mobs`` shifted by ``vector`` and nothing else: the move is applied bit by bit, so colours and opacities other
+    animations (dimming, recolouring) set in the same or earlier plays stay as they are."""
+
+    def __init__(self, mobs, vector, **kw):
+        self.vector = np.asarray(vector, dtype=float)
+        seen, self.parts = set(), []  # every part with points once, however many groups on screen hold it
+        for m in mobs:
+            for f in m.family_members_with_points():
+                if id(f) not in seen:
+                    seen.add(id(f))
+                    self.parts.append(f)
+        super().__init__(Group(*mobs), **kw)
+
+    def create_starting_mobject(self):
+        return self.mobject
+
+    def begin(self) -> None:
+        self.done = 0.0
+        super().begin()
+
+    def interpolate_mobject(self, alpha: float) -> None:
+        a = self.rate_func(alpha)
+        step = (a - self.done) * self.vector
+        for f in self.parts:
+            f.points += step
+        self.done = a
+
+    def interpolate_submobject(self, *args, **kw) -> None:
+        return None
 
 
 def full_strength(anim):
@@ -242,6 +277,7 @@ class SameMultiset(ClipScene):
             "worst_word": d.tokens_b[worst], "first_b": d.tokens_b[0], "d": d.table.shape[1],
             "grids": "two empty grids", "table_c": "the table", "sentences": "both sentences' grids",
             "links": "lines in each word's colour", "pe": "PE", "proof": "two verdicts", "last": len(d.tokens_a) - 1,
+            "means": "under each sentence, its mean vector", "framed": "its row framed in both sentences", "p_def": "P, the permutation matrix that puts a's words in b's order", "pairs": "each a pair of grids",
         }  # plain values until the elements that show them are built
         if hasattr(self, "row_a"):  # the elements each sentence names, once they are built
             ra, rb = list(self.row_a.submobjects), list(self.row_b.submobjects)  # the chips, as they are revealed
@@ -256,15 +292,24 @@ class SameMultiset(ClipScene):
         if hasattr(self, "diffs"):
             out.update(max=claim(out["max"], *self.diffs))
         if hasattr(self, "pool_text"):
-            out.update(pooled=claim(out["pooled"], self.pool_text))
+            out.update(pooled=claim(out["pooled"], self.pool_text),
+                       means=claim("between the sentences, their two mean vectors, large, a's above b's", *self.pools,
+                                   *self.pool_names) if self.pools_big else
+                       claim("under each sentence, its mean vector", *self.pools))
         if hasattr(self, "pe"):
             out.update(pe=claim("PE", self.pe), last=claim(out["last"], self.pe_pos[-1]))
         if hasattr(self, "diffs_shown"):
             out.update(max_pos=claim(out["max_pos"], self.diffs_shown[worst]), pooled_pos=claim(out["pooled_pos"], self.pool_shown),
-                       worst_word=claim(d.tokens_b[worst], self.words_b.chips[worst][0]))
+                       worst_word=claim(d.tokens_b[worst], self.words_b.chips[worst][0]),
+                       framed=claim("its row framed in both sentences", *self.worst_frames))
         if hasattr(self, "final"):
-            out.update(proof=claim("two verdicts", *[p[2] for p in self.final]),
-                       max=claim(out["max"], self.final[0][2]), max_pos=claim(out["max_pos"], self.final[1][2]))
+            v = self.final_verdicts
+            out.update(proof=claim("two verdicts", *v), max=claim(out["max"], v[0]), max_pos=claim(out["max_pos"], v[1]),
+                       p_def=claim(out["p_def"], self.p_def))
+            if all(len(w) for w in self.final_words):
+                out.update(pairs=claim(out["pairs"] + " whose rows are b's words", *self.final_words))
+            else:
+                out.update(pairs=claim(out["pairs"], *self.final_heats))
         return out
 
     def word_color(self, w: str):
@@ -332,6 +377,10 @@ class SameMultiset(ClipScene):
         self.col_b = (x, x + wa)
         x += wa + GAP.normal
         self.col_diff = (x, x + diff_w)
+        # without the differences (every beat but those that show them) the picture stands centred: it slides left by
+        # ``off`` when the differences come and back when they go (``dx``: where it stands now, from these columns)
+        self.off = float((content.left + content.right) / 2 - (self.col_a[0] + self.col_b[1]) / 2)
+        self.dx = self.off
         block = (T + 1) * cell + GAP.small
         self.rows_top = rest.top - (rest.height - block) / 2
         # the names sit just over the grids they name (however short the grids are)
@@ -358,14 +407,15 @@ class SameMultiset(ClipScene):
         expr = [f"X_{side}", f"\"Attn\"(X_{side})", f"X_{side} + {pe}", f"\"Attn\"(X_{side} + {pe})"][stage_]
         q = ["plain.X_", "plain.Y_", "positioned.X_", "positioned.Y_"][stage_] + side
         m = names(math(expr, size=LABEL), q)
-        return m.move_to([self.name_x[0 if side == "a" else 1], self.names_y, 0]) if place else m
+        return m.move_to([self.name_x[0 if side == "a" else 1] + self.dx, self.names_y, 0]) if place else m
 
     def color_bar(self, scale, title: str) -> VGroup:
         """A horizontal colour bar for ``scale`` under the middle column, its word on its left."""
         t = label(title, size=SMALL, color=DIM)
-        c = sum(self.mid) / 2
+        c0 = sum(self.mid) / 2  # (its length from the planned columns: it must fit wherever the picture slides)
+        c = c0 + self.dx
         # as long as the middle, or out to the grids' centres where the word beside it leaves room (legible ticks)
-        room = 2 * (c - self.layout.content.left - t.width - GAP.normal - 0.3)
+        room = 2 * (c0 - self.layout.content.left - t.width - GAP.normal - 0.3)
         bar = ColorBar(scale, height=max(self.mid[1] - self.mid[0], self.diff_w + GAP.wide,
                                                  min(self.heat_b_x - self.heat_a_x, room)),
                        horizontal=True)
@@ -391,14 +441,49 @@ class SameMultiset(ClipScene):
         g = VGroup()
         for i, v in enumerate(diffs):
             t = self.diff_mark(v)
-            t.move_to([self.col_diff[0] + t.width / 2, self.Y_b.cell_center(i, 0)[1], 0])
+            t.move_to([self.col_diff[0] + self.dx + t.width / 2, self.Y_b.cell_center(i, 0)[1], 0])
             g.add(t)
         return g
 
     def pool_figure(self, gap: float):
         """The largest difference of the two pooled vectors, a verdict, in the differences' column (under their head)."""
         t = self.diff_mark(gap)
-        return t.move_to([self.col_diff[0] + t.width / 2, self.pool_y, 0])
+        return t.move_to([self.col_diff[0] + self.dx + t.width / 2, self.pool_y, 0])
+
+    def big_means(self, comparison: MultisetComparison):
+        """The two mean-pooled sentence vectors as the beat's subject: between the sentences, each under its name
+        ("a's mean", "b's mean"), as wide as the middle lets them, their difference's verdict under them; where the
+        middle is too narrow for that, under their sentences' rows as the separate beat draws them.
+        Returns ``(rows, names, verdict, big)``."""
+        pic = self.data.picture
+        dm = comparison.pooled_a.shape[0]
+        left, right = self.mid
+        width = right - left - 2 * GAP.small
+        mark = self.diff_mark(comparison.pooled_gap)
+        words = [label(f"{s}'s mean", size=SMALL, color=DIM) for s in "ab"]
+        cw = min(width / dm, self.cell * self.MAX_WIDE * 1.5)
+        # as tall as the sentences' rows leave room for (up to 1.4 rows), never shorter than a row
+        ch = min(1.4 * self.cell, (self.cell * len(self.data.tokens_a) - GAP.wide) / 2 - words[0].height - GAP.tight)
+        if cw * dm >= max(w.width for w in words) + GAP.small and ch >= self.cell:
+            rows = VGroup(*[Heatmap(v[None, :], pic.outputs, cell_size=(cw, ch))
+                            for v in (comparison.pooled_a, comparison.pooled_b)])
+            col = VGroup(column(words[0], rows[0], gap="tight", align=LEFT), column(words[1], rows[1], gap="tight", align=LEFT))
+            col.arrange(DOWN, buff=GAP.wide).move_to([sum(self.mid) / 2 + self.dx, self.heat_y, 0])
+            # their difference under them, below the sentences' rows (the whole width is free there)
+            mark = verdict(self.data.picture.delta, rounded(comparison.pooled_gap), bool(comparison.pooled_gap < THRESHOLD))
+            mark.move_to([sum(self.mid) / 2 + self.dx, self.pool_y, 0])
+            return rows, VGroup(*words), mark, True
+        rows = self.pool_rows(comparison)
+        return rows, self.pool_words.copy(), self.pool_figure(comparison.pooled_gap), False
+
+    def slide_to(self, dx: float, keep=()):
+        """The picture on screen (but the header, and ``keep``) sliding sideways to stand ``dx`` right of its planned
+        columns; what is built after this call is built there."""
+        skip = {id(f) for m in (self.header, *keep) for f in m.get_family()}
+        mobs = [m for m in self.mobjects if not any(id(f) in skip for f in m.get_family())]
+        v = (dx - self.dx) * RIGHT
+        self.dx = dx
+        return Slide(mobs, v)
 
     def match_lines(self, full: bool = False, marks=None) -> VGroup:
         """Token ``i`` of b joined to its match in a, from grid to grid: each line reaches the row it names, in every
@@ -412,6 +497,15 @@ class SameMultiset(ClipScene):
             b = np.array([x_end, self.Y_b.cell(i, 0).get_center()[1], 0])
             g.add(Line(a, b, stroke_color=self.word_color(d.tokens_b[i]), stroke_width=3))
         return g
+
+    def row_frame(self, parts) -> Rectangle:
+        """An outline around a word's chip and its row, kept inside the content area (the chips may touch its edge)."""
+        c = self.layout.content
+        left = max(parts.get_left()[0] - GAP.hair, c.left)
+        right = min(parts.get_right()[0] + GAP.hair, c.right)
+        top, bottom = parts.get_top()[1] + GAP.hair, parts.get_bottom()[1] - GAP.hair
+        return Rectangle(width=right - left, height=top - bottom, color=HIGHLIGHT, stroke_width=4).move_to(
+            [(left + right) / 2, (top + bottom) / 2, 0])
 
     def words_to_rows(self, row_: TokenRow, col: WordColumn) -> list:
         """Each chip of a sentence travels to its row beside the heatmap; a word printed whole
@@ -428,8 +522,8 @@ class SameMultiset(ClipScene):
     def pool_rows(self, comparison: MultisetComparison) -> VGroup:
         """The two mean-pooled sentence vectors, under their sentences' rows."""
         pic = self.data.picture
-        return VGroup(Heatmap(comparison.pooled_a[None, :], pic.outputs, cell_size=self.box).move_to([self.heat_a_x, self.pool_y, 0]),
-                      Heatmap(comparison.pooled_b[None, :], pic.outputs, cell_size=self.box).move_to([self.heat_b_x, self.pool_y, 0]))
+        return VGroup(Heatmap(comparison.pooled_a[None, :], pic.outputs, cell_size=self.box).move_to([self.heat_a_x + self.dx, self.pool_y, 0]),
+                      Heatmap(comparison.pooled_b[None, :], pic.outputs, cell_size=self.box).move_to([self.heat_b_x + self.dx, self.pool_y, 0]))
 
     # ------------------------------------------------------------------ the clip
     def body(self) -> None:
@@ -457,21 +551,22 @@ class SameMultiset(ClipScene):
         # the words become the rows of each sentence; one embedding table in the middle
         self.words_a = WordColumn([self.short[w] for w in d.tokens_a], colors_a, row_height=cell, width=self.words_w, size=SMALL)
         self.words_b = WordColumn([self.short[w] for w in d.tokens_b], colors_b, row_height=cell, width=self.words_w, size=SMALL)
-        self.words_a.move_to([sum(self.col_a) / 2, self.heat_y, 0])
-        self.words_b.move_to([sum(self.col_b) / 2, self.heat_y, 0])
+        self.words_a.move_to([sum(self.col_a) / 2 + self.dx, self.heat_y, 0])
+        self.words_b.move_to([sum(self.col_b) / 2 + self.dx, self.heat_y, 0])
         self.table = shows(Heatmap(d.table, pic.inputs, cell_size=self.table_cell), "table")
         self.table_words = WordColumn([self.short[w] for w in d.vocab], [token_color(k) for k in range(len(d.vocab))],
                                       row_height=cell, width=self.vocab_w, size=SMALL)
-        tbl = row(self.table_words, self.table, gap="small").move_to([sum(self.mid) / 2, self.heat_y, 0])
+        tbl = row(self.table_words, self.table, gap="small").move_to([sum(self.mid) / 2 + self.dx, self.heat_y, 0])
         self.table_name = names(label("embedding table", size=SMALL, color=DIM), "table")
-        self.table_name.next_to(tbl, DOWN, buff=GAP.small)
+        # named on the names' line, over it, clear of the grids beside it (their names come later, a column away)
+        self.table_name.move_to([tbl.get_x(), self.names_y, 0])
         self.bar_in = self.color_bar(pic.inputs, "input")
         # the grids each sentence's rows will fill, still empty
         self.slots = VGroup(*[VGroup(*[Rectangle(width=self.cell_w, height=cell, stroke_color=DIM, stroke_width=2)
                                        .move_to([x + (j - (d.table.shape[1] - 1) / 2) * self.cell_w,
                                                  self.rows_top - (i + 0.5) * cell, 0])
                                        for i in range(len(d.tokens_a)) for j in range(d.table.shape[1])])
-                              for x in (self.heat_a_x, self.heat_b_x)])
+                              for x in (self.heat_a_x + self.dx, self.heat_b_x + self.dx)])
         self.beat("table",
                   LaggedStart(AnimationGroup(FadeOut(self.sentence_labels), *self.words_to_rows(self.row_a, self.words_a),
                                              *self.words_to_rows(self.row_b, self.words_b), Create(self.slots)),
@@ -481,8 +576,8 @@ class SameMultiset(ClipScene):
                   run_time=2.0, subject=VGroup(self.table, self.table_words), why=self.strip_why)
 
         # rows fly from the table into each sentence's X
-        self.Y_a = shows(Heatmap(plain.X_a, pic.inputs, cell_size=self.box).move_to([self.heat_a_x, self.heat_y, 0]), "plain.X_a")
-        self.Y_b = shows(Heatmap(plain.X_b, pic.inputs, cell_size=self.box).move_to([self.heat_b_x, self.heat_y, 0]), "plain.X_b")
+        self.Y_a = shows(Heatmap(plain.X_a, pic.inputs, cell_size=self.box).move_to([self.heat_a_x + self.dx, self.heat_y, 0]), "plain.X_a")
+        self.Y_b = shows(Heatmap(plain.X_b, pic.inputs, cell_size=self.box).move_to([self.heat_b_x + self.dx, self.heat_y, 0]), "plain.X_b")
         self.name_a, self.name_b = self.name("a", 0), self.name("b", 0)
         flights = []
         for heat, ids in ((self.Y_a, d.ids_a), (self.Y_b, d.ids_b)):
@@ -498,7 +593,7 @@ class SameMultiset(ClipScene):
         self.bar_out = self.color_bar(pic.outputs, self.output_bar_word())
         na, nb = self.name("a", 1), self.name("b", 1)
         # one attention for both: the same weights, named between the sentences
-        room = Region(self.mid[0], self.mid[1], self.heat_y - 1.6, self.heat_y + 1.6, "weights")
+        room = Region(self.mid[0] + self.dx, self.mid[1] + self.dx, self.heat_y - 1.6, self.heat_y + 1.6, "weights")
         for big, small_, stacked in ((HEADING + 6, LABEL, False), (LABEL, SMALL, False), (LABEL, SMALL, True)):
             ws = [math(w, size=big) for w in ("W_Q", "W_K", "W_V")]
             what = column(*ws, gap="tight", align=ORIGIN) if stacked else math("W_Q, W_K, W_V", size=big)
@@ -515,50 +610,60 @@ class SameMultiset(ClipScene):
         self.name_a, self.name_b = na, nb
 
         # matched token for token
-        self.diffs = self.diff_labels(plain.diffs)
         self.links = self.match_lines(full=True)  # grid to grid; they step back for the differences
         self.beat_plays("match", [[FadeOut(self.weights)], [LaggedStart(*[Create(ln) for ln in self.links], lag_ratio=0.2)]],
                         run_time=0.9, subject=VGroup(self.Y_a, self.Y_b, self.links),
                         why=self.strip_why or {"empty": "the lines between the two grids are the picture: each joins "
                                                         "a token to the same word in the other sentence"})
+        # the differences come in at the right: the picture makes room for them
+        self.play(self.slide_to(0.0), run_time=0.6)
+        self.diffs = self.diff_labels(plain.diffs)
         self.beat(fail_key("diffs", True) if self.student_sees_order() else "diffs_zero" if plain.max_diff == 0.0 else "diffs",
-                  Transform(self.links, self.match_lines(marks=self.diffs)), reveal(self.diffs), FadeIn(self.diff_head), run_time=1.2, subject=VGroup(self.Y_a, self.Y_b, self.diffs), why=self.strip_why)
+                  reveal(self.diffs), FadeIn(self.diff_head), run_time=1.2, subject=VGroup(self.Y_a, self.Y_b, self.diffs),
+                  why=self.strip_why)
 
         # mean-pooled sentence vectors
-        self.pools = self.pool_rows(plain)
         self.pool_words = VGroup(
-            label("mean", size=SMALL, color=DIM).next_to(self.pools[0], LEFT, buff=GAP.small),
-            label("mean", size=SMALL, color=DIM).next_to(self.pools[1], RIGHT, buff=GAP.small))
-        self.pool_text = self.pool_figure(plain.pooled_gap)
+            label("mean", size=SMALL, color=DIM).next_to(self.pool_rows(plain)[0], LEFT, buff=GAP.small),
+            label("mean", size=SMALL, color=DIM).next_to(self.pool_rows(plain)[1], RIGHT, buff=GAP.small))
+        self.pools, self.pool_names, self.pool_text, self.pools_big = self.big_means(plain)
         self.beat(fail_key("pooled", True) if plain.pooled_gap >= THRESHOLD else
                   "pooled_zero" if plain.pooled_gap == 0.0 else "pooled",
-                  FadeIn(self.pools), FadeIn(self.pool_words), FadeIn(self.pool_text), run_time=1.2,
-                  subject=VGroup(self.Y_a, self.Y_b, self.pools), why=self.strip_why)
+                  FadeIn(self.pools), FadeIn(self.pool_names), FadeIn(self.pool_text),
+                  # the means are the subject: the lines leave (the means stand between the sentences, large, where
+                  # there is room), the rows and their differences step back
+                  *[FadeOut(ln) for ln in self.links],
+                  dim(self.Y_a, self.Y_b, self.name_a, self.name_b, self.words_a, self.words_b, self.diffs,
+                      self.diff_head),
+                  run_time=1.2, subject=VGroup(self.pools, self.pool_text),
+                  why={"empty": "the two means are the subject, between the dimmed sentences they summarise (the "
+                                "dimmed rows are the background, not empty)"} if self.pools_big else self.strip_why)
 
         # positions, one subject at a time: first PE alone on its own scale (the sentences dimmed), then the sum
         sentences = [self.Y_a, self.Y_b, self.name_a, self.name_b, self.words_a, self.words_b]
+        leaving = [*self.diffs, self.diff_head, self.pools, self.pool_text, self.pool_names]
+        recentre = self.slide_to(self.off, keep=leaving)  # the differences gone, the picture stands centred again
         T, dm = d.PE.shape
         self.pe_pos = VGroup(*[math(str(m), size=SMALL, color=DIM) for m in range(T)])
         pos_w = max(t.width for t in self.pe_pos) + GAP.small
         pe_w = (self.mid[1] - self.mid[0] - 2 * GAP.tight - pos_w) / dm  # the middle, edge to edge, and the positions
         self.pe = shows(Heatmap(d.PE, deck_scale("encodings", self.cfg), cell_size=(pe_w, self.cell)), "PE")
-        self.pe.move_to([sum(self.mid) / 2 + pos_w / 2, self.heat_y, 0])
+        self.pe.move_to([sum(self.mid) / 2 + self.dx + pos_w / 2, self.heat_y, 0])
         for m, t in enumerate(self.pe_pos):  # each row's position beside it
             t.next_to(self.pe.cell(m, 0), LEFT, buff=GAP.small)
         self.pe_name = names(math(N.encoding_matrix.math, size=LABEL), "PE").move_to([self.pe.get_x(), self.names_y, 0])
         self.pe_m = math("m", size=SMALL, color=DIM).move_to([self.pe_pos.get_x(), self.names_y, 0])
         # its own colour bar, where the input and output bars stand (one bar on screen: PE's)
-        self.pe_bar = self.color_bar(self.pe.color_scale, "")
-        self.pe_bar.remove(self.pe_bar[0])
-        pe_word = math(N.encoding_matrix.math, size=SMALL, color=DIM).next_to(self.pe_bar.bar.frame, LEFT, buff=GAP.normal)
-        self.pe_bar.add(pe_word)
-        self.beat_plays("pe", [
+        self.pe_bar = self.color_bar(self.pe.color_scale, "encoding")  # in words, as the other bars are
+        self.beat_plays("pe", [  # (the differences' head comes back at full strength when it is next shown)
             [AnimationGroup(FadeOut(self.diffs), FadeOut(self.diff_head), FadeOut(self.pools), FadeOut(self.pool_text),
-                            FadeOut(self.pool_words), FadeOut(self.links), dim(*sentences))],
+                            FadeOut(self.pool_names), dim(*sentences))],
+            [recentre],
             [AnimationGroup(FadeIn(self.pe), FadeIn(self.pe_name), FadeIn(self.pe_pos), FadeIn(self.pe_m),
                             swap(self.bar_out, self.pe_bar))],
         ], run_time=0.9, subject=VGroup(self.pe, self.pe_pos), why=self.pe_why)
 
+        set_level(self.diff_head, level=1.0)
         # add positions: the inputs again, each row plus its position's encoding, back at full strength
         na, nb = self.name("a", 2), self.name("b", 2)
         self.bar_in2 = self.color_bar(pic.inputs, "input")
@@ -569,7 +674,8 @@ class SameMultiset(ClipScene):
                   swap(self.pe_bar, self.bar_in2), run_time=1.2, subject=VGroup(self.Y_a, self.Y_b), why=self.strip_why)
         self.name_a, self.name_b = na, nb
 
-        # attend again: the same words now give different outputs
+        # attend again: the same words now give different outputs (the picture making room for the differences first)
+        self.play(self.slide_to(0.0), run_time=0.6)
         na, nb = self.name("a", 3), self.name("b", 3)
         self.bar_pos = self.color_bar(pic.outputs, self.output_bar_word())
         self.diffs_shown = self.diff_labels(pos.diffs)
@@ -579,18 +685,32 @@ class SameMultiset(ClipScene):
         worst = int(np.argmax(pos.diffs))
         # the word that moves most may stand in the same place in both sentences: then the order of the others did it
         key = "separate_same_place" if int(d.matching[worst]) == worst else "separate"
+        # the word that differs most, framed in both sentences: its chip and its row
+        self.worst_frames = VGroup(*[role(self.row_frame(VGroup(col.chips[i], *heat.cells[i])), "highlight")
+                                     for col, heat, i in ((self.words_a, self.Y_a, int(d.matching[worst])),
+                                                          (self.words_b, self.Y_b, worst))])
         self.beat(key, self.Y_a.animate_values(pos.Y_a, shows="positioned.Y_a", scale=pic.outputs),
                   self.Y_b.animate_values(pos.Y_b, shows="positioned.Y_b", scale=pic.outputs),
                   swap(self.name_a, na), swap(self.name_b, nb), swap(self.bar_in2, self.bar_pos),
                   FadeIn(self.links),
                   reveal(self.diffs_shown), FadeIn(self.diff_head), FadeIn(self.pools_shown), FadeIn(self.pool_words),
-                  FadeIn(self.pool_shown), run_time=1.6, subject=VGroup(self.Y_a, self.Y_b, self.diffs_shown), why=self.strip_why)
+                  FadeIn(self.pool_shown), Create(self.worst_frames), run_time=1.6,
+                  subject=VGroup(self.Y_a, self.Y_b, self.diffs_shown), why=self.strip_why)
         self.name_a, self.name_b = na, nb
 
     # ------------------------------------------------------------------ the takeaway
+    def p_definition(self) -> VGroup:
+        """P said where it is used, in the deck's words: the permutation matrix that puts a's words in b's order."""
+        return row(math(N.permutation.math, size=SMALL),
+                   label(": the permutation matrix that puts a's words in b's order", size=SMALL, color=DIM),
+                   gap="hair", align="baseline")
+
     def final_panels(self) -> VGroup:
-        """Matched outputs side by side: b's, and a's in b's word order, without positions (equal)
-        and with them (apart), each pair with its measured difference, as large as fits."""
+        """Matched outputs side by side: b's, and a's in b's word order (``P``, defined under them), without positions
+        (equal) and with them (apart), each pair's rows read by b's words, with its verdict and measured figure.
+
+        Two arrangements, as large as each fits: the comparisons stacked (each a row: its name, the words, the two
+        grids, the sign, the verdict) or side by side (each a column); the one whose cells come out larger is drawn."""
         d = self.data
         pic = d.picture
         T, dm = d.plain.Y_b.shape
@@ -599,41 +719,108 @@ class SameMultiset(ClipScene):
                   d.plain.max_diff, pic.plain_equal, "=" if pic.plain_equal else "!="),
                  ("with positions", d.positioned.Y_b, d.matched_pos, "positioned.Y_b", "matched_pos", f"X_b + {pe}",
                   f"X_a + {pe}", d.positioned.max_diff, pic.positioned_equal, "!="))
+        colors = [self.word_color(w) for w in d.tokens_b]
+        region = self.layout.content
 
-        wide = 1.0
+        def words(cell):
+            """b's words beside the rows (both grids' rows are b's words in b's order); none where rows are too short."""
+            if cell * WordColumn.FILL < WordColumn.min_row(SMALL) * WordColumn.FILL - 1e-9:
+                return None
+            return WordColumn([self.short[w] for w in d.tokens_b], colors, row_height=cell, size=SMALL)
 
-        def build(cell):
-            panels = VGroup()
-            box = (cell * wide, cell)
+        def parts(cell, wide):
+            out = []
             for head, Yb, Ym, qb, qm, xb, xa, gap, equal, sign in cases:
+                box = (cell * wide, cell)
                 hb = shows(Heatmap(Yb, pic.outputs, cell_size=box), qb)
                 hm = shows(Heatmap(Ym, pic.outputs, cell_size=box), qm)
-                # both grids' rows are b's words, in b's order (P puts a's there): the words read each row
-                chips = VGroup(*[label(self.short[w], size=SMALL, color=self.word_color(w)) for w in d.tokens_b])
-                if max(t.height for t in chips) + GAP.hair > cell:  # rows too short to hold their words: none
-                    chips = VGroup()
-                for i, t in enumerate(chips):
-                    t.move_to([hb.get_left()[0] - GAP.small - t.width / 2, hb.cell_center(i, 0)[1], 0])
-                # the name over the grid and its words, as wide as they are together
-                nb = names(math(f"\"Attn\"({xb})", size=SMALL), qb).next_to(VGroup(chips, hb), UP, buff=GAP.small)
-                nm = names(math(f"P \"Attn\"({xa})", size=SMALL), qm).next_to(hm, UP, buff=GAP.small)
-                pair = row(VGroup(hb, nb, chips), math(sign, size=HEADING), VGroup(hm, nm), gap="normal")
-                panels.add(column(label(head, size=LABEL), pair, verdict(pic.delta, rounded(gap), equal),
-                                  gap="normal", align=ORIGIN))
-            return row(*panels, gap="section", align="top")
+                nb = names(math(f"\"Attn\"({xb})", size=SMALL), qb)
+                nm = names(math(f"P \"Attn\"({xa})", size=SMALL), qm)
+                out.append(dict(head=head, hb=hb, hm=hm, nb=nb, nm=nm, chips=words(cell),
+                                sign=math(sign, size=HEADING), verdict=verdict(pic.delta, rounded(gap), equal)))
+            return out
 
-        region = self.layout.content
-        g, cell = fit_cells(build, region, self.MAX_CELL, 4 * dm, T)
-        if g.width < region.width:  # narrow grids (small d) widen their cells into the width left over
-            wide = min(self.MAX_WIDE, 1.0 + (region.width * 0.95 - g.width) / (4 * dm * cell))
-            g = build(cell)
+        def side(cell, wide=1.0):
+            """Each comparison a column: its name; the equation of the two grids' names, the sign between them; the
+            grids level, b's words between them reading the rows of both; its verdict under them."""
+            ps = parts(cell, wide)
+            g = VGroup()
+            for p in ps:
+                chips = p["chips"] if p["chips"] is not None else VGroup()
+                hb, hm, nb, nm, sign = p["hb"], p["hm"], p["nb"], p["nm"], p["sign"]
+                inner = (2 * GAP.small + chips.width) if len(chips) else GAP.wide
+                # the grids' centres as far apart as the words between them, or the names' equation, need
+                apart = max(hb.width / 2 + inner + hm.width / 2, nb.width / 2 + 2 * GAP.small + sign.width + nm.width / 2)
+                hb.move_to(ORIGIN)
+                hm.move_to(apart * RIGHT)
+                nb.next_to(hb, UP, buff=GAP.small)
+                nm.next_to(hm, UP, buff=GAP.small)
+                nm.align_to(nb, DOWN)
+                sign.move_to([(nb.get_right()[0] + nm.get_left()[0]) / 2, nb.get_y(), 0])
+                if len(chips):
+                    chips.move_to([(hb.get_right()[0] + hm.get_left()[0]) / 2, hb.get_y(), 0])
+                head = label(p["head"], size=LABEL)
+                body = VGroup(hb, hm, nb, nm, sign, chips)
+                column(head, body, p["verdict"], gap="normal", align=ORIGIN)
+                g.add(VGroup(head, chips, hb, nb, sign, hm, nm, p["verdict"]))
+            VGroup(*g).arrange(RIGHT, buff=GAP.section, aligned_edge=UP)
+            # the grids level across the comparisons (their names may differ in height), heads and verdicts too
+            for p in g[1:]:
+                p[1:7].shift((g[0][2].get_y() - p[2].get_y()) * UP)
+                p[0].set_y(g[0][0].get_y())
+                p[7].set_y(g[0][7].get_y())
+            return g
+
+        def with_p(arrange):
+            def build(cell, wide=1.0):
+                g = arrange(cell, wide)
+                return VGroup(g, self.p_definition().next_to(g, DOWN, buff=GAP.wide))
+            return build
+
+        def fits(g):
+            return g.width <= region.width + 1e-6 and g.height <= region.height + 1e-6
+
+        def largest(build, lo=0.05):
+            """The largest cell (at most MAX_CELL) at which ``build`` fits the region (bisection: names and words do
+            not shrink with the cells, so the fit is found by trying, not by a ratio)."""
+            g = build(self.MAX_CELL)
+            if fits(g):
+                return g, self.MAX_CELL
+            if not fits(build(lo)):
+                return None, lo
+            hi = self.MAX_CELL
+            for _ in range(12):
+                mid_ = (lo + hi) / 2
+                lo, hi = (mid_, hi) if fits(build(mid_)) else (lo, mid_)
+            return build(lo), lo
+
+        best = None
+        for arrange in (side,):
+            build = with_p(arrange)
+            g, cell = largest(build)
+            if g is None:  # this arrangement cannot fit at any cell size
+                continue
+            if g.width < region.width * 0.95:  # narrow grids (small d) widen their cells into the width left over
+                grid_w = dm * cell * 4
+                wide = min(self.MAX_WIDE, 1.0 + (region.width * 0.95 - g.width) / grid_w)
+                g = build(cell, wide)
+                while g.width > region.width and wide > 1.0:  # names wider than their grids: widen less
+                    wide = max(1.0, wide - 0.05)
+                    g = build(cell, wide)
+            area = sum(p[2].width * p[2].height for p in g[0])
+            if best is None or area > best[0] + 1e-9:
+                best = (area, g, cell, arrange.__name__)
+        area, g, cell, self.close_arrangement = best
         region.place(g)
-        grids = sum(m.width * m.height for p in g for m in (p[1][0][0], p[1][2][0]))
-        self.close_why = ({"empty": "the two comparisons side by side, each pair of grids under its names: grids of "
-                                    f"{T} words of {dm} numbers leave air around them",
+        self.final_cases, self.p_def = g[0], g[1]
+        self.final_verdicts = [p[7] for p in g[0]]
+        self.final_heats = [m for p in g[0] for m in (p[2], p[5])]
+        self.final_words = [p[1] for p in g[0]]
+        self.close_why = ({"empty": "the two comparisons, each a pair of grids under its names with its verdict: "
+                                    f"grids of {T} words of {dm} numbers leave air around them",
                            "dashboard": "two comparisons read one after the other, each a pair of grids, its sign and "
                                         "its verdict"}
-                          if grids < 0.3 * region.width * region.height else None)
+                          if 2 * area < 0.3 * region.width * region.height else None)
         return g
 
     def takeaway(self) -> VGroup:
