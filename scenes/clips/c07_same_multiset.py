@@ -498,12 +498,13 @@ class SameMultiset(ClipScene):
             g.add(Line(a, b, stroke_color=self.word_color(d.tokens_b[i]), stroke_width=3))
         return g
 
-    def row_frame(self, parts) -> Rectangle:
-        """An outline around a word's chip and its row, kept inside the content area (the chips may touch its edge)."""
+    def row_frame(self, parts, cell) -> Rectangle:
+        """An outline around a word's chip and its row, on the row's edges (clear of the chips above and below, however
+        short the rows), kept inside the content area (the chips may touch its edge)."""
         c = self.layout.content
         left = max(parts.get_left()[0] - GAP.hair, c.left)
         right = min(parts.get_right()[0] + GAP.hair, c.right)
-        top, bottom = parts.get_top()[1] + GAP.hair, parts.get_bottom()[1] - GAP.hair
+        top, bottom = cell.get_top()[1], cell.get_bottom()[1]
         return Rectangle(width=right - left, height=top - bottom, color=HIGHLIGHT, stroke_width=4).move_to(
             [(left + right) / 2, (top + bottom) / 2, 0])
 
@@ -686,7 +687,7 @@ class SameMultiset(ClipScene):
         # the word that moves most may stand in the same place in both sentences: then the order of the others did it
         key = "separate_same_place" if int(d.matching[worst]) == worst else "separate"
         # the word that differs most, framed in both sentences: its chip and its row
-        self.worst_frames = VGroup(*[role(self.row_frame(VGroup(col.chips[i], *heat.cells[i])), "highlight")
+        self.worst_frames = VGroup(*[role(self.row_frame(VGroup(col.chips[i], *heat.cells[i]), heat.cells[i][0]), "highlight")
                                      for col, heat, i in ((self.words_a, self.Y_a, int(d.matching[worst])),
                                                           (self.words_b, self.Y_b, worst))])
         self.beat(key, self.Y_a.animate_values(pos.Y_a, shows="positioned.Y_a", scale=pic.outputs),
