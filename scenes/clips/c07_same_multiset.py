@@ -104,8 +104,8 @@ def rounded(v: float) -> Figure:
 
 
 class Slide(Animation):
-    """``mobs`` shifted by ``vector`` and nothing else: the move is applied bit by bit, so colours and opacities other
-    animations (dimming, recolouring) set in the same or earlier plays stay as they are."""
+    """``mobs`` shifted by ``vector`` and nothing else: only the points move, so colours and opacities other animations
+    (dimming, recolouring) set in the same or earlier plays stay as they are."""
 
     def __init__(self, mobs, vector, **kw):
         self.vector = np.asarray(vector, dtype=float)
@@ -121,15 +121,15 @@ class Slide(Animation):
         return self.mobject
 
     def begin(self) -> None:
-        self.done = 0.0
+        self.starts = [f.points.copy() for f in self.parts]
         super().begin()
 
     def interpolate_mobject(self, alpha: float) -> None:
+        # from where each part stood when the play began (not step by step: a render, which draws every frame, ends
+        # where an audit, which skips to the end, does, to the last bit)
         a = self.rate_func(alpha)
-        step = (a - self.done) * self.vector
-        for f in self.parts:
-            f.points += step
-        self.done = a
+        for f, p0 in zip(self.parts, self.starts):
+            f.points = p0 + a * self.vector
 
     def interpolate_submobject(self, *args, **kw) -> None:
         return None
