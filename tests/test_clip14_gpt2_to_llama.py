@@ -112,8 +112,10 @@ def test_the_figures_on_screen_are_the_measured_ones_in_lecture_language(final):
     assert scene.cap_text.text == shown(f"no row for position {count(GPT2.n_max).text}")
     assert scene.zoom_text[0].text == shown(f"rows 0 to {d.zoom[0] - 1}, features 0 to {d.zoom[1] - 1}")
     # real sizes as labelled facts, typeset: n_max as a subscripted symbol, never the code's names
-    facts = " ".join(m.typst_code for m in scene.gpt_facts.maths)
-    assert 'n_"max" = 1024' in facts and 'd_"model" = 768' in facts
+    # real sizes as labelled facts on the table itself (round 4b: no formula line beside the heading): its rows
+    # counted by the brace, its width in features, its edge rows
+    assert scene.rows_text.text == shown(f"{count(GPT2.n_max).text} rows") and not hasattr(scene, "gpt_facts")
+    assert any(getattr(f, "text", "") == shown(f"{GPT2.d_model} features across") for f in scene.shape_text.get_family())
     bases = [t[1].typst_code for t in scene.wl_tags]
     assert "b = 10 thin 000" in bases[0] and "b = 500 thin 000" in bases[1]
     texts = " ".join(getattr(f, "text", "") or getattr(f, "typst_code", "")
@@ -324,8 +326,9 @@ def test_one_symbol_per_width_model_width_then_head_dimension(final):
     """Review R2 (14 `rope`): d meant GPT-2's model width 768 in beats 01–03, then LLaMA's head dimension 128
     in beats 04–08.  The width is d_model now; d is the head dimension, named in words beside it."""
     scene, _ = final
-    facts = " ".join(m.typst_code for m in scene.gpt_facts.maths)
-    assert f'd_"model" = {GPT2.d_model}' in facts and " d = " not in facts
+    # GPT-2's width is said in words on its table ("768 features across"), never as d
+    assert any(getattr(f, "text", "") == shown(f"{GPT2.d_model} features across") for f in scene.shape_text.get_family())
+    assert not any("d =" in getattr(f, "typst_code", "") for f in scene.gpt.get_family())
     f = scene.formula
     assert shown("head dimension") in "".join(w.text for w in f.words)
     assert any(m.typst_code.strip("$ ") == f"d = {LLAMA2.head_dim}" for m in f.maths)

@@ -256,8 +256,10 @@ class GPT2ToLLaMA(ClipScene):
         # the values drawn are an initialisation, not the trained table: the heading says so from the first beat
         self.gpt_head = label(f"{g.name}'s position table, at initialisation", size=LABEL, weight="BOLD")
         # the model width is d_model here; d alone is the head dimension of LLaMA's beats (one symbol per concept)
-        self.gpt_facts = worded_line(f'${N.table_rows.math} = {count(g.n_max).math}$, $d_"model" = {g.d_model}$', color=DIM)
-        head = row(self.gpt_head, self.gpt_facts, gap="wide")
+        # the heading alone (review round 4b: "n_max = 1024, d_model = 768" beside it made the line dense, and n_max a
+        # second symbol for a context length beside LLaMA's L): the sizes are on the table, its brace says
+        # "1024 rows" and "768 features across", its edges "row 0" and "row 1023"
+        head = VGroup(self.gpt_head)
         strip, rest = region.take_top(head.height, gap=GAP.normal)
         strip.place(head, LEFT)
         self.cap_text = role(label(no_row_text(g.n_max), size=SMALL, color=FAILED), "failed")
@@ -424,7 +426,7 @@ class GPT2ToLLaMA(ClipScene):
     def body(self) -> None:
         self.make_mobjects()
         V, W = self.view, self.chart
-        self.beat("table", FadeIn(self.gpt_head), FadeIn(self.gpt_facts), FadeIn(V.image), Create(V.frame),
+        self.beat("table", FadeIn(self.gpt_head), FadeIn(V.image), Create(V.frame),
                   FadeIn(V.row_labels), GrowFromCenter(self.rows_brace),
                   FadeIn(self.shape_text), run_time=1.4,
                   subject=VGroup(V.image, V.frame, V.row_labels, self.rows_brace, self.shape_text),
