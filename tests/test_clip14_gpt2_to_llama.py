@@ -440,14 +440,14 @@ def test_labels_set_their_words_in_the_sans_and_only_the_maths_in_typst(final):
 
 
 def test_the_close_names_the_position_past_training_in_its_verdict(final):
-    """The close's ✓ reads "pair 63 at m = 12 288: ≈ 81°": the position three times LLaMA-2's L (not 2L = 8192,
+    """The close's ✓ reads "m = 12 288: pair 63 at ≈ 81°": the position three times LLaMA-2's L (not 2L = 8192,
     LLaMA-3's L one beat earlier), far past GPT-2's last row, and the angle measured there in whole degrees."""
     scene, _ = final
     d = scene.data
     assert d.slow_position == 3 * LLAMA2.train_length == 12288 and d.slow_position != LLAMA3.train_length
     assert d.slow_position > GPT2.n_max - 1
     v = scene.rope_verdict
-    assert [w.text for w in v.line.words] == [shown(f"pair {d.slow_index} at"), ":"]
+    assert [w.text for w in v.line.words] == [shown(f": pair {d.slow_index} at")]
     deg = int(round(np.degrees(pair_angles(d.slow_position, LLAMA2.head_dim, LLAMA2.rope_base)[d.slow_index])))
     assert deg == 81
     assert [m.typst_code.strip("$ ") for m in v.line.maths] == [f"m = {count(d.slow_position).math}",

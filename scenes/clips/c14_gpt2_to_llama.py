@@ -240,7 +240,7 @@ class GPT2ToLLaMA(ClipScene):
                  L3=claim("a dashed line", W.train_lines[1]), frame3=claim("framed in yellow", W.outlines[1]),
                  table=claim("GPT-2's table", self.thumb), dial=claim("LLaMA-2's pair", self.closing_dial),
                  table_cross=claim(f"a red cross: no row past {v['n_last']}", self.table_verdict),
-                 rope_check=claim(f"a tick: pair {d.slow_index} at m = {v['slow_m']}: ≈ {v['slow_deg']}°",
+                 rope_check=claim(f"a tick: m = {v['slow_m']}: pair {d.slow_index} at ≈ {v['slow_deg']}°",
                                   self.rope_verdict),
                  seen_arc=claim("the violet arc marked training", self.slow_arc, self.arc_words),
                  L2_close=claim(f"L = {v['train2']}", self.close_head))
@@ -372,7 +372,7 @@ class GPT2ToLLaMA(ClipScene):
         i, m_far = d.slow_index, d.slow_position
         # RoPE's verdict, measured: pair i's angle m·θᵢ at m = 3L, a position no table row exists for (✓), in whole
         # degrees as the deck's dials (clip 13)
-        self.rope_verdict = worded_verdict(f"pair {i} at $m = {count(m_far).math}$: $approx {degrees(d.slow_angle)}°$",
+        self.rope_verdict = worded_verdict(f"$m = {count(m_far).math}$: pair {i} at $approx {degrees(d.slow_angle)}°$",
                                            passed=True, size=LABEL)
         pic_h = content.height - name.height - self.table_verdict.height - 2 * GAP.normal - GAP.small
         self.thumb = thumb = capped_table(d.sample, self.scale, pic_h, aspect=self.table_aspect)
@@ -400,6 +400,9 @@ class GPT2ToLLaMA(ClipScene):
         self.dial_group.shift((dial_x - dial.center[0]) * RIGHT)
         # ... as far left as the arc's word needs to stay inside the frame
         self.dial_group.shift(min(0.0, content.right - self.dial_group.get_right()[0]) * RIGHT)
+        # the heading centred over its dial where it stays inside the frame
+        self.close_head.set_x(dial.center[0])
+        self.close_head.shift(min(0.0, content.right - self.close_head.get_right()[0]) * RIGHT)
         # each verdict under its picture, both on one level (review round 4: ✗ at the bottom, ✓ at the top)
         y = min(thumb.get_bottom()[1], dial.center[1] - dial.radius) - GAP.normal
         self.table_verdict.next_to(np.array([thumb.image.get_x(), y, 0]), DOWN, buff=0)

@@ -183,7 +183,8 @@ class WavelengthChart(VGroup):
                 self.curves.add(c)
             x1 = p.axes[0].get_right()[0]
             ends = [p.to_point(n_pairs - 1, wl[-1]) for wl in wavelengths]
-            self.end_labels = place_annotations(list(names), ends, side=RIGHT, buff=GAP.tight, gap=GAP.small,
+            # (a small gap, not a tight one: the yellow frame on a band runs up the axis's right end, review round 4)
+            self.end_labels = place_annotations(list(names), ends, side=RIGHT, buff=GAP.small, gap=GAP.small,
                                                 bounds=(p.axes[0].get_y(), p.axes[1].get_top()[1]))
             # (under the plot's top: over it, at the right, stand the bands' words, which the names would run into)
             self.names = VGroup(*names)
