@@ -526,8 +526,7 @@ def test_the_close_states_both_results_as_verdicts_with_a_true_bound(final):
     code = scene.bidir_verdict.value.typst_code
     assert ">=" in code and "approx" not in code and " = " not in code
     says = {c.key: c.text for c in scene.captions}
-    assert f.text in says["proof_bidir"] and "smallest change is" in says["proof_bidir"]  # review round 4: not
-    # "the least by ≥ 0.010"
+    assert f"every past row moves by {f.text}" in says["proof_bidir"]  # review round 4: not "the least by ≥ 0.010"
 
 
 def test_the_close_names_each_table_and_its_verdicts_are_read_at_label_size(final):

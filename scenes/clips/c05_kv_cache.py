@@ -642,7 +642,7 @@ class KVCache(ClipScene):
             # highest of them has the least room left of its first cell
             n_top = max(0, n_cols - int(np.ceil((bh + GAP.hair) / r)))
             right = C.right - GAP.normal - bar_w  # the tables' right edge, their colour bar beyond it
-            for cw in (max(need, min(1.4, r * 2.2)), need):  # a comfortable width where the block leaves room
+            for cw in (*(max(need, w) for w in (1.4, 1.2, 1.0)), need):  # as wide as the verdicts leave room for
                 x0 = right - n_cols * cw
                 if x0 - side_w < C.left - 1e-9:
                     continue

@@ -187,12 +187,14 @@ class DecodeBoard(VGroup):
         self.bar_len = float(np.clip(self.BAR_LEN - short, self.MIN_BAR_LEN, self.BAR_LEN))
         # the weights' column as wide as its head and a gap, so "weights" never reads on with "V cache" (review
         # round 4: 40 px between them), where the data cells keep their comfortable width
+        # and a gap before it as wide again (the V cache's rows read on into the weights' otherwise)
         w_narrow = max(num_w + 2 * GAP.small, self.bar_len)
-        for w_col in (max(w_narrow, label("weights", size=LABEL).width + GAP.normal), w_narrow):
-            cw = min(self.MAX_CELL_W, (rest.width - fixed - (w_col - num_w - GAP.tight)) / (3 * dm))
+        for w_col, w_gap in ((max(w_narrow, label("weights", size=LABEL).width + GAP.normal), gap),
+                             (w_narrow, 0.0)):
+            cw = min(self.MAX_CELL_W, (rest.width - fixed - w_gap - (w_col - num_w - GAP.tight)) / (3 * dm))
             if cw >= self.COMFORT_CELL_W:
                 break
-        fixed += w_col - num_w - GAP.tight
+        fixed += w_col - num_w - GAP.tight + w_gap
         q_gap = GAP.normal
         # top to bottom: the query row (1.3 rows tall; later the verdict's strip), the heads, the T rows
         ch = min(self.MAX_CELL_H, (rest.height - 2 * q_gap - head_h) / (T + 1.3))
@@ -208,7 +210,7 @@ class DecodeBoard(VGroup):
         for name, w in (("T", tag_w), ("K", lab_w + dm * cw), ("V", lab_w + dm * cw), ("W", w_col),
                         ("Y", lab_w + dm * cw)):
             xs[name] = x
-            x += w + gap
+            x += w + gap + (w_gap if name == "V" else 0.0)
         self.row_y = lambda i: rows_top - (i + 0.5) * ch
 
         def block(values, key, scale):
