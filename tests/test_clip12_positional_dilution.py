@@ -666,3 +666,26 @@ def test_rule_and_close_beats_are_short(final):
     assert "twin" in by_key["rule"].text
     close = scene.captions[-1]
     assert close.duration < 13.0, close.duration  # was 14.8 s
+
+
+def test_the_descriptions_name_only_what_is_drawn(final):
+    """Review round 4b: the descriptions named a right column of m* (now each m* stands on its panel, by its drop
+    line), lanes on a log axis and empty boxes "not judged" (now 100 % bars, no boxes).  Each description says what
+    its frame draws, checked against the scene."""
+    scene, _ = final
+    d = scene.data
+    by_key = {c.key: c for c in scene.captions}
+    marks = by_key["marks"].describe
+    assert not scene.figure.column and "on its panel, beside its drop line" in marks and "on the right" not in marks
+    meaning = by_key["meaning"].describe
+    assert "one bar per width" in meaning and "each bar is all the positions past m*, up to m = 5000" in meaning
+    assert "≈ 99 %, ≈ 97 % and ≈ 66 % with a twin" in meaning
+    assert "empty box" not in meaning and "not judged" not in meaning and "lane" not in meaning
+    close = by_key["close"].describe
+    assert "past m*, for most m, farther no longer means less alike" in close and "over the bars" in close
+    # "each m* stays on the right": the m* labels end right of every bar
+    TL = scene.twin_lanes
+    assert all(TL.onset_spots[k][0] - scene.onset_values[k].width / 2 > TL.x1 for k in range(len(d.widths)))
+    first = by_key["first"].describe
+    assert "from m = 5001 to 10 000" in first and "half of all positions, in a narrow strip" in first
+    assert "about 1.6" in first

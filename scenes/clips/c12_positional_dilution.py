@@ -207,6 +207,7 @@ class PositionalDilution(ClipScene):
             "shares": and_list([share_text(d.shares[k].share) for k in shared]) or "none",
             "c1": measure(d.cos[order[0]][0]).text,
             "half_of": self.half_of(),
+            "m_where": "on its panel, beside its drop line",
         }
         F = getattr(self, "figure", None)
         if F is None:  # the title card: nothing drawn yet
@@ -238,6 +239,8 @@ class PositionalDilution(ClipScene):
             curves=claim("one curve per width", *F.curves),
             rings=claim("a yellow ring", *[m for m in F.markers if len(m)] or [F.swing]),
             rule_line=claim("the rule for m*", self.rule),
+            m_where=claim("on the right, beside its panel" if F.column else "on its panel, beside its drop line",
+                          *[F.onset_labels[k] for k in found] or axis),
             every_panel=claim("every panel", *F.onset_labels),
             horizon=claim(values["horizon"], TL.axis_words),
             horizon_line=claim(f"m = {count(d.horizon).text}", TL.axis_words),

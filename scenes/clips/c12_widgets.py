@@ -272,9 +272,8 @@ class DilutionPanels(VGroup):
             lo, hi = p.axes[0].get_left()[0], p.axes[0].get_right()[0]
             bottom, top = p.axes[0].get_y() + GAP.tight, p.axes[0].get_y() + h - GAP.tight
             x = p.to_point(o.t, o.cos_t)[0] if o.t is not None else hi  # "none found": as far right as it is clear
-            obstacles = [dense(self.curves[k].points), dense(p.hline(0.0).points)]
-            for part in self.markers[k]:
-                obstacles.append(dense(part.points) if len(part.points) else part.get_center()[None, :])
+            obstacles = [dense(self.curves[k].points), ink(p.hline(0.0))]
+            obstacles += [dense(f.points) for f in self.markers[k].family_members_with_points()]
             pts = np.vstack(obstacles)
             clear = lambda: not np.any((pts[:, 0] > ol.get_left()[0] - GAP.tight) & (pts[:, 0] < ol.get_right()[0] + GAP.tight)
                                        & (pts[:, 1] > ol.get_bottom()[1] - GAP.hair) & (pts[:, 1] < ol.get_top()[1] + GAP.hair))
@@ -304,6 +303,12 @@ def dense(points: np.ndarray, per: int = 8) -> np.ndarray:
     a, b = points[0::4], points[3::4]
     f = np.linspace(0.0, 1.0, per + 1)[:, None, None]
     return (a[None] * (1 - f) + b[None] * f).reshape(-1, 3)
+
+
+def ink(m: Mobject) -> np.ndarray:
+    """Every drawn point of ``m`` and its family (a dashed line's dashes), densified (:func:`dense`)."""
+    parts = [dense(f.points) for f in m.family_members_with_points()]
+    return np.vstack(parts) if parts else np.zeros((0, 3))
 
 
 def twin_bins(twins: np.ndarray, start: int, per_decade: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
