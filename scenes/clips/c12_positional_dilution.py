@@ -392,6 +392,7 @@ class PositionalDilution(ClipScene):
         else:
             self.verdict = worded_verdict(f"widths with an $m^*$ up to ${count(d.t[-1]).math}$: ${len(found)}$ of ${n}$",
                                           passed=len(found) == n)
+            seated(self.verdict.line)  # its lone m* on the words' baseline
             self.verdict.figure = Figure(float(len(found)), f"{len(found)}", f"{len(found)} of {n}")
         # the close: the takeaway in words where the formula was, the verdict under it where the rule was (review
         # round 3: the clip's own point was never put on screen); without a finding that most positions blur, the
