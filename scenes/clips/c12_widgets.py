@@ -16,8 +16,10 @@ from manim import (
     Mobject,
     Rectangle,
     VGroup,
+    color_to_rgb,
 )
 
+from scenes.audit import contrast
 from scenes.figures.extrapolation import share_percent as share_text
 from scenes.kit import numbers
 from scenes.kit.compose import GAP
@@ -401,8 +403,11 @@ class TwinLanes(VGroup):
                     lab.move_to(columns[0])
                     overlay(lab, columns[0], frame)
                     self.on_blocks.add(k)
-                else:  # a block too short for its words: the same words on the dark grey, just past it, in its colour
-                    lab = worded_line(f"${pct}$ with a twin", size=SMALL, color=colors[k])
+                else:  # a block too short for its words: the same words on the dark grey, just past it, in its
+                    # colour where that colour reads on the grey (WCAG AA, 4.5:1), else in the foreground's
+                    ink = colors[k] if contrast.ratio(color_to_rgb(colors[k]), color_to_rgb(NO_TWIN)) >= contrast.NORMAL_MIN \
+                        else FG
+                    lab = worded_line(f"${pct}$ with a twin", size=SMALL, color=ink)
                     lab.move_to([xs + GAP.small, y, 0], aligned_edge=LEFT)
                     if len(rest):
                         overlay(lab, rest, frame)
