@@ -39,7 +39,6 @@ from mathcore.extrapolation import (
     LLAMA2,
     LLAMA3,
     ModelFacts,
-    pair_angles,
     pairs_without_a_turn,
     rope_wavelengths,
     training_arcs,
@@ -49,6 +48,8 @@ from mathcore.positions import LEARNED_STD
 from scenes.clips.c14_widgets import TableView, WavelengthChart, capped_table, edge_rows
 from scenes.figures.extrapolation import (
     base_colors,
+    degrees,
+    far_pair,
     no_row_text,
     ordinal,
     power_range,
@@ -162,12 +163,6 @@ def period_math(wl: float) -> str:
 # ``initializer_range`` for GPT-2 (every embedding, wpe included); OpenAI's GPT-2 ``model.py`` draws wpe with
 # σ = 0.01 (0.02 is its wte's), so the words name Hugging Face's GPT-2, never GPT-2 plainly.
 INIT_SOURCE = "Hugging Face's GPT-2"
-PAST_TRAINING = 3  # the close's position, in LLaMA-2 train lengths
-
-
-def degrees(rad: float) -> int:
-    """An angle as the deck's dials print it (clip 13): whole degrees."""
-    return int(round(float(np.degrees(rad))))
 
 
 class GPT2ToLLaMA(ClipScene):
@@ -193,7 +188,7 @@ class GPT2ToLLaMA(ClipScene):
         wl2, wl3 = rope_wavelengths(l2.head_dim, l2.rope_base), rope_wavelengths(l3.head_dim, l3.rope_base)
         # three times LLaMA-2's L: past training by more than training's own sweep, and not 2L = 8192, which is
         # LLaMA-3's L one beat earlier (review round 4)
-        slow_i, slow_m = l2.head_dim // 2 - 1, PAST_TRAINING * l2.train_length
+        slow_i, slow_m, slow_angle = far_pair()  # the recap quotes this very check
         return GPT2ToLLaMAData(
             gpt2=g, llama2=l2, llama3=l3, table=table, zoom=cls.ZOOM, cmap=cfg.cmap_signed,
             sample_rows=rows, sample_cols=cols, sample=table[np.ix_(rows, cols)],
@@ -202,7 +197,7 @@ class GPT2ToLLaMA(ClipScene):
             slow_pairs=pairs_without_a_turn(l2.head_dim, l2.train_length, l2.rope_base), n_pairs=l2.head_dim // 2,
             slow_pairs3=pairs_without_a_turn(l3.head_dim, l3.train_length, l3.rope_base),
             slow_index=slow_i, slow_position=slow_m,
-            slow_angle=float(pair_angles(slow_m, l2.head_dim, l2.rope_base)[slow_i]),
+            slow_angle=slow_angle,
             slow_arc=float(training_arcs(l2.head_dim, l2.train_length, l2.rope_base)[slow_i]),
             slow_unseen=bool(rope_unseen_pairs([slow_m], l2.head_dim, l2.train_length, l2.rope_base)[0, slow_i]),
         )
