@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from manim import DL
+from manim import DL, VGroup
 
 from frames import (
     dominant_ink,
@@ -306,38 +306,147 @@ def test_every_beat_changes_the_picture(final):
 
 
 def test_the_clip_ends_on_its_two_measured_results_large(final):
-    """Review round 3 (05 close): the causal outputs y_n stood beside the bidirectional table, whose rows were
-    also y_n: two meanings of one symbol in one frame.  The close is now the result that proves the property, the
-    two tables of changes with the same heads, causal (every cell 0, ✓) beside bidirectional (✗, its smallest
-    change as a bound); no outputs map, no board, no causal outputs."""
+    """Review round 4 (05 close): a five-item picture whose two tables had cells of two sizes.  The close is now the
+    two tables of changes one above the other under one row of heads, their cells one size: causal on top (every
+    cell 0) and bidirectional under it; each table's name and verdict left of its staircase (✓ causal, the largest
+    change exactly 0; ✗ bidirectional, the smallest change as a bound), the bidirectional table's colour bar beside
+    it; nothing else (no outputs map, no board, no third verdict)."""
     scene, _ = final
     content = scene.layout.content
     d = scene.data
     rec = {r.key: r for r in scene.audit.records}
     close = rec["close"]
-    assert not close.shown  # no outputs map: each table's y_n are its own attention's, named over it
+    assert not close.shown  # no outputs map
     np.testing.assert_array_equal(np.nan_to_num(scene.table_close.values, nan=-1),
                                   np.nan_to_num(scene.table.values, nan=-1))
     for m, s_ in enumerate(d.causal_changes, start=1):  # the causal table: what append_change measured, all 0
         assert [t.text for t in scene.c_table_close.numbers[m - 1]] == ["0"] * m
         np.testing.assert_array_equal(scene.c_table_close.values[:m, m - 1], s_)
-    a, b = scene.c_table_close, scene.table_close  # the same heads, rows level
-    assert [h.typst_code for h in a.heads] == [h.typst_code for h in b.heads]
-    for n in range(len(a.rows)):
-        assert abs(a.rows[n].get_y() - b.rows[n].get_y()) < 1e-6
-    # each named over its table and its verdict under it, the causal one on the left
-    for t, name, v in ((scene.c_table_close, scene.c_name_close, scene.cached_block),
-                       (scene.table_close, scene.table_close_name, scene.bidir_block)):
-        cells = [c for col in t.cells for c in col]
-        assert name.get_bottom()[1] > t.title.get_top()[1] and v.get_top()[1] < min(c.get_bottom()[1] for c in cells)
+    a, b = scene.c_table_close, scene.table_close
+    # one cell size for both tables, and every figure inside its cell
+    assert a.cell_w == pytest.approx(b.cell_w) and a.cell_h == pytest.approx(b.cell_h)
+    for t in (a, b):
+        for col_c, col_n in zip(t.cells, t.numbers):
+            for c, n in zip(col_c, col_n):
+                assert n.width < c.width and n.height < c.height
+    # one above the other, columns aligned, under one row of heads (the lower table's own heads are gone)
+    for m in range(len(a.cells)):
+        assert a.cells[m][0].get_x() == pytest.approx(b.cells[m][0].get_x())
+    a_cells = VGroup(*[c for col in a.cells for c in col])
+    b_cells = VGroup(*[c for col in b.cells for c in col])
+    assert a_cells.get_bottom()[1] > b_cells.get_top()[1]
+    b_family = {id(f) for f in b.get_family()}
+    assert not any(id(f) in b_family for f in (*b.heads, b.title, b.corner))
+    assert a.heads.get_bottom()[1] > a_cells.get_top()[1]
+    # each named, its verdict under its name, both left of its staircase and level with its lower rows
+    for t, name, v, cells in ((a, scene.c_name_close, scene.cached_block, a_cells),
+                              (b, scene.table_close_name, scene.bidir_block, b_cells)):
+        assert name.get_bottom()[1] > scene.cached_verdict.get_bottom()[1] if t is a else True
+        assert v.get_bottom()[1] >= cells.get_bottom()[1] - 1e-6 and v.get_top()[1] <= cells.get_top()[1] + 1e-6
+        for col in t.cells:  # clear of every cell and of the rows' names
+            for c in col:
+                assert v.get_right()[0] < c.get_left()[0] or v.get_bottom()[1] > c.get_top()[1] \
+                    or v.get_top()[1] < c.get_bottom()[1]
+        for r_ in t.rows:
+            assert v.get_right()[0] < r_.get_left()[0] or v.get_bottom()[1] > r_.get_top()[1] \
+                or v.get_top()[1] < r_.get_bottom()[1]
     assert scene.c_name_close.text == "causal" and scene.table_close_name.text == "bidirectional"
-    assert scene.c_table_close.get_right()[0] < scene.table_close.get_left()[0]
-    assert scene.cached_block.get_right()[0] < scene.bidir_block.get_left()[0]
+    assert not hasattr(scene, "recompute_close")  # the rest is gone: two tables, two verdicts, one colour bar
+    assert len(scene.closing_parts()) == 4
+    desc = {c.key: c.describe for c in scene.captions if c.describe}["close"]
+    assert "one above the other" in desc and "one size" in desc and "full recompute" not in desc
+    assert desc.index("causal") < desc.index("bidirectional")  # top to bottom, as drawn
     on_screen = {id(f) for m in scene.mobjects for f in m.get_family()}
-    for gone in (scene.K_map, scene.Y_map, scene.c_map, scene.bi_map):
+    for gone in (scene.K_map, scene.Y_map, scene.c_map, scene.bi_map, scene.proof):
         assert not any(id(f) in on_screen for f in gone.get_family())
     take = scene.takeaway()
-    assert content.contains(take) and take.width >= 0.8 * content.width and take.height >= 0.6 * content.height
+    assert content.contains(take) and take.width >= 0.8 * content.width and take.height >= 0.8 * content.height
+
+
+def test_the_changes_colour_scale_has_its_bar_named_by_its_quantity_and_range(run):
+    """Review round 4 (05 08, 11): the changes were painted on a scale with no bar, and in blue, which beside the
+    outputs meant negative.  The scale is now one grey, black (no change, as an unpainted 0) to white (the largest
+    change), and its bar stands right of the table wherever the table does, named ‖Δy_n‖, its ticks 0 and the
+    largest change as the table prints it."""
+    scene = run.scene
+    d = scene.data
+    hi = max(float(s.max()) for s in d.staleness)
+    sc = deck_scale("output changes", scene.cfg, values=[*d.staleness, *d.causal_changes])
+    rgb = np.asarray(sc.rgb(np.linspace(0.0, hi, 32)), float)[:, :3]
+    assert np.abs(rgb[:, 0] - rgb[:, 2]).max() < 0.02 and np.abs(rgb[:, 0] - rgb[:, 1]).max() < 0.02  # grey: no hue
+    assert rgb[0].max() < 0.05 and rgb[-1].min() > 0.95  # black to white
+    for bar, table in ((scene.change_bar_bi, scene.table), (scene.change_bar_c, scene.c_table),
+                       (scene.close_bar, scene.table_close)):
+        assert bar.color_scale.same_as(sc)
+        assert bar.title.typst_code.replace(" ", "") == "$norm(Deltay_n)$"
+        ticks = [t.text for t in bar.tick_labels]
+        assert ticks[0] == "0" and ticks[-1] == fmt_measure(hi).removeprefix("≈ ") and bar.ticks[-1] == hi
+        cells = VGroup(*[c for col in table.cells for c in col])
+        assert bar.frame.get_left()[0] > cells.get_right()[0]  # right of its table, level with it
+        assert bar.get_top()[1] <= cells.get_top()[1] + 1e-6 and bar.get_bottom()[1] >= cells.get_bottom()[1] - 0.01
+    rec = {r.key: r for r in run.records}
+    for key in ("stale", "proof_bidir", "close"):  # on screen while the table is painted
+        assert any(r.quantity == "output changes" and r.what == "ColorBar" for r in rec[key].scales), key
+
+
+def test_the_full_recompute_is_pictured_beside_the_cached_outputs(run):
+    """Review round 4 (05 06): "differ by exactly 0" compared against a full recompute that was never shown, under
+    "fixed order, bit for bit", words the narration never used.  The caches make way, and one causal pass over
+    every token (mathcore's Y_full) stands left of the cached outputs, cell for cell the same size, under the
+    verdict "cached = full recompute"; the two are equal bit for bit, as the verdict's exact 0 says."""
+    scene = run.scene
+    d = scene.data
+    np.testing.assert_array_equal(d.trace.Y_full, d.trace.Y_cached)  # what the verdict claims
+    np.testing.assert_array_equal(scene.full_map.values, d.trace.Y_full)
+    np.testing.assert_array_equal(scene.Y_wide.values, d.trace.Y_cached)
+    assert scene.full_map.cell_w == pytest.approx(scene.Y_wide.cell_w)
+    assert scene.full_map.get_right()[0] < scene.Y_wide.get_left()[0]
+    assert scene.full_head.text.replace(" ", "") == "fullrecompute" and scene.cached_head.text == "cached"
+    rec = next(r for r in run.records if r.key == "equal")
+    texts = " ".join(i.text for i in rec.items if i.kind == "text" and i.opacity > DIMMED).replace(" ", "")
+    assert "cached=fullrecompute:" in texts and "bitforbit" not in texts
+    code = scene.proof.formula.replace(" ", "")
+    assert 'norm(y_m^"cached"-y_m^"full")' in code and "lr(|" not in code  # a vector's difference by a norm
+    assert d.max_defect == 0.0  # every entry equal, so every norm of the difference is 0
+    visible = _visible(run, "equal")
+    for m in (scene.full_map, scene.Y_wide, scene.full_head, scene.cached_head):
+        assert {id(f) for f in m.get_family()} & visible, type(m).__name__
+    for m in (scene.K_map, scene.V_map):  # the caches made way
+        assert not ({id(f) for f in m.get_family()} & visible)
+    C = scene.layout.content
+    pair = VGroup(scene.full_group, scene.cached_outputs)
+    assert C.contains(pair) and pair.width >= 0.7 * C.width
+    says = {c.key: c.text for c in scene.captions}
+    desc = {c.key: c.describe for c in scene.captions if c.describe}
+    assert "full recompute" in says["equal"] and "full recompute" in desc["equal"]
+
+
+def test_the_weights_column_has_slots_a_colour_bar_and_room_from_v(run):
+    """Review round 4 (05 01–03): the weights' head read on with "V cache" (40 px), its column had no slots while
+    every other had, and its colours (the deck's weights scale) had no bar."""
+    from scenes.kit import LABEL, label
+
+    scene = run.scene
+    b = scene.board
+    T = len(scene.data.trace.steps)
+    assert len(b.w_slots) == T and b.w_slots in b.slots
+    w_head, v_head = b.heads[2], b.heads[1]
+    assert w_head.get_left()[0] - v_head.get_right()[0] >= 0.5  # a clear gap between the two heads
+    assert b.w_bar is not None and b.w_bar.color_bar.color_scale.same_as(deck_scale("weights", scene.cfg))
+    assert [t.text for t in b.w_bar.color_bar.tick_labels] == ["0", "0.5", "1"]
+    assert b.w_bar.get_left()[0] > b.q_note.get_right()[0]
+    rec = {r.key: r for r in run.records}
+    for key in ("setup", "step0", "step1", "rest", "legend"):
+        assert any(r.quantity == "weights" and r.what == "ColorBar" for r in rec[key].scales), key
+    assert label("weights", size=LABEL).width < b.w_slots[0].width
+
+
+def test_the_verdicts_carry_the_token_appended(run):
+    """Review round 4 (05 09): "min over m, n < m of ‖Δy_n‖" hid m, the token appended: the change is written
+    ‖Δy_n^(m)‖ in every verdict of it."""
+    scene = run.scene
+    for v in (scene.proof_bi, scene.proof_causal, scene.cached_verdict, scene.bidir_verdict):
+        assert "Delta y_n^((m))" in v.formula
 
 
 def test_the_still_and_the_clip_use_one_scale_per_quantity(final):
@@ -417,7 +526,7 @@ def test_the_close_states_both_results_as_verdicts_with_a_true_bound(final):
     code = scene.bidir_verdict.value.typst_code
     assert ">=" in code and "approx" not in code and " = " not in code
     says = {c.key: c.text for c in scene.captions}
-    assert f.text in says["proof_bidir"] and "least" in says["proof_bidir"]
+    assert f"every past row moves by {f.text}" in says["proof_bidir"]  # review round 4: not "the least by ≥ 0.010"
 
 
 def test_the_close_names_each_table_and_its_verdicts_are_read_at_label_size(final):
@@ -627,7 +736,7 @@ def test_the_tables_of_changes_are_painted_by_the_decks_change_scale(run):
     assert sc.vmin == 0.0 and sc.vmax == max(float(s.max()) for s in d.staleness)
     for table, changes in ((scene.table, d.staleness), (scene.table_close, d.staleness),
                            (scene.c_table, d.causal_changes), (scene.c_table_close, d.causal_changes)):
-        assert table.scale.same_as(sc)
+        assert table.color_scale.same_as(sc)
         for m, s in enumerate(changes, start=1):
             for n, v in enumerate(s):
                 cell, fig_ = table.cells[m - 1][n], table.numbers[m - 1][n]
@@ -640,27 +749,6 @@ def test_the_tables_of_changes_are_painted_by_the_decks_change_scale(run):
     # no cell of the scale is the highlight's yellow (the outlined smallest change keeps one meaning)
     rgb = np.asarray(sc.rgb(np.linspace(0.0, sc.vmax, 64)), float)[:, :3]
     assert np.linalg.norm(rgb - np.array(HL.to_rgb()), axis=1).min() > 0.3
-
-
-def test_the_close_keeps_the_cached_equals_recompute_verdict(run):
-    """Review round 4 (05 11): the clip's headline (cached = full recompute, 0 exact) was missing from the close.
-    It stands under both tables, on one line, with its measured figure, and the description says so."""
-    scene = run.scene
-    d = scene.data
-    line = scene.recompute_close
-    assert line is not None
-    assert any(np.allclose(p.get_center(), line.get_center()) and abs(p.width - line.width) < 1e-6
-               for p in scene.closing_picture)  # brought forward with the tables
-    assert d.max_defect == 0.0
-    low = min(scene.c_table_close.get_bottom()[1], scene.table_close.get_bottom()[1],
-              scene.cached_block.get_bottom()[1], scene.bidir_block.get_bottom()[1])
-    assert line.get_top()[1] < low  # under both tables and their verdicts
-    assert line.height < 1.5 * scene.cached_verdict.height  # one line
-    C = scene.layout.content
-    assert C.left - 1e-6 <= line.get_left()[0] and line.get_right()[0] <= C.right + 1e-6
-    assert line.get_bottom()[1] >= C.bottom - 1e-6
-    desc = {c.key: c.describe for c in scene.captions if c.describe}["close"]
-    assert "cached equals the full recompute" in desc and fmt_measure(d.max_defect) in desc
 
 
 def test_the_new_rows_outline_never_shares_yellow_with_a_weight(run):

@@ -9,6 +9,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
+from manim import VGroup
 
 from frames import (
     dominant_ink,
@@ -100,32 +101,38 @@ def test_the_onsets_are_marked_where_they_were_measured(final):
         assert dot.get_fill_color().to_hex() == scene.colors[k].to_hex()  # the dot in its width's colour
         assert ring_t.get_stroke_color().to_hex() == HIGHLIGHT.to_hex()  # the ring says "look here"
         assert abs(drop.get_center()[0] - p.to_point(o.t, 0)[0]) < 1e-6
-        # the told-apart part of the close's lane ends at m*, where the frame of the shares begins
-        x = p.to_point(o.t, 0)[0]
-        lane = scene.twin_lanes.lanes[k]
-        assert abs(lane.clear.get_right()[0] - x) < 1e-6
-        assert abs(lane.frame.get_left()[0] - x) < 1e-6
-        assert abs(lane.edge.get_x() - x) < 1e-6
+        # review round 4b: each m* is written on its panel beside its ring (the right column stood empty for three
+        # beats): inside the panel, clear of its curve, level with the drop line's side
+        lab = scene.onset_values[k].copy().move_to(scene.figure.label_at[k])  # where it stood on its panel
+        ax = p.axes[0]
+        assert ax.get_left()[0] <= lab.get_left()[0] and lab.get_right()[0] <= ax.get_right()[0], k
+        assert ax.get_y() <= lab.get_bottom()[1] and lab.get_top()[1] <= ax.get_y() + scene.stack.panel_height, k
+        assert scene.figure.label_spot[k] == "foot" and not scene.figure.column, k
+        pts = scene.curves[k].points
+        (l, b_, _), (r, t, _) = lab.get_corner([-1, -1, 0]), lab.get_corner([1, 1, 0])
+        assert not np.any((pts[:, 0] > l) & (pts[:, 0] < r) & (pts[:, 1] > b_) & (pts[:, 1] < t)), k
+        assert min(abs(lab.get_left()[0] - drop.get_x()), abs(lab.get_right()[0] - drop.get_x())) <= GAP.small + 1e-6
 
 
 def test_the_close_ends_on_the_lanes_under_the_verdict(final):
-    """The takeaway: one lane per width, dark grey while positions are told apart, then columns in the width's
-    colour as tall as the measured share with a twin; the verdict over them, the formulas and curves gone."""
+    """The takeaway: one 100 % bar per width (the positions past its m*, up to the last judged one), its colour as
+    long as the share with a twin, dark grey the rest; the verdict over them, the formulas and curves gone."""
     scene, frame = final
     d = scene.data
     TL = scene.twin_lanes
     on = {id(f) for m in scene.mobjects for f in m.get_family()}
     for k in range(len(d.widths)):
         lane = TL.lanes[k]
-        assert id(lane.clear) in on and id(lane.columns) in on and id(lane.tag) in on
+        assert id(lane.frame) in on and id(lane.columns) in on and id(lane.tag) in on
         assert id(scene.curves[k]) not in on and id(scene.markers[k][3]) not in on  # the panels are gone
-        y = lane.clear.get_y()
-        x0, xm = lane.clear.get_left()[0], lane.clear.get_right()[0]
-        got = pixel(scene, frame, [(x0 + xm) / 2, y, 0])
-        assert np.abs(got - rgb255(NO_TWIN)).max() <= 14, (k, got)  # no twin yet: the one dark grey
+        if len(lane.rest):
+            got = pixel(scene, frame, lane.rest.get_right() + GAP.hair * np.array([-1.0, 0, 0]))
+            assert np.abs(got - rgb255(NO_TWIN)).max() <= 14, (k, got)  # no twin: the one dark grey
         ink = dominant_ink(scene, frame, lane.tag, BG)
         assert np.abs(ink - rgb255(scene.colors[k])).max() <= 40, (k, ink)
     assert id(scene.formula) not in on and id(scene.rule) not in on
+    # the log axis went with the curves: the bars have their own, 0 % to 100 % of the positions past m*
+    assert id(scene.stack.x_tick_labels) not in on and id(TL.axis) in on
     v = scene.verdict
     assert v._verdict and v.passed and id(v.check) in on  # most positions past m* have a twin, at every width: ✓
     assert v.check.get_stroke_color().to_hex() == VERIFIED.to_hex()
@@ -138,39 +145,35 @@ def test_the_close_ends_on_the_lanes_under_the_verdict(final):
 
 
 def test_past_m_star_the_lanes_show_the_measured_share_not_all_blurred(final):
-    """The meaning beat once shaded everything past m* grey ("past m*, positions blur"), though m* is only the
-    *first* position with a twin: at d = 256 only two in three of the positions 173 to 5 000 have one.  The
-    lanes now draw, per stretch of positions past m*, a column exactly as tall as the share of its positions
-    with a twin (mathcore.extrapolation.ambiguity_share), and print the share past m* on the right.  The old
-    picture fails this test: it had no column below full height and printed no share."""
+    """Review round 4b (12 `meaning`): the lanes kept the log position axis, so width was not share: d = 256's
+    grey run before m* (positions 1 to 171, 3 % of them) took half its lane.  Each width is now one 100 % bar of
+    the positions past its m* up to the horizon: its coloured block is exactly the share of them with a twin
+    (mathcore.extrapolation.ambiguity_share) of the bar's length, the dark grey the rest; every bar is as long as
+    every other.  The old lanes fail this: their coloured block ran from x(m*) to x(5000) on a log axis."""
     scene, frame = final
     d = scene.data
     TL = scene.twin_lanes
     cfg = load_config()
     _, cos = sinusoidal_dilution(cfg.dilution_t_max, cfg.dilution_widths, cfg.rope_base)
+    W = TL.x1 - TL.x0
     for k, row in enumerate(cos):
         a = ambiguity_share(row, 2.0)
         assert a.horizon == cfg.dilution_t_max // 2
         lane = TL.lanes[k]
         lo, hi, share = d.bins[k]
-        # the stretches cover every position from m* to the horizon once, and each share is the measured one
-        assert lo[0] == a.onset.t and hi[-1] == a.horizon + 1 and (lo[1:] == hi[:-1]).all()
-        for a_, b_, s_ in zip(lo, hi, share):
-            assert s_ == a.twins[a_ - 1:b_ - 1].mean()
+        # one stretch: the positions past m* up to the horizon, its share the measured share past m*
+        assert lo.tolist() == [a.onset.t + 1] and hi.tolist() == [a.horizon + 1]
+        assert share[0] == a.twins[a.onset.t:a.horizon].mean() == a.share
         np.testing.assert_array_equal(lane.columns.values, share)
-        # every drawn column is as tall as its share of the lane
-        drawn = [c.height / TL.lane_height for c in lane.columns]
-        np.testing.assert_allclose(drawn, share[share > 0], atol=1e-6)
+        # length is share: the coloured block is share × the bar, the grey the rest, every bar the same length
+        assert abs(lane.frame.width - W) < 1e-6
+        assert abs(lane.columns[0].width - a.share * W) < 1e-6 and abs(lane.columns[0].get_left()[0] - TL.x0) < 1e-6
+        assert abs(lane.rest.width - (1 - a.share) * W) < 1e-6 and abs(lane.rest.get_right()[0] - TL.x1) < 1e-6
         # the share printed is the measured share past m*, on the block that draws it
         printed = TL.share_labels[k].maths[0].typst_code.strip("$ ")
         assert printed == share_label(a.share)
-        # review round 3: forty columns a lane read as noise; now one block from m* to the horizon, as tall as the
-        # share of those positions with a twin (m* itself has one, so it is the share past m* within 1/checked)
-        assert len(lane.columns) == 1 and len(lo) == 1
-        assert abs(share[0] - a.share) <= 1 / a.checked
     wide = d.shares[d.by_width()[-1]]
     assert 0.66 < wide.share < 0.67 and share_text(wide.share) == "66 %"
-    assert max(d.bins[d.by_width()[-1]][2]) < 0.7  # a block a third short of the lane: not every position blurs
     # the caption says the shares, never that every position past m* blurs
     meaning = next(c.text for c in scene.captions if c.key.startswith("meaning"))
     assert "99 %, 97 % and 66 %" in meaning and "positions blur" not in meaning
@@ -236,7 +239,7 @@ def test_labels_are_bound_to_the_arrays_they_name(final):
     for k, o in enumerate(d.onsets):
         assert scene.width_labels[k]._names == scene.curves[k]._shows == f"cos[{k}]"
         np.testing.assert_array_equal(scene.curves[k].values, q[f"cos[{k}]"])
-        assert scene.onset_values[k]._names == scene.markers[k]._shows == scene.twin_lanes.lanes[k].edge._shows
+        assert scene.onset_values[k]._names == scene.markers[k]._shows == scene.twin_lanes.lanes[k].frame._shows
         np.testing.assert_array_equal(scene.markers[k].values, q[f"onset_m[{k}]"])
         assert scene.twin_lanes.lanes[k].columns._shows == f"share_bins[{k}]"
         np.testing.assert_array_equal(scene.twin_lanes.lanes[k].columns.values, q[f"share_bins[{k}]"])
@@ -383,23 +386,36 @@ def test_the_close_verdict_is_the_takeaway_number(final):
 
 
 def test_the_swing_the_description_names_is_printed_over_its_box(final):
-    """Review (issue 33): the first beat's description named "span 1.6", never on screen, and called the
-    box "the last half" of the curve, a sliver on the log axis. The span is now printed over the box and the
-    description names where the box starts (m = t[len/2]). The old scene (no swing_label) fails this."""
+    """Review round 4b (12 `first`): the box framed half of all positions in a narrow strip of the log axis, but
+    only the audio description said so; on screen stood "span ≈ 1.6".  The words over the large panel now say
+    what the box holds, counted here: positions 5001 to 10 000, half of the 10 000, and the span over them, in the
+    box's colour, ending where the box ends.  The old label ("span ≈ 1.6") fails this."""
     scene, _ = final
     d = scene.data
     P = scene.figure
     first = d.by_width()[0]
-    assert abs(d.swing(first) - np.ptp(d.cos[first][len(d.t) // 2:])) < 1e-12
+    n = len(d.t)
+    assert abs(d.swing(first) - np.ptp(d.cos[first][n // 2:])) < 1e-12
+    lo, hi = int(d.t[n // 2]), int(d.t[-1])
+    assert (lo, hi) == (5001, 10000) and hi - lo + 1 == n / 2  # half of all positions
     lab = scene.swing_label
-    assert measure(d.swing(first)).math in lab.maths[0].typst_code and lab.get_bottom()[1] > P.swing.get_top()[1]
+    assert [w.text for w in lab.words][:1] == ["halfofallpositions,"] and scene.half_of() == "half of all positions"
+    codes = [m.typst_code.strip("$ ") for m in lab.maths]
+    assert codes[:2] == [f"m = {count(lo).math}", count(hi).math]
+    assert measure(d.swing(first)).math in codes[-1]
+    assert lab.get_bottom()[1] > P.swing.get_top()[1] and abs(lab.get_right()[0] - P.swing.get_right()[0]) < 1e-6
+    assert all(f.get_fill_color().to_hex() == HIGHLIGHT.to_hex() for f in lab.family_members_with_points())
+    assert lab.get_bottom()[1] > P.solo.panels[0].to_point(1, 1)[1]  # over the panel, clear of the curve
     values = scene.caption_values()
-    assert str(values["half"]) == count(d.t[len(d.t) // 2]).text
+    assert str(values["half"]) == count(d.t[n // 2]).text
     import pathlib, tomllib
     t = tomllib.loads(pathlib.Path("assets/narration/12_positional_dilution.toml").read_text())["positional_dilution"]
     for key in ("first", "first_wobbles", "first_steady"):
-        assert "last half" not in t["describe"][key] and "{half}" in t["describe"][key]
-    # the lanes' end: "past m = 5000", not "past m ≤ 5000"
+        assert "last half" not in t["describe"][key] and "{half}" in t["describe"][key] and "{half_of}" in t["describe"][key]
+    # odd counts are counted, never called half
+    odd = SimpleNamespace(data=SimpleNamespace(t=np.arange(1, 102)))
+    assert PositionalDilution.half_of(odd) == "51 of the 101 positions"
+    # the bars' end: "up to m = 5000"
     assert str(values["horizon_line"]) == f"m = {count(d.horizon).text}"
     # "blur" overstated: far positions look as alike to position 0 as nearer ones (c(n) >= c(m))
     assert "blur" not in t["close"] and "as alike to position 0" in t["close"]
@@ -435,118 +451,101 @@ def test_the_verdict_says_what_is_measured_most_positions_past_m_star_have_a_twi
 
 
 def test_has_a_twin_is_the_widths_colour_and_no_twin_one_dark_grey(final):
-    """Issue 33 review: the "twin" columns were white at 55 % over each lane's faint colour (a different grey on
-    every lane); then one opaque grey, which review RC read as "dimmed", the grey's meaning everywhere else in the
-    deck.  Now what the percentages on the right count, "has a twin", is drawn in the width's colour, the colour
-    its percentage is printed in, and "no twin" in one dark grey on every lane."""
+    """What a bar's share counts, "with a twin", is drawn in the width's colour, "no twin" in one dark grey on every
+    bar; review round 4b: every bar's words read alike, "≈ 99 % with a twin" … "≈ 66 % with a twin" (d = 256's said
+    "≈ 66 %" alone), on the coloured block, in the background's colour, GAP.small clear of its ends."""
     scene, frame = final
     TL = scene.twin_lanes
     for k, lane in enumerate(TL.lanes):
         fills = {(c.get_fill_color().to_hex(), round(float(c.get_fill_opacity()), 6)) for c in lane.columns}
         assert fills <= {(scene.colors[k].to_hex(), 1.0)}, k
-    # the words for it are written on the coloured blocks themselves, in the background's colour: "99 % with a twin"
+        if len(lane.rest):
+            assert lane.rest.get_fill_color().to_hex() == NO_TWIN.to_hex() and float(lane.rest.get_fill_opacity()) == 1
     assert TL.on_blocks == {0, 1, 2}
     for k in TL.on_blocks:
         words = TL.share_labels[k]
         block = TL.lanes[k].columns[0]
-        # review round 4: GAP.small either side; a block too narrow for the words carries its share alone
-        assert [w.text for w in words.words] == (["withatwin"] if k != scene.data.by_width()[-1] else [])
+        assert [w.text for w in words.words] == ["withatwin"], k
         assert all(p.get_fill_color().to_hex() == BG.to_hex() for p in words.pieces)
         assert block.get_left()[0] + GAP.small - 1e-6 <= words.get_left()[0]
         assert words.get_right()[0] <= block.get_right()[0] - GAP.small + 1e-6
         assert block.get_bottom()[1] < words.get_bottom()[1] and words.get_top()[1] < block.get_top()[1]
-    # on the frame: the tallest column of each lane is painted its lane's colour
+    # on the frame: each block is painted its width's colour
     for k, lane in enumerate(TL.lanes):
-        if not len(lane.columns):
-            continue
-        col = max(lane.columns, key=lambda c: c.height)
+        col = lane.columns[0]
         got = pixel(scene, frame, col.get_left() + GAP.small / 2 * RIGHT_)  # in the padding, clear of the words
         assert np.abs(got - rgb255(scene.colors[k])).max() <= 6, got
 
 
 def test_the_words_on_screen_are_set_in_the_sans_not_the_math_font(final):
-    """Issue 33 review: the key ("colour: no twin", "grey: share with a twin"), "judged to m = 5000",
-    "position m" and "span 1.6" were words typeset in the math font.  Words are now sans ``Text``; Typst
-    sets only the maths."""
+    """Issue 33 review: words were typeset in the math font.  Words are now sans ``Text``; Typst sets only the
+    maths (the bars' axis, "positions past m*, up to m = 5000"; "position m"; the first beat's words)."""
     import re
-
-    from manim import Text
 
     scene, _ = final
     TL = scene.twin_lanes
-    assert all(isinstance(t, Text) for t in TL.key)
-    judged = TL.horizon_mark[1]
-    assert [w.text for w in judged.words] == ["empty:notjudgedpast"] and judged.maths[0].typst_code.strip("$ ") == "m = 5000"
+    assert [w.text for w in TL.axis_words.words] == ["positionspast", ",upto"]
+    assert [m.typst_code.strip("$ ") for m in TL.axis_words.maths] == ["m^*", "m = 5000"]
     assert [w.text for w in scene.stack.x_axis_label.words] == ["position"]
-    assert [w.text for w in scene.swing_label.words] == ["span"]
+    assert [w.text for w in scene.swing_label.words][-1] == "spans"
     # a word in quotes inside the math ("PE", an upright symbol, and a quoted script are notation)
     quoted = re.compile(r'(?<![_^])"[^"]*(?:[a-z]{2}|\s)[^"]*"')
     shown = [f.typst_code for m in scene.mobjects for f in m.get_family() if hasattr(f, "typst_code")]
-    shown += [f.typst_code for f in (scene.rule, scene.verdict, *TL.key, *judged) if hasattr(f, "typst_code")]
+    shown += [f.typst_code for f in (scene.rule, scene.verdict, *TL.axis_words, *scene.swing_label)
+              if hasattr(f, "typst_code")]
     assert not any(quoted.search(t) for t in shown), [t for t in shown if quoted.search(t)]
     assert "for some" not in scene.rule.typst_code and "exists" in scene.rule.typst_code
 
 
-def test_the_key_reads_as_one_line_inside_the_frame_in_every_corner(corners):
-    """Issue 33 review: the close's key was crowded: "judged to m = 5000" sat a line above the key, and in
-    the ``max`` corner "grey: share with a twin" stacked over "colour: no twin".  The key is now one line
-    over the top lane, read left to right as a lane is (colour, grey, the empty boxes past the last judged
-    position), on one baseline, its pieces apart, inside the frame, between the verdict and the lanes."""
+def test_the_bars_read_inside_the_frame_in_every_corner(corners):
+    """Review round 4b: the close's empty end boxes were left unexplained; the bars now end where the data ends
+    (every bar is the positions up to the horizon), named once under them.  In every corner: the bars, their words
+    and the axis stay inside the frame, under the verdict, every bar as long as every other, each share on the
+    data (on its block, or just past it on the dark grey), and the words on a bar inside it."""
     from scenes.kit.layout import SAFE
-    from scenes.kit.proofs import line_baseline
 
     for name, r in corners.items():
         scene = r.scene
         TL = scene.twin_lanes
-        pieces = [*TL.key, TL.horizon_mark[1]]
-        base = [line_baseline(p) for p in pieces]
-        assert max(base) - min(base) < 0.02, (name, base)
-        xs = sorted((p.get_left()[0], p.get_right()[0]) for p in pieces)
-        assert all(b[0] - a[1] > 0.1 for a, b in zip(xs, xs[1:])), (name, xs)  # apart, never touching
-        assert xs[0][0] >= SAFE.left - 1e-6 and xs[-1][1] <= SAFE.right + 1e-6, (name, xs)
-        top_lane = max(lane.clear.get_top()[1] for lane in TL.lanes)
-        low, high = min(p.get_bottom()[1] for p in pieces), max(p.get_top()[1] for p in pieces)
-        assert top_lane < low and high < scene.formula.get_bottom()[1], (name, top_lane, low, high)
-        # review round 3: the empty boxes' words stood far from the boxes; now they end where the boxes end
-        if TL.near:
-            assert abs(TL.horizon_mark[1].get_right()[0] - TL.unjudged.get_right()[0]) < 1e-6, name
-        # at the close the key makes way for the takeaway and the verdict (which says up to m = 5000): off screen
-        on = {id(f) for m in scene.mobjects for f in m.get_family()}
-        if len(scene.takeaway_line):
-            assert not [p for p in pieces if id(p) in on], name
-        else:
-            assert high < scene.verdict.get_bottom()[1], name
-        # the empty boxes' words name the last judged position, mathcore's horizon
-        words = TL.horizon_mark[1]
-        assert words.maths[0].typst_code.strip("$ ") == f"m = {count(scene.data.horizon).math}", name
-        if len(TL.unjudged):
-            assert [w.text for w in words.words] == ["empty:notjudgedpast"], name
+        d = scene.data
+        assert not hasattr(TL, "unjudged"), name
+        widths = {round(lane.frame.width, 6) for lane in TL.lanes}
+        assert len(widths) == 1, (name, widths)
+        for k, lane in enumerate(TL.lanes):
+            lab = TL.share_labels[k]
+            if lab.family_members_with_points():
+                f = lane.frame
+                assert f.get_left()[0] < lab.get_left()[0] and lab.get_right()[0] < f.get_right()[0], (name, k)
+                assert f.get_bottom()[1] < lab.get_bottom()[1] and lab.get_top()[1] < f.get_top()[1], (name, k)
+                assert [w.text for w in lab.words] == ["withatwin"], (name, k)
+        every = VGroup(TL, *[scene.onset_values[k] for k in range(len(d.widths))])
+        assert every.get_left()[0] >= SAFE.left - 1e-6 and every.get_right()[0] <= SAFE.right + 1e-6, name
+        assert every.get_bottom()[1] >= scene.layout.content.bottom - 1e-6, name
+        assert max(lane.get_top()[1] for lane in TL.lanes) < scene.verdict.get_bottom()[1], name
+        # the axis names what a bar holds, up to mathcore's horizon
+        assert TL.axis_words.maths[-1].typst_code.strip("$ ") == f"m = {count(d.horizon).math}", name
 
 
 def test_the_lanes_carry_their_own_words_and_draw_no_twin_one_way(final):
-    """Review R2, beat `meaning`: the legend was a grey text line over the lanes, "no twin" was drawn two ways
-    (the full colour before m*, a dark tint after it) and 99 % / 97 % / 66 % stood unnamed.  Now "no twin" is
-    one dark grey before and after m*, the words "no twin" and "has a twin" lie on the lanes (on a dark stretch
-    and on full coloured columns), and the percentages stand under "% with a twin"."""
+    """The words lie on the bars: "≈ 34 % no twin" on d = 256's dark grey, the complement of its share with a twin,
+    written where it fits; no key line, no heading, no right column of percentages.  Both words stay at full
+    strength through the meaning beat and the close."""
     scene, frame = final
     TL = scene.twin_lanes
-    for k, lane in enumerate(TL.lanes):
-        if not len(lane.rest):
-            continue
-        for part in (lane.clear, lane.rest):
-            assert part.get_fill_color().to_hex() == NO_TWIN.to_hex()
-            assert float(part.get_fill_opacity()) == 1.0
-    # the words on the data: "no twin" inside a dark stretch before m*; "… with a twin" on each block (review
-    # round 3), so no separate "has a twin" and no heading over a right column of percentages
-    assert TL.no_twin in TL.on_lanes and TL.has_twin not in TL.on_lanes and not len(TL.key)
-    assert not len(TL.share_head) and TL.on_blocks == {0, 1, 2}
-    k = next(k for k, lane in enumerate(TL.lanes) if lane.clear.get_left()[0] <= TL.no_twin.get_left()[0]
-             and TL.no_twin.get_right()[0] <= lane.clear.get_right()[0])
-    assert abs(TL.no_twin.get_y() - TL.lanes[k].clear.get_y()) < 1e-6
+    d = scene.data
+    wide = d.by_width()[-1]
+    assert len(TL.on_lanes) == 1
+    none = TL.on_lanes[0]
+    rest = TL.lanes[wide].rest
+    assert rest.get_left()[0] < none.get_left()[0] and none.get_right()[0] < rest.get_right()[0]
+    assert abs(none.get_y() - rest.get_y()) < 1e-6
+    assert none.maths[0].typst_code.strip("$ ") == share_label(1 - d.shares[wide].share) == "≈ 34 %"
+    assert [w.text for w in none.words] == ["notwin"]
+    assert not hasattr(TL, "key") and not hasattr(TL, "share_head")
     recs = {r.key: r for r in scene.audit.records}
     for key in ("meaning", "close"):
         items = {it.mid: it for it in recs[key].items}
-        for m in (TL.no_twin, *[f for k in TL.on_blocks for f in TL.share_labels[k].pieces]):
+        for m in (*none.pieces, *[f for k in TL.on_blocks for f in TL.share_labels[k].pieces]):
             assert id(m) in items and items[id(m)].opacity > 0.9, key
 
 
@@ -612,18 +611,25 @@ def test_the_span_is_written_as_rounded(final):
     scene, _ = final
     d = scene.data
     span = d.swing(d.by_width()[0])
-    src = scene.swing_label.maths[0].typst_code
+    src = scene.swing_label.maths[-1].typst_code
     assert "approx " + measure(span).math in src and float(measure(span).text) != span
 
 
 def test_the_close_puts_the_takeaway_in_words_over_the_verdict(final):
     """Review round 3: the close ended on a teaser; the clip's own point was never on screen in words.  Now the
-    takeaway stands where the formula was, the verdict under it, over the lanes."""
+    takeaway stands where the formula was, the verdict under it, over the bars.  Review round 4b: the headline
+    says "most" (34 % of d = 256's positions past m* have no twin), and its m* stands on the words' baseline
+    (it hung 6 px below "Past")."""
+    from scenes.kit.proofs import line_baseline
+
     scene, _ = final
     on = {id(f) for m in scene.mobjects for f in m.get_family()}
     t, v = scene.takeaway_line, scene.verdict
     assert len(t) and all(id(f) in on for f in t.get_family())
-    assert [w.text for w in t.words][0] == "Past" and "mostly no longer means less alike" in t.source  # most, not all (review round 4b)
+    assert [w.text for w in t.words][0] == "Past" and "for most $m$, farther no longer means less alike" in t.source
+    star = next(m for m in t.maths if m.typst_code.strip("$ ") == "m^*")
+    m_glyph = star.submobjects[0]
+    assert abs(m_glyph.get_bottom()[1] - line_baseline(t.words[0])) < 0.01
     assert t.get_bottom()[1] > v.get_top()[1]
     assert v.get_bottom()[1] > max(lane.get_top()[1] for lane in scene.twin_lanes.lanes)
 
@@ -660,3 +666,26 @@ def test_rule_and_close_beats_are_short(final):
     assert "twin" in by_key["rule"].text
     close = scene.captions[-1]
     assert close.duration < 13.0, close.duration  # was 14.8 s
+
+
+def test_the_descriptions_name_only_what_is_drawn(final):
+    """Review round 4b: the descriptions named a right column of m* (now each m* stands on its panel, by its drop
+    line), lanes on a log axis and empty boxes "not judged" (now 100 % bars, no boxes).  Each description says what
+    its frame draws, checked against the scene."""
+    scene, _ = final
+    d = scene.data
+    by_key = {c.key: c for c in scene.captions}
+    marks = by_key["marks"].describe
+    assert not scene.figure.column and "on its panel, beside its drop line" in marks and "on the right" not in marks
+    meaning = by_key["meaning"].describe
+    assert "one bar per width" in meaning and "each bar is all the positions past m*, up to m = 5000" in meaning
+    assert "≈ 99 %, ≈ 97 % and ≈ 66 % with a twin" in meaning
+    assert "empty box" not in meaning and "not judged" not in meaning and "lane" not in meaning
+    close = by_key["close"].describe
+    assert "past m*, for most m, farther no longer means less alike" in close and "over the bars" in close
+    # "each m* stays on the right": the m* labels end right of every bar
+    TL = scene.twin_lanes
+    assert all(TL.onset_spots[k][0] - scene.onset_values[k].width / 2 > TL.x1 for k in range(len(d.widths)))
+    first = by_key["first"].describe
+    assert "from m = 5001 to 10 000" in first and "half of all positions, in a narrow strip" in first
+    assert "about 1.6" in first

@@ -110,10 +110,12 @@ def test_the_figures_on_screen_are_the_measured_ones_in_lecture_language(final):
     assert scene.params_value.text == shown(count(d.table.size).text) == "786\u2009432"
     assert band_words(scene.band_label) == shown(f"{d.slow_pairs} of {d.n_pairs}: no full turn in training")
     assert scene.cap_text.text == shown(f"no row for position {count(GPT2.n_max).text}")
-    assert scene.zoom_text.text == shown(f"rows 0 to {d.zoom[0] - 1}, features 0 to {d.zoom[1] - 1}")
+    assert scene.zoom_text[0].text == shown(f"rows 0 to {d.zoom[0] - 1}, features 0 to {d.zoom[1] - 1}")
     # real sizes as labelled facts, typeset: n_max as a subscripted symbol, never the code's names
-    facts = " ".join(m.typst_code for m in scene.gpt_facts.maths)
-    assert 'n_"max" = 1024' in facts and 'd_"model" = 768' in facts
+    # real sizes as labelled facts on the table itself (round 4b: no formula line beside the heading): its rows
+    # counted by the brace, its width in features, its edge rows
+    assert scene.rows_text.text == shown(f"{count(GPT2.n_max).text} rows") and not hasattr(scene, "gpt_facts")
+    assert any(getattr(f, "text", "") == shown(f"{GPT2.d_model} features across") for f in scene.shape_text.get_family())
     bases = [t[1].typst_code for t in scene.wl_tags]
     assert "b = 10 thin 000" in bases[0] and "b = 500 thin 000" in bases[1]
     texts = " ".join(getattr(f, "text", "") or getattr(f, "typst_code", "")
@@ -191,8 +193,8 @@ def test_the_stages_one_subject_at_a_time(final):
 
 
 def test_the_close_ends_on_a_last_row_against_a_slow_pair_past_training(final):
-    """Issue 33: the close shows a *slow* pair at an angle training never reached and names lecture 6 on
-    screen (the old close showed pair 0, a fast pair, and named lecture 6 only in the caption)."""
+    """Issue 33: the close shows a *slow* pair at an angle past the arc training swept (the old close showed pair 0,
+    a fast pair).  Round 4b: the rest is gone, the dial as large as the table."""
     scene, frame = final
     d = scene.data
     on = {id(f) for m in scene.mobjects for f in m.get_family()}
@@ -200,7 +202,7 @@ def test_the_close_ends_on_a_last_row_against_a_slow_pair_past_training(final):
     assert id(scene.plot.axes[0]) not in on and id(scene.view.image) not in on  # the rest is gone
     content = scene.layout.content
     assert scene.summary.width >= 0.6 * content.width and scene.summary.height >= 0.6 * content.height
-    # LLaMA-2's slowest pair at twice its training length: never completed a turn, and its angle there is
+    # LLaMA-2's slowest pair at three times its training length: never completed a turn, and its angle there is
     # past the arc it swept in training (mathcore's rule for an unseen angle)
     i, m = d.slow_index, d.slow_position
     assert i == d.n_pairs - 1 and m > LLAMA2.train_length
@@ -209,23 +211,10 @@ def test_the_close_ends_on_a_last_row_against_a_slow_pair_past_training(final):
     assert np.isclose(scene.closing_dial.angle, pair_angles(m, LLAMA2.head_dim, LLAMA2.rope_base)[i])
     arc = training_arcs(LLAMA2.head_dim, LLAMA2.train_length, LLAMA2.rope_base)[i]
     assert np.isclose(scene.slow_arc.angle, arc) and scene.closing_dial.angle > arc
-    words = [getattr(f, "text", "") for f in scene.summary.get_family()]
-    assert shown("no row for") in words and scene.table_verdict.passed is False  # ✗ on the GPT-2 side too
-    # the hand-off, not a verdict (review round 3: RoPE's verdict is its ✓, the slow pair points to lecture 6):
-    # the angle there against the arc training swept, both rounded, so ≈, both in rad
-    first, second = scene.slow_words
-    assert not hasattr(scene.slow_words, "_verdict")
-    # in whole degrees, as clip 13's dials (review round 4: rad here, ° there)
-    deg = lambda a: int(round(np.degrees(a)))  # noqa: E731
-    assert [m.typst_code.strip("$ ") for m in (*first.maths, *second.maths)] == [
-        f"m theta_({i}) approx {deg(d.slow_angle)}°", f"approx {deg(arc)}°"]
-    assert d.slow_angle > arc and [w.text for w in (*first.words, *second.words)] == [
-        shown(";"), shown("training reached only")]
+    assert scene.slow_arc._role == "seen" and scene.arc_words.text == "training"
     assert np.isclose(d.slow_angle, m * 2 * np.pi / rope_wavelengths(LLAMA2.head_dim, LLAMA2.rope_base)[i])
-    assert "lecture6" in words  # named on screen, not only in the caption
     close = scene.captions[-1].text
-    assert "lecture 6" in close and f"LLaMA-2's pair {i}" in close and count(m).text in close
-
+    assert f"LLaMA-2's pair {i}" in close and count(m).text in close and "beyond the arc training swept" in close
 
 def test_the_table_is_named_an_initialisation_never_a_trained_table(final):
     """Issue 33: 14 `corner` said "every entry is a trained parameter" over values drawn from
@@ -337,8 +326,9 @@ def test_one_symbol_per_width_model_width_then_head_dimension(final):
     """Review R2 (14 `rope`): d meant GPT-2's model width 768 in beats 01–03, then LLaMA's head dimension 128
     in beats 04–08.  The width is d_model now; d is the head dimension, named in words beside it."""
     scene, _ = final
-    facts = " ".join(m.typst_code for m in scene.gpt_facts.maths)
-    assert f'd_"model" = {GPT2.d_model}' in facts and " d = " not in facts
+    # GPT-2's width is said in words on its table ("768 features across"), never as d
+    assert any(getattr(f, "text", "") == shown(f"{GPT2.d_model} features across") for f in scene.shape_text.get_family())
+    assert not any("d =" in getattr(f, "typst_code", "") for f in scene.gpt.get_family())
     f = scene.formula
     assert shown("head dimension") in "".join(w.text for w in f.words)
     assert any(m.typst_code.strip("$ ") == f"d = {LLAMA2.head_dim}" for m in f.maths)
@@ -381,7 +371,7 @@ def test_captions_carry_the_clips_figures(final):
     scene, _ = final
     caps = scene.captions
     assert len(caps) >= 9
-    assert any("clip 13" in c.text for c in caps) and any("lecture 6" in c.text for c in caps)
+    assert any("clip 13" in c.text for c in caps) and caps[-1].text.startswith("One reason the table went away")
     assert any("≈ 2.6 × 10⁶" in c.text for c in caps)
 
 
@@ -403,8 +393,8 @@ def test_the_band_and_the_close_name_their_model(final):
         # the band's count under the dashed line that names its model and L (the band's words say what it means)
         assert text.replace("\n", " ").startswith(f"{d.slow_of(k)} of {d.n_pairs}")
         assert [w.text for w in scene.chart.L_labels[k].words] == [shown(f"{name}:")]
-    close = next(c.text for c in scene.captions if "lecture 6" in c.text)
-    assert f"at m = {count(12288).text}, LLaMA-2's pair 63" in close, close
+    close = scene.captions[-1].text
+    assert f"LLaMA-2's pair 63 stands at ≈ 81° at m = {count(12288).text}" in close, close
     # and on screen: the close's heading names the model with its own train length (m = 2L is LLaMA-2's)
     assert [w.text for w in scene.close_head.words] == [shown("LLaMA-2: RoPE,")]
     assert [m.typst_code.strip("$ ") for m in scene.close_head.maths] == [f"L = {count(LLAMA2.train_length).math}"]
@@ -439,7 +429,8 @@ def test_labels_set_their_words_in_the_sans_and_only_the_maths_in_typst(final):
     "LLaMA-2:" L = 4096, "pair" 63 "at" m = 8192).  Every such label is now a worded line: sans words, and
     Typst only for the maths."""
     scene, _ = final
-    for line in (scene.chart.x_label, *scene.chart.L_labels, scene.slow_where, scene.init_text, *scene.slow_words):
+    for line in (scene.chart.x_label, *scene.chart.L_labels, scene.rope_verdict.line, scene.init_text,
+                 scene.table_verdict.line, scene.zoom_text[1]):
         assert line.words and line.maths
         assert not any('"' in m.typst_code for m in line.maths), line.source
     texts = [f.typst_code for m in (scene.gpt, scene.llama_heads, scene.chart, scene.summary)
@@ -448,21 +439,19 @@ def test_labels_set_their_words_in_the_sans_and_only_the_maths_in_typst(final):
     assert not any(words.search(t) for t in texts), [t for t in texts if words.search(t)]
 
 
-def test_the_close_names_the_position_past_training_as_twice_its_length(final):
-    """The close's LLaMA-2 line reads "pair 63 at m = 2L = 8192": the position named by what it is, twice
-    LLaMA-2's train length (the old line said only m = 8192, LLaMA-3's L, right after LLaMA-3's beat)."""
+def test_the_close_names_the_position_past_training_in_its_verdict(final):
+    """The close's ✓ reads "m = 12 288: pair 63 at ≈ 81°": the position three times LLaMA-2's L (not 2L = 8192,
+    LLaMA-3's L one beat earlier), far past GPT-2's last row, and the angle measured there in whole degrees."""
     scene, _ = final
     d = scene.data
-    # three times L (review round 4: 2L = 8192 was LLaMA-3's L one beat earlier)
     assert d.slow_position == 3 * LLAMA2.train_length == 12288 and d.slow_position != LLAMA3.train_length
-    where = scene.slow_where
-    assert [w.text for w in where.words] == [shown(f"pair {d.slow_index} at")]
-    assert [m.typst_code.strip("$ ") for m in where.maths] == [f"m = 3 L = {count(d.slow_position).math}"]
-    # the figure under it: sans words, the measured angle in math (a hand-off to lecture 6, no verdict mark)
-    v = scene.slow_words
-    assert not any("seen" in w.text for line in v for w in line.words)
-    assert v[0].maths[0].typst_code.strip("$ ") == f"m theta_({d.slow_index}) approx {round(np.degrees(d.slow_angle))}°"
-
+    assert d.slow_position > GPT2.n_max - 1
+    v = scene.rope_verdict
+    assert [w.text for w in v.line.words] == [shown(f": pair {d.slow_index} at")]
+    deg = int(round(np.degrees(pair_angles(d.slow_position, LLAMA2.head_dim, LLAMA2.rope_base)[d.slow_index])))
+    assert deg == 81
+    assert [m.typst_code.strip("$ ") for m in v.line.maths] == [f"m = {count(d.slow_position).math}",
+                                                              f"approx {deg}°"]
 
 def test_the_table_is_the_large_subject_of_its_first_beat(final):
     """Issue 33 review: the opening ``table`` beat showed the table as a 4:3 block in the middle of a dark frame
@@ -583,67 +572,31 @@ def test_the_tie_says_exactly_what_it_counts(final):
 
 
 def test_the_close_answers_why_the_table_went_away(final):
-    """Review R2 (14 `close`): the clip promised "why the position table went away" and never said why; only the
-    RoPE side had a verdict.  The close says it (no row past 1023; RoPE has none) over GPT-2's ✗, draws
-    the angles past training on the dial in the unseen colour, and points an arrow to lecture 6."""
+    """Review R2 / round 4b (14 `close`): the clip promised "why the position table went away"; round 4b called
+    "why the table went away: 786 432 parameters …" overstated (0.6 % of GPT-2 small's parameters) and the close a
+    dashboard.  It now gives one reason, the one its picture proves: GPT-2's ✗ (no row past 1023, the table's last
+    row) beside LLaMA-2's ✓ (an angle at m = 12 288, far past it); no parameter count, no pointer to a lecture."""
     scene, _ = final
     d = scene.data
     close = scene.captions[-1].text
-    assert close.startswith("Why the table went away")
+    assert close.startswith("One reason the table went away") and "parameters" not in close
+    assert "lecture" not in close
     assert f"no row past {count(GPT2.n_max - 1).text}" in close and d.table.shape[0] == GPT2.n_max
-    # GPT-2's verdict: ✗, no row for m ≥ n_max, on screen at the close
+    # GPT-2's verdict: ✗, no row past the table's last row, on screen at the close
     v = scene.table_verdict
     assert v._verdict and v.passed is False
-    assert [m.typst_code.strip("$ ") for m in v.line.maths] == [f"m >= {count(GPT2.n_max).math}"]
-    assert _on_at(scene, "close", v) and _on_at(scene, "close", scene.slow_words)
-    # the angles never seen: from where training's arc ends to the hand, in the unseen colour
-    u = scene.unseen_arc
-    assert u._role == "unseen" and scene.unseen_words._role == "unseen"
-    assert np.isclose(u.start_angle, d.slow_arc) and np.isclose(u.start_angle + u.angle, d.slow_angle)
-    assert d.slow_angle > d.slow_arc and d.slow_unseen
-    assert _on_at(scene, "close", u) and _on_at(scene, "close", scene.unseen_words)
-    # the pointer to the next lecture (6 for the shipped lecture 5) is drawn, not only said
-    nxt = scene.cfg.number + 1
-    assert _on_at(scene, "close", scene.lecture6.arrow) and f"lecture {nxt}" in close and d.next_lecture == nxt
-    assert f"lecture{nxt}" in [getattr(f, "text", "") for f in scene.lecture6.get_family()]
-
-
-def test_the_close_draws_ropes_advantage(final):
-    """Review round 3 (14 close): both panels ended on a red ✗, and "RoPE keeps none" was said, never drawn.  GPT-2's
-    side counts its position parameters (every entry of the n_max × d_model table, learned); RoPE's side carries the
-    ✓: no position parameter at all (its angle m·θᵢ is computed from m, b and d alone) and defined at every m
-    (mathcore's angles at positions far past any table are finite and exactly m·θᵢ mod 2π)."""
-    scene, _ = final
-    d = scene.data
-    params = GPT2.n_max * GPT2.d_model
-    assert d.table.shape == (GPT2.n_max, GPT2.d_model) and d.n_params == params == 786_432
-    assert scene.table_params.text == shown(f"{count(params).text} position parameters")
-    v = scene.rope_verdict
-    assert v.passed is True and v[0]._verdict and v[0].passed is True
-    assert [w.text for w in v[0].line.words] == [shown("0 position parameters")]
-    assert [w.text for w in v[1].words] == [shown("a rotation defined at every")]
-    far = np.array([GPT2.n_max, 10 ** 6, 10 ** 9])
+    assert [w.text for w in v.line.words] == [shown("no row past")]
+    assert [m.typst_code.strip("$ ") for m in v.line.maths] == [count(d.table.shape[0] - 1).math]
+    assert _on_at(scene, "close", v)
+    # RoPE's verdict: ✓, the measured angle at a position no row exists for
+    r = scene.rope_verdict
+    assert r._verdict and r.passed is True and _on_at(scene, "close", r)
+    far = np.array([GPT2.n_max, d.slow_position, 10 ** 6, 10 ** 9])
     theta = LLAMA2.rope_base ** (-2 * np.arange(d.n_pairs) / LLAMA2.head_dim)
-    for m in far:
+    for m in far:  # defined at every m: finite and exactly m·θᵢ mod 2π, far past every table
         a = pair_angles(int(m), LLAMA2.head_dim, LLAMA2.rope_base)
         assert np.all(np.isfinite(a)) and np.allclose(a, (m * theta) % (2 * np.pi))
-    for part in (scene.table_params, scene.table_verdict, v):
-        assert _on_at(scene, "close", part)
-    close = scene.captions[-1].text
-    assert f"{count(params).text} parameters" in close and "RoPE has none, defined at every m" in close
-
-
-def test_the_close_names_the_next_lecture_of_any_config():
-    """The corner config "max" is lecture 99: its close must point to lecture 100, not a hard-coded 6."""
-    from scenes.render.matrix import CORNERS, write_config
-    import tempfile
-    from pathlib import Path
-
-    with tempfile.TemporaryDirectory() as tmp:
-        cfg = load_config(write_config(CORNERS["max"], Path(tmp) / "max.toml"))
-    d = GPT2ToLLaMA.build_data(cfg)
-    assert cfg.number == 99 and d.next_lecture == 100
-
+    assert "RoPE turns at every m" in close
 
 def test_round4_the_chart_reads_cleanly(final):
     """Review round 4 (14): the y axis ran to 10⁹ over data ending at 2.6 × 10⁶; the "18 of 64" words straddled
@@ -702,12 +655,9 @@ def test_round4_words_and_picture_agree_and_the_close_is_level(final):
     corner = next(c.describe for c in scene.captions if c.key == "corner")
     bar = scene.colorbar.tick_labels[-1].text
     assert bar == "0.1" and f"minus {bar} to {bar}." in corner and "0.10" not in corner
-    # the verdicts level: each right under its column's name
-    x, tick = scene.table_verdict, scene.rope_verdict[0]
+    # the verdicts level: each right under its picture
+    x, tick = scene.table_verdict, scene.rope_verdict
     assert abs(x.get_y() - tick.get_y()) < 0.25, (x.get_y(), tick.get_y())
-    # the arrow to the next lecture leaves from the dial's rim
-    dial, arrow = scene.closing_dial, scene.lecture6.arrow
-    assert abs(np.linalg.norm(arrow.get_start() - dial.center) - dial.radius) < 0.1
     # the cap beat: the rule the subject, the corner's enlargement, bar and words dimmed
     for mob in (scene.view.zoom_map, scene.colorbar, scene.view.notes, scene.view.zoom_lines):
         assert _opacity_at(scene, "cap", mob) <= DIMMED + 1e-6
@@ -719,3 +669,101 @@ def test_round4_words_and_picture_agree_and_the_close_is_level(final):
         inside = (pts[:, 0] > img.get_left()[0] + 0.05) & (pts[:, 0] < img.get_right()[0] - 0.05) & (
             pts[:, 1] < img.get_top()[1] - 0.05) & (pts[:, 1] > img.get_bottom()[1] + 0.05)
         assert not inside.any()
+
+
+def test_round5_the_zoom_marker_is_the_true_size_of_the_block_it_enlarges(final):
+    """Review round 4b (14 `corner`): the yellow marker covered one drawn cell, which stands for a 32-row × 64-feature
+    stretch of the table, while the enlargement shows rows 0–7 × features 0–11: ~5× too large each way.  The marker
+    is now that block at its true size on the drawn table, and the words under the enlargement say its scale."""
+    scene, _ = final
+    d, V = scene.data, scene.view
+    img = V.image  # at its place beside the corner (the beat shrinks it back there before drawing the marker)
+    assert np.isclose(V.corner.width, img.width * d.zoom[1] / GPT2.d_model)
+    assert np.isclose(V.corner.height, img.height * d.zoom[0] / GPT2.n_max)
+    assert np.allclose(V.corner.get_corner([-1, 1, 0]), img.get_corner([-1, 1, 0]))  # the table's top-left corner
+    # the table keeps the real shape, so one entry is square on it; the enlargement's cells are square too
+    entry_h, entry_w = img.height / GPT2.n_max, img.width / GPT2.d_model
+    assert np.isclose(entry_h, entry_w, rtol=0.02)
+    cell = V.zoom_map.height / d.zoom[0]
+    assert np.isclose(V.zoom_map.width / d.zoom[1], cell, rtol=1e-3)
+    factor = cell / entry_h
+    assert np.isclose(V.zoom_map.height / V.corner.height, factor) and np.isclose(factor, scene.zoom_factor)
+    # said under the enlargement, rounded, so with ≈
+    line = scene.zoom_text[1]
+    assert [w.text for w in line.words] == [shown("enlarged"), "times"]
+    assert [m.typst_code.strip("$ ") for m in line.maths] == [f"approx {int(round(factor))}"]
+    assert _on_at(scene, "corner", line) and _on_at(scene, "corner", V.corner)
+    assert f"about {int(round(factor))} times" in next(c.describe for c in scene.captions if c.key == "corner")
+
+
+def test_round5_the_close_is_one_proof(final):
+    """Review round 4b (14 `close`): a two-panel dashboard of ~13 texts, a dial ~230 px, ✗ and ✓ not parallel, a
+    stray ";", an arrow to a lecture from nowhere.  Now: two headings, two pictures as tall as the content allows
+    (the dial's diameter about the table's height), the table's edge rows, the arc's one word, and the two verdicts,
+    level, each under its picture; LLaMA-3 is not claimed (the close names LLaMA-2 in its heading and sentence)."""
+    scene, _ = final
+    rec = next(r for r in scene.audit.records if r.key == "close")
+    texts = {it.mid for it in rec.items if it.kind == "text" and not it.header and it.opacity > 0.05}
+    groups = (scene.close_name, scene.close_head, scene.thumb_rows, scene.arc_words, scene.table_verdict,
+              scene.rope_verdict)
+    allowed = {id(f) for g in groups for f in g.get_family()}
+    assert texts and texts <= allowed  # six groups of words, nothing else
+    dial, table = scene.closing_dial, scene.thumb.image
+    assert abs(2 * dial.radius - table.height) < 0.2 * table.height
+    assert table.height >= 0.6 * scene.layout.content.height
+    # ✗ under the table, ✓ under the dial, on one level
+    x, v = scene.table_verdict, scene.rope_verdict
+    assert x.get_top()[1] < table.get_bottom()[1] and v.get_top()[1] < dial.center[1] - dial.radius
+    assert abs(x.get_bottom()[1] - v.get_bottom()[1]) < 1e-6
+    assert abs(x.get_x() - table.get_x()) < 0.5 * table.width and abs(v.get_x() - dial.center[0]) < dial.radius
+    close = scene.captions[-1].text
+    words = "".join(getattr(f, "text", "") for f in scene.summary.get_family())
+    assert "LLaMA-3" not in close and "LLaMA-3" not in words and shown("LLaMA-2:RoPE,") in words
+    assert ";" not in "".join(w.text for w in v.line.words)
+    for part in (scene.close_head, scene.thumb_rows, scene.arc_words):
+        assert _on_at(scene, "close", part)
+
+
+def test_round5_the_chart_labels_sit_on_their_data(final):
+    """Review round 4b (14 `speeds`, `slow`): "pair 0: λ₀ = 2π ≈ 6.3" stood 80 px from the point it names, with no
+    point drawn; the 10⁴ grid line struck through "LLaMA-2: L = 4096"; the bands' words broke in different places
+    (three lines, then two)."""
+    from manim import DOWN, LEFT, UP
+
+    scene, _ = final
+    W, d = scene.chart, scene.data
+    p = W.plot
+    # pair 0's point drawn at (0, 2π), its words led to it
+    assert np.allclose(W.start_dot.get_center(), p.to_point(0, d.wl_llama2[0]))
+    assert np.allclose(W.start_leader.get_start(), W.start_dot.get_center())
+    assert np.linalg.norm(W.start_leader.get_end() - scene.start_period.get_left()) < 0.1
+    assert _on_at(scene, "speeds", W.start_dot) and _on_at(scene, "speeds", W.start_leader)
+    assert scene.start_period.get_bottom()[1] > p.axes[0].get_y()  # clear of the x axis
+    # no grid line through an L label's words, unless the page's colour is knocked out behind them
+    grid = [g.get_start()[1] for g in p.grid if abs(g.get_start()[1] - g.get_end()[1]) < 1e-9]
+    for lab in W.L_labels:
+        words = [m for m in lab if m is not getattr(lab, "knockout", None)]
+        lo, hi = min(m.get_bottom()[1] for m in words), max(m.get_top()[1] for m in words)
+        for y in grid:
+            if lo < y < hi:
+                k = lab.knockout
+                assert k.get_bottom()[1] <= lo and k.get_top()[1] >= hi and k.get_fill_opacity() == 1.0
+                assert k.get_left()[0] <= min(m.get_left()[0] for m in words)
+    # the bands' words broken at the same places
+    lines = [[band_words(line) for line in lab] for lab in W.band_labels]
+    assert [[t.split(":", 1)[-1] for t in ls] for ls in lines][0][1:] == \
+        [[t.split(":", 1)[-1] for t in ls] for ls in lines][1][1:] and len(lines[0]) == len(lines[1])
+    del DOWN, LEFT, UP
+
+
+def test_round5_the_descriptions_follow_the_bands(final):
+    """Review round 4b (14 `base`/`tie`): LLaMA-2's band leaves at `base`, but only the `tie` description said it
+    was gone.  `base` says the band clears and its L line stays; `tie` says the L line goes."""
+    scene, _ = final
+    W = scene.chart
+    desc = {c.key: c.describe for c in scene.captions}
+    assert "band and its words clear away" in desc["base"] and "dashed L line stays" in desc["base"]
+    assert _opacity_at(scene, "base", W.bands[0]) == 0 and not _on_at(scene, "base", W.band_labels[0])
+    assert _on_at(scene, "base", W.train_lines[0])
+    assert "dashed L line goes" in desc["tie"] and "band gone" not in desc["tie"]
+    assert not _on_at(scene, "tie", W.train_lines[0])

@@ -476,7 +476,7 @@ def test_verdict_words_are_set_in_the_sans_and_their_math_typeset(final):
     words = lambda v: " ".join(w.text for w in v.line.words)  # noqa: E731  (Text drops spaces)
     assert "rotated:" in words(q3[1]) and "leftalone:" in words(q3[0])
     assert all(v.line.maths[0].typst_code.strip("$ ") == "V" for v in q3)  # V is math, as everywhere (review R2)
-    assert "GPT-2:" in words(q4[0]) and "RoPE:" in words(q4[1]) and "onesteppast" in words(q4[2])  # its condition L on its own line
+    assert "GPT-2:" in words(q4[0]) and "RoPEat" in words(q4[1]) and "onesteppast" in words(q4[2])  # its condition L on its own line
     assert all(len(v.line.maths) >= 1 for v in (*q3, *q4))  # max |ΔY|, 1024, 47 and 64 stay math
     assert not hasattr(scene.cards[0].verdicts[0], "line")  # ‖Attn(PX) − P·Attn(X)‖ ≈ …: one formula
 
@@ -500,41 +500,40 @@ def test_symbols_are_math_in_every_sentence_on_screen(final):
 
 
 # ------------------------------------------------------------------ review round 3
-def scene_text_of_clip_14() -> str:
-    """The words clip 14's RoPE verdict prints (its source: the recap must quote what the clip shows)."""
-    from pathlib import Path
-
-    return (Path(__file__).parent.parent / "scenes" / "clips" / "c14_gpt2_to_llama.py").read_text()
-
-
 def test_q4_answers_why_with_ropes_check(final):
     """Review round 3 (15 `q4`): "why did GPT-2's table give way to RoPE?" was answered by two ✗.  RoPE's reason
-    has its ✓: clip 14's own "0 position parameters, a rotation defined at every m" (review round 4: the "64 of 64
-    pairs" it showed before was never shown by clip 14, and a tautology), earned where the table ends: mathcore's
-    extrapolation report at m = nₘₐₓ gives GPT-2 no row and every pair of LLaMA-2's head an angle.  The 47 of 64 ✗
+    has its ✓, clip 14's own check (review round 5: it quoted "0 position parameters", which clip 14 no longer
+    shows): LLaMA-2's slowest pair at three times its training length, far past GPT-2's last row, still has an
+    angle, mathcore's m·θᵢ; the recap's verdict is the very check clip 14 builds its close from.  The 47 of 64 ✗
     stays, the close's hook, said with its training length (one step past L = 64, not LLaMA-2's 4096)."""
-    from mathcore.extrapolation import LLAMA2
+    from mathcore.extrapolation import LLAMA2, pair_angles
     from mathcore.measure import extrapolation_report
+    from scenes.clips.c14_gpt2_to_llama import GPT2ToLLaMA
 
     scene, _ = final
     a = scene.data.answers[3]
     g = GPT2
     rep = extrapolation_report([g.n_max], LLAMA2.head_dim, g.n_max, scene.cfg.seed, scene.cfg.rope_base)
-    angles = rep.rope_angles[0]
-    assert not rep.learned_defined[0] and angles.shape == (LLAMA2.head_dim // 2,) and np.all(np.isfinite(angles))
+    assert not rep.learned_defined[0]
     gpt, rope, unseen = a.proofs
     assert not gpt.passed and rope.passed and a.key == 2 and a.proofs[a.key] is unseen
-    assert rope.figure.text == "0 position parameters" and rope.clip == 14
-    assert "0 position parameters" in scene_text_of_clip_14()  # clip 14 shows this very figure
+    # the same position, pair and angle as clip 14's close, measured again here
+    d14 = GPT2ToLLaMA.build_data(scene.cfg)
+    m, i = d14.slow_position, d14.slow_index
+    assert m > g.n_max and m == 3 * LLAMA2.train_length and i == LLAMA2.head_dim // 2 - 1
+    deg = int(round(float(np.degrees(pair_angles(m, LLAMA2.head_dim, LLAMA2.rope_base)[i]))))
+    assert rope.figure.text == f"pair {i} at ≈ {deg}°" and rope.clip == 14
+    assert rope.formula == f'"RoPE at" m = {count(m).math}'
     v = scene.cards[3].verdicts
     assert [x.passed for x in v] == [False, True, unseen.passed]
     words = "".join(w.text for w in v[1].line.words).replace(" ", "")
-    assert words.startswith("RoPE:") and "positionparameters" in words, words  # the 0 is set as math
+    assert words.startswith("RoPEat") and "pairat" in words, words  # the numbers are set as math
     says = {c.key: c.text for c in scene.captions}
     L = scene.cfg.train_length
     assert f"one step past a training length of {L}," in says[scene.q4_key()] or \
         f"one step past a training length of {L} " in says[scene.q4_key()]
     assert "64 of 64" not in says[scene.q4_key()] and "have an angle there" not in says[scene.q4_key()]
+    assert f"its slowest pair still has an angle, {deg} degrees" in says[scene.q4_key()]
     # the KV verdicts keep their condition: exact in a fixed summation order (clip 04 shows BLAS is not)
     notes = [p.note for p in scene.data.answers[1].proofs]
     assert notes[1].endswith("in a fixed order") and notes[2].endswith("in a fixed order"), notes
@@ -558,7 +557,7 @@ def test_a_rounded_figure_is_related_by_approx(final):
 def test_q2_writes_each_proof_as_its_clip_does(final):
     """Review round 4b (15 `q2`): the recap wrote max_t |Y_prefix − Y_full| and max_m |Y_cached − Y_full|, the limits
     as subscripts, where clip 04 writes max over t, n < t of |y_n^(t) − y_n| (t its prefix length) and clip 05
-    max over m of |y_m^cached − y_m^full|, the limits under max.  Each formula is now its clip's own Typst: 03's from
+    max over m of ‖y_m^cached − y_m^full‖, the limits under max.  Each formula is now its clip's own Typst: 03's from
     ``figures.causal`` (its proof), 04's from the prefix rows 04 draws, 05's the relation 05's verdict prints
     (read from its source); no subscripted max and no capital Y is left."""
     from pathlib import Path
@@ -572,8 +571,8 @@ def test_q2_writes_each_proof_as_its_clip_does(final):
     assert f04 == f"max_({T_}, thin {NN} < {T_}) lr(|{prefix_row(NN)} - y_{NN}|)"
     assert prefix_row(NN) == f"y_{NN}^(({T_}))" and T_ == "t" and M == "m"
     src05 = (Path(__file__).parent.parent / "scenes/clips/c05_kv_cache.py").read_text()
-    assert f05 == 'max_m lr(|y_m^"cached" - y_m^"full"|)'
-    assert "relation=f'max_{M} lr(|y_{M}^\"cached\" - y_{M}^\"full\"|) ='" in src05
+    assert f05 == 'max_m norm(y_m^"cached" - y_m^"full")'
+    assert "relation=f'max_{M} norm(y_{M}^\"cached\" - y_{M}^\"full\") ='" in src05
     for p in scene.data.answers[1].proofs:
         assert "scripts(max)" not in p.formula and "Y_" not in p.formula
     code = scene.close_rows.verdicts[1].value[0].typst_code if hasattr(scene.close_rows.verdicts[1].value[0], "typst_code") \

@@ -39,6 +39,7 @@ from manim import (
     Group,
     LaggedStart,
     Succession,
+    ReplacementTransform,
     SurroundingRectangle,
     VGroup,
 )
@@ -64,6 +65,7 @@ from scenes.clips.c05_widgets import (
 )
 from scenes.figures.causal import (
     M,
+    NN,
     kv_proofs,
     kv_scales,
 )
@@ -82,7 +84,7 @@ from scenes.kit import (
 )
 from scenes.kit.binding import claim, names, role, shows
 from scenes.kit.compose import GAP, column, row
-from scenes.kit.layout import LayoutError, Region, legible_scale
+from scenes.kit.layout import LayoutError, Region, baseline_y
 from scenes.kit import numbers, scales as deck_scales
 from scenes.kit.numbers import measure
 from scenes.kit.proofs import (
@@ -206,13 +208,18 @@ class KVCache(ClipScene):
         out = {"T": T, "last": T - 1, "max_defect": fmt_measure(d.max_defect),
                "min_stale": self.stale_bound.text, "causal_change_max": fmt_measure(d.causal_change_max),
                "max_stale": fmt_measure(max(float(s.max()) for s in d.staleness)),
-               "first_weight": weight_text(d.trace.steps[0].weights[0])}
+               "first_weight": weight_text(d.trace.steps[0].weights[0]),
+               "close_bar": "its colour bar", "change_bar": "the changes' colour bar"}
 
         def bound(name, value, *attrs):  # a claim once what shows it is built (the title card has nothing yet)
             mobs = [getattr(self, a, None) for a in attrs]
             if all(m is not None for m in mobs):
                 out[name] = claim(value, *mobs)
 
+        out["weights_bar"] = ""
+        if getattr(getattr(self, "board", None), "w_bar", None) is not None:
+            out["weights_bar"] = claim(" and the weights' colour bar, 0 to 1, right of the query's note",
+                                       self.board.w_bar)
         if hasattr(self, "slots"):  # each column's slots were drawn on their own
             out["slots"] = claim(f"{T} empty slots", *self.slots)
         bound("query", "query q 0", "q_map")
@@ -220,16 +227,14 @@ class KVCache(ClipScene):
         bound("cache_rows", f"{T} rows", "K_map", "V_map")
         bound("cached_rows", f"rows 0 to {T - 2}", "brace")
         bound("max_defect", fmt_measure(d.max_defect), "proof")
+        bound("full_map", "the full recompute's outputs", "full_map", "full_head")
         bound("bi_map", "bidirectional outputs", "bi_map")
         bound("table", "table of changes", "table_frame")
         bound("close_tables", "two tables of changes", "table_close", "c_table_close")
         bound("close_cached", fmt_measure(d.causal_change_max), "cached_verdict")
         bound("close_stale", self.stale_bound.text, "bidir_verdict")
-        if getattr(self, "recompute_close", None) is not None:
-            out["close_recompute"] = claim(f", and across the bottom a green check: cached equals the full recompute, "
-                                           f"the largest difference {fmt_measure(d.max_defect)}", self.recompute_close)
-        else:
-            out["close_recompute"] = ""
+        bound("close_bar", "its colour bar", "close_bar")
+        bound("change_bar", "the changes' colour bar", "change_bar_bi")
         bound("min_stale", self.stale_bound.text, "proof_bi")
         bound("read", "k 0 and v 0", "read_marks")
         bound("max_stale", fmt_measure(max(float(s.max()) for s in d.staleness)), "proof_bi")
@@ -249,8 +254,10 @@ class KVCache(ClipScene):
         cached, bidir, causal = kv_proofs(d)
         # the verdict in clip 04's notation (y_m cached against y_m full) and with its bar: the decoder sums in one
         # fixed order (clip 04 showed BLAS a unit in the last place off)
-        self.proof = worded_verdict("fixed order, bit for bit:", cached.value, passed=cached.passed, size=HEADING,
-                                    relation=f'max_{M} lr(|y_{M}^"cached" - y_{M}^"full"|) =')
+        # a vector's difference measured by a norm (review round 4: |·| bars on a vector); the measured value, the
+        # largest entry's difference, is exactly 0, so every norm of it is 0
+        self.proof = worded_verdict("cached = full recompute:", cached.value, passed=cached.passed, size=HEADING,
+                                    relation=f'max_{M} norm(y_{M}^"cached" - y_{M}^"full") =')
         self.proof_value = self.proof.value
         self.board = b = DecodeBoard(steps, d.trace.Y_cached, self.in_scale, self.out_scale, C.inset(GAP.tight, GAP.hair),
                                      w_scale=sc["weights"])
@@ -264,7 +271,43 @@ class KVCache(ClipScene):
         self.weight_groups, self.chips, self.tokens = b.weights, b.chips, b.tokens
         self.weight_text0 = b.weights[0][0]
         self.q_label = b.q_labels[0]
+        self.recompute_layout()
         self.bidirectional_layout()
+
+    def recompute_layout(self) -> None:
+        """What the verdict of beat 06 compares (review round 4: the full recompute was never pictured): the caches
+        make way, and the outputs of one causal pass over every token, the full recompute, stand left of the
+        cached outputs, the two cell for cell one size (as wide as the width allows), the pair centred; heads
+        "full recompute" and "cached"."""
+        b = self.board
+        d = self.data
+        C = self.layout.content
+        ch = b.cell_h
+        dm = d.trace.Y_full.shape[1]
+        lab_w = max(l.width for l in b.y_labels) + GAP.small + GAP.hair
+        gap = GAP.wide
+        bar_w = b.bar.get_right()[0] - self.Y_map.get_right()[0]  # the colour bar and its ticks
+        cw = min(DecodeBoard.MAX_CELL_W, (C.width - 2 * lab_w - gap - bar_w) / (2 * dm))
+        width = lab_w + dm * cw + gap + lab_w + dm * cw + bar_w
+        left0 = C.center[0] - width / 2
+        y = self.Y_map.get_y()
+        self.full_map = Heatmap(d.trace.Y_full, self.out_scale, (cw, ch)).move_to([left0 + lab_w + dm * cw / 2, y, 0])
+        shows(self.full_map, "trace.Y_full")
+        self.full_labels = row_names(self.full_map, "y", colors=lambda i: TOKEN_INK)
+        # the cached outputs widened to the same cells, in place right of the full recompute
+        self.Y_wide = Heatmap(d.trace.Y_cached, self.out_scale, (cw, ch)).move_to(
+            [left0 + 2 * lab_w + gap + 1.5 * dm * cw, y, 0])
+        shows(self.Y_wide, "trace.Y_cached")
+        # the board's outputs stay as they were drawn; these copies take their place
+        self.y_labels_wide = b.y_labels.copy().shift((self.Y_wide.get_left()[0] - self.Y_map.get_left()[0]) * RIGHT)
+        self.bar_wide = b.bar.copy().shift((self.Y_wide.get_right()[0] - self.Y_map.get_right()[0]) * RIGHT)
+        head = b.heads[3]
+        self.full_head = label("full recompute", size=LABEL).move_to([self.full_map.get_x(), head.get_y(), 0])
+        self.cached_head = label("cached", size=LABEL).move_to([self.Y_wide.get_x(), head.get_y(), 0])
+        for h in (self.full_head, self.cached_head):  # on the heads' baseline
+            h.shift((baseline_y(head) - baseline_y(h)) * UP)
+        names(self.full_head, "trace.Y_full")
+        self.full_group = VGroup(self.full_map, self.full_labels, self.full_head)
 
     def bidirectional_layout(self) -> None:
         """The bidirectional half: its outputs on the left, the table of how far each past row moved beside
@@ -274,8 +317,9 @@ class KVCache(ClipScene):
         T = len(d.trace.steps)
         C = self.layout.content
         _, bidir, causal = kv_proofs(d)
-        self.proof_bi = proof_line(bidir.formula, self.stale_bound, size=HEADING, passed=False)
-        self.proof_causal = proof_line(causal.formula, causal.value, size=HEADING, passed=causal.passed)
+        self.proof_bi = proof_line(self.change_formula(bidir.formula), self.stale_bound, size=HEADING, passed=False)
+        self.proof_causal = proof_line(self.change_formula(causal.formula), causal.value, size=HEADING,
+                                       passed=causal.passed)
         rows_ = []
         for words, p in (("bidirectional", self.proof_bi), ("causal", self.proof_causal)):
             rows_.append(column(label(words, size=HEADING, color=DIM), p, gap="tight"))
@@ -296,8 +340,8 @@ class KVCache(ClipScene):
         settle(strip, self.next_layer)  # in the strip the verdicts take next
         # the picture keeps one place and one shape from the first token to the verdicts (review round 3: it
         # was squashed flatter when the verdicts came)
-        (self.bi_map, self.bi_labels, self.bi_title, self.table, self.bi_bar) = self.bi_picture_in(self.proof_top,
-                                                                                                 self.bi_stages[0])
+        (self.bi_map, self.bi_labels, self.bi_title, self.table, self.bi_bar,
+         self.change_bar_bi) = self.bi_picture_in(self.proof_top, self.bi_stages[0])
         for i in range(1, T):
             for cell in self.bi_map.cells[i]:
                 cell.set_fill(opacity=0.0)
@@ -309,14 +353,15 @@ class KVCache(ClipScene):
                 c.set_fill(opacity=0.0)
         # the table's empty frame: every cell's outline, shown before the numbers arrive
         self.table_frame = VGroup(*[c for col in self.table.cells for c in col])
-        self.bi_picture = VGroup(self.bi_map, self.bi_labels, self.bi_slots, self.bi_title, self.table, self.bi_bar)
+        self.bi_picture = VGroup(self.bi_map, self.bi_labels, self.bi_slots, self.bi_title, self.table, self.bi_bar,
+                                 self.change_bar_bi)
         # and flipped to causal attention, in the same place (the same cells): the causal outputs, the cached
         # ones, and the same table of changes, every cell 0
-        (self.c_map, self.c_labels, self.c_title, self.c_table, self.c_bar) = self.bi_picture_in(
+        (self.c_map, self.c_labels, self.c_title, self.c_table, self.c_bar, self.change_bar_c) = self.bi_picture_in(
             self.proof_top, d.trace.Y_cached, changes=d.causal_changes, name="causal outputs")
         shows(self.c_map, "trace.Y_cached")
         names(self.c_title, "trace.Y_cached")
-        self.c_picture = VGroup(self.c_map, self.c_labels, self.c_title, self.c_table, self.c_bar)
+        self.c_picture = VGroup(self.c_map, self.c_labels, self.c_title, self.c_table, self.c_bar, self.change_bar_c)
         self.causal_alone = self.proof_causal_row.copy().set_x(strip.center[0])  # its verdict, alone under it
 
     def bidir_why(self) -> dict | None:
@@ -349,8 +394,9 @@ class KVCache(ClipScene):
         widest = max(label(measure(float(v)).text, size=size).width for s in d.staleness for v in s)
         tcw = max(widest + 2 * GAP.small, ch)  # square at most: the outputs keep the width
         bar_w = ColorBar(self.out_scale, height=1.0, width=DecodeBoard.SCALE_BAR_W).width + GAP.small
-        cw = min(DecodeBoard.MAX_CELL_W, (region.width - 2 * lab_w - bar_w - GAP.wide - (T - 1) * tcw) / dm)
-        total = lab_w + dm * cw + bar_w + GAP.wide + lab_w + (T - 1) * tcw
+        cbar_w = self.change_bar(1.0).width + GAP.normal  # the table's own colour bar, right of it
+        cw = min(DecodeBoard.MAX_CELL_W, (region.width - 2 * lab_w - bar_w - GAP.wide - (T - 1) * tcw - cbar_w) / dm)
+        total = lab_w + dm * cw + bar_w + GAP.wide + lab_w + (T - 1) * tcw + cbar_w
         x0 = region.center[0] - total / 2
         rows_top = rows_region.top
         hm = Heatmap(values, self.out_scale, (cw, ch))
@@ -373,7 +419,39 @@ class KVCache(ClipScene):
             words = column(label(first, size=LABEL), label(rest_, size=LABEL), gap="tight", align=ORIGIN)
             words.move_to([hm.get_x(), 0, 0]).align_to(title, UP)
             title = words
-        return hm, names_, title, table, bar
+        cells = VGroup(*[c for col in table.cells for c in col])
+        cbar = self.change_bar(self.change_bar_height(cells.height))
+        self.place_change_bar(cbar, cells)
+        return hm, names_, title, table, bar, cbar
+
+    def change_bar(self, height: float) -> ColorBar:
+        """The colour bar of the tables of changes (the deck's "output changes": 0, black as an unpainted exact 0,
+        to the largest change, printed as the tables print it), named by its quantity, ‖Δy_n‖, over it."""
+        sc = self.scales()["staleness"]
+        hi = float(sc.norm.vmax)
+        ticks = [0.0, *[t for t in sc.ticks(2) if 0.0 < t < hi and measure(t).text != measure(hi).text], hi]
+        bar = ColorBar(sc, height=height, width=DecodeBoard.SCALE_BAR_W, ticks=ticks,
+                       tick_format=lambda v: measure(hi).text if v == hi else numbers.tick(v),
+                       title=math("norm(Delta y_n)", size=SMALL, color=DIM))
+        bar.title.align_to(bar.frame, LEFT)  # over the bar and its ticks, clear of the table left of it
+        bar.title.shift(bar.tick_labels[-1].height / 2 * UP)  # and clear of the top end's tick
+        return bar
+
+    def change_bar_height(self, rows_h: float) -> float:
+        """The bar's length for a table ``rows_h`` tall: its title over it and its end ticks' half heights, all
+        together as tall as the rows."""
+        tick_h = label("0", size=SMALL).height
+        title_h = math("norm(Delta y_n)", size=SMALL).height + 0.15 + tick_h / 2
+        return max(0.5, min(3.0, rows_h - title_h - tick_h / 2 - GAP.hair))
+
+    @staticmethod
+    def place_change_bar(cbar: ColorBar, cells) -> None:
+        """``cbar`` right of a table's ``cells``, its bar and title together level with them (its low end's tick
+        inside their bottom)."""
+        tick_h = cbar.tick_labels[0].height if len(cbar.tick_labels) else 0.0
+        low = cbar.frame.get_bottom()[1] - tick_h / 2
+        mid = (cbar.get_top()[1] + low) / 2
+        cbar.shift([cells.get_right()[0] + GAP.normal - cbar.frame.get_left()[0], cells.get_y() - mid, 0])
 
     def step_anims(self, m: int, first: bool = False) -> list:
         """Token m arrives: its k, v rows join the caches, q_m attends, y_m is written."""
@@ -424,6 +502,8 @@ class KVCache(ClipScene):
         b = self.board
         T = len(self.data.trace.steps)
         board = VGroup(b.heads, b.slots, b.q_slot, b.q_note, b.bar, self.tokens)
+        w_bar = VGroup() if b.w_bar is None else b.w_bar  # the weights' colour bar, where the strip has room
+        board.add(w_bar)
 
         # the empty caches: one slot per token, filled as decoding goes
         self.caches = VGroup(self.K_map, b.k_labels, self.V_map, b.v_labels)
@@ -432,7 +512,7 @@ class KVCache(ClipScene):
         self.add(self.caches, self.outputs)
         self.beat("setup", FadeIn(b.heads), FadeIn(self.tokens),
                   LaggedStart(*[Create(s) for s in b.slots], lag_ratio=0.02), Create(b.q_slot), FadeIn(b.q_note),
-                  FadeIn(b.bar), run_time=1.2,
+                  FadeIn(b.bar), FadeIn(w_bar), run_time=1.2,
                   subject=board, why=EMPTY_CACHE)
         a = self.step_anims(0, first=True)
         self.beat("step0", Succession(AnimationGroup(a[0], FadeIn(self.q_map), FadeIn(self.q_label)),
@@ -446,27 +526,38 @@ class KVCache(ClipScene):
         self.beat("legend", Succession(FadeOut(self.tokens, run_time=0.4), FadeIn(b.tags, shift=GAP.tight * RIGHT)),
                   run_time=1.0,
                   subject=VGroup(board, b.tags, self.caches, self.outputs), why=shape_why(T, self.data.K.shape[1], "the decoding board"))
-        top_row = VGroup(self.q_map, self.q_label, b.q_note, b.q_slot)  # the query's strip makes way for the verdict
-        self.beat("equal", Succession(FadeOut(top_row, run_time=0.4), FadeIn(self.proof, shift=GAP.small * DOWN)),
-                  run_time=1.2, subject=VGroup(b.heads, b.slots, b.tags, self.outputs, self.caches, self.proof),
-                  why=shape_why(T, self.data.K.shape[1], "the decoding board"))
+        # the query's strip makes way for the verdict; the caches and weights for what it compares: the full
+        # recompute's outputs beside the cached ones
+        top_row = VGroup(self.q_map, self.q_label, b.q_note, b.q_slot)
+        gone = VGroup(top_row, w_bar, self.caches, self.weight_groups[-1], self.markers, b.tags, *b.heads, b.slots)
+        self.cached_outputs = VGroup(self.Y_wide, self.y_labels_wide, self.bar_wide)
+        self.play(FadeOut(gone), run_time=0.5)
+        # the board's outputs stay as drawn (what the tests of the board read); copies of them widen into place
+        moving = [(m.copy(), w) for m, w in ((self.Y_map, self.Y_wide), (b.y_labels, self.y_labels_wide),
+                                             (b.bar, self.bar_wide))]
+        self.remove(self.Y_map, b.y_labels, b.bar, self.outputs)
+        self.add(*[m for m, _ in moving])
+        self.beat("equal", Succession(AnimationGroup(*[ReplacementTransform(m, w) for m, w in moving], run_time=0.6),
+                                      AnimationGroup(FadeIn(self.full_group), FadeIn(self.cached_head),
+                                                     FadeIn(self.proof, shift=GAP.small * DOWN))),
+                  run_time=1.6, subject=VGroup(self.full_group, self.cached_head, self.cached_outputs, self.proof),
+                  why=shape_why(T, self.data.K.shape[1], "the pair of outputs"))
         self.bidirectional()
 
     def bidirectional(self) -> None:
         """Without the mask: every past output moves when a token arrives; a cache would be stale."""
         d = self.data
-        b = self.board
         T = len(d.trace.steps)
         dm = d.Y_bidir_full.shape[1]
-        out = VGroup(self.caches, self.outputs, self.weight_groups[-1], self.markers, b.tags, self.proof, b.heads,
-                     b.slots, b.bar)
+        out = VGroup(self.cached_outputs, self.full_group, self.cached_head, self.proof)
         self.play(FadeOut(out), run_time=0.8)
         first = VGroup(*self.bi_map.cells[0])
         self.add(self.bi_map)
         picture = self.bi_picture
         self.beat("bidir", FadeIn(self.bi_title), FadeIn(self.bi_slots), FadeIn(first), FadeIn(self.bi_labels[0]),
                   FadeIn(self.table.title), FadeIn(self.table.heads), FadeIn(self.table.rows),
-                  FadeIn(self.table.corner), FadeIn(self.bi_bar), Create(self.table_frame), run_time=1.4,
+                  FadeIn(self.table.corner), FadeIn(self.bi_bar), FadeIn(self.change_bar_bi), Create(self.table_frame),
+                  run_time=1.4,
                   subject=picture, why=self.bidir_why() or {
                       "empty": "the table of changes is empty until tokens are appended (the next beat fills it), and "
                                "the strip under the picture is the next beat's note on the next layer"})
@@ -488,7 +579,8 @@ class KVCache(ClipScene):
                         why=self.bidir_why() or {"empty": STAIRCASE})
         # the note makes way for the verdict, in the same strip; the picture stays where it is
         self.play(FadeOut(self.bi_slots), FadeOut(self.next_layer), run_time=0.5)
-        picture = self.bi_picture = VGroup(self.bi_map, self.bi_labels, self.bi_title, self.table, self.bi_bar)
+        picture = self.bi_picture = VGroup(self.bi_map, self.bi_labels, self.bi_title, self.table, self.bi_bar,
+                                           self.change_bar_bi)
         # the verdict's figure on the data: the cell it was read from, outlined
         shown = d.min_stale if d.min_stale > 0.0 else max(float(s.max()) for s in d.staleness)
         m_, n_ = next((m, n) for m, s in enumerate(d.staleness, start=1) for n, v in enumerate(s) if float(v) == shown)
@@ -510,104 +602,91 @@ class KVCache(ClipScene):
     # ------------------------------------------------------------------ the takeaway
     def closing_layout(self) -> None:
         """The close, built for where it stands (nothing is scaled under the legible floor): the result that
-        proves the property, the two tables of changes side by side with the same heads (token appended x_m,
-        past output y_n, ‖Δy_n‖), each named by its attention over it and its verdict under it: causal, every
-        cell 0 (✓, the largest change exactly 0: the cache is exact); bidirectional, every cell moved (✗, the
-        smallest change at least the measured bound).  Each table's outputs are its own attention's, named
-        once over it (review round 3: the causal outputs beside the bidirectional table shared y_n)."""
+        proves the property, the two tables of changes one above the other under one row of heads (token
+        appended x_m, ‖Δy_n‖ at the corner), their cells one size (the widest figure of either, with its margin):
+        causal on top, every cell 0; bidirectional under it, every cell moved, its colour bar right of it.  Each
+        table's name and verdict stand left of its staircase, in the room under its diagonal: causal ✓, the
+        largest change exactly 0 (the cache is exact); bidirectional ✗, the smallest change at least the measured
+        bound.  Nothing else (review round 4: five items, two tables of two cell sizes)."""
         d = self.data
         T = len(d.trace.steps)
+        n_cols = T - 1
         C = self.layout.content
         _, bidir, causal = kv_proofs(d)
-        self.c_name_close = label("causal", size=HEADING)
-        self.table_close_name = label("bidirectional", size=HEADING)
-        # the heads' height over the cells and the names' width left of them, from a probe table
-        probe = ChangeTable(d.staleness, lambda n: -n * 1.0, 1.0, 0.0, (T - 1) * 2.0, size=SMALL)
-        heads_h = probe.title.get_top()[1] - probe.cells[0][0].get_top()[1]
-        side_w = max(probe.corner.width, max(r.width for r in probe.rows)) + GAP.small
-
-        def widest(size):
-            return max(label(measure(float(v)).text, size=size).width for s in d.staleness for v in s)
-
-        # columns: the bidirectional table's cells as wide as its widest figure needs (at the labels' size when
-        # there is room), the causal table's (every figure a 0) as wide as those or as the rest of the width allows
-        gap = GAP.section
-        size = LABEL if side_w + (T - 1) * (widest(LABEL) + 2 * GAP.small) + gap + side_w + (T - 1) * 0.5 \
-            <= C.width else SMALL
-        pad = GAP.small if C.width - 2 * side_w - gap - (T - 1) * (widest(size) + 2 * GAP.small) >= (T - 1) * 0.6 \
-            else GAP.tight  # the figures' margin in their cells: a comfortable one where the causal table keeps room
-        tcw_b = min(1.6, widest(size) + 2 * pad)
-        w_b = side_w + (T - 1) * tcw_b
-        head_w = max(h.width for h in probe.heads) + GAP.small  # the causal cells at least as wide as their heads
-        if C.width - w_b - gap - side_w < (T - 1) * head_w:
-            gap = GAP.wide
-        tcw_c = min(tcw_b, (C.width - w_b - gap - side_w) / (T - 1))
-        w_c = side_w + (T - 1) * tcw_c
-        if tcw_c < label("0", size=size).width + 2 * GAP.tight:
-            raise LayoutError(f"two tables of {T - 1} columns of changes do not fit {C.width:.2f} units")
-        # the verdicts as large as their columns allow (each column as wide as the rest of the width leaves it)
-        spare = C.width - w_c - gap - w_b
-        col_c, col_b = w_c + spare / 2, w_b + spare / 2
-        for vsize in (HEADING, LABEL):
-            self.cached_verdict = proof_line(causal.formula, causal.value, size=vsize, passed=causal.passed)
-            self.bidir_verdict = proof_line(bidir.formula, self.stale_bound, size=vsize, passed=False)
-            if self.cached_verdict.width <= col_c and self.bidir_verdict.width <= col_b:
-                break
-        for v, col in ((self.cached_verdict, col_c), (self.bidir_verdict, col_b)):
-            if v.width > col:
-                v.scale(max(col / v.width, legible_scale(v) * 1.01))
-        self.cached_block, self.bidir_block = VGroup(self.cached_verdict), VGroup(self.bidir_verdict)
-        # the clip's headline under both, on one line where it fits: the cached outputs equal a full recompute
-        cached_proof, _, _ = kv_proofs(d)
-        self.recompute_close = worded_verdict("cached = full recompute:", cached_proof.value, passed=cached_proof.passed,
-                                              size=LABEL, relation=f'max_{M} lr(|y_{M}^"cached" - y_{M}^"full"|) =')
-        if self.recompute_close.width > C.width:
-            self.recompute_close = None
-        name_h = self.table_close_name.height + GAP.normal
-        v_h = max(self.cached_verdict.height, self.bidir_verdict.height) + GAP.normal
-        if self.recompute_close is not None:
-            v_h += self.recompute_close.height + GAP.normal
-        r = min(1.0, (C.height - name_h - heads_h - v_h) / (T - 1))
-        block_h = name_h + heads_h + (T - 1) * r + v_h
-        top = C.center[1] + block_h / 2
-        row0 = top - name_h - heads_h  # the top of the first row of cells
-        row_y = lambda n: row0 - (n + 0.5) * r  # noqa: E731
-        x_c = C.left + (col_c - w_c) / 2  # each table (its names and cells) centred in its column
-        x_b = C.left + col_c + gap + (col_b - w_b) / 2
         sc = self.scales()["staleness"]
-        self.c_table_close = ChangeTable(d.causal_changes, row_y, r, x_c + side_w, (T - 1) * tcw_c, size=size,
-                                         min_w=tcw_c, scale=sc)
-        self.table_close = ChangeTable(d.staleness, row_y, r, x_b + side_w, (T - 1) * tcw_b, size=size, min_w=tcw_b,
-                                       scale=sc)
+        texts = [measure(float(v)).text for s in (*d.staleness, *d.causal_changes) for v in s if float(v) != 0.0]
+        texts = texts or ["0"]
+        bar_w = self.change_bar(1.0).width
+        between = GAP.normal  # the gap between the two tables
+
+        def attempt(size, vsize, pad):
+            """The layout at table text ``size``, verdict size ``vsize`` and cell margin ``pad``, or ``None``."""
+            probe = ChangeTable(d.staleness, lambda n: -n * 1.0, 1.0, 0.0, n_cols * 2.0, size=size)
+            heads_h = probe.title.get_top()[1] - probe.cells[0][0].get_top()[1]
+            name_w = max(r.width for r in probe.rows) + GAP.small
+            side_w = max(probe.corner.width, name_w)
+            need = max(max(label(t, size=size).width for t in texts) + 2 * pad,
+                       max(h.width for h in probe.heads) + GAP.small)
+            r = min(1.0, (C.height - heads_h - between) / (2 * n_cols))
+            if r < label("0.0", size=size).height + 2 * GAP.hair:  # the figures clear of their cells' edges
+                return None
+            blocks = []
+            for words, proof, value, passed in (("causal", causal, causal.value, causal.passed),
+                                                ("bidirectional", bidir, self.stale_bound, False)):
+                v = proof_line(self.change_formula(proof.formula), value, size=vsize, passed=passed)
+                name = label(words, size=HEADING).next_to(v, UP, buff=GAP.small).align_to(v, LEFT)
+                blocks.append(VGroup(name, v))
+            bw = max(b.width for b in blocks)
+            bh = max(b.height for b in blocks)
+            # the rows a block beside the staircase's slope reaches up to (its bottom on the table's): the
+            # highest of them has the least room left of its first cell
+            n_top = max(0, n_cols - int(np.ceil((bh + GAP.hair) / r)))
+            right = C.right - GAP.normal - bar_w  # the tables' right edge, their colour bar beyond it
+            for cw in (*(max(need, w) for w in (1.4, 1.2, 1.0)), need):  # as wide as the verdicts leave room for
+                x0 = right - n_cols * cw
+                if x0 - side_w < C.left - 1e-9:
+                    continue
+                room = x0 + n_top * cw - name_w - GAP.normal - C.left
+                if bw <= room:
+                    return size, heads_h, r, cw, x0, blocks
+            return None
+
+        for size, vsize, pad in ((LABEL, HEADING, GAP.small), (LABEL, LABEL, GAP.small), (LABEL, LABEL, GAP.tight),
+                                 (SMALL, LABEL, GAP.tight), (SMALL, SMALL, GAP.tight)):
+            chosen = attempt(size, vsize, pad)
+            if chosen is not None:
+                break
+        else:
+            raise LayoutError(f"two tables of {n_cols} columns of changes and their verdicts do not fit {C.width:.2f} "
+                              f"by {C.height:.2f} units")
+        size, heads_h, r, cw, x0, blocks = chosen
+        total_h = heads_h + 2 * n_cols * r + between
+        top = C.center[1] + total_h / 2
+        row0_c = top - heads_h
+        row0_b = row0_c - n_cols * r - between
+        self.c_table_close = ChangeTable(d.causal_changes, lambda n: row0_c - (n + 0.5) * r, r, x0, n_cols * cw,
+                                         size=size, min_w=cw, scale=sc)
+        self.table_close = ChangeTable(d.staleness, lambda n: row0_b - (n + 0.5) * r, r, x0, n_cols * cw,
+                                       size=size, min_w=cw, scale=sc)
+        # one row of heads for both: the lower table's own heads go
+        self.table_close.remove(self.table_close.heads, self.table_close.title, self.table_close.corner)
         self.table_close_rows = self.table_close.rows
-        cols = ((C.left, col_c), (C.left + col_c + gap, col_b))
-        for (x0, col), t, name, v in zip(cols, (self.c_table_close, self.table_close),
-                                         (self.c_name_close, self.table_close_name),
-                                         (self.cached_block, self.bidir_block)):
-            cells = VGroup(*[c for column_ in t.cells for c in column_])
-            name.move_to([cells.get_x(), top - name.height / 2, 0])
-            v.next_to([cells.get_x(), cells.get_bottom()[1] - GAP.normal, 0], DOWN, buff=0)  # under its table
-            for m in (name, v):  # inside the content area
-                if m.get_left()[0] < C.left:
-                    m.shift((C.left - m.get_left()[0]) * RIGHT)
-                if m.get_right()[0] > C.right:
-                    m.shift((C.right - m.get_right()[0]) * RIGHT)
-        # a verdict wider than its table reaches into the gap, never up to the other one
-        clash = self.cached_block.get_right()[0] + GAP.normal - self.bidir_block.get_left()[0]
-        if clash > 0:
-            room = C.right - self.bidir_block.get_right()[0]
-            self.bidir_block.shift(min(room, clash) * RIGHT)
-            self.cached_block.shift(max(0.0, clash - room) * LEFT)
-        if self.cached_block.get_left()[0] < C.left - 1e-6:
-            raise LayoutError("the close's two verdicts do not fit side by side")
-        if self.recompute_close is not None:
-            low = min(self.cached_block.get_bottom()[1], self.bidir_block.get_bottom()[1])
-            self.recompute_close.next_to([C.center[0], low - GAP.normal, 0], DOWN, buff=0)
+        b_cells = VGroup(*[c for col in self.table_close.cells for c in col])
+        self.close_bar = self.change_bar(self.change_bar_height(b_cells.height))
+        self.place_change_bar(self.close_bar, b_cells)
+        self.cached_block, self.bidir_block = blocks
+        (self.c_name_close, self.cached_verdict), (self.table_close_name, self.bidir_verdict) = blocks
+        for t, block in ((self.c_table_close, self.cached_block), (self.table_close, self.bidir_block)):
+            cells = VGroup(*[c for col in t.cells for c in col])
+            block.move_to([C.left + block.width / 2, cells.get_bottom()[1] + block.height / 2, 0])
+
+    def change_formula(self, formula: str) -> str:
+        """A verdict's formula with the token appended on the change it measures: ‖Δy_n^(m)‖, the change of y_n
+        when x_m is appended (review round 4: ‖Δy_n‖ under "min over m" did not carry m)."""
+        return formula.replace(f"Delta y_{NN})", f"Delta y_{NN}^(({M})))")
 
     def closing_parts(self) -> list:
-        parts = [VGroup(self.c_name_close, self.c_table_close), self.cached_block,
-                 VGroup(self.table_close_name, self.table_close), self.bidir_block]
-        return parts + ([self.recompute_close] if getattr(self, "recompute_close", None) is not None else [])
+        return [self.c_table_close, self.cached_block, VGroup(self.table_close, self.close_bar), self.bidir_block]
 
     def closing(self) -> None:
         """The takeaway brought forward under the last caption (the base's closing, with the shape's excuse)."""

@@ -96,7 +96,7 @@ class ChangeTable(VGroup):
         if cw < widest + GAP.tight:
             raise LayoutError(f"a table of {T - 1} columns of changes does not fit {width:.2f} units")
         self.cell_w, self.cell_h = cw, cell_h
-        self.scale = scale
+        self.color_scale = scale  # (not ``scale``: that is the Mobject method FadeIn calls)
         vals = np.full((T - 1, T - 1), np.nan)
         self.cells, self.numbers, self.heads = [], [], VGroup()
         top = row_y(0) + cell_h / 2
@@ -185,9 +185,16 @@ class DecodeBoard(VGroup):
         # the weights' cells give up to BAR_LEN - MIN_BAR_LEN before the data cells go under their comfortable width
         short = 3 * dm * self.COMFORT_CELL_W - (rest.width - fixed - self.BAR_LEN)
         self.bar_len = float(np.clip(self.BAR_LEN - short, self.MIN_BAR_LEN, self.BAR_LEN))
-        w_col = max(num_w + 2 * GAP.small, self.bar_len)
-        fixed += w_col - num_w - GAP.tight
-        cw = min(self.MAX_CELL_W, (rest.width - fixed) / (3 * dm))
+        # the weights' column as wide as its head and a gap, so "weights" never reads on with "V cache" (review
+        # round 4: 40 px between them), where the data cells keep their comfortable width
+        # and a gap before it as wide again (the V cache's rows read on into the weights' otherwise)
+        w_narrow = max(num_w + 2 * GAP.small, self.bar_len)
+        for w_col, w_gap in ((max(w_narrow, label("weights", size=LABEL).width + GAP.normal), gap),
+                             (w_narrow, 0.0)):
+            cw = min(self.MAX_CELL_W, (rest.width - fixed - w_gap - (w_col - num_w - GAP.tight)) / (3 * dm))
+            if cw >= self.COMFORT_CELL_W:
+                break
+        fixed += w_col - num_w - GAP.tight + w_gap
         q_gap = GAP.normal
         # top to bottom: the query row (1.3 rows tall; later the verdict's strip), the heads, the T rows
         ch = min(self.MAX_CELL_H, (rest.height - 2 * q_gap - head_h) / (T + 1.3))
@@ -203,7 +210,7 @@ class DecodeBoard(VGroup):
         for name, w in (("T", tag_w), ("K", lab_w + dm * cw), ("V", lab_w + dm * cw), ("W", w_col),
                         ("Y", lab_w + dm * cw)):
             xs[name] = x
-            x += w + gap
+            x += w + gap + (w_gap if name == "V" else 0.0)
         self.row_y = lambda i: rows_top - (i + 0.5) * ch
 
         def block(values, key, scale):
@@ -255,6 +262,24 @@ class DecodeBoard(VGroup):
                 overlay(cells.cell(i, 0), t)
                 nums.add(t)
             self.weights.append(VGroup(nums, cells))
+
+        # the weights' empty slots, one a row, as every other column has (review round 4), and their colour bar
+        # in the query's strip, right of its note: 0 to 1 on the deck's weights scale, named "weights"
+        self.w_slots = VGroup(*[Rectangle(width=w_col, height=ch, stroke_color=DIM, stroke_width=1.5).move_to(
+            [xs["W"] + w_col / 2, self.row_y(i), 0]) for i in range(T)])
+        self.slots.add(self.w_slots)
+        self.w_bar = None
+        room = region.right - self.q_note.get_right()[0] - GAP.wide
+        if room >= 1.6:
+            title = label("weights", size=SMALL, color=DIM)
+            length = min(3.0, room - title.width - GAP.small - label("1", size=SMALL).width / 2)
+            if length >= 1.0:
+                bar = ColorBar(w_scale, height=length, width=self.SCALE_BAR_W, horizontal=True, ticks=(0.0, 0.5, 1.0),
+                               tick_format=lambda v: fmt_value(v, 1) if 0.0 < v < 1.0 else f"{v:.0f}")
+                title.next_to(bar.frame, LEFT, buff=GAP.small)
+                self.w_bar = VGroup(bar, title)
+                self.w_bar.move_to([region.right - self.w_bar.width / 2 - label("1", size=SMALL).width / 2, q_y, 0])
+                self.w_bar.color_bar = bar
 
         # the words on the data: one frame around the cached rows of both caches (K and V: the cache is the
         # pair), named "cached" on its left; "new" beside the row this step appended

@@ -430,7 +430,7 @@ class RoPEAngleGrid(ClipScene):
             "ratio": plain(d.theta[0] / d.theta[1]),
             "rate_fast": self.rate_text(d.fast), "rate_slow": self.rate_text(d.slow),
             "theta_fast": self.rate_caption(d.fast), "theta_slow": self.rate_caption(d.slow),
-            "first_deg": numbers.measure(float(np.degrees(d.grid[m, nf]))).text + "°", "last": m,
+            "last": m,
             "defect": numbers.measure(d.defect).text,
         }
         tb = getattr(self, "table", None)
@@ -454,7 +454,7 @@ class RoPEAngleGrid(ClipScene):
             "m": claim(m, self.slow_line),
             "ratio": claim(plain(d.theta[0] / d.theta[1]), self.ratio_line),
             "slow_cols": claim(f"pairs {nf} to {P - 1}", *tb.wedges),
-            "first_deg": claim(values["first_deg"], tb.wedges[0], tb.turned[0]), "last": claim(m, *tb.wedges),
+            "last": claim(m, *tb.wedges),
             "turned": claim(", ".join(numbers.measure(t.radians).text for t in tb.turned), *tb.turned),
             "turned_name": claim(f"{d.T - 1} θᵢ", tb.turned_name),
             "defect": claim(values["defect"], end.proof if end is not None else self.proof),

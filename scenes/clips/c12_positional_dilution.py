@@ -24,11 +24,11 @@ from manim import (
     DOWN,
     LEFT,
     RIGHT,
-    UP,
     AnimationGroup,
     Create,
     FadeIn,
     FadeOut,
+    GrowFromEdge,
     LaggedStart,
     ReplacementTransform,
     VGroup,
@@ -43,7 +43,7 @@ from mathcore.extrapolation import (
     AmbiguityShare,
     ambiguity_share,
 )
-from scenes.clips.c12_widgets import LANE, DilutionPanels, TwinLanes, right_column, share_label, share_text, twin_bins
+from scenes.clips.c12_widgets import DilutionPanels, TwinLanes, right_column, seated, share_label, share_text, twin_bins
 from scenes.figures.extrapolation import (
     base_relation,
     onsets_line,
@@ -51,8 +51,8 @@ from scenes.figures.extrapolation import (
 )
 from scenes.kit import (
     DIM,
-    FG,
     HEADING,
+    HIGHLIGHT,
     GAP,
     LABEL,
     SMALL,
@@ -64,7 +64,8 @@ from scenes.kit import (
     names,
     shows,
 )
-from scenes.kit.binding import claim
+from scenes.kit.binding import claim, role
+from scenes.kit.layout import Region
 from scenes.kit.numbers import Figure, count, measure
 from scenes.kit.theme import figure
 from scenes.kit.proofs import worded_line, worded_verdict
@@ -102,7 +103,7 @@ class PositionalDilutionData:
             object.__setattr__(self, "shares", tuple(ambiguity_share(r, self.factor) for r in self.cos))
         if not self.bins:
             object.__setattr__(self, "bins", tuple(
-                twin_bins(a.twins, a.onset.t) if a.onset.t is not None else twin_bins(a.twins, len(a.twins) + 1)
+                twin_bins(a.twins, a.onset.t + 1) if a.onset.t is not None else twin_bins(a.twins, len(a.twins) + 1)
                 for a in self.shares))
 
     @property
@@ -178,6 +179,9 @@ class PositionalDilution(ClipScene):
         )
 
     STAGED = True
+    # review round 4b: the headline says "most", as the ✓ line under it measures (34 % of d = 256's have no twin)
+    TAKEAWAY = "Past $m^*$, for most $m$, farther no longer means less alike"
+    TAKEAWAY_WORDS = "past m*, for most m, farther no longer means less alike"
 
     def caption_values(self) -> dict:
         d = self.data
@@ -202,6 +206,8 @@ class PositionalDilution(ClipScene):
             "factor": f"{d.factor:g}",
             "shares": and_list([share_text(d.shares[k].share) for k in shared]) or "none",
             "c1": measure(d.cos[order[0]][0]).text,
+            "half_of": self.half_of(),
+            "m_where": "on its panel, beside its drop line",
         }
         F = getattr(self, "figure", None)
         if F is None:  # the title card: nothing drawn yet
@@ -212,6 +218,8 @@ class PositionalDilution(ClipScene):
         solo = getattr(self, "solo_on", False) and len(F.solo)  # the first width alone, large
         axis = (F.solo.panels[0].axes[0], F.solo.x_tick_labels) if solo else (self.stack.bottom.axes[0],
                                                                                 self.stack.x_tick_labels)
+        if lanes:  # the log axis has gone with the curves: the bars' own axis
+            axis = (TL.axis,)
         values.update(
             t_max=claim(values["t_max"], *axis),
             widths=claim(values["widths"], *[tags[k] for k in order]),
@@ -220,6 +228,7 @@ class PositionalDilution(ClipScene):
             onsets=claim(values["onsets"], *[F.onset_labels[k] for k in found] or axis),
             factor=claim(values["factor"], self.rule),
             swing=claim(values["swing"], self.swing_label),
+            half_of=claim(values["half_of"], self.swing_label),
             half=claim(count(d.t[len(d.t) // 2]).text, F.swing),
             first_curve=claim(f"d = {d.widths[order[0]]}", *((F.solo_curve, F.solo_label) if solo else
                                                              (F.curves[order[0]], F.width_labels[order[0]]))),
@@ -230,16 +239,17 @@ class PositionalDilution(ClipScene):
             curves=claim("one curve per width", *F.curves),
             rings=claim("a yellow ring", *[m for m in F.markers if len(m)] or [F.swing]),
             rule_line=claim("the rule for m*", self.rule),
+            m_where=claim("on the right, beside its panel" if F.column else "on its panel, beside its drop line",
+                          *[F.onset_labels[k] for k in found] or axis),
             every_panel=claim("every panel", *F.onset_labels),
-            horizon=claim(values["horizon"], TL.horizon_mark),
-            horizon_line=claim(f"m = {count(d.horizon).text}", TL.horizon_mark),
-            shares=claim(values["shares"], *[TL.share_labels[k] for k in shared] or [TL.lanes[0].clear]),
-            lanes=claim("one lane per width", *[lane.clear for lane in TL.lanes]),
-            columns=claim("a block in its colour", *[TL.lanes[k].columns for k in shared] or [TL.lanes[0].clear]),
-            share_place=claim(self.share_place(shared), *[TL.share_labels[k] for k in shared] or [TL.lanes[0].clear]),
-            horizon_where=claim("named over it" if TL.near else "named over the top lane", TL.horizon_mark[1]),
-            lead=claim("the takeaway, past m*, farther mostly no longer means less alike to position 0, and under it the "
-                       "verdict", self.takeaway_line) if len(self.takeaway_line) else claim("the verdict", self.verdict),
+            horizon=claim(values["horizon"], TL.axis_words),
+            horizon_line=claim(f"m = {count(d.horizon).text}", TL.axis_words),
+            shares=claim(values["shares"], *[TL.share_labels[k] for k in shared] or [TL.lanes[0].frame]),
+            lanes=claim("one bar per width", *[lane.frame for lane in TL.lanes]),
+            columns=claim("a block in its colour", *[TL.lanes[k].columns for k in shared] or [TL.lanes[0].frame]),
+            share_place=claim(self.share_place(shared), *[TL.share_labels[k] for k in shared] or [TL.lanes[0].frame]),
+            lead=claim(f"the takeaway, {self.TAKEAWAY_WORDS}, and under it the verdict", self.takeaway_line)
+            if len(self.takeaway_line) else claim("the verdict", self.verdict),
             n_found=claim(values["n_found"], *[F.onset_labels[k] for k in found] or axis),
             verdict=claim(f"{len(found)} of {len(d.widths)} widths with an m*" if not shared else
                           self.verdict_words(shared[-1]), self.verdict),
@@ -251,15 +261,20 @@ class PositionalDilution(ClipScene):
                           wide_onset=claim(count(d.onsets[wide].t).text, F.onset_labels[wide]))
         return values
 
+    def half_of(self) -> str:
+        """What the first beat's box holds, counted: positions ``t[n // 2] … t[n − 1]`` of the ``n``."""
+        n = len(self.data.t)
+        k = n - n // 2
+        return "half of all positions" if 2 * k == n else f"{count(k).text} of the {count(n).text} positions"
+
     def share_place(self, shared: list[int]) -> str:
         """Where the meaning beat prints each share: on its block (``TwinLanes.on_blocks``), on the right beside its
         m* under a heading where a block is too small for the words, or some of each."""
         on = set(shared) & self.twin_lanes.on_blocks
+        words = and_list([share_label(self.data.shares[k].share) for k in shared]) + " with a twin"
         if shared and on == set(shared):
-            return f"its share written on it: {and_list([share_label(self.data.shares[k].share) for k in shared])} " \
-                   "with a twin"
-        right = "on the right, beside its m*, under the heading: per cent with a twin"
-        return f"its share written on it where the words fit, else {right}" if on else f"its share printed {right}"
+            return f"its share written on it: {words}"
+        return f"its share written on it, or just past it where the block is too short: {words}"
 
     def share_range(self, shared: list[int]) -> tuple[str, str]:
         """The least and the greatest measured share past m* over the widths ``shared``, as printed."""
@@ -322,7 +337,15 @@ class PositionalDilution(ClipScene):
         strip.place(self.formula, LEFT)
         self.kind.next_to(self.formula, RIGHT, buff=GAP.normal).align_to(self.formula, DOWN)
         self.top_strip = strip
-        solo_region = rest
+        # the first beat's words over its box: a line of their own over the large panel
+        half, last = count(d.t[len(d.t) // 2]), count(d.t[-1])
+        self.swing_label = worded_line(f"{self.half_of()}, ${N.position.math} = {half.math}$ to ${last.math}$: here $c$ spans",
+                                       figure(measure(d.swing(order[0])), size=SMALL, color=HIGHLIGHT, prefix="="),
+                                       size=SMALL, color=HIGHLIGHT)
+        for f in self.swing_label.get_family():  # the words in the box's colour: what the box holds
+            role(f, "highlight")
+        over = max(GAP.tight, label("1", size=SMALL).height / 2 + GAP.hair)
+        solo_region = Region(rest.left, rest.right, rest.bottom, rest.top - self.swing_label.height - over, "solo")
         strip, rest = rest.take_top(self.rule.height, gap=GAP.normal)
         strip.place(self.rule, LEFT)
         self.rule_strip = strip
@@ -331,42 +354,30 @@ class PositionalDilution(ClipScene):
         # a lane's height from the region the panels get; TwinLanes decides from the real one)
         onsets = [math(f"m^* = {count(o.t).math}", size=LABEL) if o.t is not None else label("none found", size=SMALL)
                   for o in d.onsets]
-        pcts = [math(share_label(a.share), size=LABEL) if a.checked else None for a in d.shares]
-        lane_est = LANE * (rest.height - 1.0) / len(d.widths)
-        right = right_column(onsets, pcts, lane_est)
+        # review round 4b: each share is written on its bar, so the right column holds m* alone
+        right = right_column(onsets, [None] * len(onsets), 0.0)
         self.figure = P = DilutionPanels(rest, d.t, d.cos, d.widths, d.onsets, self.colors, order,
                                          x_label=worded_line(f"position ${N.position.math}$", size=SMALL), right_width=right,
                                          solo_region=solo_region)
         self.panels, self.curves, self.stack = P.panels, P.curves, P.stack
         self.width_labels, self.onset_values, self.markers = P.width_labels, P.onset_labels, P.markers
         # ---- the lanes the panels become: told apart up to m*, then the measured share with a twin
-        self.twin_lanes = TL = TwinLanes(P, d.widths, d.shares, d.bins, self.colors, float(d.t[-1]))
+        self.twin_lanes = TL = TwinLanes(P, d.widths, d.shares, d.bins, self.colors, float(d.t[-1]), region=rest)
         # ---- the verdict of the close, where the formula was: how many widths blur within the data
         found = d.found()
         n = len(d.widths)
         shared = [k for k in found if d.shares[k].checked]
-        # the first curve's swing over its last half, printed over the box that frames it
+        # the first curve's last half, framed by a box, and over it in words what the box holds (review round 4b: the
+        # box's point, half of all positions in a narrow strip of the log axis, was only in the audio description);
         # the span rounded for display reads "≈" (review round 3: "span 1.6" of 1.555)
-        self.swing_label = worded_line("span", figure(measure(d.swing(order[0])), size=SMALL, color=FG, prefix="="),
-                                       size=SMALL, color=FG)
-        self.swing_label.next_to(P.swing, UP, buff=GAP.hair).align_to(P.swing, RIGHT)
-        ceiling = min(self.formula.get_bottom()[1], self.kind.get_bottom()[1]) - GAP.tight
-        if self.swing_label.get_top()[1] > ceiling:  # no room over the box: on the formula's line, over its box
-            self.swing_label.set_y(self.kind.get_y()).align_to(P.swing, RIGHT)
-            if self.swing_label.get_left()[0] < self.kind.get_right()[0] + GAP.normal:  # nor there: under the axis
-                xl = (P.solo if len(P.solo) else self.stack).x_axis_label
-                self.swing_label.align_to(xl, UP).align_to(P.swing, RIGHT)
-                self.swing_label.shift(max(0.0, self.layout.content.bottom - self.swing_label.get_bottom()[1]) * UP)
-        def crossed(m) -> bool:  # does the first curve run through the label?
-            pts = self.curves[order[0]].points
-            (l, b, _), (r, t, _) = m.get_corner(DOWN + LEFT), m.get_corner(UP + RIGHT)
-            return bool(np.any((pts[:, 0] > l - GAP.hair) & (pts[:, 0] < r + GAP.hair)
-                               & (pts[:, 1] > b - GAP.hair) & (pts[:, 1] < t + GAP.hair)))
-
-        if crossed(self.swing_label):  # a peak over the box: the label goes under it, if the curve leaves room there
-            under = self.swing_label.copy().next_to(P.swing, DOWN, buff=GAP.hair).align_to(P.swing, RIGHT)
-            if not crossed(under) and under.get_bottom()[1] > self.layout.content.bottom:
-                self.swing_label.move_to(under)
+        p_box = P.solo.panels[0] if len(P.solo) else P.panels[order[0]]
+        # clear of the "1" tick label, which stands level with the panel's top, half its height over it
+        over = max(GAP.tight, label("1", size=SMALL).height / 2 + GAP.hair)
+        self.swing_label.set_y(p_box.to_point(1, 1)[1] + over + self.swing_label.height / 2)
+        self.swing_label.align_to(P.swing, RIGHT)
+        content = self.layout.content
+        self.swing_label.shift(max(0.0, content.left - self.swing_label.get_left()[0]) * RIGHT
+                               + min(0.0, content.right - self.swing_label.get_right()[0]) * RIGHT)
         if shared:  # the takeaway: past m*, up to the last judged position, most positions have a twin
             # m* is only the first position with a twin: the verdict states the thesis (far positions come to look
             # as alike to position 0 as nearer ones) on the measured shares past m*, at every width with one, and
@@ -381,14 +392,14 @@ class PositionalDilution(ClipScene):
         else:
             self.verdict = worded_verdict(f"widths with an $m^*$ up to ${count(d.t[-1]).math}$: ${len(found)}$ of ${n}$",
                                           passed=len(found) == n)
+            seated(self.verdict.line)  # its lone m* on the words' baseline
             self.verdict.figure = Figure(float(len(found)), f"{len(found)}", f"{len(found)} of {n}")
         # the close: the takeaway in words where the formula was, the verdict under it where the rule was (review
         # round 3: the clip's own point was never put on screen); without a finding that most positions blur, the
         # verdict alone, where the formula was
         self.takeaway_line = VGroup()
         if shared and self.most_twinned(shared):
-            self.takeaway_line = worded_line("Past $m^*$, farther mostly no longer means less alike to position $0$",
-                                             size=HEADING)
+            self.takeaway_line = seated(worded_line(self.TAKEAWAY, size=HEADING))
             self.top_strip.fit(self.takeaway_line, LEFT)
             self.verdict.move_to(self.rule_strip.center).align_to(self.formula, LEFT)
         else:
@@ -400,9 +411,11 @@ class PositionalDilution(ClipScene):
             names(P.width_labels[k], f"cos[{k}]")
             shows(TL.lanes[k].columns, f"share_bins[{k}]")
             if o.t is not None:
-                P.markers[k].values = TL.lanes[k].edge.values
+                P.markers[k].values = np.array([o.t], dtype=float)
                 shows(P.markers[k], f"onset_m[{k}]")
-                shows(TL.lanes[k].edge, f"onset_m[{k}]")
+                # a bar counts the positions past its m*, which the m* beside it names
+                TL.lanes[k].frame.values = P.markers[k].values
+                shows(TL.lanes[k].frame, f"onset_m[{k}]")
                 names(P.onset_labels[k], f"onset_m[{k}]")
 
     def quantities(self) -> dict:
@@ -481,26 +494,23 @@ class PositionalDilution(ClipScene):
                   subject=VGroup(self.rule, P, self.markers, self.onset_values), why={**self.FULL_PANELS, **flat})
         # the panels become lanes: the curves go, each lane shows what its curve measured
         self.lanes_on = True
-        bottom = self.stack.bottom
-        leave = [self.rule, *self.curves, P.zeros, *self.markers, *[VGroup(p.grid, p.axes[1], p.y_tick_labels) for p in self.panels],
-                 *[p.axes[0] for p in self.panels if p is not bottom]]
-        moves = [self.onset_values[k].animate.move_to(TL.onset_spots[k]) for k in TL.onset_spots]
+        leave = [self.rule, *self.curves, P.zeros, *self.markers, *[VGroup(p.grid, p.axes, p.y_tick_labels) for p in self.panels],
+                 self.stack.x_tick_labels, self.stack.x_axis_label]
         tags = [ReplacementTransform(w, lane.tag) for w, lane in zip(self.width_labels, TL.lanes)]
+        moves = [self.onset_values[k].animate.move_to(TL.onset_spots[k]) for k in TL.onset_spots]
         self.beat(self.variant("meaning"), AnimationGroup(*[FadeOut(m) for m in leave]),
-                  LaggedStart(AnimationGroup(*tags, *moves, *[FadeIn(VGroup(l.clear, l.rest, l.frame, l.edge)) for l in TL.lanes]),
-                              AnimationGroup(*[FadeIn(l.columns, shift=GAP.tight * UP) for l in TL.lanes],
-                                             FadeIn(TL.share_labels), FadeIn(TL.key), FadeIn(TL.horizon_mark),
-                                             FadeIn(TL.on_lanes), FadeIn(TL.share_head)),
+                  LaggedStart(AnimationGroup(*tags, *moves, *[FadeIn(VGroup(l.rest, l.frame)) for l in TL.lanes], FadeIn(TL.axis)),
+                              AnimationGroup(*[GrowFromEdge(l.columns, LEFT) for l in TL.lanes if len(l.columns)],
+                                             FadeIn(TL.share_labels), FadeIn(TL.on_lanes)),
                               lag_ratio=0.6),
-                  run_time=2.4, subject=VGroup(TL, self.onset_values, self.stack.bottom.axes[0],
-                                               self.stack.x_tick_labels, self.stack.x_axis_label),
+                  run_time=2.4, subject=VGroup(TL, self.onset_values),
                   why=self.lone_lane())
 
     # -- the close: the lanes under the verdict, the formulas gone
     def takeaway(self):
         TL = self.twin_lanes
-        return VGroup(self.takeaway_line, self.verdict, TL.lanes, TL.share_labels, TL.horizon_mark[0], TL.on_lanes,
-                      self.onset_values, self.stack.bottom.axes[0], self.stack.x_tick_labels, self.stack.x_axis_label)
+        return VGroup(self.takeaway_line, self.verdict, TL.lanes, TL.share_labels, TL.on_lanes, TL.axis,
+                      self.onset_values)
 
     def closing_key(self) -> str:
         return self.variant("close")
@@ -511,9 +521,6 @@ class PositionalDilution(ClipScene):
                   why=self.lone_lane())
 
     def bring_forward(self, take, region=None) -> list:
-        TL = self.twin_lanes
-        # the key line over the lanes makes way for the verdict, which says what it said (up to m = 5000, with a twin)
-        key = [TL.key, TL.horizon_mark[1], TL.share_head] if len(self.takeaway_line) else []
-        return [FadeOut(self.formula), FadeOut(self.kind), FadeOut(self.rule), *[FadeOut(m) for m in key],
+        return [FadeOut(self.formula), FadeOut(self.kind), FadeOut(self.rule),
                 *([FadeIn(self.takeaway_line)] if len(self.takeaway_line) else []),
                 FadeIn(self.verdict, shift=GAP.small * DOWN)]

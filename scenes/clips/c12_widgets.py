@@ -16,8 +16,10 @@ from manim import (
     Mobject,
     Rectangle,
     VGroup,
+    color_to_rgb,
 )
 
+from scenes.audit import contrast
 from scenes.figures.extrapolation import share_percent as share_text
 from scenes.kit import numbers
 from scenes.kit.compose import GAP
@@ -34,6 +36,7 @@ def share_label(share: float) -> str:
     return pct if abs(100 * share - round(100 * share)) < 1e-9 else f"≈ {pct}"
 
 
+RING = MARK * 1.4  # review round 4b: the rings at m* and its twin read small (about 20 px)
 MIN_PANEL = 0.62  # the shortest stacked panel that still prints its y ticks apart
 
 
@@ -41,6 +44,21 @@ LANE = 0.85  # the share of its panel's height a lane of clip 12's close takes
 # review RC: grey means "dimmed" everywhere else in the deck, so "has a twin" (what the percentages on the right
 # count, printed in the width's colour) is now drawn in the width's colour too, and "no twin" in one dark grey
 NO_TWIN = ManimColor("#3A414C")
+
+
+def seated(line: VGroup) -> VGroup:
+    """``line`` (a :func:`worded_line`) with each lone symbol-with-script (``m^*``) standing on the words' baseline:
+    the kit seats a formula by the median bottom of its glyphs, which for ``m^*`` is half way up the star, so the
+    ``m`` hung below the line (review round 4b: 6 px under "Past")."""
+    words = [p for p in line.pieces if any(p is w for w in line.words)]
+    if not words:
+        return line
+    base = line_baseline(words[0])
+    for p in line.maths:
+        glyphs = [g for g in p.submobjects if g.has_points() or g.submobjects]
+        if p.typst_code.strip("$ ") == "m^*" and glyphs:
+            p.shift((base - glyphs[0].get_bottom()[1]) * UP)
+    return line
 
 
 class PanelStack(VGroup):
@@ -56,7 +74,7 @@ class PanelStack(VGroup):
     def __init__(self, n: int, region: Region, x_range, y_range, x_log: bool = True, x_ticks: Sequence[float] = (),
                  y_ticks: Sequence[float] = (), x_label="", gap: float = GAP.small, tick_room: float | None = None,
                  tick_format: Callable[[float], str] | None = None, min_height: float = MIN_PANEL,
-                 rows: Sequence[int] | None = None, **kw):
+                 rows: Sequence[int] | None = None, label_left: bool = False, **kw):
         super().__init__(**kw)
         if n < 1:
             raise ValueError(f"a panel stack needs at least one panel, got n={n}")
@@ -65,8 +83,19 @@ class PanelStack(VGroup):
         probe = Plot(x_range, y_range, width=region.width, height=1.0, x_log=x_log, x_ticks=x_ticks, **kw_fmt)
         axis_label = label(x_label, size=SMALL) if isinstance(x_label, str) and x_label else x_label
         bottom_room = probe.axes[0].get_bottom()[1] - probe.x_tick_labels.get_bottom()[1] if len(x_ticks) else 0.0
-        if axis_label:
+        # ``label_left``: the axis label on the tick labels' line, left of the first, when the room left of the region
+        # holds it (review round 4b: a line of its own took height the stacked panels needed)
+        first_tick = probe.x_tick_labels[0].width / 2 if len(x_ticks) else 0.0
+        room0 = tick_room if tick_room is not None else max(
+            (label(numbers.tick(v), size=SMALL).width for v in y_ticks), default=0.0) + GAP.normal
+        beside = bool(label_left and axis_label and len(x_ticks)
+                      and region.left + room0 - first_tick - GAP.normal - axis_label.width >= SAFE.left)
+        if axis_label and not beside:
             bottom_room += axis_label.height + GAP.tight
+        elif beside:  # its descenders ("p") reach under the tick labels' foot
+            t0 = probe.x_tick_labels[0]
+            bottom_room += max(0.0, (line_baseline(axis_label) - axis_label.get_bottom()[1])
+                               - (line_baseline(t0) - t0.get_bottom()[1]))
         usable = region.height - bottom_room - gap * (n - 1)
         h = usable / n
         if h < min_height:
@@ -74,7 +103,9 @@ class PanelStack(VGroup):
                               f"region {region.name!r} has {region.height:.2f}")
         row_h = label("1", size=SMALL).height
         ticks = list(y_ticks)
-        if len(ticks) > 2 and h < len(ticks) * row_h + (len(ticks) - 1) * GAP.tight:
+        # a short panel prints its ends only, when neighbouring labels would touch (review round 4b: the test counted
+        # every label's height against the whole panel, so a 1-unit panel lost its "0" though "1" and "0" stood apart)
+        if len(ticks) > 2 and h / (len(ticks) - 1) < row_h + GAP.tight:
             ticks = [ticks[0], ticks[-1]]  # a short panel prints its ends only
         room = tick_room if tick_room is not None else max(
             (label(numbers.tick(v), size=SMALL).width for v in ticks), default=0.0) + GAP.normal
@@ -101,7 +132,13 @@ class PanelStack(VGroup):
         self.add(self.panels)
         self.bottom = self.panels[rows.index(last_row)]
         self.x_axis_label = axis_label if axis_label else VGroup()
-        if axis_label:
+        self.label_beside = beside
+        if beside:
+            first = self.bottom.x_tick_labels[0]
+            axis_label.move_to([first.get_left()[0] - GAP.normal, 0, 0], aligned_edge=RIGHT)
+            axis_label.shift((line_baseline(first) - line_baseline(axis_label)) * UP)
+            self.add(axis_label)
+        elif axis_label:
             axis_label.next_to(self.bottom.x_tick_labels if len(self.bottom.x_tick_labels) else self.bottom.axes[0],
                                DOWN, buff=GAP.tight).set_x(self.bottom.axes[0].get_center()[0])
             self.add(axis_label)
@@ -129,8 +166,17 @@ class DilutionPanels(VGroup):
     ``solo`` is empty and ``swing`` sits on its panel."""
 
     def __init__(self, region: Region, t: np.ndarray, cos: np.ndarray, widths: Sequence[int], onsets, colors,
-                 order: Sequence[int], x_label: Mobject, right_width: float = 0.0, solo_region: Region | None = None):
+                 order: Sequence[int], x_label: Mobject, right_width: float = 0.0, solo_region: Region | None = None,
+                 column: bool | None = None):
         super().__init__()
+        if column is None:  # each m* on its panel where every one finds a clear spot there, else all in a right column
+            self.__init__(region, t, cos, widths, onsets, colors, order, x_label, right_width, solo_region, column=False)
+            if "corner" not in self.label_spot.values():
+                return
+            self.submobjects = []
+            self.__init__(region, t, cos, widths, onsets, colors, order, x_label, right_width, solo_region, column=True)
+            return
+        self.column = column
         n = len(widths)
         t_max = float(t[-1])
         self.width_labels = VGroup(*[math(f"d = {w}", size=LABEL, color=colors[k]) for k, w in enumerate(widths)])
@@ -138,15 +184,24 @@ class DilutionPanels(VGroup):
             math(f"m^* = {numbers.count(o.t).math}", size=LABEL, color=colors[k]) if o.t is not None
             else label("none found", size=SMALL, color=DIM) for k, o in enumerate(onsets)])
         self.left_room = max(m.width for m in self.width_labels) + GAP.normal
-        self.right_room = max(max(m.width for m in self.onset_labels), right_width) + GAP.wide
+        # review round 4b: the right column stood empty through three beats; each m* is now written on its panel,
+        # beside its ring, so the panels run to the frame's edge (``right_width`` kept for callers, unused)
+        self.right_room = GAP.wide  # half the last x tick label ("10⁴") hangs past the panels
+        if column:  # the m* labels beside their panels, on the right (the curves fill the panels)
+            self.right_room = max(max(m.width for m in self.onset_labels), right_width) + GAP.wide
         mid = Region(region.left + self.left_room, region.right - self.right_room, region.bottom, region.top, "panels")
         rank = {k: r for r, k in enumerate(order)}
         kw = dict(x_log=True, x_ticks=_decades(t_max), y_ticks=[-1, 0, 1], x_label=x_label,
-                  rows=[rank[k] for k in range(n)])
+                  rows=[rank[k] for k in range(n)], label_left=n > 1)
+        # review round 4b: a lower panel's "1" butted the panel over it: the panels stand half a label's height
+        # plus a gap apart, closer only when many widths need the room
         try:
-            self.stack = PanelStack(n, mid, (1, t_max), (-1, 1), **kw)
-        except LayoutError:  # many widths: panels closer together
-            self.stack = PanelStack(n, mid, (1, t_max), (-1, 1), gap=GAP.tight, **kw)
+            self.stack = PanelStack(n, mid, (1, t_max), (-1, 1), gap=label("1", size=SMALL).height / 2 + GAP.small, **kw)
+        except LayoutError:
+            try:
+                self.stack = PanelStack(n, mid, (1, t_max), (-1, 1), **kw)
+            except LayoutError:  # many widths: panels closer together
+                self.stack = PanelStack(n, mid, (1, t_max), (-1, 1), gap=GAP.tight, **kw)
         self.panels = self.stack.panels
         # stacked, a panel prints only "1" and "0": the "−1" at its foot sat a hair over the next panel's "1"
         # (every curve starts at 1 and falls towards 0, so the two read the scale); the "0" on its zero line
@@ -167,7 +222,6 @@ class DilutionPanels(VGroup):
             # tick); left_room keeps that much beside the widest label, and a label never leaves the region (where the
             # tick labels stand out left of the panels, the gap gives way first, never the frame)
             wl.move_to([max(tick_left - GAP.normal, region.left + wl.width), self.centres[k], 0], aligned_edge=RIGHT)
-            ol.move_to([x_right + GAP.normal, self.centres[k], 0], aligned_edge=LEFT)
         # the first width alone, filling the region, before the others join it
         k0 = order[0]
         self.solo, self.solo_curve, self.solo_zero, self.solo_label = VGroup(), VGroup(), VGroup(), VGroup()
@@ -197,15 +251,66 @@ class DilutionPanels(VGroup):
                 self.markers.add(VGroup())
                 continue
             p_t, p_s = p.to_point(o.t, o.cos_t), p.to_point(o.witness, o.cos_witness)
+            # the larger ring, unless it would run into a y tick label (m* = 1 sits on the panel's left edge)
+            ticks_right = max((lab.get_right()[0] for lab in p.y_tick_labels), default=-np.inf)
+            r_ring = RING if min(p_t[0], p_s[0]) - RING - STROKE / 100 > ticks_right + GAP.hair else MARK * 0.8
             self.markers.add(VGroup(
                 role(DashedLine(p.to_point(o.t, -1), p_t, stroke_color=HIGHLIGHT, stroke_width=STROKE * 2 / 3,
                                 dash_length=GAP.hair), "highlight"),
-                role(DashedLine(p_t, p_s, stroke_color=HIGHLIGHT, stroke_width=STROKE * 2 / 3, dash_length=GAP.hair),
+                role(DashedLine(p_t, p_s, stroke_color=HIGHLIGHT, stroke_width=STROKE, dash_length=GAP.hair),
                      "highlight"),
-                p.dot(o.t, o.cos_t, color=colors[k], radius=MARK / 2),
-                role(Circle(radius=MARK, stroke_color=HIGHLIGHT, stroke_width=STROKE).move_to(p_t), "highlight"),
-                role(Circle(radius=MARK, stroke_color=HIGHLIGHT, stroke_width=STROKE).move_to(p_s), "highlight")))
+                p.dot(o.t, o.cos_t, color=colors[k], radius=r_ring * 0.6),
+                role(Circle(radius=r_ring, stroke_color=HIGHLIGHT, stroke_width=STROKE).move_to(p_t), "highlight"),
+                role(Circle(radius=r_ring, stroke_color=HIGHLIGHT, stroke_width=STROKE).move_to(p_s), "highlight")))
+        # each m* on its panel, near its ring: along the panel's foot (or, failing that, its top), the nearest spot
+        # to the drop line clear of the curve, the rings, the dashed lines and the zero line (``label_spot[k]``: which
+        # row, "corner" when no spot is clear); review round 4b: a right column stood empty through three beats
+        self.label_spot = {}
+        for k, (p, o, ol) in enumerate(zip(self.panels, onsets, self.onset_labels)):
+            if column:
+                ol.move_to([x_right + GAP.normal, self.centres[k], 0], aligned_edge=LEFT)
+                self.label_spot[k] = "right"
+                continue
+            lo, hi = p.axes[0].get_left()[0], p.axes[0].get_right()[0]
+            bottom, top = p.axes[0].get_y() + GAP.tight, p.axes[0].get_y() + h - GAP.tight
+            x = p.to_point(o.t, o.cos_t)[0] if o.t is not None else hi  # "none found": as far right as it is clear
+            obstacles = [dense(self.curves[k].points), ink(p.hline(0.0))]
+            obstacles += [dense(f.points) for f in self.markers[k].family_members_with_points()]
+            pts = np.vstack(obstacles)
+            clear = lambda: not np.any((pts[:, 0] > ol.get_left()[0] - GAP.tight) & (pts[:, 0] < ol.get_right()[0] + GAP.tight)
+                                       & (pts[:, 1] > ol.get_bottom()[1] - GAP.hair) & (pts[:, 1] < ol.get_top()[1] + GAP.hair))
+            xs = np.arange(lo + GAP.hair, hi - GAP.hair - ol.width + 1e-9, GAP.hair / 2)
+            found = None
+            for name, y, edge in (("foot", bottom, DOWN), ("top", top, UP)):
+                for left in sorted(xs, key=lambda v: min(abs(v - x), abs(v + ol.width - x))):
+                    ol.move_to([left, y, 0], aligned_edge=LEFT + edge)
+                    if clear():
+                        found = name
+                        break
+                if found:
+                    break
+            if not found:
+                ol.move_to([hi - GAP.small, bottom, 0], aligned_edge=RIGHT + DOWN)
+                found = "corner"
+            self.label_spot[k] = found
+        self.label_at = {k: ol.get_center().copy() for k, ol in enumerate(self.onset_labels)}  # before any move
         self.add(self.stack, self.zeros, self.curves)
+
+
+def dense(points: np.ndarray, per: int = 8) -> np.ndarray:
+    """The polyline through a VMobject's anchors, sampled ``per`` times a segment (its corners and what lies
+    between them: a long straight stretch of a sparse curve crosses a label no anchor lies in)."""
+    if len(points) < 4:
+        return points.reshape(-1, 3)
+    a, b = points[0::4], points[3::4]
+    f = np.linspace(0.0, 1.0, per + 1)[:, None, None]
+    return (a[None] * (1 - f) + b[None] * f).reshape(-1, 3)
+
+
+def ink(m: Mobject) -> np.ndarray:
+    """Every drawn point of ``m`` and its family (a dashed line's dashes), densified (:func:`dense`)."""
+    parts = [dense(f.points) for f in m.family_members_with_points()]
+    return np.vstack(parts) if parts else np.zeros((0, 3))
 
 
 def twin_bins(twins: np.ndarray, start: int, per_decade: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -228,222 +333,117 @@ def twin_bins(twins: np.ndarray, start: int, per_decade: int = 0) -> tuple[np.nd
 
 
 class TwinLanes(VGroup):
-    """Clip 12's honest close: one lane per width over the position axis of ``panels`` (a
-    :class:`DilutionPanels`), in the same rows.  A lane is coloured from 1 to ``m*`` (no position there
-    has a twin: told apart); past ``m*``, each stretch of positions (``bins[k]``: ``lo, hi, share`` from
-    :func:`twin_bins`) is a grey column as tall as the share of its positions that have a twin, inside
-    a frame as tall as all of them; the lane stops at ``horizon`` (the last position whose twins lie in
-    the data).  ``shares[k]`` (an ``AmbiguityShare``) is printed beside ``m*`` on the right.
+    """Clip 12's close: one 100 % bar per width, in the rows of ``panels`` (a :class:`DilutionPanels`), so that
+    length is share (review round 4b: lanes on the log position axis let d = 256's 3 % of positions before m*
+    take half its lane).  A width's bar is every position past its ``m*`` up to the last judged one (``horizon``,
+    the last position whose twins lie in the data): a block in the width's colour as long as the share of them
+    with a twin (``bins[k]``, one stretch from :func:`twin_bins`), then dark grey for the rest, each block with
+    its share written on it where the words fit ("≈ 66 % with a twin", "≈ 34 % no twin").  A width without an
+    ``m*`` is dark grey all the way: none of its positions up to the horizon has a twin.  Under the bottom bar,
+    ``axis``: 0 % … 100 % and what the whole bar is.
 
-    Parts by data index ``k``: ``lanes[k]`` with ``.clear``, ``.columns`` (``.values``: the shares
-    drawn), ``.frame``, ``.edge``, ``.tag``; ``share_labels[k]``; and ``key`` (what colour and grey mean),
-    ``horizon_mark`` (an empty box closing each lane past the last judged position, and the
-    words naming it)."""
+    Parts by data index ``k``: ``lanes[k]`` with ``.columns`` (the coloured block; ``.values``: the shares it
+    draws), ``.rest`` (the dark grey), ``.frame``, ``.tag``; ``share_labels[k]`` (the share with a twin, as
+    written); ``on_blocks`` (the widths whose share is written on their coloured block); ``on_lanes`` (the
+    "no twin" words on the dark grey); ``axis``."""
 
-    FULL = 0.95  # a column this tall reads as "has a twin": the word goes over a run of them
-    REST_OPACITY = 1.0  # a lane past m*: its colour, as before m*, behind the grey columns (one way to draw "no twin")
-
-    def __init__(self, panels: DilutionPanels, widths: Sequence[int], shares, bins, colors, t_max: float):
+    def __init__(self, panels: DilutionPanels, widths: Sequence[int], shares, bins, colors, t_max: float,
+                 region: Region | None = None):
         super().__init__()
         P = panels
-        h = P.stack.panel_height
-        lane_h = h * LANE
+        n = len(shares)
+        # the bars have no log axis to share: they fill ``region`` (default: the panels' rows) in the panels' order,
+        # the width tags on the left, each m* on the right (``onset_spots[k]``: where its label moves to)
+        probe = worded_line("positions past $m^*$, up to $m = 5000$", size=SMALL)
+        tick_h = math("100 %", size=SMALL).height
+        axis_room = GAP.tight + GAP.hair + tick_h + GAP.tight + probe.height
+        if region is None:
+            h = P.stack.panel_height
+            centres = list(P.centres)
+            lane_h = h * LANE
+            x0, x1 = P.panels[0].axes[0].get_left()[0], P.panels[0].axes[0].get_right()[0]
+        else:
+            pitch = (region.height - axis_room) / n
+            lane_h = min(pitch * 0.7, 1.2)
+            rank = sorted(range(n), key=lambda j: -P.centres[j])
+            centres = [0.0] * n
+            for r, j in enumerate(rank):
+                centres[j] = region.top - pitch * (r + 0.5)
+            x0 = region.left + max(m.width for m in P.width_labels) + GAP.normal
+            x1 = region.right - max(m.width for m in P.onset_labels) - GAP.normal
+        self.centres = centres
+        self.onset_spots = {k: np.array([x1 + GAP.normal + P.onset_labels[k].width / 2, centres[k], 0.0])
+                            for k in range(n)}
         self.lane_height = lane_h
-        p0 = P.panels[0]
-        x0, x_right = p0.axes[0].get_left()[0], p0.axes[0].get_right()[0]
-        self.lanes, self.share_labels = VGroup(), VGroup()
-        for k, a in enumerate(shares):
-            p, y = P.panels[k], P.centres[k]
-            M = a.horizon
-            xm = p.to_point(max(M, 1), 0)[0]
-            o = a.onset
-            x_edge = p.to_point(o.t, 0)[0] if o.t is not None else xm
-            clear = bar(x0, x_edge, y, lane_h, NO_TWIN, 1.0)
-            # past m*, the lane stays dark grey where a position has no twin: one way to draw "no twin"
-            rest = bar(x_edge, max(xm, x_edge + 1e-3), y, lane_h, NO_TWIN, self.REST_OPACITY) if o.t is not None \
-                else VGroup()
-            columns = VGroup()
-            lo, hi, share = bins[k]
-            for a_, b_, s_ in zip(lo, hi, share):
-                xa, xb = p.to_point(a_, 0)[0], p.to_point(min(b_, M), 0)[0] if b_ <= M else xm
-                if s_ > 0:
-                    columns.add(bar(xa, max(xb, xa + 1e-3), y - lane_h / 2 + lane_h * s_ / 2, lane_h * s_, colors[k],
-                                    1.0))
-            columns.values = np.asarray(share, dtype=float)
-            frame = Rectangle(width=max(xm - x_edge, 1e-3), height=lane_h, stroke_color=DIM,
-                              stroke_width=STROKE / 2).move_to([(x_edge + xm) / 2, y, 0]) if o.t is not None \
-                else VGroup()
-            edge = role(vertical(x_edge, y - lane_h / 2 - GAP.hair, y + lane_h / 2 + GAP.hair, HIGHLIGHT), "highlight") \
-                if o.t is not None else VGroup()
-            edge.values = np.array([np.nan if o.t is None else o.t], dtype=float)
-            tag = P.width_labels[k].copy().move_to([x0 - GAP.small, y, 0], aligned_edge=RIGHT)  # beside its lane
-            lane = VGroup(clear, rest, frame, columns, edge, tag)
-            lane.clear, lane.columns, lane.frame, lane.edge, lane.tag = clear, columns, frame, edge, tag
-            lane.rest = rest
-            self.lanes.add(lane)
-            if o.t is not None and a.checked:
-                pct = share_label(a.share)
-                lab = math(pct, size=LABEL, color=colors[k])
-                if P.onset_labels[k].height + lab.height + GAP.tight > lane_h:  # one line: set apart by a dot
-                    lab = math(f"dot.c med {pct}", size=LABEL, color=colors[k])
-            else:
-                lab = VGroup()
-            self.share_labels.add(lab)
-        # review round 3: the share is said on the data, inside the one block that draws it ("66 % with a twin", in
-        # the background's colour, as "has a twin" was); a block too small for the words keeps its share on the
-        # right, beside its m* (``on_blocks``: the widths whose share is on their block)
+        self.x0, self.x1 = x0, x1
+        W = x1 - x0
+        fits = lambda m, block: m.width + 2 * GAP.small <= block.width and m.height + GAP.tight <= block.height
+        self.lanes, self.share_labels, self.on_lanes = VGroup(), VGroup(), VGroup()
         self.on_blocks = set()
         for k, a in enumerate(shares):
-            cols = self.lanes[k].columns
-            if not self.share_labels[k].family_members_with_points() or len(cols) != 1:
-                continue
-            block = cols[0]
-            # review round 4: "66% with a twin" filled its block edge to edge: the words keep GAP.small either side,
-            # and a block too narrow for them carries its share alone ("≈ 66 %"), as its neighbours' words read
-            for text in (f"${share_label(a.share)}$ with a twin", f"${share_label(a.share)}$"):
-                words = worded_line(text, size=SMALL, color=BG)
-                if words.width + 2 * GAP.small <= block.width:
-                    break
-            if words.width + 2 * GAP.small <= block.width and words.height + GAP.tight <= block.height:
-                words.move_to(block)
-                overlay(words, block, self.lanes[k].rest, self.lanes[k].frame)
-                self.share_labels.submobjects[k] = words
-                self.on_blocks.add(k)
-        # each share beside its m*, on the right: under it when the lane is tall enough for two lines, else
-        # after it on the same line (``onset_spots[k]``: where m* moves to make room)
-        self.onset_spots = {}
-        cs = sorted(P.centres[k] for k in range(len(shares)))
-        pitch = min((b - a for a, b in zip(cs, cs[1:])), default=np.inf)
-        for k, lab in enumerate(self.share_labels):
-            if not lab.family_members_with_points() or k in self.on_blocks:
-                continue
-            ol = P.onset_labels[k]
-            stacked = ol.height + lab.height + GAP.tight <= lane_h  # else the label starts with its dot
-            if not stacked:  # one line, unless it would run past the frame and two fit between the lanes
-                wide = ol.width + GAP.small + lab.width
-                plain = math(share_label(shares[k].share), size=LABEL, color=colors[k])
-                if ol.get_left()[0] + wide > SAFE.right and ol.height + plain.height + GAP.tight <= pitch - GAP.tight:
-                    lab, stacked = plain, True
-                    self.share_labels.submobjects[k] = lab
-            pair = VGroup(ol.copy(), lab.copy())
-            if stacked:
-                pair.arrange(DOWN, aligned_edge=LEFT, buff=GAP.tight)  # review round 3: proper leading
-            else:
-                pair.arrange(RIGHT, buff=GAP.small)
-                pair[1].align_to(pair[0], DOWN)
-            pair.move_to(ol, aligned_edge=LEFT).set_y(P.centres[k])
-            over = pair.get_right()[0] - SAFE.right
-            if over > 0:  # a long m* and its share on one line: both kept inside the frame
-                pair.shift(over * LEFT)
-            lab.move_to(pair[1])
-            self.onset_spots[k] = pair[0].get_center()
-        # past the last judged position its twins would lie beyond the data: each lane ends in an empty box there
+            y = centres[k]
+            lo, hi, share = bins[k]
+            judged = a.onset.t is not None and a.checked > 0
+            s = float(a.share) if judged else 0.0
+            xs = x0 + s * W
+            columns = VGroup(bar(x0, xs, y, lane_h, colors[k], 1.0)) if s > 0 else VGroup()
+            columns.values = np.asarray(share, dtype=float)
+            rest = bar(xs, x1, y, lane_h, NO_TWIN, 1.0) if s < 1 else VGroup()
+            frame = Rectangle(width=W, height=lane_h, stroke_color=DIM, stroke_width=STROKE / 2).move_to(
+                [(x0 + x1) / 2, y, 0])
+            tag = P.width_labels[k].copy().move_to([x0 - GAP.small, y, 0], aligned_edge=RIGHT)  # beside its bar
+            lane = VGroup(rest, columns, frame, tag)
+            lane.columns, lane.rest, lane.frame, lane.tag = columns, rest, frame, tag
+            self.lanes.add(lane)
+            lab = VGroup()
+            if judged:
+                pct = share_label(s)
+                lab = worded_line(f"${pct}$ with a twin", size=SMALL, color=BG)
+                if len(columns) and fits(lab, columns[0]):  # on its coloured block, in the background's colour
+                    lab.move_to(columns[0])
+                    overlay(lab, columns[0], frame)
+                    self.on_blocks.add(k)
+                else:  # a block too short for its words: the same words on the dark grey, just past it, in its
+                    # colour where that colour reads on the grey (WCAG AA, 4.5:1), else in the foreground's
+                    ink = colors[k] if contrast.ratio(color_to_rgb(colors[k]), color_to_rgb(NO_TWIN)) >= contrast.NORMAL_MIN \
+                        else FG
+                    lab = worded_line(f"${pct}$ with a twin", size=SMALL, color=ink)
+                    lab.move_to([xs + GAP.small, y, 0], aligned_edge=LEFT)
+                    if len(rest):
+                        overlay(lab, rest, frame)
+            self.share_labels.add(lab)
+            # the rest of the bar, dark grey: its share without a twin, when the words fit on it and are not there
+            if len(rest) and k in self.on_blocks:
+                none = worded_line(f"${share_label(1 - s)}$ no twin", size=SMALL, color=FG)
+                if not fits(none, rest):
+                    none = worded_line(f"${share_label(1 - s)}$", size=SMALL, color=FG)
+                if fits(none, rest):
+                    none.move_to(rest)
+                    overlay(none, rest, frame)
+                    self.on_lanes.add(none)
+            elif not judged:
+                none = label("no twin", size=SMALL, color=FG)
+                if fits(none, rest):
+                    none.move_to(rest)
+                    overlay(none, rest, frame)
+                    self.on_lanes.add(none)
+        # under the bottom bar: 0 % to 100 % of what a bar holds, the positions past m* up to the horizon
         M = shares[0].horizon
-        xm = P.panels[0].to_point(max(M, 1), 0)[0]
-        boxes = VGroup()
-        if x_right - xm > GAP.hair:
-            for k in range(len(shares)):
-                boxes.add(Rectangle(width=x_right - xm, height=lane_h, stroke_color=DIM, stroke_width=STROKE / 2)
-                          .move_to([(xm + x_right) / 2, P.centres[k], 0]))
-        self.unjudged = boxes
-        # the words on the lanes themselves: "no twin" inside the widest coloured stretch, "has a twin" over the
-        # widest run of (nearly) full grey columns, in the background's colour; a word that finds no room there
-        # stays in the key line over the top lane, with the words naming the empty boxes
-        n = len(shares)
-        self.no_twin = label("no twin", size=SMALL, color=FG)
-        self.has_twin = label("has a twin", size=SMALL, color=BG)
-        self.on_lanes = VGroup()
-        self.key = VGroup()
-        room = lambda w, word: word.width + 2 * GAP.small <= w and word.height + GAP.tight <= lane_h
-        k = max(range(n), key=lambda j: self.lanes[j].clear.width)
-        if room(self.lanes[k].clear.width, self.no_twin):
-            self.no_twin.move_to(self.lanes[k].clear)
-            self.on_lanes.add(self.no_twin)
-            overlay(self.no_twin, self.lanes[k].clear)  # a word on its stretch of the lane
-        else:
-            self.key.add(label("dark grey: no twin", size=SMALL, color=FG))
-        best = None  # (width, x_left, x_right, k): the widest run of columns at least FULL tall
-        for j, a in enumerate(shares):
-            if a.onset.t is None:
-                continue
-            p, M = P.panels[j], a.horizon
-            lo, hi, share = bins[j]
-            start = None
-            for i in range(len(share) + 1):
-                full = i < len(share) and share[i] >= self.FULL
-                if full and start is None:
-                    start = i
-                elif not full and start is not None:
-                    xa = p.to_point(lo[start], 0)[0]
-                    xb = p.to_point(min(hi[i - 1], M), 0)[0] if hi[i - 1] <= M else p.to_point(max(M, 1), 0)[0]
-                    if best is None or xb - xa > best[0]:
-                        best = (xb - xa, xa, xb, j)
-                    start = None
-        if self.on_blocks:  # the blocks say "… with a twin" themselves
-            pass
-        elif best is not None and room(best[0], self.has_twin):
-            self.has_twin.move_to([(best[1] + best[2]) / 2, P.centres[best[3]], 0])
-            self.on_lanes.add(self.has_twin)
-            overlay(self.has_twin, self.lanes[best[3]].columns, self.lanes[best[3]].rest, self.lanes[best[3]].frame)
-        elif any(a.onset.t is not None for a in shares):
-            self.key.add(label("colour: has a twin", size=SMALL, color=FG))
-        m_text = f"$m = {numbers.count(M).math}$"
-        words = worded_line(f"empty: not judged past {m_text}" if len(boxes) else f"judged to {m_text}",
-                            size=SMALL, color=DIM)
-        self.horizon_mark = VGroup(boxes, words)
-        top = min(range(len(shares)), key=lambda k: -P.centres[k])
-        # what the right column's percentages are: a heading over it, on the key's line
-        self.share_head = VGroup()
-        labelled = [j for j, lab in enumerate(self.share_labels) if lab.family_members_with_points()
-                    and j not in self.on_blocks]
-        right = SAFE.right
-        if labelled:
-            self.share_head = label("% with a twin", size=SMALL, color=DIM)
-            col_left = min(self.share_labels[j].get_left()[0] for j in labelled)
-            col_left = min([col_left, *[P.onset_labels[j].get_left()[0] for j in labelled]])
-            self.share_head.move_to([0, 0, 0], aligned_edge=LEFT + DOWN)
-            self.share_head.shift([min(col_left, SAFE.right - self.share_head.width),
-                                   P.centres[top] + lane_h / 2 + GAP.tight, 0])
-            right = self.share_head.get_left()[0] - GAP.normal
-        bottom = P.centres[top] + lane_h / 2 + GAP.tight
-        # review round 3: the empty boxes' words stood at the far left, away from the boxes: now they end where the
-        # boxes end, over them, when the rest of the key fits to their left; else the key is one line as before
-        near = len(boxes) and right >= x_right
-        if near:
-            words.shift((bottom - words.get_bottom()[1]) * UP + (x_right - words.get_right()[0]) * RIGHT)
-            if len(self.key):  # the key's words to their left, at full size, or all on one line as before
-                need = sum(p.width for p in self.key) + GAP.normal * (len(self.key) - 1)
-                near = SAFE.left + need <= words.get_left()[0] - GAP.wide
-                if near:
-                    key_line(list(self.key), x0, SAFE.left, words.get_left()[0] - GAP.wide, bottom)
-                    for p in self.key:
-                        p.shift((line_baseline(words) - line_baseline(p)) * UP)
-            near = near and words.get_left()[0] >= SAFE.left
-        self.near = bool(near)  # the empty boxes' words over the boxes themselves
-        self.key_line = VGroup(*self.key, words) if near else key_line([*self.key, words], x0, SAFE.left, right, bottom)
-        if len(self.share_head):
-            self.share_head.shift((line_baseline(words) - line_baseline(self.share_head)) * UP)
-        self.add(self.lanes, self.share_labels, self.key, self.horizon_mark, self.on_lanes, self.share_head)
-
-
-def key_line(pieces: Sequence[Mobject], x0: float, left: float, right: float, bottom: float) -> VGroup:
-    """``pieces`` (words, each a :func:`label` or :func:`worded_line`) set on one baseline, a wide gap apart,
-    their lowest point at ``bottom``: from ``x0`` (the lanes' left edge) when they fit before ``right``, else
-    from ``left``; the gaps close up, then the line shrinks, before it would leave ``left … right``.
-    Returns the pieces as one group (they are moved, not copied)."""
-    g = VGroup(*pieces)
-    for gap in (GAP.section, GAP.wide, GAP.normal):
-        g.arrange(RIGHT, buff=gap)
-        if g.width <= right - left:
-            break
-    if g.width > right - left:
-        g.scale((right - left) / g.width)
-    base = line_baseline(pieces[0])
-    for p in pieces[1:]:
-        p.shift((base - line_baseline(p)) * UP)
-    g.shift((bottom - g.get_bottom()[1]) * UP)
-    g.shift(((x0 if x0 + g.width <= right else left) - g.get_left()[0]) * RIGHT)
-    return g
+        bottom = min(centres) - lane_h / 2
+        ticks = VGroup()
+        marks = VGroup()
+        for f in (0.0, 0.5, 1.0):
+            x = x0 + f * W
+            marks.add(vertical(x, bottom - GAP.tight, bottom, DIM, width=STROKE / 2))
+            ticks.add(math(share_text(f), size=SMALL, color=DIM).next_to([x, bottom - GAP.tight, 0], DOWN,
+                                                                         buff=GAP.hair))
+        past = any(a.onset.t is not None for a in shares)
+        what = seated(worded_line(("positions past $m^*$, " if past else "positions ")
+                                  + f"up to $m = {numbers.count(M).math}$", size=SMALL, color=FG))
+        what.next_to(ticks, DOWN, buff=GAP.tight).set_x((x0 + x1) / 2)
+        self.axis = VGroup(marks, ticks, what)
+        self.axis_words = what
+        self.add(self.lanes, self.share_labels, self.on_lanes, self.axis)
 
 
 def right_column(onset_labels: Sequence[Mobject], share_labels: Sequence[Mobject], lane_h: float) -> float:

@@ -21,7 +21,6 @@ from manim import (
     AnimationGroup,
     RIGHT,
     Arc,
-    Arrow,
     Brace,
     GrowFromCenter,
     Create,
@@ -40,7 +39,6 @@ from mathcore.extrapolation import (
     LLAMA2,
     LLAMA3,
     ModelFacts,
-    pair_angles,
     pairs_without_a_turn,
     rope_wavelengths,
     training_arcs,
@@ -50,6 +48,8 @@ from mathcore.positions import LEARNED_STD
 from scenes.clips.c14_widgets import TableView, WavelengthChart, capped_table, edge_rows
 from scenes.figures.extrapolation import (
     base_colors,
+    degrees,
+    far_pair,
     no_row_text,
     ordinal,
     power_range,
@@ -83,7 +83,7 @@ from scenes.kit.proofs import worded_line, worded_verdict
 from scenes.kit.compose import others
 from scenes.kit.motion import Dim
 from scenes.kit.layout import Region
-from scenes.kit.theme import SEEN, UNSEEN
+from scenes.kit.theme import SEEN
 from scenes.kit.notation import SUBSCRIPT
 from scenes.kit.numbers import count
 
@@ -116,7 +116,6 @@ class GPT2ToLLaMAData:
     slow_angle: float = 0.0  # its angle there (mod 2π)
     slow_arc: float = 0.0  # the arc of angles it swept in training
     slow_unseen: bool = False  # that angle is one training never reached (mathcore.rope_unseen_pairs)
-    next_lecture: int = 6  # the lecture that takes up positions past training: the config's number + 1
 
     def slow_of(self, k: int) -> int:
         """The pairs that never complete a turn in training, per model (0: LLaMA-2, 1: LLaMA-3)."""
@@ -164,13 +163,6 @@ def period_math(wl: float) -> str:
 # ``initializer_range`` for GPT-2 (every embedding, wpe included); OpenAI's GPT-2 ``model.py`` draws wpe with
 # σ = 0.01 (0.02 is its wte's), so the words name Hugging Face's GPT-2, never GPT-2 plainly.
 INIT_SOURCE = "Hugging Face's GPT-2"
-PAST_TRAINING = 3  # the close's position, in LLaMA-2 train lengths
-TIMES = {2: "twice", 3: "three times", 4: "four times"}
-
-
-def degrees(rad: float) -> int:
-    """An angle as the deck's dials print it (clip 13): whole degrees."""
-    return int(round(float(np.degrees(rad))))
 
 
 class GPT2ToLLaMA(ClipScene):
@@ -182,8 +174,9 @@ class GPT2ToLLaMA(ClipScene):
                            "stay dark; the corner enlarged fills them next"}
     FULL_PLOT = {"empty": "the log plot spans the content area; only its curves' and labels' boxes are counted, "
                           "not the axes' hairlines and grid"}
-    PAIR = {"empty": "the close is the pair it compares, each large with its words: GPT-2's capped table and "
-                     "LLaMA-2's slow pair past training under its verdict; nothing else on purpose"}
+    PAIR = {"empty": "the close is the proof, two pictures as tall as the content allows, each over its verdict: "
+                     "GPT-2's capped table over its ✗ and LLaMA-2's slow pair on a dial over its ✓; nothing else "
+                     "on purpose"}
     ZOOM = (8, 12)
     SAMPLE = (32, 12)  # rows, features of the whole table drawn as cells
 
@@ -195,7 +188,7 @@ class GPT2ToLLaMA(ClipScene):
         wl2, wl3 = rope_wavelengths(l2.head_dim, l2.rope_base), rope_wavelengths(l3.head_dim, l3.rope_base)
         # three times LLaMA-2's L: past training by more than training's own sweep, and not 2L = 8192, which is
         # LLaMA-3's L one beat earlier (review round 4)
-        slow_i, slow_m = l2.head_dim // 2 - 1, PAST_TRAINING * l2.train_length
+        slow_i, slow_m, slow_angle = far_pair()  # the recap quotes this very check
         return GPT2ToLLaMAData(
             gpt2=g, llama2=l2, llama3=l3, table=table, zoom=cls.ZOOM, cmap=cfg.cmap_signed,
             sample_rows=rows, sample_cols=cols, sample=table[np.ix_(rows, cols)],
@@ -204,10 +197,9 @@ class GPT2ToLLaMA(ClipScene):
             slow_pairs=pairs_without_a_turn(l2.head_dim, l2.train_length, l2.rope_base), n_pairs=l2.head_dim // 2,
             slow_pairs3=pairs_without_a_turn(l3.head_dim, l3.train_length, l3.rope_base),
             slow_index=slow_i, slow_position=slow_m,
-            slow_angle=float(pair_angles(slow_m, l2.head_dim, l2.rope_base)[slow_i]),
+            slow_angle=slow_angle,
             slow_arc=float(training_arcs(l2.head_dim, l2.train_length, l2.rope_base)[slow_i]),
             slow_unseen=bool(rope_unseen_pairs([slow_m], l2.head_dim, l2.train_length, l2.rope_base)[0, slow_i]),
-            next_lecture=cfg.number + 1,
         )
 
     def caption_values(self) -> dict:
@@ -222,10 +214,11 @@ class GPT2ToLLaMA(ClipScene):
             "base3": count(d.llama3.rope_base).text, "wl_first": period_text(d.wl_llama2[0]),
             "wl2": period_text(d.wl_llama2[-1]), "wl3": period_text(d.wl_llama3[-1]),
             "params": count(d.n_params).text, "row_step": ordinal(d.sample_rows[1] - d.sample_rows[0]),
-            "col_step": ordinal(d.sample_cols[1] - d.sample_cols[0]), "zoom_rows": d.zoom[0], "zoom_cols": d.zoom[1],
+            "col_step": ordinal(d.sample_cols[1] - d.sample_cols[0]), "zoom_rows": d.zoom[0], "zoom_cols": d.zoom[1], "zoom_rows_last": d.zoom[0] - 1,
+            "zoom_cols_last": d.zoom[1] - 1,
             "vmax": fmt_measure(scale.vmax), "proof": table_proof(d),
-            "last_sub": str(d.n_pairs - 1).translate(SUBSCRIPT), "next_lecture": d.next_lecture,
-            "times": TIMES.get(d.slow_position // d.llama2.train_length, f"{d.slow_position // d.llama2.train_length} times"),
+            "last_sub": str(d.n_pairs - 1).translate(SUBSCRIPT),
+            "slow_deg": degrees(d.slow_angle), "zoom_x": int(round(getattr(self, "zoom_factor", 1))),
         }
         if not hasattr(self, "chart"):  # the title card: nothing drawn yet
             return v
@@ -233,20 +226,19 @@ class GPT2ToLLaMA(ClipScene):
         v.update(grid=claim("A grid of cells coloured by value", V.image),
                  rows_brace=claim(f"a brace down its right side counts its {v['n_max']} rows, one per position",
                                   self.rows_brace, self.rows_text),
-                 corner_box=claim("a yellow square", V.corner), vmax=claim(self.colorbar.tick_labels[-1].text, self.colorbar), zoomed=claim("that corner enlarged", V.zoom_map),
+                 corner_box=claim("a yellow speck", V.corner), vmax=claim(self.colorbar.tick_labels[-1].text, self.colorbar), zoomed=claim("that corner enlarged", V.zoom_map),
                  bar=claim("a colour bar", self.colorbar), rule=claim("A thick red rule", V.cap_line),
                  plot=claim("A log plot", W.plot.axes), line2=claim("LLaMA-2's line", W.curves[0]),
-                 line3=claim("LLaMA-3's line", W.curves[1]), start=claim("the line's start", self.start_period),
+                 line3=claim("LLaMA-3's line", W.curves[1]), start=claim("a dot on the line's start, led to its words", W.start_dot, W.start_leader, self.start_period),
                  end2=claim("its end", self.periods[0]), end3=claim("its end", self.periods[1]),
                  L2=claim("A dashed violet line", W.train_lines[0]), band2=claim("a shaded band", W.band_labels[0]),
                  L3=claim("a dashed line", W.train_lines[1]), frame3=claim("framed in yellow", W.outlines[1]),
                  table=claim("GPT-2's table", self.thumb), dial=claim("LLaMA-2's pair", self.closing_dial),
-                 lecture6=claim(f"lecture {d.next_lecture}", self.lecture6),
-                 times=claim(v["times"], self.slow_where),
-                 table_cross=claim(f"a red cross: no row for m ≥ {v['n_max']}", self.table_verdict),
-                 params_close=claim(v["params"], self.table_params),
-                 rope_check=claim("a tick: 0 position parameters, a rotation defined at every m", self.rope_verdict),
-                 unseen_arc=claim("a pale blue arc marked never seen", self.unseen_arc, self.unseen_words))
+                 table_cross=claim(f"a red cross: no row past {v['n_last']}", self.table_verdict),
+                 rope_check=claim(f"a tick: m = {v['slow_m']}: pair {d.slow_index} at ≈ {v['slow_deg']}°",
+                                  self.rope_verdict),
+                 seen_arc=claim("the violet arc marked training", self.slow_arc, self.arc_words),
+                 L2_close=claim(f"L = {v['train2']}", self.close_head))
         return v
 
     def make_mobjects(self) -> None:
@@ -259,13 +251,14 @@ class GPT2ToLLaMA(ClipScene):
         # the values drawn are an initialisation, not the trained table: the heading says so from the first beat
         self.gpt_head = label(f"{g.name}'s position table, at initialisation", size=LABEL, weight="BOLD")
         # the model width is d_model here; d alone is the head dimension of LLaMA's beats (one symbol per concept)
-        self.gpt_facts = worded_line(f'${N.table_rows.math} = {count(g.n_max).math}$, $d_"model" = {g.d_model}$', color=DIM)
-        head = row(self.gpt_head, self.gpt_facts, gap="wide")
+        # the heading alone (review round 4b: "n_max = 1024, d_model = 768" beside it made the line dense, and n_max a
+        # second symbol for a context length beside LLaMA's L): the sizes are on the table, its brace says
+        # "1024 rows" and "768 features across", its edges "row 0" and "row 1023"
+        head = VGroup(self.gpt_head)
         strip, rest = region.take_top(head.height, gap=GAP.normal)
         strip.place(head, LEFT)
         self.cap_text = role(label(no_row_text(g.n_max), size=SMALL, color=FAILED), "failed")
         cap_strip, rest = rest.take_bottom(self.cap_text.height, gap=GAP.small)
-        self.zoom_text = label(f"rows 0 to {r - 1}, features 0 to {c - 1}", size=SMALL, color=DIM)
         self.params_value = label(count(d.n_params).text, size=LABEL, color=FG, weight="BOLD")
         self.params_text = row(self.params_value, label("position parameters", size=SMALL, color=DIM), gap="small",
                                align="baseline")
@@ -275,9 +268,16 @@ class GPT2ToLLaMA(ClipScene):
         self.init_text = worded_line(f"{INIT_SOURCE} init: $N(0, {LEARNED_STD:g}^2)$", size=SMALL,
                                      color=DIM)
         self.table_aspect = col_step / row_step  # so 1024 rows by 768 features keep their shape
-        self.view = V = TableView(rest, d.sample, d.corner, self.scale, [self.zoom_text, self.init_text,
-                                                                           self.params_text],
-                                  aspect=self.table_aspect, n_rows=g.n_max)
+        def view(zoom_words) -> TableView:
+            return TableView(rest, d.sample, d.corner, self.scale, [zoom_words, self.init_text, self.params_text],
+                             aspect=self.table_aspect, n_rows=g.n_max, n_cols=g.d_model)
+
+        # the enlarged corner's scale said under it (review round 4b): measured on a first layout, whose notes are
+        # as tall as the final ones (the same lines), so the scale is the one drawn
+        self.zoom_factor = view(self.zoom_words(r, c, 10)).zoom_factor
+        self.zoom_text = self.zoom_words(r, c, self.zoom_factor)
+        self.view = V = view(self.zoom_text)
+        assert np.isclose(V.zoom_factor, self.zoom_factor)
         self.image, self.zoom_map, self.colorbar, self.cap_line = V.image, V.zoom_map, V.colorbar, V.cap_line
         cap_strip.place(self.cap_text, LEFT)
         self.cap_text.align_to(self.image, LEFT)
@@ -352,102 +352,79 @@ class GPT2ToLLaMA(ClipScene):
         names(tags[0], "wl_llama2")
         names(tags[1], "wl_llama3")
 
-        # ================= the takeaway: a last row, and a slow pair past training =================
-        self.thumb = thumb = capped_table(d.sample, self.scale, region.height / 2, aspect=self.table_aspect)
-        self.thumb_rows = edge_rows(thumb.image, g.n_max)  # the table's edges named, beside it
-        name = label(g.name, size=HEADING, weight="BOLD")
-        # GPT-2's verdict, measured on the table drawn: its rows end at n_max − 1, so no position from n_max on
-        # has an encoding (✗), the half of the answer "why the table went away" the table itself shows
-        self.table_verdict = worded_verdict(f"no row for $m >= {count(g.n_max).math}$", passed=False, size=LABEL)
-        # what the table costs: every entry a learned position parameter (n_max × d_model, counted on the table)
-        self.table_params = label(f"{count(d.n_params).text} position parameters", size=LABEL)
-        # each column's verdict right under its name, at the same height (review round 4)
-        left = column(name, self.table_verdict, VGroup(self.thumb_rows, thumb),
-                      label(f"{count(g.n_max).text} rows, one per position", size=LABEL),
-                      self.table_params, gap="small", align=ORIGIN)
-        name.set_x(thumb.image.get_x())  # the name over the table itself
-        shows(thumb.image, "sample")
-        # RoPE past training: LLaMA-2's slowest pair at twice its train length, the arc training swept in the
-        # seen colour, its hand beyond it (mathcore: an angle never seen)
-        # where: twice LLaMA-2's train length, named as such (``build_data``: slow_position = 2 L)
-        times = d.slow_position // l2.train_length
-        self.slow_where = worded_line(f"pair {d.slow_index} at $m = {times} L = {count(d.slow_position).math}$",
-                                      size=LABEL)
-        self.closing_dial = dial = VectorDial(d.slow_angle, radius=thumb.image.height / 2.4, color=FG)
-        self.slow_arc = role(Arc(radius=dial.radius, start_angle=0, angle=d.slow_arc, arc_center=dial.center,
-                                 stroke_color=SEEN, stroke_width=6), "seen")
-        # the verdict, worded as what was measured: the hand's angle there against the arc training swept
-        # (✗: past it, an angle never seen)
-        i = d.slow_index
-        # the hand-off to the next lecture, not RoPE's verdict: a plain line (rounded figures with ≈, and their unit)
-        reached = "reached only" if d.slow_unseen else "reached"
-        self.slow_words = column(worded_line(f"$m theta_({i}) approx {degrees(d.slow_angle)}°$;", size=LABEL),
-                                 worded_line(f"training {reached} $approx {degrees(d.slow_arc)}°$", size=LABEL),
-                                 gap="hair", align=ORIGIN)
-        # RoPE's answer to why the table went away: no position parameters at all, the angle m θᵢ computed for
-        # any m (mathcore's pair_angles takes any m; the test asks it for m far past every table)
-        self.rope_verdict = column(worded_verdict("0 position parameters", passed=True, size=LABEL),
-                                   worded_line("a rotation defined at every $m$", size=LABEL), gap="hair",
-                                   align=ORIGIN)
-        self.rope_verdict.passed = True
-        # the arc named on the data: the angles training reached, in the seen colour
-        mid = d.slow_arc / 2
-        self.arc_words = role(label("training", size=SMALL, color=SEEN), "seen")
-        self.arc_words.next_to(dial.center + 1.08 * dial.radius * np.array([np.cos(mid), np.sin(mid), 0]), RIGHT,
-                               buff=GAP.tight)
-        # the angles past training, on the dial: from the end of the arc training swept to the hand, in the
-        # unseen colour, named on the data; the pointer to lecture 6 leaves from them
-        self.unseen_arc = role(Arc(radius=dial.radius * 1.12, start_angle=d.slow_arc, angle=d.slow_angle - d.slow_arc,
-                                   arc_center=dial.center, stroke_color=UNSEEN, stroke_width=6), "unseen")
-        mid_u = (d.slow_arc + d.slow_angle) / 2
-        self.unseen_words = role(label("never seen", size=SMALL, color=UNSEEN), "unseen")
-        self.unseen_words.next_to(dial.center + 1.16 * dial.radius * np.array([np.cos(mid_u), np.sin(mid_u), 0]),
-                                  RIGHT, buff=GAP.tight)
-        arrow = Arrow(ORIGIN, RIGHT * 0.9, buff=0, color=FG, stroke_width=4, max_tip_length_to_length_ratio=0.3)
-        self.lecture_words = label(f"lecture {d.next_lecture}", size=LABEL, weight="BOLD")
-        self.lecture6 = column(row(arrow, self.lecture_words, gap="small",
-                                   align="center"),
-                               worded_line("goes past $L$", size=SMALL, color=DIM), gap="hair", align=RIGHT)
-        self.lecture6.arrow = arrow
-        # the model named with its own train length: the close's m = 2L is LLaMA-2's, not LLaMA-3's L = 8192
+        # ================= the takeaway: a last row, against an angle at every m =================
+        # one subject, the proof (review round 4b): GPT-2's table closed by its red rule over its ✗ (no row past
+        # n_max − 1) beside LLaMA-2's slow pair on a dial as large as the table over its ✓ (an angle at m = 3L,
+        # far past every row); each verdict under its picture, level; nothing else
+        content = self.layout.content
+        self.close_name = name = label(f"{g.name}: a position table", size=HEADING, weight="BOLD")
+        # the model named with its own train length: the close's m = 3L is LLaMA-2's (LLaMA-3's L is 8192)
         self.close_head = worded_line(f"{l2.name}: RoPE, $L = {count(l2.train_length).math}$", size=HEADING,
                                       weight="BOLD")
-        self.dial_group = VGroup(dial, self.slow_arc, self.arc_words, self.unseen_arc, self.unseen_words)
-        right = column(self.close_head, self.rope_verdict, self.dial_group, self.slow_where, self.slow_words,
-                       gap="small", align=ORIGIN)
-        self.summary = row(left, right, gap="wide", align="top")
-        self.layout.content.place(self.summary)
-        half = (max(left.width, right.width) + GAP.section) / 2  # two equal columns about the middle, where they fit
-        if 2 * half + max(left.width, right.width) <= self.layout.content.width:
-            left.set_x(self.layout.content.center[0] - half)
-            right.set_x(self.layout.content.center[0] + half)
-        # beside the dial's lower right, the angles past training pointing on to the next lecture; under the
-        # column where a wide config leaves no room there
-        # (the dial moved to the column's left, if that frees the room)
-        free = right.get_right()[0] - (right.get_left()[0] + 2 * dial.radius)  # under the arcs' words
-        if free < self.lecture6.width + GAP.normal:  # a long lecture number: the arrow over its words
-            words = self.lecture6[0][1]
-            self.lecture6 = column(arrow, words, self.lecture6[1], gap="hair", align=RIGHT)
-            self.lecture6.arrow = arrow
-        if free >= self.lecture6.width + GAP.normal:
-            self.dial_group.shift((right.get_left()[0] - self.dial_group.get_left()[0]) * RIGHT)
-            self.lecture6.next_to(dial, RIGHT, buff=GAP.normal).align_to(dial, DOWN)
-            self.lecture6.shift(min(0.0, right.get_right()[0] - self.lecture6.get_right()[0]) * RIGHT)
-        else:
-            self.lecture6.next_to(right, DOWN, buff=GAP.normal)
-        # the arrow leaves from the dial's rim, toward the words (review round 4: it started at nothing)
-        w = self.lecture_words
-        tip = (w.get_left() + GAP.tight * LEFT if w.get_left()[0] > dial.center[0] + dial.radius
-               else w.get_top() + GAP.tight * UP)
-        u = (tip - dial.center) / np.linalg.norm(tip - dial.center)
-        arrow.become(Arrow(dial.center + dial.radius * u + GAP.hair * u, tip, buff=0, color=FG, stroke_width=4,
-                           max_tip_length_to_length_ratio=0.3))
-        self.summary.add(self.lecture6)
+        # GPT-2's verdict, measured on the table drawn: its rows end at n_max − 1, so no position past it has
+        # an encoding (✗)
+        self.table_verdict = worded_verdict(f"no row past ${count(g.n_max - 1).math}$", passed=False, size=LABEL)
+        i, m_far = d.slow_index, d.slow_position
+        # RoPE's verdict, measured: pair i's angle m·θᵢ at m = 3L, a position no table row exists for (✓), in whole
+        # degrees as the deck's dials (clip 13)
+        self.rope_verdict = worded_verdict(f"$m = {count(m_far).math}$: pair {i} at $approx {degrees(d.slow_angle)}°$",
+                                           passed=True, size=LABEL)
+        pic_h = content.height - name.height - self.table_verdict.height - 2 * GAP.normal - GAP.small
+        self.thumb = thumb = capped_table(d.sample, self.scale, pic_h, aspect=self.table_aspect)
+        self.thumb_rows = edge_rows(thumb.image, g.n_max)  # the table's edges named, beside it
+        shows(thumb.image, "sample")
+        # RoPE past training: LLaMA-2's slowest pair at three times its train length, the arc training swept in
+        # the seen colour, named on the data, its hand beyond it
+        self.closing_dial = dial = VectorDial(d.slow_angle, radius=pic_h / 2 - GAP.small, color=FG)
+        self.slow_arc = role(Arc(radius=dial.radius * 1.06, start_angle=0, angle=d.slow_arc,
+                                 arc_center=dial.center, stroke_color=SEEN, stroke_width=8), "seen")
+        mid = d.slow_arc / 2
+        self.arc_words = role(label("training", size=SMALL, color=SEEN), "seen")
+        self.arc_words.next_to(dial.center + 1.12 * dial.radius * np.array([np.cos(mid), np.sin(mid), 0]), RIGHT,
+                               buff=GAP.tight)
+        self.dial_group = VGroup(dial, self.slow_arc, self.arc_words)
+        left = column(name, VGroup(self.thumb_rows, thumb), gap="normal", align=ORIGIN)
+        name.set_x(thumb.image.get_x())  # the name over the table itself
+        right = column(self.close_head, self.dial_group, gap="normal", align=ORIGIN)
+        for col in (left, right):
+            col.align_to(np.array([0, content.top, 0]), UP)
+        left.set_x(content.center[0] - content.width / 4)
+        right.set_x(content.center[0] + content.width / 4)
+        # the dial's face centred under its heading (the arc's word hangs to its right)
+        dial_x = self.close_head.get_x()
+        self.dial_group.shift((dial_x - dial.center[0]) * RIGHT)
+        # ... as far left as the arc's word needs to stay inside the frame
+        self.dial_group.shift(min(0.0, content.right - self.dial_group.get_right()[0]) * RIGHT)
+        # the heading centred over its dial where it stays inside the frame
+        self.close_head.set_x(dial.center[0])
+        self.close_head.shift(min(0.0, content.right - self.close_head.get_right()[0]) * RIGHT)
+        # each verdict under its picture, both on one level (review round 4: ✗ at the bottom, ✓ at the top)
+        y = min(thumb.get_bottom()[1], dial.center[1] - dial.radius) - GAP.normal
+        self.table_verdict.next_to(np.array([thumb.image.get_x(), y, 0]), DOWN, buff=0)
+        self.rope_verdict.next_to(np.array([dial.center[0], y, 0]), DOWN, buff=0)
+        self.rope_verdict.align_to(self.table_verdict, DOWN)
+        for part in (self.table_verdict, self.rope_verdict):
+            if part.get_left()[0] < content.left:
+                part.shift((content.left - part.get_left()[0]) * RIGHT)
+            if part.get_right()[0] > content.right:
+                part.shift((content.right - part.get_right()[0]) * RIGHT)
+        self.summary = VGroup(left, self.table_verdict, right, self.rope_verdict)
+        # (kept for the tests that read them: where the slow pair stands)
+        self.slow_where = self.rope_verdict.line
+
+    @staticmethod
+    def zoom_words(rows: int, cols: int, factor: float) -> VGroup:
+        """What the enlarged corner is and how much larger it is drawn than on the table (rounded: "≈")."""
+        g = column(label(f"rows 0 to {rows - 1}, features 0 to {cols - 1}", size=SMALL, color=DIM),
+                   worded_line(f"enlarged $approx {int(round(factor))}$ times", size=SMALL, color=DIM),
+                   gap="hair", align=LEFT)
+        g.factor = int(round(factor))
+        return g
 
     def body(self) -> None:
         self.make_mobjects()
         V, W = self.view, self.chart
-        self.beat("table", FadeIn(self.gpt_head), FadeIn(self.gpt_facts), FadeIn(V.image), Create(V.frame),
+        self.beat("table", FadeIn(self.gpt_head), FadeIn(V.image), Create(V.frame),
                   FadeIn(V.row_labels), GrowFromCenter(self.rows_brace),
                   FadeIn(self.shape_text), run_time=1.4,
                   subject=VGroup(V.image, V.frame, V.row_labels, self.rows_brace, self.shape_text),
@@ -474,7 +451,7 @@ class GPT2ToLLaMA(ClipScene):
         plot = VGroup(W.axes_group, W.curves)
         self.beat("rope", stage([self.gpt], [self.llama_heads, W.axes_group], lag=1), Create(W.curves[0]),
                   FadeIn(tag0[0]), FadeIn(tag0[1]), run_time=2.0, subject=plot, why=self.FULL_PLOT)
-        self.beat("speeds", FadeIn(self.start_period), FadeIn(self.periods[0]), run_time=1.2, subject=plot, why=self.FULL_PLOT)
+        self.beat("speeds", FadeIn(self.start_period), FadeIn(W.start_mark), FadeIn(self.periods[0]), run_time=1.2, subject=plot, why=self.FULL_PLOT)
         self.add(W.bands[0])
         self.bring_to_back(W.bands[0])
         self.beat("slow", Create(W.train_lines[0]), FadeIn(W.L_labels[0]), FadeIn(W.band_labels[0]),

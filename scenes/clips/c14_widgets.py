@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, Line, Mobject, Rectangle, SurroundingRectangle, VGroup, VMobject
+from manim import DOWN, LEFT, RIGHT, UP, Dot, Line, Mobject, Rectangle, VGroup, VMobject
 
 from scenes.kit import numbers
 from scenes.kit.binding import role
@@ -13,7 +13,7 @@ from scenes.kit.compose import GAP, column
 from scenes.kit.layout import Region, background, place_annotations
 from scenes.kit.plots import MAX_CELL, STROKE, Plot, bar
 from scenes.kit.proofs import worded_line
-from scenes.kit.theme import DIM, FAILED, FG, HIGHLIGHT, SEEN, SMALL, UNSEEN, label
+from scenes.kit.theme import BG, DIM, FAILED, FG, HIGHLIGHT, SEEN, SMALL, UNSEEN, label
 from scenes.kit.widgets import ColorBar, Heatmap
 
 
@@ -34,11 +34,12 @@ class TableView(VGroup):
     large beside it with the colour bar of ``scale``; under the corner, the words in ``notes`` (one a line)."""
 
     def __init__(self, region: Region, sample: np.ndarray, corner: np.ndarray, scale, notes: Sequence[Mobject],
-                 aspect: float = 1.0, n_rows: int | None = None):
+                 aspect: float = 1.0, n_rows: int | None = None, n_cols: int | None = None):
         super().__init__()
         rows, cols = sample.shape
         region = region.inset(GAP.tight)  # the corner's frame and the cap line stay inside
         n_rows = rows if n_rows is None else n_rows
+        n_cols = cols if n_cols is None else n_cols
         gutter = label(f"row {numbers.count(n_rows - 1).text}", size=SMALL).width + GAP.small
         region = Region(region.left + gutter, region.right, region.bottom, region.top, "table")  # the row names
         cell = region.height / rows
@@ -68,8 +69,15 @@ class TableView(VGroup):
         self.colorbar = ColorBar(scale, height=self.zoom_map.height)
         self.colorbar.next_to(self.zoom_map, RIGHT, buff=GAP.small).align_to(self.zoom_map, UP)
         self.notes.next_to(VGroup(self.zoom_map, self.colorbar), DOWN, buff=GAP.normal).align_to(self.zoom_map, LEFT)
-        self.corner = role(SurroundingRectangle(self.image.cell(0, 0), color=HIGHLIGHT, buff=GAP.hair / 3,
-                                                stroke_width=STROKE), "highlight")
+        # the corner's box at its true size on the drawn table (review round 4b: one drawn cell, which stands for
+        # every 32nd row and 64th feature, read ~5× the block enlarged): zr of n_rows rows by zc of n_cols features
+        self.corner = role(Rectangle(width=self.image.width * zc / n_cols, height=self.image.height * zr / n_rows,
+                                     stroke_color=HIGHLIGHT, stroke_width=STROKE * 2 / 3, fill_color=HIGHLIGHT,
+                                     fill_opacity=1.0), "highlight")
+        self.corner.move_to(self.image.get_corner(UP + LEFT), aligned_edge=UP + LEFT)
+        # how much larger the enlarged corner is drawn than the same block on the table (one scale both ways: the
+        # table keeps the real shape, the enlarged cells are square)
+        self.zoom_factor = zcell / (self.image.height / n_rows)
         # the leaders leave the corner's box upward and run over the table's top edge, then fan out to the
         # enlarged corner's left edge: outside the grid's cells (review round 4: one cut across the grid)
         a = self.corner.get_corner(UP + RIGHT)
@@ -113,6 +121,11 @@ def _packed(text: str, width: float) -> VGroup:
                 cur = part
         lines.append(cur)
     return column(*[worded_line(line, size=SMALL, color=FG) for line in lines], gap="hair", align=LEFT)
+
+
+def _struck(text: Mobject, y: float) -> bool:
+    """Whether a horizontal line at height ``y`` runs through the box of ``text`` (with a hair's margin)."""
+    return text.get_bottom()[1] - GAP.hair < y < text.get_top()[1] + GAP.hair
 
 
 def _crosses(text: Mobject, curve: Mobject) -> bool:
@@ -170,14 +183,15 @@ class WavelengthChart(VGroup):
                 self.curves.add(c)
             x1 = p.axes[0].get_right()[0]
             ends = [p.to_point(n_pairs - 1, wl[-1]) for wl in wavelengths]
-            self.end_labels = place_annotations(list(names), ends, side=RIGHT, buff=GAP.tight, gap=GAP.small,
+            # (a small gap, not a tight one: the yellow frame on a band runs up the axis's right end, review round 4)
+            self.end_labels = place_annotations(list(names), ends, side=RIGHT, buff=GAP.small, gap=GAP.small,
                                                 bounds=(p.axes[0].get_y(), p.axes[1].get_top()[1]))
             # (under the plot's top: over it, at the right, stand the bands' words, which the names would run into)
             self.names = VGroup(*names)
             # the first pair's period at the curves' start (every base starts at 2π), over the start point
             # under the curves' start, just over the axis, where every curve is still above it
             self.start = start.move_to(p.axes[0].get_start(), aligned_edge=DOWN + LEFT).shift(
-                GAP.hair * UP + GAP.small * RIGHT)
+                GAP.tight * UP + GAP.small * RIGHT)
             # ... and right of where every curve still runs through it (the curves start at its height)
             def crossed() -> bool:
                 (l, b, _), (r, t, _) = start.get_corner(DOWN + LEFT), start.get_corner(UP + RIGHT)
@@ -188,19 +202,42 @@ class WavelengthChart(VGroup):
                 if not crossed() or start.get_right()[0] > p.axes[0].get_center()[0]:
                     break
                 start.shift(GAP.tight * RIGHT)
+            # pair 0's point marked on the curves' start, the words led to it (review round 4b: 80 px apart)
+            self.start_dot = Dot(p.to_point(0, wavelengths[0][0]), radius=0.06, color=FG)
+            self.start_leader = Line(self.start_dot.get_center(), start.get_left() + GAP.hair * LEFT,
+                                     stroke_color=FG, stroke_width=STROKE / 2)
+            self.start_mark = VGroup(self.start_dot, self.start_leader)
             top = p.axes[1].get_top()[1]
+            grid_ys = [g.get_start()[1] for g in p.grid if abs(g.get_start()[1] - g.get_end()[1]) < 1e-9]
+            # every band's words broken at the same places: the narrowest band's (review round 4b: "18 of 64: / no
+            # full turn / in training" at beat 06 but "29 of 64: no full turn / in training" at beat 08)
+            narrowest = min(x1 - p.to_point(max(n_pairs - s_ - 0.5, 0), 1)[0] for s_ in slow) - 2 * GAP.small
             self.train_lines, self.bands, self.outlines = [], [], []
             for k, L in enumerate(Ls):
                 line = role(p.hline(L, color=SEEN, dashed=True, stroke_width=STROKE * 5 / 6), "seen")
-                # L on its line, at the left end, where the curves are still far below it
-                self.L_labels[k].next_to(p.to_point(0, L), UP, buff=GAP.tight).align_to(p.axes[1], LEFT).shift(
-                    GAP.small * RIGHT)
+                # L on its line, at the left end, where the curves are still far below it: over the line, or under
+                # it where a grid line would strike through the words (review round 4b: 10⁴ through "L = 4096")
+                for side in (UP, DOWN):
+                    self.L_labels[k].next_to(p.to_point(0, L), side, buff=GAP.tight).align_to(p.axes[1], LEFT).shift(
+                        GAP.small * RIGHT)
+                    if not any(_struck(self.L_labels[k], y) for y in grid_ys) and not any(
+                            _crosses(self.L_labels[k], c) for c in self.curves):
+                        break
+                else:  # over its line, the grid line knocked out behind the words (the page's colour under them)
+                    lab = self.L_labels[k]
+                    lab.next_to(p.to_point(0, L), UP, buff=GAP.tight).align_to(p.axes[1], LEFT).shift(
+                        GAP.small * RIGHT)
+                    if not hasattr(lab, "knockout"):
+                        lab.knockout = background(Rectangle(width=lab.width + GAP.small, height=lab.height + GAP.hair,
+                                                            stroke_width=0, fill_color=BG, fill_opacity=1.0))
+                        lab.add_to_back(lab.knockout)
+                    lab.knockout.move_to(VGroup(*[m for m in lab if m is not lab.knockout]))
                 first_slow = n_pairs - slow[k]
                 xa = p.to_point(max(first_slow - 0.5, 0), 1)[0]
                 band = background(bar(xa, x1, (line.get_y() + top) / 2, top - line.get_y(), UNSEEN, 0.0))
                 band._role = "unseen"
                 # as few lines as the band's width allows, at the words' size
-                lab = self.band_labels[k] = _packed(band_texts[k], x1 - xa - 2 * GAP.small)
+                lab = self.band_labels[k] = _packed(band_texts[k], narrowest)
                 # in the band's top left corner, from its left edge, where the curves are lowest, inside its edges
                 lab.move_to(np.array([xa + GAP.small, top - GAP.small, 0]), aligned_edge=UP + LEFT)
                 if lab.get_right()[0] > x1 - GAP.small:  # wider than the band: shrunk to it, never half outside it

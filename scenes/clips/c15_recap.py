@@ -42,6 +42,7 @@ from manim import (
 from mathcore.config import LectureConfig
 from mathcore.extrapolation import GPT2, LLAMA2
 from scenes.catalog import Clip
+from scenes.figures.extrapolation import far_pair
 from scenes.figures.framing import RECAP_ICONS, RECAP_PAINT, DiaryProof, diary_proofs
 from scenes.kit import DIM, FG, HEADING, LABEL, SMALL, ClipScene, label, math
 from scenes.kit.theme import BG, token_color
@@ -531,6 +532,8 @@ class Recap(ClipScene):
         out["q4_L"] = claim(count(self.cfg.train_length).text, shown[3].verdicts[2])
         out["q4_n_max"] = claim(count(GPT2.n_max).text, shown[3].verdicts[0])
         out["head"] = claim(str(LLAMA2.head_dim), shown[3].proofs[2].note)
+        out["q4_far"] = claim(count(far_pair()[1]).text, shown[3].verdicts[1])
+        out["q4_deg"] = claim(str(int(q4[1].figure.value)), shown[3].verdicts[1])
         close = self.close_rows
         out["close_verdicts"] = claim("; ".join(a.proofs[a.key].described(short=True) for a in d.answers),
                                       *close.verdicts)

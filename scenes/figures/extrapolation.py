@@ -122,6 +122,30 @@ def no_row_text(m: int) -> str:
     return f"no row for position {count(m)}"
 
 
+PAST_TRAINING = 3  # clip 14's far position, in LLaMA-2 train lengths
+
+
+def degrees(rad: float) -> int:
+    """An angle as the deck's dials print it (clips 13 and 14): whole degrees."""
+    return int(round(float(np.degrees(rad))))
+
+
+def far_pair() -> tuple[int, int, float]:
+    """Clip 14's ✓ (and the recap's): LLaMA-2's slowest pair (the head's last) at ``PAST_TRAINING`` times its
+    training length, a position no row of GPT-2's table reaches: ``(pair, position, angle in radians)``, the angle
+    mathcore's m·θᵢ."""
+    from mathcore.extrapolation import LLAMA2, pair_angles
+
+    i, m = LLAMA2.head_dim // 2 - 1, PAST_TRAINING * LLAMA2.train_length
+    return i, m, float(pair_angles(m, LLAMA2.head_dim, LLAMA2.rope_base)[i])
+
+
+def far_pair_text() -> str:
+    """:func:`far_pair` as clip 14's verdict and the recap say it: ``pair 63 at ≈ 81°``."""
+    i, _, angle = far_pair()
+    return f"pair {i} at ≈ {degrees(angle)}°"
+
+
 def first_missing(data) -> int | None:
     """Clip 13: the first walked position the learned table has no row for (from mathcore's report)."""
     missing = [m for m, ok in zip(data.stops, data.report.learned_defined) if not ok]

@@ -276,7 +276,7 @@ def diary_proofs(cfg) -> tuple[tuple[DiaryProof, ...], ...]:
         zero(f"max_({T_}, thin {NN} < {T_}) lr(|{prefix_row(NN)} - y_{NN}|)", r"$\max_{t,\,n<t}\,|y_n^{(t)} - y_n|$",
              prefix, "every prefix t, in a fixed order", 4,
              "the largest change of any prefix's outputs, summed in a fixed order"),
-        zero(f'max_{M} lr(|y_{M}^"cached" - y_{M}^"full"|)', r"$\max_m\,|y_m^{\mathrm{cached}} - y_m^{\mathrm{full}}|$",
+        zero(f'max_{M} norm(y_{M}^"cached" - y_{M}^"full")', r"$\max_m\,\|y_m^{\mathrm{cached}} - y_m^{\mathrm{full}}\|$",
              kv_cache_decode(X, *W).max_defect, "every decoding step m, in a fixed order", 5,
              "the largest gap between cached and recomputed outputs, over every decoding step, summed in a fixed order"),
     )
@@ -298,10 +298,14 @@ def diary_proofs(cfg) -> tuple[tuple[DiaryProof, ...], ...]:
     rows = int(extrapolation_report([g.n_max], g.d_model, g.n_max, cfg.seed).learned_defined.sum())
     pairs = LLAMA2.head_dim // 2
     unseen = int(unseen_pair_counts([L], LLAMA2.head_dim, L, cfg.rope_base)[0])
-    # RoPE where GPT-2's table has no row: no table at all (clip 14's ✓, "0 position parameters, a rotation defined at
-    # every m"), its ✓ earned where the table ends: mathcore's report gives every pair an angle at m = nₘₐₓ
-    rope_at = extrapolation_report([g.n_max], LLAMA2.head_dim, g.n_max, cfg.seed, cfg.rope_base).rope_angles[0]
-    defined = bool(np.isfinite(rope_at).all()) and rope_at.shape == (pairs,)
+    # RoPE where GPT-2's table has no row: clip 14's ✓, its slowest pair at three times LLaMA-2's training
+    # length, an angle mathcore gives as m·θᵢ, where no table row exists (review round 5: the recap quoted "0
+    # position parameters", which clip 14 no longer shows)
+    from .extrapolation import degrees, far_pair
+
+    far_i, far_m, far_angle = far_pair()
+    far_deg = degrees(far_angle)
+    fm = numbers.count(far_m)
     n = numbers.count(g.n_max)
     # GPT-2's verdict names the model, then what was measured, as words after a colon ("GPT-2: no row for
     # m ≥ 1024"): written "rows past GPT-2's 1024 = 0" it read as "1024 = 0" (review round 2)
@@ -311,9 +315,11 @@ def diary_proofs(cfg) -> tuple[tuple[DiaryProof, ...], ...]:
         DiaryProof(f'"{g.name}"', g.name, numbers.Figure(float(rows), none_math, none), rows > 0,
                    f"the table ends at row {numbers.count(g.n_max - 1).text}", 14,
                    f"{g.name}'s learned table", "it does not extrapolate"),
-        DiaryProof('"RoPE"', "RoPE", numbers.Figure(0.0, '0 "position parameters"', "0 position parameters"), defined,
-                   "a rotation defined at every m", 14,
-                   "RoPE's position parameters", "it has no last row", "RoPE's position parameters"),
+        DiaryProof(f'"RoPE at" m = {fm.math}', f"RoPE at $m = {fm.text}$",
+                   numbers.Figure(float(far_deg), f'"pair" {far_i} "at" approx {far_deg} °', f"pair {far_i} at ≈ {far_deg}°"),
+                   bool(np.isfinite(far_angle)), "where GPT-2's table has no row", 14,
+                   f"RoPE at m = {fm.text}, three times LLaMA-2's training length, its slowest pair",
+                   "no table, so no last row", f"RoPE at m = {fm.text}"),
         # the count with its condition in the verdict's own line (the close keeps the line, not its note): one step
         # past L, so 64 is never both a position and a pair count (review round 4b)
         DiaryProof(f'"one step past" L = {numbers.count(L).math}',

@@ -29,7 +29,8 @@ import numpy as np
 
 LOG_ANGLE_CMAP = "cividis"  # the slow pairs' log10 angles: sequential, and not the weights' viridis
 LOG_ANGLE_SPARE = "YlGnBu_r"  # ... nor the weights' colormap when a config picks cividis for the weights
-CHANGE_CMAP = "GnBu_r"  # norms of changes: sequential, dark navy to pale, no yellow (the highlight's outline stays one meaning)
+CHANGE_CMAP = "gray"  # norms of changes: one hue, black (no change, as an unpainted exact 0) to white; no blue beside the
+# signed maps' negatives, no yellow (the highlight's outline stays one meaning)
 
 QUANTITIES: dict[str, str] = {
     # shared by several clips: made from the config alone
@@ -49,8 +50,9 @@ QUANTITIES: dict[str, str] = {
     "slow angles": "log₁₀ of the slow RoPE pairs' angles (clip 10)",
     "table": "a learned position table's entries (clips 09 and 14)",
     "output shifts": "ΔY: how far RoPE's outputs move when every position slides by s, V alone and V rotated (clip 11)",
-    "output changes": "‖Δyₙ‖ ≥ 0: how far each past output moves when a token is appended (clip 05; a sequential map, "
-                      "square-root stretched, without the highlight's yellow; an exact 0 is left unpainted)",
+    "output changes": "‖Δyₙ‖ ≥ 0: how far each past output moves when a token is appended (clip 05; a grey map, black to "
+                      "white, square-root stretched, without the highlight's yellow or a signed map's blue; an exact 0 "
+                      "is left unpainted, black as the map's 0)",
 }
 FROM_CONFIG = ("weights", "inputs", "outputs", "scores", "encodings", "angles")
 # quantities painted with a signed square-root stretch (declared by their colour bars' ticks): one large value
