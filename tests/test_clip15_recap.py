@@ -419,6 +419,13 @@ def test_the_kv_cache_marks_its_new_row_as_clip_05_does(final):
     assert "query" not in answer and "each step appends one row to each" in answer
     says = {c.key: c.text for c in scene.captions}["q2"]
     assert "appends one key row and one value row" in says and "query" not in says
+    # review round 4b, change 1: the drawing is the subject; its rows are drawn taller, so the cache fills its square
+    # (CACHE_TALL of its width) as the tokens fill theirs, not a strip half as tall as it is wide
+    from scenes.clips.c15_recap import CACHE_STRETCH, CACHE_TALL
+
+    tall = pic.height / pic.width
+    row = bars[0].height / bars[0].width
+    assert tall >= CACHE_TALL - 0.05 or row >= CACHE_STRETCH * 0.12 / 0.4 - 1e-6, (tall, row)
     said = str(scene.caption_values()["q2_icon"])
     assert "named cached" in said and "named new" in said and ("k m and v m" in said) == bool(len(pic.row_names))
 
@@ -488,7 +495,7 @@ def test_symbols_are_math_in_every_sentence_on_screen(final):
     import re
 
     scene, _ = final
-    symbol = re.compile(r"(?<![\w'’-])([PQKVLmnd]|nₘₐₓ)(?![\w'’-])")
+    symbol = re.compile(r"(?<![\w'’-])([PQKVLmndt]|nₘₐₓ)(?![\w'’-])")
     lines = []
     for c in scene.cards:
         lines += [*c.q, *c.ans, *[p.note for p in c.proofs], *[v.line for v in c.verdicts if hasattr(v, "line")]]
@@ -496,7 +503,7 @@ def test_symbols_are_math_in_every_sentence_on_screen(final):
         words = re.sub(r"\$[^$]*\$", " ", line.source)
         assert not symbol.search(words), line.source
     maths = {m.typst_code.strip("$ ") for line in lines for m in line.maths}
-    assert {"P", "V", "K", "Q", N.offset.math, f"{N.table_rows.math} = {GPT2.n_max}", "L = 64"} <= maths, maths
+    assert {"P", "V", "K", "Q", "t", N.offset.math, f"{N.table_rows.math} = {GPT2.n_max}", "L = 64"} <= maths, maths
 
 
 # ------------------------------------------------------------------ review round 3

@@ -87,10 +87,10 @@ def well_broken(text: str, lines: list[str]) -> bool:
 
 # ------------------------------------------------------------------ notation as math in the recap's words
 # The answers, questions and notes are plain text (the still sets them too, ``stills.text.mathify``); on screen
-# every symbol in them is typeset as math, as in every other clip: m, n, P, L, d, Q, K, V, nₘₐₓ, m − n.
+# every symbol in them is typeset as math, as in every other clip: m, n, t, P, L, d, Q, K, V, nₘₐₓ, m − n.
 GLUE = "\u2060"  # joins the words of one symbol ("m − n", "L = 64") so a line never breaks inside it
 _SYMBOLS = {N.offset.text: N.offset.math, N.table_rows.text: N.table_rows.math}
-_LETTER = re.compile(r"(?<![\w$\u2060'’-])([PQKVLmnd])(?![\w'’-])")
+_LETTER = re.compile(r"(?<![\w$\u2060'’-])([PQKVLmndt])(?![\w'’-])")
 _RELATION = re.compile(r"\$([^$]+)\$ ([=≥]) (\d[\d\u2009]*)")
 
 
@@ -99,7 +99,7 @@ def glued(text: str) -> str:
     for t in _SYMBOLS:
         text = text.replace(t, t.replace(" ", GLUE))
     text = re.sub(r"(\S+) ([=≥]) (\d[\d\u2009]*)", lambda m: GLUE.join(m.groups()), text)
-    return re.sub(r"(?<![\w$'’-])([PQKVLmnd]) (?=\S)", lambda m: m.group(1) + GLUE, text)  # "K and": never "…K" / "and"
+    return re.sub(r"(?<![\w$'’-])([PQKVLmndt]) (?=\S)", lambda m: m.group(1) + GLUE, text)  # "K and": never "…K" / "and"
 
 
 def mathed(text: str) -> str:
@@ -218,6 +218,8 @@ def _cache_marks(pic: VGroup, labelled: bool) -> None:
     bars = list(pic.submobjects[:8])
     pointer, letters = pic.submobjects[8], pic.letters
     pic.remove(pointer, letters)
+    if labelled:  # the question's drawing: the rows taller, so the cache fills its square as the tokens fill theirs
+        VGroup(*bars).stretch(cache_stretch(VGroup(*bars)), 1)
     cols = (bars[:4], bars[4:])
     new_rows = VGroup()
     names_ = VGroup()
@@ -256,6 +258,20 @@ def _cache_marks(pic: VGroup, labelled: bool) -> None:
     new.next_to(new_rows[0], LEFT, buff=GAP.small).align_to(cached, RIGHT)
     pic.add(heads, frame, cached, new)
     pic.heads, pic.tags, pic.frame = heads, VGroup(cached, new), frame
+
+
+CACHE_TALL = 0.9  # the labelled cache drawing's height, as a share of its width
+CACHE_STRETCH = 2.2  # at most this many times its rows' drawn height
+
+
+def cache_stretch(bars: VGroup) -> float:
+    """How many times taller the cache's ``bars`` are drawn (at most ``CACHE_STRETCH``) for the labelled drawing to
+    stand ``CACHE_TALL`` times as tall as it is wide: its width is the tag "cached", the frame and the two columns,
+    its height the heads over the columns and the columns (the labels keep their size; only the rows grow)."""
+    tag, head = label("cached", size=LABEL), label("K cache", size=LABEL)
+    wide = tag.width + GAP.small + bars.width + 2 * 0.12
+    col = CACHE_TALL * wide - head.height - GAP.small - 0.1
+    return float(np.clip(col / bars.height, 1.0, CACHE_STRETCH))
 
 
 def _dial_marks(pic: VGroup, labelled: bool) -> None:
