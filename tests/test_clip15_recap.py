@@ -408,6 +408,9 @@ def test_the_kv_cache_marks_its_new_row_as_clip_05_does(final):
         assert ring._role == "highlight" and hexes(ring.get_stroke_color()) == hexes(HIGHLIGHT)
         assert np.allclose(ring.get_center(), bar.get_center(), atol=1e-6) and ring.width > bar.width
     assert [m.typst_code.strip("$ ") for m in pic.row_names] in (["k_m", "v_m"], [])  # named where the name reads
+    from scenes.kit.layout import MIN_XHEIGHT_PX, legible_scale
+
+    assert all(legible_scale(t, MIN_XHEIGHT_PX) <= 1.0 for t in pic.row_names)  # (the max corner: too small, so none)
     cached, new = pic.tags
     assert cached.text == "cached" and new.text == "new" and new._role == "highlight"
     kept = VGroup(*bars[:3], *bars[4:7])

@@ -222,17 +222,18 @@ def _cache_marks(pic: VGroup, labelled: bool) -> None:
         VGroup(*bars).stretch(cache_stretch(VGroup(*bars)), 1)
     cols = (bars[:4], bars[4:])
     new_rows = VGroup()
-    names_ = VGroup()
-    for col, (name, c) in zip(cols, (("k", "key"), ("v", "value"))):
+    names_ = VGroup(*[math(f"{n}_{M}", size=LABEL, color=BG) for n in ("k", "v")])
+    names_.scale(min(1.0, 0.8 * cols[0][-1].height / max(t.height for t in names_)))  # one size for both names
+    legible = all(legible_scale(t, 1.05 * MIN_XHEIGHT_PX) <= 1.0 for t in names_)  # (at 854×480)
+    for col, t in zip(cols, names_):
         bar = col[-1]
         ring = RoundedRectangle(corner_radius=0.06, width=bar.width + 0.1, height=bar.height + 0.1,
                                 stroke_color=HIGHLIGHT, stroke_width=4).move_to(bar).set_fill(opacity=0)
         new_rows.add(role(ring, "highlight"))
-        t = math(f"{name}_{M}", size=LABEL, color=BG)
-        t.scale(min(1.0, 0.7 * bar.height / t.height))
-        if t.height >= 0.75 * math(f"{name}_{M}", size=LABEL).height:  # named on the bar where the name reads
-            names_.add(t.move_to(bar))
-        overlay(bar, *[m for m in (t, ring) if m in names_ or m is ring])
+        t.move_to(bar)
+        overlay(bar, ring, *([t] if legible else []))
+    if not legible:  # both names on their bars where both read, else neither (the colours and the tag name them)
+        names_ = VGroup()
     pic.add(new_rows, names_)
     pic.new_rows, pic.row_names = new_rows, names_
     pic.heads = VGroup()
@@ -618,7 +619,7 @@ class Recap(ClipScene):
             icon_at, right = body.take_left(side, gap=GAP.wide)
             pic = recap_drawing(k, side)
             if hasattr(pic, "spread"):  # the permutation grows as tall as its column: its links read as moves
-                pic.spread(max(0.0, 0.95 * icon_at.height - pic.height) / 2)
+                pic.spread(max(0.0, icon_at.height - pic.height) / 2)
             icon_at.place(pic)
             # the answer as large as leaves its proofs as large as they are under the smallest answer
             best = None
