@@ -212,13 +212,14 @@ def test_panels_and_chips_are_neutral_and_icons_carry_only_concept_and_token_col
                 assert f.get_fill_color().to_hex().lower() not in families or f.get_fill_opacity() == 0
 
 
-def test_the_permutation_icon_names_its_tokens_on_neutral_chips(final):
-    """Review round 3 (15 `q1`): the tokens wore the deck's token colours, token 0 the key's blue and token 3 a
-    magenta beside the value's, the hues q2 and q3 give K and V.  The chips are now neutral (the icon's own shades
-    of the foreground ink, one a token), each named x_t on it, the same name on both rows; the bottom row is the
-    top row permuted (the icon's own permutation) and every link runs from a token's top chip to its bottom one."""
+def test_the_permutation_icon_wears_clip_02s_token_colours(final):
+    """Review round 4b (15 `q1`): the tokens were grey chips of arbitrary shades, losing the link to clip 02, which
+    gives every token its own colour (x₀ blue, x₁ pink, …).  Each chip now has its token's colour (``token_color``,
+    as 02's ``TokenRow`` draws it: the frame in it, a faint wash of it, the name x_t in it) on both rows, each link
+    in the colour of the token it carries, from that token's chip on the top row to its new place; the rows are
+    named X and P X as in 02.  On the old code the chips were grey, so this fails there."""
     from scenes.clips.c15_recap import token_order
-    from scenes.kit import KEY, VALUE
+    from scenes.kit.theme import token_color
 
     scene, _ = final
     pic = scene.cards[0].drawing
@@ -228,19 +229,19 @@ def test_the_permutation_icon_names_its_tokens_on_neutral_chips(final):
     n = len(top)
     links, boxes = pic[:n], pic[n:3 * n]
     assert [m.typst_code.strip("$ ") for m in pic.letters] == [f"x_{t}" for t in top + below]
-    for name, box in zip(pic.letters, boxes, strict=True):
+    hexes = lambda c: c.to_hex().lower()  # noqa: E731
+    for name, box, t in zip(pic.letters, boxes, top + below, strict=True):
         assert np.allclose(name.get_center(), box.get_center(), atol=1e-6) and name.width < box.width
-    shades = [round(b.get_fill_opacity(), 3) for b in boxes]
-    assert shades[n:] == [shades[t] for t in below] and len(set(shades[:n])) == n  # one shade a token, kept
-    concept = {KEY.to_hex().lower(), VALUE.to_hex().lower()}
-    for m in pic.get_family():
-        if len(m.points):
-            assert m.get_fill_color().to_hex().lower() not in concept and m.get_stroke_color().to_hex().lower() not in concept
-    for j, link in enumerate(links):  # link j runs from its token's top box to bottom box j
+        assert hexes(box.get_stroke_color()) == hexes(name.get_fill_color()) == hexes(token_color(t))
+    for j, link in enumerate(links):  # link j runs from its token's top box to bottom box j, in its colour
         start, end = link.points[0], link.points[-1]
         assert abs(start[0] - boxes[below[j]].get_x()) < 1e-6 and abs(end[0] - boxes[n + j].get_x()) < 1e-6
+        assert abs(start[1] - boxes[below[j]].get_bottom()[1]) < 1e-6 and abs(end[1] - boxes[n + j].get_top()[1]) < 1e-6
+        assert hexes(link.get_stroke_color()) == hexes(token_color(below[j]))
+    assert [m.typst_code.strip("$ ") for m in pic.rows_named] == ["X", "P X"]
+    assert pic.rows_named[0].get_y() > pic.rows_named[1].get_y()
     said = str(scene.caption_values()["q1_icon"])
-    assert "shade" not in said and "named x 0 to x 3" in said
+    assert "shade" not in said and "x 0 to x 3" in said and "clip 02's token colours" in said and "P X" in said
 
 
 def test_every_beat_shows_its_own_question(final):
@@ -347,7 +348,8 @@ def test_icons_are_large_and_in_their_concepts_colours(final):
     drawn = [max(c.drawing.width, c.drawing.height) for c in scene.cards[:-1]]  # the last moved into the close
     sides = [getattr(c, "side", max(c.drawing.width, c.drawing.height)) for c in scene.cards]
     assert min(sides) >= 0.2 * 14.2 and max(sides) - min(sides) < 1e-6, sides
-    assert all(abs(w - sides[0]) < 1e-6 for w in drawn), drawn
+    assert all(w >= sides[0] - 1e-6 for w in drawn), drawn  # each fills its column's width or its square
+    assert all(c.drawing.width <= sides[0] + 1e-6 for c in scene.cards[:-1])
     assert len({round(c.drawing.get_center()[0], 6) for c in scene.cards[:-1]}) == 1  # one place
 
 
@@ -381,47 +383,75 @@ def test_icon_paint_is_one_description_in_both_back_ends():
             to_manim(icon, family_color(11), 1.0, bad)
 
 
-def test_the_kv_cache_icon_names_its_columns_K_and_V(final):
-    """Review (A−), 15 q2: a KV cache holds K and V (not outputs), and the icon said so only by colour.  Now its
-    two columns are named K and V over them, each letter in its column's colour (key blue, value yellow) and
-    declaring that role, centred over its column; the still draws the same letters.  On the old code the icon
-    had no letters, so this fails there."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from scenes.figures.framing import RECAP_PAINT
-    from scenes.kit.icons import Letter, to_matplotlib
-    from scenes.stills.draw import DARK
+def test_the_kv_cache_marks_its_new_row_as_clip_05_does(final):
+    """Review round 4b (15 `q2`): "new" was only a brighter bottom row and an unlabelled arrow between the columns,
+    and the answer said "add one query a step" (a query is never cached: each step appends one key row and one
+    value row).  Now the columns are named as 05 names them ("K cache", "V cache", in the key's and the value's
+    colour), the rows kept from earlier steps are framed and named "cached", and the row each column appended this
+    step is outlined in the highlight's yellow, named k_m and v_m on it, with "new" beside it, as clip 05 marks
+    it; the arrow is gone.  The answer says one row is appended to each, and the sentence a key and a value row."""
+    from scenes.kit import HIGHLIGHT, KEY, VALUE
 
     scene, _ = final
-    icon = RECAP_ICONS[1]
-    assert [s.text for s in icon.shapes if isinstance(s, Letter)] == ["K", "V"]
     pic = scene.cards[1].drawing
-    letters = pic.letters
-    assert [m.typst_code.strip("$ ") for m in letters] == ["K", "V"]
-    assert [m._role for m in letters] == ["key", "value"]
-    bars = [m for m in pic.submobjects if m is not letters]
-    for letter, column in zip(letters, (bars[0:4], bars[4:8])):
-        col = VGroup(*column)
-        assert abs(letter.get_x() - col.get_x()) < 0.05 * col.width and letter.get_bottom()[1] > col.get_top()[1]
-    fig, ax = plt.subplots()
-    to_matplotlib(icon, ax, DARK, "#56D364", RECAP_PAINT[1])
-    assert [t.get_text() for t in ax.texts] == ["$K$", "$V$"]
-    plt.close(fig)
+    bars = list(pic.submobjects[:8])
+    assert not any(type(m).__name__ == "Arrow" for m in pic.get_family())  # the unlabelled arrow is gone
+    heads = [h.text if hasattr(h, "text") and not hasattr(h, "typst_code") else h.typst_code.strip("$ ")
+             for h in pic.heads]
+    assert heads in (["Kcache", "Vcache"], ["K", "V"]) and [h._role for h in pic.heads] == ["key", "value"]
+    hexes = lambda c: c.to_hex().lower()  # noqa: E731
+    assert [hexes(h.get_color()) for h in pic.heads] == [hexes(KEY), hexes(VALUE)]
+    for head, col in zip(pic.heads, (bars[:4], bars[4:])):
+        assert abs(head.get_x() - VGroup(*col).get_x()) < 0.05 and head.get_bottom()[1] > VGroup(*col).get_top()[1]
+    new_bars = (bars[3], bars[7])  # the bottom row of each column: appended this step
+    for ring, bar in zip(pic.new_rows, new_bars, strict=True):
+        assert ring._role == "highlight" and hexes(ring.get_stroke_color()) == hexes(HIGHLIGHT)
+        assert np.allclose(ring.get_center(), bar.get_center(), atol=1e-6) and ring.width > bar.width
+    assert [m.typst_code.strip("$ ") for m in pic.row_names] in (["k_m", "v_m"], [])  # named where the name reads
+    from scenes.kit.layout import MIN_XHEIGHT_PX, legible_scale
+
+    assert all(legible_scale(t, MIN_XHEIGHT_PX) <= 1.0 for t in pic.row_names)  # (the max corner: too small, so none)
+    cached, new = pic.tags
+    assert cached.text == "cached" and new.text == "new" and new._role == "highlight"
+    kept = VGroup(*bars[:3], *bars[4:7])
+    assert pic.frame.get_top()[1] > kept.get_top()[1] and pic.frame.get_bottom()[1] < kept.get_bottom()[1]
+    assert pic.frame.get_bottom()[1] > max(b.get_top()[1] for b in new_bars)  # the new row is outside the frame
+    assert abs(new.get_y() - bars[3].get_y()) < 1e-6 and new.get_right()[0] < bars[3].get_left()[0]
+    assert abs(cached.get_y() - pic.frame.get_y()) < 1e-6
+    answer = scene.data.answers[1].answer
+    assert "query" not in answer and "each step appends one row to each" in answer
+    says = {c.key: c.text for c in scene.captions}["q2"]
+    assert "appends one key row and one value row" in says and "query" not in says
+    # review round 4b, change 1: the drawing is the subject; its rows are drawn taller, so the cache fills its square
+    # (CACHE_TALL of its width) as the tokens fill theirs, not a strip half as tall as it is wide
+    from scenes.clips.c15_recap import CACHE_STRETCH, CACHE_TALL
+
+    tall = pic.height / pic.width
+    row = bars[0].height / bars[0].width
+    assert tall >= CACHE_TALL - 0.05 or row >= CACHE_STRETCH * 0.12 / 0.4 - 1e-6, (tall, row)
+    said = str(scene.caption_values()["q2_icon"])
+    assert "named cached" in said and "named new" in said and ("k m and v m" in said) == bool(len(pic.row_names))
 
 
-def test_the_icon_takes_three_tenths_of_the_frame_and_answers_break_well(final):
-    """Review (A−), 15: the icons took 0.23 of the frame's width (now 0.3, one size for every question); q3's
-    answer must never break inside "m − n", and q1's must not leave one word ("terms.") alone on its last line.
-    On the old code the icons were 0.23 of the content's width and ``well_broken`` did not exist."""
-    from scenes.clips.c15_recap import well_broken
+def test_the_drawing_is_as_large_as_leaves_the_proofs_legible_and_answers_break_well(final):
+    """Review round 4b (15): the frames were text-led, the answer a large bold sentence beside small drawings.  The
+    answer is now set no larger than the headings (it supports the drawing), and the drawing's share of the width
+    is the largest of ``ICON_SHARES`` that keeps every question's proofs legible (or as large as the smallest
+    drawing leaves them): one share larger would shrink some proof below that.  q3's answer must never break inside
+    "m − n", and q1's must not leave one word ("terms.") alone on its last line."""
+    from scenes.clips.c15_recap import ANSWER_SIZES, ICON_SHARES, well_broken
 
     scene, _ = final
-    content = scene.layout.content
+    assert max(ANSWER_SIZES) <= 1.1
     for c in scene.cards:
-        assert c.side >= 0.29 * content.width or c.side >= content.height - 2.0, c.side / content.width
+        assert max(ln.height for ln in c.ans) <= 1.05 * max(ln.height for ln in scene.make_cards(scene.icon_share)[0].ans)
+    share = scene.icon_share
+    best = [c.proofs.fit for c in scene.make_cards(ICON_SHARES[-1])]
+    assert all(c.proofs.fit >= min(f, c.proofs.least) - 1e-3 for c, f in zip(scene.cards, best))
+    k = ICON_SHARES.index(share)
+    if k > 0:  # the next larger drawing would have cost some proof its legibility
+        bigger = scene.make_cards(ICON_SHARES[k - 1])
+        assert any(c.proofs.fit < min(f, c.proofs.least) - 1e-3 for c, f in zip(bigger, best))
     for a, c in zip(scene.data.answers, scene.cards):
         lines = [ln.text for ln in c.ans]
         assert well_broken(a.answer, lines), lines
@@ -456,7 +486,7 @@ def test_verdict_words_are_set_in_the_sans_and_their_math_typeset(final):
     words = lambda v: " ".join(w.text for w in v.line.words)  # noqa: E731  (Text drops spaces)
     assert "rotated:" in words(q3[1]) and "leftalone:" in words(q3[0])
     assert all(v.line.maths[0].typst_code.strip("$ ") == "V" for v in q3)  # V is math, as everywhere (review R2)
-    assert "GPT-2:" in words(q4[0]) and "RoPEat" in words(q4[1]) and "RoPEpairsunseenat" in words(q4[2])  # its position m = L on its own line (review round 4)
+    assert "GPT-2:" in words(q4[0]) and "RoPEat" in words(q4[1]) and "onesteppast" in words(q4[2])  # its condition L on its own line
     assert all(len(v.line.maths) >= 1 for v in (*q3, *q4))  # max |ΔY|, 1024, 47 and 64 stay math
     assert not hasattr(scene.cards[0].verdicts[0], "line")  # ‖Attn(PX) − P·Attn(X)‖ ≈ …: one formula
 
@@ -468,7 +498,7 @@ def test_symbols_are_math_in_every_sentence_on_screen(final):
     import re
 
     scene, _ = final
-    symbol = re.compile(r"(?<![\w'’-])([PQKVLmnd]|nₘₐₓ)(?![\w'’-])")
+    symbol = re.compile(r"(?<![\w'’-])([PQKVLmndt]|nₘₐₓ)(?![\w'’-])")
     lines = []
     for c in scene.cards:
         lines += [*c.q, *c.ans, *[p.note for p in c.proofs], *[v.line for v in c.verdicts if hasattr(v, "line")]]
@@ -476,7 +506,7 @@ def test_symbols_are_math_in_every_sentence_on_screen(final):
         words = re.sub(r"\$[^$]*\$", " ", line.source)
         assert not symbol.search(words), line.source
     maths = {m.typst_code.strip("$ ") for line in lines for m in line.maths}
-    assert {"P", "V", "K", "Q", N.offset.math, f"{N.table_rows.math} = {GPT2.n_max}", "L = 64"} <= maths, maths
+    assert {"P", "V", "K", "Q", "t", N.offset.math, f"{N.table_rows.math} = {GPT2.n_max}", "L = 64"} <= maths, maths
 
 
 # ------------------------------------------------------------------ review round 3
@@ -534,11 +564,101 @@ def test_a_rounded_figure_is_related_by_approx(final):
     assert rounded(rot.figure) and rot.figure.value != float(rot.figure.text)
 
 
-def test_q2_writes_max_one_way(final):
-    """Review round 3 (15 `q2`): its three verdicts wrote max_{n>m}, max_t and a bare max.  Each now names what it
-    runs over as a subscript (the cached outputs over the steps m, as clip 05 writes it)."""
+def test_q2_writes_each_proof_as_its_clip_does(final):
+    """Review round 4b (15 `q2`): the recap wrote max_t |Y_prefix − Y_full| and max_m |Y_cached − Y_full|, the limits
+    as subscripts, where clip 04 writes max over t, n < t of |y_n^(t) − y_n| (t its prefix length) and clip 05
+    max over m of ‖y_m^cached − y_m^full‖, the limits under max.  Each formula is now its clip's own Typst: 03's from
+    ``figures.causal`` (its proof), 04's from the prefix rows 04 draws, 05's the relation 05's verdict prints
+    (read from its source); no subscripted max and no capital Y is left."""
+    from pathlib import Path
+
+    from scenes.figures.causal import MN, M, NN, T_, prefix_row
+
     scene, _ = final
-    assert all(p.formula.startswith("scripts(max)_") for p in scene.data.answers[1].proofs)
+    f03, f04, f05 = (p.formula for p in scene.data.answers[1].proofs)
+    assert f03 == f"max_({NN} > {M}) A_({MN})" and MN == f"{M} {NN}"
+    assert "Proof(f\"max_({NN} > {M}) A_({MN})\"" in (Path(__file__).parent.parent / "scenes/figures/causal.py").read_text()
+    assert f04 == f"max_({T_}, thin {NN} < {T_}) lr(|{prefix_row(NN)} - y_{NN}|)"
+    assert prefix_row(NN) == f"y_{NN}^(({T_}))" and T_ == "t" and M == "m"
+    src05 = (Path(__file__).parent.parent / "scenes/clips/c05_kv_cache.py").read_text()
+    assert f05 == 'max_m norm(y_m^"cached" - y_m^"full")'
+    assert "relation=f'max_{M} norm(y_{M}^\"cached\" - y_{M}^\"full\") ='" in src05
+    for p in scene.data.answers[1].proofs:
+        assert "scripts(max)" not in p.formula and "Y_" not in p.formula
+    code = scene.close_rows.verdicts[1].value[0].typst_code if hasattr(scene.close_rows.verdicts[1].value[0], "typst_code") \
+        else " ".join(m.typst_code for m in scene.close_rows.verdicts[1].get_family() if hasattr(m, "typst_code"))
+    assert 'y_m^"cached"' in code
+
+
+def test_Q_sits_on_the_baseline_of_its_words(final):
+    """Review round 4b (15 `q3`): the italic Q stood raised above the words in "rotate Q and K" and "rotated like Q
+    and K" (checked in crops): the worded line seats a formula by its lowest glyph, Q's tail.  Now Q's tail reaches
+    under the baseline by its measured depth while K and V sit on it, in the question and in the note."""
+    from scenes.clips.c15_recap import tail_depth
+    from scenes.kit.layout import baseline_y
+
+    scene, _ = final
+    lines = [ln for ln in scene.cards[2].q] + [scene.cards[2].proofs[1].note]
+    seen = 0
+    for line in lines:
+        base = np.median([baseline_y(w) for w in line.words])
+        for m in line.maths:
+            code = m.typst_code.strip("$ ")
+            if code == "Q":
+                depth = tail_depth("Q", m.height)
+                assert depth > 0.02 and abs(m.get_bottom()[1] - (base - depth)) < 0.25 * depth, (m.get_bottom()[1], base, depth)
+                seen += 1
+            elif code in ("K", "V"):
+                assert abs(m.get_bottom()[1] - base) < 0.02, code
+    assert seen == 2
+
+
+def test_q4_says_one_step_past_L_and_names_the_head(final):
+    """Review round 4b (15 `q4`): "RoPE pairs unseen at m = 64: 47 of 64" used 64 twice, a position and a pair count,
+    and "the same head" named a head never shown.  The verdict now reads "one step past L = 64: 47 of 64 pairs
+    unseen" (recomputed here from the frequencies at position L), its note names the head, 128 wide (LLaMA-2's
+    head, the one clip 13 counts), the sentence says the head's width, and the close shows the dial alone beside
+    this RoPE-only verdict (its table had no verdict there): no table row and no red wall on the last card."""
+    from scenes.kit.theme import FAILED
+
+    scene, _ = final
+    cfg = scene.cfg
+    d = LLAMA2.head_dim
+    theta = cfg.rope_base ** (-2.0 * np.arange(d // 2) / d)
+    unseen = int((cfg.train_length * theta < 2 * np.pi).sum())
+    p = scene.data.answers[3].proofs[2]
+    L = count(cfg.train_length).text
+    assert p.still_text() == f"✗ one step past $L = {L}$: {unseen} of {d // 2} pairs unseen"
+    v = scene.cards[3].verdicts[2]
+    words = "".join(w.text for w in v.line.words)
+    assert words.startswith("onesteppast") and "pairsunseen" in words and "at" not in words.replace("unseen", "")
+    assert p.note == f"RoPE, a head {d} wide"
+    says = {c.key: c.text for c in scene.captions}[scene.q4_key()]
+    assert f"in a head {d} wide, one step past a training length of {L}" in says
+    assert f"{unseen} of {d // 2} pairs" in says
+    last = scene.close_rows.rows[-1].drawing
+    assert not any(m.get_stroke_color().to_hex().lower() == FAILED.to_hex().lower() and m.get_stroke_opacity() > 0
+                   for m in last.get_family() if len(m.points))
+    assert not any(type(m).__name__ == "RoundedRectangle" for m in last.get_family())  # no table rows
+    assert scene.close_rows.verdicts[-1] is v  # RoPE's verdict, moved there
+    assert "RoPE's dial alone" in {c.key: c.describe for c in scene.captions}["close"]
+
+
+def test_the_dial_names_the_angle_the_score_sees(final):
+    """Review round 4b (15 `q3`): the arc outside the dial was unlabelled.  q and k are named with their positions
+    (q_m, k_n) and the arc between them (from k's angle to q's) is named (m − n)θ, the angle the answer's "m − n"
+    turns."""
+    scene, _ = final
+    pic = scene.cards[2].drawing
+    assert [m.typst_code.strip("$ ") for m in pic.letters[:2]] == ["q_m", "k_n"]
+    assert pic.arc_name.typst_code.strip("$ ") == f"({N.offset.math}) theta"
+    ring, arc, q, k = pic.submobjects[:4]
+    c = ring.get_center()
+    ang = lambda pt: np.degrees(np.arctan2(pt[1] - c[1], pt[0] - c[0]))  # noqa: E731
+    a0, a1 = ang(arc.points[0]), ang(arc.points[-1])
+    assert abs(a0 - ang(k.get_end())) < 1.0 and abs(a1 - ang(q.get_end())) < 1.0 + 15.0  # k's angle to past q's
+    said = str(scene.caption_values()["q3_icon"])
+    assert "(m − n) θ" in said and "q m" in said and "k n" in said
 
 
 def test_the_proofs_notes_are_set_at_the_labels_size_in_a_clearer_grey(final):

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+import numpy as np
 from manim import (
     DOWN,
     LEFT,
@@ -44,20 +45,22 @@ from scenes.catalog import Clip
 from scenes.figures.extrapolation import far_pair
 from scenes.figures.framing import RECAP_ICONS, RECAP_PAINT, DiaryProof, diary_proofs
 from scenes.kit import DIM, FG, HEADING, LABEL, SMALL, ClipScene, label, math
-from scenes.kit.theme import BG
+from scenes.kit.theme import BG, token_color
 from scenes.kit.binding import claim
 from scenes.kit.cards import clip_chip, clip_number, clip_of, drawing
 from scenes.kit.compose import GAP, row
-from scenes.kit.layout import LayoutError, Region, baseline_y, overlay, wrap_words
+from scenes.kit.layout import MIN_XHEIGHT_PX, LayoutError, Region, baseline_y, legible_scale, overlay, wrap_words
 from scenes.kit.notation import N
 from scenes.kit import numbers
 from scenes.kit.numbers import count
 from scenes.kit.proofs import line_baseline, verdict, worded_line, worded_verdict
 
-PROOF_GROW = 1.15  # how far a question's proofs may grow past their natural size to fill the frame
-ANSWER_SIZES = (1.5, 1.3, 1.15, 1.0)  # the answer's sizes tried (× HEADING), largest first
-ICON_SHARE = 0.3  # the icon is at most this share of the frame's width
+PROOF_GROW = 1.0  # how far a question's proofs may grow past their natural size to fill the frame
+ANSWER_SIZES = (1.1, 1.0, 0.9, 0.85)  # the answer's sizes tried (× HEADING), largest first: it supports the drawing
+ICON_SHARES = (0.44, 0.42, 0.4, 0.38, 0.36, 0.34, 0.32, 0.3, 0.28)  # the icon's share of the width, largest first:
+# the drawing is the subject, as large as leaves every question's proofs their natural size
 CLOSE_GROW = 1.35  # how far the close's verdicts may grow past their natural size
+LEGIBLE_PX = 1.03 * MIN_XHEIGHT_PX  # a proof's texts may shrink to this x-height (854×480) for a larger drawing
 MIN_ICON = 1.3  # units: an icon smaller than this no longer reads
 
 
@@ -84,10 +87,10 @@ def well_broken(text: str, lines: list[str]) -> bool:
 
 # ------------------------------------------------------------------ notation as math in the recap's words
 # The answers, questions and notes are plain text (the still sets them too, ``stills.text.mathify``); on screen
-# every symbol in them is typeset as math, as in every other clip: m, n, P, L, d, Q, K, V, nₘₐₓ, m − n.
+# every symbol in them is typeset as math, as in every other clip: m, n, t, P, L, d, Q, K, V, nₘₐₓ, m − n.
 GLUE = "\u2060"  # joins the words of one symbol ("m − n", "L = 64") so a line never breaks inside it
 _SYMBOLS = {N.offset.text: N.offset.math, N.table_rows.text: N.table_rows.math}
-_LETTER = re.compile(r"(?<![\w$\u2060'’-])([PQKVLmnd])(?![\w'’-])")
+_LETTER = re.compile(r"(?<![\w$\u2060'’-])([PQKVLmndt])(?![\w'’-])")
 _RELATION = re.compile(r"\$([^$]+)\$ ([=≥]) (\d[\d\u2009]*)")
 
 
@@ -96,7 +99,7 @@ def glued(text: str) -> str:
     for t in _SYMBOLS:
         text = text.replace(t, t.replace(" ", GLUE))
     text = re.sub(r"(\S+) ([=≥]) (\d[\d\u2009]*)", lambda m: GLUE.join(m.groups()), text)
-    return re.sub(r"(?<![\w$'’-])([PQKVLmnd]) (?=\S)", lambda m: m.group(1) + GLUE, text)  # "K and": never "…K" / "and"
+    return re.sub(r"(?<![\w$'’-])([PQKVLmndt]) (?=\S)", lambda m: m.group(1) + GLUE, text)  # "K and": never "…K" / "and"
 
 
 def mathed(text: str) -> str:
@@ -118,7 +121,7 @@ def mathed(text: str) -> str:
 
 def worded_text(text: str, size: float, color=FG, weight: str = "NORMAL") -> VGroup:
     """One line of plain ``text`` set with its symbols as math (:func:`mathed`); ``.text``: the plain words."""
-    line = worded_line(mathed(text), size=size, color=color, weight=weight)
+    line = seated(worded_line(mathed(text), size=size, color=color, weight=weight))
     line.text = text.replace(GLUE, " ")
     return line
 
@@ -181,30 +184,226 @@ def token_order(icon) -> tuple[list[int], list[int]]:
     return list(range(len(top))), below
 
 
-def recap_drawing(k: int, side: float) -> VGroup:
-    """Answer ``k``'s icon ``side`` units large, in the neutral foreground ink with the concept colours of
-    ``RECAP_PAINT`` (q, k, v); the first answer's four tokens as neutral chips, each named on the chip, x 0 to
-    x 3, on both rows (review round 3: in the deck's token colours, token 0 wore the key's blue and token 3 the
-    value's magenta, the hues q2 and q3 give K and V), their shades the icon's own, one a token.  ``letters``:
-    the names (the close, where the chips are too small to hold them, drops them; the shades remain)."""
-    pic = drawing(RECAP_ICONS[k], FG, side, RECAP_PAINT[k])
-    if RECAP_ICONS[k].name == "permute":
-        icon = RECAP_ICONS[k]
-        top, below = token_order(icon)
-        n_links = sum(type(s).__name__ == "Stroke" for s in icon.shapes)
-        boxes = [pic[n_links + j] for j in range(len(top + below))]
+def seated(line: VGroup) -> VGroup:
+    """``line`` with each one-letter formula whose glyph has a tail under the line (``Q``) set on the baseline:
+    the worded line seats a formula by its glyphs' lowest point, which for ``Q`` is its tail, so the letter
+    stood raised over the words (review round 4b: "rotate Q and K", checked in crops)."""
+    for p in getattr(line, "maths", []):
+        code = p.typst_code.strip("$ ")
+        if code in TAILED:
+            p.shift(tail_depth(code, p.height) * DOWN)
+    return line
+
+
+TAILED = ("Q",)  # one-letter formulas whose glyph reaches under the baseline
+
+
+def tail_depth(letter: str, height: float) -> float:
+    """How far ``letter``'s glyph reaches under the baseline, for the letter typeset ``height`` tall: an ``O``
+    beside it sits on the baseline (the bottoms of the two glyphs in one formula)."""
+    pair = math(f"O {letter}", size=LABEL)
+    o, q = pair.submobjects[0], pair.submobjects[-1]
+    return (o.get_bottom()[1] - q.get_bottom()[1]) * height / q.height
+
+
+def _cache_marks(pic: VGroup, labelled: bool) -> None:
+    """The KV cache as clip 05 marks it: its arrow gone, the row each column appended this step outlined in the
+    highlight's yellow and named on it (``k_m``, ``v_m``); with ``labelled``, the columns named "K cache" and "V
+    cache" over them (as in 05), the rows kept from earlier steps framed and named "cached", and "new" in the
+    highlight's yellow beside the new row."""
+    from scenes.kit import HIGHLIGHT, KEY, VALUE
+    from scenes.kit.binding import role
+    from scenes.figures.causal import M
+
+    bars = list(pic.submobjects[:8])
+    pointer, letters = pic.submobjects[8], pic.letters
+    pic.remove(pointer, letters)
+    if labelled:  # the question's drawing: the rows taller, so the cache fills its square as the tokens fill theirs
+        VGroup(*bars).stretch(cache_stretch(VGroup(*bars)), 1)
+    cols = (bars[:4], bars[4:])
+    new_rows = VGroup()
+    names_ = VGroup(*[math(f"{n}_{M}", size=LABEL, color=BG) for n in ("k", "v")])
+    names_.scale(min(1.0, 0.8 * cols[0][-1].height / max(t.height for t in names_)))  # one size for both names
+    legible = all(legible_scale(t, 1.05 * MIN_XHEIGHT_PX) <= 1.0 for t in names_)  # (at 854×480)
+    for col, t in zip(cols, names_):
+        bar = col[-1]
+        ring = RoundedRectangle(corner_radius=0.06, width=bar.width + 0.1, height=bar.height + 0.1,
+                                stroke_color=HIGHLIGHT, stroke_width=4).move_to(bar).set_fill(opacity=0)
+        new_rows.add(role(ring, "highlight"))
+        t.move_to(bar)
+        overlay(bar, ring, *([t] if legible else []))
+    if not legible:  # both names on their bars where both read, else neither (the colours and the tag name them)
         names_ = VGroup()
-        for box, t in zip(boxes, top + below):
-            shade = box.get_fill_opacity()
-            ink = BG if shade > 0.4 else FG  # the name in the ink that reads on its chip's shade
-            name = math(f"x_{t}", size=LABEL, color=ink)
-            name.scale(min(0.62 * box.height / name.height, 0.7 * box.width / name.width))
-            names_.add(name.move_to(box))
-        pic.add(names_)
-        overlay(*boxes, *names_)  # each name sits on its chip
-        pic.letters = names_
-        pic.tokens = top + below
+    pic.add(new_rows, names_)
+    pic.new_rows, pic.row_names = new_rows, names_
+    pic.heads = VGroup()
+    pic.tags = VGroup()
+    if not labelled:
+        pic.add(letters)
+        return
+    heads = VGroup(role(label("K cache", size=LABEL, color=KEY), "key"),
+                   role(label("V cache", size=LABEL, color=VALUE), "value"))
+    for h, col in zip(heads, cols):
+        h.next_to(VGroup(*col), UP, buff=GAP.small)
+    if heads[0].get_right()[0] + GAP.small > heads[1].get_left()[0]:  # narrow columns: their letters alone
+        heads = VGroup(*[role(math(n, size=LABEL, color=c), r).next_to(VGroup(*col), UP, buff=GAP.small)
+                         for n, c, r, col in (("K", KEY, "key", cols[0]), ("V", VALUE, "value", cols[1]))])
+    base = min(baseline_y(h) for h in heads)
+    for h in heads:
+        h.shift((base - baseline_y(h)) * UP)
+    kept = VGroup(*cols[0][:-1], *cols[1][:-1])
+    frame = RoundedRectangle(corner_radius=0.08, width=kept.width + 0.24, height=kept.height + 0.2,
+                             stroke_color=DIM, stroke_width=2.5).move_to(kept).set_fill(opacity=0)
+    cached = label("cached", size=LABEL, color=DIM).next_to(frame, LEFT, buff=GAP.small)
+    new = role(label("new", size=LABEL, color=HIGHLIGHT), "highlight")
+    new.next_to(new_rows[0], LEFT, buff=GAP.small).align_to(cached, RIGHT)
+    pic.add(heads, frame, cached, new)
+    pic.heads, pic.tags, pic.frame = heads, VGroup(cached, new), frame
+
+
+CACHE_TALL = 0.9  # the labelled cache drawing's height, as a share of its width
+CACHE_STRETCH = 2.2  # at most this many times its rows' drawn height
+
+
+def cache_stretch(bars: VGroup) -> float:
+    """How many times taller the cache's ``bars`` are drawn (at most ``CACHE_STRETCH``) for the labelled drawing to
+    stand ``CACHE_TALL`` times as tall as it is wide: its width is the tag "cached", the frame and the two columns,
+    its height the heads over the columns and the columns (the labels keep their size; only the rows grow)."""
+    tag, head = label("cached", size=LABEL), label("K cache", size=LABEL)
+    wide = tag.width + GAP.small + bars.width + 2 * 0.12
+    col = CACHE_TALL * wide - head.height - GAP.small - 0.1
+    return float(np.clip(col / bars.height, 1.0, CACHE_STRETCH))
+
+
+def _dial_marks(pic: VGroup, labelled: bool) -> None:
+    """RoPE's dial: q and k named with their positions (``q_m``, ``k_n``), and the arc between them named
+    ``(m − n)θ``, the angle the score sees."""
+    from scenes.figures.causal import M, NN
+
+    letters = pic.letters
+    for i, code in ((0, f"q_{M}"), (1, f"k_{NN}")):
+        old = letters[i]
+        new = math(code, size=LABEL, color=old.get_color())
+        new.scale(old.height / math(code[0], size=LABEL).height)
+        new._role = getattr(old, "_role", None)
+        new.move_to(old).align_to(old, UP + (RIGHT if i == 0 else LEFT))  # q_m grows away from its pointer
+        letters.submobjects[i] = new
+    pic.arc_name = VGroup()
+    if not labelled:
+        return
+    arc = pic.submobjects[1]
+    mid = arc.point_from_proportion(0.5)
+    centre = pic.submobjects[0].get_center()
+    out = (mid - centre) / np.linalg.norm(mid - centre)
+    name = math(f"({N.offset.math}) theta", size=LABEL, color=FG)
+    name.move_to(mid + out * (GAP.small + 0.5 * max(name.width, name.height) * 0.8))
+    v = VGroup(pic.submobjects[4], pic.letters[2])  # the upright v and its name stand apart, right of the dial; the
+    name.next_to(arc, UP, buff=GAP.small)            # arc's name over the arc, clear of v's tip
+    name.set_x(max(name.get_x(), mid[0]))
+    lift = v.get_top()[1] + GAP.small - name.get_bottom()[1]
+    if name.get_right()[0] > v.get_left()[0] - GAP.small and lift > 0:
+        name.shift(lift * UP)
+    pic.add(name)
+    pic.arc_name = name
+
+
+def _wall_marks(pic: VGroup, labelled: bool) -> None:
+    """The table and the dial, each named over it ("GPT-2", "RoPE"): ``.table`` and ``.dial`` are its halves
+    (the close keeps the dial alone, with RoPE's verdict)."""
+    parts = list(pic.submobjects)
+    table, dial = VGroup(*parts[:6]), VGroup(*parts[6:9])
+    pic.remove(*parts)
+    dial.shift((VGroup(*parts[:6]).get_right()[0] + GAP.normal - dial.get_left()[0]) * RIGHT)  # one picture, side by side
+    names_ = VGroup()
+    if labelled:
+        t_name = label("GPT-2", size=LABEL, color=FG).next_to(VGroup(*parts[:5]), UP, buff=GAP.small)
+        d_name = label("RoPE", size=LABEL, color=FG).next_to(dial, UP, buff=GAP.small)  # each name over its part
+        names_.add(t_name, d_name)
+    pic.add(table, dial, names_)
+    pic.table, pic.dial, pic.names = table, dial, names_
+
+
+def _permute_marks(pic: VGroup, labelled: bool) -> None:
+    """The four tokens on chips in clip 02's token colours (each chip's frame and name in its token's colour,
+    as 02 draws x 0 to x 3), each link in the colour of the token it carries; with ``labelled``, the rows named
+    X (above) and P X (below)."""
+    icon = RECAP_ICONS[0]
+    top, below = token_order(icon)
+    n_links = sum(type(s).__name__ == "Stroke" for s in icon.shapes)
+    boxes = [pic[n_links + j] for j in range(len(top + below))]
+    for j in range(n_links):
+        pic[j].set_stroke(token_color(below[j]), opacity=0.9)
+    names_ = VGroup()
+    for box, t in zip(boxes, top + below):
+        c = token_color(t)
+        box.set_stroke(c, width=3).set_fill(c, opacity=0.15)
+        name = math(f"x_{t}", size=LABEL, color=c)
+        name.scale(min(0.62 * box.height / name.height, 0.7 * box.width / name.width))
+        names_.add(name.move_to(box))
+    pic.add(names_)
+    overlay(*boxes, *names_)  # each name sits on its chip
+    pic.letters = names_
+    pic.tokens = top + below
+    pic.rows_named = VGroup()
+    if labelled:
+        n = len(top)
+        rows = VGroup(math("X", size=LABEL), math("P X", size=LABEL))
+        for r, first in zip(rows, (boxes[0], boxes[n])):
+            r.next_to(first, LEFT, buff=GAP.small)
+        pic.add(rows)
+        pic.rows_named = rows
+        pic.spread = lambda extra: _spread(pic, boxes, n_links, extra)
+        pic.spread(max(0.0, pic.width - pic.height) / 2)  # as tall as wide, names included: it fills its square
+
+
+def _spread(pic: VGroup, boxes, n_links: int, extra: float) -> None:
+    """The permutation's two rows ``extra`` further apart each, its links stretched between them (still from a
+    chip's bottom edge to its new place's top edge)."""
+    n = len(boxes) // 2
+    upper = VGroup(*boxes[:n], *pic.letters[:n], pic.rows_named[0])
+    lower = VGroup(*boxes[n:], *pic.letters[n:], pic.rows_named[1])
+    gap = VGroup(*boxes[:n]).get_bottom()[1] - VGroup(*boxes[n:]).get_top()[1]
+    mid = np.array([0.0, VGroup(*boxes[:n]).get_bottom()[1] - gap / 2, 0.0])
+    for j in range(n_links):
+        pic[j].stretch((gap + 2 * extra) / gap, 1, about_point=mid)
+    upper.shift(extra * UP)
+    lower.shift(extra * DOWN)
+
+
+MARKS = {"permute": _permute_marks, "cache": _cache_marks, "rotate": _dial_marks, "wall": _wall_marks}
+
+
+def recap_drawing(k: int, side: float, labelled: bool = True) -> VGroup:
+    """Answer ``k``'s icon (the shape description its still draws too), no more than ``side`` units either way,
+    its largest side exactly ``side``, in the neutral foreground ink with the concept colours of ``RECAP_PAINT``
+    (q, k, v), marked by :data:`MARKS` as the source clips mark their pictures: 02's token colours, 05's new row
+    and its tag, 11's angle ``(m − n)θ``, 14's names.  The words on it (``labelled``: the large drawing of each
+    question) keep the labels' size: the drawing under them shrinks until the whole fits."""
+    icon = RECAP_ICONS[k]
+    s = side
+    for _ in range(4):
+        pic = drawing(icon, FG, s, RECAP_PAINT[k])
+        if not hasattr(pic, "letters"):
+            pic.letters = VGroup()
+        MARKS[icon.name](pic, labelled)
+        big = max(pic.width, pic.height)
+        if big <= side + 1e-6 and big >= 0.98 * side:
+            break
+        s *= side / big
+    pic.scale(side / max(pic.width, pic.height))
+    pic.icon = icon
     return pic
+
+
+def dial_alone(side: float) -> VGroup:
+    """The fourth answer's RoPE dial alone (its table gone), ``side`` units at most: the close pairs it with
+    RoPE's verdict only (review round 4b: the table half of the icon had no verdict there)."""
+    pic = recap_drawing(3, side, labelled=False)
+    dial = pic.dial
+    dial.scale(side / max(dial.width, dial.height))
+    dial.icon = RECAP_ICONS[3]
+    dial.letters = VGroup()
+    return dial
 
 
 @dataclass(frozen=True)
@@ -235,6 +434,33 @@ def icon_words(doc: str) -> str:
     doc = doc.rstrip(".")
     first = doc.split()[0]
     return doc[0].lower() + doc[1:] if len(first) == 1 or first[1:].islower() else doc
+
+
+def icon_said(pic: VGroup) -> str:
+    """What answer's drawing ``pic`` shows, as an audio description says it, read from what :data:`MARKS` drew on
+    it (the tokens it names, the rows it tags, the names over its parts)."""
+    name = pic.icon.name
+    if name == "permute":
+        n = len(pic.tokens) // 2
+        said = (f"{n} tokens, x 0 to x {n - 1}, on chips in clip 02's token colours, and under them the same {n} in "
+                "another order, each joined to its new place: rows only move")
+        return ("a row named X of " + said.replace("under them the", "under them, named P X, the")
+                if len(pic.rows_named) else said)
+    if name == "cache":
+        if not len(pic.tags):
+            return "a K cache and a V cache, the row each appended this step outlined in yellow"
+        named = ", k m and v m," if len(pic.row_names) else ""
+        return ("a K cache and a V cache, named over their columns, the K rows in the key's colour and the V rows in "
+                "the value's; the rows kept from earlier steps framed and named cached, and the one row each column "
+                f"appended this step{named} outlined in yellow and named new")
+    if name == "rotate":
+        arc = ", the arc between them named (m − n) θ" if len(pic.arc_name) else ""
+        return (f"RoPE's dial: q m in the query's colour and k n in the key's turn by their positions{arc}; v, in "
+                "the value's colour, stands apart, unturned")
+    if name == "wall":
+        return ("GPT-2's learned table, named over it, ending at its last row (a red wall), beside RoPE's dial, "
+                "which has no last row")
+    return icon_words(pic.icon.doc)
 
 
 _QUOTED = re.compile(r'"([^"]*)"')
@@ -292,7 +518,7 @@ class Recap(ClipScene):
              f"{N.permutation.text} only reorders the tokens: each sum adds the same terms in another order.", (2,),
              q1, 0),
             ("How does causal prefix invariance make KV caching correct?",
-             f"Past outputs never change: cache {K} and {V}, add one query a step.", (4, 5), q2, 2),
+             f"Past outputs never change: cache {K} and {V}; each step appends one row to each.", (4, 5), q2, 2),
             (f"Why does RoPE rotate {Q} and {K}, but not {V}?",
              f"Scores depend only on {N.offset.text}; {V} is content, not position.", (11,), q3, 0),
             (f"Why did GPT-2's table ({N.table_rows.text} = {count(GPT2.n_max).text}) give way to RoPE?",
@@ -308,25 +534,21 @@ class Recap(ClipScene):
     def caption_values(self) -> dict:
         d = self.data
         q4 = d.answers[3].proofs
-        out = {"pairs": LLAMA2.head_dim // 2}
+        out = {"pairs": LLAMA2.head_dim // 2, "head": LLAMA2.head_dim}
         shown = getattr(self, "cards", None)
         if shown is None:  # the title card: nothing of the recap on screen yet
             return out
         for k, (key, a, card) in enumerate(zip(self.KEYS, d.answers, shown)):
             out[f"{key}_proofs"] = claim("; ".join(p.described() for p in a.proofs), *card.verdicts)
             out[f"{key}_clips"] = claim(_clips_text(a.clips), *card.chips)
-            doc = RECAP_ICONS[k].doc
-            if getattr(card.drawing, "tokens", None):  # the recap names the tokens on their chips
-                for first in ("Four", "four"):
-                    doc = doc.replace(f"{first} tokens (one shade each) and",
-                                      "four tokens, named x 0 to x 3 on their chips, and")
-            out[f"{key}_icon"] = claim(icon_words(doc), card.drawing)
+            out[f"{key}_icon"] = claim(icon_said(card.drawing), card.drawing)
         c1, c3 = shown[0], shown[2]
         out["q1_figure"] = claim(d.answers[0].proofs[0].figure.text, c1.verdicts[0])
         out["q3_rot"] = claim(d.answers[2].proofs[1].figure.text, c3.verdicts[1])
         out["q4_unseen"] = claim(str(int(q4[2].figure.value)), shown[3].verdicts[2])
         out["q4_L"] = claim(count(self.cfg.train_length).text, shown[3].verdicts[2])
         out["q4_n_max"] = claim(count(GPT2.n_max).text, shown[3].verdicts[0])
+        out["head"] = claim(str(LLAMA2.head_dim), shown[3].proofs[2].note)
         out["q4_far"] = claim(count(far_pair()[1]).text, shown[3].verdicts[1])
         out["q4_deg"] = claim(str(int(q4[1].figure.value)), shown[3].verdicts[1])
         close = self.close_rows
@@ -373,16 +595,17 @@ class Recap(ClipScene):
 
         beside, under = build(True), build(False)
         block = beside if beside.fit >= under.fit - 1e-9 else under
+        block.least = legible_scale(block, LEGIBLE_PX)  # the smallest scale its texts stay legible at
         return block.scale(block.fit)  # ``.fit``: the scale it was set at
 
-    def make_cards(self) -> list[VGroup]:
+    def make_cards(self, share: float = ICON_SHARES[-1]) -> list[VGroup]:
         """One frame per question: the question along the top; under it, at the left, the answer's icon,
         large (the same size and place for every question), its queries, keys and values in their concept
         colours; at the right the answer, large, and under it the answer's proofs on a panel framed in the
         answer's colour (see :meth:`proof_block`), the two centred on the icon."""
         content = self.layout.content
         d = self.data
-        pad = GAP.small
+        pad = GAP.tight
         qs = [fit_worded(a.question, content.width, size=HEADING, color=DIM, max_lines=2) for a in d.answers]
         tallest = max(q.height for q in qs)
         cards = []
@@ -390,11 +613,13 @@ class Recap(ClipScene):
             color = NEUTRAL  # panels, chips and icons carry no colour of their own (review R2: no one meaning)
             content.place(q, UP + LEFT)
             body = Region(content.left, content.right, content.bottom, content.top - tallest - GAP.normal)
-            side = min(body.height, ICON_SHARE * body.width)
+            side = min(body.height, share * body.width)
             if side < MIN_ICON - 1e-6:
                 raise LayoutError(f"question {k + 1}: {side:.2f} units left for its icon (at least {MIN_ICON})")
             icon_at, right = body.take_left(side, gap=GAP.wide)
             pic = recap_drawing(k, side)
+            if hasattr(pic, "spread"):  # the permutation grows as tall as its column: its links read as moves
+                pic.spread(max(0.0, icon_at.height - pic.height) / 2)
             icon_at.place(pic)
             # the answer as large as leaves its proofs as large as they are under the smallest answer
             best = None
@@ -446,13 +671,16 @@ class Recap(ClipScene):
         verdicts = [proof_verdict(a.proofs[a.key], HEADING)
                     for a in d.answers]
         room = grid.width - side - GAP.wide - max(c.width for c in chips) - 2 * GAP.normal
-        grow = min(CLOSE_GROW, room / max(v.width for v in verdicts), 0.62 * side / max(v.height for v in verdicts))
+        grow = min(CLOSE_GROW, room / max(v.width for v in verdicts), 0.68 * side / max(v.height for v in verdicts))
         rows = VGroup()
         for k, (a, cell, chip, v) in enumerate(zip(d.answers, cells, chips, verdicts)):
             color = NEUTRAL
-            pic = recap_drawing(k, side - 2 * GAP.hair)
-            if len(pic.letters):  # at this size the letters would cover the strokes: the colours name them
-                pic.remove(pic.letters)
+            if k == len(d.answers) - 1:  # RoPE's verdict beside RoPE's dial alone (the table has its own beat)
+                pic = dial_alone(side - 2 * GAP.hair)
+            else:
+                pic = recap_drawing(k, side - 2 * GAP.hair, labelled=False)
+            # at this size names on the chips and bars would cover them: the colours name them
+            pic.remove(*[g for g in (getattr(pic, "letters", None), getattr(pic, "row_names", None)) if g is not None])
             slot, _ = cell.inset(GAP.small, GAP.hair).take_left(side - 2 * GAP.hair, gap=0)
             slot.place(pic)  # every icon centred in one slot: the icons' column
             v.scale(grow)
@@ -479,13 +707,21 @@ class Recap(ClipScene):
         return g
 
     def make_mobjects(self) -> None:
-        self.cards = self.make_cards()
+        # the largest drawing that leaves every question's proofs legible (or as large as the smallest drawing would
+        # leave them, where that is smaller still)
+        best = [c.proofs.fit for c in self.make_cards(ICON_SHARES[-1])]
+        for share in ICON_SHARES:
+            self.cards = self.make_cards(share)
+            if all(c.proofs.fit >= min(f, c.proofs.least) - 1e-3 for c, f in zip(self.cards, best)):
+                break
+        self.icon_share = share
         self.close_rows = self.make_close()
-        # the last row's verdict on screen is the fourth question's, moved there (``bring_forward``)
+        # the last row's verdict on screen is the fourth question's, moved there (``bring_forward``), and so is
+        # its dial (the table beside it leaves)
         a = self.data.answers[-1]
         kept = self.cards[-1].verdicts[a.key]
         self.close_rows.verdicts = VGroup(*[r.verdict for r in self.close_rows.rows[:-1]], kept)
-        overlay(self.close_rows.rows[-1].card, kept, self.cards[-1].drawing)  # they move onto the last card
+        overlay(self.close_rows.rows[-1].card, kept, self.cards[-1].drawing.dial)  # they move onto the last card
 
     def body(self) -> None:
         self.make_mobjects()
@@ -513,12 +749,12 @@ class Recap(ClipScene):
         last = self.cards[-1]
         a = self.data.answers[-1]
         kept = last.verdicts[a.key]
-        leave = [last.q, last.ans, last.frame] + \
+        leave = [last.q, last.ans, last.frame, last.drawing.table, last.drawing.names] + \
             [p for j, p in enumerate(last.proofs) if j != a.key] + [last.proofs[a.key].chip, last.proofs[a.key].note]
         target = take.rows[-1]
         rest = [*take.rows[:-1], target.card, target.chip, take.next]
         return [Succession(AnimationGroup(*[FadeOut(m) for m in leave]),
-                           AnimationGroup(Transform(kept, target.verdict), Transform(last.drawing, target.drawing),
+                           AnimationGroup(Transform(kept, target.verdict), Transform(last.drawing.dial, target.drawing),
                                           *[FadeIn(m, shift=GAP.small * UP) for m in rest], lag_ratio=0.12))]
 
     def closing(self) -> None:

@@ -251,7 +251,7 @@ def diary_proofs(cfg) -> tuple[tuple[DiaryProof, ...], ...]:
     from mathcore.measure import extrapolation_report, kv_cache_decode, prefix_invariance_max_defect
     from mathcore.rope_measures import shift_output_defect
 
-    from .causal import Y_CACHED, Y_RECOMPUTE
+    from .causal import MN, M, NN, T_, prefix_row
 
     li = lecture_inputs(cfg.T, cfg.d, cfg.seed)
     X, W = li.X, (li.Wq, li.Wk, li.Wv)
@@ -270,12 +270,14 @@ def diary_proofs(cfg) -> tuple[tuple[DiaryProof, ...], ...]:
     causal = self_attention_trace(X, *W, causal=True)
     prefix = prefix_invariance_max_defect(attention_fn(*W, causal=True, kernel="fixed"), X)
     q2 = (
-        zero("scripts(max)_(n > m) A_(m n)", r"$\max_{n>m}\,A_{mn}$", above_diagonal_max(causal.weights),
+        # each written as its clip writes it, the limits under max (review round 4b: "Y_cached" and "max_t" drifted)
+        zero(f"max_({NN} > {M}) A_({MN})", r"$\max_{n>m}\,A_{mn}$", above_diagonal_max(causal.weights),
              "weights on the future", 3, "the largest weight on a later token"),
-        zero('scripts(max)_t abs(Y_"prefix" - Y_"full")', r"$\max_t\,|Y_{\mathrm{prefix}} - Y_{\mathrm{full}}|$", prefix,
-             "every prefix, in a fixed order", 4, "the largest change of any prefix's outputs, summed in a fixed order"),
-        zero(f"scripts(max)_m abs({Y_CACHED[0]} - {Y_RECOMPUTE[0]})", rf"$\max_m\,|{Y_CACHED[1]} - {Y_RECOMPUTE[1]}|$",
-             kv_cache_decode(X, *W).max_defect, "every decoding step, in a fixed order", 5,
+        zero(f"max_({T_}, thin {NN} < {T_}) lr(|{prefix_row(NN)} - y_{NN}|)", r"$\max_{t,\,n<t}\,|y_n^{(t)} - y_n|$",
+             prefix, "every prefix t, in a fixed order", 4,
+             "the largest change of any prefix's outputs, summed in a fixed order"),
+        zero(f'max_{M} norm(y_{M}^"cached" - y_{M}^"full")', r"$\max_m\,\|y_m^{\mathrm{cached}} - y_m^{\mathrm{full}}\|$",
+             kv_cache_decode(X, *W).max_defect, "every decoding step m, in a fixed order", 5,
              "the largest gap between cached and recomputed outputs, over every decoding step, summed in a fixed order"),
     )
     from mathcore.equivariance import THRESHOLD
@@ -318,12 +320,16 @@ def diary_proofs(cfg) -> tuple[tuple[DiaryProof, ...], ...]:
                    bool(np.isfinite(far_angle)), "where GPT-2's table has no row", 14,
                    f"RoPE at m = {fm.text}, three times LLaMA-2's training length, its slowest pair",
                    "no table, so no last row", f"RoPE at m = {fm.text}"),
-        # the count with its position in the verdict's own line (the close keeps the line, not its note)
-        DiaryProof(f'"RoPE pairs unseen at" m = {numbers.count(L).math}',
-                   f"RoPE pairs unseen at $m = {numbers.count(L).text}$",
-                   numbers.Figure(float(unseen), f'{unseen} "of" {pairs}', f"{unseen} of {pairs}"), unseen == 0,
-                   f"the same head, one step past L = {numbers.count(L).text}", 13,
-                   f"RoPE pairs (head dim {LLAMA2.head_dim}) at angles training never reached, one step past training",
-                   "RoPE meets new angles" if unseen else "", "RoPE pairs at angles training never reached"),
+        # the count with its condition in the verdict's own line (the close keeps the line, not its note): one step
+        # past L, so 64 is never both a position and a pair count (review round 4b)
+        DiaryProof(f'"one step past" L = {numbers.count(L).math}',
+                   f"one step past $L = {numbers.count(L).text}$",
+                   numbers.Figure(float(unseen), f'{unseen} "of" {pairs} "pairs unseen"', f"{unseen} of {pairs} pairs unseen"),
+                   unseen == 0, f"RoPE, a head {LLAMA2.head_dim} wide", 13,
+                   f"RoPE pairs of a head {LLAMA2.head_dim} wide at angles training never reached, one step past a "
+                   f"training length of {numbers.count(L).text}",
+                   "RoPE meets new angles" if unseen else "",
+                   f"one step past a training length of {numbers.count(L).text}, RoPE pairs at angles training never "
+                   "reached"),
     )
     return q1, q2, q3, q4
