@@ -274,7 +274,7 @@ def test_labels_name_the_arrays_shown_with_them(final):
         assert {q for q, _ in r[key].named} == {q for q, _ in r[key].shown} == {"P", "X", "PX"}, key
     assert {q for q, _ in r["undo_rows"].named} == {q for q, _ in r["undo_rows"].shown} == {"PT", "PX", "undone"}
     assert {q for q, _ in r["check_orthogonal"].named} == {q for q, _ in r["check_orthogonal"].shown} == {"PT", "P", "PTP"}
-    assert {q for q, _ in r["close"].named} == {q for q, _ in r["close"].shown} == {"PX", "PTP"}
+    assert {q for q, _ in r["close"].named} == {q for q, _ in r["close"].shown} == {"X", "PX", "PTP"}
     for rec in r.values():
         for q, vals in rec.shown:
             np.testing.assert_array_equal(vals, scene.quantities()[q])
@@ -323,27 +323,31 @@ def test_P_transpose_P_is_drawn_as_the_identity_under_its_verdict(beats):
 
 
 def test_the_clip_ends_on_P_X_and_P_transpose_P_each_over_its_verdict(beats):
-    """The close shows the two results that prove the property, each over the deck's verdict that measures it:
-    P X (its rows named x_π(m)) over max_m |(P X)_m − x_π(m)| = 0, Pᵀ P = I over max |Pᵀ P − I| = 0; the
-    rest gone."""
+    """The close shows the two results that prove the property over the deck's verdicts that measure them:
+    X, an arrow P, and P X (review RD, round 3: with X gone, "P only moves rows" had no before and after), its
+    rows named x_π(m), over max_m |(P X)_m − x_π(m)| = 0; Pᵀ P = I over max |Pᵀ P − I| = 0; the rest gone."""
     scene, frames = beats
     d, f = scene.data, scene.final
     close = recs(scene)["close"]
     visible = [i for i in close.items if not i.header and i.opacity > DIMMED]
     np.testing.assert_array_equal(dict(close.shown)["PX"], d.PX)
+    np.testing.assert_array_equal(dict(close.shown)["X"], d.X)
     np.testing.assert_array_equal(dict(close.shown)["PTP"], np.eye(d.P.shape[0]))
     words = {i.name.strip("'") for i in visible if i.kind == "text" and not i.is_math}
     cells = {t.text for t in f.PX.heat.labels} | {t.text for t in scene.ortho.I.labels}
     assert words <= {"exact"} | cells, words  # the verdicts' marks, P X's numbers and Pᵀ P's 0s and 1s
     ordered = [f"x{k}" for k in d.perm]
     assert [n.typst_code.replace(" ", "").replace("_", "").strip("$") for n in f.PX.names] == ordered
-    # each verdict under its grid, both on one line, the grids level
+    T = d.X.shape[0]
+    assert [n.typst_code.replace(" ", "").replace("_", "").strip("$") for n in f.X.names] == [f"x{k}" for k in range(T)]
+    # X, the arrow, P X in a row, left to right, level with Pᵀ P; the verdicts under all three grids
+    assert f.X.heat.get_right()[0] < f.arrow.get_left()[0] < f.arrow.get_right()[0] < f.PX.heat.get_left()[0]
+    assert f.PX.heat.get_right()[0] < scene.ortho.I.get_left()[0]
+    assert abs(f.PX.heat.get_y() - scene.ortho.I.get_y()) < 1e-6 and abs(f.X.heat.get_y() - f.PX.heat.get_y()) < 1e-6
     g, u = scene.check_gather, scene.check_undo
-    assert g.get_top()[1] < f.PX.heat.get_bottom()[1] and u.get_top()[1] < scene.ortho.I.get_bottom()[1]
-    assert abs(g.check.get_y() - u.check.get_y()) < 1e-6
-    assert abs(f.PX.heat.get_y() - scene.ortho.I.get_y()) < 1e-6
-    assert g.get_right()[0] < u.get_left()[0]
-    assert abs(g.get_x() - f.PX.get_x()) < 0.6 * f.PX.width and abs(u.get_x() - scene.ortho.I.get_x()) < 0.6 * u.width
+    lowest = min(f.X.heat.get_bottom()[1], f.PX.heat.get_bottom()[1], scene.ortho.I.get_bottom()[1])
+    assert g.get_top()[1] < lowest and u.get_top()[1] < lowest
+    assert id(f.arrow) in {i.mid for i in visible}
     # the pixels: P X's rows are X's rows π(m), Pᵀ P the identity
     s_in, s_w = scale("inputs", scene.cfg), scale("weights", scene.cfg)
     frame = frames["close"]
@@ -358,8 +362,14 @@ def test_the_clip_ends_on_P_X_and_P_transpose_P_each_over_its_verdict(beats):
     content = scene.layout.content
     assert f.width >= 0.6 * content.width
     # nothing else at full strength: the two grids (cells, numbers, row names), their names, the two verdicts
-    graphics = [i for i in visible if i.kind == "graphic" and not i.data and not i.verdict]
+    arrow = {id(m) for m in f.arrow.get_family()}
+    graphics = [i for i in visible if i.kind == "graphic" and not i.data and not i.verdict and i.mid not in arrow]
     assert not graphics, [i.name for i in graphics]
+    # and X's pixels are X: row m of X is x_m
+    for m in range(T):
+        cell = f.X.heat.cell(m, 0)
+        got = pixel(scene, frame, cell.get_corner(np.array([-1, 1, 0])) * 0.85 + cell.get_center() * 0.15)
+        assert np.abs(got - rgb255(s_in.rgb(d.X[m, 0]))).max() <= 6, m
 
 
 def test_the_still_and_the_clip_draw_one_description(final):

@@ -232,6 +232,19 @@ def test_the_clip_ends_on_the_causal_map_and_its_proofs_large(final):
     assert content.contains(take) and take.width >= 0.6 * content.width
     # the zeros of the causal map are outlined on it
     assert scene.zero_outline.get_top()[1] == pytest.approx(scene.A_small.get_top()[1], abs=1e-6)
+    # review RD (round 3): the close repeated beat 09; the causal line was only spoken.  It now writes the
+    # takeaway across the top, over the map and the proofs, true of the map: row m weighs no token after m, and
+    # each of tokens 0 … m is a term of its sum (a weight, if tiny, on every one)
+    line = scene.takeaway_line
+    for part in line:  # both of its lines on screen at full strength
+        assert {id(f) for f in part.get_family()} & {i.mid for i in visible}, part
+    assert line.get_bottom()[1] > scene.proof_sum.get_top()[1] and line.get_left()[0] > scene.A_small.get_right()[0]
+    A = scene.data.weights
+    T = A.shape[0]
+    assert (A[np.triu_indices(T, 1)] == 0.0).all() and (A[np.tril_indices(T)] > 0.0).all()
+    assert scene.description("close").count("row m weighs only tokens 0 to m") == 1
+    recs_09 = recs["proof_zero"] if "proof_zero" in recs else None
+    assert recs_09 is None or not {id(f) for f in line.get_family()} & {i.mid for i in recs_09.items}  # new here
 
 
 def test_the_still_and_the_clip_use_one_scale_per_quantity(final):

@@ -137,9 +137,12 @@ def test_both_passes_print_and_paint_the_computed_outputs_on_the_decks_outputs_s
                 corner = _box_centre(rec, c) + np.array([-c.width / 2 + 0.08, c.height / 2 - 0.06, 0])
                 got = pixel(scene, frame, corner)
                 assert np.abs(got - rgb255(outs.rgb(Y[i, j]))).max() <= 8, (i, j)
-    # the rows are named y_n (full) and y_n^((T−1)) (prefix), in the tokens' colours
+    # the rows are named y_n (full) and y_n^((t)) (prefix: the letter, never a digit that reads as a row index; its
+    # length said under its grid, t = T − 1: review round 3), in the tokens' colours
     assert [m.typst_code.strip("$ ") for m in scene.full_labels] == [f"y_{n}" for n in range(T)]
-    assert [m.typst_code.strip("$ ") for m in scene.prefix_labels] == [f"y_{n}^(({T - 1}))" for n in range(T - 1)]
+    assert [m.typst_code.strip("$ ") for m in scene.prefix_labels] == [f"y_{n}^((t))" for n in range(T - 1)]
+    assert scene.prefix_len.typst_code.strip("$ ") == f"t = {T - 1}"
+    assert id(scene.prefix_len) in _visible_ids(_rec(res, "prefix"))
     assert scene.full_head.typst_code.strip("$ ") == fig.passes(T)
     assert scene.prefix_head.typst_code.strip("$ ") == fig.passes(T - 1)
 
@@ -165,7 +168,7 @@ def test_prefix_rows_land_on_the_full_rows_and_the_brace_spans_them(run):
     v = scene.slide_proof
     assert v._verdict and v.passed and v.figure.exact and v.figure.text == fmt_measure(d.defects_fixed[T - 2])
     assert d.defects_fixed[T - 2] == float(np.max(np.abs(d.Y_prefix - d.Y_full[: T - 1]))) == 0.0
-    assert f"y_n^(({T - 1}))" in v.formula and "[" not in v.formula
+    assert "y_n^((t))" in v.formula and "n < t" in v.formula and "[" not in v.formula
 
 
 def test_the_new_row_is_the_one_the_mask_lets_read_the_last_token(run):
@@ -332,8 +335,9 @@ def test_the_ulp_tag_and_the_bit_verdicts_are_measured(run):
     assert vf.passed and vf.figure.exact and vf.check._role == "verified"
     assert not vb.passed and vb.figure.text == fmt_measure(abs(d.blas_values[0] - d.blas_values[1]))
     assert vb.check._role == "failed"
-    for v in (vf, vb):  # lecture notation: (y_i^((t)))_j against (y_i)_j
-        assert f"y_{i}^(({t}))" in v.formula and f"(y_{i})_{j}" in v.formula
+    for v in (vf, vb):  # lecture notation: y_(i, j)^((t)) against y_(i, j), never nested indices (review round 3)
+        assert f"y_({i}, {j})^((t))" in v.formula and f"- y_({i}, {j})" in v.formula and ")_" not in v.formula
+    assert f"t = {t}" in scene.board_fixed.heads[1].typst_code  # the prefix's length said by its pass
 
 
 # ------------------------------------------------------------------ why, and inference
@@ -379,6 +383,9 @@ def test_inference_is_a_picture_a_cached_step_beside_the_recompute(run):
     np.testing.assert_array_equal(d.y_cached[0], step.Y_cached[-1])
     np.testing.assert_array_equal(d.y_cached[0], d.Y_full[-1])  # fixed order: the same bits
     sc = {"A": scale("weights", scene.cfg), "Y": scale("outputs", scene.cfg)}
+    # the context (the weights, V, the recompute's earlier rows) dimmed once the two last rows are the subject
+    # (review round 3): its cells' colours blend toward the background by the clip's level
+    level = scene.CONTEXT_DIMMED
     for hm, vals, name in ((scene.inf_V, d.V, "Y"), (scene.inf_Y, d.Y_full, "Y"), (scene.inf_y, d.y_cached, "Y"),
                            (scene.inf_A, d.a_step, "A")):
         np.testing.assert_array_equal(hm.values, vals)
@@ -388,7 +395,13 @@ def test_inference_is_a_picture_a_cached_step_beside_the_recompute(run):
                 c = hm.cell(i, j)
                 corner = _box_centre(rec, c) + np.array([-c.width / 2 + 0.06, c.height / 2 - 0.05, 0])
                 got = pixel(scene, frame, corner)
-                assert np.abs(got - rgb255(sc[name].rgb(vals[i, j]))).max() <= 8, (name, i, j)
+                want = rgb255(sc[name].rgb(vals[i, j])).astype(float)
+                dimmed = hm in (scene.inf_V, scene.inf_A) or (hm is scene.inf_Y and i < T - 1)
+                if dimmed:  # receded toward the background
+                    bg = rgb255(BG).astype(float)
+                    assert np.abs(got - bg).max() <= max(8.0, level * 1.7 * np.abs(want - bg).max()), (name, i, j)
+                else:
+                    assert np.abs(got - want).max() <= 8, (name, i, j)
     # the weights printed on their cells, one per cached row, beside the row they weigh
     assert [t.text for t in scene.inf_A.labels] == [fmt_value(v, 2) for v in d.a_step[:, 0]]
     for n in range(T):
@@ -474,9 +487,9 @@ def test_lecture_notation_never_code_indexing(run):
     bad = [t for t in texts if re.search(r"\[[^\]]*:|class\(\"normal\", :\)|\]\s*\[|_\"prefix\"|\[\s*\d+\s*,", t)]
     assert not bad, bad
     assert not [t for t in texts if re.search(r"\bX\s*\[", t)]
-    heads = [t for t in texts if t.startswith('"Attn"(')]
-    assert heads and all(re.fullmatch(r'"Attn"\(x_0(, x_1(, x_2)?|, dots, x_\d+)?\)', t.split(":")[0].strip())
-                         for t in heads), heads
+    heads = [t for t in texts if t.startswith('"Attn"')]
+    assert heads and all(re.fullmatch(r'"Attn"_"causal" \(x_0(, x_1(, x_2)?|, dots, x_\d+)?\)(, t = \d+)?',
+                                      t.split(":")[0].strip()) for t in heads), heads
     for c in scene.captions:  # nor in the words
         assert not re.search(r"\[|Y_|_full|_prefix", c.text + (c.describe or "")), c.text
     assert not [p for p in res.lecture if p.kind in ("binding", "notation")]
@@ -607,11 +620,13 @@ def test_the_still_and_the_clip_use_one_scale_per_quantity(run):
 
 
 def test_passes_writes_lecture_notation():
-    assert fig.passes(1) == '"Attn"(x_0)'
-    assert fig.passes(3) == '"Attn"(x_0, x_1, x_2)'
-    assert fig.passes(6) == '"Attn"(x_0, dots, x_5)'
+    # causal named on the symbol (review round 3: plain Attn is clip 02's unmasked map)
+    assert fig.passes(1) == '"Attn"_"causal" (x_0)'
+    assert fig.passes(3) == '"Attn"_"causal" (x_0, x_1, x_2)'
+    assert fig.passes(6) == '"Attn"_"causal" (x_0, dots, x_5)'
     assert fig.passes_tex(6) == r"\mathrm{Attn}(x_0, \ldots, x_{5})"
-    assert fig.prefix_row("n", 5) == "y_n^((5))" and fig.prefix_row("12", 13) == "y_(12)^((13))"
+    assert fig.prefix_row("n") == "y_n^((t))" and fig.prefix_row("12") == "y_(12)^((t))"
+    assert fig.prefix_row("0, 1") == "y_(0, 1)^((t))" and fig.prefix_length(5) == "t = 5"
 
 
 @pytest.mark.parametrize("which", ["fixed", "blas"])
@@ -640,3 +655,25 @@ def test_the_product_stands_in_the_middle_of_its_room(run):
     product = VGroup(scene.cached_tag, scene.recompute_tag, scene.inf_names, scene.inf_A, scene.inf_V, scene.inf_Y)
     above, below = room_top - product.get_top()[1], product.get_bottom()[1] - room_bottom
     assert abs(above - below) < 0.15, (above, below)
+
+
+def test_review_round3_causal_named_shortest_prefix_said_brackets_bold(run):
+    """Review round 3 (04): the bitwise sentence said "from both passes" while the strips compare the full pass
+    with x₀ alone (t = 1), unannounced; the close's prefix brackets were thin grey lines, the least salient thing
+    on screen; the inference's row names' superscripts were under the 8 px floor at 480p."""
+    scene, res = run
+    d = scene.data
+    t = d.entry[0]
+    said = {c.key: c.text for c in scene.captions}
+    assert t == 1 and "shortest prefix" in said["bitwise"] and "both passes" not in said["bitwise"]
+    assert f"t = {t}" in scene.board_fixed.heads[1].typst_code
+    from scenes.kit import HEADING
+    from scenes.kit.theme import math
+
+    for br in scene.prefix_brackets[:-1]:  # each bracket (its three strokes) and its t, in the highlight, bold
+        assert all(rgb255(ln.get_stroke_color()).tolist() == rgb255(HIGHLIGHT).tolist() and ln.stroke_width >= 4
+                   for ln in br[0])
+    last = d.Y_full.shape[0] - 1
+    for m in (scene.inf_names[2], scene.inf_names[4]):  # the two rows' names at the heading size
+        assert m.height == pytest.approx(math(m.typst_code.strip("$ "), size=HEADING).height, rel=0.02)
+    assert scene.inf_names[2].typst_code.strip("$ ") == f'y_{last}^"cached"'

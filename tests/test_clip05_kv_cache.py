@@ -68,11 +68,12 @@ def test_caches_weights_and_outputs_are_drawn_from_the_trace(final):
     np.testing.assert_array_equal(scene.Y_map.values, d.trace.Y_cached)
     np.testing.assert_array_equal(scene.q_map.values, last.q[None, :])  # the query row shows the last step's query
     for s, wg in zip(d.trace.steps, scene.weight_groups, strict=True):
-        nums, bars = wg
-        assert [t.text for t in nums] == [fmt_value(w, 2) for w in s.weights]
-        for i, w in enumerate(s.weights):  # bar length is the weight
-            assert abs(bars.length_of(i) - max(w * bars.length, 1e-3)) < 1e-9
-            assert abs(bars.bars[i].get_center()[1] - scene.K_map.cell(i, 0).get_center()[1]) < 1e-6
+        nums, cells = wg
+        assert [t.text for t in nums] == ["1" if w == 1.0 else fmt_value(w, 2) for w in s.weights]
+        np.testing.assert_array_equal(cells.values[:, 0], s.weights)  # one cell per weight, its value
+        for i, w in enumerate(s.weights):  # level with the cache row it weighs
+            assert abs(cells.cell(i, 0).get_center()[1] - scene.K_map.cell(i, 0).get_center()[1]) < 1e-6
+            assert abs(nums[i].get_center()[1] - cells.cell(i, 0).get_center()[1]) < 1e-6
 
 
 def test_the_cached_frame_holds_the_k_and_v_rows_not_the_outputs(final):
@@ -105,7 +106,7 @@ def test_one_colour_scale_for_every_cell_of_the_clip(final):
     ins, outs = deck_scale("inputs", cfg), deck_scale("outputs", cfg)
     for hm in (scene.K_map, scene.q_map):
         assert hm.color_scale is scene.in_scale
-    for hm in (scene.V_map, scene.Y_map, scene.bi_map, scene.Y_close):
+    for hm in (scene.V_map, scene.Y_map, scene.bi_map):
         assert hm.color_scale is scene.out_scale
     assert scene.in_scale.same_as(ins) and scene.out_scale.same_as(outs)
     for q, sc in fig.kv_scales(scene.data, cfg).items():
@@ -223,11 +224,11 @@ def test_the_figures_on_screen_are_the_measured_ones(final):
     scene, frame = final
     d = scene.data
     assert scene.proof_value.figure.text == fmt_measure(d.max_defect) == "exactly 0"
-    assert scene.stale_value.figure.text == fmt_measure(d.min_stale)
+    assert scene.stale_value.figure.text == scene.stale_bound.text
     assert scene.causal_value.figure.text == fmt_measure(d.causal_change_max) == "exactly 0"
     assert scene.proof.passed and scene.proof_causal.passed and not scene.proof_bi.passed
     assert scene.cached_verdict.passed and not scene.bidir_verdict.passed  # the close's two verdicts
-    assert scene.cached_verdict.figure.text == "exactly 0" and scene.bidir_verdict.figure.text == fmt_measure(d.min_stale)
+    assert scene.cached_verdict.figure.text == "exactly 0" and scene.bidir_verdict.figure.text == scene.stale_bound.text
     for v in (scene.cached_verdict, scene.bidir_verdict):  # the two shown in the close
         assert dominant_ink(scene, frame, v.value, BG).tolist() != rgb255(BG).tolist()
     assert np.abs(dominant_ink(scene, frame, scene.cached_verdict.check, BG) - rgb255(VERIFIED)).max() <= 40
@@ -238,7 +239,7 @@ def test_captions_carry_the_clips_figures(final):
     scene, _ = final
     caps = scene.captions
     assert len(caps) >= 12
-    assert any(fmt_measure(scene.data.min_stale) in c.text for c in caps)
+    assert any(scene.stale_bound.text in c.text for c in caps)
 
 
 def test_the_key_figures_end_above_the_subtitle_band(final):
@@ -280,9 +281,9 @@ def test_the_board_fits_every_allowed_length_and_its_bars_are_the_weights(final,
         assert b.cell_w >= GAP.normal and b.cell_h >= GAP.normal, (T, b.cell_w, b.cell_h)
         assert b.MIN_BAR_LEN <= b.bar_len <= b.BAR_LEN
         assert b.get_left()[0] >= region.left - 1e-6 and b.get_right()[0] <= region.right + 1e-6, T
-        for s, (_, bars) in zip(d.trace.steps, b.weights, strict=True):
-            for i, w in enumerate(s.weights):  # a weight of 1 is the bar's full length
-                assert bars.bars[i].width == pytest.approx(max(w * b.bar_len, 1e-3), abs=1e-6)
+        for s, (nums, cells) in zip(d.trace.steps, b.weights, strict=True):
+            np.testing.assert_array_equal(cells.values[:, 0], s.weights)
+            assert all(t.width <= cells.cell_w for t in nums)  # each weight's figure inside its cell
 
 
 # ------------------------------------------------------------------ lecture language and the takeaway
@@ -305,29 +306,36 @@ def test_every_beat_changes_the_picture(final):
 
 
 def test_the_clip_ends_on_its_two_measured_results_large(final):
-    """The close: the cached outputs with the ✓ of cached = recompute under them, the table of bidirectional
-    changes with the ✗ of its smallest change under it; the causal twin (its zero) and the decoding board
-    are gone."""
+    """Review round 3 (05 close): the causal outputs y_n stood beside the bidirectional table, whose rows were
+    also y_n: two meanings of one symbol in one frame.  The close is now the result that proves the property, the
+    two tables of changes with the same heads, causal (every cell 0, ✓) beside bidirectional (✗, its smallest
+    change as a bound); no outputs map, no board, no causal outputs."""
     scene, _ = final
     content = scene.layout.content
+    d = scene.data
     rec = {r.key: r for r in scene.audit.records}
     close = rec["close"]
-    visible = [i for i in close.items if not i.header and i.opacity > DIMMED]
-    maths = [i.text for i in visible if i.kind == "text" and i.is_math]
-    cached, bidir, causal = fig.kv_proofs(scene.data)
-    # the two results are worded verdicts now (words in the sans, figures in math), the causal twin gone
-    assert not any(causal.formula in t for t in maths)
-    words = " ".join(i.text for i in visible if i.kind == "text" and not i.is_math)
-    assert "cached" in words and "bidirectional" in words
-    assert {q for q, _ in close.shown} == {"trace.Y_cached"}
-    np.testing.assert_array_equal(scene.Y_close.values, scene.data.trace.Y_cached)
+    assert not close.shown  # no outputs map: each table's y_n are its own attention's, named over it
     np.testing.assert_array_equal(np.nan_to_num(scene.table_close.values, nan=-1),
                                   np.nan_to_num(scene.table.values, nan=-1))
-    # each verdict under the picture it proves
-    assert scene.cached_block.get_top()[1] < scene.Y_close.get_bottom()[1]
-    assert scene.bidir_block.get_top()[1] < min(c.get_bottom()[1] for col in scene.table_close.cells for c in col) + 1e-6
+    for m, s_ in enumerate(d.causal_changes, start=1):  # the causal table: what append_change measured, all 0
+        assert [t.text for t in scene.c_table_close.numbers[m - 1]] == ["0"] * m
+        np.testing.assert_array_equal(scene.c_table_close.values[:m, m - 1], s_)
+    a, b = scene.c_table_close, scene.table_close  # the same heads, rows level
+    assert [h.typst_code for h in a.heads] == [h.typst_code for h in b.heads]
+    for n in range(len(a.rows)):
+        assert abs(a.rows[n].get_y() - b.rows[n].get_y()) < 1e-6
+    # each named over its table and its verdict under it, the causal one on the left
+    for t, name, v in ((scene.c_table_close, scene.c_name_close, scene.cached_block),
+                       (scene.table_close, scene.table_close_name, scene.bidir_block)):
+        cells = [c for col in t.cells for c in col]
+        assert name.get_bottom()[1] > t.title.get_top()[1] and v.get_top()[1] < min(c.get_bottom()[1] for c in cells)
+    assert scene.c_name_close.text == "causal" and scene.table_close_name.text == "bidirectional"
+    assert scene.c_table_close.get_right()[0] < scene.table_close.get_left()[0]
+    assert scene.cached_block.get_right()[0] < scene.bidir_block.get_left()[0]
     on_screen = {id(f) for m in scene.mobjects for f in m.get_family()}
-    assert not any(id(f) in on_screen for f in scene.K_map.get_family())  # the board is gone
+    for gone in (scene.K_map, scene.Y_map, scene.c_map, scene.bi_map):
+        assert not any(id(f) in on_screen for f in gone.get_family())
     take = scene.takeaway()
     assert content.contains(take) and take.width >= 0.8 * content.width and take.height >= 0.6 * content.height
 
@@ -354,8 +362,8 @@ def test_beats_whose_picture_says_more_than_the_narration_are_described(final):
     scene, _ = final
     described = {c.key: c.describe for c in scene.captions if c.describe}
     assert {"setup", "step0", "rest", "legend", "stale", "close"} <= set(described)
-    assert fmt_value(scene.data.trace.steps[0].weights[0], 2) in described["step0"]
-    assert fmt_measure(scene.data.min_stale) in described["close"]
+    assert "weight is 1," in described["step0"] and scene.data.trace.steps[0].weights[0] == 1.0
+    assert scene.stale_bound.text in described["close"]
     assert all("{" not in s and "e-" not in s for s in described.values())
 
 
@@ -383,52 +391,56 @@ def test_a_narrow_outputs_map_keeps_its_title_in_the_frame(tmp_path):
     assert res.scene.bi_title.get_left()[0] >= res.scene.layout.content.left - 1e-6
 
 
-def test_the_close_states_both_results_as_worded_verdicts(final):
-    """Issue 33 review: the close's two results were a grey name over a formula (``max_m |Y_cached − Y_full|``,
-    ``min ‖Δy_n‖``).  They are now the deck's worded verdicts, words in the sans and the measured figure in
-    math: ✓ causal: cached = full recompute (exactly 0, mathcore's largest difference); ✗ bidirectional: every
-    past row moves, at least the measured smallest change (mathcore's ``min_stale``)."""
+def test_the_close_states_both_results_as_verdicts_with_a_true_bound(final):
+    """Review round 3 (05 close): "at least 0.010" was the rounded minimum; were the minimum 0.0097 it would be
+    false.  The bound is now the exact minimum cut down (never rounded up) to two significant digits, written
+    ≥; a test computes the minimum from mathcore and holds the printed bound to it.  ✓ causal: the largest change
+    of a past row is exactly 0; ✗ bidirectional: every past row moves, the least by at least the bound."""
+    from scenes.clips.c05_kv_cache import lower_bound
+
     scene, _ = final
-    d = scene.data
-    for v, passed, value in ((scene.cached_verdict, True, d.max_defect), (scene.bidir_verdict, False, d.min_stale)):
-        assert v._verdict and v.passed is passed
-        assert v.line.words and all(not hasattr(w, "typst_code") for w in v.line.words)
-        assert v.figure.value == value and any(hasattr(f, "typst_code") for f in v.value.get_family())
+    cfg = scene.cfg
+    li = lecture_inputs(cfg.T, cfg.d, cfg.seed)
+    exact_min = min(float(s.min()) for s in bidirectional_staleness(li.X, li.Wq, li.Wk, li.Wv))
+    causal_max = max(float(c.max()) for c in append_change(li.X, li.Wq, li.Wk, li.Wv, causal=True))
+    f = scene.stale_bound
+    printed = float(f.text.removeprefix("≥ "))
+    assert f.text.startswith("≥ ") and printed <= exact_min and printed == f.value
+    assert exact_min - printed < 10 ** (np.floor(np.log10(exact_min)) - 1) + 1e-15  # two significant digits kept
+    for x in (0.0097, 0.0100938, 0.31, 3.14159, 0.00999999, 0.0044):  # never above the value, whatever its digits
+        assert float(lower_bound(x).text.removeprefix("≥ ")) <= x, x
+    assert lower_bound(0.0097).text == "≥ 0.0097" and lower_bound(0.0100938).text == "≥ 0.010"
+    for v, passed, value in ((scene.cached_verdict, True, causal_max), (scene.bidir_verdict, False, f.value)):
+        assert v._verdict and v.passed is passed and v.figure.value == value
         assert v.get_left()[0] >= scene.layout.content.left - 1e-6 and v.get_right()[0] <= scene.layout.content.right + 1e-6
-    words = lambda v: " ".join(w.text for w in v.line.words)  # noqa: E731
-    assert "cached" in words(scene.cached_verdict) and "recompute" in words(scene.cached_verdict)
-    assert "bidirectional" in words(scene.bidir_verdict) and "moves" in words(scene.bidir_verdict)
-    assert d.max_defect == 0.0 and d.min_stale > 0
-    assert scene.bidir_verdict.figure.text == fmt_measure(d.min_stale)
+    assert causal_max == 0.0 and scene.cached_verdict.figure.exact
+    code = scene.bidir_verdict.value.typst_code
+    assert ">=" in code and "approx" not in code and " = " not in code
+    says = {c.key: c.text for c in scene.captions}
+    assert f.text in says["proof_bidir"] and "least" in says["proof_bidir"]
 
 
-def test_the_close_names_each_picture_and_its_verdicts_are_read_at_label_size(final):
-    """Review of issue 33 (helper b): at the close the title "cached outputs" ran into the table's corner
-    (‖Δy_n‖), reading "cached outputs ‖Δy_n‖"; nothing named the table bidirectional; and the two verdicts, the
-    close's point, were shrunk to the legibility floor.  Now each picture is named by its attention (causal:
-    cached outputs, clear of the corner; bidirectional, in the staircase's empty corner) and the verdicts stand
-    at the labels' size."""
-    from manim import VGroup
-
+def test_the_close_names_each_table_and_its_verdicts_are_read_at_label_size(final):
+    """The two tables' names at the heading size, over their tables; the verdicts no smaller than the labels'
+    size allows (the close's point)."""
     from scenes.kit import LABEL, label
     from scenes.kit.layout import min_xheight_px
 
     scene, _ = final
     close = {r.key: r for r in scene.audit.records}["close"]
     texts = {i.text.replace(" ", "") for i in close.items if i.kind == "text" and i.opacity > DIMMED}
-    assert "causal:cachedoutputs" in texts and "bidirectional" in texts
-    assert scene.Y_close_title.text.startswith("causal") and scene.table_close_name.text == "bidirectional"
-
-    def apart(a, b):
-        return a.get_right()[0] <= b.get_left()[0] or a.get_top()[1] <= b.get_bottom()[1] or \
-            b.get_right()[0] <= a.get_left()[0] or b.get_top()[1] <= a.get_bottom()[1]
-
-    assert apart(scene.Y_close_title, scene.table_close.corner)
-    for part in [*scene.table_close.rows, *(c for col in scene.table_close.cells for c in col)]:
-        assert apart(scene.table_close_name, part)  # in the staircase's empty corner, clear of every cell and name
+    assert "causal" in texts and "bidirectional" in texts
     want = min_xheight_px(label("x", size=LABEL))
+    for v in (scene.c_name_close, scene.table_close_name):
+        assert min_xheight_px(v) >= want
     for v in (scene.cached_verdict, scene.bidir_verdict):
-        assert min_xheight_px(VGroup(*v.line.words)) >= 0.99 * want
+        assert v.value.height >= 0.99 * proof_height(LABEL)
+
+
+def proof_height(size):
+    from scenes.kit.proofs import proof_line
+
+    return proof_line("max_(m, thin n < m) norm(Delta y_n)", 0.0, size=size, passed=True).value.height
 
 
 def test_the_descriptions_place_the_verdicts_where_they_are_drawn(final):
@@ -444,6 +456,7 @@ def test_the_descriptions_place_the_verdicts_where_they_are_drawn(final):
     assert "across the top" in described["equal"] and "under the outputs" not in described["equal"]
     key = "proof_bidir" if scene.data.min_stale > 0.0 else "proof_bidir_some"
     assert "under the table" not in described[key].lower() and "under the pictures" in described[key].lower()
+    assert "flatter" not in described[key]  # the picture keeps its shape (review round 3)
     assert scene.proof_bi_row.get_top()[1] < min(scene.bi_map.get_bottom()[1],
                                                   min(c.get_bottom()[1] for col in scene.table.cells for c in col))
     # the causal verdict: alone under the causal picture (the bidirectional one made way)
@@ -524,14 +537,14 @@ def test_stale_outputs_are_tied_to_the_next_layers_keys_and_values(run):
     assert d.min_stale > 0.0  # while the outputs, the next layer's inputs, do move
     note = scene.next_layer
     words = "".join(p.text for p in note.words).replace(" ", "")
-    assert "nextlayer:these" in words and "areitskeysandvalues" in words
+    assert "thenextlayercomputesitskeysandvaluesfromthese" in words
     assert [m.typst_code.strip("$ ") for m in note.maths] == ["y_n"]
     ids = _visible(res, "stale")
     assert all(id(p) in ids or any(id(f) in ids for f in p.get_family()) for p in note.pieces)
     assert note.get_top()[1] < scene.bi_map.get_bottom()[1] or note.get_top()[1] < min(
         c.get_bottom()[1] for col in scene.table.cells for c in col)
     cap = next(c for c in scene.captions if c.key == "stale")
-    assert "next layer's keys and values" in cap.text and "next layer: these y n are its keys and values" in cap.describe
+    assert "next layer's input" in cap.text and "the next layer computes its keys and values from these y n" in cap.describe
 
 
 def test_legend_says_what_the_cache_saves_not_step1_again(run):
@@ -549,3 +562,54 @@ def test_legend_says_what_the_cache_saves_not_step1_again(run):
     assert list(b.cache_rows) == list(range(T - 1))
     ids = _visible(res, "legend")
     assert id(b.brace) in ids or any(id(f) in ids for f in b.brace.get_family())
+
+
+# ------------------------------------------------------------------ review round 3
+def test_step1_outlines_the_rows_it_reads_from_the_cache(run):
+    """Review round 3 (05 step1): "key 0 and value 0 read from the cache" was not shown.  At the end of step1
+    k_0 and v_0 are outlined (the rows before the new one, which q_1 weighs), and gone once the legend's frame
+    says it for every row."""
+    res = run
+    scene = res.scene
+    says = {c.key: c for c in scene.captions}
+    assert "key 0 and value 0 read from the cache" in says["step1"].text and says["step1"].describe
+    marks = scene.read_marks
+    ids = _visible(res, "step1")
+    assert all(id(m) in ids for m in marks)
+    for mk, hm in zip(marks, (scene.K_map, scene.V_map), strict=True):  # round row 0, not row 1
+        assert mk.get_top()[1] >= hm.cell(0, 0).get_top()[1] and mk.get_bottom()[1] > hm.cell(1, 0).get_center()[1]
+    assert not any(id(m) in _visible(res, "legend") for m in marks)
+
+
+def test_the_weights_wear_the_decks_weight_colours(run):
+    """Review round 3 (05): the weights were white bars here and viridis cells in clips 02–04.  Each weight is
+    now a cell painted on the deck's weights scale (the config's colormap over [0, 1]), its figure on it."""
+    scene = run.scene
+    w = deck_scale("weights", scene.cfg)
+    for s_, (_, cells) in zip(scene.data.trace.steps, scene.weight_groups, strict=True):
+        assert cells.color_scale.same_as(w)
+        for i, x in enumerate(s_.weights):
+            assert cells.cell(i, 0).get_fill_color().to_hex().lower() == w.color(x).to_hex().lower()
+
+
+def test_the_bidirectional_picture_keeps_its_shape_to_the_verdicts(run):
+    """Review round 3 (05 09): the grids were squashed to a new aspect when the verdicts came.  The outputs map
+    and the table keep one place and one cell size from `bidir` to `proof_bidir`, the note on the next layer in
+    the strip the verdict takes."""
+    scene = run.scene
+    assert scene.bi_map.cell_h == scene.c_map.cell_h and scene.bi_map.cell_w == scene.c_map.cell_w
+    assert not hasattr(scene, "bi_compact")
+    assert scene.next_layer.get_top()[1] < scene.bi_map.get_bottom()[1]
+
+
+def test_tokens_and_outputs_do_not_wear_the_key_or_value_hue(run):
+    """Review round 3 (05): k_0 in the key's blue sat beside y_0 in token 0's blue, v_n in the value's magenta
+    beside token 3's.  Tokens and outputs are named in the neutral ink here."""
+    from scenes.kit import FG
+
+    scene = run.scene
+    b = scene.board
+    for lab in (*b.y_labels, *scene.bi_labels, *scene.table.rows, *scene.table.heads, *scene.table_close.rows):
+        assert lab.get_color().to_hex() == FG.to_hex()
+    for chip in b.chips:
+        assert chip[0].get_stroke_color().to_hex() == FG.to_hex()

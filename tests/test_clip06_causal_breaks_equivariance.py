@@ -105,7 +105,10 @@ def test_bars_have_the_lengths_of_the_defects_and_fail_in_the_failed_colour(fina
     on_screen = {id(m) for top in scene.mobjects for m in top.get_family()}
     for m in zero_rows:
         z = chart.zeros[int(m)]
-        assert z.value == 0.0 and id(z[0]) in on_screen and z[1].typst_code.strip("$ ") == "0"
+        # its figure is the deck's verdict: ✓, then 0 with its "exact" mark (review round 3: "◇ 0" lacked "exact")
+        v = z[1]
+        assert z.value == 0.0 and id(z[0]) in on_screen and getattr(v, "_verdict", False) and v.passed
+        assert v.figure.exact and src(v.value) == "0" and v.value[1].text == "exact"
     # the pass line stands at 10⁻¹⁰ and is named on itself
     assert abs(chart.line.get_x() - plot.to_point(THRESHOLD, 0.0)[0]) < 1e-6
     assert scene.line_label.get_left()[0] > chart.line.get_x()
@@ -228,7 +231,7 @@ def test_the_figures_on_screen_are_the_measured_ones(final):
     r = scene.data.report
     assert scene.value_rows == [m for m in range(len(r.perm)) if r.causal_rows[m] >= THRESHOLD]
     for v, m in zip(scene.values, scene.value_rows):
-        assert src(v) == measure(r.causal_rows[m]).math  # typeset, in the lecture's number style
+        assert src(v) == measure(r.causal_rows[m], 3).math  # typeset, three digits (the total recomputes)
     texts = " ".join(c.text for c in scene.captions)
     assert fmt_measure(r.causal_total) in texts and fmt_measure(r.self_total) in texts
     assert all(notebook_output(c.text) is None for c in scene.captions) and "row t" not in texts
@@ -292,8 +295,10 @@ def _check_who_sees_what(scene, records=None):
     def n(k):
         return f"{k} token" if k == 1 else f"{k} tokens"
 
-    assert f"Row {r.i} now holds {token_text(held_i)}: it sees {n(now_i)} instead of {n(was_i)}" in text, text
-    assert f"Row {r.j} holds {token_text(held_j)}: {n(now_j)} instead of {n(was_j)}" in text, text
+    # review round 3: "2 tokens instead of 5 tokens" read robotic; now "not the 5 it saw in row 4"
+    assert f"Row {r.i} now holds {token_text(held_i)}: it sees {n(now_i)}, not the {was_i} it saw in row {held_i}" \
+        in text, text
+    assert f"Row {r.j} holds {token_text(held_j)}: {n(now_j)}, not the {was_j} it saw in row {held_j}" in text, text
     middle = list(range(r.i + 1, r.j))
     if len(middle) > 1:
         assert f"Rows {middle[0]} to {middle[-1]} see {token_text(r.j)} where {token_text(r.i)} was" in text
@@ -304,7 +309,7 @@ def _check_who_sees_what(scene, records=None):
     # the counts are bound to the mask's rows they count
     rec = {x.key: x for x in (records if records is not None else scene.audit.records)}[cap.key]
     bound = {c.name for c in rec.claims if c.bound and c.visible}
-    assert {"ni", "nj"} <= bound, bound
+    assert {"ni", "nj", "ni_n", "nj_n"} <= bound, bound
     # the rows before slot i: counted right (one row is "Row 0 sees", several "Rows 0 to i − 1 see")
     if r.i == 0:
         assert not before
@@ -443,3 +448,50 @@ def test_a_rounded_total_reads_approx(final):
     assert "approx " + measure(r.causal_total).math in causal.value.typst_code
     assert "= " not in causal.value.typst_code.split("_F", 1)[1]
     assert self_.value.typst_code.count("approx") == 1
+
+
+def test_the_total_is_what_the_printed_rows_give(final):
+    """Review round 3: the rows read 0.47, 0.26, 0.14, 0.61 and the total ≈ 0.83, but the root of the sum of the
+    printed rows' squares is 0.825, which a student rounds to 0.82.  Now the rows and the total are printed to three
+    digits, and the total worked out from the printed rows rounds to the printed total."""
+    scene, _ = final
+    r = scene.data.report
+    printed = [float(src(v).replace("\u2212", "-")) for v in scene.values]
+    assert len(printed) == len(scene.value_rows) and all(len(src(v).split(".")[1]) == 3 for v in scene.values)
+    np.testing.assert_allclose(printed, r.causal_rows[scene.value_rows], atol=5e-4)
+    causal = scene.verdicts[0]
+    shown = causal.figure.text
+    assert shown == f"{r.causal_total:.3f}" and "approx " + causal.figure.math in causal.value.typst_code
+    rows_only = r.causal_rows[[m for m in range(len(r.causal_rows)) if m not in scene.value_rows]]
+    assert np.all(rows_only < 1e-10)  # the unprinted rows are zero or rounding noise
+    assert f"{np.sqrt(np.sum(np.square(printed))):.3f}" == shown
+
+
+def test_the_measured_quantity_has_a_row_of_its_own(final):
+    """Review round 3: the quantity over the chart sat ~15 px from the x₅ chip and ran to the right margin.  Now it
+    stands in its own row over the chips and the chart, at the size of a label, inside the content area; at the
+    close the takeaway takes that row."""
+    scene, _ = final
+    content = scene.layout.content
+    for f in (scene.self_formula, scene.causal_formula):
+        assert f.get_bottom()[1] > scene.tall.tokens.get_top()[1] + 0.1
+        assert content.left - 1e-6 <= f.get_left()[0] and f.get_right()[0] <= content.right + 1e-6
+    assert abs(scene.takeaway_line.get_y() - scene.causal_formula.get_y()) < 0.05
+
+
+def test_between_outlines_both_swapped_tokens(final):
+    """Review round 3: only slot i's cells were outlined, though the narration names row j holding x_i.  Now the
+    outline also frames slot j in row j, the cell of x_i."""
+    scene, _ = final
+    r = scene.data.report
+    col, cell = scene.swapped[0], scene.swapped[1]
+    assert abs(cell.get_center()[0] - scene.mask.cells[r.j][r.j].get_center()[0]) < 1e-6
+    assert abs(cell.get_center()[1] - scene.mask.cells[r.j][r.j].get_center()[1]) < 1e-6
+    assert abs(col.get_center()[0] - scene.mask.cells[r.i][r.i].get_center()[0]) < 1e-6
+
+
+def test_the_verdicts_align_their_formulas(final):
+    """Review round 3: the two verdict lines did not align their formulas.  Now both formulas start at one x."""
+    scene, _ = final
+    a, b = scene.verdicts
+    assert abs(a.value.get_left()[0] - b.value.get_left()[0]) < 1e-6

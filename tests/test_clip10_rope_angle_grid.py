@@ -513,3 +513,43 @@ def test_the_close_dots_and_columns_read_on_the_dark_page(final):
     for f, col in zip(end.frames, scene.lifted):
         assert abs(f.width - col.width) < 0.05 and abs(f.height - col.height) < 0.05
     assert all(len(dial.ring) for dial in end.dials)
+
+
+def test_each_wedge_angle_is_printed_where_the_wedge_is_too_thin_to_see(final, corners):
+    """Review RE (round 3): "a pale wedge on each dial" was said of pairs 4 to 7, whose wedges (6°, 2°, 0.6°,
+    0.2°) are under a pixel.  The slow pairs' beat now prints each slow pair's angle at the last row, in radians,
+    in its rate's place under its hand (the row renamed (T − 1) θᵢ), and only there: the rates and their name
+    are hidden while it shows, and come back with the verdict."""
+    for name, scene, records in _every_config(final, corners):
+        d, tb = scene.data, scene.table
+        nf, P, m = d.n_fast, d.d // 2, d.T - 1
+        assert [t.pair for t in tb.turned] == list(range(nf, P)), name
+        for t in tb.turned:  # in radians, as beat 04 reads the slowest pair's angle: one unit for the clip
+            assert t.radians == float(d.grid[m, t.pair]) == m * d.theta[t.pair], (name, t.pair)
+            assert t.typst_code.strip("$ ") == numbers.measure(t.radians).math.strip("$ "), (name, t.typst_code)
+            assert abs(t.get_x() - tb.grid.cell(0, t.pair).get_x()) < 1e-6, (name, t.pair)  # over its own column
+            assert t.width <= tb.cell_w, (name, t.pair)
+        assert tb.turned_name.typst_code.strip("$ ").startswith(f"{m} "), name
+        shown = {it.mid for it in _in(records, "slow_pairs").items if it.opacity >= 0.3}
+        assert all(id(t) in shown for t in tb.turned) and id(tb.turned_name) in shown, name
+        assert not any(id(t) in shown for t in tb.thetas) and id(tb.theta_name) not in shown, name
+        check = next(r for r in records if r.key.startswith("check"))
+        back = {it.mid for it in check.items if it.opacity >= 0.3}
+        assert not any(id(t) in back for t in tb.turned) and all(id(t) in back for t in tb.thetas), name
+
+
+def test_a_dimmed_column_recedes_into_the_background(final):
+    """Review RE (round 3): the dimmed table read as a light grey veil (≈ #888 in one beat, ≈ #5c5c64 in the
+    next): its near-white cells (the cyclic scale's zero) at the deck's dimming stayed bright.  In the fast and the
+    slow beats alike, a dimmed cell of the table is now at most a quarter of the way from the page to its colour."""
+    scene = final[0]
+    d, tb = scene.data, scene.table
+    for key, i in (("fast", d.fast), ("slow", d.slow)):
+        frame = scene.beat_frames[key]
+        j = next(j for j in range(d.d // 2) if j not in (d.fast, d.slow) and j != i)
+        cell = tb.grid.cell(d.T - 1, j)
+        got = pixel(scene, frame, cell.get_center()).astype(float)
+        full = np.array(rgb255(cell.get_fill_color()), dtype=float)
+        page = np.array(rgb255(BG), dtype=float)
+        share = np.abs(got - page).max() / max(np.abs(full - page).max(), 1.0)
+        assert share <= 0.25, (key, j, got, full, share)

@@ -162,7 +162,7 @@ def test_final_frame_rope_area_follows_the_counts(final):
 def test_L_and_n_max_are_labelled_at_their_positions(final):
     scene, _ = final
     d = scene.data
-    ax = scene.plot.axes[0].get_y()
+    ax = scene.ruler.plot.axes[0].get_y()  # the lanes' ruler: L and nₘₐₓ under its axis
     for lab, m in ((scene.L_tick, d.train_length), (scene.n_tick, d.n_max)):
         x = scene.x_of(m)
         # under its position, or joined to it by a leader line
@@ -175,7 +175,7 @@ def test_L_and_n_max_are_labelled_at_their_positions(final):
     assert scene.n_tick.typst_code.strip("$ ") == f'n_"max" = {count(d.n_max).math}'
     # guides and walker never cross a lane title: the walker is cut into one segment per lane and a tick
     titles = [*scene.lanes.titles]  # the chart's title comes after the walker has gone
-    for seg in (*scene.guides, *scene.walker):
+    for seg in scene.walker:
         for t in titles:
             assert seg.get_top()[1] < t.get_bottom()[1] or seg.get_bottom()[1] > t.get_top()[1]
 
@@ -190,8 +190,8 @@ def test_the_walk_shows_the_measured_figures(final):
     assert scene.m_value.typst_code.strip("$ ") == f"m = {count(d.stops[last]).math}" == "m = 4096"
     for k in range(2):
         n = int(d.stop_turns[last, k])
-        turns, status = P.words[k][2]
-        assert turns.text.startswith(count(n).text.replace(" ", ""))
+        turns, status = P.words[k][1], P.words[k][-1][1]  # "651 full turns"; "angle" "unseen" on lines of their own
+        assert turns.text == f"{count(n).text.replace(' ', '')}fullturn{'' if n == 1 else 's'}"
         assert status.text == ("unseen" if d.stop_unseen[last, k] else "seen")
         assert status.get_fill_color().to_hex() == (UNSEEN if d.stop_unseen[last, k] else SEEN).to_hex()
         assert np.isclose(scene.dials[k].angle, d.stop_angles[last, k])
@@ -222,9 +222,9 @@ def test_the_wall_is_said_in_lecture_language(final):
 
 
 def test_the_close_ends_on_the_counts_under_the_two_verdicts(final):
-    """The close: the chart under two verdicts (the table has no row past nₘₐₓ: ✗; RoPE one step past
-    training: the measured count of pairs at unseen angles, ✗ when there are any), the counts where they
-    were measured; the lanes and the dials gone."""
+    """The close: the chart under two verdicts (the table has no row for m ≥ nₘₐₓ: ✗; sinusoidal and RoPE one
+    step past training: the measured count of pairs at unseen angles, ✗ when there are any), the counts where
+    they were measured and said (one step past training, the walk's end); the lanes and the dials gone."""
     scene, frame = final
     d = scene.data
     on = {id(f) for m in scene.mobjects for f in m.get_family()}
@@ -232,15 +232,22 @@ def test_the_close_ends_on_the_counts_under_the_two_verdicts(final):
         assert id(part) in on
     assert not any(id(f) in on for f in scene.pairs.on_screen().get_family())  # the dials are gone
     assert not any(id(f) in on for f in scene.big.trained.get_family())  # and the big lanes
-    assert not any(id(f) in on for f in scene.table_lane.trained.get_family())  # the thin lane gave way
+    # no learned lane left over the chart (review round 3), and no nₘₐₓ on RoPE's chart
+    assert not any(id(f) in on for f in scene.big.wall.get_family())
+    assert not any(id(f) in on for f in scene.ruler.get_family())
     jump = int(d.stop_counts[1])
     assert scene.v_table.passed is False and scene.v_rope.passed is (jump == 0)
     assert f"{jump} of {d.n_pairs}" in str(scene.caption_values()["proof"])
     take = scene.takeaway()
     content = scene.layout.content
     assert take.width >= 0.9 * content.width and take.height >= 0.8 * content.height
-    # the measured counts sit on the curve at every stop past training
-    past = sorted(set(d.stops[1:]))
+    # the chart is the subject (review round 3: a 180 px plot under a strip): from its title to its axis name at
+    # least 60 % of the content's height, the plot itself at least 40 %
+    C = scene.chart
+    assert C.title.get_top()[1] - C.axis_label.get_bottom()[1] >= 0.6 * content.height
+    assert scene.plot.axes[1].height >= 0.4 * content.height
+    # the measured counts sit on the curve one step past training and at the walk's end (nₘₐₓ's, never said, not)
+    past = sorted({d.stops[1], d.stops[3]})
     assert len(scene.proof.dots) == len(past)
     for dot, word, m in zip(scene.proof.dots, scene.proof.words, past):
         c = int(d.stop_counts[d.stops.index(m)])
@@ -311,7 +318,7 @@ def test_narration_matches_the_measured_values_in_every_corner(corners):
 
 def test_the_words_follow_the_numbers():
     d = SimpleNamespace(n_max=4096, train_length=4096, stop_counts=np.array([0, 18, 18, 12]), n_wrapped=46)
-    v = lambda key: ExtrapolationCliff.variant(SimpleNamespace(data=d), key)  # noqa: E731
+    v = lambda key: ExtrapolationCliff.variant(SimpleNamespace(data=d, came_back=lambda: 3), key)  # noqa: E731
     assert (v("schemes"), v("wall"), v("wrapped"), v("far")) == ("schemes_none", "wall_same", "wrapped", "far")
     d.train_length = 4095
     assert v("schemes") == "schemes_one" and v("wall") == "wall"
@@ -328,8 +335,12 @@ def test_the_close_says_only_what_its_verdicts_print(final):
     d = scene.data
     jump = int(d.stop_counts[1])
     values = scene.caption_values()
-    assert str(values["proof"]) == f"{scene.v_table.figure.text}; {scene.v_sin.figure.text}; {scene.v_rope.figure.text}"
-    assert scene.v_table.figure.text == "learned table: no row past nₘₐₓ"
+    assert str(values["proof"]) == f"{scene.v_table.figure.text}; {scene.v_rope.figure.text}"
+    # "no row past nₘₐₓ" was off by one: position nₘₐₓ itself has no row (beat 04, the report)
+    assert scene.v_table.figure.text == f"learned table: no row for m ≥ nₘₐₓ = {count(d.n_max).text}"
+    missing = first_missing(d)
+    assert missing is None or missing >= d.n_max
+    assert not d.report.learned_defined[d.stops.index(d.n_max)] if d.n_max in d.stops else True
     rope = scene.v_rope.figure.text
     assert "  " not in rope and f"{jump} of {d.n_pairs} pairs" in rope
     assert '"  ' not in scene.v_rope.figure.math and '" pairs' not in scene.v_rope.figure.math
@@ -354,7 +365,8 @@ def test_the_chart_writes_the_jump_its_caption_says(final):
     assert np.allclose(scene.proof.dots[k].get_center(), scene.plot.to_point(d.stops[1], jump))
     close = next(r for r in scene.audit.records if r.key.startswith("close"))
     shown = [it.text for it in close.items if it.kind == "text"]
-    assert all(f"{int(d.stop_counts[d.stops.index(m)])} of {d.n_pairs}" in shown for m in sorted(set(d.stops[1:])))
+    assert all(f"{int(d.stop_counts[d.stops.index(m)])} of {d.n_pairs}" in shown for m in sorted({d.stops[1],
+                                                                                                  d.stops[3]}))
 
 
 def test_the_slow_pair_is_never_the_fast_pair():
@@ -402,9 +414,9 @@ def test_the_verdicts_and_axis_names_set_their_words_in_the_sans(final):
         assert line.words and line.maths, line
         assert all(isinstance(w, Text) and w.font == SANS for w in line.words)
         assert not any('"' in m.typst_code.replace('_"max"', "") for m in line.maths), line.source
-    assert [w.text for w in scene.v_table.line.words] == ["learnedtable:norowpast"]
-    assert [m.typst_code.strip("$ ") for m in scene.v_table.line.maths] == ['n_"max"']
-    assert [w.text for w in scene.v_rope.line.words] == ["RoPEat", ":", "of", "pairsatunseenangles"]
+    assert [w.text for w in scene.v_table.line.words] == ["learnedtable:norowfor"]
+    assert [m.typst_code.strip("$ ") for m in scene.v_table.line.maths] == [f'm >= n_"max" = {count(d.n_max).math}']
+    assert [w.text for w in scene.v_rope.line.words] == ["sinusoidalandRoPEat", ":", "of", "pairsatunseenangles"]
     assert [m.typst_code.strip("$ ") for m in scene.v_rope.line.maths] == [
         f"m = {count(d.train_length).math}", str(jump), str(d.n_pairs)]
     assert [w.text for w in scene.chart.axis_label.words] == ["position"]
@@ -439,7 +451,9 @@ def test_the_slow_pairs_step_past_its_arc_is_printed(final):
     assert P.degrees(1, step) == (f"{hand:.1f}", f"{end:.1f}") == ("42.3", "41.7")
     assert hand > end and d.stop_unseen[step, 1]
     said = next(r.describe for r in scene.audit.records if r.key == "step")
-    assert "the slower pair's hand, at 42.3°, has just passed the end of its violet arc, at 41.7°" in said
+    # 0.6° cannot be seen on the dial (review round 3): the description says the words print it, not the dial
+    assert "the slower pair's words print its hand at 42.3°, past its violet arc's end at 41.7°" in said
+    assert "too small for the dial to show" in said
 
 
 def test_the_axis_names_every_decade_and_its_end(final):
@@ -448,13 +462,17 @@ def test_the_axis_names_every_decade_and_its_end(final):
     scene, _ = final
     d = scene.data
     p = scene.plot
-    codes = [getattr(t, "typst_code", "").strip("$ ") for t in p.x_tick_labels]
-    assert len(codes) == 5 and codes[-1] == count(d.x_max).math == "4096"
+    # in the sans, as the y axis's counts (review round 3: serif 10ᵏ beside sans 0/32/64)
+    codes = [t.text for t in p.x_tick_labels]
+    assert codes == ["1", "10", "100", "1000", count(d.x_max).text] and codes[-1] == "4096"
     for k, t in enumerate(p.x_tick_labels):
         m = d.x_max if k == 4 else 10 ** k
         assert abs(t.get_x() - scene.x_of(m)) < 0.05, k
-    row_bottom = min(t.get_bottom()[1] for t in p.x_tick_labels)
+    r = scene.ruler.plot  # the lanes' ruler: L and nₘₐₓ in a row under its decades
+    row_bottom = min(t.get_bottom()[1] for t in r.x_tick_labels)
     assert scene.L_tick.get_top()[1] < row_bottom and scene.n_tick.get_top()[1] < row_bottom
+    # RoPE's chart: L on its line, left of it, where the count is still zero
+    assert scene.chart.L_tick.get_right()[0] <= scene.x_of(d.train_length)
     for t, v in zip(p.y_tick_labels, (0, d.n_pairs // 2, d.n_pairs)):
         assert abs(t.get_y() - p.to_point(1, v)[1]) < 1e-6, v  # each tick centred on its line
 
@@ -483,8 +501,18 @@ def test_sinusoidal_is_measured_to_meet_the_same_unseen_angles_as_rope(final):
     wrapped = (np.diff(ang[:L], axis=0) < 0).any(axis=0)
     unseen = int((~wrapped & (ang[L] > ang[L - 1])).sum())
     assert unseen == int(d.stop_counts[1]) == scene.v_sin.figure.value
-    assert f"the same {unseen} of {d.n_pairs}" in scene.v_sin.figure.text
+    assert f"sinusoidal and RoPE at m = {count(L).text}: {unseen} of {d.n_pairs}" in scene.v_sin.figure.text
     assert scene.v_sin.passed is bool(unseen == 0)
+    # and the chart says why, on screen at the close: the same θᵢ at this head dim
+    on = {id(f) for m in scene.mobjects for f in m.get_family()}
+    assert id(scene.same) in on
+    words = "".join(t.text for t in scene.same.get_family() if getattr(t, "text", ""))
+    assert "sinusoidalusesthesame" in words and "onecurveforboth" in words
+    assert any(f"d = {d.head_dim}" in getattr(m, "typst_code", "") for m in scene.same.get_family())
+    # on the chart's empty left (the count is zero there), clear of the curve (shipped: room enough)
+    p = scene.plot
+    assert scene.same_on_chart and p.axes[0].get_left()[0] < scene.same.get_left()[0]
+    assert scene.same.get_right()[0] < scene.x_of(d.train_length) and scene.same.get_top()[1] <= p.axes[1].get_top()[1]
 
 
 def test_the_rope_chart_keeps_no_limit_line(final):
@@ -496,5 +524,48 @@ def test_the_rope_chart_keeps_no_limit_line(final):
     on = {id(f) for m in scene.mobjects for f in m.get_family() if isinstance(f, VMobject)
           and (f.get_stroke_opacity() > 0.05 or f.get_fill_opacity() > 0.05)}
     assert id(scene.chart.guides[0]) in on  # L stays: training ends there for every scheme
-    assert not {id(f) for f in scene.chart.guides[1].get_family()} & on
+    assert len(scene.chart.guides) == 1  # RoPE's chart never draws nₘₐₓ (review round 3: it meant nothing there)
     assert not {id(f) for f in scene.chart.n_tick.get_family()} & on
+    assert not {id(f) for f in scene.n_tick.get_family()} & on
+
+
+def test_the_far_stop_says_why_some_slow_pairs_are_seen_again(final):
+    """Review round 3 (08 far): a few pairs that never wrapped in training are violet again at m = 4096, and
+    nothing said why.  Measured on the angles: a pair with (L − 1)·θᵢ < 2π whose angle at the walk's end, mod 2π,
+    falls back on its training arc [0, (L − 1)·θᵢ] has turned past a full circle since.  The narration and the
+    description say how many."""
+    scene, _ = final
+    d = scene.data
+    L, m = d.train_length, d.stops[3]
+    theta = d.base ** (-2 * np.arange(d.n_pairs) / d.head_dim)
+    arc = (L - 1) * theta
+    unwrapped = arc < 2 * np.pi
+    angle = (m * theta) % (2 * np.pi)
+    back = unwrapped & (angle <= arc)
+    assert np.all(m * theta[back] >= 2 * np.pi)  # each went round at least once
+    assert int(back.sum()) == scene.came_back() == 4
+    far = next(r for r in scene.audit.records if r.key.startswith("far"))
+    assert f"{int(back.sum())} slow ones have come round to seen angles again" in far.caption
+    assert f"{int(back.sum())} bars past the wrapped ones are violet again" in far.describe
+
+
+def test_the_dials_name_full_turns_and_the_angle_apart(final):
+    """Review round 3 (05 rope): "10 turns seen" read as "10 turns were seen".  The turns and whether the angle
+    was seen are now on lines of their own: "10 full turns" at m = L − 1 for the fast pair, then "angle seen"."""
+    scene, _ = final
+    d = scene.data
+    rope = next(r for r in scene.audit.records if r.key == "rope")
+    texts = [it.text for it in rope.items if it.kind == "text"]
+    n = int(pair_turns(d.train_length - 1, d.head_dim, d.base)[0])
+    assert f"{n} full turns" in texts and "10 turns" not in " ".join(t for t in texts if "full" not in t)
+
+
+def test_the_walker_says_where_it_stands(final):
+    """Review round 3 (03 wall): the yellow marker at m = 1024 was a bare dashed line.  It is labelled with the
+    position it stands at, the table's first missing row (mathcore's report), beside the framed wall."""
+    scene, _ = final
+    d = scene.data
+    assert first_missing(d) == d.n_max and scene.walker_label.typst_code.strip("$ ") == f"m = {count(d.n_max).math}"
+    wall = next(r for r in scene.audit.records if r.key.startswith("wall"))
+    assert any(it.mid == id(scene.walker_label) or it.text == f"m = {count(d.n_max).math}" for it in wall.items)
+    assert abs(scene.walker_label.get_center()[0] - scene.x_of(d.n_max)) < 2.5

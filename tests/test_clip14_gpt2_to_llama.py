@@ -28,7 +28,7 @@ from mathcore.positions import LEARNED_STD
 from scenes.clips.c14_gpt2_to_llama import GPT2ToLLaMA, period_text
 from scenes.figures import stills_for
 from scenes.figures.extrapolation import base_colors, hex_of, table_scale
-from scenes.kit import FAILED, SEEN, UNSEEN, ColorScale
+from scenes.kit import FAILED, FG, SEEN, UNSEEN, ColorScale
 from scenes.kit.numbers import count, nice_ceil, tick
 
 
@@ -108,7 +108,7 @@ def test_the_figures_on_screen_are_the_measured_ones_in_lecture_language(final):
     scene, _ = final
     d = scene.data
     assert scene.params_value.text == shown(count(d.table.size).text) == "786\u2009432"
-    assert band_words(scene.band_label) == shown(f"LLaMA-2: {d.slow_pairs} of {d.n_pairs} never complete a turn in 4096")
+    assert band_words(scene.band_label) == shown(f"{d.slow_pairs} of {d.n_pairs}: no full turn in training")
     assert scene.cap_text.text == shown(f"no row for position {count(GPT2.n_max).text}")
     assert scene.zoom_text.text == shown(f"rows 0 to {d.zoom[0] - 1}, features 0 to {d.zoom[1] - 1}")
     # real sizes as labelled facts, typeset: n_max as a subscripted symbol, never the code's names
@@ -120,7 +120,7 @@ def test_the_figures_on_screen_are_the_measured_ones_in_lecture_language(final):
                      for m in (scene.gpt, scene.llama_heads, scene.chart, scene.summary) for f in m.get_family())
     assert "wpe" not in texts and ".." not in texts and "2559196" not in texts
     # the slowest LLaMA-3 pair is said rounded to what it means
-    assert scene.caption_values()["wl3"] == "≈ 2.6 million"
+    assert scene.caption_values()["wl3"] == "≈ 2.6 × 10⁶"
 
 
 def test_the_colour_bar_spans_the_tables_round_scale(final):
@@ -173,7 +173,8 @@ def test_the_slow_pairs_are_marked_in_the_unseen_colour(final):
     assert abs(scene.slow_band.get_left()[0] - p.to_point(first_slow - 0.5, 1)[0]) < 1e-6
     assert abs(scene.slow_band.get_bottom()[1] - scene.train_line.get_y()) < 1e-6
     assert scene.slow_band.get_fill_color().to_hex() == UNSEEN.to_hex()
-    assert all(t.get_fill_color().to_hex() == UNSEEN.to_hex() for t in scene.band_label.get_family()
+    # its words in the text colour, on the band (review round 3: a pale blue beside LLaMA-2's blue, two blues)
+    assert all(t.get_fill_color().to_hex() == FG.to_hex() for t in scene.band_label.get_family()
                if getattr(t, "text", ""))
 
 
@@ -210,17 +211,18 @@ def test_the_close_ends_on_a_last_row_against_a_slow_pair_past_training(final):
     assert np.isclose(scene.slow_arc.angle, arc) and scene.closing_dial.angle > arc
     words = [getattr(f, "text", "") for f in scene.summary.get_family()]
     assert shown("no row for") in words and scene.table_verdict.passed is False  # ✗ on the GPT-2 side too
-    # the verdict: the angle there against the arc training swept, ✗ (an angle never seen), with both figures
-    assert scene.slow_words.passed is False and scene.slow_words._verdict
-    # worded as what was measured: the angle there, past the arc training reached (both in rad)
-    assert [m.typst_code.strip("$ ") for m in scene.slow_words.line.maths] == [
-        f"m theta_({i}) approx {d.slow_angle:.2f}", f"{arc:.2f}"]
-    assert d.slow_angle > arc and [w.text for w in scene.slow_words.line.words] == [
-        shown("rad, past training's")]
+    # the hand-off, not a verdict (review round 3: RoPE's verdict is its ✓, the slow pair points to lecture 6):
+    # the angle there against the arc training swept, both rounded, so ≈, both in rad
+    first, second = scene.slow_words
+    assert not hasattr(scene.slow_words, "_verdict")
+    assert [m.typst_code.strip("$ ") for m in (*first.maths, *second.maths)] == [
+        f"m theta_({i}) approx {d.slow_angle:.2f}", f"approx {arc:.2f}"]
+    assert d.slow_angle > arc and [w.text for w in (*first.words, *second.words)] == [
+        shown("rad,"), shown("past training's"), shown("rad")]
     assert np.isclose(d.slow_angle, m * 2 * np.pi / rope_wavelengths(LLAMA2.head_dim, LLAMA2.rope_base)[i])
     assert "lecture6" in words  # named on screen, not only in the caption
     close = scene.captions[-1].text
-    assert "lecture 6" in close and f"its pair {i}" in close and count(m).text in close
+    assert "lecture 6" in close and f"LLaMA-2's pair {i}" in close and count(m).text in close
 
 
 def test_the_table_is_named_an_initialisation_never_a_trained_table(final):
@@ -258,20 +260,26 @@ def test_the_slow_pairs_are_counted_per_model_from_its_own_base_and_train_length
         first = d.n_pairs - n
         assert abs(W.bands[k].get_left()[0] - scene.plot.to_point(first - 0.5, 1)[0]) < 1e-6
         assert abs(W.bands[k].get_bottom()[1] - W.train_lines[k].get_y()) < 1e-6
-        assert band_words(W.band_labels[k]) == shown(f"{('LLaMA-2', 'LLaMA-3')[k]}: {n} of {d.n_pairs} never complete a turn in "
-                                                     f"{count(m.train_length).text}")
+        # what the count means, on its band: λᵢ > L, so no full turn within training (review round 3)
+        assert band_words(W.band_labels[k]) == shown(f"{n} of {d.n_pairs}: no full turn in training")
+        assert [t.typst_code.strip("$ ") for t in W.band_labels[k].get_family() if hasattr(t, "typst_code")] == [
+            "lambda_i > L"]
+        assert np.all(wl[d.n_pairs - n:] > m.train_length) and np.all(wl[:d.n_pairs - n] <= m.train_length)
     assert (d.slow_pairs, d.slow_pairs3) == (18, 29)
     said = " ".join(c.text for c in scene.captions)
-    assert "never turn" not in said and f"{d.slow_pairs3} of its {d.n_pairs}" in said
+    assert "never turn" not in said and f"{d.slow_pairs3} of {d.n_pairs}" in said
     # the band framed at the end is LLaMA-3's own
     assert W.outline is W.outlines[1]
     assert abs(W.outline.get_left()[0] - W.bands[1].get_left()[0]) < 1e-6
 
 
 def _said_value(text: str) -> float:
-    """A period as said: "≈ 54 410" -> 54410, "≈ 2.6 million" -> 2.6e6."""
+    """A period as said: "≈ 5.4 × 10⁴" -> 5.4e4, "≈ 2.6 × 10⁶" -> 2.6e6."""
     t = text.replace("≈", "").replace("\u2009", "").replace(" ", "")
-    return float(t.replace("million", "")) * (1e6 if "million" in t else 1)
+    if "×10" in t:
+        mant, exp = t.split("×10")
+        return float(mant) * 10 ** int(exp.translate(str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")))
+    return float(t)
 
 
 def _typeset_value(typst: str) -> float:
@@ -312,12 +320,17 @@ def test_the_spoken_periods_are_printed_where_their_lines_end(final):
         assert abs(scene.wl_tags[k].get_y() - end[1]) < 1.0
         cap = scene.captions[[r.key for r in scene.audit.records].index(key)].text
         assert said in cap, cap
+    # one format for both long periods (review round 3: "54 410" beside "2.6 × 10⁶"), and 2π named for pair 0
     assert [period_text(w) for w in (d.wl_llama2[0], d.wl_llama2[-1], d.wl_llama3[-1])] == \
-        ["≈ 6", "≈ 54\u2009410", "≈ 2.6 million"]
+        ["2π ≈ 6.3", "≈ 5.4 × 10⁴", "≈ 2.6 × 10⁶"]
     assert [w.text for w in scene.start_period.words] == [shown("pair 0:")]
-    assert scene.start_period.maths[0].typst_code.strip("$ ") == "lambda_0 approx 6"
+    assert scene.start_period.maths[0].typst_code.strip("$ ") == "lambda_0 = 2 pi approx 6.3"
     assert np.isclose(d.wl_llama2[0], 2 * np.pi) and _on_at(scene, "speeds", scene.start_period)
-    assert "≈ 6" in scene.captions[[r.key for r in scene.audit.records].index("speeds")].text
+    assert "2π ≈ 6.3" in scene.captions[[r.key for r in scene.audit.records].index("speeds")].text
+    # λᵢ = 2π/θᵢ on the y axis's title: what the plot shows tied to the θᵢ the narration turns by
+    assert "lambda_i = 2 pi slash theta_i" in scene.chart.title.maths[0].typst_code
+    theta = LLAMA2.rope_base ** (-2 * np.arange(d.n_pairs) / LLAMA2.head_dim)
+    assert np.allclose(d.wl_llama2, 2 * np.pi / theta)
 
 
 def test_one_symbol_per_width_model_width_then_head_dimension(final):
@@ -369,7 +382,7 @@ def test_captions_carry_the_clips_figures(final):
     caps = scene.captions
     assert len(caps) >= 9
     assert any("clip 13" in c.text for c in caps) and any("lecture 6" in c.text for c in caps)
-    assert any("≈ 2.6 million" in c.text for c in caps)
+    assert any("≈ 2.6 × 10⁶" in c.text for c in caps)
 
 
 def test_the_colour_bar_is_the_tables_scale_under_every_corner(corners):
@@ -387,11 +400,13 @@ def test_the_band_and_the_close_name_their_model(final):
     d = scene.data
     for k, text in enumerate(scene.band_texts):
         name = ("LLaMA-2", "LLaMA-3")[k]
-        assert text.replace("\n", " ").startswith(f"{name}: {d.slow_of(k)} of {d.n_pairs} never complete")
+        # the band's count under the dashed line that names its model and L (the band's words say what it means)
+        assert text.replace("\n", " ").startswith(f"{d.slow_of(k)} of {d.n_pairs}")
+        assert [w.text for w in scene.chart.L_labels[k].words] == [shown(f"{name}:")]
     close = next(c.text for c in scene.captions if "lecture 6" in c.text)
-    assert "LLaMA-2 at m = 8192, twice its L" in close, close
+    assert "at m = 8192, LLaMA-2's pair 63" in close, close
     # and on screen: the close's heading names the model with its own train length (m = 2L is LLaMA-2's)
-    assert [w.text for w in scene.close_head.words] == [shown("LLaMA-2,")]
+    assert [w.text for w in scene.close_head.words] == [shown("LLaMA-2: RoPE,")]
     assert [m.typst_code.strip("$ ") for m in scene.close_head.maths] == [f"L = {count(LLAMA2.train_length).math}"]
 
 
@@ -424,7 +439,7 @@ def test_labels_set_their_words_in_the_sans_and_only_the_maths_in_typst(final):
     "LLaMA-2:" L = 4096, "pair" 63 "at" m = 8192).  Every such label is now a worded line: sans words, and
     Typst only for the maths."""
     scene, _ = final
-    for line in (scene.chart.x_label, *scene.chart.L_labels, scene.slow_where, scene.init_text, scene.slow_words.line):
+    for line in (scene.chart.x_label, *scene.chart.L_labels, scene.slow_where, scene.init_text, *scene.slow_words):
         assert line.words and line.maths
         assert not any('"' in m.typst_code for m in line.maths), line.source
     texts = [f.typst_code for m in (scene.gpt, scene.llama_heads, scene.chart, scene.summary)
@@ -442,11 +457,10 @@ def test_the_close_names_the_position_past_training_as_twice_its_length(final):
     where = scene.slow_where
     assert [w.text for w in where.words] == [shown(f"pair {d.slow_index} at")]
     assert [m.typst_code.strip("$ ") for m in where.maths] == [f"m = 2 L = {count(d.slow_position).math}"]
-    # the close's verdict is the deck's worded verdict: the mark, sans words, the measured figure in math
+    # the figure under it: sans words, the measured angle in math (a hand-off to lecture 6, no verdict mark)
     v = scene.slow_words
-    assert v._verdict and v.passed is False and not any("seen" in w.text for w in v.line.words)
-    assert v.line.maths[0].typst_code.strip("$ ") == f"m theta_({d.slow_index}) approx {d.slow_angle:.2f}"
-    assert v.check.get_right()[0] < v.line.get_left()[0]
+    assert not any("seen" in w.text for line in v for w in line.words)
+    assert v[0].maths[0].typst_code.strip("$ ") == f"m theta_({d.slow_index}) approx {d.slow_angle:.2f}"
 
 
 def test_the_table_is_the_large_subject_of_its_first_beat(final):
@@ -519,8 +533,12 @@ def test_the_names_at_the_line_ends_stay_clear_of_the_bands_words(final):
     top = W.plot.axes[1].get_top()[1]
     for tag in scene.wl_tags:
         assert tag.get_top()[1] <= top + 1e-6 and tag.get_left()[0] > W.plot.axes[0].get_right()[0]
-    for lab in W.band_labels:
-        assert lab.get_bottom()[1] > top
+    # the bands' words on their bands, in the headroom over every curve (review round 3: label on the data)
+    for k, lab in enumerate(W.band_labels):
+        assert lab.get_top()[1] <= top and lab.get_bottom()[1] > W.train_lines[k].get_y()
+        for c in W.curves:
+            under = c.points[(c.points[:, 0] >= lab.get_left()[0]) & (c.points[:, 0] <= lab.get_right()[0])]
+            assert not len(under) or under[:, 1].max() < lab.get_bottom()[1]
     d = scene.data
     for k, tag in enumerate(scene.wl_tags):  # still beside its own line's end
         end = W.plot.to_point(d.n_pairs - 1, d.wavelengths[k][-1])
@@ -551,14 +569,19 @@ def test_the_tie_says_exactly_what_it_counts(final):
     n = int((LLAMA3.train_length * 2 * np.pi / wl < 2 * np.pi).sum())
     assert n == d.slow_pairs3 == 29
     assert "still" not in tie and "short of" not in tie
-    assert f"{n} of its {d.n_pairs} pairs never complete a turn" in tie and count(LLAMA3.train_length).text in tie
+    # what the larger base buys, said (review round 3): slower pairs, so more of them stay inside one turn
+    assert f"more of them, {n} of {d.n_pairs}, never complete a turn" in tie and count(LLAMA3.train_length).text in tie
+    assert n > d.slow_pairs and "larger base slows the pairs" in tie
+    wl2 = rope_wavelengths(LLAMA2.head_dim, LLAMA2.rope_base)
+    assert LLAMA3.rope_base > LLAMA2.rope_base and np.all(wl[1:] > wl2[1:])  # every pair but 0 slower
+    assert not _on_at(scene, "tie", scene.chart.train_lines[0])  # one dashed L at a time
     assert _on_at(scene, "tie", scene.chart.band_labels[1]) and _on_at(scene, "tie", scene.chart.train_lines[1])
     assert not _on_at(scene, "tie", scene.chart.band_labels[0])  # LLaMA-2's count is gone when LLaMA-3's is said
 
 
 def test_the_close_answers_why_the_table_went_away(final):
     """Review R2 (14 `close`): the clip promised "why the position table went away" and never said why; only the
-    RoPE side had a verdict.  The close says it (no row past 1023; RoPE keeps none) over a ✗ on each side, draws
+    RoPE side had a verdict.  The close says it (no row past 1023; RoPE has none) over GPT-2's ✗, draws
     the angles past training on the dial in the unseen colour, and points an arrow to lecture 6."""
     scene, _ = final
     d = scene.data
@@ -580,6 +603,31 @@ def test_the_close_answers_why_the_table_went_away(final):
     nxt = scene.cfg.number + 1
     assert _on_at(scene, "close", scene.lecture6.arrow) and f"lecture {nxt}" in close and d.next_lecture == nxt
     assert f"lecture{nxt}" in [getattr(f, "text", "") for f in scene.lecture6.get_family()]
+
+
+def test_the_close_draws_ropes_advantage(final):
+    """Review round 3 (14 close): both panels ended on a red ✗, and "RoPE keeps none" was said, never drawn.  GPT-2's
+    side counts its position parameters (every entry of the n_max × d_model table, learned); RoPE's side carries the
+    ✓: no position parameter at all (its angle m·θᵢ is computed from m, b and d alone) and defined at every m
+    (mathcore's angles at positions far past any table are finite and exactly m·θᵢ mod 2π)."""
+    scene, _ = final
+    d = scene.data
+    params = GPT2.n_max * GPT2.d_model
+    assert d.table.shape == (GPT2.n_max, GPT2.d_model) and d.n_params == params == 786_432
+    assert scene.table_params.text == shown(f"{count(params).text} position parameters")
+    v = scene.rope_verdict
+    assert v.passed is True and v[0]._verdict and v[0].passed is True
+    assert [w.text for w in v[0].line.words] == [shown("0 position parameters")]
+    assert [w.text for w in v[1].words] == [shown("a rotation defined at every")]
+    far = np.array([GPT2.n_max, 10 ** 6, 10 ** 9])
+    theta = LLAMA2.rope_base ** (-2 * np.arange(d.n_pairs) / LLAMA2.head_dim)
+    for m in far:
+        a = pair_angles(int(m), LLAMA2.head_dim, LLAMA2.rope_base)
+        assert np.all(np.isfinite(a)) and np.allclose(a, (m * theta) % (2 * np.pi))
+    for part in (scene.table_params, scene.table_verdict, v):
+        assert _on_at(scene, "close", part)
+    close = scene.captions[-1].text
+    assert f"{count(params).text} parameters" in close and "RoPE has none, defined at every m" in close
 
 
 def test_the_close_names_the_next_lecture_of_any_config():

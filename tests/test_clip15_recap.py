@@ -21,7 +21,8 @@ from scenes.kit.base import narration
 from scenes.figures import designed_stills
 from scenes.figures.framing import RECAP_ICONS
 from scenes.kit import BAD, DIM, FG, HEADING, family_color
-from scenes.kit.theme import PROPERTY_COLORS, token_color
+from scenes.kit.theme import PROPERTY_COLORS
+from scenes.kit.numbers import count, rounded
 from scenes.kit.proofs import verdict
 from scenes.kit.cards import clip_number
 from scenes.kit.layout import SAFE
@@ -146,7 +147,7 @@ def test_the_unseen_pairs_are_counted_from_the_frequencies(final):
     assert str(values["q4_unseen"]) == str(unseen) and values["pairs"] == d // 2
     assert f"{unseen} of {d // 2}" in records(scene)["q4"].claims[1].text or \
         any(f"{unseen} \"of\" {d // 2}" in t for t in full_texts(records(scene)["q4"])) or \
-        f"${unseen}$ of ${d // 2}$" in scene.cards[3].verdicts[1].line.source  # the worded verdict's line
+        f"${unseen}$ of ${d // 2}$" in scene.cards[3].verdicts[2].line.source  # the worded verdict's line
     assert str(values["q4_n_max"]) == f"{GPT2.n_max:,}".replace(",", " ") or str(values["q4_n_max"]) == str(GPT2.n_max)
 
 
@@ -211,11 +212,13 @@ def test_panels_and_chips_are_neutral_and_icons_carry_only_concept_and_token_col
                 assert f.get_fill_color().to_hex().lower() not in families or f.get_fill_opacity() == 0
 
 
-def test_the_permutation_icon_draws_four_token_hues_kept_across_the_permutation(final):
-    """Review R2 (15 `q1`): the four tokens were four lightnesses of one blue, the two lightest hard to tell
-    apart.  They are now the deck's token colours, one hue each; every token keeps its hue on both rows and
-    along its link, and the bottom row is the top row permuted (the icon's own permutation)."""
+def test_the_permutation_icon_names_its_tokens_on_neutral_chips(final):
+    """Review round 3 (15 `q1`): the tokens wore the deck's token colours, token 0 the key's blue and token 3 a
+    magenta beside the value's, the hues q2 and q3 give K and V.  The chips are now neutral (the icon's own shades
+    of the foreground ink, one a token), each named x_t on it, the same name on both rows; the bottom row is the
+    top row permuted (the icon's own permutation) and every link runs from a token's top chip to its bottom one."""
     from scenes.clips.c15_recap import token_order
+    from scenes.kit import KEY, VALUE
 
     scene, _ = final
     pic = scene.cards[0].drawing
@@ -224,17 +227,20 @@ def test_the_permutation_icon_draws_four_token_hues_kept_across_the_permutation(
     assert sorted(below) == top == [0, 1, 2, 3] and below != top  # a real permutation
     n = len(top)
     links, boxes = pic[:n], pic[n:3 * n]
-    hexes = [b.get_fill_color().to_hex().lower() for b in boxes]
-    assert hexes[:n] == [token_color(t).to_hex().lower() for t in top]
-    assert hexes[n:] == [token_color(t).to_hex().lower() for t in below]
-    assert len(set(hexes[:n])) == n  # four hues, not shades of one
-    for j, link in enumerate(links):  # link j runs from its token's top box to bottom box j, in that token's hue
-        assert link.get_stroke_color().to_hex().lower() == token_color(below[j]).to_hex().lower()
+    assert [m.typst_code.strip("$ ") for m in pic.letters] == [f"x_{t}" for t in top + below]
+    for name, box in zip(pic.letters, boxes, strict=True):
+        assert np.allclose(name.get_center(), box.get_center(), atol=1e-6) and name.width < box.width
+    shades = [round(b.get_fill_opacity(), 3) for b in boxes]
+    assert shades[n:] == [shades[t] for t in below] and len(set(shades[:n])) == n  # one shade a token, kept
+    concept = {KEY.to_hex().lower(), VALUE.to_hex().lower()}
+    for m in pic.get_family():
+        if len(m.points):
+            assert m.get_fill_color().to_hex().lower() not in concept and m.get_stroke_color().to_hex().lower() not in concept
+    for j, link in enumerate(links):  # link j runs from its token's top box to bottom box j
         start, end = link.points[0], link.points[-1]
-        top_box = boxes[below[j]]
-        assert abs(start[0] - top_box.get_x()) < 1e-6 and abs(end[0] - boxes[n + j].get_x()) < 1e-6
+        assert abs(start[0] - boxes[below[j]].get_x()) < 1e-6 and abs(end[0] - boxes[n + j].get_x()) < 1e-6
     said = str(scene.caption_values()["q1_icon"])
-    assert "shade" not in said and "one colour each" in said
+    assert "shade" not in said and "named x 0 to x 3" in said
 
 
 def test_every_beat_shows_its_own_question(final):
@@ -286,7 +292,10 @@ def test_the_q4_verdict_says_what_was_measured():
     assert rows_past.formula == '"GPT-2"' and rows_past.figure.text == f"no row for m ≥ {GPT2.n_max}"
     assert rows_past.figure.math == f'"no row for" m >= {GPT2.n_max}'
     assert "= 0" not in rows_past.still_text() and f"{GPT2.n_max} =" not in rows_past.still_text()
-    assert "does not extrapolate" in rows_past.note and "does not extrapolate" in rows_past.described()
+    # what the cross means is said (the description), the note under it says where the table ends (review round 3:
+    # the note was the smallest text in the clip; it is short now, at the labels' size)
+    assert "does not extrapolate" in rows_past.meaning and "does not extrapolate" in rows_past.described()
+    assert f"ends at row {count(GPT2.n_max - 1).text}" in rows_past.note
     assert f"row {GPT2.n_max - 1}" in rows_past.note  # the table's last row, as drawn in clip 14
     assert rows_past.still_text() == f"✗ GPT-2: no row for m ≥ {GPT2.n_max}"
     # on screen: ✗, the model's name in words, then "no row for" and m ≥ 1024 typeset
@@ -417,7 +426,7 @@ def test_the_icon_takes_three_tenths_of_the_frame_and_answers_break_well(final):
         lines = [ln.text for ln in c.ans]
         assert well_broken(a.answer, lines), lines
     q1, q3 = scene.data.answers[0].answer, scene.data.answers[2].answer
-    assert not well_broken(q1, ["P permutes rows and columns alike: each sum only changes", "order."])
+    assert not well_broken(q1, ["P only reorders the tokens: each sum adds the same terms in another", "order."])
     # review R2: a symbol never ends a line away from the words it starts ("…; V" / "is content")
     assert not well_broken(q3, ["Scores depend only on m − n; V", "is content, not position."])
     assert not well_broken(q3, ["Scores depend only on m", "− n; V is content, not position."])
@@ -447,7 +456,7 @@ def test_verdict_words_are_set_in_the_sans_and_their_math_typeset(final):
     words = lambda v: " ".join(w.text for w in v.line.words)  # noqa: E731  (Text drops spaces)
     assert "rotated:" in words(q3[1]) and "leftalone:" in words(q3[0])
     assert all(v.line.maths[0].typst_code.strip("$ ") == "V" for v in q3)  # V is math, as everywhere (review R2)
-    assert "GPT-2:" in words(q4[0]) and "RoPEpairsatunseenangles:" in words(q4[1])
+    assert "GPT-2:" in words(q4[0]) and "RoPE:" in words(q4[1]) and "RoPEpairsunseenat" in words(q4[2])  # its position m = L on its own line (review round 4)
     assert all(len(v.line.maths) >= 1 for v in (*q3, *q4))  # max |ΔY|, 1024, 47 and 64 stay math
     assert not hasattr(scene.cards[0].verdicts[0], "line")  # ‖Attn(PX) − P·Attn(X)‖ ≈ …: one formula
 
@@ -468,3 +477,84 @@ def test_symbols_are_math_in_every_sentence_on_screen(final):
         assert not symbol.search(words), line.source
     maths = {m.typst_code.strip("$ ") for line in lines for m in line.maths}
     assert {"P", "V", "K", "Q", N.offset.math, f"{N.table_rows.math} = {GPT2.n_max}", "L = 64"} <= maths, maths
+
+
+# ------------------------------------------------------------------ review round 3
+def scene_text_of_clip_14() -> str:
+    """The words clip 14's RoPE verdict prints (its source: the recap must quote what the clip shows)."""
+    from pathlib import Path
+
+    return (Path(__file__).parent.parent / "scenes" / "clips" / "c14_gpt2_to_llama.py").read_text()
+
+
+def test_q4_answers_why_with_ropes_check(final):
+    """Review round 3 (15 `q4`): "why did GPT-2's table give way to RoPE?" was answered by two ✗.  RoPE's reason
+    has its ✓: clip 14's own "0 position parameters, a rotation defined at every m" (review round 4: the "64 of 64
+    pairs" it showed before was never shown by clip 14, and a tautology), earned where the table ends: mathcore's
+    extrapolation report at m = nₘₐₓ gives GPT-2 no row and every pair of LLaMA-2's head an angle.  The 47 of 64 ✗
+    stays, the close's hook, said with its training length (one step past L = 64, not LLaMA-2's 4096)."""
+    from mathcore.extrapolation import LLAMA2
+    from mathcore.measure import extrapolation_report
+
+    scene, _ = final
+    a = scene.data.answers[3]
+    g = GPT2
+    rep = extrapolation_report([g.n_max], LLAMA2.head_dim, g.n_max, scene.cfg.seed, scene.cfg.rope_base)
+    angles = rep.rope_angles[0]
+    assert not rep.learned_defined[0] and angles.shape == (LLAMA2.head_dim // 2,) and np.all(np.isfinite(angles))
+    gpt, rope, unseen = a.proofs
+    assert not gpt.passed and rope.passed and a.key == 2 and a.proofs[a.key] is unseen
+    assert rope.figure.text == "0 position parameters" and rope.clip == 14
+    assert "0 position parameters" in scene_text_of_clip_14()  # clip 14 shows this very figure
+    v = scene.cards[3].verdicts
+    assert [x.passed for x in v] == [False, True, unseen.passed]
+    words = "".join(w.text for w in v[1].line.words).replace(" ", "")
+    assert words.startswith("RoPE:") and "positionparameters" in words, words  # the 0 is set as math
+    says = {c.key: c.text for c in scene.captions}
+    L = scene.cfg.train_length
+    assert f"one step past a training length of {L}," in says[scene.q4_key()] or \
+        f"one step past a training length of {L} " in says[scene.q4_key()]
+    assert "64 of 64" not in says[scene.q4_key()] and "have an angle there" not in says[scene.q4_key()]
+    # the KV verdicts keep their condition: exact in a fixed summation order (clip 04 shows BLAS is not)
+    notes = [p.note for p in scene.data.answers[1].proofs]
+    assert notes[1].endswith("in a fixed order") and notes[2].endswith("in a fixed order"), notes
+    assert "fixed order" in says["q2"]
+    assert "three verdicts" in {c.key: c.describe for c in scene.captions}[scene.q4_key()]
+
+
+def test_a_rounded_figure_is_related_by_approx(final):
+    """Review round 3 (15 `q3`): "V rotated: max |ΔY| = 1.6" printed a rounded figure with "=".  A figure whose
+    digits round its value is related by ≈ (``numbers.rounded``); exact ones keep "="."""
+    scene, _ = final
+    for card, a in zip(scene.cards, scene.data.answers, strict=True):
+        for v, p in zip(card.verdicts, a.proofs, strict=True):
+            code = " ".join(m.typst_code for m in v.get_family() if hasattr(m, "typst_code"))
+            if rounded(p.figure):
+                assert "approx" in code and " = " not in code.replace("n_\"max\" = ", ""), (p.formula, code)
+    rot = scene.data.answers[2].proofs[1]
+    assert rounded(rot.figure) and rot.figure.value != float(rot.figure.text)
+
+
+def test_q2_writes_max_one_way(final):
+    """Review round 3 (15 `q2`): its three verdicts wrote max_{n>m}, max_t and a bare max.  Each now names what it
+    runs over as a subscript (the cached outputs over the steps m, as clip 05 writes it)."""
+    scene, _ = final
+    assert all(p.formula.startswith("scripts(max)_") for p in scene.data.answers[1].proofs)
+
+
+def test_the_proofs_notes_are_set_at_the_labels_size_in_a_clearer_grey(final):
+    """Review round 3 (15): the notes under the verdicts were the smallest, lowest-contrast text in the clip.  They
+    are now set at the labels' size (as large as their verdicts' scale leaves them) in a grey lighter than DIM."""
+    from scenes.clips.c15_recap import NOTE, glued, worded_text
+    from scenes.kit import LABEL
+    from scenes.kit.layout import min_xheight_px
+
+    scene, _ = final
+    assert NOTE.to_hex().lower() != DIM.to_hex().lower()
+    assert sum(NOTE.to_rgb()) > sum(DIM.to_rgb())
+    for card in scene.cards:
+        for p in card.proofs:
+            assert all(w.get_color().to_hex().lower() == NOTE.to_hex().lower() for w in p.note.words)
+        for p, a in zip(card.proofs, scene.data.answers[scene.cards.index(card)].proofs, strict=True):
+            probe = worded_text(glued(a.note), LABEL, color=NOTE).scale(card.proofs.fit)  # at the labels' size
+            assert min_xheight_px(VGroup(*p.note.words)) >= 0.99 * min_xheight_px(VGroup(*probe.words))

@@ -19,6 +19,7 @@ Render directly with ``manim -ql scenes/clips/c00_title.py Title``.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from manim import (
@@ -49,8 +50,9 @@ from scenes.kit.compose import GAP, column, reveal, row
 from scenes.kit.layout import LayoutError, Region, baseline_y, fit_label, legible_scale, overlay
 from scenes.kit.motion import dim, swap, undim
 
-CHIPS_A_ROW = 3  # the plan sets a family's clip numbers in rows of at most this many
-ARROW_GAP = 0.75  # units between two cards of the map: room for the arrow of the lecture's order
+CHIPS_A_ROW = 4  # the plan sets a family's clip numbers in rows of at most this many
+CHIP_COLUMN = 0.2  # the plan widens a card by this share of a card for each chip column past two
+ARROW_GAP = 0.5  # units between two cards of the map: room for the arrow of the lecture's order
 ONE_LINE = 0.85  # a card's sentences stay on one line if that sets its text at least this share of the wrapped size
 STRIP_ICON = 0.8  # a strip card's icon, as a share of the card's inner height
 STRIP_H = 1.0  # units: the map as a strip along the top while one property fills the frame
@@ -109,7 +111,7 @@ class Title(ClipScene):
     def caption_values(self) -> dict:
         d = self.data
         out = {"number": d.number, "notebook": d.notebook, "title": d.title,
-               "n_clips": sum(len(c) for _, c in d.properties)}
+               "notebook_said": notebook_said(d.notebook), "n_clips": sum(len(c) for _, c in d.properties)}
         if not hasattr(self, "tiles"):  # the title card: nothing of the map on screen yet
             return out
         out["title"] = claim(d.title, self.lecture_line)
@@ -131,7 +133,11 @@ class Title(ClipScene):
         its icon above its name (and, with ``chips``, its clips' numbers), as large as the narrowest allows,
         one text size for all four."""
         d = self.data
-        cols = region.columns(1, 1, 1, 1, gap=ARROW_GAP)
+        # the plan: a card with a long list is wider, so its numbers take as few rows as the others' (a
+        # card's space under its numbers is not left empty beside a taller list)
+        # (the lecture's map is the same shape, so the plan's names and drawings match it)
+        widen = [1 + CHIP_COLUMN * max(0, min(len(c), CHIPS_A_ROW) - 2) for _, c in d.properties]
+        cols = region.columns(*widen, gap=ARROW_GAP)
         texts = []
         heads = fit_common([name for name, _ in d.properties], cols[0].width - 2 * GAP.small, HEADING, FG,
                            max_lines=2, weight="BOLD", align=ORIGIN)  # one size for the four names
@@ -146,6 +152,8 @@ class Title(ClipScene):
             texts.append(column(*parts, gap="small", align=ORIGIN))
         text_h = max(t.height for t in texts)
         s = min(1.0, *[(c.width - 2 * GAP.small) / t.width for c, t in zip(cols, texts)])
+        # the drawings at one size: the narrowest card's (a wider card does not draw a larger icon)
+        pic_side = min(c.inset(GAP.small, GAP.normal).width for c in cols)
         tiles = VGroup()
         for k, (col, text) in enumerate(zip(cols, texts)):
             color = family_color(d.properties[k][1][0].number)
@@ -153,7 +161,7 @@ class Title(ClipScene):
             text.scale(s)
             words_at, pic_at = inner.take_bottom(text_h * s, gap=GAP.normal)[0], inner.take_bottom(text_h * s,
                                                                                                 gap=GAP.normal)[1]
-            side = min(pic_at.width, pic_at.height)
+            side = min(pic_side, pic_at.height)
             pic = drawing(MAP_ICONS[k], color, side)
             pic_at.place(pic)
             words_at.place(text, UP)
@@ -347,6 +355,13 @@ class Title(ClipScene):
         self.beat(self.closing_key(), Succession(FadeOut(self.focus[-1], shift=GAP.wide * LEFT),
                                                  AnimationGroup(*grow), AnimationGroup(*come)),
                   run_time=2.4, hold=self.CLOSING_HOLD, subject=on_screen)
+
+
+def notebook_said(name: str) -> str:
+    """The notebook's name inside a sentence: its parts after a "·" in brackets
+    (``05 · Self-Attention Properties`` -> ``05 (Self-Attention Properties)``), never a dot read aloud."""
+    first, *rest = [p.strip() for p in re.split(r"\s*·\s*", name) if p.strip()] or [name]
+    return f"{first} ({', '.join(rest)})" if rest else first
 
 
 def icon_words(doc: str) -> str:

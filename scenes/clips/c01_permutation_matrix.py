@@ -28,15 +28,16 @@ import numpy as np
 from manim import (
     DOWN,
     LEFT,
-    ORIGIN,
     PI,
     RIGHT,
     UP,
     AnimationGroup,
+    Arrow,
     Brace,
     Create,
     FadeIn,
     FadeOut,
+    GrowArrow,
     LaggedStart,
     ReplacementTransform,
     Rotate,
@@ -193,6 +194,7 @@ class PermutationMatrix(ClipScene):
             out["ptp"] = "Pᵀ P = I"
         if hasattr(self, "final"):  # the close: P X back, its rows named x_π(m)
             out["slots"] = claim(out["slots"].value if hasattr(out["slots"], "value") else out["slots"], self.final.PX.names)
+            out["close_rows"] = claim(f"x{sub(0)} to x{sub(T - 1)}", self.final.X.names)
             out["ptp"] = claim("Pᵀ P = I", self.ortho.I, self.final.I_name)  # its name swapped for "Pᵀ P = I"
         return out
 
@@ -548,37 +550,58 @@ class PermutationMatrix(ClipScene):
         d = self.data
         return fail_key("close", d.gather_defect != 0.0 or d.transpose_defect != 0.0)
 
+    CLOSE_SQUEEZE = (1.0, 0.7, 0.5, 0.35, 0.25)  # the close's X and P X cells: width over height, widest that fits
+
     def close_panels(self) -> VGroup:
-        """The close: P X (its rows x_π(m)) over the first verdict, Pᵀ P (the identity, moved from check_orthogonal)
-        over the second; the grids level, the verdicts on one line under them, as large as the content allows."""
+        """The close: X, an arrow P, and P X (its rows x_π(m)), beside Pᵀ P (the identity, moved from
+        check_orthogonal); the grids level and as large as the content allows over the two verdicts (on one line
+        when it holds them). X and P X by colour and row name alone; long rows take narrower cells."""
         d, o = self.data, self.ortho
-        I_t = o.I.copy()
-        px = self.row_map(d.PX, d.perm, pad=self.pad)
-        shows(px.heat, "PX")
-        px.scale(self.PX_map.heat.height / px.heat.height)  # P X as it stood in the product, Pᵀ P as tall
-        I_t.scale(px.heat.height / I_t.height)
-        px_name = names(math(f"{N.permutation.math} {N.inputs.math}", size=HEADING), "PX").next_to(px.heat, UP,
-                                                                                                   buff=GAP.small)
-        identity = d.transpose_defect == 0.0
-        ptp_name = names(math(f"{N.permutation.math}^T {N.permutation.math}" + (" = I" if identity else ""),
-                              size=HEADING), "PTP").next_to(I_t, UP, buff=GAP.small)
-        g_t, u_t = self.check_gather.copy(), self.check_undo.copy()
-        left = column(VGroup(px, px_name), g_t, gap="wide", align=ORIGIN)
-        right = column(VGroup(I_t, ptp_name), u_t, gap="wide", align=ORIGIN)
-        panels = row(left, right, gap="section", align="top")
-        VGroup(I_t, ptp_name).shift((px.heat.get_y() - I_t.get_y()) * UP)  # the grids level
-        ptp_name.shift((px_name.get_bottom()[1] - ptp_name.get_bottom()[1]) * UP)
-        foot = min(px.heat.get_bottom()[1], I_t.get_bottom()[1]) - GAP.wide
-        for v in (g_t, u_t):  # the verdicts on one line, their marks level
-            v.shift((foot - v.get_top()[1]) * UP)
-        u_t.shift((g_t.check.get_y() - u_t.check.get_y()) * UP)
-        region = self.layout.content
-        region.fit(panels, max_scale=3.0)
-        share = (px.heat.width * px.heat.height + I_t.width * I_t.height) / (region.width * region.height)
         T = d.X.shape[0]
-        self.close_why = ({"empty": f"{T} tokens make two small grids; the two verdicts under them, side by side, "
-                                    "bound how large they grow"} if share < 0.2 else None)
+        region = self.layout.content
+        g_t, u_t = self.check_gather.copy(), self.check_undo.copy()
+        verdicts = row(g_t, u_t, gap="section")
+        if verdicts.width > region.width:
+            verdicts = column(g_t, u_t, gap="small", align=LEFT)
+        grid_at, verdict_at = region.take_bottom(verdicts.height, gap=GAP.wide)[::-1]
+        for squeeze in self.CLOSE_SQUEEZE:
+            I_t = o.I.copy()
+            h = self.row_h
+            xs, px = (RowMap(v, rows, d.picture.inputs, h * squeeze, h, LABEL, self.NAME_SIZE, numbers=False)
+                      for v, rows in ((d.X, range(T)), (d.PX, d.perm)))
+            shows(px.heat, "PX")
+            shows(xs.heat, "X")
+            for m in (xs, px):  # as tall as P X stood in the product, Pᵀ P as tall (its numbers at their size)
+                m.scale(self.PX_map.heat.height / m.heat.height)
+            I_t.scale(px.heat.height / I_t.height)
+            px_name = names(math(f"{N.permutation.math} {N.inputs.math}", size=HEADING), "PX").next_to(
+                px.heat, UP, buff=GAP.small)
+            x_name = names(math(N.inputs.math, size=HEADING), "X").next_to(xs.heat, UP, buff=GAP.small)
+            arrow = Arrow(LEFT, RIGHT, buff=0, color=FG, stroke_width=5, max_tip_length_to_length_ratio=0.3)
+            p_over = math(N.permutation.math, size=HEADING).next_to(arrow, UP, buff=GAP.tight)  # the map, not a grid
+            moved = row(VGroup(xs, x_name), VGroup(arrow, p_over), VGroup(px, px_name), gap="normal")
+            VGroup(arrow, p_over).shift((px.heat.get_y() - arrow.get_y()) * UP)
+            VGroup(xs, x_name).shift((px.heat.get_y() - xs.heat.get_y()) * UP)
+            x_name.align_to(px_name, DOWN)
+            identity = d.transpose_defect == 0.0
+            ptp_name = names(math(f"{N.permutation.math}^T {N.permutation.math}" + (" = I" if identity else ""),
+                                  size=HEADING), "PTP").next_to(I_t, UP, buff=GAP.small)
+            grids = row(moved, VGroup(I_t, ptp_name), gap="section")
+            VGroup(I_t, ptp_name).shift((px.heat.get_y() - I_t.get_y()) * UP)  # the grids level
+            ptp_name.shift((px_name.get_bottom()[1] - ptp_name.get_bottom()[1]) * UP)
+            if grid_at.fits(grids):
+                break
+        panels = VGroup(grids, verdicts)
+        verdict_at.place(verdicts)  # the verdicts at their own size, the grids as large as the rest allows
+        grid_at.fit(grids, max_scale=3.0)
+        grids.next_to(verdicts, UP, buff=GAP.wide)
+        region.place(panels)  # the two centred in the content, one picture
+        share = (xs.heat.width * xs.heat.height + px.heat.width * px.heat.height + I_t.width * I_t.height) / (
+            region.width * region.height)
+        self.close_why = ({"empty": f"{T} tokens make three small grids; the two verdicts under them bound how "
+                                    "large they grow"} if share < 0.2 else None)
         panels.PX, panels.PX_name, panels.I, panels.I_name, panels.verdicts = px, px_name, I_t, ptp_name, (g_t, u_t)
+        panels.X, panels.X_name, panels.arrow, panels.P_name = xs, x_name, arrow, p_over
         return panels
 
     def closing(self) -> None:
@@ -593,6 +616,7 @@ class PermutationMatrix(ClipScene):
         self.beat_plays(self.closing_key(), [
             [FadeOut(leaving)],
             [AnimationGroup(Transform(o.I, f.I), swap_(o.I_name, f.I_name),
-                            *[Transform(v, t) for v, t in zip(take, f.verdicts)], FadeIn(f.PX), FadeIn(f.PX_name))],
+                            *[Transform(v, t) for v, t in zip(take, f.verdicts)], FadeIn(f.X), FadeIn(f.X_name))],
+            [GrowArrow(f.arrow), FadeIn(f.P_name), FadeIn(f.PX), FadeIn(f.PX_name)],
         ], run_time=0.9, hold=self.CLOSING_HOLD,
-            subject=VGroup(f.PX, f.I, *take), why=self.close_why)
+            subject=VGroup(f.X, f.PX, f.I, *take), why=self.close_why)

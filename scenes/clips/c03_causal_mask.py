@@ -219,7 +219,8 @@ class CausalMask(ClipScene):
         future = T * (T - 1) // 2
         out = {"T": T, "last": T - 1, "row_sum_defect": fmt_measure(d.row_sum_defect),
                "upper_max": fmt_measure(d.upper_max), "masked": future,
-               "score_lo": tick(score.vmin), "score_hi": tick(score.vmax)}
+               "score_lo": tick(score.vmin), "score_hi": tick(score.vmax),
+               "takeaway": "row m weighs only tokens 0 to m"}
 
         def bound(name, value, *attrs):  # a claim once what shows it is built (the title card has nothing yet)
             claim_built(out, self, name, value, *attrs)
@@ -236,12 +237,13 @@ class CausalMask(ClipScene):
         if hasattr(self, "sum_labels"):  # each sum was faded in on its own
             out["sums"] = claim(fmt_value(1.0, 2), *self.sum_labels)
         bound("zeros", f"{future} zeros", "zeros")
-        bound("self_grid", "self-attention", "self_map")
+        bound("self_grid", "bidirectional", "self_map")
         bound("weight_bar", "a colour bar from 0 to 1", "w_bar")
         bound("causal_grid", "causal attention", "A_small")
         bound("row_sum_defect", fmt_measure(d.row_sum_defect), "proof_sum")
         bound("upper_max", fmt_measure(d.upper_max), "proof_zero")
         bound("zero_outline", "outline", "zero_outline")
+        bound("takeaway", "row m weighs only tokens 0 to m", "takeaway_line")
         bound("pair_sums", "the sum of every row", "pair_sums")
         lo, hi = WEIGHT_END_NAMES[self.cfg.cmap_weights]
         out["weight_colours"] = f"{lo} for 0 to {hi} for 1"
@@ -351,7 +353,7 @@ class CausalMask(ClipScene):
         settle(self.proof_strip, self.proofs)
         self.sum_value, self.zero_value = self.proof_sum.value, self.proof_zero.value
 
-        self.self_title = names(label("self-attention", size=LABEL), "weights_self")
+        self.self_title = names(label("bidirectional", size=LABEL), "weights_self")  # unmasked, as clip 05 names it
         self.causal_title = names(label("causal attention", size=LABEL), "weights")
         self.arrow_note = label("mask", size=SMALL, color=DIM)
         arrow_w = self.arrow_note.width + GAP.section
@@ -513,9 +515,15 @@ class CausalMask(ClipScene):
         return fail_key("close", bool(self.data.leaked or self.data.bad_sums))
 
     def closing_parts(self) -> list:
+        if not hasattr(self, "takeaway_line"):  # the close's written takeaway, over the two verdicts that prove it
+            self.takeaway_line = column(worded_line(f"row ${M}$ weighs only", size=HEADING + 4, weight="BOLD"),
+                                        worded_line(f"tokens $0, dots.h, {M}$", size=HEADING + 4, weight="BOLD"),
+                                        gap="tight", align=LEFT)  # two lines: no wider than the proofs under it
         return [VGroup(self.A_small, self.zero_outline, self.causal_title, self.pair_sums, self.pair_sum_head,
                        self.pair_rows, self.pair_cols, *([self.leak_frames] if self.data.leaked else [])),
-                self.sum_head_words, self.proof_sum, self.zero_head_words, self.proof_zero]
+                self.sum_head_words, self.proof_sum, self.zero_head_words, self.proof_zero,
+                # a failing student's attention is not causal: no takeaway claims it over the red marks
+                *([] if self.data.leaked or self.data.bad_sums else [self.takeaway_line])]
 
     def closing(self) -> None:
         """The takeaway brought forward under the last caption (the base's closing; with few tokens the map
@@ -538,7 +546,9 @@ class CausalMask(ClipScene):
         def picture(p):  # the map large on the left with its sums, the verdicts stacked on its right
             for v in (p[2], p[4]):  # the formulas as narrow as legible allows: the map gets the rest
                 v.scale(legible_scale(v) * 1.01)
-            verdicts = column(column(p[1], p[2], gap="small"), column(p[3], p[4], gap="small"), gap="section")
+            proofs = column(column(p[1], p[2], gap="small"), column(p[3], p[4], gap="small"), gap="section")
+            # the written takeaway, if any, heads the proofs' column: the map keeps the frame's height
+            verdicts = column(p[5], proofs, gap="section") if len(p) > 5 else proofs
             causal = p[0]
             hm, title, head, cols = causal[0], causal[2], causal[4], causal[6]
             head.set_y(cols.get_y())  # the sums' head in the line of the column indices, the title over both

@@ -66,7 +66,9 @@ from mathcore.config import LectureConfig
 from scenes.clips.c04_widgets import BitBoard, DefectPlot, DefectTable, SumTrees, bar_verdict
 from scenes.figures.causal import (
     T_,
+    n_sub,
     passes,
+    prefix_length,
     prefix_proofs,
     prefix_row,
     prefix_scales,
@@ -186,6 +188,8 @@ class PrefixInvariance(ClipScene):
     MAX_CELL_W, MAX_CELL_H = 1.9, 1.5  # output maps' cells, at most (wide: they print two decimals)
     FIXED_DIMMED = 0.45  # the fixed order's figures while the BLAS kernel's are the subject (3:1, still read)
     FIXED_WORDS = 0.45  # and its words and verdict: receded, still readable (3:1 against the background)
+    CONTEXT_DIMMED = 0.4  # the inference beat's weights, V and earlier rows once the two last rows are the subject
+    FIGURES_RECEDED = 0.25  # and the weights' figures printed on their dimmed cells: background
 
     @classmethod
     def build_data(cls, cfg: LectureConfig) -> PrefixInvarianceData:
@@ -294,6 +298,9 @@ class PrefixInvariance(ClipScene):
         bound("prefix_grid", f"{T - 1} rows", "prefix")
         bound("landed", f"rows 0 to {T - 2}", "landed_brace")
         bound("last_row", f"y {T - 1}", "new_row")
+        out["shortest"] = "the shortest prefix" if t == 1 else f"a prefix of {t} tokens"
+        if hasattr(self, "board_fixed"):  # its pass and its length, t = 1, head the second strip
+            out["shortest"] = claim(out["shortest"], self.board_fixed.heads[1])
         bound("max_fixed", fmt_measure(d.max_fixed), "proof_fixed")
         if hasattr(self, "fixed_marks"):  # each mark was faded in on its own
             out["every_t"] = claim("every prefix length", *self.fixed_marks)
@@ -326,8 +333,11 @@ class PrefixInvariance(ClipScene):
         # stage 1: the full pass alone, large in the middle; then both passes side by side
         self.full_head = names(math(passes(T), size=HEADING), "Y_full")
         self.prefix_head = names(math(passes(T - 1), size=HEADING), "Y_prefix")
+        # the prefix's length said under its grid, where the row it lacks would be (its rows' superscript is the
+        # letter t: a digit there read as a row index, review round 3)
+        self.prefix_len = math(prefix_length(T - 1), size=HEADING, color=DIM)
         bar_probe = ColorBar(self.scale)
-        lab_w = math(prefix_row("n", T - 1), size=HEADING).width + GAP.normal
+        lab_w = math(prefix_row("n"), size=HEADING).width + GAP.normal
         brace_w = 0.6  # the brace (and its gaps) between the full map and its verdict once the prefix has landed
         head_h = self.full_head.height + GAP.normal
         # both maps side by side (with their names) and the colour bar must fit the width
@@ -344,9 +354,9 @@ class PrefixInvariance(ClipScene):
         self.full_labels = row_names(self.full, "y", size=HEADING)
         # the labels y_n^((T-1)) at the largest size whose height (superscript and all) fits the rows' pitch (the
         # sweep: at HEADING they ran into each other on rows squeezed by the verdict's room under the map)
-        lab_size = next((z for z in (HEADING, LABEL) if math(prefix_row("0", T - 1), size=z).height <= cell_h - 0.02),
+        lab_size = next((z for z in (HEADING, LABEL) if math(prefix_row("0"), size=z).height <= cell_h - 0.02),
                         SMALL)
-        self.prefix_labels = VGroup(*[math(prefix_row(str(n), T - 1), size=lab_size, color=self.full_labels[n].get_color())
+        self.prefix_labels = VGroup(*[math(prefix_row(str(n)), size=lab_size, color=self.full_labels[n].get_color())
                                       .next_to(self.prefix.cell(n, 0), LEFT, buff=GAP.small) for n in range(T - 1)])
         self.bar = ColorBar(self.scale, height=T * cell_h * 0.8)
         names(self.bar, "Y_full")
@@ -364,6 +374,7 @@ class PrefixInvariance(ClipScene):
             lab.next_to(self.prefix.cell(n, 0), LEFT, buff=GAP.small)
         self.full_head.move_to([self.full.get_x(), C.top - self.full_head.height / 2, 0])
         self.prefix_head.move_to([self.prefix.get_x(), C.top - self.prefix_head.height / 2, 0])
+        self.prefix_len.move_to([self.prefix.get_x(), self.prefix.get_bottom()[1] - cell_h / 2, 0])
         self.pair_picture = VGroup(self.bar, self.full, self.full_labels, self.full_head)
         # alone, the full pass sits in the middle of the frame: this shift takes it to its place in the pair
         self.alone_shift = (C.center[0] - VGroup(self.bar, self.full, self.full_labels).get_x()) * RIGHT
@@ -393,7 +404,7 @@ class PrefixInvariance(ClipScene):
                 self.gap_labels.add(role(figure_of(d.row_gaps[n], size=LABEL, color=colour), what)
                                     .next_to(self.full.cell(n, dm - 1), RIGHT, buff=GAP.normal))
             # what the figures are, over their column: each row's largest difference between the two passes
-            self.gap_head = math(f"max_j lr(|{prefix_row('n', T - 1)} - y_n|)", size=LABEL, color=DIM)
+            self.gap_head = math(f"max_j lr(|{prefix_row('n')} - y_n|)", size=LABEL, color=DIM)
             self.gap_head.next_to(self.full, RIGHT, buff=GAP.normal).align_to(self.full, UP)
             self.gap_head.set_y(self.full_head.get_y())  # in the line of the pass's name
             self.gap_labels.add(self.gap_head)
@@ -454,12 +465,20 @@ class PrefixInvariance(ClipScene):
         self.board_fixed = self.bit_board(d.fixed_values, d.fixed_bits, own_ulps if own_ulps <= 1024 else 0, C)
         self.board_blas = self.bit_board(d.blas_values, d.blas_bits, d.blas_ulps, C)
         # which kernel computed the strips: named over them, right of the first header it clears
+        # (at the heading size, else the label size; where no header leaves room, beside the verdict: the sweep,
+        # long headers that name the prefix's length ran into it)
         for b, name in ((self.board_fixed, mine), (self.board_blas, "BLAS matmul")):
-            tag = label(name, size=HEADING)
-            for h in b.heads:
-                tag.move_to([C.right - GAP.tight - tag.width / 2, h.get_y(), 0])
-                if tag.get_left()[0] > h.get_right()[0] + GAP.section:
+            placed = False
+            for size, gap in ((HEADING, GAP.section), (LABEL, GAP.section), (HEADING, GAP.normal), (LABEL, GAP.normal)):
+                tag = label(name, size=size)
+                for h in b.heads:
+                    tag.move_to([C.right - GAP.tight - tag.width / 2, h.get_y(), 0])
+                    if tag.get_left()[0] > h.get_right()[0] + gap:
+                        placed = True
+                        break
+                if placed:
                     break
+            tag.placed = placed
             b.kernel_tag = tag
             b.add(tag)
         self.bits_verdict_fixed = proof_line(entry_formula(i, j, t), abs(d.fixed_values[0] - d.fixed_values[1]),
@@ -470,6 +489,8 @@ class PrefixInvariance(ClipScene):
             # level with the zoom where it fits there; a taller verdict (a student's, its ulps) takes the whole room
             fits = v.height <= b.verdict_slot.height + 1e-6 or not hasattr(b, "verdict_room")
             settle(b.verdict_slot if fits else b.verdict_room, v, LEFT)
+            if not b.kernel_tag.placed:  # beside the verdict, in its line, clear of the zoom on the right
+                b.kernel_tag.next_to(v, RIGHT, buff=GAP.section).set_y(v.get_y())
 
         # stage 4: why the order matters (two summation trees)
         self.why_title = column(label("float sums depend on their order", size=HEADING),
@@ -488,8 +509,10 @@ class PrefixInvariance(ClipScene):
         d = self.data
         t, i, j = d.entry
         T = d.X.shape[0]
-        heads = [math(f'{passes(T)}: ({"y"}_{i})_{j} = {float_text(values[0])}', size=LABEL),
-                 math(f'{passes(t)}: ({prefix_row(str(i), t)})_{j} = {float_text(values[1])}', size=LABEL)]
+        # one entry, row i and column j, as y_(i, j) (never (y_i)_j nested): the prefix's length said by its pass
+        heads = [math(f'{passes(T)}: {n_sub("y", f"{i}, {j}")} = {float_text(values[0])}', size=LABEL),
+                 math(f'{passes(t)}, {prefix_length(t)}: {prefix_row(f"{i}, {j}")} = {float_text(values[1])}',
+                      size=LABEL)]
         return BitBoard.fitted(heads, bits, C, ulps=ulps)
 
     def inference_layout(self) -> None:
@@ -517,10 +540,10 @@ class PrefixInvariance(ClipScene):
         self.cached_tag = label("cached step", size=HEADING)
         self.recompute_tag = label("full recompute", size=HEADING)
         heads_h = self.cached_tag.height + GAP.normal
-        names_h = math('y_5^"cached"', size=LABEL).height + GAP.small
+        names_h = math('y_5^"cached"', size=HEADING).height + GAP.small  # the row names large: their words read
         w_w = max(0.95, math("0.00", size=LABEL).width * 1.35)  # the weights column prints two decimals
         sym_w = math("=", size=HEADING).width + 2 * GAP.small
-        full_w = math(f'y_{last}^"full"', size=LABEL).width + GAP.small
+        full_w = math(f'y_{last}^"full"', size=HEADING).width + GAP.small
         bar_w = ColorBar(sc["Y_full"]).width + GAP.normal
         fixed_w = w_w + GAP.small + sym_w + GAP.section + full_w + bar_w + GAP.normal
         c = min((top.height - heads_h - names_h) / T, (top.width - fixed_w) / (3 * dm), 0.85)
@@ -537,7 +560,8 @@ class PrefixInvariance(ClipScene):
         eq.next_to(self.inf_V, RIGHT, buff=GAP.small).set_y(y_last)
         self.inf_y.next_to(eq, RIGHT, buff=GAP.small).set_y(y_last)
         self.inf_Y.next_to(self.inf_y, RIGHT, buff=GAP.section).align_to(self.inf_V, UP)
-        full_name = math(f'y_{last}^"full"', size=LABEL).next_to(self.inf_Y.cell(last, dm - 1), RIGHT, buff=GAP.small)
+        full_name = math(f'y_{last}^"full"', size=HEADING).next_to(self.inf_Y.cell(last, dm - 1), RIGHT,
+                                                                    buff=GAP.small)
         self.inf_bar = ColorBar(sc["Y_full"], height=T * c * 0.8)
         self.inf_bar.next_to(full_name, RIGHT, buff=GAP.normal).set_y(self.inf_Y.get_y())
         body = VGroup(self.inf_A, self.inf_V, eq, self.inf_y, self.inf_Y, full_name, self.inf_bar)
@@ -546,7 +570,7 @@ class PrefixInvariance(ClipScene):
         self.inf_names = VGroup(
             math(f"a_({last} n)", size=LABEL).next_to(self.inf_A, UP, buff=GAP.small),
             math("V", size=LABEL).next_to(self.inf_V, UP, buff=GAP.small),
-            math(f'y_{last}^"cached"', size=LABEL).next_to(self.inf_y, UP, buff=GAP.small),
+            math(f'y_{last}^"cached"', size=HEADING).next_to(self.inf_y, UP, buff=GAP.small),
             math("Y", size=LABEL).next_to(self.inf_Y, UP, buff=GAP.small),
             full_name)
         self.inf_names[1].align_to(self.inf_names[0], DOWN)
@@ -560,6 +584,14 @@ class PrefixInvariance(ClipScene):
         self.inf_frame = VGroup()
         self.cached_rows = role(VGroup(frame_row(self.inf_y, 0), frame_row(self.inf_Y, last)), "highlight")
         self.inference = VGroup(self.cached_tag, self.recompute_tag, self.inf_names, body, self.cached_rows, lines)
+        # once the two rows are outlined, what made them recedes: the weights, V, the "=", the recompute's earlier
+        # rows and the names of what is dimmed (review round 3: two full panels and two verdicts read as a dashboard)
+        # (the weights' printed figures recede further, to the background: on a dimmed cell, dimmed ink would read
+        # at under 3:1)
+        self.inf_context = VGroup(*[c for c in self.inf_A.submobjects if c is not self.inf_A.labels], self.inf_V, eq, *[self.inf_Y.cell(n, k) for n in range(last)
+                                                               for k in range(dm)],
+                                  self.inf_names[0], self.inf_names[1], self.inf_names[3], self.cached_tag,
+                                  self.recompute_tag)
 
     # ------------------------------------------------------------------ beats
     def body(self) -> None:
@@ -580,10 +612,10 @@ class PrefixInvariance(ClipScene):
         # it steps aside for the prefix pass
         self.play(alone.animate.shift(-self.alone_shift), run_time=0.7)
         self.add(prefix, self.prefix_labels)
-        self.beat("prefix", FadeIn(self.prefix_head),
+        self.beat("prefix", FadeIn(self.prefix_head), FadeIn(self.prefix_len),
                   Reveal(prefix, [[*row_parts(prefix, i), self.prefix_labels[i]] for i in range(T - 1)],
                          shift=GAP.small * RIGHT), run_time=1.6,
-                  subject=VGroup(alone, prefix, self.prefix_labels, self.prefix_head),
+                  subject=VGroup(alone, prefix, self.prefix_labels, self.prefix_head, self.prefix_len),
                   why={**(shape_why(T, dm, "each pass's output grid") or {}),
                        **({"empty": "the band under the maps is kept for the verdict the slide brings (too wide beside "
                                     "them)"} if self.verdict_below else {})})
@@ -602,9 +634,12 @@ class PrefixInvariance(ClipScene):
             marks = VGroup(self.slide_frames, self.gap_labels)
             landed = [Create(self.slide_frames), FadeIn(self.gap_labels)]
         else:
-            marks = VGroup(self.landed_brace, self.slide_proof)
-            landed = [Create(self.landed_brace), FadeIn(self.slide_proof, shift=GAP.tight * UP)]
-        self.beat(fail_key("slide", d.differs), FadeOut(self.prefix_head),
+            # the prefix's length stays said under its verdict (its grid and "t = 5" under it have gone)
+            self.slide_len = math(prefix_length(T - 1), size=LABEL, color=DIM)
+            self.slide_len.next_to(self.slide_proof, DOWN, buff=GAP.small).align_to(self.slide_proof.value, LEFT)
+            marks = VGroup(self.landed_brace, self.slide_proof, self.slide_len)
+            landed = [Create(self.landed_brace), FadeIn(VGroup(self.slide_proof, self.slide_len), shift=GAP.tight * UP)]
+        self.beat(fail_key("slide", d.differs), FadeOut(self.prefix_head), FadeOut(self.prefix_len),
                   Succession(LaggedStart(*slides, lag_ratio=0.3, run_time=2.2),
                              alone.animate(run_time=0.5).shift(self.centre_shift),
                              AnimationGroup(*landed, run_time=0.6)),
@@ -686,8 +721,12 @@ class PrefixInvariance(ClipScene):
                              FadeIn(VGroup(self.cached_tag, self.inf_names[:3], self.inf_A, self.inf_V,
                                            self.inf_ops, self.inf_y)),
                              FadeIn(VGroup(self.recompute_tag, self.inf_names[3:], self.inf_Y, self.inf_bar)),
-                             Create(self.cached_rows), FadeIn(self.inf_lines, shift=GAP.small * UP)),
-                  run_time=2.4, subject=self.inference, why=INFERENCE)
+                             Create(self.cached_rows),
+                             AnimationGroup(Dim([self.inf_context], self.CONTEXT_DIMMED),
+                                            Dim([self.inf_A.labels], self.FIGURES_RECEDED)),
+                             FadeIn(self.inf_lines, shift=GAP.small * UP)),
+                  run_time=2.4, subject=VGroup(self.inf_y, self.cached_rows, self.inf_names[2], self.inf_names[4],
+                                               self.inf_lines), why=INFERENCE)
 
     # ------------------------------------------------------------------ the takeaway
     def closing_parts(self) -> list:
@@ -746,7 +785,9 @@ class PrefixInvariance(ClipScene):
         def picture(p):
             return column(*p, gap="wide", align=ORIGIN)
 
-        return restage(self, self.closing_parts(), picture, C, fill=1.0, most=1.0)
+        # a gap under the header rule: the brackets' t labels stood against it (review round 3)
+        room = C.take_top(GAP.small, gap=0.0)[1]
+        return restage(self, self.closing_parts(), picture, room, fill=1.0, most=1.0)
 
 
 def reason(gap: float, tol: float) -> str:
@@ -777,16 +818,19 @@ def prefix_brackets(hm: Heatmap) -> VGroup:
     for t in range(1, T + 1):
         x = x0 + (t - 1) * step
         bottom = hm.cell(t - 1, 0).get_bottom()[1] + 0.05
-        br = VGroup(Line([x - 0.08, top, 0], [x, top, 0], color=DIM, stroke_width=2.5),
-                    Line([x, top, 0], [x, bottom, 0], color=DIM, stroke_width=2.5),
-                    Line([x - 0.08, bottom, 0], [x, bottom, 0], color=DIM, stroke_width=2.5))
-        num = math(str(t), size=SMALL, color=DIM).next_to([x, top, 0], UP, buff=GAP.tight)
+        # bold, in the highlight: the brackets are the close's point, every prefix a run of the full rows (review
+        # round 3: thin grey lines were the least salient thing on screen)
+        br = VGroup(Line([x - 0.1, top, 0], [x, top, 0], color=HIGHLIGHT, stroke_width=5),
+                    Line([x, top, 0], [x, bottom, 0], color=HIGHLIGHT, stroke_width=5),
+                    Line([x - 0.1, bottom, 0], [x, bottom, 0], color=HIGHLIGHT, stroke_width=5))
+        role(br, "highlight")
+        num = role(math(str(t), size=SMALL, color=HIGHLIGHT), "highlight").next_to([x, top, 0], UP, buff=GAP.tight)
         out.add(VGroup(br, num))
     nums = VGroup(*[g[1] for g in out])
     base = min(n.get_bottom()[1] for n in nums)
     for n in nums:  # one baseline
         n.shift((base - n.get_bottom()[1]) * UP)
-    head = math(f"{T_} =", size=SMALL, color=DIM).next_to(nums, LEFT, buff=GAP.small)
+    head = role(math(f"{T_} =", size=SMALL, color=HIGHLIGHT), "highlight").next_to(nums, LEFT, buff=GAP.small)
     head.align_to(nums, DOWN)
     out.add(head)
     return out
@@ -811,13 +855,14 @@ def float_text(x: float) -> str:
 
 
 def prefix_proof_formula(t: int) -> str:
-    """``max_(n < t) |y_n^((t)) − y_n|`` for one prefix length ``t``."""
-    return f"max_(n < {t}) lr(|{prefix_row('n', t)} - y_n|)"
+    """``max_(n < t) |y_n^((t)) − y_n|`` for one prefix length (the letter t on screen, its value said beside the
+    prefix's pass: a digit bound beside the letter superscript would mix the two)."""
+    return f"max_(n < {T_}) lr(|{prefix_row('n')} - y_n|)"
 
 
 def entry_formula(i: int, j: int, t: int) -> str:
-    """``|(y_i^((t)))_j − (y_i)_j|``: one entry of the two passes."""
-    return f"lr(|({prefix_row(str(i), t)})_{j} - (y_{i})_{j}|)"
+    """``|y_(i, j)^((t)) − y_(i, j)|``: one entry of the two passes (row i, column j; never nested indices)."""
+    return f"lr(|{prefix_row(f'{i}, {j}')} - {n_sub('y', f'{i}, {j}')}|)"
 
 
 def cache_formula(last: int) -> str:

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import math as _math
+
 import numpy as np
 from manim import (
     DOWN,
@@ -30,15 +32,12 @@ from manim import (
     ORIGIN,
     RIGHT,
     UP,
-    UR,
     AnimationGroup,
     Create,
     FadeIn,
     FadeOut,
-    GrowFromEdge,
     Group,
     LaggedStart,
-    ReplacementTransform,
     Succession,
     SurroundingRectangle,
     VGroup,
@@ -55,7 +54,7 @@ from mathcore.causal import (
     prefix_outputs,
 )
 from mathcore.config import LectureConfig
-from scenes.clips.c05_widgets import ChangeTable, DecodeBoard, row_slots
+from scenes.clips.c05_widgets import TOKEN_INK, ChangeTable, DecodeBoard, row_slots, weight_text
 from scenes.figures.causal import (
     M,
     kv_proofs,
@@ -63,20 +62,21 @@ from scenes.figures.causal import (
 )
 from scenes.kit import (
     DIM,
+    FG,
     HEADING,
     HIGHLIGHT,
     LABEL,
     SMALL,
     ClipScene,
     fmt_measure,
-    fmt_value,
     label,
     math,
     swap,
 )
 from scenes.kit.binding import claim, names, role, shows
 from scenes.kit.compose import GAP, column, row
-from scenes.kit.layout import Region, baseline_y, legible_scale
+from scenes.kit.layout import LayoutError, Region, legible_scale
+from scenes.kit import numbers, scales as deck_scales
 from scenes.kit.numbers import measure
 from scenes.kit.proofs import (
     Reveal,
@@ -139,9 +139,27 @@ EMPTY_CACHE = {
 }
 
 
+STAIRCASE = ("a table of changes is a staircase: under its diagonal there is no past row to move, so those cells "
+             "stay empty")
 CAUSAL_FLIP = {"empty": "the causal table of changes prints 0 in the same cells as the bidirectional table (so the flip "
                         "reads as the same table), its lower triangle empty (no past row to move); its one verdict "
                         "stands alone under it"}
+
+
+def lower_bound(x: float, digits: int = 2) -> numbers.Figure:
+    """The smallest measured change as a bound its printed digits keep true: ``x`` cut down (never rounded up)
+    to ``digits`` significant digits and written ``≥ 0.010`` (the exact 0.01009… is at least 0.010; a printed
+    "0.010" for 0.0097 would not be).  ``value`` is the printed bound, at most ``x``."""
+    x = float(x)
+    if not x > 0.0:
+        return measure(x, digits)
+    step = 10.0 ** (_math.floor(_math.log10(x)) - digits + 1)
+    b = _math.floor(x / step) * step
+    f = measure(b, digits)
+    while float(f.text) > x:  # a float's last bit: one step lower
+        b -= step
+        f = measure(b, digits)
+    return numbers.Figure(float(f.text), f">= {f.math}", f"≥ {f.text}", approx=True)
 
 
 class KVCache(ClipScene):
@@ -166,15 +184,20 @@ class KVCache(ClipScene):
         )
 
     def scales(self) -> dict:
-        return kv_scales(self.data, self.cfg)
+        return {**kv_scales(self.data, self.cfg), "weights": deck_scales.scale("weights", self.cfg)}
+
+    @property
+    def stale_bound(self) -> numbers.Figure:
+        """The bidirectional verdict's figure: the smallest change of a past row, as a bound (``≥ 0.010``)."""
+        return lower_bound(self.data.min_stale)
 
     def caption_values(self) -> dict:
         d = self.data
         T = len(d.trace.steps)
         out = {"T": T, "last": T - 1, "max_defect": fmt_measure(d.max_defect),
-               "min_stale": fmt_measure(d.min_stale), "causal_change_max": fmt_measure(d.causal_change_max),
+               "min_stale": self.stale_bound.text, "causal_change_max": fmt_measure(d.causal_change_max),
                "max_stale": fmt_measure(max(float(s.max()) for s in d.staleness)),
-               "first_weight": fmt_value(d.trace.steps[0].weights[0], 2)}
+               "first_weight": weight_text(d.trace.steps[0].weights[0])}
 
         def bound(name, value, *attrs):  # a claim once what shows it is built (the title card has nothing yet)
             mobs = [getattr(self, a, None) for a in attrs]
@@ -184,21 +207,22 @@ class KVCache(ClipScene):
         if hasattr(self, "slots"):  # each column's slots were drawn on their own
             out["slots"] = claim(f"{T} empty slots", *self.slots)
         bound("query", "query q 0", "q_map")
-        bound("first_weight", fmt_value(d.trace.steps[0].weights[0], 2), "weight_text0")
+        bound("first_weight", weight_text(d.trace.steps[0].weights[0]), "weight_text0")
         bound("cache_rows", f"{T} rows", "K_map", "V_map")
         bound("cached_rows", f"rows 0 to {T - 2}", "brace")
         bound("max_defect", fmt_measure(d.max_defect), "proof")
         bound("bi_map", "bidirectional outputs", "bi_map")
         bound("table", "table of changes", "table_frame")
-        bound("change_table", "table of changes", "table_close")
-        bound("close_cached", fmt_measure(d.max_defect), "cached_verdict")
-        bound("close_stale", fmt_measure(d.min_stale), "bidir_verdict")
-        bound("min_stale", fmt_measure(d.min_stale), "proof_bi")
+        bound("close_tables", "two tables of changes", "table_close", "c_table_close")
+        bound("close_cached", fmt_measure(d.causal_change_max), "cached_verdict")
+        bound("close_stale", self.stale_bound.text, "bidir_verdict")
+        bound("min_stale", self.stale_bound.text, "proof_bi")
+        bound("read", "k 0 and v 0", "read_marks")
         bound("max_stale", fmt_measure(max(float(s.max()) for s in d.staleness)), "proof_bi")
         bound("causal_change_max", fmt_measure(d.causal_change_max), "proof_causal")
         bound("causal_table", "every cell of the table of changes reads 0", "c_table")
         bound("causal_map", "causal outputs", "c_map", "c_title")
-        bound("next_layer", "next layer: these y n are its keys and values", "next_layer")
+        bound("next_layer", "the next layer computes its keys and values from these y n", "next_layer")
         return out
 
     # ------------------------------------------------------------------ layout
@@ -214,7 +238,8 @@ class KVCache(ClipScene):
         self.proof = worded_verdict("fixed order, bit for bit:", cached.value, passed=cached.passed, size=HEADING,
                                     relation=f'max_{M} lr(|y_{M}^"cached" - y_{M}^"full"|) =')
         self.proof_value = self.proof.value
-        self.board = b = DecodeBoard(steps, d.trace.Y_cached, self.in_scale, self.out_scale, C.inset(GAP.tight, GAP.hair))
+        self.board = b = DecodeBoard(steps, d.trace.Y_cached, self.in_scale, self.out_scale, C.inset(GAP.tight, GAP.hair),
+                                     w_scale=sc["weights"])
         settle(b.top_strip, self.proof)
         shows(b.K_map, "K")
         shows(b.V_map, "V")
@@ -225,7 +250,6 @@ class KVCache(ClipScene):
         self.weight_groups, self.chips, self.tokens = b.weights, b.chips, b.tokens
         self.weight_text0 = b.weights[0][0]
         self.q_label = b.q_labels[0]
-        self.cached_head = label("causal: cached = full recompute", size=LABEL, color=DIM)  # the close's name
         self.bidirectional_layout()
 
     def bidirectional_layout(self) -> None:
@@ -236,7 +260,7 @@ class KVCache(ClipScene):
         T = len(d.trace.steps)
         C = self.layout.content
         _, bidir, causal = kv_proofs(d)
-        self.proof_bi = proof_line(bidir.formula, bidir.value, size=HEADING, passed=False)
+        self.proof_bi = proof_line(bidir.formula, self.stale_bound, size=HEADING, passed=False)
         self.proof_causal = proof_line(causal.formula, causal.value, size=HEADING, passed=causal.passed)
         rows_ = []
         for words, p in (("bidirectional", self.proof_bi), ("causal", self.proof_causal)):
@@ -254,10 +278,11 @@ class KVCache(ClipScene):
             self.bi_stages.append(st)
         # why stale outputs matter to a cache: the next layer reads them as its keys and values (in one layer the
         # cached k_n, v_n depend on x_n alone); in a strip under the picture while the changes fill
-        self.next_layer = worded_line("next layer: these $y_n$ are its keys and values", size=HEADING)
-        note_strip, above = C.take_bottom(self.next_layer.height, gap=GAP.wide)
-        settle(note_strip, self.next_layer)
-        (self.bi_map, self.bi_labels, self.bi_title, self.table, self.bi_bar) = self.bi_picture_in(above,
+        self.next_layer = worded_line("the next layer computes its keys and values from these $y_n$", size=HEADING)
+        settle(strip, self.next_layer)  # in the strip the verdicts take next
+        # the picture keeps one place and one shape from the first token to the verdicts (review round 3: it
+        # was squashed flatter when the verdicts came)
+        (self.bi_map, self.bi_labels, self.bi_title, self.table, self.bi_bar) = self.bi_picture_in(self.proof_top,
                                                                                                  self.bi_stages[0])
         for i in range(1, T):
             for cell in self.bi_map.cells[i]:
@@ -266,8 +291,6 @@ class KVCache(ClipScene):
         # the table's empty frame: every cell's outline, shown before the numbers arrive
         self.table_frame = VGroup(*[c for col in self.table.cells for c in col])
         self.bi_picture = VGroup(self.bi_map, self.bi_labels, self.bi_slots, self.bi_title, self.table, self.bi_bar)
-        # the same picture with flatter rows, over the verdicts: what it becomes when they arrive
-        self.bi_compact = self.bi_picture_in(self.proof_top, d.Y_bidir_full)
         # and flipped to causal attention, in the same place (the same cells): the causal outputs, the cached
         # ones, and the same table of changes, every cell 0
         (self.c_map, self.c_labels, self.c_title, self.c_table, self.c_bar) = self.bi_picture_in(
@@ -313,7 +336,7 @@ class KVCache(ClipScene):
         rows_top = rows_region.top
         hm = Heatmap(values, self.out_scale, (cw, ch))
         hm.move_to([x0 + lab_w + dm * cw / 2, rows_top - T * ch / 2, 0])
-        names_ = row_names(hm, "y")
+        names_ = row_names(hm, "y", colors=lambda i: TOKEN_INK)
         row_y = lambda n: rows_top - (n + 0.5) * ch  # noqa: E731
         bar = ColorBar(self.out_scale, height=min(T * ch * 0.8, 3.0), width=DecodeBoard.SCALE_BAR_W)
         bar.move_to([hm.get_right()[0] + GAP.small + bar.width / 2, hm.get_y(), 0])
@@ -357,7 +380,15 @@ class KVCache(ClipScene):
                    shift=GAP.normal * DOWN),
             *place, *anims)
         wg = self.weight_groups[m]
-        attend = AnimationGroup(FadeIn(wg[0]), *[GrowFromEdge(bar, LEFT) for bar in wg[1].bars])
+        attend = [FadeIn(wg[1]), FadeIn(wg[0])]
+        if m == 1:  # the first step that reads the cache: the rows it reads, k_0 and v_0, outlined while q_1 weighs them
+            self.read_marks = VGroup(*[SurroundingRectangle(VGroup(*[c for i in range(m) for c in hm.cells[i]]),
+                                                            color=FG, buff=GAP.hair / 2, stroke_width=3)
+                                       for hm in (self.K_map, self.V_map)]).set_z_index(2)
+            attend.append(Create(self.read_marks))
+        if m == 2 and hasattr(self, "read_marks"):  # the legend's frame says it for every row from here on
+            attend.append(FadeOut(self.read_marks))
+        attend = AnimationGroup(*attend)
         write = AnimationGroup(
             Reveal(self.outputs, [[*row_parts(self.Y_map, m), b.y_labels[m]]], shift=GAP.normal * LEFT), place_y)
         return [cache_in, attend, write]
@@ -426,16 +457,10 @@ class KVCache(ClipScene):
         shows(self.bi_map, "Y_bidir_full")
         names(self.bi_title, "Y_bidir_full")
         plays[-1].append(FadeIn(self.next_layer, shift=GAP.small * UP))
-        self.beat_plays("stale", plays, run_time=1.15, subject=VGroup(picture, self.next_layer), why=self.bidir_why())
-        # the picture makes room for the verdicts: the same picture, its rows flatter
-        hm, labels_, title, table, bar = self.bi_compact
-        self.play(FadeOut(self.bi_slots), FadeOut(self.next_layer), ReplacementTransform(self.bi_map, hm),
-                  ReplacementTransform(self.bi_labels, labels_), ReplacementTransform(self.bi_title, title),
-                  ReplacementTransform(self.table, table), ReplacementTransform(self.bi_bar, bar), run_time=0.7)
-        self.bi_map, self.bi_labels, self.bi_title, self.table, self.bi_bar = hm, labels_, title, table, bar
-        shows(self.bi_map, "Y_bidir_full")
-        names(self.bi_title, "Y_bidir_full")
-        self.table_frame = VGroup(*[c for col in self.table.cells for c in col])
+        self.beat_plays("stale", plays, run_time=1.15, subject=VGroup(picture, self.next_layer),
+                        why=self.bidir_why() or {"empty": STAIRCASE})
+        # the note makes way for the verdict, in the same strip; the picture stays where it is
+        self.play(FadeOut(self.bi_slots), FadeOut(self.next_layer), run_time=0.5)
         picture = self.bi_picture = VGroup(self.bi_map, self.bi_labels, self.bi_title, self.table, self.bi_bar)
         # the verdict's figure on the data: the cell it was read from, outlined
         shown = d.min_stale if d.min_stale > 0.0 else max(float(s.max()) for s in d.staleness)
@@ -457,127 +482,109 @@ class KVCache(ClipScene):
 
     # ------------------------------------------------------------------ the takeaway
     def closing_layout(self) -> None:
-        """The close, built for where it stands (nothing is scaled under the legible floor): on the left the
-        cached outputs with, under them, the verdict cached = recompute (✓); on the right the table of how
-        far the past rows move bidirectionally with its verdict (✗); one row height for both pictures,
-        ``y_n`` of the table level with ``y_n`` of the outputs."""
+        """The close, built for where it stands (nothing is scaled under the legible floor): the result that
+        proves the property, the two tables of changes side by side with the same heads (token appended x_m,
+        past output y_n, ‖Δy_n‖), each named by its attention over it and its verdict under it: causal, every
+        cell 0 (✓, the largest change exactly 0: the cache is exact); bidirectional, every cell moved (✗, the
+        smallest change at least the measured bound).  Each table's outputs are its own attention's, named
+        once over it (review round 3: the causal outputs beside the bidirectional table shared y_n)."""
         d = self.data
         T = len(d.trace.steps)
-        dm = d.trace.Y_cached.shape[1]
         C = self.layout.content
-        # the two results as the deck's worded verdicts: the words in the sans, each measured figure in math
-        self.cached_verdict = worded_verdict("causal: cached = full recompute, largest difference",
-                                             self.proof.figure, passed=self.proof.passed)
-        self.cached_block = VGroup(self.cached_verdict)
-        self.bidir_verdict = worded_verdict("bidirectional: every past row moves, at least", self.proof_bi.figure,
-                                            passed=False)
-        self.bidir_block = VGroup(self.bidir_verdict)
-        # the verdicts are the close's point: at the labels' size, smaller only where a line is wider than the
-        # content area (and never under the legible floor)
-        for blk in (self.cached_block, self.bidir_block):
-            blk.scale(max(min(1.0, C.width / blk.width), legible_scale(blk) * 1.01))
-        g = GAP.normal
-        lab_w = math(f"y_{T - 1}", size=LABEL).width + GAP.small
-        widest = max(label(measure(float(v)).text, size=SMALL).width for s in d.staleness for v in s)
-        heads_h = math("x_1", size=LABEL).height + GAP.small + label("token appended", size=SMALL).height + GAP.small
-        min_tcw = widest + GAP.tight
-        side = (self.cached_block.width + GAP.normal + lab_w + (T - 1) * min_tcw <= C.width
-                and self.cached_block.width + GAP.section + self.bidir_block.width <= C.width)
-        if side:  # each verdict under its picture
-            lw = self.cached_block.width
-            rw = C.width - GAP.normal - lw
-            block_h = max(self.cached_block.height, self.bidir_block.height)
-            pics_h = C.height - heads_h - block_h - g
-        # else the pictures side by side and the two verdicts under both: on one line when they fit it (the
-        # pictures keep their height), else one over the other
-        paired = not side and self.cached_block.width + GAP.section + self.bidir_block.width <= C.width
-        if paired:
-            lw = (C.width - GAP.normal) * 0.4
-            rw = C.width - GAP.normal - lw
-            block_h = max(self.cached_block.height, self.bidir_block.height)
-            pics_h = C.height - heads_h - block_h - g
-        elif not side:
-            lw = (C.width - GAP.normal) * 0.4
-            rw = C.width - GAP.normal - lw
-            block_h = self.cached_block.height + GAP.small + self.bidir_block.height
-            pics_h = C.height - heads_h - block_h - g
-        if not side and rw < lab_w + (T - 1) * min_tcw:  # the table's long figures first: the outputs give way
-            rw = lab_w + (T - 1) * min_tcw
-            lw = C.width - GAP.normal - rw
-        tcw = min((rw - lab_w) / (T - 1), 1.6)
-        r = min(DecodeBoard.MAX_CELL_H, pics_h / T)
-        widest_big = max(label(measure(float(v)).text, size=LABEL).width for s in d.staleness for v in s)
-        size = LABEL if r >= 0.6 and tcw >= max(label("0.000", size=LABEL).width, widest_big) + GAP.tight else SMALL
-        cw = min(DecodeBoard.MAX_CELL_W, (lw - lab_w - GAP.tight) / dm)
-        x_l = C.left + lw / 2
-        x_r = C.right - rw / 2
-        row0 = C.top - heads_h
-        self.Y_close = shows(Heatmap(d.trace.Y_cached, self.out_scale, (cw, r)), "trace.Y_cached")
-        self.Y_close.move_to([x_l + (lab_w + GAP.tight) / 2, row0 - T * r / 2, 0])
-        self.Y_close_labels = row_names(self.Y_close, "y")
+        _, bidir, causal = kv_proofs(d)
+        self.c_name_close = label("causal", size=HEADING)
+        self.table_close_name = label("bidirectional", size=HEADING)
+        # the heads' height over the cells and the names' width left of them, from a probe table
+        probe = ChangeTable(d.staleness, lambda n: -n * 1.0, 1.0, 0.0, (T - 1) * 2.0, size=SMALL)
+        heads_h = probe.title.get_top()[1] - probe.cells[0][0].get_top()[1]
+        side_w = max(probe.corner.width, max(r.width for r in probe.rows)) + GAP.small
+
+        def widest(size):
+            return max(label(measure(float(v)).text, size=size).width for s in d.staleness for v in s)
+
+        # columns: the bidirectional table's cells as wide as its widest figure needs (at the labels' size when
+        # there is room), the causal table's (every figure a 0) as wide as those or as the rest of the width allows
+        gap = GAP.section
+        size = LABEL if side_w + (T - 1) * (widest(LABEL) + 2 * GAP.small) + gap + side_w + (T - 1) * 0.5 \
+            <= C.width else SMALL
+        pad = GAP.small if C.width - 2 * side_w - gap - (T - 1) * (widest(size) + 2 * GAP.small) >= (T - 1) * 0.6 \
+            else GAP.tight  # the figures' margin in their cells: a comfortable one where the causal table keeps room
+        tcw_b = min(1.6, widest(size) + 2 * pad)
+        w_b = side_w + (T - 1) * tcw_b
+        head_w = max(h.width for h in probe.heads) + GAP.small  # the causal cells at least as wide as their heads
+        if C.width - w_b - gap - side_w < (T - 1) * head_w:
+            gap = GAP.wide
+        tcw_c = min(tcw_b, (C.width - w_b - gap - side_w) / (T - 1))
+        w_c = side_w + (T - 1) * tcw_c
+        if tcw_c < label("0", size=size).width + 2 * GAP.tight:
+            raise LayoutError(f"two tables of {T - 1} columns of changes do not fit {C.width:.2f} units")
+        # the verdicts as large as their columns allow (each column as wide as the rest of the width leaves it)
+        spare = C.width - w_c - gap - w_b
+        col_c, col_b = w_c + spare / 2, w_b + spare / 2
+        for vsize in (HEADING, LABEL):
+            self.cached_verdict = proof_line(causal.formula, causal.value, size=vsize, passed=causal.passed)
+            self.bidir_verdict = proof_line(bidir.formula, self.stale_bound, size=vsize, passed=False)
+            if self.cached_verdict.width <= col_c and self.bidir_verdict.width <= col_b:
+                break
+        for v, col in ((self.cached_verdict, col_c), (self.bidir_verdict, col_b)):
+            if v.width > col:
+                v.scale(max(col / v.width, legible_scale(v) * 1.01))
+        self.cached_block, self.bidir_block = VGroup(self.cached_verdict), VGroup(self.bidir_verdict)
+        name_h = self.table_close_name.height + GAP.normal
+        v_h = max(self.cached_verdict.height, self.bidir_verdict.height) + GAP.normal
+        r = min(1.0, (C.height - name_h - heads_h - v_h) / (T - 1))
+        block_h = name_h + heads_h + (T - 1) * r + v_h
+        top = C.center[1] + block_h / 2
+        row0 = top - name_h - heads_h  # the top of the first row of cells
         row_y = lambda n: row0 - (n + 0.5) * r  # noqa: E731
-        t_left = x_r + rw / 2 - (T - 1) * tcw
-        self.table_close = ChangeTable(d.staleness, row_y, r, t_left, (T - 1) * tcw, size=size)
-        self.table_close_rows = self.table_close.rows  # its rows named on the table itself
-        # each picture named by the attention it shows (labels on the data, no legend): "causal: cached outputs" on
-        # the table's top line from the content's left edge, clear of the table's corner; "bidirectional" in the staircase's empty corner, under its
-        # last row's name (under the staircase, where that corner is too small)
-        top_y = self.table_close.title.get_y()
-        self.Y_close_title = label("causal: cached outputs", size=LABEL)  # the picture's name, full strength
-        self.Y_close_title.move_to([C.left + self.Y_close_title.width / 2, top_y, 0])
-        self.Y_close_title.shift((baseline_y(self.table_close.title) - baseline_y(self.Y_close_title)) * UP)
-        self.table_close_name = label("bidirectional", size=LABEL)
-        last = self.table_close.rows[-1]
-        self.table_close_name.next_to([t_left, row_y(T - 2) - r / 2, 0], UR, buff=GAP.small)
-        if T < 3 or self.table_close_name.get_right()[0] > last.get_left()[0] - GAP.normal:
-            # under the staircase, ending where it ends (the outputs' last row has no row of changes beside it)
-            right = max(c.get_right()[0] for col in self.table_close.cells for c in col)
-            self.table_close_name.next_to([right, row_y(T - 2) - r / 2, 0], DOWN, buff=GAP.small)
-            self.table_close_name.align_to([right, 0, 0], RIGHT)
-        room = min(self.table_close.title.get_left()[0] - GAP.normal,
-                   self.table_close.corner.get_left()[0] - GAP.small) - self.Y_close_title.get_left()[0]
-        if self.Y_close_title.width > room:  # a narrow frame: the name as wide as the top line leaves it
-            self.Y_close_title.scale(max(room / self.Y_close_title.width, legible_scale(self.Y_close_title) * 1.01),
-                                     about_edge=LEFT)
-        if side:
-            y_blocks = row0 - T * r - g - block_h / 2
-            self.cached_block.move_to([x_l, y_blocks, 0])
-            x_b = min((t_left + C.right) / 2, C.right - self.bidir_block.width / 2)
-            self.bidir_block.move_to([min(max(x_b, C.right - rw + self.bidir_block.width / 2),
-                                          C.right - self.bidir_block.width / 2), y_blocks, 0])
-        elif paired:
-            y_blocks = row0 - T * r - g - block_h / 2
-            self.cached_block.move_to([C.left + self.cached_block.width / 2, y_blocks, 0])
-            self.bidir_block.move_to([C.right - self.bidir_block.width / 2, y_blocks, 0])
-        else:
-            self.cached_block.next_to([C.center[0], row0 - T * r - g, 0], DOWN, buff=0)
-            self.bidir_block.next_to(self.cached_block, DOWN, buff=GAP.small).align_to(self.cached_block, LEFT)
-            VGroup(self.cached_block, self.bidir_block).set_x(C.center[0])  # one block of two lines, marks aligned
+        x_c = C.left + (col_c - w_c) / 2  # each table (its names and cells) centred in its column
+        x_b = C.left + col_c + gap + (col_b - w_b) / 2
+        self.c_table_close = ChangeTable(d.causal_changes, row_y, r, x_c + side_w, (T - 1) * tcw_c, size=size,
+                                         min_w=tcw_c)
+        self.table_close = ChangeTable(d.staleness, row_y, r, x_b + side_w, (T - 1) * tcw_b, size=size, min_w=tcw_b)
+        self.table_close_rows = self.table_close.rows
+        cols = ((C.left, col_c), (C.left + col_c + gap, col_b))
+        for (x0, col), t, name, v in zip(cols, (self.c_table_close, self.table_close),
+                                         (self.c_name_close, self.table_close_name),
+                                         (self.cached_block, self.bidir_block)):
+            cells = VGroup(*[c for column_ in t.cells for c in column_])
+            name.move_to([cells.get_x(), top - name.height / 2, 0])
+            v.next_to([cells.get_x(), cells.get_bottom()[1] - GAP.normal, 0], DOWN, buff=0)  # under its table
+            for m in (name, v):  # inside the content area
+                if m.get_left()[0] < C.left:
+                    m.shift((C.left - m.get_left()[0]) * RIGHT)
+                if m.get_right()[0] > C.right:
+                    m.shift((C.right - m.get_right()[0]) * RIGHT)
+        # a verdict wider than its table reaches into the gap, never up to the other one
+        clash = self.cached_block.get_right()[0] + GAP.normal - self.bidir_block.get_left()[0]
+        if clash > 0:
+            room = C.right - self.bidir_block.get_right()[0]
+            self.bidir_block.shift(min(room, clash) * RIGHT)
+            self.cached_block.shift(max(0.0, clash - room) * LEFT)
+        if self.cached_block.get_left()[0] < C.left - 1e-6:
+            raise LayoutError("the close's two verdicts do not fit side by side")
 
     def closing_parts(self) -> list:
-        return [VGroup(self.Y_close, self.Y_close_labels, self.Y_close_title), self.cached_block,
-                VGroup(self.table_close, self.table_close_name), self.bidir_block]
+        return [VGroup(self.c_name_close, self.c_table_close), self.cached_block,
+                VGroup(self.table_close_name, self.table_close), self.bidir_block]
 
     def closing(self) -> None:
         """The takeaway brought forward under the last caption (the base's closing, with the shape's excuse)."""
         take = self.takeaway()
         T, dm = self.data.trace.Y_cached.shape
         self.beat(self.closing_key(), *self.bring_forward(take), run_time=1.4, hold=self.CLOSING_HOLD, subject=take,
-                  why=shape_why(T, dm, "each of the two pictures"))
+                  why=shape_why(T, dm, "each of the two tables") or {"empty": STAIRCASE})
 
     def takeaway(self):
-        """Both results as verdicts: cached decoding equals the full recompute (✓, exactly); bidirectionally
-        every past row moves (✗, by at least the measured amount)."""
+        """The result that proves the property: causally no past output moves (✓, exactly 0), so the cache is
+        exact; bidirectionally every one does (✗, by at least the measured bound)."""
         self.closing_layout()
         return VGroup(*self.closing_parts())
 
     def bring_forward(self, take, region=None):
-        """Everything but the header and the table fades; the table moves into its place in the close, the
-        verdicts and the cached outputs arrive in theirs."""
-        keep = {id(f) for f in self.header.get_family()}  # the causal table of zeros goes: the close's is the other
+        """Everything but the header fades; the two tables and their verdicts arrive in their places."""
+        keep = {id(f) for f in self.header.get_family()}
         leaves = [f for m in self.mobjects for f in m.get_family()
                   if id(f) not in keep and len(getattr(f, "points", ())) and not f.submobjects]
         self.closing_picture = self.closing_parts()
-        arrive = [FadeIn(m) for m in (self.closing_picture[0], self.cached_block, self.table_close,
-                                      self.table_close_name, self.bidir_block)]
-        return [Succession(FadeOut(Group(*leaves)), AnimationGroup(*arrive))]
+        return [Succession(FadeOut(Group(*leaves)), AnimationGroup(*[FadeIn(m) for m in self.closing_picture]))]

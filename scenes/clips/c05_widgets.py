@@ -38,9 +38,20 @@ from scenes.kit.theme import (
     fmt_value,
     label,
     math,
-    token_color,
 )
 from scenes.kit.widgets import ColorBar, Heatmap
+
+
+def weight_text(w: float) -> str:
+    """A weight as the deck prints it: an exact 1 (a first token's only weight) as ``1``, as clip 03 prints
+    it; any other weight to two decimals (``0.47``)."""
+    return "1" if float(w) == 1.0 else fmt_value(w, 2)
+
+
+# The K and V caches wear the key's and the value's hues (blue, magenta), which the deck's token colours
+# repeat (token 0 blue, token 3 magenta): here tokens and outputs are named in the neutral ink, their index
+# in the subscript, so one hue on screen keeps one meaning (review round 3).
+TOKEN_INK = FG
 
 
 def row_slots(hm: Heatmap, rows: Sequence[int] | None = None) -> VGroup:
@@ -92,7 +103,7 @@ class ChangeTable(VGroup):
                 col_nums.add(t)
             self.cells.append(col_cells)
             self.numbers.append(col_nums)
-            self.heads.add(math(f"x_{m}", size=LABEL, color=token_color(m)).move_to([x, top + GAP.small + 0.2, 0]))
+            self.heads.add(math(f"x_{m}", size=LABEL, color=TOKEN_INK).move_to([x, top + GAP.small + 0.2, 0]))
         base = max(h.get_bottom()[1] for h in self.heads)
         for h in self.heads:  # one baseline
             h.shift((base - h.get_bottom()[1]) * UP)
@@ -101,7 +112,7 @@ class ChangeTable(VGroup):
             self.title.align_to([left + (T - 1) * cw, 0, 0], RIGHT)
         # labels on the data: each row named by the output it measures, y_n, left of the cells; the
         # quantity, ‖Δy_n‖, at the corner over those names, level with the heads
-        self.rows = VGroup(*[math(f"y_{n}", size=LABEL, color=token_color(n)).next_to(
+        self.rows = VGroup(*[math(f"y_{n}", size=LABEL, color=TOKEN_INK).next_to(
             [left + n * cw, row_y(n), 0], LEFT, buff=GAP.small) for n in range(T - 1)])  # beside its first cell
         self.corner = math("norm(Delta y_n)", size=LABEL)
         self.corner.next_to([left, 0, 0], LEFT, buff=GAP.small).set_y(self.heads[0].get_y())
@@ -139,8 +150,10 @@ class DecodeBoard(VGroup):
     SCALE_BAR_W = 0.16  # the colour bar of V and the outputs (its ticks beside it)
     COMFORT_CELL_W = 0.36
 
-    def __init__(self, steps, Y, in_scale: ColorScale, out_scale: ColorScale, region: Region, **kw):
+    def __init__(self, steps, Y, in_scale: ColorScale, out_scale: ColorScale, region: Region,
+                 w_scale: ColorScale | None = None, **kw):
         super().__init__(**kw)
+        w_scale = w_scale or ColorScale("viridis", 0.0, 1.0)
         T = len(steps)
         K, V = steps[-1].K_cache, steps[-1].V_cache
         dm = K.shape[1]
@@ -156,11 +169,11 @@ class DecodeBoard(VGroup):
         gap = GAP.normal
         bar_w = ColorBar(out_scale, height=1.0, width=self.SCALE_BAR_W).width  # the one bar of V and the outputs, right of the outputs
         fixed = 3 * lab_w + num_w + GAP.tight + tag_w + 4 * gap + GAP.small + bar_w  # all but the bars and the cells
-        # the bars give up to BAR_LEN - MIN_BAR_LEN before the cells go under their comfortable width
+        # the weights' cells give up to BAR_LEN - MIN_BAR_LEN before the data cells go under their comfortable width
         short = 3 * dm * self.COMFORT_CELL_W - (rest.width - fixed - self.BAR_LEN)
         self.bar_len = float(np.clip(self.BAR_LEN - short, self.MIN_BAR_LEN, self.BAR_LEN))
-        w_col = num_w + GAP.tight + self.bar_len
-        fixed += self.bar_len
+        w_col = max(num_w + 2 * GAP.small, self.bar_len)
+        fixed += w_col - num_w - GAP.tight
         cw = min(self.MAX_CELL_W, (rest.width - fixed) / (3 * dm))
         q_gap = GAP.normal
         # top to bottom: the query row (1.3 rows tall; later the verdict's strip), the heads, the T rows
@@ -192,7 +205,7 @@ class DecodeBoard(VGroup):
         self.bar.move_to([self.Y_map.get_right()[0] + GAP.small + bar_w / 2, rows_top - T * ch / 2, 0])
         self.k_labels = role(row_names(self.K_map, "k", colors=lambda i: KEY), "key")
         self.v_labels = role(row_names(self.V_map, "v", colors=lambda i: VALUE), "value")
-        self.y_labels = row_names(self.Y_map, "y")
+        self.y_labels = row_names(self.Y_map, "y", colors=lambda i: TOKEN_INK)
         hy = rows_top + q_gap / 2 + head_h / 2  # the heads right over their columns
         self.heads = VGroup(
             role(label("K cache", size=LABEL, color=KEY), "key").move_to([self.K_map.get_center()[0], hy, 0]),
@@ -215,15 +228,20 @@ class DecodeBoard(VGroup):
                                                                                           buff=GAP.small)
                          for s in steps]
 
-        # per step: the weights (numbers and bars), each level with the cache row it weighs
+        # per step: the weights, one cell each on the deck's weights scale (the colour every clip paints
+        # attention weights in), its number printed on it, each level with the cache row it weighs; an exact 1
+        # prints "1" (as clip 03 prints it)
+        self.w_scale = w_scale
         self.weights = []
         for s in steps:
-            nums = VGroup(*[label(fmt_value(w, 2), size=SMALL).move_to([xs["W"] + num_w / 2, self.row_y(i), 0])
-                            for i, w in enumerate(s.weights)])
-            bars = RowBars(s.weights, vmax=1.0, length=self.bar_len, row_height=ch, thickness=min(0.28, ch * 0.55))
-            bars.shift(np.array([xs["W"] + num_w + GAP.tight - bars.bars[0].get_left()[0],
-                                 self.row_y(0) - bars.bars[0].get_center()[1], 0]))
-            self.weights.append(VGroup(nums, bars))
+            cells = Heatmap(np.asarray(s.weights, float)[:, None], w_scale, (w_col, ch))
+            cells.move_to([xs["W"] + w_col / 2, self.row_y(0) - (len(s.weights) - 1) * ch / 2, 0])
+            nums = VGroup()
+            for i, w in enumerate(s.weights):
+                t = label(weight_text(w), size=SMALL, color=w_scale.text_color(w)).move_to(cells.cell(i, 0))
+                overlay(cells.cell(i, 0), t)
+                nums.add(t)
+            self.weights.append(VGroup(nums, cells))
 
         # the words on the data: one frame around the cached rows of both caches (K and V: the cache is the
         # pair), named "cached" on its left; "new" beside the row this step appended
@@ -246,7 +264,7 @@ class DecodeBoard(VGroup):
         chips = VGroup()
         for i, name in enumerate(chip_names):
             box = RoundedRectangle(corner_radius=0.1, width=chip_w, height=min(ch * 0.86, name.height + 2 * GAP.small),
-                                   stroke_color=token_color(i), stroke_width=3, fill_color=token_color(i),
+                                   stroke_color=TOKEN_INK, stroke_width=2, fill_color=TOKEN_INK,
                                    fill_opacity=0.12)
             box.move_to([xs["T"] + tag_w - GAP.small - chip_w / 2, self.row_y(i), 0])
             name.move_to(box)
@@ -261,31 +279,3 @@ class DecodeBoard(VGroup):
 
     def markers_for(self, m: int) -> list:
         return [role(frame_row(hm, m), "highlight") for hm in (self.K_map, self.V_map, self.Y_map)]
-
-
-class RowBars(VGroup):
-    """Horizontal bars, one per value, left-aligned at ``x = 0``, ``row_height`` apart, top row first.
-
-    Bar ``i`` has length ``values[i] / vmax * length`` (values must be in ``[0, vmax]``),
-    so a test can read a value back from ``bars[i].width``.
-    """
-
-    def __init__(self, values, vmax: float, length: float = 1.5, row_height: float = 0.5, thickness: float = 0.3,
-                 colors: Sequence | None = None, **kw):
-        super().__init__(**kw)
-        v = np.array(values, dtype=float, copy=True)
-        if v.ndim != 1 or np.any(v < 0) or np.any(v > vmax) or not vmax > 0:
-            raise ValueError(f"RowBars needs 1-D values in [0, vmax={vmax}], got {v}")
-        v.flags.writeable = False
-        self.values, self.vmax, self.length, self.row_height = v, float(vmax), length, row_height
-        self.bars = VGroup()
-        for i, x in enumerate(v):
-            w = max(float(x) / self.vmax * length, 1e-3)
-            c = colors[i] if colors is not None else FG
-            r = Rectangle(width=w, height=thickness, stroke_width=0, fill_color=c, fill_opacity=0.95)
-            r.move_to(np.array([w / 2, -i * row_height, 0.0]))
-            self.bars.add(r)
-        self.add(self.bars)
-
-    def length_of(self, i: int) -> float:
-        return float(self.bars[i].width)

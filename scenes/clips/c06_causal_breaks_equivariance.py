@@ -80,7 +80,6 @@ from scenes.kit import (
     TITLE,
     ClipScene,
     Region,
-    fmt_measure,
     label,
     math,
     swap,
@@ -119,6 +118,21 @@ class CausalSwapData:
     def before_zero(self) -> bool:
         """Every row before the swapped slot has a causal defect of exactly 0."""
         return bool(np.all(self.report.causal_rows[:self.report.i] == 0.0))
+
+
+DIGITS = 3  # a row's defect and the total printed to three digits: the total recomputed from the printed rows
+
+
+def shown(x: float):
+    """A defect as the clip prints it (``numbers.measure``): three significant digits for an ordinary figure,
+    so that the total worked out from the printed rows (the root of the sum of their squares) rounds to the
+    printed total; rounding noise and exact zeros as the deck writes them."""
+    return measure(x, DIGITS) if 1e-3 <= abs(float(x)) < 1e5 else measure(x)
+
+
+def shown_text(x: float) -> str:
+    """:func:`shown` as a caption says it."""
+    return shown(x).text
 
 
 def rows_text(rows) -> str:
@@ -196,14 +210,14 @@ class CausalBreaksEquivariance(ClipScene):
         rows = d.report.causal_rows
         if d.odd_rows and hasattr(self, "odd_frames"):
             out["odd_rows"] = claim(rows_text(d.odd_rows), *self.odd_frames)
-            out["odd_max"] = claim(fmt_measure(max(rows[m] for m in d.odd_rows)), *self.odd_frames)
+            out["odd_max"] = claim(shown_text(max(rows[m] for m in d.odd_rows)), *self.odd_frames)
             first, last = 0, len(rows) - 1
             if first in d.odd_rows:
-                out["first_value"] = claim(fmt_measure(rows[first]), self.odd_frames[d.odd_rows.index(first)])
+                out["first_value"] = claim(shown_text(rows[first]), self.odd_frames[d.odd_rows.index(first)])
             if last in d.odd_rows:
-                out["last_value"] = claim(fmt_measure(rows[last]), self.odd_frames[d.odd_rows.index(last)])
+                out["last_value"] = claim(shown_text(rows[last]), self.odd_frames[d.odd_rows.index(last)])
         if np.any(d.report.self_rows >= d.threshold) and hasattr(self, "self_chart"):
-            out["self_worst"] = claim(fmt_measure(float(np.max(d.report.self_rows))), self.self_chart)
+            out["self_worst"] = claim(shown_text(float(np.max(d.report.self_rows))), self.self_chart)
         if not d.changed_as_lecture and hasattr(self, "values"):
             changed = [m for m in range(len(rows)) if rows[m] >= d.threshold]
             out["changed"] = claim(rows_text(changed), *self.values)
@@ -223,11 +237,11 @@ class CausalBreaksEquivariance(ClipScene):
         worst = int(np.argmax(rows))
         out = {
             "i": r.i, "j": r.j, "T": T, "after": r.j + 1, "last": T - 1, "xi": token_text(r.i), "xj": token_text(r.j),
-            "causal": fmt_measure(r.causal_total), "self": fmt_measure(r.self_total),
-            "threshold": measure(d.threshold).text, "worst": worst, "worst_value": fmt_measure(rows[worst]),
+            "causal": shown_text(r.causal_total), "self": shown_text(r.self_total),
+            "threshold": measure(d.threshold).text, "worst": worst, "worst_value": shown_text(rows[worst]),
             "xlast": token_text(T - 1), "before_last": max(r.i - 1, 0), "i1": r.i + 1, "j1": r.j - 1,
             # what the two swapped tokens see: row i holds x_j (it saw j + 1 slots, now i + 1), row j holds x_i
-            "ni": self.tokens_seen(r.i + 1), "nj": self.tokens_seen(r.j + 1),
+            "ni": self.tokens_seen(r.i + 1), "nj": self.tokens_seen(r.j + 1), "ni_n": r.i + 1, "nj_n": r.j + 1,
             "mask": "the mask", "formula": "the measured quantity", "zero": "a hollow diamond",
             "takeaway": "causal attention is not permutation equivariant",
         }  # plain values until the elements that show them are built
@@ -237,10 +251,13 @@ class CausalBreaksEquivariance(ClipScene):
                 xj=claim(token_text(r.j), self.on_screen_tokens.chips[r.j]), T=claim(T, self.on_screen_mask),
                 ni=claim(self.tokens_seen(r.i + 1), *self.on_screen_mask.cells[r.i][:r.i + 1]),
                 nj=claim(self.tokens_seen(r.j + 1), *self.on_screen_mask.cells[r.j][:r.j + 1]),
+                # what each swapped token saw before: as many slots as the other's row shows now
+                ni_n=claim(r.i + 1, *self.on_screen_mask.cells[r.i][:r.i + 1]),
+                nj_n=claim(r.j + 1, *self.on_screen_mask.cells[r.j][:r.j + 1]),
                 threshold=claim(measure(d.threshold).text, self.line_label),
-                worst_value=claim(fmt_measure(rows[worst]), self.values[self.value_rows.index(worst)]),
-                causal=claim(fmt_measure(r.causal_total), self.verdicts[0]),
-                self=claim(fmt_measure(r.self_total), self.verdicts[1]),
+                worst_value=claim(shown_text(rows[worst]), self.values[self.value_rows.index(worst)]),
+                causal=claim(shown_text(r.causal_total), self.verdicts[0]),
+                self=claim(shown_text(r.self_total), self.verdicts[1]),
                 mask=claim("the mask", self.on_screen_mask), formula=claim("the measured quantity", self.formula),
                 zero=claim("a hollow diamond", *self.zero_marks() or [self.causal_chart]),
                 takeaway=claim("causal attention is not permutation equivariant", self.takeaway_line),
@@ -280,39 +297,38 @@ class CausalBreaksEquivariance(ClipScene):
         r, pic = d.report, d.picture
         T = len(r.perm)
         content = self.layout.content
-        self.verdicts = VGroup(
+        self.verdicts = self.aligned(VGroup(
             self.total_verdict(pic.causal_prefix, "causal", r.causal_total),
-            self.total_verdict(pic.self_prefix, "self-attention", r.self_total)).arrange(DOWN, buff=GAP.small,
-                                                                                         aligned_edge=LEFT)
+            self.total_verdict(pic.self_prefix, "self-attention", r.self_total)))
         self.formula = self.self_formula = math(pic.row_formula.typst, size=LABEL)
         # the same quantity of causal attention: its Attn carries the subscript from the `causal` beat on
         self.causal_formula = math(self.causal_typst(pic.row_formula.typst), size=LABEL)
+        k = min(1.0, content.width / self.causal_formula.width)  # both forms at one size, the wider one fitting
+        self.formula.scale(k)
+        self.causal_formula.scale(k)
         chip_h = TokenColumn(["x_0"], horizontal=True).height
-        bottom, rest = content.take_bottom(self.verdicts.height, gap=GAP.normal)
-        top, rest = rest.take_top(max(chip_h, self.formula.height), gap=GAP.small)
-        _, tall_rest = content.take_top(max(chip_h, self.formula.height), gap=GAP.small)
+        # the measured quantity (and at the close the takeaway) in a row of its own across the top; under it the
+        # chips over the mask while the rows are narrated, and nothing at the totals (the mask has left)
+        fstrip, under = content.take_top(self.causal_formula.height, gap=GAP.normal)
+        top, tall_rest = under.take_top(chip_h, gap=GAP.small)
+        bottom, rest = under.take_bottom(self.verdicts.height, gap=GAP.normal)
+        self.formula_strip = fstrip
         bottom.place(self.verdicts)
         failing = [m for m in range(T) if r.causal_rows[m] >= d.threshold]
         self.value_rows = failing
         self.row_names_w = max(label(f"row {m}", size=SMALL).width for m in range(T)) + GAP.small
-        # the mask leaves room over the chart for the causal quantity at (nearly) its full size
-        self.max_mask_w = (content.right - GAP.wide - self.causal_formula.width - content.left
-                           - self.row_names_w - GAP.small)
+        self.max_mask_w = np.inf  # the quantity has its own row: the mask is as wide as its square cells
         self.tall = tall = self.picture_in(tall_rest, top)
-        self.compact = self.picture_in(rest, top)
+        self.compact = self.picture_in(rest, top, chips=False)  # its rows only: the mask has left by the totals
         (self.mask_region, self.self_chart, self.causal_chart, self.row_names, self.values, self.line_label,
          self.mask, self.tokens, self.masked, self.tokens_name) = (
             tall.mask_region, tall.self_chart, tall.causal_chart, tall.row_names, tall.values, tall.line_label,
             tall.mask, tall.tokens, tall.masked, tall.tokens_name)
-        # both forms of the quantity at one size, the wider (causal) one fitting beside the mask, over the chart
-        avail = content.right - tall.mask_region.right - GAP.wide
-        k = min(1.0, avail / self.causal_formula.width)
-        self.formula.scale(k)
-        self.causal_formula.scale(k)
+        # the quantity centred over the chart's axis, in its own row, inside the content area
         for f in (self.formula, self.causal_formula):
             x = self.causal_chart.plot.axes[0].get_center()[0]
-            x = min(x, content.right - f.width / 2)
-            f.move_to([x, top.center[1], 0])
+            x = max(content.left + f.width / 2, min(x, content.right - f.width / 2))
+            f.move_to([x, fstrip.center[1], 0])
         self.small = VGroup(self.tokens_name, self.tokens, self.mask, self.masked, self.row_names)
         names_w = self.row_names_w
         y_bottom, y_top = self.compact.y_bottom, self.compact.y_top
@@ -324,7 +340,6 @@ class CausalBreaksEquivariance(ClipScene):
         bnames = VGroup(*[label(f"row {m}", size=LABEL, color=DIM).next_to(bmask.cells[m][0], LEFT, buff=GAP.normal)
                           for m in range(T)])
         btokens.next_to(bmask, UP, buff=GAP.small)
-        bmasked.move_to(self.masked_cells(bmask))
         bname = names(math(N.inputs.math, size=HEADING + 6), "X").next_to(btokens, LEFT, buff=GAP.normal)
         big = VGroup(bname, btokens, bmask, bmasked, bnames)
         content.fit(big, max_scale=1.2)
@@ -336,7 +351,7 @@ class CausalBreaksEquivariance(ClipScene):
 
         # the close: the takeaway in the formula's strip, the chart widened into the mask's room
         self.takeaway_line = math("\"Attn\"_(\"causal\") (P X) != P dot \"Attn\"_(\"causal\") (X)", size=TITLE)
-        top.fit(self.takeaway_line, max_scale=1.0)
+        fstrip.fit(self.takeaway_line, max_scale=1.0)
         c = self.compact  # the chart widens from where it stands at the totals
         wide = Region(rest.left + names_w + GAP.small, c.causal_chart.plot.axes[0].get_end()[0] + (
             c.causal_chart.get_right()[0] - c.causal_chart.plot.axes[0].get_end()[0]), y_bottom, y_top, "wide")
@@ -364,11 +379,22 @@ class CausalBreaksEquivariance(ClipScene):
         its figure in Typst (``prefix`` is the picture's Typst, its quoted word first), ✓ under the pass line.
         A figure rounded for display reads "≈" (an exact one, or rounding noise with its own "≈", keeps "=")."""
         formula = prefix.split(" ", 1)[1]
-        f = measure(total)
+        f = shown(total)
         rel = "approx" if rounded(f) else "="
         return worded_verdict(f"{name}:", f, passed=total < self.data.threshold, relation=f"{formula} {rel}")
 
-    def picture_in(self, rest: Region, top: Region) -> SimpleNamespace:
+    @staticmethod
+    def aligned(verdicts: VGroup) -> VGroup:
+        """The verdicts stacked, their formulas starting at one x: each mark and name set right against its
+        formula (a name narrower than the widest moves right, with its mark)."""
+        verdicts.arrange(DOWN, buff=GAP.small, aligned_edge=LEFT)
+        starts = [v.value.get_left()[0] for v in verdicts]
+        x = max(starts)
+        for v, s in zip(verdicts, starts):
+            v.shift((x - s) * RIGHT)
+        return verdicts
+
+    def picture_in(self, rest: Region, top: Region, chips: bool = True) -> SimpleNamespace:
         """The rows' picture in ``rest`` (the chips and the formula in ``top``): row names, the mask, the chart
         (self-attention's and causal attention's, the same place), the failing rows' figures at their bars' ends
         and the pass line's name; its rows as tall as ``rest`` allows (``MAX_PITCH`` at most)."""
@@ -378,7 +404,7 @@ class CausalBreaksEquivariance(ClipScene):
         content = self.layout.content
         row_names = VGroup(*[label(f"row {m}", size=SMALL, color=DIM) for m in range(T)])
         names_w = self.row_names_w  # a little air between the band's edge and the names
-        values = VGroup(*[role(math(measure(v).math, size=SMALL, color=FAILED), "failed")
+        values = VGroup(*[role(math(shown(v).math, size=SMALL, color=FAILED), "failed")
                           for m, v in enumerate(r.causal_rows) if m in self.value_rows])
         values_w = max([v.width for v in values] + [0.0])
         probe = RowChart.fitted(Region(0, 4, 0, rest.height), r.self_rows, d.threshold, pic.axis, self.ticks(),
@@ -416,29 +442,31 @@ class CausalBreaksEquivariance(ClipScene):
         line_label = label("pass line", size=SMALL, color=DIM).next_to([causal_chart.line.get_x(), y, 0], RIGHT,
                                                                        buff=GAP.tight)
         # the mask in its place beside the chart, its chips over its columns (in the swap's order)
-        mask, tokens, masked = self.mask_parts(mask_w / T, causal_chart.pitch)  # the chart's rows
+        mask, tokens, masked = self.mask_parts(mask_w / T, causal_chart.pitch, chips)  # the chart's rows
         mask.move_to([mask_region.center[0], float(np.mean(ys)), 0])
-        tokens.move_to([mask_region.center[0], top.center[1], 0])
-        masked.move_to(self.masked_cells(mask))
+        if chips:
+            tokens.move_to([mask_region.center[0], top.center[1], 0])
         tokens_name = names(math(N.inputs.math, size=HEADING), "X").next_to(tokens, LEFT, buff=GAP.normal)
         return SimpleNamespace(mask_region=mask_region, self_chart=self_chart, causal_chart=causal_chart,
                                row_names=row_names, values=values, line_label=line_label, mask=mask, tokens=tokens,
                                masked=masked, tokens_name=tokens_name, y_bottom=y_bottom, y_top=y_top)
 
-    def mask_parts(self, pitch_x: float, pitch_y: float):
-        """A mask grid (cells ``pitch_x`` wide, ``pitch_y`` tall), its chips over its columns, and its "masked" word."""
+    def mask_parts(self, pitch_x: float, pitch_y: float, chips: bool = True):
+        """A mask grid (cells ``pitch_x`` wide, ``pitch_y`` tall), its chips over its columns, and an empty part
+        where a "masked" word stood."""
         d = self.data
         T = d.X.shape[0]
         mask = shows(CausalMaskGrid(d.mask, [token_color(k) for k in range(T)], pitch=pitch_x, row_height=pitch_y),
                      "mask")
         size = LABEL if pitch_x > 0.62 else SMALL
+        if not chips:  # a picture drawn for its rows' places only (the totals'): no chips to fit
+            return mask, VGroup(), VGroup()
         tokens = shows(TokenColumn(token_names(range(T)), row_height=pitch_x, horizontal=True, values=d.X,
                                    width=min(0.9, pitch_x * 0.9), size=size), "X")
         tokens.move_to(mask).next_to(mask, UP, buff=GAP.small)
-        masked = label("masked", size=SMALL if pitch_x < 0.8 else LABEL, color=DIM)
-        cell = self.masked_cells(mask)
-        if masked.width > cell.width * 0.9:  # the word inside one cell, never across a cell's edge
-            masked.scale_to_fit_width(cell.width * 0.9)
+        # no word in the hidden cells: one "masked" in one cell read as that cell's alone (review round 3); the
+        # empty outlines are the mask (the narration names them), so the part is kept empty for the beats' moves
+        masked = VGroup()
         return mask, tokens, masked
 
     @staticmethod
@@ -550,13 +578,17 @@ class CausalBreaksEquivariance(ClipScene):
             key = fail_key(self.before_key(r.i, True), True) if odd_before else self.before_key(r.i, d.before_zero)
             self.beat(key, FadeIn(band), *self.focus(range(0, r.i)), *[Create(self.odd_frames[k]) for k in odd_before],
                       run_time=0.9,
-                      subject=VGroup(self.mask, cc), why=self.chart_why)
+                      subject=VGroup(self.mask, cc, self.formula), why=self.chart_why)
         between = range(r.i, r.j + 1)
         band2 = self.band(between)
         slot_i = VGroup(*[self.mask.cells[m][r.i] for m in between])
-        self.swapped = role(SurroundingRectangle(slot_i, color=HIGHLIGHT, buff=0.03, stroke_width=4), "highlight")
+        # both swapped tokens where the rows i … j see them: x_j in slot i (rows i … j), x_i in slot j (row j)
+        self.swapped = VGroup(
+            role(SurroundingRectangle(slot_i, color=HIGHLIGHT, buff=0.03, stroke_width=4), "highlight"),
+            *([role(SurroundingRectangle(self.mask.cells[r.j][r.j], color=HIGHLIGHT, buff=0.03, stroke_width=4),
+                    "highlight")] if r.j != r.i else []))
         self.beat(self.between_key(r.i, r.j), ReplacementTransform(band, band2) if band is not None else FadeIn(band2),
-                  Create(self.swapped), *self.focus(between), run_time=0.9, subject=VGroup(self.mask, cc),
+                  Create(self.swapped), *self.focus(between), run_time=0.9, subject=VGroup(self.mask, cc, self.formula),
                   why=self.chart_why)
         band = band2
         after = list(range(r.j + 1, T))
@@ -566,7 +598,7 @@ class CausalBreaksEquivariance(ClipScene):
             key = fail_key("after", True) if odd_after else key
             self.beat(key, ReplacementTransform(band, band3), FadeOut(self.swapped), *self.focus(after),
                       *[Create(self.odd_frames[k]) for k in odd_after], run_time=0.9,
-                      subject=VGroup(self.mask, cc), why=self.chart_why)
+                      subject=VGroup(self.mask, cc, self.formula), why=self.chart_why)
             band = band3
         else:
             self.play(FadeOut(self.swapped), run_time=0.4)

@@ -83,8 +83,8 @@ class RowChart(VGroup):
     """The defect of every output row ``m`` of one attention as a horizontal bar on a log axis
     ``10^lo … 10^hi``: row ``m`` in the ``m``-th slot from the top, ``pitch`` tall.  A bar at or past
     ``threshold`` (the dashed pass line) is drawn in the failed colour (its role declared), one under it in
-    the foreground colour.  An exact zero has no place on a log axis: a hollow diamond on the floor with a
-    ``0`` beside it (``zeros[m]``).
+    the foreground colour.  An exact zero has no place on a log axis: a hollow diamond on the floor with the
+    deck's verdict on it beside it, ✓ and ``0`` with its "exact" mark (``zeros[m]``, ``[1]`` the verdict).
 
     ``plot`` is the :class:`~scenes.kit.plots.Plot` (x: the defect, y: the rows), ``bars[m]`` a bar (its
     ``value``), ``line`` the pass line, :meth:`row_y` the centre of row ``m``'s slot."""
@@ -98,7 +98,8 @@ class RowChart(VGroup):
 
         from scenes.kit.binding import role
         from scenes.kit.plots import Plot
-        from scenes.kit.theme import SMALL, math
+        from scenes.kit.proofs import verdict
+        from scenes.kit.theme import SMALL
 
         super().__init__(**kw)
         self.values = np.asarray(values, dtype=float)
@@ -129,7 +130,8 @@ class RowChart(VGroup):
             if x == 0.0:
                 d = Square(side_length=thick * 0.75, stroke_color=FG, stroke_width=3, fill_opacity=0.0).rotate(np.pi / 4)
                 d.move_to(np.array([x0 + d.width / 2 + 0.04, self.row_y(m), 0.0]))
-                zero = math("0", size=SMALL, color=FG).next_to(d, RIGHT, buff=0.1)
+                # an exact zero is the deck's verdict: ✓ and "0 exact" (the audit allows "exact" in a verdict only)
+                zero = verdict("", 0.0, passed=bool(0.0 < self.threshold), size=SMALL).next_to(d, RIGHT, buff=0.1)
                 self.zeros[m] = VGroup(d, zero)
                 self.zeros[m].value = 0.0
                 marks.add(self.zeros[m])

@@ -30,6 +30,7 @@ from manim import (
     Create,
     FadeIn,
     FadeOut,
+    Line,
     ReplacementTransform,
     VGroup,
 )
@@ -125,7 +126,7 @@ class ThreePositionalSchemes(ClipScene):
     # why RoPE's score is relative, as clip 11 writes it (q = W_q x, k = W_k x, the token's own, unturned)
     # the second line's turn written by m − n, the offset the map's diagonal and the verdict name (R_mᵀ R_n
     # turns by n − m: R_(m − n) undone, i.e. its transpose); never n − m on screen, as in clip 11
-    DERIVATION = ("q_m dot k_n = (R_m q)^T (R_n k)", "= q^T R_(m - n)^T k")
+    DERIVATION = ("q_m dot k_n = (R_m q)^top (R_n k)", "= q^top R_(m - n)^top k")  # ⊤, not an italic T
     EQ_AT = 5  # the first line's glyphs before its "=" (q, m, ·, k, n): the second line's "=" goes under it
     PATHS = ("scores.sinusoidal", "scores.learned", "scores.rope")
     SPREAD = "$max$ spread"  # the verdicts' words: the largest spread along any diagonal (the word in the sans)
@@ -150,9 +151,10 @@ class ThreePositionalSchemes(ClipScene):
 
     @classmethod
     def spread_verdict(cls, fig, passed: bool, size: float):
-        """The deck's worded verdict on one scheme's spread: ✓/✗, "max spread" (the word in the sans), then
-        ": 0.42" (as the deck's worded verdicts write it), or "≈ 1.8 × 10⁻¹⁵" for rounding noise."""
-        return worded_verdict(cls.SPREAD if fig.approx else f"{cls.SPREAD}:", fig, passed, size=size)
+        """The deck's worded verdict on one scheme's spread: ✓/✗, "max spread" (the word in the sans), then its
+        figure related the deck's one way (``theme.figure``): "≈ 7.9" for a rounded figure, "≈ 1.8 × 10⁻¹⁵" for
+        rounding noise, "= 0" with its exact mark (review round 3: one form for all three, never a colon)."""
+        return worded_verdict(cls.SPREAD, fig, passed, size=size, relation="=")
 
     def relative(self) -> tuple[bool, bool, bool]:
         return self.data.scores.relative()
@@ -311,10 +313,16 @@ class ThreePositionalSchemes(ClipScene):
             if k == 1:  # the table as initialised, never trained: said on the grid (review R1)
                 # beside the table's name under the grid (over it, it touched the grid: review round 2); where the
                 # grids are too narrow for that (the sum's name would meet it), over the grid as before
+                # the name and the tag one line, centred under the grid (review round 3: the tag hung right of a
+                # centred name, towards the "=" and the sum's name)
                 tag = label("(untrained)", size=SMALL, color=DIM).next_to(parts[1], RIGHT, buff=GAP.small)
+                tag.align_to(parts[1][0], DOWN)  # on the E's baseline, not its subscript's
+                pair = VGroup(parts[1], tag)
+                pair.shift((parts[0].get_x() - pair.get_x()) * RIGHT)
                 sum_name = math(results[k][2], size=LABEL).next_to(eq.centers[2] + (T * cell / 2) * DOWN, DOWN,
                                                                     buff=GAP.tight)
                 if tag.get_right()[0] + GAP.small > sum_name.get_left()[0]:
+                    parts[1].set_x(parts[0].get_x())
                     tag.next_to(parts[0], UP, buff=GAP.small)
                 self.untrained_tag = tag
                 parts.add(self.untrained_tag)
@@ -336,69 +344,100 @@ class ThreePositionalSchemes(ClipScene):
         rows = [column(label(n, size=LABEL, color=FG if k == 0 else DIM, weight="BOLD"),
                        math(q, size=LABEL, color=FG if k == 0 else DIM), gap="tight")
                 for k, (n, (q, _)) in enumerate(zip(SCHEME_NAMES, score_formulas()))]
-        what = inline("one token", "$x$", "at every position", size=SMALL, color=DIM)
+        # the count of positions said (review round 3: act 1's T tokens became T_sim positions of one token)
+        what = inline("one token", "$x$", f"at all {self.data.T_sim} positions", size=SMALL, color=DIM)
         self.overview_what = what
         self.overview_rows = rows
         return column(what, *rows, gap="normal")
 
     def notes(self, k: int, region: Region) -> VGroup:
-        """Scheme ``k`` beside its map: its query and key; the outlined cells' distances from the first
-        cell, one bar each, on an axis zoomed to this scheme's own values (its ticks say how far); its
-        verdict (the largest spread along any diagonal against the pass line) and what it depends on."""
+        """Scheme ``k`` beside its map: its name (its query and key were on screen in the beat before); the
+        outlined cells' distances from the first cell, one dot each, by ``m`` on the clip's one log axis, titled
+        ``|score − first|`` over it; under it its verdict (the largest spread along any diagonal, against the pass
+        line) and what it depends on.  ``.chart`` is what comes first, ``.foot`` the verdict that follows it."""
         d = self.data
         rel = self.relative()[k]
-        q, kk = score_formulas()[k]
-        name = label(SCHEME_NAMES[k], size=LABEL, color=FG, weight="BOLD")
+        name = label(SCHEME_NAMES[k], size=HEADING, color=FG, weight="BOLD")
         if k == 1:  # the table as initialised, never trained: said on screen wherever it is shown
             tag = label("(untrained)", size=LABEL, color=DIM)
             side = VGroup(name.copy(), tag.copy()).arrange(RIGHT, buff=GAP.small, aligned_edge=DOWN)
             name = (VGroup(name, tag).arrange(RIGHT, buff=GAP.small, aligned_edge=DOWN) if side.width <= region.width
                     else column(name, tag, gap="hair"))
-        head = column(name, math(q, size=LABEL), math(kk, size=LABEL), gap="small")
-        check = self.spread_verdict(spread_figures(d)[k], rel, size=SMALL)
+        head = name
+        check = self.spread_verdict(spread_figures(d)[k], rel, size=LABEL)
         dep = self.depends(rel)
         foot = column(check, dep, gap="small")
         if foot.width > region.width:
             foot.scale_to_fit_width(region.width)
         top_r, rest = region.take_top(head.height, gap=GAP.normal)
-        bot_r, mid = rest.take_bottom(foot.height, gap=GAP.normal)
+        bot_r, mid = rest.take_bottom(foot.height, gap=GAP.wide)
         top_r.place(head, LEFT)
         bot_r.place(foot, LEFT)
-        # under the axis, what it shows: the outlined cells by m (x), each one's distance from the first (y, log)
-        title = inline("outlined cells by", f"${N.position.math}$", "· distance from the first", size=SMALL, color=DIM)
-        if title.width > region.width:
-            title.scale_to_fit_width(region.width)
-        mid, title_r = mid.take_bottom(title.height, gap=GAP.tight)[::-1]
-        mid = mid.take_top(GAP.small, gap=0.0)[1]  # room over the axis for the tallest dot's figure
+        # the axis's title over it (what a dot's height is), its m under the ticks' right end
+        title = math('lr(|"score" - "first"|)', size=LABEL, color=DIM)
+        mid = mid.take_top(title.height, gap=GAP.tight)[1]
+        m_name = math(N.position.math, size=LABEL, color=DIM)
         dist = d.distances[k]
         ms = np.array(diagonal_rows(d.T_sim, d.diags[k]))
         lo, hi = spread_axis(d)  # one log axis for every scheme, and the comparison's (issue 33)
         line_name = label("pass line", size=SMALL, color=DIM)  # at the line's end, clear of every dot
-        mid = mid.take_left(mid.width - line_name.width - GAP.small, gap=GAP.small)[0]
-        # every k-th m labelled, k the fewest that keeps the widest label clear of its neighbours (the sweep: ten
-        # two-digit labels, 5 to 14, ran into each other on a narrow axis)
-        wide = label(str(int(ms[-1])), size=SMALL).width + GAP.small
-        step = max(1, int(np.ceil(wide / (mid.width / (len(ms) + 0.2)))))
-        plot = Plot.fitted(mid, (ms[0] - 0.6, ms[-1] + 0.6), (10.0 ** lo, 10.0 ** hi), y_log=True,
-                           x_ticks=list(ms[::step]), y_ticks=[10.0 ** t for t in spread_ticks(lo, hi, most=3)])
-        title.next_to(plot.x_tick_labels, DOWN, buff=GAP.tight).align_to(plot, LEFT)
+        mid = mid.take_left(mid.width - max(line_name.width, m_name.width) - GAP.small, gap=GAP.small)[0]
+        # one x range for the three schemes, every position 0 … T_sim − 1 (review round 3: the learned diagonal's
+        # axis started at 0, the others' at 1); every k-th m labelled, k the fewest that keeps the widest label
+        # clear of its neighbours
+        every = np.arange(d.T_sim)
+        x_range, y_range = (-0.6, d.T_sim - 0.4), (10.0 ** lo, 10.0 ** hi)
+        y_ticks = [10.0 ** t for t in spread_ticks(lo, hi, most=5)]
+        # a labelled tick under the pass line wherever a dot sits there (review round 3: 1.8 × 10⁻¹⁵ under an axis
+        # whose lowest label was 10⁻¹⁰ could not be read from it)
+        under = np.concatenate([np.asarray(v, float) for v in d.distances])
+        under = under[(under > 0) & (under < PASS_LINE)]
+        if len(under) and not any(t < PASS_LINE for t in y_ticks):
+            y_ticks = sorted([10.0 ** int(np.floor(np.log10(under.max()))), *y_ticks])
+        probe = Plot.fitted(mid, x_range, y_range, y_log=True, x_ticks=[0], y_ticks=y_ticks)  # the axis's own width
+        unit = probe.width_units / (x_range[1] - x_range[0])
+        wide = label(str(int(every[-1])), size=SMALL).width + GAP.normal
+        step = max(1, int(np.ceil(wide / unit)))
+        plot = Plot.fitted(mid, x_range, y_range, y_log=True, x_ticks=list(every[::step]), y_ticks=y_ticks)
+        title.next_to(plot.axes[1].get_top(), UP, buff=GAP.tight).align_to(plot.y_tick_labels, LEFT)
+        m_name.align_to(plot.x_tick_labels, DOWN)
+        m_name.set_x(max(plot.axes[0].get_end()[0], plot.x_tick_labels.get_right()[0]) + GAP.normal + m_name.width / 2)
         # each outlined cell after the first (the first is where the distances are measured from): a dot at
-        # its distance, an exact zero a hollow diamond on the floor
+        # its distance, an exact zero a hollow diamond on the floor, named "0 exact" over the dots beside it
         dots = VGroup()
+        zeros = VGroup()
         for m_, v in zip(ms[1:], dist[1:]):
-            dot = (plot.dot(m_, v, color=HIGHLIGHT, radius=self.CELL_DOT) if v > 0
-                   else plot.exact_zero(m_, color=HIGHLIGHT, text=None))
+            if v > 0:
+                dot = plot.dot(m_, v, color=HIGHLIGHT, radius=self.CELL_DOT)
+            else:
+                dot = plot.exact_zero(m_, color=HIGHLIGHT, text=None)
+                zeros.add(dot)
             dot.value = float(v)
             dots.add(role(dot, "highlight"))
+        marks = VGroup()
+        if len(zeros):  # the deck's exact zero, once, over the first diamond, clear of every dot near it
+            z = zeros[0]
+            tag = theme_figure(0.0, size=SMALL, color=HIGHLIGHT)
+            tag._verdict = True  # the deck's exact zero, "0" and its mark: the measured figure, as a verdict prints it
+            near = [dt for dt in dots if abs(dt.get_x() - z.get_x()) < tag.width / 2 + self.CELL_DOT + GAP.tight]
+            y = max(dt.get_top()[1] for dt in near) + GAP.small + tag.height / 2
+            tag.move_to([z.get_x(), y, 0])
+            tag.shift(max(0.0, plot.axes[1].get_x() + GAP.tight - tag.get_left()[0]) * RIGHT)  # right of the axis
+            lead = Line(z.get_top(), [z.get_x(), tag.get_bottom()[1] - 0.04, 0], color=HIGHLIGHT, stroke_width=1.5)
+            marks.add(role(VGroup(tag, lead), "highlight"))
         line = plot.hline(PASS_LINE, color=DIM)
         line_name.next_to(line, RIGHT, buff=GAP.small)
         i = 1 + int(np.argmax(dist[1:]))
         tallest = theme_figure(numbers.measure(float(dist[i])), size=SMALL).next_to(dots[i - 1], UP, buff=GAP.tight)
         tallest.shift(min(0.0, region.right - tallest.get_right()[0]) * RIGHT)  # the last dot's figure stays in the frame
-        g = VGroup(head, plot, title, line, line_name, dots, foot)
+        tallest.shift(max(0.0, plot.axes[1].get_x() + GAP.tight - tallest.get_left()[0]) * RIGHT)  # and right of the axis
+        chart = VGroup(head, plot, title, m_name, line, line_name, dots, marks)
         if not rel:
-            g.add(tallest)
+            chart.add(tallest)
+        g = VGroup(chart, foot)
+        g.chart, g.foot = chart, foot
         g.head, g.plot, g.bars, g.tallest, g.check, g.dep = head, plot, dots, tallest, check, dep
+        g.title, g.zero_tag, g.y_ticks = title, marks, y_ticks
         g.line, g.axis = line, (lo, hi)
         return g
 
@@ -461,14 +500,20 @@ class ThreePositionalSchemes(ClipScene):
                     y_ticks=[10.0 ** k for k in spread_ticks(lo, hi, most=self.TICKS)], y_label=axis_name)
         region.place(plot, DOWN + RIGHT)
         plot.shift((name_h + GAP.tight) * UP)
-        inks = [FG if r else DIM for r in rel]
+        inks = [FG for _ in rel]  # one ink: the ✓ or ✗ over each dot carries its verdict (review round 3)
         marks = VGroup()
         for k, (v, ink) in enumerate(zip(spreads, inks)):
             # a dot at the measured value (a bar's length on a log axis would be set by the axis's floor)
             marks.add(plot.dot(k, v, color=ink, radius=self.DOT_R) if v > 0
                       else plot.exact_zero(k, color=ink, text=None))
-        tops = VGroup(*[verdict_line("", f, r, size=LABEL).next_to(b, UP, buff=GAP.tight)
+        # each dot's verdict in the notes' one form, "max spread ≈ 7.9" (review round 3), over its dot; where three
+        # such lines would run into each other, the figure alone with its relation
+        tops = VGroup(*[self.spread_verdict(f, r, size=LABEL).next_to(b, UP, buff=GAP.tight)
                         for f, r, b in zip(spread_figures(d), rel, marks)])
+        slot = plot.width_units / len(SCHEME_NAMES)
+        if max(t.width for t in tops) > slot - GAP.normal:
+            tops = VGroup(*[worded_verdict("", f, r, size=LABEL, relation="=").next_to(b, UP, buff=GAP.tight)
+                            for f, r, b in zip(spread_figures(d), rel, marks)])
         under = VGroup(*[label(n, size=LABEL, color=FG).next_to(plot.to_point(k, 10.0 ** lo), DOWN, buff=GAP.tight)
                          for k, n in enumerate(SCHEME_NAMES)])
         line = plot.hline(PASS_LINE, color=FG)
@@ -508,14 +553,20 @@ class ThreePositionalSchemes(ClipScene):
         self.beat_plays("score", [[AnimationGroup(FadeOut(self.input1), FadeOut(self.schemes1[2]),
                                                   FadeOut(self.in_bar))],
                                   [AnimationGroup(FadeIn(m), FadeIn(self.overview))]], run_time=1.2, subject=m.heat)
-        self.beat("sin_spread", Create(self.outlines[0]), FadeIn(self.diag_names[0]), swap(self.overview, self.notes2[0]),
-                  subject=VGroup(m.heat, self.outlines[0]))
+        # each scheme staged: its diagonal and the dots first, then its verdict (review round 3)
+        self.beat_plays("sin_spread", [[AnimationGroup(Create(self.outlines[0]), FadeIn(self.diag_names[0]),
+                                                       swap(self.overview, self.notes2[0].chart))],
+                                       [FadeIn(self.notes2[0].foot, shift=GAP.small * UP)]], run_time=1.0,
+                        subject=VGroup(m.heat, self.outlines[0]))
         for k in (1, 2):
             names(m.title, self.PATHS[k])
-            self.beat(f"{self.KEYS[k]}_score",
-                      m.heat.animate_values(d.scores.grids[k], shows=self.PATHS[k]),
-                      swap(VGroup(self.outlines[k - 1], self.diag_names[k - 1]), VGroup(self.outlines[k], self.diag_names[k])),
-                      swap(self.notes2[k - 1], self.notes2[k]), subject=VGroup(m.heat, self.outlines[k]))
+            self.beat_plays(f"{self.KEYS[k]}_score", [
+                [AnimationGroup(m.heat.animate_values(d.scores.grids[k], shows=self.PATHS[k]),
+                                swap(VGroup(self.outlines[k - 1], self.diag_names[k - 1]),
+                                     VGroup(self.outlines[k], self.diag_names[k])),
+                                swap(self.notes2[k - 1], self.notes2[k].chart))],
+                [FadeIn(self.notes2[k].foot, shift=GAP.small * UP)]], run_time=1.0,
+                subject=VGroup(m.heat, self.outlines[k]))
 
         # the comparison that matters: the three spreads, measured, against the pass line
         self.chart = self.comparison(content)

@@ -34,6 +34,7 @@ from manim import (
     Succession,
     SurroundingRectangle,
     VGroup,
+    Wait,
     Write,
 )
 
@@ -233,8 +234,19 @@ class AngleTable(VGroup):
             for i in range(nf, P)])
         for w, i in zip(self.wedges, range(nf, P)):
             w.angle_shown, w.pair = float(d.grid[T - 1, i]), i
+        # with the wedges, each slow pair's angle at the last row in radians (the clip's one unit: beat 04 reads
+        # the slowest's in radians), in its rate's place (a wedge of a degree is under a pixel: the figure says
+        # what the wedge cannot), the row named (T − 1) θᵢ: the very product each figure is
+        self.turned = VGroup(*[math(numbers.measure(float(d.grid[T - 1, i])).math, size=SMALL,
+                                    color=FG).move_to(self.thetas[i]) for i in range(nf, P)])
+        for t, i in zip(self.turned, range(nf, P)):
+            t.pair, t.radians = i, float(d.grid[T - 1, i])
+            if t.width > cell_w - GAP.hair:  # never wider than its column
+                t.scale((cell_w - GAP.hair) / t.width)
+        self.turned_name = math(f"{T - 1} {N.rate.math} approx", size=SMALL, color=FG)
+        self.turned_name.move_to(self.theta_name).align_to(self.theta_name, RIGHT)
         self.add(self.dials, self.heads, self.slots, self.grid, self.rows, self.m_name, self.theta_name)
-        self.extras = VGroup(self.wedges)  # not on screen at first: placed with the table
+        self.extras = VGroup(self.wedges, self.turned, self.turned_name)  # not on screen at first: placed with the table
 
     WEDGE_AT = 0.9  # a slow dial's wedge: this share of its radius
     WEDGE_FILL = 0.4
@@ -320,7 +332,9 @@ class RoPEAngleGrid(ClipScene):
     D = 16  # eight pairs
     DIAL_SHARE = 0.17  # of the table's region, the most the row of hands may take: the table keeps its height
     HAND_DIMMED = 0.4  # a hand out of focus stays in sight (its words go to the background)
-    TABLE_DIMMED = 0.35  # the table's other columns while one column is the subject: their colours still read
+    # the table's other columns while one column is the subject, in every beat: dark enough that its pale cells
+    # (the cyclic scale's near-white zero) recede into the background rather than read as a grey veil
+    TABLE_DIMMED = 0.12
     CLOSE_STRIP = 0.6  # and its column as wide as this share of the hand's dial
     TAKEAWAY_FILL = 0.95  # the close: the verdict over the two hands, as large as the frame allows
     CLOSE_DIAL = 3.0  # units: a hand's dial in the close
@@ -438,7 +452,9 @@ class RoPEAngleGrid(ClipScene):
             "m": claim(m, self.slow_line),
             "ratio": claim(plain(d.theta[0] / d.theta[1]), self.ratio_line),
             "slow_cols": claim(f"pairs {nf} to {P - 1}", *tb.wedges),
-            "first_deg": claim(values["first_deg"], tb.wedges[0]), "last": claim(m, *tb.wedges),
+            "first_deg": claim(values["first_deg"], tb.wedges[0], tb.turned[0]), "last": claim(m, *tb.wedges),
+            "turned": claim(", ".join(numbers.measure(t.radians).text for t in tb.turned), *tb.turned),
+            "turned_name": claim(f"{d.T - 1} θᵢ", tb.turned_name),
             "defect": claim(values["defect"], end.proof if end is not None else self.proof),
             "T": claim(d.T, *(end.paths if end is not None else [tb.grid])),
         })
@@ -547,7 +563,7 @@ class RoPEAngleGrid(ClipScene):
         tb.pairs[d.fast].set_color(DIM)
         tb.pairs[d.slow].set_color(FG)
         self.beat(fail_key("slow", self.differs(d.slow)), FadeOut(self.boxes[d.fast]), Create(self.boxes[d.slow]),
-                  *self.focus_on(d.slow, previous=d.fast), Dim(others(d.slow), DIMMED),
+                  *self.focus_on(d.slow, previous=d.fast), Dim(others(d.slow), self.TABLE_DIMMED),
                   Dim([tb.column_of(d.slow)], 1.0), swap(self.wrap_line, self.slow_line),
                   run_time=1.2, why=self.slow_why,
                   subject=VGroup(self.boxes[d.slow], tb.pair(d.slow), tb.column_of(d.slow), self.slow_line))
@@ -558,10 +574,12 @@ class RoPEAngleGrid(ClipScene):
         tb.thetas[d.slow].set_color(FG)
         tb.pairs[d.slow].set_color(DIM)
         self.beat(fail_key("slow_pairs", bool(d.bad_cells)), FadeOut(self.boxes[d.slow]), swap(self.slow_line, self.ratio_line),
-                  Dim([fast_part], DIMMED), *[Dim([h], 1.0) for h in slow_hands], Dim([self.formula], DIMMED),
+                  Dim([fast_part], self.TABLE_DIMMED), *[Dim([h], 1.0) for h in slow_hands], Dim([self.formula], DIMMED),
                   *[Dim([tb.column_of(j)], 1.0) for j in range(d.n_fast, P) if j != d.slow],
-                  FadeIn(tb.wedges), run_time=1.6, why=self.two_lines,
-                  subject=VGroup(tb.wedges, self.ratio_line, *[tb.pair(i) for i in range(d.n_fast, P)],
+                  FadeIn(tb.wedges), Dim([tb.theta_name, *tb.thetas], 0.0), Succession(Wait(0.6), FadeIn(tb.turned),
+                                                                                      FadeIn(tb.turned_name)),
+                  run_time=1.6, why=self.two_lines,
+                  subject=VGroup(tb.wedges, tb.turned, self.ratio_line, *[tb.pair(i) for i in range(d.n_fast, P)],
                                  *[tb.column_of(i) for i in range(d.n_fast, P)]))
         # 6. the proof: every entry is m·b^(−2i/d); the whole table back, the verdict in the formula's place
         # a student's cells that are not m θᵢ: outlined in red
@@ -569,10 +587,12 @@ class RoPEAngleGrid(ClipScene):
                                                              stroke_width=5 if k == 0 else 3).set_z_index(2), "failed")
                                    for k, (i, j) in enumerate(d.bad_cells)])
         self.beat(fail_key("check", bool(d.bad_cells)), FadeOut(tb.wedges), FadeOut(self.ratio_line),
+                  Succession(AnimationGroup(FadeOut(tb.turned), FadeOut(tb.turned_name)),
+                             Dim([tb.theta_name, *tb.thetas], 1.0)),
                   Dim([fast_part], 1.0), swap(self.formula, self.proof),
                   *([Create(self.bad_frames)] if d.bad_cells else []), run_time=1.2,
                   subject=VGroup(self.proof, tb.grid, tb.dials, tb.heads))
-        self.remove(self.formula, tb.wedges, self.ratio_line)
+        self.remove(self.formula, tb.wedges, tb.turned, tb.turned_name, self.ratio_line)
 
     def focus_on(self, i: int, previous: int | None = None) -> list:
         """Dim every hand and head but pair ``i``'s (only the ``previous`` focus, if there was one),

@@ -52,6 +52,7 @@ from scenes.figures.extrapolation import (
 from scenes.kit import (
     DIM,
     FG,
+    HEADING,
     GAP,
     LABEL,
     SMALL,
@@ -65,6 +66,7 @@ from scenes.kit import (
 )
 from scenes.kit.binding import claim
 from scenes.kit.numbers import Figure, count, measure
+from scenes.kit.theme import figure
 from scenes.kit.proofs import worded_line, worded_verdict
 
 
@@ -81,8 +83,8 @@ class PositionalDilutionData:
     """``t: (n,)`` positions ``1..t_max``; ``cos: (len(widths), n)`` with ``cos[k, m-1] = cos(PE_0, PE_m)``
     at width ``widths[k]`` (``mathcore.sinusoidal_dilution``); ``onsets[k]`` from ``ambiguity_onset``;
     ``onset_m[k]`` the onset ``m*`` (NaN where none comes up to ``t_max``); ``shares[k]`` which positions
-    have a twin and the share past ``m*`` (``ambiguity_share``); ``bins[k]`` those positions past ``m*``
-    in stretches of about a sixteenth of a decade, ``(lo, hi, share)`` (``c12_widgets.twin_bins``)."""
+    have a twin and the share past ``m*`` (``ambiguity_share``); ``bins[k]`` those positions from ``m*`` on
+    as one stretch, ``(lo, hi, share)`` (``c12_widgets.twin_bins``), the block its lane draws."""
 
     t: np.ndarray
     cos: np.ndarray
@@ -199,6 +201,7 @@ class PositionalDilution(ClipScene):
             "horizon": count(d.horizon).text,
             "factor": f"{d.factor:g}",
             "shares": and_list([share_text(d.shares[k].share) for k in shared]) or "none",
+            "c1": measure(d.cos[order[0]][0]).text,
         }
         F = getattr(self, "figure", None)
         if F is None:  # the title card: nothing drawn yet
@@ -220,6 +223,9 @@ class PositionalDilution(ClipScene):
             half=claim(count(d.t[len(d.t) // 2]).text, F.swing),
             first_curve=claim(f"d = {d.widths[order[0]]}", *((F.solo_curve, F.solo_label) if solo else
                                                              (F.curves[order[0]], F.width_labels[order[0]]))),
+            # review round 3: the description said the curve "starts at 1"; m = 0 is off the log axis, and at m = 1
+            # the curve is c(1), the value it starts from on screen
+            c1=claim(measure(d.cos[order[0]][0]).text, F.solo_curve if solo else F.curves[order[0]]),
             swing_box=claim("A yellow box", F.swing),
             curves=claim("one curve per width", *F.curves),
             rings=claim("a yellow ring", *[m for m in F.markers if len(m)] or [F.swing]),
@@ -229,7 +235,11 @@ class PositionalDilution(ClipScene):
             horizon_line=claim(f"m = {count(d.horizon).text}", TL.horizon_mark),
             shares=claim(values["shares"], *[TL.share_labels[k] for k in shared] or [TL.lanes[0].clear]),
             lanes=claim("one lane per width", *[lane.clear for lane in TL.lanes]),
-            columns=claim("columns in its colour", *[TL.lanes[k].columns for k in shared] or [TL.lanes[0].clear]),
+            columns=claim("a block in its colour", *[TL.lanes[k].columns for k in shared] or [TL.lanes[0].clear]),
+            share_place=claim(self.share_place(shared), *[TL.share_labels[k] for k in shared] or [TL.lanes[0].clear]),
+            horizon_where=claim("named over it" if TL.near else "named over the top lane", TL.horizon_mark[1]),
+            lead=claim("the takeaway, past m*, farther no longer means less alike to position 0, and under it the "
+                       "verdict", self.takeaway_line) if len(self.takeaway_line) else claim("the verdict", self.verdict),
             n_found=claim(values["n_found"], *[F.onset_labels[k] for k in found] or axis),
             verdict=claim(f"{len(found)} of {len(d.widths)} widths with an m*" if not shared else
                           self.verdict_words(shared[-1]), self.verdict),
@@ -240,6 +250,16 @@ class PositionalDilution(ClipScene):
                           only=claim("" if d.shares[wide].after == d.shares[wide].checked else "only ", self.verdict),
                           wide_onset=claim(count(d.onsets[wide].t).text, F.onset_labels[wide]))
         return values
+
+    def share_place(self, shared: list[int]) -> str:
+        """Where the meaning beat prints each share: on its block (``TwinLanes.on_blocks``), on the right beside its
+        m* under a heading where a block is too small for the words, or some of each."""
+        on = set(shared) & self.twin_lanes.on_blocks
+        if shared and on == set(shared):
+            return f"its share written on it: {and_list([share_text(self.data.shares[k].share) for k in shared])} " \
+                   "with a twin"
+        right = "on the right, beside its m*, under the heading: per cent with a twin"
+        return f"its share written on it where the words fit, else {right}" if on else f"its share printed {right}"
 
     def share_range(self, shared: list[int]) -> tuple[str, str]:
         """The least and the greatest measured share past m* over the widths ``shared``, as printed."""
@@ -305,6 +325,7 @@ class PositionalDilution(ClipScene):
         solo_region = rest
         strip, rest = rest.take_top(self.rule.height, gap=GAP.normal)
         strip.place(self.rule, LEFT)
+        self.rule_strip = strip
         # ---- one panel per width on one log position axis, narrowest on top
         # the close's right column: m* and its share, stacked when the lanes are tall enough (an estimate of
         # a lane's height from the region the panels get; TwinLanes decides from the real one)
@@ -325,7 +346,9 @@ class PositionalDilution(ClipScene):
         n = len(d.widths)
         shared = [k for k in found if d.shares[k].checked]
         # the first curve's swing over its last half, printed over the box that frames it
-        self.swing_label = worded_line(f"span ${measure(d.swing(order[0])).math}$", size=SMALL, color=FG)
+        # the span rounded for display reads "≈" (review round 3: "span 1.6" of 1.555)
+        self.swing_label = worded_line("span", figure(measure(d.swing(order[0])), size=SMALL, color=FG, prefix="="),
+                                       size=SMALL, color=FG)
         self.swing_label.next_to(P.swing, UP, buff=GAP.hair).align_to(P.swing, RIGHT)
         ceiling = min(self.formula.get_bottom()[1], self.kind.get_bottom()[1]) - GAP.tight
         if self.swing_label.get_top()[1] > ceiling:  # no room over the box: on the formula's line, over its box
@@ -357,7 +380,17 @@ class PositionalDilution(ClipScene):
             self.verdict = worded_verdict(f"widths with an $m^*$ up to ${count(d.t[-1]).math}$: ${len(found)}$ of ${n}$",
                                           passed=len(found) == n)
             self.verdict.figure = Figure(float(len(found)), f"{len(found)}", f"{len(found)} of {n}")
-        self.verdict.move_to(self.top_strip.center).align_to(self.formula, LEFT)
+        # the close: the takeaway in words where the formula was, the verdict under it where the rule was (review
+        # round 3: the clip's own point was never put on screen); without a finding that most positions blur, the
+        # verdict alone, where the formula was
+        self.takeaway_line = VGroup()
+        if shared and self.most_twinned(shared):
+            self.takeaway_line = worded_line("Past $m^*$, farther no longer means less alike to position $0$",
+                                             size=HEADING)
+            self.top_strip.fit(self.takeaway_line, LEFT)
+            self.verdict.move_to(self.rule_strip.center).align_to(self.formula, LEFT)
+        else:
+            self.verdict.move_to(self.top_strip.center).align_to(self.formula, LEFT)
         # each curve shows its row of cos and its width label names it; each onset's marks show m*, its label names it
         for k, o in enumerate(d.onsets):
             P.curves[k].values = d.cos[k]
@@ -460,8 +493,8 @@ class PositionalDilution(ClipScene):
     # -- the close: the lanes under the verdict, the formulas gone
     def takeaway(self):
         TL = self.twin_lanes
-        return VGroup(self.verdict, TL, self.onset_values, self.stack.bottom.axes[0], self.stack.x_tick_labels,
-                      self.stack.x_axis_label)
+        return VGroup(self.takeaway_line, self.verdict, TL.lanes, TL.share_labels, TL.horizon_mark[0], TL.on_lanes,
+                      self.onset_values, self.stack.bottom.axes[0], self.stack.x_tick_labels, self.stack.x_axis_label)
 
     def closing_key(self) -> str:
         return self.variant("close")
@@ -472,5 +505,9 @@ class PositionalDilution(ClipScene):
                   why=self.lone_lane())
 
     def bring_forward(self, take, region=None) -> list:
-        return [FadeOut(self.formula), FadeOut(self.kind), FadeOut(self.rule),
+        TL = self.twin_lanes
+        # the key line over the lanes makes way for the verdict, which says what it said (up to m = 5000, with a twin)
+        key = [TL.key, TL.horizon_mark[1], TL.share_head] if len(self.takeaway_line) else []
+        return [FadeOut(self.formula), FadeOut(self.kind), FadeOut(self.rule), *[FadeOut(m) for m in key],
+                *([FadeIn(self.takeaway_line)] if len(self.takeaway_line) else []),
                 FadeIn(self.verdict, shift=GAP.small * DOWN)]

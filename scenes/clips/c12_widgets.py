@@ -43,8 +43,7 @@ class PanelStack(VGroup):
     panel has y ticks at ``y_ticks`` (the middle ones dropped when the panel is too short to print
     them apart); the bottom row alone has x tick labels and ``x_label`` (a mobject, e.g. Typst
     math, or a string).  ``gap`` separates panels; the left ``tick_room`` of the region is kept for
-    y tick labels.  The labels of the lowest and highest y ticks are tucked inside their panel's
-    height, so stacked panels never mix them.
+    y tick labels, each level with its tick (a stack of several drops its lowest, see :class:`DilutionPanels`).
     """
 
     def __init__(self, n: int, region: Region, x_range, y_range, x_log: bool = True, x_ticks: Sequence[float] = (),
@@ -83,11 +82,14 @@ class PanelStack(VGroup):
                 p.x_tick_labels = VGroup()
             top = region.top - rows[k] * (h + gap)
             p.shift(np.array([region.left + room, top - h, 0.0]) - p.axes[0].get_start())
-            labs = p.y_tick_labels
-            if len(labs) >= 2:
-                lo_i, hi_i = int(np.argmin(ticks)), int(np.argmax(ticks))
-                labs[hi_i].align_to(p.axes[1], UP)
-                labs[lo_i].align_to(p.axes[1], DOWN)
+            # every y tick label level with its tick (review round 3: "1" tucked inside the panel sat 11 px under
+            # the curve's true 1); stacked, the panels drop their lowest label (DilutionPanels) so none mix; a
+            # label level with the x axis steps left of the x tick labels it would touch
+            for lab in p.y_tick_labels:
+                for xl in p.x_tick_labels:
+                    if (lab.get_bottom()[1] < xl.get_top()[1] and lab.get_right()[0] > xl.get_left()[0] - GAP.tight
+                            and lab.get_left()[0] < xl.get_right()[0]):
+                        lab.shift((xl.get_left()[0] - GAP.tight - lab.get_right()[0]) * RIGHT)
             self.panels.add(p)
         self.add(self.panels)
         self.bottom = self.panels[rows.index(last_row)]
@@ -144,10 +146,8 @@ class DilutionPanels(VGroup):
         if n > 1:
             for p in self.panels:
                 labs = p.y_tick_labels
-                if len(labs) == 3:
+                if len(labs) >= 2:  # the lowest label (-1) would stand level with the next panel's top ("1")
                     p.y_tick_labels.remove(labs[0])
-                    zero = p.y_tick_labels[0]
-                    zero.set_y(p.to_point(1, 0.0)[1])
         h = self.stack.panel_height
         self.zeros = VGroup(*[p.hline(0.0, color=DIM, dashed=True, stroke_width=STROKE / 2) for p in self.panels])
         self.curves = VGroup(*[p.curve(t, row_, color=colors[k], stroke_width=STROKE * 3 / 4)
@@ -197,14 +197,17 @@ class DilutionPanels(VGroup):
         self.add(self.stack, self.zeros, self.curves)
 
 
-def twin_bins(twins: np.ndarray, start: int, per_decade: int = 16) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def twin_bins(twins: np.ndarray, start: int, per_decade: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The positions ``start … M`` (``twins: (M,)``, ``twins[m-1]``: position ``m`` has a twin) cut into
-    stretches about ``1/per_decade`` of a decade long on a log axis: ``(lo, hi, share)``, stretch ``j``
-    holding the positions ``lo[j] … hi[j] − 1`` of which ``share[j]`` have a twin.  Every position in
-    ``start … M`` is in exactly one stretch (the aggregation the lanes draw; nothing re-invented)."""
+    stretches about ``1/per_decade`` of a decade long on a log axis (``per_decade <= 0``, the lanes' default:
+    one stretch, ``start … M`` whole): ``(lo, hi, share)``, stretch ``j`` holding the positions
+    ``lo[j] … hi[j] − 1`` of which ``share[j]`` have a twin.  Every position in ``start … M`` is in exactly
+    one stretch (the aggregation the lanes draw; nothing re-invented)."""
     M = len(twins)
     if start > M:
         return np.zeros(0, int), np.zeros(0, int), np.zeros(0)
+    if per_decade <= 0:  # review round 3: forty columns a lane read as noise; one block says the share
+        return np.array([start]), np.array([M + 1]), np.array([twins[start - 1:M].mean()])
     n = max(1, int(np.ceil(np.log10((M + 1) / start) * per_decade)))
     edges = np.unique(np.round(np.geomspace(start, M + 1, n + 1)).astype(int))
     edges[0], edges[-1] = start, M + 1
@@ -270,30 +273,45 @@ class TwinLanes(VGroup):
             if o.t is not None and a.checked:
                 pct = share_text(a.share)
                 lab = math(pct, size=LABEL, color=colors[k])
-                if P.onset_labels[k].height + lab.height + GAP.hair > lane_h:  # one line: set apart by a dot
+                if P.onset_labels[k].height + lab.height + GAP.tight > lane_h:  # one line: set apart by a dot
                     lab = math(f"dot.c med {pct}", size=LABEL, color=colors[k])
             else:
                 lab = VGroup()
             self.share_labels.add(lab)
+        # review round 3: the share is said on the data, inside the one block that draws it ("66 % with a twin", in
+        # the background's colour, as "has a twin" was); a block too small for the words keeps its share on the
+        # right, beside its m* (``on_blocks``: the widths whose share is on their block)
+        self.on_blocks = set()
+        for k, a in enumerate(shares):
+            cols = self.lanes[k].columns
+            if not self.share_labels[k].family_members_with_points() or len(cols) != 1:
+                continue
+            words = worded_line(f"${share_text(a.share)}$ with a twin", size=SMALL, color=BG)
+            block = cols[0]
+            if words.width + 2 * GAP.tight <= block.width and words.height + GAP.tight <= block.height:
+                words.move_to(block)
+                overlay(words, block, self.lanes[k].rest, self.lanes[k].frame)
+                self.share_labels.submobjects[k] = words
+                self.on_blocks.add(k)
         # each share beside its m*, on the right: under it when the lane is tall enough for two lines, else
         # after it on the same line (``onset_spots[k]``: where m* moves to make room)
         self.onset_spots = {}
         cs = sorted(P.centres[k] for k in range(len(shares)))
         pitch = min((b - a for a, b in zip(cs, cs[1:])), default=np.inf)
         for k, lab in enumerate(self.share_labels):
-            if not lab.family_members_with_points():
+            if not lab.family_members_with_points() or k in self.on_blocks:
                 continue
             ol = P.onset_labels[k]
-            stacked = ol.height + lab.height + GAP.hair <= lane_h  # else the label starts with its dot
+            stacked = ol.height + lab.height + GAP.tight <= lane_h  # else the label starts with its dot
             if not stacked:  # one line, unless it would run past the frame and two fit between the lanes
                 wide = ol.width + GAP.small + lab.width
                 plain = math(share_text(shares[k].share), size=LABEL, color=colors[k])
-                if ol.get_left()[0] + wide > SAFE.right and ol.height + plain.height + GAP.hair <= pitch - GAP.tight:
+                if ol.get_left()[0] + wide > SAFE.right and ol.height + plain.height + GAP.tight <= pitch - GAP.tight:
                     lab, stacked = plain, True
                     self.share_labels.submobjects[k] = lab
             pair = VGroup(ol.copy(), lab.copy())
             if stacked:
-                pair.arrange(DOWN, aligned_edge=LEFT, buff=GAP.hair)
+                pair.arrange(DOWN, aligned_edge=LEFT, buff=GAP.tight)  # review round 3: proper leading
             else:
                 pair.arrange(RIGHT, buff=GAP.small)
                 pair[1].align_to(pair[0], DOWN)
@@ -345,7 +363,9 @@ class TwinLanes(VGroup):
                     if best is None or xb - xa > best[0]:
                         best = (xb - xa, xa, xb, j)
                     start = None
-        if best is not None and room(best[0], self.has_twin):
+        if self.on_blocks:  # the blocks say "… with a twin" themselves
+            pass
+        elif best is not None and room(best[0], self.has_twin):
             self.has_twin.move_to([(best[1] + best[2]) / 2, P.centres[best[3]], 0])
             self.on_lanes.add(self.has_twin)
             overlay(self.has_twin, self.lanes[best[3]].columns, self.lanes[best[3]].rest, self.lanes[best[3]].frame)
@@ -358,7 +378,8 @@ class TwinLanes(VGroup):
         top = min(range(len(shares)), key=lambda k: -P.centres[k])
         # what the right column's percentages are: a heading over it, on the key's line
         self.share_head = VGroup()
-        labelled = [j for j, lab in enumerate(self.share_labels) if lab.family_members_with_points()]
+        labelled = [j for j, lab in enumerate(self.share_labels) if lab.family_members_with_points()
+                    and j not in self.on_blocks]
         right = SAFE.right
         if labelled:
             self.share_head = label("% with a twin", size=SMALL, color=DIM)
@@ -368,8 +389,22 @@ class TwinLanes(VGroup):
             self.share_head.shift([min(col_left, SAFE.right - self.share_head.width),
                                    P.centres[top] + lane_h / 2 + GAP.tight, 0])
             right = self.share_head.get_left()[0] - GAP.normal
-        self.key_line = key_line([*self.key, words], x0, SAFE.left, right,
-                                 P.centres[top] + lane_h / 2 + GAP.tight)
+        bottom = P.centres[top] + lane_h / 2 + GAP.tight
+        # review round 3: the empty boxes' words stood at the far left, away from the boxes: now they end where the
+        # boxes end, over them, when the rest of the key fits to their left; else the key is one line as before
+        near = len(boxes) and right >= x_right
+        if near:
+            words.shift((bottom - words.get_bottom()[1]) * UP + (x_right - words.get_right()[0]) * RIGHT)
+            if len(self.key):  # the key's words to their left, at full size, or all on one line as before
+                need = sum(p.width for p in self.key) + GAP.normal * (len(self.key) - 1)
+                near = SAFE.left + need <= words.get_left()[0] - GAP.wide
+                if near:
+                    key_line(list(self.key), x0, SAFE.left, words.get_left()[0] - GAP.wide, bottom)
+                    for p in self.key:
+                        p.shift((line_baseline(words) - line_baseline(p)) * UP)
+            near = near and words.get_left()[0] >= SAFE.left
+        self.near = bool(near)  # the empty boxes' words over the boxes themselves
+        self.key_line = VGroup(*self.key, words) if near else key_line([*self.key, words], x0, SAFE.left, right, bottom)
         if len(self.share_head):
             self.share_head.shift((line_baseline(words) - line_baseline(self.share_head)) * UP)
         self.add(self.lanes, self.share_labels, self.key, self.horizon_mark, self.on_lanes, self.share_head)
@@ -402,7 +437,7 @@ def right_column(onset_labels: Sequence[Mobject], share_labels: Sequence[Mobject
     for ol, lab in zip(onset_labels, share_labels):
         if lab is None:
             w = max(w, ol.width)
-        elif ol.height + lab.height + GAP.hair <= lane_h:
+        elif ol.height + lab.height + GAP.tight <= lane_h:
             w = max(w, ol.width, lab.width)
         else:
             w = max(w, ol.width + GAP.small + lab.width + math("dot.c med", size=LABEL).width)

@@ -22,11 +22,13 @@ import numpy as np
 from manim import (
     DOWN,
     LEFT,
+    RIGHT,
     UP,
     Create,
     FadeIn,
     FadeOut,
     Flash,
+    Succession,
     SurroundingRectangle,
     VGroup,
 )
@@ -45,7 +47,7 @@ from mathcore.extrapolation import (
     unseen_pair_counts,
     wrapped_in_training,
 )
-from scenes.clips.c13_widgets import CliffChart, PairsAtPosition, SchemeLanes
+from scenes.clips.c13_widgets import CliffChart, PairsAtPosition, SchemeLanes, first_clear_spot
 from scenes.figures.extrapolation import (
     cliff_proof,
     first_missing,
@@ -55,10 +57,12 @@ from scenes.kit import (
     FAILED,
     GAP,
     HIGHLIGHT,
+    LABEL,
     SMALL,
     ClipScene,
     Region,
     label,
+    math,
     names,
     shows,
     stage,
@@ -66,8 +70,7 @@ from scenes.kit import (
 from scenes.kit.binding import claim, role
 from scenes.kit.numbers import Figure, count
 from scenes.kit.plots import vertical
-from scenes.kit.layout import baseline_y
-from scenes.kit.proofs import worded_verdict
+from scenes.kit.proofs import worded_line, worded_verdict
 
 
 @dataclass(frozen=True)
@@ -167,21 +170,22 @@ class ExtrapolationCliff(ClipScene):
             "n_last": count(d.n_max - 1).text, "x_max": count(d.x_max).text, "pairs": d.n_pairs,
             "head_dim": d.head_dim, "jump": int(d.stop_counts[1]), "wrapped": d.n_wrapped,
             "fast_turns": f"{count(fast).text} turn{'' if fast == 1 else 's'}",
-            "far_count": int(d.stop_counts[3]), "slow": d.pairs[1],
+            "far_count": int(d.stop_counts[3]), "slow": d.pairs[1], "back": self.came_back(),
             "no_row": no_row_text(missing) if missing is not None else "every position has a row",
             "proof": "; ".join(cliff_proof(d)),
         }
         if not hasattr(self, "chart"):  # the title card: nothing drawn yet
             return v
-        C, B, P = self.chart, self.big, self.pairs
-        axis = (C.plot.axes[0], C.plot.x_tick_labels)
+        C, B, P, R = self.chart, self.big, self.pairs, self.ruler
+        axis = (R.plot.axes[0], R.plot.x_tick_labels)
         phase = getattr(self, "phase", "lanes")
         if phase == "lanes":
-            v.update(L=claim(v["L"], C.L_tick), L_last=claim(v["L_last"], C.L_tick), n_max=claim(v["n_max"], C.n_tick),
-                     n_last=claim(v["n_last"], C.n_tick), x_max=claim(v["x_max"], *axis),
+            v.update(L=claim(v["L"], R.L_tick), L_last=claim(v["L_last"], R.L_tick), n_max=claim(v["n_max"], R.n_tick),
+                     n_last=claim(v["n_last"], R.n_tick), x_max=claim(v["x_max"], *axis),
                      no_row=claim(v["no_row"], B.no_row), lanes=claim("two lanes", B.trained),
                      pale=claim("pale blue", *[m for m in (B.untrained, B.unseen) if len(m.points)]),
                      wall=claim("a red wall", B.wall), walker=claim("a yellow marker", self.walker),
+                     walker_at=claim(f"m = {v['n_max']}", self.walker_label),
                      wall_box=claim("framed in yellow", self.wall_box))
         elif phase == "pairs":
             v.update(m_now=claim(f"m = {count(d.stops[P.stop]).text}", P.m.current),
@@ -195,15 +199,16 @@ class ExtrapolationCliff(ClipScene):
                      if len(self.bracket) else claim("The fast pair's dial", P.dials[0]),
                      fast_box=claim("the fast pair's dial", self.fast_box),
                      slow_hand=claim(self.slow_hand_text(), *P.words[1].where),
-                     head_dim=claim(str(d.head_dim), P.pair_axis))
+                     head_dim=claim(str(d.head_dim), P.pair_axis),
+                     back=claim(str(self.came_back()), P.strip) if P.stop == 3 else str(self.came_back()))
         else:  # the chart
-            v.update(L=claim(v["L"], C.L_tick), L_last=claim(v["L_last"], C.L_tick), n_max=claim(v["n_max"], C.n_tick),
-                     x_max=claim(v["x_max"], *axis), chart=claim("a chart of unseen pairs per position", C.curve, C.title),
+            v.update(L=claim(v["L"], C.L_tick), L_last=claim(v["L_last"], C.L_tick),
+                     n_max=claim(v["n_max"], self.v_table), x_max=claim(v["x_max"], C.plot.x_tick_labels), chart=claim("a chart of unseen pairs per position", C.curve, C.title),
                      jump=claim(str(v["jump"]), C.curve, self.first_mark[2]),
                      pairs=claim(str(d.n_pairs), C.plot.y_tick_labels, self.first_mark[2]),
-                     lane=claim("the learned table's lane", self.table_lane.trained, self.table_lane.wall),
-                     proof=claim(f"{self.v_table.figure.text}; {self.v_sin.figure.text}; {self.v_rope.figure.text}",
-                                 self.v_rope, self.v_sin, self.v_table),
+                     proof=claim(f"{self.v_table.figure.text}; {self.v_rope.figure.text}", self.v_rope, self.v_table),
+                     same=claim(f"sinusoidal uses the same θᵢ (d = {d.head_dim}): one curve for both", self.same),
+                     same_where=claim("on the chart's left" if self.same_on_chart else "under them", self.same),
                      area=claim("slate grey", C.area),
                      marks=claim("yellow dots", *self.proof.dots), mark=claim("a yellow dot", self.first_mark[1]))
         return v
@@ -215,7 +220,9 @@ class ExtrapolationCliff(ClipScene):
         if arc is None:
             return f"the slower pair's hand, at {hand}°, sits on its full violet circle"
         if P.masks[P.stop, P.pairs[1]]:
-            return f"the slower pair's hand, at {hand}°, has just passed the end of its violet arc, at {arc}°"
+            # a fraction of a degree on a dial no one can read that finely: said as the words print it, not as seen
+            return (f"the slower pair's words print its hand at {hand}°, past its violet arc's end at {arc}°, a step "
+                    "too small for the dial to show")
         return f"the slower pair's hand, at {hand}°, is still on its violet arc, which ends at {arc}°"
 
     def variant(self, key: str) -> str:
@@ -231,13 +238,25 @@ class ExtrapolationCliff(ClipScene):
         if key == "wrapped":
             return "wrapped" if d.n_wrapped > 0 else "wrapped_none"
         if key == "far":
-            return "far" if d.stop_counts[3] > 0 else "far_none"
+            return ("far" if self.came_back() else "far_plain") if d.stop_counts[3] > 0 else "far_none"
         if key in ("chart", "close"):
             return key if d.stop_counts[1:].any() else f"{key}_none"
         return key
 
+    def came_back(self) -> int:
+        """Pairs that had not wrapped in training yet sit at a seen angle at the walk's end: their angle m·θᵢ has
+        gone past 2π since, back onto the arc training swept (mθᵢ mod 2π ≤ (L − 1)θᵢ needs mθᵢ ≥ 2π)."""
+        d = self.data
+        return int((~d.wrapped & ~d.stop_masks[3]).sum())
+
     def x_of(self, m: float) -> float:
-        return self.chart.x_of(m)
+        return self.ruler.x_of(m)
+
+    def marked_stops(self) -> list[int]:
+        """The stops whose counts the chart writes: one step past training and the walk's end, the two the strip
+        showed and the narration said (nₘₐₓ's count, never spoken, is left to the curve: review round 3)."""
+        d = self.data
+        return sorted({d.stops[1], d.stops[3]})
 
     def make_mobjects(self) -> None:
         d = self.data
@@ -247,52 +266,74 @@ class ExtrapolationCliff(ClipScene):
         # ---- the close's verdicts, over the chart: the table's wall and RoPE's cliff, each with its figure
         jump = int(d.stop_counts[1])
         # the words in the sans, only the maths (n_max, m = L, the counts) in Typst (issue 33 review)
-        self.v_table = worded_verdict('learned table: no row past $n_"max"$', passed=False)
-        self.v_table.figure = Figure(0.0, 'n_"max"', "learned table: no row past nₘₐₓ")
-        nmax = self.v_table.line.maths[0]  # n on the words' baseline (the piece's median glyph is a subscript's)
-        nmax.shift((baseline_y(self.v_table.line.words[0]) - nmax.submobjects[0].get_bottom()[1]) * UP)
-        self.v_rope = worded_verdict(f"RoPE at $m = {count(L).math}$: ${jump}$ of ${d.n_pairs}$ pairs at unseen angles",
-                                     passed=jump == 0)
-        self.v_rope.figure = Figure(float(jump), f"{jump}",
-                                    f"RoPE at m = {count(L).text}: {jump} of {d.n_pairs} pairs at unseen angles")
-        # sinusoidal, brought in with the lanes, gets its measured verdict too: its pair i at position m is
-        # (sin m θᵢ, cos m θᵢ), the very angle RoPE turns pair i by, so with the same d and b it meets the same
-        # unseen angles one step past training (review RC: a separate, unmeasured cross hid that)
-        self.v_sin = worded_verdict(f"sinusoidal at $m = {count(L).math}$: the same ${jump}$ of ${d.n_pairs}$ angles "
-                                    "unseen", passed=jump == 0)
-        self.v_sin.figure = Figure(float(jump), f"{jump}", f"sinusoidal at m = {count(L).text}: the same {jump} of "
-                                                           f"{d.n_pairs} angles unseen")
-        self.verdicts = VGroup(self.v_table, self.v_sin, self.v_rope).arrange(DOWN, aligned_edge=LEFT, buff=GAP.small)
+        # no row for m ≥ nₘₐₓ: position nₘₐₓ itself has none (beat 04), so never "past nₘₐₓ" (review round 3)
+        self.v_table = worded_verdict(f'learned table: no row for $m >= n_"max" = {count(n_max).math}$',
+                                      passed=False)
+        self.v_table.figure = Figure(float(n_max), count(n_max).math,
+                                     f"learned table: no row for m ≥ nₘₐₓ = {count(n_max).text}")
+        # sinusoidal, brought in with the lanes, shares RoPE's verdict: its pair i at position m is
+        # (sin m θᵢ, cos m θᵢ), the very angle RoPE turns pair i by, so with the same θᵢ (d, b) it meets the same
+        # unseen angles; the chart says so on its data (self.same), and the test measures it on the encoding
+        self.v_rope = worded_verdict(f"sinusoidal and RoPE at $m = {count(L).math}$: ${jump}$ of ${d.n_pairs}$ pairs "
+                                     "at unseen angles", passed=jump == 0)
+        self.v_rope.figure = Figure(float(jump), f"{jump}", f"sinusoidal and RoPE at m = {count(L).text}: {jump} of "
+                                                            f"{d.n_pairs} pairs at unseen angles")
+        self.v_sin = self.v_rope  # one verdict for both (review round 3: "the same 47" was never shown apart)
+        # the lanes' ruler: the position axis with L and nₘₐₓ under it (the chart's axis maps positions alike)
+        self.ruler = R = CliffChart(region, d.positions, d.unseen, d.n_pairs, L, n_max, top_room=0.0, title="")
+        # why sinusoidal's count is this curve too: on the chart's empty left (the count is zero there) where it
+        # fits, else as a line under the verdicts (a short L leaves no empty left)
+        self.same = VGroup(worded_line("sinusoidal uses the same $theta_i$", size=SMALL),
+                           worded_line(f"($d = {d.head_dim}$): one curve for both", size=SMALL)
+                           ).arrange(DOWN, aligned_edge=LEFT, buff=GAP.hair)
+        left_room = R.x_of(L) - R.plot.axes[0].get_left()[0]
+        self.same_on_chart = left_room >= self.same.width + 2 * GAP.normal  # L finds its own clear spot under it
+        if not self.same_on_chart:
+            self.same = worded_line(f"sinusoidal uses the same $theta_i$ ($d = {d.head_dim}$): one curve for both",
+                                    size=SMALL)
+        self.verdicts = VGroup(self.v_table, self.v_rope, *([] if self.same_on_chart else [self.same])).arrange(
+            DOWN, aligned_edge=LEFT, buff=GAP.small)
+        if not self.same_on_chart:
+            self.same.shift((self.v_rope.line.get_left()[0] - self.same.get_left()[0]) * RIGHT)
         self.verdicts.move_to(region.point(UP + LEFT), aligned_edge=UP + LEFT)
-        # ---- the chart of unseen RoPE pairs under them; its position axis is the lanes' axis too
+        # ---- RoPE's chart, the subject of the last two beats: no nₘₐₓ on it (the table's limit, not RoPE's),
+        # L on its line
         self.chart = C = CliffChart(region, d.positions, d.unseen, d.n_pairs, L, n_max,
                                     top_room=self.verdicts.height + GAP.normal,
-                                    title="RoPE: pairs at unseen angles, per position")
+                                    title="pairs at unseen angles, per position", lanes=False)
         self.plot = C.plot
         shows(C.curve, "unseen")
         names(C.title, "unseen")
-        self.L_tick, self.n_tick, self.annotations = C.L_tick, C.n_tick, C.annotations
-        self.guides = C.guides
+        self.L_tick, self.n_tick, self.annotations = R.L_tick, R.n_tick, R.annotations
+        self.guides = C.guides  # L's dashed line on the chart (the lanes have none: the walker marks the wall)
+        if self.same_on_chart:
+            self.same.move_to([C.plot.axes[0].get_left()[0] + GAP.normal, C.plot.to_point(1, d.n_pairs)[1], 0],
+                              aligned_edge=UP + LEFT)
         missing = first_missing(d)
         no_row = no_row_text(missing if missing is not None else n_max)
         # ---- the lanes, large over the axis
         thin = label(titles[0], size=SMALL).height
-        ax_y = C.plot.axes[0].get_y()
+        ax_y = R.plot.axes[0].get_y()
         big_band = Region(region.left, region.right, ax_y + GAP.normal, region.top, "lanes")
         big_bar = min(big_band.height / len(titles) - thin - 2 * GAP.small, 1.6)
         self.big = B = SchemeLanes(big_band, self.x_of, L, n_max, x_max, titles, big_bar, no_row)
         self.lanes = B
         self.wall = B.wall
         self.LANE_A, self.LANE_B = B.lane_y  # tests read these
-        # ---- over the chart (where the verdicts will be): the learned table's lane again, thin, with its wall
-        band = Region(region.left, region.right, self.verdicts.get_bottom()[1], region.top, "table lane")
-        self.table_lane = SchemeLanes(band, self.x_of, L, n_max, x_max, titles[:1], thin, no_row)
         # ---- the walker: a marker through the lanes and on the axis, at the table's last row
         xw = self.x_of(n_max)
         half = big_bar / 2 + GAP.tight  # clear of the lane titles over the bars
         self.walker = role(VGroup(*[vertical(xw, y - half, y + half, HIGHLIGHT) for y in B.lane_y],
                                   vertical(xw, ax_y, ax_y + GAP.normal, HIGHLIGHT)), "highlight")
         self.wall_box = role(SurroundingRectangle(self.wall, color=HIGHLIGHT, buff=GAP.tight), "highlight")
+        # the marker says where it stands (review round 3: a bare dashed line left m to be inferred): beside the
+        # framed wall, past it on the learned lane, else over it on the title's row
+        self.walker_label = role(math(f"m = {count(n_max).math}", size=LABEL, color=HIGHLIGHT), "highlight")
+        first_clear_spot(self.walker_label, [
+            lambda m: m.next_to(self.wall_box, RIGHT, buff=GAP.small).set_y(B.lane_y[0]),
+            lambda m: m.next_to(self.wall_box, UP, buff=GAP.tight),
+            lambda m: m.next_to(self.wall_box, LEFT, buff=GAP.small).align_to(B.titles[0], UP),
+        ], [B.titles, B.trained, B.untrained, B.unseen, B.words, self.walker], bounds=region)
         # ---- the pairs at one position, on axes of their own, filling the content area
         self.pairs = PairsAtPosition(region, d.stops, d.stop_masks, d.pairs, d.stop_angles, d.stop_turns, d.arcs,
                                      ("fast", "slower"))
@@ -301,8 +342,9 @@ class ExtrapolationCliff(ClipScene):
         self.fast_box = role(SurroundingRectangle(VGroup(self.dials[0], self.pairs.words[0]), color=HIGHLIGHT,
                                                   buff=GAP.small), "highlight")
         # the close's measured figures: the count at every distinct stop past training
-        past = sorted(set(d.stops[1:]))
+        past = self.marked_stops()
         self.proof = C.proof_marks(past, [int(d.stop_counts[d.stops.index(m)]) for m in past], d.n_pairs)
+        C.settle_L([self.proof, *([self.same] if self.same_on_chart else [])])
         for m in (*self.proof.dots, *self.proof.leaders):  # shown in two steps, each mark on its own
             role(m, "highlight")
         first = past.index(d.stops[1])
@@ -324,42 +366,47 @@ class ExtrapolationCliff(ClipScene):
 
     def body(self) -> None:
         self.make_mobjects()
-        C, B, P = self.chart, self.big, self.pairs
-        axis = C.axis
+        C, B, P, R = self.chart, self.big, self.pairs, self.ruler
+        axis = R.axis
         lanes = VGroup(B, axis)
         # ---- 1. the lanes over the position axis
         self.phase = "lanes"
-        self.beat("train", FadeIn(B.titles), FadeIn(B.trained), FadeIn(B.seen_words), Create(C.plot.axes[0]), FadeIn(C.plot.x_tick_labels),
-                  FadeIn(self.L_tick), FadeIn(C.axis_label), run_time=1.4, subject=lanes, why=self.UNTRAINED_BLANK)
+        self.beat("train", FadeIn(B.titles), FadeIn(B.trained), FadeIn(B.seen_words), Create(R.plot.axes[0]), FadeIn(R.plot.x_tick_labels),
+                  FadeIn(self.L_tick), FadeIn(R.axis_label), run_time=1.4, subject=lanes, why=self.UNTRAINED_BLANK)
         self.beat(self.variant("schemes"), FadeIn(B.untrained), FadeIn(B.unseen), FadeIn(B.unseen_words), Create(B.wall), FadeIn(self.n_tick),
                   FadeIn(self.annotations.leaders), run_time=1.4, subject=lanes, why=self.WALL_ENDS)
-        self.beat(self.variant("wall"), FadeIn(self.walker), Create(self.wall_box), run_time=1.4,
-                  subject=VGroup(lanes, self.walker, self.wall_box), why=self.WALL_ENDS)
+        self.beat(self.variant("wall"), FadeIn(self.walker), Create(self.wall_box), FadeIn(self.walker_label),
+                  run_time=1.4, subject=VGroup(lanes, self.walker, self.wall_box, self.walker_label),
+                  why=self.WALL_ENDS)
         self.beat("error", Flash(self.wall.get_center(), color=FAILED, line_length=GAP.normal, flash_radius=GAP.wide),
-                  FadeOut(self.wall_box), FadeIn(B.no_row, shift=GAP.tight * UP), run_time=1.0,
+                  FadeOut(self.wall_box), FadeOut(self.walker_label), FadeIn(B.no_row, shift=GAP.tight * UP), run_time=1.0,
                   subject=VGroup(lanes, self.walker, B.no_row), why=self.WALL_ENDS)
         # ---- 2. RoPE's pairs at one position, on axes of their own
         self.phase = "pairs"
-        self.beat("rope", stage([lanes, self.walker, B.no_row], [P], lag=1), run_time=1.8, subject=P)
+        # the strip first, then the two dials under their bars (review round 3: both at once read as a dashboard)
+        strip = VGroup(P.strip, P.pair_axis, P.count, P.m.current, P.marks)
+        self.beat("rope", Succession(stage([lanes, self.walker, B.no_row], [strip], lag=1), FadeIn(P.dial_group)),
+                  run_time=2.4, subject=P)
         self.beat(self.variant("step"), *self.walk(1), run_time=1.2, subject=P)
         # framed as it reads now (its words changed width at the step)
         self.fast_box = role(SurroundingRectangle(VGroup(self.dials[0], P.words[0]), color=HIGHLIGHT, buff=GAP.small),
                              "highlight")
-        self.beat(self.variant("wrapped"), Create(self.fast_box), FadeIn(self.bracket), run_time=1.2,
-                  subject=VGroup(P, self.fast_box, self.bracket))
-        self.beat(self.variant("far"), FadeOut(self.fast_box), FadeOut(self.bracket), *self.walk(3), run_time=1.6,
-                  subject=P)
+        # pair 0's own marker gives way while the bracket (which holds bar 0) is up: one yellow frame, not two nested
+        nested = [P.marks[0]] if len(self.bracket) else []
+        self.beat(self.variant("wrapped"), Create(self.fast_box), FadeIn(self.bracket), *map(FadeOut, nested),
+                  run_time=1.2, subject=VGroup(P, self.fast_box, self.bracket))
+        self.beat(self.variant("far"), FadeOut(self.fast_box), FadeOut(self.bracket), *map(FadeIn, nested),
+                  *self.walk(3), run_time=1.6, subject=P)
         # ---- 3. the count at every position
         self.phase = "chart"
-        T = self.table_lane
-        # the count one step past training, written where the curve jumps (the close adds the other stops')
-        self.beat(self.variant("chart"), stage([P.on_screen()], [axis, C.body, C.title, C.area, C.curve, C.guides, T,
-                                                                 T.no_row, self.first_mark], lag=1), run_time=1.8,
+        # the count one step past training, written where the curve jumps (the close adds the far end's)
+        self.beat(self.variant("chart"), stage([P.on_screen()], [C.axis, C.body, C.title, C.area, C.curve, C.guides,
+                                                                 self.first_mark], lag=1), run_time=1.8,
                   subject=C, why=self.FULL_CHART)
 
     # -- the close: the verdicts over the chart, with the counts where they were measured
     def takeaway(self):
-        return VGroup(self.verdicts, self.chart, self.proof)
+        return VGroup(self.verdicts, self.chart, self.proof, *([self.same] if self.same_on_chart else []))
 
     def closing_key(self) -> str:
         return self.variant("close")
@@ -370,8 +417,6 @@ class ExtrapolationCliff(ClipScene):
                   why=self.FULL_CHART)
 
     def bring_forward(self, take, region=None) -> list:
-        T = self.table_lane  # the table's lane gives way to its verdict, and RoPE's joins it
-        # the table's wall line and nₘₐₓ leave with its lane: RoPE has no limit there (review RC)
-        C = self.chart
-        return [stage([T, T.no_row, C.guides[1], C.n_tick], [self.verdicts], shift=GAP.small * DOWN, lag=0.6),
-                FadeIn(self.other_marks)]
+        # the verdicts over the chart, the far end's count on it, and why sinusoidal's count is the same curve
+        return [FadeIn(self.verdicts, shift=GAP.small * DOWN), FadeIn(self.other_marks),
+                *([FadeIn(self.same)] if self.same_on_chart else [])]

@@ -32,6 +32,11 @@ from scenes.kit.theme import BG, DIM, FAILED, FG, HEADING, HIGHLIGHT, LABEL, SEE
 from scenes.kit.widgets import VectorDial
 
 
+def _position_tick(v: float) -> str:
+    """A position on the log axis, in the sans: 1, 10, 100, 1000, 4096."""
+    return numbers.count(int(round(v))).text
+
+
 def _hits(box, obstacle: Mobject, pad: float) -> bool:
     l, b, r, t = box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad
     for f in obstacle.get_family():
@@ -101,10 +106,11 @@ class CliffChart(VGroup):
     apart when close, and decade labels they would touch are dropped."""
 
     def __init__(self, region: Region, positions: np.ndarray, unseen: np.ndarray, n_pairs: int, L: int, n_max: int,
-                 top_room: float, title: str):
+                 top_room: float, title: str, lanes: bool = True):
         super().__init__()
         x_max = float(positions[-1])
-        self.title = label(title, size=SMALL, color=FG)
+        self.lanes = lanes  # False: RoPE's chart alone (no nₘₐₓ: the table's limit is not RoPE's; L on its line)
+        self.title = label(title, size=SMALL, color=FG) if title else VGroup()  # the lanes' ruler has none
         self.axis_label = worded_line("position $m$", size=SMALL)  # the word in the sans, m in math
         self.L_tick = role(math(f"L = {numbers.count(L).math}", size=LABEL, color=SEEN), "seen")
         self.n_tick = role(math(f'n_"max" = {numbers.count(n_max).math}', size=LABEL, color=FAILED), "failed")
@@ -112,12 +118,14 @@ class CliffChart(VGroup):
         x_ticks = _decades(x_max)
         if x_ticks[-1] < x_max:  # the axis's right end labelled with its position (4096), not left between decades
             x_ticks = [*x_ticks, x_max]
+        # every tick a position in the sans, as the y axis's counts are (10⁰ in serif maths read as another font)
         probe = Plot((1, x_max), (0, n_pairs), width=region.width, height=1.0, x_log=True, x_ticks=x_ticks,
-                     y_ticks=ticks)
+                     y_ticks=ticks, tick_format=_position_tick)
         tick_h = probe.axes[0].get_y() - probe.x_tick_labels.get_bottom()[1]
-        # two rows under the axis: every decade (and the end) first, then L and n_max under them
+        # two rows under the axis: every decade (and the end) first, then L and n_max under them (the lanes');
+        # RoPE's chart alone writes L on its line, so one row
         below = (tick_h + GAP.tight + max(self.L_tick.height, self.n_tick.height) + GAP.tight
-                 + self.axis_label.height)
+                 + self.axis_label.height) if lanes else tick_h + GAP.tight + self.axis_label.height
         room = probe.y_tick_labels.width + GAP.normal + probe.x_tick_labels[0].width / 2
         height = region.height - top_room - self.title.height - GAP.tight - below
         # headroom over n_pairs for a row of labels (the close's counts), so they never sit on the curve
@@ -125,25 +133,24 @@ class CliffChart(VGroup):
         y_top = n_pairs * height / (height - row_h)
         right = max(MARK, probe.x_tick_labels[-1].width / 2)  # the end's label stays inside
         self.plot = p = Plot((1, x_max), (0, y_top), width=region.width - room - right, height=height, x_log=True,
-                             x_ticks=x_ticks, y_ticks=ticks)
+                             x_ticks=x_ticks, y_ticks=ticks, tick_format=_position_tick)
         p.shift(np.array([region.left + room, region.bottom + below, 0]) - p.axes[0].get_start())
-        self.title.next_to(p.axes[1], UP, buff=GAP.tight).align_to(p.axes[1], LEFT)
+        if title:
+            self.title.next_to(p.axes[1], UP, buff=GAP.tight).align_to(p.axes[1], LEFT)
         # the y labels right-aligned in a column left of 10⁰, each centred on its line (0 on the axis)
         y_right = p.x_tick_labels[0].get_left()[0] - GAP.small
         for t in p.y_tick_labels:
             t.shift((y_right - t.get_right()[0]) * RIGHT)
         end = p.x_tick_labels[-1]
-        if x_ticks[-1] == x_max and not float(np.log10(x_max)).is_integer():
-            lab = math(numbers.count(x_max).math, size=SMALL, color=DIM).move_to(end)
-            lab.align_to(p.x_tick_labels[0], DOWN)  # on the decades' line (their 10s sit on it)
-            p.x_tick_labels.remove(end)
-            p.x_tick_labels.add(lab)
-            end = lab
         self.end_tick = end
         ax_y = p.axes[0].get_y()
-        self.annotations = place_annotations(
-            [self.L_tick, self.n_tick], [np.array([self.x_of(L), ax_y, 0]), np.array([self.x_of(n_max), ax_y, 0])],
-            side=DOWN, buff=tick_h + GAP.tight, gap=GAP.normal, bounds=(region.left, region.right))
+        if lanes:
+            self.annotations = place_annotations(
+                [self.L_tick, self.n_tick], [np.array([self.x_of(L), ax_y, 0]), np.array([self.x_of(n_max), ax_y, 0])],
+                side=DOWN, buff=tick_h + GAP.tight, gap=GAP.normal, bounds=(region.left, region.right))
+        else:
+            self.annotations = VGroup(VGroup(self.L_tick), VGroup())
+            self.annotations.labels, self.annotations.leaders = self.annotations[0], self.annotations[1]
 
         def crossed(t) -> bool:
             """A leader from the axis down to L or nₘₐₓ (pushed apart when close) runs through ``t``."""
@@ -171,6 +178,11 @@ class CliffChart(VGroup):
         self.curve.values = unseen
         pts = self.curve.points
         corners = [p.to_point(positions[0], 0), pts[0], *pts[3::4], p.to_point(positions[-1], 0)]
+        rise = np.flatnonzero(np.asarray(unseen) > 0)
+        if rise.size and rise[0] > 0:  # the area starts where the count leaves zero: no box over the empty left
+            x0 = p.to_point(positions[rise[0] - 1], 0)[0]
+            corners = [p.to_point(positions[rise[0] - 1], 0),
+                       *[q for q in (pts[0], *pts[3::4]) if q[0] >= x0 - 1e-9], p.to_point(positions[-1], 0)]
         self.area = role(Polygon(*corners, stroke_width=0, fill_color=UNSEEN, fill_opacity=0.3), "unseen")
         top = p.axes[1].get_top()[1]
         self.proof_y = top - row_h / 2  # the row of the close's measured counts
@@ -178,11 +190,28 @@ class CliffChart(VGroup):
         self.guides = VGroup(role(vertical(self.x_of(L), ax_y, g_top, SEEN, STROKE * 2 / 3, dashed=True), "seen"),
                              role(vertical(self.x_of(n_max), ax_y, g_top, FAILED, STROKE * 2 / 3, dashed=True),
                                   "failed"))
-        self.lanes_band = Region(region.left, region.right, top + self.title.height + GAP.normal, region.top, "lanes")
+        self._L, self._n_pairs = L, n_pairs
+        if not lanes:  # L on the data: left of its line, where the count is still zero (see settle_L)
+            self.guides.remove(self.guides[1])
+            self.settle_L([])
         self.add(self.axis, self.body, self.title, self.area, self.curve, self.guides)
 
     def x_of(self, m: float) -> float:
         return float(self.plot.to_point(m, 0.0)[0])
+
+    def settle_L(self, obstacles: Sequence[Mobject]) -> int:
+        """RoPE's chart alone: ``L`` beside its dashed line, left of it where the count is still zero, at the first
+        height clear of ``obstacles`` (the counts' leaders, the words on the chart); right of the line, over the
+        curve's headroom-free side, only when a short ``L`` leaves no room on its left."""
+        p, x = self.plot, self.x_of(self._L)
+        spots = [lambda m, f=f: m.next_to(np.array([x, p.to_point(1, f * self._n_pairs)[1], 0]), LEFT,
+                                          buff=GAP.small) for f in (0.5, 0.3, 0.15, 0.7)]
+        # a short L (the curve rises from position 1): under the axis, in the ticks' row, at its position
+        spots += [lambda m: m.move_to(np.array([x, p.x_tick_labels[0].get_y(), 0]))]
+        bounds = Region(p.axes[0].get_left()[0] + GAP.hair, p.axes[0].get_right()[0],
+                        p.x_tick_labels.get_bottom()[1] - GAP.tight, p.axes[1].get_top()[1], "chart")
+        return first_clear_spot(self.L_tick, spots, [self.curve, self.area, p.x_tick_labels, *obstacles],
+                                bounds=bounds)
 
     def proof_marks(self, stops: Sequence[int], counts: Sequence[int], n_pairs: int) -> VGroup:
         """A dot on the curve at each of ``stops`` and, in a row under the chart's top, its count
@@ -313,7 +342,8 @@ class PairsAtPosition(VGroup):
                               for i in ticks])
         self.axis_label.next_to(self.ticks, DOWN, buff=GAP.tight).set_x(self.strip.get_x())
         self.pair_axis = VGroup(self.ticks, self.axis_label)
-        self.marks = role(VGroup(*[SurroundingRectangle(self.strip[i], color=HIGHLIGHT, buff=0, stroke_width=STROKE)
+        self.marks = role(VGroup(*[role(SurroundingRectangle(self.strip[i], color=HIGHLIGHT, buff=0,
+                                                             stroke_width=STROKE), "highlight")
                                    for i in self.pairs]), "highlight")
         # ---- the two dials, each under its bar, its words beside it
         top = self.axis_label.get_bottom()[1] - GAP.normal
@@ -378,9 +408,13 @@ class PairsAtPosition(VGroup):
                row(label("arc ends at", size=SMALL, color=DIM), role(math(f"{arc}°", size=SMALL, color=SEEN), "seen"),
                    gap="small", align="baseline"))
         where = VGroup(at, end)
-        g = column(label(f"{self.names[k]} pair", size=SMALL, color=DIM), math(f"i = {i}", size=SMALL, color=DIM),
-                   row(label(f"{numbers.count(n).text} turn{'' if n == 1 else 's'}", size=SMALL, color=FG),
-                       state, gap="small", align="baseline"), at, end, gap="hair")
+        # the turns made and whether the angle is one training saw, on lines of their own ("10 turns seen" read as
+        # "10 turns were seen", review round 3)
+        state = row(label("angle", size=SMALL, color=FG), state, gap="small", align="baseline")
+        g = column(row(label(f"{self.names[k]} pair", size=SMALL, color=DIM), math(f"i = {i}", size=SMALL, color=DIM),
+                       gap="small", align="baseline"),
+                   label(f"{numbers.count(n).text} full turn{'' if n == 1 else 's'}", size=SMALL, color=FG),
+                   at, end, state, gap="hair")
         g.where = where
         return g
 

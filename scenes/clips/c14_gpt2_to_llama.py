@@ -132,17 +132,27 @@ class GPT2ToLLaMAData:
 def period_text(wl: float) -> str:
     """Positions per full turn as said and printed: ``≈ 6`` for 2π, ``≈ 54 410`` for 54 410.2, ``≈ 2.6 million``:
     a period is never a whole number of positions here, so it is written with "≈" (exact only when it is one)."""
+    if np.isclose(wl, 2 * np.pi):  # pair 0 turns once every 2π positions (θ₀ = 1): named, then rounded
+        return "2π ≈ 6.3"
     n = round(float(wl))
+    if n >= 10_000:  # as printed at the line's end: one format for every long period (review round 3)
+        e = int(np.floor(np.log10(wl)))
+        return f"≈ {wl / 10 ** e:.1f} × 10{str(e).translate(SUPERSCRIPT)}"
     f = count(n)
     return f.text if (f.text.startswith("≈") or np.isclose(wl, n, rtol=0, atol=1e-9)) else f"≈ {f.text}"
+
+
+SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 def period_math(wl: float) -> str:
     """The same in Typst math, as short as a line's end allows: ``approx 54 thin 410``, ``approx 2.6 times 10^6``
     (2.6 million, as said)."""
+    if np.isclose(wl, 2 * np.pi):
+        return "= 2 pi approx 6.3"
     n = round(float(wl))
     f = count(n)
-    if n >= 1_000_000:
+    if n >= 10_000:  # every long period in one format (review round 3: 54 410 beside 2.6 × 10⁶)
         e = int(np.floor(np.log10(wl)))
         return f"approx {wl / 10 ** e:.1f} times 10^{e}"
     return f.math if (f.math.startswith("approx") or np.isclose(wl, n, rtol=0, atol=1e-9)) else f"approx {f.math}"
@@ -221,6 +231,8 @@ class GPT2ToLLaMA(ClipScene):
                  table=claim("GPT-2's table", self.thumb), dial=claim("LLaMA-2's pair", self.closing_dial),
                  lecture6=claim(f"lecture {d.next_lecture}", self.lecture6),
                  table_cross=claim(f"a red cross: no row for m ≥ {v['n_max']}", self.table_verdict),
+                 params_close=claim(v["params"], self.table_params),
+                 rope_check=claim("a tick: 0 position parameters, a rotation defined at every m", self.rope_verdict),
                  unseen_arc=claim("a pale blue arc marked never seen", self.unseen_arc, self.unseen_words))
         return v
 
@@ -309,12 +321,15 @@ class GPT2ToLLaMA(ClipScene):
                        self.periods[k], gap="hair") for k, m in enumerate(models)]
         self.start_period = worded_line(f"pair 0: ${N.wavelength.math.replace('_i', '_0')} {period_math(wls[0][0])}$",
                                         size=SMALL, color=FG)
-        self.band_texts = [f"{m.name}: {d.slow_of(k)} of {d.n_pairs} never\ncomplete a turn in {count(m.train_length).text}"
-                           for k, m in enumerate(models)]
+        # what the count means, on the band it counts: pairs whose period is longer than the model's train length,
+        # so none of them completes one turn within training (review round 3: "18 / 29" without a meaning)
+        self.band_texts = [f"{d.slow_of(k)} of {d.n_pairs}: ${N.wavelength.math} > L$"
+                           "\nno full turn in training" for k, m in enumerate(models)]
         self.chart = W = WavelengthChart(rest, list(wls), d.wl_range, self.base_colors, tags,
                                          [m.train_length for m in models], [d.slow_of(k) for k in range(2)],
                                          self.band_texts,
-                                         worded_line(f"positions per full turn, ${N.wavelength.math}$", size=SMALL),
+                                         worded_line(f"positions per full turn, ${N.wavelength.math} = 2 pi slash "
+                                                     f"{N.rate.math}$", size=SMALL),
                                          worded_line(f"pair ${N.pair.math}$", size=SMALL), self.start_period)
         self.plot, self.wl_curves, self.train_line, self.slow_band = W.plot, W.curves, W.train_line, W.band
         self.wl_tags, self.L_label, self.band_label = tags, W.L_label, W.band_label
@@ -330,9 +345,11 @@ class GPT2ToLLaMA(ClipScene):
         # GPT-2's verdict, measured on the table drawn: its rows end at n_max − 1, so no position from n_max on
         # has an encoding (✗), the half of the answer "why the table went away" the table itself shows
         self.table_verdict = worded_verdict(f"no row for $m >= {count(g.n_max).math}$", passed=False, size=LABEL)
+        # what the table costs: every entry a learned position parameter (n_max × d_model, counted on the table)
+        self.table_params = label(f"{count(d.n_params).text} position parameters", size=LABEL)
         left = column(name, VGroup(self.thumb_rows, thumb),
                       label(f"{count(g.n_max).text} rows, one per position", size=LABEL),
-                      self.table_verdict, gap="normal", align=ORIGIN)
+                      self.table_params, self.table_verdict, gap="normal", align=ORIGIN)
         name.set_x(thumb.image.get_x())  # the name over the table itself
         shows(thumb.image, "sample")
         # RoPE past training: LLaMA-2's slowest pair at twice its train length, the arc training swept in the
@@ -341,15 +358,23 @@ class GPT2ToLLaMA(ClipScene):
         times = d.slow_position // l2.train_length
         self.slow_where = worded_line(f"pair {d.slow_index} at $m = {times} L = {count(d.slow_position).math}$",
                                       size=LABEL)
-        self.closing_dial = dial = VectorDial(d.slow_angle, radius=thumb.image.height / 2.6, color=FG)
+        self.closing_dial = dial = VectorDial(d.slow_angle, radius=thumb.image.height / 2.4, color=FG)
         self.slow_arc = role(Arc(radius=dial.radius, start_angle=0, angle=d.slow_arc, arc_center=dial.center,
                                  stroke_color=SEEN, stroke_width=6), "seen")
         # the verdict, worded as what was measured: the hand's angle there against the arc training swept
         # (✗: past it, an angle never seen)
         i = d.slow_index
         where = "past" if d.slow_unseen else "within"
-        self.slow_words = worded_verdict(f"$m theta_({i}) approx {d.slow_angle:.2f}$ rad, {where} training's "
-                                         f"${d.slow_arc:.2f}$", passed=not d.slow_unseen)
+        # the hand-off to the next lecture, not RoPE's verdict: a plain line (rounded figures with ≈, and their unit)
+        self.slow_words = column(worded_line(f"$m theta_({i}) approx {d.slow_angle:.2f}$ rad,", size=LABEL),
+                                 worded_line(f"{where} training's $approx {d.slow_arc:.2f}$ rad", size=LABEL),
+                                 gap="hair", align=ORIGIN)
+        # RoPE's answer to why the table went away: no position parameters at all, the angle m θᵢ computed for
+        # any m (mathcore's pair_angles takes any m; the test asks it for m far past every table)
+        self.rope_verdict = column(worded_verdict("0 position parameters", passed=True, size=LABEL),
+                                   worded_line("a rotation defined at every $m$", size=LABEL), gap="hair",
+                                   align=ORIGIN)
+        self.rope_verdict.passed = True
         # the arc named on the data: the angles training reached, in the seen colour
         mid = d.slow_arc / 2
         self.arc_words = role(label("training", size=SMALL, color=SEEN), "seen")
@@ -364,21 +389,36 @@ class GPT2ToLLaMA(ClipScene):
         self.unseen_words.next_to(dial.center + 1.16 * dial.radius * np.array([np.cos(mid_u), np.sin(mid_u), 0]),
                                   RIGHT, buff=GAP.tight)
         arrow = Arrow(ORIGIN, RIGHT * 0.9, buff=0, color=FG, stroke_width=4, max_tip_length_to_length_ratio=0.3)
-        self.lecture6 = row(arrow, label(f"lecture {d.next_lecture}", size=LABEL, weight="BOLD"),
-                            worded_line("goes past $L$", size=SMALL, color=DIM), gap="small", align="center")
+        self.lecture6 = column(row(arrow, label(f"lecture {d.next_lecture}", size=LABEL, weight="BOLD"), gap="small",
+                                   align="center"),
+                               worded_line("goes past $L$", size=SMALL, color=DIM), gap="hair", align=RIGHT)
         self.lecture6.arrow = arrow
         # the model named with its own train length: the close's m = 2L is LLaMA-2's, not LLaMA-3's L = 8192
-        self.close_head = worded_line(f"{l2.name}, $L = {count(l2.train_length).math}$", size=HEADING, weight="BOLD")
-        right = column(self.close_head, VGroup(dial, self.slow_arc, self.arc_words, self.unseen_arc,
-                                               self.unseen_words),
-                       self.slow_where, self.slow_words, gap="small", align=ORIGIN)
+        self.close_head = worded_line(f"{l2.name}: RoPE, $L = {count(l2.train_length).math}$", size=HEADING,
+                                      weight="BOLD")
+        self.dial_group = VGroup(dial, self.slow_arc, self.arc_words, self.unseen_arc, self.unseen_words)
+        right = column(self.close_head, self.rope_verdict, self.dial_group, self.slow_where, self.slow_words,
+                       gap="small", align=ORIGIN)
         self.summary = row(left, right, gap="wide", align="top")
         self.layout.content.place(self.summary)
         half = (max(left.width, right.width) + GAP.section) / 2  # two equal columns about the middle, where they fit
         if 2 * half + max(left.width, right.width) <= self.layout.content.width:
             left.set_x(self.layout.content.center[0] - half)
             right.set_x(self.layout.content.center[0] + half)
-        self.lecture6.next_to(right, DOWN, buff=GAP.normal)
+        # beside the dial's lower right, the angles past training pointing on to the next lecture; under the
+        # column where a wide config leaves no room there
+        # (the dial moved to the column's left, if that frees the room)
+        free = right.get_right()[0] - (right.get_left()[0] + 2 * dial.radius)  # under the arcs' words
+        if free < self.lecture6.width + GAP.normal:  # a long lecture number: the arrow over its words
+            words = self.lecture6[0][1]
+            self.lecture6 = column(arrow, words, self.lecture6[1], gap="hair", align=RIGHT)
+            self.lecture6.arrow = arrow
+        if free >= self.lecture6.width + GAP.normal:
+            self.dial_group.shift((right.get_left()[0] - self.dial_group.get_left()[0]) * RIGHT)
+            self.lecture6.next_to(dial, RIGHT, buff=GAP.normal).align_to(dial, DOWN)
+            self.lecture6.shift(min(0.0, right.get_right()[0] - self.lecture6.get_right()[0]) * RIGHT)
+        else:
+            self.lecture6.next_to(right, DOWN, buff=GAP.normal)
         self.summary.add(self.lecture6)
 
     def body(self) -> None:
@@ -414,12 +454,13 @@ class GPT2ToLLaMA(ClipScene):
                   FadeIn(W.end_labels.leaders), W.bands[0].animate.set_fill(opacity=0.15), run_time=1.2,
                   subject=plot, why=self.FULL_PLOT)
         self.beat("base", Create(W.curves[1]), FadeIn(tag1[0]), FadeIn(tag1[1]), FadeIn(self.periods[1]),
-                  W.bands[0].animate.set_fill(opacity=0.05), Dim([W.band_labels[0]], 0.5),
+                  W.bands[0].animate.set_fill(opacity=0.05), FadeOut(W.band_labels[0]),
                   run_time=1.4, subject=plot)
         self.add(W.bands[1])
         self.bring_to_back(W.bands[1])
-        self.beat("tie", FadeOut(W.band_labels[0]), FadeOut(W.L_labels[0]), W.bands[0].animate.set_fill(opacity=0.0),
-                  Dim([W.train_lines[0], W.curves[0]], 0.35), Dim([tag0, self.periods[0]], 0.65), Create(W.train_lines[1]), FadeIn(W.L_labels[1]),
+        # LLaMA-2's L line leaves with its band and label: one dashed L at a time (review round 3)
+        self.beat("tie", FadeOut(W.L_labels[0]), FadeOut(W.train_lines[0]), W.bands[0].animate.set_fill(opacity=0.0),
+                  Dim([W.curves[0]], 0.35), Dim([tag0, self.periods[0]], 0.65), Create(W.train_lines[1]), FadeIn(W.L_labels[1]),
                   FadeIn(W.band_labels[1]), W.bands[1].animate.set_fill(opacity=0.15), Create(W.outlines[1]),
                   run_time=1.6, subject=plot)
 

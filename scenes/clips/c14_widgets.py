@@ -107,12 +107,17 @@ class WavelengthChart(VGroup):
         super().__init__()
         n_pairs = len(wavelengths[0])
         self.title = title if isinstance(title, Mobject) else label(title, size=SMALL, color=FG)
-        self.band_labels = [role(column(*[label(line, size=SMALL, color=UNSEEN) for line in t.split("\n")],
-                                        gap="hair"), "unseen") for t in band_texts]
+        # each band's words on the band itself, in the text colour (the pale blue beside LLaMA-2's blue read as
+        # two blues, two meanings: review round 3); a line may carry maths (λᵢ > L)
+        self.band_labels = [column(*[worded_line(line, size=SMALL, color=FG) for line in t.split("\n")],
+                                   gap="hair", align=LEFT) for t in band_texts]
         self.L_labels = [role(worded_line((f"{n.text}: " if hasattr(n, "text") else "")
                                           + f"$L = {numbers.count(L).math}$", size=SMALL, color=SEEN), "seen")
                          for n, L in zip([m[0] for m in names], Ls)]
         lo, hi = (int(round(np.log10(v))) for v in y_range)
+        # two decades of headroom over the slowest pair: the bands' words sit in it, on the bands, over the curves
+        hi += 2
+        y_range = (y_range[0], float(10 ** hi))
         y_ticks = [numbers.power(k).value for k in numbers.log_ticks(lo, hi, most=4)]
         x_ticks = [0, n_pairs // 2, n_pairs - 1]
         probe = Plot((0, n_pairs - 1), y_range, width=region.width, height=1.0, y_log=True, x_ticks=x_ticks,
@@ -120,7 +125,7 @@ class WavelengthChart(VGroup):
         below = probe.axes[0].get_y() - probe.x_tick_labels.get_bottom()[1] + GAP.tight + x_label.height
         room = probe.y_tick_labels.width + GAP.normal
         end_room = max(m.width for m in names) + GAP.normal
-        above = max(self.title.height, max(b.height for b in self.band_labels)) + GAP.small
+        above = self.title.height + GAP.small
         self.plot = p = Plot((0, n_pairs - 1), y_range, width=region.width - room - end_room,
                              height=region.height - below - above, y_log=True, x_ticks=x_ticks, y_ticks=y_ticks)
         p.shift(np.array([region.left + room, region.bottom + below, 0]) - p.axes[0].get_start())
@@ -164,7 +169,11 @@ class WavelengthChart(VGroup):
             band = background(bar(xa, x1, (line.get_y() + top) / 2, top - line.get_y(), UNSEEN, 0.0))
             band._role = "unseen"
             lab = self.band_labels[k]
-            lab.next_to(np.array([x1, top, 0]), UP + LEFT, buff=GAP.small).align_to(np.array([x1, 0, 0]), RIGHT)
+            # in the band's top right corner, over the curves (the decade of headroom), inside the band's edges
+            # from the band's left edge, where the curves are lowest; right-aligned when a narrow band cannot hold it
+            lab.move_to(np.array([xa + GAP.small, top - GAP.small, 0]), aligned_edge=UP + LEFT)
+            if lab.get_right()[0] > x1 - GAP.small:
+                lab.move_to(np.array([x1 - GAP.small, top - GAP.small, 0]), aligned_edge=UP + RIGHT)
             outline = role(Rectangle(width=x1 - xa, height=top - line.get_y(), stroke_color=HIGHLIGHT,
                                      stroke_width=STROKE).move_to(band), "highlight")
             self.train_lines.append(line)

@@ -42,13 +42,14 @@ from mathcore.config import LectureConfig
 from mathcore.extrapolation import GPT2, LLAMA2
 from scenes.catalog import Clip
 from scenes.figures.framing import RECAP_ICONS, RECAP_PAINT, DiaryProof, diary_proofs
-from scenes.kit import DIM, FG, HEADING, LABEL, SMALL, ClipScene, label
-from scenes.kit.theme import token_color
+from scenes.kit import DIM, FG, HEADING, LABEL, SMALL, ClipScene, label, math
+from scenes.kit.theme import BG
 from scenes.kit.binding import claim
 from scenes.kit.cards import clip_chip, clip_number, clip_of, drawing
 from scenes.kit.compose import GAP, row
 from scenes.kit.layout import LayoutError, Region, baseline_y, overlay, wrap_words
 from scenes.kit.notation import N
+from scenes.kit import numbers
 from scenes.kit.numbers import count
 from scenes.kit.proofs import line_baseline, verdict, worded_line, worded_verdict
 
@@ -155,6 +156,7 @@ def _clips_text(clips) -> str:
 
 # ------------------------------------------------------------------ colours: neutral frames, concept colours only
 NEUTRAL = DIM  # the panels', cards' and chips' one colour: none of the deck's meanings (review R2: the family
+NOTE = DIM.interpolate(FG, 0.4)  # a proof's note: quieter than its verdict, clearer than DIM on the panel (review round 3)
 PANEL_FILL = 0.06  # colours of panel and chip disagreed, "03" pink in a green panel, and meant nothing stated)
 
 
@@ -180,17 +182,26 @@ def token_order(icon) -> tuple[list[int], list[int]]:
 
 def recap_drawing(k: int, side: float) -> VGroup:
     """Answer ``k``'s icon ``side`` units large, in the neutral foreground ink with the concept colours of
-    ``RECAP_PAINT`` (q, k, v); the first answer's four tokens in the deck's token colours (one hue each, the
-    same hue on both rows and along the link between them), not four shades of one colour."""
+    ``RECAP_PAINT`` (q, k, v); the first answer's four tokens as neutral chips, each named on the chip, x 0 to
+    x 3, on both rows (review round 3: in the deck's token colours, token 0 wore the key's blue and token 3 the
+    value's magenta, the hues q2 and q3 give K and V), their shades the icon's own, one a token.  ``letters``:
+    the names (the close, where the chips are too small to hold them, drops them; the shades remain)."""
     pic = drawing(RECAP_ICONS[k], FG, side, RECAP_PAINT[k])
     if RECAP_ICONS[k].name == "permute":
         icon = RECAP_ICONS[k]
         top, below = token_order(icon)
         n_links = sum(type(s).__name__ == "Stroke" for s in icon.shapes)
-        for j in range(n_links):  # link j ends at bottom box j: the token there
-            pic[j].set_stroke(token_color(below[j]), opacity=0.9)
-        for j, t in enumerate(top + below):
-            pic[n_links + j].set_fill(token_color(t), opacity=1.0).set_stroke(token_color(t))
+        boxes = [pic[n_links + j] for j in range(len(top + below))]
+        names_ = VGroup()
+        for box, t in zip(boxes, top + below):
+            shade = box.get_fill_opacity()
+            ink = BG if shade > 0.4 else FG  # the name in the ink that reads on its chip's shade
+            name = math(f"x_{t}", size=LABEL, color=ink)
+            name.scale(min(0.62 * box.height / name.height, 0.7 * box.width / name.width))
+            names_.add(name.move_to(box))
+        pic.add(names_)
+        overlay(*boxes, *names_)  # each name sits on its chip
+        pic.letters = names_
         pic.tokens = top + below
     return pic
 
@@ -259,8 +270,9 @@ def proof_verdict(p: DiaryProof, size: float) -> VGroup:
         v = worded_verdict(f"{words}: {worded(f.math)}", None, p.passed, size=size)
         v.figure, v.value = f, v.line
         return v
-    if not f.approx:  # "=" before the figure ("≈" comes with a rounding figure)
-        words = words[:-1] + " =$" if words.endswith("$") else words + " $=$"
+    if not f.approx:  # "=" before an exact figure, "≈" before a rounded one (1.6 for 1.59…); a noise figure
+        rel = "approx" if numbers.rounded(f) else "="  # brings its own "≈"
+        words = words[:-1] + f" {rel}$" if words.endswith("$") else words + f" ${rel}$"
     return worded_verdict(words, f, p.passed, size=size)
 
 class Recap(ClipScene):
@@ -276,13 +288,14 @@ class Recap(ClipScene):
         q1, q2, q3, q4 = diary_proofs(cfg)
         qa = (
             ("Why is the equivariance defect only floating-point noise?",
-             f"{N.permutation.text} permutes rows and columns alike: each sum only changes order.", (2,), q1, 0),
+             f"{N.permutation.text} only reorders the tokens: each sum adds the same terms in another order.", (2,),
+             q1, 0),
             ("How does causal prefix invariance make KV caching correct?",
              f"Past outputs never change: cache {K} and {V}, add one query a step.", (4, 5), q2, 2),
             (f"Why does RoPE rotate {Q} and {K}, but not {V}?",
              f"Scores depend only on {N.offset.text}; {V} is content, not position.", (11,), q3, 0),
             (f"Why did GPT-2's table ({N.table_rows.text} = {count(GPT2.n_max).text}) give way to RoPE?",
-             "A table has a last row; RoPE has none, but meets new angles.", (13, 14), q4, 1),
+             "A table has a last row; RoPE has none, but meets new angles.", (13, 14), q4, 2),
         )
         return RecapData(
             answers=tuple(Answer(q, a, tuple(clip_of(n) for n in home), proofs, key)
@@ -302,13 +315,16 @@ class Recap(ClipScene):
             out[f"{key}_proofs"] = claim("; ".join(p.described() for p in a.proofs), *card.verdicts)
             out[f"{key}_clips"] = claim(_clips_text(a.clips), *card.chips)
             doc = RECAP_ICONS[k].doc
-            if getattr(card.drawing, "tokens", None):  # the recap draws the tokens in their hues, not shades
-                doc = doc.replace("one shade each", "one colour each, kept on both rows")
+            if getattr(card.drawing, "tokens", None):  # the recap names the tokens on their chips
+                for first in ("Four", "four"):
+                    doc = doc.replace(f"{first} tokens (one shade each) and",
+                                      "four tokens, named x 0 to x 3 on their chips, and")
             out[f"{key}_icon"] = claim(icon_words(doc), card.drawing)
         c1, c3 = shown[0], shown[2]
         out["q1_figure"] = claim(d.answers[0].proofs[0].figure.text, c1.verdicts[0])
         out["q3_rot"] = claim(d.answers[2].proofs[1].figure.text, c3.verdicts[1])
-        out["q4_unseen"] = claim(str(int(q4[1].figure.value)), shown[3].verdicts[1])
+        out["q4_unseen"] = claim(str(int(q4[2].figure.value)), shown[3].verdicts[2])
+        out["q4_L"] = claim(count(self.cfg.train_length).text, shown[3].verdicts[2])
         out["q4_n_max"] = claim(count(GPT2.n_max).text, shown[3].verdicts[0])
         close = self.close_rows
         out["close_verdicts"] = claim("; ".join(a.proofs[a.key].described(short=True) for a in d.answers),
@@ -320,7 +336,7 @@ class Recap(ClipScene):
     def q4_key(self) -> str:
         """The fourth answer's sentence: RoPE's pairs one step past training meet new angles, or, when
         training was long enough for every pair to wrap, none does."""
-        return "q4" if not self.data.answers[3].proofs[1].passed else "q4_none"
+        return "q4" if not self.data.answers[3].proofs[2].passed else "q4_none"
 
     # ------------------------------------------------------------------ one question a beat
     def proof_block(self, a: Answer, width: float, height: float) -> VGroup:
@@ -333,7 +349,7 @@ class Recap(ClipScene):
             for p in a.proofs:
                 v = proof_verdict(p, HEADING)
                 chip = neutral_chip(p.clip, size=SMALL)
-                note = worded_text(glued(p.note), SMALL, color=DIM)  # "permutations $P$", "$L = 64$"
+                note = worded_text(glued(p.note), LABEL, color=NOTE)  # "permutations $P$", "$L = 64$"
                 tag = row(chip, note, gap="small")
                 note.shift((baseline_y(chip.num) - line_baseline(note)) * UP)
                 items.append((v, chip, note, tag))

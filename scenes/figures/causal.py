@@ -68,19 +68,27 @@ def passes_tex(t: int) -> str:
 
 
 def passes(t: int) -> str:
-    """Typst for the causal pass over the first ``t`` tokens: ``Attn(x_0, …, x_(t−1))`` (``Attn(x_0)`` for
-    one token, ``Attn(x_0, x_1)`` for two): lecture notation, never a slice."""
+    """Typst for the causal pass over the first ``t`` tokens: ``Attn_causal(x_0, …, x_(t−1))``
+    (``Attn_causal(x_0)`` for one token, ``Attn_causal(x_0, x_1)`` for two): lecture notation, never a slice;
+    causal named on the symbol, as clip 00 writes it (clip 02's plain Attn is the unmasked map)."""
+    name = '"Attn"_"causal" '  # the space: the parenthesis is the argument, not the subscript's
     if t <= 1:
-        return '"Attn"(x_0)'
+        return f"{name}(x_0)"
     if t <= 3:
-        return '"Attn"(' + ", ".join(f"x_{k}" for k in range(t)) + ")"
-    return f'"Attn"(x_0, dots, x_{t - 1})'
+        return f"{name}(" + ", ".join(f"x_{k}" for k in range(t)) + ")"
+    return f"{name}(x_0, dots, x_{t - 1})"
 
 
-def prefix_row(n: str, t=T_) -> str:
-    """Typst for row ``n`` of the pass over the first ``t`` tokens: ``y_n^((t))`` (the superscript counts the
-    tokens the pass read; the full pass's rows are plain ``y_n``)."""
-    return f"{n_sub('y', n)}^(({t}))"
+def prefix_length(t: int) -> str:
+    """Typst naming a prefix's length beside its pass: ``t = 5`` (the superscript of its rows is the letter)."""
+    return f"{T_} = {t}"
+
+
+def prefix_row(n: str) -> str:
+    """Typst for row ``n`` of the pass over the first ``t`` tokens: ``y_n^((t))``, the superscript always the
+    letter t (its value is said beside the pass: a digit there read as a row index, review round 3); the full
+    pass's rows are plain ``y_n``.  An entry: ``n`` is ``"i, j"`` (``y_(0, 1)^((t))``)."""
+    return f"{n_sub('y', n)}^(({T_}))"
 
 
 def n_sub(name: str, n: str) -> str:

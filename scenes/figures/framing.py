@@ -126,13 +126,11 @@ STATEMENTS: tuple[tuple[tuple[str, str], ...], ...] = (
     (("math", '"Attn"(P X) = P dot "Attn"(X)'),
      ("words", "permute the tokens: the outputs permute alike")),
     (("math", 'A_(m n) = 0 quad "for" n > m'),
-     ("words", "a token sees only its past;"),
      ("words", "most permutations break the symmetry:"),
      ("math", '"Attn"_"causal" (P X) != P dot "Attn"_"causal" (X)')),
-    (("math", 'y_t " depends only on " x_0, dots.h, x_t'),
-     ("words", "earlier outputs never change as tokens arrive:"),
-     ("words", "cache K and V; each step computes one q, k, v")),
-    (("words", "without positions, attention cannot tell word order;"),
+    (("math", 'y_m " depends only on " x_0, dots.h, x_m'),
+     ("words", "so earlier outputs never change: cache K and V")),
+    (("words", "without positions, unmasked attention cannot tell word order;"),
      ("words", "three schemes supply them: sinusoidal, learned, RoPE")),
 )
 """One entry per property of ``scenes.catalog.PROPERTIES``, in the same order."""
@@ -142,7 +140,7 @@ STATEMENTS_SAID: dict[str, str] = {
     '"Attn"(P X) = P dot "Attn"(X)': "Attn of P X equals P times Attn of X",
     'A_(m n) = 0 quad "for" n > m': "A m n equals 0 for n greater than m",
     '"Attn"_"causal" (P X) != P dot "Attn"_"causal" (X)': "causal Attn of P X is not P times causal Attn of X",
-    'y_t " depends only on " x_0, dots.h, x_t': "y t depends only on x 0 to x t",
+    'y_m " depends only on " x_0, dots.h, x_m': "y m depends only on x 0 to x m",
 }
 
 
@@ -275,10 +273,10 @@ def diary_proofs(cfg) -> tuple[tuple[DiaryProof, ...], ...]:
         zero("scripts(max)_(n > m) A_(m n)", r"$\max_{n>m}\,A_{mn}$", above_diagonal_max(causal.weights),
              "weights on the future", 3, "the largest weight on a later token"),
         zero('scripts(max)_t abs(Y_"prefix" - Y_"full")', r"$\max_t\,|Y_{\mathrm{prefix}} - Y_{\mathrm{full}}|$", prefix,
-             "every prefix", 4, "the largest change of any prefix's outputs"),
-        zero(f"max abs({Y_CACHED[0]} - {Y_RECOMPUTE[0]})", rf"$\max\,|{Y_CACHED[1]} - {Y_RECOMPUTE[1]}|$",
-             kv_cache_decode(X, *W).max_defect, "every decoding step", 5,
-             "the largest gap between cached and recomputed outputs, over every decoding step"),
+             "every prefix, in a fixed order", 4, "the largest change of any prefix's outputs, summed in a fixed order"),
+        zero(f"scripts(max)_m abs({Y_CACHED[0]} - {Y_RECOMPUTE[0]})", rf"$\max_m\,|{Y_CACHED[1]} - {Y_RECOMPUTE[1]}|$",
+             kv_cache_decode(X, *W).max_defect, "every decoding step, in a fixed order", 5,
+             "the largest gap between cached and recomputed outputs, over every decoding step, summed in a fixed order"),
     )
     from mathcore.equivariance import THRESHOLD
 
@@ -298,6 +296,10 @@ def diary_proofs(cfg) -> tuple[tuple[DiaryProof, ...], ...]:
     rows = int(extrapolation_report([g.n_max], g.d_model, g.n_max, cfg.seed).learned_defined.sum())
     pairs = LLAMA2.head_dim // 2
     unseen = int(unseen_pair_counts([L], LLAMA2.head_dim, L, cfg.rope_base)[0])
+    # RoPE where GPT-2's table has no row: no table at all (clip 14's ✓, "0 position parameters, a rotation defined at
+    # every m"), its ✓ earned where the table ends: mathcore's report gives every pair an angle at m = nₘₐₓ
+    rope_at = extrapolation_report([g.n_max], LLAMA2.head_dim, g.n_max, cfg.seed, cfg.rope_base).rope_angles[0]
+    defined = bool(np.isfinite(rope_at).all()) and rope_at.shape == (pairs,)
     n = numbers.count(g.n_max)
     # GPT-2's verdict names the model, then what was measured, as words after a colon ("GPT-2: no row for
     # m ≥ 1024"): written "rows past GPT-2's 1024 = 0" it read as "1024 = 0" (review round 2)
@@ -305,11 +307,16 @@ def diary_proofs(cfg) -> tuple[tuple[DiaryProof, ...], ...]:
     none_math = f'"no row for" m >= {n.math}' if rows == 0 else f'{numbers.count(rows).math} "rows for" m >= {n.math}'
     q4 = (
         DiaryProof(f'"{g.name}"', g.name, numbers.Figure(float(rows), none_math, none), rows > 0,
-                   f"the table ends at row {numbers.count(g.n_max - 1).text}: it does not extrapolate", 14,
+                   f"the table ends at row {numbers.count(g.n_max - 1).text}", 14,
                    f"{g.name}'s learned table", "it does not extrapolate"),
-        DiaryProof('"RoPE pairs at unseen angles"', "RoPE pairs at unseen angles",
+        DiaryProof('"RoPE"', "RoPE", numbers.Figure(0.0, '0 "position parameters"', "0 position parameters"), defined,
+                   "a rotation defined at every m", 14,
+                   "RoPE's position parameters", "it has no last row", "RoPE's position parameters"),
+        # the count with its position in the verdict's own line (the close keeps the line, not its note)
+        DiaryProof(f'"RoPE pairs unseen at" m = {numbers.count(L).math}',
+                   f"RoPE pairs unseen at $m = {numbers.count(L).text}$",
                    numbers.Figure(float(unseen), f'{unseen} "of" {pairs}', f"{unseen} of {pairs}"), unseen == 0,
-                   f"head dimension d = {LLAMA2.head_dim}, one step past L = {numbers.count(L).text}", 13,
+                   f"the same head, one step past L = {numbers.count(L).text}", 13,
                    f"RoPE pairs (head dim {LLAMA2.head_dim}) at angles training never reached, one step past training",
                    "RoPE meets new angles" if unseen else "", "RoPE pairs at angles training never reached"),
     )
