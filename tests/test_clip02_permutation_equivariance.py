@@ -422,14 +422,16 @@ def test_running_max_says_how_the_staircase_climbs(final):
 def test_the_close_shows_its_result_large(final, corners):
     """Review (A−): the close's plot was a short strip (about 2.3 units of a 6-unit content area) under the equation
     and a separate verdict line.  Now the plot takes more than half the content area's height, and the verdict
-    (✓ with its figure) sits on it, in the empty band between the staircase and the pass line: the distance it
-    measures.  On the old code the plot was 0.39 of the content's height, so this fails there."""
+    (✓ with its figure) sits on it, just above the staircase (review round 4: not decades above it), under the
+    pass line.  On the old code the plot was 0.39 of the content's height, so this fails there."""
     for scene in (final[0], *[r.scene for r in corners.values() if getattr(r, "scene", None) is not None]):
         q, content = scene.q_close, scene.layout.content
         assert q.plot.axes.height > 0.5 * content.height, q.plot.axes.height / content.height
         v = scene.close_verdict
-        # on the plot: over the staircase's label, under the pass line
-        assert q.curve_label.get_top()[1] < v.get_bottom()[1] and v.get_top()[1] < q.line.get_y()
+        # on the plot: over the staircase, clear of its label (beside it or over it), under the pass line
+        cl = q.curve_label
+        assert q.curve.get_top()[1] < v.get_bottom()[1] and v.get_top()[1] < q.line.get_y()
+        assert v.get_right()[0] < cl.get_left()[0] or cl.get_top()[1] < v.get_bottom()[1]
 
 
 def test_the_peak_weight_is_printed_on_its_cell_and_travels_with_it(final):
@@ -482,3 +484,91 @@ def test_this_ps_mark_stands_clear_of_the_y_axis(final, corners):
         plot = scene.q.plot
         axis_x = plot.to_point(plot.x_range[0], plot.y_range[0])[0]  # the y axis's line
         assert scene.this_p.get_left()[0] > axis_x + 1e-3, (scene.this_p.get_left()[0], axis_x)
+
+
+def _decade(plot, y: float) -> float:
+    """The decade (log10 of the value) a height ``y`` on ``plot``'s log axis reads as."""
+    lo, hi = plot.y_range
+    y_lo, y_hi = plot.to_point(1, lo)[1], plot.to_point(1, hi)[1]
+    a, b = np.log10(lo), np.log10(hi)
+    return a + (y - y_lo) / (y_hi - y_lo) * (b - a)
+
+
+def test_the_maximum_is_written_on_the_staircases_level(final, corners):
+    """Review round 4 (02 running_max, close): the "max ≈ 4.7 × 10⁻¹⁶" label was printed at the height of 10⁻¹¹ and
+    the close's ✓ verdict at 10⁻¹²: on a log axis height reads as value, decades above the one they name.  Now both
+    sit just above the staircase's top step (their foot within a decade of the maximum), above every trial's mark,
+    clear of the staircase's label and far under the pass line.  On the old code the label's foot read about 10⁻¹²
+    (3.5 decades over the maximum), so this fails there."""
+    for scene in (final[0], *[r.scene for r in corners.values() if getattr(r, "scene", None) is not None]):
+        d = scene.data
+        top = np.log10(d.run.max_defect)
+        for q, m in ((scene.q, scene.q.max_text), (scene.q_close, scene.close_verdict)):
+            if not len(m) or m not in q.group.get_family():
+                continue  # no label (the close carries none on its first plot) or the verdict over the plot
+            foot = _decade(q.plot, m.get_bottom()[1])
+            assert m.get_bottom()[1] > q.curve.get_top()[1]  # over the staircase and every mark under it
+            assert _decade(q.plot, m.get_top()[1]) < np.log10(d.run.threshold) - 1  # far from the pass line
+            cl = q.curve_label
+            if m.get_right()[0] < cl.get_left()[0]:  # beside the staircase's label: within a decade of the maximum
+                assert top <= foot < top + 1.0, (foot, top)
+            else:  # where both do not fit side by side: right over that label, which sits on the staircase
+                assert cl.get_top()[1] < m.get_bottom()[1] <= cl.get_top()[1] + 0.2 + 1e-6
+    q = final[0].q_close
+    assert final[0].close_verdict in q.group.get_family()  # the shipped close: the verdict on its plot
+
+
+def test_this_ps_dot_stands_in_trial_ones_column_not_in_the_maximums_yellow(final):
+    """Review round 4 (02 check): this P's dot sat left of the "1" tick, off the axis's 1–100 range, and was yellow,
+    like the running maximum and weight 1.  Now it stands in trial 1's column, in the text's colour, and leaves as the
+    trials come.  On the old code it stood at x = 0 in yellow, so this fails there."""
+    scene = final[0]
+    plot = scene.q.plot
+    assert abs(scene.this_p.get_x() - plot.to_point(1, plot.y_range[0])[0]) < 1e-6
+    assert scene.this_p.get_fill_color().to_hex() != HIGHLIGHT.to_hex()
+    assert scene.this_p.get_fill_color().to_hex() == FG.to_hex()
+    assert "yellow dot" not in " ".join(c.text for c in scene.captions)
+
+
+def test_the_printed_weights_add_up_as_the_sum_says(final, corners):
+    """Review round 4 (02 why): the weights of y₃ printed to 2 places summed to 0.99 under an "=": a viewer adding
+    them saw the weights fail to sum to 1.  Now, where the printed weights do not add to 1, both lines say ≈ (the
+    weights rounded), and the description says so.  On the old code the lines said "=" over 0.99, so this fails
+    there."""
+    for scene in (final[0], *[r.scene for r in corners.values() if getattr(r, "scene", None) is not None]):
+        d = scene.data
+        w = d.A[d.why_token]
+        for line in scene.sums:
+            printed = [float(t.weight.values[0, 0]) for t in line.terms]
+            assert printed == [float(x) for x in (w[j] for j in line.order)]
+            shown = round(sum(round(x, line.decimals) for x in printed), line.decimals)
+            rel = line.eq.typst_code.strip("$ ")
+            assert rel == ("=" if shown == 1 else "approx"), (shown, rel)
+    scene = final[0]
+    assert scene.printed_sum(scene.data.A[scene.data.why_token], 2) != 1  # the shipped row: 0.99
+    assert scene.sums[0].eq.typst_code.strip("$ ") == "approx"
+    assert f"{scene.caption_values()['relation']}" == "is ≈, its weights rounded,"
+
+
+def test_rounding_says_the_terms_are_the_same_up_to_rounding(final):
+    """Review round 4 (02 rounding): "adding the same numbers in another order" overstated it: the weights are
+    recomputed for P X, so the terms too are the same only up to rounding.  On the old code the sentence said "the
+    same numbers", so this fails there."""
+    texts = " ".join(c.text for c in final[0].captions)
+    assert "same terms, up to rounding, summed in another order" in texts
+    assert "same numbers" not in texts
+
+
+def test_As_formula_is_centred_over_A_and_apart_from_Xs_name(final, corners):
+    """Review round 4 (02 setup, permute_input): "X" and "A = softmax(QKᵀ/√d)" sat on one line, a gap apart, and read
+    as one expression "X A = softmax(…)" (then "PX A = …").  Now A's name is centred over A's map and a section's
+    gap from X's name and from P X's.  On the old code the gap was about 0.6 units, so this fails there."""
+    from scenes.kit.compose import GAP
+    from scenes.kit.notation import N
+    from scenes.kit import HEADING
+
+    for scene in (final[0], *[r.scene for r in corners.values() if getattr(r, "scene", None) is not None]):
+        a, p = scene.a_formula, scene.p
+        assert abs(a.get_x() - scene.maps[0].heat.get_x()) < 1e-6
+        px = math(f"{N.permutation.math} {N.inputs.math}", size=HEADING).width
+        assert a.get_left()[0] >= p.X_col.get_x() + px / 2 + GAP.section - 1e-6

@@ -613,3 +613,67 @@ def test_tokens_and_outputs_do_not_wear_the_key_or_value_hue(run):
         assert lab.get_color().to_hex() == FG.to_hex()
     for chip in b.chips:
         assert chip[0].get_stroke_color().to_hex() == FG.to_hex()
+
+
+def test_the_tables_of_changes_are_painted_by_the_decks_change_scale(run):
+    """Review round 4 (05 08, 11): the ‖Δy_n‖ tables were white figures on black.  Every cell that moved is painted
+    on the deck's "output changes" scale (a sequential map over [0, the largest change]), its figure in that scale's
+    text colour; an exact 0 stays unpainted, so the causal tables read "nothing moved" without their figures."""
+    from scenes.kit.theme import HIGHLIGHT as HL
+
+    scene = run.scene
+    d = scene.data
+    sc = deck_scale("output changes", scene.cfg, values=[*d.staleness, *d.causal_changes])
+    assert sc.vmin == 0.0 and sc.vmax == max(float(s.max()) for s in d.staleness)
+    for table, changes in ((scene.table, d.staleness), (scene.table_close, d.staleness),
+                           (scene.c_table, d.causal_changes), (scene.c_table_close, d.causal_changes)):
+        assert table.scale.same_as(sc)
+        for m, s in enumerate(changes, start=1):
+            for n, v in enumerate(s):
+                cell, fig_ = table.cells[m - 1][n], table.numbers[m - 1][n]
+                if float(v) == 0.0:
+                    assert cell.get_fill_opacity() == 0.0
+                else:
+                    assert cell.get_fill_opacity() == 1.0
+                    assert cell.get_fill_color().to_hex().lower() == sc.color(float(v)).to_hex().lower()
+                    assert fig_.get_color().to_hex().lower() == sc.text_color(float(v)).to_hex().lower()
+    # no cell of the scale is the highlight's yellow (the outlined smallest change keeps one meaning)
+    rgb = np.asarray(sc.rgb(np.linspace(0.0, sc.vmax, 64)), float)[:, :3]
+    assert np.linalg.norm(rgb - np.array(HL.to_rgb()), axis=1).min() > 0.3
+
+
+def test_the_close_keeps_the_cached_equals_recompute_verdict(run):
+    """Review round 4 (05 11): the clip's headline (cached = full recompute, 0 exact) was missing from the close.
+    It stands under both tables, on one line, with its measured figure, and the description says so."""
+    scene = run.scene
+    d = scene.data
+    line = scene.recompute_close
+    assert line is not None
+    assert any(np.allclose(p.get_center(), line.get_center()) and abs(p.width - line.width) < 1e-6
+               for p in scene.closing_picture)  # brought forward with the tables
+    assert d.max_defect == 0.0
+    low = min(scene.c_table_close.get_bottom()[1], scene.table_close.get_bottom()[1],
+              scene.cached_block.get_bottom()[1], scene.bidir_block.get_bottom()[1])
+    assert line.get_top()[1] < low  # under both tables and their verdicts
+    assert line.height < 1.5 * scene.cached_verdict.height  # one line
+    C = scene.layout.content
+    assert C.left - 1e-6 <= line.get_left()[0] and line.get_right()[0] <= C.right + 1e-6
+    assert line.get_bottom()[1] >= C.bottom - 1e-6
+    desc = {c.key: c.describe for c in scene.captions if c.describe}["close"]
+    assert "cached equals the full recompute" in desc and fmt_measure(d.max_defect) in desc
+
+
+def test_the_new_rows_outline_never_shares_yellow_with_a_weight(run):
+    """Review round 4 (05 02): token 0's one weight, 1, is viridis's yellow, beside the new row's outline in the
+    highlight's yellow: two meanings of one colour.  A step whose weights paint a cell near the highlight shows
+    its new row without the outline; the others keep it."""
+    from scenes.clips.c05_widgets import clashes_with_highlight
+
+    scene = run.scene
+    w = deck_scale("weights", scene.cfg)
+    for s_ in scene.data.trace.steps:
+        assert scene.new_outlined[s_.t] == (not clashes_with_highlight(s_.weights, w))
+    if scene.cfg.cmap_weights == "viridis":  # the shipped colormap: a weight of 1 is its yellow
+        assert clashes_with_highlight([1.0], w)
+        assert scene.new_outlined[0] is False
+        assert any(scene.new_outlined.values())

@@ -16,11 +16,11 @@ from frames import (
 )
 from mathcore import lecture_inputs, load_config, my_sinusoidal_position, self_attention, sentence_pair
 from mathcore.equivariance import compare_multiset
-from scenes.clips.c07_same_multiset import SameMultiset, abbreviations
+from scenes.clips.c07_same_multiset import SameMultiset, abbreviations, rounded
 from scenes.figures.equivariance import same_words
 from scenes.audit.beats import DIMMED, signature
 from scenes.audit.truth import truth_problems
-from scenes.kit import BG, FAILED, VERIFIED, ColorScale, fmt_measure
+from scenes.kit import BG, FAILED, VERIFIED, ColorScale
 from scenes.kit.scales import scale
 from scenes.kit.layout import baseline_y
 from scenes.kit.numbers import measure, notebook_output, tick
@@ -169,11 +169,9 @@ def test_lines_join_each_token_to_its_match(final):
         assert abs(ln.get_start()[1] - scene.Y_a.cell_center(int(src), 0)[1]) < 1e-6
         assert abs(ln.get_end()[1] - scene.Y_b.cell_center(i, 0)[1]) < 1e-6
         assert d.tokens_a[int(src)] == d.tokens_b[i]
-        # at separate each line runs up to the differences of the rows it passes over (its own row's last), and
-        # stops short of the nearest
-        lo, hi = sorted((int(src), i))
-        gap = min(scene.diffs_shown[k].get_left()[0] for k in range(lo, hi + 1)) - ln.get_end()[0]
-        assert 0.1 < gap < 0.5, (i, gap)
+        # every line is whole, grid to grid, at the end as at the match beat (review round 4: at the differences
+        # they shrank to stubs short of b's rows)
+        assert 0 < scene.Y_b.get_left()[0] - ln.get_end()[0] <= 0.15, (i, ln.get_end()[0], scene.Y_b.get_left()[0])
     assert scene.short == {w: w for w in d.vocab}  # the shipped words fit whole
     assert [t.text for t in scene.words_a.texts] == list(d.tokens_a)
     assert [t.text for t in scene.words_b.texts] == list(d.tokens_b)
@@ -340,7 +338,7 @@ def test_the_word_that_moves_most_is_said_where_it_stands_in_both(final, corners
         (cap,) = [c for c in scene.captions if c.key.startswith("separate")]
         assert (cap.key == "separate_same_place") == same, cap.key
         if same:
-            assert f"'{d.tokens_b[worst]}', in the same place in both, moves most, by {fmt_measure(d.positioned.max_diff)}" in cap.text
+            assert f"'{d.tokens_b[worst]}', in the same place in both, differs most, by {rounded(d.positioned.max_diff).text}" in cap.text
     d = final[0].data
     assert d.tokens_b[int(np.argmax(d.positioned.diffs))] == "ate"
 
@@ -369,3 +367,52 @@ def test_the_output_bar_says_its_stretch_and_pe_its_ends(final):
     assert abs((float(s.position(1.0)) - 0.5) * 2 - np.sqrt(1 / s.vmax)) < 1e-9
     assert [f"{t:g}" for t in scene.pe_bar.bar.color_scale.ticks()] == ["-1", "0", "1"]
     assert "from −1 to 1" in {r.key: r for r in scene.audit.records}["pe"].describe
+
+
+def test_the_match_lines_stay_whole_while_the_differences_and_means_show(beats):
+    """Review round 4: at the differences and the means the match lines shrank to stubs that no longer reached b's
+    rows, just as the numbers arrived.  Now the differences stand right of b's words and every line keeps reaching
+    b's grid: at `diffs`, `pooled` and the separate beat, the pixels on each line just short of b's grid are its
+    word's colour (on the old code they were the background, or a difference's digits)."""
+    sc, frames = beats
+    d = sc.data
+    keys = [k for k in frames if k in ("diffs", "pooled") or k.startswith("separate")]
+    assert len(keys) == 3, list(frames)
+    for key in keys:
+        for i, w in enumerate(d.tokens_b):
+            x0, y0 = sc.Y_a.get_right()[0], sc.Y_a.cell_center(int(d.matching[i]), 0)[1]
+            x1, y1 = sc.Y_b.get_left()[0] - 0.12, sc.Y_b.cell_center(i, 0)[1]
+            x = x1 - 0.2
+            y = y0 + (y1 - y0) * (x - x0) / (x1 - x0)
+            want = rgb255(sc.word_color(w))
+            near = [pixel(sc, frames[key], np.array([x, y + dy, 0])) for dy in (-0.02, 0.0, 0.02)]
+            assert min(np.abs(p - want).max() for p in near) <= 60, (key, i, w, near, want)
+
+
+def test_differences_head_and_bar_stand_apart(final):
+    """Review round 4: the "max|Δ|" head sat on Attn(X_b)'s baseline, 80 px from it, reading as one expression; the
+    colour bar and its word were stacked just under the mean strips.  Now the differences (and their head, and the
+    means' difference) stand right of b's words, and the colour bar keeps a wide gap under the means."""
+    scene, _ = final
+    right_of_words = scene.words_b.get_right()[0]
+    for marks in (scene.diffs, scene.diffs_shown):
+        assert all(m.get_left()[0] > right_of_words for m in marks)
+    assert scene.pool_text.get_left()[0] > right_of_words and scene.pool_shown.get_left()[0] > right_of_words
+    assert scene.diff_head.get_left()[0] > right_of_words
+    assert scene.diff_head.get_left()[0] - scene.name_b.get_right()[0] > 1.0  # a column apart (it was ~0.9 on its line)
+    foot = min(p.get_bottom()[1] for p in (*scene.pools_shown, *scene.pool_words))
+    for bar in (scene.bar_out, scene.bar_pos):
+        assert foot - bar.get_top()[1] > 0.3, foot - bar.get_top()[1]
+
+
+def test_every_rounded_difference_reads_approx(final, corners):
+    """Review round 4: the ✗ figures beside the rows read "0.87", "2.4" (rounded, without "≈") while the ✓ ones and
+    the close read "≈".  Now every difference whose printed digits are a rounding of it is typeset with "approx"."""
+    for scene in (final[0], *[r.scene for r in corners.values()]):
+        for m in (*scene.diffs, *scene.diffs_shown, scene.pool_text, scene.pool_shown):
+            f = measure(m.figure.value)
+            if f.exact:
+                continue
+            printed_rounded = f.approx or float(f.text.replace("\u2212", "-")) != m.figure.value
+            assert ("approx" in src(m.value)) == printed_rounded, (src(m.value), m.figure.value)
+

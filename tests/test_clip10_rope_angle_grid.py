@@ -31,7 +31,7 @@ from scenes.figures.rope import (
 from scenes.kit import BG, FG, fmt_measure, numbers, swap
 from scenes.kit.scales import signature
 from scenes.kit.numbers import notebook_output
-from scenes.clips.c10_rope_angle_grid import QUARTER_TURN, RoPEAngleGrid
+from scenes.clips.c10_rope_angle_grid import QUARTER_TURN, RoPEAngleGrid, shown_value
 
 W, H = 427, 240
 
@@ -515,6 +515,14 @@ def test_the_close_dots_and_columns_read_on_the_dark_page(final):
     assert all(len(dial.ring) for dial in end.dials)
 
 
+def _value_of(shown: str) -> float:
+    """A printed rate or angle back as a number: plain digits, 10^e, or the deck's ``a times 10^(e)``."""
+    if " times " in shown:
+        a, e = shown.split(" times ")
+        return float(a) * 10.0 ** float(e[3:].strip("()").replace("−", "-"))
+    return shown_value(shown.replace("−", "-"))
+
+
 def test_each_wedge_angle_is_printed_where_the_wedge_is_too_thin_to_see(final, corners):
     """Review RE (round 3): "a pale wedge on each dial" was said of pairs 4 to 7, whose wedges (6°, 2°, 0.6°,
     0.2°) are under a pixel.  The slow pairs' beat now prints each slow pair's angle at the last row, in radians,
@@ -526,7 +534,8 @@ def test_each_wedge_angle_is_printed_where_the_wedge_is_too_thin_to_see(final, c
         assert [t.pair for t in tb.turned] == list(range(nf, P)), name
         for t in tb.turned:  # in radians, as beat 04 reads the slowest pair's angle: one unit for the clip
             assert t.radians == float(d.grid[m, t.pair]) == m * d.theta[t.pair], (name, t.pair)
-            assert t.typst_code.strip("$ ") == numbers.measure(t.radians).math.strip("$ "), (name, t.typst_code)
+            assert t.typst_code.strip("$ ") == t.shown, (name, t.typst_code)  # the rates' own form: digits or 10^e
+            assert abs(_value_of(t.shown) - t.radians) <= 0.13 * t.radians, (name, t.shown, t.radians)
             assert abs(t.get_x() - tb.grid.cell(0, t.pair).get_x()) < 1e-6, (name, t.pair)  # over its own column
             assert t.width <= tb.cell_w, (name, t.pair)
         assert tb.turned_name.typst_code.strip("$ ").startswith(f"{m} "), name

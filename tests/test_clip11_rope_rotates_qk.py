@@ -233,7 +233,7 @@ def test_one_offset_m_minus_n_and_q_m_as_clip_09_writes_it(final):
     scene, _ = final
     d = scene.data
     rope_09 = ThreePositionalSchemes.DERIVATION[0]  # 09 writes the identity with q = W_q x its token's own
-    assert "".join(rope_09.split()) == "q_mdotk_n=(R_mq)^T(R_nk)", rope_09
+    assert "".join(rope_09.split()) == "q_mdotk_n=(R_mq)^top(R_nk)", rope_09  # 09 writes the transpose ⊤
     texts = [it.text for rec in scene.audit.records for it in rec.items if it.kind == "text"]
     words = texts + [c.text for c in scene.captions] + [rec.describe for rec in scene.audit.records]
     flat = ["".join(t.replace("−", "-").split()) for t in words]

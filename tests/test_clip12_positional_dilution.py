@@ -18,11 +18,14 @@ from frames import (
 from mathcore import load_config, sinusoidal_dilution
 from mathcore.extrapolation import ambiguity_onset, ambiguity_share
 from scenes.clips.c12_positional_dilution import PositionalDilution, PositionalDilutionData
-from scenes.clips.c12_widgets import NO_TWIN, share_text as lane_share, twin_bins
+from scenes.clips.c12_widgets import NO_TWIN, share_label, share_text as lane_share, twin_bins
 from scenes.figures import stills_for
 from scenes.figures.extrapolation import hex_of, width_colors
 from scenes.kit import BG, HIGHLIGHT, VERIFIED
 from scenes.audit.contrast import ratio
+from scenes.kit.compose import GAP
+
+RIGHT_ = np.array([1.0, 0.0, 0.0])
 from scenes.kit.numbers import count, measure
 from scenes.figures.extrapolation import share_percent as share_text
 
@@ -128,7 +131,7 @@ def test_the_close_ends_on_the_lanes_under_the_verdict(final):
     assert v.check.get_stroke_color().to_hex() == VERIFIED.to_hex()
     shared = [k for k in d.found() if d.shares[k].checked]
     vals = [d.shares[k].share for k in shared]
-    assert v.figure.text == f"{lane_share(min(vals))} to {lane_share(max(vals))}"
+    assert v.figure.text == f"≈ {lane_share(min(vals))} to {lane_share(max(vals))}"
     take = scene.takeaway()
     content = scene.layout.content
     assert take.width >= 0.9 * content.width and take.height >= 0.6 * content.height
@@ -160,7 +163,7 @@ def test_past_m_star_the_lanes_show_the_measured_share_not_all_blurred(final):
         np.testing.assert_allclose(drawn, share[share > 0], atol=1e-6)
         # the share printed is the measured share past m*, on the block that draws it
         printed = TL.share_labels[k].maths[0].typst_code.strip("$ ")
-        assert printed == share_text(a.share)
+        assert printed == share_label(a.share)
         # review round 3: forty columns a lane read as noise; now one block from m* to the horizon, as tall as the
         # share of those positions with a twin (m* itself has one, so it is the share past m* within 1/checked)
         assert len(lane.columns) == 1 and len(lo) == 1
@@ -217,7 +220,7 @@ def test_the_figures_on_screen_are_the_measured_ones(final):
     d = scene.data
     printed = [v.typst_code.strip("$ ") for v in scene.onset_values]
     assert printed == [f"m^* = {count(o.t).math}" for o in d.onsets]
-    assert [t.maths[0].typst_code.strip("$ ") for t in scene.twin_lanes.share_labels] == ["99 %", "97 %", "66 %"]
+    assert [t.maths[0].typst_code.strip("$ ") for t in scene.twin_lanes.share_labels] == ["≈ 99 %", "≈ 97 %", "≈ 66 %"]
     assert [w.typst_code.strip("$ ") for w in scene.width_labels] == [f"d = {w}" for w in d.widths]
     assert printed == ["m^* = 2", "m^* = 15", "m^* = 172"]  # the lecture config's widths 16, 64, 256
     assert "2 m" in scene.rule.typst_code  # the rule prints the factor the onsets were measured with
@@ -373,7 +376,7 @@ def test_the_close_verdict_is_the_takeaway_number(final):
     v = scene.verdict
     assert v.passed is True and v.passed == all(x > 0.5 for x in shares)
     assert v.check._role == "verified" and v.check.get_stroke_color().to_hex() == VERIFIED.to_hex()
-    assert v.figure.text == f"{lane_share(min(shares))} to {lane_share(max(shares))}" == "66 % to 99 %"
+    assert v.figure.text == f"≈ {lane_share(min(shares))} to {lane_share(max(shares))}" == "≈ 66 % to 99 %"
     said = str(scene.caption_values()["verdict"])
     assert said.startswith("a green check: up to m = 5000, most positions past m* have a twin") and "66 % to 99 %" in said
     assert "only" not in said and "not every" not in said
@@ -425,7 +428,7 @@ def test_the_verdict_says_what_is_measured_most_positions_past_m_star_have_a_twi
     v = scene.verdict
     assert v.passed is True and v.check._role == "verified"
     assert [w.text for w in v.line.words] == ["upto", ",most", "haveatwin:", "to"]
-    assert [m.typst_code.strip("$ ") for m in v.line.maths] == ["m = 5000", "m > m^*", share_text(min(got)),
+    assert [m.typst_code.strip("$ ") for m in v.line.maths] == ["m = 5000", "m > m^*", "≈ " + share_text(min(got)),
                                                                share_text(max(got))]
     close = scene.captions[-1].text
     assert "99 %, 97 % and 66 %" in close and "past m*" in close and "only" not in close
@@ -445,17 +448,19 @@ def test_has_a_twin_is_the_widths_colour_and_no_twin_one_dark_grey(final):
     assert TL.on_blocks == {0, 1, 2}
     for k in TL.on_blocks:
         words = TL.share_labels[k]
-        assert [w.text for w in words.words] == ["withatwin"]
-        assert all(p.get_fill_color().to_hex() == BG.to_hex() for p in words.pieces)
         block = TL.lanes[k].columns[0]
-        assert block.get_left()[0] < words.get_left()[0] and words.get_right()[0] < block.get_right()[0]
+        # review round 4: GAP.small either side; a block too narrow for the words carries its share alone
+        assert [w.text for w in words.words] == (["withatwin"] if k != scene.data.by_width()[-1] else [])
+        assert all(p.get_fill_color().to_hex() == BG.to_hex() for p in words.pieces)
+        assert block.get_left()[0] + GAP.small - 1e-6 <= words.get_left()[0]
+        assert words.get_right()[0] <= block.get_right()[0] - GAP.small + 1e-6
         assert block.get_bottom()[1] < words.get_bottom()[1] and words.get_top()[1] < block.get_top()[1]
     # on the frame: the tallest column of each lane is painted its lane's colour
     for k, lane in enumerate(TL.lanes):
         if not len(lane.columns):
             continue
         col = max(lane.columns, key=lambda c: c.height)
-        got = pixel(scene, frame, col.get_center())
+        got = pixel(scene, frame, col.get_left() + GAP.small / 2 * RIGHT_)  # in the padding, clear of the words
         assert np.abs(got - rgb255(scene.colors[k])).max() <= 6, got
 
 
@@ -618,6 +623,40 @@ def test_the_close_puts_the_takeaway_in_words_over_the_verdict(final):
     on = {id(f) for m in scene.mobjects for f in m.get_family()}
     t, v = scene.takeaway_line, scene.verdict
     assert len(t) and all(id(f) in on for f in t.get_family())
-    assert [w.text for w in t.words][0] == "Past" and "no longer means less alike" in t.source
+    assert [w.text for w in t.words][0] == "Past" and "mostly no longer means less alike" in t.source  # most, not all (review round 4b)
     assert t.get_bottom()[1] > v.get_top()[1]
     assert v.get_bottom()[1] > max(lane.get_top()[1] for lane in scene.twin_lanes.lanes)
+
+
+def test_width_labels_stand_clear_of_the_tick_labels(final):
+    """Review round 4 (12 `wider`): "d = 16" ran into the "0" tick ("d = 16 0"): each width label now stands a full
+    GAP.normal left of its panel's tick labels, inside the content area (the solo panel's label too)."""
+    scene, _ = final
+    scene.make_mobjects()  # the panels as laid out, before the labels move onto the lanes
+    P = scene.figure
+    left = scene.layout.content.left
+    for k, p in enumerate(P.panels):
+        wl = P.width_labels[k]
+        assert wl.get_right()[0] <= p.y_tick_labels.get_left()[0] - GAP.normal + 1e-6, k
+        assert wl.get_left()[0] >= left - 1e-6, k
+    if len(P.solo):
+        assert P.solo_label.get_right()[0] <= P.solo.panels[0].y_tick_labels.get_left()[0] - GAP.normal + 1e-6
+
+
+def test_rounded_shares_are_printed_with_approx():
+    """Review round 4: "99 %" of 0.993 and "66 %" of 0.664 are rounded: on screen they read "≈ 99 %", "≈ 66 %";
+    an exact share keeps its bare figure."""
+    assert share_label(0.993) == "≈ 99 %" and share_label(0.664) == "≈ 66 %"
+    assert share_label(0.5) == "50 %" and share_label(1.0) == "100 %" and share_label(0.0) == "0 %"
+    assert share_label(0.9999) == "≈ 99 %"
+
+
+def test_rule_and_close_beats_are_short(final):
+    """Review round 4: the rule beat held one formula line for 11.2 s and the close repeated the lanes for 14.8 s:
+    their sentences are shorter now (the close's hold comes on top)."""
+    scene, _ = final
+    by_key = {c.key: c for c in scene.captions}
+    assert by_key["rule"].duration < 9.5, by_key["rule"].duration  # was 11.2 s
+    assert "twin" in by_key["rule"].text
+    close = scene.captions[-1]
+    assert close.duration < 13.0, close.duration  # was 14.8 s

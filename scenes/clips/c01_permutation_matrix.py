@@ -176,7 +176,7 @@ class PermutationMatrix(ClipScene):
         perm = [int(k) for k in d.perm]
         picks = list(d.picks) or perm  # the columns P's rows pick: π for the lecture's P
         out = {"T": T, "d": dm, "order": d.picture.order_text, "first": picks[0], "second": picks[1],
-               "last": f"x{sub(T - 1)}", "names": f"x{sub(0)} to x{sub(T - 1)}",
+               "last": f"x{sub(T - 1)}", "names": f"x{sub(0)} to x{sub(T - 1)}", "close_rows": f"x{sub(0)} to x{sub(T - 1)}",
                "slots": ", ".join(f"x{sub(k)}" for k in perm), "restored": f"x{sub(0)}, x{sub(1)}, … x{sub(T - 1)}",
                "checks": "the two verdicts"}  # plain values until the elements that show them are built
         if hasattr(self, "X_map"):  # the elements each sentence names, once they are built
@@ -596,10 +596,12 @@ class PermutationMatrix(ClipScene):
         grid_at.fit(grids, max_scale=3.0)
         grids.next_to(verdicts, UP, buff=GAP.wide)
         region.place(panels)  # the two centred in the content, one picture
-        share = (xs.heat.width * xs.heat.height + px.heat.width * px.heat.height + I_t.width * I_t.height) / (
-            region.width * region.height)
-        self.close_why = ({"empty": f"{T} tokens make three small grids; the two verdicts under them bound how "
-                                    "large they grow"} if share < 0.2 else None)
+        # what the close covers of the content (its parts' boxes), as the audit's emptiness measure sees it
+        parts = (xs, px, I_t, x_name, px_name, ptp_name, arrow, p_over, g_t, u_t)
+        share = sum(m.width * m.height for m in parts) / (region.width * region.height)
+        self.close_why = ({"empty": f"{T} tokens make three short grids in one row; the frame's width bounds how "
+                                    "large they grow, the two verdicts under them keep their own size"}
+                          if share < 0.6 else None)
         panels.PX, panels.PX_name, panels.I, panels.I_name, panels.verdicts = px, px_name, I_t, ptp_name, (g_t, u_t)
         panels.X, panels.X_name, panels.arrow, panels.P_name = xs, x_name, arrow, p_over
         return panels

@@ -195,6 +195,7 @@ class PermutationEquivariance(ClipScene):
             "order": ", ".join(token_text(int(j), "v") for j in d.perm),
             "bar": "0 to 1", "y_bar": "a grid of coloured cells", "proof": fmt_measure(d.run.max_defect),
             "steps": self.climb_steps(d.run.running_max),
+            "relation": "equals" if self.printed_sum(d.A[t], 2) == 1 else "is ≈, its weights rounded,",
         }  # plain values until the elements that show them are built
         p = getattr(self, "p", None)
         if p is not None:  # the elements each sentence names, once they are built
@@ -212,7 +213,8 @@ class PermutationEquivariance(ClipScene):
                        steps=claim(self.climb_steps(d.run.running_max), self.q.curve),
                        max=claim(fmt_measure(d.run.max_defect), self.q.max_text if len(self.q.max_text) else self.close_verdict),
                        zeros=claim(count(d.zero_trials).text, self.q.zero_note if len(self.q.zero_note) else self.q.marks),
-                       token_y=claim(token_text(t, "y"), self.sums[0].head), d=claim(d.X.shape[1], self.sums[0].result),
+                       token_y=claim(token_text(t, "y"), self.sums[0].head),
+                       relation=claim(out["relation"], self.sums[0].eq), d=claim(d.X.shape[1], self.sums[0].result),
                        order=claim(out["order"], *[t.name for t in self.sums[1].terms]),
                        row_defect=claim(fmt_measure(float(d.row_defects[m])), self.row_check),
                        proof=claim(fmt_measure(d.run.max_defect), self.close_verdict))
@@ -254,10 +256,21 @@ class PermutationEquivariance(ClipScene):
         p.A_name = names(math(pic.weights_formula.typst, size=HEADING), "A")
         for name, core in ((p.X_name, p.X_col), (p.A_name, p.A_map.heat), (p.Y_name, p.Y_body)):
             name.next_to([core.get_x(), top, 0], UP, buff=0)
-        if (p.A_name.get_left()[0] < p.X_name.get_right()[0] + GAP.normal
-                or p.A_name.get_right()[0] > p.Y_name.get_left()[0] - GAP.normal):
-            p.A_name = names(math(N.weights.math, size=HEADING), "A")
+        # A's formula centred over A, apart from X's name (review: "X  A = softmax(…)" on one line read as one
+        # expression): a section's gap from X's and Y's names, at the heading's size, else at the label's, else
+        # A's name alone
+        x_right = p.X_col.get_x() + max(p.X_name.width, math(f"{N.permutation.math} {N.inputs.math}", size=HEADING).width) / 2
+
+        def apart(name):  # from X's name and from P X's, which takes its place
+            return (name.get_left()[0] >= x_right + GAP.section
+                    and name.get_right()[0] <= p.Y_name.get_left()[0] - GAP.section)
+
+        if not apart(p.A_name):
+            p.A_name = names(math(pic.weights_formula.typst, size=LABEL), "A")
             p.A_name.next_to([p.A_map.heat.get_x(), top, 0], UP, buff=0)
+            if not apart(p.A_name):
+                p.A_name = names(math(N.weights.math, size=HEADING), "A")
+                p.A_name.next_to([p.A_map.heat.get_x(), top, 0], UP, buff=0)
         p.group = VGroup(parts, p.X_name, p.A_name, p.Y_name)
         return p
 
@@ -273,6 +286,7 @@ class PermutationEquivariance(ClipScene):
         if g.width < content.width:  # a narrow Y widens its cells into the width left over
             self.y_wide = min(self.Y_WIDE, 1.0 + (content.width - g.width) / (dm * cell))
         self.p = self.part1(cell)
+        self.a_formula = self.p.A_name  # A's name at the setup (its formula where it fits)
         content.place(self.p.group)
         self.y_form = "a grid of coloured cells"
         # few tokens of many numbers make the picture a wide strip, bounded by the frame's width
@@ -288,6 +302,8 @@ class PermutationEquivariance(ClipScene):
         """Swap the name in ``attr`` for ``expr`` (naming ``quantity``) in the same place."""
         old = getattr(self.p, attr)
         new = names(math(expr, size=HEADING), quantity).move_to(old)
+        if attr == "A_name":  # centred over A's map, wherever A's formula stood
+            new.set_x(self.p.A_map.heat.get_x())
         setattr(self.p, attr, new)
         return swap(old, new)
 
@@ -340,13 +356,25 @@ class PermutationEquivariance(ClipScene):
         elif d.zero_trials:
             q.zero_note = row(q.marks.zeros[0].copy(), label(
                 f"exactly 0 in {count(d.zero_trials).text} of {count(n).text} trials", size=SMALL), gap="small")
-        if not close:  # one above the other, or side by side where the band is low
-            notes = [m for m in (q.zero_note, q.max_text) if len(m)]
-            g = column(*notes, gap="normal")
-            q.band.fit(g if q.band.fits(g) else row(*notes, gap="section", align="top"), align=UP + LEFT)
+        if len(q.max_text):  # on the staircase's level (height reads as value on a log axis), not under the pass line
+            self.on_level(q, q.max_text)
+        if len(q.zero_note):
+            q.band.fit(q.zero_note, align=UP + LEFT)
         q.group = VGroup(q.plot, q.y_title, q.line, q.line_label, q.marks, q.curve, q.curve_label, q.max_text,
                          q.zero_note)
         return q
+
+    @staticmethod
+    def on_level(q: SimpleNamespace, mob) -> bool:
+        """Put ``mob`` just above the staircase's top level, from the left of the axis (above every trial's mark: none
+        is over the running maximum), left of the staircase's label; over that label where both do not fit side by
+        side.  Whether it stands clear of the pass line (a third of the way up to it at most)."""
+        axis = q.plot.axes[0]
+        level = q.curve.get_top()[1]
+        mob.next_to([axis.get_start()[0] + GAP.normal, level + GAP.small, 0], UP + RIGHT, buff=0)
+        if mob.get_right()[0] > q.curve_label.get_left()[0] - GAP.normal:
+            mob.next_to(q.curve_label, UP, buff=GAP.small).align_to(q.curve_label, RIGHT)
+        return mob.get_top()[1] < q.line.get_y() - GAP.normal
 
     def make_plot(self) -> None:
         d = self.data
@@ -358,9 +386,11 @@ class PermutationEquivariance(ClipScene):
         self.trial_dots, self.max_text, self.zero_note = q.marks.dots, q.max_text, q.zero_note
         # this P (clip 01's): its point on the axis before the random trials, its measure in the band
         if d.defect > 0:
-            self.this_p = role(Dot(q.plot.to_point(0, q.plot.y_clip(d.defect)), radius=0.09, color=HIGHLIGHT), "highlight")
+            # in trial 1's column, inside the axis's range (not left of its first tick), in the text's colour: yellow
+            # is the running maximum's (the trials that follow take its column, so it leaves as they come)
+            self.this_p = Dot(q.plot.to_point(1, q.plot.y_clip(d.defect)), radius=0.09, color=FG)
         else:
-            self.this_p = q.plot.exact_zero(0, color=FG, text=None)
+            self.this_p = q.plot.exact_zero(1, color=FG, text=None)
         # its figure beside it, on the data (the axis's title names the quantity)
         # (an exact zero is a verdict: its ✓ before the 0 and its "exact" mark)
         fig = (verdict("", d.defect, d.defect < d.run.threshold, size=HEADING) if d.defect == 0.0
@@ -384,9 +414,7 @@ class PermutationEquivariance(ClipScene):
         self.final = math(EQUIVARIANT.typst, size=TITLE)
         top, rest = content.take_top(self.final.height, gap=GAP.normal)
         q = self.plot_parts(rest, close=True)
-        if q.band.fits(self.close_verdict):
-            q.band.fit(self.close_verdict, align=UP)
-        else:
+        if not self.on_level(q, self.close_verdict):
             self.final = column(self.final, self.close_verdict, gap="small", align=ORIGIN)
             top, rest = content.take_top(self.final.height, gap=GAP.wide)
             q = self.plot_parts(rest, close=True)
@@ -394,6 +422,11 @@ class PermutationEquivariance(ClipScene):
         q.group.add(self.close_verdict)
         self.q_close = q
         self.q_close.marks.set_opacity(DIMMED)  # the staircase is the subject: the trials behind it
+
+    @staticmethod
+    def printed_sum(weights, decimals: int) -> float:
+        """What a viewer gets adding the weights as printed, to ``decimals`` places."""
+        return round(sum(round(float(w), decimals) for w in weights), decimals)
 
     def make_sums(self) -> None:
         """Why only rounding, as a picture: the output row of one token as the weighted sum of value vectors it
@@ -411,12 +444,16 @@ class PermutationEquivariance(ClipScene):
         strip.place(self.row_check)
 
         tall = wide = 1.0
+        # the weights are printed to 2 places (3 do not fit 2 lines of T terms): where the printed ones do not sum
+        # to 1 (review: 0.15 + 0.18 + 0.19 + 0.14 + 0.17 + 0.16 = 0.99), the lines say ≈, not =
+        dec = 2
+        rel = "=" if self.printed_sum(d.A[t], dec) == 1 else "approx"
 
         def build(cell):
             top = SumLine(f"y_{t}", d.Y[t], d.A[t], d.V, range(T), outputs, pic.weights, inputs, cell, tall=tall,
-                          wide=wide)
+                          wide=wide, decimals=dec, rel=rel)
             bottom = SumLine(f"\"Attn\"(P X)_{m}", d.Y_PX[m], d.A[t], d.V, d.perm, outputs, pic.weights, inputs,
-                             cell, tall=tall, wide=wide)
+                             cell, tall=tall, wide=wide, decimals=dec, rel=rel)
             bottom.next_to(top, DOWN, buff=GAP.normal)
             bottom.shift((top.result.get_x() - bottom.result.get_x()) * RIGHT)  # the results' columns stacked
             g = VGroup(top, bottom)
@@ -506,7 +543,7 @@ class PermutationEquivariance(ClipScene):
         # part 2: every trial
         marks_in = reveal(self.marks.dots) if self.marks.mode == "dots" else Create(self.marks.band)
         zeros = [FadeIn(self.marks.zeros), FadeIn(self.zero_note)] if d.zero_trials else []
-        self.beat("trials_zeros" if d.zero_trials else "trials", FadeOut(self.check), marks_in, *zeros, dim(self.this_p),
+        self.beat("trials_zeros" if d.zero_trials else "trials", FadeOut(self.check), FadeOut(self.this_p), marks_in, *zeros,
                   run_time=2.0,
                   subject=VGroup(q.plot, q.marks, q.line), why=self.plot_why)
         self.beat("running_max", Create(q.curve), FadeIn(q.curve_label), FadeIn(q.max_text, shift=GAP.small * UP),
@@ -524,7 +561,7 @@ class PermutationEquivariance(ClipScene):
         for m in late:
             m.set_opacity(0)
         self.beat_plays("why", [
-            [FadeOut(VGroup(q.group, self.this_p))],  # the plot leaves before the picture comes
+            [FadeOut(q.group)],  # the plot leaves before the picture comes
             [AnimationGroup(reveal([VGroup(top.result, top.head), top.eq, *[x for k, t in enumerate(top.terms)
                                    for x in ([top.pluses[k - 1]] if k else []) + [t]]], lag=0.12),
                             Handover(VGroup(), top))],

@@ -253,24 +253,28 @@ class SumLine(VGroup):
     WEIGHT = 1.9  # a weight cell's width over a value cell's height
 
     def __init__(self, head: str, result, weights, values, order, out_scale, w_scale, v_scale, cell: float,
-                 size: float = LABEL, tall: float = 1.0, wide: float = 1.0, **kw):
+                 size: float = LABEL, tall: float = 1.0, wide: float = 1.0, decimals: int = 2,
+                 rel: str = "=", **kw):
         """``tall`` makes every cell that many times taller (a line with height to spare), ``wide`` that many
-        times wider (a line with width to spare); a weight's cell is never narrower than its number."""
+        times wider (a line with width to spare); a weight's cell is never narrower than its number, printed to
+        ``decimals`` places; ``rel`` joins the result to its terms ("approx" where the printed weights, rounded,
+        do not sum to 1)."""
         from scenes.kit.widgets import Heatmap
 
         super().__init__(**kw)
         self.order = [int(j) for j in order]
         box = (self.WIDE * wide * cell, tall * cell)
-        widest = max(label(f"{float(w):.2f}", size=size).width for w in weights) + 0.16
+        self.decimals = decimals
+        widest = max(label(f"{float(w):.{decimals}f}", size=size).width for w in weights) + 0.16
         self.result = Heatmap(np.asarray(result, dtype=float)[:, None], out_scale, cell_size=box)
-        self.eq = math("=", size=size)
+        self.eq = math(rel, size=size)
         self.terms = VGroup()
         self.term_of: dict[int, VGroup] = {}
         self.pluses = VGroup()
         for j in self.order:
             col = Heatmap(np.asarray(values[j], dtype=float)[:, None], v_scale, cell_size=box)
             w = Heatmap(np.array([[float(weights[j])]]), w_scale, cell_size=(max(self.WEIGHT * wide * cell, widest), tall * cell),
-                        show_values=True, decimals=2, value_size=size, uniform_values=True)
+                        show_values=True, decimals=decimals, value_size=size, uniform_values=True)
             w.next_to(col, LEFT_, buff=GAP.hair)
             name = math(f"v_{j}", size=size, color=token_color(j)).next_to(col, DOWN, buff=GAP.tight)
             t = VGroup(w, col, name)

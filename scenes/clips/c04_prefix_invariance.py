@@ -637,6 +637,12 @@ class PrefixInvariance(ClipScene):
             # the prefix's length stays said under its verdict (its grid and "t = 5" under it have gone)
             self.slide_len = math(prefix_length(T - 1), size=LABEL, color=DIM)
             self.slide_len.next_to(self.slide_proof, DOWN, buff=GAP.small).align_to(self.slide_proof.value, LEFT)
+            content = self.layout.content
+            if self.slide_len.get_bottom()[1] < content.bottom:  # no room under the verdict (the sweep: T = 6,
+                # d = 4): beside it, on its line, or above it where the line is full
+                self.slide_len.next_to(self.slide_proof, RIGHT, buff=GAP.normal)
+                if self.slide_len.get_right()[0] > content.right:
+                    self.slide_len.next_to(self.slide_proof, UP, buff=GAP.small).align_to(self.slide_proof.value, LEFT)
             marks = VGroup(self.landed_brace, self.slide_proof, self.slide_len)
             landed = [Create(self.landed_brace), FadeIn(VGroup(self.slide_proof, self.slide_len), shift=GAP.tight * UP)]
         self.beat(fail_key("slide", d.differs), FadeOut(self.prefix_head), FadeOut(self.prefix_len),

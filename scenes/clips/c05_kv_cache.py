@@ -54,7 +54,14 @@ from mathcore.causal import (
     prefix_outputs,
 )
 from mathcore.config import LectureConfig
-from scenes.clips.c05_widgets import TOKEN_INK, ChangeTable, DecodeBoard, row_slots, weight_text
+from scenes.clips.c05_widgets import (
+    TOKEN_INK,
+    ChangeTable,
+    DecodeBoard,
+    clashes_with_highlight,
+    row_slots,
+    weight_text,
+)
 from scenes.figures.causal import (
     M,
     kv_proofs,
@@ -184,7 +191,9 @@ class KVCache(ClipScene):
         )
 
     def scales(self) -> dict:
-        return {**kv_scales(self.data, self.cfg), "weights": deck_scales.scale("weights", self.cfg)}
+        d = self.data
+        return {**kv_scales(d, self.cfg), "weights": deck_scales.scale("weights", self.cfg),
+                "staleness": deck_scales.scale("output changes", self.cfg, values=[*d.staleness, *d.causal_changes])}
 
     @property
     def stale_bound(self) -> numbers.Figure:
@@ -216,6 +225,11 @@ class KVCache(ClipScene):
         bound("close_tables", "two tables of changes", "table_close", "c_table_close")
         bound("close_cached", fmt_measure(d.causal_change_max), "cached_verdict")
         bound("close_stale", self.stale_bound.text, "bidir_verdict")
+        if getattr(self, "recompute_close", None) is not None:
+            out["close_recompute"] = claim(f", and across the bottom a green check: cached equals the full recompute, "
+                                           f"the largest difference {fmt_measure(d.max_defect)}", self.recompute_close)
+        else:
+            out["close_recompute"] = ""
         bound("min_stale", self.stale_bound.text, "proof_bi")
         bound("read", "k 0 and v 0", "read_marks")
         bound("max_stale", fmt_measure(max(float(s.max()) for s in d.staleness)), "proof_bi")
@@ -288,6 +302,11 @@ class KVCache(ClipScene):
             for cell in self.bi_map.cells[i]:
                 cell.set_fill(opacity=0.0)
         self.bi_slots = row_slots(self.bi_map)
+        # the table's cells are painted as their figures arrive (one column per token appended)
+        self.table_fills = [[c.get_fill_opacity() for c in col] for col in self.table.cells]
+        for col in self.table.cells:
+            for c in col:
+                c.set_fill(opacity=0.0)
         # the table's empty frame: every cell's outline, shown before the numbers arrive
         self.table_frame = VGroup(*[c for col in self.table.cells for c in col])
         self.bi_picture = VGroup(self.bi_map, self.bi_labels, self.bi_slots, self.bi_title, self.table, self.bi_bar)
@@ -342,7 +361,7 @@ class KVCache(ClipScene):
         bar.move_to([hm.get_right()[0] + GAP.small + bar.width / 2, hm.get_y(), 0])
         table = ChangeTable(d.staleness if changes is None else changes, row_y, ch,
                             hm.get_right()[0] + bar_w + GAP.wide + lab_w, (T - 1) * tcw, size=size,
-                            min_w=widest + 2 * GAP.small)  # the causal table in the bidirectional one's cells
+                            min_w=widest + 2 * GAP.small, scale=self.scales()["staleness"])  # the causal table in the bidirectional one's cells
         title.move_to([hm.get_x(), region.top - title.height / 2, 0])
         if title.get_left()[0] < region.left:  # wider than a narrow map and its names: it starts where they do
             title.align_to([region.left, 0, 0], LEFT)
@@ -367,13 +386,19 @@ class KVCache(ClipScene):
             anims.append(swap(self.q_label, b.q_labels[m]))
             self.q_label = b.q_labels[m]
         targets = b.markers_for(m)
+        # the new row's outline is the highlight's yellow only where no weight of this step is painted that yellow
+        # (viridis paints a weight of 1 yellow: token 0's one weight); there the rows stand without it
+        o = 0.0 if clashes_with_highlight(s.weights, b.w_scale) else 1.0
+        self.new_outlined = getattr(self, "new_outlined", {})
+        self.new_outlined[m] = bool(o)
         if first:
             self.markers = VGroup(*targets).set_z_index(2)  # in front of the rows that arrive after it
+            self.markers.set_stroke(opacity=o)
             place = [Create(mk) for mk in self.markers[:2]]
             place_y = Create(self.markers[2])
         else:
-            place = [mk.animate.move_to(tg) for mk, tg in zip(self.markers[:2], targets[:2])]
-            place_y = self.markers[2].animate.move_to(targets[2])
+            place = [mk.animate.move_to(tg).set_stroke(opacity=o) for mk, tg in zip(self.markers[:2], targets[:2])]
+            place_y = self.markers[2].animate.move_to(targets[2]).set_stroke(opacity=o)
         anims.append(self.chips[m][0].animate.set_fill(opacity=0.35).set_stroke(width=5))  # read
         cache_in = AnimationGroup(
             Reveal(self.caches, [[*row_parts(self.K_map, m), b.k_labels[m], *row_parts(self.V_map, m), b.v_labels[m]]],
@@ -452,7 +477,9 @@ class KVCache(ClipScene):
                 morph_cells(self.bi_map, self.bi_stages[m], [(i, j) for i in range(m + 1) for j in range(dm)]),
                 FadeIn(self.bi_labels[m]),
                 Succession(FadeIn(moved, run_time=0.3), FadeOut(moved, run_time=0.4)),
-                LaggedStart(*[FadeIn(t, shift=GAP.tight * DOWN) for t in self.table.numbers[m - 1]], lag_ratio=0.2),
+                LaggedStart(*[AnimationGroup(c.animate.set_fill(opacity=o), FadeIn(t, shift=GAP.tight * DOWN))
+                              for c, o, t in zip(self.table.cells[m - 1], self.table_fills[m - 1],
+                                                 self.table.numbers[m - 1])], lag_ratio=0.2),
             )])
         shows(self.bi_map, "Y_bidir_full")
         names(self.bi_title, "Y_bidir_full")
@@ -530,8 +557,16 @@ class KVCache(ClipScene):
             if v.width > col:
                 v.scale(max(col / v.width, legible_scale(v) * 1.01))
         self.cached_block, self.bidir_block = VGroup(self.cached_verdict), VGroup(self.bidir_verdict)
+        # the clip's headline under both, on one line where it fits: the cached outputs equal a full recompute
+        cached_proof, _, _ = kv_proofs(d)
+        self.recompute_close = worded_verdict("cached = full recompute:", cached_proof.value, passed=cached_proof.passed,
+                                              size=LABEL, relation=f'max_{M} lr(|y_{M}^"cached" - y_{M}^"full"|) =')
+        if self.recompute_close.width > C.width:
+            self.recompute_close = None
         name_h = self.table_close_name.height + GAP.normal
         v_h = max(self.cached_verdict.height, self.bidir_verdict.height) + GAP.normal
+        if self.recompute_close is not None:
+            v_h += self.recompute_close.height + GAP.normal
         r = min(1.0, (C.height - name_h - heads_h - v_h) / (T - 1))
         block_h = name_h + heads_h + (T - 1) * r + v_h
         top = C.center[1] + block_h / 2
@@ -539,9 +574,11 @@ class KVCache(ClipScene):
         row_y = lambda n: row0 - (n + 0.5) * r  # noqa: E731
         x_c = C.left + (col_c - w_c) / 2  # each table (its names and cells) centred in its column
         x_b = C.left + col_c + gap + (col_b - w_b) / 2
+        sc = self.scales()["staleness"]
         self.c_table_close = ChangeTable(d.causal_changes, row_y, r, x_c + side_w, (T - 1) * tcw_c, size=size,
-                                         min_w=tcw_c)
-        self.table_close = ChangeTable(d.staleness, row_y, r, x_b + side_w, (T - 1) * tcw_b, size=size, min_w=tcw_b)
+                                         min_w=tcw_c, scale=sc)
+        self.table_close = ChangeTable(d.staleness, row_y, r, x_b + side_w, (T - 1) * tcw_b, size=size, min_w=tcw_b,
+                                       scale=sc)
         self.table_close_rows = self.table_close.rows
         cols = ((C.left, col_c), (C.left + col_c + gap, col_b))
         for (x0, col), t, name, v in zip(cols, (self.c_table_close, self.table_close),
@@ -563,10 +600,14 @@ class KVCache(ClipScene):
             self.cached_block.shift(max(0.0, clash - room) * LEFT)
         if self.cached_block.get_left()[0] < C.left - 1e-6:
             raise LayoutError("the close's two verdicts do not fit side by side")
+        if self.recompute_close is not None:
+            low = min(self.cached_block.get_bottom()[1], self.bidir_block.get_bottom()[1])
+            self.recompute_close.next_to([C.center[0], low - GAP.normal, 0], DOWN, buff=0)
 
     def closing_parts(self) -> list:
-        return [VGroup(self.c_name_close, self.c_table_close), self.cached_block,
-                VGroup(self.table_close_name, self.table_close), self.bidir_block]
+        parts = [VGroup(self.c_name_close, self.c_table_close), self.cached_block,
+                 VGroup(self.table_close_name, self.table_close), self.bidir_block]
+        return parts + ([self.recompute_close] if getattr(self, "recompute_close", None) is not None else [])
 
     def closing(self) -> None:
         """The takeaway brought forward under the last caption (the base's closing, with the shape's excuse)."""

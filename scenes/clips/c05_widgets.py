@@ -48,6 +48,15 @@ def weight_text(w: float) -> str:
     return "1" if float(w) == 1.0 else fmt_value(w, 2)
 
 
+def clashes_with_highlight(weights, w_scale: ColorScale, within: float = 0.3) -> bool:
+    """Whether any of ``weights`` is painted (on the deck's weights scale) within ``within`` (RGB distance, 0…1 per
+    channel) of the highlight's yellow: viridis paints a weight near 1 yellow, so a step whose query puts (nearly)
+    all its weight on one row would show yellow in two meanings ("new" and a large weight)."""
+    hl = np.array(HIGHLIGHT.to_rgb(), dtype=float)
+    rgb = np.asarray(w_scale.rgb(np.asarray(weights, dtype=float)), dtype=float)[..., :3]
+    return bool(np.any(np.linalg.norm(rgb.reshape(-1, 3) - hl, axis=1) < within))
+
+
 # The K and V caches wear the key's and the value's hues (blue, magenta), which the deck's token colours
 # repeat (token 0 blue, token 3 magenta): here tokens and outputs are named in the neutral ink, their index
 # in the subscript, so one hue on screen keeps one meaning (review round 3).
@@ -74,10 +83,11 @@ class ChangeTable(VGroup):
 
     ``cells[m-1][n]`` and ``numbers[m-1][n]`` are column ``m``'s cell and figure; ``heads[m-1]`` its head;
     ``values`` the staircase as an array (``nan`` where empty).  An exact zero prints ``0`` (the verdict says
-    "exact"; a cell is a measurement, not a verdict)."""
+    "exact"; a cell is a measurement, not a verdict).  ``scale`` (the deck's "output changes"): each cell that
+    moved painted by how far (its figure in the scale's text colour); an exact 0 is left unpainted."""
 
     def __init__(self, staleness: Sequence[np.ndarray], row_y, cell_h: float, left: float, width: float,
-                 size: float = SMALL, min_w: float = 0.0, **kw):
+                 size: float = SMALL, min_w: float = 0.0, scale: ColorScale | None = None, **kw):
         super().__init__(**kw)
         T = len(staleness) + 1
         texts = [["0" if float(v) == 0.0 else numbers.measure(float(v)).text for v in s] for s in staleness]
@@ -86,6 +96,7 @@ class ChangeTable(VGroup):
         if cw < widest + GAP.tight:
             raise LayoutError(f"a table of {T - 1} columns of changes does not fit {width:.2f} units")
         self.cell_w, self.cell_h = cw, cell_h
+        self.scale = scale
         vals = np.full((T - 1, T - 1), np.nan)
         self.cells, self.numbers, self.heads = [], [], VGroup()
         top = row_y(0) + cell_h / 2
@@ -93,10 +104,12 @@ class ChangeTable(VGroup):
             x = left + (m - 0.5) * cw
             col_cells, col_nums = VGroup(), VGroup()
             for n in range(m):
-                vals[n, m - 1] = float(staleness[m - 1][n])
-                r = Rectangle(width=cw, height=cell_h, stroke_color=DIM, stroke_width=1.5, fill_opacity=0)
+                v = vals[n, m - 1] = float(staleness[m - 1][n])
+                painted = scale is not None and v != 0.0
+                fill = {"fill_color": scale.color(v), "fill_opacity": 1.0} if painted else {"fill_opacity": 0}
+                r = Rectangle(width=cw, height=cell_h, stroke_color=DIM, stroke_width=1.5, **fill)
                 r.move_to([x, row_y(n), 0])
-                t = label(texts[m - 1][n], size=size)
+                t = label(texts[m - 1][n], size=size, color=scale.text_color(v) if painted else FG)
                 t.move_to(r)
                 overlay(r, t)
                 col_cells.add(r)

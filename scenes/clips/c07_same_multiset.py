@@ -165,6 +165,7 @@ class SameMultiset(ClipScene):
     STUDENT = "equivariance"  # `clips render --student`: the student's attention on both sentences, with and without PE
     MAX_CELL = 1.3
     MAX_WIDE = 2.2  # at most how much wider than tall a sentence's cells grow
+    MAX_TALL = 1.5  # at most how much taller than wide (a long word's row keeps its height where the width is short)
     pe_why = {"empty": "the positions' encodings alone between the two dimmed sentences: one row a position, its "
                        "colours on their own scale",
               "sparse": "PE alone, its rows level with the sentences' rows they will be added to (dimmed, the "
@@ -237,7 +238,7 @@ class SameMultiset(ClipScene):
         out = {
             "a": " ".join(d.tokens_a), "b": " ".join(d.tokens_b), "T": len(d.tokens_a), "V": len(d.vocab),
             "max": fmt_measure(d.plain.max_diff), "pooled": fmt_measure(d.plain.pooled_gap),
-            "max_pos": fmt_measure(d.positioned.max_diff), "pooled_pos": fmt_measure(d.positioned.pooled_gap),
+            "max_pos": rounded(d.positioned.max_diff).text, "pooled_pos": rounded(d.positioned.pooled_gap).text,
             "worst_word": d.tokens_b[worst], "first_b": d.tokens_b[0], "d": d.table.shape[1],
             "grids": "two empty grids", "table_c": "the table", "sentences": "both sentences' grids",
             "links": "lines in each word's colour", "pe": "PE", "proof": "two verdicts", "last": len(d.tokens_a) - 1,
@@ -281,8 +282,13 @@ class SameMultiset(ClipScene):
         T, dm = len(d.tokens_a), d.table.shape[1]
         content = self.layout.content
         names, rest = content.take_top(math("X_a", size=LABEL).height, gap=GAP.small)
-        self.bar_strip, rest = rest.take_bottom(ColorBar(pic.inputs, height=1.0, horizontal=True).height,
-                                                gap=GAP.small)
+        # the colour bar at the foot, well clear of the means over it where the rows keep legible chips that way
+        bar_h = ColorBar(pic.inputs, height=1.0, horizontal=True).height
+        T_rows = len(d.tokens_a) + 1
+        need = T_rows * max(WordColumn.min_row(SMALL), max(self.diff_mark(v).height for v in
+                                                           np.concatenate([d.plain.diffs, d.positioned.diffs])) + GAP.hair)
+        bar_gap = GAP.wide if rest.height - bar_h - GAP.wide - GAP.small >= need else GAP.small
+        self.bar_strip, rest = rest.take_bottom(bar_h, gap=bar_gap)
         self.names_y = names.center[1]
         marks = [self.diff_mark(v) for v in np.concatenate([d.plain.diffs, d.positioned.diffs])]
         diff_w = max(m.width for m in marks)
@@ -295,23 +301,21 @@ class SameMultiset(ClipScene):
             short = abbreviations(d.vocab, n_chars)
             vocab_w = WordColumn.chip_width(list(short.values()), SMALL)
             wa = max(vocab_w, mean_w)
-            fixed = 2 * (wa + GAP.small + GAP.normal)
-            # the middle column holds the differences, the pooled gap under them, and the table (whose
-            # cells may be narrower than the sentences')
-            cell = min(self.MAX_CELL, (W - fixed - diff_w - GAP.wide) / (2 * dm),
-                       (W - fixed - vocab_w - GAP.small) / (2 * dm + dm / 2),  # table cells at least half as wide
-                       (rest.height - GAP.small) / (T + 1))
+            # the differences stand right of b's words, so the lines between the grids stay whole
+            fixed = 2 * (wa + GAP.small + GAP.normal) + GAP.normal + diff_w
+            # the middle column holds the lines and the table (whose cells may be narrower than the sentences')
+            wide = min((W - fixed - 3 * GAP.wide) / (2 * dm),
+                       (W - fixed - vocab_w - GAP.small) / (2 * dm + dm / 2))  # table cells at least half as wide
+            # a row is as tall as the height allows, up to MAX_TALL times as tall as the width leaves a cell wide
+            cell = min(self.MAX_CELL, (rest.height - GAP.small) / (T + 1), self.MAX_TALL * wide)
             if cell >= floor:
-                # the middle takes the width the cells leave: the links between the sentences get room
-                mid = max(diff_w + GAP.wide, vocab_w + GAP.small + dm * cell / 2, W - fixed - 2 * dm * cell)
                 break
         else:
-            raise LayoutError(f"clip 07 cannot fit {T} words of up to {longest} letters at d={dm} "
+            raise LayoutError(f"clip 07 cannot fit {T} words of up to {longest} letters at d={dm} (rows {cell:.2f} < {floor:.2f}) "
                               f"in {content.width:.2f}×{content.height:.2f} units")
-        # narrow rows (small d) widen their cells into the width the middle does not need
-        mid_min = max(diff_w + GAP.wide, vocab_w + GAP.small + dm * cell / 2)
-        cw = cell * min(self.MAX_WIDE, 1.0 + max(0.0, W - fixed - 2 * dm * cell - mid_min) / (2 * dm * cell))
-        mid = max(mid_min, W - fixed - 2 * dm * cw)
+        # the cells as wide as the width allows (narrow rows, small d, widen into the width the middle does not need)
+        cw = min(wide, cell * self.MAX_WIDE)
+        mid = W - fixed - 2 * dm * cw
         self.short, self.cell, self.cell_w, self.vocab_w, self.diff_w = short, cell, cw, vocab_w, diff_w
         self.box = (cw, cell)  # a sentence's cell: as tall as a row, as wide as the frame allows
         self.table_cell = (min(cw, (mid - vocab_w - GAP.small) / dm), cell)
@@ -326,6 +330,8 @@ class SameMultiset(ClipScene):
         self.heat_b_x = x + dm * cw / 2
         x += dm * cw + GAP.small
         self.col_b = (x, x + wa)
+        x += wa + GAP.normal
+        self.col_diff = (x, x + diff_w)
         block = (T + 1) * cell + GAP.small
         self.rows_top = rest.top - (rest.height - block) / 2
         # the names sit just over the grids they name (however short the grids are)
@@ -341,11 +347,10 @@ class SameMultiset(ClipScene):
         # the names over the two sides and the differences' head, spread so none touches another
         self.diff_head = math(d.picture.delta, size=SMALL, color=DIM)
         widths = [max(self.name(side, k, place=False).width for k in range(4)) for side in "ab"]
-        diff_right = self.heat_b_x - dm * cw / 2 - GAP.small
-        self.name_x = spread_1d([self.heat_a_x, diff_right - self.diff_head.width / 2, self.heat_b_x],
-                                [widths[0], self.diff_head.width, widths[1]], content.left, content.right,
+        self.name_x = spread_1d([self.heat_a_x, self.heat_b_x, self.col_diff[0] + self.diff_head.width / 2],
+                                [widths[0], widths[1], self.diff_head.width], content.left, content.right,
                                 gap=GAP.normal)
-        self.diff_head.move_to([self.name_x[1], self.names_y, 0])
+        self.diff_head.move_to([self.name_x[2], self.names_y, 0])
 
     def name(self, side: str, stage_: int, place: bool = True):
         """The name of side ``a``/``b`` at stage 0 (inputs), 1 (outputs), 2 (inputs + PE), 3 (outputs of those)."""
@@ -353,13 +358,19 @@ class SameMultiset(ClipScene):
         expr = [f"X_{side}", f"\"Attn\"(X_{side})", f"X_{side} + {pe}", f"\"Attn\"(X_{side} + {pe})"][stage_]
         q = ["plain.X_", "plain.Y_", "positioned.X_", "positioned.Y_"][stage_] + side
         m = names(math(expr, size=LABEL), q)
-        return m.move_to([self.name_x[0 if side == "a" else 2], self.names_y, 0]) if place else m
+        return m.move_to([self.name_x[0 if side == "a" else 1], self.names_y, 0]) if place else m
 
     def color_bar(self, scale, title: str) -> VGroup:
         """A horizontal colour bar for ``scale`` under the middle column, its word on its left."""
-        bar = ColorBar(scale, height=self.mid[1] - self.mid[0], horizontal=True)
-        bar.shift(np.array([sum(self.mid) / 2, self.bar_strip.top, 0]) - [bar.frame.get_x(), bar.get_top()[1], 0])
-        t = label(title, size=SMALL, color=DIM).next_to(bar.frame, LEFT, buff=GAP.normal)
+        t = label(title, size=SMALL, color=DIM)
+        c = sum(self.mid) / 2
+        # as long as the middle, or out to the grids' centres where the word beside it leaves room (legible ticks)
+        room = 2 * (c - self.layout.content.left - t.width - GAP.normal - 0.3)
+        bar = ColorBar(scale, height=max(self.mid[1] - self.mid[0], self.diff_w + GAP.wide,
+                                                 min(self.heat_b_x - self.heat_a_x, room)),
+                       horizontal=True)
+        bar.shift(np.array([c, self.bar_strip.top, 0]) - [bar.frame.get_x(), bar.get_top()[1], 0])
+        t.next_to(bar.frame, LEFT, buff=GAP.normal)
         g = VGroup(t, bar)
         g.bar = bar
         return g
@@ -372,37 +383,33 @@ class SameMultiset(ClipScene):
     def diff_mark(v: float):
         """One matched pair's difference as the check it is: ✓ and the figure where the pair is equal (rounding, or
         exactly 0), ✗ and the figure where it differs."""
-        return verdict("", v, bool(v < THRESHOLD), size=SMALL)
+        return verdict("", rounded(v), bool(v < THRESHOLD), size=SMALL)  # "≈ 0.87" where the digits are rounded
 
     def diff_labels(self, diffs) -> VGroup:
-        """One measured difference per row of b, a verdict each, right-aligned just left of X_b."""
+        """One measured difference per row of b, a verdict each, left-aligned right of b's words (the lines between
+        the grids stay whole)."""
         g = VGroup()
-        right = self.Y_b.get_left()[0] - GAP.small
         for i, v in enumerate(diffs):
             t = self.diff_mark(v)
-            t.move_to([right - t.width / 2, self.Y_b.cell_center(i, 0)[1], 0])
+            t.move_to([self.col_diff[0] + t.width / 2, self.Y_b.cell_center(i, 0)[1], 0])
             g.add(t)
         return g
 
     def pool_figure(self, gap: float):
         """The largest difference of the two pooled vectors, a verdict, in the differences' column (under their head)."""
         t = self.diff_mark(gap)
-        return t.move_to([self.Y_b.get_left()[0] - GAP.small - t.width / 2, self.pool_y, 0])
+        return t.move_to([self.col_diff[0] + t.width / 2, self.pool_y, 0])
 
     def match_lines(self, full: bool = False, marks=None) -> VGroup:
-        """Token ``i`` of b joined to its match in a: ``full``, from grid to grid (the match beat: each line reaches
-        the row it names); with ``marks`` (the differences beside b's rows), each ending just before its own row's
-        difference; else before the widest difference it may print."""
+        """Token ``i`` of b joined to its match in a, from grid to grid: each line reaches the row it names, in every
+        beat (the differences stand right of b's words, out of the lines' way; ``full`` and ``marks`` are kept for
+        callers and change nothing)."""
         d = self.data
         g = VGroup()
-        x_end = (self.Y_b.get_left()[0] - GAP.tight if full
-                 else self.Y_b.get_left()[0] - GAP.small - self.diff_w - GAP.normal)
+        x_end = self.Y_b.get_left()[0] - GAP.tight  # the differences stand right of b's words: every line is whole
         for i, src in enumerate(d.matching):
             a = self.Y_a.cell(int(src), self.Y_a.values.shape[1] - 1).get_right() + GAP.tight * RIGHT
-            # up to its row's difference, and short of every difference on the rows it passes over on its way
-            lo, hi = sorted((int(src), i))
-            end = x_end if marks is None else min(marks[k].get_left()[0] for k in range(lo, hi + 1)) - GAP.normal
-            b = np.array([end, self.Y_b.cell(i, 0).get_center()[1], 0])
+            b = np.array([x_end, self.Y_b.cell(i, 0).get_center()[1], 0])
             g.add(Line(a, b, stroke_color=self.word_color(d.tokens_b[i]), stroke_width=3))
         return g
 
@@ -601,9 +608,16 @@ class SameMultiset(ClipScene):
             for head, Yb, Ym, qb, qm, xb, xa, gap, equal, sign in cases:
                 hb = shows(Heatmap(Yb, pic.outputs, cell_size=box), qb)
                 hm = shows(Heatmap(Ym, pic.outputs, cell_size=box), qm)
-                nb = names(math(f"\"Attn\"({xb})", size=SMALL), qb).next_to(hb, UP, buff=GAP.small)
+                # both grids' rows are b's words, in b's order (P puts a's there): the words read each row
+                chips = VGroup(*[label(self.short[w], size=SMALL, color=self.word_color(w)) for w in d.tokens_b])
+                if max(t.height for t in chips) + GAP.hair > cell:  # rows too short to hold their words: none
+                    chips = VGroup()
+                for i, t in enumerate(chips):
+                    t.move_to([hb.get_left()[0] - GAP.small - t.width / 2, hb.cell_center(i, 0)[1], 0])
+                # the name over the grid and its words, as wide as they are together
+                nb = names(math(f"\"Attn\"({xb})", size=SMALL), qb).next_to(VGroup(chips, hb), UP, buff=GAP.small)
                 nm = names(math(f"P \"Attn\"({xa})", size=SMALL), qm).next_to(hm, UP, buff=GAP.small)
-                pair = row(VGroup(hb, nb), math(sign, size=HEADING), VGroup(hm, nm), gap="normal")
+                pair = row(VGroup(hb, nb, chips), math(sign, size=HEADING), VGroup(hm, nm), gap="normal")
                 panels.add(column(label(head, size=LABEL), pair, verdict(pic.delta, rounded(gap), equal),
                                   gap="normal", align=ORIGIN))
             return row(*panels, gap="section", align="top")

@@ -237,10 +237,12 @@ class AngleTable(VGroup):
         # with the wedges, each slow pair's angle at the last row in radians (the clip's one unit: beat 04 reads
         # the slowest's in radians), in its rate's place (a wedge of a degree is under a pixel: the figure says
         # what the wedge cannot), the row named (T − 1) θᵢ: the very product each figure is
-        self.turned = VGroup(*[math(numbers.measure(float(d.grid[T - 1, i])).math, size=SMALL,
+        # (in the rates' own form, the one that fits their row: plain digits, else powers of ten; the row's
+        # name carries the ≈, and a staggered row of rates staggers these too, each in its rate's place)
+        self.turned = VGroup(*[math(form(float(d.grid[T - 1, i])), size=SMALL,
                                     color=FG).move_to(self.thetas[i]) for i in range(nf, P)])
         for t, i in zip(self.turned, range(nf, P)):
-            t.pair, t.radians = i, float(d.grid[T - 1, i])
+            t.pair, t.radians, t.shown = i, float(d.grid[T - 1, i]), form(float(d.grid[T - 1, i]))
             if t.width > cell_w - GAP.hair:  # never wider than its column
                 t.scale((cell_w - GAP.hair) / t.width)
         self.turned_name = math(f"{T - 1} {N.rate.math} approx", size=SMALL, color=FG)

@@ -43,7 +43,7 @@ from mathcore.extrapolation import (
     AmbiguityShare,
     ambiguity_share,
 )
-from scenes.clips.c12_widgets import LANE, DilutionPanels, TwinLanes, right_column, share_text, twin_bins
+from scenes.clips.c12_widgets import LANE, DilutionPanels, TwinLanes, right_column, share_label, share_text, twin_bins
 from scenes.figures.extrapolation import (
     base_relation,
     onsets_line,
@@ -238,7 +238,7 @@ class PositionalDilution(ClipScene):
             columns=claim("a block in its colour", *[TL.lanes[k].columns for k in shared] or [TL.lanes[0].clear]),
             share_place=claim(self.share_place(shared), *[TL.share_labels[k] for k in shared] or [TL.lanes[0].clear]),
             horizon_where=claim("named over it" if TL.near else "named over the top lane", TL.horizon_mark[1]),
-            lead=claim("the takeaway, past m*, farther no longer means less alike to position 0, and under it the "
+            lead=claim("the takeaway, past m*, farther mostly no longer means less alike to position 0, and under it the "
                        "verdict", self.takeaway_line) if len(self.takeaway_line) else claim("the verdict", self.verdict),
             n_found=claim(values["n_found"], *[F.onset_labels[k] for k in found] or axis),
             verdict=claim(f"{len(found)} of {len(d.widths)} widths with an m*" if not shared else
@@ -256,7 +256,7 @@ class PositionalDilution(ClipScene):
         m* under a heading where a block is too small for the words, or some of each."""
         on = set(shared) & self.twin_lanes.on_blocks
         if shared and on == set(shared):
-            return f"its share written on it: {and_list([share_text(self.data.shares[k].share) for k in shared])} " \
+            return f"its share written on it: {and_list([share_label(self.data.shares[k].share) for k in shared])} " \
                    "with a twin"
         right = "on the right, beside its m*, under the heading: per cent with a twin"
         return f"its share written on it where the words fit, else {right}" if on else f"its share printed {right}"
@@ -331,7 +331,7 @@ class PositionalDilution(ClipScene):
         # a lane's height from the region the panels get; TwinLanes decides from the real one)
         onsets = [math(f"m^* = {count(o.t).math}", size=LABEL) if o.t is not None else label("none found", size=SMALL)
                   for o in d.onsets]
-        pcts = [math(share_text(a.share), size=LABEL) if a.checked else None for a in d.shares]
+        pcts = [math(share_label(a.share), size=LABEL) if a.checked else None for a in d.shares]
         lane_est = LANE * (rest.height - 1.0) / len(d.widths)
         right = right_column(onsets, pcts, lane_est)
         self.figure = P = DilutionPanels(rest, d.t, d.cos, d.widths, d.onsets, self.colors, order,
@@ -372,7 +372,9 @@ class PositionalDilution(ClipScene):
             # as alike to position 0 as nearer ones) on the measured shares past m*, at every width with one, and
             # their range; ✓ when most (over half) do at every width, ✗ where one width falls short
             lo, hi = self.share_range(shared)
-            span = f"${lo}$" if lo == hi else f"${lo}$ to ${hi}$"
+            # review round 4: the shares are rounded percentages, so the range reads "≈" (once, before it)
+            near = "" if all(share_label(d.shares[k].share) == share_text(d.shares[k].share) for k in shared) else "≈ "
+            span = f"${near}{lo}$" if lo == hi else f"${near}{lo}$ to ${hi}$"
             self.verdict = worded_verdict(f"up to $m = {count(d.horizon).math}$, most $m > m^*$ have a twin: {span}", passed=self.most_twinned(shared))
             self.verdict.figure = Figure(min(float(d.shares[k].share) for k in shared), span.replace("$", ""),
                                          span.replace("$", ""))
@@ -385,7 +387,7 @@ class PositionalDilution(ClipScene):
         # verdict alone, where the formula was
         self.takeaway_line = VGroup()
         if shared and self.most_twinned(shared):
-            self.takeaway_line = worded_line("Past $m^*$, farther no longer means less alike to position $0$",
+            self.takeaway_line = worded_line("Past $m^*$, farther mostly no longer means less alike to position $0$",
                                              size=HEADING)
             self.top_strip.fit(self.takeaway_line, LEFT)
             self.verdict.move_to(self.rule_strip.center).align_to(self.formula, LEFT)
@@ -429,6 +431,10 @@ class PositionalDilution(ClipScene):
         d = self.data
         if len(d.widths) == 1 and d.found():  # the sweep: d = 458 alone, its m* found: one lane, 50 % empty
             return {"empty": "one width: its single lane, its m* and its share of twins are the whole finding"}
+        if len(d.widths) > 2 and 0 < len(d.found()) < len(d.widths):
+            # the sweep (widths 86, 200, 572, 678 to m = 100): the widths that never blur are dark lanes all the way
+            return {"empty": f"{len(d.widths) - len(d.found())} of {len(d.widths)} widths never blur: their lanes, "
+                             "dark grey all the way, are part of the finding"}
         if len(d.widths) > 2 or d.found():
             return {}
         if len(d.widths) == 2:  # the sweep: two widths, neither blurs (b ≈ 7.8 × 10⁸): two full lanes, 53 % empty

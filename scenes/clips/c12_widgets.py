@@ -27,6 +27,13 @@ from scenes.kit.binding import role
 from scenes.kit.proofs import line_baseline, worded_line
 from scenes.kit.theme import BG, DIM, FG, HIGHLIGHT, LABEL, SMALL, label, math
 
+def share_label(share: float) -> str:
+    """A share as the screen prints it: ``≈ 66 %`` when the percentage is rounded (review round 4: the deck's
+    rule, rounded figures carry "≈"), a bare ``100 %`` / ``0 %`` / ``50 %`` when exact."""
+    pct = share_text(share)
+    return pct if abs(100 * share - round(100 * share)) < 1e-9 else f"≈ {pct}"
+
+
 MIN_PANEL = 0.62  # the shortest stacked panel that still prints its y ticks apart
 
 
@@ -156,7 +163,10 @@ class DilutionPanels(VGroup):
         x_right = self.panels[0].axes[0].get_right()[0]
         tick_left = min(p.y_tick_labels.get_left()[0] for p in self.panels)
         for k, (wl, ol) in enumerate(zip(self.width_labels, self.onset_labels)):
-            wl.move_to([tick_left - GAP.small, self.centres[k], 0], aligned_edge=RIGHT)  # beside its panel
+            # beside its panel, a full GAP.normal left of its tick labels (review round 4: "d = 16" ran into the "0"
+            # tick); left_room keeps that much beside the widest label, and a label never leaves the region (where the
+            # tick labels stand out left of the panels, the gap gives way first, never the frame)
+            wl.move_to([max(tick_left - GAP.normal, region.left + wl.width), self.centres[k], 0], aligned_edge=RIGHT)
             ol.move_to([x_right + GAP.normal, self.centres[k], 0], aligned_edge=LEFT)
         # the first width alone, filling the region, before the others join it
         k0 = order[0]
@@ -172,7 +182,8 @@ class DilutionPanels(VGroup):
             self.solo_curve = p0.curve(t, cos[k0], color=colors[k0], stroke_width=STROKE * 3 / 4)
             self.solo_zero = p0.hline(0.0, color=DIM, dashed=True, stroke_width=STROKE / 2)
             self.solo_label = self.width_labels[k0].copy().move_to(
-                [p0.y_tick_labels.get_left()[0] - GAP.small, p0.axes[0].get_y() + solo.panel_height / 2, 0],
+                [max(p0.y_tick_labels.get_left()[0] - GAP.normal, room.left + self.width_labels[k0].width),
+                 p0.axes[0].get_y() + solo.panel_height / 2, 0],
                 aligned_edge=RIGHT)
         # the first curve's last half: the range it swings over
         half = cos[k0][len(t) // 2:]
@@ -271,7 +282,7 @@ class TwinLanes(VGroup):
             lane.rest = rest
             self.lanes.add(lane)
             if o.t is not None and a.checked:
-                pct = share_text(a.share)
+                pct = share_label(a.share)
                 lab = math(pct, size=LABEL, color=colors[k])
                 if P.onset_labels[k].height + lab.height + GAP.tight > lane_h:  # one line: set apart by a dot
                     lab = math(f"dot.c med {pct}", size=LABEL, color=colors[k])
@@ -286,9 +297,14 @@ class TwinLanes(VGroup):
             cols = self.lanes[k].columns
             if not self.share_labels[k].family_members_with_points() or len(cols) != 1:
                 continue
-            words = worded_line(f"${share_text(a.share)}$ with a twin", size=SMALL, color=BG)
             block = cols[0]
-            if words.width + 2 * GAP.tight <= block.width and words.height + GAP.tight <= block.height:
+            # review round 4: "66% with a twin" filled its block edge to edge: the words keep GAP.small either side,
+            # and a block too narrow for them carries its share alone ("≈ 66 %"), as its neighbours' words read
+            for text in (f"${share_label(a.share)}$ with a twin", f"${share_label(a.share)}$"):
+                words = worded_line(text, size=SMALL, color=BG)
+                if words.width + 2 * GAP.small <= block.width:
+                    break
+            if words.width + 2 * GAP.small <= block.width and words.height + GAP.tight <= block.height:
                 words.move_to(block)
                 overlay(words, block, self.lanes[k].rest, self.lanes[k].frame)
                 self.share_labels.submobjects[k] = words
@@ -305,7 +321,7 @@ class TwinLanes(VGroup):
             stacked = ol.height + lab.height + GAP.tight <= lane_h  # else the label starts with its dot
             if not stacked:  # one line, unless it would run past the frame and two fit between the lanes
                 wide = ol.width + GAP.small + lab.width
-                plain = math(share_text(shares[k].share), size=LABEL, color=colors[k])
+                plain = math(share_label(shares[k].share), size=LABEL, color=colors[k])
                 if ol.get_left()[0] + wide > SAFE.right and ol.height + plain.height + GAP.tight <= pitch - GAP.tight:
                     lab, stacked = plain, True
                     self.share_labels.submobjects[k] = lab

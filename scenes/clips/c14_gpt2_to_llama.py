@@ -16,6 +16,7 @@ import numpy as np
 from manim import (
     DOWN,
     LEFT,
+    UP,
     ORIGIN,
     AnimationGroup,
     RIGHT,
@@ -58,6 +59,7 @@ from scenes.figures.extrapolation import (
 )
 from scenes.kit import (
     DIM,
+    DIMMED,
     FAILED,
     FG,
     GAP,
@@ -110,7 +112,7 @@ class GPT2ToLLaMAData:
     n_pairs: int
     slow_pairs3: int = 0  # LLaMA-3's, from its own base and train length
     slow_index: int = 0  # the close's slow pair: LLaMA-2's slowest
-    slow_position: int = 0  # where the close shows it: twice LLaMA-2's train length, past training
+    slow_position: int = 0  # where the close shows it: PAST_TRAINING times LLaMA-2's train length
     slow_angle: float = 0.0  # its angle there (mod 2π)
     slow_arc: float = 0.0  # the arc of angles it swept in training
     slow_unseen: bool = False  # that angle is one training never reached (mathcore.rope_unseen_pairs)
@@ -162,6 +164,13 @@ def period_math(wl: float) -> str:
 # ``initializer_range`` for GPT-2 (every embedding, wpe included); OpenAI's GPT-2 ``model.py`` draws wpe with
 # σ = 0.01 (0.02 is its wte's), so the words name Hugging Face's GPT-2, never GPT-2 plainly.
 INIT_SOURCE = "Hugging Face's GPT-2"
+PAST_TRAINING = 3  # the close's position, in LLaMA-2 train lengths
+TIMES = {2: "twice", 3: "three times", 4: "four times"}
+
+
+def degrees(rad: float) -> int:
+    """An angle as the deck's dials print it (clip 13): whole degrees."""
+    return int(round(float(np.degrees(rad))))
 
 
 class GPT2ToLLaMA(ClipScene):
@@ -184,7 +193,9 @@ class GPT2ToLLaMA(ClipScene):
         table = learned_absolute_table(g.d_model, g.n_max, cfg.seed)
         rows, cols = sample_rows(g.n_max, cls.SAMPLE[0]), sample_rows(g.d_model, cls.SAMPLE[1])
         wl2, wl3 = rope_wavelengths(l2.head_dim, l2.rope_base), rope_wavelengths(l3.head_dim, l3.rope_base)
-        slow_i, slow_m = l2.head_dim // 2 - 1, 2 * l2.train_length
+        # three times LLaMA-2's L: past training by more than training's own sweep, and not 2L = 8192, which is
+        # LLaMA-3's L one beat earlier (review round 4)
+        slow_i, slow_m = l2.head_dim // 2 - 1, PAST_TRAINING * l2.train_length
         return GPT2ToLLaMAData(
             gpt2=g, llama2=l2, llama3=l3, table=table, zoom=cls.ZOOM, cmap=cfg.cmap_signed,
             sample_rows=rows, sample_cols=cols, sample=table[np.ix_(rows, cols)],
@@ -214,6 +225,7 @@ class GPT2ToLLaMA(ClipScene):
             "col_step": ordinal(d.sample_cols[1] - d.sample_cols[0]), "zoom_rows": d.zoom[0], "zoom_cols": d.zoom[1],
             "vmax": fmt_measure(scale.vmax), "proof": table_proof(d),
             "last_sub": str(d.n_pairs - 1).translate(SUBSCRIPT), "next_lecture": d.next_lecture,
+            "times": TIMES.get(d.slow_position // d.llama2.train_length, f"{d.slow_position // d.llama2.train_length} times"),
         }
         if not hasattr(self, "chart"):  # the title card: nothing drawn yet
             return v
@@ -221,7 +233,7 @@ class GPT2ToLLaMA(ClipScene):
         v.update(grid=claim("A grid of cells coloured by value", V.image),
                  rows_brace=claim(f"a brace down its right side counts its {v['n_max']} rows, one per position",
                                   self.rows_brace, self.rows_text),
-                 corner_box=claim("a yellow square", V.corner), vmax=claim(v["vmax"], self.colorbar), zoomed=claim("that corner enlarged", V.zoom_map),
+                 corner_box=claim("a yellow square", V.corner), vmax=claim(self.colorbar.tick_labels[-1].text, self.colorbar), zoomed=claim("that corner enlarged", V.zoom_map),
                  bar=claim("a colour bar", self.colorbar), rule=claim("A thick red rule", V.cap_line),
                  plot=claim("A log plot", W.plot.axes), line2=claim("LLaMA-2's line", W.curves[0]),
                  line3=claim("LLaMA-3's line", W.curves[1]), start=claim("the line's start", self.start_period),
@@ -230,6 +242,7 @@ class GPT2ToLLaMA(ClipScene):
                  L3=claim("a dashed line", W.train_lines[1]), frame3=claim("framed in yellow", W.outlines[1]),
                  table=claim("GPT-2's table", self.thumb), dial=claim("LLaMA-2's pair", self.closing_dial),
                  lecture6=claim(f"lecture {d.next_lecture}", self.lecture6),
+                 times=claim(v["times"], self.slow_where),
                  table_cross=claim(f"a red cross: no row for m ≥ {v['n_max']}", self.table_verdict),
                  params_close=claim(v["params"], self.table_params),
                  rope_check=claim("a tick: 0 position parameters, a rotation defined at every m", self.rope_verdict),
@@ -323,8 +336,9 @@ class GPT2ToLLaMA(ClipScene):
                                         size=SMALL, color=FG)
         # what the count means, on the band it counts: pairs whose period is longer than the model's train length,
         # so none of them completes one turn within training (review round 3: "18 / 29" without a meaning)
-        self.band_texts = [f"{d.slow_of(k)} of {d.n_pairs}: ${N.wavelength.math} > L$"
-                           "\nno full turn in training" for k, m in enumerate(models)]
+        # (a line's parts, "|", joined as far as the band's width allows)
+        # (λᵢ > L is what the band's edges show: its floor is the L line; the words say what it means)
+        self.band_texts = [f"{d.slow_of(k)} of {d.n_pairs}:|no full turn|in training" for k, m in enumerate(models)]
         self.chart = W = WavelengthChart(rest, list(wls), d.wl_range, self.base_colors, tags,
                                          [m.train_length for m in models], [d.slow_of(k) for k in range(2)],
                                          self.band_texts,
@@ -347,9 +361,10 @@ class GPT2ToLLaMA(ClipScene):
         self.table_verdict = worded_verdict(f"no row for $m >= {count(g.n_max).math}$", passed=False, size=LABEL)
         # what the table costs: every entry a learned position parameter (n_max × d_model, counted on the table)
         self.table_params = label(f"{count(d.n_params).text} position parameters", size=LABEL)
-        left = column(name, VGroup(self.thumb_rows, thumb),
+        # each column's verdict right under its name, at the same height (review round 4)
+        left = column(name, self.table_verdict, VGroup(self.thumb_rows, thumb),
                       label(f"{count(g.n_max).text} rows, one per position", size=LABEL),
-                      self.table_params, self.table_verdict, gap="normal", align=ORIGIN)
+                      self.table_params, gap="small", align=ORIGIN)
         name.set_x(thumb.image.get_x())  # the name over the table itself
         shows(thumb.image, "sample")
         # RoPE past training: LLaMA-2's slowest pair at twice its train length, the arc training swept in the
@@ -364,10 +379,10 @@ class GPT2ToLLaMA(ClipScene):
         # the verdict, worded as what was measured: the hand's angle there against the arc training swept
         # (✗: past it, an angle never seen)
         i = d.slow_index
-        where = "past" if d.slow_unseen else "within"
         # the hand-off to the next lecture, not RoPE's verdict: a plain line (rounded figures with ≈, and their unit)
-        self.slow_words = column(worded_line(f"$m theta_({i}) approx {d.slow_angle:.2f}$ rad,", size=LABEL),
-                                 worded_line(f"{where} training's $approx {d.slow_arc:.2f}$ rad", size=LABEL),
+        reached = "reached only" if d.slow_unseen else "reached"
+        self.slow_words = column(worded_line(f"$m theta_({i}) approx {degrees(d.slow_angle)}°$;", size=LABEL),
+                                 worded_line(f"training {reached} $approx {degrees(d.slow_arc)}°$", size=LABEL),
                                  gap="hair", align=ORIGIN)
         # RoPE's answer to why the table went away: no position parameters at all, the angle m θᵢ computed for
         # any m (mathcore's pair_angles takes any m; the test asks it for m far past every table)
@@ -389,7 +404,8 @@ class GPT2ToLLaMA(ClipScene):
         self.unseen_words.next_to(dial.center + 1.16 * dial.radius * np.array([np.cos(mid_u), np.sin(mid_u), 0]),
                                   RIGHT, buff=GAP.tight)
         arrow = Arrow(ORIGIN, RIGHT * 0.9, buff=0, color=FG, stroke_width=4, max_tip_length_to_length_ratio=0.3)
-        self.lecture6 = column(row(arrow, label(f"lecture {d.next_lecture}", size=LABEL, weight="BOLD"), gap="small",
+        self.lecture_words = label(f"lecture {d.next_lecture}", size=LABEL, weight="BOLD")
+        self.lecture6 = column(row(arrow, self.lecture_words, gap="small",
                                    align="center"),
                                worded_line("goes past $L$", size=SMALL, color=DIM), gap="hair", align=RIGHT)
         self.lecture6.arrow = arrow
@@ -419,6 +435,13 @@ class GPT2ToLLaMA(ClipScene):
             self.lecture6.shift(min(0.0, right.get_right()[0] - self.lecture6.get_right()[0]) * RIGHT)
         else:
             self.lecture6.next_to(right, DOWN, buff=GAP.normal)
+        # the arrow leaves from the dial's rim, toward the words (review round 4: it started at nothing)
+        w = self.lecture_words
+        tip = (w.get_left() + GAP.tight * LEFT if w.get_left()[0] > dial.center[0] + dial.radius
+               else w.get_top() + GAP.tight * UP)
+        u = (tip - dial.center) / np.linalg.norm(tip - dial.center)
+        arrow.become(Arrow(dial.center + dial.radius * u + GAP.hair * u, tip, buff=0, color=FG, stroke_width=4,
+                           max_tip_length_to_length_ratio=0.3))
         self.summary.add(self.lecture6)
 
     def body(self) -> None:
@@ -441,7 +464,11 @@ class GPT2ToLLaMA(ClipScene):
                   run_time=2.0, subject=VGroup(V.image, V.frame, V.corner, V.zoom_map),
                   why={"empty": "the table in its true shape at the full height, its corner enlarged beside it; the "
                                 "words under the corner leave the bottom right"})
-        self.beat("cap", Create(V.cap_line), FadeIn(self.cap_text, shift=GAP.tight * DOWN), run_time=1.0,
+        # the rule is the subject: the corner's enlargement, its bar and words step back (review round 4)
+        self.beat("cap", Create(V.cap_line), FadeIn(self.cap_text, shift=GAP.tight * DOWN),
+                  Dim([V.zoom_map, V.colorbar, V.notes, V.corner, V.zoom_lines], DIMMED), run_time=1.0,
+                  why={"empty": "the table and its red rule are the subject, at the table's place beside its corner "
+                                "(dimmed, not gone: the next beat clears the whole table away)"},
                   subject=VGroup(V.image, V.frame, V.cap_line, self.cap_text))
         tag0, tag1 = self.wl_tags
         plot = VGroup(W.axes_group, W.curves)
@@ -454,13 +481,13 @@ class GPT2ToLLaMA(ClipScene):
                   FadeIn(W.end_labels.leaders), W.bands[0].animate.set_fill(opacity=0.15), run_time=1.2,
                   subject=plot, why=self.FULL_PLOT)
         self.beat("base", Create(W.curves[1]), FadeIn(tag1[0]), FadeIn(tag1[1]), FadeIn(self.periods[1]),
-                  W.bands[0].animate.set_fill(opacity=0.05), FadeOut(W.band_labels[0]),
+                  W.bands[0].animate.set_fill(opacity=0.0), FadeOut(W.band_labels[0]),
                   run_time=1.4, subject=plot)
         self.add(W.bands[1])
         self.bring_to_back(W.bands[1])
         # LLaMA-2's L line leaves with its band and label: one dashed L at a time (review round 3)
         self.beat("tie", FadeOut(W.L_labels[0]), FadeOut(W.train_lines[0]), W.bands[0].animate.set_fill(opacity=0.0),
-                  Dim([W.curves[0]], 0.35), Dim([tag0, self.periods[0]], 0.65), Create(W.train_lines[1]), FadeIn(W.L_labels[1]),
+                  Dim([W.curves[0], tag0, self.periods[0]], DIMMED), Create(W.train_lines[1]), FadeIn(W.L_labels[1]),
                   FadeIn(W.band_labels[1]), W.bands[1].animate.set_fill(opacity=0.15), Create(W.outlines[1]),
                   run_time=1.6, subject=plot)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, Line, Mobject, Rectangle, SurroundingRectangle, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, Line, Mobject, Rectangle, SurroundingRectangle, VGroup, VMobject
 
 from scenes.kit import numbers
 from scenes.kit.binding import role
@@ -70,11 +70,15 @@ class TableView(VGroup):
         self.notes.next_to(VGroup(self.zoom_map, self.colorbar), DOWN, buff=GAP.normal).align_to(self.zoom_map, LEFT)
         self.corner = role(SurroundingRectangle(self.image.cell(0, 0), color=HIGHLIGHT, buff=GAP.hair / 3,
                                                 stroke_width=STROKE), "highlight")
-        self.zoom_lines = role(VGroup(
-            Line(self.corner.get_corner(UP + RIGHT), self.zoom_map.get_corner(UP + LEFT), stroke_color=HIGHLIGHT,
-                 stroke_width=STROKE / 2),
-            Line(self.corner.get_corner(DOWN + RIGHT), self.zoom_map.get_corner(DOWN + LEFT), stroke_color=HIGHLIGHT,
-                 stroke_width=STROKE / 2)), "highlight")
+        # the leaders leave the corner's box upward and run over the table's top edge, then fan out to the
+        # enlarged corner's left edge: outside the grid's cells (review round 4: one cut across the grid)
+        a = self.corner.get_corner(UP + RIGHT)
+        over = max(self.frame.get_top()[1], a[1]) + GAP.small
+        turn = (self.image.get_right()[0] + self.zoom_map.get_left()[0]) / 2
+        path = [a, np.array([a[0], over, 0]), np.array([turn, over, 0])]
+        self.zoom_lines = role(VGroup(*[
+            VMobject(stroke_color=HIGHLIGHT, stroke_width=STROKE / 2).set_points_as_corners(path + [end])
+            for end in (self.zoom_map.get_corner(UP + LEFT), self.zoom_map.get_corner(DOWN + LEFT))]), "highlight")
         self.add(self.image, self.frame, self.row_labels)
 
 
@@ -94,6 +98,31 @@ def capped_table(sample: np.ndarray, scale, height: float, aspect: float = 1.0) 
     return g
 
 
+def _packed(text: str, width: float) -> VGroup:
+    """``text``'s lines ("\\n") as a left-aligned column, each line's parts ("|") joined as long as the line stays
+    within ``width``: a band's words as few lines as its width allows, at their size."""
+    lines = []
+    for hard in text.split("\n"):
+        parts = hard.split("|")
+        cur = parts[0]
+        for part in parts[1:]:
+            if worded_line(f"{cur} {part}", size=SMALL).width <= width:
+                cur = f"{cur} {part}"
+            else:
+                lines.append(cur)
+                cur = part
+        lines.append(cur)
+    return column(*[worded_line(line, size=SMALL, color=FG) for line in lines], gap="hair", align=LEFT)
+
+
+def _crosses(text: Mobject, curve: Mobject) -> bool:
+    """Whether any point of ``curve`` falls inside the box of ``text`` (one line of words, with a hair's margin)."""
+    (l, b, _), (r, t, _) = text.get_corner(DOWN + LEFT), text.get_corner(UP + RIGHT)
+    pts = curve.points
+    return bool(np.any((pts[:, 0] > l - GAP.hair) & (pts[:, 0] < r + GAP.hair) & (pts[:, 1] > b - GAP.hair)
+                       & (pts[:, 1] < t + GAP.hair)))
+
+
 class WavelengthChart(VGroup):
     """LLaMA's RoPE (clip 14): ``wavelengths[k]`` (positions per full turn of every pair ``i``) on a
     log axis for each model ``k``, a curve named at its end (``names[k]``, with its period there,
@@ -109,76 +138,81 @@ class WavelengthChart(VGroup):
         self.title = title if isinstance(title, Mobject) else label(title, size=SMALL, color=FG)
         # each band's words on the band itself, in the text colour (the pale blue beside LLaMA-2's blue read as
         # two blues, two meanings: review round 3); a line may carry maths (λᵢ > L)
-        self.band_labels = [column(*[worded_line(line, size=SMALL, color=FG) for line in t.split("\n")],
-                                   gap="hair", align=LEFT) for t in band_texts]
+        self.band_labels = [_packed(t, np.inf) for t in band_texts]
         self.L_labels = [role(worded_line((f"{n.text}: " if hasattr(n, "text") else "")
                                           + f"$L = {numbers.count(L).math}$", size=SMALL, color=SEEN), "seen")
                          for n, L in zip([m[0] for m in names], Ls)]
-        lo, hi = (int(round(np.log10(v))) for v in y_range)
-        # two decades of headroom over the slowest pair: the bands' words sit in it, on the bands, over the curves
-        hi += 2
-        y_range = (y_range[0], float(10 ** hi))
-        y_ticks = [numbers.power(k).value for k in numbers.log_ticks(lo, hi, most=4)]
-        x_ticks = [0, n_pairs // 2, n_pairs - 1]
-        probe = Plot((0, n_pairs - 1), y_range, width=region.width, height=1.0, y_log=True, x_ticks=x_ticks,
-                     y_ticks=y_ticks)
-        below = probe.axes[0].get_y() - probe.x_tick_labels.get_bottom()[1] + GAP.tight + x_label.height
-        room = probe.y_tick_labels.width + GAP.normal
-        end_room = max(m.width for m in names) + GAP.normal
-        above = self.title.height + GAP.small
-        self.plot = p = Plot((0, n_pairs - 1), y_range, width=region.width - room - end_room,
-                             height=region.height - below - above, y_log=True, x_ticks=x_ticks, y_ticks=y_ticks)
-        p.shift(np.array([region.left + room, region.bottom + below, 0]) - p.axes[0].get_start())
-        self.x_label = x_label.next_to(p.x_tick_labels, DOWN, buff=GAP.tight).set_x(p.axes[0].get_center()[0])
-        self.title.next_to(p.axes[1], UP, buff=GAP.small).align_to(p.axes[1], LEFT)
-        i = np.arange(n_pairs)
-        self.curves = VGroup()
-        for k, wl in enumerate(wavelengths):
-            c = p.curve(i, wl, color=colors[k], stroke_width=STROKE * 4 / 3)
-            c.values = wl
-            self.curves.add(c)
-        x1 = p.axes[0].get_right()[0]
-        ends = [p.to_point(n_pairs - 1, wl[-1]) for wl in wavelengths]
-        self.end_labels = place_annotations(list(names), ends, side=RIGHT, buff=GAP.tight, gap=GAP.small,
-                                            bounds=(p.axes[0].get_y(), p.axes[1].get_top()[1]))
-        # (under the plot's top: over it, at the right, stand the bands' words, which the names would run into)
-        self.names = VGroup(*names)
-        # the first pair's period at the curves' start (every base starts at 2π), over the start point
-        # under the curves' start, just over the axis, where every curve is still above it
-        self.start = start.move_to(p.axes[0].get_start(), aligned_edge=DOWN + LEFT).shift(
-            GAP.hair * UP + GAP.small * RIGHT)
-        # ... and right of where every curve still runs through it (the curves start at its height)
-        def crossed() -> bool:
-            (l, b, _), (r, t, _) = start.get_corner(DOWN + LEFT), start.get_corner(UP + RIGHT)
-            return any(bool(np.any((c.points[:, 0] > l - GAP.hair) & (c.points[:, 0] < r + GAP.hair)
-                                   & (c.points[:, 1] > b - GAP.hair) & (c.points[:, 1] < t + GAP.hair)))
-                       for c in self.curves)
-        for _ in range(40):
-            if not crossed() or start.get_right()[0] > p.axes[0].get_center()[0]:
+        lo = int(round(np.log10(y_range[0])))
+        top_decade = int(np.floor(np.log10(max(float(np.max(w)) for w in wavelengths))))
+        # the axis ends at the decade over the slowest pair's period (computed from the data: 2.6 × 10⁶ ends at
+        # 10⁷; review round 4: two more decades left the top third empty all clip), one more only while a band's
+        # words, on the band over its own curve, would be crossed by that curve
+        for hi in range(top_decade + 1, top_decade + 4):
+            y_range = (y_range[0], float(10 ** hi))
+            y_ticks = [numbers.power(k).value for k in numbers.log_ticks(lo, hi, most=4)]
+            x_ticks = [0, n_pairs // 2, n_pairs - 1]
+            probe = Plot((0, n_pairs - 1), y_range, width=region.width, height=1.0, y_log=True, x_ticks=x_ticks,
+                         y_ticks=y_ticks)
+            below = probe.axes[0].get_y() - probe.x_tick_labels.get_bottom()[1] + GAP.tight + x_label.height
+            room = probe.y_tick_labels.width + GAP.normal
+            end_room = max(m.width for m in names) + GAP.normal
+            above = self.title.height + GAP.small
+            self.plot = p = Plot((0, n_pairs - 1), y_range, width=region.width - room - end_room,
+                                 height=region.height - below - above, y_log=True, x_ticks=x_ticks, y_ticks=y_ticks)
+            p.shift(np.array([region.left + room, region.bottom + below, 0]) - p.axes[0].get_start())
+            self.x_label = x_label.next_to(p.x_tick_labels, DOWN, buff=GAP.tight).set_x(p.axes[0].get_center()[0])
+            self.title.next_to(p.axes[1], UP, buff=GAP.small).align_to(p.axes[1], LEFT)
+            i = np.arange(n_pairs)
+            self.curves = VGroup()
+            for k, wl in enumerate(wavelengths):
+                c = p.curve(i, wl, color=colors[k], stroke_width=STROKE * 4 / 3)
+                c.values = wl
+                self.curves.add(c)
+            x1 = p.axes[0].get_right()[0]
+            ends = [p.to_point(n_pairs - 1, wl[-1]) for wl in wavelengths]
+            self.end_labels = place_annotations(list(names), ends, side=RIGHT, buff=GAP.tight, gap=GAP.small,
+                                                bounds=(p.axes[0].get_y(), p.axes[1].get_top()[1]))
+            # (under the plot's top: over it, at the right, stand the bands' words, which the names would run into)
+            self.names = VGroup(*names)
+            # the first pair's period at the curves' start (every base starts at 2π), over the start point
+            # under the curves' start, just over the axis, where every curve is still above it
+            self.start = start.move_to(p.axes[0].get_start(), aligned_edge=DOWN + LEFT).shift(
+                GAP.hair * UP + GAP.small * RIGHT)
+            # ... and right of where every curve still runs through it (the curves start at its height)
+            def crossed() -> bool:
+                (l, b, _), (r, t, _) = start.get_corner(DOWN + LEFT), start.get_corner(UP + RIGHT)
+                return any(bool(np.any((c.points[:, 0] > l - GAP.hair) & (c.points[:, 0] < r + GAP.hair)
+                                       & (c.points[:, 1] > b - GAP.hair) & (c.points[:, 1] < t + GAP.hair)))
+                           for c in self.curves)
+            for _ in range(40):
+                if not crossed() or start.get_right()[0] > p.axes[0].get_center()[0]:
+                    break
+                start.shift(GAP.tight * RIGHT)
+            top = p.axes[1].get_top()[1]
+            self.train_lines, self.bands, self.outlines = [], [], []
+            for k, L in enumerate(Ls):
+                line = role(p.hline(L, color=SEEN, dashed=True, stroke_width=STROKE * 5 / 6), "seen")
+                # L on its line, at the left end, where the curves are still far below it
+                self.L_labels[k].next_to(p.to_point(0, L), UP, buff=GAP.tight).align_to(p.axes[1], LEFT).shift(
+                    GAP.small * RIGHT)
+                first_slow = n_pairs - slow[k]
+                xa = p.to_point(max(first_slow - 0.5, 0), 1)[0]
+                band = background(bar(xa, x1, (line.get_y() + top) / 2, top - line.get_y(), UNSEEN, 0.0))
+                band._role = "unseen"
+                # as few lines as the band's width allows, at the words' size
+                lab = self.band_labels[k] = _packed(band_texts[k], x1 - xa - 2 * GAP.small)
+                # in the band's top left corner, from its left edge, where the curves are lowest, inside its edges
+                lab.move_to(np.array([xa + GAP.small, top - GAP.small, 0]), aligned_edge=UP + LEFT)
+                if lab.get_right()[0] > x1 - GAP.small:  # wider than the band: shrunk to it, never half outside it
+                    lab.scale((x1 - xa - 2 * GAP.small) / lab.width)
+                    lab.move_to(np.array([xa + GAP.small, top - GAP.small, 0]), aligned_edge=UP + LEFT)
+                outline = role(Rectangle(width=x1 - xa, height=top - line.get_y(), stroke_color=HIGHLIGHT,
+                                         stroke_width=STROKE).move_to(band), "highlight")
+                self.train_lines.append(line)
+                self.bands.append(band)
+                self.outlines.append(outline)
+            if not any(_crosses(line, self.curves[k]) for k in range(len(Ls)) for line in self.band_labels[k]):
                 break
-            start.shift(GAP.tight * RIGHT)
-        top = p.axes[1].get_top()[1]
-        self.train_lines, self.bands, self.outlines = [], [], []
-        for k, L in enumerate(Ls):
-            line = role(p.hline(L, color=SEEN, dashed=True, stroke_width=STROKE * 5 / 6), "seen")
-            # L on its line, at the left end, where the curves are still far below it
-            self.L_labels[k].next_to(p.to_point(0, L), UP, buff=GAP.tight).align_to(p.axes[1], LEFT).shift(
-                GAP.small * RIGHT)
-            first_slow = n_pairs - slow[k]
-            xa = p.to_point(max(first_slow - 0.5, 0), 1)[0]
-            band = background(bar(xa, x1, (line.get_y() + top) / 2, top - line.get_y(), UNSEEN, 0.0))
-            band._role = "unseen"
-            lab = self.band_labels[k]
-            # in the band's top right corner, over the curves (the decade of headroom), inside the band's edges
-            # from the band's left edge, where the curves are lowest; right-aligned when a narrow band cannot hold it
-            lab.move_to(np.array([xa + GAP.small, top - GAP.small, 0]), aligned_edge=UP + LEFT)
-            if lab.get_right()[0] > x1 - GAP.small:
-                lab.move_to(np.array([x1 - GAP.small, top - GAP.small, 0]), aligned_edge=UP + RIGHT)
-            outline = role(Rectangle(width=x1 - xa, height=top - line.get_y(), stroke_color=HIGHLIGHT,
-                                     stroke_width=STROKE).move_to(band), "highlight")
-            self.train_lines.append(line)
-            self.bands.append(band)
-            self.outlines.append(outline)
         # model 0's (LLaMA-2's), as the tests and the first beats use them
         self.train_line, self.band, self.outline = self.train_lines[0], self.bands[0], self.outlines[-1]
         self.L_label, self.band_label = self.L_labels[0], self.band_labels[0]

@@ -22,6 +22,7 @@ from scenes.kit.theme import FAILED, SEEN, UNSEEN, ColorScale, ramp
 
 from . import still
 
+MODEL_CMAP = "hsv_r"  # clip 14's two models: blue (0.45) and orange-red (0.95) on the hue circle, apart from violet
 FAMILY_CMAP = "cool"  # an ordered family's colours: cyan-blue to magenta, all >= 4.5:1 on the dark background
 
 
@@ -38,8 +39,10 @@ def width_colors(widths) -> list:
 
 
 def base_colors() -> list:
-    """Clip 14: LLaMA-2's base, then LLaMA-3's larger one (an ordered pair on the same ramp)."""
-    return [ramp(k, 2, FAMILY_CMAP) for k in range(2)]
+    """Clip 14: LLaMA-2's base, then LLaMA-3's larger one (an ordered pair on the same ramp): a blue and an
+    orange-red, far from the training line's violet and from each other (review round 4: the 'cool' ramp's
+    periwinkle and magenta beside the violet L line read as three purple-blues)."""
+    return [ramp(k, 2, MODEL_CMAP) for k in range(2)]
 
 
 # clip 13: seen / never seen in training, and the table's wall: the clip's colour and the still's role of each

@@ -29,6 +29,7 @@ import numpy as np
 
 LOG_ANGLE_CMAP = "cividis"  # the slow pairs' log10 angles: sequential, and not the weights' viridis
 LOG_ANGLE_SPARE = "YlGnBu_r"  # ... nor the weights' colormap when a config picks cividis for the weights
+CHANGE_CMAP = "GnBu_r"  # norms of changes: sequential, dark navy to pale, no yellow (the highlight's outline stays one meaning)
 
 QUANTITIES: dict[str, str] = {
     # shared by several clips: made from the config alone
@@ -48,6 +49,8 @@ QUANTITIES: dict[str, str] = {
     "slow angles": "log₁₀ of the slow RoPE pairs' angles (clip 10)",
     "table": "a learned position table's entries (clips 09 and 14)",
     "output shifts": "ΔY: how far RoPE's outputs move when every position slides by s, V alone and V rotated (clip 11)",
+    "output changes": "‖Δyₙ‖ ≥ 0: how far each past output moves when a token is appended (clip 05; a sequential map, "
+                      "square-root stretched, without the highlight's yellow; an exact 0 is left unpainted)",
 }
 FROM_CONFIG = ("weights", "inputs", "outputs", "scores", "encodings", "angles")
 # quantities painted with a signed square-root stretch (declared by their colour bars' ticks): one large value
@@ -154,6 +157,12 @@ def _from_values(quantity: str, cfg, values):
         lo, hi = (float(np.floor(f.min())), float(np.ceil(f.max()))) if f.size else (0.0, 1.0)
         cmap = LOG_ANGLE_CMAP if getattr(cfg, "cmap_weights", None) != LOG_ANGLE_CMAP else LOG_ANGLE_SPARE
         return _tag(ColorScale(cmap, lo, max(hi, lo + 1)), quantity)
+    if quantity == "output changes":
+        arrays = values if isinstance(values, (list, tuple)) else [values]
+        f = np.concatenate([np.asarray(a, dtype=float).ravel() for a in arrays])
+        f = f[np.isfinite(f)]
+        hi = float(f.max()) if f.size and f.max() > 0 else 1.0
+        return _tag(ColorScale(CHANGE_CMAP, 0.0, hi, gamma=0.5), quantity)
     s = ColorScale.symmetric(cfg.cmap_signed, values)
     if quantity in STRETCHED:
         s = ColorScale(s.name, s.vmin, s.vmax, gamma=STRETCHED[quantity])
