@@ -78,7 +78,7 @@ from scenes.kit import (
 from scenes.kit.binding import names, shows
 from scenes.kit.compose import GAP, column, end_on, row
 from scenes.kit.motion import dim
-from scenes.kit.layout import MIN_XHEIGHT_PX, baseline_y
+from scenes.kit.layout import MIN_XHEIGHT_PX
 from scenes.kit.notation import N
 from scenes.kit.binding import claim, role
 from scenes.kit.proofs import verdict, worded_line, worded_verdict
@@ -87,7 +87,8 @@ from scenes.kit.scales import ROPE_SHIFT
 
 # the largest score gap over every shift s up to s_max: the word in the sans, max over s ≤ … and |Δ| in Typst
 # (as narrow as the old all-math line: with three pairs and more the notes still fit under the dials)
-SCORE_GAP_MAX = "$scripts(max)_(s <= {s}) |Delta$ score $|$"  # |Δ score|: the bars round the whole difference
+SCORE_GAP_MAX = "$max |Delta$ score $|$ $(s = 1, dots.h, {s})$"  # the bars round the whole difference; the shifts
+# measured written at full size beside it (a subscript s ≤ 1000 fell under the legible floor, and gave no lower end)
 
 
 def related(words: str, value) -> str:
@@ -189,8 +190,19 @@ def bar_beside(hm, scale, quantity: str) -> ColorBar:
     """The outputs' colour bar right of ``hm``, named ΔY, its title level with the map's top and its stripes
     down to the map's bottom (a title over a bar as tall as the map would sit beside the map's own title)."""
     title = names(math("Delta Y", size=SMALL, color=FG), quantity)
-    probe = ColorBar(scale, height=hm.height, title=title.copy())
-    bar = ColorBar(scale, height=max(hm.height - (probe.height - probe.stripes.height), 0.5 * hm.height), title=title)
+
+    def titled(height):  # the title over the bar and its top tick's label (centred on the bar's end, it rises)
+        bar_ = ColorBar(scale, height=height, title=title.copy())
+        bar_.title.next_to(VGroup(bar_.frame, bar_.tick_labels), UP, buff=0.1)
+        return bar_
+
+    probe = titled(hm.height)
+    # tall enough for its tick labels to stand apart (a map of few rows is short: the bar may rise past its top)
+    apart = 1.6 * len(probe.tick_labels) * max(t.height for t in probe.tick_labels)
+    bar = titled(max(hm.height - (probe.height - probe.stripes.height), 0.5 * hm.height, apart))
+    bar.remove(bar.title)
+    bar.title = title.move_to(bar.title)
+    bar.add(title)
     bar.next_to(hm, RIGHT, buff=GAP.wide)
     bar.shift((hm.get_bottom()[1] - bar.stripes.get_bottom()[1]) * UP)
     return bar
@@ -208,9 +220,14 @@ class DeltaView(VGroup):
                  compact: bool = False):
         super().__init__()
         T = dY.shape[0]
-        self.map = shows(Heatmap(dY, scale, cell_size=(cell * (self.CLOSE_ASPECT if compact else self.ASPECT), cell)),
+        # the close's cells wider still where the rows are what the height runs short of (as many rows as columns
+        # or more); a map of few rows keeps the body's cells (wider ones would flatten it into a strip)
+        wide = compact and dY.shape[0] >= dY.shape[1]
+        self.map = shows(Heatmap(dY, scale, cell_size=(cell * (self.CLOSE_ASPECT if wide else self.ASPECT), cell)),
                          quantity)
-        self.axes = map_axes(self.map)
+        # the indices no taller than 70 % of a row's pitch: at the close's smaller cells they stay apart
+        probe = label("0", size=SMALL)
+        self.axes = map_axes(self.map, size=SMALL * min(1.0, 0.7 * cell / probe.height))
         self.title = names(worded_line(f"$Delta Y$ with ${head}$", size=LABEL), quantity)
         self.title.next_to(self.map, UP, buff=GAP.normal).set_x(self.map.get_x())
         parts = [self.map, self.axes, self.title]
@@ -235,7 +252,7 @@ class DeltaView(VGroup):
 
     MAX_CELL = 1.0  # units: a few tokens of few features stay a map, not a wall
     ASPECT = 1.5  # a cell's width over its height: the height is what a few rows under a title run short of
-    CLOSE_ASPECT = 1.9  # the close's two maps, under the takeaway and the scores' verdict: shorter still
+    CLOSE_ASPECT = 1.9  # the close's two maps, under the takeaway and the scores' verdict: the height is shorter still
 
     @classmethod
     def fitted(cls, region, *args) -> DeltaView:
@@ -329,9 +346,9 @@ class RoPERotatesQK(ClipScene):
             "turn_dials": claim("two dials", *[c.dial for c in self.why.cells]),
             "turn_arc": claim("an arc", self.why.cells[1].dial.arc),
             "turn": claim(numbers.measure(abs(d.turn_angle)).text + " rad", self.why.angle_label),
-            "gap_where": claim("under the scores" if self.notes_under else "along the bottom, under the dials",
+            "gap_where": claim("along the bottom, centred",
                                self.gap_max_row),
-            "rule": claim("y_m → R_s y_m", self.why.rule),
+            "rule": claim("y′ at m + s = R_s y_m", self.why.rule),
             "gap_verdict": claim("a check mark", self.gap_max_row.check),
             "worst": claim("a box", getattr(self, "worst", self.rot.map)),
             "worst_token": claim(d.worst_rot[0], getattr(self, "worst", self.rot.map)),
@@ -382,17 +399,19 @@ class RoPERotatesQK(ClipScene):
         # the words in the sans, the maths in Typst (issue 33 review: "score" was set in the serif math font)
         self.score_row = score_line(d.m, d.n, numbers.measure(d.score, SCORE_DIGITS))
         self.score_shift_row = score_line(d.m + d.s, d.n + d.s, numbers.measure(d.score_shifted, SCORE_DIGITS))
-        self.gap_row = worded_verdict(related("$Delta$ score", d.score_gap), d.score_gap, passed(d.score_gap))  # one shift
         self.gap_max_row = worded_verdict(related(SCORE_GAP_MAX.format(s=numbers.count(d.s_max).math), d.score_gap_max),
                                           d.score_gap_max,
                                           passed(d.score_gap_max))  # every shift
-        gmax = self.gap_max_row.line.maths[0]  # "max" on the words' baseline (the piece's median glyph is a script's)
-        gmax.shift((baseline_y(self.gap_max_row.line.words[0]) - gmax.submobjects[0].get_bottom()[1]) * UP)
+        gmax = self.gap_max_row.line.maths[0]  # "max |Δ": the bars' opening piece
         # the closing bar of |Δ score| as tall and as high as the opening one (the tallest glyph of the first piece)
         opening = max(gmax.submobjects, key=lambda g: g.height)
         closing = self.gap_max_row.line.maths[1]
         closing.stretch_to_fit_height(opening.height).match_y(opening)
-        closing.next_to(self.gap_max_row.line.words[0], RIGHT, buff=0.06)  # close to its word, as |Δ sits
+        # close to its word, as |Δ sits; what follows the bar (the shifts measured, "≈", the figure) keeps its
+        # spacing after it
+        pieces = list(self.gap_max_row.line.pieces)
+        delta = self.gap_max_row.line.words[0].get_right()[0] + 0.06 - closing.get_left()[0]
+        VGroup(*pieces[pieces.index(closing):]).shift(delta * RIGHT)
         caps = [math(relation(f"theta_{i}", rounded(theta_figure(d.theta[i]))), size=SMALL, color=DIM)
                 for i in range(P)]
         cap_h = max(c.height for c in caps) + GAP.tight
@@ -400,6 +419,8 @@ class RoPERotatesQK(ClipScene):
         def radius(region) -> float:
             """The dials' radius in ``region``: as large as its height and width allow (and the rates under them)."""
             r = min((region.width - (P - 1) * GAP.wide) / P, region.height - cap_h) / 2
+            if r <= 0 or sum(c.width for c in caps) + (P - 1) * GAP.wide > region.width:
+                return 0.0  # the rates alone are wider than the region: no dial fits here (the other layout wins)
             while sum(max(2 * r, c.width) for c in caps) + (P - 1) * GAP.wide > region.width:
                 r *= 0.97  # a rate under its dial wider than the dial: the dials give way, the rates stay legible
             return r
@@ -409,32 +430,26 @@ class RoPERotatesQK(ClipScene):
             g = arrange(*[m.copy() for m in mobs], **kw)
             return g.width, g.height
 
-        two, four = (self.score_row, self.score_shift_row), (self.score_row, self.score_shift_row, self.gap_row,
-                                                             self.gap_max_row)
-        verdicts = (self.gap_row, self.gap_max_row)
-        # two ways to lay part one out, the one whose dials are larger wins:
-        # beside: the notes in a column right of the dials (who is who and where, then the two scores), the two
-        #   verdicts on the scores (the widest lines) side by side along the bottom (two pairs: the dials fill
-        #   the height over the verdicts);
-        # under: the notes under the dials in two columns, who is who on the left, the scores and their verdicts
-        #   on the right (three pairs and more: the dials fill the width)
-        strip, upper = content.take_bottom(sized(*verdicts, arrange=row, gap="section")[1], gap=GAP.normal)
+        two = (self.score_row, self.score_shift_row)
+        # the verdict on the scores (the widest line) centred along the bottom in both layouts, and over it two ways
+        # to lay part one out, the one whose dials are larger wins:
+        # beside: the notes in a column right of the dials (who is who and where, then the two scores; two pairs:
+        #   the dials fill the height);
+        # under: the notes under the dials in two columns, who is who on the left, the scores on the right (three
+        #   pairs and more: the dials fill the width)
+        strip, upper = content.take_bottom(self.gap_max_row.height, gap=GAP.normal)
         side_notes, side_dials = upper.take_right(max(lines.width, sized(*two, gap="small")[0]), gap=GAP.wide)
-        w4, h4 = sized(*four, gap="small")
-        under_notes, under_dials = content.take_bottom(max(lines.height, h4), gap=GAP.normal)
-        fits_under = lines.width + GAP.section + w4 <= content.width
+        w2, h2 = sized(*two, gap="small")
+        under_notes, under_dials = upper.take_bottom(max(lines.height, h2), gap=GAP.normal)
+        fits_under = lines.width + GAP.section + w2 <= content.width
         self.notes_under = fits_under and radius(under_dials) > 1.05 * radius(side_dials)
+        strip.fit(self.gap_max_row, floor_px=MIN_XHEIGHT_PX)
+        scores = column(*two, gap="small")
         if self.notes_under:
-            scores = column(*four, gap="small")
             notes_block = row(lines, scores, gap="section", align="top")
             notes, dial_region = under_notes, under_dials
             notes.fit(notes_block, align=UP, floor_px=MIN_XHEIGHT_PX)
         else:
-            scores = column(*two, gap="small")
-            strip.fit(row(*verdicts, gap="section", align="baseline"), floor_px=MIN_XHEIGHT_PX)
-            # the two verdicts on one baseline: their words' ("score"), whatever maths open each line
-            self.gap_row.shift((baseline_y(self.gap_max_row.line.words[0])
-                                - baseline_y(self.gap_row.line.words[0])) * UP)
             notes_block = column(lines, scores, gap="wide")
             notes, dial_region = side_notes, side_dials
             notes.fit(notes_block, align=LEFT, floor_px=MIN_XHEIGHT_PX)
@@ -492,7 +507,7 @@ class RoPERotatesQK(ClipScene):
             for c in cells:
                 c[0].move_to([c.dial.center[0], heads_y + c[0].height / 2, 0])
             ang = math(relation(f"{N.shift.math} theta_0", turn) + ' "rad"', size=LABEL, color=FG)  # an angle: its unit
-            rule_ = math(f"y_m -> R_{N.shift.math} y_m", size=HEADING, color=FG)
+            rule_ = math(f"y'_(m + {N.shift.math}) = R_{N.shift.math} y_m", size=HEADING, color=FG)
             notes = column(top, ang, rule_, gap="wide", align=LEFT)  # what the dials hold, then what they show
             dials = VGroup(*cells)
             notes.next_to(dials, RIGHT, buff=GAP.wide).set_y(cells[1].dial.center[1])
@@ -508,6 +523,17 @@ class RoPERotatesQK(ClipScene):
         pic = build(lo)
         region.place(pic)
         return pic
+
+    GHOST = 0.3  # a hand's faint copy where it was before a turn
+
+    def ghost(self, dials, arcs=()) -> VGroup:
+        """Faint copies of every hand of ``dials`` (and of ``arcs``) where they are now, drawn under them: after a
+        turn, the frame shows where each hand came from."""
+        g = VGroup(*[h.copy().set_opacity(self.GHOST) for dl in dials for h in dl.hands],
+                   *[a.copy().set_stroke(opacity=self.GHOST) for a in arcs])
+        self.add(g)
+        self.bring_to_back(g)
+        return g
 
     def turn_all(self, stage_from: int, stage_to: int) -> list:
         d = self.data
@@ -533,14 +559,18 @@ class RoPERotatesQK(ClipScene):
         # q and k as they come out of X W: one dial per pair
         self.beat("qk", FadeIn(self.dials, lag_ratio=0.1), FadeIn(self.dial_caps), FadeIn(self.dims), FadeIn(self.who),
                   FadeIn(self.unrotated), run_time=1.2, why=self.HANDS_WHY, subject=dials)
-        # each turned by its own position
+        # each turned by its own position: a faint copy of every hand stays where it started
+        self.ghosts = self.ghost(self.dials)
         self.beat("rotate", *self.turn_all(0, 1), swap(self.unrotated, VGroup(self.at_words, self.where)), run_time=1.8,
                   why=self.HANDS_WHY, subject=dials)
         # the angle between each q and k is what the score sees
         self.arcs = VGroup(*[dial.angle_arc(0, 1, color=FG) for dial in self.dials])
         self.beat("score", Create(self.arcs), FadeIn(self.score_row), run_time=1.0,
                   why=self.HANDS_WHY, subject=VGroup(dials, self.arcs, self.score_row))
-        # slide both tokens by s: both hands of a pair turn alike, and so does the arc between them
+        # slide both tokens by s: both hands of a pair turn alike, and so does the arc between them (faint copies
+        # of the hands and arcs stay where they were: the angle before and after, side by side)
+        self.remove(self.ghosts)
+        self.ghosts = self.ghost(self.dials, self.arcs)
         arc_turns = [Rotate(arc, angle=float(d.angles[2, 0, i] - d.angles[1, 0, i]), about_point=dial.center)
                      for i, (arc, dial) in enumerate(zip(self.arcs, self.dials))]
         self.beat("shift", *self.turn_all(1, 2), *arc_turns,
@@ -549,7 +579,8 @@ class RoPERotatesQK(ClipScene):
         self.beat("same", FadeIn(self.score_shift_row), FadeIn(self.diff_line), Indicate(self.arcs, color=HIGHLIGHT),
                   run_time=1.0, why=self.HANDS_WHY, subject=VGroup(dials, self.arcs, self.score_row, self.score_shift_row))
         # the measured result: the dials step back, the scores and their gaps are the subject
-        self.beat("gap", dim(self.dials, self.dial_caps, self.arcs), FadeIn(self.gap_max_row),
+        notes = VGroup(self.dims, self.who, self.at_words, self.moved)  # who sits where steps back; s, m − n stay
+        self.beat("gap", dim(self.dials, self.dial_caps, self.arcs, notes), FadeOut(self.ghosts), FadeIn(self.gap_max_row),
                   run_time=0.8, why=self.HANDS_WHY, subject=VGroup(self.score_row, self.score_shift_row, self.gap_max_row))
         # ---- V: the whole sequence, at positions 0 to T−1 and s to s+T−1; what the shift does to its outputs,
         # one value at a time, large and centred, its verdict under it (the scores' verdict returns at the close)
@@ -568,6 +599,7 @@ class RoPERotatesQK(ClipScene):
         self.beat("v_rot_measure", FadeIn(r.measure), Create(self.worst), run_time=0.8, why=self.VIEW_WHY,
                   subject=r.map)
         self.map_at_measure, self.axes_at_measure = r.map.copy(), r.axes.copy()  # where they stood (the close moves them)
+        self.rot_at_measure = r.copy()
 
     # ------------------------------------------------------------------ the close
     def takeaway(self):
@@ -589,6 +621,9 @@ class RoPERotatesQK(ClipScene):
         for b in blocks[1:]:  # the maps level, row for row
             b.shift((blocks[0].map.get_top()[1] - b.map.get_top()[1]) * UP)
         bar = bar_beside(blocks[1].map, self.d_scale, "dY_rot")  # only ΔY is shown here
+        head = blocks[1].title  # a bar taller than a map of few rows lifts its title level with the map's: beside it
+        if bar.title.get_bottom()[1] < head.get_top()[1] and bar.title.get_left()[0] < head.get_right()[0] + GAP.small:
+            bar.shift((head.get_right()[0] + GAP.small - bar.title.get_left()[0]) * RIGHT)
         pic = column(words, score, VGroup(below, bar), gap="normal", align=np.zeros(3))
         pic.words, pic.score, pic.blocks, pic.bar = words, score, blocks, bar
         return pic

@@ -109,7 +109,7 @@ def map_axes(hm, rows: bool = True, cols: bool = True, row_word: str = "token", 
             t.next_to(hm.cell(i, 0), LEFT, buff=pad)
             g.row_ticks.add(t)
         g.row_word = label(row_word, size=size, color=DIM).rotate(np.pi / 2)  # up the side, as an axis reads
-        g.row_word.next_to(g.row_ticks, LEFT, buff=pad).set_y(hm.cells.get_y())
+        g.row_word.next_to(g.row_ticks, LEFT, buff=2 * pad).set_y(hm.cells.get_y())  # clear of the indices
         g.add(g.row_ticks, g.row_word)
     if cols:
         for j in range(n_cols):
