@@ -16,11 +16,11 @@ from frames import (
 from mathcore import apply_rope, lecture_inputs, load_config
 from mathcore.rope_measures import rope_self_attention_trace, shift_output_defect
 from scenes.figures.rope import SCORE_DIGITS
-from manim import DOWN
+from manim import DOWN, VGroup
 
 from scenes.kit import HIGHLIGHT, KEY, QUERY, fmt_measure, numbers
 from scenes.kit.numbers import notebook_output
-from scenes.clips.c11_rope_rotates_qk import RoPERotatesQK, pick_query_key
+from scenes.clips.c11_rope_rotates_qk import RoPERotatesQK, pick_query_key, rounded
 
 W, H = 427, 240
 
@@ -121,34 +121,32 @@ def test_the_hands_point_where_rope_puts_q_and_k_after_the_shift(final):
 def test_the_outputs_are_coloured_by_their_values_at_the_beats_that_show_them(final):
     scene, _ = final
     d = scene.data
-    for key, maps, Ys in (("v_plain_measure", scene.plain.maps, (d.Y_plain, d.Y_plain_shifted, d.dY_plain)),
-                          ("v_rot_measure", scene.maps_at_measure, (d.Y_rot, d.Y_rot_shifted, d.dY_rot))):
+    for key, hm, dY in (("v_plain_measure", scene.plain.map, d.dY_plain),
+                        ("v_rot_measure", scene.map_at_measure, d.dY_rot)):
         frame = scene.beat_frames[key]
-        for h, Y, sc in zip(maps, Ys, (scene.y_scale, scene.y_scale, scene.d_scale)):
-            np.testing.assert_array_equal(h.values, Y)
-            for i in range(Y.shape[0]):
-                for j in range(Y.shape[1]):
-                    got = pixel(scene, frame, h.cell_center(i, j))
-                    assert np.abs(got - rgb255(sc.rgb(Y[i, j]))).max() <= 4, (key, i, j)
+        np.testing.assert_array_equal(hm.values, dY)
+        for i in range(dY.shape[0]):
+            for j in range(dY.shape[1]):
+                got = pixel(scene, frame, hm.cell_center(i, j))
+                assert np.abs(got - rgb255(scene.d_scale.rgb(dY[i, j]))).max() <= 4, (key, i, j)
     # ΔY is the difference of the two outputs, and its largest entry is the measured defect
     np.testing.assert_array_equal(d.dY_plain, d.Y_plain_shifted - d.Y_plain)
     np.testing.assert_array_equal(d.dY_rot, d.Y_rot_shifted - d.Y_rot)
     assert np.max(np.abs(d.dY_plain)) == d.defect_plain and np.max(np.abs(d.dY_rot)) == d.defect_rot
     assert np.unravel_index(np.argmax(np.abs(d.dY_rot)), d.dY_rot.shape) == d.worst_rot
-    # the boxes of the last beat frame the cell that moved most, in all three maps
+    # the box of the last beat frames the cell that moved most
     rec = _record(scene, "v_rot_measure")
     boxes = [it for it in rec.items if it.kind == "graphic" and it.stroke_rgb is not None
              and np.allclose(it.stroke_rgb, HIGHLIGHT.to_rgb(), atol=1e-3)]
     centres = [np.array([(b.box[0] + b.box[2]) / 2, (b.box[1] + b.box[3]) / 2]) for b in boxes]
-    for h in scene.maps_at_measure:  # where they stood at that beat
-        assert any(np.allclose(c, h.cell_center(*d.worst_rot)[:2], atol=1e-3) for c in centres)
+    assert any(np.allclose(c, scene.map_at_measure.cell_center(*d.worst_rot)[:2], atol=1e-3) for c in centres)
 
 
 def test_one_colour_scale_and_one_colour_bar_for_the_outputs_and_what_the_shift_does_to_them(final):
     """Issue 33 (review of clip 11): Y and ΔY had two scales ("outputs", "output shifts") and two colour bars side
-    by side, for what reads as one quantity.  Now ΔY, a difference of outputs, is painted on the deck's one
-    outputs scale (which holds it: ``kit.scales``) and every beat that shows the outputs or ΔY has one colour
-    bar.  On the old main this failed: ``d_scale.quantity`` was "output shifts" and each beat showed 2 bars."""
+    by side, for what reads as one quantity.  ΔY, a difference of outputs, is painted on the deck's one outputs
+    scale (which holds it: ``kit.scales``) and every beat that shows ΔY has one colour bar.  On the old main this
+    failed: ``d_scale.quantity`` was "output shifts" and each beat showed 2 bars."""
     from scenes.kit.scales import scale, signature
 
     scene, _ = final
@@ -157,10 +155,9 @@ def test_one_colour_scale_and_one_colour_bar_for_the_outputs_and_what_the_shift_
     assert scene.d_scale is scene.y_scale
     every = np.concatenate([d.Y_plain, d.Y_plain_shifted, d.Y_rot, d.Y_rot_shifted, d.dY_plain, d.dY_rot]).ravel()
     assert scene.y_scale.vmin <= every.min() and every.max() <= scene.y_scale.vmax
-    for pair in (scene.plain, scene.rot):
-        assert all(h.color_scale is scene.y_scale for h in pair.maps)
-        assert len(pair.bars) == 1 and pair.bar.color_scale is scene.y_scale
-        for stripe, v in zip(pair.bar.stripes, pair.bar.values):
+    for view in (scene.plain, scene.rot):
+        assert view.map.color_scale is scene.y_scale and view.bar.color_scale is scene.y_scale
+        for stripe, v in zip(view.bar.stripes, view.bar.values):
             assert np.abs(rgb255(stripe.get_fill_color()) - rgb255(scene.y_scale.rgb(v))).max() <= 1
     for key in ("v_plain", "v_plain_measure", "v_rot", "v_rot_measure", "close"):
         rec = _record(scene, key)
@@ -172,62 +169,53 @@ def test_one_colour_scale_and_one_colour_bar_for_the_outputs_and_what_the_shift_
 
 
 def test_the_output_maps_are_labelled_what_they_are_and_their_axes(final):
-    """Issue 33 (review of clip 11): the ΔY maps had no labels.  Now every map of the outputs names what it is
-    (Y at which positions, ΔY as after − before) and its axes: the first map of a row numbers the tokens down
-    its left (0 to T−1, level with the rows, "token" beside them) and every map numbers the features under
-    its columns ("feature" named once); the close's two ΔY maps each carry all of it.  On the old main the
-    maps had no axes (``OutputPair`` had no ``axes``) and the ΔY titles said only "ΔY"."""
+    """Issue 33 (review of clip 11): the ΔY maps had no labels.  Every map of ΔY names what it is (ΔY, with how V
+    is made as its title, after − before at which positions) and its axes: the tokens numbered down its left (0 to
+    T−1, level with the rows, "token" beside them), the features under its columns ("feature" left of them); the
+    close's two ΔY maps each carry their title and axes.  On the old main the maps had no axes."""
     scene, _ = final
     d = scene.data
     T, dd = d.Y_plain.shape
-    for pair, maps in ((scene.plain, scene.plain.maps), (scene.rot, scene.maps_at_measure)):  # (the close moved one)
-        assert len(pair.axes) == 3
-        for k, (hm, ax) in enumerate(zip(maps, pair.axes)):
-            assert [t.text for t in ax.col_ticks] == [str(j) for j in range(dd)]
-            for j, t in enumerate(ax.col_ticks):
-                assert abs(t.get_x() - hm.cell(T - 1, j).get_x()) < 1e-6 and t.get_top()[1] < hm.get_bottom()[1]
-            if k == 0:
-                assert [t.text for t in ax.row_ticks] == [str(i) for i in range(T)]
-                for i, t in enumerate(ax.row_ticks):
-                    assert abs(t.get_y() - hm.cell(i, 0).get_y()) < 1e-6 and t.get_right()[0] < hm.get_left()[0]
-                assert ax.row_word.text == "token" and ax.col_word.text == "feature"
-            else:
-                assert not len(ax.row_ticks)
-        # the maps stand level, row for row
-        assert max(abs(h.get_top()[1] - maps[0].get_top()[1]) for h in maps) < 1e-6
-    for key, qs in (("v_plain", ("Y_plain", "Y_plain_shifted", "dY_plain")),
-                    ("v_rot", ("Y_rot", "Y_rot_shifted", "dY_rot"))):
+    for ax, hm in ((scene.plain.axes, scene.plain.map), (scene.axes_at_measure, scene.map_at_measure)):  # (the close moved one)
+        assert [t.text for t in ax.col_ticks] == [str(j) for j in range(dd)]
+        for j, t in enumerate(ax.col_ticks):
+            assert abs(t.get_x() - hm.cell(T - 1, j).get_x()) < 1e-6 and t.get_top()[1] < hm.get_bottom()[1]
+        assert [t.text for t in ax.row_ticks] == [str(i) for i in range(T)]
+        for i, t in enumerate(ax.row_ticks):
+            assert abs(t.get_y() - hm.cell(i, 0).get_y()) < 1e-6 and t.get_right()[0] < hm.get_left()[0]
+        assert ax.row_word.text == "token" and ax.col_word.text == "feature"
+    for key, q in (("v_plain", "dY_plain"), ("v_rot", "dY_rot")):
         rec = _record(scene, key)
         texts = set(_texts(rec))
-        assert {"token", "feature", "after − before", f"at 0 to {T - 1}", f"at {d.s} to {d.s + T - 1}"} <= {
-            t.replace("−", "−") for t in texts}, (key, texts)
-        assert set(qs) <= {q for q, _ in rec.named}, key
+        assert {"token", "feature", f"after − before: positions 0 to {T - 1}, then {d.s} to {d.s + T - 1}"} <= texts, \
+            (key, texts)
+        assert q in {q for q, _ in rec.named}, key
     close = _record(scene, "close")
     words = [t for t in _texts(close)]
-    assert words.count("token") == 2 and words.count("feature") == 2 and words.count("after − before") == 2
+    assert words.count("token") == 2 and words.count("feature") == 2
     assert {"dY_plain", "dY_rot"} <= {q for q, _ in close.named}
 
 
 def test_the_figures_on_screen_are_the_measured_ones_typeset_with_their_math(final):
     scene, frame = final
     d = scene.data
-    assert scene.score_row.figure == numbers.measure(d.score, SCORE_DIGITS)
+    assert scene.score_row.figure == rounded(numbers.measure(d.score, SCORE_DIGITS))
     assert scene.score_shift_row.figure.text == scene.score_row.figure.text  # the same digits
-    # the word in the sans, the positions and the figure in math, on one line
-    assert [m.typst_code.strip("$ ") for m in scene.score_row.maths][0] == f"({d.m}, {d.n}) ="
-    assert scene.gap_row.figure == numbers.measure(d.score_gap)
+    # the word in the sans, the positions and the figure in math, on one line: ≈ for a rounded score
+    assert [m.typst_code.strip("$ ") for m in scene.score_row.maths][0] == f"({d.m}, {d.n}) approx"
     assert scene.gap_max_row.figure == numbers.measure(d.score_gap_max)
     code = " ".join(m.typst_code for m in scene.gap_max_row.line.maths)
-    assert str(d.s_max) in code and "s <=" in code  # s is defined
-    assert [p.measure.figure for p in (scene.plain, scene.rot)] == [numbers.measure(d.defect_plain),
-                                                                    numbers.measure(d.defect_rot)]
+    assert str(d.s_max) in code and "(s = 1, dots.h, " in code  # s is defined: every shift from 1 to s_max
+    assert [p.measure.figure for p in (scene.plain, scene.rot)] == [rounded(numbers.measure(d.defect_plain)),
+                                                                    rounded(numbers.measure(d.defect_rot))]
     # every measured result is a verdict: a check mark where the check passed, a cross for the rotated V
-    for v, ok in ((scene.gap_row, True), (scene.gap_max_row, True), (scene.plain.measure, True),
+    for v, ok in ((scene.gap_max_row, True), (scene.plain.measure, True),
                   (scene.rot.measure, False)):
         assert v._verdict and v.passed == ok and v.check._role == ("verified" if ok else "failed")
     # the readouts name the positions the hands were last turned to, by token, as math
     assert [m.typst_code.strip("$ ") for m in scene.moved] == [f"m + s = {d.m + d.s}", f"n + s = {d.n + d.s}"]
     assert [m.typst_code.strip("$ ") for m in scene.where] == [f"m = {d.m}", f"n = {d.n}"]
+    assert [w.text.replace(" ", "") for w in scene.at_words] == ["atposition", "atposition"]
     assert scene.who[0][1].text.replace(" ", "") == f"oftoken{d.q_token},"  # after q, in the query's colour
     assert scene.who[1][1].text.replace(" ", "") == f"oftoken{d.k_token},"
 
@@ -286,7 +274,7 @@ def test_why_v_is_left_alone_is_a_picture_of_the_output_turning(final):
     assert rot.arc in scene.mobjects or any(id(f) in ids for f in rot.arc.get_family())
     texts = [t.strip("$ ") for t in _texts(rec)]
     formulas = [t for t in texts if "->" in t or "=" in t and "R_" in t]
-    assert formulas == ["y_m -> R_s y_m"], texts  # at most one formula
+    assert formulas == ["y'_(m + s) = R_s y_m"], texts  # at most one formula: the output at m + s after the shift
     turn = numbers.measure(abs(d.turn_angle))
     assert any(t.endswith(f'{turn.math} "rad"') and "theta_0" in t for t in texts), texts  # an angle: in rad
     caption = _caption(scene, "v_why")
@@ -316,14 +304,17 @@ def test_the_hands_fill_the_frame_down_to_its_lower_third(final, corners):
             else:
                 assert low <= third, (name, key, low, third)
         radius = scene.dials[0].radius
-        assert 2 * radius >= 0.4 * content.height, (name, radius)  # the subject, large
+        if getattr(scene, "notes_under", False):  # three dials and more: the subject fills the width
+            assert scene.dials.width >= 0.5 * content.width, (name, scene.dials.width / content.width)
+        else:  # two dials and fewer: the subject fills the height
+            assert 2 * radius >= 0.4 * content.height, (name, radius)
 
 
 def test_lecture_language_labels_bound_and_no_dead_beat(final):
     scene, _ = final
     res = scene.audit
     assert not res.lecture, res.lecture
-    for key, qs in (("v_plain", {"Y_plain", "Y_plain_shifted"}), ("v_rot", {"Y_rot", "Y_rot_shifted"})):
+    for key, qs in (("v_plain", {"dY_plain"}), ("v_rot", {"dY_rot"})):
         rec = _record(scene, key)
         assert qs <= {q for q, _ in rec.named} and qs <= {q for q, _ in rec.shown}, key
     for rec in res.records:  # no code ranges (0..5, 1..1000) at any beat
@@ -331,10 +322,12 @@ def test_lecture_language_labels_bound_and_no_dead_beat(final):
 
 
 def test_the_close_is_a_picture_of_the_three_verdicts(final):
-    """Issue 33: clip 11 closed on three lines of text.  Now the close is a picture: the first pair's hands
-    with the arc between q and k beside the verdict on the scores (✓), and under it what the shift does to
-    the outputs, ΔY, as two maps: blank with V left alone (✓ and its measured figure), coloured with V
-    rotated (✗ and its figure), the cell that moved most boxed.  The rest is gone."""
+    """Issue 33: clip 11 closed on three lines of text, then on a 120 px dial over two 125 px maps.  Now the close
+    writes its takeaway, the verdict on the scores (✓) as one line under it, and under that what the shift does
+    to the outputs, ΔY, as two large maps side by side: blank with V left alone (✓ and its measured figure),
+    coloured with V rotated (✗ and its figure), the cell that moved most boxed.  The rest is gone."""
+    from manim import config
+
     scene, frame = final
     d = scene.data
     close = scene.audit.records[-1]
@@ -343,16 +336,26 @@ def test_the_close_is_a_picture_of_the_three_verdicts(final):
     np.testing.assert_array_equal(shown["dY_plain"], d.dY_plain)
     np.testing.assert_array_equal(shown["dY_rot"], d.dY_rot)
     assert not {"Y_plain", "Y_rot", "Y_plain_shifted", "Y_rot_shifted"} & set(shown)  # the outputs themselves went
-    verdicts = [scene.gap_max_row, scene.plain.measure, scene.rot.measure]
+    verdicts = [scene.close_score, *scene.close_measures]
     assert [v.passed for v in verdicts] == [True, True, False]
     texts = {it.text for it in close.items if it.kind == "text" and not it.header and it.opacity > 0.9}
     assert {v.value.typst_code.strip("$ ") for v in verdicts} <= texts
-    # the hand pair: pair 0 after the shift, its q and k hands and the arc between them
-    dial = scene.close_dial
-    ids = {it.mid for it in close.items if it.opacity > 0.9}
-    assert all(id(h) in ids for h in dial[0].hands) and id(dial[1]) in ids
-    # the maps: ΔY with V alone is blank (white on the diverging scale), with V rotated it is not
+    # the takeaway the narration says is written, over the verdicts
+    words = scene.close_words
+    assert words.source == RoPERotatesQK.TAKEAWAY_TEXT
+    said = _caption(scene, "close").split(":")[0]
+    assert said == "Position belongs in the angle between q and k alone"
+    assert said.replace(" q ", " $q$ ").replace(" k ", " $k$ ") + "." == words.source
+    assert words.words and {w.original_text for w in words.words} <= texts  # (Text.text has lost its spaces)
+    assert words.get_bottom()[1] > scene.close_score.get_top()[1] > max(m.get_top()[1] for m in scene.close_maps)
+    assert scene.close_score.height < 1.6 * words.height  # one line
+    # no dial: the picture is the two maps, each at least 220 px wide at 1280 px
+    assert not hasattr(scene, "close_dial")
+    px = 1280 / config.frame_width
     plain_map, rot_map = scene.close_maps
+    assert min(plain_map.width, rot_map.width) * px >= 220, (plain_map.width * px, rot_map.width * px)
+    assert plain_map.get_right()[0] < rot_map.get_left()[0]  # side by side
+    # the maps: ΔY with V alone is blank (white on the diverging scale), with V rotated it is not
     white = rgb255(scene.d_scale.rgb(0.0))
     T, dd = d.dY_plain.shape
     for i in range(T):
@@ -360,8 +363,6 @@ def test_the_close_is_a_picture_of_the_three_verdicts(final):
             assert np.abs(pixel(scene, frame, plain_map.cell_center(i, j)) - white).max() <= 4
     worst = pixel(scene, frame, rot_map.cell_center(*d.worst_rot))
     assert np.abs(worst - white).max() > 60
-    content = scene.layout.content
-    assert rot_map.height >= 0.3 * content.height  # large
     assert scene.final is scene.takeaway()
 
 
@@ -381,7 +382,7 @@ def test_narration_is_true_and_the_clip_paced_under_every_corner(corners):
         first = texts[1]
         assert f"token {d.q_token}" in first and f"token {d.k_token}" in first
         assert ("one two-dimensional pair" in first) == (d.q.size == 2), (name, first)
-        assert any(f"m = {d.m} and k by n = {d.n}" in t for t in texts), name
+        assert any(f"positions m = {d.m}, n = {d.n}" in t for t in texts), name
         assert any(f"m − n = {d.m - d.n}" in t for t in texts), name
         assert any(fmt_measure(d.defect_plain) in t for t in texts) and d.defect_plain < 1e-12, name
         assert any(fmt_measure(d.defect_rot) in t for t in texts) and d.defect_rot > 1e-3, name
@@ -397,14 +398,13 @@ def test_the_score_lines_set_their_words_in_the_sans_and_their_maths_in_typst(fi
 
     scene, _ = final
     d = scene.data
-    for line in (scene.score_row, scene.score_shift_row, scene.gap_row.line, scene.gap_max_row.line):
+    for line in (scene.score_row, scene.score_shift_row, scene.gap_max_row.line):
         assert line.words and line.maths
         assert all(isinstance(w, Text) and w.font == SANS for w in line.words)
         assert not any('"' in m.typst_code for m in line.maths), line.source
     assert [w.text for w in scene.score_row.words] == ["score"]
-    assert [w.text for w in scene.gap_row.line.words] == ["score"]
     assert [w.text for w in scene.gap_max_row.line.words] == ["score"]
-    assert scene.gap_row.value.typst_code.strip("$ ").startswith("approx")  # the figure, measured
+    assert scene.gap_max_row.value.typst_code.strip("$ ").startswith("approx")  # the figure, measured
     assert scene.score_shift_row.value.figure == numbers.measure(d.score_shifted, SCORE_DIGITS)
 
 
@@ -424,8 +424,12 @@ def test_the_score_gap_is_one_verdict_with_bars_round_the_whole_difference(final
     rec = _record(scene, "gap")
     texts = _texts(rec)
     assert not any("5.6" in t or t == numbers.measure(d.score_gap).text for t in texts)
-    where = "under the scores" if scene.notes_under else "along the bottom, under the dials"
-    assert where in rec.describe
+    assert "along the bottom, centred" in rec.describe
+    # where the description says: centred on the content, under everything else of part one
+    row_ = scene.gap_max_row
+    assert abs(row_.get_x() - scene.layout.content.point()[0]) < 0.05
+    above = VGroup(scene.dials, scene.dial_caps, scene.who, scene.score_row, scene.score_shift_row)
+    assert row_.get_top()[1] < above.get_bottom()[1]
 
 
 def test_the_why_picture_is_the_one_subject_and_its_angle_has_a_unit(final):
@@ -435,7 +439,7 @@ def test_the_why_picture_is_the_one_subject_and_its_angle_has_a_unit(final):
     d = scene.data
     rec = _record(scene, "v_why")
     texts = _texts(rec)
-    assert sum(t.replace(" ", "") == "V=XW_v" for t in texts) <= 1, texts
+    assert sum(t.replace(" ", "") == "V=XW_V" for t in texts) <= 1, texts
     assert not any(t.startswith("max") for t in texts), texts
     code = scene.why.angle_label.typst_code
     assert code.rstrip("$ ").endswith('"rad"')
@@ -450,3 +454,161 @@ def test_the_close_bar_names_only_what_it_shows(final):
     titles = [t for t in scene.final.get_family() if getattr(t, "typst_code", "").strip("$ ") in ("Delta Y", "Y, Delta Y")]
     assert any(t.typst_code.strip("$ ") == "Delta Y" for t in titles)
     assert not any(t.typst_code.strip("$ ") == "Y, Delta Y" for t in titles)
+
+
+def test_d_and_the_base_are_shown_with_the_first_dials_and_the_rates_follow_from_them(final, corners):
+    """Review round 2 (clip 11 qk): the dials read θ₁ = 0.010 with no d or b on screen, just after clip 10's
+    θ₁ ≈ 0.32 (d = 16): the same symbol with another value, unexplained.  Now d and b are written beside the
+    first dials, from the first dial beat to the end of part one, and each dial's rate is b^(−2i/d) of exactly
+    those d and b (the test parses them back).  On the old main ``scene.dims`` did not exist."""
+    from scenes.figures.rope import base_figure
+
+    for name, res in {"shipped": final[0].audit, **corners}.items():
+        scene = res.scene
+        d = scene.data
+        base = scene.cfg.rope_base
+        code = scene.dims.typst_code.strip("$ ")
+        assert code == f"d = {d.q.size}, quad b = {base_figure(base).math}", (name, code)
+        for key in ("qk", "rotate", "score", "shift", "same"):
+            rec = next(r for r in res.records if r.key == key)
+            assert code in [t.strip("$ ") for t in _texts(rec)], (name, key)
+        dd = int(code.split(",")[0].split("=")[1])
+        for i, th in enumerate(d.theta):
+            assert th == pytest.approx(base ** (-2 * i / dd), rel=1e-12), (name, i)
+        describe = next(r for r in res.records if r.key == "qk").describe
+        plain = base_figure(base).text.replace("\u2009", " ")  # (a description spells a thin space as a space)
+        assert f"d = {d.q.size}" in describe and f"b = {plain}" in describe.replace("\u2009", " "), (name, describe)
+
+
+def test_a_rounded_figure_reads_approx_and_an_exact_one_equals(corners):
+    """Review round 2 (clip 11): "max |ΔY| = 1.6" printed a rounded 1.59 with "=".  A figure rounded for display
+    now reads "≈" (the ΔY verdicts, the scores to 4 digits, a rate such as θ₁ = 6^(−1/3)); digits that are the
+    value (θ₀ = 1.0, θ₁ = 0.010 at b = 10 000, s θ₀ = 3.0) keep "=".  On the old main the verdict line read
+    ``max abs(Delta Y) = 1.6``."""
+    assert rounded(numbers.measure(1.59)).text == "≈ 1.6" and rounded(numbers.measure(1.59)).approx
+    assert rounded(numbers.measure(1.0)).text == "1.0" and not rounded(numbers.measure(1.0)).approx
+    assert rounded(numbers.measure(0.01)).text == "0.010"
+    assert rounded(numbers.measure(3.0 - 4e-16)).text == "3.0"
+    assert rounded(numbers.measure(2.2e-16)) == numbers.measure(2.2e-16)  # noise already reads ≈
+    for name, res in corners.items():
+        scene = res.scene
+        d = scene.data
+        rot = scene.rot.measure.value.typst_code
+        assert "approx" in rot and "=" not in rot.replace("approx", ""), (name, rot)
+        for line, value in ((scene.score_row, d.score), (scene.score_shift_row, d.score_shifted)):
+            shown = float(line.value.figure.text.replace("−", "-"))
+            rel = line.maths[0].typst_code.strip("$ ").split()[-1]
+            assert rel == ("=" if shown == value else "approx"), (name, rel, value)
+        for cap, th in zip(scene.dial_caps, d.theta):
+            fig = numbers.measure(th)
+            exact = not fig.approx and abs(float(fig.text) - th) <= 1e-9 * max(1.0, th)
+            assert ("approx" in cap.typst_code) == (not exact), (name, cap.typst_code, th)
+
+
+def test_w_v_is_written_as_clip_07_writes_it(final):
+    """Review round 2 (clip 11): W_v here against W_V in clip 07.  Every V formula, caption and description of
+    clip 11 writes W_V; none writes W_v.  On the old main the heads read ``V = X W_v``."""
+    import inspect
+
+    from scenes.clips import c07_same_multiset
+
+    assert '"W_V"' in inspect.getsource(c07_same_multiset)
+    scene, _ = final
+    texts = [it.text for rec in scene.audit.records for it in rec.items if it.kind == "text"]
+    words = texts + [c.text for c in scene.captions] + [rec.describe or "" for rec in scene.audit.records]
+    assert not [w for w in words if "W_v" in w.replace(" ", "")], [w for w in words if "W_v" in w]
+    assert any("W_V" in t for t in _texts(_record(scene, "v_plain")))
+    assert any("W_V" in t for t in _texts(_record(scene, "v_rot")))
+
+
+def test_the_notes_name_the_position_not_only_the_token(final):
+    """Review round 2 (clip 11 shift): "q of token 5, at m + s = 8" kept the token index while the position
+    changed, easy to misread as position 5.  The notes say "at position" before m = 5 and before m + s = 8, and
+    the description reads the position the same way."""
+    scene, _ = final
+    d = scene.data
+    for key, first, second in (("rotate", f"m = {d.m}", f"n = {d.n}"),
+                               ("shift", f"m + s = {d.m + d.s}", f"n + s = {d.n + d.s}")):
+        rec = _record(scene, key)
+        texts = [t.strip("$ ") for t in _texts(rec)]
+        assert texts.count("at position") == 2 and first in texts and second in texts, (key, texts)
+    for at, moved in zip(scene.at_words, scene.moved):  # "at position" right before the position, on its line
+        assert at.get_right()[0] < moved.get_left()[0] and abs(at.get_bottom()[1] - moved.get_bottom()[1]) < 0.15
+    assert f"at position m + s = {d.m + d.s}" in _record(scene, "shift").describe
+
+
+def test_each_value_is_one_large_map_of_delta_y_with_its_title_and_its_verdict_under_it(final, corners):
+    """Review round 2 (clip 11 v_plain … v_rot_measure): a dashboard of three 6 × 4 maps (the two Y maps look the
+    same), a colour bar, the previous verdicts on top and "V = XW_v" floating in an empty left third.  Now each
+    value is one subject: its ΔY map, large and centred, titled by how V is made, its verdict under it; no other
+    map, no ledger, no text left of the map's axes but the verdict under them."""
+    for name, res in {"shipped": final[0].audit, **corners}.items():
+        scene = res.scene
+        content = scene.layout.content
+        rot = scene.rot_at_measure  # (where it stood at v_rot and v_rot_measure: the close moves it)
+        for key, view, q in (("v_plain", scene.plain, "dY_plain"), ("v_plain_measure", scene.plain, "dY_plain"),
+                             ("v_rot", rot, "dY_rot"), ("v_rot_measure", rot, "dY_rot")):
+            rec = next(r for r in res.records if r.key == key)
+            assert [k for k, _ in rec.shown] == [q], (name, key, rec.shown)
+            assert abs(view.map.get_x() - content.center[0]) < 0.1 * content.width, (name, key)
+            assert view.map.height >= 0.45 * content.height, (name, key, view.map.height / content.height)
+            assert view.title.get_bottom()[1] > view.map.get_top()[1], (name, key)  # the formula is its title
+            assert "V =" in " ".join(m.typst_code for m in view.title.maths)
+            texts = [it for it in rec.items if it.kind == "text" and not it.header and it.opacity > 0.9]
+            lonely = [it.text for it in texts if it.box[2] < view.axes.get_left()[0] - 1e-6
+                      and it.box[1] > view.map.get_bottom()[1]]
+            assert not lonely, (name, key, lonely)  # nothing floats beside the map
+            assert not any(t.text.startswith("max") and "score" in t.text for t in texts), (name, key)  # no ledger
+            if key.endswith("measure"):
+                assert view.measure.get_top()[1] < view.axes.get_bottom()[1], (name, key)  # under the map
+
+
+def test_a_verdict_mark_never_sits_beside_its_maps_cells(final):
+    """Review round 2 (clip 11): the red ✗ sat under a dark-red ΔY cell, red meaning both a large positive ΔY and
+    a failed check.  Every ✓/✗ under a ΔY map now sits left of the map's cells and under them, clear of the data's
+    colours, at the measure beats and at the close."""
+    scene, _ = final
+    pairs = [(scene.plain.measure, scene.plain.map), (scene.close_measures[0], scene.close_maps[0]),
+             (scene.close_measures[1], scene.close_maps[1])]
+    for verdict_line, hm in pairs:
+        mark = verdict_line.check
+        assert mark.get_right()[0] < hm.get_left()[0], (mark.get_right()[0], hm.get_left()[0])
+        assert mark.get_top()[1] < hm.get_bottom()[1]
+    mark = scene.rot.measure.check  # (at v_rot_measure, before the close moved it: same layout, checked there)
+    rec = _record(scene, "v_rot_measure")
+    fails = [it for it in rec.items if it.kind != "text" and it.mid in {id(f) for f in mark.get_family()}]
+    assert fails
+    x_mark = max(it.box[2] for it in fails)
+    assert x_mark < scene.map_at_measure.get_left()[0]
+
+
+def test_each_turn_leaves_a_faint_copy_of_the_hands_where_they_were(final):
+    """Review round 4 (RK, beats 02 and 04): the end frames could not show that the hands turned, nor that both
+    hands of a pair turned alike: nothing marked where they had been.  Now a faint copy of every hand stays
+    where it started (rotate), then where it stood before the shift, with its arc (shift, same): the arc before
+    and the arc after, side by side, span the same angle.  On the old branch ``scene.ghosts`` did not exist."""
+    scene, _ = final
+    d = scene.data
+    P = d.q.size // 2
+    ghosts = scene.ghosts
+    hands, arcs = ghosts[:2 * P], ghosts[2 * P:]
+    assert len(hands) == 2 * P and len(arcs) == P
+    for i, dial in enumerate(scene.dials):
+        for j in range(2):  # q, then k: where each stood at its own position, before the shift (stage 1)
+            tip = hands[2 * i + j].get_end() - dial.center
+            pair = (d.q_pairs, d.k_pairs)[j][1, i]  # the pair RoPE rotated by its own position
+            want = np.arctan2(pair[1], pair[0])
+            assert abs(np.angle(np.exp(1j * (np.arctan2(tip[1], tip[0]) - want)))) < 1e-6, (i, j)
+        def span(arc):  # the angle an arc spans, read from its drawn ends
+            a, z = arc.get_start() - dial.center, arc.get_end() - dial.center
+            return float(np.angle(np.exp(1j * (np.arctan2(z[1], z[0]) - np.arctan2(a[1], a[0])))))
+        # the angle the score sees, before the shift and after it: the same (and the arc moved with the hands)
+        assert abs(span(arcs[i]) - span(scene.arcs[i])) < 1e-6
+        q1, k1 = d.q_pairs[1, i], d.k_pairs[1, i]
+        assert abs(np.angle(np.exp(1j * (span(arcs[i]) - (np.arctan2(q1[1], q1[0]) - np.arctan2(k1[1], k1[0])))))) < 1e-6
+        assert all(h.get_stroke_opacity() <= scene.GHOST + 1e-9 for h in hands)
+    for key in ("shift", "same"):  # drawn, faint, at the end of both beats
+        rec = _record(scene, key)
+        ids = {it.mid: it.opacity for it in rec.items}
+        seen = [ids[id(f)] for g in ghosts for f in g.get_family() if id(f) in ids]
+        assert seen and max(seen) <= scene.GHOST + 1e-6, key

@@ -2,10 +2,10 @@
 score is unchanged, since it depends only on the offset m − n (measured over every shift up to
 ``s_max``); V is not rotated because it carries content, not position: drawn as what a rotated V
 would do, the first feature pair of the output at the query's position m turning by s θ₀ when the
-sequence slides (``y_m → R_s y_m``, measured); over the whole sequence, a rotated V makes the outputs
-of a shifted sequence change (measured).  The clip ends on a picture of its three verdicts: a hand
-pair whose angle the score sees, and what the shift does to the outputs, ΔY, with V left alone (✓)
-and with V rotated (✗).  Y and ΔY are outputs: one scale (the deck's), one colour bar.
+sequence slides (``y_m → R_s y_m``, measured); over the whole sequence, what the shift does to the outputs,
+ΔY, one value at a time, large and centred with its verdict under it: blank with V left alone (✓), coloured
+with V rotated (✗).  The clip ends on its takeaway, written, over the verdict on the scores and the two maps
+of ΔY side by side.  ΔY is a difference of outputs: the deck's outputs scale, one colour bar.
 
 The scales, titles and proof figures it draws are described in ``scenes/figures/rope.py``,
 which its still shares.
@@ -23,7 +23,6 @@ from manim import (
     LEFT,
     RIGHT,
     UP,
-    AnimationGroup,
     Create,
     FadeIn,
     FadeOut,
@@ -31,7 +30,6 @@ from manim import (
     Rotate,
     Succession,
     SurroundingRectangle,
-    Transform,
     VGroup,
 )
 
@@ -53,7 +51,9 @@ from scenes.figures.rope import (
     V_ROT_MATH,
     output_gap_lhs,
     output_scale,
+    base_figure,
     relation,
+    relation_text,
     theta_figure,
 )
 from scenes.kit import (
@@ -76,9 +76,9 @@ from scenes.kit import (
     swap,
 )
 from scenes.kit.binding import names, shows
-from scenes.kit.compose import GAP, column, end_on, row, titled
-from scenes.kit.motion import dim, set_level
-from scenes.kit.layout import MIN_XHEIGHT_PX, baseline_y, legible_scale
+from scenes.kit.compose import GAP, column, end_on, row
+from scenes.kit.motion import dim
+from scenes.kit.layout import MIN_XHEIGHT_PX
 from scenes.kit.notation import N
 from scenes.kit.binding import claim, role
 from scenes.kit.proofs import verdict, worded_line, worded_verdict
@@ -87,7 +87,8 @@ from scenes.kit.scales import ROPE_SHIFT
 
 # the largest score gap over every shift s up to s_max: the word in the sans, max over s ≤ … and |Δ| in Typst
 # (as narrow as the old all-math line: with three pairs and more the notes still fit under the dials)
-SCORE_GAP_MAX = "$scripts(max)_(s <= {s}) |Delta$ score $|$"  # |Δ score|: the bars round the whole difference
+SCORE_GAP_MAX = "$max |Delta$ score $|$ $(s = 1, dots.h, {s})$"  # the bars round the whole difference; the shifts
+# measured written at full size beside it (a subscript s ≤ 1000 fell under the legible floor, and gave no lower end)
 
 
 def related(words: str, value) -> str:
@@ -96,12 +97,27 @@ def related(words: str, value) -> str:
     return words if numbers.measure(value).approx else f"{words}:"
 
 
+def rounded(fig: numbers.Figure) -> numbers.Figure:
+    """``fig`` written with "≈" when its printed digits are not its value (a figure rounded for display, e.g.
+    ``≈ 1.6`` for 1.59); digits that are the value (θ₀ = 1.0, θ₁ = 0.010 at b = 10 000) keep "="."""
+    if fig.exact or fig.approx:
+        return fig
+    try:
+        shown = float(fig.text.replace(numbers.MINUS, "-").replace(numbers.THIN, "").replace(" ", ""))
+    except ValueError:
+        return fig
+    if abs(shown - fig.value) <= 1e-9 * max(1.0, abs(fig.value)):
+        return fig
+    return numbers.Figure(fig.value, f"approx {fig.math}", f"≈ {fig.text}", approx=True)
+
+
 def score_line(m: int, n: int, value) -> VGroup:
-    """``score(m, n) = value``: the word in the sans, the positions, "=" and the figure in Typst.  ``.figure``
-    the ``numbers.Figure``, ``.value`` the typeset figure."""
-    fig = figure(value)
-    line = worded_line(f"score$({m}, {n}) =$", fig)
-    line.figure, line.value = fig.figure, fig
+    """``score(m, n) ≈ value``: the word in the sans, the positions, "≈" (or "=" when the digits are the value)
+    and the figure in Typst.  ``.figure`` the ``numbers.Figure``, ``.value`` the typeset figure."""
+    about = rounded(value)
+    fig = figure(value)  # the digits; "≈" or "=" goes with the positions (one math piece: one baseline)
+    line = worded_line(f"score$({m}, {n}) {'approx' if about.approx else '='}$", fig)
+    line.figure, line.value = about, fig
     return line
 
 
@@ -170,71 +186,86 @@ class RotatesQKData:
     turn_angle: float  # the measured angle from turn_rot[0] to turn_rot[1] (radians, in (−π, π])
 
 
-class OutputPair(VGroup):
-    """One value's outputs, before and after the shift, and what the shift did to them: ``head`` (how V is
-    made), the three maps (``maps[0]`` at positions 0 to T−1, ``maps[1]`` at s to s+T−1, ``maps[2]`` their
-    difference ΔY, each titled and bound to its quantity), their axes (``axes``: tokens down the left,
-    features under each map), ``bar`` (the one colour bar: Y and ΔY are outputs, on the deck's one outputs
-    scale) and ``measure`` (the verdict on the measured ``max |ΔY|``: ✓ under the pass line, ✗ over it).
-    ``pair`` is the three titled maps with their axes."""
+def bar_beside(hm, scale, quantity: str) -> ColorBar:
+    """The outputs' colour bar right of ``hm``, named ΔY, its title level with the map's top and its stripes
+    down to the map's bottom (a title over a bar as tall as the map would sit beside the map's own title)."""
+    title = names(math("Delta Y", size=SMALL, color=FG), quantity)
 
-    def __init__(self, Ya, Yb, dY, quantities: tuple[str, str, str], head: str, defect: float, s: int, scale,
-                 cell: float, short: bool = False, head_over: bool = False):
+    def titled(height):  # the title over the bar and its top tick's label (centred on the bar's end, it rises)
+        bar_ = ColorBar(scale, height=height, title=title.copy())
+        bar_.title.next_to(VGroup(bar_.frame, bar_.tick_labels), UP, buff=0.1)
+        return bar_
+
+    probe = titled(hm.height)
+    # tall enough for its tick labels to stand apart (a map of few rows is short: the bar may rise past its top)
+    apart = 1.6 * len(probe.tick_labels) * max(t.height for t in probe.tick_labels)
+    bar = titled(max(hm.height - (probe.height - probe.stripes.height), 0.5 * hm.height, apart))
+    bar.remove(bar.title)
+    bar.title = title.move_to(bar.title)
+    bar.add(title)
+    bar.next_to(hm, RIGHT, buff=GAP.wide)
+    bar.shift((hm.get_bottom()[1] - bar.stripes.get_bottom()[1]) * UP)
+    return bar
+
+
+class DeltaView(VGroup):
+    """What sliding every position by ``s`` does to one value's outputs, ΔY (after − before), as one picture:
+    ``title`` (ΔY with how V is made: the formula is the map's title), ``sub`` (after − before, at which
+    positions; absent when ``compact``), ``map`` (ΔY, bound to its quantity), ``axes`` (tokens down the left,
+    features underneath), ``bar`` (the deck's outputs colour bar, named ΔY; absent when ``compact``) and
+    ``measure`` (the verdict on the measured ``max |ΔY|``, under the map, its ✓/✗ left of the map's cells:
+    a red ✗ never sits beside a red cell)."""
+
+    def __init__(self, dY, quantity: str, head: str, defect: float, s: int, scale, cell: float,
+                 compact: bool = False):
         super().__init__()
-        T = Ya.shape[0]
-        self.head = math(head, size=LABEL, color=FG)
-        self.maps, titled_maps = [], []
-        self.axes = VGroup()
-        for k, (Y, q, first) in enumerate(zip((Ya, Yb, dY), quantities, (0, s, None))):
-            hm = shows(Heatmap(Y, scale, cell_size=(cell * (1.0 if short else self.ASPECT), cell)), q)
-            self.maps.append(hm)
-            if first is None:
-                title = column(math("Delta Y", size=LABEL, color=FG), label("after − before", size=SMALL, color=DIM),
-                               gap="tight", align=np.zeros(3))
-            else:
-                title = column(math("Y", size=LABEL, color=FG),
-                               label(f"at {first} to {first + T - 1}", size=SMALL, color=DIM), gap="tight",
-                               align=np.zeros(3))
-            ax = map_axes(hm, rows=k == 0, cols=True)
-            self.axes.add(ax)
-            titled_maps.append(VGroup(titled(hm, names(title, q)), ax))
-        self.pair = row(*titled_maps, gap="normal", align="bottom")
-        for tm, hm in zip(titled_maps[1:], self.maps[1:]):  # the maps level, row by row (not their axes)
-            tm.shift((self.maps[0].get_top()[1] - hm.get_top()[1]) * UP)
-        self.bar = ColorBar(scale, height=T * cell, title=names(math("Y, Delta Y", size=SMALL, color=FG),
-                                                                 quantities[2]))
-        self.bars = VGroup(self.bar)
-        self.measure = verdict(output_gap_lhs(), defect, passed(defect))
-        self.bar.next_to(self.pair, RIGHT, buff=GAP.normal)
-        self.bar.shift((self.maps[0].get_y() - self.bar.stripes.get_y()) * UP)
-        self.body = VGroup(self.pair, self.bar)
-        if short or head_over:  # the head over the maps (the close stacks its blocks' parts itself)
-            self.add(column(self.head, self.body, self.measure, gap="small", align=np.zeros(3)))
-        else:
-            self.add(row(self.head, column(self.body, self.measure, gap="small", align=np.zeros(3)), gap="wide"))
+        T = dY.shape[0]
+        # the close's cells wider still where the rows are what the height runs short of (as many rows as columns
+        # or more); a map of few rows keeps the body's cells (wider ones would flatten it into a strip)
+        wide = compact and dY.shape[0] >= dY.shape[1]
+        self.map = shows(Heatmap(dY, scale, cell_size=(cell * (self.CLOSE_ASPECT if wide else self.ASPECT), cell)),
+                         quantity)
+        # the indices no taller than 70 % of a row's pitch: at the close's smaller cells they stay apart
+        probe = label("0", size=SMALL)
+        self.axes = map_axes(self.map, size=SMALL * min(1.0, 0.7 * cell / probe.height))
+        self.title = names(worded_line(f"$Delta Y$ with ${head}$", size=LABEL), quantity)
+        self.title.next_to(self.map, UP, buff=GAP.normal).set_x(self.map.get_x())
+        parts = [self.map, self.axes, self.title]
+        self.sub = None
+        if not compact:
+            self.sub = label(f"after − before: positions 0 to {T - 1}, then {s} to {s + T - 1}", size=SMALL,
+                             color=DIM)
+            self.sub.next_to(self.map, UP, buff=GAP.small).set_x(self.map.get_x())
+            self.title.next_to(self.sub, UP, buff=GAP.tight).set_x(self.map.get_x())
+            parts.insert(2, self.sub)
+        self.measure = verdict(output_gap_lhs(), rounded(numbers.measure(defect)), passed(defect))
+        self.measure.next_to(self.axes, DOWN, buff=GAP.normal)
+        # the mark left of the cells, under the token numbers: clear of the data's own reds and greens
+        self.measure.shift((self.axes.get_left()[0] - self.measure.get_left()[0]) * RIGHT)
+        parts.append(self.measure)
+        self.bar = None
+        if not compact:
+            self.bar = bar_beside(self.map, scale, quantity)
+            parts.append(self.bar)
+        self.add(*parts)
         self.cell_size = cell
 
-    ASPECT = 1.0  # a map's cells as wide as tall (wider cells leave the maps shorter: the titles set the width)
+    MAX_CELL = 1.0  # units: a few tokens of few features stay a map, not a wall
+    ASPECT = 1.5  # a cell's width over its height: the height is what a few rows under a title run short of
+    CLOSE_ASPECT = 1.9  # the close's two maps, under the takeaway and the scores' verdict: the height is shorter still
 
     @classmethod
-    def fitted(cls, region, *args) -> OutputPair:
-        """The pair with the largest cells that fit ``region``, centred in it: its head left of the maps, or
-        over them when that leaves the cells larger (few tokens of many features: wide, short maps)."""
-        best = None
-        for over in (False, True):
-            lo, hi = 0.05, 1.0  # the outputs grow with their cells (their titles and heads do not)
-            g = cls(*args, lo, head_over=over)
-            if g.width > region.width or g.height > region.height:
-                continue
-            for _ in range(8):
-                mid = (lo + hi) / 2
-                g = cls(*args, mid, head_over=over)
-                lo, hi = (mid, hi) if g.width <= region.width and g.height <= region.height else (lo, mid)
-            if best is None or lo > best[0] * 1.05:  # the head goes over only for clearly larger cells
-                best = (lo, over)
-        if best is None:
-            raise LayoutError(f"the outputs do not fit region {region.name!r}")
-        return region.place(cls(*args, best[0], head_over=best[1]))
+    def fitted(cls, region, *args) -> DeltaView:
+        """The view with the largest cells (up to ``MAX_CELL``) that fit ``region``, centred in it."""
+        lo, hi = 0.05, cls.MAX_CELL
+        g = cls(*args, lo)
+        if g.width > region.width or g.height > region.height:
+            raise LayoutError(f"ΔY does not fit region {region.name!r}")
+        for _ in range(9):
+            mid = (lo + hi) / 2
+            g = cls(*args, mid)
+            lo, hi = (mid, hi) if g.width <= region.width and g.height <= region.height else (lo, mid)
+        return region.place(cls(*args, lo))
 
 
 class RoPERotatesQK(ClipScene):
@@ -290,9 +321,13 @@ class RoPERotatesQK(ClipScene):
             "sT": d.s + T - 1, "qa": d.q_token, "kb": d.k_token,
             "score": numbers.measure(d.score, SCORE_DIGITS).text,
             "score_shifted": numbers.measure(d.score_shifted, SCORE_DIGITS).text,
+            "score_rel": relation_text("", rounded(numbers.measure(d.score, SCORE_DIGITS))).strip(),
+            "score_shifted_rel": relation_text("", rounded(numbers.measure(d.score_shifted, SCORE_DIGITS))).strip(),
             "gap": numbers.measure(d.score_gap).text, "gap_max": numbers.measure(d.score_gap_max).text,
             "defect_plain": numbers.measure(d.defect_plain).text, "defect_rot": numbers.measure(d.defect_rot).text,
             "worst_token": d.worst_rot[0], "worst_feature": d.worst_rot[1],
+            "defect_plain_rel": relation_text("max |ΔY|", rounded(numbers.measure(d.defect_plain))),
+            "defect_rot_rel": relation_text("max |ΔY|", rounded(numbers.measure(d.defect_rot))),
         }
         if not hasattr(self, "dials"):  # the title card: nothing drawn yet
             return values
@@ -302,20 +337,25 @@ class RoPERotatesQK(ClipScene):
             "pairs": claim(P, *[dl.face for dl in self.dials]),
             "dials": claim(f"{P} dial{'s' if P > 1 else ''}", *[dl.face for dl in self.dials]),
             "arcs": claim("a white arc", *self.arcs) if len(self.arcs) else claim("", *self.dials),
-            "plain_maps": claim("two heatmaps of the outputs", *self.plain.maps),
-            "rot_maps": claim("two new heatmaps", *self.rot.maps),
+            "plain_map": claim("a map of ΔY", self.plain.map),
+            "rot_map": claim("a new map of ΔY", self.rot.map),
+            "plain_check": claim("a check mark", self.plain.measure.check),
+            "rot_cross": claim("a cross", self.rot.measure.check),
+            "dims": claim(f"d = {d.q.size}", self.dims),
+            "base": claim(base_figure(self.cfg.rope_base).text, self.dims),
             "turn_dials": claim("two dials", *[c.dial for c in self.why.cells]),
             "turn_arc": claim("an arc", self.why.cells[1].dial.arc),
             "turn": claim(numbers.measure(abs(d.turn_angle)).text + " rad", self.why.angle_label),
-            "gap_where": claim("under the scores" if self.notes_under else "along the bottom, under the dials",
+            "gap_where": claim("along the bottom, centred",
                                self.gap_max_row),
-            "rule": claim("y_m → R_s y_m", self.why.rule),
+            "rule": claim("y′ at m + s = R_s y_m", self.why.rule),
             "gap_verdict": claim("a check mark", self.gap_max_row.check),
-            "worst": claim("boxes", *getattr(self, "worst", [self.rot.maps[0]])),
-            "worst_token": claim(d.worst_rot[0], *getattr(self, "worst", [self.rot.maps[0]])),
-            "worst_feature": claim(d.worst_rot[1], *getattr(self, "worst", [self.rot.maps[0]])),
-            "close_dial": claim("the first pair's dial", self.close_dial) if final is not None else claim("", self.dials[0]),
-            "close_maps": claim("two maps of ΔY", *getattr(self, "close_maps", self.plain.maps)),
+            "worst": claim("a box", getattr(self, "worst", self.rot.map)),
+            "worst_token": claim(d.worst_rot[0], getattr(self, "worst", self.rot.map)),
+            "worst_feature": claim(d.worst_rot[1], getattr(self, "worst", self.rot.map)),
+            "close_words": claim("the takeaway, written", self.close_words) if final is not None
+            else claim("", self.dials[0]),
+            "close_maps": claim("two maps of ΔY", *getattr(self, "close_maps", [self.plain.map])),
         })
         return values
 
@@ -337,7 +377,7 @@ class RoPERotatesQK(ClipScene):
                 (N.queries.math.lower(), QUERY, "query", "of token", d.q_token, N.position.math, (d.m, d.m + d.s)),
                 (N.keys.math.lower(), KEY, "key", "of token", d.k_token, N.other_position.math, (d.n, d.n + d.s))):
             # laid out with where the token is after the shift (the wider figure); before it, the same place
-            words = row(label(f"{what} {tok},", size=LABEL), label("at", size=SMALL, color=DIM),
+            words = row(label(f"{what} {tok},", size=LABEL), label("at position", size=SMALL, color=DIM),
                         math(f"{pos} + {N.shift.math} = {pos_now[1]}", size=LABEL, color=col), gap="small",
                         align="baseline")
             role(words[2], name)
@@ -348,30 +388,39 @@ class RoPERotatesQK(ClipScene):
             self.where.add(role(math(f"{pos} = {pos_now[0]}", size=LABEL, color=col), name))
         self.shift_line = math(f"{N.shift.math} = {d.s}", size=LABEL)
         self.diff_line = math(f"{N.offset.math} = {d.m - d.n}", size=LABEL)
-        lines = column(*rows, row(self.shift_line, self.diff_line, gap="wide", align="baseline"), gap="small")
+        # the head size and the base the rates come from, before any rate is read (clip 10 used another d)
+        self.dims = math(f"d = {d.q.size}, quad {N.base.math} = {base_figure(self.cfg.rope_base).math}", size=LABEL,
+                         color=DIM)
+        lines = column(self.dims, *rows, row(self.shift_line, self.diff_line, gap="wide", align="baseline"),
+                       gap="small")
         x_at = max(w.get_left()[0] for w in self.at_words)  # "at" in one column
         for w, moved in zip(self.at_words, self.moved):
             VGroup(w, moved).shift((x_at - w.get_left()[0]) * RIGHT)
         # the words in the sans, the maths in Typst (issue 33 review: "score" was set in the serif math font)
         self.score_row = score_line(d.m, d.n, numbers.measure(d.score, SCORE_DIGITS))
         self.score_shift_row = score_line(d.m + d.s, d.n + d.s, numbers.measure(d.score_shifted, SCORE_DIGITS))
-        self.gap_row = worded_verdict(related("$Delta$ score", d.score_gap), d.score_gap, passed(d.score_gap))  # one shift
         self.gap_max_row = worded_verdict(related(SCORE_GAP_MAX.format(s=numbers.count(d.s_max).math), d.score_gap_max),
                                           d.score_gap_max,
                                           passed(d.score_gap_max))  # every shift
-        gmax = self.gap_max_row.line.maths[0]  # "max" on the words' baseline (the piece's median glyph is a script's)
-        gmax.shift((baseline_y(self.gap_max_row.line.words[0]) - gmax.submobjects[0].get_bottom()[1]) * UP)
+        gmax = self.gap_max_row.line.maths[0]  # "max |Δ": the bars' opening piece
         # the closing bar of |Δ score| as tall and as high as the opening one (the tallest glyph of the first piece)
         opening = max(gmax.submobjects, key=lambda g: g.height)
         closing = self.gap_max_row.line.maths[1]
         closing.stretch_to_fit_height(opening.height).match_y(opening)
-        closing.next_to(self.gap_max_row.line.words[0], RIGHT, buff=0.06)  # close to its word, as |Δ sits
-        caps = [math(relation(f"theta_{i}", theta_figure(d.theta[i])), size=SMALL, color=DIM) for i in range(P)]
+        # close to its word, as |Δ sits; what follows the bar (the shifts measured, "≈", the figure) keeps its
+        # spacing after it
+        pieces = list(self.gap_max_row.line.pieces)
+        delta = self.gap_max_row.line.words[0].get_right()[0] + 0.06 - closing.get_left()[0]
+        VGroup(*pieces[pieces.index(closing):]).shift(delta * RIGHT)
+        caps = [math(relation(f"theta_{i}", rounded(theta_figure(d.theta[i]))), size=SMALL, color=DIM)
+                for i in range(P)]
         cap_h = max(c.height for c in caps) + GAP.tight
 
         def radius(region) -> float:
             """The dials' radius in ``region``: as large as its height and width allow (and the rates under them)."""
             r = min((region.width - (P - 1) * GAP.wide) / P, region.height - cap_h) / 2
+            if r <= 0 or sum(c.width for c in caps) + (P - 1) * GAP.wide > region.width:
+                return 0.0  # the rates alone are wider than the region: no dial fits here (the other layout wins)
             while sum(max(2 * r, c.width) for c in caps) + (P - 1) * GAP.wide > region.width:
                 r *= 0.97  # a rate under its dial wider than the dial: the dials give way, the rates stay legible
             return r
@@ -381,32 +430,26 @@ class RoPERotatesQK(ClipScene):
             g = arrange(*[m.copy() for m in mobs], **kw)
             return g.width, g.height
 
-        two, four = (self.score_row, self.score_shift_row), (self.score_row, self.score_shift_row, self.gap_row,
-                                                             self.gap_max_row)
-        verdicts = (self.gap_row, self.gap_max_row)
-        # two ways to lay part one out, the one whose dials are larger wins:
-        # beside: the notes in a column right of the dials (who is who and where, then the two scores), the two
-        #   verdicts on the scores (the widest lines) side by side along the bottom (two pairs: the dials fill
-        #   the height over the verdicts);
-        # under: the notes under the dials in two columns, who is who on the left, the scores and their verdicts
-        #   on the right (three pairs and more: the dials fill the width)
-        strip, upper = content.take_bottom(sized(*verdicts, arrange=row, gap="section")[1], gap=GAP.normal)
+        two = (self.score_row, self.score_shift_row)
+        # the verdict on the scores (the widest line) centred along the bottom in both layouts, and over it two ways
+        # to lay part one out, the one whose dials are larger wins:
+        # beside: the notes in a column right of the dials (who is who and where, then the two scores; two pairs:
+        #   the dials fill the height);
+        # under: the notes under the dials in two columns, who is who on the left, the scores on the right (three
+        #   pairs and more: the dials fill the width)
+        strip, upper = content.take_bottom(self.gap_max_row.height, gap=GAP.normal)
         side_notes, side_dials = upper.take_right(max(lines.width, sized(*two, gap="small")[0]), gap=GAP.wide)
-        w4, h4 = sized(*four, gap="small")
-        under_notes, under_dials = content.take_bottom(max(lines.height, h4), gap=GAP.normal)
-        fits_under = lines.width + GAP.section + w4 <= content.width
+        w2, h2 = sized(*two, gap="small")
+        under_notes, under_dials = upper.take_bottom(max(lines.height, h2), gap=GAP.normal)
+        fits_under = lines.width + GAP.section + w2 <= content.width
         self.notes_under = fits_under and radius(under_dials) > 1.05 * radius(side_dials)
+        strip.fit(self.gap_max_row, floor_px=MIN_XHEIGHT_PX)
+        scores = column(*two, gap="small")
         if self.notes_under:
-            scores = column(*four, gap="small")
             notes_block = row(lines, scores, gap="section", align="top")
             notes, dial_region = under_notes, under_dials
             notes.fit(notes_block, align=UP, floor_px=MIN_XHEIGHT_PX)
         else:
-            scores = column(*two, gap="small")
-            strip.fit(row(*verdicts, gap="section", align="baseline"), floor_px=MIN_XHEIGHT_PX)
-            # the two verdicts on one baseline: their words' ("score"), whatever maths open each line
-            self.gap_row.shift((baseline_y(self.gap_max_row.line.words[0])
-                                - baseline_y(self.gap_row.line.words[0])) * UP)
             notes_block = column(lines, scores, gap="wide")
             notes, dial_region = side_notes, side_dials
             notes.fit(notes_block, align=LEFT, floor_px=MIN_XHEIGHT_PX)
@@ -428,25 +471,11 @@ class RoPERotatesQK(ClipScene):
         dial_region.place(cells, align=DOWN)  # down to the verdicts' strip: the frame's lower third is not left empty
         self.arcs = VGroup()
 
-        # ---- part two: the measured lines gather at the top (a ledger); one value's outputs at a time below
-        self.line_h = max(self.gap_max_row.height,
-                          row(math(V_ROT_MATH), verdict(output_gap_lhs(), d.defect_rot, passed(d.defect_rot))).height)
-        one, plain_region = content.take_top(self.line_h, gap=GAP.normal)
-        # the ledger's two lines side by side when they fit the width, else one over the other
-        plain_line = row(math(V_PLAIN_MATH), verdict(output_gap_lhs(), d.defect_plain, passed(d.defect_plain)),
-                         gap="wide")
-        total = self.gap_max_row.width + GAP.wide + plain_line.width
-        self.ledger_scale = min(1.0, content.width / total)  # one line, a little smaller if need be, but legible
-        self.ledger_one_line = self.ledger_scale >= legible_scale(plain_line, MIN_XHEIGHT_PX)
-        lines = 1 if self.ledger_one_line else 2
-        self.ledger, rot_region = content.take_top(lines * self.line_h + (lines - 1) * GAP.tight, gap=GAP.normal)
-        scale = self.y_scale = self.d_scale = output_scale(self.cfg)  # Y and ΔY: outputs, one scale, one bar
-        self.plain = OutputPair.fitted(plain_region, d.Y_plain, d.Y_plain_shifted, d.dY_plain,
-                                       ("Y_plain", "Y_plain_shifted", "dY_plain"), V_PLAIN_MATH, d.defect_plain, d.s,
-                                       scale)
-        self.rot = OutputPair.fitted(rot_region, d.Y_rot, d.Y_rot_shifted, d.dY_rot, ("Y_rot", "Y_rot_shifted", "dY_rot"),
-                                     V_ROT_MATH, d.defect_rot, d.s, scale)
-        self.y_maps = [self.plain.maps, self.rot.maps]
+        # ---- part two: one value at a time, what the shift does to its outputs (ΔY) large and centred, its
+        # verdict under it; the score's verdict comes back at the close
+        scale = self.y_scale = self.d_scale = output_scale(self.cfg)  # ΔY: a difference of outputs, their scale
+        self.plain = DeltaView.fitted(content, d.dY_plain, "dY_plain", V_PLAIN_MATH, d.defect_plain, d.s, scale)
+        self.rot = DeltaView.fitted(content, d.dY_rot, "dY_rot", V_ROT_MATH, d.defect_rot, d.s, scale)
         # why V is left alone, as a picture: features 0 and 1 of the output at the query's position m, before and
         # after the shift; with V alone the arrows coincide, with V rotated the output turns by s θ₀ (measured)
         self.why = self.why_picture(content)
@@ -459,12 +488,13 @@ class RoPERotatesQK(ClipScene):
         top = column(label("features 0 and 1", size=LABEL),
                      row(label("of the output", size=LABEL), math("y_m", size=LABEL), label("at", size=LABEL),
                          math(f"m = {d.m}", size=LABEL), gap="small", align="baseline"), gap="tight")
-        turn = numbers.measure(abs(d.turn_angle))
+        turn = rounded(numbers.measure(abs(d.turn_angle)))
+        rim = float(np.linalg.norm(np.concatenate([d.turn_plain, d.turn_rot]), axis=1).max()) or 1.0  # one scale
 
         def build(r):
             cells = []
             for k, (head, pts) in enumerate(((V_PLAIN_MATH, d.turn_plain), (V_ROT_MATH, d.turn_rot))):
-                dial = OutputTurn(pts[0], pts[1], radius=r, same_tag="before = after", size=SMALL)
+                dial = OutputTurn(pts[0], pts[1], radius=r, same_tag="before = after", size=SMALL, scale=rim)
                 head = math(head, size=LABEL, color=FG)
                 if k:  # the dials level, centre with centre, side by side (and their heads apart)
                     prev = cells[0]
@@ -477,7 +507,7 @@ class RoPERotatesQK(ClipScene):
             for c in cells:
                 c[0].move_to([c.dial.center[0], heads_y + c[0].height / 2, 0])
             ang = math(relation(f"{N.shift.math} theta_0", turn) + ' "rad"', size=LABEL, color=FG)  # an angle: its unit
-            rule_ = math(f"y_m -> R_{N.shift.math} y_m", size=HEADING, color=FG)
+            rule_ = math(f"y'_(m + {N.shift.math}) = R_{N.shift.math} y_m", size=HEADING, color=FG)
             notes = column(top, ang, rule_, gap="wide", align=LEFT)  # what the dials hold, then what they show
             dials = VGroup(*cells)
             notes.next_to(dials, RIGHT, buff=GAP.wide).set_y(cells[1].dial.center[1])
@@ -494,30 +524,20 @@ class RoPERotatesQK(ClipScene):
         region.place(pic)
         return pic
 
+    GHOST = 0.3  # a hand's faint copy where it was before a turn
+
+    def ghost(self, dials, arcs=()) -> VGroup:
+        """Faint copies of every hand of ``dials`` (and of ``arcs``) where they are now, drawn under them: after a
+        turn, the frame shows where each hand came from."""
+        g = VGroup(*[h.copy().set_opacity(self.GHOST) for dl in dials for h in dl.hands],
+                   *[a.copy().set_stroke(opacity=self.GHOST) for a in arcs])
+        self.add(g)
+        self.bring_to_back(g)
+        return g
+
     def turn_all(self, stage_from: int, stage_to: int) -> list:
         d = self.data
         return [dial.turn(d.angles[stage_to, :, i] - d.angles[stage_from, :, i]) for i, dial in enumerate(self.dials)]
-
-    def to_ledger(self, mobs, slot: int) -> list:
-        """``mobs`` (on screen) moved side by side into ledger line ``slot`` (scaled down to the line's
-        height if taller): the measured lines gather at the top of part two."""
-        return [Transform(m, t) for m, t in zip(mobs, self.ledger_targets(mobs, slot))]
-
-    def ledger_targets(self, mobs, slot: int) -> VGroup:
-        """Copies of ``mobs`` where :meth:`to_ledger` moves them."""
-        line = row(*[m.copy() for m in mobs], gap="wide", align="baseline")
-        if line.height > self.line_h:
-            line.scale(self.line_h / line.height)
-        if self.ledger_one_line:
-            line.scale(self.ledger_scale)
-        line.move_to(self.ledger.point(LEFT + UP), aligned_edge=LEFT + UP)
-        if slot and self.ledger_one_line:  # beside the first line
-            line.shift((self.ledger_first_w + GAP.wide * self.ledger_scale) * RIGHT)
-        elif slot:
-            line.shift(slot * (self.line_h + GAP.tight) * DOWN)
-        if slot == 0:
-            self.ledger_first_w = line.width
-        return line
 
     # ------------------------------------------------------------------ beats
     # why a beat's frame is emptier than the audit's rule (at most half empty), by part: the frame holds what
@@ -525,28 +545,32 @@ class RoPERotatesQK(ClipScene):
     HANDS_WHY = {"empty": "the hands are as large as the width beside the notes (or the height over them) allows: a "
                           "round dial leaves its corners empty, and a pair each is as many dials as the width takes; "
                           "the notes are what the narration reads"}
-    MAPS_WHY = {"empty": "the outputs of a few tokens are tall, narrow maps, as tall as the frame allows under the "
-                         "ledger of verdicts; the width is set by their titles and colour bars"}
-    WHY_WHY = {"empty": "two round dials side by side, as large as the height under the ledger of verdicts allows: "
-                        "a round dial leaves its corners empty"}
-    CLOSE_WHY = {"empty": "the picture of the three verdicts: a hand pair and two maps of ΔY as tall as the frame "
-                          "allows under it; a map of a few tokens is tall and narrow"}
+    VIEW_WHY = {"empty": "one map of ΔY, the beat's one subject, as large as the frame allows: the outputs of a few "
+                         "tokens are a tall, narrow map, its title, colour bar and verdict around it"}
+    WHY_WHY = {"empty": "two round dials side by side, as large as the height allows: a round dial leaves its "
+                        "corners empty"}
+    CLOSE_WHY = {"empty": "the takeaway, the scores' verdict and two maps of ΔY as tall as the frame allows under "
+                          "them; a map of a few tokens is tall and narrow"}
 
     def body(self) -> None:
         self.make_mobjects()
         d = self.data
         dials = VGroup(self.dials, self.dial_caps)
         # q and k as they come out of X W: one dial per pair
-        self.beat("qk", FadeIn(self.dials, lag_ratio=0.1), FadeIn(self.dial_caps), FadeIn(self.who),
+        self.beat("qk", FadeIn(self.dials, lag_ratio=0.1), FadeIn(self.dial_caps), FadeIn(self.dims), FadeIn(self.who),
                   FadeIn(self.unrotated), run_time=1.2, why=self.HANDS_WHY, subject=dials)
-        # each turned by its own position
+        # each turned by its own position: a faint copy of every hand stays where it started
+        self.ghosts = self.ghost(self.dials)
         self.beat("rotate", *self.turn_all(0, 1), swap(self.unrotated, VGroup(self.at_words, self.where)), run_time=1.8,
                   why=self.HANDS_WHY, subject=dials)
         # the angle between each q and k is what the score sees
         self.arcs = VGroup(*[dial.angle_arc(0, 1, color=FG) for dial in self.dials])
         self.beat("score", Create(self.arcs), FadeIn(self.score_row), run_time=1.0,
                   why=self.HANDS_WHY, subject=VGroup(dials, self.arcs, self.score_row))
-        # slide both tokens by s: both hands of a pair turn alike, and so does the arc between them
+        # slide both tokens by s: both hands of a pair turn alike, and so does the arc between them (faint copies
+        # of the hands and arcs stay where they were: the angle before and after, side by side)
+        self.remove(self.ghosts)
+        self.ghosts = self.ghost(self.dials, self.arcs)
         arc_turns = [Rotate(arc, angle=float(d.angles[2, 0, i] - d.angles[1, 0, i]), about_point=dial.center)
                      for i, (arc, dial) in enumerate(zip(self.arcs, self.dials))]
         self.beat("shift", *self.turn_all(1, 2), *arc_turns,
@@ -555,91 +579,79 @@ class RoPERotatesQK(ClipScene):
         self.beat("same", FadeIn(self.score_shift_row), FadeIn(self.diff_line), Indicate(self.arcs, color=HIGHLIGHT),
                   run_time=1.0, why=self.HANDS_WHY, subject=VGroup(dials, self.arcs, self.score_row, self.score_shift_row))
         # the measured result: the dials step back, the scores and their gaps are the subject
-        self.beat("gap", dim(self.dials, self.dial_caps, self.arcs), FadeIn(self.gap_max_row),
+        notes = VGroup(self.dims, self.who, self.at_words, self.moved)  # who sits where steps back; s, m − n stay
+        self.beat("gap", dim(self.dials, self.dial_caps, self.arcs, notes), FadeOut(self.ghosts), FadeIn(self.gap_max_row),
                   run_time=0.8, why=self.HANDS_WHY, subject=VGroup(self.score_row, self.score_shift_row, self.gap_max_row))
-        # ---- V: the whole sequence, at positions 0 to T−1 and s to s+T−1; part one leaves, its result stays
+        # ---- V: the whole sequence, at positions 0 to T−1 and s to s+T−1; what the shift does to its outputs,
+        # one value at a time, large and centred, its verdict under it (the scores' verdict returns at the close)
         part_one = VGroup(self.dials, self.dial_caps, self.arcs, self.who, self.at_words, self.moved, self.shift_line,
-                          self.diff_line, self.score_row, self.score_shift_row)
+                          self.diff_line, self.score_row, self.score_shift_row, self.gap_max_row, self.dims)
         p, r = self.plain, self.rot
-        self.beat("v_plain", Succession(FadeOut(part_one), AnimationGroup(*self.to_ledger([self.gap_max_row], 0)),
-                                        AnimationGroup(FadeIn(p.head), FadeIn(p.body))), run_time=1.8,
-                  why=self.MAPS_WHY, subject=VGroup(p.head, p.body))
-        self.beat("v_plain_measure", FadeIn(p.measure), run_time=0.8, why=self.MAPS_WHY, subject=VGroup(p.body, p.measure))
-        # why: the maps give way to the two lines that say it; V alone and its measure join the ledger
-        # the ledger steps aside while the why picture is the one subject (its heads name both values)
-        self.beat("v_why", Succession(FadeOut(VGroup(p.body, p.head, p.measure, self.gap_max_row)), FadeIn(self.why)),
-                  run_time=1.8, why=self.WHY_WHY, subject=self.why)
-        for m, t in zip((p.head, p.measure), self.ledger_targets([p.head, p.measure], 1)):
-            m.become(t)  # off screen: V alone and its measure wait in the ledger's second line
-        self.beat("v_rot", Succession(FadeOut(self.why), AnimationGroup(FadeIn(self.gap_max_row), FadeIn(p.head),
-                                                                        FadeIn(p.measure), FadeIn(r.head),
-                                                                        FadeIn(r.body))), run_time=1.6,
-                  why=self.MAPS_WHY, subject=VGroup(r.head, r.body))
-        self.worst = [role(SurroundingRectangle(hm.cell(*d.worst_rot), color=HIGHLIGHT, buff=0), "highlight")
-                      for hm in r.maps]
-        self.beat("v_rot_measure", FadeIn(r.measure), *[Create(b) for b in self.worst], run_time=0.8,
-                  why=self.MAPS_WHY, subject=VGroup(r.body, r.measure, *self.worst))
-        self.maps_at_measure = [m.copy() for m in r.maps]  # where they stood (the close moves ΔY itself)
+        p_view, r_view = (VGroup(*[m for m in v if m is not v.measure]) for v in (p, r))
+        self.beat("v_plain", Succession(FadeOut(part_one), FadeIn(p_view)), run_time=1.8, why=self.VIEW_WHY,
+                  subject=p.map)
+        self.beat("v_plain_measure", FadeIn(p.measure), run_time=0.8, why=self.VIEW_WHY, subject=p.map)
+        # why: the map gives way to the picture of one output turning
+        self.beat("v_why", Succession(FadeOut(p), FadeIn(self.why)), run_time=1.8, why=self.WHY_WHY, subject=self.why)
+        self.beat("v_rot", Succession(FadeOut(self.why), FadeIn(r_view)), run_time=1.6, why=self.VIEW_WHY,
+                  subject=r.map)
+        self.worst = role(SurroundingRectangle(r.map.cell(*d.worst_rot), color=HIGHLIGHT, buff=0), "highlight")
+        self.beat("v_rot_measure", FadeIn(r.measure), Create(self.worst), run_time=0.8, why=self.VIEW_WHY,
+                  subject=r.map)
+        self.map_at_measure, self.axes_at_measure = r.map.copy(), r.axes.copy()  # where they stood (the close moves them)
+        self.rot_at_measure = r.copy()
 
     # ------------------------------------------------------------------ the close
     def takeaway(self):
         return self.final
 
+    TAKEAWAY_TEXT = "Position belongs in the angle between $q$ and $k$ alone."
+
     def close_picture(self, cell: float) -> VGroup:
-        """The close at map cells of ``cell``: on top a hand pair (pair 0 after the shift, the arc between
-        its q and k) beside the verdict on the scores; under it, side by side, what the shift does to the
-        outputs, ΔY, with V left alone and with V rotated, each its head over its map and its verdict under
-        it, one colour bar for both."""
+        """The close at map cells of ``cell``: the takeaway written on top, the verdict on the scores under it
+        (one line), and under that, side by side, what the shift does to the outputs, ΔY, with V left alone
+        and with V rotated, each titled by how V is made, its verdict under it, one colour bar for both."""
         d = self.data
-        dial = VGroup(self.dials[0].copy(), self.arcs[0].copy())
-        set_level(dial, level=1.0)
-        dial.scale(self.CLOSE_DIAL / dial[0].face.height)
-        top = row(dial, self.gap_max_row.copy(), gap="wide")
-        blocks = []
-        for dY, q, head, defect in ((d.dY_plain, "dY_plain", V_PLAIN_MATH, d.defect_plain),
-                                    (d.dY_rot, "dY_rot", V_ROT_MATH, d.defect_rot)):
-            hm = shows(Heatmap(dY, self.d_scale, cell_size=cell), q)
-            title = names(row(math("Delta Y", size=LABEL, color=FG), label("after − before", size=SMALL, color=DIM),
-                              gap="small", align="baseline"), q)
-            mapped = VGroup(titled(hm, title, gap="tight"), map_axes(hm))
-            block = column(math(head, size=LABEL, color=FG), mapped, verdict(output_gap_lhs(), defect, passed(defect)),
-                           gap="tight", align=np.zeros(3))
-            block.head, block.map, block.measure, block.mapped, block.title = block[0], hm, block[2], mapped, title
-            blocks.append(block)
-        bar = ColorBar(self.d_scale, height=d.dY_rot.shape[0] * cell,
-                       title=names(math("Delta Y", size=SMALL, color=FG), "dY_rot"))  # only ΔY is shown here
+        words = worded_line(self.TAKEAWAY_TEXT, size=HEADING)
+        score = self.gap_max_row.copy()
+        blocks = [DeltaView(dY, q, head, defect, d.s, self.d_scale, cell, compact=True)
+                  for dY, q, head, defect in ((d.dY_plain, "dY_plain", V_PLAIN_MATH, d.defect_plain),
+                                              (d.dY_rot, "dY_rot", V_ROT_MATH, d.defect_rot))]
         below = row(*blocks, gap="section", align="top")
-        bar.next_to(blocks[1], RIGHT, buff=GAP.wide)
-        bar.shift((blocks[1].map.get_y() - bar.frame.get_y()) * UP)
-        pic = column(top, VGroup(below, bar), gap="normal", align=np.zeros(3))
-        pic.dial, pic.score, pic.blocks, pic.bar = dial, top[1], blocks, bar
+        for b in blocks[1:]:  # the maps level, row for row
+            b.shift((blocks[0].map.get_top()[1] - b.map.get_top()[1]) * UP)
+        bar = bar_beside(blocks[1].map, self.d_scale, "dY_rot")  # only ΔY is shown here
+        head = blocks[1].title  # a bar taller than a map of few rows lifts its title level with the map's: beside it
+        if bar.title.get_bottom()[1] < head.get_top()[1] and bar.title.get_left()[0] < head.get_right()[0] + GAP.small:
+            bar.shift((head.get_right()[0] + GAP.small - bar.title.get_left()[0]) * RIGHT)
+        pic = column(words, score, VGroup(below, bar), gap="normal", align=np.zeros(3))
+        pic.words, pic.score, pic.blocks, pic.bar = words, score, blocks, bar
         return pic
 
-    CLOSE_DIAL = 1.3  # units: the hand pair's dial in the close (the q/k argument's one trace: readable)
     TAKEAWAY_FILL = 0.95  # the close's picture may fill this share of the content area
 
     def closing(self) -> None:
-        """The three verdicts as a picture: the scores agree over every shift (the angle between q and k is
-        all they see), V left alone keeps the outputs, a rotated V moves them (the cell that moved most boxed)."""
+        """The takeaway, written, over its proof: the scores agree over every shift (the angle between q and k is
+        all they see), V left alone keeps the outputs (✓), a rotated V moves them (✗, the cell that moved most
+        boxed).  The rotated V's map moves into the picture; the rest of it comes in."""
         region = self.layout.content
         W, H = region.width * self.TAKEAWAY_FILL, region.height * self.TAKEAWAY_FILL
-        lo, hi = 0.05, 0.8  # the largest cells whose picture fits the content area (it grows with the cells)
-        for _ in range(8):
+        lo, hi = 0.05, DeltaView.MAX_CELL  # the largest cells whose picture fits the content area
+        for _ in range(9):
             mid = (lo + hi) / 2
             pic = self.close_picture(mid)
             lo, hi = (mid, hi) if pic.width <= W and pic.height <= H else (lo, mid)
         pic = self.close_picture(lo)
-        p, r = self.plain, self.rot
+        r = self.rot
         plain_b, rot_b = pic.blocks
         box = role(SurroundingRectangle(rot_b.map.cell(*self.data.worst_rot), color=HIGHLIGHT, buff=0), "highlight")
         pic.add(box)
-        parts = [(self.gap_max_row, pic.score), (p.head, plain_b.head), (p.measure, plain_b.measure),
-                 (r.head, rot_b.head), (r.maps[2], rot_b.map), (r.measure, rot_b.measure),
-                 (self.worst[2], box)]
-        # the bar is new, not the maps' bar moved: it names ΔY alone, the only quantity the close shows
-        anims = end_on(self, parts, pic, new=[pic.dial, plain_b.mapped, rot_b.title, rot_b.mapped[1], pic.bar])
-        self.final = VGroup(self.gap_max_row, p.head, p.measure, r.head, r.maps[2], pic.bar, r.measure, self.worst[2],
-                            pic.dial, plain_b.mapped, rot_b.title, rot_b.mapped[1])
-        self.close_maps, self.close_dial = [plain_b.map, r.maps[2]], pic.dial
+        parts = [(r.title, rot_b.title), (r.map, rot_b.map), (r.axes, rot_b.axes), (r.measure, rot_b.measure),
+                 (self.worst, box), (r.bar, pic.bar)]
+        new = [pic.words, pic.score, plain_b]
+        anims = end_on(self, parts, pic, new=new)
+        self.final = VGroup(*[p for p, _ in parts], *new)
+        self.close_maps, self.close_words, self.close_score = [plain_b.map, r.map], pic.words, pic.score
+        self.close_measures = [plain_b.measure, r.measure]
         self.beat(self.closing_key(), *anims, run_time=1.4, hold=self.CLOSING_HOLD, subject=self.final,
                   why=self.CLOSE_WHY)

@@ -109,7 +109,7 @@ def map_axes(hm, rows: bool = True, cols: bool = True, row_word: str = "token", 
             t.next_to(hm.cell(i, 0), LEFT, buff=pad)
             g.row_ticks.add(t)
         g.row_word = label(row_word, size=size, color=DIM).rotate(np.pi / 2)  # up the side, as an axis reads
-        g.row_word.next_to(g.row_ticks, LEFT, buff=pad).set_y(hm.cells.get_y())
+        g.row_word.next_to(g.row_ticks, LEFT, buff=2 * pad).set_y(hm.cells.get_y())  # clear of the indices
         g.add(g.row_ticks, g.row_word)
     if cols:
         for j in range(n_cols):
@@ -126,17 +126,18 @@ def map_axes(hm, rows: bool = True, cols: bool = True, row_word: str = "token", 
 class OutputTurn(VGroup):
     """One output pair of features (the pair ``i`` of ``y_m``) before and after every position slides by ``s``,
     as two arrows from one dial's centre: ``before`` (grey) and ``after`` (white), scaled so they reach the
-    rim (a rotation keeps their common length).  ``arc`` spans the signed angle from ``before`` to ``after``
+    rim (a rotation keeps their common length), or on ``scale`` (the length that reaches the rim: two dials
+    compared on one scale).  ``arc`` spans the signed angle from ``before`` to ``after``
     (``.between``, radians), or is empty when the two coincide; ``tags`` name the tips."""
 
-    def __init__(self, before, after, radius: float, same_tag: str, size: float):
+    def __init__(self, before, after, radius: float, same_tag: str, size: float, scale: float | None = None):
         super().__init__()
         from manim import Arc, Arrow, Circle, Dot, Line
 
         from scenes.kit.theme import label
 
         b, a = np.asarray(before, dtype=float), np.asarray(after, dtype=float)
-        big = float(max(np.linalg.norm(b), np.linalg.norm(a))) or 1.0
+        big = float(scale) if scale else float(max(np.linalg.norm(b), np.linalg.norm(a))) or 1.0  # the rim's length
         self.radius = radius
         self.face = Circle(radius=radius, stroke_color=DIM, stroke_width=2)
         self.axes_lines = VGroup(

@@ -147,8 +147,8 @@ def positions_text(first: int, T: int) -> str:
     return f"positions {first} to {first + T - 1}"
 
 
-V_PLAIN_MATH, V_ROT_MATH = "V = X W_v", 'V = "RoPE"(X W_v)'  # the two values of clip 11, as heads
-V_PLAIN_TEX, V_ROT_TEX = "$V = XW_v$", r"$V = \mathrm{RoPE}(XW_v)$"
+V_PLAIN_MATH, V_ROT_MATH = "V = X W_V", 'V = "RoPE"(X W_V)'  # clip 11's two values (W_V as clip 07 writes it)
+V_PLAIN_TEX, V_ROT_TEX = "$V = XW_V$", r"$V = \mathrm{RoPE}(XW_V)$"
 
 
 def score_gap_lhs(s_max: int) -> str:
