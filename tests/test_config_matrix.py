@@ -313,12 +313,18 @@ FOUND_POWER_ANGLES = {'lecture.number': 29, 'lecture.title': 'ØgæAÖCj gœœ:�
 FOUND_SHORT_CLOSE = {'lecture.number': 71, 'lecture.title': 'nçhßÄçÜdßfg', 'lecture.notebook': '8', 'lecture.seed': 175490, 'sizes.T': 3, 'sizes.d': 6, 'sizes.T_heatmap': 14, 'sizes.n_trials': 362, 'permutation.perm': [2, 0, 1], 'sentences.a': 'eæüyék æqfhiüçréyühxrlu usbê acexghs', 'sentences.b': 'æqfhiüçréyühxrlu acexghs eæüyék usbê', 'positions.n_max': 3698, 'positions.train_length': 291, 'positions.rope_base': 589187265.1915697, 'positions.dilution_widths': [498, 702, 142], 'positions.dilution_t_max': 101, 'colors.weights': 'cividis', 'colors.signed': 'PuOr', 'colors.angles': 'hsv'}
 
 # found by the sweep: clip 12 with four widths to m = 100, two never blurring: their dark lanes left the beat
-# 52 % "empty" to the audit; the lanes that never blur are part of the finding, and the beat says so
+# 52 % "empty" to the audit; the lanes that never blur are part of the finding, and the beat says so (found again
+# by CI: a share written on the dark grey in its lane's violet read at 2.85:1; such a lane colour gives way to the
+# foreground's)
 FOUND_DARK_LANES = {'lecture.number': 3, 'lecture.title': 'hæ:il ÄBék', 'lecture.notebook': '7', 'lecture.seed': 1434, 'sizes.T': 6, 'sizes.d': 6, 'sizes.T_heatmap': 12, 'sizes.n_trials': 266, 'permutation.perm': [4, 0, 2, 1, 3, 5], 'sentences.a': 'kñ vxæ zjhw œpçrvwilabém enoqyf øœå oêñoößßj', 'sentences.b': 'œpçrvwilabém oêñoößßj vxæ zjhw enoqyf øœå kñ', 'positions.n_max': 1113, 'positions.train_length': 102, 'positions.rope_base': 792286316.5523337, 'positions.dilution_widths': [678, 86, 200, 572], 'positions.dilution_t_max': 100, 'colors.weights': 'magma', 'colors.signed': 'coolwarm', 'colors.angles': 'twilight'}
 
 # found by the sweep: clip 04's "t = 5" under the slide verdict reached the subtitle band (T = 6, d = 4, a tall
 # pair of grids); it goes beside the verdict where there is no room under it
 FOUND_LOW_LENGTH = {'lecture.number': 57, 'lecture.title': 'C', 'lecture.notebook': ' 7', 'lecture.seed': 509, 'sizes.T': 6, 'sizes.d': 4, 'sizes.T_heatmap': 14, 'sizes.n_trials': 302, 'permutation.perm': [2, 3, 5, 0, 4, 1], 'sentences.a': 'bsttä clips ètlujjêêyohœbsä êöêæømgs ddkseüooamç zh vêäg yhtßiæsßœrjbçidc', 'sentences.b': 'bsttä vêäg ètlujjêêyohœbsä yhtßiæsßœrjbçidc ddkseüooamç zh êöêæømgs clips', 'positions.n_max': 37, 'positions.train_length': 23, 'positions.rope_base': 190166374.73127785, 'positions.dilution_widths': [324, 668, 524, 60], 'positions.dilution_t_max': 212, 'colors.weights': 'cividis', 'colors.signed': 'RdBu', 'colors.angles': 'hsv'}
+
+# found by the sweep: clip 06 at T = 3 left the mask's last row and the chart beside it 0.62 units apart (the
+# audit's groups join under 0.6): four groups at after_zero; the chart now sits a widget's gap from the mask
+FOUND_MASK_CHART_GAP = {'lecture.number': 13, 'lecture.title': 'ØéØC', 'lecture.notebook': 'ee3B4', 'lecture.seed': 636973, 'sizes.T': 3, 'sizes.d': 4, 'sizes.T_heatmap': 14, 'sizes.n_trials': 206, 'permutation.perm': [2, 0, 1], 'sentences.a': 'êåç lezñcñü none t', 'sentences.b': 'êåç none lezñcñü t', 'positions.n_max': 37631, 'positions.train_length': 504, 'positions.rope_base': 10000000.0, 'positions.dilution_widths': [42, 196, 508, 138, 26], 'positions.dilution_t_max': 3890, 'colors.weights': 'plasma', 'colors.signed': 'RdBu', 'colors.angles': 'twilight'}
 
 # found by the sweep in CI: the title card's "notebook 8e8" was judged as e-notation, though it is the
 # lecturer's own name for the notebook (the audit now quotes the lecturer's words, it does not judge them)
@@ -634,6 +640,7 @@ FOUND_SHORT_STRIP = {
 @example(clip=CLIPS[1], overrides=FOUND_SHORT_CLOSE)
 @example(clip=CLIPS[12], overrides=FOUND_DARK_LANES)
 @example(clip=CLIPS[4], overrides=FOUND_LOW_LENGTH)
+@example(clip=CLIPS[6], overrides=FOUND_MASK_CHART_GAP)
 @seed(_sweep_seed())
 @settings(max_examples=SWEEP, derandomize=False, deadline=None, print_blob=True,
           phases=(Phase.explicit, Phase.reuse, Phase.generate),

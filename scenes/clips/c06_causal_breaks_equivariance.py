@@ -411,7 +411,7 @@ class CausalBreaksEquivariance(ClipScene):
                                 name="self-attention")
         below = probe.plot.axes[0].get_start()[1] - probe.get_bottom()[1]
         pitch = min(self.MAX_PITCH, (rest.height - below) / T)
-        fixed = names_w + GAP.small + GAP.wide + (values_w + GAP.small if values_w else 0.0)
+        fixed = names_w + GAP.small + GAP.normal + (values_w + GAP.small if values_w else 0.0)
         mask_w = min(T * pitch, max(T * 0.45, min(rest.width - fixed - 5.0, self.max_mask_w)))  # legible ticks first
         cw = rest.width - fixed - mask_w
         chart_h = T * pitch + below
@@ -419,7 +419,9 @@ class CausalBreaksEquivariance(ClipScene):
         y_bottom = y_top - chart_h
         x = rest.left + names_w + GAP.small
         mask_region = Region(x, x + mask_w, y_bottom + below, y_top, "mask")
-        x += mask_w + GAP.wide
+        # the chart close beside the mask (widgets that belong together): a row's cells and its bar read as one row,
+        # and as one group to the audit (the sweep: at T = 3 the first tick label stood 0.62 units off the mask)
+        x += mask_w + GAP.normal
         # one chart: self-attention's rows first, then the same bars become causal attention's
         self_chart = RowChart.fitted(Region(x, x + cw, y_bottom, y_top, "self"), r.self_rows, d.threshold,
                                      pic.axis, self.ticks(), name="self-attention")
