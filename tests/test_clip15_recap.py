@@ -677,3 +677,22 @@ def test_the_proofs_notes_are_set_at_the_labels_size_in_a_clearer_grey(final):
         for p, a in zip(card.proofs, scene.data.answers[scene.cards.index(card)].proofs, strict=True):
             probe = worded_text(glued(a.note), LABEL, color=NOTE).scale(card.proofs.fit)  # at the labels' size
             assert min_xheight_px(VGroup(*p.note.words)) >= 0.99 * min_xheight_px(VGroup(*probe.words))
+
+
+def test_q4_dial_points_where_its_check_says(final):
+    """Review round 5 (15 `q4`): the dial beside "RoPE at m = 12 288: pair 63 at ≈ 81°" pointed at 57°, a generic
+    icon's angle.  Its hand now stands where clip 14's close puts it, LLaMA-2's slowest pair at three times its
+    training length (mathcore's m·θᵢ, to the degree the verdict prints), in the icon and on screen."""
+    from mathcore.extrapolation import LLAMA2, pair_angles
+    from scenes.figures.framing import RECAP_ICONS
+
+    i, m = LLAMA2.head_dim // 2 - 1, 3 * LLAMA2.train_length
+    want = float(pair_angles(m, LLAMA2.head_dim, LLAMA2.rope_base)[i]) % (2 * np.pi)
+    hand = [s for s in RECAP_ICONS[3].shapes if type(s).__name__ == "Pointer"][-1]
+    assert abs(np.arctan2(hand.y1 - hand.y0, hand.x1 - hand.x0) % (2 * np.pi) - want) < 1e-9
+    scene, _ = final
+    drawn = scene.cards[3].drawing.dial[-1]  # the dial's hand as drawn on the card
+    start, end = drawn.get_start(), drawn.get_end()
+    got = np.arctan2(end[1] - start[1], end[0] - start[0]) % (2 * np.pi)
+    assert abs(got - want) < np.radians(1), (np.degrees(got), np.degrees(want))
+    assert f"at ≈ {int(round(np.degrees(want)))}°" in scene.data.answers[3].proofs[1].figure.text

@@ -598,8 +598,8 @@ class RoPERotatesQK(ClipScene):
         self.worst = role(SurroundingRectangle(r.map.cell(*d.worst_rot), color=HIGHLIGHT, buff=0), "highlight")
         self.beat("v_rot_measure", FadeIn(r.measure), Create(self.worst), run_time=0.8, why=self.VIEW_WHY,
                   subject=r.map)
-        self.map_at_measure, self.axes_at_measure = r.map.copy(), r.axes.copy()  # where they stood (the close moves them)
-        self.rot_at_measure = r.copy()
+        self.rot_at_measure = r.copy()  # where it stood (the close moves it), its map and axes with it
+        self.map_at_measure, self.axes_at_measure = self.rot_at_measure.map, self.rot_at_measure.axes
 
     # ------------------------------------------------------------------ the close
     def takeaway(self):

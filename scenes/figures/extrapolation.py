@@ -140,12 +140,6 @@ def far_pair() -> tuple[int, int, float]:
     return i, m, float(pair_angles(m, LLAMA2.head_dim, LLAMA2.rope_base)[i])
 
 
-def far_pair_text() -> str:
-    """:func:`far_pair` as clip 14's verdict and the recap say it: ``pair 63 at ≈ 81°``."""
-    i, _, angle = far_pair()
-    return f"pair {i} at ≈ {degrees(angle)}°"
-
-
 def first_missing(data) -> int | None:
     """Clip 13: the first walked position the learned table has no row for (from mathcore's report)."""
     missing = [m for m, ok in zip(data.stops, data.report.learned_defined) if not ok]

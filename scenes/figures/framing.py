@@ -23,6 +23,7 @@ from scenes.stills.spec import FigureStill, TextLine, TextPanel
 from scenes.stills.text import mathify
 
 from . import still
+from .extrapolation import degrees, far_pair
 
 
 # ====================================================================== the six icons
@@ -87,11 +88,14 @@ def _wall() -> Icon:
                      round=0.03) for i in range(5))
     wall_y = 0.42 - 5 * h - 0.25 * h
     cx, cy, r = 0.27, -0.05, 0.16  # the dial and its turning arc inside the unit square
+    # the hand where clip 14's close puts it (and the recap's ✓ beside it says): LLaMA-2's slowest pair at three
+    # times its training length (review round 5: a hand at 57° beside "≈ 81°")
+    a = far_pair()[2]
     return Icon("wall", rows + (
         Stroke(((-0.5, wall_y), (-0.02, wall_y)), color="failed", weight=6),
         Ring(cx, cy, r, weight=2.5),
         Bend(cx, cy, 1.35 * r, -34, 240, alpha=0.7),
-        Pointer(cx, cy, cx + r * np.cos(1.0), cy + r * np.sin(1.0), weight=3.5),
+        Pointer(cx, cy, cx + r * np.cos(a), cy + r * np.sin(a), weight=3.5),
     ), "A learned table that ends at its last row (a wall), beside a RoPE dial that never does.")
 
 
@@ -301,8 +305,6 @@ def diary_proofs(cfg) -> tuple[tuple[DiaryProof, ...], ...]:
     # RoPE where GPT-2's table has no row: clip 14's ✓, its slowest pair at three times LLaMA-2's training
     # length, an angle mathcore gives as m·θᵢ, where no table row exists (review round 5: the recap quoted "0
     # position parameters", which clip 14 no longer shows)
-    from .extrapolation import degrees, far_pair
-
     far_i, far_m, far_angle = far_pair()
     far_deg = degrees(far_angle)
     fm = numbers.count(far_m)
