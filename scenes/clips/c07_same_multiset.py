@@ -462,16 +462,19 @@ class SameMultiset(ClipScene):
         mark = self.diff_mark(comparison.pooled_gap)
         words = [label(f"{s}'s mean", size=SMALL, color=DIM) for s in "ab"]
         cw = min(width / dm, self.cell * self.MAX_WIDE * 1.5)
-        # as tall as the sentences' rows leave room for (up to 1.4 rows), never shorter than a row
-        ch = min(1.4 * self.cell, (self.cell * len(self.data.tokens_a) - GAP.wide) / 2 - words[0].height - GAP.tight)
-        if cw * dm >= max(w.width for w in words) + GAP.small and ch >= self.cell:
+        # as tall as the sentences' rows leave room for (up to 1.4 rows), never shorter than a row: a sentence of
+        # few words leaves less than a row, and the means then stand taller than its rows (the sweep: three words
+        # put them small under the rows, 8 % of the frame drawn)
+        ch = max(self.cell, min(1.4 * self.cell,
+                                (self.cell * len(self.data.tokens_a) - GAP.wide) / 2 - words[0].height - GAP.tight))
+        if cw * dm >= max(w.width for w in words) + GAP.small:
             rows = VGroup(*[Heatmap(v[None, :], pic.outputs, cell_size=(cw, ch))
                             for v in (comparison.pooled_a, comparison.pooled_b)])
             col = VGroup(column(words[0], rows[0], gap="tight", align=LEFT), column(words[1], rows[1], gap="tight", align=LEFT))
             col.arrange(DOWN, buff=GAP.wide).move_to([sum(self.mid) / 2 + self.dx, self.heat_y, 0])
             # their difference under them, below the sentences' rows (the whole width is free there)
             mark = verdict(self.data.picture.delta, rounded(comparison.pooled_gap), bool(comparison.pooled_gap < THRESHOLD))
-            mark.move_to([sum(self.mid) / 2 + self.dx, self.pool_y, 0])
+            mark.move_to([sum(self.mid) / 2 + self.dx, min(self.pool_y, col.get_bottom()[1] - GAP.normal - mark.height / 2), 0])
             return rows, VGroup(*words), mark, True
         rows = self.pool_rows(comparison)
         return rows, self.pool_words.copy(), self.pool_figure(comparison.pooled_gap), False
