@@ -262,3 +262,28 @@ def test_clips_cache_shows_each_kind_trims_least_recently_used_first_and_clears(
     assert outputs(root / "again" / "t") == outputs(root / "out" / "t")
     r = clips(root, "cache", "--clear")
     assert r.returncode == 0 and r.stdout.startswith(f"cleared {cache}") and entries() == []
+
+
+def test_a_preview_in_another_voice_keeps_the_lectures_audit(tmp_path):
+    """A render keeps the audit of what it drew under the audit key (``auditcache.keep``), beat times included:
+    `clips audit` and the handout read them.  Only a render in the lecture's own voice keeps it: a preview with
+    ``--voice none`` (what ``clips studio`` renders) lasts otherwise, and under the same key its times replaced
+    the lecture's (CI: the shipped deck's clip 01, 2.2 s short by its last beat, after a studio test).  Here the
+    project's own voice is none and the preview speaks: the same rule, the other way round."""
+    import hashlib
+
+    from project import clips, make_project
+
+    root = make_project(tmp_path / "p", ["alpha"])
+    assert clips(root, "render", "-q", "t", "--out", "out").returncode == 0  # in the lecture's own voice (none here)
+    audits = root / ".render-cache" / "audit"
+
+    def kept():
+        return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(audits.glob("*/*"))
+                if clipcache._ENTRY.fullmatch(p.name)}
+
+    before = kept()
+    assert before
+    r = clips(root, "render", "-q", "t", "--out", "preview", "--voice", "piper")  # spoken: other beat times
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert kept() == before  # the lecture's audit, as its own render kept it

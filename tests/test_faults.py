@@ -75,6 +75,8 @@ def test_every_cache_kind_damaged_gives_the_clean_clip_and_one_line_per_entry(tm
     rewrote them), the voice model's digest by the command itself.  ``--force`` over damaged entries reads
     none and leaves every entry whole."""
     root = make_project(tmp_path / "p", ["alpha"])
+    cfg = root / "assets" / "lecture.toml"  # a voiced lecture: its own render keeps its audit (a preview's does not)
+    cfg.write_text(re.sub(r'(?m)^engine = "\w+"', 'engine = "piper"', cfg.read_text()))
     r = clips(root, "render", "-q", "t", "--out", "clean", "--voice", "piper")
     assert r.returncode == 0, r.stderr
     clean = outputs(root / "clean" / "t")

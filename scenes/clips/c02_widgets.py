@@ -128,7 +128,7 @@ class TravelMap(VGroup):
     def __init__(self, values, scale, cell: float, keys: Sequence[int], peak: str | None = None, **kw):
         from manim import VectorizedPoint
 
-        from scenes.kit.layout import overlay
+        from scenes.kit.layout import legible_scale, overlay
         from scenes.kit.widgets import Heatmap
 
         super().__init__(**kw)
@@ -141,8 +141,9 @@ class TravelMap(VGroup):
             v = self.heat.values
             r, c = (int(i) for i in np.unravel_index(int(np.argmax(v)), v.shape))
             t = label(peak, size=HEADING, color=scale.text_color(float(v[r, c])))
-            if t.width > self.PEAK_FILL * cell or t.height > self.PEAK_FILL * cell:
-                t.scale(self.PEAK_FILL * cell / max(t.width, t.height))
+            if t.width > self.PEAK_FILL * cell or t.height > self.PEAK_FILL * cell:  # never under the legible floor
+                # (the sweep: at T = d = 6 a fill of 70 % set "0.86" at 7.9 px; the floor's few per cent more still fit)
+                t.scale(max(self.PEAK_FILL * cell / max(t.width, t.height), legible_scale(t)))
             overlay(self.heat.cell(r, c), t)  # the number sits on its own cell
             self.peak_text = t.move_to(self.heat.cell(r, c))
             self.peak_at = (r, c)

@@ -149,8 +149,12 @@ def render(name: str, quality: str, workdir: Path, opts: argparse.Namespace | No
     from .auditcache import keep
 
     # the audit of what was drawn, kept under the audit key: `clips audit` then has nothing to run (a student's
-    # clip is not the lecture's: its audit is never kept where the lecture's audit would find it)
-    if opts.student is None:
+    # clip is not the lecture's: its audit is never kept where the lecture's audit would find it).  Only a render
+    # in the lecture's own timing keeps it: a preview in another voice (`clips studio --voice none`) or a described
+    # render (its holds) lasts otherwise, and its beat times would replace the lecture's under the same key (CI: a
+    # studio preview of clip 01 overwrote the shipped deck's kept audit, 2.2 s short by its last beat)
+    own_voice = (opts.voice or getattr(cfg, "_cfg", cfg).voice) == getattr(cfg, "_cfg", cfg).voice
+    if opts.student is None and own_voice and not opts.described:
         keep(clip, scene, cfg)
     from PIL import Image
 
