@@ -153,7 +153,8 @@ def render(name: str, quality: str, workdir: Path, opts: argparse.Namespace | No
     # in the lecture's own timing keeps it: a preview in another voice (`clips studio --voice none`) or a described
     # render (its holds) lasts otherwise, and its beat times would replace the lecture's under the same key (CI: a
     # studio preview of clip 01 overwrote the shipped deck's kept audit, 2.2 s short by its last beat)
-    own_voice = (opts.voice or getattr(cfg, "_cfg", cfg).voice) == getattr(cfg, "_cfg", cfg).voice
+    base = getattr(cfg, "_cfg", cfg)  # the lecture's own config under a student's or a preview's overrides
+    own_voice = opts.voice in (None, base.voice)
     if opts.student is None and own_voice and not opts.described:
         keep(clip, scene, cfg)
     from PIL import Image
