@@ -149,7 +149,7 @@ def test_labels_are_bound_to_the_arrays_they_name(final):
 
 def test_the_zoom_connectors_and_the_curves_cross_no_text(final):
     scene, _ = final
-    texts = [scene.zoom_text, scene.params_text, scene.gpt_head, scene.cap_text]
+    texts = [scene.zoom_text, scene.init_text, scene.gpt_head, scene.cap_text]  # the count is said at beat 01
     for line in scene.view.zoom_lines:
         for t in texts:
             assert line.get_top()[1] <= t.get_bottom()[1] + 1e-6 or line.get_bottom()[1] >= t.get_top()[1] - 1e-6 \
@@ -561,6 +561,8 @@ def test_the_tie_says_exactly_what_it_counts(final):
     n = int((LLAMA3.train_length * 2 * np.pi / wl < 2 * np.pi).sum())
     assert n == d.slow_pairs3 == 29
     assert "still" not in tie and "short of" not in tie
+    # review round 5: "yet its larger base slows the pairs" posed a paradox the clip never resolved
+    assert "yet" not in tie
     # what the larger base buys, said (review round 3): slower pairs, so more of them stay inside one turn
     assert f"more of them, {n} of {d.n_pairs}, never complete a turn" in tie and count(LLAMA3.train_length).text in tie
     assert n > d.slow_pairs and "larger base slows the pairs" in tie
@@ -705,9 +707,9 @@ def test_round5_the_close_is_one_proof(final):
     rec = next(r for r in scene.audit.records if r.key == "close")
     texts = {it.mid for it in rec.items if it.kind == "text" and not it.header and it.opacity > 0.05}
     groups = (scene.close_name, scene.close_head, scene.thumb_rows, scene.arc_words, scene.table_verdict,
-              scene.rope_verdict)
+              scene.rope_verdict, scene.beyond)
     allowed = {id(f) for g in groups for f in g.get_family()}
-    assert texts and texts <= allowed  # six groups of words, nothing else
+    assert texts and texts <= allowed  # seven groups of words, nothing else
     dial, table = scene.closing_dial, scene.thumb.image
     assert abs(2 * dial.radius - table.height) < 0.2 * table.height
     assert table.height >= 0.6 * scene.layout.content.height
@@ -767,3 +769,32 @@ def test_round5_the_descriptions_follow_the_bands(final):
     assert _on_at(scene, "base", W.train_lines[0])
     assert "dashed L line goes" in desc["tie"] and "band gone" not in desc["tie"]
     assert not _on_at(scene, "tie", W.train_lines[0])
+
+
+def test_round6_the_closing_tick_says_defined_not_seen(final):
+    """Review round 5 (14 `close`): the ✓ on "m = 12 288: pair 63 at ≈ 81°" read as "RoPE works there", while the
+    narration says the angle lies beyond the arc training swept.  Under the ✓, in the unseen colour, the line says
+    how far training reached for that pair (its arc, (L − 1)·θ₆₃, in whole degrees) and that the angle was never
+    seen; a pale-blue arc runs on the dial from the training arc's end to the hand."""
+    from mathcore.extrapolation import training_arcs
+
+    scene, _ = final
+    d = scene.data
+    arc = float(training_arcs(LLAMA2.head_dim, LLAMA2.train_length, LLAMA2.rope_base)[d.slow_index])
+    assert np.isclose(arc, (LLAMA2.train_length - 1) * LLAMA2.rope_base ** (-2 * d.slow_index / LLAMA2.head_dim))
+    deg_arc = int(round(np.degrees(arc)))
+    assert deg_arc == 27 and np.degrees(d.slow_angle) > np.degrees(arc)  # the hand past every angle training met
+    assert d.slow_unseen
+    b = scene.beyond
+    assert [m.typst_code.strip("$ ") for m in b.maths] == [f"approx {deg_arc}°"]
+    assert shown("never seen") in "".join(w.text for w in b.words)
+    assert all(w.get_color().to_hex() == UNSEEN.to_hex() for w in b.words)
+    assert _on_at(scene, "close", b) and _on_at(scene, "close", scene.unseen_arc)
+    # under the ✓, not beside the ✗
+    v = scene.rope_verdict
+    assert b.get_top()[1] < v.get_bottom()[1] and b.get_left()[0] > scene.table_verdict.get_right()[0]
+    # the unseen arc: from training's end to the hand's angle, on the dial
+    ua = scene.unseen_arc
+    assert np.isclose(ua.start_angle, arc) and np.isclose(ua.start_angle + ua.angle, d.slow_angle)
+    close = next(c for c in scene.captions if c.key == "close")
+    assert "beyond the arc training swept" in close.text and f"≈ {deg_arc}°" in close.describe

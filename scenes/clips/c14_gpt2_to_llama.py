@@ -63,7 +63,6 @@ from scenes.kit import (
     FAILED,
     FG,
     GAP,
-    HEADING,
     LABEL,
     SMALL,
     ClipScene,
@@ -83,7 +82,7 @@ from scenes.kit.proofs import worded_line, worded_verdict
 from scenes.kit.compose import others
 from scenes.kit.motion import Dim
 from scenes.kit.layout import Region
-from scenes.kit.theme import SEEN
+from scenes.kit.theme import SEEN, UNSEEN
 from scenes.kit.notation import SUBSCRIPT
 from scenes.kit.numbers import count
 
@@ -238,6 +237,8 @@ class GPT2ToLLaMA(ClipScene):
                  rope_check=claim(f"a tick: m = {v['slow_m']}: pair {d.slow_index} at ≈ {v['slow_deg']}°",
                                   self.rope_verdict),
                  seen_arc=claim("the violet arc marked training", self.slow_arc, self.arc_words),
+                 unseen_arc=claim("a pale-blue arc runs on from its end to the hand", self.unseen_arc),
+                 beyond=claim(f"past training's ≈ {degrees(d.slow_arc)}°: never seen", self.beyond),
                  L2_close=claim(f"L = {v['train2']}", self.close_head))
         return v
 
@@ -269,7 +270,9 @@ class GPT2ToLLaMA(ClipScene):
                                      color=DIM)
         self.table_aspect = col_step / row_step  # so 1024 rows by 768 features keep their shape
         def view(zoom_words) -> TableView:
-            return TableView(rest, d.sample, d.corner, self.scale, [zoom_words, self.init_text, self.params_text],
+            # the parameter count is said with the table's shape at the first beat (review round 5: the corner's
+            # column of an inset, a bar and four lines read as a dashboard)
+            return TableView(rest, d.sample, d.corner, self.scale, [zoom_words, self.init_text],
                              aspect=self.table_aspect, n_rows=g.n_max, n_cols=g.d_model)
 
         # the enlarged corner's scale said under it (review round 4b): measured on a first layout, whose notes are
@@ -299,7 +302,7 @@ class GPT2ToLLaMA(ClipScene):
         self.rows_text = label(f"{count(g.n_max).text} rows", size=LABEL, color=FG)
         self.shape_text = column(
             column(self.rows_text, label("one per position", size=SMALL, color=DIM), gap="hair"),
-            label(f"{g.d_model} features across", size=SMALL, color=DIM),
+            column(label(f"{g.d_model} features across", size=SMALL, color=DIM), self.params_text, gap="small"),
             column(label(f"drawn: every {ordinal(row_step)} row", size=SMALL, color=DIM),
                    label(f"and every {ordinal(col_step)} feature", size=SMALL, color=DIM), gap="hair"), gap="normal")
         self.shape_text.next_to(self.rows_brace, RIGHT, buff=GAP.small)
@@ -314,7 +317,7 @@ class GPT2ToLLaMA(ClipScene):
         self.llama_head = label("LLaMA: RoPE, no table", size=LABEL, weight="BOLD")
         # d is the head dimension from here on (GPT-2's width was d_model): named in words beside it
         self.formula = worded_line(f"${N.rate.math} = {N.base.math}^(-2i slash d)$,  head dimension $d = {l2.head_dim}$",
-                                   color=DIM)
+                                   color=FG)  # the rule every curve below follows: full strength (review round 5)
         head = row(self.llama_head, self.formula, gap="section")
         strip, rest = region.take_top(head.height, gap=GAP.normal)
         strip.place(head, LEFT)
@@ -357,9 +360,10 @@ class GPT2ToLLaMA(ClipScene):
         # n_max − 1) beside LLaMA-2's slow pair on a dial as large as the table over its ✓ (an angle at m = 3L,
         # far past every row); each verdict under its picture, level; nothing else
         content = self.layout.content
-        self.close_name = name = label(f"{g.name}: a position table", size=HEADING, weight="BOLD")
+        # the two headings at the label size (review round 5: at the heading size they ran together as one line)
+        self.close_name = name = label(f"{g.name}: a position table", size=LABEL, weight="BOLD")
         # the model named with its own train length: the close's m = 3L is LLaMA-2's (LLaMA-3's L is 8192)
-        self.close_head = worded_line(f"{l2.name}: RoPE, $L = {count(l2.train_length).math}$", size=HEADING,
+        self.close_head = worded_line(f"{l2.name}: RoPE, $L = {count(l2.train_length).math}$", size=LABEL,
                                       weight="BOLD")
         # GPT-2's verdict, measured on the table drawn: its rows end at n_max − 1, so no position past it has
         # an encoding (✗)
@@ -369,7 +373,13 @@ class GPT2ToLLaMA(ClipScene):
         # degrees as the deck's dials (clip 13)
         self.rope_verdict = worded_verdict(f"$m = {count(m_far).math}$: pair {i} at $approx {degrees(d.slow_angle)}°$",
                                            passed=True, size=LABEL)
-        pic_h = content.height - name.height - self.table_verdict.height - 2 * GAP.normal - GAP.small
+        # the ✓ says an angle exists at m = 3L, not that training met it (review round 5: "reads as: RoPE works
+        # there"): under it, in the unseen colour, how far training's own sweep reached (clip 13's seen / unseen)
+        assert d.slow_unseen and d.slow_angle > d.slow_arc
+        self.beyond = role(worded_line(f"past training's $approx {degrees(d.slow_arc)}°$: never seen",
+                                       size=SMALL, color=UNSEEN), "unseen")
+        pic_h = (content.height - name.height - self.table_verdict.height - self.beyond.height - 2 * GAP.normal
+                 - 2 * GAP.small)
         self.thumb = thumb = capped_table(d.sample, self.scale, pic_h, aspect=self.table_aspect)
         self.thumb_rows = edge_rows(thumb.image, g.n_max)  # the table's edges named, beside it
         shows(thumb.image, "sample")
@@ -378,11 +388,14 @@ class GPT2ToLLaMA(ClipScene):
         self.closing_dial = dial = VectorDial(d.slow_angle, radius=pic_h / 2 - GAP.small, color=FG)
         self.slow_arc = role(Arc(radius=dial.radius * 1.06, start_angle=0, angle=d.slow_arc,
                                  arc_center=dial.center, stroke_color=SEEN, stroke_width=8), "seen")
+        # the angles past training's arc up to the hand: the stretch the pair never swept in training
+        self.unseen_arc = role(Arc(radius=dial.radius * 1.06, start_angle=d.slow_arc, angle=d.slow_angle - d.slow_arc,
+                                   arc_center=dial.center, stroke_color=UNSEEN, stroke_width=8), "unseen")
         mid = d.slow_arc / 2
         self.arc_words = role(label("training", size=SMALL, color=SEEN), "seen")
         self.arc_words.next_to(dial.center + 1.12 * dial.radius * np.array([np.cos(mid), np.sin(mid), 0]), RIGHT,
                                buff=GAP.tight)
-        self.dial_group = VGroup(dial, self.slow_arc, self.arc_words)
+        self.dial_group = VGroup(dial, self.slow_arc, self.unseen_arc, self.arc_words)
         left = column(name, VGroup(self.thumb_rows, thumb), gap="normal", align=ORIGIN)
         name.set_x(thumb.image.get_x())  # the name over the table itself
         right = column(self.close_head, self.dial_group, gap="normal", align=ORIGIN)
@@ -403,12 +416,15 @@ class GPT2ToLLaMA(ClipScene):
         self.table_verdict.next_to(np.array([thumb.image.get_x(), y, 0]), DOWN, buff=0)
         self.rope_verdict.next_to(np.array([dial.center[0], y, 0]), DOWN, buff=0)
         self.rope_verdict.align_to(self.table_verdict, DOWN)
+        self.beyond.next_to(self.rope_verdict, DOWN, buff=GAP.small).align_to(self.rope_verdict.line, LEFT)
         for part in (self.table_verdict, self.rope_verdict):
             if part.get_left()[0] < content.left:
                 part.shift((content.left - part.get_left()[0]) * RIGHT)
             if part.get_right()[0] > content.right:
                 part.shift((content.right - part.get_right()[0]) * RIGHT)
-        self.summary = VGroup(left, self.table_verdict, right, self.rope_verdict)
+        self.beyond.align_to(self.rope_verdict.line, LEFT)
+        self.beyond.shift(min(0.0, content.right - self.beyond.get_right()[0]) * RIGHT)
+        self.summary = VGroup(left, self.table_verdict, right, self.rope_verdict, self.beyond)
         # (kept for the tests that read them: where the slow pair stands)
         self.slow_where = self.rope_verdict.line
 
@@ -437,7 +453,7 @@ class GPT2ToLLaMA(ClipScene):
                                                       FadeOut(self.rows_brace), FadeOut(self.shape_text)),
                                        AnimationGroup(Create(V.corner), Create(V.zoom_lines), FadeIn(V.zoom_map),
                                                       FadeIn(self.zoom_text), FadeIn(self.init_text),
-                                                      FadeIn(V.colorbar), FadeIn(self.params_text))),
+                                                      FadeIn(V.colorbar))),
                   run_time=2.0, subject=VGroup(V.image, V.frame, V.corner, V.zoom_map),
                   why={"empty": "the table in its true shape at the full height, its corner enlarged beside it; the "
                                 "words under the corner leave the bottom right"})

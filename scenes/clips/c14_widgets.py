@@ -83,10 +83,15 @@ class TableView(VGroup):
         a = self.corner.get_corner(UP + RIGHT)
         over = max(self.frame.get_top()[1], a[1]) + GAP.small
         turn = (self.image.get_right()[0] + self.zoom_map.get_left()[0]) / 2
-        path = [a, np.array([a[0], over, 0]), np.array([turn, over, 0])]
-        self.zoom_lines = role(VGroup(*[
-            VMobject(stroke_color=HIGHLIGHT, stroke_width=STROKE / 2).set_points_as_corners(path + [end])
-            for end in (self.zoom_map.get_corner(UP + LEFT), self.zoom_map.get_corner(DOWN + LEFT))]), "highlight")
+        # one leader to the enlargement, framed in the marker's colour (review round 5: two leaders sharing their
+        # path to a fork above the table read as a bracket over it, not as a zoom out of its corner)
+        path = [a, np.array([a[0], over, 0]), np.array([turn, over, 0]), self.zoom_map.get_corner(UP + LEFT)]
+        frame = Rectangle(width=self.zoom_map.width + STROKE / 100, height=self.zoom_map.height + STROKE / 100,
+                          stroke_color=HIGHLIGHT,
+                          stroke_width=STROKE / 2).move_to(self.zoom_map)
+        self.zoom_lines = role(VGroup(
+            VMobject(stroke_color=HIGHLIGHT, stroke_width=STROKE / 2).set_points_as_corners(path), frame),
+            "highlight")
         self.add(self.image, self.frame, self.row_labels)
 
 
