@@ -381,14 +381,14 @@ class KVCache(ClipScene):
         R = self.proof_top
         sc = self.scales()["staleness"]
         texts = [measure(float(v)).text for s in d.staleness for v in s] or ["0"]
-        bar_w = self.change_bar(1.0).width + GAP.normal
+        bar_w = self.change_bar(3.0).width + GAP.normal
         for size in (HEADING, LABEL, SMALL):
             probe = ChangeTable(d.staleness, lambda k: -k * 1.0, 1.0, 0.0, n * 3.0, size=size)
             heads_h = probe.title.get_top()[1] - probe.cells[0][0].get_top()[1]
             side_w = max(probe.corner.width, max(r.width for r in probe.rows)) + GAP.small
             need = max(label(t, size=size).width for t in texts) + 2 * GAP.small
-            r = min(DecodeBoard.MAX_CELL_H, (R.height - heads_h) / n)
-            cw = min(max(need, 1.9), (R.width - side_w - bar_w) / n)
+            r = min(1.6, (R.height - heads_h) / n)  # (few tokens: as tall as a comfortable row)
+            cw = min(max(need, 1.9, 2.2 * r), (R.width - side_w - bar_w) / n)  # few tokens: wider cells
             if cw >= need and r >= label("0.0", size=size).height + 2 * GAP.tight:
                 break
         total = side_w + n * cw + bar_w
@@ -433,7 +433,7 @@ class KVCache(ClipScene):
         widest = max(label(measure(float(v)).text, size=size).width for s in d.staleness for v in s)
         tcw = max(widest + 2 * GAP.small, ch)  # square at most: the outputs keep the width
         bar_w = ColorBar(self.out_scale, height=1.0, width=DecodeBoard.SCALE_BAR_W).width + GAP.small
-        cbar_w = self.change_bar(1.0).width + GAP.normal  # the table's own colour bar, right of it
+        cbar_w = self.change_bar(3.0).width + GAP.normal  # the table's own colour bar, right of it
         cw = min(DecodeBoard.MAX_CELL_W, (region.width - 2 * lab_w - bar_w - GAP.wide - (T - 1) * tcw - cbar_w) / dm)
         total = lab_w + dm * cw + bar_w + GAP.wide + lab_w + (T - 1) * tcw + cbar_w
         x0 = region.center[0] - total / 2
@@ -469,7 +469,10 @@ class KVCache(ClipScene):
         largest kept), named by its quantity, ‖Δy_n‖, over it."""
         sc = self.scales()["staleness"]
         ticks = sc.ticks()
-        step = -(-len(ticks) // 4)  # every decade, or every other one where there are more than four
+        # every decade, or every other one (or fewer) where more than four, or more than the bar's length holds
+        # apart by twice a tick's height, would crowd it
+        room = max(2, min(4, int(height / (2.2 * label("0", size=SMALL).height)) + 1))
+        step = -(-len(ticks) // room)
         ticks = ticks[::-1][::step][::-1]
         bar = ColorBar(sc, height=height, width=DecodeBoard.SCALE_BAR_W, ticks=ticks,
                        **({"tick_format": decade_text} if all(1e-3 <= t < 1e3 for t in ticks)

@@ -6,7 +6,6 @@ from collections.abc import Sequence
 
 import numpy as np
 from manim import (
-    DOWN,
     LEFT,
     RIGHT,
     UP,
