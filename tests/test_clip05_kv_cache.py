@@ -17,9 +17,10 @@ from frames import (
 from mathcore import bidirectional_staleness, kv_cache_decode, lecture_inputs, load_config, self_attention
 from mathcore.causal import append_change, prefix_outputs
 from scenes.clips.c05_kv_cache import KVCache
+from scenes.clips.c05_widgets import NEW_INK
 from scenes.figures import causal as fig
 from scenes.figures import designed_stills
-from scenes.kit import BG, FAILED, HIGHLIGHT, KEY, QUERY, VALUE, VERIFIED, fmt_measure, fmt_value
+from scenes.kit import BG, FAILED, KEY, QUERY, VALUE, VERIFIED, fmt_measure, fmt_value
 from scenes.kit.theme import CONTENT_BOTTOM
 from scenes.audit.beats import DIMMED, signature
 from scenes.kit.scales import scale as deck_scale
@@ -167,10 +168,11 @@ def test_every_step_computes_the_new_tokens_query_key_and_value(final):
 def test_the_table_of_changes_names_its_rows_and_its_quantity(beats):
     """Review 2026-12-06 (05, beats 07–10): the table's rows had no names until the close and ‖Δy_n‖ was
     named only in the verdict.  From ``bidir`` on, row n is named y_n beside its first cell (level with it),
-    and the corner says ‖Δy_n‖.  Main's table has no ``rows`` or ``corner``."""
+    and the corner says ‖Δy_n‖; from ``proof_bidir`` on the outputs are gone (review round 5: one subject), so
+    y_n names the table's row alone."""
     scene, _ = beats
     T = len(scene.data.trace.steps)
-    for t in (scene.bi_picture_in(scene.proof_top, scene.data.Y_bidir_full)[3], scene.table_close):
+    for t in (scene.bi_picture_in(scene.proof_top, scene.data.Y_bidir_full)[3], scene.table_big, scene.c_table):
         assert len(t.rows) == T - 1
         for n, lab in enumerate(t.rows):
             first = t.cells[n][n]  # column m = n + 1 is the first where y_n is a past row
@@ -181,8 +183,9 @@ def test_the_table_of_changes_names_its_rows_and_its_quantity(beats):
     for key in ("bidir", "stale", "proof_bidir", "proof_causal"):  # on screen, at full strength, from bidir on
         names_ = [it.name.strip("'") for it in rec[key].items if it.kind == "text" and it.opacity >= 0.99]
         assert "norm(Delta y_n)" in names_, key
-        for n in range(T - 1):  # y_n beside the table's row, and beside the outputs once they arrive
-            assert names_.count(f"y_{n}") == (1 + (n == 0) if key == "bidir" else 2), (key, n)  # outputs: y_0 first
+        for n in range(T - 1):  # y_n beside the table's row, and beside the outputs while they are there
+            want = {"bidir": 1 + (n == 0), "stale": 2}.get(key, 1)
+            assert names_.count(f"y_{n}") == want, (key, n)
 
 
 def test_keys_values_and_the_query_wear_their_concept_colours(final):
@@ -193,12 +196,12 @@ def test_keys_values_and_the_query_wear_their_concept_colours(final):
     assert all(lab.get_color().to_hex() == QUERY.to_hex() for lab in b.q_labels)
     heads = {h.text: h.get_color().to_hex() for h in b.heads}
     assert heads["Kcache"] == KEY.to_hex() and heads["Vcache"] == VALUE.to_hex()
-    assert all(mk.get_stroke_color().to_hex() == HIGHLIGHT.to_hex() for mk in scene.markers)  # look here: the new row
+    assert all(mk.get_stroke_color().to_hex() == NEW_INK.to_hex() for mk in scene.markers)  # look here: the new row
 
 
 def test_final_frame_draws_the_bidirectional_outputs_and_the_changes(beats):
     scene, frames = beats
-    frame = frames["proof_bidir" if scene.data.min_stale > 0.0 else "proof_bidir_some"]
+    frame = frames["stale"]  # the last beat the outputs are on screen (review round 5: the table alone after it)
     d = scene.data
     T = len(d.trace.steps)
     hm = scene.bi_map
@@ -212,26 +215,28 @@ def test_final_frame_draws_the_bidirectional_outputs_and_the_changes(beats):
     for m, st in enumerate(scene.bi_stages):
         np.testing.assert_array_equal(st[: m + 1], d.Y_bidir[m])
     # the table prints every measured change where it belongs: column m (token x_m appended), row n (y_n)
-    tab = scene.table
-    for m, s in enumerate(d.staleness, start=1):
-        assert [t.text for t in tab.numbers[m - 1]] == [fmt_measure(float(v)) for v in s]
-        np.testing.assert_array_equal(tab.values[: m, m - 1], s)
+    for tab in (scene.table, scene.table_big):
+        for m, s in enumerate(d.staleness, start=1):
+            assert [t.text for t in tab.numbers[m - 1]] == [fmt_measure(float(v)) for v in s]
+            np.testing.assert_array_equal(tab.values[: m, m - 1], s)
 
 
 def test_the_figures_on_screen_are_the_measured_ones(final):
-    """Issue 33 (05's close had no ✗): both results close as verdicts, ✓ for cached = recompute and ✗ for
-    the bidirectional change, each with its measured figure."""
+    """Issue 33 (05's close had no ✗): the results close as verdicts, ✓ for cached = recompute, ✓ for the causal
+    change and ✗ for the bidirectional change, each with its measured figure."""
     scene, frame = final
     d = scene.data
     assert scene.proof_value.figure.text == fmt_measure(d.max_defect) == "exactly 0"
     assert scene.stale_value.figure.text == scene.stale_bound.text
     assert scene.causal_value.figure.text == fmt_measure(d.causal_change_max) == "exactly 0"
     assert scene.proof.passed and scene.proof_causal.passed and not scene.proof_bi.passed
-    assert scene.cached_verdict.passed and not scene.bidir_verdict.passed  # the close's two verdicts
+    assert scene.recompute_verdict.passed and scene.cached_verdict.passed and not scene.bidir_verdict.passed
+    assert scene.recompute_verdict.figure.text == fmt_measure(d.max_defect) == "exactly 0"
     assert scene.cached_verdict.figure.text == "exactly 0" and scene.bidir_verdict.figure.text == scene.stale_bound.text
-    for v in (scene.cached_verdict, scene.bidir_verdict):  # the two shown in the close
+    for v in (scene.recompute_verdict, scene.cached_verdict, scene.bidir_verdict):  # the three shown in the close
         assert dominant_ink(scene, frame, v.value, BG).tolist() != rgb255(BG).tolist()
-    assert np.abs(dominant_ink(scene, frame, scene.cached_verdict.check, BG) - rgb255(VERIFIED)).max() <= 40
+    for v in (scene.recompute_verdict, scene.cached_verdict):
+        assert np.abs(dominant_ink(scene, frame, v.check, BG) - rgb255(VERIFIED)).max() <= 40
     assert np.abs(dominant_ink(scene, frame, scene.bidir_verdict.check, BG) - rgb255(FAILED)).max() <= 40
 
 
@@ -244,8 +249,8 @@ def test_captions_carry_the_clips_figures(final):
 
 def test_the_key_figures_end_above_the_subtitle_band(final):
     scene, _ = final
-    for m in (scene.table, scene.proof_bi_row, scene.proof_causal_row, scene.proof, scene.board.tags, scene.bi_map,
-              scene.cached_block, scene.bidir_block, scene.table_close):
+    for m in (scene.table, scene.proof_bi, scene.proof_causal, scene.proof, scene.board.tags, scene.bi_map,
+              scene.recompute_verdict, scene.cached_verdict, scene.bidir_block, scene.table_big, scene.c_table):
         assert m.get_bottom()[1] >= CONTENT_BOTTOM - 1e-6
 
 
@@ -305,87 +310,76 @@ def test_every_beat_changes_the_picture(final):
     assert not [p for p in scene.audit.lecture if p.kind == "static"]
 
 
-def test_the_clip_ends_on_its_two_measured_results_large(final):
-    """Review round 4 (05 close): a five-item picture whose two tables had cells of two sizes.  The close is now the
-    two tables of changes one above the other under one row of heads, their cells one size: causal on top (every
-    cell 0) and bidirectional under it; each table's name and verdict left of its staircase (✓ causal, the largest
-    change exactly 0; ✗ bidirectional, the smallest change as a bound), the bidirectional table's colour bar beside
-    it; nothing else (no outputs map, no board, no third verdict)."""
+def test_the_clip_ends_on_its_measured_results_alone_and_large(final):
+    """Review round 5 (05 close): two tables, two verdict blocks and a bar crowded it, and the cache-equality result
+    of beat 06 was missing.  The close is the three results alone, one a line, left-aligned, centred: ✓ cached =
+    full recompute (exactly 0), ✓ causal, the largest change of a past output (exactly 0), ✗ bidirectional, the
+    smallest change (the floored bound), and under it why a cache cares: the next layer's keys and values would go
+    stale.  Nothing else: no table, no outputs, no bar."""
     scene, _ = final
     content = scene.layout.content
     d = scene.data
     rec = {r.key: r for r in scene.audit.records}
     close = rec["close"]
-    assert not close.shown  # no outputs map
-    np.testing.assert_array_equal(np.nan_to_num(scene.table_close.values, nan=-1),
-                                  np.nan_to_num(scene.table.values, nan=-1))
-    for m, s_ in enumerate(d.causal_changes, start=1):  # the causal table: what append_change measured, all 0
-        assert [t.text for t in scene.c_table_close.numbers[m - 1]] == ["0"] * m
-        np.testing.assert_array_equal(scene.c_table_close.values[:m, m - 1], s_)
-    a, b = scene.c_table_close, scene.table_close
-    # one cell size for both tables, and every figure inside its cell
-    assert a.cell_w == pytest.approx(b.cell_w) and a.cell_h == pytest.approx(b.cell_h)
-    for t in (a, b):
-        for col_c, col_n in zip(t.cells, t.numbers):
-            for c, n in zip(col_c, col_n):
-                assert n.width < c.width and n.height < c.height
-    # one above the other, columns aligned, under one row of heads (the lower table's own heads are gone)
-    for m in range(len(a.cells)):
-        assert a.cells[m][0].get_x() == pytest.approx(b.cells[m][0].get_x())
-    a_cells = VGroup(*[c for col in a.cells for c in col])
-    b_cells = VGroup(*[c for col in b.cells for c in col])
-    assert a_cells.get_bottom()[1] > b_cells.get_top()[1]
-    b_family = {id(f) for f in b.get_family()}
-    assert not any(id(f) in b_family for f in (*b.heads, b.title, b.corner))
-    assert a.heads.get_bottom()[1] > a_cells.get_top()[1]
-    # each named, its verdict under its name, both left of its staircase and level with its lower rows
-    for t, name, v, cells in ((a, scene.c_name_close, scene.cached_block, a_cells),
-                              (b, scene.table_close_name, scene.bidir_block, b_cells)):
-        assert name.get_bottom()[1] > scene.cached_verdict.get_bottom()[1] if t is a else True
-        assert v.get_bottom()[1] >= cells.get_bottom()[1] - 1e-6 and v.get_top()[1] <= cells.get_top()[1] + 1e-6
-        for col in t.cells:  # clear of every cell and of the rows' names
-            for c in col:
-                assert v.get_right()[0] < c.get_left()[0] or v.get_bottom()[1] > c.get_top()[1] \
-                    or v.get_top()[1] < c.get_bottom()[1]
-        for r_ in t.rows:
-            assert v.get_right()[0] < r_.get_left()[0] or v.get_bottom()[1] > r_.get_top()[1] \
-                or v.get_top()[1] < r_.get_bottom()[1]
-    assert scene.c_name_close.text == "causal" and scene.table_close_name.text == "bidirectional"
-    assert not hasattr(scene, "recompute_close")  # the rest is gone: two tables, two verdicts, one colour bar
-    assert len(scene.closing_parts()) == 4
-    desc = {c.key: c.describe for c in scene.captions if c.describe}["close"]
-    assert "one above the other" in desc and "one size" in desc and "full recompute" not in desc
-    assert desc.index("causal") < desc.index("bidirectional")  # top to bottom, as drawn
+    assert not close.shown and not close.scales  # no map, no colour bar
+    assert d.trace.max_defect == 0.0 and d.causal_change_max == 0.0 and d.min_stale >= scene.stale_bound.value
+    lines = scene.closing_parts()
+    assert lines == [scene.recompute_verdict, scene.cached_verdict, scene.bidir_block]
+    for upper, lower in zip(lines, lines[1:]):  # one a line, top to bottom, clear of each other
+        assert upper.get_bottom()[1] > lower.get_top()[1] + 0.3
+        assert upper.get_left()[0] == pytest.approx(lower.get_left()[0], abs=1e-6)
+    words = lambda v: "".join(p.text for p in v.line.words).replace(" ", "")  # noqa: E731
+    assert words(scene.recompute_verdict).startswith("cached=fullrecompute")
+    assert words(scene.cached_verdict).startswith("causal:") and words(scene.bidir_verdict).startswith("bidirectional:")
+    note = "".join(p.text for p in scene.stale_note.words).replace(" ", "")
+    assert note == "sothenextlayer'skeysandvalueswouldgostale"
+    assert scene.stale_note.get_top()[1] < scene.bidir_verdict.get_bottom()[1]
     on_screen = {id(f) for m in scene.mobjects for f in m.get_family()}
-    for gone in (scene.K_map, scene.Y_map, scene.c_map, scene.bi_map, scene.proof):
+    for gone in (scene.K_map, scene.Y_map, scene.bi_map, scene.table_big, scene.c_table, scene.proof, scene.proof_bi):
         assert not any(id(f) in on_screen for f in gone.get_family())
     take = scene.takeaway()
-    assert content.contains(take) and take.width >= 0.8 * content.width and take.height >= 0.8 * content.height
+    assert content.contains(take) and take.width >= 0.6 * content.width
+    assert abs(take.get_x() - content.center[0]) < 1e-6 and abs(take.get_y() - content.center[1]) < 1e-6
+    desc = {c.key: c.describe for c in scene.captions if c.describe}["close"]
+    assert desc.index("full recompute") < desc.index("causal") < desc.index("bidirectional") < desc.index("next layer")
+    says = {c.key: c.text for c in scene.captions}
+    assert "next layer" in says["close"] and "stale" in says["close"]
 
 
 def test_the_changes_colour_scale_has_its_bar_named_by_its_quantity_and_range(run):
-    """Review round 4 (05 08, 11): the changes were painted on a scale with no bar, and in blue, which beside the
-    outputs meant negative.  The scale is now one grey, black (no change, as an unpainted 0) to white (the largest
-    change), and its bar stands right of the table wherever the table does, named ‖Δy_n‖, its ticks 0 and the
-    largest change as the table prints it."""
+    """Review round 5 (05 08): on a linear (square-root) grey the one large change (3.1) left the cells 0.010,
+    0.023, 0.089 near-black, like "no change", the opposite of the beat's point.  The scale is now a log grey, whole
+    decades from below the smallest change (at CHANGE_FLOOR of the bar at least) to the largest: every cell that
+    moved is a visible grey.  Its bar stands right of the table wherever the table does, named ‖Δy_n‖, its ticks
+    round decades (review round 5: not 3.1)."""
+    from scenes.kit.scales import CHANGE_FLOOR
+
     scene = run.scene
     d = scene.data
-    hi = max(float(s.max()) for s in d.staleness)
+    moved = np.concatenate([np.asarray(s, float) for s in d.staleness])
+    lo, hi = float(moved.min()), float(moved.max())
     sc = deck_scale("output changes", scene.cfg, values=[*d.staleness, *d.causal_changes])
-    rgb = np.asarray(sc.rgb(np.linspace(0.0, hi, 32)), float)[:, :3]
+    assert sc.log and sc.vmax == pytest.approx(hi) and sc.vmin < lo
+    assert np.log10(sc.vmin) == pytest.approx(round(np.log10(sc.vmin)))  # a whole decade
+    rgb = np.asarray(sc.rgb(np.geomspace(sc.vmin, hi, 32)), float)[:, :3]
     assert np.abs(rgb[:, 0] - rgb[:, 2]).max() < 0.02 and np.abs(rgb[:, 0] - rgb[:, 1]).max() < 0.02  # grey: no hue
     assert rgb[0].max() < 0.05 and rgb[-1].min() > 0.95  # black to white
-    for bar, table in ((scene.change_bar_bi, scene.table), (scene.change_bar_c, scene.c_table),
-                       (scene.close_bar, scene.table_close)):
+    assert float(sc.position(lo)) >= CHANGE_FLOOR - 1e-9
+    bg = np.asarray(BG.to_rgb(), float)
+    for v in moved:  # every cell that moved is visibly apart from the background (and from an unpainted 0)
+        assert np.abs(np.asarray(sc.rgb(float(v)))[:3] - bg).max() >= 0.2, v
+    for bar, table in ((scene.change_bar_bi, scene.table), (scene.change_bar_big, scene.table_big)):
         assert bar.color_scale.same_as(sc)
         assert bar.title.typst_code.replace(" ", "") == "$norm(Deltay_n)$"
-        ticks = [t.text for t in bar.tick_labels]
-        assert ticks[0] == "0" and ticks[-1] == fmt_measure(hi).removeprefix("≈ ") and bar.ticks[-1] == hi
+        assert 2 <= len(bar.ticks) <= 4
+        for t, lab in zip(bar.ticks, bar.tick_labels):  # round decades, printed as such
+            assert np.log10(t) == pytest.approx(round(np.log10(t))) and sc.vmin <= t <= sc.vmax
+            assert float(lab.text) == pytest.approx(t)
         cells = VGroup(*[c for col in table.cells for c in col])
         assert bar.frame.get_left()[0] > cells.get_right()[0]  # right of its table, level with it
         assert bar.get_top()[1] <= cells.get_top()[1] + 1e-6 and bar.get_bottom()[1] >= cells.get_bottom()[1] - 0.01
     rec = {r.key: r for r in run.records}
-    for key in ("stale", "proof_bidir", "close"):  # on screen while the table is painted
+    for key in ("stale", "proof_bidir"):  # on screen while the table is painted
         assert any(r.quantity == "output changes" and r.what == "ColorBar" for r in rec[key].scales), key
 
 
@@ -441,12 +435,16 @@ def test_the_weights_column_has_slots_a_colour_bar_and_room_from_v(run):
     assert label("weights", size=LABEL).width < b.w_slots[0].width
 
 
-def test_the_verdicts_carry_the_token_appended(run):
-    """Review round 4 (05 09): "min over m, n < m of ‖Δy_n‖" hid m, the token appended: the change is written
-    ‖Δy_n^(m)‖ in every verdict of it."""
+def test_one_delta_notation_and_verdicts_in_words(run):
+    """Review round 5 (05 09–11): the tables read ‖Δy_n‖, the verdicts ‖Δy_n^(m)‖ with "m, n<m" under min and max,
+    ≈ 4–5 px at 854×480.  The verdicts now say "smallest change", "largest change" in words at the heading size;
+    ‖Δy_n‖ is written one way, where the tables and their bars name their cells."""
     scene = run.scene
-    for v in (scene.proof_bi, scene.proof_causal, scene.cached_verdict, scene.bidir_verdict):
-        assert "Delta y_n^((m))" in v.formula
+    for v in (scene.proof_bi, scene.proof_causal, scene.cached_verdict, scene.bidir_verdict, scene.recompute_verdict):
+        assert "Delta" not in v.formula and "^((m))" not in v.formula and "min_" not in v.formula
+    assert "smallest change" in scene.proof_bi.formula and "largest change" in scene.proof_causal.formula
+    for t in (scene.table, scene.table_big, scene.c_table):
+        assert t.corner.typst_code.replace(" ", "") == "$norm(Deltay_n)$"
 
 
 def test_the_still_and_the_clip_use_one_scale_per_quantity(final):
@@ -529,21 +527,19 @@ def test_the_close_states_both_results_as_verdicts_with_a_true_bound(final):
     assert f"every past row moves by {f.text}" in says["proof_bidir"]  # review round 4: not "the least by ≥ 0.010"
 
 
-def test_the_close_names_each_table_and_its_verdicts_are_read_at_label_size(final):
-    """The two tables' names at the heading size, over their tables; the verdicts no smaller than the labels'
-    size allows (the close's point)."""
-    from scenes.kit import LABEL, label
+def test_the_verdicts_are_read_at_heading_size(final):
+    """Review round 5 (05 11): the verdicts' sub- and superscripts were under the legibility floor at 854×480.
+    Every verdict of 09–11 is words and a figure, no sub- or superscript: its smallest letters (the "exact" mark)
+    no smaller than the deck's smallest text, its words and figure at the heading size."""
+    from scenes.kit import HEADING, SMALL, label
     from scenes.kit.layout import min_xheight_px
 
     scene, _ = final
-    close = {r.key: r for r in scene.audit.records}["close"]
-    texts = {i.text.replace(" ", "") for i in close.items if i.kind == "text" and i.opacity > DIMMED}
-    assert "causal" in texts and "bidirectional" in texts
-    want = min_xheight_px(label("x", size=LABEL))
-    for v in (scene.c_name_close, scene.table_close_name):
-        assert min_xheight_px(v) >= want
-    for v in (scene.cached_verdict, scene.bidir_verdict):
-        assert v.value.height >= 0.99 * proof_height(LABEL)
+    floor = min_xheight_px(label("x", size=SMALL))
+    for v in (scene.proof_bi, scene.proof_causal, scene.recompute_verdict, scene.cached_verdict, scene.bidir_verdict):
+        assert min_xheight_px(v.line) >= 0.99 * floor
+        assert min_xheight_px(v.line.words[0]) >= 0.99 * min_xheight_px(label("x", size=HEADING))
+    assert min_xheight_px(scene.stale_note) >= 0.99 * floor
 
 
 def proof_height(size):
@@ -553,10 +549,9 @@ def proof_height(size):
 
 
 def test_the_descriptions_place_the_verdicts_where_they_are_drawn(final):
-    """Review of issue 33 (helper b): `equal`'s description said "the tokens make way for the measured result
-    under the outputs", but the tokens had left a beat earlier and the verdict takes the query's strip across the
-    top; `proof_bidir`'s said "under the table", but the verdict stands under the outputs, left of the causal one.
-    Checked against the drawn places."""
+    """Review of issue 33 (helper b), and review round 5 (05 09–10: 09's verdict stood at the left, 10's centred):
+    `equal`'s verdict takes the query's strip across the top; 09's and 10's verdicts stand in one slot under the
+    table, centred, the same place in both, as described."""
     scene, _ = final
     described = {c.key: c.describe for c in scene.captions if c.describe}
     heads_top = max(h.get_top()[1] for h in scene.board.heads)
@@ -564,13 +559,13 @@ def test_the_descriptions_place_the_verdicts_where_they_are_drawn(final):
     assert "query" in described["equal"] and "tokens" not in described["equal"]
     assert "across the top" in described["equal"] and "under the outputs" not in described["equal"]
     key = "proof_bidir" if scene.data.min_stale > 0.0 else "proof_bidir_some"
-    assert "under the table" not in described[key].lower() and "under the pictures" in described[key].lower()
-    assert "flatter" not in described[key]  # the picture keeps its shape (review round 3)
-    assert scene.proof_bi_row.get_top()[1] < min(scene.bi_map.get_bottom()[1],
-                                                  min(c.get_bottom()[1] for col in scene.table.cells for c in col))
-    # the causal verdict: alone under the causal picture (the bidirectional one made way)
-    assert "under the picture" in described["proof_causal"] and "makes way" in described["proof_causal"]
-    assert scene.proof_causal_row.get_top()[1] < scene.c_map.get_bottom()[1]
+    assert "under it" in described[key] and "stands alone" in described[key]
+    assert "in the same place under it" in described["proof_causal"]
+    slot = scene.verdict_slot
+    for v, t in ((scene.proof_bi, scene.table_big), (scene.proof_causal, scene.c_table)):
+        assert slot.contains(v) and v.get_top()[1] < min(c.get_bottom()[1] for col in t.cells for c in col)
+        assert v.get_x() == pytest.approx(slot.center[0], abs=1e-6)
+    assert scene.proof_bi.get_y() == pytest.approx(scene.proof_causal.get_y(), abs=0.05)
 
 
 # ------------------------------------------------------------------ review round 2
@@ -587,10 +582,10 @@ def _visible(res, key) -> set[int]:
 
 
 def test_the_causal_check_has_its_picture_the_same_table_all_zeros(run):
-    """Review round 2 (05 `proof_causal`): "with the causal mask the same change is exactly 0" stood under the
-    bidirectional outputs and table: the ✓ had no picture.  Now the picture flips to causal attention: the causal
-    (cached) outputs and the same staircase in the same cells, each cell the change ``append_change(causal=True)``
-    measured, every one 0; the bidirectional picture and verdict are gone.  Main fails: it has no ``c_table``."""
+    """Review round 2 (05 `proof_causal`): the ✓ had no picture.  The table flips to causal attention: the same
+    staircase in the same cells, each cell the change ``append_change(causal=True)`` measured, every one 0
+    (unpainted: a log scale has no colour for 0, the figures say it); the bidirectional table and verdict are
+    gone."""
     res = run
     scene = res.scene
     d = scene.data
@@ -605,21 +600,15 @@ def test_the_causal_check_has_its_picture_the_same_table_all_zeros(run):
         assert [t.text for t in tab.numbers[m - 1]] == ["0"] * m
         np.testing.assert_array_equal(tab.values[:m, m - 1], s_)
         for n in range(m):  # the bidirectional table's cells, the same places
-            assert np.allclose(tab.cells[m - 1][n].get_center(), scene.table.cells[m - 1][n].get_center(), atol=1e-6)
-    np.testing.assert_array_equal(scene.c_map.values, d.trace.Y_cached)
-    np.testing.assert_array_equal(d.trace.Y_cached, self_attention(li.X, li.Wq, li.Wk, li.Wv, causal=True)[0])
-    assert scene.c_title.text.replace(" ", "") == "causaloutputs"
+            assert np.allclose(tab.cells[m - 1][n].get_center(), scene.table_big.cells[m - 1][n].get_center(),
+                               atol=1e-6)
+            assert tab.cells[m - 1][n].get_fill_opacity() == 0.0
     key = "proof_causal"
     ids = _visible(res, key)
-    for m in (scene.c_map, scene.c_title, *[t for col in tab.numbers for t in col], scene.proof_causal.check):
+    for m in (*[t for col in tab.numbers for t in col], scene.proof_causal.check):
         assert id(m) in ids or any(id(f) in ids for f in m.get_family()), m
-    gone = {id(f) for f in VGroup_of(scene.bi_map, scene.proof_bi_row).get_family()}
+    gone = {id(f) for f in VGroup_of(scene.table_big, scene.proof_bi, scene.change_bar_big).get_family()}
     assert not gone & ids
-    frame = scene.beat_frames[key]
-    for i in range(cfg.T):
-        for j in range(cfg.d):
-            got = pixel(scene, frame, scene.c_map.cell(i, j).get_corner(DL) + np.array([0.1, 0.1, 0]))
-            assert np.abs(got - rgb255(scene.out_scale.rgb(d.trace.Y_cached[i, j]))).max() <= 6, (i, j)
     assert scene.proof_causal.passed and scene.causal_value.figure.text == fmt_measure(max(float(c.max()) for c in causal))
 
 
@@ -701,13 +690,19 @@ def test_the_weights_wear_the_decks_weight_colours(run):
             assert cells.cell(i, 0).get_fill_color().to_hex().lower() == w.color(x).to_hex().lower()
 
 
-def test_the_bidirectional_picture_keeps_its_shape_to_the_verdicts(run):
-    """Review round 3 (05 09): the grids were squashed to a new aspect when the verdicts came.  The outputs map
-    and the table keep one place and one cell size from `bidir` to `proof_bidir`, the note on the next layer in
-    the strip the verdict takes."""
+def test_from_the_verdicts_on_the_table_is_the_one_subject(run):
+    """Review round 5 (05 07–11): a dashboard of two panels, a table and two colour bars.  From `proof_bidir` on the
+    outputs are gone and the table alone stands large (its cells larger than beside the outputs) and centred with
+    its bar; the note on the next layer stood in the slot the verdicts take, under the picture."""
     scene = run.scene
-    assert scene.bi_map.cell_h == scene.c_map.cell_h and scene.bi_map.cell_w == scene.c_map.cell_w
-    assert not hasattr(scene, "bi_compact")
+    C = scene.proof_top
+    a, b = scene.table, scene.table_big
+    assert b.cell_w * b.cell_h > a.cell_w * a.cell_h
+    group = VGroup(b, scene.change_bar_big)
+    assert C.contains(group) and abs(group.get_x() - C.center[0]) < 0.35
+    ids = _visible(run, "proof_bidir")
+    for gone in (scene.bi_map, scene.bi_bar, scene.next_layer):
+        assert not ({id(f) for f in gone.get_family()} & ids)
     assert scene.next_layer.get_top()[1] < scene.bi_map.get_bottom()[1]
 
 
@@ -718,7 +713,7 @@ def test_tokens_and_outputs_do_not_wear_the_key_or_value_hue(run):
 
     scene = run.scene
     b = scene.board
-    for lab in (*b.y_labels, *scene.bi_labels, *scene.table.rows, *scene.table.heads, *scene.table_close.rows):
+    for lab in (*b.y_labels, *scene.bi_labels, *scene.table.rows, *scene.table.heads, *scene.table_big.rows):
         assert lab.get_color().to_hex() == FG.to_hex()
     for chip in b.chips:
         assert chip[0].get_stroke_color().to_hex() == FG.to_hex()
@@ -726,42 +721,87 @@ def test_tokens_and_outputs_do_not_wear_the_key_or_value_hue(run):
 
 def test_the_tables_of_changes_are_painted_by_the_decks_change_scale(run):
     """Review round 4 (05 08, 11): the ‖Δy_n‖ tables were white figures on black.  Every cell that moved is painted
-    on the deck's "output changes" scale (a sequential map over [0, the largest change]), its figure in that scale's
-    text colour; an exact 0 stays unpainted, so the causal tables read "nothing moved" without their figures."""
+    on the deck's "output changes" scale, its figure in that scale's text colour; the causal table (every change
+    exactly 0) stays unpainted."""
     from scenes.kit.theme import HIGHLIGHT as HL
 
     scene = run.scene
     d = scene.data
     sc = deck_scale("output changes", scene.cfg, values=[*d.staleness, *d.causal_changes])
-    assert sc.vmin == 0.0 and sc.vmax == max(float(s.max()) for s in d.staleness)
-    for table, changes in ((scene.table, d.staleness), (scene.table_close, d.staleness),
-                           (scene.c_table, d.causal_changes), (scene.c_table_close, d.causal_changes)):
+    for table in (scene.table, scene.table_big):
         assert table.color_scale.same_as(sc)
-        for m, s in enumerate(changes, start=1):
+        for m, s in enumerate(d.staleness, start=1):
             for n, v in enumerate(s):
                 cell, fig_ = table.cells[m - 1][n], table.numbers[m - 1][n]
-                if float(v) == 0.0:
-                    assert cell.get_fill_opacity() == 0.0
-                else:
-                    assert cell.get_fill_opacity() == 1.0
-                    assert cell.get_fill_color().to_hex().lower() == sc.color(float(v)).to_hex().lower()
-                    assert fig_.get_color().to_hex().lower() == sc.text_color(float(v)).to_hex().lower()
+                assert cell.get_fill_opacity() == 1.0 or table is scene.table  # (the first fills as it arrives)
+                assert cell.get_fill_color().to_hex().lower() == sc.color(float(v)).to_hex().lower()
+                assert fig_.get_color().to_hex().lower() == sc.text_color(float(v)).to_hex().lower()
+    assert all(c.get_fill_opacity() == 0.0 for col in scene.c_table.cells for c in col)
     # no cell of the scale is the highlight's yellow (the outlined smallest change keeps one meaning)
-    rgb = np.asarray(sc.rgb(np.linspace(0.0, sc.vmax, 64)), float)[:, :3]
+    rgb = np.asarray(sc.rgb(np.geomspace(sc.vmin, sc.vmax, 64)), float)[:, :3]
     assert np.linalg.norm(rgb - np.array(HL.to_rgb()), axis=1).min() > 0.3
 
 
-def test_the_new_rows_outline_never_shares_yellow_with_a_weight(run):
-    """Review round 4 (05 02): token 0's one weight, 1, is viridis's yellow, beside the new row's outline in the
-    highlight's yellow: two meanings of one colour.  A step whose weights paint a cell near the highlight shows
-    its new row without the outline; the others keep it."""
-    from scenes.clips.c05_widgets import clashes_with_highlight
+def test_the_new_row_is_marked_apart_from_the_query_and_the_weights(run):
+    """Review round 5 (05 05): "new" in the highlight's gold stood by q_5 in the query's orange, two warm hues of
+    two meanings (and round 4: viridis paints a weight of 1 in that gold).  The new row's outline and the word
+    "new" are the foreground ink, bold, far from the query's hue and from every weight's colour, on every step;
+    the rows read back in step 1 are outlined in grey, apart from both."""
+    from scenes.kit import DIM
 
     scene = run.scene
+    ink = np.asarray(NEW_INK.to_rgb(), float)
+    assert np.linalg.norm(ink - np.asarray(QUERY.to_rgb(), float)) > 0.5
     w = deck_scale("weights", scene.cfg)
     for s_ in scene.data.trace.steps:
-        assert scene.new_outlined[s_.t] == (not clashes_with_highlight(s_.weights, w))
-    if scene.cfg.cmap_weights == "viridis":  # the shipped colormap: a weight of 1 is its yellow
-        assert clashes_with_highlight([1.0], w)
-        assert scene.new_outlined[0] is False
-        assert any(scene.new_outlined.values())
+        assert scene.new_outlined[s_.t]
+        assert np.linalg.norm(np.asarray(w.rgb(np.asarray(s_.weights)))[..., :3] - ink, axis=-1).min() > 0.3
+    new = scene.board.tag_words[1]
+    assert new.text == "new" and new.get_color().to_hex() == NEW_INK.to_hex()
+    assert all(mk.get_stroke_color().to_hex() == DIM.to_hex() for mk in scene.read_marks)
+    assert all(mk.get_stroke_width() > scene.read_marks[0].get_stroke_width() for mk in scene.markers)
+
+
+
+
+# ------------------------------------------------------------------ review round 5
+def test_the_boards_colour_bars_name_what_they_paint(run):
+    """Review round 5 (05 01–06): one bar (the outputs', −2…2) stood beside the outputs, unnamed, while q and k are
+    painted too; its description said only "V and the outputs share" it.  (q and k are on the deck's inputs scale,
+    ±3: the lecture's keys and queries reach 2.5, past the outputs' ±2, so one bar cannot serve all four.)  Two bars
+    now stand in one column right of the outputs, each named on screen by what it paints, in their concept colours:
+    q, k over the inputs scale, v, y over the outputs scale."""
+    from scenes.kit import FG
+
+    scene = run.scene
+    b = scene.board
+    d = scene.data
+    assert max(np.abs(d.K).max(), np.abs(d.Q).max()) <= scene.in_scale.vmax
+    assert max(np.abs(d.V).max(), np.abs(d.trace.Y_cached).max()) <= scene.out_scale.vmax
+    for bar, scale, names_, colours in ((b.in_bar, scene.in_scale, ["q", "k"], (QUERY, KEY)),
+                                        (b.bar, scene.out_scale, ["v", "y"], (VALUE, FG))):
+        assert bar.color_scale is scale
+        assert [m.typst_code.strip("$ ") for m in bar.title] == names_
+        assert [m.get_color().to_hex() for m in bar.title] == [c.to_hex() for c in colours]
+        assert bar.title.get_bottom()[1] > bar.frame.get_top()[1]
+        assert bar.get_left()[0] > scene.Y_map.get_right()[0]  # beside the outputs, clear of them
+    assert scene.K_map.color_scale is scene.q_map.color_scale is b.in_bar.color_scale
+    assert scene.V_map.color_scale is scene.Y_map.color_scale is b.bar.color_scale
+    assert b.in_bar.get_bottom()[1] > b.bar.get_top()[1]  # q and k's over v and y's
+    for key in ("setup", "legend"):
+        ids = _visible(run, key)
+        for bar in (b.in_bar, b.bar):
+            assert all(id(m) in ids or any(id(f) in ids for f in m.get_family()) for m in bar.title), key
+    desc = {c.key: c.describe for c in scene.captions if c.describe}
+    assert "two colour bars, q and k's over v and y's" in desc["setup"]
+
+
+def test_one_wording_for_the_full_recompute_and_the_legends_grammar(run):
+    """Review round 5 (05 05, 06): "keys and values rows 0 to 4"; SAYS "a full recompute", DESCRIBED "one causal
+    pass over every token" for one picture labelled "full recompute"."""
+    scene = run.scene
+    T = len(scene.data.trace.steps)
+    says = {c.key: c.text for c in scene.captions}
+    desc = {c.key: c.describe for c in scene.captions if c.describe}
+    assert f"the keys and values of rows 0 to {T - 2}," in says["legend"]
+    assert "full recompute" in says["equal"] and "full recompute" in desc["equal"] and "causal pass" not in desc["equal"]

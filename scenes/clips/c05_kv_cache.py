@@ -5,13 +5,16 @@ frame names what the cache holds, the K and V rows of the tokens before, and "ne
 row this step appended.  Then bidirectional attention, where appending a token moves every past output:
 the outputs recolour row by row while a staircase table beside them fills with how far each past row
 moved (labels on the data: each row y_n beside its first cell, columns the token appended, ‖Δy_n‖ at the
-corner).  Ends on the two results
-as verdicts: ✓ cached decoding equals a full recompute, exactly; ✗ bidirectionally the past rows move by
-at least the measured amount.
+corner, painted on a log grey so every cell that moved is a visible grey).  Then the table alone, large and
+centred, with its verdict in one slot under it (✗ bidirectional: the smallest change, a floored bound), flipped
+to causal attention in the same cells (✓ every change exactly 0).  Ends on the three results, one a line:
+✓ cached = full recompute, exactly; ✓ causal, no past output moves; ✗ bidirectional, every one moves, so
+the next layer's keys and values would go stale.
 
 The K cache and the query are painted on the deck's "inputs" scale; the V cache and the outputs on its
 "outputs" scale (``kit.scales``; it holds V: causally y_0 = v_0, one row in one colour), whose colour bar
-stands beside them: the same colours as every other clip showing them.
+stands beside them, named q, k, v, y (one diverging map and range for all four): the same colours as every
+other clip showing them.
 
 The picture description it shares with its still (scales, proofs) is in ``scenes/figures/causal.py``;
 the widgets only this clip draws are in ``c05_widgets.py``.
@@ -59,13 +62,11 @@ from scenes.clips.c05_widgets import (
     TOKEN_INK,
     ChangeTable,
     DecodeBoard,
-    clashes_with_highlight,
     row_slots,
     weight_text,
 )
 from scenes.figures.causal import (
     M,
-    NN,
     kv_proofs,
     kv_scales,
 )
@@ -83,8 +84,8 @@ from scenes.kit import (
     swap,
 )
 from scenes.kit.binding import claim, names, role, shows
-from scenes.kit.compose import GAP, column, row
-from scenes.kit.layout import LayoutError, Region, baseline_y
+from scenes.kit.compose import GAP, column
+from scenes.kit.layout import Region, baseline_y
 from scenes.kit import numbers, scales as deck_scales
 from scenes.kit.numbers import measure
 from scenes.kit.proofs import (
@@ -92,7 +93,6 @@ from scenes.kit.proofs import (
     frame_row,
     hide,
     morph_cells,
-    proof_line,
     row_names,
     row_parts,
     settle,
@@ -171,6 +171,15 @@ def lower_bound(x: float, digits: int = 2) -> numbers.Figure:
     return numbers.Figure(float(f.text), f">= {f.math}", f"≥ {f.text}", approx=True)
 
 
+def decade_text(v: float, math_: bool = False) -> str:
+    """A decade as a colour bar's tick: ``0.001`` … ``1`` … ``100`` as decimals (the tables' figures' font), smaller
+    or larger ones (``math_``, Typst) as powers of ten (``10^(-5)``)."""
+    e = int(round(_math.log10(v)))
+    if -3 <= e <= 2:
+        return f"{10.0 ** e:.{max(0, -e)}f}"
+    return f"10^({e})"
+
+
 class KVCache(ClipScene):
     """05 · The KV cache: each token computes its own q, k, v; the earlier k, v are read from the cache."""
 
@@ -209,7 +218,10 @@ class KVCache(ClipScene):
                "min_stale": self.stale_bound.text, "causal_change_max": fmt_measure(d.causal_change_max),
                "max_stale": fmt_measure(max(float(s.max()) for s in d.staleness)),
                "first_weight": weight_text(d.trace.steps[0].weights[0]),
-               "close_bar": "its colour bar", "change_bar": "the changes' colour bar"}
+               "change_bar": "the changes' colour bar", "bar_names": "two colour bars, q and k's over v and y's",
+               "big_table": "the table of changes", "close_recompute": fmt_measure(d.max_defect),
+               "close_cached": fmt_measure(d.causal_change_max), "close_stale": self.stale_bound.text,
+               "close_next": "so the next layer's keys and values would go stale"}
 
         def bound(name, value, *attrs):  # a claim once what shows it is built (the title card has nothing yet)
             mobs = [getattr(self, a, None) for a in attrs]
@@ -230,18 +242,19 @@ class KVCache(ClipScene):
         bound("full_map", "the full recompute's outputs", "full_map", "full_head")
         bound("bi_map", "bidirectional outputs", "bi_map")
         bound("table", "table of changes", "table_frame")
-        bound("close_tables", "two tables of changes", "table_close", "c_table_close")
+        bound("big_table", "the table of changes", "table_big")
+        bound("close_recompute", fmt_measure(d.max_defect), "recompute_verdict")
         bound("close_cached", fmt_measure(d.causal_change_max), "cached_verdict")
         bound("close_stale", self.stale_bound.text, "bidir_verdict")
-        bound("close_bar", "its colour bar", "close_bar")
+        bound("close_next", "so the next layer's keys and values would go stale", "stale_note")
         bound("change_bar", "the changes' colour bar", "change_bar_bi")
         bound("min_stale", self.stale_bound.text, "proof_bi")
         bound("read", "k 0 and v 0", "read_marks")
         bound("max_stale", fmt_measure(max(float(s.max()) for s in d.staleness)), "proof_bi")
         bound("causal_change_max", fmt_measure(d.causal_change_max), "proof_causal")
-        bound("causal_table", "every cell of the table of changes reads 0", "c_table")
-        bound("causal_map", "causal outputs", "c_map", "c_title")
+        bound("causal_table", "every cell reads 0", "c_table")
         bound("next_layer", "the next layer computes its keys and values from these y n", "next_layer")
+        bound("bar_names", "two colour bars, q and k's over v and y's", "qk_bar", "vy_bar")
         return out
 
     # ------------------------------------------------------------------ layout
@@ -267,6 +280,7 @@ class KVCache(ClipScene):
         shows(b.Y_map, "trace.Y_cached")
         self.K_map, self.V_map, self.Y_map, self.q_map = b.K_map, b.V_map, b.Y_map, b.q_map
         self.slots = b.slots
+        self.bar_names, self.qk_bar, self.vy_bar = b.bar_names, b.in_bar, b.bar
         self.brace = b.brace
         self.weight_groups, self.chips, self.tokens = b.weights, b.chips, b.tokens
         self.weight_text0 = b.weights[0][0]
@@ -310,23 +324,27 @@ class KVCache(ClipScene):
         self.full_group = VGroup(self.full_map, self.full_labels, self.full_head)
 
     def bidirectional_layout(self) -> None:
-        """The bidirectional half: its outputs on the left, the table of how far each past row moved beside
-        them (row for row), as large as the content allows; the two verdicts (each under its name) come
-        under them once the picture makes room (``proof_top``: where it then stands)."""
+        """The bidirectional half.  While the tokens are appended (``bidir``, ``stale``): its outputs on the left,
+        the table of how far each past row moved beside them (row for row).  From ``proof_bidir`` on (review round
+        5: one subject): the outputs go and the table alone stands large and centred, its colour bar beside it;
+        the verdicts take one fixed slot under it, the same in ``proof_bidir`` and ``proof_causal`` (each one
+        worded line: "smallest change", "largest change", no indices to read small)."""
         d = self.data
         T = len(d.trace.steps)
         C = self.layout.content
         _, bidir, causal = kv_proofs(d)
-        self.proof_bi = proof_line(self.change_formula(bidir.formula), self.stale_bound, size=HEADING, passed=False)
-        self.proof_causal = proof_line(self.change_formula(causal.formula), causal.value, size=HEADING,
-                                       passed=causal.passed)
-        rows_ = []
-        for words, p in (("bidirectional", self.proof_bi), ("causal", self.proof_causal)):
-            rows_.append(column(label(words, size=HEADING, color=DIM), p, gap="tight"))
-        self.proof_bi_row, self.proof_causal_row = rows_
-        proofs = row(*rows_, gap="section", align="top")
-        strip, self.proof_top = C.take_bottom(proofs.height, gap=GAP.wide)
-        settle(strip, proofs)
+        self.proof_bi = worded_verdict("bidirectional: smallest change", self.stale_bound, passed=False,
+                                       size=HEADING)
+        self.proof_causal = worded_verdict("causal: largest change", causal.value, passed=causal.passed,
+                                           size=HEADING, relation="=")
+        self.proof_bi_row, self.proof_causal_row = self.proof_bi, self.proof_causal
+        # why stale outputs matter to a cache: the next layer reads them as its keys and values (in one layer the
+        # cached k_n, v_n depend on x_n alone); in the verdicts' slot while the changes fill
+        self.next_layer = worded_line("the next layer computes its keys and values from these $y_n$", size=HEADING)
+        slot_h = max(m.height for m in (self.proof_bi, self.proof_causal, self.next_layer))
+        self.verdict_slot, self.proof_top = C.take_bottom(slot_h, gap=GAP.wide)
+        for m in (self.proof_bi, self.proof_causal, self.next_layer):  # one slot, one place: centred in it
+            settle(self.verdict_slot, m)
         self.stale_value, self.causal_value = self.proof_bi.value, self.proof_causal.value
 
         self.bi_stages = []
@@ -334,12 +352,6 @@ class KVCache(ClipScene):
             st = np.array(d.Y_bidir_full, dtype=float)
             st[: m + 1] = d.Y_bidir[m]
             self.bi_stages.append(st)
-        # why stale outputs matter to a cache: the next layer reads them as its keys and values (in one layer the
-        # cached k_n, v_n depend on x_n alone); in a strip under the picture while the changes fill
-        self.next_layer = worded_line("the next layer computes its keys and values from these $y_n$", size=HEADING)
-        settle(strip, self.next_layer)  # in the strip the verdicts take next
-        # the picture keeps one place and one shape from the first token to the verdicts (review round 3: it
-        # was squashed flatter when the verdicts came)
         (self.bi_map, self.bi_labels, self.bi_title, self.table, self.bi_bar,
          self.change_bar_bi) = self.bi_picture_in(self.proof_top, self.bi_stages[0])
         for i in range(1, T):
@@ -355,14 +367,41 @@ class KVCache(ClipScene):
         self.table_frame = VGroup(*[c for col in self.table.cells for c in col])
         self.bi_picture = VGroup(self.bi_map, self.bi_labels, self.bi_slots, self.bi_title, self.table, self.bi_bar,
                                  self.change_bar_bi)
-        # and flipped to causal attention, in the same place (the same cells): the causal outputs, the cached
-        # ones, and the same table of changes, every cell 0
-        (self.c_map, self.c_labels, self.c_title, self.c_table, self.c_bar, self.change_bar_c) = self.bi_picture_in(
-            self.proof_top, d.trace.Y_cached, changes=d.causal_changes, name="causal outputs")
-        shows(self.c_map, "trace.Y_cached")
-        names(self.c_title, "trace.Y_cached")
-        self.c_picture = VGroup(self.c_map, self.c_labels, self.c_title, self.c_table, self.c_bar, self.change_bar_c)
-        self.causal_alone = self.proof_causal_row.copy().set_x(strip.center[0])  # its verdict, alone under it
+        # the one subject from proof_bidir on: the table alone, large and centred; flipped to causal attention in
+        # the same cells (every cell 0)
+        self.table_big, self.change_bar_big = self.big_table(d.staleness)
+        self.c_table, _ = self.big_table(d.causal_changes, painted=False)
+
+    def big_table(self, changes, painted: bool = True) -> tuple:
+        """A table of ``changes`` alone, as large as ``proof_top`` allows (its figures at the heading size where
+        the cells have room), centred with its colour bar right of it."""
+        d = self.data
+        T = len(d.trace.steps)
+        n = T - 1
+        R = self.proof_top
+        sc = self.scales()["staleness"]
+        texts = [measure(float(v)).text for s in d.staleness for v in s] or ["0"]
+        bar_w = self.change_bar(3.0).width + GAP.normal
+        for size in (HEADING, LABEL, SMALL):
+            probe = ChangeTable(d.staleness, lambda k: -k * 1.0, 1.0, 0.0, n * 3.0, size=size)
+            heads_h = probe.title.get_top()[1] - probe.cells[0][0].get_top()[1]
+            side_w = max(probe.corner.width, max(r.width for r in probe.rows)) + GAP.small
+            need = max(label(t, size=size).width for t in texts) + 2 * GAP.small
+            r = min(1.6, (R.height - heads_h) / n)  # (few tokens: as tall as a comfortable row)
+            cw = min(max(need, 1.9, 2.2 * r), (R.width - side_w - bar_w) / n)  # few tokens: wider cells
+            if cw >= need and r >= label("0.0", size=size).height + 2 * GAP.tight:
+                break
+        total = side_w + n * cw + bar_w
+        x0 = R.center[0] - total / 2 + side_w
+        top = R.top - heads_h
+        drop = max(0.0, (R.height - heads_h - n * r) / 2)  # few tokens: mid-height
+        # the causal table: every change exactly 0, which a log scale has no colour for: unpainted, its figures say it
+        table = ChangeTable(changes, lambda k: top - drop - (k + 0.5) * r, r, x0, n * cw, size=size, min_w=cw,
+                            scale=sc if painted else None)
+        cells = VGroup(*[c for col in table.cells for c in col])
+        cbar = self.change_bar(self.change_bar_height(cells.height))
+        self.place_change_bar(cbar, cells)
+        return table, cbar
 
     def bidir_why(self) -> dict | None:
         """The excuse from the half-empty check for the bidirectional picture: its shape's (few tokens or a
@@ -394,7 +433,7 @@ class KVCache(ClipScene):
         widest = max(label(measure(float(v)).text, size=size).width for s in d.staleness for v in s)
         tcw = max(widest + 2 * GAP.small, ch)  # square at most: the outputs keep the width
         bar_w = ColorBar(self.out_scale, height=1.0, width=DecodeBoard.SCALE_BAR_W).width + GAP.small
-        cbar_w = self.change_bar(1.0).width + GAP.normal  # the table's own colour bar, right of it
+        cbar_w = self.change_bar(3.0).width + GAP.normal  # the table's own colour bar, right of it
         cw = min(DecodeBoard.MAX_CELL_W, (region.width - 2 * lab_w - bar_w - GAP.wide - (T - 1) * tcw - cbar_w) / dm)
         total = lab_w + dm * cw + bar_w + GAP.wide + lab_w + (T - 1) * tcw + cbar_w
         x0 = region.center[0] - total / 2
@@ -425,13 +464,19 @@ class KVCache(ClipScene):
         return hm, names_, title, table, bar, cbar
 
     def change_bar(self, height: float) -> ColorBar:
-        """The colour bar of the tables of changes (the deck's "output changes": 0, black as an unpainted exact 0,
-        to the largest change, printed as the tables print it), named by its quantity, ‖Δy_n‖, over it."""
+        """The colour bar of the tables of changes (the deck's "output changes", a log scale: whole decades, from
+        below the smallest change to the largest, black to white), its ticks round decades (at most four, the
+        largest kept), named by its quantity, ‖Δy_n‖, over it."""
         sc = self.scales()["staleness"]
-        hi = float(sc.norm.vmax)
-        ticks = [0.0, *[t for t in sc.ticks(2) if 0.0 < t < hi and measure(t).text != measure(hi).text], hi]
+        ticks = sc.ticks()
+        # every decade, or every other one (or fewer) where more than four, or more than the bar's length holds
+        # apart by twice a tick's height, would crowd it
+        room = max(2, min(4, int(height / (2.2 * label("0", size=SMALL).height)) + 1))
+        step = -(-len(ticks) // room)
+        ticks = ticks[::-1][::step][::-1]
         bar = ColorBar(sc, height=height, width=DecodeBoard.SCALE_BAR_W, ticks=ticks,
-                       tick_format=lambda v: measure(hi).text if v == hi else numbers.tick(v),
+                       **({"tick_format": decade_text} if all(1e-3 <= t < 1e3 for t in ticks)
+                          else {"tick_math": [decade_text(t, math_=True) for t in ticks]}),
                        title=math("norm(Delta y_n)", size=SMALL, color=DIM))
         bar.title.align_to(bar.frame, LEFT)  # over the bar and its ticks, clear of the table left of it
         bar.title.shift(bar.tick_labels[-1].height / 2 * UP)  # and clear of the top end's tick
@@ -466,7 +511,7 @@ class KVCache(ClipScene):
         targets = b.markers_for(m)
         # the new row's outline is the highlight's yellow only where no weight of this step is painted that yellow
         # (viridis paints a weight of 1 yellow: token 0's one weight); there the rows stand without it
-        o = 0.0 if clashes_with_highlight(s.weights, b.w_scale) else 1.0
+        o = 1.0  # (in the foreground ink: no weight's colour and not the query's)
         self.new_outlined = getattr(self, "new_outlined", {})
         self.new_outlined[m] = bool(o)
         if first:
@@ -486,7 +531,7 @@ class KVCache(ClipScene):
         attend = [FadeIn(wg[1]), FadeIn(wg[0])]
         if m == 1:  # the first step that reads the cache: the rows it reads, k_0 and v_0, outlined while q_1 weighs them
             self.read_marks = VGroup(*[SurroundingRectangle(VGroup(*[c for i in range(m) for c in hm.cells[i]]),
-                                                            color=FG, buff=GAP.hair / 2, stroke_width=3)
+                                                            color=DIM, buff=GAP.hair / 2, stroke_width=3)
                                        for hm in (self.K_map, self.V_map)]).set_z_index(2)
             attend.append(Create(self.read_marks))
         if m == 2 and hasattr(self, "read_marks"):  # the legend's frame says it for every row from here on
@@ -501,7 +546,7 @@ class KVCache(ClipScene):
         self.make_mobjects()
         b = self.board
         T = len(self.data.trace.steps)
-        board = VGroup(b.heads, b.slots, b.q_slot, b.q_note, b.bar, self.tokens)
+        board = VGroup(b.heads, b.slots, b.q_slot, b.q_note, b.in_bar, b.bar, self.tokens)
         w_bar = VGroup() if b.w_bar is None else b.w_bar  # the weights' colour bar, where the strip has room
         board.add(w_bar)
 
@@ -512,7 +557,7 @@ class KVCache(ClipScene):
         self.add(self.caches, self.outputs)
         self.beat("setup", FadeIn(b.heads), FadeIn(self.tokens),
                   LaggedStart(*[Create(s) for s in b.slots], lag_ratio=0.02), Create(b.q_slot), FadeIn(b.q_note),
-                  FadeIn(b.bar), FadeIn(w_bar), run_time=1.2,
+                  FadeIn(b.in_bar), FadeIn(b.bar), FadeIn(w_bar), run_time=1.2,
                   subject=board, why=EMPTY_CACHE)
         a = self.step_anims(0, first=True)
         self.beat("step0", Succession(AnimationGroup(a[0], FadeIn(self.q_map), FadeIn(self.q_label)),
@@ -529,7 +574,7 @@ class KVCache(ClipScene):
         # the query's strip makes way for the verdict; the caches and weights for what it compares: the full
         # recompute's outputs beside the cached ones
         top_row = VGroup(self.q_map, self.q_label, b.q_note, b.q_slot)
-        gone = VGroup(top_row, w_bar, self.caches, self.weight_groups[-1], self.markers, b.tags, *b.heads, b.slots)
+        gone = VGroup(top_row, w_bar, b.in_bar, self.caches, self.weight_groups[-1], self.markers, b.tags, *b.heads, b.slots)
         self.cached_outputs = VGroup(self.Y_wide, self.y_labels_wide, self.bar_wide)
         self.play(FadeOut(gone), run_time=0.5)
         # the board's outputs stay as drawn (what the tests of the board read); copies of them widen into place
@@ -550,7 +595,7 @@ class KVCache(ClipScene):
         T = len(d.trace.steps)
         dm = d.Y_bidir_full.shape[1]
         out = VGroup(self.cached_outputs, self.full_group, self.cached_head, self.proof)
-        self.play(FadeOut(out), run_time=0.8)
+        self.play(FadeOut(out), run_time=0.5)
         first = VGroup(*self.bi_map.cells[0])
         self.add(self.bi_map)
         picture = self.bi_picture
@@ -577,134 +622,79 @@ class KVCache(ClipScene):
         plays[-1].append(FadeIn(self.next_layer, shift=GAP.small * UP))
         self.beat_plays("stale", plays, run_time=1.15, subject=VGroup(picture, self.next_layer),
                         why=self.bidir_why() or {"empty": STAIRCASE})
-        # the note makes way for the verdict, in the same strip; the picture stays where it is
-        self.play(FadeOut(self.bi_slots), FadeOut(self.next_layer), run_time=0.5)
-        picture = self.bi_picture = VGroup(self.bi_map, self.bi_labels, self.bi_title, self.table, self.bi_bar,
-                                           self.change_bar_bi)
+        # the outputs make way (review round 5: one subject): the table alone, large and centred; the note makes
+        # way for the verdict, in the same slot
+        self.play(FadeOut(VGroup(self.bi_map, self.bi_labels, self.bi_title, self.bi_bar, self.bi_slots,
+                                 self.next_layer)),
+                  ReplacementTransform(self.table, self.table_big),
+                  ReplacementTransform(self.change_bar_bi, self.change_bar_big), run_time=0.7)
+        picture = VGroup(self.table_big, self.change_bar_big)
         # the verdict's figure on the data: the cell it was read from, outlined
         shown = d.min_stale if d.min_stale > 0.0 else max(float(s.max()) for s in d.staleness)
         m_, n_ = next((m, n) for m, s in enumerate(d.staleness, start=1) for n, v in enumerate(s) if float(v) == shown)
-        self.min_cell = role(SurroundingRectangle(self.table.cells[m_ - 1][n_], color=HIGHLIGHT, buff=0,
-                                                  stroke_width=5), "highlight")
+        self.min_cell = role(SurroundingRectangle(self.table_big.cells[m_ - 1][n_], color=HIGHLIGHT, buff=0,
+                                                  stroke_width=6), "highlight").set_z_index(2)
         self.beat("proof_bidir" if d.min_stale > 0.0 else "proof_bidir_some",
-                  FadeIn(self.proof_bi_row, shift=GAP.small * UP), Create(self.min_cell), run_time=0.9,
-                  subject=VGroup(picture, self.proof_bi_row, self.min_cell),
-                  why={"empty": "the strip under the picture holds the bidirectional verdict now and the causal one "
-                                "beside it in the next beat: the half kept for it is that beat's"})
-        # the picture flips to causal attention: the causal outputs, and the same table of changes, all 0
-        self.proof_causal_row.set_x(self.causal_alone.get_x())  # alone under the causal picture, centred
-        self.beat("proof_causal", Succession(FadeOut(VGroup(picture, self.min_cell, self.proof_bi_row)),
-                                             FadeIn(self.c_picture),
-                                             FadeIn(self.proof_causal_row, shift=GAP.small * UP)),
-                  run_time=1.4, subject=VGroup(self.c_picture, self.proof_causal_row),
+                  FadeIn(self.proof_bi, shift=GAP.small * UP), Create(self.min_cell), run_time=0.9, hold=0.8,
+                  subject=VGroup(picture, self.proof_bi, self.min_cell), why=self.bidir_why() or {"empty": STAIRCASE})
+        # the table flips to causal attention in the same cells, every one 0; its verdict in the same slot
+        self.beat("proof_causal", Succession(FadeOut(VGroup(picture, self.min_cell, self.proof_bi)),
+                                             AnimationGroup(FadeIn(self.c_table),
+                                                            FadeIn(self.proof_causal, shift=GAP.small * UP))),
+                  run_time=1.4, subject=VGroup(self.c_table, self.proof_causal),
                   why=self.bidir_why() or CAUSAL_FLIP)
 
     # ------------------------------------------------------------------ the takeaway
     def closing_layout(self) -> None:
-        """The close, built for where it stands (nothing is scaled under the legible floor): the result that
-        proves the property, the two tables of changes one above the other under one row of heads (token
-        appended x_m, ‖Δy_n‖ at the corner), their cells one size (the widest figure of either, with its margin):
-        causal on top, every cell 0; bidirectional under it, every cell moved, its colour bar right of it.  Each
-        table's name and verdict stand left of its staircase, in the room under its diagonal: causal ✓, the
-        largest change exactly 0 (the cache is exact); bidirectional ✗, the smallest change at least the measured
-        bound.  Nothing else (review round 4: five items, two tables of two cell sizes)."""
+        """The close (review round 5: two tables and two verdicts crowded it): the three measured results, large,
+        one a line, nothing else: ✓ cached = full recompute (beat 06, exactly 0); ✓ causal, the largest change of
+        a past output exactly 0 (so the cache is exact); ✗ bidirectional, the smallest change at least the measured
+        bound, and under it why that breaks a cache: the next layer's keys and values would go stale."""
         d = self.data
-        T = len(d.trace.steps)
-        n_cols = T - 1
         C = self.layout.content
-        _, bidir, causal = kv_proofs(d)
-        sc = self.scales()["staleness"]
-        texts = [measure(float(v)).text for s in (*d.staleness, *d.causal_changes) for v in s if float(v) != 0.0]
-        texts = texts or ["0"]
-        bar_w = self.change_bar(1.0).width
-        between = GAP.normal  # the gap between the two tables
-
-        def attempt(size, vsize, pad):
-            """The layout at table text ``size``, verdict size ``vsize`` and cell margin ``pad``, or ``None``."""
-            probe = ChangeTable(d.staleness, lambda n: -n * 1.0, 1.0, 0.0, n_cols * 2.0, size=size)
-            heads_h = probe.title.get_top()[1] - probe.cells[0][0].get_top()[1]
-            name_w = max(r.width for r in probe.rows) + GAP.small
-            side_w = max(probe.corner.width, name_w)
-            need = max(max(label(t, size=size).width for t in texts) + 2 * pad,
-                       max(h.width for h in probe.heads) + GAP.small)
-            r = min(1.0, (C.height - heads_h - between) / (2 * n_cols))
-            if r < label("0.0", size=size).height + 2 * GAP.hair:  # the figures clear of their cells' edges
-                return None
-            blocks = []
-            for words, proof, value, passed in (("causal", causal, causal.value, causal.passed),
-                                                ("bidirectional", bidir, self.stale_bound, False)):
-                v = proof_line(self.change_formula(proof.formula), value, size=vsize, passed=passed)
-                name = label(words, size=HEADING).next_to(v, UP, buff=GAP.small).align_to(v, LEFT)
-                blocks.append(VGroup(name, v))
-            bw = max(b.width for b in blocks)
-            bh = max(b.height for b in blocks)
-            # the rows a block beside the staircase's slope reaches up to (its bottom on the table's): the
-            # highest of them has the least room left of its first cell
-            n_top = max(0, n_cols - int(np.ceil((bh + GAP.hair) / r)))
-            right = C.right - GAP.normal - bar_w  # the tables' right edge, their colour bar beyond it
-            for cw in (*(max(need, w) for w in (1.4, 1.2, 1.0)), need):  # as wide as the verdicts leave room for
-                x0 = right - n_cols * cw
-                if x0 - side_w < C.left - 1e-9:
-                    continue
-                room = x0 + n_top * cw - name_w - GAP.normal - C.left
-                if bw <= room:
-                    return size, heads_h, r, cw, x0, blocks
-            return None
-
-        for size, vsize, pad in ((LABEL, HEADING, GAP.small), (LABEL, LABEL, GAP.small), (LABEL, LABEL, GAP.tight),
-                                 (SMALL, LABEL, GAP.tight), (SMALL, SMALL, GAP.tight)):
-            chosen = attempt(size, vsize, pad)
-            if chosen is not None:
+        cached, _, causal = kv_proofs(d)
+        for size, small in ((HEADING, LABEL), (LABEL, LABEL), (LABEL, SMALL), (SMALL, SMALL)):
+            self.recompute_verdict = worded_verdict("cached = full recompute: largest difference", cached.value,
+                                                    passed=cached.passed, size=size, relation="=")
+            self.cached_verdict = worded_verdict("causal: largest change of a past output", causal.value,
+                                                 passed=causal.passed, size=size, relation="=")
+            self.bidir_verdict = worded_verdict("bidirectional: smallest change", self.stale_bound, passed=False,
+                                                size=size)
+            self.stale_note = worded_line("so the next layer's keys and values would go stale", size=small,
+                                          color=FG)
+            self.stale_note.next_to(self.bidir_verdict.line, DOWN, buff=GAP.small).align_to(self.bidir_verdict.line,
+                                                                                            LEFT)
+            self.bidir_block = VGroup(self.bidir_verdict, self.stale_note)
+            lines = VGroup(self.recompute_verdict, self.cached_verdict, self.bidir_block)
+            room = (C.height * 0.75 - sum(m.height for m in lines)) / 2  # spread over three quarters of the height
+            take = lines.arrange(DOWN, aligned_edge=LEFT, buff=max(GAP.wide, min(2 * GAP.wide, room)))
+            if take.width <= C.width and take.height <= C.height:
                 break
-        else:
-            raise LayoutError(f"two tables of {n_cols} columns of changes and their verdicts do not fit {C.width:.2f} "
-                              f"by {C.height:.2f} units")
-        size, heads_h, r, cw, x0, blocks = chosen
-        total_h = heads_h + 2 * n_cols * r + between
-        top = C.center[1] + total_h / 2
-        row0_c = top - heads_h
-        row0_b = row0_c - n_cols * r - between
-        self.c_table_close = ChangeTable(d.causal_changes, lambda n: row0_c - (n + 0.5) * r, r, x0, n_cols * cw,
-                                         size=size, min_w=cw, scale=sc)
-        self.table_close = ChangeTable(d.staleness, lambda n: row0_b - (n + 0.5) * r, r, x0, n_cols * cw,
-                                       size=size, min_w=cw, scale=sc)
-        # one row of heads for both: the lower table's own heads go
-        self.table_close.remove(self.table_close.heads, self.table_close.title, self.table_close.corner)
-        self.table_close_rows = self.table_close.rows
-        b_cells = VGroup(*[c for col in self.table_close.cells for c in col])
-        self.close_bar = self.change_bar(self.change_bar_height(b_cells.height))
-        self.place_change_bar(self.close_bar, b_cells)
-        self.cached_block, self.bidir_block = blocks
-        (self.c_name_close, self.cached_verdict), (self.table_close_name, self.bidir_verdict) = blocks
-        for t, block in ((self.c_table_close, self.cached_block), (self.table_close, self.bidir_block)):
-            cells = VGroup(*[c for col in t.cells for c in col])
-            block.move_to([C.left + block.width / 2, cells.get_bottom()[1] + block.height / 2, 0])
-
-    def change_formula(self, formula: str) -> str:
-        """A verdict's formula with the token appended on the change it measures: ‖Δy_n^(m)‖, the change of y_n
-        when x_m is appended (review round 4: ‖Δy_n‖ under "min over m" did not carry m)."""
-        return formula.replace(f"Delta y_{NN})", f"Delta y_{NN}^(({M})))")
+        take.move_to(C.center)
+        self.close_take = take
 
     def closing_parts(self) -> list:
-        return [self.c_table_close, self.cached_block, VGroup(self.table_close, self.close_bar), self.bidir_block]
+        return [self.recompute_verdict, self.cached_verdict, self.bidir_block]
 
     def closing(self) -> None:
-        """The takeaway brought forward under the last caption (the base's closing, with the shape's excuse)."""
+        """The takeaway brought forward under the last caption."""
         take = self.takeaway()
-        T, dm = self.data.trace.Y_cached.shape
         self.beat(self.closing_key(), *self.bring_forward(take), run_time=1.4, hold=self.CLOSING_HOLD, subject=take,
-                  why=shape_why(T, dm, "each of the two tables") or {"empty": STAIRCASE})
+                  why={"empty": "the close is the clip's three measured results, one a line, large: nothing else"})
 
     def takeaway(self):
-        """The result that proves the property: causally no past output moves (✓, exactly 0), so the cache is
-        exact; bidirectionally every one does (✗, by at least the measured bound)."""
+        """The results that prove the property: cached = full recompute (✓, exactly 0); causally no past output
+        moves (✓, exactly 0), so the cache is exact; bidirectionally every one does (✗, by at least the measured
+        bound), so the next layer's keys and values would go stale."""
         self.closing_layout()
         return VGroup(*self.closing_parts())
 
     def bring_forward(self, take, region=None):
-        """Everything but the header fades; the two tables and their verdicts arrive in their places."""
+        """Everything but the header fades; the three results arrive, one a line."""
         keep = {id(f) for f in self.header.get_family()}
         leaves = [f for m in self.mobjects for f in m.get_family()
                   if id(f) not in keep and len(getattr(f, "points", ())) and not f.submobjects]
         self.closing_picture = self.closing_parts()
-        return [Succession(FadeOut(Group(*leaves)), AnimationGroup(*[FadeIn(m) for m in self.closing_picture]))]
+        return [Succession(FadeOut(Group(*leaves)),
+                           LaggedStart(*[FadeIn(m, shift=GAP.small * UP) for m in self.closing_picture],
+                                       lag_ratio=0.4))]

@@ -28,7 +28,6 @@ from scenes.kit.proofs import frame_row, row_names
 from scenes.kit.theme import (
     DIM,
     FG,
-    HIGHLIGHT,
     KEY,
     LABEL,
     QUERY,
@@ -48,19 +47,12 @@ def weight_text(w: float) -> str:
     return "1" if float(w) == 1.0 else fmt_value(w, 2)
 
 
-def clashes_with_highlight(weights, w_scale: ColorScale, within: float = 0.3) -> bool:
-    """Whether any of ``weights`` is painted (on the deck's weights scale) within ``within`` (RGB distance, 0…1 per
-    channel) of the highlight's yellow: viridis paints a weight near 1 yellow, so a step whose query puts (nearly)
-    all its weight on one row would show yellow in two meanings ("new" and a large weight)."""
-    hl = np.array(HIGHLIGHT.to_rgb(), dtype=float)
-    rgb = np.asarray(w_scale.rgb(np.asarray(weights, dtype=float)), dtype=float)[..., :3]
-    return bool(np.any(np.linalg.norm(rgb.reshape(-1, 3) - hl, axis=1) < within))
-
-
 # The K and V caches wear the key's and the value's hues (blue, magenta), which the deck's token colours
 # repeat (token 0 blue, token 3 magenta): here tokens and outputs are named in the neutral ink, their index
 # in the subscript, so one hue on screen keeps one meaning (review round 3).
 TOKEN_INK = FG
+NEW_INK = FG  # the row a step appends: its outline and the word "new"
+ROLE_OF = {"q": "query", "k": "key", "v": "value"}
 
 
 def row_slots(hm: Heatmap, rows: Sequence[int] | None = None) -> VGroup:
@@ -174,8 +166,9 @@ class DecodeBoard(VGroup):
         head_h = label("K cache", size=LABEL).height
         lab_w = math(f"k_{T - 1}", size=LABEL).width + GAP.small + GAP.hair
         num_w = label("0.00", size=SMALL).width
-        self.tag_words = (label("cached", size=LABEL, color=DIM),
-                          role(label("new", size=LABEL, color=HIGHLIGHT), "highlight"))
+        # "new" and its row's outline in the foreground ink, bold (review round 5: the highlight's gold sat beside
+        # the query's orange, two warm hues of two meanings); the rows read back are outlined in grey
+        self.tag_words = (label("cached", size=LABEL, color=DIM), label("new", size=LABEL, color=NEW_INK, weight="BOLD"))
         chip_names = [math(f"x_{i}", size=LABEL) for i in range(T)]
         chip_w = max(n.width for n in chip_names) + 2 * GAP.small
         tag_w = max(*(t.width for t in self.tag_words), chip_w, label("tokens", size=LABEL).width) + GAP.small
@@ -221,8 +214,33 @@ class DecodeBoard(VGroup):
         self.Y_map = block(Y, "Y", out_scale)
         self.slots = VGroup(*[row_slots(hm) for hm in (self.K_map, self.V_map, self.Y_map)])
         # V and the outputs on one scale (causally y_0 is v_0: one row, one colour), its bar beside the outputs
-        self.bar = ColorBar(out_scale, height=min(T * ch * 0.8, 3.0), width=self.SCALE_BAR_W)
-        self.bar.move_to([self.Y_map.get_right()[0] + GAP.small + bar_w / 2, rows_top - T * ch / 2, 0])
+        # two bars in one column right of the outputs, each named by what it paints (review round 5: one bar stood
+        # there, unnamed, while q and k were painted on another scale): q and k on the inputs scale over v and y on
+        # the outputs scale, their names in their concept colours over each
+        tick_h = label("0", size=SMALL).height
+
+        def names_of(*pairs):
+            g = VGroup(*[math(n, size=SMALL, color=c) for n, c in pairs]).arrange(RIGHT, buff=GAP.tight)
+            for m, (n, _) in zip(g, pairs):
+                if n in ROLE_OF:
+                    role(m, ROLE_OF[n])
+            return g
+
+        share_in, share = names_of(("q", QUERY), ("k", KEY)), names_of(("v", VALUE), ("y", TOKEN_INK))
+        names_h = share.height + 0.15 + tick_h / 2  # a bar's names over it and its top tick's half
+        bar_h = max(0.6, min(1.6, (T * ch - 2 * (names_h + tick_h / 2) - GAP.normal) / 2))
+        self.in_bar = ColorBar(in_scale, width=self.SCALE_BAR_W, title=share_in, height=bar_h)
+        self.bar = ColorBar(out_scale, width=self.SCALE_BAR_W, title=share, height=bar_h)
+        for b_ in (self.in_bar, self.bar):
+            b_.title.align_to(b_.frame, LEFT)
+            b_.title.shift(tick_h / 2 * UP)  # clear of the top end's tick
+        x_left = self.Y_map.get_right()[0] + GAP.small
+        col_h = 2 * (names_h + bar_h + tick_h / 2) + GAP.normal
+        col_top = rows_top - (T * ch - col_h) / 2
+        self.in_bar.shift([x_left - self.in_bar.frame.get_left()[0], col_top - self.in_bar.get_top()[1], 0])
+        self.bar.shift([x_left - self.bar.frame.get_left()[0],
+                        self.in_bar.frame.get_bottom()[1] - tick_h / 2 - GAP.normal - self.bar.get_top()[1], 0])
+        self.bar_names = VGroup(share_in, share)
         self.k_labels = role(row_names(self.K_map, "k", colors=lambda i: KEY), "key")
         self.v_labels = role(row_names(self.V_map, "v", colors=lambda i: VALUE), "value")
         self.y_labels = row_names(self.Y_map, "y", colors=lambda i: TOKEN_INK)
@@ -316,4 +334,4 @@ class DecodeBoard(VGroup):
         self.top_strip = Region(region.left, region.right, q_y - q_row_h / 2, region.top, "top")
 
     def markers_for(self, m: int) -> list:
-        return [role(frame_row(hm, m), "highlight") for hm in (self.K_map, self.V_map, self.Y_map)]
+        return [frame_row(hm, m, color=NEW_INK).set_stroke(width=5) for hm in (self.K_map, self.V_map, self.Y_map)]

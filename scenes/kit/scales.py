@@ -51,7 +51,7 @@ QUANTITIES: dict[str, str] = {
     "table": "a learned position table's entries (clips 09 and 14)",
     "output shifts": "ΔY: how far RoPE's outputs move when every position slides by s, V alone and V rotated (clip 11)",
     "output changes": "‖Δyₙ‖ ≥ 0: how far each past output moves when a token is appended (clip 05; a grey map, black to "
-                      "white, square-root stretched, without the highlight's yellow or a signed map's blue; an exact 0 "
+                      "white, on a log scale (decades below the smallest change keep it a visible grey), without the highlight's yellow or a signed map's blue; an exact 0 "
                       "is left unpainted, black as the map's 0)",
 }
 FROM_CONFIG = ("weights", "inputs", "outputs", "scores", "encodings", "angles")
@@ -163,12 +163,33 @@ def _from_values(quantity: str, cfg, values):
         arrays = values if isinstance(values, (list, tuple)) else [values]
         f = np.concatenate([np.asarray(a, dtype=float).ravel() for a in arrays])
         f = f[np.isfinite(f)]
-        hi = float(f.max()) if f.size and f.max() > 0 else 1.0
-        return _tag(ColorScale(CHANGE_CMAP, 0.0, hi, gamma=0.5), quantity)
+        pos = f[f > 0]
+        if not pos.size:
+            return _tag(ColorScale(CHANGE_CMAP, 0.0, 1.0), quantity)
+        return _tag(change_scale(float(pos.min()), float(pos.max())), quantity)
     s = ColorScale.symmetric(cfg.cmap_signed, values)
     if quantity in STRETCHED:
         s = ColorScale(s.name, s.vmin, s.vmax, gamma=STRETCHED[quantity])
     return _tag(s, quantity)
+
+
+CHANGE_FLOOR = 0.25  # where the smallest change sits along the changes' log bar, at least: a grey, never black
+
+
+def change_scale(lo: float, hi: float):
+    """The "output changes" scale for changes from ``lo`` to ``hi`` (both > 0): logarithmic, from whole decades
+    below ``lo`` (the fewest, at least one, that put ``lo`` at ``CHANGE_FLOOR`` of the bar or higher: every cell
+    that moved is a visible grey, none black) to ``hi`` (white)."""
+    import math as _m
+
+    from .theme import ColorScale
+
+    e = _m.floor(_m.log10(lo))
+    top = _m.log10(hi) if hi > lo else _m.log10(lo) + 1.0
+    k = 1
+    while (_m.log10(lo) - (e - k)) / (top - (e - k)) < CHANGE_FLOOR:
+        k += 1
+    return ColorScale(CHANGE_CMAP, 10.0 ** (e - k), 10.0 ** top, log=True)
 
 
 def signature(s) -> tuple:

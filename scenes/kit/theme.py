@@ -358,14 +358,15 @@ class ColorScale:
     (``cmap``, ``norm``), so a still and a clip agree colour for colour.
     """
 
-    def __init__(self, cmap: str, vmin: float, vmax: float, gamma: float | None = None):
+    def __init__(self, cmap: str, vmin: float, vmax: float, gamma: float | None = None, log: bool = False):
         """``gamma`` (optional) stretches the scale as a power law (matplotlib's ``PowerNorm``;
         ``SQRT_STRETCH`` spreads small weights): a colour bar then places its stripes and ticks
         by the stretch, so the stretch is declared where the colours are read.  On a diverging
         scale (``vmin == -vmax``) the stretch is signed, the same on both sides of 0 (``sign(v) |v|^gamma``):
-        one large value no longer washes out the crowd near 0."""
+        one large value no longer washes out the crowd near 0.  ``log`` (``0 < vmin``, no ``gamma``): a logarithmic
+        scale (matplotlib's ``LogNorm``), one decade one length of the bar, for values over several decades."""
         import matplotlib
-        from matplotlib.colors import FuncNorm, Normalize, PowerNorm
+        from matplotlib.colors import FuncNorm, LogNorm, Normalize, PowerNorm
 
         if not vmax > vmin:
             raise ValueError(f"a colour scale needs vmax > vmin, got vmin={vmin}, vmax={vmax}")
@@ -374,7 +375,12 @@ class ColorScale:
         self.name = cmap
         self.cmap = matplotlib.colormaps[cmap]
         self.gamma = None if gamma is None else float(gamma)
-        if gamma is None:
+        self.log = bool(log)
+        if log:
+            if gamma is not None or not vmin > 0:
+                raise ValueError(f"a log colour scale needs 0 < vmin and no gamma, got vmin={vmin}, gamma={gamma}")
+            self.norm = LogNorm(vmin=float(vmin), vmax=float(vmax), clip=True)
+        elif gamma is None:
             self.norm = Normalize(vmin=float(vmin), vmax=float(vmax), clip=True)
         elif vmin < 0 < vmax and vmin == -vmax:  # diverging: the stretch signed, symmetric about 0
             from functools import partial
@@ -428,7 +434,12 @@ class ColorScale:
 
     def ticks(self, most: int = 4) -> list[float]:
         """Round tick values for this scale's colour bar: both ends and 0 for a diverging scale
-        (its ends are round), else round steps from ``vmin`` to ``vmax``."""
+        (its ends are round), else round steps from ``vmin`` to ``vmax`` (on a log scale: its decades)."""
+        if self.log:
+            import math as _m
+
+            lo, hi = _m.ceil(_m.log10(self.vmin) - 1e-9), _m.floor(_m.log10(self.vmax) + 1e-9)
+            return [10.0 ** e for e in range(lo, hi + 1)]
         if self.symmetric_about_zero and self.gamma is not None:  # the stretch shown: a round value on each side
             import math as _m
 
@@ -460,7 +471,8 @@ class ColorScale:
     def same_as(self, other: ColorScale) -> bool:
         """Same colormap and the same bounds: the same value is the same colour in both."""
         return (self.name == other.name and self.vmin == other.vmin and self.vmax == other.vmax
-                and getattr(self, "gamma", None) == getattr(other, "gamma", None))
+                and getattr(self, "gamma", None) == getattr(other, "gamma", None)
+                and getattr(self, "log", False) == getattr(other, "log", False))
 
     def rgb(self, values) -> np.ndarray:
         """``(..., 3)`` RGB in [0, 1] for finite ``values``."""

@@ -243,7 +243,7 @@ class ColorBar(VGroup):
             ticks = scale.ticks(2)
         self.ticks = tuple(float(t) for t in ticks)
         self.values = (vmin + (np.arange(steps) + 0.5) / steps * (vmax - vmin))
-        stretched = getattr(scale, "gamma", None) is not None
+        stretched = getattr(scale, "gamma", None) is not None or getattr(scale, "log", False)
         if stretched:  # a stretched scale: stripes even along the stretch, so the ticks show it
             self.values = np.asarray(scale.norm.inverse((np.arange(steps) + 0.5) / steps), dtype=float)
         self.values.flags.writeable = False
@@ -281,7 +281,7 @@ class ColorBar(VGroup):
         """The screen point on the bar's axis where ``value`` sits."""
         vmin, vmax = self.color_scale.norm.vmin, self.color_scale.norm.vmax
         b, t = (self.frame.get_left(), self.frame.get_right()) if self.horizontal else (self.frame.get_bottom(), self.frame.get_top())
-        if getattr(self.color_scale, "gamma", None) is not None:
+        if getattr(self.color_scale, "gamma", None) is not None or getattr(self.color_scale, "log", False):
             return b + float(self.color_scale.position(value)) * (t - b)
         return b + (float(value) - vmin) / (vmax - vmin) * (t - b)
 
