@@ -133,6 +133,14 @@ class PositionalDilutionData:
         row_ = self.cos[k]
         return float(np.ptp(row_[len(row_) // 2:]))
 
+    def wobbles_far(self, k: int) -> bool:
+        """Curve ``k`` still rises somewhere over its last decade of positions (``m >= t_max / 10``), by at least
+        1 % of the panel's range (0.02 in c) from one position to the next: a wobble the panel shows, not a rounding
+        error (review round 5: "every one wobbles" was said of d = 256 where its wobble below m = 100 is too small to
+        see)."""
+        row_ = self.cos[k][self.t >= self.t[-1] / 10]
+        return len(row_) > 1 and float(np.max(np.diff(row_))) >= 0.02
+
     def swings(self, k: int) -> bool:
         """Curve ``k`` still swings over its last half: its values there span at least half the way to 0 from 1."""
         return self.swing(k) >= 1 / 2
@@ -208,6 +216,8 @@ class PositionalDilution(ClipScene):
             "c1": measure(d.cos[order[0]][0]).text,
             "half_of": self.half_of(),
             "m_where": "on its panel, beside its drop line",
+            "twin_where": "each twin's n beside its ring",
+            "reminder": self.reminder_words(),
         }
         F = getattr(self, "figure", None)
         if F is None:  # the title card: nothing drawn yet
@@ -221,12 +231,12 @@ class PositionalDilution(ClipScene):
         if lanes:  # the log axis has gone with the curves: the bars' own axis
             axis = (TL.axis,)
         values.update(
-            t_max=claim(values["t_max"], *axis),
+            t_max=claim(values["t_max"], *((TL.reminder,) if lanes else axis)),  # the bars: the twin rule's bound
             widths=claim(values["widths"], *[tags[k] for k in order]),
             blurred=claim(values["blurred"], *[tags[k] for k in found] or axis),
             clear=claim(values["clear"], *[tags[k] for k in clear] or axis),
             onsets=claim(values["onsets"], *[F.onset_labels[k] for k in found] or axis),
-            factor=claim(values["factor"], self.rule),
+            factor=claim(values["factor"], TL.reminder if lanes else self.rule),
             swing=claim(values["swing"], self.swing_label),
             half_of=claim(values["half_of"], self.swing_label),
             half=claim(count(d.t[len(d.t) // 2]).text, F.swing),
@@ -239,8 +249,10 @@ class PositionalDilution(ClipScene):
             curves=claim("one curve per width", *F.curves),
             rings=claim("a yellow ring", *[m for m in F.markers if len(m)] or [F.swing]),
             rule_line=claim("the rule for m*", self.rule),
-            m_where=claim("on the right, beside its panel" if F.column else "on its panel, beside its drop line",
-                          *[F.onset_labels[k] for k in found] or axis),
+            m_where=claim(self.m_where(), *[F.onset_labels[k] for k in found] or axis),
+            twin_where=claim(values["twin_where"], *[F.twin_labels[k] for k in found if len(F.twin_labels[k])] or axis)
+            if F.twins_shown else claim("each twin is ringed at its n", *[m for m in F.markers if len(m)] or axis),
+            reminder=claim(values["reminder"], TL.reminder),
             every_panel=claim("every panel", *F.onset_labels),
             horizon=claim(values["horizon"], TL.axis_words),
             horizon_line=claim(f"m = {count(d.horizon).text}", TL.axis_words),
@@ -260,6 +272,21 @@ class PositionalDilution(ClipScene):
                           only=claim("" if d.shares[wide].after == d.shares[wide].checked else "only ", self.verdict),
                           wide_onset=claim(count(d.onsets[wide].t).text, F.onset_labels[wide]))
         return values
+
+    def m_where(self) -> str:
+        """Where the marks beat writes each m*: in a right column, or on its panel by its drop line (review round 5:
+        all on one side of it where they fit there)."""
+        F = self.figure
+        if F.column:
+            return "on the right, beside its panel"
+        side = getattr(F, "label_side", "either")
+        return f"on its panel, {side} of its drop line" if side in ("right", "left") else "on its panel, beside its drop line"
+
+    def reminder_words(self) -> str:
+        """The twin rule under the bars, in words."""
+        d = self.data
+        return (f"the rule for a twin of m: an n from {d.factor:g} m up to {count(d.t[-1]).text}, "
+                "with c of n at least c of m")
 
     def half_of(self) -> str:
         """What the first beat's box holds, counted: positions ``t[n // 2] … t[n − 1]`` of the ``n``."""
@@ -307,7 +334,7 @@ class PositionalDilution(ClipScene):
             return "first" if d.swings(first) else "first_wobbles"
         if key == "wider":
             smooth = d.wider_is_smoother()
-            all_wiggle = not any(d.falls_steadily(k) for k in range(n))
+            all_wiggle = not any(d.falls_steadily(k) for k in range(n)) and all(d.wobbles_far(k) for k in range(n))
             if smooth and all_wiggle:
                 return "wider"
             return "wider_smoother" if smooth else "wider_differ"
@@ -319,8 +346,8 @@ class PositionalDilution(ClipScene):
             return "meaning" if d.most_blur() else "meaning_few"
         if key == "close":
             shared = [k for k in d.found() if d.shares[k].checked]
-            if found == n and shared:
-                return "close" if n > 1 and d.wider_waits_longer() else "close_all"
+            if found == n and shared:  # review round 5: the close no longer repeats the shares the meaning beat said
+                return "close" if d.most_blur() else "close_all"
             return "close_some" if shared else "close_none"
         return key
 
@@ -332,7 +359,9 @@ class PositionalDilution(ClipScene):
         self.formula = math(f"c({N.position.math}) = cos({N.encoding_matrix.math}_0, {N.encoding.math}), "
                             f"quad {base_relation(d.base)}")
         self.kind = label("sinusoidal encodings", size=SMALL, color=DIM)
-        self.rule = math(f"m^* = min{{m : exists n >= {d.factor:g} m, med c(n) >= c(m)}}")  # math only, no words
+        # review round 5: the rule bounds n by the data's last position (why the shares stop at half of it)
+        self.rule = math(f"m^* = min{{m : exists n, med {d.factor:g} m <= n <= {count(d.t[-1]).math}, "
+                         f"med c(n) >= c(m)}}")  # math only, no words
         strip, rest = self.layout.content.take_top(self.formula.height, gap=GAP.small)
         strip.place(self.formula, LEFT)
         self.kind.next_to(self.formula, RIGHT, buff=GAP.normal).align_to(self.formula, DOWN)
@@ -344,7 +373,7 @@ class PositionalDilution(ClipScene):
                                        size=SMALL, color=HIGHLIGHT)
         for f in self.swing_label.get_family():  # the words in the box's colour: what the box holds
             role(f, "highlight")
-        over = max(GAP.tight, label("1", size=SMALL).height / 2 + GAP.hair)
+        over = max(GAP.tight, label("1", size=SMALL).height / 2 + GAP.hair) + GAP.tight  # review round 5: not jammed on the plot
         solo_region = Region(rest.left, rest.right, rest.bottom, rest.top - self.swing_label.height - over, "solo")
         strip, rest = rest.take_top(self.rule.height, gap=GAP.normal)
         strip.place(self.rule, LEFT)
@@ -358,11 +387,13 @@ class PositionalDilution(ClipScene):
         right = right_column(onsets, [None] * len(onsets), 0.0)
         self.figure = P = DilutionPanels(rest, d.t, d.cos, d.widths, d.onsets, self.colors, order,
                                          x_label=worded_line(f"position ${N.position.math}$", size=SMALL), right_width=right,
-                                         solo_region=solo_region)
+                                         solo_region=solo_region, headroom=GAP.normal - GAP.tight)
         self.panels, self.curves, self.stack = P.panels, P.curves, P.stack
         self.width_labels, self.onset_values, self.markers = P.width_labels, P.onset_labels, P.markers
+        self.twin_values = P.twin_labels
         # ---- the lanes the panels become: told apart up to m*, then the measured share with a twin
-        self.twin_lanes = TL = TwinLanes(P, d.widths, d.shares, d.bins, self.colors, float(d.t[-1]), region=rest)
+        self.twin_lanes = TL = TwinLanes(P, d.widths, d.shares, d.bins, self.colors, float(d.t[-1]), region=rest,
+                                         factor=d.factor)
         # ---- the verdict of the close, where the formula was: how many widths blur within the data
         found = d.found()
         n = len(d.widths)
@@ -372,7 +403,7 @@ class PositionalDilution(ClipScene):
         # the span rounded for display reads "≈" (review round 3: "span 1.6" of 1.555)
         p_box = P.solo.panels[0] if len(P.solo) else P.panels[order[0]]
         # clear of the "1" tick label, which stands level with the panel's top, half its height over it
-        over = max(GAP.tight, label("1", size=SMALL).height / 2 + GAP.hair)
+        over = max(GAP.tight, label("1", size=SMALL).height / 2 + GAP.hair) + GAP.tight  # review round 5: not jammed on the plot
         self.swing_label.set_y(p_box.to_point(1, 1)[1] + over + self.swing_label.height / 2)
         self.swing_label.align_to(P.swing, RIGHT)
         content = self.layout.content
@@ -417,6 +448,10 @@ class PositionalDilution(ClipScene):
                 TL.lanes[k].frame.values = P.markers[k].values
                 shows(TL.lanes[k].frame, f"onset_m[{k}]")
                 names(P.onset_labels[k], f"onset_m[{k}]")
+                P.markers[k][-1].values = np.array([o.witness], dtype=float)  # the twin's ring stands at n
+                shows(P.markers[k][-1], f"witness[{k}]")
+                if len(P.twin_labels[k]):
+                    names(P.twin_labels[k], f"witness[{k}]")
 
     def quantities(self) -> dict:
         """The data's arrays, and each width's curve, onset and shares by itself (``cos[k]``, ``onset_m[k]``,
@@ -426,6 +461,7 @@ class PositionalDilution(ClipScene):
         for k in range(len(d.widths)):
             q[f"cos[{k}]"] = d.cos[k]
             q[f"onset_m[{k}]"] = d.onset_m[k:k + 1]
+            q[f"witness[{k}]"] = np.array([np.nan if d.onsets[k].witness is None else d.onsets[k].witness], float)
             q[f"share_bins[{k}]"] = np.asarray(d.bins[k][2], dtype=float)
         return q
 
@@ -489,17 +525,20 @@ class PositionalDilution(ClipScene):
             self.beat("rule", FadeOut(P.swing), FadeOut(self.swing_label), FadeIn(self.rule, shift=GAP.small * DOWN), run_time=1.0,
                       subject=VGroup(self.rule, P), why={**self.FULL_PANELS, **flat})
         self.beat(self.variant("marks"),
-                  LaggedStart(*[AnimationGroup(FadeIn(self.markers[k]), FadeIn(self.onset_values[k])) for k in
-                                d.by_width()], lag_ratio=0.4), run_time=2.0,
-                  subject=VGroup(self.rule, P, self.markers, self.onset_values), why={**self.FULL_PANELS, **flat})
+                  LaggedStart(*[AnimationGroup(FadeIn(self.markers[k]), FadeIn(self.onset_values[k]),
+                                               FadeIn(self.twin_values[k])) for k in d.by_width()], lag_ratio=0.4),
+                  run_time=2.0, subject=VGroup(self.rule, P, self.markers, self.onset_values, self.twin_values),
+                  why={**self.FULL_PANELS, **flat})
         # the panels become lanes: the curves go, each lane shows what its curve measured
         self.lanes_on = True
-        leave = [self.rule, *self.curves, P.zeros, *self.markers, *[VGroup(p.grid, p.axes, p.y_tick_labels) for p in self.panels],
+        leave = [self.rule, *self.curves, P.zeros, *self.markers, *[t for t in self.twin_values if len(t)],
+                 *[VGroup(p.grid, p.axes, p.y_tick_labels) for p in self.panels],
                  self.stack.x_tick_labels, self.stack.x_axis_label]
         tags = [ReplacementTransform(w, lane.tag) for w, lane in zip(self.width_labels, TL.lanes)]
         moves = [self.onset_values[k].animate.move_to(TL.onset_spots[k]) for k in TL.onset_spots]
         self.beat(self.variant("meaning"), AnimationGroup(*[FadeOut(m) for m in leave]),
-                  LaggedStart(AnimationGroup(*tags, *moves, *[FadeIn(VGroup(l.rest, l.frame)) for l in TL.lanes], FadeIn(TL.axis)),
+                  LaggedStart(AnimationGroup(*tags, *moves, *[FadeIn(VGroup(l.rest, l.frame)) for l in TL.lanes], FadeIn(TL.axis),
+                                             FadeIn(TL.reminder)),
                               AnimationGroup(*[GrowFromEdge(l.columns, LEFT) for l in TL.lanes if len(l.columns)],
                                              FadeIn(TL.share_labels), FadeIn(TL.on_lanes)),
                               lag_ratio=0.6),
@@ -510,7 +549,7 @@ class PositionalDilution(ClipScene):
     def takeaway(self):
         TL = self.twin_lanes
         return VGroup(self.takeaway_line, self.verdict, TL.lanes, TL.share_labels, TL.on_lanes, TL.axis,
-                      self.onset_values)
+                      TL.reminder, self.onset_values)
 
     def closing_key(self) -> str:
         return self.variant("close")

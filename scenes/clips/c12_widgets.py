@@ -37,6 +37,7 @@ def share_label(share: float) -> str:
 
 
 RING = MARK * 1.4  # review round 4b: the rings at m* and its twin read small (about 20 px)
+TWIN_NEAR = 3 * RING  # the farthest a twin's "n = …" stands from its ring's centre and still reads as its label
 MIN_PANEL = 0.62  # the shortest stacked panel that still prints its y ticks apart
 
 
@@ -115,6 +116,13 @@ class PanelStack(VGroup):
         last_row = max(rows)
         for k in range(n):
             p = Plot(x_range, y_range, width=w, height=h, x_log=x_log, x_ticks=x_ticks, y_ticks=ticks, **kw_fmt)
+            # review round 5: the y ticks were sans beside the x axis's typeset 10ᵏ; one tick face, the math one
+            typeset = []
+            for lab, v in zip(list(p.y_tick_labels), ticks):
+                m = math(numbers.tick(v).replace("\u2212", "-"), size=SMALL, color=DIM).move_to(lab.get_right(), aligned_edge=RIGHT)
+                m.tick_value = float(v)
+                typeset.append(m)
+            p.y_tick_labels.submobjects = typeset
             if rows[k] != last_row:  # only the bottom panel prints the shared x axis
                 p.remove(p.x_tick_labels)
                 p.x_tick_labels = VGroup()
@@ -167,15 +175,35 @@ class DilutionPanels(VGroup):
 
     def __init__(self, region: Region, t: np.ndarray, cos: np.ndarray, widths: Sequence[int], onsets, colors,
                  order: Sequence[int], x_label: Mobject, right_width: float = 0.0, solo_region: Region | None = None,
-                 column: bool | None = None):
+                 column: bool | None = None, headroom: float = 0.0, reserve: float = 0.0):
         super().__init__()
         if column is None:  # each m* on its panel where every one finds a clear spot there, else all in a right column
-            self.__init__(region, t, cos, widths, onsets, colors, order, x_label, right_width, solo_region, column=False)
+            args = (region, t, cos, widths, onsets, colors, order, x_label, right_width, solo_region)
+            self.__init__(*args, column=False, headroom=headroom)
+            # the top panel's twin label finds no spot by its ring (a ring near the panel's top, the formula over it):
+            # the panels give up the room over the top panel it needs there
+            top = order[0]
+            if onsets[top].t is not None and self.twin_gap.get(top, 0.0) > TWIN_NEAR and not reserve:
+                ring_top = self.panels[top].to_point(onsets[top].witness, onsets[top].cos_witness)[1] + RING
+                tall = math(f"n = {numbers.count(onsets[top].witness).math}", size=SMALL).height
+                need = ring_top + GAP.hair + tall - (region.top + headroom)
+                if 0 < need < region.height / 4:
+                    self.submobjects = []
+                    try:
+                        self.__init__(*args, column=False, headroom=headroom, reserve=need + GAP.hair)
+                        if "corner" in self.label_spot.values():  # the shorter panels lost an m*'s spot: not worth it
+                            raise LayoutError("an m* found no spot on the shorter panels")
+                    except LayoutError:  # too many widths to spare the room: the label where it fits
+                        self.submobjects = []
+                        self.__init__(*args, column=False, headroom=headroom)
             if "corner" not in self.label_spot.values():
                 return
             self.submobjects = []
-            self.__init__(region, t, cos, widths, onsets, colors, order, x_label, right_width, solo_region, column=True)
+            self.__init__(*args, column=True, headroom=headroom)
             return
+        self.reserve = reserve
+        if reserve:  # room kept over the top panel (for its twin's n), the panels under it
+            region = Region(region.left, region.right, region.bottom, region.top - reserve, region.name)
         self.column = column
         n = len(widths)
         t_max = float(t[-1])
@@ -194,22 +222,41 @@ class DilutionPanels(VGroup):
         kw = dict(x_log=True, x_ticks=_decades(t_max), y_ticks=[-1, 0, 1], x_label=x_label,
                   rows=[rank[k] for k in range(n)], label_left=n > 1)
         # review round 4b: a lower panel's "1" butted the panel over it: the panels stand half a label's height
-        # plus a gap apart, closer only when many widths need the room
-        try:
-            self.stack = PanelStack(n, mid, (1, t_max), (-1, 1), gap=label("1", size=SMALL).height / 2 + GAP.small, **kw)
-        except LayoutError:
+        # plus a gap apart, closer only when many widths need the room; review round 5: a label's height plus a gap
+        # apart where the room allows, so each panel prints its "−1" too (the d = 16 curve reaches −0.86)
+        row_h = label("1", size=SMALL).height
+        self.stack = None
+        for gap in (row_h + GAP.small, row_h / 2 + GAP.small, None, GAP.tight):  # None: PanelStack's own gap
             try:
-                self.stack = PanelStack(n, mid, (1, t_max), (-1, 1), **kw)
-            except LayoutError:  # many widths: panels closer together
-                self.stack = PanelStack(n, mid, (1, t_max), (-1, 1), gap=GAP.tight, **kw)
+                self.stack = PanelStack(n, mid, (1, t_max), (-1, 1), **({} if gap is None else {"gap": gap}), **kw)
+                break
+            except LayoutError:
+                if gap == GAP.tight:
+                    raise
         self.panels = self.stack.panels
-        # stacked, a panel prints only "1" and "0": the "−1" at its foot sat a hair over the next panel's "1"
-        # (every curve starts at 1 and falls towards 0, so the two read the scale); the "0" on its zero line
-        if n > 1:
+        # stacked, a panel prints "1", "0" and "−1" when its "−1" stands clear of the next panel's "1"; else only
+        # "1" and "0" (every curve starts near 1 and falls towards 0, so the two read the scale)
+        by_row = sorted(self.panels, key=lambda p: -p.axes[0].get_y())
+
+        def lowest(p):
+            return min(p.y_tick_labels, key=lambda m: m.get_y())
+
+        def highest(p):
+            return max(p.y_tick_labels, key=lambda m: m.get_y())
+
+        self.low_ticks = n == 1 or all(
+            len(a.y_tick_labels) >= 3 and lowest(a).get_bottom()[1] - highest(b).get_top()[1] >= GAP.tight
+            for a, b in zip(by_row, by_row[1:]))
+        if not self.low_ticks:
             for p in self.panels:
-                labs = p.y_tick_labels
-                if len(labs) >= 2:  # the lowest label (-1) would stand level with the next panel's top ("1")
-                    p.y_tick_labels.remove(labs[0])
+                if len(p.y_tick_labels) >= 2:  # the lowest label (-1) would stand level with the next panel's top
+                    p.y_tick_labels.remove(lowest(p))
+        elif n > 1:  # the bottom panel's "−1", stepped left of the "10⁰" under it, sat over "position m" like an
+            # exponent: there the x axis itself is the panel's foot, and its "−1" goes
+            b = self.stack.bottom
+            low = lowest(b)
+            if len(b.y_tick_labels) >= 3 and low.get_right()[0] < b.axes[0].get_left()[0] - 0.12 - 1e-6:
+                b.y_tick_labels.remove(low)
         h = self.stack.panel_height
         self.zeros = VGroup(*[p.hline(0.0, color=DIM, dashed=True, stroke_width=STROKE / 2) for p in self.panels])
         self.curves = VGroup(*[p.curve(t, row_, color=colors[k], stroke_width=STROKE * 3 / 4)
@@ -264,38 +311,109 @@ class DilutionPanels(VGroup):
                 role(Circle(radius=r_ring, stroke_color=HIGHLIGHT, stroke_width=STROKE).move_to(p_s), "highlight")))
         # each m* on its panel, near its ring: along the panel's foot (or, failing that, its top), the nearest spot
         # to the drop line clear of the curve, the rings, the dashed lines and the zero line (``label_spot[k]``: which
-        # row, "corner" when no spot is clear); review round 4b: a right column stood empty through three beats
+        # row, "corner" when no spot is clear); review round 4b: a right column stood empty through three beats;
+        # review round 5: every m* on the same side of its drop line (right where all fit there, else left, else
+        # each where it fits: ``label_side``)
         self.label_spot = {}
-        for k, (p, o, ol) in enumerate(zip(self.panels, onsets, self.onset_labels)):
-            if column:
-                ol.move_to([x_right + GAP.normal, self.centres[k], 0], aligned_edge=LEFT)
-                self.label_spot[k] = "right"
+        obstacles = {}
+        for k, p in enumerate(self.panels):
+            pts = [dense(self.curves[k].points), ink(p.hline(0.0))]
+            pts += [dense(f.points) for f in self.markers[k].family_members_with_points()]
+            obstacles[k] = np.vstack(pts)
+        for side in ("right", "left", "either"):
+            spots = {k: self._place_onset(k, p, o, ol, obstacles[k], side, column, x_right)
+                     for k, (p, o, ol) in enumerate(zip(self.panels, onsets, self.onset_labels))}
+            self.label_spot, self.label_side = spots, side
+            if column or "corner" not in spots.values():
+                break
+        # review round 5: each twin's n beside its hollow ring, so n >= 2 m* reads off the panel: the nearest spot to
+        # the ring clear of the curve, the marks, the zero line and the m* label (``twin_gap[k]``: how far from it)
+        self.twin_labels = VGroup()
+        self.twin_gap = {}
+        for k, (p, o) in enumerate(zip(self.panels, onsets)):
+            if o.t is None:
+                self.twin_labels.add(VGroup())
                 continue
-            lo, hi = p.axes[0].get_left()[0], p.axes[0].get_right()[0]
-            bottom, top = p.axes[0].get_y() + GAP.tight, p.axes[0].get_y() + h - GAP.tight
-            x = p.to_point(o.t, o.cos_t)[0] if o.t is not None else hi  # "none found": as far right as it is clear
-            obstacles = [dense(self.curves[k].points), ink(p.hline(0.0))]
-            obstacles += [dense(f.points) for f in self.markers[k].family_members_with_points()]
-            pts = np.vstack(obstacles)
-            clear = lambda: not np.any((pts[:, 0] > ol.get_left()[0] - GAP.tight) & (pts[:, 0] < ol.get_right()[0] + GAP.tight)
-                                       & (pts[:, 1] > ol.get_bottom()[1] - GAP.hair) & (pts[:, 1] < ol.get_top()[1] + GAP.hair))
-            xs = np.arange(lo + GAP.hair, hi - GAP.hair - ol.width + 1e-9, GAP.hair / 2)
-            found = None
-            for name, y, edge in (("foot", bottom, DOWN), ("top", top, UP)):
-                for left in sorted(xs, key=lambda v: min(abs(v - x), abs(v + ol.width - x))):
-                    ol.move_to([left, y, 0], aligned_edge=LEFT + edge)
-                    if clear():
-                        found = name
-                        break
-                if found:
-                    break
-            if not found:
-                ol.move_to([hi - GAP.small, bottom, 0], aligned_edge=RIGHT + DOWN)
-                found = "corner"
-            self.label_spot[k] = found
+            tl = math(f"n = {numbers.count(o.witness).math}", size=SMALL, color=colors[k])
+            # it may rise over its panel's top into the gap under the panel above (never past the region's top)
+            above = [q.axes[0].get_y() for q in self.panels if q.axes[0].get_y() > p.axes[0].get_y() + 1e-6]
+            ceiling = min(above) - GAP.tight if above else region.top + self.reserve + headroom
+            self.twin_gap[k] = self._place_twin(p, tl, p.to_point(o.witness, o.cos_witness), obstacles[k],
+                                                self.onset_labels[k], ceiling, p.to_point(o.t, o.cos_t)[0])
+            self.twin_labels.add(tl)
+        # every n by its ring, or none: a label pushed far from its ring (many short panels) would name the wrong mark
+        self.twins_shown = all(g <= TWIN_NEAR for g in self.twin_gap.values())
+        if not self.twins_shown:
+            self.twin_labels = VGroup(*[VGroup() for _ in onsets])
         self.label_at = {k: ol.get_center().copy() for k, ol in enumerate(self.onset_labels)}  # before any move
         self.add(self.stack, self.zeros, self.curves)
 
+
+    def _place_onset(self, k, p, o, ol, pts, side, column, x_right) -> str:
+        """Sets ``ol`` (panel ``k``'s m* label) on ``side`` of its drop line ("right", "left", "either"), along the
+        panel's foot, else its top, clear of ``pts``; returns the row ("foot", "top", "right" in a column, "corner"
+        when nothing on that side is clear)."""
+        if column:
+            ol.move_to([x_right + GAP.normal, self.centres[k], 0], aligned_edge=LEFT)
+            return "right"
+        h = self.stack.panel_height
+        lo, hi = p.axes[0].get_left()[0], p.axes[0].get_right()[0]
+        bottom, top = p.axes[0].get_y() + GAP.tight, p.axes[0].get_y() + h - GAP.tight
+        x = p.to_point(o.t, o.cos_t)[0] if o.t is not None else hi  # "none found": as far right as it is clear
+        side = side if o.t is not None else "either"
+        clear = lambda: not np.any((pts[:, 0] > ol.get_left()[0] - GAP.tight) & (pts[:, 0] < ol.get_right()[0] + GAP.tight)
+                                   & (pts[:, 1] > ol.get_bottom()[1] - GAP.hair) & (pts[:, 1] < ol.get_top()[1] + GAP.hair))
+        xs = np.arange(lo + GAP.hair, hi - GAP.hair - ol.width + 1e-9, GAP.hair / 2)
+        if side == "right":
+            xs = xs[xs >= x]
+        elif side == "left":
+            xs = xs[xs + ol.width <= x]
+        # a short panel: a hair off its foot (or top) rather than a gap
+        rows = (("foot", bottom, DOWN), ("foot", bottom - GAP.tight + GAP.hair, DOWN), ("top", top, UP),
+                ("top", top + GAP.tight - GAP.hair, UP))
+        for name, y, edge in rows:
+            for left in sorted(xs, key=lambda v: min(abs(v - x), abs(v + ol.width - x))):
+                ol.move_to([left, y, 0], aligned_edge=LEFT + edge)
+                if clear():
+                    return name
+        ol.move_to([hi - GAP.small, bottom, 0], aligned_edge=RIGHT + DOWN)
+        return "corner"
+
+    def _place_twin(self, p, tl, ring, pts, onset_label, ceiling, x_onset) -> float:
+        """Sets ``tl`` (a twin's "n = …") over panel ``p`` (up to ``ceiling``), right of its m* (``x_onset``: the twin
+        lies farther out), at the spot nearest ``ring`` (its ring's centre) clear of ``pts`` and of ``onset_label``;
+        returns the gap between the label's box and the ring's centre."""
+        lo, hi = p.axes[0].get_left()[0], p.axes[0].get_right()[0]
+        y0, y1 = p.axes[0].get_y(), ceiling
+        w, hh = tl.width, tl.height
+        lo = max(lo, x_onset + GAP.tight)
+        cx = np.arange(lo + w / 2 + GAP.hair, hi - w / 2 - GAP.hair + 1e-9, GAP.hair / 2)
+        cy = np.arange(y0 + hh / 2 + GAP.hair, y1 - hh / 2 - GAP.hair + 1e-9, GAP.hair / 2)
+        if not len(cx) or not len(cy):
+            tl.move_to(ring)
+            return float("inf")
+        X, Y = np.meshgrid(cx, cy)
+        X, Y = X.ravel(), Y.ravel()
+        gap = np.hypot(np.maximum(0, np.abs(X - ring[0]) - w / 2), np.maximum(0, np.abs(Y - ring[1]) - hh / 2))
+        order = np.lexsort((-(X - ring[0]), gap))  # nearest first; of equals, the one further right
+        ol = onset_label
+        (ol_l, ol_b, _), (ol_r, ol_t, _) = ol.get_corner(DOWN + LEFT), ol.get_corner(UP + RIGHT)
+        near = pts[np.abs(pts[:, 0] - ring[0]) < 4.0 + w] if len(pts) else pts
+        for i in order:
+            x, y = X[i], Y[i]
+            l, r, b, t = x - w / 2, x + w / 2, y - hh / 2, y + hh / 2
+            if l < ol_r + GAP.small and r > ol_l - GAP.small and b < ol_t + GAP.hair and t > ol_b - GAP.hair:
+                continue
+            sel = near
+            if len(pts) and abs(x - ring[0]) > 4.0:
+                sel = pts
+            if len(sel) and np.any((sel[:, 0] > l - GAP.tight) & (sel[:, 0] < r + GAP.tight)
+                                   & (sel[:, 1] > b - GAP.hair) & (sel[:, 1] < t + GAP.hair)):
+                continue
+            tl.move_to([x, y, 0])
+            return float(gap[i])
+        tl.move_to(ring)
+        return float("inf")
 
 def dense(points: np.ndarray, per: int = 8) -> np.ndarray:
     """The polyline through a VMobject's anchors, sampled ``per`` times a segment (its corners and what lies
@@ -348,15 +466,20 @@ class TwinLanes(VGroup):
     "no twin" words on the dark grey); ``axis``."""
 
     def __init__(self, panels: DilutionPanels, widths: Sequence[int], shares, bins, colors, t_max: float,
-                 region: Region | None = None):
+                 region: Region | None = None, factor: float = 2.0):
         super().__init__()
         P = panels
         n = len(shares)
+        # review round 5: the twin rule stays on screen under the bars (the m* formula has gone by then, yet "with a
+        # twin" and "past m*" lean on it), and its bound n <= t_max says why the bars stop at the horizon (2m <= t_max)
+        self.reminder = worded_line("a twin of $m$: "
+                                    f"an $n$ with ${factor:g} m <= n <= {numbers.count(t_max).math}$ and $c(n) >= c(m)$",
+                                    size=SMALL, color=DIM)
         # the bars have no log axis to share: they fill ``region`` (default: the panels' rows) in the panels' order,
         # the width tags on the left, each m* on the right (``onset_spots[k]``: where its label moves to)
         probe = worded_line("positions past $m^*$, up to $m = 5000$", size=SMALL)
         tick_h = math("100 %", size=SMALL).height
-        axis_room = GAP.tight + GAP.hair + tick_h + GAP.tight + probe.height
+        axis_room = GAP.tight + GAP.hair + tick_h + GAP.tight + probe.height + GAP.small + self.reminder.height
         if region is None:
             h = P.stack.panel_height
             centres = list(P.centres)
@@ -364,7 +487,7 @@ class TwinLanes(VGroup):
             x0, x1 = P.panels[0].axes[0].get_left()[0], P.panels[0].axes[0].get_right()[0]
         else:
             pitch = (region.height - axis_room) / n
-            lane_h = min(pitch * 0.7, 1.2)
+            lane_h = min(pitch * 0.8, 1.2)  # review round 5: the twin rule under them took some of the room
             rank = sorted(range(n), key=lambda j: -P.centres[j])
             centres = [0.0] * n
             for r, j in enumerate(rank):
@@ -443,7 +566,8 @@ class TwinLanes(VGroup):
         what.next_to(ticks, DOWN, buff=GAP.tight).set_x((x0 + x1) / 2)
         self.axis = VGroup(marks, ticks, what)
         self.axis_words = what
-        self.add(self.lanes, self.share_labels, self.on_lanes, self.axis)
+        self.reminder.next_to(what, DOWN, buff=GAP.small).set_x((x0 + x1) / 2)
+        self.add(self.lanes, self.share_labels, self.on_lanes, self.axis, self.reminder)
 
 
 def right_column(onset_labels: Sequence[Mobject], share_labels: Sequence[Mobject], lane_h: float) -> float:
