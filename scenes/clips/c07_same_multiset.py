@@ -312,6 +312,16 @@ class SameMultiset(ClipScene):
                 out.update(pairs=claim(out["pairs"], *self.final_heats))
         return out
 
+    def same_place_all_differ(self) -> bool:
+        """With positions, the word that differs most stands in the same place in both sentences, and every word that
+        stands in the same place in both (matched to itself) differs too: "even the words in the same place"."""
+        d = self.data
+        diffs = d.positioned.diffs
+        worst = int(np.argmax(diffs))
+        same = [k for k in range(len(d.tokens_b)) if d.tokens_a[k] == d.tokens_b[k]]
+        return (int(d.matching[worst]) == worst and all(int(d.matching[k]) == k for k in same)
+                and all(diffs[k] >= THRESHOLD for k in same))
+
     def word_color(self, w: str):
         return token_color(self.data.vocab.index(w))
 
@@ -715,7 +725,7 @@ class SameMultiset(ClipScene):
         self.links.become(self.match_lines(marks=self.diffs_shown))  # back in, each up to its row's difference
         worst = int(np.argmax(pos.diffs))
         # the word that moves most may stand in the same place in both sentences: then the order of the others did it
-        key = "separate_same_place" if int(d.matching[worst]) == worst else "separate"
+        key = "separate_same_place" if self.same_place_all_differ() else "separate"
         # the word that differs most, framed in both sentences: its chip and its row
         self.worst_frames = VGroup(*[role(self.row_frame(VGroup(col.chips[i], *heat.cells[i]), heat.cells[i][0]), "highlight")
                                      for col, heat, i in ((self.words_a, self.Y_a, int(d.matching[worst])),
