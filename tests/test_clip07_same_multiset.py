@@ -127,8 +127,9 @@ def test_every_map_shows_its_named_array_on_its_quantitys_one_scale(final):
     assert scene.bar_out.bar.color_scale is pic.outputs
     assert [t.text for t in scene.bar_pos.bar.tick_labels] == [tick(v) for v in pic.outputs.ticks()]
     assert not scene.audit.lecture
-    # the pe beat shows what is added, PE, on the deck's encodings scale with its own colour bar
-    assert "PE" in {q for q, _ in records["pe"].shown} and scene.pe.color_scale is scale("encodings", scene.cfg)
+    # the pe beat shows what is added, PE, on the scale of the inputs it is added to (review round 5: PE on its own
+    # ±1 bar painted a 1 deep red that turned a light tint once added to the ±3 inputs)
+    assert "PE" in {q for q, _ in records["pe"].shown} and scene.pe.color_scale is pic.inputs
     np.testing.assert_array_equal(scene.pe.values, scene.data.PE)
 
 
@@ -192,8 +193,7 @@ def test_at_match_each_line_reaches_the_row_of_the_same_word(beats):
     for the differences in the next beat).  On the old main those pixels were the background, so this fails there."""
     sc, frames = beats
     d = sc.data
-    off = sc.off  # at `match` the picture stands centred, `off` right of where it ends (the differences' room)
-    assert off > 0
+    off = 0.0  # from `attend` on the picture stands where it ends (review round 5: no jump at the differences)
     for i, w in enumerate(d.tokens_b):
         assert d.tokens_a[int(d.matching[i])] == w
         # the line from a's row of the word to b's: the point on it just short of b's grid
@@ -254,9 +254,9 @@ def test_the_table_beat_describes_what_it_draws(final):
     assert bound and bound[0].bound and bound[0].visible
     T, dm = len(scene.data.tokens_a), scene.data.table.shape[1]
     assert [len(g) for g in scene.slots] == [T * dm, T * dm]
-    for g, heat in zip(scene.slots, (scene.Y_a, scene.Y_b)):  # the outlines are the grids the rows then fill
-        # (then, centred: the rows' grids stand `off` left of there at the end, with the differences beside them)
-        np.testing.assert_allclose(g[0].get_center(), heat.cell_center(0, 0) + [scene.off, 0, 0], atol=1e-6)
+    for g, heat, dx in zip(scene.slots, (scene.Y_a, scene.Y_b), (0.0, scene.push)):  # the grids the rows then fill
+        # (b's stands `push` further right while the table shows, and comes in to its place after it)
+        np.testing.assert_allclose(g[0].get_center(), heat.cell_center(0, 0) + [dx, 0, 0], atol=1e-6)
     assert not truth_problems(scene.audit.records) and SameMultiset.STAGED
 
 
@@ -316,11 +316,14 @@ def test_positions_show_one_subject_on_one_scale_at_a_time(final):
         strong = [i for i in rec.items if i.mid in full and i.kind == "graphic" and i.filled and i.opacity > 0.9]
         assert strong, key
         assert not [i for i in rec.items if i.mid in dimmed and i.kind == "graphic" and i.filled and i.opacity >= DIMMED], key
-        bars = [t for t in (scene.pe_bar, scene.bar_in2, scene.bar_out, scene.bar_pos)
+        bars = [t for t in (scene.pe_bar, scene.bar_out, scene.bar_pos)
                 if any(i.mid in {id(f) for f in t.get_family()} and i.opacity > 0.9 for i in rec.items)]
         assert len(bars) == 1, (key, len(bars))
-        assert bars[0] is (scene.pe_bar if key == "pe" else scene.bar_in2)
-    assert scene.pe_bar.bar.color_scale is scale("encodings", scene.cfg)
+        assert bars[0] is scene.pe_bar is scene.bar_in2
+    # review round 5: PE is drawn on the inputs' scale, the one bar on screen while it and then the sums show, so a
+    # PE value and the same value in an input are one colour (PE's own ±1 bar made a 1 deep red there, a tint here)
+    assert scene.pe.color_scale is scene.pe_bar.bar.color_scale is d.picture.inputs
+    np.testing.assert_array_equal(scene.pe.values, d.PE)
     # the positions are labelled on PE's rows, 0 to T − 1, and the sentence says so
     assert [t.typst_code.strip("$ ") for t in scene.pe_pos] == [str(m) for m in range(T)]
     for m, t in enumerate(scene.pe_pos):
@@ -337,13 +340,21 @@ def test_the_word_that_moves_most_is_said_where_it_stands_in_both(final, corners
     for scene in (final[0], *[r.scene for r in corners.values()]):
         d = scene.data
         worst = int(np.argmax(d.positioned.diffs))
-        same = int(d.matching[worst]) == worst and d.tokens_a[worst] == d.tokens_b[worst]
+        # review round 5: both "the"s also stand in the same place and differ: the sentence says "even the words in
+        # the same place" where every word in the same place in both sentences differs, the largest among them
+        places = [k for k in range(len(d.tokens_b)) if d.tokens_a[k] == d.tokens_b[k]]
+        same = (int(d.matching[worst]) == worst and d.tokens_a[worst] == d.tokens_b[worst]
+                and all(int(d.matching[k]) == k and d.positioned.diffs[k] >= 1e-10 for k in places))
         (cap,) = [c for c in scene.captions if c.key.startswith("separate")]
         assert (cap.key == "separate_same_place") == same, cap.key
         if same:
-            assert f"'{d.tokens_b[worst]}', in the same place in both, differs most, by {rounded(d.positioned.max_diff).text}" in cap.text
+            assert "even the words in the same place" in cap.text
+            assert f"'{d.tokens_b[worst]}', one of them, differs most, by {rounded(d.positioned.max_diff).text}" in cap.text
+            for k in places:  # each word in the same place: its outputs with positions differ between the sentences
+                assert np.max(np.abs(d.positioned.Y_b[k] - d.positioned.Y_a[k])) >= 1e-10
     d = final[0].data
     assert d.tokens_b[int(np.argmax(d.positioned.diffs))] == "ate"
+    assert [k for k in range(len(d.tokens_b)) if d.tokens_a[k] == d.tokens_b[k]] == [0, 2, 3]  # the, ate, the
 
 
 def test_a_rounded_gap_reads_approx_at_the_close(final):
@@ -358,18 +369,21 @@ def test_a_rounded_gap_reads_approx_at_the_close(final):
 
 
 def test_the_output_bar_says_its_stretch_and_pe_its_ends(final):
-    """Review round 2: the output bar's ticks (−5, −1, 0, 1, 5) showed a non-linear scale nobody explained.  Now the
-    bar is named with its stretch, as the still names it ("√ scale" on the clip's bar, "square-root scale" on the
-    still's), and the stretch is the square root the ticks show: 1 sits √(1/5) of the way from 0 to 5.  PE's own
-    bar, which the `pe` description says runs from −1 to 1, does."""
+    """Review round 2: the output bar's ticks (−5, −1, 0, 1, 5) showed a non-linear scale nobody explained; round 5:
+    "√ scale" was notebook language.  Now the bar says its stretch in plain words ("zoomed near 0"), and the stretch
+    is what the words say: 1 sits √(1/5) of the way from 0 to 5, more than the linear 1/5.  PE, whose values the
+    `pe` description says lie between −1 and 1, does, inside the input bar's ends."""
     scene, _ = final
     s = scene.data.picture.outputs
     assert s.gamma == 0.5
     for bar in (scene.bar_out, scene.bar_pos):
-        assert bar[0].text.replace(" ", "") == "output(√scale)"
-    assert abs((float(s.position(1.0)) - 0.5) * 2 - np.sqrt(1 / s.vmax)) < 1e-9
-    assert [f"{t:g}" for t in scene.pe_bar.bar.color_scale.ticks()] == ["-1", "0", "1"]
-    assert "from −1 to 1" in {r.key: r for r in scene.audit.records}["pe"].describe
+        assert bar[0].text.replace(" ", "") == "output(zoomednear0)"
+    assert abs((float(s.position(1.0)) - 0.5) * 2 - np.sqrt(1 / s.vmax)) < 1e-9 and np.sqrt(1 / s.vmax) > 1 / s.vmax
+    PE = scene.data.PE
+    assert -1.0 <= PE.min() and PE.max() <= 1.0
+    inputs = scene.pe_bar.bar.color_scale
+    assert inputs.vmin < -1.0 and inputs.vmax > 1.0
+    assert "between −1 and 1" in {r.key: r for r in scene.audit.records}["pe"].describe
 
 
 def test_the_match_lines_stay_whole_while_the_differences_and_means_show(beats):
@@ -464,7 +478,12 @@ def test_the_close_defines_p_and_reads_its_rows_by_word(final):
     cap = {c.key: c.text for c in scene.captions}
     assert "Without positions or a mask" in cap["close"]
     rec = scene.audit.records[-1]
-    assert {c.name for c in rec.claims if c.bound and c.visible} >= {"p_def", "pairs", "proof"}
+    assert {c.name for c in rec.claims if c.bound and c.visible} >= {"p_def", "pairs", "proof", "mask"}
+    # review round 5: "or a mask" was said but no mask was named on screen; now the equal comparison is headed so
+    assert scene.mask.text.replace(" ", "") == "withoutpositionsoramask"
+    # and the right formula stands off the frame's margin
+    c = scene.layout.content
+    assert scene.final.get_right()[0] < c.right - 0.1 and scene.final.get_left()[0] > c.left + 0.1
 
 
 def test_the_means_are_the_subject_of_pooled(beats):
@@ -503,23 +522,30 @@ def test_the_word_that_differs_most_is_framed_in_both(final):
     assert any(a != b for k, (a, b) in enumerate(zip(d.tokens_a, d.tokens_b)) if k != worst)
 
 
-def test_the_picture_stands_centred_without_the_differences(beats):
-    """Review round 4b: the picture sat in x 30–955 of 1280 px, the right quarter empty in 6 of 11 beats (room kept for
-    the differences before they came).  Now it stands centred in the content area while no differences show, and
-    slides left (by `off`) only when they come: at `table` … `match`, `pe` and `positions` what is drawn stands as
-    far from the left edge as from the right one; with the differences, and at the close, it reaches the right edge."""
+def test_the_table_is_large_and_the_picture_never_jumps(beats):
+    """Review round 5: at `table` the embedding table, the beat's subject, was the smallest grid on screen, an empty
+    band stood between the grids and a floating colour bar, and the whole picture jumped ~150 px left between `match`
+    and `diffs`.  Now b's side stands out at the right while the table shows (table, shuffled), the table taking the
+    wider middle, larger than each sentence's grid; from `attend` on the differences' column is kept and nothing slides
+    sideways (b's words stand at one x to the end); the bar stands right under the rows while no means show there."""
     sc, frames = beats
     c = sc.layout.content
     recs = {r.key: r for r in sc.audit.records}
-    # at the end the picture stands where it was planned (dx = 0); at `match`, `off` right of there
-    left, right = sc.words_a.get_left()[0] + sc.off, sc.words_b.get_right()[0] + sc.off
-    assert abs((left - c.left) - (c.right - right)) < 0.05, (left - c.left, c.right - right)
-    assert sc.off > 0.5 and sc.dx == 0.0
-    # what each beat without differences drew (all but the header, dimmed or not) stands as far from the left edge as from the right
-    for key in ("table", "shuffled", "attend", "match", "pe", "positions"):
-        boxes = [i.box for i in recs[key].items if not i.header and i.opacity > 0.05]
-        lo, hi = min(b[0] for b in boxes), max(b[2] for b in boxes)
-        assert abs((lo - c.left) - (c.right - hi)) < 0.35, (key, lo - c.left, c.right - hi)
+    assert sc.table.width * sc.table.height > sc.Y_a.width * sc.Y_a.height
+    assert sc.table.width > sc.Y_a.width
+    # at `table` what is drawn spans the content area edge to edge (a's words at the left, b's at the right)
+    boxes = [i.box for i in recs["table"].items if not i.header and i.opacity > 0.05]
+    lo, hi = min(b[0] for b in boxes), max(b[2] for b in boxes)
+    assert lo < c.left + 0.3 and hi > c.right - 0.3, (lo - c.left, c.right - hi)
+    # from `attend` on, b's words stand where they end (they are the right edge of b's side, before the differences)
+    ids = {id(f) for f in sc.words_b.get_family()}
+    xs = {key: max(i.box[2] for i in recs[key].items if i.mid in ids)
+          for key in ("attend", "match", "diffs", "pooled", "pe", "positions")}
+    assert max(xs.values()) - min(xs.values()) < 1e-6, xs
+    assert sc.dx == 0.0
+    # the bar right under the rows while no means show under them: at most a normal gap between
+    for bar in (sc.bar_in, sc.pe_bar):
+        assert sc.Y_a.get_bottom()[1] - bar.get_top()[1] <= 0.32 + 0.2, sc.Y_a.get_bottom()[1] - bar.get_top()[1]
     for key in ("diffs", "close"):  # with the differences (and at the close) the width is used to its right edge
         boxes = [i.box for i in recs[key].items if not i.header and i.opacity > 0.05]
         assert max(b[2] for b in boxes) > c.right - 0.6, key

@@ -87,7 +87,6 @@ from scenes.kit.notation import N
 from scenes.kit.permuting import Handover
 from scenes.kit.proofs import verdict
 from scenes.kit.student import fail_key
-from scenes.kit.scales import scale as deck_scale
 
 
 def rounded(v: float) -> Figure:
@@ -202,7 +201,7 @@ class SameMultiset(ClipScene):
     MAX_WIDE = 2.2  # at most how much wider than tall a sentence's cells grow
     MAX_TALL = 1.5  # at most how much taller than wide (a long word's row keeps its height where the width is short)
     pe_why = {"empty": "the positions' encodings alone between the two dimmed sentences: one row a position, its "
-                       "colours on their own scale",
+                       "colours on the inputs' scale",
               "sparse": "PE alone, its rows level with the sentences' rows they will be added to (dimmed, the "
                         "background here): as tall as those rows, whatever few positions and features it has"}
     sentences_why = {"empty": "two sentences of a few words, one above the other, as large as their longest row "
@@ -278,6 +277,7 @@ class SameMultiset(ClipScene):
             "grids": "two empty grids", "table_c": "the table", "sentences": "both sentences' grids",
             "links": "lines in each word's colour", "pe": "PE", "proof": "two verdicts", "last": len(d.tokens_a) - 1,
             "means": "under each sentence, its mean vector", "framed": "its row framed in both sentences", "p_def": "P, the permutation matrix that puts a's words in b's order", "pairs": "each a pair of grids",
+            "mask": "without positions or a mask",
         }  # plain values until the elements that show them are built
         if hasattr(self, "row_a"):  # the elements each sentence names, once they are built
             ra, rb = list(self.row_a.submobjects), list(self.row_b.submobjects)  # the chips, as they are revealed
@@ -305,12 +305,22 @@ class SameMultiset(ClipScene):
         if hasattr(self, "final"):
             v = self.final_verdicts
             out.update(proof=claim("two verdicts", *v), max=claim(out["max"], v[0]), max_pos=claim(out["max_pos"], v[1]),
-                       p_def=claim(out["p_def"], self.p_def))
+                       p_def=claim(out["p_def"], self.p_def), mask=claim(out["mask"], self.mask))
             if all(len(w) for w in self.final_words):
                 out.update(pairs=claim(out["pairs"] + " whose rows are b's words", *self.final_words))
             else:
                 out.update(pairs=claim(out["pairs"], *self.final_heats))
         return out
+
+    def same_place_all_differ(self) -> bool:
+        """With positions, the word that differs most stands in the same place in both sentences, and every word that
+        stands in the same place in both (matched to itself) differs too: "even the words in the same place"."""
+        d = self.data
+        diffs = d.positioned.diffs
+        worst = int(np.argmax(diffs))
+        same = [k for k in range(len(d.tokens_b)) if d.tokens_a[k] == d.tokens_b[k]]
+        return (int(d.matching[worst]) == worst and all(int(d.matching[k]) == k for k in same)
+                and all(diffs[k] >= THRESHOLD for k in same))
 
     def word_color(self, w: str):
         return token_color(self.data.vocab.index(w))
@@ -348,9 +358,10 @@ class SameMultiset(ClipScene):
             wa = max(vocab_w, mean_w)
             # the differences stand right of b's words, so the lines between the grids stay whole
             fixed = 2 * (wa + GAP.small + GAP.normal) + GAP.normal + diff_w
-            # the middle column holds the lines and the table (whose cells may be narrower than the sentences')
-            wide = min((W - fixed - 3 * GAP.wide) / (2 * dm),
-                       (W - fixed - vocab_w - GAP.small) / (2 * dm + dm / 2))  # table cells at least half as wide
+            # the middle column holds the lines, the weights, the means and PE: a fifth of the width (at least three
+            # wide gaps); the table gets more (b's side stands out at the right while it is shown)
+            wide = max((W - fixed - max(3 * GAP.wide, 0.2 * W)) / (2 * dm),
+                       min((W - fixed - 3 * GAP.wide) / (2 * dm), (W - fixed - vocab_w - GAP.small) / (2 * dm + dm / 2)))
             # a row is as tall as the height allows, up to MAX_TALL times as tall as the width leaves a cell wide
             cell = min(self.MAX_CELL, (rest.height - GAP.small) / (T + 1), self.MAX_TALL * wide)
             if cell >= floor:
@@ -363,7 +374,6 @@ class SameMultiset(ClipScene):
         mid = W - fixed - 2 * dm * cw
         self.short, self.cell, self.cell_w, self.vocab_w, self.diff_w = short, cell, cw, vocab_w, diff_w
         self.box = (cw, cell)  # a sentence's cell: as tall as a row, as wide as the frame allows
-        self.table_cell = (min(cw, (mid - vocab_w - GAP.small) / dm), cell)
         total = fixed + 2 * dm * cw + mid
         x = content.left + (W - total) / 2
         self.col_a = (x, x + wa)
@@ -377,12 +387,24 @@ class SameMultiset(ClipScene):
         self.col_b = (x, x + wa)
         x += wa + GAP.normal
         self.col_diff = (x, x + diff_w)
-        # without the differences (every beat but those that show them) the picture stands centred: it slides left by
-        # ``off`` when the differences come and back when they go (``dx``: where it stands now, from these columns)
-        self.off = float((content.left + content.right) / 2 - (self.col_a[0] + self.col_b[1]) / 2)
-        self.dx = self.off
+        # the differences' column is kept from the outputs on (the picture never jumps sideways when they come); while
+        # the table is shown (table, shuffled) b's side stands ``push`` further right, out to the content's right edge,
+        # and the table, the beat's subject, takes the wider middle (``dx``: where the picture stands, from the columns)
+        self.dx = 0.0
+        self.push = float(max(0.0, content.right - (self.col_b[1] + (self.col_a[0] - content.left))))
+        V = d.table.shape[0]
+        t_mid = mid + self.push - 2 * GAP.normal
+        t_row = min(T * cell / V, self.MAX_CELL)  # the table's rows share the sentences' height
+        t_w = min(t_row * self.MAX_WIDE, max((t_mid - vocab_w - GAP.small) / dm, 0.05))
+        self.table_cell = (t_w, t_row)
+        self.table_row = t_row
         block = (T + 1) * cell + GAP.small
-        self.rows_top = rest.top - (rest.height - block) / 2
+        # the colour bar tucked under the rows (and the means' row under them): names, rows and bar centred together
+        drop = max(0.0, rest.height - block) / 2  # half the air left when the bar stands right under the rows
+        self.rows_top = rest.top - drop
+        self.row_count = T
+        self.bar_strip = Region(content.left, content.right, rest.top - drop - block - bar_gap - bar_h,
+                                rest.top - drop - block - bar_gap, "bar")
         # the names sit just over the grids they name (however short the grids are)
         self.names_y = min(self.names_y, self.rows_top + GAP.small + names.height / 2)
         # many numbers a row in few rows make the picture a wide strip: the frame's width bounds it
@@ -409,8 +431,14 @@ class SameMultiset(ClipScene):
         m = names(math(expr, size=LABEL), q)
         return m.move_to([self.name_x[0 if side == "a" else 1] + self.dx, self.names_y, 0]) if place else m
 
-    def color_bar(self, scale, title: str) -> VGroup:
-        """A horizontal colour bar for ``scale`` under the middle column, its word on its left."""
+    def bar_drop(self) -> float:
+        """How far the colour bar steps down from right under the rows to under the means' row (where the means show
+        under the sentences)."""
+        return float(self.rows_top - self.row_count * self.cell - GAP.normal - self.bar_strip.top)
+
+    def color_bar(self, scale, title: str, low: bool = False) -> VGroup:
+        """A horizontal colour bar for ``scale`` under the middle column, its word on its left: tucked right under the
+        rows, or (``low``) under the means' row beneath them."""
         t = label(title, size=SMALL, color=DIM)
         c0 = sum(self.mid) / 2  # (its length from the planned columns: it must fit wherever the picture slides)
         c = c0 + self.dx
@@ -419,15 +447,20 @@ class SameMultiset(ClipScene):
         bar = ColorBar(scale, height=max(self.mid[1] - self.mid[0], self.diff_w + GAP.wide,
                                                  min(self.heat_b_x - self.heat_a_x, room)),
                        horizontal=True)
-        bar.shift(np.array([c, self.bar_strip.top, 0]) - [bar.frame.get_x(), bar.get_top()[1], 0])
+        top = self.bar_strip.top if low else self.bar_strip.top + self.bar_drop()
+        bar.shift(np.array([c, top, 0]) - [bar.frame.get_x(), bar.get_top()[1], 0])
         t.next_to(bar.frame, LEFT, buff=GAP.normal)
         g = VGroup(t, bar)
+        over = self.layout.content.left - t.get_left()[0]
+        if over > 0:  # a long word: the bar steps right so the word stays in the frame
+            g.shift(over * RIGHT)
         g.bar = bar
         return g
 
     def output_bar_word(self) -> str:
-        """The outputs' bar named with its stretch, as the still names it (a square-root scale says so)."""
-        return "output (√ scale)" if self.data.picture.outputs.gamma == 0.5 else "output"
+        """The outputs' bar named with its stretch in plain words: its square root spreads the colours near 0 (the
+        ticks −5, −1, 0, 1, 5 show where)."""
+        return "output (zoomed near 0)" if self.data.picture.outputs.gamma == 0.5 else "output"
 
     @staticmethod
     def diff_mark(v: float):
@@ -556,21 +589,24 @@ class SameMultiset(ClipScene):
         self.words_a = WordColumn([self.short[w] for w in d.tokens_a], colors_a, row_height=cell, width=self.words_w, size=SMALL)
         self.words_b = WordColumn([self.short[w] for w in d.tokens_b], colors_b, row_height=cell, width=self.words_w, size=SMALL)
         self.words_a.move_to([sum(self.col_a) / 2 + self.dx, self.heat_y, 0])
-        self.words_b.move_to([sum(self.col_b) / 2 + self.dx, self.heat_y, 0])
+        self.words_b.move_to([sum(self.col_b) / 2 + self.dx + self.push, self.heat_y, 0])  # out at the right for now
         self.table = shows(Heatmap(d.table, pic.inputs, cell_size=self.table_cell), "table")
         self.table_words = WordColumn([self.short[w] for w in d.vocab], [token_color(k) for k in range(len(d.vocab))],
-                                      row_height=cell, width=self.vocab_w, size=SMALL)
-        tbl = row(self.table_words, self.table, gap="small").move_to([sum(self.mid) / 2 + self.dx, self.heat_y, 0])
+                                      row_height=self.table_row, width=self.vocab_w, size=SMALL)
+        # the table, the beat's subject, in the middle widened by b's side standing out at the right
+        tbl = row(self.table_words, self.table, gap="small").move_to(
+            [sum(self.mid) / 2 + self.dx + self.push / 2, self.heat_y, 0])
         self.table_name = names(label("embedding table", size=SMALL, color=DIM), "table")
         # named on the names' line, over it, clear of the grids beside it (their names come later, a column away)
         self.table_name.move_to([tbl.get_x(), self.names_y, 0])
         self.bar_in = self.color_bar(pic.inputs, "input")
+        self.bar_in.shift(self.push / 2 * RIGHT)  # under the table (it returns to the middle with b's side)
         # the grids each sentence's rows will fill, still empty
         self.slots = VGroup(*[VGroup(*[Rectangle(width=self.cell_w, height=cell, stroke_color=DIM, stroke_width=2)
                                        .move_to([x + (j - (d.table.shape[1] - 1) / 2) * self.cell_w,
                                                  self.rows_top - (i + 0.5) * cell, 0])
                                        for i in range(len(d.tokens_a)) for j in range(d.table.shape[1])])
-                              for x in (self.heat_a_x + self.dx, self.heat_b_x + self.dx)])
+                              for x in (self.heat_a_x + self.dx, self.heat_b_x + self.dx + self.push)])
         self.beat("table",
                   LaggedStart(AnimationGroup(FadeOut(self.sentence_labels), *self.words_to_rows(self.row_a, self.words_a),
                                              *self.words_to_rows(self.row_b, self.words_b), Create(self.slots)),
@@ -581,8 +617,9 @@ class SameMultiset(ClipScene):
 
         # rows fly from the table into each sentence's X
         self.Y_a = shows(Heatmap(plain.X_a, pic.inputs, cell_size=self.box).move_to([self.heat_a_x + self.dx, self.heat_y, 0]), "plain.X_a")
-        self.Y_b = shows(Heatmap(plain.X_b, pic.inputs, cell_size=self.box).move_to([self.heat_b_x + self.dx, self.heat_y, 0]), "plain.X_b")
-        self.name_a, self.name_b = self.name("a", 0), self.name("b", 0)
+        self.Y_b = shows(Heatmap(plain.X_b, pic.inputs, cell_size=self.box).move_to(
+            [self.heat_b_x + self.dx + self.push, self.heat_y, 0]), "plain.X_b")
+        self.name_a, self.name_b = self.name("a", 0), self.name("b", 0).shift(self.push * RIGHT)
         flights = []
         for heat, ids in ((self.Y_a, d.ids_a), (self.Y_b, d.ids_b)):
             for i, k in enumerate(ids):
@@ -591,7 +628,10 @@ class SameMultiset(ClipScene):
         self.beat("shuffled", LaggedStart(*[Transform(s, t) for s, t in flights]), FadeIn(self.name_a), FadeIn(self.name_b),
                   Handover(VGroup(*[s for s, _ in flights]), VGroup(self.Y_a, self.Y_b)), Handover(self.slots, VGroup()),
                   run_time=2.0, subject=VGroup(self.Y_a, self.Y_b, self.table), why=self.strip_why)
-        self.play(FadeOut(self.table), FadeOut(self.table_words), FadeOut(self.table_name), run_time=0.6)
+        # the table leaves; b's side comes in to its place, where it stays to the end (the differences' column kept)
+        self.play(FadeOut(self.table), FadeOut(self.table_words), FadeOut(self.table_name),
+                  Slide([self.words_b, self.Y_b, self.name_b], self.push * LEFT), self.bar_in.animate.shift(self.push / 2 * LEFT),
+                  run_time=0.8)
 
         # attend: X -> Y, on the outputs' scale
         self.bar_out = self.color_bar(pic.outputs, self.output_bar_word())
@@ -619,8 +659,7 @@ class SameMultiset(ClipScene):
                         run_time=0.9, subject=VGroup(self.Y_a, self.Y_b, self.links),
                         why=self.strip_why or {"empty": "the lines between the two grids are the picture: each joins "
                                                         "a token to the same word in the other sentence"})
-        # the differences come in at the right: the picture makes room for them
-        self.play(self.slide_to(0.0), run_time=0.6)
+        # the differences come in at the right, in the column kept for them
         self.diffs = self.diff_labels(plain.diffs)
         self.beat(fail_key("diffs", True) if self.student_sees_order() else "diffs_zero" if plain.max_diff == 0.0 else "diffs",
                   reveal(self.diffs), FadeIn(self.diff_head), run_time=1.2, subject=VGroup(self.Y_a, self.Y_b, self.diffs),
@@ -634,6 +673,7 @@ class SameMultiset(ClipScene):
         self.beat(fail_key("pooled", True) if plain.pooled_gap >= THRESHOLD else
                   "pooled_zero" if plain.pooled_gap == 0.0 else "pooled",
                   FadeIn(self.pools), FadeIn(self.pool_names), FadeIn(self.pool_text),
+                  Slide([self.bar_out], self.bar_drop() * DOWN),  # the bar steps down, clear of the means' verdict
                   # the means are the subject: the lines leave (the means stand between the sentences, large, where
                   # there is room), the rows and their differences step back
                   *[FadeOut(ln) for ln in self.links],
@@ -643,26 +683,24 @@ class SameMultiset(ClipScene):
                   why={"empty": "the two means are the subject, between the dimmed sentences they summarise (the "
                                 "dimmed rows are the background, not empty)"} if self.pools_big else self.strip_why)
 
-        # positions, one subject at a time: first PE alone on its own scale (the sentences dimmed), then the sum
+        # positions, one subject at a time: first PE alone on the inputs' scale (the sentences dimmed), then the sum
         sentences = [self.Y_a, self.Y_b, self.name_a, self.name_b, self.words_a, self.words_b]
-        leaving = [*self.diffs, self.diff_head, self.pools, self.pool_text, self.pool_names]
-        recentre = self.slide_to(self.off, keep=leaving)  # the differences gone, the picture stands centred again
         T, dm = d.PE.shape
         self.pe_pos = VGroup(*[math(str(m), size=SMALL, color=DIM) for m in range(T)])
         pos_w = max(t.width for t in self.pe_pos) + GAP.small
         pe_w = (self.mid[1] - self.mid[0] - 2 * GAP.tight - pos_w) / dm  # the middle, edge to edge, and the positions
-        self.pe = shows(Heatmap(d.PE, deck_scale("encodings", self.cfg), cell_size=(pe_w, self.cell)), "PE")
+        # on the inputs' scale: PE is added to the inputs, so its colours are the amounts added, read on the input bar
+        self.pe = shows(Heatmap(d.PE, pic.inputs, cell_size=(pe_w, self.cell)), "PE")
         self.pe.move_to([sum(self.mid) / 2 + self.dx + pos_w / 2, self.heat_y, 0])
         for m, t in enumerate(self.pe_pos):  # each row's position beside it
             t.next_to(self.pe.cell(m, 0), LEFT, buff=GAP.small)
         self.pe_name = names(math(N.encoding_matrix.math, size=LABEL), "PE").move_to([self.pe.get_x(), self.names_y, 0])
         self.pe_m = math("m", size=SMALL, color=DIM).move_to([self.pe_pos.get_x(), self.names_y, 0])
-        # its own colour bar, where the input and output bars stand (one bar on screen: PE's)
-        self.pe_bar = self.color_bar(self.pe.color_scale, "encoding")  # in words, as the other bars are
+        # the input bar, the one on screen: PE and the inputs it is added to read on one scale
+        self.pe_bar = self.color_bar(pic.inputs, "input")
         self.beat_plays("pe", [  # (the differences' head comes back at full strength when it is next shown)
             [AnimationGroup(FadeOut(self.diffs), FadeOut(self.diff_head), FadeOut(self.pools), FadeOut(self.pool_text),
                             FadeOut(self.pool_names), dim(*sentences))],
-            [recentre],
             [AnimationGroup(FadeIn(self.pe), FadeIn(self.pe_name), FadeIn(self.pe_pos), FadeIn(self.pe_m),
                             swap(self.bar_out, self.pe_bar))],
         ], run_time=0.9, subject=VGroup(self.pe, self.pe_pos), why=self.pe_why)
@@ -670,25 +708,24 @@ class SameMultiset(ClipScene):
         set_level(self.diff_head, level=1.0)
         # add positions: the inputs again, each row plus its position's encoding, back at full strength
         na, nb = self.name("a", 2), self.name("b", 2)
-        self.bar_in2 = self.color_bar(pic.inputs, "input")
+        self.bar_in2 = self.pe_bar  # the same input bar stays: PE's colours and the sums' on one scale
         self.beat("positions", FadeOut(self.pe), FadeOut(self.pe_name), FadeOut(self.pe_pos), FadeOut(self.pe_m),
                   full_strength(self.Y_a.animate_values(pos.X_a, shows="positioned.X_a", scale=pic.inputs)),
                   full_strength(self.Y_b.animate_values(pos.X_b, shows="positioned.X_b", scale=pic.inputs)),
                   undim(self.words_a, self.words_b), swap(self.name_a, na), swap(self.name_b, nb),
-                  swap(self.pe_bar, self.bar_in2), run_time=1.2, subject=VGroup(self.Y_a, self.Y_b), why=self.strip_why)
+                  run_time=1.2, subject=VGroup(self.Y_a, self.Y_b), why=self.strip_why)
         self.name_a, self.name_b = na, nb
 
-        # attend again: the same words now give different outputs (the picture making room for the differences first)
-        self.play(self.slide_to(0.0), run_time=0.6)
+        # attend again: the same words now give different outputs
         na, nb = self.name("a", 3), self.name("b", 3)
-        self.bar_pos = self.color_bar(pic.outputs, self.output_bar_word())
+        self.bar_pos = self.color_bar(pic.outputs, self.output_bar_word(), low=True)  # under the means' rows
         self.diffs_shown = self.diff_labels(pos.diffs)
         self.pools_shown = self.pool_rows(pos)
         self.pool_shown = self.pool_figure(pos.pooled_gap)
         self.links.become(self.match_lines(marks=self.diffs_shown))  # back in, each up to its row's difference
         worst = int(np.argmax(pos.diffs))
         # the word that moves most may stand in the same place in both sentences: then the order of the others did it
-        key = "separate_same_place" if int(d.matching[worst]) == worst else "separate"
+        key = "separate_same_place" if self.same_place_all_differ() else "separate"
         # the word that differs most, framed in both sentences: its chip and its row
         self.worst_frames = VGroup(*[role(self.row_frame(VGroup(col.chips[i], *heat.cells[i]), heat.cells[i][0]), "highlight")
                                      for col, heat, i in ((self.words_a, self.Y_a, int(d.matching[worst])),
@@ -719,7 +756,8 @@ class SameMultiset(ClipScene):
         pic = d.picture
         T, dm = d.plain.Y_b.shape
         pe = N.encoding_matrix.math
-        cases = (("without positions", d.plain.Y_b, d.matched_plain, "plain.Y_b", "matched_plain", "X_b", "X_a",
+        # attention with no causal mask, as the close says (clip 06: a mask makes order matter)
+        cases = (("without positions or a mask", d.plain.Y_b, d.matched_plain, "plain.Y_b", "matched_plain", "X_b", "X_a",
                   d.plain.max_diff, pic.plain_equal, "=" if pic.plain_equal else "!="),
                  ("with positions", d.positioned.Y_b, d.matched_pos, "positioned.Y_b", "matched_pos", f"X_b + {pe}",
                   f"X_a + {pe}", d.positioned.max_diff, pic.positioned_equal, "!="))
@@ -752,9 +790,9 @@ class SameMultiset(ClipScene):
             for p in ps:
                 chips = p["chips"] if p["chips"] is not None else VGroup()
                 hb, hm, nb, nm, sign = p["hb"], p["hm"], p["nb"], p["nm"], p["sign"]
-                inner = (2 * GAP.small + chips.width) if len(chips) else GAP.wide
+                inner = (2 * GAP.tight + chips.width) if len(chips) else GAP.wide
                 # the grids' centres as far apart as the words between them, or the names' equation, need
-                apart = max(hb.width / 2 + inner + hm.width / 2, nb.width / 2 + 2 * GAP.small + sign.width + nm.width / 2)
+                apart = max(hb.width / 2 + inner + hm.width / 2, nb.width / 2 + 2 * GAP.tight + sign.width + nm.width / 2)
                 hb.move_to(ORIGIN)
                 hm.move_to(apart * RIGHT)
                 nb.next_to(hb, UP, buff=GAP.small)
@@ -767,7 +805,7 @@ class SameMultiset(ClipScene):
                 body = VGroup(hb, hm, nb, nm, sign, chips)
                 column(head, body, p["verdict"], gap="normal", align=ORIGIN)
                 g.add(VGroup(head, chips, hb, nb, sign, hm, nm, p["verdict"]))
-            VGroup(*g).arrange(RIGHT, buff=GAP.section, aligned_edge=UP)
+            VGroup(*g).arrange(RIGHT, buff=GAP.wide, aligned_edge=UP)
             # the grids level across the comparisons (their names may differ in height), heads and verdicts too
             for p in g[1:]:
                 p[1:7].shift((g[0][2].get_y() - p[2].get_y()) * UP)
@@ -781,8 +819,10 @@ class SameMultiset(ClipScene):
                 return VGroup(g, self.p_definition().next_to(g, DOWN, buff=GAP.wide))
             return build
 
+        inner = region.width - 2 * GAP.small  # clear of the frame's margins (a formula at the edge reads cut)
+
         def fits(g):
-            return g.width <= region.width + 1e-6 and g.height <= region.height + 1e-6
+            return g.width <= inner + 1e-6 and g.height <= region.height + 1e-6
 
         def largest(build, lo=0.05):
             """The largest cell (at most MAX_CELL) at which ``build`` fits the region (bisection: names and words do
@@ -790,9 +830,16 @@ class SameMultiset(ClipScene):
             g = build(self.MAX_CELL)
             if fits(g):
                 return g, self.MAX_CELL
-            if not fits(build(lo)):
-                return None, lo
+            # down in steps to the first size that fits (the words between the grids drop out where rows are too short,
+            # so a smaller cell may be wider: the fit is not monotonic), then bisected up to the next step
             hi = self.MAX_CELL
+            while hi - 0.05 > lo and not fits(build(hi - 0.05)):
+                hi -= 0.05
+            if hi - 0.05 <= lo:
+                if not fits(build(lo)):
+                    return None, lo
+            else:
+                lo = hi - 0.05
             for _ in range(12):
                 mid_ = (lo + hi) / 2
                 lo, hi = (mid_, hi) if fits(build(mid_)) else (lo, mid_)
@@ -804,11 +851,11 @@ class SameMultiset(ClipScene):
             g, cell = largest(build)
             if g is None:  # this arrangement cannot fit at any cell size
                 continue
-            if g.width < region.width * 0.95:  # narrow grids (small d) widen their cells into the width left over
+            if g.width < inner * 0.95:  # narrow grids (small d) widen their cells into the width left over
                 grid_w = dm * cell * 4
-                wide = min(self.MAX_WIDE, 1.0 + (region.width * 0.95 - g.width) / grid_w)
+                wide = min(self.MAX_WIDE, 1.0 + (inner * 0.95 - g.width) / grid_w)
                 g = build(cell, wide)
-                while g.width > region.width and wide > 1.0:  # names wider than their grids: widen less
+                while g.width > inner and wide > 1.0:  # names wider than their grids: widen less
                     wide = max(1.0, wide - 0.05)
                     g = build(cell, wide)
             area = sum(p[2].width * p[2].height for p in g[0])
@@ -817,6 +864,7 @@ class SameMultiset(ClipScene):
         area, g, cell, self.close_arrangement = best
         region.place(g)
         self.final_cases, self.p_def = g[0], g[1]
+        self.mask = g[0][0][0]  # the equal comparison's head: "without positions or a mask" (clip 06 shows a mask)
         self.final_verdicts = [p[7] for p in g[0]]
         self.final_heats = [m for p in g[0] for m in (p[2], p[5])]
         self.final_words = [p[1] for p in g[0]]

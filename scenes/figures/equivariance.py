@@ -316,7 +316,9 @@ def picture07(table, plain, positioned, cfg, threshold: float = 1e-10) -> Pictur
 
     d = "max abs(Delta)"
     return Picture07(
-        inputs=scale("embeddings", cfg, [table, plain.X_a, plain.X_b, positioned.X_a, positioned.X_b]),
+        # the positions' encodings on the inputs' scale too: they are added to the inputs
+        inputs=scale("embeddings", cfg, [table, plain.X_a, plain.X_b, positioned.X_a - plain.X_a, positioned.X_a,
+                                         positioned.X_b]),
         outputs=scale("sentence outputs", cfg, [plain.Y_a, plain.Y_b, plain.pooled_a, plain.pooled_b,
                                                 positioned.Y_a, positioned.Y_b, positioned.pooled_a,
                                                 positioned.pooled_b]),

@@ -43,7 +43,8 @@ QUANTITIES: dict[str, str] = {
     "encodings": "positional encodings PE, in [−1, 1]",
     "angles": "RoPE angles m θᵢ mod 2π (a cyclic scale)",
     # shown by one clip: made from the values it declares
-    "embeddings": "the two sentences' token embeddings, with and without positions (clip 07)",
+    "embeddings": "the two sentences' token embeddings, with and without positions, and the positions' encodings "
+                  "added to them (clip 07: PE read on the scale of what it is added to)",
     "sentence outputs": "attention outputs of the two sentences and their pooled vectors (clip 07; a signed square-root "
                         "stretch: one output of 4 among a crowd under 1)",
     "scheme scores": "qₘ · kₙ of one token at positions m and n under each positional scheme (clip 09)",
