@@ -359,12 +359,41 @@ class Checker:
         arrays = {"perms": perms, "defects": defects, "Y": out[self.X.tobytes()], "Y_swap": out[self.X[swap].tobytes()],
                   "swap": swap}
         arrays.update(self._sentences())
+        arrays.update(self._clip_perm())
         if m < TOL:
             return self.verdict("equivariance", PASS, figure=under(figure, m, -10), value=m, arrays=arrays)
         k = int(np.argmax(defects))
         return self.verdict("equivariance", FAIL, figure=figure, value=m, arrays=arrays,
                             detail=f"{int(np.sum(defects >= TOL))} of {n} permutations above {power(-10)}; "
                                    f"the worst is π = {perms[k].tolist()}")
+
+    def _clip_perm(self) -> dict:
+        """Clip 02 (``clips render --student``): the attention on X and on ``P X`` for the lecture's π (``perm``):
+        its outputs (``Y_perm``) and, where it returned them on both, its weights (``A``, ``A_perm``); nothing where
+        that run gives no outputs (a run of its own: it never changes the verdict)."""
+        perm = np.asarray(self.inp.perm)
+        if perm.shape != (self.T,) or not np.array_equal(np.sort(perm), np.arange(self.T)):
+            return {}
+        got = self._attn_runs([self.X, self.X[perm]])
+        if got is None:
+            return {}
+        fn, runs, _ = got
+        o = self.code.call(fn, runs)
+        if not o.ok or len(o.values) < 2:
+            return {}
+        outs, weights = [], []
+        for v in o.values[:2]:
+            Yv, Av = split_output(v)
+            Y, why = numbers(Yv, (self.T, self.d))
+            if why:
+                return {}
+            outs.append(Y)
+            A = None if Av is None else numbers(Av, (self.T, self.T))[0]
+            weights.append(A)
+        out = {"perm": perm, "Y_perm": outs[1]}
+        if all(A is not None for A in weights):
+            out.update(A=weights[0], A_perm=weights[1])
+        return out
 
     # ------------------------------------------------------------------ causal attention
     def _causal_runs(self, t: int, identity_v: bool = False, order=None):

@@ -159,6 +159,135 @@ def test_clip01_on_the_correct_submission_is_the_lectures_clip(sources):
     assert all(ok for ok, _ in close_verdicts(res))
 
 
+# ------------------------------------------------------------------------------ clip 02: an attention that is not equivariant
+NOT_EQUIVARIANT = '''
+import numpy as np
+
+
+def attention(Q, K, V, mask=None):
+    T = Q.shape[0]
+    S = Q @ K.T / np.sqrt(K.shape[1])
+    if mask is not None:
+        S = np.where(mask, S, -np.inf)
+    A = np.exp(S - S.max(axis=1, keepdims=True))
+    A /= A.sum(axis=1, keepdims=True)
+    return A @ V + 0.05 * (np.arange(T) < 2)[:, None], A  # the first two positions get a bonus
+'''
+
+Y_ONLY = '''
+import numpy as np
+
+
+def attention(Q, K, V, mask=None):
+    S = Q @ K.T / np.sqrt(K.shape[1])
+    if mask is not None:
+        S = np.where(mask, S, -np.inf)
+    A = np.exp(S - S.max(axis=1, keepdims=True))
+    A /= A.sum(axis=1, keepdims=True)
+    return A @ V
+'''
+
+
+def test_clip02_on_the_correct_submission_is_the_lectures_clip_on_its_numbers(sources):
+    from scenes.clips.c02_permutation_equivariance import PermutationEquivariance
+
+    cfg = load_config()
+    src = sources["correct"]
+    d = PermutationEquivariance.student_data(cfg, src)
+    np.testing.assert_array_equal(d.Y, src.array("equivariance", "Y"))
+    np.testing.assert_array_equal(d.Y_PX, src.array("equivariance", "Y_perm"))
+    np.testing.assert_array_equal(d.A, src.array("equivariance", "A"))  # their weights, which they returned
+    np.testing.assert_array_equal(d.run.defects, src.array("equivariance", "defects"))
+    assert d.weights and d.sums and not d.bad_rows and d.picture.passed
+    res = audited(PermutationEquivariance, src)
+    assert not res.problems, res.problems
+    lecture = audited(PermutationEquivariance, None)
+    assert [c.key for c in res.scene.captions] == [r.key for r in lecture.records]  # the lecture's sentences
+    assert all(ok for ok, _ in close_verdicts(res))
+
+
+def test_clip02_outlines_exactly_the_rows_of_attn_px_that_are_not_p_attn_x(tmp_path):
+    from scenes.clips.c02_permutation_equivariance import PermutationEquivariance as C
+    from scenes.kit import count, fmt_measure, measure
+    from scenes.render.student import run_student
+
+    cfg = load_config()
+    T = cfg.T
+    sub = tmp_path / "not_equivariant.py"
+    sub.write_text(NOT_EQUIVARIANT, encoding="utf-8")
+    src = run_student(sub, timeout=6.0, memory_mib=512)
+    assert src.prop("equivariance").status == "fail"
+    Y, Y_perm = src.array("equivariance", "Y"), src.array("equivariance", "Y_perm")
+    perm = list(cfg.perm)
+    np.testing.assert_array_equal(src.array("equivariance", "perm"), perm)
+    rows = np.linalg.norm(Y_perm - Y[perm], axis=1)  # ‖Attn(P X)_m − (P·Attn(X))_m‖ for the clip's P
+    wrong = [m for m in range(T) if rows[m] >= 1e-10]
+    assert wrong and len(wrong) < T  # the bonus moves with the positions: only some rows differ
+    d = C.student_data(cfg, src)
+    assert list(d.bad_rows) == wrong and not d.picture.passed and not d.sums
+    res = audited(C, src)
+    assert not res.problems, res.problems
+    scene = res.scene
+    # the red outlines at the outputs' beat, one per wrong row, each around that row of Attn(P X), its figure beside it
+    rec = record(res, "outputs_fail")
+    shown = failed_mids(rec)
+    assert len(scene.bad_frames) == len(wrong) and {id(f) for f in scene.bad_frames} <= shown
+    body = scene.p.Y_body
+    for frame, m in zip(scene.bad_frames, wrong):
+        np.testing.assert_allclose(frame.get_center(), np.mean([c.get_center() for c in body.cells[m]], axis=0),
+                                   atol=1e-6)
+    np.testing.assert_array_equal(body.values, Y_perm)  # the outputs on P X the student's attention gave
+    assert [f.figure.text for f in scene.bad_figures] == [fmt_measure(rows[m]) for m in wrong]
+    assert caption(res, "outputs_fail") == (f"But your outputs on P X are not P Y: {C.rows_text(wrong)}, outlined in red, "
+                                            f"differ by up to {fmt_measure(rows.max())}.")
+    assert caption(res, "check_fail") == (f"For this P your defect is {fmt_measure(float(np.linalg.norm(rows)))}: over "
+                                          f"the pass line at {measure(1e-10).text}, not rounding.")
+    # the trials: every defect past the pass line a red dot, and only those
+    defects = src.array("equivariance", "defects")
+    above = int(np.sum(defects >= 1e-10))
+    red = failed_mids(record(res, "running_max_fail"))
+    assert {id(m) for m in scene.q.red} <= red and len(scene.q.red) == above
+    for dot, k in zip(scene.q.red, np.flatnonzero(defects >= 1e-10)):  # each at its trial's defect
+        np.testing.assert_allclose(dot.get_center(), scene.q.plot.to_point(k + 1, defects[k]), atol=1e-6)
+    m = float(defects.max())
+    assert caption(res, "running_max_fail") == (f"Your running maximum climbs to {fmt_measure(m)}, over the pass line at "
+                                                f"{measure(1e-10).text}: {count(above).text} of {len(defects)} "
+                                                f"permutations fail, in red.")
+    assert "why" not in [r.key for r in res.records]  # the lecture's "why" is not about their attention
+    assert caption(res, "close_fail") == (f"Your attention is not permutation equivariant: shuffle the tokens and its "
+                                          f"answer changes, by up to {fmt_measure(m)}.")
+    assert close_verdicts(res) == [(False, fmt_measure(m))]
+
+
+def test_clip02_draws_no_weights_for_an_attention_that_returns_none(tmp_path):
+    """An attention that returns Y alone: the clip draws X → Y, never the lecture's A as theirs, and says so."""
+    from scenes.clips.c02_permutation_equivariance import PermutationEquivariance as C
+    from scenes.render.student import run_student
+
+    sub = tmp_path / "y_only.py"
+    sub.write_text(Y_ONLY, encoding="utf-8")
+    src = run_student(sub, timeout=6.0, memory_mib=512)
+    assert src.prop("equivariance").passed and src.array("equivariance", "A") is None
+    d = C.student_data(load_config(), src)
+    assert not d.weights and not d.sums
+    res = audited(C, src)
+    assert not res.problems, res.problems
+    keys = [r.key for r in res.records]
+    assert keys[1] == "setup_fail" and not {"rows", "cols", "why", "rounding"} & set(keys)
+    assert not hasattr(res.scene.p, "A_map")
+    assert "returns no weights A, so none are drawn" in caption(res, "setup_fail")
+    assert all(ok for ok, _ in close_verdicts(res))
+
+
+def test_clip02_an_attention_that_is_missing_gives_the_error_card(sources):
+    from scenes.clips.c02_permutation_equivariance import PermutationEquivariance
+
+    res = audited(PermutationEquivariance, sources["raises"])
+    assert not res.problems, res.problems
+    assert [r.key for r in res.records] == ["title", "error_fail"]
+    assert caption(res, "error_fail").endswith(": " + sources["raises"].prop("equivariance").failure + ".")
+
+
 # ------------------------------------------------------------------------------ clip 03: mask_triu
 def test_clip03_outlines_exactly_the_future_weights_the_mask_leaked(sources):
     from scenes.clips.c03_causal_mask import CausalMask

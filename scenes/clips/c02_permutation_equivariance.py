@@ -21,6 +21,20 @@ Every colour scale is the deck's (``kit.scales``), every log axis and formula co
 ``scenes.figures.equivariance`` (the one description the clip and its still draw from); every widget
 is placed in a region of ``self.layout``, sized from the config's ``T``, ``d`` and words.
 
+``clips render --student`` draws it from a student's attention (``STUDENT = "equivariance"``: their
+``self_attention`` or ``attention``, no mask, the lecture's weights, as the checks ran it): their Y on X and on P X
+for the clip's π, the row defects for that P, and their defects over the random P the check drew (the trial chart).
+The weights are drawn only when their attention returned them (``(Y, A)``, on X and on P X): an attention that
+returns Y alone is drawn as X → Y, its rows and columns beats skipped and the setup's sentence saying that it gave
+no weights (``[permutation_equivariance.student_fail].setup``); the lecture's A is never passed off as theirs.  The
+"why" picture (one output row as the weighted sum of value vectors, reordered) argues from the lecture's
+attention's structure, so it is drawn only when the property holds and their outputs are their weights times the
+values (Y = A V, to rounding, on X and on P X); else the clip goes from the running maximum to its close.  Where
+equivariance holds it is the lecture's clip on their numbers, word for word.  Where it fails, the rows of
+Attn(P X) that are not P·Attn(X) are outlined in red with their measured differences, the trials past the pass
+line are red dots, the failing variants of ``[permutation_equivariance.student_fail]`` are said, and the close
+gives Attn(P X) ≠ P·Attn(X) with ✗ and the measured maximum.
+
 Render directly with ``manim -ql scenes/clips/c02_permutation_equivariance.py PermutationEquivariance``.
 """
 
@@ -39,6 +53,7 @@ from manim import (
     AnimationGroup,
     Create,
     Dot,
+    SurroundingRectangle,
     FadeIn,
     FadeOut,
     VGroup,
@@ -51,10 +66,12 @@ from mathcore import (
 )
 from mathcore.config import LectureConfig
 from mathcore.equivariance import (
+    THRESHOLD,
     EquivarianceRun,
     equivariance_defect,
     equivariance_run,
     permuted_weights,
+    running_max,
 )
 from mathcore.permutation import permutation_matrix, permutation_row_defects
 from scenes.clips.c02_widgets import RowHeatmap, SumLine, TravelMap, TrialMarks, staircase
@@ -66,6 +83,7 @@ from scenes.figures.equivariance import (
 )
 from scenes.kit import (
     DIM,
+    FAILED,
     HEADING,
     FG,
     HIGHLIGHT,
@@ -92,6 +110,7 @@ from scenes.kit.permuting import Handover, TokenColumn
 from scenes.kit.proofs import verdict, worded_verdict
 from scenes.kit.theme import figure
 from scenes.kit.scales import scale as deck_scale
+from scenes.kit.student import fail_key
 
 
 @dataclass(frozen=True)
@@ -124,6 +143,12 @@ class EquivarianceData:
     cmap: str
     cmap_signed: str
     picture: Picture02
+    # a student's attention (``clips render --student``): whether A is theirs (they returned weights) and drawn,
+    # whether the "why" sums are drawn (the property holds and Y = A V), the rows of Attn(P X) that are not
+    # P·Attn(X) past the pass line (outlined in red)
+    weights: bool = True
+    sums: bool = True
+    bad_rows: tuple = ()
 
     @property
     def why_token(self) -> int:
@@ -144,6 +169,7 @@ class PermutationEquivariance(ClipScene):
     """02 · Permute the input and self-attention permutes its output: exactly, up to rounding."""
 
     TIDY_PLAYS = True  # whole widgets stay in the scene (bound to their data) while their parts animate
+    STUDENT = "equivariance"  # `clips render --student`: the student's attention on X, on P X and the random P X
     SUM_TALL = 1.8  # at most how much taller than wide the cells of the "why" sums grow
     SUM_DIMS = 4  # below this many value dimensions the cells may grow taller still, in proportion
     Y_WIDE = 2.2  # at most how much wider than tall Y's cells grow
@@ -167,6 +193,79 @@ class PermutationEquivariance(ClipScene):
             cmap=cfg.cmap_weights, cmap_signed=cfg.cmap_signed,
             picture=picture02(run.defects, run.max_defect, run.threshold, cfg),
         )
+
+    def student_property(self):
+        """The attention's verdict; an error card where it gave no outputs on the clip's P X (a run of its own: an
+        attention that raised or returned something unusable there)."""
+        from dataclasses import replace
+
+        p = super().student_property()
+        if p is not None and p.drawable and any(p.arrays.get(k) is None for k in ("Y", "Y_perm", "perms", "defects")):
+            return replace(p, status="error", arrays={},
+                           detail=(p.detail + "; " if p.detail else "") + "it gave no outputs on P X to draw")
+        return p
+
+    @classmethod
+    def student_data(cls, cfg: LectureConfig, student) -> EquivarianceData:
+        """The student's attention (no mask, the lecture's weights) on X and on P X for the clip's π, and their
+        defects over the random P the check drew, in place of mathcore's; their weights where they returned them."""
+        from dataclasses import replace
+
+        lecture = cls.build_data(cfg)
+        T = lecture.X.shape[0]
+
+        def arr(name):
+            a = student.array(cls.STUDENT, name)
+            return None if a is None else np.asarray(a)
+
+        perm = arr("perm").astype(int)
+        if not np.array_equal(perm, lecture.perm):
+            raise ValueError(f"the student's P is {perm.tolist()}, clip 02 draws {lecture.perm.tolist()}")
+        Y, Y_PX = arr("Y").astype(float), arr("Y_perm").astype(float)
+        if Y.shape != lecture.Y.shape or Y_PX.shape != lecture.Y.shape:
+            raise ValueError(f"the student's outputs are {Y.shape} and {Y_PX.shape}, clip 02 draws {lecture.Y.shape}")
+        P = permutation_matrix(perm)
+        D = Y_PX - Y[perm]
+        rows = np.linalg.norm(D, axis=1)
+        defects = arr("defects").astype(float)
+        rm = running_max(defects)
+        run = EquivarianceRun(arr("perms"), defects, rm, float(rm[-1]), THRESHOLD, bool(rm[-1] < THRESHOLD))
+        A, A_PX = arr("A"), arr("A_perm")
+        weights = A is not None and A_PX is not None
+        out = dict(Y=Y, PY=P @ Y, Y_PX=Y_PX, defect=float(np.linalg.norm(D)), run=run, row_defects=rows,
+                   why_row=int(np.argmax(rows)), weights=weights,
+                   bad_rows=tuple(m for m in range(T) if rows[m] >= THRESHOLD),
+                   picture=picture02(defects, run.max_defect, THRESHOLD, cfg))
+        if weights:
+            A, A_PX = A.astype(float), A_PX.astype(float)
+            A_moved = permuted_weights(A, perm)
+            out.update(A=A, PA=P @ A, A_moved=A_moved, A_PX=A_PX,
+                       weights_defect=float(np.max(np.abs(A_PX - A_moved))))
+        V = lecture.V
+        out["sums"] = bool(weights and run.passed and np.max(np.abs(Y - out["A"] @ V)) < THRESHOLD
+                           and np.max(np.abs(Y_PX - out["A_PX"] @ V[perm])) < THRESHOLD)
+        return replace(lecture, **out)
+
+    def closing_key(self) -> str:
+        return fail_key("close", not self.data.picture.passed)
+
+    def student_values(self) -> dict:
+        """The failing variants' values, bound to the red outlines, figures and dots that show them."""
+        out = super().student_values()
+        d = self.data
+        if d.bad_rows and hasattr(self, "bad_frames"):
+            out["bad_rows"] = claim(self.rows_text(d.bad_rows), *self.bad_frames)
+            out["bad_max"] = claim(fmt_measure(float(max(d.row_defects[m] for m in d.bad_rows))), *self.bad_figures)
+        if hasattr(self, "q") and len(self.q.red):
+            above = int(np.sum(d.run.defects >= d.run.threshold))
+            out["above"] = claim(count(above).text, *self.q.red)
+        return out
+
+    @staticmethod
+    def rows_text(rows) -> str:
+        """Rows in words: ``row 2``, ``rows 0 and 3``, ``rows 0, 1 and 4``."""
+        rows = [str(r) for r in rows]
+        return f"row {rows[0]}" if len(rows) == 1 else "rows " + ", ".join(rows[:-1]) + " and " + rows[-1]
 
     @staticmethod
     def climb_steps(running_max) -> str:
@@ -200,24 +299,25 @@ class PermutationEquivariance(ClipScene):
         p = getattr(self, "p", None)
         if p is not None:  # the elements each sentence names, once they are built
             out.update(
-                T=claim(T, p.X_col), xlast=claim(token_text(T - 1), p.X_col),
-                peak=claim(fmt_measure(d.A[q, k]), p.A_map.peak_text), first=claim(token_text(first), p.X_col),
-                first_y=claim(token_text(first, "y"), p.Y_mat),
-                bar=claim("0 to 1", p.bar), y_bar=claim(self.y_form, p.Y_mat),
+                T=claim(T, p.X_col), xlast=claim(token_text(T - 1), p.X_col), first=claim(token_text(first), p.X_col),
+                first_y=claim(token_text(first, "y"), p.Y_mat), y_bar=claim(self.y_form, p.Y_mat),
             )
+            if d.weights:  # A drawn: the lecture's, or the student's own weights
+                out.update(peak=claim(fmt_measure(d.A[q, k]), p.A_map.peak_text), bar=claim("0 to 1", p.bar))
         if hasattr(self, "q"):
             marks = list(self.q.marks.dots) if self.q.marks.mode == "dots" else [self.q.marks.band]
-            out.update(defect=claim(fmt_measure(d.defect), self.check), T=claim(T, *self.sums[0].terms),
+            out.update(defect=claim(fmt_measure(d.defect), self.check),
                        n=claim(count(len(d.run.defects)).text, *marks),
                        threshold=claim(measure(d.run.threshold).text, self.q.line),
                        steps=claim(self.climb_steps(d.run.running_max), self.q.curve),
                        max=claim(fmt_measure(d.run.max_defect), self.q.max_text if len(self.q.max_text) else self.close_verdict),
                        zeros=claim(count(d.zero_trials).text, self.q.zero_note if len(self.q.zero_note) else self.q.marks),
-                       token_y=claim(token_text(t, "y"), self.sums[0].head),
-                       relation=claim(out["relation"], self.sums[0].eq), d=claim(d.X.shape[1], self.sums[0].result),
-                       order=claim(out["order"], *[t.name for t in self.sums[1].terms]),
-                       row_defect=claim(fmt_measure(float(d.row_defects[m])), self.row_check),
                        proof=claim(fmt_measure(d.run.max_defect), self.close_verdict))
+            if d.sums:
+                out.update(T=claim(T, *self.sums[0].terms), token_y=claim(token_text(t, "y"), self.sums[0].head),
+                           relation=claim(out["relation"], self.sums[0].eq), d=claim(d.X.shape[1], self.sums[0].result),
+                           order=claim(out["order"], *[t.name for t in self.sums[1].terms]),
+                           row_defect=claim(fmt_measure(float(d.row_defects[m])), self.row_check))
         return out
 
     # ------------------------------------------------------------------ part 1: one permutation
@@ -238,15 +338,26 @@ class PermutationEquivariance(ClipScene):
         T = d.X.shape[0]
         pic = d.picture
         p = SimpleNamespace()
+        p.cell = cell
         p.X_col = shows(TokenColumn(token_names(range(T)), row_height=cell, values=d.X), "X")
-        p.A_map = TravelMap(d.A, pic.weights, cell, range(T), peak=fmt_measure(float(np.max(d.A))))
-        shows(p.A_map.heat, "A")
-        p.bar = ColorBar(pic.weights, height=p.A_map.heat.height, ticks=pic.weight_ticks)
         p.Y_mat, p.Y_body, p.y_bar = self.y_widget(d.Y, range(T), cell)
         shows(p.Y_mat, "Y")
         p.arrow, p.arrow2 = (math("arrow.r", size=LABEL, color=DIM) for _ in range(2))
-        p.A_part = row(p.A_map, p.bar, gap="small")
         p.Y_part = row(p.Y_mat, p.y_bar, gap="small")
+        if not d.weights:  # a student's attention that returned Y alone: X → Y, no weights drawn
+            parts = row(p.X_col, p.arrow, p.Y_part, gap="small")
+            p.Y_part.shift((p.X_col.get_y() - p.Y_body.get_y()) * UP)
+            top = parts.get_top()[1] + GAP.tight
+            p.X_name = names(math(N.inputs.math, size=HEADING), "X")
+            p.Y_name = names(math(N.outputs.math, size=HEADING), "Y")
+            for name, core in ((p.X_name, p.X_col), (p.Y_name, p.Y_body)):
+                name.next_to([core.get_x(), top, 0], UP, buff=0)
+            p.group = VGroup(parts, p.X_name, p.Y_name)
+            return p
+        p.A_map = TravelMap(d.A, pic.weights, cell, range(T), peak=fmt_measure(float(np.max(d.A))))
+        shows(p.A_map.heat, "A")
+        p.bar = ColorBar(pic.weights, height=p.A_map.heat.height, ticks=pic.weight_ticks)
+        p.A_part = row(p.A_map, p.bar, gap="small")
         parts = row(p.X_col, p.arrow, p.A_part, p.arrow2, p.Y_part, gap="small")
         for part, core in ((p.A_part, p.A_map.heat), (p.Y_part, p.Y_body)):
             part.shift((p.X_col.get_y() - core.get_y()) * UP)
@@ -282,11 +393,11 @@ class PermutationEquivariance(ClipScene):
         content = self.layout.content
         start = min(TokenColumn.MAX_ROW, content.height / T)
         # Y as coloured cells on the deck's outputs scale (its rows read by their colours as they move)
-        g, cell = fit_cells(lambda c: self.part1(c).group, content, start, T + dm, T)
+        g, cell = fit_cells(lambda c: self.part1(c).group, content, start, (T if d.weights else 0) + dm, T)
         if g.width < content.width:  # a narrow Y widens its cells into the width left over
             self.y_wide = min(self.Y_WIDE, 1.0 + (content.width - g.width) / (dm * cell))
         self.p = self.part1(cell)
-        self.a_formula = self.p.A_name  # A's name at the setup (its formula where it fits)
+        self.a_formula = getattr(self.p, "A_name", None)  # A's name at the setup (its formula where it fits)
         content.place(self.p.group)
         self.y_form = "a grid of coloured cells"
         # few tokens of many numbers make the picture a wide strip, bounded by the frame's width
@@ -302,17 +413,22 @@ class PermutationEquivariance(ClipScene):
         """Swap the name in ``attr`` for ``expr`` (naming ``quantity``) in the same place."""
         old = getattr(self.p, attr)
         new = names(math(expr, size=HEADING), quantity).move_to(old)
+        if attr == "Y_name" and self.data.bad_rows:  # a student's outputs on P X, which are not P Y
+            new = names(math(expr, size=HEADING), quantity).move_to(old)
+            if new.get_right()[0] > self.layout.content.right:
+                new.shift((self.layout.content.right - new.get_right()[0]) * RIGHT)
         if attr == "A_name":  # centred over A's map, wherever A's formula stood
             new.set_x(self.p.A_map.heat.get_x())
         setattr(self.p, attr, new)
         return swap(old, new)
 
-    def hand_over_y(self):
-        """Y's travelled rows handed over to a fresh matrix of P Y, in the same place."""
+    def hand_over_y(self, values=None, quantity: str = "PY"):
+        """Y's travelled rows handed over to a fresh matrix of P Y (or ``values``, naming ``quantity``), in the
+        same place."""
         d, p = self.data, self.p
-        new, body, _ = self.y_widget(d.PY, d.perm, self.cell)
+        new, body, _ = self.y_widget(d.PY if values is None else values, d.perm, self.cell)
         new.shift(p.Y_body.get_center() - body.get_center())
-        shows(new, "PY")
+        shows(new, quantity)
         old = p.Y_mat
         p.Y_mat, p.Y_body = new, body
         return Handover(old, new)
@@ -342,12 +458,22 @@ class PermutationEquivariance(ClipScene):
         q.line_label = label("pass line", size=SMALL).next_to(q.line.get_end(), UP, buff=GAP.tight)
         q.line_label.align_to(q.line, RIGHT)
         q.marks = TrialMarks(q.plot, run.defects, color=DIM)
+        q.red = VGroup()  # a student's trials past the pass line: red dots
+        if q.marks.mode == "dots":
+            positive = np.flatnonzero(run.defects > 0)
+            for dot, k in zip(q.marks.dots, positive):
+                if run.defects[k] >= run.threshold:
+                    q.red.add(role(dot.set_color(FAILED), "failed"))
         q.curve = role(staircase(q.plot, run.running_max, HIGHLIGHT), "highlight")
         q.curve_label = role(label("running max", size=SMALL, color=HIGHLIGHT), "highlight")
         q.curve_label.next_to(q.curve.get_end(), UP, buff=GAP.tight).align_to(q.curve, RIGHT)
         axes = q.plot.axes[0]
-        q.band = Region(axes.get_start()[0] + GAP.normal, axes.get_end()[0] - GAP.normal,
-                        q.curve_label.get_top()[1] + GAP.normal, q.line.get_y() - GAP.normal, "band")
+        if q.curve_label.get_top()[1] + GAP.normal < q.line.get_y() - GAP.normal:
+            q.band = Region(axes.get_start()[0] + GAP.normal, axes.get_end()[0] - GAP.normal,
+                            q.curve_label.get_top()[1] + GAP.normal, q.line.get_y() - GAP.normal, "band")
+        else:  # a student's staircase over the pass line: the band under the line, over the axis
+            q.band = Region(axes.get_start()[0] + GAP.normal, axes.get_end()[0] - GAP.normal,
+                            axes.get_y() + GAP.normal, q.line.get_y() - GAP.normal, "band")
         q.max_text = column(role(math(pic.max_line.typst, size=HEADING, color=HIGHLIGHT), "highlight"),
                             label(pic.max_note, size=SMALL, color=DIM), gap="tight")
         q.zero_note = VGroup()
@@ -357,7 +483,7 @@ class PermutationEquivariance(ClipScene):
             q.zero_note = row(q.marks.zeros[0].copy(), label(
                 f"exactly 0 in {count(d.zero_trials).text} of {count(n).text} trials", size=SMALL), gap="small")
         if len(q.max_text):  # on the staircase's level (height reads as value on a log axis), not under the pass line
-            self.on_level(q, q.max_text)
+            (self.on_level if d.picture.passed else self.under_level)(q, q.max_text)
         if len(q.zero_note):
             q.band.fit(q.zero_note, align=UP + LEFT)
         q.group = VGroup(q.plot, q.y_title, q.line, q.line_label, q.marks, q.curve, q.curve_label, q.max_text,
@@ -376,6 +502,15 @@ class PermutationEquivariance(ClipScene):
             mob.next_to(q.curve_label, UP, buff=GAP.small).align_to(q.curve_label, RIGHT)
         return mob.get_top()[1] < q.line.get_y() - GAP.normal
 
+    @staticmethod
+    def under_level(q: SimpleNamespace, mob) -> bool:
+        """A student's staircase over the pass line: put ``mob`` just under it and under every red trial, from the
+        left of the axis, in the empty air between them and the pass line.  Whether it stands clear of the line."""
+        axis = q.plot.axes[0]
+        low = min([q.curve.get_bottom()[1]] + [m.get_bottom()[1] for m in q.red])
+        mob.next_to([axis.get_start()[0] + GAP.normal, low - GAP.small, 0], DOWN + RIGHT, buff=0)
+        return mob.get_bottom()[1] > q.line.get_y() + GAP.normal
+
     def make_plot(self) -> None:
         d = self.data
         self.plot_why = {"empty": "the log plot spans the content area: its axes hold the trials, far below the "
@@ -388,7 +523,10 @@ class PermutationEquivariance(ClipScene):
         if d.defect > 0:
             # in trial 1's column, inside the axis's range (not left of its first tick), in the text's colour: yellow
             # is the running maximum's (the trials that follow take its column, so it leaves as they come)
-            self.this_p = Dot(q.plot.to_point(1, q.plot.y_clip(d.defect)), radius=0.09, color=FG)
+            over = d.defect >= d.run.threshold  # a student's P past the pass line: red
+            self.this_p = Dot(q.plot.to_point(1, q.plot.y_clip(d.defect)), radius=0.09, color=FAILED if over else FG)
+            if over:
+                role(self.this_p, "failed")
         else:
             self.this_p = q.plot.exact_zero(1, color=FG, text=None)
         # its figure beside it, on the data (the axis's title names the quantity)
@@ -400,26 +538,37 @@ class PermutationEquivariance(ClipScene):
         floor = q.plot.axes[0].get_y() + GAP.small  # never on the axis and its tick labels (a zero's diamond sits on it)
         if self.check.get_bottom()[1] < floor:
             self.check.shift((floor - self.check.get_bottom()[1]) * UP)
-        if self.check.get_top()[1] > q.line.get_y() - GAP.small:  # never over the pass line
+        if d.defect >= d.run.threshold:  # a student's past the pass line: above it, under the axis's top
+            ceiling = q.plot.axes[1].get_top()[1]
+            if self.check.get_bottom()[1] < q.line.get_y() + GAP.small:
+                self.check.shift((q.line.get_y() + GAP.small - self.check.get_bottom()[1]) * UP)
+            if self.check.get_top()[1] > ceiling:
+                self.check.shift((ceiling - self.check.get_top()[1]) * UP)
+        elif self.check.get_top()[1] > q.line.get_y() - GAP.small:  # never over the pass line
             self.check.shift((q.line.get_y() - GAP.small - self.check.get_top()[1]) * UP)
-        self.make_sums()
+        if d.sums:
+            self.make_sums()
 
         # the close: the equation that holds and its verdict, over the plot that proves it
         pic = d.picture
         # what the maximum is over, in words (100 random P, not every P); the quantity is the axis's title
         self.close_verdict = worded_verdict(f"max over {count(len(d.run.defects)).text} random $P$", d.run.max_defect,
-                                            pic.passed, size=HEADING)
+                                            pic.passed, size=HEADING, relation="" if pic.passed else "=")
         # the plot as tall as the frame allows under the equation, the verdict on it, in the empty band between
         # the staircase and the pass line (the distance it measures); where that band is too low for it, over it
-        self.final = math(EQUIVARIANT.typst, size=TITLE)
+        # a student's attention that fails: the equation that does not hold
+        self.final = math(EQUIVARIANT.typst if pic.passed else EQUIVARIANT.typst.replace(" = ", " != "), size=TITLE)
         top, rest = content.take_top(self.final.height, gap=GAP.normal)
         q = self.plot_parts(rest, close=True)
-        if not self.on_level(q, self.close_verdict):
+        place = self.on_level if pic.passed else self.under_level
+        on_plot = place(q, self.close_verdict)
+        if not on_plot:
             self.final = column(self.final, self.close_verdict, gap="small", align=ORIGIN)
             top, rest = content.take_top(self.final.height, gap=GAP.wide)
             q = self.plot_parts(rest, close=True)
         top.place(self.final)
-        q.group.add(self.close_verdict)
+        if on_plot:
+            q.group.add(self.close_verdict)
         self.q_close = q
         self.q_close.marks.set_opacity(DIMMED)  # the staircase is the subject: the trials behind it
 
@@ -490,16 +639,18 @@ class PermutationEquivariance(ClipScene):
         d = self.data
         self.make_part1()
         p = self.p
-        self.cell = p.A_map.cell
+        self.cell = p.cell
         T = d.X.shape[0]
-        whole = lambda: VGroup(p.X_col, p.A_map, p.Y_mat)  # noqa: E731  (the picture of one permutation, as it is now)
+        w = d.weights
+        whole = lambda: VGroup(p.X_col, *([p.A_map] if w else []), p.Y_mat)  # noqa: E731  (one permutation, as it is now)
 
-        self.beat("setup",
-                  FadeIn(p.X_name), reveal(p.X_col.chips), FadeIn(p.arrow), FadeIn(p.arrow2), FadeIn(p.A_name),
-                  reveal([VGroup(*r) for r in p.A_map.heat.cells]), FadeIn(p.A_map.keys),
-                  FadeIn(p.A_map.peak_text), FadeIn(p.bar),
+        a_in = ([FadeIn(p.arrow2), FadeIn(p.A_name), reveal([VGroup(*r) for r in p.A_map.heat.cells]),
+                 FadeIn(p.A_map.keys), FadeIn(p.A_map.peak_text), FadeIn(p.bar), Handover(VGroup(), p.A_map)]
+                if w else [])
+        self.beat(fail_key("setup", not w),  # an attention that returned Y alone: the setup says no weights are drawn
+                  FadeIn(p.X_name), reveal(p.X_col.chips), FadeIn(p.arrow), *a_in,
                   FadeIn(p.Y_name), FadeIn(p.Y_mat), FadeIn(p.y_bar),
-                  Handover(VGroup(), p.X_col), Handover(VGroup(), p.A_map),  # whole widgets, bound to their data
+                  Handover(VGroup(), p.X_col),  # whole widgets, bound to their data
                   run_time=1.8, subject=whole(), why=self.strip_why)
 
         move = p.X_col.permute_rows(d.perm)
@@ -507,35 +658,64 @@ class PermutationEquivariance(ClipScene):
         self.beat("permute_input", move, self.rename("X_name", f"{N.permutation.math} {N.inputs.math}", "PX"),
                   run_time=1.6, subject=p.X_col, why=self.strip_why)
 
-        # A's rows, then its columns; Y steps back (its name describes the A that was)
-        y_group = [p.Y_mat, p.y_bar, p.Y_name, p.arrow2]
-        self.maps = [p.A_map]
-        stepped = self.strip_why or {"empty": "Y steps back, dimmed, while A's rows and columns travel: the dimmed half of the "
-                            "picture is context, not empty"}
-        A0 = p.A_map
-        A1 = A0.settled(d.PA, range(T))
-        shows(A1.heat, "PA")
-        p.A_map = A1  # the map on screen once the beat is over (what its sentences name)
-        self.beat("rows", A0.travel_rows(d.perm), self.rename("A_name", "P A", "PA"), *[dim(m) for m in y_group],
-                  Handover(A0, A1), run_time=1.6, subject=A1, why=stepped)
-        order = [int(k) for k in d.perm]
-        A2 = A1.settled(d.A_moved, order)
-        shows(A2.heat, "A_moved")
-        p.A_map = A2
-        self.beat("cols", A1.travel_cols(d.perm), self.rename("A_name", "P A P^T", "A_moved"), Handover(A1, A2),
-                  run_time=1.6, subject=A2, why=stepped)
-        self.maps += [A1, A2]
-        self.A_final = A2.heat
-        self.play(*[undim(m) for m in y_group], run_time=0.5)
-        self.beat("outputs", p.Y_mat.permute_rows(d.perm), self.rename("Y_name", f"{N.permutation.math} Y", "PY"),
-                  self.hand_over_y(), run_time=1.6, subject=VGroup(p.Y_mat, p.X_col), why=self.strip_why)
+        y_group = [p.Y_mat, p.y_bar, p.Y_name] + ([p.arrow2] if w else [])
+        if w:  # A's rows, then its columns; Y steps back (its name describes the A that was)
+            self.maps = [p.A_map]
+            stepped = self.strip_why or {"empty": "Y steps back, dimmed, while A's rows and columns travel: the dimmed "
+                                                  "half of the picture is context, not empty"}
+            A0 = p.A_map
+            A1 = A0.settled(d.PA, range(T))
+            shows(A1.heat, "PA")
+            p.A_map = A1  # the map on screen once the beat is over (what its sentences name)
+            self.beat("rows", A0.travel_rows(d.perm), self.rename("A_name", "P A", "PA"), *[dim(m) for m in y_group],
+                      Handover(A0, A1), run_time=1.6, subject=A1, why=stepped)
+            order = [int(k) for k in d.perm]
+            A2 = A1.settled(d.A_moved, order)
+            shows(A2.heat, "A_moved")
+            p.A_map = A2
+            self.beat("cols", A1.travel_cols(d.perm), self.rename("A_name", "P A P^T", "A_moved"), Handover(A1, A2),
+                      run_time=1.6, subject=A2, why=stepped)
+            self.maps += [A1, A2]
+            self.A_final = A2.heat
+            self.play(*[undim(m) for m in y_group], run_time=0.5)
+        self.bad_frames, self.bad_figures = VGroup(), VGroup()
+        if d.bad_rows:  # a student's outputs on P X: Y's rows move to P Y, then become Attn(P X), the rows that
+            # differ outlined in red, each with its measured difference where Y's colour bar stood
+            travel = [p.Y_mat.permute_rows(d.perm), self.rename("Y_name", f"{N.permutation.math} Y", "PY"),
+                      self.hand_over_y()]
+            old_name = p.Y_name
+            seen = [self.hand_over_y(d.Y_PX, "Y_PX"), self.rename("Y_name", "\"Attn\"(P X)", "Y_PX"),
+                    FadeOut(p.y_bar)]
+            body = p.Y_body
+            right = self.layout.content.right
+            for m in d.bad_rows:
+                cells = VGroup(*body.cells[m])
+                frame = role(SurroundingRectangle(cells, color=FAILED, buff=0.04, stroke_width=4), "failed")
+                self.bad_frames.add(frame)
+                fig = figure(float(d.row_defects[m]), size=SMALL, color=FAILED)
+                fig.next_to(frame, RIGHT, buff=GAP.small)
+                if fig.get_right()[0] > right:  # in the room Y's colour bar leaves, inside the frame
+                    fig.shift((right - fig.get_right()[0]) * RIGHT)
+                self.bad_figures.add(role(fig, "failed"))
+            self.beat_plays(fail_key("outputs", True), [
+                [AnimationGroup(*travel)],
+                [AnimationGroup(*seen)],
+                [AnimationGroup(Create(self.bad_frames), FadeIn(self.bad_figures))],  # over the outputs they mark
+            ], run_time=1.0, subject=VGroup(p.Y_mat, p.X_col), why=self.strip_why)
+            del old_name
+        else:
+            self.beat("outputs", p.Y_mat.permute_rows(d.perm), self.rename("Y_name", f"{N.permutation.math} Y", "PY"),
+                      self.hand_over_y(), run_time=1.6, subject=VGroup(p.Y_mat, p.X_col), why=self.strip_why)
 
         # the same measure as a point on the log axis the trials will fill: this P first
         self.make_plot()
-        part1 = [p.X_col, p.X_name, p.arrow, p.arrow2, p.A_map, p.bar, p.A_name, p.Y_mat, p.y_bar, p.Y_name]
+        part1 = [p.X_col, p.X_name, p.arrow, p.Y_mat, p.Y_name, self.bad_frames, self.bad_figures]
+        part1 += [p.arrow2, p.A_map, p.bar, p.A_name] if w else []
+        part1 += [] if d.bad_rows else [p.y_bar]
         self.play(*[FadeOut(m) for m in part1], run_time=0.8)
         q = self.q
-        self.beat("check_zero" if d.defect == 0.0 else "check",
+        check = "check_zero" if d.defect == 0.0 else fail_key("check", d.defect >= d.run.threshold)
+        self.beat(check,
                   FadeIn(q.plot), FadeIn(q.y_title), Create(q.line), FadeIn(q.line_label), FadeIn(self.this_p),
                   FadeIn(self.check, shift=GAP.small * UP), run_time=1.4,
                   subject=VGroup(q.plot, self.check, self.this_p), why=self.plot_why)
@@ -546,8 +726,11 @@ class PermutationEquivariance(ClipScene):
         self.beat("trials_zeros" if d.zero_trials else "trials", FadeOut(self.check), FadeOut(self.this_p), marks_in, *zeros,
                   run_time=2.0,
                   subject=VGroup(q.plot, q.marks, q.line), why=self.plot_why)
-        self.beat("running_max", Create(q.curve), FadeIn(q.curve_label), FadeIn(q.max_text, shift=GAP.small * UP),
+        self.beat(fail_key("running_max", not d.picture.passed),
+                  Create(q.curve), FadeIn(q.curve_label), FadeIn(q.max_text, shift=GAP.small * UP),
                   run_time=1.8, subject=VGroup(q.plot, q.curve, q.max_text), why=self.plot_why)
+        if not d.sums:  # the "why" argues from the lecture's attention (a reordered weighted sum): not drawn
+            return
 
         # why only rounding: one row as the sum it is; the same terms, reordered, make Attn(P X)'s row
         top, bottom = self.sums
@@ -578,7 +761,8 @@ class PermutationEquivariance(ClipScene):
 
     def closing(self) -> None:
         """The picture leaves; the equation that holds and its verdict come in, over the plot that proves it:
-        the staircase far below the pass line."""
-        top, bottom = self.sums
-        self.beat(self.closing_key(), stage([top, bottom, self.row_check], [self.final, self.q_close.group], lag=1.0),
+        the staircase far below the pass line (a student's that fails: Attn(P X) ≠ P·Attn(X), ✗ and the maximum,
+        over the plot whose staircase crosses it)."""
+        leaving = [*self.sums, self.row_check] if self.data.sums else [self.q.group]
+        self.beat(self.closing_key(), stage(leaving, [self.final, self.q_close.group], lag=1.0),
                   run_time=1.4, hold=self.CLOSING_HOLD, subject=self.takeaway(), why=self.plot_why)

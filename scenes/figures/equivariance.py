@@ -101,11 +101,13 @@ def picture02(defects, max_defect: float, threshold: float, cfg) -> Picture02:
     lo = floor_exponent(defects, k - 7)
     lo -= (k - lo) % 2  # ticks every second decade down from the pass line land on the floor
     n = len(defects)
+    # a student's defects past the pass line (`clips render --student`): the axis reaches a decade over the largest
+    top = max(k + 1, int(np.ceil(np.log10(max_defect))) + 1) if max_defect > 0 else k + 1
     weights = scale("weights", cfg)
     m = N.position.math
     return Picture02(
         weights=weights, weight_ticks=tuple(weights.ticks(2)), outputs=scale("outputs", cfg),
-        axis=(lo, k + 1), ticks=tuple(log_ticks(lo, k)),
+        axis=(lo, top), ticks=tuple(log_ticks(lo, k) if top == k + 1 else log_ticks(lo, top - 1)),
         weights_formula=Formula("A = \"softmax\"(Q K^T \\/ sqrt(d))", r"A = \mathrm{softmax}(QK^{\top}/\sqrt{d})"),
         outputs_formula=Formula("Y = A V", "Y = AV"),
         row_sum=Formula(f"y_{m} = sum_n A_({m} n) v_n", rf"y_{m} = \sum_n A_{{{m}n}}\, v_n"),

@@ -18,6 +18,7 @@ from pathlib import Path
 # the clips that draw a student's function, and the property (the verdict's key) each one shows
 STUDENT_CLIPS = {
     1: "permutation_matrix",
+    2: "equivariance",
     3: "causal",
     4: "prefix",
     6: "causal",
@@ -26,7 +27,7 @@ STUDENT_CLIPS = {
     10: "rope_angle_grid",
 }
 # the clips the issue names that do not draw a student's numbers yet (said so, in one line)
-NOT_YET = {2: "equivariance", 5: "prefix"}
+NOT_YET = {5: "prefix"}
 
 
 class StudentUsageError(ValueError):
