@@ -476,9 +476,9 @@ class RoPERotatesQK(ClipScene):
         for at, moved in zip(self.where, self.moved):  # where each token is before the shift, in the same place
             at.scale(moved.height / math(moved.typst_code.strip("$ "), size=LABEL).height)
             at.move_to(moved, aligned_edge=LEFT + DOWN)
-        self.unrotated = label("not rotated yet", size=SMALL, color=DIM)
-        # where the shift's line comes later, under who is who and where (both tokens: neither turned yet)
-        self.unrotated.move_to(self.shift_line, aligned_edge=LEFT)
+        # each token's "not rotated yet" where its position comes next: the notes one block, no empty line in them
+        self.unrotated = VGroup(*[label("not rotated yet", size=SMALL, color=DIM).move_to(w, aligned_edge=LEFT)
+                                  for w in self.at_words])
 
         # ---- the dials: one per pair, as large as the region allows, q and k in their colours
         r = radius(dial_region)
