@@ -612,3 +612,109 @@ def test_each_turn_leaves_a_faint_copy_of_the_hands_where_they_were(final):
         ids = {it.mid: it.opacity for it in rec.items}
         seen = [ids[id(f)] for g in ghosts for f in g.get_family() if id(f) in ids]
         assert seen and max(seen) <= scene.GHOST + 1e-6, key
+
+
+def test_the_shift_turns_the_first_pair_well_short_of_a_flip(final, corners):
+    """Review round 5 (RN, beats 04, 05, 09): the shift s = 3 turned the first pair by 3 rad ≈ 172°, so every hand
+    ended almost opposite its faint copy: "turn alike" read as a flip.  Now s is chosen from the rates, the
+    smallest shift whose turn on the first pair, s θ₀ (mod 360°), lies between 60° and 120°, under every config;
+    the hands on the first dial and the output's first pair (v_why) turn by that angle, well away from π.  The
+    scores' verdict still measures every shift from 1 to 1000."""
+    from scenes.kit.scales import rope_shift
+
+    for name, scene in {"shipped": final[0], **{k: r.scene for k, r in corners.items()}}.items():
+        d = scene.data
+        turn = (d.s * d.theta[0]) % (2 * np.pi)
+        assert np.pi / 3 <= turn <= 2 * np.pi / 3, (name, d.s, np.degrees(turn))
+        assert all(not np.pi / 3 <= (s * d.theta[0]) % (2 * np.pi) <= 2 * np.pi / 3 for s in range(1, d.s)), name
+        assert d.s == rope_shift(d.q.size, scene.cfg.rope_base) and d.s_max == 1000, name
+        # the hands of the first pair turned by s θ₀ at the shift; the output's first pair by the same angle
+        step = d.angles[2, :, 0] - d.angles[1, :, 0]
+        np.testing.assert_allclose(step, d.s * d.theta[0])
+        assert abs(d.turn_angle) <= 2 * np.pi / 3 + 1e-9 and abs(d.turn_angle) >= np.pi / 3 - 1e-9, name
+        assert abs(abs(d.turn_angle) - np.pi) > np.pi / 3, name
+
+
+def test_the_arc_before_the_shift_sits_nearer_the_hub(final):
+    """Review round 5 (RN, beats 04, 05): the faint arc before the shift and the white arc after it shared one
+    radius and closed into a ring.  Now the faint copy is drawn nearer the hub (GHOST_ARC of the arc's radius):
+    two arcs of one angle, at two radii."""
+    scene, _ = final
+    P = scene.data.q.size // 2
+    ghost_arcs = scene.ghosts[2 * P:]
+    for dial, arc, ghost in zip(scene.dials, scene.arcs, ghost_arcs):
+        r_arc = np.linalg.norm(arc.get_start() - dial.center)
+        r_ghost = np.linalg.norm(ghost.get_start() - dial.center)
+        assert r_ghost <= 0.7 * r_arc, (r_ghost, r_arc)
+
+
+def test_the_dials_are_large(final):
+    """Review round 5 (RN, 01–06): the dials were ≈ 260 px across with the lower right of the frame empty.  Now
+    the notes stand in a narrow column (who on one line, where under it) and the dials take the rest: at least
+    340 px across at 1280 × 720 under the shipped config, the notes reaching down past the dials' middle."""
+    from manim import config
+
+    scene, _ = final
+    px = 1280 / config.frame_width
+    assert 2 * scene.dials[0].radius * px >= 340, 2 * scene.dials[0].radius * px
+    assert scene.score_shift_row.get_bottom()[1] < scene.dials[0].center[1]
+
+
+def test_an_all_zero_map_is_called_all_zero_not_blank(final):
+    """Review round 5 (RN, 07 and 10): the narration called the map of ΔY with V left alone "blank", but its cells
+    are drawn white (zero on the diverging bar), and the deck draws an empty slot as a dark cell.  Now it is
+    "all zero (white)" where the map is described, "no longer all zero" where the other map comes in; the cells
+    of that map are white on screen (the close's test reads the pixels) because ΔY is zero to rounding."""
+    scene, _ = final
+    said = {c.key: c.text for c in scene.captions}
+    described = {x.key: x.text for x in scene.descriptions}
+    assert not [k for k, t in {**said, **described}.items() if "blank" in t.lower()]
+    assert "all zero (white)" in described["v_plain"] and "all zero (white)" in described["close"]
+    assert "no longer all zero" in said["v_rot"] and "no longer all zero (white)" in described["v_rot"]
+    np.testing.assert_allclose(scene.data.dY_plain, 0.0, atol=1e-12)
+
+
+def test_the_close_colours_q_and_k_and_states_the_shift(final):
+    """Review round 5 (RN, close): q and k in the takeaway lost their colours, and "moves the outputs by up to
+    1.6" held for the shift s = 3 only, stated at v_rot_measure, not in the close.  Now q is orange and k blue in
+    the written takeaway, a line over the maps states ΔY = after − before with every position moved by s, and
+    the narration says the shift with the measured figure."""
+    scene, _ = final
+    d = scene.data
+    q_sym, k_sym = scene.close_words.maths[:2]
+    assert q_sym.get_fill_color().to_hex().lower() == QUERY.to_hex().lower()
+    assert k_sym.get_fill_color().to_hex().lower() == KEY.to_hex().lower()
+    close = scene.audit.records[-1]
+    texts = " ".join(it.text for it in close.items if it.kind == "text" and not it.header and it.opacity > 0.3)
+    assert f"s = {d.s}" in texts, texts
+    assert scene.close_moved.get_bottom()[1] > max(m.get_top()[1] for m in scene.close_maps)
+    said = _caption(scene, "close")
+    assert f"shifted by s = {d.s}" in said and f"up to {numbers.measure(d.defect_rot).text}" in said
+
+
+def test_r_s_is_defined_where_it_is_written(final):
+    """Review round 5 (RN, 09): "R_s" was written without saying what it is.  Now the line under the rule says it,
+    R_s turns pair i by s θᵢ."""
+    scene, _ = final
+    rec = _record(scene, "v_why")
+    texts = " ".join(_texts(rec))
+    assert "turns pair" in texts and "R_s" in texts and "s theta_i" in texts, texts
+    assert scene.why.define.get_top()[1] <= scene.why.rule.get_bottom()[1] + 1e-6
+
+
+def test_the_close_keeps_its_maps_legible(final):
+    """Review round 5 (RN, close): the maps shrank to ≈ 245 × 195 px with squashed rows, the axis words ≈ 6 px
+    x-height at 854 × 480.  Now the close's cells are no larger than the body's (07–11) nor flatter than 1.9 : 1,
+    and the words "token" and "feature" keep (nearly) the body's size: the audit holds them over the legible floor,
+    where on the old branch they shrank with the rows."""
+    scene, _ = final
+    plain_map, rot_map = scene.close_maps
+    body = scene.map_at_measure
+    for m in (plain_map, rot_map):
+        c = m.cell(0, 0)
+        assert c.height <= body.cell(0, 0).height + 1e-6 and c.width <= 1.9 * c.height + 1e-6
+    close_axes = [b.axes for b in scene.close_blocks]
+    for axes in close_axes:
+        for word, body_word in ((axes.row_word, scene.axes_at_measure.row_word),
+                                (axes.col_word, scene.axes_at_measure.col_word)):
+            assert word.height >= 0.9 * body_word.height, (word.height, body_word.height)

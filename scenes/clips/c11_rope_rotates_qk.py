@@ -3,7 +3,7 @@ score is unchanged, since it depends only on the offset m − n (measured over e
 ``s_max``); V is not rotated because it carries content, not position: drawn as what a rotated V
 would do, the first feature pair of the output at the query's position m turning by s θ₀ when the
 sequence slides (``y_m → R_s y_m``, measured); over the whole sequence, what the shift does to the outputs,
-ΔY, one value at a time, large and centred with its verdict under it: blank with V left alone (✓), coloured
+ΔY, one value at a time, large and centred with its verdict under it: all zero (white) with V left alone (✓), coloured
 with V rotated (✗).  The clip ends on its takeaway, written, over the verdict on the scores and the two maps
 of ΔY side by side.  ΔY is a difference of outputs: the deck's outputs scale, one colour bar.
 
@@ -78,11 +78,11 @@ from scenes.kit import (
 from scenes.kit.binding import names, shows
 from scenes.kit.compose import GAP, column, end_on, row
 from scenes.kit.motion import dim
-from scenes.kit.layout import MIN_XHEIGHT_PX
+from scenes.kit.layout import MIN_XHEIGHT_PX, baseline_y
 from scenes.kit.notation import N
 from scenes.kit.binding import claim, role
 from scenes.kit.proofs import verdict, worded_line, worded_verdict
-from scenes.kit.scales import ROPE_SHIFT
+from scenes.kit.scales import rope_shift
 
 
 # the largest score gap over every shift s up to s_max: the word in the sans, max over s ≤ … and |Δ| in Typst
@@ -217,19 +217,18 @@ class DeltaView(VGroup):
     a red ✗ never sits beside a red cell)."""
 
     def __init__(self, dY, quantity: str, head: str, defect: float, s: int, scale, cell: float,
-                 compact: bool = False):
+                 compact: bool = False, aspect: float | None = None):
         super().__init__()
         T = dY.shape[0]
-        # the close's cells wider still where the rows are what the height runs short of (as many rows as columns
-        # or more); a map of few rows keeps the body's cells (wider ones would flatten it into a strip)
-        wide = compact and dY.shape[0] >= dY.shape[1]
-        self.map = shows(Heatmap(dY, scale, cell_size=(cell * (self.CLOSE_ASPECT if wide else self.ASPECT), cell)),
-                         quantity)
+        # a cell's width over its height: the body's, or what the close chose (``aspect``)
+        self.map = shows(Heatmap(dY, scale, cell_size=(cell * (aspect or self.ASPECT), cell)), quantity)
         # the indices no taller than 70 % of a row's pitch: at the close's smaller cells they stay apart
+        # (the words "token" and "feature" keep the small size: they are not in a row's pitch)
         probe = label("0", size=SMALL)
-        self.axes = map_axes(self.map, size=SMALL * min(1.0, 0.7 * cell / probe.height))
+        self.axes = map_axes(self.map, size=SMALL * min(1.0, 0.7 * cell / probe.height), word_size=SMALL)
         self.title = names(worded_line(f"$Delta Y$ with ${head}$", size=LABEL), quantity)
-        self.title.next_to(self.map, UP, buff=GAP.normal).set_x(self.map.get_x())
+        near = GAP.small if compact else GAP.normal  # the close: its maps as tall as the frame's height allows
+        self.title.next_to(self.map, UP, buff=near).set_x(self.map.get_x())
         parts = [self.map, self.axes, self.title]
         self.sub = None
         if not compact:
@@ -239,7 +238,7 @@ class DeltaView(VGroup):
             self.title.next_to(self.sub, UP, buff=GAP.tight).set_x(self.map.get_x())
             parts.insert(2, self.sub)
         self.measure = verdict(output_gap_lhs(), rounded(numbers.measure(defect)), passed(defect))
-        self.measure.next_to(self.axes, DOWN, buff=GAP.normal)
+        self.measure.next_to(self.axes, DOWN, buff=near)
         # the mark left of the cells, under the token numbers: clear of the data's own reds and greens
         self.measure.shift((self.axes.get_left()[0] - self.measure.get_left()[0]) * RIGHT)
         parts.append(self.measure)
@@ -252,7 +251,7 @@ class DeltaView(VGroup):
 
     MAX_CELL = 1.0  # units: a few tokens of few features stay a map, not a wall
     ASPECT = 1.5  # a cell's width over its height: the height is what a few rows under a title run short of
-    CLOSE_ASPECT = 1.9  # the close's two maps, under the takeaway and the scores' verdict: the height is shorter still
+    CLOSE_ASPECTS = (1.5, 1.9)  # the close's two maps try these (the height runs short where rows are many)
 
     @classmethod
     def fitted(cls, region, *args) -> DeltaView:
@@ -273,7 +272,8 @@ class RoPERotatesQK(ClipScene):
 
     STAGED = True
     WHY_MAX = 1.4  # the two lines of why V is left alone may grow this much
-    S = ROPE_SHIFT  # the shift (the deck's outputs scale holds RoPE's outputs at this shift)
+    # the shift s: chosen from the rates, the smallest that turns the first pair by 60° to 120° (``rope_shift``:
+    # at s θ₀ ≈ π a turn reads as a flip); the deck's outputs scale holds RoPE's outputs at this shift
     S_MAX = 1000  # shifts measured: every s from 1 to S_MAX
 
     @classmethod
@@ -283,7 +283,7 @@ class RoPERotatesQK(ClipScene):
         Q, K = matmul(inp.X, inp.Wq), matmul(inp.X, inp.Wk)
         a, b = pick_query_key(Q, K)
         q, k = Q[a], K[b]
-        m, n, s = a, b, cls.S  # each token at its own position, then the sequence slides by s
+        m, n, s = a, b, rope_shift(cfg.d, base, cls.S_MAX)  # each token at its own position, then the sequence slides by s
         stages = ((0, 0), (m, n), (m + s, n + s))
         grid = rope_angle_grid(m + s + 1, cfg.d, base)
         angles = np.array([[grid[x], grid[y]] for x, y in stages])
@@ -349,6 +349,7 @@ class RoPERotatesQK(ClipScene):
             "gap_where": claim("along the bottom, centred",
                                self.gap_max_row),
             "rule": claim("y′ at m + s = R_s y_m", self.why.rule),
+            "define": claim("R_s: turns pair i by s θᵢ", self.why.define),
             "gap_verdict": claim("a check mark", self.gap_max_row.check),
             "worst": claim("a box", getattr(self, "worst", self.rot.map)),
             "worst_token": claim(d.worst_rot[0], getattr(self, "worst", self.rot.map)),
@@ -356,6 +357,7 @@ class RoPERotatesQK(ClipScene):
             "close_words": claim("the takeaway, written", self.close_words) if final is not None
             else claim("", self.dials[0]),
             "close_maps": claim("two maps of ΔY", *getattr(self, "close_maps", [self.plain.map])),
+            "close_moved": claim(f"ΔY = after − before, every position moved by s = {d.s}", getattr(self, "close_moved", self.plain.map)),
         })
         return values
 
@@ -377,25 +379,40 @@ class RoPERotatesQK(ClipScene):
                 (N.queries.math.lower(), QUERY, "query", "of token", d.q_token, N.position.math, (d.m, d.m + d.s)),
                 (N.keys.math.lower(), KEY, "key", "of token", d.k_token, N.other_position.math, (d.n, d.n + d.s))):
             # laid out with where the token is after the shift (the wider figure); before it, the same place
-            words = row(label(f"{what} {tok},", size=LABEL), label("at position", size=SMALL, color=DIM),
-                        math(f"{pos} + {N.shift.math} = {pos_now[1]}", size=LABEL, color=col), gap="small",
-                        align="baseline")
-            role(words[2], name)
-            rows.append(row(role(math(sym, size=LABEL, color=col), name), words, gap="small"))
-            self.who.add(VGroup(rows[-1][0], words[0]))
-            self.at_words.add(words[1])
-            self.moved.add(words[2])
+            who = row(role(math(sym, size=LABEL, color=col), name), label(f"{what} {tok},", size=LABEL), gap="small")
+            at = row(label("at position", size=SMALL, color=DIM),
+                     role(math(f"{pos} + {N.shift.math} = {pos_now[1]}", size=LABEL, color=col), name), gap="small",
+                     align="baseline")
+            rows.append(VGroup(who, at))
+            self.who.add(who)
+            self.at_words.add(at[0])
+            self.moved.add(at[1])
             self.where.add(role(math(f"{pos} = {pos_now[0]}", size=LABEL, color=col), name))
         self.shift_line = math(f"{N.shift.math} = {d.s}", size=LABEL)
         self.diff_line = math(f"{N.offset.math} = {d.m - d.n}", size=LABEL)
         # the head size and the base the rates come from, before any rate is read (clip 10 used another d)
         self.dims = math(f"d = {d.q.size}, quad {N.base.math} = {base_figure(self.cfg.rope_base).math}", size=LABEL,
                          color=DIM)
-        lines = column(self.dims, *rows, row(self.shift_line, self.diff_line, gap="wide", align="baseline"),
-                       gap="small")
-        x_at = max(w.get_left()[0] for w in self.at_words)  # "at" in one column
-        for w, moved in zip(self.at_words, self.moved):
-            VGroup(w, moved).shift((x_at - w.get_left()[0]) * RIGHT)
+        shift_row = row(self.shift_line, self.diff_line, gap="wide", align="baseline")
+
+        def stack(one_line: bool) -> VGroup:
+            """The notes: who is who and where, each token on one line (under the dials: the height is short), or
+            where under who (beside the dials: a narrow column leaves them the width), "at" in one column."""
+            for who, at in rows:
+                if one_line:
+                    at.next_to(who, RIGHT, buff=GAP.small)
+                    at.shift((baseline_y(who[1]) - baseline_y(at[0])) * UP)
+                else:  # under the words, the symbol leads
+                    at.next_to(who, DOWN, buff=GAP.tight).align_to(who[1], LEFT)
+            g = column(self.dims, *rows, shift_row, gap="small")
+            x_at = max(w.get_left()[0] for w in self.at_words)
+            for w, moved in zip(self.at_words, self.moved):
+                VGroup(w, moved).shift((x_at - w.get_left()[0]) * RIGHT)
+            return g
+
+        wide_lines = stack(True)
+        wide_w, wide_h = wide_lines.width, wide_lines.height
+        lines = stack(False)
         # the words in the sans, the maths in Typst (issue 33 review: "score" was set in the serif math font)
         self.score_row = score_line(d.m, d.n, numbers.measure(d.score, SCORE_DIGITS))
         self.score_shift_row = score_line(d.m + d.s, d.n + d.s, numbers.measure(d.score_shifted, SCORE_DIGITS))
@@ -440,12 +457,15 @@ class RoPERotatesQK(ClipScene):
         strip, upper = content.take_bottom(self.gap_max_row.height, gap=GAP.normal)
         side_notes, side_dials = upper.take_right(max(lines.width, sized(*two, gap="small")[0]), gap=GAP.wide)
         w2, h2 = sized(*two, gap="small")
-        under_notes, under_dials = upper.take_bottom(max(lines.height, h2), gap=GAP.normal)
-        fits_under = lines.width + GAP.section + w2 <= content.width
-        self.notes_under = fits_under and radius(under_dials) > 1.05 * radius(side_dials)
+        under_notes, under_dials = upper.take_bottom(max(wide_h, h2), gap=GAP.normal)
+        fits_under = wide_w + GAP.section + w2 <= content.width
+        # three dials and more go across the frame, the notes under them (beside a narrow column of notes, three
+        # dials read as four groups: a dashboard); fewer go under only where that makes them larger
+        self.notes_under = fits_under and (P >= 3 or radius(under_dials) > 1.05 * radius(side_dials))
         strip.fit(self.gap_max_row, floor_px=MIN_XHEIGHT_PX)
         scores = column(*two, gap="small")
         if self.notes_under:
+            lines = stack(True)
             notes_block = row(lines, scores, gap="section", align="top")
             notes, dial_region = under_notes, under_dials
             notes.fit(notes_block, align=UP, floor_px=MIN_XHEIGHT_PX)
@@ -456,8 +476,9 @@ class RoPERotatesQK(ClipScene):
         for at, moved in zip(self.where, self.moved):  # where each token is before the shift, in the same place
             at.scale(moved.height / math(moved.typst_code.strip("$ "), size=LABEL).height)
             at.move_to(moved, aligned_edge=LEFT + DOWN)
-        self.unrotated = label("not rotated yet", size=SMALL, color=DIM)
-        self.unrotated.next_to(self.who, DOWN, buff=GAP.small, aligned_edge=LEFT)  # under who is who: room to the right
+        # each token's "not rotated yet" where its position comes next: the notes one block, no empty line in them
+        self.unrotated = VGroup(*[label("not rotated yet", size=SMALL, color=DIM).move_to(w, aligned_edge=LEFT)
+                                  for w in self.at_words])
 
         # ---- the dials: one per pair, as large as the region allows, q and k in their colours
         r = radius(dial_region)
@@ -508,11 +529,15 @@ class RoPERotatesQK(ClipScene):
                 c[0].move_to([c.dial.center[0], heads_y + c[0].height / 2, 0])
             ang = math(relation(f"{N.shift.math} theta_0", turn) + ' "rad"', size=LABEL, color=FG)  # an angle: its unit
             rule_ = math(f"y'_(m + {N.shift.math}) = R_{N.shift.math} y_m", size=HEADING, color=FG)
-            notes = column(top, ang, rule_, gap="wide", align=LEFT)  # what the dials hold, then what they show
+            # R_s defined where it is written: the turn RoPE gives every pair for a shift s
+            defn = worded_line(f"$R_{N.shift.math}$: turns pair $i$ by ${N.shift.math} theta_i$",
+                               size=LABEL, color=DIM)
+            notes = column(top, ang, column(rule_, defn, gap="small", align=LEFT), gap="wide",
+                           align=LEFT)  # what the dials hold, then what they show
             dials = VGroup(*cells)
             notes.next_to(dials, RIGHT, buff=GAP.wide).set_y(cells[1].dial.center[1])
             pic = VGroup(dials, notes)
-            pic.cells, pic.angle_label, pic.rule, pic.top = cells, ang, rule_, top
+            pic.cells, pic.angle_label, pic.rule, pic.top, pic.define = cells, ang, rule_, top, defn
             return pic
 
         lo, hi = 0.3, 3.0
@@ -525,12 +550,16 @@ class RoPERotatesQK(ClipScene):
         return pic
 
     GHOST = 0.3  # a hand's faint copy where it was before a turn
+    GHOST_ARC = 0.6  # an arc's faint copy drawn at this share of the arc's radius
 
     def ghost(self, dials, arcs=()) -> VGroup:
         """Faint copies of every hand of ``dials`` (and of ``arcs``) where they are now, drawn under them: after a
         turn, the frame shows where each hand came from."""
+        # an arc's copy nearer the hub than the arc itself: the angle before and the same angle after read as
+        # two arcs, not one ring, where the turn is shorter than the angle (the hands' copies mark which is which)
         g = VGroup(*[h.copy().set_opacity(self.GHOST) for dl in dials for h in dl.hands],
-                   *[a.copy().set_stroke(opacity=self.GHOST) for a in arcs])
+                   *[a.copy().set_stroke(opacity=self.GHOST).scale(self.GHOST_ARC, about_point=dl.center)
+                     for a, dl in zip(arcs, dials)])
         self.add(g)
         self.bring_to_back(g)
         return g
@@ -607,14 +636,16 @@ class RoPERotatesQK(ClipScene):
 
     TAKEAWAY_TEXT = "Position belongs in the angle between $q$ and $k$ alone."
 
-    def close_picture(self, cell: float) -> VGroup:
+    def close_picture(self, cell: float, aspect: float = 1.5) -> VGroup:
         """The close at map cells of ``cell``: the takeaway written on top, the verdict on the scores under it
         (one line), and under that, side by side, what the shift does to the outputs, ΔY, with V left alone
         and with V rotated, each titled by how V is made, its verdict under it, one colour bar for both."""
         d = self.data
         words = worded_line(self.TAKEAWAY_TEXT, size=HEADING)
+        for sym, col, name in zip(words.maths, (QUERY, KEY), ("query", "key")):  # q and k in their colours
+            role(sym.set_color(col), name)
         score = self.gap_max_row.copy()
-        blocks = [DeltaView(dY, q, head, defect, d.s, self.d_scale, cell, compact=True)
+        blocks = [DeltaView(dY, q, head, defect, d.s, self.d_scale, cell, compact=True, aspect=aspect)
                   for dY, q, head, defect in ((d.dY_plain, "dY_plain", V_PLAIN_MATH, d.defect_plain),
                                               (d.dY_rot, "dY_rot", V_ROT_MATH, d.defect_rot))]
         below = row(*blocks, gap="section", align="top")
@@ -624,8 +655,12 @@ class RoPERotatesQK(ClipScene):
         head = blocks[1].title  # a bar taller than a map of few rows lifts its title level with the map's: beside it
         if bar.title.get_bottom()[1] < head.get_top()[1] and bar.title.get_left()[0] < head.get_right()[0] + GAP.small:
             bar.shift((head.get_right()[0] + GAP.small - bar.title.get_left()[0]) * RIGHT)
-        pic = column(words, score, VGroup(below, bar), gap="normal", align=np.zeros(3))
-        pic.words, pic.score, pic.blocks, pic.bar = words, score, blocks, bar
+        # the shift the maps measure, stated over them (the narration's "shifted by s")
+        moved = worded_line(f"$Delta Y$ = after − before, every position moved by ${N.shift.math} = {d.s}$", size=SMALL,
+                            color=DIM)
+        pic = column(words, score, column(moved, VGroup(below, bar), gap="tight", align=np.zeros(3)), gap="small",
+                     align=np.zeros(3))
+        pic.words, pic.score, pic.blocks, pic.bar, pic.moved = words, score, blocks, bar, moved
         return pic
 
     TAKEAWAY_FILL = 0.95  # the close's picture may fill this share of the content area
@@ -635,23 +670,28 @@ class RoPERotatesQK(ClipScene):
         all they see), V left alone keeps the outputs (✓), a rotated V moves them (✗, the cell that moved most
         boxed).  The rotated V's map moves into the picture; the rest of it comes in."""
         region = self.layout.content
-        W, H = region.width * self.TAKEAWAY_FILL, region.height * self.TAKEAWAY_FILL
-        lo, hi = 0.05, DeltaView.MAX_CELL  # the largest cells whose picture fits the content area
-        for _ in range(9):
-            mid = (lo + hi) / 2
-            pic = self.close_picture(mid)
-            lo, hi = (mid, hi) if pic.width <= W and pic.height <= H else (lo, mid)
-        pic = self.close_picture(lo)
+        W, H = region.width * self.TAKEAWAY_FILL, region.height  # (the content area's own margins hold it in)
+        best = None
+        for aspect in DeltaView.CLOSE_ASPECTS:  # the largest cells whose picture fits the content area, no larger
+            lo, hi = 0.05, self.rot.cell_size  # than the body's (the maps keep their size, their words legible)
+            for _ in range(9):
+                mid = (lo + hi) / 2
+                pic = self.close_picture(mid, aspect)
+                lo, hi = (mid, hi) if pic.width <= W and pic.height <= H else (lo, mid)
+            if best is None or lo * lo * aspect > best[0] * best[0] * best[1] * 1.0001:  # the larger cell area wins
+                best = (lo, aspect)
+        pic = self.close_picture(*best)
         r = self.rot
         plain_b, rot_b = pic.blocks
         box = role(SurroundingRectangle(rot_b.map.cell(*self.data.worst_rot), color=HIGHLIGHT, buff=0), "highlight")
         pic.add(box)
         parts = [(r.title, rot_b.title), (r.map, rot_b.map), (r.axes, rot_b.axes), (r.measure, rot_b.measure),
                  (self.worst, box), (r.bar, pic.bar)]
-        new = [pic.words, pic.score, plain_b]
+        new = [pic.words, pic.score, pic.moved, plain_b]
         anims = end_on(self, parts, pic, new=new)
         self.final = VGroup(*[p for p, _ in parts], *new)
         self.close_maps, self.close_words, self.close_score = [plain_b.map, r.map], pic.words, pic.score
+        self.close_moved, self.close_blocks = pic.moved, pic.blocks
         self.close_measures = [plain_b.measure, r.measure]
         self.beat(self.closing_key(), *anims, run_time=1.4, hold=self.CLOSING_HOLD, subject=self.final,
                   why=self.CLOSE_WHY)

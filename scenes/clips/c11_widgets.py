@@ -89,7 +89,7 @@ class PairDial(VGroup):
 
 
 def map_axes(hm, rows: bool = True, cols: bool = True, row_word: str = "token", col_word: str = "feature",
-             size: float | None = None) -> VGroup:
+             size: float | None = None, word_size: float | None = None) -> VGroup:
     """The axes of a heatmap ``hm`` of tokens × features, labelled on the data: the row indices left of the
     rows with ``row_word`` up the side (``rows``), the column indices under the columns (``cols``), with
     ``col_word`` left of them, under the row indices, when the rows are numbered too (the map that names the axes).  ``.row_ticks``/``.col_ticks`` hold the indices, ``.row_word``/``.col_word`` the words."""
@@ -98,6 +98,7 @@ def map_axes(hm, rows: bool = True, cols: bool = True, row_word: str = "token", 
     from scenes.kit.theme import SMALL, label
 
     size = SMALL if size is None else size
+    word_size = size if word_size is None else word_size  # the axis words (not in a row's pitch: may be larger)
     n_rows, n_cols = hm.values.shape
     g = VGroup()
     g.row_ticks, g.col_ticks = VGroup(), VGroup()
@@ -108,7 +109,7 @@ def map_axes(hm, rows: bool = True, cols: bool = True, row_word: str = "token", 
             t = label(str(i), size=size, color=DIM)
             t.next_to(hm.cell(i, 0), LEFT, buff=pad)
             g.row_ticks.add(t)
-        g.row_word = label(row_word, size=size, color=DIM).rotate(np.pi / 2)  # up the side, as an axis reads
+        g.row_word = label(row_word, size=word_size, color=DIM).rotate(np.pi / 2)  # up the side, as an axis reads
         g.row_word.next_to(g.row_ticks, LEFT, buff=2 * pad).set_y(hm.cells.get_y())  # clear of the indices
         g.add(g.row_ticks, g.row_word)
     if cols:
@@ -116,7 +117,7 @@ def map_axes(hm, rows: bool = True, cols: bool = True, row_word: str = "token", 
             g.col_ticks.add(label(str(j), size=size, color=DIM).next_to(hm.cell(n_rows - 1, j), DOWN, buff=pad))
         g.add(g.col_ticks)
         if rows:  # the axes are named once, on the map that numbers the rows: "feature" left of its numbers
-            g.col_word = label(col_word, size=size, color=DIM)
+            g.col_word = label(col_word, size=word_size, color=DIM)
             g.col_word.next_to(g.col_ticks[0], LEFT, buff=pad).align_to(g.col_ticks[0], DOWN)
             g.col_word.shift((g.row_ticks.get_right()[0] - g.col_word.get_right()[0]) * np.array([1.0, 0, 0]))
             g.add(g.col_word)

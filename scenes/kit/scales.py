@@ -103,7 +103,20 @@ def _from_config(quantity: str, key: tuple):
     return _tag(ColorScale.symmetric(cmap_signed, values[quantity]), quantity)
 
 
-ROPE_SHIFT = 3  # the shift of every position whose RoPE outputs the deck shows (clip 11)
+ROPE_SHIFT = 3  # a shift of every position whose RoPE outputs the deck's outputs scale holds (kept: clip 15's recap)
+
+
+def rope_shift(d: int, base: float = 10000.0, s_max: int = 1000) -> int:
+    """The shift clip 11 shows: the smallest ``s`` (1 to ``s_max``) that turns the first pair by ``s θ₀`` between
+    60° and 120° (mod 360°), so a turn reads as a turn (at ``s θ₀ ≈ π`` every hand ends opposite where it was: a
+    flip), computed from the rates; ``ROPE_SHIFT`` when no shift does."""
+    from mathcore import rope_frequencies
+
+    theta0 = float(rope_frequencies(d, base)[0])
+    for s in range(1, s_max + 1):
+        if np.pi / 3 <= (s * theta0) % (2 * np.pi) <= 2 * np.pi / 3:
+            return s
+    return ROPE_SHIFT
 
 
 @lru_cache(maxsize=16)
@@ -143,10 +156,11 @@ def _lecture_values(T: int, d: int, seed: int, base: float = 10000.0) -> dict[st
         from mathcore.rope_measures import rope_self_attention_trace
 
         for rotate_v in (False, True):
-            ys = [rope_self_attention_trace(inp.X, inp.Wq, inp.Wk, inp.Wv, np.arange(T, dtype=float) + shift, base,
-                                            rotate_v=rotate_v).output for shift in (0, ROPE_SHIFT)]
-            # and what the shift does to them, ΔY (clip 11 paints it in the outputs' colours, on their one bar)
-            out["outputs"] += [*ys, ys[1] - ys[0]]
+            for moved in sorted({ROPE_SHIFT, rope_shift(d, base)}):  # clip 11's shift, and the one kept before it
+                ys = [rope_self_attention_trace(inp.X, inp.Wq, inp.Wk, inp.Wv, np.arange(T, dtype=float) + shift, base,
+                                                rotate_v=rotate_v).output for shift in (0, moved)]
+                # and what the shift does to them, ΔY (clip 11 paints it in the outputs' colours, on their one bar)
+                out["outputs"] += [*ys, ys[1] - ys[0]]
     return out
 
 
