@@ -473,7 +473,7 @@ def test_the_step_past_the_arc_is_shown_on_the_dial(final):
     assert P.past_arc(1, 1) == degree_text(hand - end) == "5.0"
     step = next(r for r in scene.audit.records if r.key == "step")
     assert "pair 17's hand, at 317.5°, has gone 5.0° past the end of its arc" in step.describe
-    assert "wedge between them pale blue" in step.describe
+    assert "the wedge from the arc's end to the hand pale blue" in step.describe
     # the wedge was on screen at the end of the step beat, bound to the words that name it
     assert any(c.name == "wedge" and c.bound and c.visible for c in step.claims)
     texts = [it.text for it in step.items if it.kind == "text"]

@@ -189,6 +189,7 @@ class ExtrapolationCliff(ClipScene):
             "no_row": f"no row for m = {count(missing).text}" if missing is not None else "every position has a row",
             "proof": "; ".join(cliff_proof(d)),
             "past_lo": degree_text(past_arc_range(d)[0]), "past_hi": degree_text(past_arc_range(d)[1]),
+            "wedge": "", "past_where": "beside L's line", "same": "",
         }
         if not hasattr(self, "chart"):  # the title card: nothing drawn yet
             return v
@@ -215,7 +216,7 @@ class ExtrapolationCliff(ClipScene):
                      if len(self.bracket) else claim("The fast pair's dial", P.dials[0]),
                      fast_box=claim("the fast pair's dial", self.fast_box),
                      slow_hand=claim(self.slow_hand_text(), *P.words[1].where),
-                     wedge=claim(", the wedge between them pale blue", P.overs[1]) if len(P.overs[1]) else "",
+                     wedge=claim(", the wedge from the arc's end to the hand pale blue", P.overs[1]) if len(P.overs[1]) else "",
                      head_dim=claim(str(d.head_dim), P.pair_axis),
                      back=claim(str(self.came_back()), self.back_marks) if P.stop == 3 and self.came_back()
                      else str(self.came_back()))
@@ -230,7 +231,7 @@ class ExtrapolationCliff(ClipScene):
                      past_lo=claim(self.past_lo, self.past), past_hi=claim(self.past_hi, self.past),
                      past_where=claim("beside L's line" if self.past_on_chart else "under the verdicts", self.past),
                      area=claim("slate grey", C.area),
-                     marks=claim("yellow dots", *self.proof.dots), mark=claim("a yellow dot", self.first_mark[1]))
+                     marks=claim("Yellow dots", *self.proof.dots), mark=claim("a yellow dot", self.first_mark[1]))
         return v
 
     def slow_hand_text(self) -> str:
