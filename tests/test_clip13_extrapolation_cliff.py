@@ -329,6 +329,11 @@ def test_narration_matches_the_measured_values_in_every_corner(corners):
         assert f"{int(d.stop_counts[3])} of {d.n_pairs}" in text or d.stop_counts[3] == 0, name
         # the words on the wall and the count at each stop are the measured ones
         assert no_row_words(scene) == "norowfor", name
+        # "just past their arcs" only where every pair is a few degrees past its arc (L = 2: up to 57°)
+        lo, hi = past_arc_range(d)
+        if d.stop_counts[1] and hi > ExtrapolationCliff.JUST:
+            assert "just past" not in text and "if only" not in text, name
+            assert f"{degree_text(lo)}° to {degree_text(hi)}° past their arcs" in text, name
         assert any(t.typst_code.strip("$ ") == f"m = {count(first_missing(d)).math}"
                    for t in scene.lanes.no_row.get_family() if hasattr(t, "typst_code")), name
 

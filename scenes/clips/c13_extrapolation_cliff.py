@@ -253,16 +253,25 @@ class ExtrapolationCliff(ClipScene):
             rows = d.n_max - d.train_length
             return "schemes" if rows > 1 else ("schemes_one" if rows == 1 else "schemes_none")
         if key == "step":
-            return "step" if d.stop_counts[1] > 0 else "step_none"
+            return ("step" if self.just_past() else "step_wide") if d.stop_counts[1] > 0 else "step_none"
         if key == "wall":
             return "wall" if d.n_max > d.train_length else "wall_same"
         if key == "wrapped":
             return "wrapped" if d.n_wrapped > 0 else "wrapped_none"
         if key == "far":
             return ("far" if self.came_back() else "far_plain") if d.stop_counts[3] > 0 else "far_none"
+        if key == "chart" and d.stop_counts[1:].any() and d.stop_counts[1] > 0 and not self.just_past():
+            return "chart_wide"
         if key in ("chart", "close"):
             return key if d.stop_counts[1:].any() else f"{key}_none"
         return key
+
+    JUST = 10.0  # degrees: a pair at most this far past its arc one step on is "just past" it
+
+    def just_past(self) -> bool:
+        """Every pair unseen one step past training is at most :attr:`JUST` degrees past its arc's end (the shipped
+        config: 0.007° to 5.0°); a short training length (L = 2: up to 57°) is not "just past"."""
+        return past_arc_range(self.data)[1] <= self.JUST
 
     def came_back(self) -> int:
         """Pairs that had not wrapped in training yet sit at a seen angle at the walk's end: their angle m·θᵢ has
@@ -322,7 +331,8 @@ class ExtrapolationCliff(ClipScene):
         # chart's empty left, beside L's line, where it fits, else as a line under the verdicts
         lo, hi = past_arc_range(d)
         self.past_lo, self.past_hi = degree_text(lo), degree_text(hi)
-        words = VGroup(label("each only just past its arc:", size=SMALL, color=FG),
+        lead = "each only just past its arc:" if self.just_past() else "each past its arc by"
+        words = VGroup(label(lead, size=SMALL, color=FG),
                        label(f"{self.past_lo}° to {self.past_hi}°", size=SMALL, color=UNSEEN)
                        ).arrange(DOWN, aligned_edge=RIGHT, buff=GAP.small)
         role(words[1], "unseen")
@@ -333,7 +343,7 @@ class ExtrapolationCliff(ClipScene):
         self.past_on_chart = jump > 0 and left_room >= self.past.width + 2 * GAP.normal
         if not jump:  # no pair is past its arc one step on: nothing to qualify
             self.past = VGroup()
-        one_line = VGroup(worded_line(f"each only just past its arc: {self.past_lo}° to {self.past_hi}°", size=SMALL))
+        one_line = VGroup(worded_line(f"{lead} {self.past_lo}° to {self.past_hi}°", size=SMALL))
         # on the chart if it fits clear of L and the counts' leaders, else laid out again with it under the verdicts
         for on_chart in ((True, False) if self.past_on_chart else (False,)):
             self.past_on_chart = on_chart
