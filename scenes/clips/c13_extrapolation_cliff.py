@@ -28,6 +28,9 @@ from manim import (
     FadeIn,
     FadeOut,
     Flash,
+    Rectangle,
+    PI,
+    Triangle,
     Succession,
     SurroundingRectangle,
     VGroup,
@@ -47,18 +50,20 @@ from mathcore.extrapolation import (
     unseen_pair_counts,
     wrapped_in_training,
 )
-from scenes.clips.c13_widgets import CliffChart, PairsAtPosition, SchemeLanes, first_clear_spot
+from scenes.clips.c13_widgets import CliffChart, PairsAtPosition, SchemeLanes, degree_text, first_clear_spot
 from scenes.figures.extrapolation import (
     cliff_proof,
     first_missing,
-    no_row_text,
 )
 from scenes.kit import (
     FAILED,
+    FG,
     GAP,
     HIGHLIGHT,
     LABEL,
+    BG,
     SMALL,
+    UNSEEN,
     ClipScene,
     Region,
     label,
@@ -68,6 +73,7 @@ from scenes.kit import (
     stage,
 )
 from scenes.kit.binding import claim, role
+from scenes.kit.layout import background
 from scenes.kit.numbers import Figure, count
 from scenes.kit.plots import vertical
 from scenes.kit.proofs import worded_line, worded_verdict
@@ -109,19 +115,28 @@ class ExtrapolationCliffData:
         return self.head_dim // 2
 
 
-def slow_pair(unseen_at_stops: np.ndarray, wrapped: np.ndarray, turns_at_stops: np.ndarray) -> int:
-    """The pair the clip shows as "slow": among pairs that did not wrap in training and sit at
-    an unseen angle at every stop past training (rows ``1:`` of ``unseen_at_stops: (stops, d/2)``),
-    the fastest that has made at most one full turn by the third stop (``turns_at_stops``, same
-    shape), else the fastest of them; with no such pair, the slowest pair.  Never pair 0: the clip shows it
-    beside as the fast pair (a training length of 2 left pair 0 unwrapped, and both dials showed it)."""
-    always = ~wrapped & unseen_at_stops[1:].all(axis=0)
-    always[0] = False
-    calm = np.flatnonzero(always & (turns_at_stops[2] <= 1))
-    if calm.size:
-        return int(calm[0])
-    always = np.flatnonzero(always)
-    return int(always[0]) if always.size else int(len(wrapped) - 1)
+def step_pair(unseen_at_stops: np.ndarray, wrapped: np.ndarray) -> int:
+    """The pair the second dial shows: the one whose single step past training is largest, so the dial can show it
+    (review round 4: pair 31's 0.66° could not be seen).  Pairs turn slower with ``i``, so it is the first pair that
+    did not wrap in training yet sits at an unseen angle one step past it (row 1 of ``unseen_at_stops: (stops,
+    d/2)``); never pair 0, the first dial's.  With no such pair (training wrapped them all), the slowest pair."""
+    step = np.flatnonzero(~wrapped & unseen_at_stops[1])
+    step = step[step > 0]
+    return int(step[0]) if step.size else int(len(wrapped) - 1)
+
+
+def past_arc_range(data) -> tuple[float, float]:
+    """How far past the end of its training arc each pair that is unseen one step past training sits there, in
+    degrees (``(L·θᵢ − (L − 1)·θᵢ)`` for a pair that did not wrap: its one step θᵢ): the smallest and the largest.
+    ``(0, 0)`` when no pair is unseen at ``m = L``."""
+    from mathcore.extrapolation import pair_angles as angles, training_arcs as arcs
+
+    d, L = data.head_dim, data.train_length
+    mask = data.stop_masks[1]
+    if not mask.any():
+        return 0.0, 0.0
+    over = np.degrees(angles(L, d, data.base) - arcs(d, L, data.base))[mask]
+    return float(over.min()), float(over.max())
 
 
 class ExtrapolationCliff(ClipScene):
@@ -139,7 +154,7 @@ class ExtrapolationCliff(ClipScene):
         unseen_at = rope_unseen_pairs(list(stops), d, L, base)
         wrapped = wrapped_in_training(d, L, base)
         all_turns = np.array([pair_turns(m, d, base) for m in stops])
-        pairs = (0, slow_pair(unseen_at, wrapped, all_turns))
+        pairs = (0, step_pair(unseen_at, wrapped))
         return ExtrapolationCliffData(
             train_length=L, n_max=n_max, x_max=x_max, head_dim=d, base=base,
             positions=positions, unseen=unseen_pair_counts(positions, d, L, base),
@@ -171,8 +186,10 @@ class ExtrapolationCliff(ClipScene):
             "head_dim": d.head_dim, "jump": int(d.stop_counts[1]), "wrapped": d.n_wrapped,
             "fast_turns": f"{count(fast).text} turn{'' if fast == 1 else 's'}",
             "far_count": int(d.stop_counts[3]), "slow": d.pairs[1], "back": self.came_back(),
-            "no_row": no_row_text(missing) if missing is not None else "every position has a row",
+            "no_row": f"no row for m = {count(missing).text}" if missing is not None else "every position has a row",
             "proof": "; ".join(cliff_proof(d)),
+            "past_lo": degree_text(past_arc_range(d)[0]), "past_hi": degree_text(past_arc_range(d)[1]),
+            "wedge": "", "past_where": "beside L's line", "same": "",
         }
         if not hasattr(self, "chart"):  # the title card: nothing drawn yet
             return v
@@ -195,35 +212,39 @@ class ExtrapolationCliff(ClipScene):
                      strip=claim(f"a strip of all {d.n_pairs} pairs", P.strip, P.pair_axis),
                      dials=claim("two dials", *P.dials), arcs=claim("the arc training covered", P.arcs),
                      slow=claim(str(d.pairs[1]), P.words[1]), wrapped=claim(str(d.n_wrapped), self.bracket.tag)
-                     if len(self.bracket) else v["wrapped"], bracket=claim("A yellow bracket", self.bracket)
+                     if len(self.bracket) else v["wrapped"], bracket=claim("A yellow frame", self.bracket)
                      if len(self.bracket) else claim("The fast pair's dial", P.dials[0]),
                      fast_box=claim("the fast pair's dial", self.fast_box),
                      slow_hand=claim(self.slow_hand_text(), *P.words[1].where),
+                     wedge=claim(", the wedge from the arc's end to the hand pale blue", P.overs[1]) if len(P.overs[1]) else "",
                      head_dim=claim(str(d.head_dim), P.pair_axis),
-                     back=claim(str(self.came_back()), P.strip) if P.stop == 3 else str(self.came_back()))
+                     back=claim(str(self.came_back()), self.back_marks) if P.stop == 3 and self.came_back()
+                     else str(self.came_back()))
         else:  # the chart
             v.update(L=claim(v["L"], C.L_tick), L_last=claim(v["L_last"], C.L_tick),
                      n_max=claim(v["n_max"], self.v_table), x_max=claim(v["x_max"], C.plot.x_tick_labels), chart=claim("a chart of unseen pairs per position", C.curve, C.title),
                      jump=claim(str(v["jump"]), C.curve, self.first_mark[2]),
                      pairs=claim(str(d.n_pairs), C.plot.y_tick_labels, self.first_mark[2]),
                      proof=claim(f"{self.v_table.figure.text}; {self.v_rope.figure.text}", self.v_rope, self.v_table),
-                     same=claim(f"sinusoidal uses the same θᵢ (d = {d.head_dim}): one curve for both", self.same),
-                     same_where=claim("on the chart's left" if self.same_on_chart else "under them", self.same),
+                     same=claim("; under the axis: sinusoidal, same θᵢ, same curve, since its pair i also sits at angle "
+                                "m θᵢ", self.same) if self.same_on_chart else "",
+                     past_lo=claim(self.past_lo, self.past), past_hi=claim(self.past_hi, self.past),
+                     past_where=claim("beside L's line" if self.past_on_chart else "under the verdicts", self.past),
                      area=claim("slate grey", C.area),
-                     marks=claim("yellow dots", *self.proof.dots), mark=claim("a yellow dot", self.first_mark[1]))
+                     marks=claim("Yellow dots", *self.proof.dots), mark=claim("a yellow dot", self.first_mark[1]))
         return v
 
     def slow_hand_text(self) -> str:
-        """Where the slower pair's hand sits against its training arc, as its words print it now."""
+        """Where the second dial's hand sits against its training arc, as its words print it now."""
         P = self.pairs
         hand, arc = P.degrees(1, P.stop)
+        i = P.pairs[1]
         if arc is None:
-            return f"the slower pair's hand, at {hand}°, sits on its full violet circle"
-        if P.masks[P.stop, P.pairs[1]]:
-            # a fraction of a degree on a dial no one can read that finely: said as the words print it, not as seen
-            return (f"the slower pair's words print its hand at {hand}°, past its violet arc's end at {arc}°, a step "
-                    "too small for the dial to show")
-        return f"the slower pair's hand, at {hand}°, is still on its violet arc, which ends at {arc}°"
+            return f"pair {i}'s hand, at {hand}°, sits on its full violet circle"
+        past = P.past_arc(1, P.stop)
+        if past is not None:
+            return f"pair {i}'s hand, at {hand}°, has gone {past}° past the end of its arc"
+        return f"pair {i}'s hand, at {hand}°, is still on its violet arc"
 
     def variant(self, key: str) -> str:
         """The worded variant of ``key`` that the measured values make true."""
@@ -232,22 +253,35 @@ class ExtrapolationCliff(ClipScene):
             rows = d.n_max - d.train_length
             return "schemes" if rows > 1 else ("schemes_one" if rows == 1 else "schemes_none")
         if key == "step":
-            return "step" if d.stop_counts[1] > 0 else "step_none"
+            return ("step" if self.just_past() else "step_wide") if d.stop_counts[1] > 0 else "step_none"
         if key == "wall":
             return "wall" if d.n_max > d.train_length else "wall_same"
         if key == "wrapped":
             return "wrapped" if d.n_wrapped > 0 else "wrapped_none"
         if key == "far":
             return ("far" if self.came_back() else "far_plain") if d.stop_counts[3] > 0 else "far_none"
+        if key == "chart" and d.stop_counts[1:].any() and d.stop_counts[1] > 0 and not self.just_past():
+            return "chart_wide"
         if key in ("chart", "close"):
             return key if d.stop_counts[1:].any() else f"{key}_none"
         return key
 
+    JUST = 10.0  # degrees: a pair at most this far past its arc one step on is "just past" it
+
+    def just_past(self) -> bool:
+        """Every pair unseen one step past training is at most :attr:`JUST` degrees past its arc's end (the shipped
+        config: 0.007° to 5.0°); a short training length (L = 2: up to 57°) is not "just past"."""
+        return past_arc_range(self.data)[1] <= self.JUST
+
     def came_back(self) -> int:
         """Pairs that had not wrapped in training yet sit at a seen angle at the walk's end: their angle m·θᵢ has
         gone past 2π since, back onto the arc training swept (mθᵢ mod 2π ≤ (L − 1)θᵢ needs mθᵢ ≥ 2π)."""
+        return int(self.back_pairs().size)
+
+    def back_pairs(self) -> np.ndarray:
+        """The pairs :meth:`came_back` counts, by index."""
         d = self.data
-        return int((~d.wrapped & ~d.stop_masks[3]).sum())
+        return np.flatnonzero(~d.wrapped & ~d.stop_masks[3])
 
     def x_of(self, m: float) -> float:
         return self.ruler.x_of(m)
@@ -274,56 +308,71 @@ class ExtrapolationCliff(ClipScene):
         # sinusoidal, brought in with the lanes, shares RoPE's verdict: its pair i at position m is
         # (sin m θᵢ, cos m θᵢ), the very angle RoPE turns pair i by, so with the same θᵢ (d, b) it meets the same
         # unseen angles; the chart says so on its data (self.same), and the test measures it on the encoding
-        self.v_rope = worded_verdict(f"sinusoidal and RoPE at $m = {count(L).math}$: ${jump}$ of ${d.n_pairs}$ pairs "
-                                     "at unseen angles", passed=jump == 0)
+        # the count in the sans, as the strip and the chart's marks write it (review round 4: three styles)
+        # (a long L's position leaves no room for "at unseen angles": then "unseen", the strip's word)
+        for tail in ("pairs at unseen angles", "pairs unseen"):
+            self.v_rope = worded_verdict(f"sinusoidal and RoPE at $m = {count(L).math}$: {jump} of {d.n_pairs} "
+                                         f"{tail}", passed=jump == 0)
+            if self.v_rope.width <= region.width:
+                break
         self.v_rope.figure = Figure(float(jump), f"{jump}", f"sinusoidal and RoPE at m = {count(L).text}: {jump} of "
-                                                            f"{d.n_pairs} pairs at unseen angles")
+                                                            f"{d.n_pairs} {tail}")
         self.v_sin = self.v_rope  # one verdict for both (review round 3: "the same 47" was never shown apart)
         # the lanes' ruler: the position axis with L and nₘₐₓ under it (the chart's axis maps positions alike)
         self.ruler = R = CliffChart(region, d.positions, d.unseen, d.n_pairs, L, n_max, top_room=0.0, title="")
-        # why sinusoidal's count is this curve too: on the chart's empty left (the count is zero there) where it
-        # fits, else as a line under the verdicts (a short L leaves no empty left)
-        self.same = VGroup(worded_line("sinusoidal uses the same $theta_i$", size=SMALL),
-                           worded_line(f"($d = {d.head_dim}$): one curve for both", size=SMALL)
-                           ).arrange(DOWN, aligned_edge=LEFT, buff=GAP.hair)
+        # why sinusoidal's count is this curve too: under the axis, left of its name (review round 4: the note on
+        # the chart crowded the close); where it does not fit there, left out (the verdict names both schemes)
+        self.same = worded_line("sinusoidal: same $theta_i$, same curve", size=SMALL, color=FG)
+        self.same_on_chart = (R.axis_label.get_left()[0] - R.plot.axes[0].get_left()[0]
+                              >= self.same.width + GAP.normal)
+        if not self.same_on_chart:
+            self.same = VGroup()
+        # how far past its arc each pair is one step on (review round 4: "a cliff" read as "far off"): on the
+        # chart's empty left, beside L's line, where it fits, else as a line under the verdicts
+        lo, hi = past_arc_range(d)
+        self.past_lo, self.past_hi = degree_text(lo), degree_text(hi)
+        lead = "each only just past its arc:" if self.just_past() else "each past its arc by"
+        words = VGroup(label(lead, size=SMALL, color=FG),
+                       label(f"{self.past_lo}° to {self.past_hi}°", size=SMALL, color=UNSEEN)
+                       ).arrange(DOWN, aligned_edge=RIGHT, buff=GAP.small)
+        role(words[1], "unseen")
+        patch = background(Rectangle(width=words.width, height=words.height, fill_color=BG, fill_opacity=1.0,
+                                     stroke_width=0).move_to(words))
+        self.past = VGroup(patch, words)
         left_room = R.x_of(L) - R.plot.axes[0].get_left()[0]
-        self.same_on_chart = left_room >= self.same.width + 2 * GAP.normal  # L finds its own clear spot under it
-        if not self.same_on_chart:
-            self.same = worded_line(f"sinusoidal uses the same $theta_i$ ($d = {d.head_dim}$): one curve for both",
-                                    size=SMALL)
-        self.verdicts = VGroup(self.v_table, self.v_rope, *([] if self.same_on_chart else [self.same])).arrange(
-            DOWN, aligned_edge=LEFT, buff=GAP.small)
-        if not self.same_on_chart:
-            self.same.shift((self.v_rope.line.get_left()[0] - self.same.get_left()[0]) * RIGHT)
-        self.verdicts.move_to(region.point(UP + LEFT), aligned_edge=UP + LEFT)
-        # ---- RoPE's chart, the subject of the last two beats: no nₘₐₓ on it (the table's limit, not RoPE's),
-        # L on its line
-        self.chart = C = CliffChart(region, d.positions, d.unseen, d.n_pairs, L, n_max,
-                                    top_room=self.verdicts.height + GAP.normal,
-                                    title="pairs at unseen angles, per position", lanes=False)
-        self.plot = C.plot
-        shows(C.curve, "unseen")
-        names(C.title, "unseen")
+        self.past_on_chart = jump > 0 and left_room >= self.past.width + 2 * GAP.normal
+        if not jump:  # no pair is past its arc one step on: nothing to qualify
+            self.past = VGroup()
+        one_line = VGroup(worded_line(f"{lead} {self.past_lo}° to {self.past_hi}°", size=SMALL))
+        # on the chart if it fits clear of L and the counts' leaders, else laid out again with it under the verdicts
+        for on_chart in ((True, False) if self.past_on_chart else (False,)):
+            self.past_on_chart = on_chart
+            if jump and not on_chart:
+                self.past = one_line
+            if self._lay_out_chart(region) or not on_chart:
+                break
         self.L_tick, self.n_tick, self.annotations = R.L_tick, R.n_tick, R.annotations
-        self.guides = C.guides  # L's dashed line on the chart (the lanes have none: the walker marks the wall)
-        if self.same_on_chart:
-            self.same.move_to([C.plot.axes[0].get_left()[0] + GAP.normal, C.plot.to_point(1, d.n_pairs)[1], 0],
-                              aligned_edge=UP + LEFT)
         missing = first_missing(d)
-        no_row = no_row_text(missing if missing is not None else n_max)
+        at = missing if missing is not None else n_max
         # ---- the lanes, large over the axis
         thin = label(titles[0], size=SMALL).height
         ax_y = R.plot.axes[0].get_y()
         big_band = Region(region.left, region.right, ax_y + GAP.normal, region.top, "lanes")
         big_bar = min(big_band.height / len(titles) - thin - 2 * GAP.small, 1.6)
-        self.big = B = SchemeLanes(big_band, self.x_of, L, n_max, x_max, titles, big_bar, no_row)
+        self.big = B = SchemeLanes(big_band, self.x_of, L, n_max, x_max, titles, big_bar, "no row for",
+                                   f"m = {count(at).math}")
         self.lanes = B
         self.wall = B.wall
         self.LANE_A, self.LANE_B = B.lane_y  # tests read these
         # ---- the walker: a marker through the lanes and on the axis, at the table's last row
         xw = self.x_of(n_max)
         half = big_bar / 2 + GAP.tight  # clear of the lane titles over the bars
-        self.walker = role(VGroup(*[vertical(xw, y - half, y + half, HIGHLIGHT) for y in B.lane_y],
+        # over the learned lane a pointer above the wall, not a line down it (review round 4: buried in the red);
+        # through the sinusoidal lane, which goes on past it, a line
+        tip = B.wall.get_top()[1] + GAP.tight + GAP.hair  # clear of the frame the wall gets
+        pointer = Triangle(fill_color=HIGHLIGHT, fill_opacity=1.0, stroke_width=0).rotate(PI)
+        pointer.scale_to_fit_height(thin * 0.7).move_to([xw, tip, 0], aligned_edge=DOWN)
+        self.walker = role(VGroup(pointer, *[vertical(xw, y - half, y + half, HIGHLIGHT) for y in B.lane_y[1:]],
                                   vertical(xw, ax_y, ax_y + GAP.normal, HIGHLIGHT)), "highlight")
         self.wall_box = role(SurroundingRectangle(self.wall, color=HIGHLIGHT, buff=GAP.tight), "highlight")
         # the marker says where it stands (review round 3: a bare dashed line left m to be inferred): beside the
@@ -335,22 +384,62 @@ class ExtrapolationCliff(ClipScene):
             lambda m: m.next_to(self.wall_box, LEFT, buff=GAP.small).align_to(B.titles[0], UP),
         ], [B.titles, B.trained, B.untrained, B.unseen, B.words, self.walker], bounds=region)
         # ---- the pairs at one position, on axes of their own, filling the content area
-        self.pairs = PairsAtPosition(region, d.stops, d.stop_masks, d.pairs, d.stop_angles, d.stop_turns, d.arcs,
-                                     ("fast", "slower"))
+        self.pairs = PairsAtPosition(region, d.stops, d.stop_masks, d.pairs, d.stop_angles, d.stop_turns, d.arcs)
         self.dials = self.pairs.dials
         self.bracket = self.pairs.wrapped_outline(d.wrapped)
+        # the far stop: each pair come round onto its arc again framed on its own, so the count can be read off
+        self.back_marks = self.pairs.outlines(self.back_pairs())
         self.fast_box = role(SurroundingRectangle(VGroup(self.dials[0], self.pairs.words[0]), color=HIGHLIGHT,
                                                   buff=GAP.small), "highlight")
-        # the close's measured figures: the count at every distinct stop past training
-        past = self.marked_stops()
-        self.proof = C.proof_marks(past, [int(d.stop_counts[d.stops.index(m)]) for m in past], d.n_pairs)
-        C.settle_L([self.proof, *([self.same] if self.same_on_chart else [])])
         for m in (*self.proof.dots, *self.proof.leaders):  # shown in two steps, each mark on its own
             role(m, "highlight")
+        past = self.marked_stops()
         first = past.index(d.stops[1])
         self.first_mark = VGroup(self.proof.leaders[first], self.proof.dots[first], self.proof.words[first])
         self.other_marks = VGroup(*[VGroup(self.proof.leaders[k], self.proof.dots[k], self.proof.words[k])
                                     for k in range(len(past)) if k != first])
+
+    def _lay_out_chart(self, region: Region) -> bool:
+        """The verdicts, the chart under them, its measured counts, L on its line and the past-the-arc figures (on the
+        chart's empty left when ``past_on_chart``, else a line under the verdicts).  False when the figures found no
+        spot on the chart clear of L and the counts' leaders."""
+        d = self.data
+        L, n_max = d.train_length, d.n_max
+        jump = int(d.stop_counts[1])
+        extra = [] if self.past_on_chart or not jump else [self.past]
+        self.verdicts = VGroup(self.v_table, self.v_rope, *extra).arrange(DOWN, aligned_edge=LEFT, buff=GAP.small)
+        for e in extra:
+            e.shift((self.v_rope.line.get_left()[0] - e.get_left()[0]) * RIGHT)
+        self.verdicts.move_to(region.point(UP + LEFT), aligned_edge=UP + LEFT)
+        # ---- RoPE's chart, the subject of the last two beats: no nₘₐₓ on it (the table's limit, not RoPE's),
+        # L on its line
+        self.chart = C = CliffChart(region, d.positions, d.unseen, d.n_pairs, L, n_max,
+                                    top_room=self.verdicts.height + GAP.normal,
+                                    title="pairs at unseen angles, per position", lanes=False)
+        self.plot = C.plot
+        shows(C.curve, "unseen")
+        names(C.title, "unseen")
+        self.guides = C.guides  # L's dashed line on the chart (the lanes have none: the walker marks the wall)
+        if self.same_on_chart:
+            self.same.move_to([C.plot.axes[0].get_left()[0], C.axis_label.get_y(), 0], aligned_edge=LEFT)
+        # the close's measured figures: the count at every distinct stop past training
+        past = self.marked_stops()
+        self.proof = C.proof_marks(past, [int(d.stop_counts[d.stops.index(m)]) for m in past], d.n_pairs)
+        clear = C.settle_L([self.proof]) >= 0
+        if self.past_on_chart and len(self.past):
+            # right-aligned to L's line, at the first height clear of the grid, L and the counts' leaders: under the
+            # top gridline, else between the gridlines
+            x, p = C.x_of(L) - GAP.small, C.plot
+            spots = [lambda m: m.move_to([x, p.to_point(1, d.n_pairs)[1] - GAP.small, 0], aligned_edge=UP + RIGHT)]
+            spots += [lambda m, f=f: m.move_to([x, p.to_point(1, f * d.n_pairs)[1], 0], aligned_edge=RIGHT)
+                      for f in (0.8, 0.72, 0.3, 0.22)]
+            bounds = Region(p.axes[0].get_left()[0] + GAP.hair, x + GAP.hair, p.axes[0].get_y() + GAP.hair,
+                            p.axes[1].get_top()[1], "chart")
+            rows = VGroup(*[g for g in p.grid if g.height < 1e-6])  # the count's gridlines: never through the words
+            clear = first_clear_spot(self.past, spots, [self.proof, rows, C.curve, C.L_tick], bounds=bounds) >= 0
+            # a patch of the background behind the words hides the decades' vertical gridlines they cross
+            self.past[0].surround(self.past[1], buff=GAP.tight, stretch=True)
+        return clear
 
     # readouts the tests read
     @property
@@ -360,6 +449,12 @@ class ExtrapolationCliff(ClipScene):
     @property
     def count_text(self):
         return self.pairs.count
+
+    def pairs_now(self) -> VGroup:
+        """The pairs' picture as it stands after the far stop (its markers gone, the come-back frames up)."""
+        P = self.pairs
+        return VGroup(P.strip, P.pair_axis, P.count, P.m.current, *P.dials, P.arcs, *P.overs, *P.words,
+                      self.back_marks)
 
     def walk(self, stop: int) -> list:
         return self.pairs.to_stop(stop)
@@ -395,18 +490,22 @@ class ExtrapolationCliff(ClipScene):
         nested = [P.marks[0]] if len(self.bracket) else []
         self.beat(self.variant("wrapped"), Create(self.fast_box), FadeIn(self.bracket), *map(FadeOut, nested),
                   run_time=1.2, subject=VGroup(P, self.fast_box, self.bracket))
-        self.beat(self.variant("far"), FadeOut(self.fast_box), FadeOut(self.bracket), *map(FadeIn, nested),
-                  *self.walk(3), run_time=1.6, subject=P)
+        # the shown pairs' markers give way to one frame per pair come back: the yellow frames are the ones counted
+        shown = [m for m in P.marks if m not in nested]
+        self.beat(self.variant("far"), FadeOut(self.fast_box), FadeOut(self.bracket), *map(FadeOut, shown),
+                  *self.walk(3), *([FadeIn(self.back_marks)] if len(self.back_marks) else []), run_time=1.6,
+                  subject=VGroup(P, self.back_marks))
         # ---- 3. the count at every position
         self.phase = "chart"
         # the count one step past training, written where the curve jumps (the close adds the far end's)
-        self.beat(self.variant("chart"), stage([P.on_screen()], [C.axis, C.body, C.title, C.area, C.curve, C.guides,
-                                                                 self.first_mark], lag=1), run_time=1.8,
+        self.beat(self.variant("chart"), stage([self.pairs_now()], [C.axis, C.body, C.title, C.area, C.curve, C.guides,
+                                                                 self.first_mark, self.past], lag=1), run_time=1.8,
                   subject=C, why=self.FULL_CHART)
 
     # -- the close: the verdicts over the chart, with the counts where they were measured
     def takeaway(self):
-        return VGroup(self.verdicts, self.chart, self.proof, *([self.same] if self.same_on_chart else []))
+        return VGroup(self.verdicts, self.chart, self.proof, *([self.past] if self.past_on_chart else []),
+                      *([self.same] if self.same_on_chart else []))
 
     def closing_key(self) -> str:
         return self.variant("close")
@@ -418,5 +517,6 @@ class ExtrapolationCliff(ClipScene):
 
     def bring_forward(self, take, region=None) -> list:
         # the verdicts over the chart, the far end's count on it, and why sinusoidal's count is the same curve
-        return [FadeIn(self.verdicts, shift=GAP.small * DOWN), FadeIn(self.other_marks),
+        rest = VGroup(*[m for m in self.verdicts if m is not self.past])  # the qualifier came with the chart
+        return [FadeIn(rest, shift=GAP.small * DOWN), FadeIn(self.other_marks),
                 *([FadeIn(self.same)] if self.same_on_chart else [])]

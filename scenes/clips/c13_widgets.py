@@ -11,10 +11,13 @@ from manim import (
     RIGHT,
     UP,
     Arc,
+    FadeIn,
+    FadeOut,
     Line,
     Mobject,
     Polygon,
     Rectangle,
+    Sector,
     SurroundingRectangle,
     Transform,
     VGroup,
@@ -35,6 +38,17 @@ from scenes.kit.widgets import VectorDial
 def _position_tick(v: float) -> str:
     """A position on the log axis, in the sans: 1, 10, 100, 1000, 4096."""
     return numbers.count(int(round(v))).text
+
+
+def degree_text(x: float) -> str:
+    """A small angle in degrees as the clip prints it: one decimal, or as many as its first digit needs
+    (4.96 → ``5.0``, 0.66 → ``0.7``, 0.0066 → ``0.007``)."""
+    x = float(x)
+    places = 1 if x <= 0 else max(1, -int(np.floor(np.log10(x))))
+    if places > 4:  # 0.00000008 reads as a row of zeros: 8 × 10⁻⁸
+        mant, exp = f"{x:.0e}".split("e")
+        return f"{mant} × 10{numbers.superscript(int(exp))}"
+    return f"{x:.{places}f}"
 
 
 def _hits(box, obstacle: Mobject, pad: float) -> bool:
@@ -132,7 +146,11 @@ class CliffChart(VGroup):
         row_h = self.title.height + 2 * GAP.tight
         y_top = n_pairs * height / (height - row_h)
         right = max(MARK, probe.x_tick_labels[-1].width / 2)  # the end's label stays inside
-        self.plot = p = Plot((1, x_max), (0, y_top), width=region.width - room - right, height=height, x_log=True,
+        # the axis runs a dot's width past the walk's end, so the close's dot there sits inside the plot (review
+        # round 4: half of it hung off the edge)
+        width = region.width - room - right
+        x_hi = x_max * 10 ** (1.5 * MARK * np.log10(x_max) / max(width - 1.5 * MARK, 1e-6))
+        self.plot = p = Plot((1, x_hi), (0, y_top), width=width, height=height, x_log=True,
                              x_ticks=x_ticks, y_ticks=ticks, tick_format=_position_tick)
         p.shift(np.array([region.left + room, region.bottom + below, 0]) - p.axes[0].get_start())
         if title:
@@ -166,8 +184,14 @@ class CliffChart(VGroup):
 
         # a decade crowding the end's label gives way to it (the end is the walk's last stop), and one a
         # leader would run through to it (corner configs only: L and nₘₐₓ close together)
+        def stacked(t) -> bool:
+            """``t`` stands over L's or nₘₐₓ's label in the row under it (1000 over nₘₐₓ = 1024, review round 4):
+            two numbers at one x read as one."""
+            return any(abs(t.get_x() - a.get_x()) < max(a.width - t.width, 0.0) / 2 + GAP.tight
+                       for a in self.annotations.labels)
+
         keep = VGroup(*[t for t in p.x_tick_labels if t is end or (t.get_right()[0] + GAP.small < end.get_left()[0]
-                                                                  and not crossed(t))])
+                                                                  and not crossed(t) and not stacked(t))])
         p.remove(p.x_tick_labels)
         p.x_tick_labels = keep
         p.add(keep)
@@ -187,14 +211,15 @@ class CliffChart(VGroup):
         top = p.axes[1].get_top()[1]
         self.proof_y = top - row_h / 2  # the row of the close's measured counts
         g_top = p.to_point(1, n_pairs)[1]
-        self.guides = VGroup(role(vertical(self.x_of(L), ax_y, g_top, SEEN, STROKE * 2 / 3, dashed=True), "seen"),
+        # L's line as thick as the curve, drawn over it: the curve's rise sits on it (review round 4: hidden)
+        self.guides = VGroup(role(vertical(self.x_of(L), ax_y, g_top, SEEN, STROKE, dashed=True), "seen"),
                              role(vertical(self.x_of(n_max), ax_y, g_top, FAILED, STROKE * 2 / 3, dashed=True),
                                   "failed"))
         self._L, self._n_pairs = L, n_pairs
         if not lanes:  # L on the data: left of its line, where the count is still zero (see settle_L)
             self.guides.remove(self.guides[1])
             self.settle_L([])
-        self.add(self.axis, self.body, self.title, self.area, self.curve, self.guides)
+        self.add(self.axis, self.body, self.title, self.area, self.curve, self.guides)  # L's line over the curve
 
     def x_of(self, m: float) -> float:
         return float(self.plot.to_point(m, 0.0)[0])
@@ -205,12 +230,13 @@ class CliffChart(VGroup):
         curve's headroom-free side, only when a short ``L`` leaves no room on its left."""
         p, x = self.plot, self.x_of(self._L)
         spots = [lambda m, f=f: m.next_to(np.array([x, p.to_point(1, f * self._n_pairs)[1], 0]), LEFT,
-                                          buff=GAP.small) for f in (0.5, 0.3, 0.15, 0.7)]
+                                          buff=GAP.small) for f in (0.25, 0.75, 0.15, 0.4, 0.6, 0.08)]
+        # never on a gridline (review round 4: the one at half the pairs struck through L): the grid is an obstacle
         # a short L (the curve rises from position 1): under the axis, in the ticks' row, at its position
         spots += [lambda m: m.move_to(np.array([x, p.x_tick_labels[0].get_y(), 0]))]
         bounds = Region(p.axes[0].get_left()[0] + GAP.hair, p.axes[0].get_right()[0],
                         p.x_tick_labels.get_bottom()[1] - GAP.tight, p.axes[1].get_top()[1], "chart")
-        return first_clear_spot(self.L_tick, spots, [self.curve, self.area, p.x_tick_labels, *obstacles],
+        return first_clear_spot(self.L_tick, spots, [self.curve, self.area, p.x_tick_labels, p.grid, *obstacles],
                                 bounds=bounds)
 
     def proof_marks(self, stops: Sequence[int], counts: Sequence[int], n_pairs: int) -> VGroup:
@@ -218,15 +244,25 @@ class CliffChart(VGroup):
         (``41 of 64``), spread apart with leaders down to the dots: the measured figures of the close."""
         dots = role(VGroup(*[self.plot.dot(m, c, color=HIGHLIGHT, radius=MARK / 2) for m, c in zip(stops, counts)]),
                     "highlight")
-        words = [label(f"{int(c)} of {n_pairs}", size=SMALL, color=FG, weight="BOLD") for c in counts]
+        # in the sans the verdicts and the strip's count use too (review round 4: three styles of "47 of 64")
+        words = [label(f"{int(c)} of {n_pairs}", size=SMALL, color=FG) for c in counts]
         p = self.plot
-        spread = place_annotations(words, [np.array([d.get_x(), self.proof_y, 0]) for d in dots], side=DOWN,
+        # each a little right of its dot, so its leader slants off L's dashed line rather than running down it
+        spread = place_annotations(words, [np.array([d.get_x() + w.width / 2 + GAP.small, self.proof_y, 0])
+                                           for d, w in zip(dots, words)], side=DOWN,
                                    gap=GAP.normal, bounds=(p.axes[0].get_left()[0], p.axes[0].get_right()[0]),
                                    leader_min=np.inf)
         for w in words:
             w.set_y(self.proof_y)
-        leaders = role(VGroup(*[Line(w.get_bottom() + GAP.hair * DOWN, d.get_center(), stroke_color=HIGHLIGHT,
-                                     stroke_width=STROKE / 2) for w, d in zip(words, dots)]), "highlight")
+
+        def foot(w, d):
+            """Where the leader leaves the words: their bottom, over the dot where they span it, else the near
+            corner."""
+            x = min(max(d.get_x(), w.get_left()[0]), w.get_right()[0])
+            return np.array([x, w.get_bottom()[1] - GAP.hair, 0])
+
+        leaders = role(VGroup(*[Line(foot(w, d), d.get_center(), stroke_color=HIGHLIGHT, stroke_width=STROKE / 2)
+                                for w, d in zip(words, dots)]), "highlight")
         out = VGroup(leaders, dots, spread.labels)
         out.dots, out.words, out.leaders = dots, spread.labels, leaders
         return out
@@ -238,7 +274,7 @@ class SchemeLanes(VGroup):
     (seen to ``L``, then defined but never seen, to ``x_max``), each under its title."""
 
     def __init__(self, band: Region, x_of: Callable[[float], float], L: int, n_max: int, x_max: int,
-                 titles: Sequence[str], bar_height: float, no_row: str):
+                 titles: Sequence[str], bar_height: float, no_row: str, no_row_math: str = ""):
         super().__init__()
         self.titles = VGroup(*[label(t, size=SMALL, color=FG) for t in titles])
         step = band.height / len(titles)
@@ -253,16 +289,21 @@ class SchemeLanes(VGroup):
         self.unseen = role(bar(xL, xe, ys[1], bar_height, UNSEEN, 1.0), "unseen") if len(ys) > 1 else VGroup()
         self.wall = role(vertical(xn, ys[0] - bar_height / 2 - GAP.small, ys[0] + bar_height / 2 + GAP.small, FAILED,
                                   STROKE * 3), "failed")
-        self.no_row = role(label(no_row, size=SMALL, color=FAILED), "failed")
+        # "no row for" in the sans, the position in the maths the walker's "m = 1024" uses (review round 4)
+        self.no_row = role(worded_line(f"{no_row} ${no_row_math}$" if no_row_math else no_row, size=SMALL,
+                                       color=FAILED), "failed")
         # the table's answer past its wall, on the data: in the learned lane past the wall (on two lines if
         # need be), else on the title's row beside the wall (never across it: the walker stands there)
         ty, y0 = self.titles[0].get_y(), ys[0]
         top = self.titles[0]
-        words = no_row.split(" ")
-        cut = len(words) // 2 + len(words) % 2
-        two = role(VGroup(label(" ".join(words[:cut]), size=SMALL, color=FAILED),
-                          label(" ".join(words[cut:]), size=SMALL, color=FAILED)).arrange(DOWN, aligned_edge=LEFT,
-                                                                                           buff=GAP.hair), "failed")
+        if no_row_math:
+            lines = (label(no_row, size=SMALL, color=FAILED), math(no_row_math, size=SMALL, color=FAILED))
+        else:
+            words = no_row.split(" ")
+            cut = len(words) // 2 + len(words) % 2
+            lines = (label(" ".join(words[:cut]), size=SMALL, color=FAILED),
+                     label(" ".join(words[cut:]), size=SMALL, color=FAILED))
+        two = role(VGroup(*lines).arrange(DOWN, aligned_edge=LEFT, buff=GAP.small), "failed")
         two.move_to([xn + GAP.normal, y0, 0], aligned_edge=LEFT)
         if band.contains(two) and two.height <= bar_height + 2 * GAP.tight:
             self.no_row = two
@@ -305,16 +346,15 @@ class PairsAtPosition(VGroup):
     :meth:`to_stop` animates every part to stop ``s``."""
 
     def __init__(self, region: Region, stops: Sequence[int], masks: np.ndarray, pairs: Sequence[int],
-                 angles: np.ndarray, turns: np.ndarray, arcs: np.ndarray, names: Sequence[str]):
+                 angles: np.ndarray, turns: np.ndarray, arcs: np.ndarray):
         super().__init__()
         self.stops, self.masks, self.pairs = tuple(stops), np.asarray(masks, dtype=bool), tuple(pairs)
         self.angles, self.turns, self.arc_ends = angles, turns, np.asarray(arcs, dtype=float)
         n = self.masks.shape[1]
         self.n_pairs = n
         self.stop = 0
-        self.names = tuple(names)
         # ---- the top row: the position m (left) and the count (right)
-        probe = max((label(self.count_text(s), size=LABEL, weight="BOLD") for s in range(len(stops))),
+        probe = max((label(self.count_text(s), size=LABEL) for s in range(len(stops))),
                     key=lambda m: m.width)
         self.m = MathReadout(f"m = {numbers.count(stops[0]).math}", np.array([region.left, 0, 0]), HEADING,
                              color=HIGHLIGHT)
@@ -323,15 +363,22 @@ class PairsAtPosition(VGroup):
         y = region.top - top_h / 2
         self.m.anchor = np.array([region.left, y, 0])
         self.m.current.move_to(self.m.anchor, aligned_edge=LEFT)
-        self.count = label(self.count_text(0), size=LABEL, weight="BOLD", color=self._count_color(0))
+        self.count = label(self.count_text(0), size=LABEL, color=self._count_color(0))
         role(self.count, self._count_role(0))
         self.count.move_to([region.right, y, 0], aligned_edge=RIGHT)
         self.count_anchor = self.count.get_right()
         # ---- the strip: one bar per pair over its own axis
-        self.axis_label = worded_line(f"pair $i$, fastest to slowest (head dim {2 * n})", size=SMALL)
+        self.axis_label = worded_line(f"pair $i$, fastest to slowest (head dim $d = {2 * n}$)", size=SMALL)
         inset = label(str(n - 1), size=SMALL).width / 2 + GAP.hair  # the end ticks stay inside the region
         side = (region.width - 2 * inset) / n
-        bar_h = min(1.6, max(0.45, (region.height - top_h) * 0.3))
+        # the dials under the strip get the room; what they cannot use (words too wide for larger dials) goes to
+        # the strip (the sweep: long turn counts left half the area empty)
+        k_n = len(pairs)
+        text_w = max(self._words(k, s).width for k in range(k_n) for s in range(len(stops))) + GAP.small
+        r_w = (region.width - 2 * GAP.small - k_n * (text_w + GAP.normal) - (k_n - 1) * GAP.section) / (2 * k_n)
+        under = (top_h + GAP.normal + 2 * GAP.tight + label("0", size=SMALL).height + self.axis_label.height
+                 + GAP.normal + 2 * GAP.small)
+        bar_h = min(1.6, max(0.45, (region.height - top_h) * 0.22, region.height - under - 2 * r_w))
         y_bar = region.top - top_h - GAP.normal - bar_h / 2
         self.strip = VGroup(*[Rectangle(width=side, height=bar_h, stroke_color=BG, stroke_width=1)
                               for _ in range(n)]).arrange(RIGHT, buff=0)
@@ -348,8 +395,6 @@ class PairsAtPosition(VGroup):
         # ---- the two dials, each under its bar, its words beside it
         top = self.axis_label.get_bottom()[1] - GAP.normal
         words = [self._words(k, 0) for k in range(len(pairs))]
-        text_w = max(self._words(k, s).width for k in range(len(pairs)) for s in range(len(stops))) + GAP.small
-        k_n = len(pairs)
         radius = min((top - region.bottom) / 2 - GAP.small,
                      (region.width - 2 * GAP.small - k_n * (text_w + GAP.normal) - (k_n - 1) * GAP.section) / (2 * k_n))
         cy = top - radius - GAP.small
@@ -375,13 +420,15 @@ class PairsAtPosition(VGroup):
             self.dials.append(dial)
             self.arcs.add(arc)
             self.words.append(w)
-        self.dial_group = VGroup(*self.dials, self.arcs, *self.words)
+        # past each arc's end, the stretch the hand has gone into angles training never reached
+        self.overs = [self._past_mark(k, 0) for k in range(len(pairs))]
+        self.dial_group = VGroup(*self.dials, self.arcs, *self.overs, *self.words)
         self.add(self.strip, self.pair_axis, self.count, self.m.current, self.marks, self.dial_group)
 
     def on_screen(self) -> VGroup:
         """Every part as drawn now (the figures swapped in at the last stop included)."""
         return VGroup(self.strip, self.pair_axis, self.count, self.marks, self.m.current, *self.dials,
-                      self.arcs, *self.words)
+                      self.arcs, *self.overs, *self.words)
 
     # -- words
     def count_text(self, s: int) -> str:
@@ -394,29 +441,55 @@ class PairsAtPosition(VGroup):
         return "unseen" if self.masks[s].any() else "seen"
 
     def _words(self, k: int, s: int) -> VGroup:
+        """Shown pair ``k``'s words at stop ``s``, three lines, every figure in the sans (review round 4): the pair and
+        its full turns, the hand's angle, and whether training saw it (how far past the arc's end, when not)."""
         i = self.pairs[k]
         n = int(self.turns[s, k])
         unseen = bool(self.masks[s, i])
+        hand, arc = self.degrees(k, s)
+        turns = label(f"pair {i} · {numbers.count(n).text} turn{'' if n == 1 else 's'}", size=SMALL, color=FG)
         state = role(label("unseen" if unseen else "seen", size=SMALL, color=UNSEEN if unseen else SEEN,
                            weight="BOLD"), "unseen" if unseen else "seen")
-        hand, arc = self.degrees(k, s)
-        # where the hand is, against where the training arc ends (the slow pair's "unseen" is a fraction of a
-        # degree past it: printed, since no dial can show it)
-        at = row(label("at", size=SMALL, color=FG), math(f"{hand}°", size=SMALL, color=FG), gap="small",
-                 align="baseline")
+        at = row(label(f"{hand}°", size=SMALL, color=FG), state, gap="small", align="baseline")
+        past = self.past_arc(k, s)
         end = (label("arc: full turn", size=SMALL, color=DIM) if arc is None else
-               row(label("arc ends at", size=SMALL, color=DIM), role(math(f"{arc}°", size=SMALL, color=SEEN), "seen"),
-                   gap="small", align="baseline"))
-        where = VGroup(at, end)
-        # the turns made and whether the angle is one training saw, on lines of their own ("10 turns seen" read as
-        # "10 turns were seen", review round 3)
-        state = row(label("angle", size=SMALL, color=FG), state, gap="small", align="baseline")
-        g = column(row(label(f"{self.names[k]} pair", size=SMALL, color=DIM), math(f"i = {i}", size=SMALL, color=DIM),
-                       gap="small", align="baseline"),
-                   label(f"{numbers.count(n).text} full turn{'' if n == 1 else 's'}", size=SMALL, color=FG),
-                   at, end, state, gap="hair")
-        g.where = where
+               label(f"{past}° past its arc", size=SMALL, color=UNSEEN) if past is not None else
+               label("on its arc", size=SMALL, color=DIM))
+        if past is not None:
+            role(end, "unseen")
+        g = column(turns, at, end, gap="hair")
+        g.where = VGroup(at, end)
         return g
+
+    def past_arc(self, k: int, s: int) -> str | None:
+        """How far shown pair ``k``'s hand at stop ``s`` is past the end of its training arc, in degrees as printed
+        (:func:`degree_text`); ``None`` when the hand is on the arc (or the arc is a full turn)."""
+        over = self.overshoot(k, s)
+        return None if over is None else degree_text(over)
+
+    def overshoot(self, k: int, s: int) -> float | None:
+        """The angle in degrees from the end of shown pair ``k``'s training arc to its hand at stop ``s``, when the
+        hand is past it (the pair at an unseen angle); ``None`` otherwise."""
+        if not self.masks[s, self.pairs[k]] or self.arc_ends[k] >= 2 * np.pi - 1e-9:
+            return None
+        return float(np.degrees(self.angles[s, k] - self.arc_ends[k]))
+
+    def _past_mark(self, k: int, s: int) -> VGroup:
+        """The stretch of the circle from the arc's end to the hand, in the unseen colour: the angles no training
+        position reached, as far as the hand has gone into them (drawn at least a few degrees long, so a small step
+        still shows as a nub at the arc's end)."""
+        over = self.overshoot(k, s)
+        if over is None:
+            return VGroup()
+        dial = self.dials[k]
+        start, sweep = float(self.arc_ends[k]), float(np.radians(over))
+        # the wedge between the arc's end and the hand, filled, so even a step of a few degrees reads (review
+        # round 4: 0.66° could not be seen), with the stretch of rim in the unseen colour
+        wedge = Sector(radius=dial.radius, start_angle=start, angle=sweep, fill_color=UNSEEN, fill_opacity=0.55,
+                       stroke_width=0).move_arc_center_to(dial.center)
+        rim = Arc(radius=dial.radius, start_angle=start, angle=sweep, arc_center=dial.center, stroke_color=UNSEEN,
+                  stroke_width=STROKE * 3)
+        return VGroup(role(wedge, "unseen"), role(rim, "unseen"))
 
     def degrees(self, k: int, s: int) -> tuple[str, str | None]:
         """The hand of shown pair ``k`` at stop ``s`` and the end of its training arc, in degrees as printed
@@ -445,7 +518,7 @@ class PairsAtPosition(VGroup):
         for sq, u in zip(self.strip, self.masks[s]):  # the role the bar ends in
             sq._role = "unseen" if u else "seen"
         role(self.m.current, "highlight")
-        new = label(self.count_text(s), size=LABEL, weight="BOLD", color=self._count_color(s))
+        new = label(self.count_text(s), size=LABEL, color=self._count_color(s))
         role(new, self._count_role(s))
         new.move_to(self.count_anchor, aligned_edge=RIGHT)
         anims.append(swap(self.count, new))
@@ -455,8 +528,20 @@ class PairsAtPosition(VGroup):
             w = self._words(k, s).move_to(self.words[k], aligned_edge=LEFT)
             anims.append(swap(self.words[k], w))
             self.words[k] = w
+            over = self._past_mark(k, s)
+            if len(self.overs[k]):
+                anims.append(FadeOut(self.overs[k]))
+            if len(over):
+                anims.append(FadeIn(over))
+            self.overs[k] = over
         self.stop = s
         return anims
+
+    def outlines(self, pairs: Sequence[int]) -> VGroup:
+        """A yellow frame round each of ``pairs``' bars, one apiece, so they can be counted on the strip."""
+        return role(VGroup(*[role(SurroundingRectangle(self.strip[int(i)], color=HIGHLIGHT, buff=0,
+                                                       stroke_width=STROKE * 1.5), "highlight") for i in pairs]),
+                    "highlight")
 
     def wrapped_outline(self, wrapped: np.ndarray) -> VGroup:
         """A frame round the bars of the pairs that went all the way round in training."""
@@ -487,5 +572,12 @@ class PairsAtPosition(VGroup):
                 k = min(1.0, room_w / tag.width, room_h / tag.height)
             tag.scale(k)
         tag.move_to(bars.get_center())
-        overlay(tag, bars)  # the words belong on the bars they count
-        return tag
+        # a plain patch of the seen colour behind the words, so no bar's edge runs through a glyph (review round 4)
+        patch = Rectangle(width=min(tag.width + 2 * GAP.tight, bars.width - 2 * GAP.hair),
+                          height=min(tag.height + 2 * GAP.tight, bars.height - 2 * GAP.hair), fill_color=SEEN,
+                          fill_opacity=1.0, stroke_width=0).move_to(tag)
+        role(patch, "seen")
+        out = VGroup(patch, tag)
+        overlay(tag, patch, bars)  # the words belong on the bars they count
+        out.text_part = tag
+        return out
