@@ -48,8 +48,10 @@ def test_data_names_real_clips_and_the_facts():
     assert [tuple(c.number for c in a.home) for a in d.answers] == [(2,), (4, 5), (11,), (13, 14)]
     assert [tuple(c.number for c in a.clips) for a in d.answers] == [(2,), (3, 4, 5), (11,), (14, 13)]
     assert all(c is by_number[c.number] for a in d.answers for c in (*a.home, *a.clips))
-    assert f"{N.table_rows.text} = {GPT2.n_max}" in d.answers[3].question  # the notation's nₘₐₓ, not n_max
-    assert N.offset.text in d.answers[2].answer and "n_max" not in d.answers[3].question
+    # one symbol for a position (review round 5: the question wrote nₘₐₓ = 1024, the verdict m ≥ 1024): m, in the verdict
+    assert N.table_rows.text not in d.answers[3].question and "n_max" not in d.answers[3].question
+    assert f"m ≥ {count(GPT2.n_max).text}" in d.answers[3].proofs[0].figure.text
+    assert N.offset.text in d.answers[2].answer
     assert by_number[2].slug == "permutation_equivariance"
     assert {by_number[4].slug, by_number[5].slug} == {"prefix_invariance", "kv_cache"}
     assert by_number[11].slug == "rope_rotates_qk"
@@ -113,7 +115,8 @@ def test_the_close_keeps_one_verdict_per_answer_with_its_number(final):
     sizes = [size(v) for v in scene.close_rows.verdicts]
     assert max(sizes) - min(sizes) < 1e-6, sizes  # one verdict size
     natural = size(verdict("x", 0.0, True, size=HEADING))  # a verdict at the deck's heading size
-    assert min(sizes) >= natural - 1e-6 and min(sizes) >= size(scene.cards[0].verdicts[0]) - 1e-6
+    # (review round 5: each verdict now shares its card with its meaning under it, so a little under the heading)
+    assert min(sizes) >= 0.9 * natural - 1e-6 and min(sizes) >= size(scene.cards[0].verdicts[0]) - 1e-6
     # recomputed: the causal weights on later tokens are exactly 0, so 05's cached outputs are exact
     li = lecture_inputs(cfg.T, cfg.d, cfg.seed)
     Q, K = li.X @ li.Wq, li.X @ li.Wk
@@ -347,7 +350,8 @@ def test_icons_are_large_and_in_their_concepts_colours(final):
     # large: one size, in one place, for every question's icon
     drawn = [max(c.drawing.width, c.drawing.height) for c in scene.cards[:-1]]  # the last moved into the close
     sides = [getattr(c, "side", max(c.drawing.width, c.drawing.height)) for c in scene.cards]
-    assert min(sides) >= 0.2 * 14.2 and max(sides) - min(sides) < 1e-6, sides
+    # one size for q1–q3; q4's picture larger still, its dial the subject (review round 5)
+    assert min(sides) >= 0.2 * 14.2 and max(sides[:-1]) - min(sides[:-1]) < 1e-6 and sides[-1] >= sides[0] - 1e-6, sides
     assert all(w >= sides[0] - 1e-6 for w in drawn), drawn  # each fills its column's width or its square
     assert all(c.drawing.width <= sides[0] + 1e-6 for c in scene.cards[:-1])
     assert len({round(c.drawing.get_center()[0], 6) for c in scene.cards[:-1]}) == 1  # one place
@@ -498,7 +502,7 @@ def test_symbols_are_math_in_every_sentence_on_screen(final):
     import re
 
     scene, _ = final
-    symbol = re.compile(r"(?<![\w'’-])([PQKVLmndt]|nₘₐₓ)(?![\w'’-])")
+    symbol = re.compile(r"(?<![\w'’-])([PQKVLmndtb]|nₘₐₓ)(?![\w'’-])")
     lines = []
     for c in scene.cards:
         lines += [*c.q, *c.ans, *[p.note for p in c.proofs], *[v.line for v in c.verdicts if hasattr(v, "line")]]
@@ -506,7 +510,8 @@ def test_symbols_are_math_in_every_sentence_on_screen(final):
         words = re.sub(r"\$[^$]*\$", " ", line.source)
         assert not symbol.search(words), line.source
     maths = {m.typst_code.strip("$ ") for line in lines for m in line.maths}
-    assert {"P", "V", "K", "Q", "t", N.offset.math, f"{N.table_rows.math} = {GPT2.n_max}", "L = 64"} <= maths, maths
+    assert {"P", "V", "K", "Q", "t", N.offset.math, "L = 64", "L = 4096"} <= maths, maths
+    assert not any(N.table_rows.math in m for m in maths)  # one symbol for a position, m (review round 5)
 
 
 # ------------------------------------------------------------------ review round 3
@@ -543,10 +548,11 @@ def test_q4_answers_why_with_ropes_check(final):
     assert f"one step past a training length of {L}," in says[scene.q4_key()] or \
         f"one step past a training length of {L} " in says[scene.q4_key()]
     assert "64 of 64" not in says[scene.q4_key()] and "have an angle there" not in says[scene.q4_key()]
-    assert f"its slowest pair still has an angle, {deg} degrees" in says[scene.q4_key()]
+    assert f"at m = {count(m).text}, three times LLaMA-2's training length, its slowest pair turns to {deg} degrees" \
+        in says[scene.q4_key()]
     # the KV verdicts keep their condition: exact in a fixed summation order (clip 04 shows BLAS is not)
     notes = [p.note for p in scene.data.answers[1].proofs]
-    assert notes[1].endswith("in a fixed order") and notes[2].endswith("in a fixed order"), notes
+    assert notes[1].endswith("fixed-order sums") and notes[2].endswith("fixed-order sums"), notes
     assert "fixed order" in says["q2"]
     assert "three verdicts" in {c.key: c.describe for c in scene.captions}[scene.q4_key()]
 
@@ -578,8 +584,10 @@ def test_q2_writes_each_proof_as_its_clip_does(final):
     f03, f04, f05 = (p.formula for p in scene.data.answers[1].proofs)
     assert f03 == f"max_({NN} > {M}) A_({MN})" and MN == f"{M} {NN}"
     assert "Proof(f\"max_({NN} > {M}) A_({MN})\"" in (Path(__file__).parent.parent / "scenes/figures/causal.py").read_text()
-    assert f04 == f"max_({T_}, thin {NN} < {T_}) lr(|{prefix_row(NN)} - y_{NN}|)"
-    assert prefix_row(NN) == f"y_{NN}^(({T_}))" and T_ == "t" and M == "m"
+    # review round 5: n was a key in 03's line and an output here; |·| on a vector beside 05's ‖·‖.  Now m is the
+    # output in every line (n the key, as in 03) and every vector defect a norm
+    assert f04 == f"max_({T_}, thin {M} < {T_}) norm({prefix_row(M)} - y_{M})"
+    assert prefix_row(M) == f"y_{M}^(({T_}))" and T_ == "t" and M == "m"
     src05 = (Path(__file__).parent.parent / "scenes/clips/c05_kv_cache.py").read_text()
     assert f05 == 'max_m norm(y_m^"cached" - y_m^"full")'
     assert "relation=f'max_{M} norm(y_{M}^\"cached\" - y_{M}^\"full\") ='" in src05
@@ -632,9 +640,9 @@ def test_q4_says_one_step_past_L_and_names_the_head(final):
     v = scene.cards[3].verdicts[2]
     words = "".join(w.text for w in v.line.words)
     assert words.startswith("onesteppast") and "pairsunseen" in words and "at" not in words.replace("unseen", "")
-    assert p.note == f"RoPE, a head {d} wide"
+    assert p.note == f"toy head, {d} wide, b = {count(int(cfg.rope_base)).text}"
     says = {c.key: c.text for c in scene.captions}[scene.q4_key()]
-    assert f"in a head {d} wide, one step past a training length of {L}" in says
+    assert f"in a toy head {d} wide, base {count(int(cfg.rope_base)).text}, one step past a training length of {L}" in says
     assert f"{unseen} of {d // 2} pairs" in says
     last = scene.close_rows.rows[-1].drawing
     assert not any(m.get_stroke_color().to_hex().lower() == FAILED.to_hex().lower() and m.get_stroke_opacity() > 0
@@ -696,3 +704,98 @@ def test_q4_dial_points_where_its_check_says(final):
     got = np.arctan2(end[1] - start[1], end[0] - start[0]) % (2 * np.pi)
     assert abs(got - want) < np.radians(1), (np.degrees(got), np.degrees(want))
     assert f"at ≈ {int(round(np.degrees(want)))}°" in scene.data.answers[3].proofs[1].figure.text
+
+
+# ------------------------------------------------------------------ review round 5 (RO)
+def test_q4_names_the_model_and_context_of_each_figure(final):
+    """Review round 5 (15 `q4`): "three times LLaMA-2's training length" was said but not shown, and L meant 64 on
+    one line and 4096 in clip 14.  The ✓'s note names LLaMA-2 and its L (12 288 = 3 × 4096, recomputed), the ✗'s
+    the toy head, its width and base b; the narration says which base, and the question no longer writes nₘₐₓ
+    (one symbol, m, for a position)."""
+    scene, _ = final
+    cfg = scene.cfg
+    _, rope, unseen = scene.data.answers[3].proofs
+    m = 3 * LLAMA2.train_length
+    assert rope.formula == f'"RoPE at" m = {count(m).math}' and m == 12288
+    assert rope.note == f"LLaMA-2, L = {count(LLAMA2.train_length).text}: three times L"
+    base = count(int(cfg.rope_base)).text
+    assert unseen.note == f"toy head, {LLAMA2.head_dim} wide, b = {base}"
+    notes = scene.cards[3].proofs
+    shown = [{mm.typst_code.strip("$ ") for mm in p.note.maths} for p in notes]
+    assert "L = 4096" in shown[1] and any(s.startswith("b = 10") for s in shown[2]), shown
+    says = {c.key: c.text for c in scene.captions}[scene.q4_key()]
+    assert f"base {base}" in says and "three times LLaMA-2's training length" in says
+    assert "ₘₐₓ" not in scene.cards[3].q.text
+
+
+def test_q4_picture_is_the_dial_at_the_true_angle_with_its_training_arc(final):
+    """Review round 5 (15 `q4`): the left half was two small icons, the subject not the largest thing.  The dial is
+    now larger than every other icon was drawn (its diameter over a third of the frame's height), its hand at clip
+    14's angle and, beside it in the seen colour and named "training", the arc LLaMA-2's slowest pair swept in
+    training, 0 to (L − 1)·θᵢ, recomputed here from the frequencies."""
+    from scenes.kit.theme import SEEN
+
+    from scenes.clips.c15_recap import recap_drawing
+
+    scene, _ = final
+    side = scene.cards[3].side
+    pic = recap_drawing(3, side)  # as drawn on the card (the card's own dial moved into the close)
+    ring, arc, hand = pic.dial
+    assert side > scene.cards[0].side and ring.width >= 0.33 * 8.0 and ring.width >= 0.6 * side, (ring.width, side)
+    i, L, b, d = LLAMA2.head_dim // 2 - 1, LLAMA2.train_length, LLAMA2.rope_base, LLAMA2.head_dim
+    want = (L - 1) * b ** (-2.0 * i / d)
+    c = ring.get_center()
+    ang = lambda pt: np.arctan2(pt[1] - c[1], pt[0] - c[0])  # noqa: E731
+    assert abs(ang(arc.points[0])) < 1e-3 and abs(ang(arc.points[-1]) - want) < 1e-3
+    assert arc.get_stroke_color().to_hex().lower() == SEEN.to_hex().lower()
+    assert pic.arc_words.text == "training"
+    tip = hand.get_end()
+    assert ang(tip) > ang(arc.points[-1]) + np.radians(30)  # the hand far past the arc
+    said = str(scene.caption_values()["q4_icon"])
+    assert "violet arc named training" in said and "≈ 81°" in said
+
+
+def test_every_defect_is_one_norm_and_n_means_a_key(final):
+    """Review round 5 (15 `q2`, `q1`, `q3`): |·| on a vector output beside ‖·‖, ‖·‖_F unnamed, and n a key in one
+    line and an output in the next.  Vector defects are ‖·‖, q1's matrix norm is named Frobenius under it, q3's
+    figure is an entry's absolute value (written on an entry, ΔY_mj), n stands only for a key, m for an output."""
+    scene, _ = final
+    q1, q2, q3 = (scene.data.answers[k].proofs for k in range(3))
+    assert "_F" in q1[0].formula and q1[0].note.startswith("Frobenius norm")
+    assert all("abs(" not in p.formula and "lr(|" not in p.formula for p in q2[1:])
+    assert all("norm(" in p.formula for p in q2[1:])
+    assert "y_n" not in q2[1].formula and "y_m" in q2[1].formula
+    assert all("Delta Y_(m j)" in p.formula for p in q3)
+
+
+def test_q3_cross_is_the_rejected_alternative(final):
+    """Review round 5 (15 `q3`): the ✗ meant "a rejected alternative" while elsewhere it meant a limitation.  Its line
+    now says so: "if V were rotated: … ≈ 1.6", its note "the rejected choice"."""
+    scene, _ = final
+    p = scene.data.answers[2].proofs[1]
+    assert not p.passed and p.formula.startswith('"if V were rotated:"') and p.note.startswith("the rejected choice")
+    words = "".join(w.text for w in scene.cards[2].verdicts[1].line.words)
+    assert words.startswith("if") and "wererotated" in words
+
+
+def test_the_close_keeps_a_takeaway_beside_each_figure_and_equal_thumbnails(final):
+    """Review round 5 (15 `close`): the sentences left and four bare formulas stayed, the thumbnails of unequal size.
+    Each card now keeps its verdict's meaning in a few words under it (worded by the verdict: "rounding noise" only
+    where the defect is under the noise threshold, recomputed), and every thumbnail is one size."""
+    scene, _ = final
+    rows = scene.close_rows.rows
+    takes = [r.take.text for r in rows]
+    a = scene.data.answers
+    assert takes == [x.takeaway for x in a]
+    assert all(2 <= len(t.replace(N.offset.text, "x").split()) <= 5 for t in takes), takes  # "m − n" one term
+    assert takes[0] == ("rounding noise" if a[0].proofs[0].figure.value < 1e-12 else "more than rounding noise")
+    cfg = scene.cfg
+    theta = cfg.rope_base ** (-2.0 * np.arange(LLAMA2.head_dim // 2) / LLAMA2.head_dim)
+    assert takes[3] == ("new angles past L" if (cfg.train_length * theta < 2 * np.pi).any() else "no new angles past L")
+    for r in rows:  # under its verdict, inside its card
+        assert r.take.get_top()[1] <= r.verdict.get_bottom()[1] + 1e-6
+        assert r.card.get_bottom()[1] < r.take.get_bottom()[1] and r.take.get_right()[0] < r.card.get_right()[0]
+    big = [max(r.drawing.width, r.drawing.height) for r in rows]
+    assert max(big) - min(big) < 1e-3, big
+    said = str(scene.caption_values()["close_verdicts"])
+    assert all(f"\u201c{t}\u201d" in said for t in takes)

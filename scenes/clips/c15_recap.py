@@ -59,7 +59,10 @@ PROOF_GROW = 1.0  # how far a question's proofs may grow past their natural size
 ANSWER_SIZES = (1.1, 1.0, 0.9, 0.85)  # the answer's sizes tried (× HEADING), largest first: it supports the drawing
 ICON_SHARES = (0.44, 0.42, 0.4, 0.38, 0.36, 0.34, 0.32, 0.3, 0.28)  # the icon's share of the width, largest first:
 # the drawing is the subject, as large as leaves every question's proofs their natural size
-CLOSE_GROW = 1.35  # how far the close's verdicts may grow past their natural size
+WALL_SHARES = (0.5, 0.47, 0.44, 0.41, 0.38, 0.35, 0.32)  # the last question's drawing share, largest first
+WALL_KEEP = 0.85  # its proofs may shrink to this share of the size they have beside the common drawing
+CLOSE_GROW = 1.35
+TAKE_GAP = 0.06  # units between a verdict on the close and its meaning under it (before the verdicts' growth)  # how far the close's verdicts may grow past their natural size
 LEGIBLE_PX = 1.03 * MIN_XHEIGHT_PX  # a proof's texts may shrink to this x-height (854×480) for a larger drawing
 MIN_ICON = 1.3  # units: an icon smaller than this no longer reads
 
@@ -90,7 +93,7 @@ def well_broken(text: str, lines: list[str]) -> bool:
 # every symbol in them is typeset as math, as in every other clip: m, n, t, P, L, d, Q, K, V, nₘₐₓ, m − n.
 GLUE = "\u2060"  # joins the words of one symbol ("m − n", "L = 64") so a line never breaks inside it
 _SYMBOLS = {N.offset.text: N.offset.math, N.table_rows.text: N.table_rows.math}
-_LETTER = re.compile(r"(?<![\w$\u2060'’-])([PQKVLmndt])(?![\w'’-])")
+_LETTER = re.compile(r"(?<![\w$\u2060'’-])([PQKVLmndtb])(?![\w'’-])")
 _RELATION = re.compile(r"\$([^$]+)\$ ([=≥]) (\d[\d\u2009]*)")
 
 
@@ -99,7 +102,7 @@ def glued(text: str) -> str:
     for t in _SYMBOLS:
         text = text.replace(t, t.replace(" ", GLUE))
     text = re.sub(r"(\S+) ([=≥]) (\d[\d\u2009]*)", lambda m: GLUE.join(m.groups()), text)
-    return re.sub(r"(?<![\w$'’-])([PQKVLmndt]) (?=\S)", lambda m: m.group(1) + GLUE, text)  # "K and": never "…K" / "and"
+    return re.sub(r"(?<![\w$'’-])([PQKVLmndtb]) (?=\S)", lambda m: m.group(1) + GLUE, text)  # "K and": never "…K" / "and"
 
 
 def mathed(text: str) -> str:
@@ -308,17 +311,29 @@ def _dial_marks(pic: VGroup, labelled: bool) -> None:
 
 
 def _wall_marks(pic: VGroup, labelled: bool) -> None:
-    """The table and the dial, each named over it ("GPT-2", "RoPE"): ``.table`` and ``.dial`` are its halves
-    (the close keeps the dial alone, with RoPE's verdict)."""
+    """The table and the dial, each named over it ("GPT-2", "RoPE"), the dial's arc named "training" on it in the
+    seen colour (clip 14's words): ``.table`` and ``.dial`` are its halves (the close keeps the dial alone, with
+    RoPE's verdict)."""
+    from scenes.kit.binding import role
+    from scenes.kit.theme import SEEN
+
     parts = list(pic.submobjects)
     table, dial = VGroup(*parts[:6]), VGroup(*parts[6:9])
     pic.remove(*parts)
     dial.shift((VGroup(*parts[:6]).get_right()[0] + GAP.normal - dial.get_left()[0]) * RIGHT)  # one picture, side by side
     names_ = VGroup()
+    pic.arc_words = VGroup()
     if labelled:
         t_name = label("GPT-2", size=LABEL, color=FG).next_to(VGroup(*parts[:5]), UP, buff=GAP.small)
         d_name = label("RoPE", size=LABEL, color=FG).next_to(dial, UP, buff=GAP.small)  # each name over its part
-        names_.add(t_name, d_name)
+        ring = parts[6]
+        words = role(label("training", size=SMALL, color=SEEN), "seen")
+        # inside the dial, just under its arc, which starts at angle 0 (outside, the word widened the drawing and the
+        # dial shrank; over the arc's middle, the hand crossed it)
+        words.move_to(ring.get_center() + RIGHT * (ring.width / 2 - GAP.small) + DOWN * GAP.tight,
+                      aligned_edge=UP + RIGHT)
+        names_.add(t_name, d_name, words)
+        pic.arc_words = words
     pic.add(table, dial, names_)
     pic.table, pic.dial, pic.names = table, dial, names_
 
@@ -413,6 +428,7 @@ class Answer:
     home: tuple[Clip, ...]  # the clips that answer the diary question (its colour: their family's)
     proofs: tuple[DiaryProof, ...]  # the measured proofs, each from its clip
     key: int  # the proof the close keeps
+    takeaway: str = ""  # what the kept proof means, in a few words, beside it on the close ("rounding noise")
 
     @property
     def clips(self) -> tuple[Clip, ...]:
@@ -443,7 +459,7 @@ def icon_said(pic: VGroup) -> str:
     if name == "permute":
         n = len(pic.tokens) // 2
         said = (f"{n} tokens, x 0 to x {n - 1}, on chips in clip 02's token colours, and under them the same {n} in "
-                "another order, each joined to its new place: rows only move")
+                "another order, each joined to its new place: the tokens only move")
         return ("a row named X of " + said.replace("under them the", "under them, named P X, the")
                 if len(pic.rows_named) else said)
     if name == "cache":
@@ -458,8 +474,12 @@ def icon_said(pic: VGroup) -> str:
         return (f"RoPE's dial: q m in the query's colour and k n in the key's turn by their positions{arc}; v, in "
                 "the value's colour, stands apart, unturned")
     if name == "wall":
+        from scenes.figures.extrapolation import degrees
+
+        arc = " named training" if len(getattr(pic, "arc_words", [])) else ""
         return ("GPT-2's learned table, named over it, ending at its last row (a red wall), beside RoPE's dial, "
-                "which has no last row")
+                f"larger, which has no last row: its hand at ≈ {degrees(far_pair()[2])}°, far past the violet arc"
+                f"{arc} that the pair swept in training")
     return icon_words(pic.icon.doc)
 
 
@@ -521,12 +541,21 @@ class Recap(ClipScene):
              f"Past outputs never change: cache {K} and {V}; each step appends one row to each.", (4, 5), q2, 2),
             (f"Why does RoPE rotate {Q} and {K}, but not {V}?",
              f"Scores depend only on {N.offset.text}; {V} is content, not position.", (11,), q3, 0),
-            (f"Why did GPT-2's table ({N.table_rows.text} = {count(GPT2.n_max).text}) give way to RoPE?",
+            # one symbol for a position, m, as in the verdicts (review round 5: nₘₐₓ = 1024 here, m ≥ 1024 there)
+            ("Why did GPT-2's table give way to RoPE?",
              "A table has a last row; RoPE has none, but meets new angles.", (13, 14), q4, 2),
         )
+        # what each kept verdict means, in three to five words, beside it on the close (review round 5: the close
+        # left four bare formulas); worded by the verdict, so a config where a proof fails never says it held
+        takeaways = (
+            "rounding noise" if q1[0].passed else "more than rounding noise",
+            "the past never changes" if all(p.passed for p in q2) else "the past changed",
+            f"scores see only {N.offset.text}" if q3[0].passed else f"scores see more than {N.offset.text}",
+            "new angles past L" if not q4[2].passed else "no new angles past L",
+        )
         return RecapData(
-            answers=tuple(Answer(q, a, tuple(clip_of(n) for n in home), proofs, key)
-                          for q, a, home, proofs, key in qa),
+            answers=tuple(Answer(q, a, tuple(clip_of(n) for n in home), proofs, key, t)
+                          for (q, a, home, proofs, key), t in zip(qa, takeaways, strict=True)),
             next_lecture=cfg.number + 1, train_length=cfg.train_length, n_trials=cfg.n_trials,
         )
 
@@ -549,11 +578,15 @@ class Recap(ClipScene):
         out["q4_L"] = claim(count(self.cfg.train_length).text, shown[3].verdicts[2])
         out["q4_n_max"] = claim(count(GPT2.n_max).text, shown[3].verdicts[0])
         out["head"] = claim(str(LLAMA2.head_dim), shown[3].proofs[2].note)
+        base = self.cfg.rope_base
+        out["q4_base"] = claim(count(int(base)).text if float(base).is_integer() else f"{base:g}", shown[3].proofs[2].note)
+        times = far_pair()[1] // LLAMA2.train_length
+        out["q4_times"] = claim({2: "twice", 3: "three times"}.get(times, f"{times} times"), shown[3].proofs[1].note)
         out["q4_far"] = claim(count(far_pair()[1]).text, shown[3].verdicts[1])
         out["q4_deg"] = claim(str(int(q4[1].figure.value)), shown[3].verdicts[1])
         close = self.close_rows
-        out["close_verdicts"] = claim("; ".join(a.proofs[a.key].described(short=True) for a in d.answers),
-                                      *close.verdicts)
+        out["close_verdicts"] = claim("; ".join(f"{a.proofs[a.key].described(short=True)}, under it \u201c{a.takeaway}\u201d"
+                                                for a in d.answers), *close.verdicts, *close.takes)
         out["close_next"] = claim(f"lecture {d.next_lecture}", close.next)
         out["close_lecture"] = claim(str(d.next_lecture), close.next.lecture)
         return out
@@ -598,7 +631,7 @@ class Recap(ClipScene):
         block.least = legible_scale(block, LEGIBLE_PX)  # the smallest scale its texts stay legible at
         return block.scale(block.fit)  # ``.fit``: the scale it was set at
 
-    def make_cards(self, share: float = ICON_SHARES[-1]) -> list[VGroup]:
+    def make_cards(self, share: float = ICON_SHARES[-1], last: float | None = None) -> list[VGroup]:
         """One frame per question: the question along the top; under it, at the left, the answer's icon,
         large (the same size and place for every question), its queries, keys and values in their concept
         colours; at the right the answer, large, and under it the answer's proofs on a panel framed in the
@@ -613,7 +646,7 @@ class Recap(ClipScene):
             color = NEUTRAL  # panels, chips and icons carry no colour of their own (review R2: no one meaning)
             content.place(q, UP + LEFT)
             body = Region(content.left, content.right, content.bottom, content.top - tallest - GAP.normal)
-            side = min(body.height, share * body.width)
+            side = min(body.height, (last if last is not None and k == len(d.answers) - 1 else share) * body.width)
             if side < MIN_ICON - 1e-6:
                 raise LayoutError(f"question {k + 1}: {side:.2f} units left for its icon (at least {MIN_ICON})")
             icon_at, right = body.take_left(side, gap=GAP.wide)
@@ -670,27 +703,40 @@ class Recap(ClipScene):
         chips = [neutral_chip(a.proofs[a.key].clip, size=LABEL) for a in d.answers]
         verdicts = [proof_verdict(a.proofs[a.key], HEADING)
                     for a in d.answers]
+        # each verdict's meaning in a few words under it, in the foreground colour at the labels' size
+        takes = [fit_worded(a.takeaway, grid.width, size=LABEL, color=FG, weight="BOLD", max_lines=1)
+                 for a in d.answers]
         room = grid.width - side - GAP.wide - max(c.width for c in chips) - 2 * GAP.normal
-        grow = min(CLOSE_GROW, room / max(v.width for v in verdicts), 0.68 * side / max(v.height for v in verdicts))
+        tall = max(v.height + TAKE_GAP + t.height for v, t in zip(verdicts, takes))
+        grow = min(CLOSE_GROW, room / max(max(v.width, t.width) for v, t in zip(verdicts, takes)),
+                   0.92 * side / tall)
         rows = VGroup()
-        for k, (a, cell, chip, v) in enumerate(zip(d.answers, cells, chips, verdicts)):
+        thumb = side - 2 * GAP.hair
+        for k, (a, cell, chip, v, take) in enumerate(zip(d.answers, cells, chips, verdicts, takes)):
             color = NEUTRAL
             if k == len(d.answers) - 1:  # RoPE's verdict beside RoPE's dial alone (the table has its own beat)
-                pic = dial_alone(side - 2 * GAP.hair)
+                pic = dial_alone(thumb)
             else:
-                pic = recap_drawing(k, side - 2 * GAP.hair, labelled=False)
+                pic = recap_drawing(k, thumb, labelled=False)
             # at this size names on the chips and bars would cover them: the colours name them
             pic.remove(*[g for g in (getattr(pic, "letters", None), getattr(pic, "row_names", None)) if g is not None])
-            slot, _ = cell.inset(GAP.small, GAP.hair).take_left(side - 2 * GAP.hair, gap=0)
+            # every thumbnail one size: as large as its slot once its names are gone (review round 5: the dial of 11
+            # stood small, its letters had counted in its size)
+            pic.scale(thumb / max(pic.width, pic.height))
+            slot, _ = cell.inset(GAP.small, GAP.hair).take_left(thumb, gap=0)
             slot.place(pic)  # every icon centred in one slot: the icons' column
             v.scale(grow)
+            take.scale(grow)
             chip.next_to(pic, RIGHT, buff=GAP.normal).set_y(pic.get_y())
             v.next_to(chip, RIGHT, buff=GAP.normal)
-            v.shift((pic.get_y() - v.value.get_y()) * UP)  # the formula's line through the icon's middle
+            take.next_to(v, DOWN, buff=TAKE_GAP * grow, aligned_edge=LEFT)
+            take.shift((getattr(v, "line", v.value).get_left()[0] - take.get_left()[0]) * RIGHT)  # under the formula
+            both = VGroup(v, take)
+            both.shift((pic.get_y() - both.get_y()) * UP)  # the verdict and its meaning centred on the icon
             card = RoundedRectangle(corner_radius=GAP.tight, width=cell.width, height=cell.height, stroke_color=color,
                                     stroke_width=2, fill_color=color, fill_opacity=PANEL_FILL).move_to(cell.center)
-            r = VGroup(card, pic, chip, v)
-            r.card, r.drawing, r.verdict, r.chip = card, pic, v, chip
+            r = VGroup(card, pic, chip, v, take)
+            r.card, r.drawing, r.verdict, r.chip, r.take = card, pic, v, chip, take
             rows.add(r)
         # three columns, each from one edge: the icons (centred in their slot), the chips, the verdicts
         x_chip = max(r.chip.get_left()[0] for r in rows)
@@ -698,12 +744,13 @@ class Recap(ClipScene):
             r.chip.shift((x_chip - r.chip.get_left()[0]) * RIGHT)
         x = max(r.chip.get_right()[0] for r in rows) + GAP.normal
         for r in rows:
-            r.verdict.shift((x - r.verdict.get_left()[0]) * RIGHT)
-            overlay(r.card, r.drawing, r.chip, r.verdict)  # each answer lies on its card
+            VGroup(r.verdict, r.take).shift((x - r.verdict.get_left()[0]) * RIGHT)
+            overlay(r.card, r.drawing, r.chip, r.verdict, r.take)  # each answer lies on its card
         nxt.shift((rows[0].chip.get_left()[0] - arrow.get_left()[0]) * RIGHT)
         g = VGroup(rows, nxt)
         g.rows, g.next = rows, nxt
         g.verdicts = VGroup(*[r.verdict for r in rows])
+        g.takes = VGroup(*[r.take for r in rows])
         return g
 
     def make_mobjects(self) -> None:
@@ -715,6 +762,18 @@ class Recap(ClipScene):
             if all(c.proofs.fit >= min(f, c.proofs.least) - 1e-3 for c, f in zip(self.cards, best)):
                 break
         self.icon_share = share
+        # the last question's picture larger still: RoPE's dial, its hand far past its training arc, is the subject
+        # the answer and its proofs stand for (review round 5: two small icons, the subject not the largest thing);
+        # as large as keeps its proofs legible and near the size they had beside the common drawing
+        keep = self.cards[-1].proofs.fit
+        for last in WALL_SHARES:
+            if last <= share:
+                break
+            cards = self.make_cards(share, last)
+            p = cards[-1].proofs
+            if p.fit >= max(p.least, WALL_KEEP * keep) - 1e-3:
+                self.cards, self.last_share = cards, last
+                break
         self.close_rows = self.make_close()
         # the last row's verdict on screen is the fourth question's, moved there (``bring_forward``), and so is
         # its dial (the table beside it leaves)
@@ -752,7 +811,7 @@ class Recap(ClipScene):
         leave = [last.q, last.ans, last.frame, last.drawing.table, last.drawing.names] + \
             [p for j, p in enumerate(last.proofs) if j != a.key] + [last.proofs[a.key].chip, last.proofs[a.key].note]
         target = take.rows[-1]
-        rest = [*take.rows[:-1], target.card, target.chip, take.next]
+        rest = [*take.rows[:-1], target.card, target.chip, target.take, take.next]
         return [Succession(AnimationGroup(*[FadeOut(m) for m in leave]),
                            AnimationGroup(Transform(kept, target.verdict), Transform(last.drawing.dial, target.drawing),
                                           *[FadeIn(m, shift=GAP.small * UP) for m in rest], lag_ratio=0.12))]

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mathcore.extrapolation import LLAMA2, training_arcs
 from scenes.kit import numbers
 from scenes.kit.icons import Bend, Box, Icon, Letter, Pointer, Ring, Stroke, polyline, to_matplotlib
 from scenes.stills.spec import FigureStill, TextLine, TextPanel
@@ -83,20 +84,25 @@ def _rotate() -> Icon:
 
 
 def _wall() -> Icon:
+    # the table a narrow column of rows at the left, RoPE's dial the large part (review round 5: two small icons,
+    # the subject not the largest thing on screen)
     h = 1 / 7.5
-    rows = tuple(Box(-0.26, 0.42 - (i + 0.5) * h, 0.42, 0.78 * h, alpha=0.55 - 0.07 * i, edge="ink", weight=1.5,
+    rows = tuple(Box(-0.38, 0.36 - (i + 0.5) * h, 0.24, 0.78 * h, alpha=0.55 - 0.07 * i, edge="ink", weight=1.5,
                      round=0.03) for i in range(5))
-    wall_y = 0.42 - 5 * h - 0.25 * h
-    cx, cy, r = 0.27, -0.05, 0.16  # the dial and its turning arc inside the unit square
+    wall_y = 0.36 - 5 * h - 0.25 * h
+    cx, cy, r = 0.16, 0.0, 0.3  # the dial and its training arc inside the unit square
     # the hand where clip 14's close puts it (and the recap's ✓ beside it says): LLaMA-2's slowest pair at three
-    # times its training length (review round 5: a hand at 57° beside "≈ 81°")
-    a = far_pair()[2]
+    # times its training length (review round 5: a hand at 57° beside "≈ 81°"); the arc beside it is the one that
+    # pair swept in training, as clip 14 draws it (from 0 to (L − 1)·θᵢ)
+    i, _, a = far_pair()
+    arc = float(np.degrees(training_arcs(LLAMA2.head_dim, LLAMA2.train_length, LLAMA2.rope_base)[i]))
     return Icon("wall", rows + (
-        Stroke(((-0.5, wall_y), (-0.02, wall_y)), color="failed", weight=6),
+        Stroke(((-0.52, wall_y), (-0.24, wall_y)), color="failed", weight=6),
         Ring(cx, cy, r, weight=2.5),
-        Bend(cx, cy, 1.35 * r, -34, 240, alpha=0.7),
+        Bend(cx, cy, 1.12 * r, 0.0, arc, weight=5),
         Pointer(cx, cy, cx + r * np.cos(a), cy + r * np.sin(a), weight=3.5),
-    ), "A learned table that ends at its last row (a wall), beside a RoPE dial that never does.")
+    ), "A learned table that ends at its last row (a wall), beside a RoPE dial that never does: its hand far "
+       "past the arc it swept in training.")
 
 
 ICONS: dict[str, Icon] = {i.name: i for i in (_permute(), _causal(), _cache(), _waves(), _rotate(), _wall())}
@@ -108,10 +114,10 @@ RECAP_PAINT: tuple[dict[int, str], ...] = (
     {},
     {**{i: "key" for i in (0, 1, 2, 3, 9)}, **{i: "value" for i in (4, 5, 6, 7, 10)}},  # the K and V caches, named
     {2: "query", 5: "query", 3: "key", 6: "key", 4: "value", 7: "value"},  # q and k on the dial, v apart
-    {},
+    {7: "seen"},  # the arc RoPE's slowest pair swept in training, in the seen colour (clip 14's)
 )
 """The recap draws each icon's queries, keys and values in their concept colours (shape index -> role):
-the cache's two columns are K and V, the dial's pointers q and k, the upright arrow v."""
+the cache's two columns are K and V, the dial's pointers q and k, the upright arrow v; the wall's training arc is seen."""
 
 
 def drawn(icon: Icon, paint: dict[int, str] | None = None):
@@ -268,35 +274,36 @@ def diary_proofs(cfg) -> tuple[tuple[DiaryProof, ...], ...]:
 
     run = equivariance_run(attention_fn(*W), X, cfg.n_trials, cfg.seed)
     q1 = (noise('norm("Attn"(P X) - P dot "Attn"(X))_F', r"$\|\mathrm{Attn}(PX) - P \cdot \mathrm{Attn}(X)\|_F$",
-                run.max_defect, f"the largest of {numbers.count(cfg.n_trials).text} random permutations P", 2,
+                run.max_defect, f"Frobenius norm, largest of {numbers.count(cfg.n_trials).text} random P", 2,
                 run.threshold,
-                f"the equivariance defect, the largest over {numbers.count(cfg.n_trials).text} random permutations P"),)
+                f"the equivariance defect (a Frobenius norm), the largest over {numbers.count(cfg.n_trials).text} random "
+                "permutations P"),)
     causal = self_attention_trace(X, *W, causal=True)
     prefix = prefix_invariance_max_defect(attention_fn(*W, causal=True, kernel="fixed"), X)
     q2 = (
         # each written as its clip writes it, the limits under max (review round 4b: "Y_cached" and "max_t" drifted)
         zero(f"max_({NN} > {M}) A_({MN})", r"$\max_{n>m}\,A_{mn}$", above_diagonal_max(causal.weights),
              "weights on the future", 3, "the largest weight on a later token"),
-        zero(f"max_({T_}, thin {NN} < {T_}) lr(|{prefix_row(NN)} - y_{NN}|)", r"$\max_{t,\,n<t}\,|y_n^{(t)} - y_n|$",
-             prefix, "every prefix t, in a fixed order", 4,
+        zero(f"max_({T_}, thin {M} < {T_}) norm({prefix_row(M)} - y_{M})", r"$\max_{t,\,m<t}\,\|y_m^{(t)} - y_m\|$",
+             prefix, "every prefix t, fixed-order sums", 4,
              "the largest change of any prefix's outputs, summed in a fixed order"),
         zero(f'max_{M} norm(y_{M}^"cached" - y_{M}^"full")', r"$\max_m\,\|y_m^{\mathrm{cached}} - y_m^{\mathrm{full}}\|$",
-             kv_cache_decode(X, *W).max_defect, "every decoding step m, in a fixed order", 5,
+             kv_cache_decode(X, *W).max_defect, "every step m, fixed-order sums", 5,
              "the largest gap between cached and recomputed outputs, over every decoding step, summed in a fixed order"),
     )
     from mathcore.equivariance import THRESHOLD
 
-    shift = f"every output, all positions shifted by {RECAP_SHIFT}"
+    shift = f"every output entry, all positions shifted by {RECAP_SHIFT}"
     q3 = (
-        noise('"V left alone:" max abs(Delta Y)', r"V left alone: $\max\,|\Delta Y|$",
+        noise('"V left alone:" max abs(Delta Y_(m j))', r"V left alone: $\max\,|\Delta Y_{mj}|$",
               shift_output_defect(X, *W, RECAP_SHIFT, cfg.rope_base, rotate_v=False), shift, 11, THRESHOLD,
               f"the largest output change when every position shifts by {RECAP_SHIFT}, V left alone",
               brief="the largest output change with V left alone"),
-        noise('"V rotated:" max abs(Delta Y)', r"V rotated: $\max\,|\Delta Y|$",
+        noise('"if V were rotated:" max abs(Delta Y_(m j))', r"if V were rotated: $\max\,|\Delta Y_{mj}|$",
               shift_output_defect(X, *W, RECAP_SHIFT, cfg.rope_base, rotate_v=True),
-              "the same shift, V rotated like Q and K", 11, THRESHOLD,
-              f"the largest output change when every position shifts by {RECAP_SHIFT}, V rotated",
-              "the outputs move, so RoPE leaves V alone", brief="the largest output change with V rotated"),
+              "the rejected choice: V rotated like Q and K", 11, THRESHOLD,
+              f"the largest output change when every position shifts by {RECAP_SHIFT}, if V were rotated",
+              "the outputs move, so RoPE leaves V alone", brief="the largest output change if V were rotated"),
     )
     g, L = GPT2, cfg.train_length
     rows = int(extrapolation_report([g.n_max], g.d_model, g.n_max, cfg.seed).learned_defined.sum())
@@ -308,6 +315,9 @@ def diary_proofs(cfg) -> tuple[tuple[DiaryProof, ...], ...]:
     far_i, far_m, far_angle = far_pair()
     far_deg = degrees(far_angle)
     fm = numbers.count(far_m)
+    times = {2: "twice", 3: "three times", 4: "four times"}.get(far_m // LLAMA2.train_length,
+                                                                 f"{far_m // LLAMA2.train_length} times")
+    base = numbers.count(int(cfg.rope_base)).text if float(cfg.rope_base).is_integer() else f"{cfg.rope_base:g}"
     n = numbers.count(g.n_max)
     # GPT-2's verdict names the model, then what was measured, as words after a colon ("GPT-2: no row for
     # m ≥ 1024"): written "rows past GPT-2's 1024 = 0" it read as "1024 = 0" (review round 2)
@@ -319,16 +329,16 @@ def diary_proofs(cfg) -> tuple[tuple[DiaryProof, ...], ...]:
                    f"{g.name}'s learned table", "it does not extrapolate"),
         DiaryProof(f'"RoPE at" m = {fm.math}', f"RoPE at $m = {fm.text}$",
                    numbers.Figure(float(far_deg), f'"pair" {far_i} "at" approx {far_deg} °', f"pair {far_i} at ≈ {far_deg}°"),
-                   bool(np.isfinite(far_angle)), "where GPT-2's table has no row", 14,
-                   f"RoPE at m = {fm.text}, three times LLaMA-2's training length, its slowest pair",
+                   bool(np.isfinite(far_angle)), f"{LLAMA2.name}, L = {numbers.count(LLAMA2.train_length).text}: {times} L", 14,
+                   f"RoPE at m = {fm.text}, {times} LLaMA-2's training length, its slowest pair",
                    "no table, so no last row", f"RoPE at m = {fm.text}"),
         # the count with its condition in the verdict's own line (the close keeps the line, not its note): one step
         # past L, so 64 is never both a position and a pair count (review round 4b)
         DiaryProof(f'"one step past" L = {numbers.count(L).math}',
                    f"one step past $L = {numbers.count(L).text}$",
                    numbers.Figure(float(unseen), f'{unseen} "of" {pairs} "pairs unseen"', f"{unseen} of {pairs} pairs unseen"),
-                   unseen == 0, f"RoPE, a head {LLAMA2.head_dim} wide", 13,
-                   f"RoPE pairs of a head {LLAMA2.head_dim} wide at angles training never reached, one step past a "
+                   unseen == 0, f"toy head, {LLAMA2.head_dim} wide, b = {base}", 13,
+                   f"RoPE pairs of a toy head {LLAMA2.head_dim} wide, base {base}, at angles training never reached, one step past a "
                    f"training length of {numbers.count(L).text}",
                    "RoPE meets new angles" if unseen else "",
                    f"one step past a training length of {numbers.count(L).text}, RoPE pairs at angles training never "
