@@ -799,3 +799,18 @@ def test_the_close_keeps_a_takeaway_beside_each_figure_and_equal_thumbnails(fina
     assert max(big) - min(big) < 1e-3, big
     said = str(scene.caption_values()["close_verdicts"])
     assert all(f"\u201c{t}\u201d" in said for t in takes)
+
+
+def test_q3_quotes_clip_11s_own_shift_and_figure(final):
+    """Round 6: clip 11 now slides every position by the smallest s whose first-pair turn reads as a turn (s = 2,
+    ≈ 115°; s = 3 turned it ≈ 172°, a flip), while the recap still measured s = 3 (≈ 1.6 against clip 11's ≈ 1.4).
+    The recap's q3 figures are clip 11's, measured at clip 11's own shift, from its own data."""
+    from scenes.clips.c11_rope_rotates_qk import RoPERotatesQK
+    from scenes.kit import numbers
+
+    scene, _ = final
+    d11 = RoPERotatesQK.build_data(scene.cfg)
+    plain, rotated = scene.data.answers[2].proofs
+    assert np.isclose(rotated.figure.value, float(np.max(np.abs(d11.Y_rot_shifted - d11.Y_rot))))
+    assert np.isclose(plain.figure.value, float(np.max(np.abs(d11.Y_plain_shifted - d11.Y_plain))), atol=1e-15)
+    assert rotated.figure.text == numbers.measure(float(np.max(np.abs(d11.Y_rot_shifted - d11.Y_rot)))).text

@@ -203,7 +203,12 @@ def diary_answers(data, cfg) -> FigureStill:
 
 
 # ====================================================================== 15 the measured proofs
-RECAP_SHIFT = 3  # clip 11's shift s: every position slides by it (``RoPERotatesQK.S``; a test holds them equal)
+def recap_shift(cfg) -> int:
+    """Clip 11's shift s, every position slid by it: the one its dials turn by (``scales.rope_shift``, from the
+    config's head width and base), so the recap quotes clip 11's own figure (a test holds them equal)."""
+    from scenes.kit.scales import rope_shift
+
+    return rope_shift(cfg.d, cfg.rope_base)
 
 
 @dataclass(frozen=True)
@@ -293,16 +298,17 @@ def diary_proofs(cfg) -> tuple[tuple[DiaryProof, ...], ...]:
     )
     from mathcore.equivariance import THRESHOLD
 
-    shift = f"every output entry, all positions shifted by {RECAP_SHIFT}"
+    S = recap_shift(cfg)
+    shift = f"every output entry, all positions shifted by {S}"
     q3 = (
         noise('"V left alone:" max abs(Delta Y_(m j))', r"V left alone: $\max\,|\Delta Y_{mj}|$",
-              shift_output_defect(X, *W, RECAP_SHIFT, cfg.rope_base, rotate_v=False), shift, 11, THRESHOLD,
-              f"the largest output change when every position shifts by {RECAP_SHIFT}, V left alone",
+              shift_output_defect(X, *W, S, cfg.rope_base, rotate_v=False), shift, 11, THRESHOLD,
+              f"the largest output change when every position shifts by {S}, V left alone",
               brief="the largest output change with V left alone"),
         noise('"if V were rotated:" max abs(Delta Y_(m j))', r"if V were rotated: $\max\,|\Delta Y_{mj}|$",
-              shift_output_defect(X, *W, RECAP_SHIFT, cfg.rope_base, rotate_v=True),
+              shift_output_defect(X, *W, S, cfg.rope_base, rotate_v=True),
               "the rejected choice: V rotated like Q and K", 11, THRESHOLD,
-              f"the largest output change when every position shifts by {RECAP_SHIFT}, if V were rotated",
+              f"the largest output change when every position shifts by {S}, if V were rotated",
               "the outputs move, so RoPE leaves V alone", brief="the largest output change if V were rotated"),
     )
     g, L = GPT2, cfg.train_length
