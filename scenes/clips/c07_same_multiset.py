@@ -436,6 +436,14 @@ class SameMultiset(ClipScene):
         under the sentences)."""
         return float(self.rows_top - self.row_count * self.cell - GAP.normal - self.bar_strip.top)
 
+    def pooled_drop(self) -> float:
+        """How far the bar steps down at the means: under their row, and under their verdict wherever the means stand
+        (the sweep: with three-word sentences the means stand large between the rows, their verdict under them and
+        level with the bar's word)."""
+        drop = self.bar_drop()
+        clear = self.pool_text.get_bottom()[1] - GAP.normal
+        return drop + max(0.0, self.bar_out.get_top()[1] - drop - clear)
+
     def color_bar(self, scale, title: str, low: bool = False) -> VGroup:
         """A horizontal colour bar for ``scale`` under the middle column, its word on its left: tucked right under the
         rows, or (``low``) under the means' row beneath them."""
@@ -673,7 +681,7 @@ class SameMultiset(ClipScene):
         self.beat(fail_key("pooled", True) if plain.pooled_gap >= THRESHOLD else
                   "pooled_zero" if plain.pooled_gap == 0.0 else "pooled",
                   FadeIn(self.pools), FadeIn(self.pool_names), FadeIn(self.pool_text),
-                  Slide([self.bar_out], self.bar_drop() * DOWN),  # the bar steps down, clear of the means' verdict
+                  Slide([self.bar_out], self.pooled_drop() * DOWN),  # the bar steps down, clear of the means' verdict
                   # the means are the subject: the lines leave (the means stand between the sentences, large, where
                   # there is room), the rows and their differences step back
                   *[FadeOut(ln) for ln in self.links],
