@@ -331,6 +331,10 @@ FOUND_MASK_CHART_GAP = {'lecture.number': 13, 'lecture.title': 'ØéØC', 'lectu
 # means now stand taller than the sentences' rows, their verdict under them
 FOUND_THREE_WORD_MEANS = {'lecture.number': 78, 'lecture.title': 'egßèfÜ', 'lecture.notebook': '3BA·bd', 'lecture.seed': 589, 'sizes.T': 4, 'sizes.d': 4, 'sizes.T_heatmap': 10, 'sizes.n_trials': 100, 'permutation.perm': [3, 2, 1, 0], 'sentences.a': 'rogréhlømdsêsøqs jä cvænæêly', 'sentences.b': 'cvænæêly jä rogréhlømdsêsøqs', 'positions.n_max': 12345, 'positions.train_length': 3135, 'positions.rope_base': 10000000.0, 'positions.dilution_widths': [1024, 282, 556, 502], 'positions.dilution_t_max': 4436, 'colors.weights': 'plasma', 'colors.signed': 'PiYG', 'colors.angles': 'hsv'}
 
+# found by the sweep: clip 11's narration after its restaging (larger dials, s = 2 said in the close) ran 75.1 s at
+# d = 6 with a 9-digit base; two sentences were shortened (73.5 s there)
+FOUND_LONG_ROPE_CLOSE = {'lecture.number': 5, 'lecture.title': 'jÜé- Ø: ÜAÜçf', 'lecture.notebook': 'A', 'lecture.seed': 1023, 'sizes.T': 4, 'sizes.d': 6, 'sizes.T_heatmap': 15, 'sizes.n_trials': 156, 'permutation.perm': [1, 2, 0, 3], 'sentences.a': 'åqñæhuœnklêtcça ñtfçnñq h nœråcreæ ægc oebclq', 'sentences.b': 'nœråcreæ ñtfçnñq oebclq h ægc åqñæhuœnklêtcça', 'positions.n_max': 813, 'positions.train_length': 532, 'positions.rope_base': 958965805.9452568, 'positions.dilution_widths': [196, 930, 168, 534, 584], 'positions.dilution_t_max': 990, 'colors.weights': 'viridis', 'colors.signed': 'PiYG', 'colors.angles': 'twilight'}
+
 # found by the sweep: clip 02's peak weight written on its cell at 70 % of the cell set "0.86" at 7.9 px (T = d = 6);
 # it is never scaled under the legible floor
 FOUND_SMALL_PEAK = {'lecture.number': 47, 'lecture.title': 'eoAÄÜéjß', 'lecture.notebook': 'B', 'lecture.seed': 231463, 'sizes.T': 6, 'sizes.d': 6, 'sizes.T_heatmap': 14, 'sizes.n_trials': 326, 'permutation.perm': [2, 4, 0, 3, 1, 5], 'sentences.a': 'djvèçåpzßejetéhü if bßl', 'sentences.b': 'djvèçåpzßejetéhü bßl if', 'positions.n_max': 7615, 'positions.train_length': 104, 'positions.rope_base': 35253377.81859579, 'positions.dilution_widths': [40], 'positions.dilution_t_max': 1924, 'colors.weights': 'viridis', 'colors.signed': 'BrBG', 'colors.angles': 'twilight'}
@@ -652,6 +656,7 @@ FOUND_SHORT_STRIP = {
 @example(clip=CLIPS[6], overrides=FOUND_MASK_CHART_GAP)
 @example(clip=CLIPS[7], overrides=FOUND_THREE_WORD_MEANS)
 @example(clip=CLIPS[2], overrides=FOUND_SMALL_PEAK)
+@example(clip=CLIPS[11], overrides=FOUND_LONG_ROPE_CLOSE)
 @seed(_sweep_seed())
 @settings(max_examples=SWEEP, derandomize=False, deadline=None, print_blob=True,
           phases=(Phase.explicit, Phase.reuse, Phase.generate),
