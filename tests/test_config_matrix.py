@@ -335,6 +335,10 @@ FOUND_THREE_WORD_MEANS = {'lecture.number': 78, 'lecture.title': 'egßèfÜ', 'l
 # d = 6 with a 9-digit base; two sentences were shortened (73.5 s there)
 FOUND_LONG_ROPE_CLOSE = {'lecture.number': 5, 'lecture.title': 'jÜé- Ø: ÜAÜçf', 'lecture.notebook': 'A', 'lecture.seed': 1023, 'sizes.T': 4, 'sizes.d': 6, 'sizes.T_heatmap': 15, 'sizes.n_trials': 156, 'permutation.perm': [1, 2, 0, 3], 'sentences.a': 'åqñæhuœnklêtcça ñtfçnñq h nœråcreæ ægc oebclq', 'sentences.b': 'nœråcreæ ñtfçnñq oebclq h ægc åqñæhuœnklêtcça', 'positions.n_max': 813, 'positions.train_length': 532, 'positions.rope_base': 958965805.9452568, 'positions.dilution_widths': [196, 930, 168, 534, 584], 'positions.dilution_t_max': 990, 'colors.weights': 'viridis', 'colors.signed': 'PiYG', 'colors.angles': 'twilight'}
 
+# found by the sweep: clip 15's q4 note printed a 9-digit base as "2.17751e+08" (the audit's e-notation check); the
+# base is now printed as the lecture prints it ("b ≈ 2.2 × 10⁸", a whole one counted: "b = 10 000")
+FOUND_E_NOTATION_BASE = {'lecture.number': 16, 'lecture.title': ' énç', 'lecture.notebook': '6', 'lecture.seed': 29160, 'sizes.T': 6, 'sizes.d': 4, 'sizes.T_heatmap': 11, 'sizes.n_trials': 203, 'permutation.perm': [5, 4, 1, 3, 0, 2], 'sentences.a': 't jpxaöløvß êéè züåêæ üxèçj bxeirmkæñjbzölf o op', 'sentences.b': 'züåêæ t o bxeirmkæñjbzölf jpxaöløvß op êéè üxèçj', 'positions.n_max': 809, 'positions.train_length': 212, 'positions.rope_base': 217750776.89602882, 'positions.dilution_widths': [180, 1010, 472, 602, 338], 'positions.dilution_t_max': 1973, 'colors.weights': 'magma', 'colors.signed': 'seismic', 'colors.angles': 'twilight_shifted'}
+
 # found by the sweep: clip 02's peak weight written on its cell at 70 % of the cell set "0.86" at 7.9 px (T = d = 6);
 # it is never scaled under the legible floor
 FOUND_SMALL_PEAK = {'lecture.number': 47, 'lecture.title': 'eoAÄÜéjß', 'lecture.notebook': 'B', 'lecture.seed': 231463, 'sizes.T': 6, 'sizes.d': 6, 'sizes.T_heatmap': 14, 'sizes.n_trials': 326, 'permutation.perm': [2, 4, 0, 3, 1, 5], 'sentences.a': 'djvèçåpzßejetéhü if bßl', 'sentences.b': 'djvèçåpzßejetéhü bßl if', 'positions.n_max': 7615, 'positions.train_length': 104, 'positions.rope_base': 35253377.81859579, 'positions.dilution_widths': [40], 'positions.dilution_t_max': 1924, 'colors.weights': 'viridis', 'colors.signed': 'BrBG', 'colors.angles': 'twilight'}
@@ -657,6 +661,7 @@ FOUND_SHORT_STRIP = {
 @example(clip=CLIPS[7], overrides=FOUND_THREE_WORD_MEANS)
 @example(clip=CLIPS[2], overrides=FOUND_SMALL_PEAK)
 @example(clip=CLIPS[11], overrides=FOUND_LONG_ROPE_CLOSE)
+@example(clip=CLIPS[15], overrides=FOUND_E_NOTATION_BASE)
 @seed(_sweep_seed())
 @settings(max_examples=SWEEP, derandomize=False, deadline=None, print_blob=True,
           phases=(Phase.explicit, Phase.reuse, Phase.generate),

@@ -42,7 +42,7 @@ from manim import (
 from mathcore.config import LectureConfig
 from mathcore.extrapolation import GPT2, LLAMA2
 from scenes.catalog import Clip
-from scenes.figures.extrapolation import far_pair
+from scenes.figures.extrapolation import base_figure, far_pair
 from scenes.figures.framing import RECAP_ICONS, RECAP_PAINT, DiaryProof, diary_proofs
 from scenes.kit import DIM, FG, HEADING, LABEL, SMALL, ClipScene, label, math
 from scenes.kit.theme import BG, token_color
@@ -579,7 +579,7 @@ class Recap(ClipScene):
         out["q4_n_max"] = claim(count(GPT2.n_max).text, shown[3].verdicts[0])
         out["head"] = claim(str(LLAMA2.head_dim), shown[3].proofs[2].note)
         base = self.cfg.rope_base
-        out["q4_base"] = claim(count(int(base)).text if float(base).is_integer() else f"{base:g}", shown[3].proofs[2].note)
+        out["q4_base"] = claim(base_figure(base).text, shown[3].proofs[2].note)
         times = far_pair()[1] // LLAMA2.train_length
         out["q4_times"] = claim({2: "twice", 3: "three times"}.get(times, f"{times} times"), shown[3].proofs[1].note)
         out["q4_far"] = claim(count(far_pair()[1]).text, shown[3].verdicts[1])

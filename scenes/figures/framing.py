@@ -24,7 +24,7 @@ from scenes.stills.spec import FigureStill, TextLine, TextPanel
 from scenes.stills.text import mathify
 
 from . import still
-from .extrapolation import degrees, far_pair
+from .extrapolation import base_figure, base_relation, degrees, far_pair
 
 
 # ====================================================================== the six icons
@@ -323,7 +323,9 @@ def diary_proofs(cfg) -> tuple[tuple[DiaryProof, ...], ...]:
     fm = numbers.count(far_m)
     times = {2: "twice", 3: "three times", 4: "four times"}.get(far_m // LLAMA2.train_length,
                                                                  f"{far_m // LLAMA2.train_length} times")
-    base = numbers.count(int(cfg.rope_base)).text if float(cfg.rope_base).is_integer() else f"{cfg.rope_base:g}"
+    # the base as the lecture prints it: a whole one counted ("10 000"), any other rounded ("≈ 2.2 × 10⁸"; the sweep:
+    # a 9-digit base printed as "2.17751e+08")
+    base = base_figure(cfg.rope_base).text
     n = numbers.count(g.n_max)
     # GPT-2's verdict names the model, then what was measured, as words after a colon ("GPT-2: no row for
     # m ≥ 1024"): written "rows past GPT-2's 1024 = 0" it read as "1024 = 0" (review round 2)
@@ -343,7 +345,7 @@ def diary_proofs(cfg) -> tuple[tuple[DiaryProof, ...], ...]:
         DiaryProof(f'"one step past" L = {numbers.count(L).math}',
                    f"one step past $L = {numbers.count(L).text}$",
                    numbers.Figure(float(unseen), f'{unseen} "of" {pairs} "pairs unseen"', f"{unseen} of {pairs} pairs unseen"),
-                   unseen == 0, f"toy head, {LLAMA2.head_dim} wide, b = {base}", 13,
+                   unseen == 0, f"toy head, {LLAMA2.head_dim} wide, {base_relation(cfg.rope_base, math=False)}", 13,
                    f"RoPE pairs of a toy head {LLAMA2.head_dim} wide, base {base}, at angles training never reached, one step past a "
                    f"training length of {numbers.count(L).text}",
                    "RoPE meets new angles" if unseen else "",
