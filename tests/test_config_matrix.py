@@ -339,6 +339,10 @@ FOUND_LONG_ROPE_CLOSE = {'lecture.number': 5, 'lecture.title': 'jÜé- Ø: ÜAÜ
 # base is now printed as the lecture prints it ("b ≈ 2.2 × 10⁸", a whole one counted: "b = 10 000")
 FOUND_E_NOTATION_BASE = {'lecture.number': 16, 'lecture.title': ' énç', 'lecture.notebook': '6', 'lecture.seed': 29160, 'sizes.T': 6, 'sizes.d': 4, 'sizes.T_heatmap': 11, 'sizes.n_trials': 203, 'permutation.perm': [5, 4, 1, 3, 0, 2], 'sentences.a': 't jpxaöløvß êéè züåêæ üxèçj bxeirmkæñjbzölf o op', 'sentences.b': 'züåêæ t o bxeirmkæñjbzölf jpxaöløvß op êéè üxèçj', 'positions.n_max': 809, 'positions.train_length': 212, 'positions.rope_base': 217750776.89602882, 'positions.dilution_widths': [180, 1010, 472, 602, 338], 'positions.dilution_t_max': 1973, 'colors.weights': 'magma', 'colors.signed': 'seismic', 'colors.angles': 'twilight_shifted'}
 
+# found by the sweep: clip 01 at T = 4, d = 6 draws P X = P X as a strip bounded by the frame's width, 0.66 of its
+# region's height, the content 54 % empty; a width-bound strip now says why at any height
+FOUND_WIDE_SHORT_STRIP = {'lecture.number': 19, 'lecture.title': 'Ä', 'lecture.notebook': 'f704fb6fB7·4', 'lecture.seed': 9204, 'sizes.T': 4, 'sizes.d': 6, 'sizes.T_heatmap': 9, 'sizes.n_trials': 333, 'permutation.perm': [1, 2, 3, 0], 'sentences.a': 'eè rñyc', 'sentences.b': 'rñyc eè', 'positions.n_max': 5714, 'positions.train_length': 312, 'positions.rope_base': 174637485.04728356, 'positions.dilution_widths': [146, 856], 'positions.dilution_t_max': 393, 'colors.weights': 'plasma', 'colors.signed': 'seismic', 'colors.angles': 'twilight_shifted'}
+
 # found by the sweep: clip 02's peak weight written on its cell at 70 % of the cell set "0.86" at 7.9 px (T = d = 6);
 # it is never scaled under the legible floor
 FOUND_SMALL_PEAK = {'lecture.number': 47, 'lecture.title': 'eoAÄÜéjß', 'lecture.notebook': 'B', 'lecture.seed': 231463, 'sizes.T': 6, 'sizes.d': 6, 'sizes.T_heatmap': 14, 'sizes.n_trials': 326, 'permutation.perm': [2, 4, 0, 3, 1, 5], 'sentences.a': 'djvèçåpzßejetéhü if bßl', 'sentences.b': 'djvèçåpzßejetéhü bßl if', 'positions.n_max': 7615, 'positions.train_length': 104, 'positions.rope_base': 35253377.81859579, 'positions.dilution_widths': [40], 'positions.dilution_t_max': 1924, 'colors.weights': 'viridis', 'colors.signed': 'BrBG', 'colors.angles': 'twilight'}
@@ -662,6 +666,7 @@ FOUND_SHORT_STRIP = {
 @example(clip=CLIPS[2], overrides=FOUND_SMALL_PEAK)
 @example(clip=CLIPS[11], overrides=FOUND_LONG_ROPE_CLOSE)
 @example(clip=CLIPS[15], overrides=FOUND_E_NOTATION_BASE)
+@example(clip=CLIPS[1], overrides=FOUND_WIDE_SHORT_STRIP)
 @seed(_sweep_seed())
 @settings(max_examples=SWEEP, derandomize=False, deadline=None, print_blob=True,
           phases=(Phase.explicit, Phase.reuse, Phase.generate),

@@ -346,10 +346,14 @@ class PermutationMatrix(ClipScene):
         middle.fit(prod, max_scale=self.GROW)
         # few rows of many numbers make the product a wide strip, bounded by the frame's width
         T, dm = d.X.shape
-        bound = ("the frame's width bounds it, and its numbers stay legible" if prod.width >= 0.95 * middle.width
+        wide = prod.width >= 0.95 * middle.width  # the frame's width bounds the strip: it cannot grow
+        bound = ("the frame's width bounds it, and its numbers stay legible" if wide
                  else f"its cells grow at most {self.GROW:g}× past their natural size")
-        self.strip_why = ({"empty": f"{T} rows of {dm} printed numbers make P X = P X a wide strip: {bound}"}
-                          if prod.height < 0.65 * middle.height else None)
+        what = "printed numbers" if self.numbers else "features"
+        # (a width-bound strip says so at any height: the sweep drew T = 4, d = 6, a strip 0.66 of the middle's
+        # height and 54 % of the content empty)
+        self.strip_why = ({"empty": f"{T} rows of {dm} {what} make P X = P X a wide strip: {bound}"}
+                          if wide or prod.height < 0.65 * middle.height else None)
         self.titles_y = prod.get_top()[1] + GAP.small
         self.prod = prod
         self.X_map, self.PX_map, self.P_map = prod.X_map, prod.PX_map, prod.P_map
