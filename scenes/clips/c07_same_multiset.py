@@ -441,8 +441,14 @@ class SameMultiset(ClipScene):
         (the sweep: with three-word sentences the means stand large between the rows, their verdict under them and
         level with the bar's word)."""
         drop = self.bar_drop()
-        clear = self.pool_text.get_bottom()[1] - GAP.normal
-        return drop + max(0.0, self.bar_out.get_top()[1] - drop - clear)
+        v, bar = self.pool_text, self.bar_out
+        apart = (v.get_right()[0] <= bar.get_left()[0] or v.get_left()[0] >= bar.get_right()[0]
+                 or v.get_bottom()[1] >= bar.get_top()[1] - drop or v.get_top()[1] <= bar.get_bottom()[1] - drop)
+        if apart:  # where the bar lands under the means' row, clear of their verdict: it steps no further
+            return drop
+        # under the verdict, as far as the band above the subtitles allows
+        room = bar.get_bottom()[1] - drop - self.layout.content.bottom
+        return drop + min(max(0.0, bar.get_top()[1] - drop - (v.get_bottom()[1] - GAP.normal)), max(0.0, room))
 
     def color_bar(self, scale, title: str, low: bool = False) -> VGroup:
         """A horizontal colour bar for ``scale`` under the middle column, its word on its left: tucked right under the
