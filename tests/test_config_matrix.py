@@ -343,6 +343,10 @@ FOUND_E_NOTATION_BASE = {'lecture.number': 16, 'lecture.title': ' énç', 'lectu
 # region's height, the content 54 % empty; a width-bound strip now says why at any height
 FOUND_WIDE_SHORT_STRIP = {'lecture.number': 19, 'lecture.title': 'Ä', 'lecture.notebook': 'f704fb6fB7·4', 'lecture.seed': 9204, 'sizes.T': 4, 'sizes.d': 6, 'sizes.T_heatmap': 9, 'sizes.n_trials': 333, 'permutation.perm': [1, 2, 3, 0], 'sentences.a': 'eè rñyc', 'sentences.b': 'rñyc eè', 'positions.n_max': 5714, 'positions.train_length': 312, 'positions.rope_base': 174637485.04728356, 'positions.dilution_widths': [146, 856], 'positions.dilution_t_max': 393, 'colors.weights': 'plasma', 'colors.signed': 'seismic', 'colors.angles': 'twilight_shifted'}
 
+# found by the sweep in CI: clip 07 at T = 3, d = 2 with a long bar word left its zoomed outputs' bar ~2 units long, and
+# the ticks −1.5, −0.5 (and 0.5, 1.5) ran into each other; a bar too short for its ticks keeps its ends and 0
+FOUND_SHORT_ZOOMED_BAR = {'lecture.number': 49, 'lecture.title': 'nÄpÄéh gß', 'lecture.notebook': '6e125Bd4', 'lecture.seed': 300, 'sizes.T': 3, 'sizes.d': 2, 'sizes.T_heatmap': 16, 'sizes.n_trials': 217, 'permutation.perm': [2, 0, 1], 'sentences.a': 'outfmcßéüxutcgt y', 'sentences.b': 'y outfmcßéüxutcgt', 'positions.n_max': 53719, 'positions.train_length': 1553, 'positions.rope_base': 291620616.7193658, 'positions.dilution_widths': [98], 'positions.dilution_t_max': 6844, 'colors.weights': 'cividis', 'colors.signed': 'seismic', 'colors.angles': 'twilight_shifted'}
+
 # found by the sweep: clip 02's peak weight written on its cell at 70 % of the cell set "0.86" at 7.9 px (T = d = 6);
 # it is never scaled under the legible floor
 FOUND_SMALL_PEAK = {'lecture.number': 47, 'lecture.title': 'eoAÄÜéjß', 'lecture.notebook': 'B', 'lecture.seed': 231463, 'sizes.T': 6, 'sizes.d': 6, 'sizes.T_heatmap': 14, 'sizes.n_trials': 326, 'permutation.perm': [2, 4, 0, 3, 1, 5], 'sentences.a': 'djvèçåpzßejetéhü if bßl', 'sentences.b': 'djvèçåpzßejetéhü bßl if', 'positions.n_max': 7615, 'positions.train_length': 104, 'positions.rope_base': 35253377.81859579, 'positions.dilution_widths': [40], 'positions.dilution_t_max': 1924, 'colors.weights': 'viridis', 'colors.signed': 'BrBG', 'colors.angles': 'twilight'}
@@ -667,6 +671,7 @@ FOUND_SHORT_STRIP = {
 @example(clip=CLIPS[11], overrides=FOUND_LONG_ROPE_CLOSE)
 @example(clip=CLIPS[15], overrides=FOUND_E_NOTATION_BASE)
 @example(clip=CLIPS[1], overrides=FOUND_WIDE_SHORT_STRIP)
+@example(clip=CLIPS[7], overrides=FOUND_SHORT_ZOOMED_BAR)
 @seed(_sweep_seed())
 @settings(max_examples=SWEEP, derandomize=False, deadline=None, print_blob=True,
           phases=(Phase.explicit, Phase.reuse, Phase.generate),

@@ -148,6 +148,20 @@ def test_a_stretched_diverging_scale_is_signed_and_symmetric_about_zero():
     assert isinstance(ColorScale("viridis", 0.0, 1.0, gamma=0.5).norm, matplotlib.colors.PowerNorm)
 
 
+def test_a_bar_too_short_for_its_ticks_keeps_its_ends_and_zero():
+    """A short horizontal bar cannot hold −1.5, −0.5, 0, 0.5, 1.5 side by side (CI's sweep: clip 07 at T = 3, d = 2):
+    it drops the inner round values, keeps the ends and 0, and no two labels touch; a long one keeps all five."""
+    from scenes.kit.widgets import ColorBar
+
+    s = ColorScale("seismic", -1.5, 1.5, gamma=0.5)
+    assert s.ticks() == [-1.5, -0.5, 0.0, 0.5, 1.5]
+    short = ColorBar(s, height=2.0, horizontal=True)
+    assert short.ticks == (-1.5, 0.0, 1.5) and [t.text for t in short.tick_labels] == ["\u22121.5", "0", "1.5"]
+    xs = sorted((t.get_left()[0], t.get_right()[0]) for t in short.tick_labels)
+    assert all(b[0] - a[1] >= 0.1 for a, b in zip(xs, xs[1:]))
+    assert ColorBar(s, height=6.0, horizontal=True).ticks == (-1.5, -0.5, 0.0, 0.5, 1.5)
+
+
 def test_color_scale_rejects_an_empty_range():
     with pytest.raises(ValueError, match="vmax > vmin"):
         ColorScale("viridis", 1.0, 1.0)

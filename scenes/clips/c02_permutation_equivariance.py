@@ -170,6 +170,7 @@ class PermutationEquivariance(ClipScene):
 
     TIDY_PLAYS = True  # whole widgets stay in the scene (bound to their data) while their parts animate
     STUDENT = "equivariance"  # `clips render --student`: the student's attention on X, on P X and the random P X
+    STUDENT_RUNS = (('Y', 'Y_perm', 'perms', 'defects'), "on P X")
     SUM_TALL = 1.8  # at most how much taller than wide the cells of the "why" sums grow
     SUM_DIMS = 4  # below this many value dimensions the cells may grow taller still, in proportion
     Y_WIDE = 2.2  # at most how much wider than tall Y's cells grow
@@ -193,17 +194,6 @@ class PermutationEquivariance(ClipScene):
             cmap=cfg.cmap_weights, cmap_signed=cfg.cmap_signed,
             picture=picture02(run.defects, run.max_defect, run.threshold, cfg),
         )
-
-    def student_property(self):
-        """The attention's verdict; an error card where it gave no outputs on the clip's P X (a run of its own: an
-        attention that raised or returned something unusable there)."""
-        from dataclasses import replace
-
-        p = super().student_property()
-        if p is not None and p.drawable and any(p.arrays.get(k) is None for k in ("Y", "Y_perm", "perms", "defects")):
-            return replace(p, status="error", arrays={},
-                           detail=(p.detail + "; " if p.detail else "") + "it gave no outputs on P X to draw")
-        return p
 
     @classmethod
     def student_data(cls, cfg: LectureConfig, student) -> EquivarianceData:

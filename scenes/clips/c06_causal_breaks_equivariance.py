@@ -149,6 +149,7 @@ class CausalBreaksEquivariance(ClipScene):
     STAGED = True
     TIDY_PLAYS = True  # whole widgets stay in the scene (bound to their data) while their parts animate
     STUDENT = "causal"  # `clips render --student`: the student's causal attention on X and on the swap's P X
+    STUDENT_RUNS = (('Y_swap',), "on P X")
     MAX_PITCH = 0.95  # a row's height at most (the mask's cells are square)
 
     @classmethod
@@ -159,17 +160,6 @@ class CausalBreaksEquivariance(ClipScene):
         return CausalSwapData(X=li.X, PX=permutation_matrix(r.perm) @ li.X, report=r, threshold=THRESHOLD,
                               mask=causal_mask(cfg.T),
                               picture=picture06(r.causal_rows, r.self_rows, r.causal_total, r.self_total, THRESHOLD))
-
-    def student_property(self):
-        """The causal attention's verdict; an error card where it gave no outputs on the swap's P X (a function
-        that raised or returned something unusable there, or a check that never ran it)."""
-        from dataclasses import replace
-
-        p = super().student_property()
-        if p is not None and p.drawable and p.arrays.get("Y_swap") is None:
-            return replace(p, status="error", arrays={},
-                           detail=(p.detail + "; " if p.detail else "") + "it gave no outputs on P X to draw")
-        return p
 
     @classmethod
     def student_data(cls, cfg: LectureConfig, student) -> CausalSwapData:

@@ -197,6 +197,7 @@ class SameMultiset(ClipScene):
     STAGED = True
     TIDY_PLAYS = True  # whole widgets stay in the scene (bound to their data) while their parts animate
     STUDENT = "equivariance"  # `clips render --student`: the student's attention on both sentences, with and without PE
+    STUDENT_RUNS = (('Y_a', 'Y_b', 'Y_a_pos', 'Y_b_pos'), "on the two sentences")
     MAX_CELL = 1.3
     MAX_WIDE = 2.2  # at most how much wider than tall a sentence's cells grow
     MAX_TALL = 1.5  # at most how much taller than wide (a long word's row keeps its height where the width is short)
@@ -222,17 +223,6 @@ class SameMultiset(ClipScene):
             matched_plain=P @ plain.Y_a, matched_pos=P @ pos.Y_a, cmap=cfg.cmap_signed,
             picture=picture07(sp.table, plain, pos, cfg),
         )
-
-    def student_property(self):
-        """The attention's verdict; an error card where it gave no outputs on the two sentences (a run of its own:
-        an attention that raised or returned something unusable there)."""
-        from dataclasses import replace
-
-        p = super().student_property()
-        if p is not None and p.drawable and any(p.arrays.get(k) is None for k in ("Y_a", "Y_b", "Y_a_pos", "Y_b_pos")):
-            return replace(p, status="error", arrays={},
-                           detail=(p.detail + "; " if p.detail else "") + "it gave no outputs on the two sentences")
-        return p
 
     @classmethod
     def student_data(cls, cfg: LectureConfig, student) -> SameMultisetData:

@@ -113,6 +113,9 @@ class ClipScene(Scene):
     # the notebook property this clip draws from a student's numbers (``clips render --student``): the key of
     # its verdict ("causal", "permutation_matrix", ...); ``None``: the clip shows no student function
     STUDENT: ClassVar[str | None] = None
+    # the runs of the student's function the clip draws (keys of the verdict's arrays) and where they were run ("on
+    # P X"): a verdict without one of them is drawn as an error card, not a picture with a hole
+    STUDENT_RUNS: ClassVar[tuple[tuple[str, ...], str]] = ((), "")
     # held to the audit's truth checks (scenes.audit.truth: claims shown, one subject a frame, the deck's
     # scales, colours and verdicts); set by each clip once it is restaged to meet them
     STAGED: ClassVar[bool] = False
@@ -148,10 +151,19 @@ class ClipScene(Scene):
         raise NotImplementedError(f"{cls.__name__} does not draw a student's numbers")
 
     def student_property(self):
-        """The student's verdict on this clip's property (``kit.student.Property``), or ``None`` (the lecture)."""
+        """The student's verdict on this clip's property (``kit.student.Property``), or ``None`` (the lecture): an
+        error card where the checks gave none of the runs the clip draws (``STUDENT_RUNS``: an attention that raised
+        or returned something unusable there)."""
         if self.student is None or self.STUDENT is None:
             return None
-        return self.student.prop(self.STUDENT)
+        p = self.student.prop(self.STUDENT)
+        names, where = self.STUDENT_RUNS
+        if names and p is not None and p.drawable and any(p.arrays.get(k) is None for k in names):
+            from dataclasses import replace
+
+            return replace(p, status="error", arrays={},
+                           detail=(p.detail + "; " if p.detail else "") + f"it gave no outputs {where} to draw")
+        return p
 
     def failing(self) -> bool:
         """The student's numbers fail this clip's property (its failing variants are said and drawn)."""

@@ -210,6 +210,26 @@ class Heatmap(VGroup):
 
 
 
+def _thin_ticks(placed: list, horizontal: bool, gap: float = 0.1) -> list:
+    """Drop tick labels that would touch a neighbour along a short bar: the inner round values
+    go first, then 0; the two ends always stay (they say what the bar spans)."""
+    def clash(items):
+        spans = sorted((t.get_left()[0], t.get_right()[0]) if horizontal else (t.get_bottom()[1], t.get_top()[1])
+                       for _, t in items)
+        return any(b[0] - a[1] < gap for a, b in zip(spans, spans[1:]))
+
+    if not clash(placed) or len(placed) <= 2:
+        return placed
+    ends = {0, len(placed) - 1}
+    inner = [k for k in range(len(placed)) if k not in ends]
+    zero = [k for k in inner if placed[k][0] == 0.0]
+    for keep in (set(zero), set()):  # ends and 0; then the ends alone
+        kept = [p for k, p in enumerate(placed) if k in ends or k in keep]
+        if not clash(kept):
+            return kept
+    return [placed[0], placed[-1]]
+
+
 class ColorBar(VGroup):
     """A bar of ``steps`` stripes painted by ``scale`` from ``vmin`` to ``vmax``: vertical
     (bottom to top, ticks on the right) or, with ``horizontal=True``, left to right with the
@@ -241,7 +261,6 @@ class ColorBar(VGroup):
         self.color_scale = scale
         if ticks is None:  # the scale's own round ticks
             ticks = scale.ticks(2)
-        self.ticks = tuple(float(t) for t in ticks)
         self.values = (vmin + (np.arange(steps) + 0.5) / steps * (vmax - vmin))
         stretched = getattr(scale, "gamma", None) is not None or getattr(scale, "log", False)
         if stretched:  # a stretched scale: stripes even along the stretch, so the ticks show it
@@ -262,7 +281,7 @@ class ColorBar(VGroup):
             self.stripes.add(r)
         self.frame = (Rectangle(width=length, height=thick, stroke_color=DIM, stroke_width=1.5) if horizontal
                       else Rectangle(width=thick, height=length, stroke_color=DIM, stroke_width=1.5))
-        self.tick_labels = VGroup()
+        placed = []  # (tick, its label), placed along the bar
         for n, v in enumerate(ticks):
             pos = -length / 2 + (float(scale.position(v)) if stretched else (v - vmin) / (vmax - vmin)) * length
             t = math(tick_math[n], size=SMALL, color=DIM) if tick_math else label(tick_format(v), size=SMALL, color=DIM)
@@ -270,7 +289,10 @@ class ColorBar(VGroup):
                 t.move_to([pos, -thick / 2 - 0.12 - t.height / 2, 0])
             else:
                 t.move_to([thick / 2 + 0.12 + t.width / 2, pos, 0])
-            self.tick_labels.add(t)
+            placed.append((float(v), t))
+        placed = _thin_ticks(placed, horizontal)
+        self.ticks = tuple(v for v, _ in placed)
+        self.tick_labels = VGroup(*[t for _, t in placed])
         self.add(self.stripes, self.frame, self.tick_labels)
         self.title = title if title is not None else VGroup()
         if title is not None:
