@@ -549,3 +549,31 @@ def test_the_table_is_large_and_the_picture_never_jumps(beats):
     for key in ("diffs", "close"):  # with the differences (and at the close) the width is used to its right edge
         boxes = [i.box for i in recs[key].items if not i.header and i.opacity > 0.05]
         assert max(b[2] for b in boxes) > c.right - 0.6, key
+
+
+def test_round7_no_mask_is_shown_chips_are_legible_and_the_close_is_two_panels(beats):
+    """Review round 6: "or a mask" was said at the close but no mask was ever on screen; the words' chips wrote "the"
+    in its own pink on a tint of it (3.5:1); the close's two formulas ran into each other ("… P Attn(X_a)" 47 px from
+    "Attn(X_b + PE) ≠ …"), reading as one line.  Now the attention beat writes "no mask" under the shared weights,
+    every chip's word is white (≥ 4.5:1 on its tint), and a rule stands between the two comparisons."""
+    from scenes.audit.contrast import over, ratio
+    from scenes.kit import FG
+
+    scene, frames = beats
+    rec = {r.key: r for r in scene.audit.records}
+    attend = [i.name for i in rec["attend"].texts() if i.opacity > 0.5]
+    assert any("nomask" in n.replace(" ", "") for n in attend), attend
+    # white words on every chip (the sentences' rows, the close's columns), legible on their tint over the background
+    bg = np.array(BG.to_rgb())
+    for col in [scene.words_a, scene.words_b, *scene.final_words]:
+        for chip, t in zip(col.chips, col.texts):
+            assert np.allclose(t.get_fill_color().to_rgb(), FG.to_rgb())
+            box = chip[0]
+            tint = over(np.array(box.get_fill_color().to_rgb()), box.get_fill_opacity(), bg)
+            assert ratio(np.array(FG.to_rgb()), tint) >= 4.5
+    # the close: a rule between the comparisons, clear of both (formulas included) by at least a wide gap's half
+    rule = scene.final[2]
+    x = rule.get_x()
+    left, right = scene.final_cases
+    assert left.get_right()[0] + 0.25 <= x <= right.get_left()[0] - 0.25
+    assert rule.get_top()[1] >= min(left.get_top()[1], right.get_top()[1]) - 1e-6

@@ -645,8 +645,10 @@ class SameMultiset(ClipScene):
         for big, small_, stacked in ((HEADING + 6, LABEL, False), (LABEL, SMALL, False), (LABEL, SMALL, True)):
             ws = [math(w, size=big) for w in ("W_Q", "W_K", "W_V")]
             what = column(*ws, gap="tight", align=ORIGIN) if stacked else math("W_Q, W_K, W_V", size=big)
-            words = column(*[label(w, size=small_, color=DIM) for w in ("the same", "weights")], gap="tight",
-                           align=ORIGIN) if stacked else label("the same weights", size=small_, color=DIM)
+            # ... and no mask: every token attends to every other (the close's "without positions or a mask")
+            words = column(*[label(w, size=small_, color=DIM)
+                             for w in (("the same", "weights,", "no mask") if stacked else ("the same weights", "no mask"))],
+                           gap="tight", align=ORIGIN)
             self.weights = column(what, words, gap="small", align=ORIGIN)
             if room.fits(self.weights):
                 break
@@ -809,7 +811,7 @@ class SameMultiset(ClipScene):
                 body = VGroup(hb, hm, nb, nm, sign, chips)
                 column(head, body, p["verdict"], gap="normal", align=ORIGIN)
                 g.add(VGroup(head, chips, hb, nb, sign, hm, nm, p["verdict"]))
-            VGroup(*g).arrange(RIGHT, buff=GAP.wide, aligned_edge=UP)
+            VGroup(*g).arrange(RIGHT, buff=GAP.wide, aligned_edge=UP)  # two comparisons, a rule between them (build)
             # the grids level across the comparisons (their names may differ in height), heads and verdicts too
             for p in g[1:]:
                 p[1:7].shift((g[0][2].get_y() - p[2].get_y()) * UP)
@@ -820,7 +822,10 @@ class SameMultiset(ClipScene):
         def with_p(arrange):
             def build(cell, wide=1.0):
                 g = arrange(cell, wide)
-                return VGroup(g, self.p_definition().next_to(g, DOWN, buff=GAP.wide))
+                # a rule between the two comparisons, from their heads to their verdicts: two panels, read apart
+                x = (g[0].get_right()[0] + g[1].get_left()[0]) / 2
+                rule = Line([x, g.get_top()[1], 0], [x, g.get_bottom()[1], 0], stroke_color=DIM, stroke_width=1.5)
+                return VGroup(g, self.p_definition().next_to(g, DOWN, buff=GAP.wide), rule)
             return build
 
         inner = region.width - 2 * GAP.small  # clear of the frame's margins (a formula at the edge reads cut)

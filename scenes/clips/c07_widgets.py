@@ -22,7 +22,8 @@ def chip_text_size(chip_height: float, size: float = SMALL) -> float:
 
 
 class WordColumn(VGroup):
-    """Words in chips, one per row ``row_height`` apart (top to bottom), all of one width.
+    """Words in chips, one per row ``row_height`` apart (top to bottom), all of one width: the word in white on its
+    colour's frame and tint, as the sentences' chips (kit ``TokenRow``) draw it (legible on any word colour).
 
     Every word sits on one baseline inside its chip, whatever its ascenders and descenders
     ("the" and "mouse" line up).  ``chips[i]`` is ``VGroup(box, text)`` of ``words[i]``;
@@ -48,7 +49,8 @@ class WordColumn(VGroup):
         self.words = tuple(words)
         h = min(row_height * self.FILL, self.MAX_CHIP)
         self.text_size = size if size is not None else chip_text_size(h)
-        texts = [label(w, size=self.text_size, color=c) for w, c in zip(self.words, colors)]
+        # white words, as the sentences' own chips write them; the word's colour is its chip's frame and fill
+        texts = [label(w, size=self.text_size) for w in self.words]
         probe = label("Xg", size=self.text_size)
         w = width if width is not None else self.chip_width(self.words, self.text_size)
         depth = baseline_y(probe) - probe.get_bottom()[1]
