@@ -764,7 +764,7 @@ def test_the_new_row_is_marked_apart_from_the_query_and_the_weights(run):
     """Review round 5 (05 05): "new" in the highlight's gold stood by q_5 in the query's orange, two warm hues of
     two meanings (and round 4: viridis paints a weight of 1 in that gold).  The new row's outline and the word
     "new" are the foreground ink, bold, far from the query's hue and from every weight's colour, on every step;
-    the rows read back in step 1 are outlined in grey, apart from both."""
+    the rows read back in step 1 are outlined in the highlight's amber, apart from both."""
     from scenes.kit import DIM
 
     scene = run.scene
@@ -776,7 +776,10 @@ def test_the_new_row_is_marked_apart_from_the_query_and_the_weights(run):
         assert np.linalg.norm(np.asarray(w.rgb(np.asarray(s_.weights)))[..., :3] - ink, axis=-1).min() > 0.3
     new = scene.board.tag_words[1]
     assert new.text == "new" and new.get_color().to_hex() == NEW_INK.to_hex()
-    assert all(mk.get_stroke_color().to_hex() == DIM.to_hex() for mk in scene.read_marks)
+    # review round 6: the grey read-back outline looked like the empty slots' borders; it is the highlight's amber
+    from scenes.kit.theme import HIGHLIGHT
+
+    assert all(mk.get_stroke_color().to_hex() == HIGHLIGHT.to_hex() != DIM.to_hex() for mk in scene.read_marks)
     assert all(mk.get_stroke_width() > scene.read_marks[0].get_stroke_width() for mk in scene.markers)
 
 

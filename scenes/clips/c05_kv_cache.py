@@ -533,8 +533,10 @@ class KVCache(ClipScene):
         wg = self.weight_groups[m]
         attend = [FadeIn(wg[1]), FadeIn(wg[0])]
         if m == 1:  # the first step that reads the cache: the rows it reads, k_0 and v_0, outlined while q_1 weighs them
-            self.read_marks = VGroup(*[SurroundingRectangle(VGroup(*[c for i in range(m) for c in hm.cells[i]]),
-                                                            color=DIM, buff=GAP.hair / 2, stroke_width=3)
+            # in the highlight's amber (review round 6: a grey outline read as one more empty slot's border)
+            self.read_marks = VGroup(*[role(SurroundingRectangle(VGroup(*[c for i in range(m) for c in hm.cells[i]]),
+                                                                 color=HIGHLIGHT, buff=GAP.hair / 2, stroke_width=4),
+                                            "highlight")
                                        for hm in (self.K_map, self.V_map)]).set_z_index(2)
             attend.append(Create(self.read_marks))
         if m == 2 and hasattr(self, "read_marks"):  # the legend's frame says it for every row from here on
