@@ -310,38 +310,56 @@ def test_every_beat_changes_the_picture(final):
     assert not [p for p in scene.audit.lecture if p.kind == "static"]
 
 
-def test_the_clip_ends_on_its_measured_results_alone_and_large(final):
-    """Review round 5 (05 close): two tables, two verdict blocks and a bar crowded it, and the cache-equality result
-    of beat 06 was missing.  The close is the three results alone, one a line, left-aligned, centred: ✓ cached =
-    full recompute (exactly 0), ✓ causal, the largest change of a past output (exactly 0), ✗ bidirectional, the
-    smallest change (the floored bound), and under it why a cache cares: the next layer's keys and values would go
-    stale.  Nothing else: no table, no outputs, no bar."""
-    scene, _ = final
+def test_the_clip_ends_on_its_verdicts_over_the_tables_that_prove_them(final):
+    """Review round 6 (05 close): three verdict lines and no picture; the takeaway (causal: nothing moves;
+    bidirectional: everything moves) was told, not shown.  (Round 5: two tables beside two verdict blocks and a bar
+    crowded it.)  Now: ✓ cached = full recompute (exactly 0) across the top; under it two panels side by side, a rule
+    between them, each named over its table of changes and judged under it: bidirectional, every cell a grey of the
+    log bar (no figures: the verdict quotes the smallest, its cell outlined), ✗ the smallest change (the floored
+    bound) and why a cache cares; causal, every cell "0", ✓ the largest change exactly 0."""
+    from scenes.kit.theme import HIGHLIGHT
+
+    scene, frame = final
     content = scene.layout.content
     d = scene.data
-    rec = {r.key: r for r in scene.audit.records}
-    close = rec["close"]
-    assert not close.shown and not close.scales  # no map, no colour bar
+    close = {r.key: r for r in scene.audit.records}["close"]
     assert d.trace.max_defect == 0.0 and d.causal_change_max == 0.0 and d.min_stale >= scene.stale_bound.value
-    lines = scene.closing_parts()
-    assert lines == [scene.recompute_verdict, scene.cached_verdict, scene.bidir_block]
-    for upper, lower in zip(lines, lines[1:]):  # one a line, top to bottom, clear of each other
-        assert upper.get_bottom()[1] > lower.get_top()[1] + 0.3
-        assert upper.get_left()[0] == pytest.approx(lower.get_left()[0], abs=1e-6)
+    assert [s_.quantity for s_ in close.scales] and {s_.quantity for s_ in close.scales} == {"output changes"}
     words = lambda v: "".join(p.text for p in v.line.words).replace(" ", "")  # noqa: E731
     assert words(scene.recompute_verdict).startswith("cached=fullrecompute")
-    assert words(scene.cached_verdict).startswith("causal:") and words(scene.bidir_verdict).startswith("bidirectional:")
-    note = "".join(p.text for p in scene.stale_note.words).replace(" ", "")
-    assert note == "sothenextlayer'skeysandvalueswouldgostale"
-    assert scene.stale_note.get_top()[1] < scene.bidir_verdict.get_bottom()[1]
+    assert [h.text for h in scene.close_heads] == ["bidirectional", "causal"]
+    assert words(scene.bidir_verdict).startswith("smallestchange") and not scene.bidir_verdict.passed
+    assert words(scene.cached_verdict).startswith("largestchange") and scene.cached_verdict.passed
+    assert "".join(p.text for p in scene.stale_note.words).replace(" ", "") == "sothenextlayer'scachegoesstale"
+    # the tables show the data: the bidirectional cells painted by their change, the causal ones all "0"
+    sc = scene.scales()["staleness"]
+    for m, col in enumerate(scene.close_bi.cells, start=1):
+        for n, cell in enumerate(col):
+            v = float(d.staleness[m - 1][n])
+            assert cell.get_fill_color().to_hex().lower() == sc.color(v).to_hex().lower()
+            assert np.abs(pixel(scene, frame, cell.get_center()) - rgb255(sc.rgb(v))).max() <= 6, (m, n)
+    assert all(t.text == "0" for col in scene.close_causal.numbers for t in col)
+    assert all(float(v) == 0.0 for s_ in d.causal_changes for v in s_)
+    m_, n_ = scene.min_stale_cell()
+    assert float(d.staleness[m_ - 1][n_]) == d.min_stale
+    assert np.allclose(scene.close_min.get_center(), scene.close_bi.cells[m_ - 1][n_].get_center())
+    assert scene.close_min.get_stroke_color().to_hex() == HIGHLIGHT.to_hex()
+    # each panel: its name over its table, its verdict under it; the rule between the panels, clear of both
+    for h, t, v in ((scene.close_heads[0], scene.close_bi, scene.bidir_block),
+                    (scene.close_heads[1], scene.close_causal, scene.cached_verdict)):
+        assert h.get_bottom()[1] > t.get_top()[1] - 1e-6 and v.get_top()[1] < t.get_bottom()[1]
+    x = scene.close_rule.get_x()
+    assert VGroup(scene.close_bi, scene.close_bar, scene.bidir_block).get_right()[0] < x
+    assert x < VGroup(scene.close_causal, scene.cached_verdict).get_left()[0]
+    assert scene.recompute_verdict.get_bottom()[1] > max(h.get_top()[1] for h in scene.close_heads)
+    for v in (scene.recompute_verdict, scene.bidir_verdict, scene.cached_verdict):
+        assert dominant_ink(scene, frame, v.value, BG).tolist() != rgb255(BG).tolist()
     on_screen = {id(f) for m in scene.mobjects for f in m.get_family()}
     for gone in (scene.K_map, scene.Y_map, scene.bi_map, scene.table_big, scene.c_table, scene.proof, scene.proof_bi):
         assert not any(id(f) in on_screen for f in gone.get_family())
-    take = scene.takeaway()
-    assert content.contains(take) and take.width >= 0.6 * content.width
-    assert abs(take.get_x() - content.center[0]) < 1e-6 and abs(take.get_y() - content.center[1]) < 1e-6
+    assert content.contains(scene.close_take) and scene.close_take.width >= 0.9 * content.width
     desc = {c.key: c.describe for c in scene.captions if c.describe}["close"]
-    assert desc.index("full recompute") < desc.index("causal") < desc.index("bidirectional") < desc.index("next layer")
+    assert desc.index("full recompute") < desc.index("bidirectional") < desc.index("next layer") < desc.index("causal")
     says = {c.key: c.text for c in scene.captions}
     assert "next layer" in says["close"] and "stale" in says["close"]
 
@@ -746,7 +764,7 @@ def test_the_new_row_is_marked_apart_from_the_query_and_the_weights(run):
     """Review round 5 (05 05): "new" in the highlight's gold stood by q_5 in the query's orange, two warm hues of
     two meanings (and round 4: viridis paints a weight of 1 in that gold).  The new row's outline and the word
     "new" are the foreground ink, bold, far from the query's hue and from every weight's colour, on every step;
-    the rows read back in step 1 are outlined in grey, apart from both."""
+    the rows read back in step 1 are outlined in the highlight's amber, apart from both."""
     from scenes.kit import DIM
 
     scene = run.scene
@@ -758,7 +776,10 @@ def test_the_new_row_is_marked_apart_from_the_query_and_the_weights(run):
         assert np.linalg.norm(np.asarray(w.rgb(np.asarray(s_.weights)))[..., :3] - ink, axis=-1).min() > 0.3
     new = scene.board.tag_words[1]
     assert new.text == "new" and new.get_color().to_hex() == NEW_INK.to_hex()
-    assert all(mk.get_stroke_color().to_hex() == DIM.to_hex() for mk in scene.read_marks)
+    # review round 6: the grey read-back outline looked like the empty slots' borders; it is the highlight's amber
+    from scenes.kit.theme import HIGHLIGHT
+
+    assert all(mk.get_stroke_color().to_hex() == HIGHLIGHT.to_hex() != DIM.to_hex() for mk in scene.read_marks)
     assert all(mk.get_stroke_width() > scene.read_marks[0].get_stroke_width() for mk in scene.markers)
 
 

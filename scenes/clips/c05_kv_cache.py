@@ -41,6 +41,7 @@ from manim import (
     FadeOut,
     Group,
     LaggedStart,
+    Line,
     Succession,
     ReplacementTransform,
     SurroundingRectangle,
@@ -221,7 +222,7 @@ class KVCache(ClipScene):
                "change_bar": "the changes' colour bar", "bar_names": "two colour bars, q and k's over v and y's",
                "big_table": "the table of changes", "close_recompute": fmt_measure(d.max_defect),
                "close_cached": fmt_measure(d.causal_change_max), "close_stale": self.stale_bound.text,
-               "close_next": "so the next layer's keys and values would go stale"}
+               "close_next": "so the next layer's cache goes stale"}
 
         def bound(name, value, *attrs):  # a claim once what shows it is built (the title card has nothing yet)
             mobs = [getattr(self, a, None) for a in attrs]
@@ -246,7 +247,7 @@ class KVCache(ClipScene):
         bound("close_recompute", fmt_measure(d.max_defect), "recompute_verdict")
         bound("close_cached", fmt_measure(d.causal_change_max), "cached_verdict")
         bound("close_stale", self.stale_bound.text, "bidir_verdict")
-        bound("close_next", "so the next layer's keys and values would go stale", "stale_note")
+        bound("close_next", "so the next layer's cache goes stale", "stale_note")
         bound("change_bar", "the changes' colour bar", "change_bar_bi")
         bound("min_stale", self.stale_bound.text, "proof_bi")
         bound("read", "k 0 and v 0", "read_marks")
@@ -372,17 +373,19 @@ class KVCache(ClipScene):
         self.table_big, self.change_bar_big = self.big_table(d.staleness)
         self.c_table, _ = self.big_table(d.causal_changes, painted=False)
 
-    def big_table(self, changes, painted: bool = True) -> tuple:
-        """A table of ``changes`` alone, as large as ``proof_top`` allows (its figures at the heading size where
-        the cells have room), centred with its colour bar right of it."""
+    def big_table(self, changes, painted: bool = True, region: Region | None = None, sizes=(HEADING, LABEL, SMALL),
+                  bar_room: bool = True, figures: bool = True) -> tuple:
+        """A table of ``changes`` alone, as large as ``region`` (by default ``proof_top``) allows (its figures at
+        the largest of ``sizes`` the cells have room for), centred with its colour bar right of it (room kept for
+        the bar with ``bar_room``, whether it is drawn or not: the bidirectional and causal tables stay alike)."""
         d = self.data
         T = len(d.trace.steps)
         n = T - 1
-        R = self.proof_top
+        R = region if region is not None else self.proof_top
         sc = self.scales()["staleness"]
-        texts = [measure(float(v)).text for s in d.staleness for v in s] or ["0"]
-        bar_w = self.change_bar(3.0).width + GAP.normal
-        for size in (HEADING, LABEL, SMALL):
+        texts = ([measure(float(v)).text for s in d.staleness for v in s] if figures else []) or ["0"]
+        bar_w = self.change_bar(3.0).width + GAP.normal if bar_room else 0.0
+        for size in sizes:
             probe = ChangeTable(d.staleness, lambda k: -k * 1.0, 1.0, 0.0, n * 3.0, size=size)
             heads_h = probe.title.get_top()[1] - probe.cells[0][0].get_top()[1]
             side_w = max(probe.corner.width, max(r.width for r in probe.rows)) + GAP.small
@@ -397,7 +400,7 @@ class KVCache(ClipScene):
         drop = max(0.0, (R.height - heads_h - n * r) / 2)  # few tokens: mid-height
         # the causal table: every change exactly 0, which a log scale has no colour for: unpainted, its figures say it
         table = ChangeTable(changes, lambda k: top - drop - (k + 0.5) * r, r, x0, n * cw, size=size, min_w=cw,
-                            scale=sc if painted else None)
+                            scale=sc if painted else None, figures=figures)
         cells = VGroup(*[c for col in table.cells for c in col])
         cbar = self.change_bar(self.change_bar_height(cells.height))
         self.place_change_bar(cbar, cells)
@@ -530,8 +533,10 @@ class KVCache(ClipScene):
         wg = self.weight_groups[m]
         attend = [FadeIn(wg[1]), FadeIn(wg[0])]
         if m == 1:  # the first step that reads the cache: the rows it reads, k_0 and v_0, outlined while q_1 weighs them
-            self.read_marks = VGroup(*[SurroundingRectangle(VGroup(*[c for i in range(m) for c in hm.cells[i]]),
-                                                            color=DIM, buff=GAP.hair / 2, stroke_width=3)
+            # in the highlight's amber (review round 6: a grey outline read as one more empty slot's border)
+            self.read_marks = VGroup(*[role(SurroundingRectangle(VGroup(*[c for i in range(m) for c in hm.cells[i]]),
+                                                                 color=HIGHLIGHT, buff=GAP.hair / 2, stroke_width=4),
+                                            "highlight")
                                        for hm in (self.K_map, self.V_map)]).set_z_index(2)
             attend.append(Create(self.read_marks))
         if m == 2 and hasattr(self, "read_marks"):  # the legend's frame says it for every row from here on
@@ -630,8 +635,7 @@ class KVCache(ClipScene):
                   ReplacementTransform(self.change_bar_bi, self.change_bar_big), run_time=0.7)
         picture = VGroup(self.table_big, self.change_bar_big)
         # the verdict's figure on the data: the cell it was read from, outlined
-        shown = d.min_stale if d.min_stale > 0.0 else max(float(s.max()) for s in d.staleness)
-        m_, n_ = next((m, n) for m, s in enumerate(d.staleness, start=1) for n, v in enumerate(s) if float(v) == shown)
+        m_, n_ = self.min_stale_cell()
         self.min_cell = role(SurroundingRectangle(self.table_big.cells[m_ - 1][n_], color=HIGHLIGHT, buff=0,
                                                   stroke_width=6), "highlight").set_z_index(2)
         self.beat("proof_bidir" if d.min_stale > 0.0 else "proof_bidir_some",
@@ -646,51 +650,92 @@ class KVCache(ClipScene):
 
     # ------------------------------------------------------------------ the takeaway
     def closing_layout(self) -> None:
-        """The close (review round 5: two tables and two verdicts crowded it): the three measured results, large,
-        one a line, nothing else: ✓ cached = full recompute (beat 06, exactly 0); ✓ causal, the largest change of
-        a past output exactly 0 (so the cache is exact); ✗ bidirectional, the smallest change at least the measured
-        bound, and under it why that breaks a cache: the next layer's keys and values would go stale."""
+        """The close (review round 6: the three verdicts alone were text; round 5: two tables beside two verdicts
+        crowded it): ✓ cached = full recompute (beat 06, exactly 0) across the top; under it the proof of why, two
+        panels side by side, each named over its table of changes and judged under it: bidirectional, every past
+        output moved (✗, the smallest change at least the measured bound, its cell outlined), so the next layer's
+        cache goes stale; causal, every cell 0 (✓, exactly 0)."""
         d = self.data
         C = self.layout.content
         cached, _, causal = kv_proofs(d)
-        for size, small in ((HEADING, LABEL), (LABEL, LABEL), (LABEL, SMALL), (SMALL, SMALL)):
+        bar_w = self.change_bar(3.0).width + GAP.normal  # the bidirectional panel holds its colour bar too
+        gap = GAP.wide + GAP.small  # (the rule between the panels in its middle)
+        # the verdicts at the heading size where the panels hold them (the causal one may take a little of the
+        # bidirectional panel's width: its table has no bar)
+        for size, small in ((HEADING, HEADING), (HEADING, LABEL), (LABEL, LABEL), (LABEL, SMALL), (SMALL, SMALL)):
             self.recompute_verdict = worded_verdict("cached = full recompute: largest difference", cached.value,
                                                     passed=cached.passed, size=size, relation="=")
-            self.cached_verdict = worded_verdict("causal: largest change of a past output", causal.value,
-                                                 passed=causal.passed, size=size, relation="=")
-            self.bidir_verdict = worded_verdict("bidirectional: smallest change", self.stale_bound, passed=False,
-                                                size=size)
-            self.stale_note = worded_line("so the next layer's keys and values would go stale", size=small,
-                                          color=FG)
-            self.stale_note.next_to(self.bidir_verdict.line, DOWN, buff=GAP.small).align_to(self.bidir_verdict.line,
-                                                                                            LEFT)
+            self.bidir_verdict = worded_verdict("smallest change", self.stale_bound, passed=False, size=small)
+            self.cached_verdict = worded_verdict("largest change", causal.value, passed=causal.passed, size=small,
+                                                 relation="=")
+            self.stale_note = worded_line("so the next layer's cache goes stale", size=SMALL, color=FG)
+            self.stale_note.next_to(self.bidir_verdict.line, DOWN, buff=GAP.tight).align_to(self.bidir_verdict, LEFT)
             self.bidir_block = VGroup(self.bidir_verdict, self.stale_note)
-            lines = VGroup(self.recompute_verdict, self.cached_verdict, self.bidir_block)
-            room = (C.height * 0.75 - sum(m.height for m in lines)) / 2  # spread over three quarters of the height
-            take = lines.arrange(DOWN, aligned_edge=LEFT, buff=max(GAP.wide, min(2 * GAP.wide, room)))
-            if take.width <= C.width and take.height <= C.height:
+            self.close_heads = [label(t, size=small) for t in ("bidirectional", "causal")]
+            w_right = max((C.width - gap - bar_w) / 2, self.cached_verdict.width)
+            w_left = C.width - gap - w_right
+            if self.recompute_verdict.width <= C.width and self.bidir_block.width <= w_left:
                 break
-        take.move_to(C.center)
-        self.close_take = take
+        top, rest = C.take_top(self.recompute_verdict.height, gap=GAP.wide)
+        self.recompute_verdict.move_to(top.center)
+        foot = max(self.bidir_block.height, self.cached_verdict.height)
+        head_h = max(h.height for h in self.close_heads)
+        tables, slot = rest.take_bottom(foot, gap=GAP.normal)[::-1]
+        heads, tables = tables.take_top(head_h, gap=GAP.small)
+        left, right = tables.columns(w_left, w_right, gap=gap, names=("bidirectional", "causal"))
+        # the changes as the log scale's greys (their figures were read in proof_bidir; the verdict quotes the
+        # smallest, its cell outlined), the causal zeros as they print: "0"
+        self.close_bi, self.close_bar = self.big_table(d.staleness, region=left, sizes=(SMALL,), figures=False)
+        self.close_causal, _ = self.big_table(d.causal_changes, painted=False, region=right, sizes=(SMALL,),
+                                              bar_room=False)
+        m_, n_ = self.min_stale_cell()
+        self.close_min = role(SurroundingRectangle(self.close_bi.cells[m_ - 1][n_], color=HIGHLIGHT, buff=0,
+                                                   stroke_width=5), "highlight").set_z_index(2)
+        # each panel's name over it and its verdict under it, centred on its cells; the names on one line, the
+        # verdicts on one line
+        for h, v, t, col in ((self.close_heads[0], self.bidir_block, self.close_bi, left),
+                             (self.close_heads[1], self.cached_verdict, self.close_causal, right)):
+            cells = VGroup(*[c for col_ in t.cells for c in col_])
+            top_ = max(t.title.get_top()[1], t.corner.get_top()[1])
+            h.move_to([cells.get_x(), min(heads.center[1], top_ + GAP.small + h.height / 2), 0])
+            v.move_to([cells.get_x(), slot.top - v.height / 2, 0])
+            for m in (h, v):  # inside its panel
+                m.shift(max(0.0, col.left - m.get_left()[0]) * RIGHT + min(0.0, col.right - m.get_right()[0]) * RIGHT)
+        self.cached_verdict.align_to(self.bidir_verdict, UP)
+        self.close_heads[1].align_to(self.close_heads[0], DOWN)
+        x = (left.right + right.left) / 2  # a rule between the two panels: read apart
+        self.close_rule = Line([x, heads.top, 0], [x, slot.bottom, 0], stroke_color=DIM, stroke_width=1.5)
+        self.close_take = VGroup(self.recompute_verdict, *self.close_heads, self.close_bi, self.close_bar,
+                                 self.close_min, self.bidir_block, self.close_rule, self.close_causal,
+                                 self.cached_verdict)
+
+    def min_stale_cell(self) -> tuple[int, int]:
+        """``(m, n)``: the cell of the bidirectional verdict's figure (the smallest change; where some change is 0,
+        the largest), the token appended and the output row."""
+        d = self.data
+        shown = d.min_stale if d.min_stale > 0.0 else max(float(s.max()) for s in d.staleness)
+        return next((m, n) for m, s in enumerate(d.staleness, start=1) for n, v in enumerate(s) if float(v) == shown)
 
     def closing_parts(self) -> list:
-        return [self.recompute_verdict, self.cached_verdict, self.bidir_block]
+        return [self.recompute_verdict,
+                VGroup(self.close_heads[0], self.close_bi, self.close_bar, self.close_min, self.bidir_block),
+                self.close_rule, VGroup(self.close_heads[1], self.close_causal, self.cached_verdict)]
 
     def closing(self) -> None:
         """The takeaway brought forward under the last caption."""
         take = self.takeaway()
         self.beat(self.closing_key(), *self.bring_forward(take), run_time=1.4, hold=self.CLOSING_HOLD, subject=take,
-                  why={"empty": "the close is the clip's three measured results, one a line, large: nothing else"})
+                  why={"empty": STAIRCASE})
 
     def takeaway(self):
         """The results that prove the property: cached = full recompute (✓, exactly 0); causally no past output
         moves (✓, exactly 0), so the cache is exact; bidirectionally every one does (✗, by at least the measured
-        bound), so the next layer's keys and values would go stale."""
+        bound), so the next layer's cache goes stale: side by side, each under its table of changes."""
         self.closing_layout()
         return VGroup(*self.closing_parts())
 
     def bring_forward(self, take, region=None):
-        """Everything but the header fades; the three results arrive, one a line."""
+        """Everything but the header fades; the cache's verdict arrives, then each panel, table and verdict."""
         keep = {id(f) for f in self.header.get_family()}
         leaves = [f for m in self.mobjects for f in m.get_family()
                   if id(f) not in keep and len(getattr(f, "points", ())) and not f.submobjects]

@@ -79,11 +79,15 @@ class ChangeTable(VGroup):
     moved painted by how far (its figure in the scale's text colour); an exact 0 is left unpainted."""
 
     def __init__(self, staleness: Sequence[np.ndarray], row_y, cell_h: float, left: float, width: float,
-                 size: float = SMALL, min_w: float = 0.0, scale: ColorScale | None = None, **kw):
+                 size: float = SMALL, min_w: float = 0.0, scale: ColorScale | None = None, figures: bool = True,
+                 **kw):
         super().__init__(**kw)
         T = len(staleness) + 1
         texts = [["0" if float(v) == 0.0 else numbers.measure(float(v)).text for v in s] for s in staleness]
-        widest = max((label(t, size=size).width for col in texts for t in col), default=0.5)
+        # without ``figures`` the painted cells carry no text (their colour and the bar say it; a cell of 0, unpainted,
+        # still reads "0")
+        shown = [t for col in texts for t in col if figures or t == "0"]
+        widest = max((label(t, size=size).width for t in shown), default=0.3)
         cw = min(width / max(T - 1, 1), max(widest + 2 * GAP.small, cell_h, min_w))  # min_w: another table's cells
         if cw < widest + GAP.tight:
             raise LayoutError(f"a table of {T - 1} columns of changes does not fit {width:.2f} units")
@@ -103,6 +107,8 @@ class ChangeTable(VGroup):
                 r.move_to([x, row_y(n), 0])
                 t = label(texts[m - 1][n], size=size, color=scale.text_color(v) if painted else FG)
                 t.move_to(r)
+                if not figures and painted:
+                    t.set_opacity(0.0)  # (kept, so numbers[m][n] still names the cell's figure)
                 overlay(r, t)
                 col_cells.add(r)
                 col_nums.add(t)
