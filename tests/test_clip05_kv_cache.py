@@ -826,3 +826,16 @@ def test_one_wording_for_the_full_recompute_and_the_legends_grammar(run):
     desc = {c.key: c.describe for c in scene.captions if c.describe}
     assert f"the keys and values of rows 0 to {T - 2}," in says["legend"]
     assert "full recompute" in says["equal"] and "full recompute" in desc["equal"] and "causal pass" not in desc["equal"]
+
+
+def test_round6_the_bidirectional_outputs_are_named_over_their_map_and_their_bar_by_y(final):
+    """Review round 6 (05 bidir): "bidirectional outputs" in one line, wider than the map, sat on the margin flush
+    under the title rule while the other heads are centred; the outputs' bar, unnamed, stood beside the table and
+    read as the table's.  Now the name is one word a line centred over the map, and the bar is named y."""
+    scene, _ = final
+    title, hm, bar = scene.bi_title, scene.bi_map, scene.bi_bar
+    assert [t.text for t in title] == ["bidirectional", "outputs"]
+    assert abs(title.get_x() - hm.get_x()) < 1e-6 or title.get_left()[0] >= scene.layout.content.left - 1e-6
+    assert abs(title[0].get_x() - title[1].get_x()) < 1e-6 and title[0].get_y() > title[1].get_y()
+    assert bar.title.typst_code.strip("$ ") == "y"
+    assert bar.frame.get_left()[0] > hm.get_right()[0]

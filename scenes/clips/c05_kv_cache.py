@@ -426,9 +426,12 @@ class KVCache(ClipScene):
         d = self.data
         T = len(d.trace.steps)
         dm = d.Y_bidir_full.shape[1]
-        title = label(name, size=LABEL)  # names the outputs once they are all there
-        # the heads' height from one name (the causal picture's rows stand where the bidirectional ones do)
-        heads_h = label("bidirectional outputs", size=LABEL).height + GAP.small + math("x_1", size=LABEL).height + GAP.small
+        # names the outputs once they are all there: one word a line, centred over the map (review round 6: one line
+        # wider than the map sat on the margin, flush under the title rule)
+        first, _, rest_ = name.partition(" ")
+        title = column(*[label(w, size=LABEL) for w in (first, rest_) if w], gap="tight", align=ORIGIN)
+        # the heads' height from the name (the causal picture's rows stand where the bidirectional ones do)
+        heads_h = title.height + GAP.small + math("x_1", size=LABEL).height + GAP.small
         rows_region = Region(region.left, region.right, region.bottom, region.top - heads_h)
         ch = min(DecodeBoard.MAX_CELL_H, rows_region.height / T)
         size = LABEL if ch >= 0.6 else SMALL  # the changes as large as their cells allow
@@ -445,22 +448,19 @@ class KVCache(ClipScene):
         hm.move_to([x0 + lab_w + dm * cw / 2, rows_top - T * ch / 2, 0])
         names_ = row_names(hm, "y", colors=lambda i: TOKEN_INK)
         row_y = lambda n: rows_top - (n + 0.5) * ch  # noqa: E731
-        bar = ColorBar(self.out_scale, height=min(T * ch * 0.8, 3.0), width=DecodeBoard.SCALE_BAR_W)
-        bar.move_to([hm.get_right()[0] + GAP.small + bar.width / 2, hm.get_y(), 0])
+        # named by what it paints, as on the board (review round 6: unnamed beside the table, it read as the table's)
+        bar = ColorBar(self.out_scale, height=min(T * ch * 0.8, 3.0), width=DecodeBoard.SCALE_BAR_W,
+                       title=math("y", size=SMALL, color=TOKEN_INK))
+        bar.shift([hm.get_right()[0] + GAP.small - bar.frame.get_left()[0], hm.get_y() - bar.frame.get_y(), 0])
         table = ChangeTable(d.staleness if changes is None else changes, row_y, ch,
                             hm.get_right()[0] + bar_w + GAP.wide + lab_w, (T - 1) * tcw, size=size,
                             min_w=widest + 2 * GAP.small, scale=self.scales()["staleness"])  # the causal table in the bidirectional one's cells
         title.move_to([hm.get_x(), region.top - title.height / 2, 0])
         if title.get_left()[0] < region.left:  # wider than a narrow map and its names: it starts where they do
             title.align_to([region.left, 0, 0], LEFT)
-        table.title.set_y(title.get_y())
+        table.title.set_y(title[-1].get_y())  # "token appended" on the name's last line
         if title.get_right()[0] > table.title.get_left()[0] - GAP.normal:  # a narrow map: the title over its names too
             title.align_to(names_, LEFT)
-        if title.get_right()[0] > table.title.get_left()[0] - GAP.normal:  # still too wide: one word a line
-            first, _, rest_ = name.partition(" ")
-            words = column(label(first, size=LABEL), label(rest_, size=LABEL), gap="tight", align=ORIGIN)
-            words.move_to([hm.get_x(), 0, 0]).align_to(title, UP)
-            title = words
         cells = VGroup(*[c for col in table.cells for c in col])
         cbar = self.change_bar(self.change_bar_height(cells.height))
         self.place_change_bar(cbar, cells)
