@@ -204,8 +204,8 @@ def test_the_rule_bounds_n_by_the_data_which_is_why_the_bars_stop_at_half(final)
     by_key = {c.key: c.text for c in scene.captions}
     # review round 6: one idea a sentence; the bound 2m <= 10 000 stands in the twin rule under the bars
     shares = [lane_share(d.shares[k].share) for k in d.by_width()]
-    assert by_key["meaning"] == (f"m* is only where twins start. Past it, up to 5000: {shares[0]}, {shares[1]} and "
-                                 f"{shares[2]} have a farther twin.")
+    assert by_key["meaning"] == (f"m* is only where twins start. Past it, up to 5000, {shares[0]}, {shares[1]} and "
+                                 f"{shares[2]} of positions have a farther twin.")
     assert shares == ["99 %", "97 %", "66 %"]
     on = {id(f) for m in scene.mobjects for f in m.get_family()}
     assert all(id(f) in on for f in TL.reminder.get_family())  # still there at the close
