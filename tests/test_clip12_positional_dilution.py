@@ -101,30 +101,23 @@ def test_the_onsets_are_marked_where_they_were_measured(final):
         assert dot.get_fill_color().to_hex() == scene.colors[k].to_hex()  # the dot in its width's colour
         assert ring_t.get_stroke_color().to_hex() == HIGHLIGHT.to_hex()  # the ring says "look here"
         assert abs(drop.get_center()[0] - p.to_point(o.t, 0)[0]) < 1e-6
-        # review round 4b: each m* is written on its panel beside its ring (the right column stood empty for three
-        # beats): inside the panel, clear of its curve, level with the drop line's side
-        lab = scene.onset_values[k].copy().move_to(scene.figure.label_at[k])  # where it stood on its panel
+        # review round 6: the panels on their own scales are full of curve; each m* stands in a right column beside
+        # its panel, level with it, in its width's colour (as the close keeps it), right of every panel
+        lab = scene.onset_values[k].copy().move_to(scene.figure.label_at[k])  # where it stood beside its panel
         ax = p.axes[0]
-        assert ax.get_left()[0] <= lab.get_left()[0] and lab.get_right()[0] <= ax.get_right()[0], k
+        assert scene.figure.column and lab.get_left()[0] > ax.get_right()[0], k
         assert ax.get_y() <= lab.get_bottom()[1] and lab.get_top()[1] <= ax.get_y() + scene.stack.panel_height, k
-        assert scene.figure.label_spot[k] == "foot" and not scene.figure.column, k
-        pts = scene.curves[k].points
-        (l, b_, _), (r, t, _) = lab.get_corner([-1, -1, 0]), lab.get_corner([1, 1, 0])
-        assert not np.any((pts[:, 0] > l) & (pts[:, 0] < r) & (pts[:, 1] > b_) & (pts[:, 1] < t)), k
-        # review round 5: every m* on the same side of its drop line (the right), next to it
-        assert scene.figure.label_side == "right"
-        assert drop.get_x() <= lab.get_left()[0] <= drop.get_x() + GAP.small + 1e-6, k
+        assert lab.get_right()[0] <= scene.layout.content.right + 1e-6, k
 
 
-def test_each_twin_prints_its_n_beside_its_ring(final):
-    """Review round 5 (12 `marks`): the twin rings had no n on them.  Each twin's "n = …" now stands by its ring,
-    right of its m*, clear of the curve; n is the first position at least twice as far (within the data) that is
-    at least as similar, counted here from the curve: 6, 32 and 344 in the shipped config."""
-    from scenes.clips.c12_widgets import TWIN_NEAR
-
+def test_each_twin_is_named_a_twin_under_its_m_star(final):
+    """Review round 5 (12 `marks`): the twin rings had no n on them; review round 6: the narration's word "twin"
+    was nowhere on screen, and the "n = …" labels crossed their panels' top borders.  Each twin now reads
+    "twin n = …" under its m* in the right column, inside its panel's height; n is the first position at least
+    twice as far (within the data) that is at least as similar, counted here from the curve: 6, 32 and 344."""
     scene, _ = final
     d, P = scene.data, scene.figure
-    assert P.twins_shown
+    assert P.twins_shown and P.twins_under
     got = []
     for k in d.by_width():
         c, m = d.cos[k], d.onsets[k].t
@@ -132,15 +125,69 @@ def test_each_twin_prints_its_n_beside_its_ring(final):
         assert n == d.onsets[k].witness and 2 * m <= n <= d.t[-1]
         got.append(n)
         lab = P.twin_labels[k]
-        assert lab.typst_code.strip("$ ") == f"n = {count(n).math}"
+        assert lab.source == f"twin $n = {count(n).math}$"
         ring = P.markers[k][-1]
         assert np.allclose(ring.get_center(), P.panels[k].to_point(n, c[n - 1]))
-        assert P.twin_gap[k] <= TWIN_NEAR, (k, P.twin_gap[k])
-        assert lab.get_left()[0] > P.markers[k][0].get_x()  # right of m*'s drop line: on the twin's side
-        pts = P.curves[k].points
-        (l, b_, _), (r, t, _) = lab.get_corner([-1, -1, 0]), lab.get_corner([1, 1, 0])
-        assert not np.any((pts[:, 0] > l) & (pts[:, 0] < r) & (pts[:, 1] > b_) & (pts[:, 1] < t)), k
+        ol = P.onset_labels[k].copy().move_to(P.label_at[k])
+        ax = P.panels[k].axes[0]
+        assert lab.get_top()[1] < ol.get_bottom()[1] and abs(lab.get_left()[0] - ol.get_left()[0]) < 1e-6
+        assert ax.get_y() <= lab.get_bottom()[1] and ol.get_top()[1] <= ax.get_y() + P.stack.panel_height, k
     assert got == [6, 32, 344]
+
+
+def test_each_panel_has_its_own_scale_so_every_width_visibly_wobbles(final):
+    """Review round 6 (12 `wider`): "none falls steadily … each one wobbles" was said over ~85 px panels on one
+    −1 … 1 scale, where d = 256's wobble was ~4 px.  Each stacked panel now runs from 1 down to its curve's least
+    value (rounded down to a tenth), prints "1" and "0" like every other panel, and the words over the panels say
+    so.  Measured on screen: over the last decade every curve rises somewhere by at least 2 % of its panel's
+    height from one position to the next, and its last half spans at least a fifth of the panel."""
+    scene, _ = final
+    d = scene.data
+    assert "each panel on its own scale" in scene.scale_note.source
+    h = scene.stack.panel_height
+    for k, p in enumerate(scene.panels):
+        row = d.cos[k]
+        lo = p.y_range[0]
+        assert p.y_range[1] == 1.0 and lo <= row.min() < lo + 0.1 + 1e-9 and lo >= -1.0
+        assert sorted(float(t.typst_code.strip("$ ")) for t in p.y_tick_labels) == [0.0, 1.0]
+        ys = p.to_point(d.t, row)[:, 1]
+        far = ys[d.t >= d.t[-1] / 10]
+        assert np.max(np.diff(far)) >= 0.02 * h, (k, np.max(np.diff(far)) / h)
+        assert np.ptp(ys[len(ys) // 2:]) >= h / 5, (k, np.ptp(ys[len(ys) // 2:]) / h)
+    assert scene.variant("wider") == "wider"
+
+
+def test_the_first_beat_draws_the_span_it_names_and_the_axis_is_c_of_m(final):
+    """Review round 6 (12 `first`, `axes`): the span "≈ 1.6" was in words only, and the y axis had no label.  A
+    bracket beside the box runs from the last half's least to its greatest value, "≈ 1.6" beside it (the measured
+    span, rounded); "c(m)" stands level with the solo panel's "1"."""
+    scene, _ = final
+    d, P = scene.data, scene.figure
+    k0 = d.by_width()[0]
+    half = d.cos[k0][len(d.t) // 2:]
+    p0 = P.solo.panels[0]
+    bracket, lab = P.span
+    assert abs(bracket[0].get_bottom()[1] - p0.to_point(1, half.min())[1]) < 1e-6
+    assert abs(bracket[0].get_top()[1] - p0.to_point(1, half.max())[1]) < 1e-6
+    assert bracket.get_left()[0] >= P.swing.get_right()[0] and "approx " + measure(np.ptp(half)).math in lab.typst_code
+    assert lab.get_right()[0] <= scene.layout.content.right + 1e-6
+    assert P.y_label.typst_code.strip("$ ") == "c(m)"
+    one = max(p0.y_tick_labels, key=lambda m: m.get_y())
+    assert abs(P.y_label.get_y() - one.get_y()) < 1e-6 and P.y_label.get_right()[0] < one.get_left()[0]
+
+
+def test_the_width_colours_keep_clear_of_the_training_colours_of_clip_13():
+    """Review round 6: violet meant d = 64 here and "seen in training" in clip 13, the d = 16 blue was near 13's
+    pale "unseen".  The widths now run teal → green → lime (viridis), each far from SEEN and UNSEEN and from the
+    highlight's yellow, at least 4.5:1 on the background."""
+    from scenes.kit.theme import SEEN, UNSEEN
+
+    for widths in ([16, 64, 256], [2, 64, 512, 2048, 4096], [32, 128]):
+        for c in width_colors(widths):
+            rgb = np.array(c.to_rgb())
+            for other in (SEEN, UNSEEN, HIGHLIGHT):
+                assert np.max(np.abs(rgb - np.array(other.to_rgb()))) >= 0.2, (widths, c.to_hex(), other.to_hex())
+            assert ratio(rgb, np.array(BG.to_rgb())) >= 4.5
 
 
 def test_the_rule_bounds_n_by_the_data_which_is_why_the_bars_stop_at_half(final):
@@ -155,7 +202,11 @@ def test_the_rule_bounds_n_by_the_data_which_is_why_the_bars_stop_at_half(final)
     TL = scene.twin_lanes
     assert "2 m <= n <= " + count(d.t[-1]).math in " ".join(m.typst_code for m in TL.reminder.maths)
     by_key = {c.key: c.text for c in scene.captions}
-    assert f"up to 5000, so 2 m stays within {count(d.t[-1]).text}" in by_key["meaning"]
+    # review round 6: one idea a sentence; the bound 2m <= 10 000 stands in the twin rule under the bars
+    shares = [lane_share(d.shares[k].share) for k in d.by_width()]
+    assert by_key["meaning"] == (f"m* is only where twins start. Past it, up to 5000, {shares[0]}, {shares[1]} and "
+                                 f"{shares[2]} of positions have a farther twin.")
+    assert shares == ["99 %", "97 %", "66 %"]
     on = {id(f) for m in scene.mobjects for f in m.get_family()}
     assert all(id(f) in on for f in TL.reminder.get_family())  # still there at the close
     recs = {r.key: r for r in scene.audit.records}
@@ -650,7 +701,7 @@ def test_stacked_panels_print_their_ticks_apart_from_their_neighbours(final):
         labs = sorted(p.y_tick_labels, key=lambda m: -m.get_y())
         assert all(hasattr(t, "typst_code") for t in labs)  # one tick face
         values = [float(t.typst_code.strip("$ ").replace("-", "-")) for t in labs]
-        assert values == ([1.0, 0.0, -1.0] if p is not rows[-1] else [1.0, 0.0]), values
+        assert values == [1.0, 0.0], values  # review round 6: each on its own scale, the same two labels on every panel
         for lab, v in zip(labs, values):
             assert abs(lab.get_y() - p.to_point(1, v)[1]) < 1e-6
         assert all(a.get_bottom()[1] - b.get_top()[1] > GAP.hair for a, b in zip(labs, labs[1:]))
@@ -719,7 +770,9 @@ def test_the_close_puts_the_takeaway_in_words_over_the_verdict(final):
     on = {id(f) for m in scene.mobjects for f in m.get_family()}
     t, v = scene.takeaway_line, scene.verdict
     assert len(t) and all(id(f) in on for f in t.get_family())
-    assert [w.text for w in t.words][0] == "Past" and "for most $m$, farther no longer means less alike" in t.source
+    # review round 6: "no longer means less alike" overstated it; the measured fact is that some n >= 2m is at least
+    # as alike, so farther no longer guarantees less alike
+    assert [w.text for w in t.words][0] == "Past" and "for most $m$, farther no longer guarantees less alike" in t.source
     star = next(m for m in t.maths if m.typst_code.strip("$ ") == "m^*")
     m_glyph = star.submobjects[0]
     assert abs(m_glyph.get_bottom()[1] - line_baseline(t.words[0])) < 0.01
@@ -769,17 +822,20 @@ def test_the_descriptions_name_only_what_is_drawn(final):
     d = scene.data
     by_key = {c.key: c for c in scene.captions}
     marks = by_key["marks"].describe
-    assert not scene.figure.column and "on its panel, right of its drop line" in marks and "on the right" not in marks
-    assert "each twin's n beside its ring" in marks
+    assert scene.figure.column and "on the right, beside its panel" in marks
+    assert "under it, the word twin and its n" in marks
     meaning = by_key["meaning"].describe
     assert "one bar per width" in meaning and "each bar is all the positions past m*, up to m = 5000" in meaning
     assert "≈ 99 %, ≈ 97 % and ≈ 66 % with a twin" in meaning
     assert "empty box" not in meaning and "not judged" not in meaning and "lane" not in meaning
     close = by_key["close"].describe
-    assert "past m*, for most m, farther no longer means less alike" in close and "over the bars" in close
+    assert "past m*, for most m, farther no longer guarantees less alike" in close and "over the bars" in close
     # "each m* stays on the right": the m* labels end right of every bar
     TL = scene.twin_lanes
     assert all(TL.onset_spots[k][0] - scene.onset_values[k].width / 2 > TL.x1 for k in range(len(d.widths)))
     first = by_key["first"].describe
     assert "from m = 5001 to 10 000" in first and "half of all positions, in a narrow strip" in first
-    assert "about 1.6" in first
+    assert "about 1.6" in first and "a bracket beside the box" in first
+    wider = by_key["wider"].describe
+    assert "from teal through green to lime" in wider and "its own scale" in wider
+    assert "c of m up its side" in by_key["axes"].describe

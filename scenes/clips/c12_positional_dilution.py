@@ -48,9 +48,11 @@ from scenes.figures.extrapolation import (
     base_relation,
     onsets_line,
     width_colors,
+    width_ramp_words,
 )
 from scenes.kit import (
     DIM,
+    FG,
     HEADING,
     HIGHLIGHT,
     GAP,
@@ -188,8 +190,9 @@ class PositionalDilution(ClipScene):
 
     STAGED = True
     # review round 4b: the headline says "most", as the ✓ line under it measures (34 % of d = 256's have no twin)
-    TAKEAWAY = "Past $m^*$, for most $m$, farther no longer means less alike"
-    TAKEAWAY_WORDS = "past m*, for most m, farther no longer means less alike"
+    # review round 6: "no longer means less alike" overstated the measured fact (some n >= 2m is at least as alike)
+    TAKEAWAY = "Past $m^*$, for most $m$, farther no longer guarantees less alike"
+    TAKEAWAY_WORDS = "past m*, for most m, farther no longer guarantees less alike"
 
     def caption_values(self) -> dict:
         d = self.data
@@ -217,6 +220,7 @@ class PositionalDilution(ClipScene):
             "half_of": self.half_of(),
             "m_where": "on its panel, beside its drop line",
             "twin_where": "each twin's n beside its ring",
+            "ramp": "each in its own colour",
             "reminder": self.reminder_words(),
         }
         F = getattr(self, "figure", None)
@@ -247,10 +251,12 @@ class PositionalDilution(ClipScene):
             c1=claim(measure(d.cos[order[0]][0]).text, F.solo_curve if solo else F.curves[order[0]]),
             swing_box=claim("A yellow box", F.swing),
             curves=claim("one curve per width", *F.curves),
+            ramp=claim(self.ramp_words(), *F.curves),
             rings=claim("a yellow ring", *[m for m in F.markers if len(m)] or [F.swing]),
             rule_line=claim("the rule for m*", self.rule),
             m_where=claim(self.m_where(), *[F.onset_labels[k] for k in found] or axis),
-            twin_where=claim(values["twin_where"], *[F.twin_labels[k] for k in found if len(F.twin_labels[k])] or axis)
+            twin_where=claim("under it, the word twin and its n" if F.twins_under else values["twin_where"],
+                             *[F.twin_labels[k] for k in found if len(F.twin_labels[k])] or axis)
             if F.twins_shown else claim("each twin is ringed at its n", *[m for m in F.markers if len(m)] or axis),
             reminder=claim(values["reminder"], TL.reminder),
             every_panel=claim("every panel", *F.onset_labels),
@@ -272,6 +278,10 @@ class PositionalDilution(ClipScene):
                           only=claim("" if d.shares[wide].after == d.shares[wide].checked else "only ", self.verdict),
                           wide_onset=claim(count(d.onsets[wide].t).text, F.onset_labels[wide]))
         return values
+
+    def ramp_words(self) -> str:
+        """The widths' colours in words, narrowest to widest (``width_colors``)."""
+        return "each in its own colour" if len(self.data.widths) < 2 else f"coloured {width_ramp_words(len(self.data.widths))}"
 
     def m_where(self) -> str:
         """Where the marks beat writes each m*: in a right column, or on its panel by its drop line (review round 5:
@@ -378,6 +388,11 @@ class PositionalDilution(ClipScene):
         strip, rest = rest.take_top(self.rule.height, gap=GAP.normal)
         strip.place(self.rule, LEFT)
         self.rule_strip = strip
+        # review round 6: stacked, each panel has its own scale (d = 256's wobble was 4 px on a shared −1 … 1); the
+        # strip the rule takes next says so while the panels are new
+        self.scale_note = seated(worded_line(f"$c({N.position.math})$ for each width, each panel on its own scale: "
+                                             "1 at its top, 0 dashed", size=SMALL, color=FG))
+        strip.fit(self.scale_note, LEFT)
         # ---- one panel per width on one log position axis, narrowest on top
         # the close's right column: m* and its share, stacked when the lanes are tall enough (an estimate of
         # a lane's height from the region the panels get; TwinLanes decides from the real one)
@@ -500,24 +515,25 @@ class PositionalDilution(ClipScene):
             self.solo_on = True
             self.beat("axes", FadeIn(self.formula), FadeIn(self.kind), Create(S.panels[0].axes), FadeIn(S.panels[0].grid),
                       FadeIn(S.panels[0].y_tick_labels), FadeIn(S.x_tick_labels), FadeIn(S.x_axis_label),
-                      FadeIn(P.solo_zero), Create(P.solo_curve), FadeIn(P.solo_label), run_time=2.2,
-                      subject=VGroup(S, P.solo_curve, P.solo_label, P.solo_zero), why={**self.FULL_PANELS, **flat})
-            self.beat(self.variant("first"), Create(P.swing), FadeIn(self.swing_label), run_time=1.0,
-                      subject=VGroup(S, P.solo_curve, P.solo_label, P.solo_zero, P.swing, self.swing_label),
+                      FadeIn(P.solo_zero), Create(P.solo_curve), FadeIn(P.solo_label), FadeIn(P.y_label), run_time=2.2,
+                      subject=VGroup(S, P.solo_curve, P.solo_label, P.solo_zero, P.y_label), why={**self.FULL_PANELS, **flat})
+            self.beat(self.variant("first"), Create(P.swing), FadeIn(self.swing_label), FadeIn(P.span), run_time=1.0,
+                      subject=VGroup(S, P.solo_curve, P.solo_label, P.solo_zero, P.swing, self.swing_label, P.span),
                       why={**self.FULL_PANELS, **flat})
             axes = [AnimationGroup(FadeIn(p.axes), FadeIn(p.grid), FadeIn(p.y_tick_labels)) for p in self.panels]
             self.solo_on = False
-            self.beat(self.variant("wider"), FadeOut(P.swing), FadeOut(self.swing_label), FadeOut(VGroup(S, P.solo_zero)), *axes,
+            self.beat(self.variant("wider"), FadeOut(P.swing), FadeOut(self.swing_label), FadeOut(P.span),
+                      FadeOut(VGroup(S, P.solo_zero, P.y_label)), *axes, FadeIn(self.scale_note),
                       FadeIn(self.stack.x_tick_labels), FadeIn(self.stack.x_axis_label), FadeIn(P.zeros),
                       ReplacementTransform(P.solo_curve, self.curves[first]),
                       ReplacementTransform(P.solo_label, self.width_labels[first]),
                       *[Create(self.curves[k]) for k in rest], *[FadeIn(self.width_labels[k]) for k in rest],
-                      run_time=2.2, subject=P, why={**self.FULL_PANELS, **flat})
-            self.beat("rule", FadeIn(self.rule, shift=GAP.small * DOWN), run_time=1.0, subject=VGroup(self.rule, P),
-                      why={**self.FULL_PANELS, **flat})
+                      run_time=2.2, subject=VGroup(P, self.scale_note), why={**self.FULL_PANELS, **flat})
+            self.beat("rule", FadeOut(self.scale_note), FadeIn(self.rule, shift=GAP.small * DOWN), run_time=1.0,
+                      subject=VGroup(self.rule, P), why={**self.FULL_PANELS, **flat})
         else:
             axes = [AnimationGroup(Create(p.axes), FadeIn(p.grid), FadeIn(p.y_tick_labels)) for p in self.panels]
-            self.beat("axes", FadeIn(self.formula), FadeIn(self.kind), *axes, FadeIn(self.stack.x_tick_labels),
+            self.beat("axes", FadeIn(self.formula), FadeIn(self.kind), *axes, FadeIn(P.y_label), FadeIn(self.stack.x_tick_labels),
                       FadeIn(self.stack.x_axis_label), FadeIn(P.zeros), Create(self.curves[first]),
                       FadeIn(self.width_labels[first]), run_time=2.2, subject=P, why={**self.FULL_PANELS, **flat})
             self.beat(self.variant("first"), Create(P.swing), FadeIn(self.swing_label), run_time=1.0,
@@ -531,7 +547,7 @@ class PositionalDilution(ClipScene):
                   why={**self.FULL_PANELS, **flat})
         # the panels become lanes: the curves go, each lane shows what its curve measured
         self.lanes_on = True
-        leave = [self.rule, *self.curves, P.zeros, *self.markers, *[t for t in self.twin_values if len(t)],
+        leave = [*self.curves, P.y_label, P.zeros, *self.markers, *[t for t in self.twin_values if len(t)],
                  *[VGroup(p.grid, p.axes, p.y_tick_labels) for p in self.panels],
                  self.stack.x_tick_labels, self.stack.x_axis_label]
         tags = [ReplacementTransform(w, lane.tag) for w, lane in zip(self.width_labels, TL.lanes)]

@@ -12,6 +12,7 @@ from manim import (
     UP,
     Circle,
     DashedLine,
+    Line,
     ManimColor,
     Mobject,
     Rectangle,
@@ -21,13 +22,13 @@ from manim import (
 
 from scenes.audit import contrast
 from scenes.figures.extrapolation import share_percent as share_text
-from scenes.kit import numbers
+from scenes.kit import N, numbers
 from scenes.kit.compose import GAP
 from scenes.kit.layout import SAFE, LayoutError, Region, overlay
 from scenes.kit.plots import MARK, STROKE, Plot, _decades, bar, vertical
 from scenes.kit.binding import role
 from scenes.kit.proofs import line_baseline, worded_line
-from scenes.kit.theme import BG, DIM, FG, HIGHLIGHT, LABEL, SMALL, label, math
+from scenes.kit.theme import BG, DIM, FG, HIGHLIGHT, LABEL, SMALL, figure, label, math
 
 def share_label(share: float) -> str:
     """A share as the screen prints it: ``≈ 66 %`` when the percentage is rounded (review round 4: the deck's
@@ -62,6 +63,13 @@ def seated(line: VGroup) -> VGroup:
     return line
 
 
+def panel_floor(row_: np.ndarray) -> float:
+    """The foot of a stacked panel's own scale: its curve's least value rounded down to a tenth, never under −1,
+    never over 0 (the zero line stays in every panel)."""
+    lo = np.floor(float(np.min(row_)) * 10 + 1e-9) / 10
+    return float(min(0.0, max(-1.0, lo)))
+
+
 class PanelStack(VGroup):
     """``n`` plots stacked top to bottom in ``region`` (x range shared, log or linear).
 
@@ -75,7 +83,9 @@ class PanelStack(VGroup):
     def __init__(self, n: int, region: Region, x_range, y_range, x_log: bool = True, x_ticks: Sequence[float] = (),
                  y_ticks: Sequence[float] = (), x_label="", gap: float = GAP.small, tick_room: float | None = None,
                  tick_format: Callable[[float], str] | None = None, min_height: float = MIN_PANEL,
-                 rows: Sequence[int] | None = None, label_left: bool = False, **kw):
+                 rows: Sequence[int] | None = None, label_left: bool = False,
+                 y_ranges: Sequence[tuple[float, float]] | None = None,
+                 y_tick_sets: Sequence[Sequence[float]] | None = None, **kw):
         super().__init__(**kw)
         if n < 1:
             raise ValueError(f"a panel stack needs at least one panel, got n={n}")
@@ -88,7 +98,8 @@ class PanelStack(VGroup):
         # holds it (review round 4b: a line of its own took height the stacked panels needed)
         first_tick = probe.x_tick_labels[0].width / 2 if len(x_ticks) else 0.0
         room0 = tick_room if tick_room is not None else max(
-            (label(numbers.tick(v), size=SMALL).width for v in y_ticks), default=0.0) + GAP.normal
+            (label(numbers.tick(v), size=SMALL).width for ts in (y_tick_sets or [y_ticks]) for v in ts),
+            default=0.0) + GAP.normal
         beside = bool(label_left and axis_label and len(x_ticks)
                       and region.left + room0 - first_tick - GAP.normal - axis_label.width >= SAFE.left)
         if axis_label and not beside:
@@ -103,19 +114,27 @@ class PanelStack(VGroup):
             raise LayoutError(f"{n} panels need {min_height * n + gap * (n - 1) + bottom_room:.2f} units of height, "
                               f"region {region.name!r} has {region.height:.2f}")
         row_h = label("1", size=SMALL).height
-        ticks = list(y_ticks)
-        # a short panel prints its ends only, when neighbouring labels would touch (review round 4b: the test counted
-        # every label's height against the whole panel, so a 1-unit panel lost its "0" though "1" and "0" stood apart)
-        if len(ticks) > 2 and h / (len(ticks) - 1) < row_h + GAP.tight:
-            ticks = [ticks[0], ticks[-1]]  # a short panel prints its ends only
+        # ``y_ranges`` / ``y_tick_sets``: each panel on its own scale (review round 6: d = 256's wobble, ~0.1 of c,
+        # was 4 px on a shared −1 … 1); without them every panel shares ``y_range`` and ``y_ticks``
+        ranges = [tuple(y_ranges[k]) if y_ranges else tuple(y_range) for k in range(n)]
+        tick_sets = []
+        for k in range(n):
+            ticks = list(y_tick_sets[k] if y_tick_sets else y_ticks)
+            # a short panel prints its ends only, when neighbouring labels would touch (review round 4b: the test
+            # counted every label's height against the whole panel, so a 1-unit panel lost its "0" though "1" and
+            # "0" stood apart)
+            if len(ticks) > 2 and h / (len(ticks) - 1) < row_h + GAP.tight:
+                ticks = [ticks[0], ticks[-1]]  # a short panel prints its ends only
+            tick_sets.append(ticks)
         room = tick_room if tick_room is not None else max(
-            (label(numbers.tick(v), size=SMALL).width for v in ticks), default=0.0) + GAP.normal
+            (label(numbers.tick(v), size=SMALL).width for ts in tick_sets for v in ts), default=0.0) + GAP.normal
         w = region.width - room
         self.panel_height, self.panel_width = h, w
         self.panels = VGroup()
         last_row = max(rows)
         for k in range(n):
-            p = Plot(x_range, y_range, width=w, height=h, x_log=x_log, x_ticks=x_ticks, y_ticks=ticks, **kw_fmt)
+            ticks = tick_sets[k]
+            p = Plot(x_range, ranges[k], width=w, height=h, x_log=x_log, x_ticks=x_ticks, y_ticks=ticks, **kw_fmt)
             # review round 5: the y ticks were sans beside the x axis's typeset 10ᵏ; one tick face, the math one
             typeset = []
             for lab, v in zip(list(p.y_tick_labels), ticks):
@@ -177,6 +196,9 @@ class DilutionPanels(VGroup):
                  order: Sequence[int], x_label: Mobject, right_width: float = 0.0, solo_region: Region | None = None,
                  column: bool | None = None, headroom: float = 0.0, reserve: float = 0.0):
         super().__init__()
+        if column is None and len(widths) > 1:  # review round 6: stacked on their own scales, the curves fill the
+            # panels, so each m* stands in a right column beside its panel, the panels hold the rings and twins alone
+            column = True
         if column is None:  # each m* on its panel where every one finds a clear spot there, else all in a right column
             args = (region, t, cos, widths, onsets, colors, order, x_label, right_width, solo_region)
             self.__init__(*args, column=False, headroom=headroom)
@@ -216,11 +238,20 @@ class DilutionPanels(VGroup):
         # beside its ring, so the panels run to the frame's edge (``right_width`` kept for callers, unused)
         self.right_room = GAP.wide  # half the last x tick label ("10⁴") hangs past the panels
         if column:  # the m* labels beside their panels, on the right (the curves fill the panels)
-            self.right_room = max(max(m.width for m in self.onset_labels), right_width) + GAP.wide
+            twin_w = max((worded_line(f"twin $n = {numbers.count(o.witness).math}$", size=SMALL).width
+                          for o in onsets if o.t is not None), default=0.0)
+            self.right_room = max(max(m.width for m in self.onset_labels), right_width, twin_w) + GAP.wide
         mid = Region(region.left + self.left_room, region.right - self.right_room, region.bottom, region.top, "panels")
         rank = {k: r for r, k in enumerate(order)}
+        # review round 6: stacked, each panel on its own scale, from 1 down to its curve's least value (rounded down to
+        # a tenth), so a wide encoding's small wobble fills its panel as a narrow one's large swing fills its own
+        self.y_lows = [panel_floor(row_) for row_ in cos] if n > 1 else [-1.0] * n
         kw = dict(x_log=True, x_ticks=_decades(t_max), y_ticks=[-1, 0, 1], x_label=x_label,
-                  rows=[rank[k] for k in range(n)], label_left=n > 1)
+                  rows=[rank[k] for k in range(n)], label_left=n > 1,
+                  y_ranges=[(lo, 1.0) for lo in self.y_lows],
+                  y_tick_sets=[[0.0, 1.0]] * n if n > 1 else None,
+                  # the tick column as wide as a "−1" would need: "position m" keeps its place on the tick row
+                  tick_room=max(label(numbers.tick(v), size=SMALL).width for v in (-1, 0, 1)) + GAP.normal)
         # review round 4b: a lower panel's "1" butted the panel over it: the panels stand half a label's height
         # plus a gap apart, closer only when many widths need the room; review round 5: a label's height plus a gap
         # apart where the room allows, so each panel prints its "−1" too (the d = 16 curve reaches −0.86)
@@ -234,29 +265,22 @@ class DilutionPanels(VGroup):
                 if gap == GAP.tight:
                     raise
         self.panels = self.stack.panels
-        # stacked, a panel prints "1", "0" and "−1" when its "−1" stands clear of the next panel's "1"; else only
-        # "1" and "0" (every curve starts near 1 and falls towards 0, so the two read the scale)
+        # stacked, each panel on its own scale prints "1" and "0" (its foot is its curve's least value rounded down, not
+        # a round tick): the same two labels on every panel (review round 6: "1 / 0 / −1" on two panels, "1 / 0" on the
+        # third), and a lone panel "1", "0" and "−1"
+        self.low_ticks = n == 1
         by_row = sorted(self.panels, key=lambda p: -p.axes[0].get_y())
-
-        def lowest(p):
-            return min(p.y_tick_labels, key=lambda m: m.get_y())
-
-        def highest(p):
-            return max(p.y_tick_labels, key=lambda m: m.get_y())
-
-        self.low_ticks = n == 1 or all(
-            len(a.y_tick_labels) >= 3 and lowest(a).get_bottom()[1] - highest(b).get_top()[1] >= GAP.tight
-            for a, b in zip(by_row, by_row[1:]))
-        if not self.low_ticks:
+        # a panel whose curve stays near or over 0 has its "0" near its foot, by the "1" of the panel under it (or, in a
+        # short panel, by its own "1"): then no panel prints "0", the dashed line marks it (the words over them say so)
+        labs = [(min(p.y_tick_labels, key=lambda m: m.get_y()), max(p.y_tick_labels, key=lambda m: m.get_y()))
+                for p in by_row if len(p.y_tick_labels) >= 2]
+        near = any(hi.get_bottom()[1] - lo.get_top()[1] < GAP.hair for lo, hi in labs) or any(
+            a[0].get_bottom()[1] - b[1].get_top()[1] < GAP.tight for a, b in zip(labs, labs[1:]))
+        self.zero_labels = n == 1 or not near
+        if not self.zero_labels:
             for p in self.panels:
-                if len(p.y_tick_labels) >= 2:  # the lowest label (-1) would stand level with the next panel's top
-                    p.y_tick_labels.remove(lowest(p))
-        elif n > 1:  # the bottom panel's "−1", stepped left of the "10⁰" under it, sat over "position m" like an
-            # exponent: there the x axis itself is the panel's foot, and its "−1" goes
-            b = self.stack.bottom
-            low = lowest(b)
-            if len(b.y_tick_labels) >= 3 and low.get_right()[0] < b.axes[0].get_left()[0] - 0.12 - 1e-6:
-                b.y_tick_labels.remove(low)
+                for m in [m for m in p.y_tick_labels if abs(getattr(m, "tick_value", 1.0)) < 1e-12]:
+                    p.y_tick_labels.remove(m)
         h = self.stack.panel_height
         self.zeros = VGroup(*[p.hline(0.0, color=DIM, dashed=True, stroke_width=STROKE / 2) for p in self.panels])
         self.curves = VGroup(*[p.curve(t, row_, color=colors[k], stroke_width=STROKE * 3 / 4)
@@ -272,10 +296,18 @@ class DilutionPanels(VGroup):
         # the first width alone, filling the region, before the others join it
         k0 = order[0]
         self.solo, self.solo_curve, self.solo_zero, self.solo_label = VGroup(), VGroup(), VGroup(), VGroup()
+        self.y_label, self.span = VGroup(), VGroup()
+        half = cos[k0][len(t) // 2:]
+        # review round 6: the span the narration names ("spans about 1.6"), drawn as a bracket beside the box
+        self.span_label = figure(numbers.measure(float(np.ptp(half))), size=SMALL, color=HIGHLIGHT, prefix="=")
+        for f in self.span_label.get_family():
+            role(f, "highlight")
         p0 = self.panels[k0]
         if n > 1:
             room = solo_region or region
-            solo_mid = Region(room.left + self.left_room, room.right - GAP.wide, room.bottom, room.top, "solo")
+            span_room = MARK / 2 + GAP.tight + GAP.hair + self.span_label.width + GAP.small
+            solo_mid = Region(room.left + self.left_room, room.right - max(GAP.wide, span_room), room.bottom, room.top,
+                              "solo")
             solo = PanelStack(1, solo_mid, (1, t_max), (-1, 1), x_log=True, x_ticks=_decades(t_max), y_ticks=[-1, 0, 1],
                               x_label=x_label.copy())
             p0 = solo.panels[0]
@@ -287,10 +319,22 @@ class DilutionPanels(VGroup):
                  p0.axes[0].get_y() + solo.panel_height / 2, 0],
                 aligned_edge=RIGHT)
         # the first curve's last half: the range it swings over
-        half = cos[k0][len(t) // 2:]
         a, b = p0.to_point(t[len(t) // 2], half.min()), p0.to_point(t_max, half.max())
         self.swing = role(Rectangle(width=b[0] - a[0] + MARK, height=max(b[1] - a[1], MARK / 2) + MARK,
                                     stroke_color=HIGHLIGHT, stroke_width=STROKE).move_to((a + b) / 2), "highlight")
+        # the y axis named (review round 6: c was defined only in the formula line): c(m) level with the "1" tick
+        top = max(p0.y_tick_labels, key=lambda m: m.get_y())
+        self.y_label = math(f"c({N.position.math})", size=LABEL, color=FG)
+        self.y_label.move_to([top.get_left()[0] - GAP.normal, top.get_y(), 0], aligned_edge=RIGHT)
+        if n > 1:  # the span of the box's curve: a bracket from its least to its greatest value, the figure beside it
+            x = self.swing.get_right()[0] + GAP.tight
+            tick = MARK / 2
+            bracket = VGroup(*[role(Line([x, y0, 0], [x, y1, 0], stroke_color=HIGHLIGHT, stroke_width=STROKE), "highlight")
+                               for y0, y1 in ((a[1], b[1]),)],
+                             *[role(Line([x - tick, y, 0], [x, y, 0], stroke_color=HIGHLIGHT, stroke_width=STROKE),
+                                    "highlight") for y in (a[1], b[1])])
+            self.span_label.next_to(bracket, RIGHT, buff=GAP.hair)
+            self.span = VGroup(bracket, self.span_label)
         # onsets: a drop to the axis, a link to the witness, the dot, and a ring at each end
         self.markers = VGroup()
         for k, (p, o) in enumerate(zip(self.panels, onsets)):
@@ -302,7 +346,7 @@ class DilutionPanels(VGroup):
             ticks_right = max((lab.get_right()[0] for lab in p.y_tick_labels), default=-np.inf)
             r_ring = RING if min(p_t[0], p_s[0]) - RING - STROKE / 100 > ticks_right + GAP.hair else MARK * 0.8
             self.markers.add(VGroup(
-                role(DashedLine(p.to_point(o.t, -1), p_t, stroke_color=HIGHLIGHT, stroke_width=STROKE * 2 / 3,
+                role(DashedLine(p.to_point(o.t, p.y_range[0]), p_t, stroke_color=HIGHLIGHT, stroke_width=STROKE * 2 / 3,
                                 dash_length=GAP.hair), "highlight"),
                 role(DashedLine(p_t, p_s, stroke_color=HIGHLIGHT, stroke_width=STROKE, dash_length=GAP.hair),
                      "highlight"),
@@ -334,15 +378,32 @@ class DilutionPanels(VGroup):
             if o.t is None:
                 self.twin_labels.add(VGroup())
                 continue
-            tl = math(f"n = {numbers.count(o.witness).math}", size=SMALL, color=colors[k])
+            # review round 6: the narration calls it a twin; the word stands by its ring
+            tl = worded_line(f"twin $n = {numbers.count(o.witness).math}$", size=SMALL, color=colors[k])
             # it may rise over its panel's top into the gap under the panel above (never past the region's top)
             above = [q.axes[0].get_y() for q in self.panels if q.axes[0].get_y() > p.axes[0].get_y() + 1e-6]
             ceiling = min(above) - GAP.tight if above else region.top + self.reserve + headroom
+            if column:  # review round 6: inside its own panel, clear of its top border
+                ceiling = p.axes[0].get_y() + self.stack.panel_height - GAP.hair
             self.twin_gap[k] = self._place_twin(p, tl, p.to_point(o.witness, o.cos_witness), obstacles[k],
                                                 self.onset_labels[k], ceiling, p.to_point(o.t, o.cos_t)[0])
             self.twin_labels.add(tl)
         # every n by its ring, or none: a label pushed far from its ring (many short panels) would name the wrong mark
         self.twins_shown = all(g <= TWIN_NEAR for g in self.twin_gap.values())
+        # in a right column, each "twin n = …" under its m* where both fit in the panel's height (review round 6: a
+        # twin's label over its ring crossed the panel's top border; the panels on their own scales have no room)
+        self.twins_under = False
+        if column and not self.twins_shown:
+            fit = all(ol.height + tl.height + GAP.tight <= self.stack.panel_height
+                      for ol, tl in zip(self.onset_labels, self.twin_labels) if len(tl))
+            if fit:
+                for k, (ol, tl) in enumerate(zip(self.onset_labels, self.twin_labels)):
+                    if not len(tl):
+                        continue
+                    pair = ol.height + GAP.tight + tl.height
+                    ol.move_to([x_right + GAP.normal, self.centres[k] + (pair - ol.height) / 2, 0], aligned_edge=LEFT)
+                    tl.move_to([x_right + GAP.normal, self.centres[k] - (pair - tl.height) / 2, 0], aligned_edge=LEFT)
+                self.twins_shown = self.twins_under = True
         if not self.twins_shown:
             self.twin_labels = VGroup(*[VGroup() for _ in onsets])
         self.label_at = {k: ol.get_center().copy() for k, ol in enumerate(self.onset_labels)}  # before any move

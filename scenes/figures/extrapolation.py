@@ -31,11 +31,29 @@ def hex_of(c) -> str:
     return c.to_hex().upper()[:7]
 
 
+WIDTH_CMAP = "viridis"  # clip 12's widths: teal, green, lime (review round 6: the 'cool' ramp's violet d = 64 read as
+WIDTH_SPAN = (0.5, 0.9)  # clip 13's "seen in training", its blue d = 16 near 13's pale "unseen"); 0.5 keeps 4.5:1 on BG
+WIDTH_WORDS = {2: "from teal to lime", 3: "from teal through green to lime"}  # the ramp in words, by count
+
+
 def width_colors(widths) -> list:
-    """Clip 12: one colour per width (config order), ranked narrowest to widest along one ramp."""
+    """Clip 12: one colour per width (config order), ranked narrowest to widest along viridis's light part (teal to
+    lime), apart from the seen violet and the unseen pale blue of clip 13 and from the highlight's yellow."""
+    import matplotlib
+    from manim import ManimColor
+
     order = sorted(range(len(widths)), key=lambda k: (widths[k], k))
     rank = {k: r for r, k in enumerate(order)}
-    return [ramp(rank[k], len(widths), FAMILY_CMAP) for k in range(len(widths))]
+    lo, hi = WIDTH_SPAN
+    cm = matplotlib.colormaps[WIDTH_CMAP]
+    n = len(widths)
+    f = [lo + (hi - lo) * (rank[k] / (n - 1) if n > 1 else 0.5) for k in range(n)]
+    return [ManimColor.from_rgb(tuple(np.asarray(cm(v)[:3]))) for v in f]
+
+
+def width_ramp_words(n: int) -> str:
+    """How :func:`width_colors` reads in words for ``n`` widths, narrowest first."""
+    return WIDTH_WORDS.get(n, WIDTH_WORDS[3]) if n > 1 else "in one colour"
 
 
 def base_colors() -> list:
@@ -298,4 +316,4 @@ def table_vs_rotation(data, cfg) -> FigureStill:
 
 __all__ = ["CLIFF_COLORS", "CLIFF_ROLES", "FAMILY_CMAP", "base_colors", "base_figure", "base_relation", "cliff_proof", "decades", "first_missing", "hex_of",
            "no_row_text", "onset_text", "onsets_line", "ordinal", "share_percent", "twins_line", "power_range", "sample_rows", "table_proof",
-           "table_scale", "width_colors"]
+           "table_scale", "width_colors", "width_ramp_words"]
