@@ -44,7 +44,7 @@ def test_data_is_what_mathcore_computes_from_the_config():
     cfg = load_config()
     d = RoPERotatesQK.build_data(cfg)
     inp = lecture_inputs(cfg.T, cfg.d, cfg.seed)
-    a, b = pick_query_key(inp.X @ inp.Wq, inp.X @ inp.Wk)
+    a, b = pick_query_key(inp.X @ inp.Wq, inp.X @ inp.Wk, avoid=(d.s,))
     assert (d.q_token, d.k_token) == (a, b) and (d.m, d.n) == (a, b)  # each token at its own position
     np.testing.assert_allclose(d.q, (inp.X @ inp.Wq)[a], atol=1e-12)
     np.testing.assert_allclose(d.k, (inp.X @ inp.Wk)[b], atol=1e-12)
@@ -92,8 +92,31 @@ def test_pick_query_key_maximises_the_shortest_hands_share():
         return np.min(np.minimum(qn, kn) / np.maximum(qn, kn))
 
     assert share(a, b) == max(share(x, y) for x in range(2, 5) for y in range(1, x))
+    # an offset to avoid is skipped: the best of the rest
+    a2, b2 = pick_query_key(Q, K, avoid=(a - b,))
+    assert a2 - b2 != a - b
+    assert share(a2, b2) == max(share(x, y) for x in range(2, 5) for y in range(1, x) if x - y != a - b)
+    assert pick_query_key(Q[:3], K[:3], avoid=(1,)) == (2, 1)  # nothing else to pick: the one pair there is
     with pytest.raises(ValueError):
         pick_query_key(Q[:2], K[:2])
+
+
+def test_the_offset_m_minus_n_is_never_the_shift(final, corners):
+    """Review round 6 (RP, same): s = 2 and m − n = 2 had the same value, so "only m − n = 2 counts" right after
+    "slide s = 2" read as the shift.  The tokens are now picked with an offset m − n other than s (the shift is
+    pair 0's 60°–120° turn, ``scales.rope_shift``, unchanged: clip 15 quotes it), under the shipped config and
+    every corner, and the notes print both.  On main the shipped config had m − n = s = 2."""
+    from scenes.kit.scales import rope_shift
+
+    for name, res in {"shipped": final[0].audit, **corners}.items():
+        scene = res.scene
+        d = scene.data
+        assert d.s == rope_shift(d.q.size, scene.cfg.rope_base), name
+        if d.Y_plain.shape[0] > 3:  # (T = 3 holds one pair of tokens past position 0: offset 1, never s = 2)
+            assert d.m - d.n != d.s, (name, d.m, d.n, d.s)
+        assert d.m - d.n != d.s or d.s == 1, name
+        code = scene.diff_line.typst_code.strip("$ ")
+        assert code.endswith(f"= {d.m - d.n}") and scene.shift_line.typst_code.strip("$ ").endswith(f"= {d.s}")
 
 
 def test_the_hands_point_where_rope_puts_q_and_k_after_the_shift(final):
@@ -687,7 +710,12 @@ def test_the_close_colours_q_and_k_and_states_the_shift(final):
     close = scene.audit.records[-1]
     texts = " ".join(it.text for it in close.items if it.kind == "text" and not it.header and it.opacity > 0.3)
     assert f"s = {d.s}" in texts, texts
-    assert scene.close_moved.get_bottom()[1] > max(m.get_top()[1] for m in scene.close_maps)
+    # (review round 6: the grey line "ΔY = after − before, every position moved by s" crowded the stack) the shift
+    # is stated on the figure that depends on it, the rotated V's verdict, as the scores' line states its shifts
+    rot_verdict = scene.close_measures[1]
+    assert scene.close_moved is rot_verdict and not rot_verdict.passed
+    assert f"(s = {d.s})" in rot_verdict.formula and rot_verdict.value.typst_code.strip("$ ") in texts
+    assert rot_verdict.get_top()[1] < min(m.get_bottom()[1] for m in scene.close_maps)
     said = _caption(scene, "close")
     assert f"shifted by s = {d.s}" in said and f"up to {numbers.measure(d.defect_rot).text}" in said
 
@@ -713,8 +741,52 @@ def test_the_close_keeps_its_maps_legible(final):
     for m in (plain_map, rot_map):
         c = m.cell(0, 0)
         assert c.height <= body.cell(0, 0).height + 1e-6 and c.width <= 1.9 * c.height + 1e-6
+        # review round 6 (RP, close): the cells went from 82 × 55 to 65 × 34 px, aspect 1.5 → 1.9; now scaled
+        # uniformly, the body's shape kept
+        b = body.cell(0, 0)
+        assert c.width / c.height == pytest.approx(b.width / b.height, rel=1e-6)
+        # the row numbers have air between them: at most 62 % of a row's pitch
+    for block in scene.close_blocks:
+        pitch = block.map.cell(0, 0).height
+        assert len(block.axes.row_ticks) == scene.data.dY_plain.shape[0]
+        for t in block.axes.row_ticks:
+            assert t.height <= 0.62 * pitch + 1e-6, (t.height, pitch)
     close_axes = [b.axes for b in scene.close_blocks]
     for axes in close_axes:
         for word, body_word in ((axes.row_word, scene.axes_at_measure.row_word),
                                 (axes.col_word, scene.axes_at_measure.col_word)):
             assert word.height >= 0.9 * body_word.height, (word.height, body_word.height)
+
+
+def test_each_dial_is_named_by_its_pair_and_the_turn_is_written_at_rotate(final, corners):
+    """Review round 6 (RP, qk–same): neither dial was labelled "pair 0" or "pair 1" (only the rate under it told
+    them apart), and the narration's "turns q by m θᵢ" was never on screen.  Now each dial reads "pair i" beside
+    its rate, under it, from qk to the end of part one; and from rotate to same the line "q turns by m θᵢ and k by
+    n θᵢ" stands under the dials (q and k in their colours), giving way to the scores' verdict at gap."""
+    for name, res in {"shipped": final[0].audit, **corners}.items():
+        scene = res.scene
+        P = scene.data.q.size // 2
+        assert [n.text.replace(" ", "") for n in scene.pair_names] == [f"pair{i}" for i in range(P)], name
+        for dial, pname, cap in zip(scene.dials, scene.pair_names, scene.dial_caps):
+            assert pname.get_top()[1] < dial.face.get_bottom()[1] and cap.get_top()[1] < dial.face.get_bottom()[1]
+            assert pname.get_right()[0] < cap.get_left()[0]  # "pair i", then its rate, on one line
+            assert abs(VGroup(pname, cap).get_x() - dial.face.get_x()) < 1e-3, name  # centred under its dial
+        for (p0, c0), (p1, c1) in zip(list(zip(scene.pair_names, scene.dial_caps))[:-1],
+                                      list(zip(scene.pair_names, scene.dial_caps))[1:]):
+            assert c0.get_right()[0] < p1.get_left()[0], name  # each dial's labels apart from the next one's
+        for key in ("qk", "rotate", "shift", "same"):
+            texts = [t.replace(" ", "") for t in _texts(next(r for r in res.records if r.key == key))]
+            assert {f"pair{i}" for i in range(P)} <= set(texts), (name, key)
+        rule = scene.turn_rule
+        assert [m.typst_code.strip("$ ") for m in rule.maths] == ["q", "m theta_i", "k", "n theta_i"], name
+        assert rule.maths[0].get_fill_color().to_hex() == QUERY.to_hex()
+        assert rule.maths[2].get_fill_color().to_hex() == KEY.to_hex()
+        content = scene.layout.content
+        assert content.left - 1e-6 <= rule.get_left()[0] and rule.get_right()[0] <= content.right + 1e-6, name
+        assert rule.get_top()[1] < min(c.get_bottom()[1] for c in scene.dial_caps), name  # under the dials' labels
+        for key, shown in (("qk", False), ("rotate", True), ("shift", True), ("same", True), ("gap", False)):
+            rec = next(r for r in res.records if r.key == key)
+            texts = " ".join(_texts(rec))
+            assert ("m theta_i" in texts) == shown, (name, key, texts)
+    said = _caption(final[0], "rotate")
+    assert "q by m θᵢ" in said and "k by n θᵢ" in said

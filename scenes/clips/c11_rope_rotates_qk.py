@@ -121,23 +121,26 @@ def score_line(m: int, n: int, value) -> VGroup:
     return line
 
 
-def pick_query_key(Q: np.ndarray, K: np.ndarray) -> tuple[int, int]:
+def pick_query_key(Q: np.ndarray, K: np.ndarray, avoid=()) -> tuple[int, int]:
     """``(a, b)`` with ``T > a > b >= 1``: the query row ``a`` and the key row ``b`` whose hands are
     easiest to see on every dial.  Each dial is scaled to its longer hand, so the shorter hand's
     share ``min(|q_a,i|, |k_b,i|) / max(...)`` is what can vanish; maximise its worst pair.
-    ``b >= 1`` so both tokens sit past position 0 and both hands turn; ties go to the first."""
+    ``b >= 1`` so both tokens sit past position 0 and both hands turn; ties go to the first.
+    Offsets ``a − b`` in ``avoid`` are skipped where another pair exists (the clip passes its shift s: an
+    offset m − n equal to the shift would read as the shift, "slide s = 2 … only m − n = 2 counts")."""
     T = Q.shape[0]
     if T < 3:
         raise ValueError(f"pick_query_key needs at least 3 rows, got {T}")
     qn = np.linalg.norm(Q.reshape(T, -1, 2), axis=2)
     kn = np.linalg.norm(K.reshape(T, -1, 2), axis=2)
-    best, pick = -1.0, (2, 1)
-    for a in range(2, T):
-        for b in range(1, a):
-            hi = np.maximum(qn[a], kn[b])
-            share = float(np.min(np.minimum(qn[a], kn[b]) / np.where(hi > 0, hi, 1.0)))
-            if share > best + 1e-12:
-                best, pick = share, (a, b)
+    pairs = [(a, b) for a in range(2, T) for b in range(1, a)]
+    pairs = [(a, b) for a, b in pairs if a - b not in set(avoid)] or pairs  # (a, a − 1) always remains unless 1 is avoided
+    best, pick = -1.0, pairs[0]
+    for a, b in pairs:
+        hi = np.maximum(qn[a], kn[b])
+        share = float(np.min(np.minimum(qn[a], kn[b]) / np.where(hi > 0, hi, 1.0)))
+        if share > best + 1e-12:
+            best, pick = share, (a, b)
     return pick
 
 
@@ -222,10 +225,10 @@ class DeltaView(VGroup):
         T = dY.shape[0]
         # a cell's width over its height: the body's, or what the close chose (``aspect``)
         self.map = shows(Heatmap(dY, scale, cell_size=(cell * (aspect or self.ASPECT), cell)), quantity)
-        # the indices no taller than 70 % of a row's pitch: at the close's smaller cells they stay apart
+        # the indices no taller than 60 % of a row's pitch: at the close's smaller cells they stay apart
         # (the words "token" and "feature" keep the small size: they are not in a row's pitch)
         probe = label("0", size=SMALL)
-        self.axes = map_axes(self.map, size=SMALL * min(1.0, 0.7 * cell / probe.height), word_size=SMALL)
+        self.axes = map_axes(self.map, size=SMALL * min(1.0, 0.6 * cell / probe.height), word_size=SMALL)
         self.title = names(worded_line(f"$Delta Y$ with ${head}$", size=LABEL), quantity)
         near = GAP.small if compact else GAP.normal  # the close: its maps as tall as the frame's height allows
         self.title.next_to(self.map, UP, buff=near).set_x(self.map.get_x())
@@ -237,7 +240,10 @@ class DeltaView(VGroup):
             self.sub.next_to(self.map, UP, buff=GAP.small).set_x(self.map.get_x())
             self.title.next_to(self.sub, UP, buff=GAP.tight).set_x(self.map.get_x())
             parts.insert(2, self.sub)
-        self.measure = verdict(output_gap_lhs(), rounded(numbers.measure(defect)), passed(defect))
+        # the close states the shift on the figure that depends on it, a rotated V's (the narration's "shifted by
+        # s = 2, … up to 1.4"), as the scores' line states its shifts; V left alone keeps its outputs at every shift
+        lhs = f"{output_gap_lhs()} med ({N.shift.math} = {s})" if compact and not passed(defect) else output_gap_lhs()
+        self.measure = verdict(lhs, rounded(numbers.measure(defect)), passed(defect))
         self.measure.next_to(self.axes, DOWN, buff=near)
         # the mark left of the cells, under the token numbers: clear of the data's own reds and greens
         self.measure.shift((self.axes.get_left()[0] - self.measure.get_left()[0]) * RIGHT)
@@ -251,7 +257,7 @@ class DeltaView(VGroup):
 
     MAX_CELL = 1.0  # units: a few tokens of few features stay a map, not a wall
     ASPECT = 1.5  # a cell's width over its height: the height is what a few rows under a title run short of
-    CLOSE_ASPECTS = (1.5, 1.9)  # the close's two maps try these (the height runs short where rows are many)
+    CLOSE_ASPECTS = (1.5,)  # the close's maps keep the body's cell shape: scaled uniformly, never squashed
 
     @classmethod
     def fitted(cls, region, *args) -> DeltaView:
@@ -281,9 +287,10 @@ class RoPERotatesQK(ClipScene):
         inp = lecture_inputs(cfg.T, cfg.d, cfg.seed)
         base = cfg.rope_base
         Q, K = matmul(inp.X, inp.Wq), matmul(inp.X, inp.Wk)
-        a, b = pick_query_key(Q, K)
+        s = rope_shift(cfg.d, base, cls.S_MAX)  # the sequence slides by s (pair 0 turns 60° to 120°)
+        a, b = pick_query_key(Q, K, avoid=(s,))  # an offset m − n other than s: the two never read as one
         q, k = Q[a], K[b]
-        m, n, s = a, b, rope_shift(cfg.d, base, cls.S_MAX)  # each token at its own position, then the sequence slides by s
+        m, n = a, b  # each token at its own position
         stages = ((0, 0), (m, n), (m + s, n + s))
         grid = rope_angle_grid(m + s + 1, cfg.d, base)
         angles = np.array([[grid[x], grid[y]] for x, y in stages])
@@ -342,6 +349,7 @@ class RoPERotatesQK(ClipScene):
             "plain_check": claim("a check mark", self.plain.measure.check),
             "rot_cross": claim("a cross", self.rot.measure.check),
             "dims": claim(f"d = {d.q.size}", self.dims),
+            "turn_rule": claim("the line q turns by m θᵢ and k by n θᵢ", self.turn_rule),
             "base": claim(base_figure(self.cfg.rope_base).text, self.dims),
             "turn_dials": claim("two dials", *[c.dial for c in self.why.cells]),
             "turn_arc": claim("an arc", self.why.cells[1].dial.arc),
@@ -357,7 +365,7 @@ class RoPERotatesQK(ClipScene):
             "close_words": claim("the takeaway, written", self.close_words) if final is not None
             else claim("", self.dials[0]),
             "close_maps": claim("two maps of ΔY", *getattr(self, "close_maps", [self.plain.map])),
-            "close_moved": claim(f"ΔY = after − before, every position moved by s = {d.s}", getattr(self, "close_moved", self.plain.map)),
+            "close_moved": claim(f"s = {d.s}", getattr(self, "close_moved", self.plain.map)),
         })
         return values
 
@@ -431,14 +439,19 @@ class RoPERotatesQK(ClipScene):
         VGroup(*pieces[pieces.index(closing):]).shift(delta * RIGHT)
         caps = [math(relation(f"theta_{i}", rounded(theta_figure(d.theta[i]))), size=SMALL, color=DIM)
                 for i in range(P)]
-        cap_h = max(c.height for c in caps) + GAP.tight
+        # under each dial, which pair it is, then its rate: "pair 0   θ₀ = 1.0" (review round 6: only the rate told
+        # the dials apart)
+        self.pair_names = VGroup(*[label(f"pair {i}", size=SMALL, color=DIM) for i in range(P)])
+        cap_rows = [row(name, cap, gap="normal", align="baseline") for name, cap in zip(self.pair_names, caps)]
+        cap_h = max(c.height for c in cap_rows) + GAP.tight
+        apart = GAP.normal  # the dials of one vector's pairs belong together: one subject, the width to the hands
 
         def radius(region) -> float:
             """The dials' radius in ``region``: as large as its height and width allow (and the rates under them)."""
-            r = min((region.width - (P - 1) * GAP.wide) / P, region.height - cap_h) / 2
-            if r <= 0 or sum(c.width for c in caps) + (P - 1) * GAP.wide > region.width:
+            r = min((region.width - (P - 1) * apart) / P, region.height - cap_h) / 2
+            if r <= 0 or sum(c.width for c in cap_rows) + (P - 1) * apart > region.width:
                 return 0.0  # the rates alone are wider than the region: no dial fits here (the other layout wins)
-            while sum(max(2 * r, c.width) for c in caps) + (P - 1) * GAP.wide > region.width:
+            while sum(max(2 * r, c.width) for c in cap_rows) + (P - 1) * apart > region.width:
                 r *= 0.97  # a rate under its dial wider than the dial: the dials give way, the rates stay legible
             return r
 
@@ -485,11 +498,21 @@ class RoPERotatesQK(ClipScene):
         self.dials = VGroup(*[PairDial(np.array([d.q_pairs[0, i], d.k_pairs[0, i]]), colors=[QUERY, KEY], radius=r,
                                       roles=["query", "key"])
                               for i in range(P)])
-        self.dial_caps = VGroup()
-        for dial, cap in zip(self.dials, caps):
-            self.dial_caps.add(cap.next_to(dial.face, DOWN, buff=GAP.tight))
-        cells = VGroup(*[VGroup(dl, cp) for dl, cp in zip(self.dials, self.dial_caps)]).arrange(RIGHT, buff=GAP.wide)
+        self.dial_caps = VGroup(*caps)  # the rates; with the pairs' names, the dials' labels
+        for dial, cap_row in zip(self.dials, cap_rows):
+            cap_row.next_to(dial.face, DOWN, buff=GAP.tight)
+        self.dial_labels = VGroup(self.pair_names, self.dial_caps)
+        cells = VGroup(*[VGroup(dl, cp) for dl, cp in zip(self.dials, cap_rows)]).arrange(RIGHT, buff=apart)
         dial_region.place(cells, align=DOWN)  # down to the verdicts' strip: the frame's lower third is not left empty
+        # how RoPE turns them, written under the dials while they turn (the strip the scores' verdict takes later)
+        qs, ks = N.queries.math.lower(), N.keys.math.lower()
+        self.turn_rule = worded_line(f"${qs}$ turns by ${N.position.math} theta_i$ and ${ks}$ by "
+                                     f"${N.other_position.math} theta_i$", size=LABEL)
+        for sym, col, name in zip(self.turn_rule.maths[::2], (QUERY, KEY), ("query", "key")):
+            role(sym.set_color(col), name)
+        self.turn_rule.move_to([cells.get_x(), self.gap_max_row.get_y(), 0])
+        over = max(content.left - self.turn_rule.get_left()[0], 0.0) - max(self.turn_rule.get_right()[0] - content.right, 0.0)
+        self.turn_rule.shift(over * RIGHT)  # (a narrow frame: inside the content area)
         self.arcs = VGroup()
 
         # ---- part two: one value at a time, what the shift does to its outputs (ΔY) large and centred, its
@@ -584,14 +607,14 @@ class RoPERotatesQK(ClipScene):
     def body(self) -> None:
         self.make_mobjects()
         d = self.data
-        dials = VGroup(self.dials, self.dial_caps)
+        dials = VGroup(self.dials, self.dial_labels)
         # q and k as they come out of X W: one dial per pair
-        self.beat("qk", FadeIn(self.dials, lag_ratio=0.1), FadeIn(self.dial_caps), FadeIn(self.dims), FadeIn(self.who),
+        self.beat("qk", FadeIn(self.dials, lag_ratio=0.1), FadeIn(self.dial_labels), FadeIn(self.dims), FadeIn(self.who),
                   FadeIn(self.unrotated), run_time=1.2, why=self.HANDS_WHY, subject=dials)
         # each turned by its own position: a faint copy of every hand stays where it started
         self.ghosts = self.ghost(self.dials)
-        self.beat("rotate", *self.turn_all(0, 1), swap(self.unrotated, VGroup(self.at_words, self.where)), run_time=1.8,
-                  why=self.HANDS_WHY, subject=dials)
+        self.beat("rotate", *self.turn_all(0, 1), swap(self.unrotated, VGroup(self.at_words, self.where)),
+                  FadeIn(self.turn_rule), run_time=1.8, why=self.HANDS_WHY, subject=VGroup(dials, self.turn_rule))
         # the angle between each q and k is what the score sees
         self.arcs = VGroup(*[dial.angle_arc(0, 1, color=FG) for dial in self.dials])
         self.beat("score", Create(self.arcs), FadeIn(self.score_row), run_time=1.0,
@@ -609,11 +632,12 @@ class RoPERotatesQK(ClipScene):
                   run_time=1.0, why=self.HANDS_WHY, subject=VGroup(dials, self.arcs, self.score_row, self.score_shift_row))
         # the measured result: the dials step back, the scores and their gaps are the subject
         notes = VGroup(self.dims, self.who, self.at_words, self.moved)  # who sits where steps back; s, m − n stay
-        self.beat("gap", dim(self.dials, self.dial_caps, self.arcs, notes), FadeOut(self.ghosts), FadeIn(self.gap_max_row),
+        self.beat("gap", dim(self.dials, self.dial_labels, self.arcs, notes), FadeOut(self.ghosts),
+                  Succession(FadeOut(self.turn_rule), FadeIn(self.gap_max_row)),
                   run_time=0.8, why=self.HANDS_WHY, subject=VGroup(self.score_row, self.score_shift_row, self.gap_max_row))
         # ---- V: the whole sequence, at positions 0 to T−1 and s to s+T−1; what the shift does to its outputs,
         # one value at a time, large and centred, its verdict under it (the scores' verdict returns at the close)
-        part_one = VGroup(self.dials, self.dial_caps, self.arcs, self.who, self.at_words, self.moved, self.shift_line,
+        part_one = VGroup(self.dials, self.dial_labels, self.arcs, self.who, self.at_words, self.moved, self.shift_line,
                           self.diff_line, self.score_row, self.score_shift_row, self.gap_max_row, self.dims)
         p, r = self.plain, self.rot
         p_view, r_view = (VGroup(*[m for m in v if m is not v.measure]) for v in (p, r))
@@ -648,19 +672,20 @@ class RoPERotatesQK(ClipScene):
         blocks = [DeltaView(dY, q, head, defect, d.s, self.d_scale, cell, compact=True, aspect=aspect)
                   for dY, q, head, defect in ((d.dY_plain, "dY_plain", V_PLAIN_MATH, d.defect_plain),
                                               (d.dY_rot, "dY_rot", V_ROT_MATH, d.defect_rot))]
-        below = row(*blocks, gap="section", align="top")
+        below = row(*blocks, gap="wide", align="top")
         for b in blocks[1:]:  # the maps level, row for row
             b.shift((blocks[0].map.get_top()[1] - b.map.get_top()[1]) * UP)
         bar = bar_beside(blocks[1].map, self.d_scale, "dY_rot")  # only ΔY is shown here
         head = blocks[1].title  # a bar taller than a map of few rows lifts its title level with the map's: beside it
         if bar.title.get_bottom()[1] < head.get_top()[1] and bar.title.get_left()[0] < head.get_right()[0] + GAP.small:
             bar.shift((head.get_right()[0] + GAP.small - bar.title.get_left()[0]) * RIGHT)
-        # the shift the maps measure, stated over them (the narration's "shifted by s")
-        moved = worded_line(f"$Delta Y$ = after − before, every position moved by ${N.shift.math} = {d.s}$", size=SMALL,
-                            color=DIM)
-        pic = column(words, score, column(moved, VGroup(below, bar), gap="tight", align=np.zeros(3)), gap="small",
+        # the shift the maps measure is stated on their verdicts, "(s = 2)" (the narration's "shifted by s = 2"),
+        # as the scores' line states its shifts: no line of its own; the takeaway over its proof on the scores, the
+        # maps apart under them
+        pic = column(column(words, score, gap="small", align=np.zeros(3)), VGroup(below, bar), gap="wide",
                      align=np.zeros(3))
-        pic.words, pic.score, pic.blocks, pic.bar, pic.moved = words, score, blocks, bar, moved
+        pic.words, pic.score, pic.blocks, pic.bar = words, score, blocks, bar
+        pic.moved = blocks[1].measure
         return pic
 
     TAKEAWAY_FILL = 0.95  # the close's picture may fill this share of the content area
@@ -685,13 +710,13 @@ class RoPERotatesQK(ClipScene):
         plain_b, rot_b = pic.blocks
         box = role(SurroundingRectangle(rot_b.map.cell(*self.data.worst_rot), color=HIGHLIGHT, buff=0), "highlight")
         pic.add(box)
-        parts = [(r.title, rot_b.title), (r.map, rot_b.map), (r.axes, rot_b.axes), (r.measure, rot_b.measure),
-                 (self.worst, box), (r.bar, pic.bar)]
-        new = [pic.words, pic.score, pic.moved, plain_b]
+        # (the rotated V's verdict is written anew: the close's states the shift)
+        parts = [(r.title, rot_b.title), (r.map, rot_b.map), (r.axes, rot_b.axes), (self.worst, box), (r.bar, pic.bar)]
+        new = [pic.words, pic.score, plain_b, rot_b.measure]
         anims = end_on(self, parts, pic, new=new)
         self.final = VGroup(*[p for p, _ in parts], *new)
         self.close_maps, self.close_words, self.close_score = [plain_b.map, r.map], pic.words, pic.score
         self.close_moved, self.close_blocks = pic.moved, pic.blocks
-        self.close_measures = [plain_b.measure, r.measure]
+        self.close_measures = [plain_b.measure, rot_b.measure]
         self.beat(self.closing_key(), *anims, run_time=1.4, hold=self.CLOSING_HOLD, subject=self.final,
                   why=self.CLOSE_WHY)
