@@ -361,7 +361,9 @@ class ExtrapolationCliff(ClipScene):
                                                             f"{tail}")
         self.v_sin = None  # sinusoidal has no verdict of its own in the close
         # the lanes' ruler: the position axis with L and nₘₐₓ under it (the chart's axis maps positions alike)
-        self.ruler = R = CliffChart(region, d.positions, d.unseen, d.n_pairs, L, n_max, top_room=0.0, title="")
+        # (nₘₐₓ by the wall in the lanes, where it fits: see below)
+        self.ruler = R = CliffChart(region, d.positions, d.unseen, d.n_pairs, L, n_max, top_room=0.0, title="",
+                                    n_label=False)
         # why sinusoidal's count is this curve too: under the axis, left of its name (review round 4: the note on
         # the chart crowded the close); where it does not fit there, left out
         self.same = worded_line("sinusoidal: same $theta_i$, same curve", size=SMALL, color=FG)
@@ -378,7 +380,6 @@ class ExtrapolationCliff(ClipScene):
         self.past = VGroup(worded_line(f"{lead} ≈ {self.past_lo}° to {self.past_hi}°", size=SMALL)) if jump \
             else VGroup()
         self._lay_out_chart(region)
-        self.L_tick, self.n_tick, self.annotations = R.L_tick, R.n_tick, R.annotations
         missing = first_missing(d)
         at = missing if missing is not None else n_max
         # ---- the lanes, large over the axis
@@ -391,6 +392,21 @@ class ExtrapolationCliff(ClipScene):
         self.lanes = B
         self.wall = B.wall
         self.LANE_A, self.LANE_B = B.lane_y  # tests read these
+        # nₘₐₓ written by its wall, between the lanes, left of the frame the wall gets (review round 6: under the
+        # axis it pushed out the decade 1000 the chart's axis keeps); where it does not fit there, under the axis
+        xn = self.x_of(n_max)
+        self.n_in_lanes = False
+        if len(B.untrained.points) and len(B.unseen.points):
+            n_tick = R.n_tick
+            lo, hi = B.unseen.get_top()[1] + GAP.hair, B.untrained.get_bottom()[1] - GAP.hair
+            right = xn - B.wall.get_stroke_width() / 200 - GAP.tight - GAP.small
+            spot = first_clear_spot(n_tick, [lambda m: m.move_to([right, (lo + hi) / 2, 0], aligned_edge=RIGHT)],
+                                    [B.titles, B.trained, B.untrained, B.unseen, B.words],
+                                    bounds=Region(region.left, xn, lo, hi, "between lanes"))
+            self.n_in_lanes = spot >= 0
+        if not self.n_in_lanes:  # the ruler again, nₘₐₓ under its axis (its positions map alike)
+            self.ruler = R = CliffChart(region, d.positions, d.unseen, d.n_pairs, L, n_max, top_room=0.0, title="")
+        self.L_tick, self.n_tick, self.annotations = R.L_tick, R.n_tick, R.annotations
         # ---- the walker: a marker through the lanes and on the axis, at the table's last row
         xw = self.x_of(n_max)
         half = big_bar / 2 + GAP.tight  # clear of the lane titles over the bars
@@ -413,7 +429,8 @@ class ExtrapolationCliff(ClipScene):
             lambda m: m.next_to(self.wall_box, RIGHT, buff=GAP.small).set_y(B.lane_y[0]),
             lambda m: m.next_to(self.wall_box, UP, buff=GAP.tight),
             lambda m: m.next_to(self.wall_box, LEFT, buff=GAP.small).align_to(B.titles[0], UP),
-        ], [B.titles, B.trained, B.untrained, B.unseen, B.words, self.walker], bounds=region)
+        ], [B.titles, B.trained, B.untrained, B.unseen, B.words, self.walker,
+            *([self.n_tick] if self.n_in_lanes else [])], bounds=region)
         # ---- the pairs at one position, on axes of their own, filling the content area
         self.pairs = PairsAtPosition(region, d.stops, d.stop_masks, d.pairs, d.stop_angles, d.stop_turns, d.arcs)
         self.dials = self.pairs.dials
@@ -494,7 +511,7 @@ class ExtrapolationCliff(ClipScene):
         self.make_mobjects()
         C, B, P, R = self.chart, self.big, self.pairs, self.ruler
         axis = R.axis
-        lanes = VGroup(B, axis)
+        lanes = VGroup(B, axis, *([self.n_tick] if self.n_in_lanes else []))
         # ---- 1. the lanes over the position axis
         self.phase = "lanes"
         self.beat("train", FadeIn(B.titles), FadeIn(B.trained), FadeIn(B.seen_words), Create(R.plot.axes[0]), FadeIn(R.plot.x_tick_labels),

@@ -121,7 +121,7 @@ class CliffChart(VGroup):
     apart when close, and decade labels they would touch are dropped."""
 
     def __init__(self, region: Region, positions: np.ndarray, unseen: np.ndarray, n_pairs: int, L: int, n_max: int,
-                 top_room: float, title: str, lanes: bool = True):
+                 top_room: float, title: str, lanes: bool = True, n_label: bool = True):
         super().__init__()
         x_max = float(positions[-1])
         self.lanes = lanes  # False: RoPE's chart alone (no nₘₐₓ: the table's limit is not RoPE's; L on its line)
@@ -164,8 +164,11 @@ class CliffChart(VGroup):
         self.end_tick = end
         ax_y = p.axes[0].get_y()
         if lanes:
+            # nₘₐₓ under the axis too unless the lanes write it by their wall (``n_label=False``: then no decade
+            # gives way to it, and the lanes' axis has the chart's ticks, review round 6)
+            labs = [self.L_tick, self.n_tick] if n_label else [self.L_tick]
             self.annotations = place_annotations(
-                [self.L_tick, self.n_tick], [np.array([self.x_of(L), ax_y, 0]), np.array([self.x_of(n_max), ax_y, 0])],
+                labs, [np.array([self.x_of(L), ax_y, 0]), np.array([self.x_of(n_max), ax_y, 0])][:len(labs)],
                 side=DOWN, buff=tick_h + GAP.tight, gap=GAP.normal, bounds=(region.left, region.right))
         else:
             self.annotations = VGroup(VGroup(self.L_tick), VGroup())
