@@ -255,6 +255,8 @@ class ExtrapolationCliff(ClipScene):
         end = first_missing(d)
         end = d.n_max if end is None else end
         if d.report.learned_defined[1] and d.stops[1] >= d.train_length:
+            if end - d.train_length == 1:
+                return f"The table's row {count(d.train_length).text} is untrained, and it has none from {count(end).text}"
             return f"The table's rows go untrained at {count(d.train_length).text} and run out at {count(end).text}"
         return f"The table runs out of rows at {count(end).text}"
 
@@ -329,7 +331,10 @@ class ExtrapolationCliff(ClipScene):
         untrained = bool(d.report.learned_defined[1]) and d.stops[1] >= L
         end = missing if missing is not None else n_max
         a, b = count(L), count(end)
-        if untrained:
+        if untrained and end - L == 1:  # one row past training (the sweep's L = nₘₐₓ − 1): singular
+            tries = ((f"learned table: untrained row at $m = {a.math}$, no row from $m = {b.math}$",
+                      f"learned table: untrained row at m = {a.text}, no row from m = {b.text}"),)
+        elif untrained:
             tries = ((f"learned table: untrained rows from $m = {a.math}$, no row from $m = {b.math}$",
                       f"learned table: untrained rows from m = {a.text}, no row from m = {b.text}"),
                      (f"learned table: untrained rows from $m = {a.math}$, none from $m = {b.math}$",
