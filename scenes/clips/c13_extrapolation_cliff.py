@@ -28,7 +28,6 @@ from manim import (
     FadeIn,
     FadeOut,
     Flash,
-    Rectangle,
     PI,
     Triangle,
     Succession,
@@ -73,9 +72,8 @@ from scenes.kit import (
     stage,
 )
 from scenes.kit.binding import claim, role
-from scenes.kit.layout import background
 from scenes.kit.numbers import Figure, count
-from scenes.kit.plots import vertical
+from scenes.kit.plots import STROKE, vertical
 from scenes.kit.proofs import worded_line, worded_verdict
 
 
@@ -189,7 +187,9 @@ class ExtrapolationCliff(ClipScene):
             "no_row": f"no row for m = {count(missing).text}" if missing is not None else "every position has a row",
             "proof": "; ".join(cliff_proof(d)),
             "past_lo": degree_text(past_arc_range(d)[0]), "past_hi": degree_text(past_arc_range(d)[1]),
-            "wedge": "", "past_where": "beside L's line", "same": "",
+            "wedge": "", "past_where": "under it", "same": "",
+            "table_says": self.table_says(), "rope": "RoPE's measured line", "cross": "a red cross",
+            "band_lo": int(d.unseen[d.train_length - 1:].min()), "band_hi": int(d.unseen[d.train_length - 1:].max()),
         }
         if not hasattr(self, "chart"):  # the title card: nothing drawn yet
             return v
@@ -216,7 +216,7 @@ class ExtrapolationCliff(ClipScene):
                      if len(self.bracket) else claim("The fast pair's dial", P.dials[0]),
                      fast_box=claim("the fast pair's dial", self.fast_box),
                      slow_hand=claim(self.slow_hand_text(), *P.words[1].where),
-                     wedge=claim(", the wedge from the arc's end to the hand pale blue", P.overs[1]) if len(P.overs[1]) else "",
+                     wedge=self.wedge_text(),
                      head_dim=claim(str(d.head_dim), P.pair_axis),
                      back=claim(str(self.came_back()), self.back_marks) if P.stop == 3 and self.came_back()
                      else str(self.came_back()))
@@ -226,13 +226,39 @@ class ExtrapolationCliff(ClipScene):
                      jump=claim(str(v["jump"]), C.curve, self.first_mark[2]),
                      pairs=claim(str(d.n_pairs), C.plot.y_tick_labels, self.first_mark[2]),
                      proof=claim(f"{self.v_table.figure.text}; {self.v_rope.figure.text}", self.v_rope, self.v_table),
+                     table_says=claim(v["table_says"], self.v_table),
+                     cross=claim("a red cross", self.v_table.check),
+                     rope=claim(f"RoPE's measured line, {self.v_rope.figure.text}, in pale blue", self.v_rope),
+                     band_lo=claim(str(v["band_lo"]), C.curve), band_hi=claim(str(v["band_hi"]), C.curve),
                      same=claim("; under the axis: sinusoidal, same θᵢ, same curve, since its pair i also sits at angle "
                                 "m θᵢ", self.same) if self.same_on_chart else "",
                      past_lo=claim(self.past_lo, self.past), past_hi=claim(self.past_hi, self.past),
-                     past_where=claim("beside L's line" if self.past_on_chart else "under the verdicts", self.past),
+                     past_where=claim("beside L's line" if self.past_on_chart else "under it", self.past),
                      area=claim("slate grey", C.area),
                      marks=claim("Yellow dots", *self.proof.dots), mark=claim("a yellow dot", self.first_mark[1]))
         return v
+
+    def wedge_text(self):
+        """The second dial's wedge past its arc, and the zoom on it when one is drawn (review round 6)."""
+        P = self.pairs
+        if not len(P.overs[1]):
+            return ""
+        if len(P.loupe) and P.loupe[0] in P.overs[1]:
+            return claim(f", the wedge from the arc's end to the hand pale blue; a ring there links to a zoom on the "
+                         f"arc's end under the words, the wedge written ≈ {P.past_arc(1, P.stop)}°", P.overs[1])
+        return claim(", the wedge from the arc's end to the hand pale blue", P.overs[1])
+
+    def table_says(self) -> str:
+        """The close's words on the learned table, as its verdict prints it: untrained rows from L (when the table
+        has rows past training), and none from nₘₐₓ."""
+        d = self.data
+        end = first_missing(d)
+        end = d.n_max if end is None else end
+        if d.report.learned_defined[1] and d.stops[1] >= d.train_length:
+            if end - d.train_length == 1:
+                return f"The table's row {count(d.train_length).text} is untrained, and it has none from {count(end).text}"
+            return f"The table's rows go untrained at {count(d.train_length).text} and run out at {count(end).text}"
+        return f"The table runs out of rows at {count(end).text}"
 
     def slow_hand_text(self) -> str:
         """Where the second dial's hand sits against its training arc, as its words print it now."""
@@ -240,11 +266,11 @@ class ExtrapolationCliff(ClipScene):
         hand, arc = P.degrees(1, P.stop)
         i = P.pairs[1]
         if arc is None:
-            return f"pair {i}'s hand, at {hand}°, sits on its full violet circle"
+            return f"pair {i}'s hand, at ≈ {hand}°, sits on its full violet circle"
         past = P.past_arc(1, P.stop)
         if past is not None:
-            return f"pair {i}'s hand, at {hand}°, has gone {past}° past the end of its arc"
-        return f"pair {i}'s hand, at {hand}°, is still on its violet arc"
+            return f"pair {i}'s hand, at ≈ {hand}°, has gone ≈ {past}° past the end of its arc"
+        return f"pair {i}'s hand, at ≈ {hand}°, is still on its violet arc"
 
     def variant(self, key: str) -> str:
         """The worded variant of ``key`` that the measured values make true."""
@@ -297,61 +323,68 @@ class ExtrapolationCliff(ClipScene):
         L, n_max, x_max = d.train_length, d.n_max, d.x_max
         region = self.layout.content
         titles = ("learned table", "sinusoidal")
-        # ---- the close's verdicts, over the chart: the table's wall and RoPE's cliff, each with its figure
+        # ---- the close's lines, over the chart: the table's two failures (✗), RoPE's new angles (a measurement)
         jump = int(d.stop_counts[1])
-        # the words in the sans, only the maths (n_max, m = L, the counts) in Typst (issue 33 review)
-        # no row for m ≥ nₘₐₓ: position nₘₐₓ itself has none (beat 04), so never "past nₘₐₓ" (review round 3)
-        self.v_table = worded_verdict(f'learned table: no row for $m >= n_"max" = {count(n_max).math}$',
-                                      passed=False)
-        self.v_table.figure = Figure(float(n_max), count(n_max).math,
-                                     f"learned table: no row for m ≥ nₘₐₓ = {count(n_max).text}")
-        # sinusoidal, brought in with the lanes, shares RoPE's verdict: its pair i at position m is
-        # (sin m θᵢ, cos m θᵢ), the very angle RoPE turns pair i by, so with the same θᵢ (d, b) it meets the same
-        # unseen angles; the chart says so on its data (self.same), and the test measures it on the encoding
-        # the count in the sans, as the strip and the chart's marks write it (review round 4: three styles)
-        # (a long L's position leaves no room for "at unseen angles": then "unseen", the strip's word)
-        for tail in ("pairs at unseen angles", "pairs unseen"):
-            self.v_rope = worded_verdict(f"sinusoidal and RoPE at $m = {count(L).math}$: {jump} of {d.n_pairs} "
-                                         f"{tail}", passed=jump == 0)
-            if self.v_rope.width <= region.width:
+        missing = first_missing(d)
+        # the learned table fails twice (review round 6: charged only at nₘₐₓ): its rows from L on were never trained
+        # (mathcore's report has a row at m = L, past training), and it has none from nₘₐₓ on; a hard failure, ✗
+        untrained = bool(d.report.learned_defined[1]) and d.stops[1] >= L
+        end = missing if missing is not None else n_max
+        a, b = count(L), count(end)
+        if untrained and end - L == 1:  # one row past training (the sweep's L = nₘₐₓ − 1): singular
+            tries = ((f"learned table: untrained row at $m = {a.math}$, no row from $m = {b.math}$",
+                      f"learned table: untrained row at m = {a.text}, no row from m = {b.text}"),)
+        elif untrained:
+            tries = ((f"learned table: untrained rows from $m = {a.math}$, no row from $m = {b.math}$",
+                      f"learned table: untrained rows from m = {a.text}, no row from m = {b.text}"),
+                     (f"learned table: untrained rows from $m = {a.math}$, none from $m = {b.math}$",
+                      f"learned table: untrained rows from m = {a.text}, none from m = {b.text}"),
+                     (f"learned table: untrained from $m = {a.math}$, no row from $m = {b.math}$",
+                      f"learned table: untrained from m = {a.text}, no row from m = {b.text}"))
+        else:  # the table ends where training ends: no untrained row
+            tries = ((f'learned table: no row for $m >= n_"max" = {b.math}$',
+                      f"learned table: no row for m ≥ nₘₐₓ = {b.text}"),)
+        for words, text in tries:
+            self.v_table = worded_verdict(words, passed=False)
+            if self.v_table.width <= region.width:
                 break
-        self.v_rope.figure = Figure(float(jump), f"{jump}", f"sinusoidal and RoPE at m = {count(L).text}: {jump} of "
-                                                            f"{d.n_pairs} {tail}")
-        self.v_sin = self.v_rope  # one verdict for both (review round 3: "the same 47" was never shown apart)
+        self.v_table.figure = Figure(float(end), b.math, text)
+        self.v_table.untrained = untrained
+        # RoPE's pairs past their arcs: new angles, a measured fact, neither a pass nor a failure (the deck's
+        # convention, review round 6): a line with no mark, in the unseen colour, indented to the table's words.
+        # Sinusoidal is left out of it: no sinusoidal strip is drawn (review round 6)
+        hue, hue_role = (UNSEEN, "unseen") if jump else (FG, "fg")
+        for tail in ("pairs at unseen angles", "pairs unseen"):
+            line = worded_line(f"RoPE at $m = {count(L).math}$: {jump} of {d.n_pairs} {tail}", color=hue)
+            if line.width + self.v_table.check.width + GAP.small <= region.width:
+                break
+        if jump:
+            role(line, hue_role)
+        self.v_rope = VGroup(line)
+        self.v_rope.line, self.v_rope.check, self.v_rope.passed = line, VGroup(), None
+        self.v_rope.figure = Figure(float(jump), f"{jump}", f"RoPE at m = {count(L).text}: {jump} of {d.n_pairs} "
+                                                            f"{tail}")
+        self.v_sin = None  # sinusoidal has no verdict of its own in the close
         # the lanes' ruler: the position axis with L and nₘₐₓ under it (the chart's axis maps positions alike)
-        self.ruler = R = CliffChart(region, d.positions, d.unseen, d.n_pairs, L, n_max, top_room=0.0, title="")
+        # (nₘₐₓ by the wall in the lanes, where it fits: see below)
+        self.ruler = R = CliffChart(region, d.positions, d.unseen, d.n_pairs, L, n_max, top_room=0.0, title="",
+                                    n_label=False)
         # why sinusoidal's count is this curve too: under the axis, left of its name (review round 4: the note on
-        # the chart crowded the close); where it does not fit there, left out (the verdict names both schemes)
+        # the chart crowded the close); where it does not fit there, left out
         self.same = worded_line("sinusoidal: same $theta_i$, same curve", size=SMALL, color=FG)
         self.same_on_chart = (R.axis_label.get_left()[0] - R.plot.axes[0].get_left()[0]
                               >= self.same.width + GAP.normal)
         if not self.same_on_chart:
             self.same = VGroup()
-        # how far past its arc each pair is one step on (review round 4: "a cliff" read as "far off"): on the
-        # chart's empty left, beside L's line, where it fits, else as a line under the verdicts
+        # how far past its arc each pair is one step on (review round 4: "a cliff" read as "far off"), as a line
+        # under RoPE's (review round 6: beside L's line it read as the positions before L); rounded: "≈"
         lo, hi = past_arc_range(d)
         self.past_lo, self.past_hi = degree_text(lo), degree_text(hi)
         lead = "each only just past its arc:" if self.just_past() else "each past its arc by"
-        words = VGroup(label(lead, size=SMALL, color=FG),
-                       label(f"{self.past_lo}° to {self.past_hi}°", size=SMALL, color=UNSEEN)
-                       ).arrange(DOWN, aligned_edge=RIGHT, buff=GAP.small)
-        role(words[1], "unseen")
-        patch = background(Rectangle(width=words.width, height=words.height, fill_color=BG, fill_opacity=1.0,
-                                     stroke_width=0).move_to(words))
-        self.past = VGroup(patch, words)
-        left_room = R.x_of(L) - R.plot.axes[0].get_left()[0]
-        self.past_on_chart = jump > 0 and left_room >= self.past.width + 2 * GAP.normal
-        if not jump:  # no pair is past its arc one step on: nothing to qualify
-            self.past = VGroup()
-        one_line = VGroup(worded_line(f"{lead} {self.past_lo}° to {self.past_hi}°", size=SMALL))
-        # on the chart if it fits clear of L and the counts' leaders, else laid out again with it under the verdicts
-        for on_chart in ((True, False) if self.past_on_chart else (False,)):
-            self.past_on_chart = on_chart
-            if jump and not on_chart:
-                self.past = one_line
-            if self._lay_out_chart(region) or not on_chart:
-                break
-        self.L_tick, self.n_tick, self.annotations = R.L_tick, R.n_tick, R.annotations
+        self.past_on_chart = False
+        self.past = VGroup(worded_line(f"{lead} ≈ {self.past_lo}° to {self.past_hi}°", size=SMALL)) if jump \
+            else VGroup()
+        self._lay_out_chart(region)
         missing = first_missing(d)
         at = missing if missing is not None else n_max
         # ---- the lanes, large over the axis
@@ -364,6 +397,21 @@ class ExtrapolationCliff(ClipScene):
         self.lanes = B
         self.wall = B.wall
         self.LANE_A, self.LANE_B = B.lane_y  # tests read these
+        # nₘₐₓ written by its wall, between the lanes, left of the frame the wall gets (review round 6: under the
+        # axis it pushed out the decade 1000 the chart's axis keeps); where it does not fit there, under the axis
+        xn = self.x_of(n_max)
+        self.n_in_lanes = False
+        if len(B.untrained.points) and len(B.unseen.points):
+            n_tick = R.n_tick
+            lo, hi = B.unseen.get_top()[1] + GAP.hair, B.untrained.get_bottom()[1] - GAP.hair
+            right = xn - B.wall.get_stroke_width() / 200 - GAP.tight - GAP.small
+            spot = first_clear_spot(n_tick, [lambda m: m.move_to([right, (lo + hi) / 2, 0], aligned_edge=RIGHT)],
+                                    [B.titles, B.trained, B.untrained, B.unseen, B.words],
+                                    bounds=Region(region.left, xn, lo, hi, "between lanes"))
+            self.n_in_lanes = spot >= 0
+        if not self.n_in_lanes:  # the ruler again, nₘₐₓ under its axis (its positions map alike)
+            self.ruler = R = CliffChart(region, d.positions, d.unseen, d.n_pairs, L, n_max, top_room=0.0, title="")
+        self.L_tick, self.n_tick, self.annotations = R.L_tick, R.n_tick, R.annotations
         # ---- the walker: a marker through the lanes and on the axis, at the table's last row
         xw = self.x_of(n_max)
         half = big_bar / 2 + GAP.tight  # clear of the lane titles over the bars
@@ -372,7 +420,11 @@ class ExtrapolationCliff(ClipScene):
         tip = B.wall.get_top()[1] + GAP.tight + GAP.hair  # clear of the frame the wall gets
         pointer = Triangle(fill_color=HIGHLIGHT, fill_opacity=1.0, stroke_width=0).rotate(PI)
         pointer.scale_to_fit_height(thin * 0.7).move_to([xw, tip, 0], aligned_edge=DOWN)
-        self.walker = role(VGroup(pointer, *[vertical(xw, y - half, y + half, HIGHLIGHT) for y in B.lane_y[1:]],
+        # through the pale sinusoidal lane the yellow line runs in a dark casing (review round 6: ~1.3:1 on pale blue)
+        cased = [VGroup(vertical(xw, y - half, y + half, BG, 4 * STROKE), vertical(xw, y - half, y + half, HIGHLIGHT,
+                                                                                  2 * STROKE))
+                 for y in B.lane_y[1:]]
+        self.walker = role(VGroup(pointer, *cased,
                                   vertical(xw, ax_y, ax_y + GAP.normal, HIGHLIGHT)), "highlight")
         self.wall_box = role(SurroundingRectangle(self.wall, color=HIGHLIGHT, buff=GAP.tight), "highlight")
         # the marker says where it stands (review round 3: a bare dashed line left m to be inferred): beside the
@@ -382,7 +434,8 @@ class ExtrapolationCliff(ClipScene):
             lambda m: m.next_to(self.wall_box, RIGHT, buff=GAP.small).set_y(B.lane_y[0]),
             lambda m: m.next_to(self.wall_box, UP, buff=GAP.tight),
             lambda m: m.next_to(self.wall_box, LEFT, buff=GAP.small).align_to(B.titles[0], UP),
-        ], [B.titles, B.trained, B.untrained, B.unseen, B.words, self.walker], bounds=region)
+        ], [B.titles, B.trained, B.untrained, B.unseen, B.words, self.walker,
+            *([self.n_tick] if self.n_in_lanes else [])], bounds=region)
         # ---- the pairs at one position, on axes of their own, filling the content area
         self.pairs = PairsAtPosition(region, d.stops, d.stop_masks, d.pairs, d.stop_angles, d.stop_turns, d.arcs)
         self.dials = self.pairs.dials
@@ -408,8 +461,8 @@ class ExtrapolationCliff(ClipScene):
         jump = int(d.stop_counts[1])
         extra = [] if self.past_on_chart or not jump else [self.past]
         self.verdicts = VGroup(self.v_table, self.v_rope, *extra).arrange(DOWN, aligned_edge=LEFT, buff=GAP.small)
-        for e in extra:
-            e.shift((self.v_rope.line.get_left()[0] - e.get_left()[0]) * RIGHT)
+        for e in (self.v_rope, *extra):  # the measurement lines under the table's words, past its mark's column
+            e.shift((self.v_table.line.get_left()[0] - e.get_left()[0]) * RIGHT)
         self.verdicts.move_to(region.point(UP + LEFT), aligned_edge=UP + LEFT)
         # ---- RoPE's chart, the subject of the last two beats: no nₘₐₓ on it (the table's limit, not RoPE's),
         # L on its line
@@ -463,7 +516,7 @@ class ExtrapolationCliff(ClipScene):
         self.make_mobjects()
         C, B, P, R = self.chart, self.big, self.pairs, self.ruler
         axis = R.axis
-        lanes = VGroup(B, axis)
+        lanes = VGroup(B, axis, *([self.n_tick] if self.n_in_lanes else []))
         # ---- 1. the lanes over the position axis
         self.phase = "lanes"
         self.beat("train", FadeIn(B.titles), FadeIn(B.trained), FadeIn(B.seen_words), Create(R.plot.axes[0]), FadeIn(R.plot.x_tick_labels),
@@ -486,8 +539,9 @@ class ExtrapolationCliff(ClipScene):
         # framed as it reads now (its words changed width at the step)
         self.fast_box = role(SurroundingRectangle(VGroup(self.dials[0], P.words[0]), color=HIGHLIGHT, buff=GAP.small),
                              "highlight")
-        # pair 0's own marker gives way while the bracket (which holds bar 0) is up: one yellow frame, not two nested
-        nested = [P.marks[0]] if len(self.bracket) else []
+        # the shown pairs' own markers give way while the bracket (which holds bar 0) is up: one yellow frame, not two
+        # nested at bar 0, nor two abutting at the bracket's end (review round 6: bar 17's)
+        nested = list(P.marks) if len(self.bracket) else []
         self.beat(self.variant("wrapped"), Create(self.fast_box), FadeIn(self.bracket), *map(FadeOut, nested),
                   run_time=1.2, subject=VGroup(P, self.fast_box, self.bracket))
         # the shown pairs' markers give way to one frame per pair come back: the yellow frames are the ones counted
@@ -498,9 +552,11 @@ class ExtrapolationCliff(ClipScene):
         # ---- 3. the count at every position
         self.phase = "chart"
         # the count one step past training, written where the curve jumps (the close adds the far end's)
+        # with RoPE's measured line over it and how far past their arcs the pairs are (review round 6: the top third
+        # stood empty, and the figures beside L's line read as the positions before L)
         self.beat(self.variant("chart"), stage([self.pairs_now()], [C.axis, C.body, C.title, C.area, C.curve, C.guides,
-                                                                 self.first_mark, self.past], lag=1), run_time=1.8,
-                  subject=C, why=self.FULL_CHART)
+                                                                 self.first_mark, self.v_rope, self.past], lag=1),
+                  run_time=1.8, subject=VGroup(C, self.v_rope, self.past), why=self.FULL_CHART)
 
     # -- the close: the verdicts over the chart, with the counts where they were measured
     def takeaway(self):
@@ -517,6 +573,6 @@ class ExtrapolationCliff(ClipScene):
 
     def bring_forward(self, take, region=None) -> list:
         # the verdicts over the chart, the far end's count on it, and why sinusoidal's count is the same curve
-        rest = VGroup(*[m for m in self.verdicts if m is not self.past])  # the qualifier came with the chart
-        return [FadeIn(rest, shift=GAP.small * DOWN), FadeIn(self.other_marks),
+        # RoPE's line and the qualifier came with the chart: the table's verdict comes now
+        return [FadeIn(self.v_table, shift=GAP.small * DOWN), FadeIn(self.other_marks),
                 *([FadeIn(self.same)] if self.same_on_chart else [])]

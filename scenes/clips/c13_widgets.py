@@ -11,6 +11,7 @@ from manim import (
     RIGHT,
     UP,
     Arc,
+    Circle,
     FadeIn,
     FadeOut,
     Line,
@@ -120,7 +121,7 @@ class CliffChart(VGroup):
     apart when close, and decade labels they would touch are dropped."""
 
     def __init__(self, region: Region, positions: np.ndarray, unseen: np.ndarray, n_pairs: int, L: int, n_max: int,
-                 top_room: float, title: str, lanes: bool = True):
+                 top_room: float, title: str, lanes: bool = True, n_label: bool = True):
         super().__init__()
         x_max = float(positions[-1])
         self.lanes = lanes  # False: RoPE's chart alone (no nₘₐₓ: the table's limit is not RoPE's; L on its line)
@@ -163,8 +164,11 @@ class CliffChart(VGroup):
         self.end_tick = end
         ax_y = p.axes[0].get_y()
         if lanes:
+            # nₘₐₓ under the axis too unless the lanes write it by their wall (``n_label=False``: then no decade
+            # gives way to it, and the lanes' axis has the chart's ticks, review round 6)
+            labs = [self.L_tick, self.n_tick] if n_label else [self.L_tick]
             self.annotations = place_annotations(
-                [self.L_tick, self.n_tick], [np.array([self.x_of(L), ax_y, 0]), np.array([self.x_of(n_max), ax_y, 0])],
+                labs, [np.array([self.x_of(L), ax_y, 0]), np.array([self.x_of(n_max), ax_y, 0])][:len(labs)],
                 side=DOWN, buff=tick_h + GAP.tight, gap=GAP.normal, bounds=(region.left, region.right))
         else:
             self.annotations = VGroup(VGroup(self.L_tick), VGroup())
@@ -315,18 +319,23 @@ class SchemeLanes(VGroup):
             ], [top], bounds=band, pad=GAP.normal)
         # what each colour means, written on the bars themselves where the words fit (dark on the light bars)
         self.words, self.seen_words, self.unseen_words = VGroup(), VGroup(), VGroup()
-        for text, piece, group in (("seen in training", self.trained[0], self.seen_words),
-                                   ("never trained", self.untrained, self.unseen_words),
-                                   ("seen in training", self.trained[-1] if len(ys) > 1 else VGroup(), self.seen_words),
-                                   ("defined, never seen", self.unseen, self.unseen_words)):
+        # sinusoidal's vector past L is new as a whole, though some of its pairs sit at seen angles (review round 6)
+        for texts, piece, group in ((("seen in training",), self.trained[0], self.seen_words),
+                                    (("never trained",), self.untrained, self.unseen_words),
+                                    (("seen in training",), self.trained[-1] if len(ys) > 1 else VGroup(),
+                                     self.seen_words),
+                                    (("defined, vector never seen", "vector never seen"), self.unseen,
+                                     self.unseen_words)):
             if not len(piece.points) or bar_height < label("x", size=SMALL).height + 2 * GAP.tight:
                 continue
             lo, hi = piece.get_left()[0], piece.get_right()[0]
             if piece is self.unseen and xL < xn < xe:  # clear of the walker, which stops at the wall's position
                 lo, hi = max(((xL, xn), (xn, xe)), key=lambda span: span[1] - span[0])
-            w = label(text, size=SMALL, color=BG).move_to([(lo + hi) / 2, piece.get_y(), 0])
-            if w.width + 2 * GAP.small <= hi - lo:
-                group.add(overlay(w, piece))
+            for text in texts:
+                w = label(text, size=SMALL, color=BG).move_to([(lo + hi) / 2, piece.get_y(), 0])
+                if w.width + 2 * GAP.small <= hi - lo:
+                    group.add(overlay(w, piece))
+                    break
         self.words.add(self.seen_words, self.unseen_words)
         self.band = band
         self.add(self.titles, self.trained, self.untrained, self.unseen, self.wall, self.words)
@@ -416,10 +425,13 @@ class PairsAtPosition(VGroup):
             arc = role(Arc(radius=radius, start_angle=0, angle=float(arcs[k]), arc_center=dial.center,
                            stroke_color=SEEN, stroke_width=STROKE * 3), "seen")
             w = words[k]
-            w.move_to([x + 2 * radius + GAP.normal, cy, 0], aligned_edge=LEFT)
+            # level with the dial's top, so the room under the words holds the zoom on the arc's end (review round 6)
+            w.move_to([x + 2 * radius + GAP.normal, cy + radius, 0], aligned_edge=UP + LEFT)
             self.dials.append(dial)
             self.arcs.add(arc)
             self.words.append(w)
+        self.region = region
+        self.loupe = VGroup()  # the zoom on the arc's end, once a stop has a small step past it (see _loupe)
         # past each arc's end, the stretch the hand has gone into angles training never reached
         self.overs = [self._past_mark(k, 0) for k in range(len(pairs))]
         self.dial_group = VGroup(*self.dials, self.arcs, *self.overs, *self.words)
@@ -450,10 +462,11 @@ class PairsAtPosition(VGroup):
         turns = label(f"pair {i} · {numbers.count(n).text} turn{'' if n == 1 else 's'}", size=SMALL, color=FG)
         state = role(label("unseen" if unseen else "seen", size=SMALL, color=UNSEEN if unseen else SEEN,
                            weight="BOLD"), "unseen" if unseen else "seen")
-        at = row(label(f"{hand}°", size=SMALL, color=FG), state, gap="small", align="baseline")
+        # every degree here is rounded for display: "≈" (review round 6)
+        at = row(label(f"≈ {hand}°", size=SMALL, color=FG), state, gap="small", align="baseline")
         past = self.past_arc(k, s)
         end = (label("arc: full turn", size=SMALL, color=DIM) if arc is None else
-               label(f"{past}° past its arc", size=SMALL, color=UNSEEN) if past is not None else
+               label(f"≈ {past}° past its arc", size=SMALL, color=UNSEEN) if past is not None else
                label("on its arc", size=SMALL, color=DIM))
         if past is not None:
             role(end, "unseen")
@@ -489,7 +502,76 @@ class PairsAtPosition(VGroup):
                        stroke_width=0).move_arc_center_to(dial.center)
         rim = Arc(radius=dial.radius, start_angle=start, angle=sweep, arc_center=dial.center, stroke_color=UNSEEN,
                   stroke_width=STROKE * 3)
-        return VGroup(role(wedge, "unseen"), role(rim, "unseen"))
+        return VGroup(role(wedge, "unseen"), role(rim, "unseen"), *self._loupe(k, s))
+
+    ZOOM_MIN = 2.0  # a wedge this zoom would not widen much is drawn large enough already: no loupe
+
+    def _loupe(self, k: int, s: int) -> list:
+        """A round zoom on the end of shown pair ``k``'s arc at stop ``s``, under its words (review round 6: the 5°
+        wedge was a sliver under the arrowhead): the arc's last stretch in the seen colour, the wedge to the hand in
+        the unseen colour, the hand, and "≈ 5.0°" beside it; a ring on the dial marks the spot it magnifies.  Empty
+        when the step is wide enough to read on the dial itself or there is no room under the words."""
+        over = self.overshoot(k, s)
+        if over is None or over <= 0:
+            return []
+        dial, words, region = self.dials[k], self._words(k, s), self.region
+        words.move_to(self.words[k], aligned_edge=UP + LEFT)
+        room = words.get_bottom()[1] - GAP.small - region.bottom
+        w = min(0.75, room / 2)
+        R, sweep = dial.radius, float(np.radians(over))
+        zoom = w / (R * sweep)  # the wedge's rim spans the window's radius
+        tag = role(label(f"≈ {degree_text(over)}°", size=SMALL, color=UNSEEN), "unseen")
+        if w < 1.2 * tag.height or zoom < self.ZOOM_MIN:
+            return []
+        zoom = min(zoom, 40.0)
+        win = np.array([words.get_left()[0] + w, words.get_bottom()[1] - GAP.small - w, 0.0])
+        tag.next_to(win, RIGHT, buff=w + GAP.small)
+        if tag.get_right()[0] > region.right:
+            return []
+        c, a = dial.center, float(self.arc_ends[k])
+        mid = a + sweep / 2
+        spot = c + (R - 0.35 * w / zoom) * np.array([np.cos(mid), np.sin(mid), 0.0])  # more of the wedge than outside
+
+        def to_win(q):
+            return win + zoom * (np.asarray(q, dtype=float) - spot)
+
+        def inside(q):  # pulled onto the window's rim when outside it
+            v = q - win
+            n = np.linalg.norm(v[:2])
+            return q if n <= w * 0.97 else win + v * (w * 0.97 / n)
+
+        def rim(lo, hi, r=R, n=60):
+            return [c + r * np.array([np.cos(t), np.sin(t), 0.0]) for t in np.linspace(lo, hi, n)]
+
+        def path(pts, **style):
+            q = [to_win(p) for p in pts]
+            q = [p for p in q if np.linalg.norm((p - win)[:2]) <= w * 0.97]
+            m = VMobject(**style)
+            if len(q) >= 2:
+                m.set_points_as_corners(q)
+            return m
+
+        span = w / (zoom * R) * 1.2  # the angles the window can show either side of its middle
+        inner = R - 1.2 * w / zoom
+        fill = [inside(to_win(p)) for p in (rim(a, a + sweep) + rim(a + sweep, a, inner))]
+        wedge = role(Polygon(*fill, stroke_width=0, fill_color=UNSEEN, fill_opacity=0.55), "unseen")
+        seen = role(path(rim(mid - span, a), stroke_color=SEEN, stroke_width=STROKE * 3), "seen")
+        past = role(path(rim(a, a + sweep), stroke_color=UNSEEN, stroke_width=STROKE * 3), "unseen")
+        rest = path(rim(a + sweep, mid + span), stroke_color=DIM, stroke_width=2)
+        hand = path([c + r * np.array([np.cos(a + sweep), np.sin(a + sweep), 0.0])
+                     for r in np.linspace(inner - R, R * 1.02, 80)], stroke_color=FG, stroke_width=STROKE)
+        frame = Circle(radius=w, stroke_color=DIM, stroke_width=2, fill_color=BG, fill_opacity=1.0).move_to(win)
+        ring = Circle(radius=w / zoom * 1.15, stroke_color=DIM, stroke_width=2).move_to(spot)
+        if ring.width < 4 * GAP.hair:  # a ring too small to see: a small one round the spot
+            ring = Circle(radius=2 * GAP.hair, stroke_color=DIM, stroke_width=2).move_to(spot)
+        d = win - spot
+        link = Line(spot + d / np.linalg.norm(d) * ring.width / 2, win - d / np.linalg.norm(d) * w,
+                    stroke_color=DIM, stroke_width=2)
+        zoomed = VGroup(frame, wedge, rest, seen, past, hand)
+        out = [ring, link, zoomed, tag]
+        self.loupe = VGroup(*out)
+        self.loupe.frame, self.loupe.tag = frame, tag
+        return out
 
     def degrees(self, k: int, s: int) -> tuple[str, str | None]:
         """The hand of shown pair ``k`` at stop ``s`` and the end of its training arc, in degrees as printed
@@ -525,7 +607,7 @@ class PairsAtPosition(VGroup):
         self.count = new
         for k, dial in enumerate(self.dials):
             anims.append(dial.rotate_to(float(self.angles[s, k])))
-            w = self._words(k, s).move_to(self.words[k], aligned_edge=LEFT)
+            w = self._words(k, s).move_to(self.words[k], aligned_edge=UP + LEFT)
             anims.append(swap(self.words[k], w))
             self.words[k] = w
             over = self._past_mark(k, s)
