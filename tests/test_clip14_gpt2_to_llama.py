@@ -214,7 +214,7 @@ def test_the_close_ends_on_a_last_row_against_a_slow_pair_past_training(final):
     assert scene.slow_arc._role == "seen" and scene.arc_words.text == "training"
     assert np.isclose(d.slow_angle, m * 2 * np.pi / rope_wavelengths(LLAMA2.head_dim, LLAMA2.rope_base)[i])
     close = scene.captions[-1].text
-    assert f"LLaMA-2's pair {i}" in close and count(m).text in close and "beyond the arc training swept" in close
+    assert f"LLaMA-2's pair {i}" in close and count(m).text in close and "never seen in training" in close
 
 def test_the_table_is_named_an_initialisation_never_a_trained_table(final):
     """Issue 33: 14 `corner` said "every entry is a trained parameter" over values drawn from
@@ -394,7 +394,7 @@ def test_the_band_and_the_close_name_their_model(final):
         assert text.replace("\n", " ").startswith(f"{d.slow_of(k)} of {d.n_pairs}")
         assert [w.text for w in scene.chart.L_labels[k].words] == [shown(f"{name}:")]
     close = scene.captions[-1].text
-    assert f"LLaMA-2's pair 63 stands at ≈ 81° at m = {count(12288).text}" in close, close
+    assert f"At m = {count(12288).text}, LLaMA-2's pair 63 is at ≈ 81°" in close, close
     # and on screen: the close's heading names the model with its own train length (m = 2L is LLaMA-2's)
     assert [w.text for w in scene.close_head.words] == [shown("LLaMA-2: RoPE,")]
     assert [m.typst_code.strip("$ ") for m in scene.close_head.maths] == [f"L = {count(LLAMA2.train_length).math}"]
@@ -430,9 +430,13 @@ def test_labels_set_their_words_in_the_sans_and_only_the_maths_in_typst(final):
     Typst only for the maths."""
     scene, _ = final
     for line in (scene.chart.x_label, *scene.chart.L_labels, scene.rope_verdict.line, scene.init_text,
-                 scene.table_verdict.line, scene.zoom_text[1]):
+                 scene.far_line, scene.seen_line):
         assert line.words and line.maths
         assert not any('"' in m.typst_code for m in line.maths), line.source
+    # review round 6: a number inside a sentence in the sentence's sans ("past 1023" beside "row 1023",
+    # "enlarged ≈ 69 times"), never in the serif maths
+    assert not scene.table_verdict.line.maths and "1023" in "".join(w.text for w in scene.table_verdict.line.words)
+    assert not hasattr(scene.zoom_text[1], "maths") and "≈" in scene.zoom_text[1].text
     texts = [f.typst_code for m in (scene.gpt, scene.llama_heads, scene.chart, scene.summary)
              for f in m.get_family() if hasattr(f, "typst_code")]
     words = re.compile(r'(?<![_^])"[^"]*"')  # a quoted word set in the math (a quoted script, n_"max", is notation)
@@ -446,12 +450,15 @@ def test_the_close_names_the_position_past_training_in_its_verdict(final):
     d = scene.data
     assert d.slow_position == 3 * LLAMA2.train_length == 12288 and d.slow_position != LLAMA3.train_length
     assert d.slow_position > GPT2.n_max - 1
-    v = scene.rope_verdict
-    assert [w.text for w in v.line.words] == [shown(f": pair {d.slow_index} at")]
+    v = scene.far_line  # round 7: a measurement, under the ✓, with no mark of its own
+    assert [w.text for w in v.words] == [shown(f": pair {d.slow_index} at"), ","]
     deg = int(round(np.degrees(pair_angles(d.slow_position, LLAMA2.head_dim, LLAMA2.rope_base)[d.slow_index])))
     assert deg == 81
-    assert [m.typst_code.strip("$ ") for m in v.line.maths] == [f"m = {count(d.slow_position).math}",
-                                                              f"approx {deg}°"]
+    # m = 3L on screen, as the recap says it ("three times LLaMA-2's training length")
+    times = d.slow_position // LLAMA2.train_length
+    assert times * LLAMA2.train_length == d.slow_position and times == 3
+    assert [m.typst_code.strip("$ ") for m in v.maths] == [f"m = {count(d.slow_position).math} = {times} L",
+                                                         f"approx {deg}°"]
 
 def test_the_table_is_the_large_subject_of_its_first_beat(final):
     """Issue 33 review: the opening ``table`` beat showed the table as a 4:3 block in the middle of a dark frame
@@ -563,9 +570,31 @@ def test_the_tie_says_exactly_what_it_counts(final):
     assert "still" not in tie and "short of" not in tie
     # review round 5: "yet its larger base slows the pairs" posed a paradox the clip never resolved
     assert "yet" not in tie
-    # what the larger base buys, said (review round 3): slower pairs, so more of them stay inside one turn
-    assert f"more of them, {n} of {d.n_pairs}, never complete a turn" in tie and count(LLAMA3.train_length).text in tie
-    assert n > d.slow_pairs and "larger base slows the pairs" in tie
+    # what the larger base buys, said and drawn (review round 6: "29 of 64" had no meaning): over LLaMA-3's 8192
+    # training positions LLaMA-2's base would leave 14 pairs without a full turn (fewer than its own 18 at 4096),
+    # LLaMA-3's larger base 29
+    wl2_ = rope_wavelengths(LLAMA2.head_dim, LLAMA2.rope_base)
+    at2 = int((LLAMA3.train_length * 2 * np.pi / wl2_ < 2 * np.pi).sum())
+    assert at2 == d.slow_pairs3_at2 == 14 and at2 < d.slow_pairs < n
+    assert (f"At LLaMA-3's L = {count(LLAMA3.train_length).text}, LLaMA-2's base would leave {at2} "
+            f"pairs without a full turn; LLaMA-3's leaves {n} of {d.n_pairs}.") == tie
+    # drawn: a dot where LLaMA-2's line crosses LLaMA-3's L line (λᵢ = L between pairs 49 and 50), its count
+    # under it in LLaMA-2's colour, right of where the line runs
+    assert wl2_[49] < LLAMA3.train_length < wl2_[50] and 49 < d.cross2 < 50
+    p = scene.chart.plot
+    assert np.allclose(scene.cross_dot.get_center(), p.to_point(d.cross2, LLAMA3.train_length))
+    assert np.allclose(scene.cross_dot.get_center()[1], scene.chart.train_lines[1].get_y())
+    words = band_words(scene.cross_text)
+    assert words.endswith(shown(f"{at2} of {d.n_pairs}"))
+    assert [m.typst_code.strip("$ ") for m in scene.cross_text.get_family() if hasattr(m, "typst_code")] == [
+        f"b = {count(LLAMA2.rope_base).math}"]
+    assert scene.cross_text.get_top()[1] < scene.cross_dot.get_bottom()[1]
+    assert scene.cross_text.get_right()[0] <= p.axes[0].get_right()[0]
+    for f in scene.cross_text.get_family():
+        if getattr(f, "text", "") or hasattr(f, "typst_code"):
+            assert f.get_color().to_hex() == scene.base_colors[0].to_hex()
+    assert _on_at(scene, "tie", scene.cross_mark) and not _on_at(scene, "base", scene.cross_mark)
+    assert _opacity_at(scene, "tie", scene.cross_text) > 0.9
     wl2 = rope_wavelengths(LLAMA2.head_dim, LLAMA2.rope_base)
     assert LLAMA3.rope_base > LLAMA2.rope_base and np.all(wl[1:] > wl2[1:])  # every pair but 0 slower
     assert not _on_at(scene, "tie", scene.chart.train_lines[0])  # one dashed L at a time
@@ -587,18 +616,18 @@ def test_the_close_answers_why_the_table_went_away(final):
     # GPT-2's verdict: ✗, no row past the table's last row, on screen at the close
     v = scene.table_verdict
     assert v._verdict and v.passed is False
-    assert [w.text for w in v.line.words] == [shown("no row past")]
-    assert [m.typst_code.strip("$ ") for m in v.line.maths] == [count(d.table.shape[0] - 1).math]
+    assert [w.text for w in v.line.words] == [shown(f"no row past {d.table.shape[0] - 1}")]  # in the sans
     assert _on_at(scene, "close", v)
-    # RoPE's verdict: ✓, the measured angle at a position no row exists for
+    # RoPE's verdict: ✓, an angle at every m (defined everywhere), no last row
     r = scene.rope_verdict
     assert r._verdict and r.passed is True and _on_at(scene, "close", r)
+    assert [w.text for w in r.line.words] == [shown("an angle at every"), shown(": no last row")]
     far = np.array([GPT2.n_max, d.slow_position, 10 ** 6, 10 ** 9])
     theta = LLAMA2.rope_base ** (-2 * np.arange(d.n_pairs) / LLAMA2.head_dim)
     for m in far:  # defined at every m: finite and exactly m·θᵢ mod 2π, far past every table
         a = pair_angles(int(m), LLAMA2.head_dim, LLAMA2.rope_base)
         assert np.all(np.isfinite(a)) and np.allclose(a, (m * theta) % (2 * np.pi))
-    assert "RoPE turns at every m" in close
+    assert "RoPE has an angle at every m" in close
 
 def test_round4_the_chart_reads_cleanly(final):
     """Review round 4 (14): the y axis ran to 10⁹ over data ending at 2.6 × 10⁶; the "18 of 64" words straddled
@@ -660,10 +689,13 @@ def test_round4_words_and_picture_agree_and_the_close_is_level(final):
     # the verdicts level: each right under its picture
     x, tick = scene.table_verdict, scene.rope_verdict
     assert abs(x.get_y() - tick.get_y()) < 0.25, (x.get_y(), tick.get_y())
-    # the cap beat: the rule the subject, the corner's enlargement, bar and words dimmed
-    for mob in (scene.view.zoom_map, scene.colorbar, scene.view.notes, scene.view.zoom_lines):
-        assert _opacity_at(scene, "cap", mob) <= DIMMED + 1e-6
+    # the cap beat: the rule the subject; the corner's enlargement, bar and words gone (review round 6: dimmed,
+    # they were grey clutter), the table alone in the middle of the frame
+    for mob in (scene.view.zoom_map, scene.colorbar, scene.view.notes, scene.view.zoom_lines, scene.view.corner):
+        assert not _on_at(scene, "cap", mob)
     assert _opacity_at(scene, "cap", scene.view.cap_line) > 0.9
+    assert "fade away" in next(c.describe for c in scene.captions if c.key == "cap")
+    del DIMMED
     # the leaders run outside the grid: nowhere inside the table's cells
     img = scene.view.image
     for line in scene.view.zoom_lines:
@@ -691,9 +723,8 @@ def test_round5_the_zoom_marker_is_the_true_size_of_the_block_it_enlarges(final)
     factor = cell / entry_h
     assert np.isclose(V.zoom_map.height / V.corner.height, factor) and np.isclose(factor, scene.zoom_factor)
     # said under the enlargement, rounded, so with ≈
-    line = scene.zoom_text[1]
-    assert [w.text for w in line.words] == [shown("enlarged"), "times"]
-    assert [m.typst_code.strip("$ ") for m in line.maths] == [f"approx {int(round(factor))}"]
+    line = scene.zoom_text[1]  # in the sans, the number too (review round 6)
+    assert line.text == shown(f"enlarged ≈ {int(round(factor))} times")
     assert _on_at(scene, "corner", line) and _on_at(scene, "corner", V.corner)
     assert f"about {int(round(factor))} times" in next(c.describe for c in scene.captions if c.key == "corner")
 
@@ -712,7 +743,8 @@ def test_round5_the_close_is_one_proof(final):
     assert texts and texts <= allowed  # seven groups of words, nothing else
     dial, table = scene.closing_dial, scene.thumb.image
     assert abs(2 * dial.radius - table.height) < 0.2 * table.height
-    assert table.height >= 0.6 * scene.layout.content.height
+    # (0.55: round 7's measurement under the ✓ is two lines, "m = 12 288 = 3L: …" and "past training's …")
+    assert table.height >= 0.55 * scene.layout.content.height
     # ✗ under the table, ✓ under the dial, on one level
     x, v = scene.table_verdict, scene.rope_verdict
     assert x.get_top()[1] < table.get_bottom()[1] and v.get_top()[1] < dial.center[1] - dial.radius
@@ -772,11 +804,13 @@ def test_round5_the_descriptions_follow_the_bands(final):
 
 
 def test_round6_the_closing_tick_says_defined_not_seen(final):
-    """Review round 5 (14 `close`): the ✓ on "m = 12 288: pair 63 at ≈ 81°" read as "RoPE works there", while the
-    narration says the angle lies beyond the arc training swept.  Under the ✓, in the unseen colour, the line says
-    how far training reached for that pair (its arc, (L − 1)·θ₆₃, in whole degrees) and that the angle was never
-    seen; a pale-blue arc runs on the dial from the training arc's end to the hand."""
+    """Review round 6 (14 `close`), the deck's convention (round 7, shared with clips 13 and 15): a pair turned past
+    its training arc is a new angle, a measured fact, neither a success nor a failure.  The ✓ goes only on "an
+    angle at every m: no last row" (defined everywhere); "m = 12 288 = 3L: pair 63 at ≈ 81°, past training's ≈ 27°:
+    an unseen angle" is a measurement in the unseen pale blue with no mark next to it; the ✗ only on the table's
+    hard failure (no row past 1023)."""
     from mathcore.extrapolation import training_arcs
+    from scenes.kit.theme import VERIFIED
 
     scene, _ = final
     d = scene.data
@@ -785,16 +819,30 @@ def test_round6_the_closing_tick_says_defined_not_seen(final):
     deg_arc = int(round(np.degrees(arc)))
     assert deg_arc == 27 and np.degrees(d.slow_angle) > np.degrees(arc)  # the hand past every angle training met
     assert d.slow_unseen
+    # the ✓: defined at every m, no last row -- its words say nothing of what training saw
+    v = scene.rope_verdict
+    assert v._verdict and v.passed is True and v.check.get_color().to_hex() == VERIFIED.to_hex()
+    said = "".join(w.text for w in v.line.words)
+    assert said == shown("an angle at every: no last row") and "seen" not in said and "°" not in said
+    # the measurement: two lines in the unseen colour, no ✓ or ✗ of their own, the figure and "unseen angle"
     b = scene.beyond
-    assert [m.typst_code.strip("$ ") for m in b.maths] == [f"approx {deg_arc}°"]
-    assert shown("never seen") in "".join(w.text for w in b.words)
-    assert all(w.get_color().to_hex() == UNSEEN.to_hex() for w in b.words)
+    assert b._role == "unseen" and not getattr(b, "_verdict", False)
+    assert [m.typst_code.strip("$ ") for m in scene.seen_line.maths] == [f"approx {deg_arc}°"]
+    assert shown("an unseen angle") in "".join(w.text for w in scene.seen_line.words)
+    for line in (scene.far_line, scene.seen_line):
+        for f in (*line.words, *line.maths):
+            assert f.get_color().to_hex() == UNSEEN.to_hex()
+    ticks = [f for f in scene.summary.get_family() if getattr(f, "_role", None) == "verified"]
+    assert [id(t) for t in ticks] == [id(v.check)]  # one ✓, on "an angle at every m"
+    assert not any(getattr(f, "_role", None) in ("verified", "failed") or getattr(f, "_verdict", False)
+                   for f in b.get_family())  # no ✓ or ✗ next to "unseen"
     assert _on_at(scene, "close", b) and _on_at(scene, "close", scene.unseen_arc)
     # under the ✓, not beside the ✗
-    v = scene.rope_verdict
     assert b.get_top()[1] < v.get_bottom()[1] and b.get_left()[0] > scene.table_verdict.get_right()[0]
     # the unseen arc: from training's end to the hand's angle, on the dial
     ua = scene.unseen_arc
     assert np.isclose(ua.start_angle, arc) and np.isclose(ua.start_angle + ua.angle, d.slow_angle)
     close = next(c for c in scene.captions if c.key == "close")
-    assert "beyond the arc training swept" in close.text and f"≈ {deg_arc}°" in close.describe
+    assert "never seen in training" in close.text and f"≈ {deg_arc}°" in close.describe
+    assert "a tick: an angle at every m: no last row" in close.describe and "with no mark" in close.describe
+    assert "tick: m =" not in close.describe  # the ✓ is not on the far angle

@@ -24,6 +24,7 @@ from manim import (
     Brace,
     GrowFromCenter,
     Create,
+    Dot,
     FadeIn,
     FadeOut,
     Succession,
@@ -45,8 +46,9 @@ from mathcore.extrapolation import (
 )
 from mathcore.measure import rope_unseen_pairs
 from mathcore.positions import LEARNED_STD
-from scenes.clips.c14_widgets import TableView, WavelengthChart, capped_table, edge_rows
+from scenes.clips.c14_widgets import TableView, WavelengthChart, _crosses, capped_table, edge_rows
 from scenes.figures.extrapolation import (
+    PAST_TRAINING,
     base_colors,
     degrees,
     far_pair,
@@ -115,6 +117,8 @@ class GPT2ToLLaMAData:
     slow_angle: float = 0.0  # its angle there (mod 2π)
     slow_arc: float = 0.0  # the arc of angles it swept in training
     slow_unseen: bool = False  # that angle is one training never reached (mathcore.rope_unseen_pairs)
+    slow_pairs3_at2: int = 0  # LLaMA-2's base over LLaMA-3's train length: the pairs it would leave without a turn
+    cross2: float = 0.0  # where LLaMA-2's line crosses LLaMA-3's L (pair i, between whole pairs: λᵢ = L)
 
     def slow_of(self, k: int) -> int:
         """The pairs that never complete a turn in training, per model (0: LLaMA-2, 1: LLaMA-3)."""
@@ -174,8 +178,8 @@ class GPT2ToLLaMA(ClipScene):
     FULL_PLOT = {"empty": "the log plot spans the content area; only its curves' and labels' boxes are counted, "
                           "not the axes' hairlines and grid"}
     PAIR = {"empty": "the close is the proof, two pictures as tall as the content allows, each over its verdict: "
-                     "GPT-2's capped table over its ✗ and LLaMA-2's slow pair on a dial over its ✓; nothing else "
-                     "on purpose"}
+                     "GPT-2's capped table over its ✗ and LLaMA-2's slow pair on a dial over its ✓ (an angle at "
+                     "every m) and its measured, unseen angle; nothing else on purpose"}
     ZOOM = (8, 12)
     SAMPLE = (32, 12)  # rows, features of the whole table drawn as cells
 
@@ -199,6 +203,11 @@ class GPT2ToLLaMA(ClipScene):
             slow_angle=slow_angle,
             slow_arc=float(training_arcs(l2.head_dim, l2.train_length, l2.rope_base)[slow_i]),
             slow_unseen=bool(rope_unseen_pairs([slow_m], l2.head_dim, l2.train_length, l2.rope_base)[0, slow_i]),
+            # what LLaMA-3's larger base buys at its doubled L (review round 6: "29 of 64" had no meaning): at
+            # LLaMA-2's base, 8192 positions would leave fewer pairs without a full turn than 4096 did
+            slow_pairs3_at2=pairs_without_a_turn(l3.head_dim, l3.train_length, l2.rope_base),
+            # λᵢ grows by the same factor from pair to pair (a straight line on the log axis): the crossing read on it
+            cross2=float(np.interp(np.log(l3.train_length), np.log(wl2), np.arange(len(wl2)))),
         )
 
     def caption_values(self) -> dict:
@@ -207,6 +216,7 @@ class GPT2ToLLaMA(ClipScene):
         v = {
             "n_max": count(d.gpt2.n_max).text, "n_last": count(d.gpt2.n_max - 1).text, "d_model": d.gpt2.d_model,
             "head_dim": d.llama2.head_dim, "pairs": d.n_pairs, "slow": d.slow_pairs, "slow3": d.slow_pairs3,
+            "slow3_at2": d.slow_pairs3_at2,
             "train2": count(d.llama2.train_length).text, "base2": count(d.llama2.rope_base).text,
             "train3": count(d.llama3.train_length).text, "sigma": f"{LEARNED_STD:g}", "init_source": INIT_SOURCE,
             "slow_i": d.slow_index, "slow_m": count(d.slow_position).text,
@@ -217,7 +227,7 @@ class GPT2ToLLaMA(ClipScene):
             "zoom_cols_last": d.zoom[1] - 1,
             "vmax": fmt_measure(scale.vmax), "proof": table_proof(d),
             "last_sub": str(d.n_pairs - 1).translate(SUBSCRIPT),
-            "slow_deg": degrees(d.slow_angle), "zoom_x": int(round(getattr(self, "zoom_factor", 1))),
+            "slow_deg": degrees(d.slow_angle), "times": d.slow_position // d.llama2.train_length, "zoom_x": int(round(getattr(self, "zoom_factor", 1))),
         }
         if not hasattr(self, "chart"):  # the title card: nothing drawn yet
             return v
@@ -231,14 +241,16 @@ class GPT2ToLLaMA(ClipScene):
                  line3=claim("LLaMA-3's line", W.curves[1]), start=claim("a dot on the line's start, led to its words", W.start_dot, W.start_leader, self.start_period),
                  end2=claim("its end", self.periods[0]), end3=claim("its end", self.periods[1]),
                  L2=claim("A dashed violet line", W.train_lines[0]), band2=claim("a shaded band", W.band_labels[0]),
-                 L3=claim("a dashed line", W.train_lines[1]), frame3=claim("framed in yellow", W.outlines[1]),
+                 L3=claim("a dashed line", W.train_lines[1]),
+                 cross2=claim(f"a dot labelled b = {v['base2']}: {d.slow_pairs3_at2} of {d.n_pairs}",
+                              self.cross_dot, self.cross_text), frame3=claim("framed in yellow", W.outlines[1]),
                  table=claim("GPT-2's table", self.thumb), dial=claim("LLaMA-2's pair", self.closing_dial),
                  table_cross=claim(f"a red cross: no row past {v['n_last']}", self.table_verdict),
-                 rope_check=claim(f"a tick: m = {v['slow_m']}: pair {d.slow_index} at ≈ {v['slow_deg']}°",
-                                  self.rope_verdict),
+                 rope_check=claim("a tick: an angle at every m: no last row", self.rope_verdict),
                  seen_arc=claim("the violet arc marked training", self.slow_arc, self.arc_words),
                  unseen_arc=claim("a pale-blue arc runs on from its end to the hand", self.unseen_arc),
-                 beyond=claim(f"past training's ≈ {degrees(d.slow_arc)}°: never seen", self.beyond),
+                 beyond=claim(f"m = {v['slow_m']} = {v['times']} L: pair {d.slow_index} at ≈ {v['slow_deg']}°, "
+                              f"past training's ≈ {degrees(d.slow_arc)}°: an unseen angle", self.beyond),
                  L2_close=claim(f"L = {v['train2']}", self.close_head))
         return v
 
@@ -288,6 +300,7 @@ class GPT2ToLLaMA(ClipScene):
         shows(V.zoom_map, "corner")
         names(self.zoom_text, "corner")
         self.gpt = VGroup(head, V, V.zoom_map, V.colorbar, V.notes, V.corner, V.zoom_lines, V.cap_line, self.cap_text)
+        self.enlargement = VGroup(V.zoom_map, V.colorbar, V.notes, V.corner, V.zoom_lines)
         # the table alone first, large: grown to the full height under the heading, in its true shape (its cells
         # as wide for their height as every 64th feature over every 32nd row), its rows counted by a brace on
         # its right; it shrinks back to its place beside its corner at the next beat
@@ -350,6 +363,28 @@ class GPT2ToLLaMA(ClipScene):
                                          worded_line(f"pair ${N.pair.math}$", size=SMALL), self.start_period)
         self.plot, self.wl_curves, self.train_line, self.slow_band = W.plot, W.curves, W.train_line, W.band
         self.wl_tags, self.L_label, self.band_label = tags, W.L_label, W.band_label
+        # beat 08's point (review round 6): at LLaMA-3's L, LLaMA-2's base would leave fewer pairs without a turn
+        # (14) than LLaMA-3's (29): a dot where LLaMA-2's line crosses LLaMA-3's L, its count under the L line
+        # right of the dot, where neither line runs (both are over the L line there), in LLaMA-2's colour
+        p = W.plot
+        self.cross_dot = Dot(p.to_point(d.cross2, l3.train_length), radius=0.07, color=self.base_colors[0])
+        x_end = p.axes[0].get_right()[0]
+        room = x_end - self.cross_dot.get_right()[0] - GAP.small
+        words = f"$b = {count(l2.rope_base).math}$: {d.slow_pairs3_at2} of {d.n_pairs}"
+        self.cross_text = worded_line(words, size=SMALL, color=self.base_colors[0])
+        if self.cross_text.width > room:  # two lines where one does not fit between the dot and the axis's end
+            self.cross_text = column(worded_line(f"$b = {count(l2.rope_base).math}$:", size=SMALL,
+                                                 color=self.base_colors[0]),
+                                     label(f"{d.slow_pairs3_at2} of {d.n_pairs}", size=SMALL,
+                                           color=self.base_colors[0]), gap="hair", align=LEFT)
+        # under the dot, as far right as the axis allows (the line runs down to the left of the dot)
+        self.cross_text.next_to(self.cross_dot, DOWN, buff=GAP.small).align_to(
+            np.array([x_end - GAP.small, 0, 0]), RIGHT)
+        for _ in range(20):  # lowered where LLaMA-2's line, running down to the left of the dot, would cross it
+            if not any(_crosses(line, W.curves[0]) for line in self.cross_text.submobjects):
+                break
+            self.cross_text.shift(GAP.tight * DOWN)
+        self.cross_mark = VGroup(self.cross_dot, self.cross_text)
         shows(W.curves[0], "wl_llama2")
         shows(W.curves[1], "wl_llama3")
         names(tags[0], "wl_llama2")
@@ -366,18 +401,21 @@ class GPT2ToLLaMA(ClipScene):
         self.close_head = worded_line(f"{l2.name}: RoPE, $L = {count(l2.train_length).math}$", size=LABEL,
                                       weight="BOLD")
         # GPT-2's verdict, measured on the table drawn: its rows end at n_max − 1, so no position past it has
-        # an encoding (✗)
-        self.table_verdict = worded_verdict(f"no row past ${count(g.n_max - 1).math}$", passed=False, size=LABEL)
+        # an encoding (✗); the number in the sentence's sans, as its row label "row 1023" (review round 6)
+        self.table_verdict = worded_verdict(f"no row past {count(g.n_max - 1).text}", passed=False, size=LABEL)
         i, m_far = d.slow_index, d.slow_position
-        # RoPE's verdict, measured: pair i's angle m·θᵢ at m = 3L, a position no table row exists for (✓), in whole
-        # degrees as the deck's dials (clip 13)
-        self.rope_verdict = worded_verdict(f"$m = {count(m_far).math}$: pair {i} at $approx {degrees(d.slow_angle)}°$",
-                                           passed=True, size=LABEL)
-        # the ✓ says an angle exists at m = 3L, not that training met it (review round 5: "reads as: RoPE works
-        # there"): under it, in the unseen colour, how far training's own sweep reached (clip 13's seen / unseen)
+        times = m_far // l2.train_length
+        assert times * l2.train_length == m_far and times == PAST_TRAINING  # the recap says "three times L"
+        # RoPE's verdict, the deck's convention (round 7): the ✓ goes only on what is defined everywhere, an angle
+        # at every m, no last row; the far pair's angle is a measurement, not a verdict: under it, in the unseen
+        # colour with no mark, m = 3L (as the recap says it), the angle there and how far training's sweep reached
+        self.rope_verdict = worded_verdict("an angle at every $m$: no last row", passed=True, size=LABEL)
         assert d.slow_unseen and d.slow_angle > d.slow_arc
-        self.beyond = role(worded_line(f"past training's $approx {degrees(d.slow_arc)}°$: never seen",
-                                       size=SMALL, color=UNSEEN), "unseen")
+        self.far_line = worded_line(f"$m = {count(m_far).math} = {times} L$: pair {i} at "
+                                    f"$approx {degrees(d.slow_angle)}°$,", size=SMALL, color=UNSEEN)
+        self.seen_line = worded_line(f"past training's $approx {degrees(d.slow_arc)}°$: an unseen angle",
+                                     size=SMALL, color=UNSEEN)
+        self.beyond = role(column(self.far_line, self.seen_line, gap="hair", align=LEFT), "unseen")
         pic_h = (content.height - name.height - self.table_verdict.height - self.beyond.height - 2 * GAP.normal
                  - 2 * GAP.small)
         self.thumb = thumb = capped_table(d.sample, self.scale, pic_h, aspect=self.table_aspect)
@@ -426,13 +464,13 @@ class GPT2ToLLaMA(ClipScene):
         self.beyond.shift(min(0.0, content.right - self.beyond.get_right()[0]) * RIGHT)
         self.summary = VGroup(left, self.table_verdict, right, self.rope_verdict, self.beyond)
         # (kept for the tests that read them: where the slow pair stands)
-        self.slow_where = self.rope_verdict.line
+        self.slow_where = self.far_line
 
     @staticmethod
     def zoom_words(rows: int, cols: int, factor: float) -> VGroup:
         """What the enlarged corner is and how much larger it is drawn than on the table (rounded: "≈")."""
         g = column(label(f"rows 0 to {rows - 1}, features 0 to {cols - 1}", size=SMALL, color=DIM),
-                   worded_line(f"enlarged $approx {int(round(factor))}$ times", size=SMALL, color=DIM),
+                   label(f"enlarged ≈ {int(round(factor))} times", size=SMALL, color=DIM),
                    gap="hair", align=LEFT)
         g.factor = int(round(factor))
         return g
@@ -457,15 +495,24 @@ class GPT2ToLLaMA(ClipScene):
                   run_time=2.0, subject=VGroup(V.image, V.frame, V.corner, V.zoom_map),
                   why={"empty": "the table in its true shape at the full height, its corner enlarged beside it; the "
                                 "words under the corner leave the bottom right"})
-        # the rule is the subject: the corner's enlargement, its bar and words step back (review round 4)
-        self.beat("cap", Create(V.cap_line), FadeIn(self.cap_text, shift=GAP.tight * DOWN),
-                  Dim([V.zoom_map, V.colorbar, V.notes, V.corner, V.zoom_lines], DIMMED), run_time=1.0,
-                  why={"empty": "the table and its red rule are the subject, at the table's place beside its corner "
-                                "(dimmed, not gone: the next beat clears the whole table away)"},
+        # the rule is the subject: the corner's enlargement, its bar and words go (review round 6: dimmed, they
+        # filled the right half with grey)
+        # ... and the table, alone, moves to the middle of the frame with its rule and words (not a half-empty frame)
+        dx = (self.layout.content.center[0] - V.frame.get_x()) * RIGHT
+        VGroup(V.cap_line, self.cap_text).shift(dx)
+        self.beat("cap", Succession(AnimationGroup(FadeOut(self.enlargement, shift=dx), VGroup(V.image, V.frame, V.row_labels)
+                                                   .animate.shift(dx)),
+                                    AnimationGroup(Create(V.cap_line), FadeIn(self.cap_text, shift=GAP.tight * DOWN))),
+                  run_time=1.4,
+                  why={"empty": "the table and its red rule are the subject, at the table's place; the corner's "
+                                "enlargement is gone and the next beat clears the table away too"},
                   subject=VGroup(V.image, V.frame, V.cap_line, self.cap_text))
+        self.enlargement.shift(dx)  # (gone from the frame: kept beside the table it enlarges, a FadeOut restores it)
         tag0, tag1 = self.wl_tags
         plot = VGroup(W.axes_group, W.curves)
-        self.beat("rope", stage([self.gpt], [self.llama_heads, W.axes_group], lag=1), Create(W.curves[0]),
+        # (what is left of GPT-2's picture leaves: the enlargement went at the cap, and stays gone)
+        left = VGroup(*[m for m in self.gpt if m not in self.enlargement])
+        self.beat("rope", stage([left], [self.llama_heads, W.axes_group], lag=1), Create(W.curves[0]),
                   FadeIn(tag0[0]), FadeIn(tag0[1]), run_time=2.0, subject=plot, why=self.FULL_PLOT)
         self.beat("speeds", FadeIn(self.start_period), FadeIn(W.start_mark), FadeIn(self.periods[0]), run_time=1.2, subject=plot, why=self.FULL_PLOT)
         self.add(W.bands[0])
@@ -482,7 +529,7 @@ class GPT2ToLLaMA(ClipScene):
         self.beat("tie", FadeOut(W.L_labels[0]), FadeOut(W.train_lines[0]), W.bands[0].animate.set_fill(opacity=0.0),
                   Dim([W.curves[0], tag0, self.periods[0]], DIMMED), Create(W.train_lines[1]), FadeIn(W.L_labels[1]),
                   FadeIn(W.band_labels[1]), W.bands[1].animate.set_fill(opacity=0.15), Create(W.outlines[1]),
-                  run_time=1.6, subject=plot)
+                  FadeIn(self.cross_mark), run_time=1.6, subject=plot)
 
     def closing(self) -> None:
         take = self.takeaway()

@@ -18,11 +18,11 @@ from scenes.kit import numbers
 from scenes.kit.notation import N
 from scenes.stills.spec import CellBox, FigureStill, HeatmapPanel, Note, PlotPanel, Rule, Series, Span
 from scenes.stills.text import count
-from scenes.kit.theme import FAILED, SEEN, UNSEEN, ColorScale, ramp
+from scenes.kit.theme import FAILED, SEEN, TOKEN_COLORS, UNSEEN, ColorScale, ramp
 
 from . import still
 
-MODEL_CMAP = "hsv_r"  # clip 14's two models: blue (0.45) and orange-red (0.95) on the hue circle, apart from violet
+MODEL_CMAP = "hsv_r"  # clip 14's LLaMA-2: the blue at 0.45 on the hue circle, apart from violet
 FAMILY_CMAP = "cool"  # an ordered family's colours: cyan-blue to magenta, all >= 4.5:1 on the dark background
 
 
@@ -57,10 +57,11 @@ def width_ramp_words(n: int) -> str:
 
 
 def base_colors() -> list:
-    """Clip 14: LLaMA-2's base, then LLaMA-3's larger one (an ordered pair on the same ramp): a blue and an
-    orange-red, far from the training line's violet and from each other (review round 4: the 'cool' ramp's
-    periwinkle and magenta beside the violet L line read as three purple-blues)."""
-    return [ramp(k, 2, MODEL_CMAP) for k in range(2)]
+    """Clip 14: LLaMA-2's base, then LLaMA-3's larger one: a blue (the ramp's) and the deck's lime (a token
+    colour, ``TOKEN_COLORS[2]``), far from the training line's violet and from each other (review round 4: the
+    'cool' ramp's periwinkle and magenta beside the violet L line read as three purple-blues) and off the red
+    family (review round 6: the ramp's orange-red beside the wall's and the ✗'s red read as "bad")."""
+    return [ramp(0, 2, MODEL_CMAP), TOKEN_COLORS[2]]
 
 
 # clip 13: seen / never seen in training, and the table's wall: the clip's colour and the still's role of each
