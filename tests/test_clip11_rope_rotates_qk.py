@@ -761,8 +761,9 @@ def test_the_close_keeps_its_maps_legible(final):
 def test_each_dial_is_named_by_its_pair_and_the_turn_is_written_at_rotate(final, corners):
     """Review round 6 (RP, qk–same): neither dial was labelled "pair 0" or "pair 1" (only the rate under it told
     them apart), and the narration's "turns q by m θᵢ" was never on screen.  Now each dial reads "pair i" beside
-    its rate, under it, from qk to the end of part one; and from rotate to same the line "q turns by m θᵢ and k by
-    n θᵢ" stands under the dials (q and k in their colours), giving way to the scores' verdict at gap."""
+    its rate, under it, from qk to the end of part one; at rotate the line "q turns by m θᵢ and k by n θᵢ" stands
+    under the dials (q and k in their colours), at shift and same "q and k both turn a further s θᵢ", giving way to
+    the scores' verdict at gap."""
     for name, res in {"shipped": final[0].audit, **corners}.items():
         scene = res.scene
         P = scene.data.q.size // 2
@@ -784,9 +785,16 @@ def test_each_dial_is_named_by_its_pair_and_the_turn_is_written_at_rotate(final,
         content = scene.layout.content
         assert content.left - 1e-6 <= rule.get_left()[0] and rule.get_right()[0] <= content.right + 1e-6, name
         assert rule.get_top()[1] < min(c.get_bottom()[1] for c in scene.dial_caps), name  # under the dials' labels
-        for key, shown in (("qk", False), ("rotate", True), ("shift", True), ("same", True), ("gap", False)):
+        # review round 7 (RS): the rule stood through the shift, while both hands turned by s θᵢ; from shift to same
+        # the line says what the shift adds
+        extra = scene.shift_rule
+        assert [m.typst_code.strip("$ ") for m in extra.maths] == ["q", "k", "s theta_i"], name
+        assert abs(extra.get_y() - rule.get_y()) < 1e-6
+        for key, says in (("qk", None), ("rotate", "m theta_i"), ("shift", "s theta_i"), ("same", "s theta_i"),
+                          ("gap", None)):
             rec = next(r for r in res.records if r.key == key)
             texts = " ".join(_texts(rec))
-            assert ("m theta_i" in texts) == shown, (name, key, texts)
+            assert ("m theta_i" in texts) == (says == "m theta_i"), (name, key, texts)
+            assert ("s theta_i" in texts) == (says == "s theta_i"), (name, key, texts)
     said = _caption(final[0], "rotate")
     assert "q by m θᵢ" in said and "k by n θᵢ" in said

@@ -513,6 +513,13 @@ class RoPERotatesQK(ClipScene):
         self.turn_rule.move_to([cells.get_x(), self.gap_max_row.get_y(), 0])
         over = max(content.left - self.turn_rule.get_left()[0], 0.0) - max(self.turn_rule.get_right()[0] - content.right, 0.0)
         self.turn_rule.shift(over * RIGHT)  # (a narrow frame: inside the content area)
+        # ... and what the shift adds (review round 7: "q turns by m θᵢ" stood while both hands turned by s θᵢ)
+        self.shift_rule = worded_line(f"${qs}$ and ${ks}$ both turn a further ${N.shift.math} theta_i$", size=LABEL)
+        for sym, col, name in zip(self.shift_rule.maths[:2], (QUERY, KEY), ("query", "key")):
+            role(sym.set_color(col), name)
+        self.shift_rule.move_to(self.turn_rule)
+        over = max(content.left - self.shift_rule.get_left()[0], 0.0) - max(self.shift_rule.get_right()[0] - content.right, 0.0)
+        self.shift_rule.shift(over * RIGHT)
         self.arcs = VGroup()
 
         # ---- part two: one value at a time, what the shift does to its outputs (ΔY) large and centred, its
@@ -626,14 +633,15 @@ class RoPERotatesQK(ClipScene):
         arc_turns = [Rotate(arc, angle=float(d.angles[2, 0, i] - d.angles[1, 0, i]), about_point=dial.center)
                      for i, (arc, dial) in enumerate(zip(self.arcs, self.dials))]
         self.beat("shift", *self.turn_all(1, 2), *arc_turns,
-                  *[swap(a, b) for a, b in zip(self.where, self.moved)], FadeIn(self.shift_line), run_time=1.8,
+                  *[swap(a, b) for a, b in zip(self.where, self.moved)], FadeIn(self.shift_line),
+                  swap(self.turn_rule, self.shift_rule), run_time=1.8,
                   why=self.HANDS_WHY, subject=VGroup(dials, self.arcs, self.score_row))
         self.beat("same", FadeIn(self.score_shift_row), FadeIn(self.diff_line), Indicate(self.arcs, color=HIGHLIGHT),
                   run_time=1.0, why=self.HANDS_WHY, subject=VGroup(dials, self.arcs, self.score_row, self.score_shift_row))
         # the measured result: the dials step back, the scores and their gaps are the subject
         notes = VGroup(self.dims, self.who, self.at_words, self.moved)  # who sits where steps back; s, m − n stay
         self.beat("gap", dim(self.dials, self.dial_labels, self.arcs, notes), FadeOut(self.ghosts),
-                  Succession(FadeOut(self.turn_rule), FadeIn(self.gap_max_row)),
+                  Succession(FadeOut(self.shift_rule), FadeIn(self.gap_max_row)),
                   run_time=0.8, why=self.HANDS_WHY, subject=VGroup(self.score_row, self.score_shift_row, self.gap_max_row))
         # ---- V: the whole sequence, at positions 0 to T−1 and s to s+T−1; what the shift does to its outputs,
         # one value at a time, large and centred, its verdict under it (the scores' verdict returns at the close)
