@@ -60,11 +60,13 @@ ANSWER_SIZES = (1.1, 1.0, 0.9, 0.85)  # the answer's sizes tried (× HEADING), l
 ICON_SHARES = (0.44, 0.42, 0.4, 0.38, 0.36, 0.34, 0.32, 0.3, 0.28)  # the icon's share of the width, largest first:
 # the drawing is the subject, as large as leaves every question's proofs their natural size
 WALL_SHARES = (0.5, 0.47, 0.44, 0.41, 0.38, 0.35, 0.32)  # the last question's drawing share, largest first
-WALL_KEEP = 0.85  # its proofs may shrink to this share of the size they have beside the common drawing
+WALL_KEEP = 0.72  # its proofs may shrink to this share of the size they have beside the common drawing
 CLOSE_GROW = 1.35
+ALSO_SIZE = 0.8 * HEADING  # a card's second measured line (before the verdicts' growth): under its verdict, smaller
 TAKE_GAP = 0.06  # units between a verdict on the close and its meaning under it (before the verdicts' growth)  # how far the close's verdicts may grow past their natural size
 LEGIBLE_PX = 1.03 * MIN_XHEIGHT_PX  # a proof's texts may shrink to this x-height (854×480) for a larger drawing
 MIN_ICON = 1.3  # units: an icon smaller than this no longer reads
+BOLD_MATH = 1.6  # the stroke (at HEADING size) that thickens a formula's glyphs to the bold sans's weight
 
 
 KEEP_TOGETHER = (N.offset.text,)  # phrases a line never breaks inside ("m − n")
@@ -125,6 +127,9 @@ def mathed(text: str) -> str:
 def worded_text(text: str, size: float, color=FG, weight: str = "NORMAL") -> VGroup:
     """One line of plain ``text`` set with its symbols as math (:func:`mathed`); ``.text``: the plain words."""
     line = seated(worded_line(mathed(text), size=size, color=color, weight=weight))
+    if weight == "BOLD":  # the math as heavy as the bold sans beside it (review round 6: regular math in bold headings)
+        for p in line.maths:
+            p.set_stroke(color, width=BOLD_MATH * size / HEADING, opacity=1.0)
     line.text = text.replace(GLUE, " ")
     return line
 
@@ -279,8 +284,8 @@ def cache_stretch(bars: VGroup) -> float:
 
 
 def _dial_marks(pic: VGroup, labelled: bool) -> None:
-    """RoPE's dial: q and k named with their positions (``q_m``, ``k_n``), and the arc between them named
-    ``(m − n)θ``, the angle the score sees."""
+    """RoPE's dial: q and k named with their positions (``q_m``, ``k_n``), and the arc between them named "changes
+    by ``(m − n)θ``": what rotating by position adds to their angle, the only part of it the positions set."""
     from scenes.figures.causal import M, NN
 
     letters = pic.letters
@@ -298,11 +303,18 @@ def _dial_marks(pic: VGroup, labelled: bool) -> None:
     mid = arc.point_from_proportion(0.5)
     centre = pic.submobjects[0].get_center()
     out = (mid - centre) / np.linalg.norm(mid - centre)
-    name = math(f"({N.offset.math}) theta", size=LABEL, color=FG)
+    # the angle between q_m and k_n is their angle before rotation plus (m − n)θ: the arc says what RoPE adds, not
+    # the whole angle (review round 6: "(m − n)θ" on the arc held only for q and k aligned before rotation)
+    name = VGroup(label("changes by", size=LABEL, color=FG), math(f"({N.offset.math}) theta", size=LABEL, color=FG))
+    name.arrange(DOWN, buff=GAP.hair)
+    name.words, name.maths = [name[0]], [name[1]]
     name.move_to(mid + out * (GAP.small + 0.5 * max(name.width, name.height) * 0.8))
     v = VGroup(pic.submobjects[4], pic.letters[2])  # the upright v and its name stand apart, right of the dial; the
     name.next_to(arc, UP, buff=GAP.small)            # arc's name over the arc, clear of v's tip
     name.set_x(max(name.get_x(), mid[0]))
+    q_name = letters[0]  # clear of q_m's name, up and to the left of the arc
+    if name.get_bottom()[1] < q_name.get_top()[1] + GAP.tight:
+        name.shift(max(0.0, q_name.get_right()[0] + GAP.small - name.get_left()[0]) * RIGHT)
     lift = v.get_top()[1] + GAP.small - name.get_bottom()[1]
     if name.get_right()[0] > v.get_left()[0] - GAP.small and lift > 0:
         name.shift(lift * UP)
@@ -311,31 +323,111 @@ def _dial_marks(pic: VGroup, labelled: bool) -> None:
 
 
 def _wall_marks(pic: VGroup, labelled: bool) -> None:
-    """The table and the dial, each named over it ("GPT-2", "RoPE"), the dial's arc named "training" on it in the
-    seen colour (clip 14's words): ``.table`` and ``.dial`` are its halves (the close keeps the dial alone, with
-    RoPE's verdict)."""
+    """The table and the dial, each named over it ("GPT-2", "RoPE"); on the dial, as clip 14's close draws it, the
+    arc the pair swept in training in the seen colour and named "training" beside it, and the angles past it up to
+    the hand in the unseen pale blue; with ``labelled`` the hand's angle named there, "≈ 81°, never seen" (the deck's
+    convention: a new angle is a measurement, no ✓ and no ✗).  ``.table`` and ``.dial`` are its halves."""
+    from manim import Arc
+
     from scenes.kit.binding import role
-    from scenes.kit.theme import SEEN
+    from scenes.kit.theme import SEEN, UNSEEN
 
     parts = list(pic.submobjects)
     table, dial = VGroup(*parts[:6]), VGroup(*parts[6:9])
     pic.remove(*parts)
     dial.shift((VGroup(*parts[:6]).get_right()[0] + GAP.normal - dial.get_left()[0]) * RIGHT)  # one picture, side by side
+    ring, arc, hand = parts[6:9]
+    c = ring.get_center()
+
+    def angle(pt) -> float:
+        return float(np.arctan2(pt[1] - c[1], pt[0] - c[0]) % (2 * np.pi))
+
+    radius = float(np.linalg.norm(arc.points[0] - c))
+    arc_end, hand_at = angle(arc.points[-1]), angle(hand.get_end())
+    past = (hand_at - arc_end) % (2 * np.pi)
+    wedge = VGroup()
+    if past > 1e-9 and past < 2 * np.pi - 1e-6:  # the angles past training's arc up to the hand: never swept
+        wedge = role(Arc(radius=radius, start_angle=arc_end, angle=past, arc_center=c, stroke_color=UNSEEN,
+                         stroke_width=arc.get_stroke_width()), "unseen")
+        dial.add(wedge)
+    pic.wedge = wedge
     names_ = VGroup()
     pic.arc_words = VGroup()
+    pic.hand_words = VGroup()
     if labelled:
-        t_name = label("GPT-2", size=LABEL, color=FG).next_to(VGroup(*parts[:5]), UP, buff=GAP.small)
-        d_name = label("RoPE", size=LABEL, color=FG).next_to(dial, UP, buff=GAP.small)  # each name over its part
-        ring = parts[6]
+        from scenes.figures.extrapolation import degrees
+
         words = role(label("training", size=SMALL, color=SEEN), "seen")
-        # inside the dial, just under its arc, which starts at angle 0 (outside, the word widened the drawing and the
-        # dial shrank; over the arc's middle, the hand crossed it)
-        words.move_to(ring.get_center() + RIGHT * (ring.width / 2 - GAP.small) + DOWN * GAP.tight,
-                      aligned_edge=UP + RIGHT)
-        names_.add(t_name, d_name, words)
-        pic.arc_words = words
+        # beside its arc, at the arc's middle (round 6: under the pivot it read as the hand's name): just inside the
+        # ring against the arc where it clears the hand (outside, it widens the drawing and the dial shrinks), else
+        # outside the arc, as clip 14 names it
+        arc_from = angle(arc.points[0])
+        mid = arc_from + ((arc_end - arc_from) % (2 * np.pi)) / 2
+        side_ = RIGHT if np.cos(mid) >= 0 else LEFT
+        at = c + (ring.width / 2 - GAP.tight) * np.array([np.cos(mid), np.sin(mid), 0.0])
+        words.move_to(at, aligned_edge=side_)
+        h0, h1 = hand.get_start(), hand.get_end()
+        y = float(np.clip(words.get_y(), min(h0[1], h1[1]), max(h0[1], h1[1])))
+        hand_x = h0[0] + (h1[0] - h0[0]) * ((y - h0[1]) / (h1[1] - h0[1]) if abs(h1[1] - h0[1]) > 1e-9 else 0.0)
+        if abs(hand_x - words.get_x()) < words.width / 2 + GAP.small:  # it would meet the hand: outside
+            out = c + (radius + GAP.tight) * np.array([np.cos(mid), np.sin(mid), 0.0])
+            words.next_to(out, side_, buff=GAP.tight)
+        # the hand's angle over the dial, above the hand's tip, in the unseen colour: a new angle, measured (no mark)
+        fig = worded_line(f"$approx {degrees(hand_at)}°$", size=SMALL, color=UNSEEN)
+        seen = label("never seen", size=SMALL, color=UNSEEN)
+        hw = role(VGroup(fig, seen).arrange(DOWN, buff=GAP.hair, aligned_edge=LEFT), "unseen")
+        hw.next_to(VGroup(ring, arc), UP, buff=GAP.small)
+        tip = hand.get_end()[0]  # from the hand's tip rightwards, over the pale-blue stretch, inside the dial's width
+        hw.align_to(np.array([tip - GAP.small, 0, 0]), LEFT)
+        hw.shift(min(0.0, VGroup(ring, arc).get_right()[0] - hw.get_right()[0]) * RIGHT)
+        hw.figure, hw.words, hw.maths = fig, [seen], fig.maths
+        # each part named under it, both on one line: over the dial stands the hand's angle
+        t_name = label("GPT-2", size=LABEL, color=FG).next_to(VGroup(*parts[:6]), DOWN, buff=GAP.small)
+        d_name = label("RoPE", size=LABEL, color=FG).next_to(ring, DOWN, buff=GAP.small)
+        base = min(baseline_y(t_name), baseline_y(d_name))
+        for n_ in (t_name, d_name):
+            n_.shift((base - baseline_y(n_)) * UP)
+        names_.add(t_name, d_name, words, hw)
+        pic.arc_words, pic.hand_words = words, hw
     pic.add(table, dial, names_)
     pic.table, pic.dial, pic.names = table, dial, names_
+    pic.ring, pic.arc, pic.hand = ring, arc, hand
+
+
+def toy_wall_icon(cfg):
+    """The fourth answer's icon for the close, drawn for the figure it carries (review round 6: its hand stood 54°
+    past its arc beside a count clip 13 measured at 0.007° to 5° past): the toy head's pair (``LLAMA2.head_dim``
+    wide, the config's base) that is furthest past its training arc one step past ``L`` (the unseen pair with the
+    largest step θᵢ), its arc (L − 1)·θᵢ and its hand at L·θᵢ, just past it.  With no pair unseen there, the slowest
+    pair, its arc the whole circle."""
+    from dataclasses import replace
+
+    from scenes.kit.icons import Bend, Pointer
+
+    i, arc, hand = toy_pair(cfg)
+    icon = RECAP_ICONS[3]
+    shapes = []
+    for s_ in icon.shapes:
+        if type(s_) is Bend:
+            s_ = replace(s_, span=float(np.degrees(arc)))
+        elif type(s_) is Pointer:
+            r = float(np.hypot(s_.x1 - s_.x0, s_.y1 - s_.y0))
+            s_ = replace(s_, x1=s_.x0 + r * np.cos(hand), y1=s_.y0 + r * np.sin(hand))
+        shapes.append(s_)
+    return replace(icon, shapes=tuple(shapes))
+
+
+def toy_pair(cfg) -> tuple[int, float, float]:
+    """Clip 13's toy head (``LLAMA2.head_dim`` wide, the config's base) one step past ``L``: the pair at an unseen
+    angle furthest past its training arc (the largest step θᵢ among them), ``(pair, arc (L − 1)·θᵢ, angle L·θᵢ)`` in
+    radians, from mathcore; with none unseen, the slowest pair (its arc capped at the whole circle)."""
+    from mathcore.extrapolation import LLAMA2, pair_angles, training_arcs
+    from mathcore.measure import rope_unseen_pairs
+
+    d, L, b = LLAMA2.head_dim, cfg.train_length, cfg.rope_base
+    unseen = np.flatnonzero(rope_unseen_pairs([L], d, L, b)[0])
+    i = int(unseen[0]) if len(unseen) else d // 2 - 1  # pairs run fast to slow: the first unseen steps furthest
+    return i, float(training_arcs(d, L, b)[i]), float(pair_angles(L, d, b)[i])
 
 
 def _permute_marks(pic: VGroup, labelled: bool) -> None:
@@ -388,13 +480,14 @@ def _spread(pic: VGroup, boxes, n_links: int, extra: float) -> None:
 MARKS = {"permute": _permute_marks, "cache": _cache_marks, "rotate": _dial_marks, "wall": _wall_marks}
 
 
-def recap_drawing(k: int, side: float, labelled: bool = True) -> VGroup:
+def recap_drawing(k: int, side: float, labelled: bool = True, icon=None) -> VGroup:
     """Answer ``k``'s icon (the shape description its still draws too), no more than ``side`` units either way,
     its largest side exactly ``side``, in the neutral foreground ink with the concept colours of ``RECAP_PAINT``
     (q, k, v), marked by :data:`MARKS` as the source clips mark their pictures: 02's token colours, 05's new row
     and its tag, 11's angle ``(m − n)θ``, 14's names.  The words on it (``labelled``: the large drawing of each
-    question) keep the labels' size: the drawing under them shrinks until the whole fits."""
-    icon = RECAP_ICONS[k]
+    question) keep the labels' size: the drawing under them shrinks until the whole fits.  ``icon``: another
+    description of the same idea (the close's toy dial, :func:`toy_wall_icon`)."""
+    icon = icon or RECAP_ICONS[k]
     s = side
     for _ in range(4):
         pic = drawing(icon, FG, s, RECAP_PAINT[k])
@@ -410,17 +503,6 @@ def recap_drawing(k: int, side: float, labelled: bool = True) -> VGroup:
     return pic
 
 
-def dial_alone(side: float) -> VGroup:
-    """The fourth answer's RoPE dial alone (its table gone), ``side`` units at most: the close pairs it with
-    RoPE's verdict only (review round 4b: the table half of the icon had no verdict there)."""
-    pic = recap_drawing(3, side, labelled=False)
-    dial = pic.dial
-    dial.scale(side / max(dial.width, dial.height))
-    dial.icon = RECAP_ICONS[3]
-    dial.letters = VGroup()
-    return dial
-
-
 @dataclass(frozen=True)
 class Answer:
     question: str
@@ -429,6 +511,7 @@ class Answer:
     proofs: tuple[DiaryProof, ...]  # the measured proofs, each from its clip
     key: int  # the proof the close keeps
     takeaway: str = ""  # what the kept proof means, in a few words, beside it on the close ("rounding noise")
+    also: int | None = None  # a second proof the close keeps, under the first in place of the takeaway
 
     @property
     def clips(self) -> tuple[Clip, ...]:
@@ -470,16 +553,19 @@ def icon_said(pic: VGroup) -> str:
                 "the value's; the rows kept from earlier steps framed and named cached, and the one row each column "
                 f"appended this step{named} outlined in yellow and named new")
     if name == "rotate":
-        arc = ", the arc between them named (m − n) θ" if len(pic.arc_name) else ""
+        arc = ", the arc between them named: changes by (m − n) θ" if len(pic.arc_name) else ""
         return (f"RoPE's dial: q m in the query's colour and k n in the key's turn by their positions{arc}; v, in "
                 "the value's colour, stands apart, unturned")
     if name == "wall":
         from scenes.figures.extrapolation import degrees
 
-        arc = " named training" if len(getattr(pic, "arc_words", [])) else ""
-        return ("GPT-2's learned table, named over it, ending at its last row (a red wall), beside RoPE's dial, "
-                f"larger, which has no last row: its hand at ≈ {degrees(far_pair()[2])}°, far past the violet arc"
-                f"{arc} that the pair swept in training")
+        if not len(getattr(pic, "arc_words", [])):
+            return ("GPT-2's learned table ending at its last row (a red wall), beside RoPE's dial, its hand just past "
+                    "the violet arc the pair swept in training")
+        return ("GPT-2's learned table, named under it, ending at its last row (a red wall), beside RoPE's dial, "
+                f"named under it, larger, which has no last row: the violet arc named training that LLaMA-2's slowest "
+                f"pair swept in training, then a pale-blue stretch up to its hand, over which ≈ {degrees(far_pair()[2])}°, "
+                "never seen")
     return icon_words(pic.icon.doc)
 
 
@@ -509,6 +595,8 @@ def proof_verdict(p: DiaryProof, size: float) -> VGroup:
     is a :func:`verdict`; one with words (``"V rotated:" …``) a :func:`worded_verdict`, its words in the sans,
     its math typeset, its figure last (``= 1.6``, ``≈ 1.1 × 10⁻¹⁶``; a figure with words, ``47 of 64``, after
     a colon)."""
+    if p.passed is None:
+        return measurement(p, size)
     if not _words(p.formula):
         return verdict(p.formula, p.figure, p.passed, size=size)
     f = p.figure
@@ -521,6 +609,22 @@ def proof_verdict(p: DiaryProof, size: float) -> VGroup:
         rel = "approx" if numbers.rounded(f) else "="  # brings its own "≈"
         words = words[:-1] + f" {rel}$" if words.endswith("$") else words + f" ${rel}$"
     return worded_verdict(words, f, p.passed, size=size)
+
+def measurement(p: DiaryProof, size: float) -> VGroup:
+    """A measured fact that is not a verdict (the deck's convention for a RoPE pair turned past its training arc: a
+    new angle, neither a success nor a failure): the worded line alone, no ✓ and no ✗, in the unseen colour
+    (``47 of 64 pairs at unseen angles``).  Like a verdict: ``.line``, ``.value`` (the line), ``.figure``, ``.check``
+    (empty), ``.passed`` (None)."""
+    from scenes.kit.binding import role
+    from scenes.kit.theme import UNSEEN
+
+    line = role(worded_line(f"{mathed(worded(p.formula))}: {worded(p.figure.math)}", size=size, color=UNSEEN),
+                "unseen")
+    g = VGroup(line)
+    g.line, g.value, g.figure, g.check, g.passed = line, line, p.figure, VGroup(), None
+    g.formula = p.formula
+    return g
+
 
 class Recap(ClipScene):
     """15 · The four diary questions, one a beat, each answered and proved by the clips' measurements."""
@@ -540,10 +644,10 @@ class Recap(ClipScene):
             ("How does causal prefix invariance make KV caching correct?",
              f"Past outputs never change: cache {K} and {V}; each step appends one row to each.", (4, 5), q2, 2),
             (f"Why does RoPE rotate {Q} and {K}, but not {V}?",
-             f"Scores depend only on {N.offset.text}; {V} is content, not position.", (11,), q3, 0),
+             f"Scores depend on {N.offset.text} alone; {V} is content, not position.", (11,), q3, 0),
             # one symbol for a position, m, as in the verdicts (review round 5: nₘₐₓ = 1024 here, m ≥ 1024 there)
             ("Why did GPT-2's table give way to RoPE?",
-             "A table has a last row; RoPE has none, but meets new angles.", (13, 14), q4, 2),
+             "A table has a last row; RoPE has none, but meets new angles.", (13, 14), q4, 0),
         )
         # what each kept verdict means, in three to five words, beside it on the close (review round 5: the close
         # left four bare formulas); worded by the verdict, so a config where a proof fails never says it held
@@ -551,11 +655,11 @@ class Recap(ClipScene):
             "rounding noise" if q1[0].passed else "more than rounding noise",
             "the past never changes" if all(p.passed for p in q2) else "the past changed",
             f"scores see only {N.offset.text}" if q3[0].passed else f"scores see more than {N.offset.text}",
-            "new angles past L" if not q4[2].passed else "no new angles past L",
+            "",  # the fourth card keeps two lines instead: GPT-2's ✗ and clip 13's count (review round 6)
         )
         return RecapData(
-            answers=tuple(Answer(q, a, tuple(clip_of(n) for n in home), proofs, key, t)
-                          for (q, a, home, proofs, key), t in zip(qa, takeaways, strict=True)),
+            answers=tuple(Answer(q, a, tuple(clip_of(n) for n in home), proofs, key, t, 2 if k == 3 else None)
+                          for k, ((q, a, home, proofs, key), t) in enumerate(zip(qa, takeaways, strict=True))),
             next_lecture=cfg.number + 1, train_length=cfg.train_length, n_trials=cfg.n_trials,
         )
 
@@ -582,11 +686,17 @@ class Recap(ClipScene):
         out["q4_base"] = claim(base_figure(base).text, shown[3].proofs[2].note)
         times = far_pair()[1] // LLAMA2.train_length
         out["q4_times"] = claim({2: "twice", 3: "three times"}.get(times, f"{times} times"), shown[3].proofs[1].note)
-        out["q4_far"] = claim(count(far_pair()[1]).text, shown[3].verdicts[1])
-        out["q4_deg"] = claim(str(int(q4[1].figure.value)), shown[3].verdicts[1])
+        out["q4_far"] = claim(count(far_pair()[1]).text, shown[3].proofs[1].note)
+        from scenes.figures.extrapolation import degrees
+
+        out["q4_deg"] = claim(str(degrees(far_pair()[2])), shown[3].drawing.hand_words.figure)
         close = self.close_rows
-        out["close_verdicts"] = claim("; ".join(f"{a.proofs[a.key].described(short=True)}, under it \u201c{a.takeaway}\u201d"
-                                                for a in d.answers), *close.verdicts, *close.takes)
+
+        def kept(a: Answer) -> str:
+            under = a.proofs[a.also].described(short=True) if a.also is not None else f"\u201c{a.takeaway}\u201d"
+            return f"{a.proofs[a.key].described(short=True)}, under it {under}"
+
+        out["close_verdicts"] = claim("; ".join(kept(a) for a in d.answers), *close.verdicts, *close.takes)
         out["close_next"] = claim(f"lecture {d.next_lecture}", close.next)
         out["close_lecture"] = claim(str(d.next_lecture), close.next.lecture)
         return out
@@ -594,7 +704,7 @@ class Recap(ClipScene):
     def q4_key(self) -> str:
         """The fourth answer's sentence: RoPE's pairs one step past training meet new angles, or, when
         training was long enough for every pair to wrap, none does."""
-        return "q4" if not self.data.answers[3].proofs[2].passed else "q4_none"
+        return "q4" if self.data.answers[3].proofs[2].figure.value > 0 else "q4_none"
 
     # ------------------------------------------------------------------ one question a beat
     def proof_block(self, a: Answer, width: float, height: float) -> VGroup:
@@ -607,15 +717,21 @@ class Recap(ClipScene):
             for p in a.proofs:
                 v = proof_verdict(p, HEADING)
                 chip = neutral_chip(p.clip, size=SMALL)
-                note = worded_text(glued(p.note), LABEL, color=NOTE)  # "permutations $P$", "$L = 64$"
-                tag = row(chip, note, gap="small")
-                note.shift((baseline_y(chip.num) - line_baseline(note)) * UP)
+                if p.note:
+                    note = worded_text(glued(p.note), LABEL, color=NOTE)  # "permutations $P$", "$L = 64$"
+                    tag = row(chip, note, gap="small")
+                    note.shift((baseline_y(chip.num) - line_baseline(note)) * UP)
+                else:  # a one-liner: its chip alone, beside it (review round 6: q2's panel a notebook page)
+                    note = VGroup()
+                    note.words, note.maths = [], []
+                    tag = VGroup(chip)
                 items.append((v, chip, note, tag))
             v_w = max(v.width for v, *_ in items)
             block = VGroup()
             for v, chip, note, tag in items:
-                if beside:  # the tag in a second column, centred on the verdict's line
-                    tag.move_to([v.get_left()[0] + v_w + GAP.normal, v.value.get_y(), 0], aligned_edge=LEFT)
+                if beside or not len(note):  # the tag in a second column, centred on the verdict's line
+                    tag.move_to([v.get_left()[0] + (v_w if beside else v.width) + GAP.normal, v.value.get_y(), 0],
+                                aligned_edge=LEFT)
                 else:  # the tag under the verdict's formula
                     tag.next_to(v, DOWN, buff=GAP.hair, aligned_edge=LEFT)
                     tag.shift((getattr(v, "line", v.value).get_left()[0] - chip.get_left()[0]) * RIGHT)
@@ -623,6 +739,13 @@ class Recap(ClipScene):
                 one.verdict, one.chip, one.note, one.tag = v, chip, note, tag
                 block.add(one)
             block.arrange(DOWN, buff=GAP.small, aligned_edge=LEFT)
+            # a measurement (no mark) starts where the verdicts' words do, under them, not under their marks
+            marked = [one.verdict for one in block if one.verdict.passed is not None]
+            if marked:
+                indent = min(getattr(v, "line", v.value).get_left()[0] for v in marked) - block.get_left()[0]
+                for one in block:
+                    if one.verdict.passed is None:
+                        one.shift(indent * RIGHT)
             block.fit = min(PROOF_GROW, width / block.width, height / block.height)
             return block
 
@@ -703,9 +826,11 @@ class Recap(ClipScene):
         chips = [neutral_chip(a.proofs[a.key].clip, size=LABEL) for a in d.answers]
         verdicts = [proof_verdict(a.proofs[a.key], HEADING)
                     for a in d.answers]
-        # each verdict's meaning in a few words under it, in the foreground colour at the labels' size
+        # each verdict's meaning in a few words under it, in the foreground colour at the labels' size; or a second
+        # measured line (the fourth card: GPT-2's ✗, and under it clip 13's count of unseen angles, no mark)
         takes = [fit_worded(a.takeaway, grid.width, size=LABEL, color=FG, weight="BOLD", max_lines=1)
-                 for a in d.answers]
+                 if a.also is None else proof_verdict(a.proofs[a.also], ALSO_SIZE) for a in d.answers]
+        also_chips = [None if a.also is None else neutral_chip(a.proofs[a.also].clip, size=LABEL) for a in d.answers]
         room = grid.width - side - GAP.wide - max(c.width for c in chips) - 2 * GAP.normal
         tall = max(v.height + TAKE_GAP + t.height for v, t in zip(verdicts, takes))
         grow = min(CLOSE_GROW, room / max(max(v.width, t.width) for v, t in zip(verdicts, takes)),
@@ -714,10 +839,9 @@ class Recap(ClipScene):
         thumb = side - 2 * GAP.hair
         for k, (a, cell, chip, v, take) in enumerate(zip(d.answers, cells, chips, verdicts, takes)):
             color = NEUTRAL
-            if k == len(d.answers) - 1:  # RoPE's verdict beside RoPE's dial alone (the table has its own beat)
-                pic = dial_alone(thumb)
-            else:
-                pic = recap_drawing(k, thumb, labelled=False)
+            # the fourth card: the table with its wall beside the toy head's dial, its hand just past its arc, as
+            # clip 13 measured the count the card carries (review round 6)
+            pic = recap_drawing(k, thumb, labelled=False, icon=toy_wall_icon(self.cfg) if a.also is not None else None)
             # at this size names on the chips and bars would cover them: the colours name them
             pic.remove(*[g for g in (getattr(pic, "letters", None), getattr(pic, "row_names", None)) if g is not None])
             # every thumbnail one size: as large as its slot once its names are gone (review round 5: the dial of 11
@@ -729,23 +853,30 @@ class Recap(ClipScene):
             take.scale(grow)
             chip.next_to(pic, RIGHT, buff=GAP.normal).set_y(pic.get_y())
             v.next_to(chip, RIGHT, buff=GAP.normal)
-            take.next_to(v, DOWN, buff=TAKE_GAP * grow, aligned_edge=LEFT)
+            # a second measured line stands a chip's height under its verdict: each line beside its own chip
+            take.next_to(v, DOWN, buff=TAKE_GAP * grow + (GAP.small if a.also is not None else 0.0), aligned_edge=LEFT)
             take.shift((getattr(v, "line", v.value).get_left()[0] - take.get_left()[0]) * RIGHT)  # under the formula
             both = VGroup(v, take)
             both.shift((pic.get_y() - both.get_y()) * UP)  # the verdict and its meaning centred on the icon
             card = RoundedRectangle(corner_radius=GAP.tight, width=cell.width, height=cell.height, stroke_color=color,
                                     stroke_width=2, fill_color=color, fill_opacity=PANEL_FILL).move_to(cell.center)
-            r = VGroup(card, pic, chip, v, take)
-            r.card, r.drawing, r.verdict, r.chip, r.take = card, pic, v, chip, take
+            also = also_chips[k]
+            if also is not None:  # each line its own chip, on its line (14 beside GPT-2's ✗, 13 beside the count)
+                chip.set_y(getattr(v, "line", v.value).get_y())
+                also.next_to(chip, DOWN, buff=0).align_to(chip, LEFT).set_y(take.get_y())
+            r = VGroup(card, pic, chip, v, take, *([also] if also is not None else []))
+            r.card, r.drawing, r.verdict, r.chip, r.take, r.also = card, pic, v, chip, take, also
             rows.add(r)
         # three columns, each from one edge: the icons (centred in their slot), the chips, the verdicts
         x_chip = max(r.chip.get_left()[0] for r in rows)
         for r in rows:
-            r.chip.shift((x_chip - r.chip.get_left()[0]) * RIGHT)
+            for c_ in (r.chip, r.also):
+                if c_ is not None:
+                    c_.shift((x_chip - c_.get_left()[0]) * RIGHT)
         x = max(r.chip.get_right()[0] for r in rows) + GAP.normal
         for r in rows:
             VGroup(r.verdict, r.take).shift((x - r.verdict.get_left()[0]) * RIGHT)
-            overlay(r.card, r.drawing, r.chip, r.verdict, r.take)  # each answer lies on its card
+            overlay(r.card, r.drawing, r.chip, r.verdict, r.take, *([r.also] if r.also is not None else []))
         nxt.shift((rows[0].chip.get_left()[0] - arrow.get_left()[0]) * RIGHT)
         g = VGroup(rows, nxt)
         g.rows, g.next = rows, nxt
@@ -775,12 +906,14 @@ class Recap(ClipScene):
                 self.cards, self.last_share = cards, last
                 break
         self.close_rows = self.make_close()
-        # the last row's verdict on screen is the fourth question's, moved there (``bring_forward``), and so is
-        # its dial (the table beside it leaves)
+        # the last row's two lines on screen are the fourth question's, moved there (``bring_forward``), and so is
+        # its drawing, the table and the dial (its hand turning back to the toy pair's, just past its arc)
         a = self.data.answers[-1]
-        kept = self.cards[-1].verdicts[a.key]
+        kept, also = self.cards[-1].verdicts[a.key], self.cards[-1].verdicts[a.also]
         self.close_rows.verdicts = VGroup(*[r.verdict for r in self.close_rows.rows[:-1]], kept)
-        overlay(self.close_rows.rows[-1].card, kept, self.cards[-1].drawing.dial)  # they move onto the last card
+        self.close_rows.takes = VGroup(*[r.take for r in self.close_rows.rows[:-1]], also)
+        last = self.cards[-1].drawing
+        overlay(self.close_rows.rows[-1].card, kept, also, last.table, last.dial)  # they move onto the last card
 
     def body(self) -> None:
         self.make_mobjects()
@@ -807,14 +940,16 @@ class Recap(ClipScene):
         other rows and the pointer to the next lecture come in."""
         last = self.cards[-1]
         a = self.data.answers[-1]
-        kept = last.verdicts[a.key]
-        leave = [last.q, last.ans, last.frame, last.drawing.table, last.drawing.names] + \
-            [p for j, p in enumerate(last.proofs) if j != a.key] + [last.proofs[a.key].chip, last.proofs[a.key].note]
+        kept = (a.key, a.also)
+        leave = [last.q, last.ans, last.frame, last.drawing.names] + \
+            [p for j, p in enumerate(last.proofs) if j not in kept] + \
+            [x for j in kept for x in (last.proofs[j].chip, last.proofs[j].note)]
         target = take.rows[-1]
-        rest = [*take.rows[:-1], target.card, target.chip, target.take, take.next]
+        rest = [*take.rows[:-1], target.card, target.chip, target.also, take.next]
+        moves = [Transform(last.verdicts[a.key], target.verdict), Transform(last.verdicts[a.also], target.take),
+                 Transform(last.drawing.table, target.drawing.table), Transform(last.drawing.dial, target.drawing.dial)]
         return [Succession(AnimationGroup(*[FadeOut(m) for m in leave]),
-                           AnimationGroup(Transform(kept, target.verdict), Transform(last.drawing.dial, target.drawing),
-                                          *[FadeIn(m, shift=GAP.small * UP) for m in rest], lag_ratio=0.12))]
+                           AnimationGroup(*moves, *[FadeIn(m, shift=GAP.small * UP) for m in rest], lag_ratio=0.12))]
 
     def closing(self) -> None:
         take = self.takeaway()

@@ -24,7 +24,7 @@ from scenes.stills.spec import FigureStill, TextLine, TextPanel
 from scenes.stills.text import mathify
 
 from . import still
-from .extrapolation import base_figure, base_relation, degrees, far_pair
+from .extrapolation import base_figure, base_relation, far_pair
 
 
 # ====================================================================== the six icons
@@ -220,7 +220,7 @@ class DiaryProof:
     formula: str
     tex: str  # the formula for the still: words with ``$mathtext$``
     figure: numbers.Figure
-    passed: bool
+    passed: bool | None  # None: a measurement, not a verdict (the deck's unseen angles: no ✓ and no ✗)
     note: str
     clip: int
     words: str = ""  # what the formula measures, as an audio description says it
@@ -232,7 +232,7 @@ class DiaryProof:
         100 random permutations P, ≈ 4.7 × 10⁻¹⁶ (clip 02)``.  ``short``: what the verdict line alone shows,
         without the note beside it and the meaning (the recap's close keeps the line, not its note):
         ``a green check: the equivariance defect, ≈ 4.7 × 10⁻¹⁶ (clip 02)``."""
-        mark = "a green check" if self.passed else "a red cross"
+        mark = {True: "a green check", False: "a red cross"}.get(self.passed, "in pale blue, no mark, a measurement")
         fig = self.figure.text.replace("exactly 0", "0 exact")
         if short:
             return f"{mark}: {self.brief or self.words.split(',')[0]}, {fig} (clip {self.clip:02d})"
@@ -242,6 +242,8 @@ class DiaryProof:
     def still_text(self) -> str:
         """The proof as the still prints it: ``✓ $formula$ $≈ 4.7 × 10⁻¹⁶$`` (``tex`` is text with ``$math$``)."""
         f = self.figure
+        if self.passed is None:  # a measurement: no mark (the still shows it as the clip does, a plain line)
+            return f"{self.tex}: {f.text}"
         if not f.exact and any(ch.isalpha() for ch in f.text):  # a worded figure ("47 of 64", "no row for m ≥ 1024") follows a colon
             return f"{'✓' if self.passed else '✗'} {self.tex}: {f.text}"
         if f.approx:
@@ -266,7 +268,7 @@ def diary_proofs(cfg) -> tuple[tuple[DiaryProof, ...], ...]:
     from mathcore.measure import extrapolation_report, kv_cache_decode, prefix_invariance_max_defect
     from mathcore.rope_measures import shift_output_defect
 
-    from .causal import MN, M, NN, T_, prefix_row
+    from .causal import M
 
     li = lecture_inputs(cfg.T, cfg.d, cfg.seed)
     X, W = li.X, (li.Wq, li.Wk, li.Wv)
@@ -287,10 +289,11 @@ def diary_proofs(cfg) -> tuple[tuple[DiaryProof, ...], ...]:
     prefix = prefix_invariance_max_defect(attention_fn(*W, causal=True, kernel="fixed"), X)
     q2 = (
         # each written as its clip writes it, the limits under max (review round 4b: "Y_cached" and "max_t" drifted)
-        zero(f"max_({NN} > {M}) A_({MN})", r"$\max_{n>m}\,A_{mn}$", above_diagonal_max(causal.weights),
-             "weights on the future", 3, "the largest weight on a later token"),
-        zero(f"max_({T_}, thin {M} < {T_}) norm({prefix_row(M)} - y_{M})", r"$\max_{t,\,m<t}\,\|y_m^{(t)} - y_m\|$",
-             prefix, "every prefix t, fixed-order sums", 4,
+        # 03's and 04's as one-liners in words, their chip beside them; 05's, the cache's own, in full with its
+        # formula and note (review round 6: three formulas with scripts stacked were the clip's notebook page)
+        zero('"weight on the future"', "weight on the future", above_diagonal_max(causal.weights), "", 3,
+             "the largest weight on a later token"),
+        zero('"change in past outputs"', "change in past outputs", prefix, "", 4,
              "the largest change of any prefix's outputs, summed in a fixed order"),
         zero(f'max_{M} norm(y_{M}^"cached" - y_{M}^"full")', r"$\max_m\,\|y_m^{\mathrm{cached}} - y_m^{\mathrm{full}}\|$",
              kv_cache_decode(X, *W).max_defect, "every step m, fixed-order sums", 5,
@@ -319,7 +322,6 @@ def diary_proofs(cfg) -> tuple[tuple[DiaryProof, ...], ...]:
     # length, an angle mathcore gives as m·θᵢ, where no table row exists (review round 5: the recap quoted "0
     # position parameters", which clip 14 no longer shows)
     far_i, far_m, far_angle = far_pair()
-    far_deg = degrees(far_angle)
     fm = numbers.count(far_m)
     times = {2: "twice", 3: "three times", 4: "four times"}.get(far_m // LLAMA2.train_length,
                                                                  f"{far_m // LLAMA2.train_length} times")
@@ -335,21 +337,27 @@ def diary_proofs(cfg) -> tuple[tuple[DiaryProof, ...], ...]:
         DiaryProof(f'"{g.name}"', g.name, numbers.Figure(float(rows), none_math, none), rows > 0,
                    f"the table ends at row {numbers.count(g.n_max - 1).text}", 14,
                    f"{g.name}'s learned table", "it does not extrapolate"),
-        DiaryProof(f'"RoPE at" m = {fm.math}', f"RoPE at $m = {fm.text}$",
-                   numbers.Figure(float(far_deg), f'"pair" {far_i} "at" approx {far_deg} °', f"pair {far_i} at ≈ {far_deg}°"),
-                   bool(np.isfinite(far_angle)), f"{LLAMA2.name}, L = {numbers.count(LLAMA2.train_length).text}: {times} L", 14,
-                   f"RoPE at m = {fm.text}, {times} LLaMA-2's training length, its slowest pair",
-                   "no table, so no last row", f"RoPE at m = {fm.text}"),
-        # the count with its condition in the verdict's own line (the close keeps the line, not its note): one step
-        # past L, so 64 is never both a position and a pair count (review round 4b)
-        DiaryProof(f'"one step past" L = {numbers.count(L).math}',
-                   f"one step past $L = {numbers.count(L).text}$",
-                   numbers.Figure(float(unseen), f'{unseen} "of" {pairs} "pairs unseen"', f"{unseen} of {pairs} pairs unseen"),
-                   unseen == 0, f"toy head, {LLAMA2.head_dim} wide, {base_relation(cfg.rope_base, math=False)}", 13,
+        # the deck's convention (clips 13, 14, 15): the ✓ goes on RoPE having an angle at every position, no last row,
+        # measured where no table row exists (m = 3L, an angle mathcore gives as m·θᵢ); an angle past training's
+        # arc is a measurement, never a ✓ or a ✗ (review round 6: ✓ on LLaMA-2's 81°, ✗ on the toy's 47 of 64)
+        DiaryProof('"RoPE"', "RoPE",
+                   numbers.Figure(1.0 if np.isfinite(far_angle) else 0.0, f'"an angle at every" {M}", no last row"',
+                                  "an angle at every m, no last row"),
+                   bool(np.isfinite(far_angle)), f"{LLAMA2.name} at m = {fm.text}: {times} L", 14,
+                   f"RoPE, an angle at every position, so no last row, as at m = {fm.text}, {times} LLaMA-2's "
+                   "training length", "no table, so no last row", "RoPE, an angle at every m, no last row"),
+        # the count with its condition in its own line (the close keeps the line, not its note): one step past L, so
+        # 64 is never both a position and a pair count (review round 4b); a measurement in the unseen colour
+        # "at m = L" (one step past positions 0 to L − 1): the line short enough to leave the dial its size, L's value
+        # in the note beside it (round 6: the longest line on the panel had shrunk the picture)
+        DiaryProof(f'"at" {M} = L', "at $m = L$",
+                   numbers.Figure(float(unseen), f'{unseen} "of" {pairs} "pairs at unseen angles"',
+                                  f"{unseen} of {pairs} pairs at unseen angles"),
+                   None, f"toy head, {LLAMA2.head_dim} wide, {base_relation(cfg.rope_base, math=False)}, "
+                         f"L = {numbers.count(L).text}", 13,
                    f"RoPE pairs of a toy head {LLAMA2.head_dim} wide, base {base}, at angles training never reached, one step past a "
                    f"training length of {numbers.count(L).text}",
-                   "RoPE meets new angles" if unseen else "",
-                   f"one step past a training length of {numbers.count(L).text}, RoPE pairs at angles training never "
-                   "reached"),
+                   "angles never seen in training" if unseen else "",
+                   "at m = L, one step past training, RoPE pairs at angles training never reached"),
     )
     return q1, q2, q3, q4
