@@ -743,12 +743,13 @@ def test_q4_names_the_model_and_context_of_each_figure(final):
     _, rope, unseen = scene.data.answers[3].proofs
     m = 3 * LLAMA2.train_length
     assert rope.formula == '"RoPE"' and m == 12288 == 3 * LLAMA2.train_length
-    assert rope.note == f"LLaMA-2 at m = {count(m).text}: three times L"
+    # round 7 (RT): beside the toy's "L = 64", "three times L" read as 3 × 64; LLaMA-2's L is written out
+    assert rope.note == f"LLaMA-2 at m = {count(m).text}: three times its L = {count(LLAMA2.train_length).text}"
     base = count(int(cfg.rope_base)).text
     assert unseen.note == f"toy head, {LLAMA2.head_dim} wide, b = {base}, L = {count(cfg.train_length).text}"
     notes = scene.cards[3].proofs
     shown = [{mm.typst_code.strip("$ ") for mm in p.note.maths} for p in notes]
-    assert any(s.startswith("m = 12") for s in shown[1]) and "L" in shown[1], shown
+    assert any(s.startswith("m = 12") for s in shown[1]) and any(s.startswith("L = 4096") for s in shown[1]), shown
     assert any(s.startswith("b = 10") for s in shown[2]), shown
     says = {c.key: c.text for c in scene.captions}[scene.q4_key()]
     assert f"base {base}" in says and "three times LLaMA-2's training length" in says

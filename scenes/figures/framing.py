@@ -343,7 +343,9 @@ def diary_proofs(cfg) -> tuple[tuple[DiaryProof, ...], ...]:
         DiaryProof('"RoPE"', "RoPE",
                    numbers.Figure(1.0 if np.isfinite(far_angle) else 0.0, f'"an angle at every" {M}", no last row"',
                                   "an angle at every m, no last row"),
-                   bool(np.isfinite(far_angle)), f"{LLAMA2.name} at m = {fm.text}: {times} L", 14,
+                   bool(np.isfinite(far_angle)),
+                   # its own L written out (review round 7: beside the toy's "L = 64", "three times L" read as 3 × 64)
+                   f"{LLAMA2.name} at m = {fm.text}: {times} its L = {numbers.count(LLAMA2.train_length).text}", 14,
                    f"RoPE, an angle at every position, so no last row, as at m = {fm.text}, {times} LLaMA-2's "
                    "training length", "no table, so no last row", "RoPE, an angle at every m, no last row"),
         # the count with its condition in its own line (the close keeps the line, not its note): one step past L, so
