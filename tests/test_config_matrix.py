@@ -347,6 +347,10 @@ FOUND_WIDE_SHORT_STRIP = {'lecture.number': 19, 'lecture.title': 'Ä', 'lecture.
 # the ticks −1.5, −0.5 (and 0.5, 1.5) ran into each other; a bar too short for its ticks keeps its ends and 0
 FOUND_SHORT_ZOOMED_BAR = {'lecture.number': 49, 'lecture.title': 'nÄpÄéh gß', 'lecture.notebook': '6e125Bd4', 'lecture.seed': 300, 'sizes.T': 3, 'sizes.d': 2, 'sizes.T_heatmap': 16, 'sizes.n_trials': 217, 'permutation.perm': [2, 0, 1], 'sentences.a': 'outfmcßéüxutcgt y', 'sentences.b': 'y outfmcßéüxutcgt', 'positions.n_max': 53719, 'positions.train_length': 1553, 'positions.rope_base': 291620616.7193658, 'positions.dilution_widths': [98], 'positions.dilution_t_max': 6844, 'colors.weights': 'cividis', 'colors.signed': 'seismic', 'colors.angles': 'twilight_shifted'}
 
+# found by the sweep: clip 12 with one width (d = 852, b = 100) whose every position past m* has a twin: one full
+# bar, yet the description said "dark grey holds the rest"; a full bar is described as full (meaning_all)
+FOUND_FULL_SHARE = {'lecture.number': 12, 'lecture.title': 'Ce', 'lecture.notebook': '·d73', 'lecture.seed': 2524, 'sizes.T': 5, 'sizes.d': 6, 'sizes.T_heatmap': 8, 'sizes.n_trials': 186, 'permutation.perm': [1, 2, 3, 4, 0], 'sentences.a': 'tçluäqztx f dpiäæd ghßogfßyççyap äñfsçcavécfpfd åißspt æbwñöéqœuêêknœuj kå', 'sentences.b': 'dpiäæd æbwñöéqœuêêknœuj kå äñfsçcavécfpfd f åißspt ghßogfßyççyap tçluäqztx', 'positions.n_max': 10776, 'positions.train_length': 2, 'positions.rope_base': 100.0, 'positions.dilution_widths': [852], 'positions.dilution_t_max': 235, 'colors.weights': 'cividis', 'colors.signed': 'RdBu', 'colors.angles': 'twilight_shifted'}
+
 # found by the sweep: clip 02's peak weight written on its cell at 70 % of the cell set "0.86" at 7.9 px (T = d = 6);
 # it is never scaled under the legible floor
 FOUND_SMALL_PEAK = {'lecture.number': 47, 'lecture.title': 'eoAÄÜéjß', 'lecture.notebook': 'B', 'lecture.seed': 231463, 'sizes.T': 6, 'sizes.d': 6, 'sizes.T_heatmap': 14, 'sizes.n_trials': 326, 'permutation.perm': [2, 4, 0, 3, 1, 5], 'sentences.a': 'djvèçåpzßejetéhü if bßl', 'sentences.b': 'djvèçåpzßejetéhü bßl if', 'positions.n_max': 7615, 'positions.train_length': 104, 'positions.rope_base': 35253377.81859579, 'positions.dilution_widths': [40], 'positions.dilution_t_max': 1924, 'colors.weights': 'viridis', 'colors.signed': 'BrBG', 'colors.angles': 'twilight'}
@@ -672,6 +676,7 @@ FOUND_SHORT_STRIP = {
 @example(clip=CLIPS[15], overrides=FOUND_E_NOTATION_BASE)
 @example(clip=CLIPS[1], overrides=FOUND_WIDE_SHORT_STRIP)
 @example(clip=CLIPS[7], overrides=FOUND_SHORT_ZOOMED_BAR)
+@example(clip=CLIPS[12], overrides=FOUND_FULL_SHARE)
 @seed(_sweep_seed())
 @settings(max_examples=SWEEP, derandomize=False, deadline=None, print_blob=True,
           phases=(Phase.explicit, Phase.reuse, Phase.generate),

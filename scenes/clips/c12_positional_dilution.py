@@ -353,6 +353,8 @@ class PositionalDilution(ClipScene):
         if key == "meaning":
             if not found or not any(d.shares[k].checked for k in d.found()):
                 return "meaning_none"
+            if found == n and all(d.shares[k].checked and d.shares[k].after == d.shares[k].checked for k in range(n)):
+                return "meaning_all"  # the sweep (d = 852, b = 100): one full bar, no grey rest to describe
             return "meaning" if d.most_blur() else "meaning_few"
         if key == "close":
             shared = [k for k in d.found() if d.shares[k].checked]
