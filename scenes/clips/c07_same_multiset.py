@@ -641,13 +641,18 @@ class SameMultiset(ClipScene):
         self.bar_out = self.color_bar(pic.outputs, self.output_bar_word())
         na, nb = self.name("a", 1), self.name("b", 1)
         # one attention for both: the same weights, named between the sentences
-        room = Region(self.mid[0] + self.dx, self.mid[1] + self.dx, self.heat_y - 1.6, self.heat_y + 1.6, "weights")
-        for big, small_, stacked in ((HEADING + 6, LABEL, False), (LABEL, SMALL, False), (LABEL, SMALL, True)):
+        # (clear of the outputs' bar under the grids: the sweep, T = 3 and d = 6, ran "no mask" into its ticks)
+        room = Region(self.mid[0] + self.dx, self.mid[1] + self.dx,
+                      max(self.heat_y - 1.6, self.bar_out.get_top()[1] + GAP.small), self.heat_y + 1.6, "weights")
+        # ... and no mask: every token attends to every other (the close's "without positions or a mask"); the
+        # largest arrangement that fits: the names on one line or stacked, the words on two lines or three
+        tries = [(HEADING + 6, LABEL, False, False), (LABEL, SMALL, False, False), (LABEL, SMALL, False, True),
+                 (LABEL, SMALL, True, False), (LABEL, SMALL, True, True)]
+        for big, small_, stacked, narrow in tries:
             ws = [math(w, size=big) for w in ("W_Q", "W_K", "W_V")]
             what = column(*ws, gap="tight", align=ORIGIN) if stacked else math("W_Q, W_K, W_V", size=big)
-            # ... and no mask: every token attends to every other (the close's "without positions or a mask")
             words = column(*[label(w, size=small_, color=DIM)
-                             for w in (("the same", "weights,", "no mask") if stacked else ("the same weights", "no mask"))],
+                             for w in (("the same", "weights,", "no mask") if narrow else ("the same weights", "no mask"))],
                            gap="tight", align=ORIGIN)
             self.weights = column(what, words, gap="small", align=ORIGIN)
             if room.fits(self.weights):
