@@ -642,22 +642,42 @@ class SameMultiset(ClipScene):
         na, nb = self.name("a", 1), self.name("b", 1)
         # one attention for both: the same weights, named between the sentences
         # (clear of the outputs' bar under the grids: the sweep, T = 3 and d = 6, ran "no mask" into its ticks)
-        room = Region(self.mid[0] + self.dx, self.mid[1] + self.dx,
+        # (and between the names, where names wider than narrow grids reach over the middle: the sweep, T = 3, d = 2)
+        room = Region(max(self.mid[0] + self.dx, na.get_right()[0] + GAP.tight),
+                      min(self.mid[1] + self.dx, nb.get_left()[0] - GAP.tight),
                       max(self.heat_y - 1.6, self.bar_out.get_top()[1] + GAP.small), self.heat_y + 1.6, "weights")
+
+        def clear(c) -> bool:  # clear of the sentences' names beside it
+            return not any(c.get_left()[0] < n.get_right()[0] + GAP.tight and n.get_left()[0] - GAP.tight < c.get_right()[0]
+                           and c.get_bottom()[1] < n.get_top()[1] and n.get_bottom()[1] < c.get_top()[1] for n in (na, nb))
+
         # ... and no mask: every token attends to every other (the close's "without positions or a mask"); the
         # largest arrangement that fits: the names on one line or stacked, the words on two lines or three
         tries = [(HEADING + 6, LABEL, False, False), (LABEL, SMALL, False, False), (LABEL, SMALL, False, True),
-                 (LABEL, SMALL, True, False), (LABEL, SMALL, True, True)]
+                 (LABEL, SMALL, True, False), (LABEL, SMALL, True, True), (LABEL, SMALL, True, None)]
         for big, small_, stacked, narrow in tries:
             ws = [math(w, size=big) for w in ("W_Q", "W_K", "W_V")]
             what = column(*ws, gap="tight", align=ORIGIN) if stacked else math("W_Q, W_K, W_V", size=big)
-            words = column(*[label(w, size=small_, color=DIM)
-                             for w in (("the same", "weights,", "no mask") if narrow else ("the same weights", "no mask"))],
-                           gap="tight", align=ORIGIN)
+            lines = {True: ("the same", "weights,", "no mask"), False: ("the same weights", "no mask"),
+                     None: ("no mask",)}[narrow]  # (None: the names alone say which weights; the narration, "the same")
+            words = column(*[label(w, size=small_, color=DIM) for w in lines], gap="tight", align=ORIGIN)
             self.weights = column(what, words, gap="small", align=ORIGIN)
-            if room.fits(self.weights):
+            placed = None
+            # centred and as wide as the middle (a narrow d leaves it wide), or down on the bar, or there at its own
+            # size, where the names over the grids leave no room higher up
+            for align, grow in ((ORIGIN, 3.0), (DOWN, 3.0), (DOWN, 1.0)):
+                g = self.weights.copy()
+                try:
+                    room.fit(g, align=align, max_scale=grow)
+                except LayoutError:
+                    break
+                if clear(g):
+                    placed = (align, grow)
+                    break
+            if placed is not None:
                 break
-        room.fit(self.weights, max_scale=3.0)  # as wide as the middle, where a narrow d leaves it wide
+        align, grow = placed if placed is not None else (ORIGIN, 3.0)
+        room.fit(self.weights, align=align, max_scale=grow)
         self.beat("attend", self.Y_a.animate_values(plain.Y_a, shows="plain.Y_a", scale=pic.outputs),
                   self.Y_b.animate_values(plain.Y_b, shows="plain.Y_b", scale=pic.outputs),
                   swap(self.name_a, na), swap(self.name_b, nb), swap(self.bar_in, self.bar_out), FadeIn(self.weights),
