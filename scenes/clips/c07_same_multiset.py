@@ -647,10 +647,6 @@ class SameMultiset(ClipScene):
                       min(self.mid[1] + self.dx, nb.get_left()[0] - GAP.tight),
                       max(self.heat_y - 1.6, self.bar_out.get_top()[1] + GAP.small), self.heat_y + 1.6, "weights")
 
-        def clear(c) -> bool:  # clear of the sentences' names beside it
-            return not any(c.get_left()[0] < n.get_right()[0] + GAP.tight and n.get_left()[0] - GAP.tight < c.get_right()[0]
-                           and c.get_bottom()[1] < n.get_top()[1] and n.get_bottom()[1] < c.get_top()[1] for n in (na, nb))
-
         # ... and no mask: every token attends to every other (the close's "without positions or a mask"); the
         # largest arrangement that fits: the names on one line or stacked, the words on two lines or three
         tries = [(HEADING + 6, LABEL, False, False), (LABEL, SMALL, False, False), (LABEL, SMALL, False, True),
@@ -662,22 +658,9 @@ class SameMultiset(ClipScene):
                      None: ("no mask",)}[narrow]  # (None: the names alone say which weights; the narration, "the same")
             words = column(*[label(w, size=small_, color=DIM) for w in lines], gap="tight", align=ORIGIN)
             self.weights = column(what, words, gap="small", align=ORIGIN)
-            placed = None
-            # centred and as wide as the middle (a narrow d leaves it wide), or down on the bar, or there at its own
-            # size, where the names over the grids leave no room higher up
-            for align, grow in ((ORIGIN, 3.0), (DOWN, 3.0), (DOWN, 1.0)):
-                g = self.weights.copy()
-                try:
-                    room.fit(g, align=align, max_scale=grow)
-                except LayoutError:
-                    break
-                if clear(g):
-                    placed = (align, grow)
-                    break
-            if placed is not None:
+            if room.fits(self.weights):
                 break
-        align, grow = placed if placed is not None else (ORIGIN, 3.0)
-        room.fit(self.weights, align=align, max_scale=grow)
+        room.fit(self.weights, max_scale=3.0)  # centred, as wide as the middle (a narrow d leaves it wide)
         self.beat("attend", self.Y_a.animate_values(plain.Y_a, shows="plain.Y_a", scale=pic.outputs),
                   self.Y_b.animate_values(plain.Y_b, shows="plain.Y_b", scale=pic.outputs),
                   swap(self.name_a, na), swap(self.name_b, nb), swap(self.bar_in, self.bar_out), FadeIn(self.weights),
