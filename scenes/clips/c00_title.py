@@ -57,7 +57,7 @@ ONE_LINE = 0.85  # a card's sentences stay on one line if that sets its text at 
 STRIP_ICON = 0.8  # a strip card's icon, as a share of the card's inner height
 STRIP_H = 1.0  # units: the map as a strip along the top while one property fills the frame
 FOCUS_GROW = 1.5  # how far a property's text may grow past its natural size to fill its card
-CLIP_ROWS = 4  # a property with more clips than this lists them in two columns
+CLIP_ROWS = 4  # a property with more clips than this lists their numbers alone, on one line
 
 
 def title_block(text: str, width: float, sizes=(TITLE, HEADING), color=FG) -> VGroup:
@@ -117,7 +117,9 @@ class Title(ClipScene):
         out["title"] = claim(d.title, self.lecture_line)
         out["map_icons"] = claim("; ".join(icon_words(i.doc) for i in MAP_ICONS), *[t.drawing for t in self.tiles])
         for k, (key, (name, clips), focus) in enumerate(zip(self.KEYS, d.properties, self.focus)):
-            out[f"{key}_clips"] = claim("; ".join(f"{clip_number(c.number)}, {c.title}" for c in clips), *focus.rows)
+            said = (", ".join(clip_number(c.number) for c in clips) if len(clips) > CLIP_ROWS else
+                    "; ".join(f"{clip_number(c.number)}, {c.title}" for c in clips))  # what the card shows of them
+            out[f"{key}_clips"] = claim(said, *focus.rows)
             out[f"{key}_says"] = claim(" and ".join(statement_said(kind, text) for kind, text in d.statements[k]),
                                          *focus.says)
             out[f"{key}_icon"] = claim(icon_words(MAP_ICONS[k].doc), focus.drawing)
@@ -210,15 +212,16 @@ class Title(ClipScene):
             tiles.add(t)
         return tiles
 
-    def focus_card(self, k: int, region: Region) -> VGroup:
+    def focus_card(self, k: int, region: Region, cap: float = 1e9) -> VGroup:
         """Property ``k`` filling ``region``: its card; its icon large at the left; at the right its name, what
-        it says (formulas and sentences), and the clips that show it (chip and title; two columns when
-        there are more than ``CLIP_ROWS``)."""
+        it says (formulas and sentences), and the clips that show it (chip and title; the chips alone, on one
+        line, when there are more than ``CLIP_ROWS``).  ``cap``: the largest scale its text may take (the four
+        cards share one type size: the smallest any of them needs).  ``.text_scale``: the scale it took."""
         d = self.data
         name, clips = d.properties[k]
         color = family_color(clips[0].number)
         inner = region.inset(GAP.normal)
-        side = min(inner.height, (0.3 if len(clips) <= CLIP_ROWS else 0.2) * inner.width)  # a long list takes room
+        side = min(inner.height, 0.25 * inner.width)
         pic_at, text_at = inner.take_left(side, gap=GAP.wide)
         pic = drawing(MAP_ICONS[k], color, side)
         pic_at.place(pic)
@@ -232,27 +235,28 @@ class Title(ClipScene):
                             for kind, text in d.statements[k]])
             says.arrange(DOWN, buff=GAP.tight, aligned_edge=LEFT)
             rows = VGroup()
-            for c in clips:
-                chip = clip_chip(c.number, size=LABEL)
-                title = label(c.title, size=LABEL, color=DIM)
-                r = row(chip, title, gap="small")
-                title.shift((baseline_y(chip.num) - baseline_y(title)) * UP)
-                r.chip, r.title = chip, title
-                rows.add(r)
-            if len(rows) > CLIP_ROWS:
-                half = (len(rows) + 1) // 2
-                left = VGroup(*rows[:half]).arrange(DOWN, buff=GAP.tight, aligned_edge=LEFT)
-                right = VGroup(*rows[half:]).arrange(DOWN, buff=GAP.tight, aligned_edge=LEFT)
-                right.next_to(left, RIGHT, buff=GAP.wide, aligned_edge=UP)
+            if len(clips) > CLIP_ROWS:  # a long list: the clips' numbers alone, on one line (review round 8: eight
+                # titles in two columns made a paragraph a viewer could not read in the beat, in smaller type)
+                for c in clips:
+                    r = VGroup(clip_chip(c.number, size=LABEL))
+                    r.chip, r.title = r[0], None
+                    rows.add(r)
+                rows.arrange(RIGHT, buff=GAP.small)
             else:
+                for c in clips:
+                    chip = clip_chip(c.number, size=LABEL)
+                    title = label(c.title, size=LABEL, color=DIM)
+                    r = row(chip, title, gap="small")
+                    title.shift((baseline_y(chip.num) - baseline_y(title)) * UP)
+                    r.chip, r.title = chip, title
+                    rows.add(r)
                 rows.arrange(DOWN, buff=GAP.tight, aligned_edge=LEFT)
-            for col in (rows[:half], rows[half:]) if len(rows) > CLIP_ROWS else (rows,):
-                x = max(r.title.get_left()[0] for r in col)  # a column's titles start at one edge
-                for r in col:
+                x = max(r.title.get_left()[0] for r in rows)  # the titles start at one edge
+                for r in rows:
                     r.title.shift((x - r.title.get_left()[0]) * RIGHT)
             text = column(head, says, rows, gap="normal")
             text.head, text.says, text.rows = head, says, rows
-            return text, text_at.fit_scale(text, FOCUS_GROW)
+            return text, min(text_at.fit_scale(text, FOCUS_GROW), cap)
 
         text, s = build(text_at.width)
         for _ in range(2):  # the text is scaled by s: wrap its sentences for the width they will have
@@ -273,7 +277,7 @@ class Title(ClipScene):
         box = card(region, color)
         overlay(box, pic, text)
         g = VGroup(box, pic, text)
-        g.box, g.drawing, g.head, g.says, g.rows = box, pic, head, says, rows
+        g.box, g.drawing, g.head, g.says, g.rows, g.text_scale = box, pic, head, says, rows, s
         return g
 
     def make_mobjects(self) -> None:
@@ -301,7 +305,9 @@ class Title(ClipScene):
             v = VGroup(t.box, t.drawing, st.head)
             v.box, v.drawing, v.head = t.box, t.drawing, st.head
             self.strip_view.append(v)
-        self.focus = [self.focus_card(k, focus_at) for k in range(len(d.properties))]
+        # one type size for the four property beats (review round 8: the long card set smaller than the others)
+        cap = min(self.focus_card(k, focus_at).text_scale for k in range(len(d.properties)))
+        self.focus = [self.focus_card(k, focus_at, cap) for k in range(len(d.properties))]
         self.plan_map = self.map_tiles(content, chips=True)  # the closing picture: the lecture's plan
         self.plan = self.plan_map.tiles
         for t, st, p in zip(self.tiles, self.strip, self.plan):  # every name and number lies on the card it moves with

@@ -140,8 +140,8 @@ STATEMENTS: tuple[tuple[tuple[str, str], ...], ...] = (
      ("math", '"Attn"_"causal" (P X) != P dot "Attn"_"causal" (X)')),
     (("math", 'y_m " depends only on " x_0, dots.h, x_m'),
      ("words", "so earlier outputs never change: cache K and V")),
-    (("words", "without positions, unmasked attention cannot tell word order;"),
-     ("words", "three schemes supply them: sinusoidal, learned, RoPE")),
+    (("words", "without them, unmasked attention is order-blind;"),
+     ("words", "three schemes: sinusoidal, learned, RoPE")),
 )
 """One entry per property of ``scenes.catalog.PROPERTIES``, in the same order."""
 
