@@ -677,3 +677,10 @@ def test_review_round3_causal_named_shortest_prefix_said_brackets_bold(run):
     for m in (scene.inf_names[2], scene.inf_names[4]):  # the two rows' names at the heading size
         assert m.height == pytest.approx(math(m.typst_code.strip("$ "), size=HEADING).height, rel=0.02)
     assert scene.inf_names[2].typst_code.strip("$ ") == f'y_{last}^"cached"'
+
+
+def test_the_last_row_beat_qualifies_cannot_change(run):
+    """Review round 8: "rows 0 to 4 never saw token 5, so they cannot change" was said unconditionally, three beats
+    before BLAS shows them change by an ulp.  The sentence now says where it holds: in exact arithmetic."""
+    line = run[0].caption("last_row")
+    assert "cannot change" in line and "in exact arithmetic" in line
