@@ -254,7 +254,7 @@ class ExtrapolationCliff(ClipScene):
                      past_where=claim("over the chart a line", past),
                      lane=claim("the learned table's lane", T.trained, T.wall),
                      lane_red=claim(", then its untrained rows in red to", T.untrained) if len(T.untrained.points)
-                     else ", ending at",
+                     else claim(", ending at", T.wall),
                      wall=claim("a red wall", T.wall),
                      area=claim("slate grey", G.area),
                      marks=claim("Yellow dots", *self.proof.dots), mark=claim("a yellow dot", dot))
@@ -429,7 +429,8 @@ class ExtrapolationCliff(ClipScene):
         if len(B.untrained.points) and len(B.unseen.points):
             n_tick = R.n_tick
             lo, hi = B.unseen.get_top()[1] + GAP.hair, B.untrained.get_bottom()[1] - GAP.hair
-            right = xn - B.wall.get_stroke_width() / 200 - GAP.tight - GAP.small
+            # clear of the yellow frame the wall gets next beat by a full gap (review round 7: it nearly touched)
+            right = xn - B.wall.get_stroke_width() / 200 - GAP.tight - GAP.normal
             spot = first_clear_spot(n_tick, [lambda m: m.move_to([right, (lo + hi) / 2, 0], aligned_edge=RIGHT)],
                                     [B.titles, B.trained, B.untrained, B.unseen, B.words],
                                     bounds=Region(region.left, xn, lo, hi, "between lanes"))

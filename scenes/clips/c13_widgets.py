@@ -524,11 +524,10 @@ class PairsAtPosition(VGroup):
             return VGroup()
         dial = self.dials[k]
         start, sweep = float(self.arc_ends[k]), float(np.radians(over))
-        # the rim runs on from the arc's end to the hand in the unseen colour, just outside the circle so the hand's
-        # head does not cover it (review round 7: a filled wedge along the hand read as a second hand, and the zoom on
-        # it was cryptic): a small step shows as a short stretch, which is what it is
-        r = dial.radius + 3 * STROKE / 100  # one stroke width out: its inner edge on the violet arc's outer edge
-        rim = Arc(radius=r, start_angle=start, angle=sweep, arc_center=dial.center, stroke_color=UNSEEN,
+        # the violet arc runs on in the unseen colour from its end to the hand, drawn over the hand's head (review
+        # round 7: a filled wedge along the hand read as a second hand, and the zoom on it was cryptic): a small step
+        # shows as a short stretch, which is what it is
+        rim = Arc(radius=dial.radius, start_angle=start, angle=sweep, arc_center=dial.center, stroke_color=UNSEEN,
                   stroke_width=STROKE * 3)
         return VGroup(role(rim, "unseen"))
 
