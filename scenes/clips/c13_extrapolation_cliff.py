@@ -29,6 +29,7 @@ from manim import (
     FadeOut,
     Flash,
     PI,
+    ReplacementTransform,
     Triangle,
     Succession,
     SurroundingRectangle,
@@ -49,7 +50,14 @@ from mathcore.extrapolation import (
     unseen_pair_counts,
     wrapped_in_training,
 )
-from scenes.clips.c13_widgets import CliffChart, PairsAtPosition, SchemeLanes, degree_text, first_clear_spot
+from scenes.clips.c13_widgets import (
+    CliffChart,
+    PairsAtPosition,
+    SchemeLanes,
+    TableLane,
+    degree_text,
+    first_clear_spot,
+)
 from scenes.figures.extrapolation import (
     cliff_proof,
     first_missing,
@@ -187,7 +195,9 @@ class ExtrapolationCliff(ClipScene):
             "no_row": f"no row for m = {count(missing).text}" if missing is not None else "every position has a row",
             "proof": "; ".join(cliff_proof(d)),
             "past_lo": degree_text(past_arc_range(d)[0]), "past_hi": degree_text(past_arc_range(d)[1]),
-            "wedge": "", "past_where": "under it", "same": "",
+            "wedge": "", "past_where": "over the chart a line", "red": "a red tint", "marks5": "framed in yellow", "same": "", "tick": "a green tick on RoPE's line: an angle at every m, "
+            "no last row", "lane": "the learned table's lane", "lane_red": ", then its untrained rows in red to",
+            "wall": "a red wall",
             "table_says": self.table_says(), "rope": "RoPE's measured line", "cross": "a red cross",
             "band_lo": int(d.unseen[d.train_length - 1:].min()), "band_hi": int(d.unseen[d.train_length - 1:].max()),
         }
@@ -200,7 +210,8 @@ class ExtrapolationCliff(ClipScene):
             v.update(L=claim(v["L"], R.L_tick), L_last=claim(v["L_last"], R.L_tick), n_max=claim(v["n_max"], R.n_tick),
                      n_last=claim(v["n_last"], R.n_tick), x_max=claim(v["x_max"], *axis),
                      no_row=claim(v["no_row"], B.no_row), lanes=claim("two lanes", B.trained),
-                     pale=claim("pale blue", *[m for m in (B.untrained, B.unseen) if len(m.points)]),
+                     pale=claim("pale blue", *[m for m in (B.unseen,) if len(m.points)]),
+                     red=claim("a red tint", B.untrained) if len(B.untrained.points) else "a red tint",
                      wall=claim("a red wall", B.wall), walker=claim("a yellow marker", self.walker),
                      walker_at=claim(f"m = {v['n_max']}", self.walker_label),
                      wall_box=claim("framed in yellow", self.wall_box))
@@ -210,7 +221,7 @@ class ExtrapolationCliff(ClipScene):
                      x_max=claim(v["x_max"], P.m.current), pairs=claim(str(d.n_pairs), P.count),
                      jump=claim(str(v["jump"]), P.count), far_count=claim(str(v["far_count"]), P.count),
                      strip=claim(f"a strip of all {d.n_pairs} pairs", P.strip, P.pair_axis),
-                     dials=claim("two dials", *P.dials), arcs=claim("the arc training covered", P.arcs),
+                     dials=claim("two dials", *P.dials), marks5=claim("framed in yellow", P.marks), arcs=claim("the arc training covered", P.arcs),
                      slow=claim(str(d.pairs[1]), P.words[1]), wrapped=claim(str(d.n_wrapped), self.bracket.tag)
                      if len(self.bracket) else v["wrapped"], bracket=claim("A yellow frame", self.bracket)
                      if len(self.bracket) else claim("The fast pair's dial", P.dials[0]),
@@ -220,33 +231,41 @@ class ExtrapolationCliff(ClipScene):
                      head_dim=claim(str(d.head_dim), P.pair_axis),
                      back=claim(str(self.came_back()), self.back_marks) if P.stop == 3 and self.came_back()
                      else str(self.came_back()))
-        else:  # the chart
-            v.update(L=claim(v["L"], C.L_tick), L_last=claim(v["L_last"], C.L_tick),
-                     n_max=claim(v["n_max"], self.v_table), x_max=claim(v["x_max"], C.plot.x_tick_labels), chart=claim("a chart of unseen pairs per position", C.curve, C.title),
-                     jump=claim(str(v["jump"]), C.curve, self.first_mark[2]),
-                     pairs=claim(str(d.n_pairs), C.plot.y_tick_labels, self.first_mark[2]),
+        else:  # the chart (its beat: the large chart) and the close (the chart under the verdicts and the lane)
+            big = phase == "chart"
+            G = self.chart_big if big else C
+            dot, word = (self.proof_big.dots[0], self.proof_big.words[0]) if big else self.first_mark[1:3]
+            past = self.past_big if big else self.past
+            T = self.table_lane
+            v.update(L=claim(v["L"], G.L_tick), L_last=claim(v["L_last"], G.L_tick),
+                     n_max=claim(v["n_max"], self.v_table), x_max=claim(v["x_max"], G.plot.x_tick_labels),
+                     chart=claim("a chart of unseen pairs per position", G.curve, G.title),
+                     jump=claim(str(v["jump"]), G.curve, word),
+                     pairs=claim(str(d.n_pairs), G.plot.y_tick_labels, word),
                      proof=claim(f"{self.v_table.figure.text}; {self.v_rope.figure.text}", self.v_rope, self.v_table),
                      table_says=claim(v["table_says"], self.v_table),
                      cross=claim("a red cross", self.v_table.check),
+                     tick=claim("a green tick on RoPE's line: an angle at every m, no last row", self.v_every),
                      rope=claim(f"RoPE's measured line, {self.v_rope.figure.text}, in pale blue", self.v_rope),
-                     band_lo=claim(str(v["band_lo"]), C.curve), band_hi=claim(str(v["band_hi"]), C.curve),
+                     band_lo=claim(str(v["band_lo"]), G.curve), band_hi=claim(str(v["band_hi"]), G.curve),
                      same=claim("; under the axis: sinusoidal, same θᵢ, same curve, since its pair i also sits at angle "
                                 "m θᵢ", self.same) if self.same_on_chart else "",
-                     past_lo=claim(self.past_lo, self.past), past_hi=claim(self.past_hi, self.past),
-                     past_where=claim("beside L's line" if self.past_on_chart else "under it", self.past),
-                     area=claim("slate grey", C.area),
-                     marks=claim("Yellow dots", *self.proof.dots), mark=claim("a yellow dot", self.first_mark[1]))
+                     past_lo=claim(self.past_lo, past), past_hi=claim(self.past_hi, past),
+                     past_where=claim("over the chart a line", past),
+                     lane=claim("the learned table's lane", T.trained, T.wall),
+                     lane_red=claim(", then its untrained rows in red to", T.untrained) if len(T.untrained.points)
+                     else claim(", ending at", T.wall),
+                     wall=claim("a red wall", T.wall),
+                     area=claim("slate grey", G.area),
+                     marks=claim("Yellow dots", *self.proof.dots), mark=claim("a yellow dot", dot))
         return v
 
     def wedge_text(self):
-        """The second dial's wedge past its arc, and the zoom on it when one is drawn (review round 6)."""
+        """The second dial's rim past its arc (review round 7: no zoom, the figure printed once, in its words)."""
         P = self.pairs
         if not len(P.overs[1]):
             return ""
-        if len(P.loupe) and P.loupe[0] in P.overs[1]:
-            return claim(f", the wedge from the arc's end to the hand pale blue; a ring there links to a zoom on the "
-                         f"arc's end under the words, the wedge written ≈ {P.past_arc(1, P.stop)}°", P.overs[1])
-        return claim(", the wedge from the arc's end to the hand pale blue", P.overs[1])
+        return claim(", the rim running on in pale blue from the arc's end to the hand", P.overs[1])
 
     def table_says(self) -> str:
         """The close's words on the learned table, as its verdict prints it: untrained rows from L (when the table
@@ -365,6 +384,11 @@ class ExtrapolationCliff(ClipScene):
         self.v_rope.figure = Figure(float(jump), f"{jump}", f"RoPE at m = {count(L).text}: {jump} of {d.n_pairs} "
                                                             f"{tail}")
         self.v_sin = None  # sinusoidal has no verdict of its own in the close
+        # what RoPE passes (the deck's convention, round 7; clip 14's close): an angle at every m, no last row; ✓
+        for words in ("RoPE: an angle at every $m$, no last row", "an angle at every $m$: no last row"):
+            self.v_every = worded_verdict(words, passed=True)
+            if self.v_every.width <= region.width:
+                break
         # the lanes' ruler: the position axis with L and nₘₐₓ under it (the chart's axis maps positions alike)
         # (nₘₐₓ by the wall in the lanes, where it fits: see below)
         self.ruler = R = CliffChart(region, d.positions, d.unseen, d.n_pairs, L, n_max, top_room=0.0, title="",
@@ -384,6 +408,7 @@ class ExtrapolationCliff(ClipScene):
         self.past_on_chart = False
         self.past = VGroup(worded_line(f"{lead} ≈ {self.past_lo}° to {self.past_hi}°", size=SMALL)) if jump \
             else VGroup()
+        self.past_big = self.past.copy()
         self._lay_out_chart(region)
         missing = first_missing(d)
         at = missing if missing is not None else n_max
@@ -404,7 +429,8 @@ class ExtrapolationCliff(ClipScene):
         if len(B.untrained.points) and len(B.unseen.points):
             n_tick = R.n_tick
             lo, hi = B.unseen.get_top()[1] + GAP.hair, B.untrained.get_bottom()[1] - GAP.hair
-            right = xn - B.wall.get_stroke_width() / 200 - GAP.tight - GAP.small
+            # clear of the yellow frame the wall gets next beat by a full gap (review round 7: it nearly touched)
+            right = xn - B.wall.get_stroke_width() / 200 - GAP.tight - GAP.normal
             spot = first_clear_spot(n_tick, [lambda m: m.move_to([right, (lo + hi) / 2, 0], aligned_edge=RIGHT)],
                                     [B.titles, B.trained, B.untrained, B.unseen, B.words],
                                     bounds=Region(region.left, xn, lo, hi, "between lanes"))
@@ -453,46 +479,54 @@ class ExtrapolationCliff(ClipScene):
                                     for k in range(len(past)) if k != first])
 
     def _lay_out_chart(self, region: Region) -> bool:
-        """The verdicts, the chart under them, its measured counts, L on its line and the past-the-arc figures (on the
-        chart's empty left when ``past_on_chart``, else a line under the verdicts).  False when the figures found no
-        spot on the chart clear of L and the counts' leaders."""
+        """The close: the verdicts, the learned table's lane and RoPE's chart under them, its measured counts, L on its
+        line; and the chart beat's larger chart, under the past-the-arc figures alone (review round 7: four lines of
+        words over it pushed the chart into the lower half).  False when L found no spot clear of the counts."""
         d = self.data
         L, n_max = d.train_length, d.n_max
         jump = int(d.stop_counts[1])
-        extra = [] if self.past_on_chart or not jump else [self.past]
-        self.verdicts = VGroup(self.v_table, self.v_rope, *extra).arrange(DOWN, aligned_edge=LEFT, buff=GAP.small)
-        for e in (self.v_rope, *extra):  # the measurement lines under the table's words, past its mark's column
-            e.shift((self.v_table.line.get_left()[0] - e.get_left()[0]) * RIGHT)
-        self.verdicts.move_to(region.point(UP + LEFT), aligned_edge=UP + LEFT)
-        # ---- RoPE's chart, the subject of the last two beats: no nₘₐₓ on it (the table's limit, not RoPE's),
-        # L on its line
+        extra = [self.past] if jump else []
+        # the table's verdict over the table's lane, RoPE's over RoPE's chart (review round 7: the close drew RoPE's
+        # count alone, so its jump read as the cliff; the table's wall is drawn beside it, on the same axis)
+        self.v_table.move_to(region.point(UP + LEFT), aligned_edge=UP + LEFT)
+        lane_h = label("learned table", size=SMALL).height + 2 * GAP.tight
+        lane_y = self.v_table.get_bottom()[1] - GAP.small - GAP.tight - lane_h / 2
+        rope = VGroup(self.v_every, self.v_rope, *extra).arrange(DOWN, aligned_edge=LEFT, buff=GAP.tight)
+        for e in (self.v_rope, *extra):  # the measurement lines under the verdicts' words, past their marks' column
+            e.shift((self.v_every.line.get_left()[0] - e.get_left()[0]) * RIGHT)
+        rope.move_to([region.left, lane_y - lane_h / 2 - GAP.tight - GAP.small, 0], aligned_edge=UP + LEFT)
+        self.verdicts = VGroup(self.v_table, *rope)
+        # RoPE's measured line names what the chart under it counts: the chart has no title of its own here
+        title = "pairs at unseen angles, per position"
         self.chart = C = CliffChart(region, d.positions, d.unseen, d.n_pairs, L, n_max,
-                                    top_room=self.verdicts.height + GAP.normal,
-                                    title="pairs at unseen angles, per position", lanes=False)
+                                    top_room=region.top - rope.get_bottom()[1] + GAP.small, title="", lanes=False)
         self.plot = C.plot
+        self.table_lane = TableLane(C.x_of, L, n_max, lane_y, lane_h, right=region.right)
+        self.chart_big, self.proof_big = self._chart(region, self.past_big.height + GAP.normal if jump else 0.0, title)
+        if jump:
+            self.past_big.move_to([self.past.get_left()[0], region.top, 0], aligned_edge=UP + LEFT)
+        self.guides = C.guides  # L's dashed line on the chart (the lanes have none: the walker marks the wall)
         shows(C.curve, "unseen")
         names(C.title, "unseen")
-        self.guides = C.guides  # L's dashed line on the chart (the lanes have none: the walker marks the wall)
         if self.same_on_chart:
             self.same.move_to([C.plot.axes[0].get_left()[0], C.axis_label.get_y(), 0], aligned_edge=LEFT)
         # the close's measured figures: the count at every distinct stop past training
         past = self.marked_stops()
         self.proof = C.proof_marks(past, [int(d.stop_counts[d.stops.index(m)]) for m in past], d.n_pairs)
-        clear = C.settle_L([self.proof]) >= 0
-        if self.past_on_chart and len(self.past):
-            # right-aligned to L's line, at the first height clear of the grid, L and the counts' leaders: under the
-            # top gridline, else between the gridlines
-            x, p = C.x_of(L) - GAP.small, C.plot
-            spots = [lambda m: m.move_to([x, p.to_point(1, d.n_pairs)[1] - GAP.small, 0], aligned_edge=UP + RIGHT)]
-            spots += [lambda m, f=f: m.move_to([x, p.to_point(1, f * d.n_pairs)[1], 0], aligned_edge=RIGHT)
-                      for f in (0.8, 0.72, 0.3, 0.22)]
-            bounds = Region(p.axes[0].get_left()[0] + GAP.hair, x + GAP.hair, p.axes[0].get_y() + GAP.hair,
-                            p.axes[1].get_top()[1], "chart")
-            rows = VGroup(*[g for g in p.grid if g.height < 1e-6])  # the count's gridlines: never through the words
-            clear = first_clear_spot(self.past, spots, [self.proof, rows, C.curve, C.L_tick], bounds=bounds) >= 0
-            # a patch of the background behind the words hides the decades' vertical gridlines they cross
-            self.past[0].surround(self.past[1], buff=GAP.tight, stretch=True)
-        return clear
+        return C.settle_L([self.proof]) >= 0
+
+    def _chart(self, region: Region, top_room: float, title: str):
+        """The chart beat's chart, ``top_room`` under the region's top, and its count one step past training."""
+        d = self.data
+        C = CliffChart(region, d.positions, d.unseen, d.n_pairs, d.train_length, d.n_max, top_room=top_room,
+                       title=title, lanes=False)
+        shows(C.curve, "unseen")
+        names(C.title, "unseen")
+        mark = C.proof_marks([d.stops[1]], [int(d.stop_counts[1])], d.n_pairs)
+        for m in (*mark.dots, *mark.leaders):
+            role(m, "highlight")
+        C.settle_L([mark])
+        return C, mark
 
     # readouts the tests read
     @property
@@ -514,7 +548,7 @@ class ExtrapolationCliff(ClipScene):
 
     def body(self) -> None:
         self.make_mobjects()
-        C, B, P, R = self.chart, self.big, self.pairs, self.ruler
+        B, P, R = self.big, self.pairs, self.ruler
         axis = R.axis
         lanes = VGroup(B, axis, *([self.n_tick] if self.n_in_lanes else []))
         # ---- 1. the lanes over the position axis
@@ -554,13 +588,15 @@ class ExtrapolationCliff(ClipScene):
         # the count one step past training, written where the curve jumps (the close adds the far end's)
         # with RoPE's measured line over it and how far past their arcs the pairs are (review round 6: the top third
         # stood empty, and the figures beside L's line read as the positions before L)
-        self.beat(self.variant("chart"), stage([self.pairs_now()], [C.axis, C.body, C.title, C.area, C.curve, C.guides,
-                                                                 self.first_mark, self.v_rope, self.past], lag=1),
-                  run_time=1.8, subject=VGroup(C, self.v_rope, self.past), why=self.FULL_CHART)
+        G = self.chart_big
+        self.beat(self.variant("chart"), stage([self.pairs_now()], [G.axis, G.body, G.title, G.area, G.curve, G.guides,
+                                                                 self.proof_big, self.past_big], lag=1),
+                  run_time=1.8, subject=VGroup(G, self.proof_big, self.past_big), why=self.FULL_CHART)
+        self.phase = "close"
 
     # -- the close: the verdicts over the chart, with the counts where they were measured
     def takeaway(self):
-        return VGroup(self.verdicts, self.chart, self.proof, *([self.past] if self.past_on_chart else []),
+        return VGroup(self.verdicts, self.table_lane, self.chart, self.proof,
                       *([self.same] if self.same_on_chart else []))
 
     def closing_key(self) -> str:
@@ -572,7 +608,14 @@ class ExtrapolationCliff(ClipScene):
                   why=self.FULL_CHART)
 
     def bring_forward(self, take, region=None) -> list:
-        # the verdicts over the chart, the far end's count on it, and why sinusoidal's count is the same curve
-        # RoPE's line and the qualifier came with the chart: the table's verdict comes now
-        return [FadeIn(self.v_table, shift=GAP.small * DOWN), FadeIn(self.other_marks),
+        # the chart beat's chart makes room for the verdicts and the table's lane (the same curve, smaller), its
+        # count and the past-the-arc figures move with it; the verdicts, the lane and the far end's count come in
+        G, C = self.chart_big, self.chart
+        moves = [(G.axis, C.axis), (G.body, C.body), (G.area, C.area), (G.curve, C.curve),
+                 (G.guides, C.guides), (self.proof_big, self.first_mark)]
+        if len(self.past):
+            moves.append((self.past_big, self.past))
+        return [*[ReplacementTransform(a, b) for a, b in moves], FadeOut(G.title),  # RoPE's line names it now
+                FadeIn(self.v_table, shift=GAP.small * DOWN), FadeIn(self.v_every, shift=GAP.small * DOWN),
+                FadeIn(self.v_rope, shift=GAP.small * DOWN), FadeIn(self.table_lane), FadeIn(self.other_marks),
                 *([FadeIn(self.same)] if self.same_on_chart else [])]

@@ -11,14 +11,12 @@ from manim import (
     RIGHT,
     UP,
     Arc,
-    Circle,
     FadeIn,
     FadeOut,
     Line,
     Mobject,
     Polygon,
     Rectangle,
-    Sector,
     SurroundingRectangle,
     Transform,
     VGroup,
@@ -36,9 +34,7 @@ from scenes.kit.theme import BG, DIM, FAILED, FG, HEADING, HIGHLIGHT, LABEL, SEE
 from scenes.kit.widgets import VectorDial
 
 
-def _position_tick(v: float) -> str:
-    """A position on the log axis, in the sans: 1, 10, 100, 1000, 4096."""
-    return numbers.count(int(round(v))).text
+UNTRAINED_TINT = 0.45  # the learned table's untrained rows: the failure's red at this opacity over the background
 
 
 def degree_text(x: float) -> str:
@@ -133,9 +129,9 @@ class CliffChart(VGroup):
         x_ticks = _decades(x_max)
         if x_ticks[-1] < x_max:  # the axis's right end labelled with its position (4096), not left between decades
             x_ticks = [*x_ticks, x_max]
-        # every tick a position in the sans, as the y axis's counts are (10⁰ in serif maths read as another font)
+        # the decades as 10ᵏ, as clips 12 and 14 write a log axis (review round 7); the end (4096) in digits
         probe = Plot((1, x_max), (0, n_pairs), width=region.width, height=1.0, x_log=True, x_ticks=x_ticks,
-                     y_ticks=ticks, tick_format=_position_tick)
+                     y_ticks=ticks)
         tick_h = probe.axes[0].get_y() - probe.x_tick_labels.get_bottom()[1]
         # two rows under the axis: every decade (and the end) first, then L and n_max under them (the lanes');
         # RoPE's chart alone writes L on its line, so one row
@@ -144,7 +140,7 @@ class CliffChart(VGroup):
         room = probe.y_tick_labels.width + GAP.normal + probe.x_tick_labels[0].width / 2
         height = region.height - top_room - self.title.height - GAP.tight - below
         # headroom over n_pairs for a row of labels (the close's counts), so they never sit on the curve
-        row_h = self.title.height + 2 * GAP.tight
+        row_h = label("0 of 64", size=SMALL).height + 2 * GAP.tight
         y_top = n_pairs * height / (height - row_h)
         right = max(MARK, probe.x_tick_labels[-1].width / 2)  # the end's label stays inside
         # the axis runs a dot's width past the walk's end, so the close's dot there sits inside the plot (review
@@ -152,7 +148,7 @@ class CliffChart(VGroup):
         width = region.width - room - right
         x_hi = x_max * 10 ** (1.5 * MARK * np.log10(x_max) / max(width - 1.5 * MARK, 1e-6))
         self.plot = p = Plot((1, x_hi), (0, y_top), width=width, height=height, x_log=True,
-                             x_ticks=x_ticks, y_ticks=ticks, tick_format=_position_tick)
+                             x_ticks=x_ticks, y_ticks=ticks)
         p.shift(np.array([region.left + room, region.bottom + below, 0]) - p.axes[0].get_start())
         if title:
             self.title.next_to(p.axes[1], UP, buff=GAP.tight).align_to(p.axes[1], LEFT)
@@ -289,7 +285,10 @@ class SchemeLanes(VGroup):
         self.lane_y = ys
         x0, xL, xn, xe = x_of(1), x_of(L), x_of(n_max), x_of(x_max)
         self.trained = role(VGroup(*[bar(x0, xL, y, bar_height, SEEN, 1.0) for y in ys]), "seen")
-        self.untrained = role(bar(xL, xn, ys[0], bar_height, UNSEEN, 1.0), "unseen") if n_max > L else VGroup()
+        # the table's untrained rows in the failure's red family, a tint (review round 7: in the unseen pale blue they
+        # read as sinusoidal's neutral "never seen"); the wall at nₘₐₓ in the full red
+        self.untrained = role(bar(xL, xn, ys[0], bar_height, FAILED, UNTRAINED_TINT), "failed") if n_max > L \
+            else VGroup()
         self.unseen = role(bar(xL, xe, ys[1], bar_height, UNSEEN, 1.0), "unseen") if len(ys) > 1 else VGroup()
         self.wall = role(vertical(xn, ys[0] - bar_height / 2 - GAP.small, ys[0] + bar_height / 2 + GAP.small, FAILED,
                                   STROKE * 3), "failed")
@@ -332,7 +331,8 @@ class SchemeLanes(VGroup):
             if piece is self.unseen and xL < xn < xe:  # clear of the walker, which stops at the wall's position
                 lo, hi = max(((xL, xn), (xn, xe)), key=lambda span: span[1] - span[0])
             for text in texts:
-                w = label(text, size=SMALL, color=BG).move_to([(lo + hi) / 2, piece.get_y(), 0])
+                ink = FG if piece is self.untrained else BG  # light words on the dark red tint
+                w = label(text, size=SMALL, color=ink).move_to([(lo + hi) / 2, piece.get_y(), 0])
                 if w.width + 2 * GAP.small <= hi - lo:
                     group.add(overlay(w, piece))
                     break
@@ -344,6 +344,34 @@ class SchemeLanes(VGroup):
     def height(n: int, bar_height: float) -> float:
         """The band ``n`` lanes of ``bar_height`` need (titles over their bars)."""
         return n * (label("learned", size=SMALL).height + GAP.small + bar_height + GAP.normal)
+
+
+class TableLane(VGroup):
+    """The close's learned table, one lane over RoPE's chart on the chart's position axis (review round 7: the close
+    drew only RoPE's count, so the one jump on screen was RoPE's): trained in violet to ``L``, its untrained rows in
+    the failure's red tint to ``n_max``, the red wall there and nothing past it, "no row" in red beside the wall.
+    Each part's words sit on it where they fit (``.words``); ``y`` is the lane's middle, ``height`` its bar."""
+
+    def __init__(self, x_of: Callable[[float], float], L: int, n_max: int, y: float, height: float, right: float):
+        super().__init__()
+        x0, xL, xn = x_of(1), x_of(L), x_of(n_max)
+        self.trained = role(bar(x0, xL, y, height, SEEN, 1.0), "seen")
+        self.untrained = role(bar(xL, xn, y, height, FAILED, UNTRAINED_TINT), "failed") if n_max > L else VGroup()
+        self.wall = role(vertical(xn, y - height / 2 - GAP.tight, y + height / 2 + GAP.tight, FAILED, STROKE * 3),
+                         "failed")
+        self.words = VGroup()
+        for text, piece, ink in (("learned table", self.trained, BG), ("untrained", self.untrained, FG)):
+            if not len(piece.points):
+                continue
+            w = label(text, size=SMALL, color=ink).move_to(piece)
+            if w.width + 2 * GAP.small <= piece.width and w.height + 2 * GAP.hair <= height:
+                role(w, "seen" if piece is self.trained else "failed")
+                self.words.add(overlay(w, piece))
+        self.no_row = role(label("no row", size=SMALL, color=FAILED), "failed")
+        self.no_row.move_to([xn + GAP.normal, y, 0], aligned_edge=LEFT)
+        if self.no_row.get_right()[0] > right:
+            self.no_row = VGroup()
+        self.add(self.trained, self.untrained, self.wall, self.words, self.no_row)
 
 
 class PairsAtPosition(VGroup):
@@ -431,7 +459,6 @@ class PairsAtPosition(VGroup):
             self.arcs.add(arc)
             self.words.append(w)
         self.region = region
-        self.loupe = VGroup()  # the zoom on the arc's end, once a stop has a small step past it (see _loupe)
         # past each arc's end, the stretch the hand has gone into angles training never reached
         self.overs = [self._past_mark(k, 0) for k in range(len(pairs))]
         self.dial_group = VGroup(*self.dials, self.arcs, *self.overs, *self.words)
@@ -444,13 +471,15 @@ class PairsAtPosition(VGroup):
 
     # -- words
     def count_text(self, s: int) -> str:
-        return f"{int(self.masks[s].sum())} of {self.n_pairs} unseen"
+        return f"{int(self.masks[s].sum())} of {self.n_pairs} at unseen angles"
 
+    # the count of pairs at unseen angles is in the unseen colour at every stop, zero included (review round 7: violet
+    # at m = 63, pale blue after, the counter changed colour between beats)
     def _count_color(self, s: int):
-        return UNSEEN if self.masks[s].any() else SEEN
+        return UNSEEN
 
     def _count_role(self, s: int) -> str:
-        return "unseen" if self.masks[s].any() else "seen"
+        return "unseen"
 
     def _words(self, k: int, s: int) -> VGroup:
         """Shown pair ``k``'s words at stop ``s``, three lines, every figure in the sans (review round 4): the pair and
@@ -488,90 +517,19 @@ class PairsAtPosition(VGroup):
         return float(np.degrees(self.angles[s, k] - self.arc_ends[k]))
 
     def _past_mark(self, k: int, s: int) -> VGroup:
-        """The stretch of the circle from the arc's end to the hand, in the unseen colour: the angles no training
-        position reached, as far as the hand has gone into them (drawn at least a few degrees long, so a small step
-        still shows as a nub at the arc's end)."""
+        """The stretch of the rim from the arc's end to the hand, in the unseen colour: the angles no training
+        position reached, as far as the hand has gone into them."""
         over = self.overshoot(k, s)
         if over is None:
             return VGroup()
         dial = self.dials[k]
         start, sweep = float(self.arc_ends[k]), float(np.radians(over))
-        # the wedge between the arc's end and the hand, filled, so even a step of a few degrees reads (review
-        # round 4: 0.66° could not be seen), with the stretch of rim in the unseen colour
-        wedge = Sector(radius=dial.radius, start_angle=start, angle=sweep, fill_color=UNSEEN, fill_opacity=0.55,
-                       stroke_width=0).move_arc_center_to(dial.center)
+        # the violet arc runs on in the unseen colour from its end to the hand, drawn over the hand's head (review
+        # round 7: a filled wedge along the hand read as a second hand, and the zoom on it was cryptic): a small step
+        # shows as a short stretch, which is what it is
         rim = Arc(radius=dial.radius, start_angle=start, angle=sweep, arc_center=dial.center, stroke_color=UNSEEN,
                   stroke_width=STROKE * 3)
-        return VGroup(role(wedge, "unseen"), role(rim, "unseen"), *self._loupe(k, s))
-
-    ZOOM_MIN = 2.0  # a wedge this zoom would not widen much is drawn large enough already: no loupe
-
-    def _loupe(self, k: int, s: int) -> list:
-        """A round zoom on the end of shown pair ``k``'s arc at stop ``s``, under its words (review round 6: the 5°
-        wedge was a sliver under the arrowhead): the arc's last stretch in the seen colour, the wedge to the hand in
-        the unseen colour, the hand, and "≈ 5.0°" beside it; a ring on the dial marks the spot it magnifies.  Empty
-        when the step is wide enough to read on the dial itself or there is no room under the words."""
-        over = self.overshoot(k, s)
-        if over is None or over <= 0:
-            return []
-        dial, words, region = self.dials[k], self._words(k, s), self.region
-        words.move_to(self.words[k], aligned_edge=UP + LEFT)
-        room = words.get_bottom()[1] - GAP.small - region.bottom
-        w = min(0.75, room / 2)
-        R, sweep = dial.radius, float(np.radians(over))
-        zoom = w / (R * sweep)  # the wedge's rim spans the window's radius
-        tag = role(label(f"≈ {degree_text(over)}°", size=SMALL, color=UNSEEN), "unseen")
-        if w < 1.2 * tag.height or zoom < self.ZOOM_MIN:
-            return []
-        zoom = min(zoom, 40.0)
-        win = np.array([words.get_left()[0] + w, words.get_bottom()[1] - GAP.small - w, 0.0])
-        tag.next_to(win, RIGHT, buff=w + GAP.small)
-        if tag.get_right()[0] > region.right:
-            return []
-        c, a = dial.center, float(self.arc_ends[k])
-        mid = a + sweep / 2
-        spot = c + (R - 0.35 * w / zoom) * np.array([np.cos(mid), np.sin(mid), 0.0])  # more of the wedge than outside
-
-        def to_win(q):
-            return win + zoom * (np.asarray(q, dtype=float) - spot)
-
-        def inside(q):  # pulled onto the window's rim when outside it
-            v = q - win
-            n = np.linalg.norm(v[:2])
-            return q if n <= w * 0.97 else win + v * (w * 0.97 / n)
-
-        def rim(lo, hi, r=R, n=60):
-            return [c + r * np.array([np.cos(t), np.sin(t), 0.0]) for t in np.linspace(lo, hi, n)]
-
-        def path(pts, **style):
-            q = [to_win(p) for p in pts]
-            q = [p for p in q if np.linalg.norm((p - win)[:2]) <= w * 0.97]
-            m = VMobject(**style)
-            if len(q) >= 2:
-                m.set_points_as_corners(q)
-            return m
-
-        span = w / (zoom * R) * 1.2  # the angles the window can show either side of its middle
-        inner = R - 1.2 * w / zoom
-        fill = [inside(to_win(p)) for p in (rim(a, a + sweep) + rim(a + sweep, a, inner))]
-        wedge = role(Polygon(*fill, stroke_width=0, fill_color=UNSEEN, fill_opacity=0.55), "unseen")
-        seen = role(path(rim(mid - span, a), stroke_color=SEEN, stroke_width=STROKE * 3), "seen")
-        past = role(path(rim(a, a + sweep), stroke_color=UNSEEN, stroke_width=STROKE * 3), "unseen")
-        rest = path(rim(a + sweep, mid + span), stroke_color=DIM, stroke_width=2)
-        hand = path([c + r * np.array([np.cos(a + sweep), np.sin(a + sweep), 0.0])
-                     for r in np.linspace(inner - R, R * 1.02, 80)], stroke_color=FG, stroke_width=STROKE)
-        frame = Circle(radius=w, stroke_color=DIM, stroke_width=2, fill_color=BG, fill_opacity=1.0).move_to(win)
-        ring = Circle(radius=w / zoom * 1.15, stroke_color=DIM, stroke_width=2).move_to(spot)
-        if ring.width < 4 * GAP.hair:  # a ring too small to see: a small one round the spot
-            ring = Circle(radius=2 * GAP.hair, stroke_color=DIM, stroke_width=2).move_to(spot)
-        d = win - spot
-        link = Line(spot + d / np.linalg.norm(d) * ring.width / 2, win - d / np.linalg.norm(d) * w,
-                    stroke_color=DIM, stroke_width=2)
-        zoomed = VGroup(frame, wedge, rest, seen, past, hand)
-        out = [ring, link, zoomed, tag]
-        self.loupe = VGroup(*out)
-        self.loupe.frame, self.loupe.tag = frame, tag
-        return out
+        return VGroup(role(rim, "unseen"))
 
     def degrees(self, k: int, s: int) -> tuple[str, str | None]:
         """The hand of shown pair ``k`` at stop ``s`` and the end of its training arc, in degrees as printed
