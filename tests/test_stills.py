@@ -514,6 +514,10 @@ def test_13_unseen_pairs_and_the_wall(all_stills):
     assert (curve.y[:CFG.train_length - 1] == 0).all() and curve.y[CFG.train_length - 1] > 0
     walls = [r.value for r in s.panels["A"].vlines]
     assert walls == [CFG.n_max]
+    # the table's untrained rows in the failure's colour, as clip 13 paints them; sinusoidal's unseen stretch not
+    # (review round 7: the clip's untrained rows shared the unseen pale blue; round 8 moved them to the red tint)
+    past = {p: next(sp for sp in s.panels[p].spans if sp.lo == CFG.train_length) for p in "AB"}
+    assert past["A"].color == "bad" and past["B"].color == "unseen", past
     assert f"no row for position {CFG.n_max}" in s.proof[-1]
 
 

@@ -231,8 +231,8 @@ def _lane(title: str, L: int, x_max: int, n_max: int | None, untrained: str) -> 
     seen, unseen, wall = (CLIFF_ROLES[k] for k in ("seen", "unseen", "wall"))
     spans = [Span(1, L, f"trained: 0 to {count(L - 1)}", seen, 0.3, label_y=0.5)]
     end = x_max if n_max is None else n_max
-    if end > L:
-        spans.append(Span(L, end, untrained, unseen, 0.2, label_y=0.5))
+    if end > L:  # a table's untrained rows are its failure (clip 13's red tint); sinusoidal's unseen values are not
+        spans.append(Span(L, end, untrained, wall if n_max is not None else unseen, 0.2, label_y=0.5))
     vlines = ()
     if n_max is not None:
         spans.append(Span(n_max, x_max, no_row_text(n_max), wall, 0.06, label_y=0.5))
