@@ -462,9 +462,9 @@ class SameMultiset(ClipScene):
         return g
 
     def output_bar_word(self) -> str:
-        """The outputs' bar named with its stretch in plain words: its square root spreads the colours near 0 (the
-        ticks −5, −1, 0, 1, 5 show where)."""
-        return "output (zoomed near 0)" if self.data.picture.outputs.gamma == 0.5 else "output"
+        """The outputs' bar's word.  Inputs and outputs share one scale (the deck's "sentence vectors"), so the bar
+        changes only its word: its ticks (−5, −1, 0, 1, 5) show its square-root stretch."""
+        return "output"
 
     @staticmethod
     def diff_mark(v: float):
@@ -698,7 +698,6 @@ class SameMultiset(ClipScene):
                                 "dimmed rows are the background, not empty)"} if self.pools_big else self.strip_why)
 
         # positions, one subject at a time: first PE alone on the inputs' scale (the sentences dimmed), then the sum
-        sentences = [self.Y_a, self.Y_b, self.name_a, self.name_b, self.words_a, self.words_b]
         T, dm = d.PE.shape
         self.pe_pos = VGroup(*[math(str(m), size=SMALL, color=DIM) for m in range(T)])
         pos_w = max(t.width for t in self.pe_pos) + GAP.small
@@ -712,12 +711,19 @@ class SameMultiset(ClipScene):
         self.pe_m = math("m", size=SMALL, color=DIM).move_to([self.pe_pos.get_x(), self.names_y, 0])
         # the input bar, the one on screen: PE and the inputs it is added to read on one scale
         self.pe_bar = self.color_bar(pic.inputs, "input")
+        # the sentences go back to their inputs first (PE is added to X, not to its outputs), then step back for PE
+        na, nb = self.name("a", 0), self.name("b", 0)
+        set_level(na, nb, level=1.0)  # their full opacity remembered before the swap hides them (the dim after it)
         self.beat_plays("pe", [  # (the differences' head comes back at full strength when it is next shown)
             [AnimationGroup(FadeOut(self.diffs), FadeOut(self.diff_head), FadeOut(self.pools), FadeOut(self.pool_text),
-                            FadeOut(self.pool_names), dim(*sentences))],
-            [AnimationGroup(FadeIn(self.pe), FadeIn(self.pe_name), FadeIn(self.pe_pos), FadeIn(self.pe_m),
-                            swap(self.bar_out, self.pe_bar))],
+                            FadeOut(self.pool_names),
+                            self.Y_a.animate_values(plain.X_a, shows="plain.X_a", scale=pic.inputs),
+                            self.Y_b.animate_values(plain.X_b, shows="plain.X_b", scale=pic.inputs),
+                            swap(self.name_a, na), swap(self.name_b, nb), swap(self.bar_out, self.pe_bar))],
+            [AnimationGroup(dim(self.Y_a, self.Y_b, na, nb, self.words_a, self.words_b),
+                            FadeIn(self.pe), FadeIn(self.pe_name), FadeIn(self.pe_pos), FadeIn(self.pe_m))],
         ], run_time=0.9, subject=VGroup(self.pe, self.pe_pos), why=self.pe_why)
+        self.name_a, self.name_b = na, nb
 
         set_level(self.diff_head, level=1.0)
         # add positions: the inputs again, each row plus its position's encoding, back at full strength
