@@ -197,7 +197,7 @@ def test_at_match_each_line_reaches_the_row_of_the_same_word(beats):
     for the differences in the next beat).  On the old main those pixels were the background, so this fails there."""
     sc, frames = beats
     d = sc.data
-    off = 0.0  # from `attend` on the picture stands where it ends (review round 5: no jump at the differences)
+    off = sc.centred_dx  # at `match` the picture stands centred, half the differences' column right of its end
     for i, w in enumerate(d.tokens_b):
         assert d.tokens_a[int(d.matching[i])] == w
         # the line from a's row of the word to b's: the point on it just short of b's grid
@@ -531,12 +531,11 @@ def test_the_word_that_differs_most_is_framed_in_both(final):
     assert any(a != b for k, (a, b) in enumerate(zip(d.tokens_a, d.tokens_b)) if k != worst)
 
 
-def test_the_table_is_large_and_the_picture_never_jumps(beats):
+def test_the_table_is_large_and_the_picture_centred_until_the_differences(beats):
     """Review round 5: at `table` the embedding table, the beat's subject, was the smallest grid on screen, an empty
     band stood between the grids and a floating colour bar, and the whole picture jumped ~150 px left between `match`
     and `diffs`.  Now b's side stands out at the right while the table shows (table, shuffled), the table taking the
-    wider middle, larger than each sentence's grid; from `attend` on the differences' column is kept and nothing slides
-    sideways (b's words stand at one x to the end); the bar stands right under the rows while no means show there."""
+    wider middle, larger than each sentence's grid; the bar stands right under the rows while no means show there."""
     sc, frames = beats
     c = sc.layout.content
     recs = {r.key: r for r in sc.audit.records}
@@ -546,11 +545,19 @@ def test_the_table_is_large_and_the_picture_never_jumps(beats):
     boxes = [i.box for i in recs["table"].items if not i.header and i.opacity > 0.05]
     lo, hi = min(b[0] for b in boxes), max(b[2] for b in boxes)
     assert lo < c.left + 0.3 and hi > c.right - 0.3, (lo - c.left, c.right - hi)
-    # from `attend` on, b's words stand where they end (they are the right edge of b's side, before the differences)
+    # review round 7: the differences' column, kept empty from `attend` on, left the right quarter of the frame empty;
+    # now the two sides stand centred while no differences show (attend, match, pe, positions) and step left, in
+    # one slide, when they come in (diffs, pooled, and the separate beat): b's words stand at one x in each stage
     ids = {id(f) for f in sc.words_b.get_family()}
     xs = {key: max(i.box[2] for i in recs[key].items if i.mid in ids)
           for key in ("attend", "match", "diffs", "pooled", "pe", "positions")}
-    assert max(xs.values()) - min(xs.values()) < 1e-6, xs
+    apart, beside = [xs[k] for k in ("attend", "match", "pe", "positions")], [xs[k] for k in ("diffs", "pooled")]
+    assert max(apart) - min(apart) < 1e-6 and max(beside) - min(beside) < 1e-6, xs
+    assert abs(apart[0] - beside[0] - sc.centred_dx) < 1e-6 and sc.centred_dx > 0.5, (xs, sc.centred_dx)
+    for key in ("attend", "match", "positions"):  # centred: as much room at the left as at the right
+        boxes = [i.box for i in recs[key].items if not i.header and i.opacity > 0.05]
+        lo, hi = min(b[0] for b in boxes), max(b[2] for b in boxes)
+        assert abs((lo - c.left) - (c.right - hi)) < 0.15, (key, lo - c.left, c.right - hi)
     assert sc.dx == 0.0
     # the bar right under the rows while no means show under them: at most a normal gap between
     for bar in (sc.bar_in, sc.pe_bar):
