@@ -63,12 +63,11 @@ def test_data_is_what_mathcore_computes_from_the_config():
     np.testing.assert_array_equal(d.positioned.diffs, pos.diffs)
     assert d.positioned.max_diff > 0.1 and d.positioned.pooled_gap > 0.1
     assert d.cmap == cfg.cmap_signed
-    # the deck's scales: the embeddings (with and without positions), the outputs (with and without, and means)
+    # the deck's one scale for the sentences' vectors: embeddings (with and without positions), outputs, means
     pic = d.picture
-    assert pic.inputs.quantity == "embeddings" and pic.outputs.quantity == "sentence outputs"
-    assert pic.inputs.same_as(ColorScale.symmetric(cfg.cmap_signed, [d.table, d.positioned.X_a, d.positioned.X_b]))
-    outs = [d.plain.Y_a, d.plain.Y_b, d.positioned.Y_a, d.positioned.Y_b]
-    assert pic.outputs.vmax >= max(np.abs(a).max() for a in outs) and pic.outputs.gamma == 0.5
+    assert pic.inputs is pic.outputs and pic.inputs.quantity == "sentence vectors"
+    every = [d.table, d.positioned.X_a, d.positioned.X_b, d.plain.Y_a, d.plain.Y_b, d.positioned.Y_a, d.positioned.Y_b]
+    assert pic.outputs.vmax == -pic.outputs.vmin >= max(np.abs(a).max() for a in every) and pic.outputs.gamma == 0.5
     assert pic.plain_equal and not pic.positioned_equal
 
 
@@ -86,7 +85,7 @@ def test_a_config_edit_reaches_the_clip(tmp_path):
 
 def test_the_outputs_no_longer_wash_out(final):
     """Issue 33: on ±5 the outputs (mostly under 1.3 in size) washed out to near white.  Now they are painted by the
-    deck's "sentence outputs" scale, a signed square-root stretch declared by its colour bar's ticks (−5, −1, 0, 1,
+    deck's "sentence vectors" scale, a signed square-root stretch declared by its colour bar's ticks (−5, −1, 0, 1,
     5): the median output reaches at least a third of the way from white to the map's end, where on the linear ±5
     scale it reached under a fifth.  On the old main the scale was linear, so this fails there."""
     scene, _ = final
@@ -99,11 +98,12 @@ def test_the_outputs_no_longer_wash_out(final):
     assert reach(linear) < 0.2 and reach(s) > 0.33, (typical, reach(linear), reach(s))
     assert [f"{t:g}" for t in s.ticks()] == ["-5", "-1", "0", "1", "5"]
     assert [t.text for t in scene.bar_pos.bar.tick_labels] == [tick(v) for v in s.ticks()]  # the bar declares it
-    want = scale("sentence outputs", scene.cfg, [d.plain.Y_a, d.plain.Y_b, d.plain.pooled_a, d.plain.pooled_b,
-                                                  d.positioned.Y_a, d.positioned.Y_b, d.positioned.pooled_a,
-                                                  d.positioned.pooled_b])
+    want = scale("sentence vectors", scene.cfg, [d.table, d.plain.X_a, d.plain.X_b, d.positioned.X_a - d.plain.X_a,
+                                                  d.positioned.X_a, d.positioned.X_b, d.plain.Y_a, d.plain.Y_b,
+                                                  d.plain.pooled_a, d.plain.pooled_b, d.positioned.Y_a, d.positioned.Y_b,
+                                                  d.positioned.pooled_a, d.positioned.pooled_b])
     for m in (scene.Y_a, scene.Y_b):
-        assert m.color_scale.same_as(want) and m.color_scale.quantity == "sentence outputs"
+        assert m.color_scale.same_as(want) and m.color_scale.quantity == "sentence vectors"
 
 
 def test_every_map_shows_its_named_array_on_its_quantitys_one_scale(final):
@@ -130,6 +130,10 @@ def test_every_map_shows_its_named_array_on_its_quantitys_one_scale(final):
     # the pe beat shows what is added, PE, on the scale of the inputs it is added to (review round 5: PE on its own
     # ±1 bar painted a 1 deep red that turned a light tint once added to the ±3 inputs)
     assert "PE" in {q for q, _ in records["pe"].shown} and scene.pe.color_scale is pic.inputs
+    # review round 7: PE was shown beside the outputs Attn(X) while the narration added it to the inputs; now the
+    # sentences' grids are back to X_a and X_b, named so, when PE comes in
+    pe_texts = {i.text for i in records["pe"].texts()}
+    assert {"X_a", "X_b"} <= pe_texts and not {"\"Attn\"(X_a)", "\"Attn\"(X_b)"} & pe_texts, " | ".join(sorted(pe_texts))
     np.testing.assert_array_equal(scene.pe.values, scene.data.PE)
 
 
@@ -193,7 +197,7 @@ def test_at_match_each_line_reaches_the_row_of_the_same_word(beats):
     for the differences in the next beat).  On the old main those pixels were the background, so this fails there."""
     sc, frames = beats
     d = sc.data
-    off = 0.0  # from `attend` on the picture stands where it ends (review round 5: no jump at the differences)
+    off = sc.centred_dx  # at `match` the picture stands centred, half the differences' column right of its end
     for i, w in enumerate(d.tokens_b):
         assert d.tokens_a[int(d.matching[i])] == w
         # the line from a's row of the word to b's: the point on it just short of b's grid
@@ -368,22 +372,27 @@ def test_a_rounded_gap_reads_approx_at_the_close(final):
     assert v.figure.value == d.positioned.max_diff and not v.passed
 
 
-def test_the_output_bar_says_its_stretch_and_pe_its_ends(final):
-    """Review round 2: the output bar's ticks (−5, −1, 0, 1, 5) showed a non-linear scale nobody explained; round 5:
-    "√ scale" was notebook language.  Now the bar says its stretch in plain words ("zoomed near 0"), and the stretch
-    is what the words say: 1 sits √(1/5) of the way from 0 to 5, more than the linear 1/5.  PE, whose values the
-    `pe` description says lie between −1 and 1, does, inside the input bar's ends."""
+def test_inputs_and_outputs_read_on_one_bar_whose_ticks_show_its_stretch(final):
+    """Review round 7: the inputs stood on a linear ±3 bar and the outputs on a square-root ±5 bar "(zoomed near 0)",
+    so one vector space had two colour scales and a parenthesis.  Now every vector the sentences carry (the table's
+    rows, X, PE, X + PE, the outputs and their means) is painted by one scale: the bars under the inputs and the
+    outputs are the same scale, differing only in their word, and its ticks (−5, −1, 0, 1, 5) show the stretch: 1 sits
+    √(1/5) of the way from 0 to 5, more than the linear 1/5.  PE, read on the inputs' bar, lies inside its ends."""
     scene, _ = final
     s = scene.data.picture.outputs
     assert s.gamma == 0.5
-    for bar in (scene.bar_out, scene.bar_pos):
-        assert bar[0].text.replace(" ", "") == "output(zoomednear0)"
+    bars = (scene.bar_in, scene.bar_out, scene.pe_bar, scene.bar_pos)
+    assert all(b.bar.color_scale is s for b in bars)
+    assert [b[0].text for b in bars] == ["input", "output", "input", "output"]
+    ticks = [[t.text for t in b.bar.tick_labels] for b in bars]
+    assert all(t == ticks[0] for t in ticks) and len(ticks[0]) >= 3
     assert abs((float(s.position(1.0)) - 0.5) * 2 - np.sqrt(1 / s.vmax)) < 1e-9 and np.sqrt(1 / s.vmax) > 1 / s.vmax
     PE = scene.data.PE
     assert -1.0 <= PE.min() and PE.max() <= 1.0
     inputs = scene.pe_bar.bar.color_scale
     assert inputs.vmin < -1.0 and inputs.vmax > 1.0
-    assert "between −1 and 1" in {r.key: r for r in scene.audit.records}["pe"].describe
+    # (review round 7: the description's "its own values lie between −1 and 1" was true but not on screen: gone)
+    assert "between −1 and 1" not in {r.key: r for r in scene.audit.records}["pe"].describe
 
 
 def test_the_match_lines_stay_whole_while_the_differences_and_means_show(beats):
@@ -522,12 +531,11 @@ def test_the_word_that_differs_most_is_framed_in_both(final):
     assert any(a != b for k, (a, b) in enumerate(zip(d.tokens_a, d.tokens_b)) if k != worst)
 
 
-def test_the_table_is_large_and_the_picture_never_jumps(beats):
+def test_the_table_is_large_and_the_picture_centred_until_the_differences(beats):
     """Review round 5: at `table` the embedding table, the beat's subject, was the smallest grid on screen, an empty
     band stood between the grids and a floating colour bar, and the whole picture jumped ~150 px left between `match`
     and `diffs`.  Now b's side stands out at the right while the table shows (table, shuffled), the table taking the
-    wider middle, larger than each sentence's grid; from `attend` on the differences' column is kept and nothing slides
-    sideways (b's words stand at one x to the end); the bar stands right under the rows while no means show there."""
+    wider middle, larger than each sentence's grid; the bar stands right under the rows while no means show there."""
     sc, frames = beats
     c = sc.layout.content
     recs = {r.key: r for r in sc.audit.records}
@@ -537,11 +545,19 @@ def test_the_table_is_large_and_the_picture_never_jumps(beats):
     boxes = [i.box for i in recs["table"].items if not i.header and i.opacity > 0.05]
     lo, hi = min(b[0] for b in boxes), max(b[2] for b in boxes)
     assert lo < c.left + 0.3 and hi > c.right - 0.3, (lo - c.left, c.right - hi)
-    # from `attend` on, b's words stand where they end (they are the right edge of b's side, before the differences)
+    # review round 7: the differences' column, kept empty from `attend` on, left the right quarter of the frame empty;
+    # now the two sides stand centred while no differences show (attend, match, pe, positions) and step left, in
+    # one slide, when they come in (diffs, pooled, and the separate beat): b's words stand at one x in each stage
     ids = {id(f) for f in sc.words_b.get_family()}
     xs = {key: max(i.box[2] for i in recs[key].items if i.mid in ids)
           for key in ("attend", "match", "diffs", "pooled", "pe", "positions")}
-    assert max(xs.values()) - min(xs.values()) < 1e-6, xs
+    apart, beside = [xs[k] for k in ("attend", "match", "pe", "positions")], [xs[k] for k in ("diffs", "pooled")]
+    assert max(apart) - min(apart) < 1e-6 and max(beside) - min(beside) < 1e-6, xs
+    assert abs(apart[0] - beside[0] - sc.centred_dx) < 1e-6 and sc.centred_dx > 0.5, (xs, sc.centred_dx)
+    for key in ("attend", "match", "positions"):  # centred: as much room at the left as at the right
+        boxes = [i.box for i in recs[key].items if not i.header and i.opacity > 0.05]
+        lo, hi = min(b[0] for b in boxes), max(b[2] for b in boxes)
+        assert abs((lo - c.left) - (c.right - hi)) < 0.15, (key, lo - c.left, c.right - hi)
     assert sc.dx == 0.0
     # the bar right under the rows while no means show under them: at most a normal gap between
     for bar in (sc.bar_in, sc.pe_bar):

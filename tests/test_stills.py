@@ -406,9 +406,9 @@ def test_07_same_words_same_outputs(all_stills):
     m = sp.matching()
     np.testing.assert_allclose(s.panels["B"].values[:-1], s.panels["A"].values[:-1][m], atol=1e-14)
     assert np.max(np.abs(s.panels["D"].values[:-1] - s.panels["C"].values[:-1][m])) > 1e-3
-    for k in "ABCD":  # the deck's "sentence outputs" scale, its stretch declared on the bar
+    for k in "ABCD":  # the deck's "sentence vectors" scale (the clip's one), its stretch declared on the bar
         assert s.panels[k].scale.norm.vmax == -s.panels[k].scale.norm.vmin
-        assert s.panels[k].scale.quantity == "sentence outputs" and s.panels[k].scale.gamma == 0.5
+        assert s.panels[k].scale.quantity == "sentence vectors" and s.panels[k].scale.gamma == 0.5
     assert s.panels["B"].colorbar == "output (square-root scale)"
     assert s.proof[0].startswith("\u2713 ") and s.proof[1].startswith("\u2717 ")  # equal; apart with positions
 

@@ -377,6 +377,7 @@ class SameMultiset(ClipScene):
         self.col_b = (x, x + wa)
         x += wa + GAP.normal
         self.col_diff = (x, x + diff_w)
+        self.centred_dx = float((self.col_diff[1] - self.col_b[1]) / 2)  # the two sides centred, no differences
         # the differences' column is kept from the outputs on (the picture never jumps sideways when they come); while
         # the table is shown (table, shuffled) b's side stands ``push`` further right, out to the content's right edge,
         # and the table, the beat's subject, takes the wider middle (``dx``: where the picture stands, from the columns)
@@ -462,9 +463,9 @@ class SameMultiset(ClipScene):
         return g
 
     def output_bar_word(self) -> str:
-        """The outputs' bar named with its stretch in plain words: its square root spreads the colours near 0 (the
-        ticks −5, −1, 0, 1, 5 show where)."""
-        return "output (zoomed near 0)" if self.data.picture.outputs.gamma == 0.5 else "output"
+        """The outputs' bar's word.  Inputs and outputs share one scale (the deck's "sentence vectors"), so the bar
+        changes only its word: its ticks (−5, −1, 0, 1, 5) show its square-root stretch."""
+        return "output"
 
     @staticmethod
     def diff_mark(v: float):
@@ -524,6 +525,14 @@ class SameMultiset(ClipScene):
         v = (dx - self.dx) * RIGHT
         self.dx = dx
         return Slide(mobs, v)
+
+    @staticmethod
+    def recolour(heat, values, shows: str, scale, vector) -> Transform:
+        """``heat`` recoloured to ``values`` (bound to ``shows``, painted by ``scale``) while it moves by ``vector``
+        (a Transform owns its points, so a grid that changes colour as the picture slides moves here)."""
+        target = heat.recolored(values, scale).shift(vector)
+        heat.values, heat.color_scale, heat._shows = target.values, scale, shows
+        return Transform(heat, target)
 
     def match_lines(self, full: bool = False, marks=None) -> VGroup:
         """Token ``i`` of b joined to its match in a, from grid to grid: each line reaches the row it names, in every
@@ -632,10 +641,15 @@ class SameMultiset(ClipScene):
         self.beat("shuffled", LaggedStart(*[Transform(s, t) for s, t in flights]), FadeIn(self.name_a), FadeIn(self.name_b),
                   Handover(VGroup(*[s for s, _ in flights]), VGroup(self.Y_a, self.Y_b)), Handover(self.slots, VGroup()),
                   run_time=2.0, subject=VGroup(self.Y_a, self.Y_b, self.table), why=self.strip_why)
-        # the table leaves; b's side comes in to its place, where it stays to the end (the differences' column kept)
+        # the table leaves; the two sides close in, centred in the frame while no differences stand at the right
+        # (review round 7: the column kept for them left the right quarter empty at attend, match and positions);
+        # the picture steps left, by half that column, whenever the differences come in
+        c = self.centred_dx
+        self.dx = c
         self.play(FadeOut(self.table), FadeOut(self.table_words), FadeOut(self.table_name),
-                  Slide([self.words_b, self.Y_b, self.name_b], self.push * LEFT), self.bar_in.animate.shift(self.push / 2 * LEFT),
-                  run_time=0.8)
+                  Slide([self.words_a, self.Y_a, self.name_a], c * RIGHT),
+                  Slide([self.words_b, self.Y_b, self.name_b], (self.push - c) * LEFT),
+                  self.bar_in.animate.shift((self.push / 2 - c) * LEFT), run_time=0.8)
 
         # attend: X -> Y, on the outputs' scale
         self.bar_out = self.color_bar(pic.outputs, self.output_bar_word())
@@ -673,10 +687,11 @@ class SameMultiset(ClipScene):
                         run_time=0.9, subject=VGroup(self.Y_a, self.Y_b, self.links),
                         why=self.strip_why or {"empty": "the lines between the two grids are the picture: each joins "
                                                         "a token to the same word in the other sentence"})
-        # the differences come in at the right, in the column kept for them
+        # the differences come in at the right, in the column kept for them, as the picture steps left to make room
+        slide = self.slide_to(0.0)
         self.diffs = self.diff_labels(plain.diffs)
         self.beat(fail_key("diffs", True) if self.student_sees_order() else "diffs_zero" if plain.max_diff == 0.0 else "diffs",
-                  reveal(self.diffs), FadeIn(self.diff_head), run_time=1.2, subject=VGroup(self.Y_a, self.Y_b, self.diffs),
+                  slide, reveal(self.diffs), FadeIn(self.diff_head), run_time=1.2, subject=VGroup(self.Y_a, self.Y_b, self.diffs),
                   why=self.strip_why)
 
         # mean-pooled sentence vectors
@@ -698,7 +713,9 @@ class SameMultiset(ClipScene):
                                 "dimmed rows are the background, not empty)"} if self.pools_big else self.strip_why)
 
         # positions, one subject at a time: first PE alone on the inputs' scale (the sentences dimmed), then the sum
-        sentences = [self.Y_a, self.Y_b, self.name_a, self.name_b, self.words_a, self.words_b]
+        # the differences and means leave where they stand; the picture centred again (the grids move as they recolour)
+        slide = self.slide_to(self.centred_dx, keep=(self.diffs, self.diff_head, self.pools, self.pool_text,
+                                                     self.pool_names, self.Y_a, self.Y_b))
         T, dm = d.PE.shape
         self.pe_pos = VGroup(*[math(str(m), size=SMALL, color=DIM) for m in range(T)])
         pos_w = max(t.width for t in self.pe_pos) + GAP.small
@@ -712,12 +729,19 @@ class SameMultiset(ClipScene):
         self.pe_m = math("m", size=SMALL, color=DIM).move_to([self.pe_pos.get_x(), self.names_y, 0])
         # the input bar, the one on screen: PE and the inputs it is added to read on one scale
         self.pe_bar = self.color_bar(pic.inputs, "input")
+        # the sentences go back to their inputs first (PE is added to X, not to its outputs), then step back for PE
+        na, nb = self.name("a", 0), self.name("b", 0)
+        set_level(na, nb, level=1.0)  # their full opacity remembered before the swap hides them (the dim after it)
         self.beat_plays("pe", [  # (the differences' head comes back at full strength when it is next shown)
-            [AnimationGroup(FadeOut(self.diffs), FadeOut(self.diff_head), FadeOut(self.pools), FadeOut(self.pool_text),
-                            FadeOut(self.pool_names), dim(*sentences))],
-            [AnimationGroup(FadeIn(self.pe), FadeIn(self.pe_name), FadeIn(self.pe_pos), FadeIn(self.pe_m),
-                            swap(self.bar_out, self.pe_bar))],
+            [AnimationGroup(slide, FadeOut(self.diffs), FadeOut(self.diff_head), FadeOut(self.pools),
+                            FadeOut(self.pool_text), FadeOut(self.pool_names),
+                            self.recolour(self.Y_a, plain.X_a, "plain.X_a", pic.inputs, slide.vector),
+                            self.recolour(self.Y_b, plain.X_b, "plain.X_b", pic.inputs, slide.vector),
+                            swap(self.name_a, na), swap(self.name_b, nb), swap(self.bar_out, self.pe_bar))],
+            [AnimationGroup(dim(self.Y_a, self.Y_b, na, nb, self.words_a, self.words_b),
+                            FadeIn(self.pe), FadeIn(self.pe_name), FadeIn(self.pe_pos), FadeIn(self.pe_m))],
         ], run_time=0.9, subject=VGroup(self.pe, self.pe_pos), why=self.pe_why)
+        self.name_a, self.name_b = na, nb
 
         set_level(self.diff_head, level=1.0)
         # add positions: the inputs again, each row plus its position's encoding, back at full strength
@@ -730,22 +754,26 @@ class SameMultiset(ClipScene):
                   run_time=1.2, subject=VGroup(self.Y_a, self.Y_b), why=self.strip_why)
         self.name_a, self.name_b = na, nb
 
-        # attend again: the same words now give different outputs
+        # attend again: the same words now give different outputs (the picture steps left for the differences; what
+        # is built from the grids where they stand now moves with them)
+        slide = self.slide_to(0.0, keep=(self.Y_a, self.Y_b))
         na, nb = self.name("a", 3), self.name("b", 3)
         self.bar_pos = self.color_bar(pic.outputs, self.output_bar_word(), low=True)  # under the means' rows
         self.diffs_shown = self.diff_labels(pos.diffs)
         self.pools_shown = self.pool_rows(pos)
         self.pool_shown = self.pool_figure(pos.pooled_gap)
-        self.links.become(self.match_lines(marks=self.diffs_shown))  # back in, each up to its row's difference
+        self.links.become(self.match_lines(marks=self.diffs_shown)).shift(slide.vector)  # back in, grid to grid
         worst = int(np.argmax(pos.diffs))
         # the word that moves most may stand in the same place in both sentences: then the order of the others did it
         key = "separate_same_place" if self.same_place_all_differ() else "separate"
         # the word that differs most, framed in both sentences: its chip and its row
-        self.worst_frames = VGroup(*[role(self.row_frame(VGroup(col.chips[i], *heat.cells[i]), heat.cells[i][0]), "highlight")
+        # (framed where the row will stand once the picture has stepped left: inside the content area there)
+        self.worst_frames = VGroup(*[role(self.row_frame(VGroup(col.chips[i], *heat.cells[i]).copy().shift(slide.vector),
+                                                         heat.cells[i][0].copy().shift(slide.vector)), "highlight")
                                      for col, heat, i in ((self.words_a, self.Y_a, int(d.matching[worst])),
                                                           (self.words_b, self.Y_b, worst))])
-        self.beat(key, self.Y_a.animate_values(pos.Y_a, shows="positioned.Y_a", scale=pic.outputs),
-                  self.Y_b.animate_values(pos.Y_b, shows="positioned.Y_b", scale=pic.outputs),
+        self.beat(key, slide, self.recolour(self.Y_a, pos.Y_a, "positioned.Y_a", pic.outputs, slide.vector),
+                  self.recolour(self.Y_b, pos.Y_b, "positioned.Y_b", pic.outputs, slide.vector),
                   swap(self.name_a, na), swap(self.name_b, nb), swap(self.bar_in2, self.bar_pos),
                   FadeIn(self.links),
                   reveal(self.diffs_shown), FadeIn(self.diff_head), FadeIn(self.pools_shown), FadeIn(self.pool_words),

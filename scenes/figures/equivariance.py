@@ -299,10 +299,11 @@ def draw_mask(ax, th, mask, perm) -> None:
 # ====================================================================== 07
 @dataclass(frozen=True)
 class Picture07:
-    """What clip 07 and its still show besides the arrays: the deck's scale for the sentences' embeddings (the
-    table's rows, with and without positions) and for their outputs (with and without positions, and their
-    means: a signed square-root stretch, so a crowd of small outputs still reads beside one large one), and the
-    two comparisons the clip ends on, each a verdict of "the matched outputs are equal"."""
+    """What clip 07 and its still show besides the arrays: the deck's one scale for the sentences' vectors (the
+    table's rows, with and without positions, the positions' encodings added to them, the outputs with and without
+    positions, and their means: a signed square-root stretch, so a crowd of small outputs still reads beside one
+    large one, and an input and the output it becomes read on one bar), and the two comparisons the clip ends on,
+    each a verdict of "the matched outputs are equal".  ``inputs`` and ``outputs`` are that one scale."""
 
     inputs: ColorScale
     outputs: ColorScale
@@ -317,13 +318,12 @@ def picture07(table, plain, positioned, cfg, threshold: float = 1e-10) -> Pictur
     from scenes.kit.scales import scale
 
     d = "max abs(Delta)"
+    vectors = scale("sentence vectors", cfg, [table, plain.X_a, plain.X_b, positioned.X_a - plain.X_a, positioned.X_a,
+                                              positioned.X_b, plain.Y_a, plain.Y_b, plain.pooled_a, plain.pooled_b,
+                                              positioned.Y_a, positioned.Y_b, positioned.pooled_a, positioned.pooled_b])
     return Picture07(
-        # the positions' encodings on the inputs' scale too: they are added to the inputs
-        inputs=scale("embeddings", cfg, [table, plain.X_a, plain.X_b, positioned.X_a - plain.X_a, positioned.X_a,
-                                         positioned.X_b]),
-        outputs=scale("sentence outputs", cfg, [plain.Y_a, plain.Y_b, plain.pooled_a, plain.pooled_b,
-                                                positioned.Y_a, positioned.Y_b, positioned.pooled_a,
-                                                positioned.pooled_b]),
+        # one scale for everything the sentences carry: the positions' encodings too (they are added to the inputs)
+        inputs=vectors, outputs=vectors,
         delta=d,
         plain_line=Formula(relation(d, plain.max_diff), tex_relation(r"\max\,|\Delta|", plain.max_diff)),
         positioned_line=Formula(relation(d, positioned.max_diff), tex_relation(r"\max\,|\Delta|", positioned.max_diff)),

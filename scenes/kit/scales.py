@@ -7,7 +7,7 @@ and in every still.  So a colour scale is never made for a picture: it is asked 
 * quantities several clips show (``"weights"``, ``"inputs"``, ``"outputs"``, ``"scores"``, ``"encodings"``,
   ``"angles"``) have one scale made from the lecture config alone: the same for every clip that shows
   them, whatever else that clip shows;
-* quantities one clip shows (``"embeddings"``, ``"sentence outputs"``, ``"scheme scores"``, ``"slow
+* quantities one clip shows (``"sentence vectors"``, ``"scheme scores"``, ``"slow
   angles"``, ``"table"``, ``"output shifts"``) are made from the values that clip declares (all of them, once: one scale
   through the clip and its still).
 
@@ -43,10 +43,10 @@ QUANTITIES: dict[str, str] = {
     "encodings": "positional encodings PE, in [−1, 1]",
     "angles": "RoPE angles m θᵢ mod 2π (a cyclic scale)",
     # shown by one clip: made from the values it declares
-    "embeddings": "the two sentences' token embeddings, with and without positions, and the positions' encodings "
-                  "added to them (clip 07: PE read on the scale of what it is added to)",
-    "sentence outputs": "attention outputs of the two sentences and their pooled vectors (clip 07; a signed square-root "
-                        "stretch: one output of 4 among a crowd under 1)",
+    "sentence vectors": "the two sentences' vectors through attention (clip 07): their embeddings, with and without "
+                        "positions, the positions' encodings added to them, the outputs and their means, all on one "
+                        "signed square-root stretch (one output of 4 among a crowd under 1; an input and the output it "
+                        "becomes read on one bar)",
     "scheme scores": "qₘ · kₙ of one token at positions m and n under each positional scheme (clip 09)",
     "slow angles": "log₁₀ of the slow RoPE pairs' angles (clip 10)",
     "table": "a learned position table's entries (clips 09 and 14)",
@@ -58,7 +58,7 @@ QUANTITIES: dict[str, str] = {
 FROM_CONFIG = ("weights", "inputs", "outputs", "scores", "encodings", "angles")
 # quantities painted with a signed square-root stretch (declared by their colour bars' ticks): one large value
 # among many small ones would otherwise wash the crowd out to the diverging map's white middle
-STRETCHED = {"sentence outputs": 0.5}
+STRETCHED = {"sentence vectors": 0.5}
 
 
 class UnknownQuantity(KeyError):
