@@ -373,3 +373,29 @@ def test_the_close_keeps_the_matrix_colour_bar_and_every_pair_beat_is_described(
     described = {r.key: r.describe for r in scene.audit.records}
     for key in ("pair1", "pair_mid"):
         assert described.get(key), key
+
+
+def test_the_check_shows_every_pair_against_its_samples(beats):
+    """Review round 8: the check beat brought back only pair 0's waves and samples while its verdict measures the whole
+    matrix.  Now every pair's samples come back on its waves, slowest to fastest: each pair has its own dots, the
+    samples of its two columns, and the beat ends on the fastest pair (its wavelength lit, as in the pairs' beats)."""
+    scene, _ = beats
+    d = scene.data
+    n = d.d // 2
+    assert len(scene.check_dots) == n and scene.check_dots[0] is scene.final_dots
+    assert len({id(g) for g in scene.check_dots}) == n
+    for i, dots in enumerate(scene.check_dots):
+        assert len(dots) == 2 * d.T, i  # a sine and a cosine sample per position
+    # at the end of the check the fastest pair's wavelength is lit, the others in plain ink
+    from scenes.kit import HIGHLIGHT
+
+    rec = next(r for r in scene.audit.records if r.key == "check")
+    want = np.array(HIGHLIGHT.to_rgb())
+
+    def lit(i):
+        ids = {id(f) for f in scene.wm.lams[i].get_family()}
+        rgbs = [np.array(it.rgb) for it in rec.items if it.mid in ids and it.rgb is not None]
+        assert rgbs, i
+        return all(np.abs(c - want).max() < 0.02 for c in rgbs)
+
+    assert lit(0) and not any(lit(i) for i in range(1, n))

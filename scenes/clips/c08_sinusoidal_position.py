@@ -319,17 +319,30 @@ class SinusoidalPosition(ClipScene):
         self.remove(self.outline, *[c for r in wm.heat.cells for c in r])
         self.add(wm.heat)
 
-        # the proof: the fastest pair's samples back on their waves, and the measured gap where the formula was
+        # the proof: every pair's samples back on their waves, slowest to fastest (the verdict measures the whole
+        # matrix, so every pair is shown against it; review round 8: only pair 0 came back), ending on the fastest,
+        # and the measured gap where the formula was
         last = n_pairs - 1
-        box = wm.pair_box(0)
         self.bad_frames = self.bad_outlines(wm.heat)  # a student's cells that are not the samples: outlined in red
         extra = [Create(self.bad_frames)] if d.bad_cells else []
-        self.beat(fail_key("check", bool(d.bad_cells)), *extra, FadeOut(self.curves[last]), FadeOut(self.box), FadeIn(self.curves[0]), FadeIn(box),
-                  FadeIn(self.final_dots), wm.pair_marks[last][1].animate.set_color(FG),
-                  role(wm.pair_marks[0][1], "highlight").animate.set_color(HIGHLIGHT),
-                  wm.lams[last].animate.set_color(FG), FadeOut(line), FadeIn(self.proof),
-                  subject=VGroup(self.proof, self.curves[0], self.final_dots, box), why=self.two_lines)
-        self.box = box
+        self.check_dots = [wm.samples(d.samples[:, 2 * i: 2 * i + 2], self.WAVES) for i in range(last)] + [None]
+        self.check_dots[0] = self.final_dots
+        if last:
+            self.check_dots[last] = wm.samples(d.samples[:, 2 * last: 2 * last + 2], self.WAVES)
+        boxes = [wm.pair_box(i) for i in range(n_pairs)]
+        boxes[last] = self.box  # the last pair's box is on screen already
+        plays = [[AnimationGroup(*extra, FadeOut(line), FadeIn(self.proof), FadeIn(self.check_dots[last]))]]
+        for i in range(last - 1, -1, -1):
+            role(wm.pair_marks[i][1], "highlight")
+            role(wm.lams[i], "highlight")
+            plays.append([AnimationGroup(
+                FadeOut(self.curves[i + 1]), FadeOut(self.check_dots[i + 1]), FadeOut(boxes[i + 1]),
+                wm.pair_marks[i + 1][1].animate.set_color(FG), wm.lams[i + 1].animate.set_color(FG),
+                FadeIn(self.curves[i]), FadeIn(self.check_dots[i]), FadeIn(boxes[i]),
+                wm.pair_marks[i][1].animate.set_color(HIGHLIGHT), wm.lams[i].animate.set_color(HIGHLIGHT))])
+        self.beat_plays(fail_key("check", bool(d.bad_cells)), plays, run_time=0.9,
+                        subject=VGroup(self.proof, self.curves[0], self.final_dots, boxes[0]), why=self.two_lines)
+        self.box = boxes[0]
 
     # ------------------------------------------------------------------ the takeaway
     def takeaway(self) -> VGroup:
