@@ -26,6 +26,7 @@ from mathcore.extrapolation import (
 from mathcore.measure import rope_unseen_pairs
 from mathcore.positions import LEARNED_STD
 from scenes.clips.c14_gpt2_to_llama import GPT2ToLLaMA, period_text
+from scenes.clips.c14_widgets import _crosses
 from scenes.figures import stills_for
 from scenes.figures.extrapolation import base_colors, hex_of, table_scale
 from scenes.kit import FAILED, FG, SEEN, UNSEEN, ColorScale
@@ -109,7 +110,9 @@ def test_the_figures_on_screen_are_the_measured_ones_in_lecture_language(final):
     d = scene.data
     assert scene.params_value.text == shown(count(d.table.size).text) == "786\u2009432"
     assert band_words(scene.band_label) == shown(f"{d.slow_pairs} of {d.n_pairs}: no full turn in training")
-    assert scene.cap_text.text == shown(f"no row for position {count(GPT2.n_max).text}")
+    # the wall's words as clip 13 wrote them at its wall (review round 7: "the wall of clip 13" had no echo)
+    assert [w.text for w in scene.cap_text.words] == [shown("no row for")]
+    assert [m.typst_code.strip("$ ") for m in scene.cap_text.maths] == [f"m = {count(GPT2.n_max).math}"]
     assert scene.zoom_text[0].text == shown(f"rows 0 to {d.zoom[0] - 1}, features 0 to {d.zoom[1] - 1}")
     # real sizes as labelled facts, typeset: n_max as a subscripted symbol, never the code's names
     # real sizes as labelled facts on the table itself (round 4b: no formula line beside the heading): its rows
@@ -214,7 +217,7 @@ def test_the_close_ends_on_a_last_row_against_a_slow_pair_past_training(final):
     assert scene.slow_arc._role == "seen" and scene.arc_words.text == "training"
     assert np.isclose(d.slow_angle, m * 2 * np.pi / rope_wavelengths(LLAMA2.head_dim, LLAMA2.rope_base)[i])
     close = scene.captions[-1].text
-    assert f"LLaMA-2's pair {i}" in close and count(m).text in close and "never seen in training" in close
+    assert f"LLaMA-2's pair {i}" in close and count(m).text in close and "an unseen angle" in close
 
 def test_the_table_is_named_an_initialisation_never_a_trained_table(final):
     """Issue 33: 14 `corner` said "every entry is a trained parameter" over values drawn from
@@ -516,9 +519,14 @@ def test_the_initialisation_is_named_by_whose_it_is(final):
     assert not any(re.search(r"as GPT-2 initiali|^GPT-2 init", t) for t in lines)
     assert scene.gpt_head.text == shown("GPT-2's position table, at initialisation")
     recs = {r.key: r for r in scene.audit.records}
-    for key in ("table", "corner", "cap"):  # on screen, at full strength, while the table is
+    for key in ("table", "corner"):  # on screen, at full strength, while the table's values are the subject
         items = {it.mid: it for it in recs[key].items}
         assert id(scene.gpt_head) in items and items[id(scene.gpt_head)].opacity > 0.9, key
+    # the cap beat: the values no longer matter, the heading drops "at initialisation" (review round 7)
+    items = {it.mid: it for it in recs["cap"].items}
+    assert not (id(scene.gpt_head) in items and items[id(scene.gpt_head)].opacity > 0.1)
+    assert scene.cap_head.text == shown("GPT-2's position table")
+    assert id(scene.cap_head) in items and items[id(scene.cap_head)].opacity > 0.9
 
 
 def test_the_names_at_the_line_ends_stay_clear_of_the_bands_words(final):
@@ -576,8 +584,8 @@ def test_the_tie_says_exactly_what_it_counts(final):
     wl2_ = rope_wavelengths(LLAMA2.head_dim, LLAMA2.rope_base)
     at2 = int((LLAMA3.train_length * 2 * np.pi / wl2_ < 2 * np.pi).sum())
     assert at2 == d.slow_pairs3_at2 == 14 and at2 < d.slow_pairs < n
-    assert (f"At LLaMA-3's L = {count(LLAMA3.train_length).text}, LLaMA-2's base would leave {at2} "
-            f"pairs without a full turn; LLaMA-3's leaves {n} of {d.n_pairs}.") == tie
+    assert (f"At L = {count(LLAMA3.train_length).text}, LLaMA-2's base leaves {at2} pairs without a turn, LLaMA-3's "
+            f"{n} of {d.n_pairs}: each gives every position its own angle.") == tie
     # drawn: a dot where LLaMA-2's line crosses LLaMA-3's L line (λᵢ = L between pairs 49 and 50), its count
     # under it in LLaMA-2's colour, right of where the line runs
     assert wl2_[49] < LLAMA3.train_length < wl2_[50] and 49 < d.cross2 < 50
@@ -696,13 +704,23 @@ def test_round4_words_and_picture_agree_and_the_close_is_level(final):
     assert _opacity_at(scene, "cap", scene.view.cap_line) > 0.9
     assert "fade away" in next(c.describe for c in scene.captions if c.key == "cap")
     del DIMMED
-    # the leaders run outside the grid: nowhere inside the table's cells
-    img = scene.view.image
+    # the leaders run outside the grid: nowhere inside the table's cells (the table as it stood beside its corner:
+    # the cap beat grows it back to the full height)
+    left, bottom, right, top = _corner_box(scene)
     for line in scene.view.zoom_lines:
         pts = line.points
-        inside = (pts[:, 0] > img.get_left()[0] + 0.05) & (pts[:, 0] < img.get_right()[0] - 0.05) & (
-            pts[:, 1] < img.get_top()[1] - 0.05) & (pts[:, 1] > img.get_bottom()[1] + 0.05)
+        inside = (pts[:, 0] > left + 0.05) & (pts[:, 0] < right - 0.05) & (
+            pts[:, 1] < top - 0.05) & (pts[:, 1] > bottom + 0.05)
         assert not inside.any()
+
+
+def _corner_box(scene):
+    """The table's box at the corner beat (left, bottom, right, top): shrunk by the big table's scale to its place
+    beside the enlarged corner; the cap beat grows it back."""
+    img = scene.view.image
+    w, h = img.width / scene.table_scale, img.height / scene.table_scale
+    (x, y, _) = scene.table_home
+    return x - w / 2, y - h / 2, x + w / 2, y + h / 2
 
 
 def test_round5_the_zoom_marker_is_the_true_size_of_the_block_it_enlarges(final):
@@ -711,12 +729,13 @@ def test_round5_the_zoom_marker_is_the_true_size_of_the_block_it_enlarges(final)
     is now that block at its true size on the drawn table, and the words under the enlargement say its scale."""
     scene, _ = final
     d, V = scene.data, scene.view
-    img = V.image  # at its place beside the corner (the beat shrinks it back there before drawing the marker)
-    assert np.isclose(V.corner.width, img.width * d.zoom[1] / GPT2.d_model)
-    assert np.isclose(V.corner.height, img.height * d.zoom[0] / GPT2.n_max)
-    assert np.allclose(V.corner.get_corner([-1, 1, 0]), img.get_corner([-1, 1, 0]))  # the table's top-left corner
+    # the table at its place beside the corner (the beat shrinks it back there before drawing the marker)
+    left, bottom, right, top = _corner_box(scene)
+    assert np.isclose(V.corner.width, (right - left) * d.zoom[1] / GPT2.d_model)
+    assert np.isclose(V.corner.height, (top - bottom) * d.zoom[0] / GPT2.n_max)
+    assert np.allclose(V.corner.get_corner([-1, 1, 0])[:2], [left, top])  # the table's top-left corner
     # the table keeps the real shape, so one entry is square on it; the enlargement's cells are square too
-    entry_h, entry_w = img.height / GPT2.n_max, img.width / GPT2.d_model
+    entry_h, entry_w = (top - bottom) / GPT2.n_max, (right - left) / GPT2.d_model
     assert np.isclose(entry_h, entry_w, rtol=0.02)
     cell = V.zoom_map.height / d.zoom[0]
     assert np.isclose(V.zoom_map.width / d.zoom[1], cell, rtol=1e-3)
@@ -738,9 +757,9 @@ def test_round5_the_close_is_one_proof(final):
     rec = next(r for r in scene.audit.records if r.key == "close")
     texts = {it.mid for it in rec.items if it.kind == "text" and not it.header and it.opacity > 0.05}
     groups = (scene.close_name, scene.close_head, scene.thumb_rows, scene.arc_words, scene.table_verdict,
-              scene.rope_verdict, scene.beyond)
+              scene.rope_verdict, scene.beyond, scene.dial_tag)
     allowed = {id(f) for g in groups for f in g.get_family()}
-    assert texts and texts <= allowed  # seven groups of words, nothing else
+    assert texts and texts <= allowed  # eight groups of words (the dial's name on it, round 8), nothing else
     dial, table = scene.closing_dial, scene.thumb.image
     assert abs(2 * dial.radius - table.height) < 0.2 * table.height
     # (0.55: round 7's measurement under the ✓ is two lines, "m = 12 288 = 3L: …" and "past training's …")
@@ -843,6 +862,102 @@ def test_round6_the_closing_tick_says_defined_not_seen(final):
     ua = scene.unseen_arc
     assert np.isclose(ua.start_angle, arc) and np.isclose(ua.start_angle + ua.angle, d.slow_angle)
     close = next(c for c in scene.captions if c.key == "close")
-    assert "never seen in training" in close.text and f"≈ {deg_arc}°" in close.describe
+    # one term for a pair turned past its training arc (round 8): "an unseen angle", never "never seen"
+    assert "an unseen angle" in close.text and "never seen" not in close.text and f"≈ {deg_arc}°" in close.describe
     assert "a tick: an angle at every m: no last row" in close.describe and "with no mark" in close.describe
     assert "tick: m =" not in close.describe  # the ✓ is not on the far angle
+
+
+def test_round8_the_tie_says_why_a_larger_base_is_the_goal(final):
+    """Review round 7 (14 `tie`): "29 of 64 without a full turn" could read as worse than 14; nothing said why more
+    such pairs is the goal.  Said and written on the plot: a pair with no full turn gives each position its own
+    angle.  Measured: over LLaMA-3's L positions, a pair whose period exceeds L has its angle m·θᵢ rising from 0 and
+    still under 2π at the last position, so no two positions share an angle on it; every other pair comes back
+    round (two positions within one turn's step of each other in angle).  LLaMA-3's base gives 29 such pairs at
+    L = 8192, LLaMA-2's would give 14."""
+    scene, _ = final
+    d = scene.data
+    L = LLAMA3.train_length
+    m = np.arange(L)
+    counts = []
+    for base in (LLAMA2.rope_base, LLAMA3.rope_base):
+        theta = 2 * np.pi / rope_wavelengths(LLAMA3.head_dim, base)
+        own = 0
+        for th in theta:
+            ang = np.sort(np.mod(m * th, 2 * np.pi))
+            gaps = np.diff(ang)
+            if (L - 1) * th < 2 * np.pi:  # no full turn: the angles rise with m, all apart by θ at least
+                assert np.all(np.diff(np.mod(m * th, 2 * np.pi)) > 0) and gaps.min() >= th * (1 - 1e-9)
+                own += 1
+            else:  # a full turn: some position comes back closer to another's angle than one step apart
+                assert gaps.min() < th
+        counts.append(own)
+    assert counts == [d.slow_pairs3_at2, d.slow_pairs3] == [14, 29]
+    assert counts[1] == pairs_without_a_turn(LLAMA3.head_dim, L, LLAMA3.rope_base)
+    words = band_words(scene.why_text)
+    assert words == shown("why a larger base: a pair with no full turn gives each position its own angle")
+    tie = next(c for c in scene.captions if c.key == "tie")
+    assert "each gives every position its own angle" in tie.text and "without a turn" in tie.text
+    assert "gives each position its own angle" in tie.describe
+    # on screen at the tie only, at full size and strength, in the plot's empty top left: over LLaMA-3's L line and
+    # its words, left of its band, clear of both lines
+    assert _on_at(scene, "tie", scene.why_text) and not _on_at(scene, "base", scene.why_text)
+    assert _opacity_at(scene, "tie", scene.why_text) > 0.9 and scene.why_scale == 1.0
+    W, p = scene.chart, scene.chart.plot
+    assert scene.why_text.get_bottom()[1] > W.L_labels[1].get_top()[1]
+    assert scene.why_text.get_right()[0] < W.bands[1].get_left()[0]
+    assert scene.why_text.get_left()[0] > p.axes[1].get_x() and scene.why_text.get_top()[1] <= p.axes[1].get_top()[1]
+    for c in W.curves:
+        for line in scene.why_text.submobjects:
+            assert not _crosses(line, c)
+
+
+def test_round8_the_cap_is_the_table_at_full_height_closed_by_the_wall(final):
+    """Review round 7 (14 `cap`): a ~300 px table and one red line left ~60 % of the frame empty, under a heading
+    still saying "at initialisation", and "the wall of clip 13" had no echo.  Now the table is back at its full
+    height in its true shape, its rows counted by the brace (1024 rows, m = 0 to 1023), and the red rule under its
+    last row runs on to clip 13's words for its wall: no row for m = 1024."""
+    scene, _ = final
+    V = scene.view
+    recs = {r.key: r for r in scene.audit.records}
+    items = {it.mid: it for it in recs["cap"].items}
+
+    def box(mob):
+        got = [items[id(f)].box for f in mob.get_family() if id(f) in items and items[id(f)].opacity > 0.9]
+        assert got, mob
+        return min(g[0] for g in got), min(g[1] for g in got), max(g[2] for g in got), max(g[3] for g in got)
+
+    content = scene.layout.content
+    l, b, r, t = box(V.image)
+    assert t - b >= 0.8 * content.height and abs((r - l) / (t - b) - GPT2.d_model / GPT2.n_max) < 0.01
+    # the rule under the last drawn row, from the table's left edge out past the brace to the wall's words
+    rl, rb, rr, rt = box(scene.cap_rule)
+    assert abs((rb + rt) / 2 - b) < 0.05 and rl <= l and rr >= box(scene.cap_words)[2] - 1e-6
+    assert box(scene.cap_brace)[0] >= r and box(scene.cap_words)[0] > box(scene.cap_brace)[2]
+    assert box(scene.cap_words)[1] >= (rb + rt) / 2  # the words stand on the rule
+    assert band_words(scene.cap_count) == shown(f"{count(GPT2.n_max).text} rows") + shown("to")
+    assert [m.typst_code.strip("$ ") for m in scene.cap_count.get_family() if hasattr(m, "typst_code")] == [
+        "m = 0", count(GPT2.n_max - 1).math]
+    assert band_words(scene.wall_note) == shown("the wall of clip 13")
+    # the whole picture spans more than half the content's width, in its middle
+    group = [box(m) for m in (V.row_labels, V.image, scene.cap_brace, scene.cap_count, scene.cap_words)]
+    gl, gr = min(g[0] for g in group), max(g[2] for g in group)
+    assert gr - gl >= 0.55 * content.width and abs((gl + gr) / 2 - content.center[0]) < 0.3
+    cap = next(c for c in scene.captions if c.key == "cap")
+    assert "1024 rows, m = 0 to 1023" in cap.describe and "no row for m = 1024" in cap.describe
+
+
+def test_round8_the_dial_is_named_on_itself(final):
+    """Review round 7 (14 `close`): the dial had no "pair 63" or "m = 12 288" on it, only in the words below."""
+    scene, _ = final
+    d, dial = scene.data, scene.closing_dial
+    words = band_words(scene.dial_tag)
+    assert words.startswith(shown(f"pair {d.slow_index}"))
+    assert [m.typst_code.strip("$ ") for m in scene.dial_tag.get_family() if hasattr(m, "typst_code")] == [
+        f"m = {count(d.slow_position).math}"]
+    # inside the dial's face, under its hub
+    for corner in (scene.dial_tag.get_corner([-1, -1, 0]), scene.dial_tag.get_corner([1, -1, 0]),
+                   scene.dial_tag.get_corner([-1, 1, 0]), scene.dial_tag.get_corner([1, 1, 0])):
+        assert np.linalg.norm(corner[:2] - dial.center[:2]) < dial.radius
+    assert scene.dial_tag.get_top()[1] < dial.center[1]
+    assert _opacity_at(scene, "close", scene.dial_tag) > 0.9

@@ -27,6 +27,8 @@ from manim import (
     Dot,
     FadeIn,
     FadeOut,
+    Line,
+    Rectangle,
     Succession,
     VGroup,
 )
@@ -46,13 +48,12 @@ from mathcore.extrapolation import (
 )
 from mathcore.measure import rope_unseen_pairs
 from mathcore.positions import LEARNED_STD
-from scenes.clips.c14_widgets import TableView, WavelengthChart, _crosses, capped_table, edge_rows
+from scenes.clips.c14_widgets import TableView, WavelengthChart, _crosses, _packed, capped_table, edge_rows
 from scenes.figures.extrapolation import (
     PAST_TRAINING,
     base_colors,
     degrees,
     far_pair,
-    no_row_text,
     ordinal,
     power_range,
     sample_rows,
@@ -83,10 +84,11 @@ from scenes.kit.binding import claim, role
 from scenes.kit.proofs import worded_line, worded_verdict
 from scenes.kit.compose import others
 from scenes.kit.motion import Dim
-from scenes.kit.layout import Region
-from scenes.kit.theme import SEEN, UNSEEN
+from scenes.kit.layout import Region, background
+from scenes.kit.theme import BG, SEEN, UNSEEN
 from scenes.kit.notation import SUBSCRIPT
 from scenes.kit.numbers import count
+from scenes.kit.plots import STROKE
 
 
 @dataclass(frozen=True)
@@ -232,6 +234,7 @@ class GPT2ToLLaMA(ClipScene):
         if not hasattr(self, "chart"):  # the title card: nothing drawn yet
             return v
         V, W = self.view, self.chart
+        g_name = d.gpt2.name
         v.update(grid=claim("A grid of cells coloured by value", V.image),
                  rows_brace=claim(f"a brace down its right side counts its {v['n_max']} rows, one per position",
                                   self.rows_brace, self.rows_text),
@@ -239,12 +242,21 @@ class GPT2ToLLaMA(ClipScene):
                  bar=claim("a colour bar", self.colorbar), rule=claim("A thick red rule", V.cap_line),
                  plot=claim("A log plot", W.plot.axes), line2=claim("LLaMA-2's line", W.curves[0]),
                  line3=claim("LLaMA-3's line", W.curves[1]), start=claim("a dot on the line's start, led to its words", W.start_dot, W.start_leader, self.start_period),
-                 end2=claim("its end", self.periods[0]), end3=claim("its end", self.periods[1]),
+                 end2=claim("its words, with no dot", self.periods[0]), end3=claim("its end", self.periods[1]),
                  L2=claim("A dashed violet line", W.train_lines[0]), band2=claim("a shaded band", W.band_labels[0]),
                  L3=claim("a dashed line", W.train_lines[1]),
+                 why=claim("top left, the reason: why a larger base: a pair with no full turn gives each position "
+                           "its own angle", self.why_text),
+                 head3=claim(f"the heading {g_name}'s position table, without at initialisation", self.cap_head),
+                 brace3=claim(f"a brace counts its {v['n_max']} rows, m = 0 to {v['n_last']}", self.cap_brace,
+                              self.cap_count),
+                 wall=claim(f"red words standing on it: no row for m = {v['n_max']}, under the wall of clip 13",
+                            self.cap_words),
                  cross2=claim(f"a dot labelled b = {v['base2']}: {d.slow_pairs3_at2} of {d.n_pairs}",
                               self.cross_dot, self.cross_text), frame3=claim("framed in yellow", W.outlines[1]),
                  table=claim("GPT-2's table", self.thumb), dial=claim("LLaMA-2's pair", self.closing_dial),
+                 dial_tag=claim(f"named inside it under the hub, pair {d.slow_index}, m = {count(d.slow_position).text}",
+                                self.dial_tag),
                  table_cross=claim(f"a red cross: no row past {v['n_last']}", self.table_verdict),
                  rope_check=claim("a tick: an angle at every m: no last row", self.rope_verdict),
                  seen_arc=claim("the violet arc marked training", self.slow_arc, self.arc_words),
@@ -270,8 +282,9 @@ class GPT2ToLLaMA(ClipScene):
         head = VGroup(self.gpt_head)
         strip, rest = region.take_top(head.height, gap=GAP.normal)
         strip.place(head, LEFT)
-        self.cap_text = role(label(no_row_text(g.n_max), size=SMALL, color=FAILED), "failed")
-        cap_strip, rest = rest.take_bottom(self.cap_text.height, gap=GAP.small)
+        # (the table's first layout keeps a line's room under it, as it did for the cap's words: the corner's notes
+        # stay inside the frame)
+        _, rest = rest.take_bottom(label("no row", size=SMALL).height, gap=GAP.small)
         self.params_value = label(count(d.n_params).text, size=LABEL, color=FG, weight="BOLD")
         self.params_text = row(self.params_value, label("position parameters", size=SMALL, color=DIM), gap="small",
                                align="baseline")
@@ -293,13 +306,11 @@ class GPT2ToLLaMA(ClipScene):
         self.zoom_text = self.zoom_words(r, c, self.zoom_factor)
         self.view = V = view(self.zoom_text)
         assert np.isclose(V.zoom_factor, self.zoom_factor)
-        self.image, self.zoom_map, self.colorbar, self.cap_line = V.image, V.zoom_map, V.colorbar, V.cap_line
-        cap_strip.place(self.cap_text, LEFT)
-        self.cap_text.align_to(self.image, LEFT)
+        self.image, self.zoom_map, self.colorbar = V.image, V.zoom_map, V.colorbar
         shows(V.image, "sample")
         shows(V.zoom_map, "corner")
         names(self.zoom_text, "corner")
-        self.gpt = VGroup(head, V, V.zoom_map, V.colorbar, V.notes, V.corner, V.zoom_lines, V.cap_line, self.cap_text)
+        self.gpt = VGroup(head, V, V.zoom_map, V.colorbar, V.notes, V.corner, V.zoom_lines)
         self.enlargement = VGroup(V.zoom_map, V.colorbar, V.notes, V.corner, V.zoom_lines)
         # the table alone first, large: grown to the full height under the heading, in its true shape (its cells
         # as wide for their height as every 64th feature over every 32nd row), its rows counted by a brace on
@@ -325,6 +336,34 @@ class GPT2ToLLaMA(ClipScene):
         big = VGroup(V.row_labels, core, self.rows_brace, self.shape_text)
         big.move_to([region.center[0], below_head.center[1], 0])
         self.rows_big = [m.get_center().copy() for m in V.row_labels]
+        # beat 03 (review round 7: a ~300 px table in a 60 % empty frame): the table back at its full height in its
+        # true shape, its rows counted again by a brace, and the red rule under its last row running on past the
+        # brace to the words clip 13 wrote at its wall ("no row for m = 1024"); the heading drops "at
+        # initialisation", which no longer matters here
+        img = V.image
+        yb = img.get_bottom()[1]
+        self.cap_head = label(f"{g.name}'s position table", size=LABEL, weight="BOLD")
+        self.cap_head.move_to(self.gpt_head, aligned_edge=LEFT)
+        self.cap_brace = Brace(V.frame, RIGHT, buff=GAP.small, color=DIM)
+        self.cap_count = column(label(f"{count(g.n_max).text} rows", size=LABEL, color=FG),
+                                worded_line(f"$m = 0$ to ${count(g.n_max - 1).math}$", size=SMALL, color=DIM),
+                                gap="hair", align=LEFT)
+        self.cap_count.next_to(self.cap_brace, RIGHT, buff=GAP.small)
+        self.cap_text = role(worded_line(f"no row for $m = {count(g.n_max).math}$", size=LABEL, color=FAILED),
+                             "failed")
+        self.wall_note = label("the wall of clip 13", size=SMALL, color=DIM)
+        self.cap_words = column(self.wall_note, self.cap_text, gap="hair", align=LEFT)
+        self.cap_words.next_to(self.cap_brace, RIGHT, buff=GAP.normal)
+        self.cap_words.align_to(np.array([0, yb + GAP.small, 0]), DOWN)
+        rule_end = max(self.cap_words.get_right()[0], self.cap_count.get_right()[0])
+        self.cap_rule = role(Line([img.get_left()[0] - GAP.hair, yb, 0], [rule_end, yb, 0], stroke_color=FAILED,
+                                  stroke_width=STROKE * 3), "failed")
+        cap_group = VGroup(V.row_labels, core, self.cap_brace, self.cap_count, self.cap_words, self.cap_rule)
+        dx = (region.center[0] - cap_group.get_center()[0]) * RIGHT  # the whole picture in the middle
+        VGroup(self.cap_brace, self.cap_count, self.cap_words, self.cap_rule).shift(dx)
+        self.core_cap = core.get_center() + dx
+        self.rows_cap = [m.get_center() + dx for m in V.row_labels]
+        self.cap_line = V.cap_line = self.cap_rule
 
         # ================= LLaMA: no table, a rotation per pair =================
         self.llama_head = label("LLaMA: RoPE, no table", size=LABEL, weight="BOLD")
@@ -385,6 +424,25 @@ class GPT2ToLLaMA(ClipScene):
                 break
             self.cross_text.shift(GAP.tight * DOWN)
         self.cross_mark = VGroup(self.cross_dot, self.cross_text)
+        # why the larger base is the goal (review round 7: "29 of 64 without a full turn" read as worse than 14): a
+        # pair under one turn in training has its angle still rising at the last position, so no two of the L
+        # positions share an angle on it; LLaMA-3's base gives 29 such pairs at its L, LLaMA-2's would give 14.
+        # Written in the plot's empty top left (over LLaMA-3's L, left of its band), as few lines as it allows
+        left_x = p.axes[1].get_x() + GAP.tight
+        right_x = W.bands[1].get_left()[0] - GAP.tight
+        self.why_text = _packed("why a larger base: a pair|with no full turn gives|each position its own angle",
+                                right_x - left_x)
+        self.why_text.move_to(np.array([left_x, p.axes[1].get_top()[1] - GAP.hair, 0]), aligned_edge=UP + LEFT)
+        room_h = p.axes[1].get_top()[1] - GAP.hair - (W.L_labels[1].get_top()[1] + GAP.tight)
+        fit = min(room_h / self.why_text.height, (right_x - left_x) / self.why_text.width)
+        if fit < 1:  # (never smaller than the room needs: the room is the plot's, not a guess)
+            self.why_text.scale(fit, about_edge=UP + LEFT)
+        self.why_scale = min(fit, 1.0)
+        # the grid's hairlines knocked out behind the words (the page's colour under them)
+        self.why_knockout = background(Rectangle(width=self.why_text.width + GAP.hair,
+                                                 height=self.why_text.height + GAP.hair, stroke_width=0,
+                                                 fill_color=BG, fill_opacity=1.0).move_to(self.why_text))
+        self.why_mark = VGroup(self.why_knockout, self.why_text)
         shows(W.curves[0], "wl_llama2")
         shows(W.curves[1], "wl_llama3")
         names(tags[0], "wl_llama2")
@@ -433,7 +491,12 @@ class GPT2ToLLaMA(ClipScene):
         self.arc_words = role(label("training", size=SMALL, color=SEEN), "seen")
         self.arc_words.next_to(dial.center + 1.12 * dial.radius * np.array([np.cos(mid), np.sin(mid), 0]), RIGHT,
                                buff=GAP.tight)
-        self.dial_group = VGroup(dial, self.slow_arc, self.unseen_arc, self.arc_words)
+        # the dial named on itself (review round 7: "pair 63" and "m = 12 288" were only in the words under it): in
+        # its empty lower half, under the hub, the pair and the position the hand stands for
+        self.dial_tag = column(label(f"pair {i}", size=SMALL, color=FG),
+                               worded_line(f"$m = {count(m_far).math}$", size=SMALL, color=FG), gap="hair")
+        self.dial_tag.move_to(dial.center + 0.45 * dial.radius * DOWN)
+        self.dial_group = VGroup(dial, self.slow_arc, self.unseen_arc, self.arc_words, self.dial_tag)
         left = column(name, VGroup(self.thumb_rows, thumb), gap="normal", align=ORIGIN)
         name.set_x(thumb.image.get_x())  # the name over the table itself
         right = column(self.close_head, self.dial_group, gap="normal", align=ORIGIN)
@@ -495,23 +558,28 @@ class GPT2ToLLaMA(ClipScene):
                   run_time=2.0, subject=VGroup(V.image, V.frame, V.corner, V.zoom_map),
                   why={"empty": "the table in its true shape at the full height, its corner enlarged beside it; the "
                                 "words under the corner leave the bottom right"})
-        # the rule is the subject: the corner's enlargement, its bar and words go (review round 6: dimmed, they
-        # filled the right half with grey)
-        # ... and the table, alone, moves to the middle of the frame with its rule and words (not a half-empty frame)
-        dx = (self.layout.content.center[0] - V.frame.get_x()) * RIGHT
-        VGroup(V.cap_line, self.cap_text).shift(dx)
-        self.beat("cap", Succession(AnimationGroup(FadeOut(self.enlargement, shift=dx), VGroup(V.image, V.frame, V.row_labels)
-                                                   .animate.shift(dx)),
-                                    AnimationGroup(Create(V.cap_line), FadeIn(self.cap_text, shift=GAP.tight * DOWN))),
-                  run_time=1.4,
-                  why={"empty": "the table and its red rule are the subject, at the table's place; the corner's "
-                                "enlargement is gone and the next beat clears the table away too"},
-                  subject=VGroup(V.image, V.frame, V.cap_line, self.cap_text))
-        self.enlargement.shift(dx)  # (gone from the frame: kept beside the table it enlarges, a FadeOut restores it)
+        # the rule is the subject (review round 7: the table, alone and small, left 60 % of the frame empty): the
+        # corner's enlargement, its bar and words go, the table grows back to its full height in the middle, its
+        # rows counted by the brace, and the red rule closes it and runs on to clip 13's words for the wall
+        self.beat("cap", Succession(AnimationGroup(FadeOut(self.enlargement), FadeOut(self.gpt_head),
+                                                   FadeIn(self.cap_head),
+                                                   VGroup(V.image, V.frame).animate.scale(self.table_scale)
+                                                   .move_to(self.core_cap),
+                                                   top.animate.move_to(self.rows_cap[0]),
+                                                   bottom.animate.move_to(self.rows_cap[1])),
+                                    AnimationGroup(GrowFromCenter(self.cap_brace), FadeIn(self.cap_count),
+                                                   Create(self.cap_rule), FadeIn(self.cap_words,
+                                                                                 shift=GAP.tight * LEFT))),
+                  run_time=1.6,
+                  why={"empty": "GPT-2's table at the full height in its true shape (taller than wide), its rows "
+                                "counted by the brace and its red rule run out to the wall's words: its sides stay "
+                                "dark; the next beat clears the table away"},
+                  subject=VGroup(V.image, V.frame, self.cap_brace, self.cap_count, self.cap_rule, self.cap_words))
         tag0, tag1 = self.wl_tags
         plot = VGroup(W.axes_group, W.curves)
         # (what is left of GPT-2's picture leaves: the enlargement went at the cap, and stays gone)
-        left = VGroup(*[m for m in self.gpt if m not in self.enlargement])
+        left = VGroup(self.cap_head, V.image, V.frame, V.row_labels, self.cap_brace, self.cap_count, self.cap_rule,
+                      self.cap_words)
         self.beat("rope", stage([left], [self.llama_heads, W.axes_group], lag=1), Create(W.curves[0]),
                   FadeIn(tag0[0]), FadeIn(tag0[1]), run_time=2.0, subject=plot, why=self.FULL_PLOT)
         self.beat("speeds", FadeIn(self.start_period), FadeIn(W.start_mark), FadeIn(self.periods[0]), run_time=1.2, subject=plot, why=self.FULL_PLOT)
@@ -529,7 +597,7 @@ class GPT2ToLLaMA(ClipScene):
         self.beat("tie", FadeOut(W.L_labels[0]), FadeOut(W.train_lines[0]), W.bands[0].animate.set_fill(opacity=0.0),
                   Dim([W.curves[0], tag0, self.periods[0]], DIMMED), Create(W.train_lines[1]), FadeIn(W.L_labels[1]),
                   FadeIn(W.band_labels[1]), W.bands[1].animate.set_fill(opacity=0.15), Create(W.outlines[1]),
-                  FadeIn(self.cross_mark), run_time=1.6, subject=plot)
+                  FadeIn(self.cross_mark), FadeIn(self.why_mark), run_time=1.6, subject=plot)
 
     def closing(self) -> None:
         take = self.takeaway()
