@@ -305,7 +305,8 @@ def test_every_spread_stands_on_one_log_axis_with_the_pass_line(run):
     c = next(c for c in rec.claims if c.name == "spread_learned")
     assert c.bound and c.visible and c.text == spread_figures(d)[1].text
     assert notes.tallest.figure.text == spread_figures(d)[1].text
-    assert "same axis" in scene.caption("learned_score") and "zoomed" not in scene.caption("learned_score")
+    described = {c.key: c.describe for c in scene.captions if c.describe}
+    assert "the same log axis" in described["learned_score"] and "zoomed" not in scene.caption("learned_score")
 
 
 def test_the_one_scale_check_fails_on_a_case_made_for_it(run):
@@ -520,7 +521,6 @@ def test_review_r1_words_and_picture_agree(final):
     assert not any("map:" in t for t in texts(scene.overview))
     assert "widest" not in said["sin_spread"] and "spreads most" in said["sin_spread"]
     assert "turn yellow" not in described["sin_spread"] and "is outlined" in described["sin_spread"]
-    assert "and key" not in said["rope"]
     assert scene.untrained_tag.text == "(untrained)" and scene.untrained_tag in scene.schemes1[1][1]
     assert "untrained" in " ".join(t.text for t in scene.notes2[1].head.get_family() if hasattr(t, "text"))
     # the outlined diagonal is the one where the scheme's score spreads most

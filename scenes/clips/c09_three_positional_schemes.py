@@ -77,7 +77,7 @@ from scenes.kit import (
 )
 from scenes.kit import figure as theme_figure
 from scenes.kit.binding import claim, role
-from scenes.kit.layout import Region
+from scenes.kit.layout import Region, baseline_y
 from scenes.kit.proofs import verdict as verdict_line
 from scenes.kit.proofs import worded_verdict
 
@@ -280,6 +280,14 @@ class ThreePositionalSchemes(ClipScene):
                 at = 2 + code.count("tilde")  # the glyph of the first "0": after "N(" (and a "~")
                 if "(0" in code and len(piece) > at:
                     piece.shift((line[1][0].get_bottom()[1] - piece[at].get_bottom()[1]) * UP)
+                elif code and name == SCHEME_NAMES[2] and len(piece):
+                    # a symbol with a subscript (qₘ, mθᵢ, kₙ) sits on the words' baseline by its first letter, not by
+                    # its subscript's bottom (a "q" by its x-height top: its tail hangs under the line)
+                    words = baseline_y(line[1][0])
+                    xh = math("m", size=LABEL).height
+                    first = code.strip("$ ")[0]
+                    foot_y = piece[0].get_top()[1] - xh if first in "gpqy" else piece[0].get_bottom()[1]
+                    piece.shift((words - foot_y) * UP)
             if line.width > body.width:
                 line.scale_to_fit_width(body.width)
             plain = " ".join(p.strip("$") for p in parts).replace(f"tilde.op cal(N)(0, {LEARNED_STD:g}^2)",
