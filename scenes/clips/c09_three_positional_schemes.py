@@ -72,12 +72,12 @@ from scenes.kit import (
     math,
     names,
     numbers,
+    row,
     shows,
-    swap,
 )
 from scenes.kit import figure as theme_figure
 from scenes.kit.binding import claim, role
-from scenes.kit.layout import Region
+from scenes.kit.layout import Region, baseline_y
 from scenes.kit.proofs import verdict as verdict_line
 from scenes.kit.proofs import worded_verdict
 
@@ -129,6 +129,7 @@ class ThreePositionalSchemes(ClipScene):
     DERIVATION = ("q_m dot k_n = (R_m q)^top (R_n k)", "= q^top R_(m - n)^top k")  # ⊤, not an italic T
     EQ_AT = 5  # the first line's glyphs before its "=" (q, m, ·, k, n): the second line's "=" goes under it
     PATHS = ("scores.sinusoidal", "scores.learned", "scores.rope")
+    KEY_FORMULA = "k_n = R_n W_k x_n"  # RoPE's key at position n: turned by n's angles, as the query by m's
     SPREAD = "$max$ spread"  # the verdicts' words: the largest spread along any diagonal (the word in the sans)
 
     @classmethod
@@ -164,9 +165,11 @@ class ThreePositionalSchemes(ClipScene):
         d = self.data
         spread = spread_figures(d)
         dep = [verdict(r) for r in self.relative()]
+        diag = [f"m − n = {numbers.tick(k)}" for k in d.diags]
         values = {
             "T": d.X.shape[0], "d": d.X.shape[1], "n_max": numbers.count(d.n_max).text, "T_sim": d.T_sim,
-            "sigma": f"{LEARNED_STD:g}", "diag_sin": d.diags[0], "diag_learned": d.diags[1],
+            "sigma": f"{LEARNED_STD:g}", "diag_sin": diag[0], "diag_learned": diag[1], "diag_rope": diag[2],
+            "key_eq": "kₙ = Rₙ W_k xₙ", "pass_note": "the line under the chart",
             "spread_sin": spread[0].text, "spread_learned": spread[1].text, "spread_rope": spread[2].text,
             "dep_sin": dep[0], "dep_learned": dep[1], "dep_rope": dep[2],
         }
@@ -185,10 +188,10 @@ class ThreePositionalSchemes(ClipScene):
             "rope_eq": claim("Two arrows", *self.schemes1[2][2]),
             "grid": claim("A grid of scores", self.map.heat),
             "T_sim": claim(d.T_sim, self.map.heat),
-            "overview": claim("each scheme's query", self.overview),
-            "diag_sin": claim(d.diags[0], self.diag_names[0]), "diag_learned": claim(d.diags[1], self.diag_names[1]),
-            "cells_sin": claim("The cells of the diagonal where it spreads most", self.outlines[0]),
-            "cells_learned": claim("another diagonal", self.outlines[1]),
+            "key_eq": claim("kₙ = Rₙ W_k xₙ", self.key_eq),
+            "overview": claim("each scheme's query at m and key at n", self.overview),
+            "diag_sin": claim(diag[0], self.notes2[0].diag), "diag_learned": claim(diag[1], self.notes2[1].diag),
+            "diag_rope": claim(diag[2], self.notes2[2].diag),
             "spread_sin": claim(spread[0].text, self.notes2[0].tallest, self.notes2[0].check),
             "spread_learned": claim(spread[1].text, self.notes2[1].tallest, self.notes2[1].check),
             "bars_sin": claim("yellow dots", self.notes2[0].bars),
@@ -208,7 +211,8 @@ class ThreePositionalSchemes(ClipScene):
         if hasattr(self, "chart"):
             tops = self.chart.tops
             values.update({
-                "chart": claim("Three dots on a log scale", *self.chart[1]),
+                "chart": claim("Three yellow dots on a log scale", *self.chart[1]),
+                "pass_note": claim("the line under the chart", self.chart.note),
                 "spread_sin": claim(spread[0].text, tops[0]), "spread_learned": claim(spread[1].text, tops[1]),
                 "spread_rope": claim(spread[2].text, tops[2]),
                 "pass_line": claim("the dashed pass line", self.chart[3]),
@@ -261,7 +265,9 @@ class ThreePositionalSchemes(ClipScene):
             ("adds a fixed pattern of sines and cosines, one row per position",),
             ("adds row", "$m$", f"of a {numbers.count(d.n_max).text}-row table,",
              f"$tilde.op cal(N)(0, {LEARNED_STD:g}^2)$"),
-            ("adds nothing: turns the query at position", "$m$", "by an angle", "$prop m$"),
+            # each pair i by its own angle, the key as well as the query (review round 8: "by m's angle", query only)
+            ("adds nothing: turns pair", "$i$", "of", "$q_m$", "by", "$m theta_i$", "and of", "$k_n$", "by",
+             "$n theta_i$"),
         )
         self.descs = VGroup()
         for name, parts in zip(SCHEME_NAMES, descs):
@@ -274,6 +280,14 @@ class ThreePositionalSchemes(ClipScene):
                 at = 2 + code.count("tilde")  # the glyph of the first "0": after "N(" (and a "~")
                 if "(0" in code and len(piece) > at:
                     piece.shift((line[1][0].get_bottom()[1] - piece[at].get_bottom()[1]) * UP)
+                elif code and name == SCHEME_NAMES[2] and len(piece):
+                    # a symbol with a subscript (qₘ, mθᵢ, kₙ) sits on the words' baseline by its first letter, not by
+                    # its subscript's bottom (a "q" by its x-height top: its tail hangs under the line)
+                    words = baseline_y(line[1][0])
+                    xh = math("m", size=LABEL).height
+                    first = code.strip("$ ")[0]
+                    foot_y = piece[0].get_top()[1] - xh if first in "gpqy" else piece[0].get_bottom()[1]
+                    piece.shift((words - foot_y) * UP)
             if line.width > body.width:
                 line.scale_to_fit_width(body.width)
             plain = " ".join(p.strip("$") for p in parts).replace(f"tilde.op cal(N)(0, {LEARNED_STD:g}^2)",
@@ -283,7 +297,7 @@ class ThreePositionalSchemes(ClipScene):
         act = body.below(max(self.descs, key=lambda f: f.height), gap=GAP.small)
         bar_w = ColorBar(sc, height=1.0).width
         bars, pipe = act.take_right(bar_w, gap=GAP.normal)
-        under = math("q_m = R_m W_q x_m", size=LABEL).height + GAP.tight
+        under = 2 * math("q_m = R_m W_q x_m", size=LABEL).height + GAP.tight + GAP.hair  # the query's and key's
         pipe = pipe.take_bottom(under, gap=0.0)[1]
         pipe = pipe.take_top(math(N.position.math, size=LABEL).height, gap=GAP.tight)[1]  # room for m over the rows
         lead = max(label(str(T - 1), size=SMALL).width, math(N.position.math, size=LABEL).width) + GAP.normal
@@ -334,21 +348,29 @@ class ThreePositionalSchemes(ClipScene):
                     a = Arrow(c + (eq.op_width / 2 - GAP.tight) * LEFT, c + (eq.op_width / 2 - GAP.tight) * RIGHT,
                               buff=0, color=FG, stroke_width=4)
                     ops.add(VGroup(a, math(t, size=LABEL).next_to(a, UP, buff=GAP.tight)))
+            if k == 2:  # the key at n is turned too, by its own position's angles: named under the query's formula
+                key = math(self.KEY_FORMULA, size=LABEL, color=DIM).next_to(parts[3], DOWN, buff=GAP.hair)
+                key.shift((parts[3][0].get_left()[0] - key[0].get_left()[0]) * RIGHT)  # under q_m, letter over letter
+                self.key_eq = key
+                parts.add(key)
             self.schemes1.append(VGroup(self.descs[k], parts, ops))
 
     # ------------------------------------------------------------------ act 2: the score, like with like
-    def overview_notes(self) -> VGroup:
+    def overview_notes(self, width: float) -> VGroup:
         """Each scheme's query at position m (its key at n is the same with n), by name, under what the map is
         (one token x at every position); the scheme the map shows now (sinusoidal) at full strength, the two
         to come dimmed: three formulas, no dashboard (issue 33)."""
+        # the query at m AND the key at n of every scheme (review round 8: k_n was never defined before the close)
         rows = [column(label(n, size=LABEL, color=FG if k == 0 else DIM, weight="BOLD"),
-                       math(q, size=LABEL, color=FG if k == 0 else DIM), gap="tight")
-                for k, (n, (q, _)) in enumerate(zip(SCHEME_NAMES, score_formulas()))]
+                       math(q, size=LABEL, color=FG if k == 0 else DIM),
+                       math(kn, size=LABEL, color=FG if k == 0 else DIM), gap="tight")
+                for k, (n, (q, kn)) in enumerate(zip(SCHEME_NAMES, score_formulas()))]
         # the count of positions said (review round 3: act 1's T tokens became T_sim positions of one token)
         what = inline("one token", "$x$", f"at all {self.data.T_sim} positions", size=SMALL, color=DIM)
         self.overview_what = what
         self.overview_rows = rows
-        return column(what, *rows, gap="normal")
+        g = column(what, *rows, gap="normal")
+        return g.scale_to_fit_width(width) if g.width > width else g
 
     def notes(self, k: int, region: Region) -> VGroup:
         """Scheme ``k`` beside its map: its name (its query and key were on screen in the beat before); the
@@ -365,17 +387,26 @@ class ThreePositionalSchemes(ClipScene):
                     else column(name, tag, gap="hair"))
         head = name
         check = self.spread_verdict(spread_figures(d)[k], rel, size=LABEL)
-        dep = self.depends(rel)
-        foot = column(check, dep, gap="small")
+        dep = self.depends(rel, size=LABEL)
+        # the verdict and what the score depends on on one line under the plot where they fit, else stacked
+        foot = row(check, dep, gap="wide", align="baseline")
+        if foot.width > region.width:
+            foot = column(check, dep, gap="small")
         if foot.width > region.width:
             foot.scale_to_fit_width(region.width)
         top_r, rest = region.take_top(head.height, gap=GAP.normal)
         bot_r, mid = rest.take_bottom(foot.height, gap=GAP.wide)
         top_r.place(head, LEFT)
         bot_r.place(foot, LEFT)
-        # the axis's title over it (what a dot's height is), its m under the ticks' right end
+        # the axis's title over it (what a dot's height is) and the diagonal it is measured along, by its name
+        # on the map (the map has yielded to the plot: the name carries over); the plot's m under its ticks' end
         title = math('lr(|"score" - "first"|)', size=LABEL, color=DIM)
-        mid = mid.take_top(title.height, gap=GAP.tight)[1]
+        along = label("along", size=LABEL, color=DIM)
+        diag = role(math(f"{N.offset.math} = {numbers.tick(d.diags[k])}", size=LABEL, color=HIGHLIGHT), "highlight")
+        heading = row(title, along, diag, gap="small", align="baseline")
+        if heading.width > region.width:
+            heading.scale_to_fit_width(region.width)
+        mid = mid.take_top(heading.height, gap=GAP.tight)[1]
         m_name = math(N.position.math, size=LABEL, color=DIM)
         dist = d.distances[k]
         ms = np.array(diagonal_rows(d.T_sim, d.diags[k]))
@@ -399,7 +430,7 @@ class ThreePositionalSchemes(ClipScene):
         wide = label(str(int(every[-1])), size=SMALL).width + GAP.normal
         step = max(1, int(np.ceil(wide / unit)))
         plot = Plot.fitted(mid, x_range, y_range, y_log=True, x_ticks=list(every[::step]), y_ticks=y_ticks)
-        title.next_to(plot.axes[1].get_top(), UP, buff=GAP.tight).align_to(plot.y_tick_labels, LEFT)
+        heading.next_to(plot.axes[1].get_top(), UP, buff=GAP.tight).align_to(plot.y_tick_labels, LEFT)
         m_name.align_to(plot.x_tick_labels, DOWN)
         m_name.set_x(max(plot.axes[0].get_end()[0], plot.x_tick_labels.get_right()[0]) + GAP.normal + m_name.width / 2)
         # each outlined cell after the first (the first is where the distances are measured from): a dot at
@@ -408,7 +439,7 @@ class ThreePositionalSchemes(ClipScene):
         zeros = VGroup()
         for m_, v in zip(ms[1:], dist[1:]):
             if v > 0:
-                dot = plot.dot(m_, v, color=HIGHLIGHT, radius=self.CELL_DOT)
+                dot = plot.dot(m_, v, color=HIGHLIGHT, radius=self.DOT_R)
             else:
                 dot = plot.exact_zero(m_, color=HIGHLIGHT, text=None)
                 zeros.add(dot)
@@ -419,7 +450,7 @@ class ThreePositionalSchemes(ClipScene):
             z = zeros[0]
             tag = theme_figure(0.0, size=SMALL, color=HIGHLIGHT)
             tag._verdict = True  # the deck's exact zero, "0" and its mark: the measured figure, as a verdict prints it
-            near = [dt for dt in dots if abs(dt.get_x() - z.get_x()) < tag.width / 2 + self.CELL_DOT + GAP.tight]
+            near = [dt for dt in dots if abs(dt.get_x() - z.get_x()) < tag.width / 2 + self.DOT_R + GAP.tight]
             y = max(dt.get_top()[1] for dt in near) + GAP.small + tag.height / 2
             tag.move_to([z.get_x(), y, 0])
             tag.shift(max(0.0, plot.axes[1].get_x() + GAP.tight - tag.get_left()[0]) * RIGHT)  # right of the axis
@@ -428,14 +459,14 @@ class ThreePositionalSchemes(ClipScene):
         line = plot.hline(PASS_LINE, color=DIM)
         line_name.next_to(line, RIGHT, buff=GAP.small)
         i = 1 + int(np.argmax(dist[1:]))
-        tallest = theme_figure(numbers.measure(float(dist[i])), size=SMALL).next_to(dots[i - 1], UP, buff=GAP.tight)
+        tallest = theme_figure(numbers.measure(float(dist[i])), size=LABEL).next_to(dots[i - 1], UP, buff=GAP.tight)
         tallest.shift(min(0.0, region.right - tallest.get_right()[0]) * RIGHT)  # the last dot's figure stays in the frame
         tallest.shift(max(0.0, plot.axes[1].get_x() + GAP.tight - tallest.get_left()[0]) * RIGHT)  # and right of the axis
-        chart = VGroup(head, plot, title, m_name, line, line_name, dots, marks)
+        chart = VGroup(head, plot, title, along, m_name, line, line_name, dots, marks)
         if not rel:
             chart.add(tallest)
-        g = VGroup(chart, foot)
-        g.chart, g.foot = chart, foot
+        g = VGroup(chart, diag, foot)
+        g.chart, g.foot, g.diag = chart, foot, diag
         g.head, g.plot, g.bars, g.tallest, g.check, g.dep = head, plot, dots, tallest, check, dep
         g.title, g.zero_tag, g.y_ticks = title, marks, y_ticks
         g.line, g.axis = line, (lo, hi)
@@ -475,14 +506,18 @@ class ThreePositionalSchemes(ClipScene):
         return boxes, name
 
     def act_two(self, body) -> None:
+        """One subject at a time (review round 8: map and a small plot side by side read as a dashboard): each
+        scheme's map, large, its widest diagonal outlined; then the map yields to that diagonal's distances on a
+        plot as large as the frame (the diagonal's name carries over to the plot's title)."""
         self.score_scale = score_scale(self.data, self.cfg)
         main, notes = body.take_left(body.width - self.NOTES_W - GAP.wide, gap=GAP.wide)
-        self.map = self.score_map(main, 0)
+        self.maps = [self.score_map(main, k) for k in range(3)]
+        self.map = self.maps[0]
         notes = Region(self.map.bar.get_right()[0] + GAP.wide, body.right, body.bottom, body.top)
-        self.notes2 = [self.notes(k, notes) for k in range(3)]
-        self.overview = self.overview_notes()
+        self.notes2 = [self.notes(k, body) for k in range(3)]
+        self.overview = self.overview_notes(notes.width)
         notes.place(self.overview, LEFT)
-        self.outlines, self.diag_names = zip(*[self.outline(self.map, k) for k in range(3)])
+        self.outlines, self.diag_names = zip(*[self.outline(self.maps[k], k) for k in range(3)])
 
     # ------------------------------------------------------------------ the comparison and the takeaway
     def comparison(self, region) -> VGroup:
@@ -493,6 +528,13 @@ class ThreePositionalSchemes(ClipScene):
         spreads = np.array(d.scores.defects)
         lo, hi = spread_axis(d)  # the notes' axis: the same scale as beats 06–08
         name_h = label(SCHEME_NAMES[0], size=LABEL).height + verdict_line("", 1.0, True, size=LABEL).height
+        # what the pass line is, in one line under the chart (review round 8: "why 10⁻¹⁰?")
+        note = inline("a spread under the pass line", f"${numbers.power(int(round(np.log10(PASS_LINE)))).math}$",
+                      "is rounding, not position", size=LABEL, color=DIM)
+        if note.width > region.width:
+            note.scale_to_fit_width(region.width)
+        region.place(note, DOWN + LEFT)
+        region = region.take_bottom(note.height, gap=GAP.normal)[1]
         axis_name = "largest spread along a diagonal"
         tick_w = math(numbers.power(lo).math, size=SMALL).width
         plot = Plot((-0.6, len(SCHEME_NAMES) - 0.4), (10.0 ** lo, 10.0 ** hi), width=region.width - tick_w - GAP.normal,
@@ -500,12 +542,13 @@ class ThreePositionalSchemes(ClipScene):
                     y_ticks=[10.0 ** k for k in spread_ticks(lo, hi, most=self.TICKS)], y_label=axis_name)
         region.place(plot, DOWN + RIGHT)
         plot.shift((name_h + GAP.tight) * UP)
-        inks = [FG for _ in rel]  # one ink: the ✓ or ✗ over each dot carries its verdict (review round 3)
+        # one ink, the outlined cells' dots' of beats 06–08 (review round 8): the ✓ or ✗ over each carries its verdict
+        inks = [HIGHLIGHT for _ in rel]
         marks = VGroup()
         for k, (v, ink) in enumerate(zip(spreads, inks)):
             # a dot at the measured value (a bar's length on a log axis would be set by the axis's floor)
-            marks.add(plot.dot(k, v, color=ink, radius=self.DOT_R) if v > 0
-                      else plot.exact_zero(k, color=ink, text=None))
+            marks.add(role(plot.dot(k, v, color=ink, radius=self.DOT_R) if v > 0
+                           else plot.exact_zero(k, color=ink, text=None), "highlight"))
         # each dot's verdict in the notes' one form, "max spread ≈ 7.9" (review round 3), over its dot; where three
         # such lines would run into each other, the figure alone with its relation
         tops = VGroup(*[self.spread_verdict(f, r, size=LABEL).next_to(b, UP, buff=GAP.tight)
@@ -518,13 +561,12 @@ class ThreePositionalSchemes(ClipScene):
                          for k, n in enumerate(SCHEME_NAMES)])
         line = plot.hline(PASS_LINE, color=FG)
         line_name = label("pass line", size=SMALL, color=FG).next_to(line, UP, buff=GAP.hair).align_to(line, RIGHT)
-        g = VGroup(plot, marks, under, line, line_name)
-        g.tops = tops
+        g = VGroup(plot, marks, under, line, line_name, note)
+        g.tops, g.note = tops, note
         return g
 
     # ------------------------------------------------------------------ beats
     def body(self) -> None:
-        d = self.data
         content = self.layout.content
         self.in_scale = input_scale(self.cfg)
         body = content
@@ -548,31 +590,31 @@ class ThreePositionalSchemes(ClipScene):
             self.beat_plays(key, plays, run_time=0.8, subject=VGroup(self.input1, shown[1], shown[2]),
                             why=self.SHAPE_WHY)
 
-        # act 2: like with like: the score of one token at (m, n), the same map repainted per scheme
+        # act 2: like with like: the score of one token at (m, n), each scheme's map in turn
         m = self.map
         self.beat_plays("score", [[AnimationGroup(FadeOut(self.input1), FadeOut(self.schemes1[2]),
                                                   FadeOut(self.in_bar))],
                                   [AnimationGroup(FadeIn(m), FadeIn(self.overview))]], run_time=1.2, subject=m.heat)
-        # each scheme staged: its diagonal and the dots first, then its verdict (review round 3)
-        self.beat_plays("sin_spread", [[AnimationGroup(Create(self.outlines[0]), FadeIn(self.diag_names[0]),
-                                                       swap(self.overview, self.notes2[0].chart))],
-                                       [FadeIn(self.notes2[0].foot, shift=GAP.small * UP)]], run_time=1.0,
-                        subject=VGroup(m.heat, self.outlines[0]))
-        for k in (1, 2):
-            names(m.title, self.PATHS[k])
-            self.beat_plays(f"{self.KEYS[k]}_score", [
-                [AnimationGroup(m.heat.animate_values(d.scores.grids[k], shows=self.PATHS[k]),
-                                swap(VGroup(self.outlines[k - 1], self.diag_names[k - 1]),
-                                     VGroup(self.outlines[k], self.diag_names[k])),
-                                swap(self.notes2[k - 1], self.notes2[k].chart))],
-                [FadeIn(self.notes2[k].foot, shift=GAP.small * UP)]], run_time=1.0,
-                subject=VGroup(m.heat, self.outlines[k]))
+        # each scheme staged one subject at a time: its map with the diagonal outlined, then the map yields to that
+        # diagonal's distances (its name carries over), then the verdict (review rounds 3 and 8)
+        for k, key in enumerate(("sin_spread", "learned_score", "rope_score")):
+            m, notes = self.maps[k], self.notes2[k]
+            if k == 0:
+                first = [AnimationGroup(Create(self.outlines[0]), FadeIn(self.diag_names[0]), FadeOut(self.overview))]
+            else:
+                first = [AnimationGroup(FadeOut(self.notes2[k - 1]), FadeIn(m), Create(self.outlines[k]),
+                                        FadeIn(self.diag_names[k]))]
+            self.beat_plays(key, [first,
+                                  [AnimationGroup(FadeOut(VGroup(m, self.outlines[k])),
+                                                  ReplacementTransform(self.diag_names[k], notes.diag),
+                                                  FadeIn(notes.chart))],
+                                  [FadeIn(notes.foot, shift=GAP.small * UP)]], run_time=0.9,
+                            subject=VGroup(notes.plot, notes.bars), why=self.PLOT_WHY)
 
         # the comparison that matters: the three spreads, measured, against the pass line
         self.chart = self.comparison(content)
         key = "compare" if self.relative() == (False, False, True) else "compare_other"
-        self.beat_plays(key, [[AnimationGroup(FadeOut(m), FadeOut(self.outlines[2]), FadeOut(self.diag_names[2]),
-                                              FadeOut(self.notes2[2]))],
+        self.beat_plays(key, [[FadeOut(self.notes2[2])],
                               [AnimationGroup(FadeIn(self.chart), FadeIn(self.chart.tops))]], run_time=1.2,
                         subject=VGroup(self.chart, self.chart.tops),
                         why={"empty": "three measured spreads on one log axis: the room between and over the bars is "
@@ -613,9 +655,12 @@ class ThreePositionalSchemes(ClipScene):
     # (T = 3, d = 6 of the corner configs) the row of matrices is width-bound and cannot fill half the frame
     SHAPE_WHY = {"empty": "three T × d matrices side by side, each as large as the frame's width or height allows: "
                           "the input's shape, not the staging, sets how much of the frame they fill"}
+    PLOT_WHY = {"empty": "one diagonal's distances, a dot per cell, on a log axis as large as the frame: the room "
+                         "over and under the dots is the axis, 10⁻¹⁵ to 10⁰, they are read against",
+                "dashboard": "one plot: a short diagonal's few dots stand apart on the axis they are read against, "
+                             "with the plot's title over it and its verdict under it"}
     TAKE_MAX = 1.3  # the closing notes may grow this much into the room the map leaves
     NOTES_W = 5.0  # the notes beside a score map: its formulas, its bars, its verdict
     BAR_SHARE = 0.55  # a bar's share of its slot
     DOT_R = 0.14  # a measured spread's dot on the log axis
-    CELL_DOT = 0.09  # an outlined cell's distance on the notes' log axis
     TICKS = 6  # at most this many steps between the log axis's labels
