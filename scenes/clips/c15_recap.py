@@ -33,6 +33,8 @@ from manim import (
     Create,
     FadeIn,
     FadeOut,
+    ManimColor,
+    ReplacementTransform,
     RoundedRectangle,
     Succession,
     Transform,
@@ -45,7 +47,7 @@ from scenes.catalog import Clip
 from scenes.figures.extrapolation import base_figure, far_pair
 from scenes.figures.framing import RECAP_ICONS, RECAP_PAINT, DiaryProof, diary_proofs
 from scenes.kit import DIM, FG, HEADING, LABEL, SMALL, ClipScene, label, math
-from scenes.kit.theme import BG, token_color
+from scenes.kit.theme import BG
 from scenes.kit.binding import claim
 from scenes.kit.cards import clip_chip, clip_number, clip_of, drawing
 from scenes.kit.compose import GAP, row
@@ -170,6 +172,18 @@ def _clips_text(clips) -> str:
 NEUTRAL = DIM  # the panels', cards' and chips' one colour: none of the deck's meanings (review R2: the family
 NOTE = DIM.interpolate(FG, 0.4)  # a proof's note: quieter than its verdict, clearer than DIM on the panel (review round 3)
 PANEL_FILL = 0.06  # colours of panel and chip disagreed, "03" pink in a green panel, and meant nothing stated)
+
+
+# the permutation's four tokens: a palette of the recap's own, outside the query's orange, the key's blue and the
+# value's magenta that the next beats draw (review round 7: x₀ wore the key's blue, x₃ nearly the value's magenta),
+# each pair >= 18 CAM02-UCS units apart under normal vision and simulated deuteranomaly, protanomaly and tritanomaly
+# (the deck's six token colours keep 15), >= 15 from Q, K and V, and >= 4.5:1 on the background
+RECAP_TOKENS = tuple(ManimColor(c) for c in ("#EDED5E", "#5EEDBD", "#C5CBEB", "#B08560"))  # lemon, mint, lilac, brown
+
+
+def recap_token(i: int) -> ManimColor:
+    """Token ``i``'s colour on the recap's permutation (:data:`RECAP_TOKENS`)."""
+    return RECAP_TOKENS[i % len(RECAP_TOKENS)]
 
 
 def neutral_chip(n: int, size: float = SMALL) -> VGroup:
@@ -310,7 +324,8 @@ def _dial_marks(pic: VGroup, labelled: bool) -> None:
     name.words, name.maths = [name[0]], [name[1]]
     name.move_to(mid + out * (GAP.small + 0.5 * max(name.width, name.height) * 0.8))
     v = VGroup(pic.submobjects[4], pic.letters[2])  # the upright v and its name stand apart, right of the dial; the
-    name.next_to(arc, UP, buff=GAP.small)            # arc's name over the arc, clear of v's tip
+    ring = pic.submobjects[0]                        # arc's name over the dial, over the arc, clear of v's tip (the arc
+    name.next_to(ring, UP, buff=GAP.small)           # lies between the two hands, inside the ring)
     name.set_x(max(name.get_x(), mid[0]))
     q_name = letters[0]  # clear of q_m's name, up and to the left of the arc
     if name.get_bottom()[1] < q_name.get_top()[1] + GAP.tight:
@@ -372,15 +387,14 @@ def _wall_marks(pic: VGroup, labelled: bool) -> None:
         if abs(hand_x - words.get_x()) < words.width / 2 + GAP.small:  # it would meet the hand: outside
             out = c + (radius + GAP.tight) * np.array([np.cos(mid), np.sin(mid), 0.0])
             words.next_to(out, side_, buff=GAP.tight)
-        # the hand's angle over the dial, above the hand's tip, in the unseen colour: a new angle, measured (no mark)
-        fig = worded_line(f"$approx {degrees(hand_at)}°$", size=SMALL, color=UNSEEN)
-        seen = label("never seen", size=SMALL, color=UNSEEN)
-        hw = role(VGroup(fig, seen).arrange(DOWN, buff=GAP.hair, aligned_edge=LEFT), "unseen")
-        hw.next_to(VGroup(ring, arc), UP, buff=GAP.small)
-        tip = hand.get_end()[0]  # from the hand's tip rightwards, over the pale-blue stretch, inside the dial's width
-        hw.align_to(np.array([tip - GAP.small, 0, 0]), LEFT)
-        hw.shift(min(0.0, VGroup(ring, arc).get_right()[0] - hw.get_right()[0]) * RIGHT)
-        hw.figure, hw.words, hw.maths = fig, [seen], fig.maths
+        # the hand's angle over the dial, on one line clear of its top edge (review round 7: "≈ 81°" stacked on "never
+        # seen" sat on the ring), in the unseen colour and the deck's one term: an unseen angle, measured (no mark)
+        hw = role(worded_line(f"$approx {degrees(hand_at)}°$, an unseen angle", size=SMALL, color=UNSEEN), "unseen")
+        hw.next_to(VGroup(ring, arc, wedge), UP, buff=GAP.normal)
+        tip = hand.get_end()[0]  # from over the hand's tip rightwards, no further right than the words of the arc
+        hw.align_to(np.array([tip - GAP.normal, 0, 0]), LEFT)
+        hw.shift(min(0.0, max(VGroup(ring, arc).get_right()[0], words.get_right()[0]) - hw.get_right()[0]) * RIGHT)
+        hw.figure = hw.maths[0]
         # each part named under it, both on one line: over the dial stands the hand's angle
         t_name = label("GPT-2", size=LABEL, color=FG).next_to(VGroup(*parts[:6]), DOWN, buff=GAP.small)
         d_name = label("RoPE", size=LABEL, color=FG).next_to(ring, DOWN, buff=GAP.small)
@@ -431,18 +445,18 @@ def toy_pair(cfg) -> tuple[int, float, float]:
 
 
 def _permute_marks(pic: VGroup, labelled: bool) -> None:
-    """The four tokens on chips in clip 02's token colours (each chip's frame and name in its token's colour,
-    as 02 draws x 0 to x 3), each link in the colour of the token it carries; with ``labelled``, the rows named
+    """The four tokens on chips, each in its own colour of :data:`RECAP_TOKENS` (each chip's frame and name in its
+    token's colour, as 02 draws x 0 to x 3), each link in the colour of the token it carries; with ``labelled``, the rows named
     X (above) and P X (below)."""
     icon = RECAP_ICONS[0]
     top, below = token_order(icon)
     n_links = sum(type(s).__name__ == "Stroke" for s in icon.shapes)
     boxes = [pic[n_links + j] for j in range(len(top + below))]
     for j in range(n_links):
-        pic[j].set_stroke(token_color(below[j]), opacity=0.9)
+        pic[j].set_stroke(recap_token(below[j]), opacity=0.9)
     names_ = VGroup()
     for box, t in zip(boxes, top + below):
-        c = token_color(t)
+        c = recap_token(t)
         box.set_stroke(c, width=3).set_fill(c, opacity=0.15)
         name = math(f"x_{t}", size=LABEL, color=c)
         name.scale(min(0.62 * box.height / name.height, 0.7 * box.width / name.width))
@@ -510,8 +524,9 @@ class Answer:
     home: tuple[Clip, ...]  # the clips that answer the diary question (its colour: their family's)
     proofs: tuple[DiaryProof, ...]  # the measured proofs, each from its clip
     key: int  # the proof the close keeps
-    takeaway: str = ""  # what the kept proof means, in a few words, beside it on the close ("rounding noise")
-    also: int | None = None  # a second proof the close keeps, under the first in place of the takeaway
+    takeaway: str = ""  # what the kept proof means, in a few words, under it on the close ("rounding noise")
+    also: tuple[int, ...] = ()  # more proofs the close keeps, under the first and above the takeaway
+    shared: str = ""  # a condition all its proofs share, once under them on the panel ("sums in a fixed order")
 
     @property
     def clips(self) -> tuple[Clip, ...]:
@@ -541,7 +556,7 @@ def icon_said(pic: VGroup) -> str:
     name = pic.icon.name
     if name == "permute":
         n = len(pic.tokens) // 2
-        said = (f"{n} tokens, x 0 to x {n - 1}, on chips in clip 02's token colours, and under them the same {n} in "
+        said = (f"{n} tokens, x 0 to x {n - 1}, on chips, each in its own colour, and under them the same {n} in "
                 "another order, each joined to its new place: the tokens only move")
         return ("a row named X of " + said.replace("under them the", "under them, named P X, the")
                 if len(pic.rows_named) else said)
@@ -563,9 +578,9 @@ def icon_said(pic: VGroup) -> str:
             return ("GPT-2's learned table ending at its last row (a red wall), beside RoPE's dial, its hand just past "
                     "the violet arc the pair swept in training")
         return ("GPT-2's learned table, named under it, ending at its last row (a red wall), beside RoPE's dial, "
-                f"named under it, larger, which has no last row: the violet arc named training that LLaMA-2's slowest "
-                f"pair swept in training, then a pale-blue stretch up to its hand, over which ≈ {degrees(far_pair()[2])}°, "
-                "never seen")
+                f"named under it, larger: the violet arc named training that LLaMA-2's slowest pair swept in "
+                f"training, then a pale-blue stretch up to its hand, over which ≈ {degrees(far_pair()[2])}°, an unseen "
+                "angle")
     return icon_words(pic.icon.doc)
 
 
@@ -647,7 +662,7 @@ class Recap(ClipScene):
              f"Scores depend on {N.offset.text} alone; {V} is content, not position.", (11,), q3, 0),
             # one symbol for a position, m, as in the verdicts (review round 5: nₘₐₓ = 1024 here, m ≥ 1024 there)
             ("Why did GPT-2's table give way to RoPE?",
-             "A table has a last row; RoPE has none, but meets new angles.", (13, 14), q4, 0),
+             "A table has a last row; RoPE has none, but meets unseen angles.", (13, 14), q4, 0),
         )
         # what each kept verdict means, in three to five words, beside it on the close (review round 5: the close
         # left four bare formulas); worded by the verdict, so a config where a proof fails never says it held
@@ -655,10 +670,14 @@ class Recap(ClipScene):
             "rounding noise" if q1[0].passed else "more than rounding noise",
             "the past never changes" if all(p.passed for p in q2) else "the past changed",
             f"scores see only {N.offset.text}" if q3[0].passed else f"scores see more than {N.offset.text}",
-            "",  # the fourth card keeps two lines instead: GPT-2's ✗ and clip 13's count (review round 6)
+            # the fourth card keeps GPT-2's ✗, RoPE's ✓ and clip 13's count, then what they mean (review round 7: the
+            # close had dropped the ✓ and had no meaning line)
+            "no wall, but unseen angles" if q4[2].figure.value > 0 else "no wall, no unseen angle",
         )
+        also = ((), (), (), (1, 2))  # the fourth card: RoPE's ✓ and the count of unseen angles under GPT-2's ✗
+        shared = ("", "outputs summed in a fixed order", "", "")  # q2: once under its three one-liners (round 7)
         return RecapData(
-            answers=tuple(Answer(q, a, tuple(clip_of(n) for n in home), proofs, key, t, 2 if k == 3 else None)
+            answers=tuple(Answer(q, a, tuple(clip_of(n) for n in home), proofs, key, t, also[k], shared[k])
                           for k, ((q, a, home, proofs, key), t) in enumerate(zip(qa, takeaways, strict=True))),
             next_lecture=cfg.number + 1, train_length=cfg.train_length, n_trials=cfg.n_trials,
         )
@@ -693,8 +712,8 @@ class Recap(ClipScene):
         close = self.close_rows
 
         def kept(a: Answer) -> str:
-            under = a.proofs[a.also].described(short=True) if a.also is not None else f"\u201c{a.takeaway}\u201d"
-            return f"{a.proofs[a.key].described(short=True)}, under it {under}"
+            said = ", under it ".join(self.close_proof(a.proofs[j]).described(short=True) for j in (a.key, *a.also))
+            return f"{said}, under {'them' if a.also else 'it'} \u201c{a.takeaway}\u201d"
 
         out["close_verdicts"] = claim("; ".join(kept(a) for a in d.answers), *close.verdicts, *close.takes)
         out["close_next"] = claim(f"lecture {d.next_lecture}", close.next)
@@ -702,7 +721,7 @@ class Recap(ClipScene):
         return out
 
     def q4_key(self) -> str:
-        """The fourth answer's sentence: RoPE's pairs one step past training meet new angles, or, when
+        """The fourth answer's sentence: RoPE's pairs one step past training meet unseen angles, or, when
         training was long enough for every pair to wrap, none does."""
         return "q4" if self.data.answers[3].proofs[2].figure.value > 0 else "q4_none"
 
@@ -739,6 +758,13 @@ class Recap(ClipScene):
                 one.verdict, one.chip, one.note, one.tag = v, chip, note, tag
                 block.add(one)
             block.arrange(DOWN, buff=GAP.small, aligned_edge=LEFT)
+            block.shared = VGroup()
+            if a.shared:  # the condition every proof shares, once under them where their words start, with the last
+                shared = worded_text(glued(a.shared), LABEL, color=NOTE)
+                words_at = min(getattr(one.verdict, "line", one.verdict.value).get_left()[0] for one in block)
+                shared.next_to(block, DOWN, buff=GAP.small).set_x(words_at, LEFT)
+                block[-1].add(shared)
+                block.shared = shared
             # a measurement (no mark) starts where the verdicts' words do, under them, not under their marks
             marked = [one.verdict for one in block if one.verdict.passed is not None]
             if marked:
@@ -806,11 +832,21 @@ class Recap(ClipScene):
         return cards
 
     # ------------------------------------------------------------------ the close: one verdict an answer
+    def close_proof(self, p: DiaryProof) -> DiaryProof:
+        """Proof ``p`` as the close writes it: the count of unseen angles says its condition in words, "past training"
+        (short enough to leave every verdict its size), where the question's panel wrote ``m = L`` beside a note giving L (review round 7: "L" stood
+        undefined on the card)."""
+        from dataclasses import replace
+
+        return replace(p, formula='"past training"', brief="past training") if p.passed is None else p
+
     def make_close(self) -> VGroup:
         """The picture the recap ends on: the four answers as their icons, large, in a column, each with the
         verdict of its kept proof beside it (one size for all, as large as the widest allows) and the chip
-        of the clip that measured it; the questions and the sentences gone.  Under them, where the lecture
-        goes next: an arrow to lecture ``number + 1``, past the training length."""
+        of the clip that measured it, and under it what the verdict means in a few words; the fourth card keeps
+        three measured lines (GPT-2's ✗, RoPE's ✓ and the count of unseen angles), each beside its chip, then its
+        meaning, in a card as much taller as it has more lines.  The questions and the sentences gone.  Under them,
+        where the lecture goes next: an arrow to lecture ``number + 1``, past the training length."""
         content = self.layout.content
         d = self.data
         lecture = label(f"lecture {d.next_lecture}", size=HEADING, color=FG, weight="BOLD")
@@ -821,27 +857,30 @@ class Recap(ClipScene):
         nxt.lecture, nxt.where, nxt.arrow = lecture, where, arrow
         content.place(nxt, DOWN + LEFT)
         grid = content.above(nxt, gap=GAP.normal)
-        cells = grid.rows(*([1] * len(d.answers)), gap=GAP.tight)
-        side = min(c.height for c in cells)
-        chips = [neutral_chip(a.proofs[a.key].clip, size=LABEL) for a in d.answers]
-        verdicts = [proof_verdict(a.proofs[a.key], HEADING)
-                    for a in d.answers]
-        # each verdict's meaning in a few words under it, in the foreground colour at the labels' size; or a second
-        # measured line (the fourth card: GPT-2's ✗, and under it clip 13's count of unseen angles, no mark)
+        # each card's lines: its kept verdict, the further measured lines it keeps (each with its chip), its meaning;
+        # every measured line at one size (review round 7: the count stood smaller than the verdicts)
+        lines = [[proof_verdict(self.close_proof(a.proofs[j]), HEADING) for j in (a.key, *a.also)] for a in d.answers]
+        chips = [[neutral_chip(a.proofs[j].clip, size=LABEL) for j in (a.key, *a.also)] for a in d.answers]
         takes = [fit_worded(a.takeaway, grid.width, size=LABEL, color=FG, weight="BOLD", max_lines=1)
-                 if a.also is None else proof_verdict(a.proofs[a.also], ALSO_SIZE) for a in d.answers]
-        also_chips = [None if a.also is None else neutral_chip(a.proofs[a.also].clip, size=LABEL) for a in d.answers]
-        room = grid.width - side - GAP.wide - max(c.width for c in chips) - 2 * GAP.normal
-        tall = max(v.height + TAKE_GAP + t.height for v, t in zip(verdicts, takes))
-        grow = min(CLOSE_GROW, room / max(max(v.width, t.width) for v, t in zip(verdicts, takes)),
-                   0.92 * side / tall)
+                 for a in d.answers]
+
+        def stack_height(ls, take) -> float:
+            return sum(x.height for x in ls) + TAKE_GAP * len(ls) + GAP.tight * (len(ls) - 1) + take.height
+
+        talls = [stack_height(ls, t) for ls, t in zip(lines, takes)]
+        cells = grid.rows(*[t / min(talls) for t in talls], gap=GAP.tight)  # a card as tall as its lines need
+        side = min(c.height for c in cells)
+        wide_chip = max(c.width for cs in chips for c in cs)
+        room = grid.width - side - GAP.wide - wide_chip - 2 * GAP.normal
+        grow = min(CLOSE_GROW, room / max(max(x.width for x in (*ls, t)) for ls, t in zip(lines, takes)),
+                   min(0.92 * c.height / t for c, t in zip(cells, talls)))
         rows = VGroup()
         thumb = side - 2 * GAP.hair
-        for k, (a, cell, chip, v, take) in enumerate(zip(d.answers, cells, chips, verdicts, takes)):
+        for k, (a, cell, cs, ls, take) in enumerate(zip(d.answers, cells, chips, lines, takes)):
             color = NEUTRAL
             # the fourth card: the table with its wall beside the toy head's dial, its hand just past its arc, as
             # clip 13 measured the count the card carries (review round 6)
-            pic = recap_drawing(k, thumb, labelled=False, icon=toy_wall_icon(self.cfg) if a.also is not None else None)
+            pic = recap_drawing(k, thumb, labelled=False, icon=toy_wall_icon(self.cfg) if a.also else None)
             # at this size names on the chips and bars would cover them: the colours name them
             pic.remove(*[g for g in (getattr(pic, "letters", None), getattr(pic, "row_names", None)) if g is not None])
             # every thumbnail one size: as large as its slot once its names are gone (review round 5: the dial of 11
@@ -849,38 +888,41 @@ class Recap(ClipScene):
             pic.scale(thumb / max(pic.width, pic.height))
             slot, _ = cell.inset(GAP.small, GAP.hair).take_left(thumb, gap=0)
             slot.place(pic)  # every icon centred in one slot: the icons' column
-            v.scale(grow)
-            take.scale(grow)
-            chip.next_to(pic, RIGHT, buff=GAP.normal).set_y(pic.get_y())
-            v.next_to(chip, RIGHT, buff=GAP.normal)
-            # a second measured line stands a chip's height under its verdict: each line beside its own chip
-            take.next_to(v, DOWN, buff=TAKE_GAP * grow + (GAP.small if a.also is not None else 0.0), aligned_edge=LEFT)
-            take.shift((getattr(v, "line", v.value).get_left()[0] - take.get_left()[0]) * RIGHT)  # under the formula
-            both = VGroup(v, take)
-            both.shift((pic.get_y() - both.get_y()) * UP)  # the verdict and its meaning centred on the icon
+            for x in (*ls, take):
+                x.scale(grow)
+            cs[0].next_to(pic, RIGHT, buff=GAP.normal)
+            ls[0].next_to(cs[0], RIGHT, buff=GAP.normal)
+            for prev, x in zip(ls, ls[1:]):  # each further measured line under the one before, its words in line
+                x.next_to(prev, DOWN, buff=GAP.tight * grow, aligned_edge=LEFT)
+            take.next_to(ls[-1], DOWN, buff=TAKE_GAP * grow, aligned_edge=LEFT)
+            words_at = min(getattr(x, "line", x.value).get_left()[0] for x in ls if x.passed is not None)
+            for x in (*ls, take):  # the marks in one column, the words in the next; a line with no mark with the words
+                if x is take or x.passed is None:
+                    x.shift((words_at - getattr(x, "line", x).get_left()[0]) * RIGHT)
+            body_ = VGroup(*ls, take)
+            body_.shift((cell.center[1] - body_.get_y()) * UP)  # the lines and the meaning centred on the card
+            for c_, x in zip(cs, ls):  # each measured line beside its own chip
+                c_.set_y(getattr(x, "line", x.value).get_y())
             card = RoundedRectangle(corner_radius=GAP.tight, width=cell.width, height=cell.height, stroke_color=color,
                                     stroke_width=2, fill_color=color, fill_opacity=PANEL_FILL).move_to(cell.center)
-            also = also_chips[k]
-            if also is not None:  # each line its own chip, on its line (14 beside GPT-2's ✗, 13 beside the count)
-                chip.set_y(getattr(v, "line", v.value).get_y())
-                also.next_to(chip, DOWN, buff=0).align_to(chip, LEFT).set_y(take.get_y())
-            r = VGroup(card, pic, chip, v, take, *([also] if also is not None else []))
-            r.card, r.drawing, r.verdict, r.chip, r.take, r.also = card, pic, v, chip, take, also
+            r = VGroup(card, pic, *cs, *ls, take)
+            r.card, r.drawing, r.verdict, r.chip, r.take = card, pic, ls[0], cs[0], take
+            r.lines, r.chips, r.also = VGroup(*ls[1:]), VGroup(*cs[1:]), VGroup(*cs[1:])
             rows.add(r)
         # three columns, each from one edge: the icons (centred in their slot), the chips, the verdicts
         x_chip = max(r.chip.get_left()[0] for r in rows)
         for r in rows:
-            for c_ in (r.chip, r.also):
-                if c_ is not None:
-                    c_.shift((x_chip - c_.get_left()[0]) * RIGHT)
-        x = max(r.chip.get_right()[0] for r in rows) + GAP.normal
+            for c_ in (r.chip, *r.chips):
+                c_.shift((x_chip - c_.get_left()[0]) * RIGHT)
+        x = max(c_.get_right()[0] for r in rows for c_ in (r.chip, *r.chips)) + GAP.normal
         for r in rows:
-            VGroup(r.verdict, r.take).shift((x - r.verdict.get_left()[0]) * RIGHT)
-            overlay(r.card, r.drawing, r.chip, r.verdict, r.take, *([r.also] if r.also is not None else []))
+            words = VGroup(r.verdict, *r.lines, r.take)
+            words.shift((x - r.verdict.get_left()[0]) * RIGHT)
+            overlay(r.card, r.drawing, r.chip, *r.chips, *words)
         nxt.shift((rows[0].chip.get_left()[0] - arrow.get_left()[0]) * RIGHT)
         g = VGroup(rows, nxt)
         g.rows, g.next = rows, nxt
-        g.verdicts = VGroup(*[r.verdict for r in rows])
+        g.verdicts = VGroup(*[x for r in rows for x in (r.verdict, *r.lines)])
         g.takes = VGroup(*[r.take for r in rows])
         return g
 
@@ -906,14 +948,10 @@ class Recap(ClipScene):
                 self.cards, self.last_share = cards, last
                 break
         self.close_rows = self.make_close()
-        # the last row's two lines on screen are the fourth question's, moved there (``bring_forward``), and so is
-        # its drawing, the table and the dial (its hand turning back to the toy pair's, just past its arc)
-        a = self.data.answers[-1]
-        kept, also = self.cards[-1].verdicts[a.key], self.cards[-1].verdicts[a.also]
-        self.close_rows.verdicts = VGroup(*[r.verdict for r in self.close_rows.rows[:-1]], kept)
-        self.close_rows.takes = VGroup(*[r.take for r in self.close_rows.rows[:-1]], also)
+        # the last card's measured lines are the fourth question's, turned into the close's (``bring_forward``), and so
+        # is its drawing, the table and the dial (its hand turning back to the toy pair's, just past its arc)
         last = self.cards[-1].drawing
-        overlay(self.close_rows.rows[-1].card, kept, also, last.table, last.dial)  # they move onto the last card
+        overlay(self.close_rows.rows[-1].card, last.table, last.dial)  # they move onto the last card
 
     def body(self) -> None:
         self.make_mobjects()
@@ -940,14 +978,15 @@ class Recap(ClipScene):
         other rows and the pointer to the next lecture come in."""
         last = self.cards[-1]
         a = self.data.answers[-1]
-        kept = (a.key, a.also)
+        kept = (a.key, *a.also)
         leave = [last.q, last.ans, last.frame, last.drawing.names] + \
             [p for j, p in enumerate(last.proofs) if j not in kept] + \
             [x for j in kept for x in (last.proofs[j].chip, last.proofs[j].note)]
         target = take.rows[-1]
-        rest = [*take.rows[:-1], target.card, target.chip, target.also, take.next]
-        moves = [Transform(last.verdicts[a.key], target.verdict), Transform(last.verdicts[a.also], target.take),
-                 Transform(last.drawing.table, target.drawing.table), Transform(last.drawing.dial, target.drawing.dial)]
+        rest = [*take.rows[:-1], target.card, target.chip, *target.chips, target.take, take.next]
+        # each kept line becomes the close's (the count now says "past training" where the panel's note gave L)
+        moves = [ReplacementTransform(last.verdicts[j], x) for j, x in zip(kept, (target.verdict, *target.lines))]
+        moves += [Transform(last.drawing.table, target.drawing.table), Transform(last.drawing.dial, target.drawing.dial)]
         return [Succession(AnimationGroup(*[FadeOut(m) for m in leave]),
                            AnimationGroup(*moves, *[FadeIn(m, shift=GAP.small * UP) for m in rest], lag_ratio=0.12))]
 
