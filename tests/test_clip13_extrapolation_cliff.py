@@ -328,7 +328,11 @@ def test_the_still_uses_the_clips_colours_over_the_same_positions(final):
     assert hex_of(scene.lanes.unseen.get_fill_color()) == DARK.color(CLIFF_ROLES["unseen"])
     assert hex_of(scene.wall.get_stroke_color()) == DARK.color(CLIFF_ROLES["wall"])
     lane_a = still.panels["A"]
-    assert [s.color for s in lane_a.spans] == [CLIFF_ROLES[k] for k in ("seen", "unseen", "wall")]
+    # the table's untrained rows in the failure's colour, as the clip's lane paints them (round 8); sinusoidal's
+    # lane keeps the unseen pale blue past L
+    assert [s.color for s in lane_a.spans] == [CLIFF_ROLES[k] for k in ("seen", "wall", "wall")]
+    assert hex_of(scene.lanes.untrained.get_fill_color()) == DARK.color(CLIFF_ROLES["wall"])
+    assert [s.color for s in still.panels["B"].spans] == [CLIFF_ROLES[k] for k in ("seen", "unseen")]
     chart = still.panels["C"]
     curve = next(s for s in chart.series if s.kind == "step")
     assert curve.color == CLIFF_ROLES["unseen"] and hex_of(scene.chart.curve.get_stroke_color()) == DARK.color(
@@ -574,6 +578,8 @@ def test_the_cliff_is_qualified_with_how_far_past_their_arcs_the_pairs_are(final
     assert "A cliff." not in chart.caption
     texts = [it.text for it in chart.items if it.kind == "text" and it.opacity >= 0.9]
     assert any(f"each only just past its arc: ≈ {lo}° to {hi}°" in t for t in texts), texts
+    # where it was measured, on the line (review round 9: over a chart out to 4096 it read as true at every m)
+    assert any(f"at m = {L}, each only just past its arc" in t for t in texts), texts
     # under RoPE's line, over the chart (review round 6: beside L's line it read as the positions before L); in the
     # chart beat alone over the chart's title (review round 7: four lines of words)
     assert not scene.past_on_chart

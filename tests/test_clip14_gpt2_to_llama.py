@@ -585,7 +585,7 @@ def test_the_tie_says_exactly_what_it_counts(final):
     at2 = int((LLAMA3.train_length * 2 * np.pi / wl2_ < 2 * np.pi).sum())
     assert at2 == d.slow_pairs3_at2 == 14 and at2 < d.slow_pairs < n
     assert (f"At L = {count(LLAMA3.train_length).text}, LLaMA-2's base leaves {at2} pairs without a turn, LLaMA-3's "
-            f"{n} of {d.n_pairs}: each gives every position its own angle.") == tie
+            f"{n} of {d.n_pairs}: on each, the angle only rises with position, never wrapping.") == tie
     # drawn: a dot where LLaMA-2's line crosses LLaMA-3's L line (λᵢ = L between pairs 49 and 50), its count
     # under it in LLaMA-2's colour, right of where the line runs
     assert wl2_[49] < LLAMA3.train_length < wl2_[50] and 49 < d.cross2 < 50
@@ -895,10 +895,10 @@ def test_round8_the_tie_says_why_a_larger_base_is_the_goal(final):
     assert counts == [d.slow_pairs3_at2, d.slow_pairs3] == [14, 29]
     assert counts[1] == pairs_without_a_turn(LLAMA3.head_dim, L, LLAMA3.rope_base)
     words = band_words(scene.why_text)
-    assert words == shown("why a larger base: a pair with no full turn gives each position its own angle")
+    assert words == shown("why a larger base: a pair under one turn never wraps: its angle rises")
     tie = next(c for c in scene.captions if c.key == "tie")
-    assert "each gives every position its own angle" in tie.text and "without a turn" in tie.text
-    assert "gives each position its own angle" in tie.describe
+    assert "the angle only rises with position, never wrapping" in tie.text and "without a turn" in tie.text
+    assert "never wraps: its angle rises" in tie.describe
     # on screen at the tie only, at full size and strength, in the plot's empty top left: over LLaMA-3's L line and
     # its words, left of its band, clear of both lines
     assert _on_at(scene, "tie", scene.why_text) and not _on_at(scene, "base", scene.why_text)

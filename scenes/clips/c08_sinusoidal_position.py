@@ -237,9 +237,11 @@ class SinusoidalPosition(ClipScene):
         """Each pair's wavelength, as the number under its columns (the row is named ``λᵢ = 2π/θᵢ``)."""
         return [math(f.math, size=size, color=FG) for f in wavelength_figures(self.data.wavelengths)]
 
-    @staticmethod
-    def lam_name(size: float = LABEL):
-        return math("lambda_i = 2 pi \\/ theta_i", size=size, color=FG)
+    def lam_name(self, size: float = LABEL):
+        """The wavelengths' row name, its definition; "≈" after it where the numbers under the columns are rounded
+        (review round 9: "6.3" stood for 2π under "λᵢ = 2π/θᵢ", as if exact)."""
+        rounded = any(f.approx for f in wavelength_figures(self.data.wavelengths))
+        return math("lambda_i = 2 pi \\/ theta_i" + (" approx" if rounded else ""), size=size, color=FG)
 
     def check(self) -> VGroup:
         fig, ok = sample_check(self.data)

@@ -404,7 +404,9 @@ class ExtrapolationCliff(ClipScene):
         # under RoPE's (review round 6: beside L's line it read as the positions before L); rounded: "≈"
         lo, hi = past_arc_range(d)
         self.past_lo, self.past_hi = degree_text(lo), degree_text(hi)
-        lead = "each only just past its arc:" if self.just_past() else "each past its arc by"
+        # (review round 9: over a chart out to 4096 the line read as true at every m; it is measured at m = L)
+        at_L = f"at m = {count(L).text},"
+        lead = f"{at_L} each only just past its arc:" if self.just_past() else f"{at_L} each past its arc by"
         self.past_on_chart = False
         self.past = VGroup(worded_line(f"{lead} ≈ {self.past_lo}° to {self.past_hi}°", size=SMALL)) if jump \
             else VGroup()

@@ -245,8 +245,8 @@ class GPT2ToLLaMA(ClipScene):
                  end2=claim("its words, with no dot", self.periods[0]), end3=claim("its end", self.periods[1]),
                  L2=claim("A dashed violet line", W.train_lines[0]), band2=claim("a shaded band", W.band_labels[0]),
                  L3=claim("a dashed line", W.train_lines[1]),
-                 why=claim("top left, the reason: why a larger base: a pair with no full turn gives each position "
-                           "its own angle", self.why_text),
+                 why=claim("top left, the reason: why a larger base: a pair under one turn never wraps: its "
+                           "angle rises", self.why_text),
                  head3=claim(f"the heading {g_name}'s position table, without at initialisation", self.cap_head),
                  brace3=claim(f"a brace counts its {v['n_max']} rows, m = 0 to {v['n_last']}", self.cap_brace,
                               self.cap_count),
@@ -430,7 +430,9 @@ class GPT2ToLLaMA(ClipScene):
         # Written in the plot's empty top left (over LLaMA-3's L, left of its band), as few lines as it allows
         left_x = p.axes[1].get_x() + GAP.tight
         right_x = W.bands[1].get_left()[0] - GAP.tight
-        self.why_text = _packed("why a larger base: a pair|with no full turn gives|each position its own angle",
+        # (review round 9: "gives each position its own angle" was loose, a wrapped pair's angles are distinct too; what
+        # a pair under one turn adds is that it never wraps: its angle rises with m, every step at least θᵢ apart)
+        self.why_text = _packed("why a larger base: a pair|under one turn never|wraps: its angle rises",
                                 right_x - left_x)
         self.why_text.move_to(np.array([left_x, p.axes[1].get_top()[1] - GAP.hair, 0]), aligned_edge=UP + LEFT)
         room_h = p.axes[1].get_top()[1] - GAP.hair - (W.L_labels[1].get_top()[1] + GAP.tight)
