@@ -135,25 +135,30 @@ def test_each_twin_is_named_a_twin_under_its_m_star(final):
     assert got == [6, 32, 344]
 
 
-def test_each_panel_has_its_own_scale_so_every_width_visibly_wobbles(final):
-    """Review round 6 (12 `wider`): "none falls steadily … each one wobbles" was said over ~85 px panels on one
-    −1 … 1 scale, where d = 256's wobble was ~4 px.  Each stacked panel now runs from 1 down to its curve's least
-    value (rounded down to a tenth), prints "1" and "0" like every other panel, and the words over the panels say
-    so.  Measured on screen: over the last decade every curve rises somewhere by at least 2 % of its panel's
-    height from one position to the next, and its last half spans at least a fifth of the panel."""
+def test_all_panels_share_one_scale_so_wider_is_smoother_reads_off_the_picture(final):
+    """Review round 7 (12 `wider`, `marks`): "wider is smoother" was judged across panels each on its own scale.
+    Every stacked panel now runs over ONE y range, from 1 down to the least value of any curve (rounded down to a
+    tenth), prints "1" and "0", and the words over the panels say so.  Measured on screen: the mean step from one
+    position to the next, in pixels, falls strictly from each width to the next wider one (what "wider is smoother"
+    claims), and over the last decade every curve still rises somewhere by at least 1 % of its panel's height
+    ("each one wobbles")."""
     scene, _ = final
     d = scene.data
-    assert "each panel on its own scale" in scene.scale_note.source
+    assert "all panels on one scale" in scene.scale_note.source and "1 at the top, 0 dashed" in scene.scale_note.source
     h = scene.stack.panel_height
+    floor = min(np.floor(float(np.min(r)) * 10 + 1e-9) / 10 for r in d.cos)
+    assert len({tuple(p.y_range[:2]) for p in scene.panels}) == 1
+    steps = {}
     for k, p in enumerate(scene.panels):
         row = d.cos[k]
-        lo = p.y_range[0]
-        assert p.y_range[1] == 1.0 and lo <= row.min() < lo + 0.1 + 1e-9 and lo >= -1.0
+        assert p.y_range[0] == max(-1.0, min(0.0, floor)) and p.y_range[1] == 1.0
         assert sorted(float(t.typst_code.strip("$ ")) for t in p.y_tick_labels) == [0.0, 1.0]
         ys = p.to_point(d.t, row)[:, 1]
+        steps[k] = float(np.mean(np.abs(np.diff(ys))))
         far = ys[d.t >= d.t[-1] / 10]
-        assert np.max(np.diff(far)) >= 0.02 * h, (k, np.max(np.diff(far)) / h)
-        assert np.ptp(ys[len(ys) // 2:]) >= h / 5, (k, np.ptp(ys[len(ys) // 2:]) / h)
+        assert np.max(np.diff(far)) >= 0.01 * h, (k, np.max(np.diff(far)) / h)
+    px = [steps[k] for k in d.by_width()]
+    assert all(b < a for a, b in zip(px, px[1:])), px
     assert scene.variant("wider") == "wider"
 
 
@@ -178,16 +183,27 @@ def test_the_first_beat_draws_the_span_it_names_and_the_axis_is_c_of_m(final):
 
 def test_the_width_colours_keep_clear_of_the_training_colours_of_clip_13():
     """Review round 6: violet meant d = 64 here and "seen in training" in clip 13, the d = 16 blue was near 13's
-    pale "unseen".  The widths now run teal → green → lime (viridis), each far from SEEN and UNSEEN and from the
-    highlight's yellow, at least 4.5:1 on the background."""
+    pale "unseen".  Review round 7: viridis's green d = 64 shared the close with the green ✓, and the yellow rings at
+    m* sat on its lime d = 256.  The widths now run light cyan → blue, each far from SEEN and UNSEEN, from the
+    highlight's yellow (the rings) and the verified green (the ✓), none green or yellow in hue, darker with each
+    wider width (an order that reads without hue), at least 4.5:1 on the background."""
+    import colorsys
+
     from scenes.kit.theme import SEEN, UNSEEN
 
     for widths in ([16, 64, 256], [2, 64, 512, 2048, 4096], [32, 128]):
+        lums = []
         for c in width_colors(widths):
             rgb = np.array(c.to_rgb())
-            for other in (SEEN, UNSEEN, HIGHLIGHT):
+            hue = colorsys.rgb_to_hsv(*rgb)[0] * 360
+            assert 180 <= hue <= 230, (widths, c.to_hex(), hue)  # cyan to blue: not green, not yellow, not violet
+            lums.append(ratio(rgb, np.array(BG.to_rgb())))
+            for other in (SEEN, UNSEEN, HIGHLIGHT, VERIFIED):
                 assert np.max(np.abs(rgb - np.array(other.to_rgb()))) >= 0.2, (widths, c.to_hex(), other.to_hex())
             assert ratio(rgb, np.array(BG.to_rgb())) >= 4.5
+        ranked = [lums[k] for k in sorted(range(len(widths)), key=lambda k: widths[k])]
+        assert all(b < a for a, b in zip(ranked, ranked[1:])), ranked  # lighter to darker, narrowest to widest
+        assert ranked[0] / ranked[-1] >= 1.8  # the ends far apart in lightness
 
 
 def test_the_rule_bounds_n_by_the_data_which_is_why_the_bars_stop_at_half(final):
@@ -202,6 +218,11 @@ def test_the_rule_bounds_n_by_the_data_which_is_why_the_bars_stop_at_half(final)
     TL = scene.twin_lanes
     assert "2 m <= n <= " + count(d.t[-1]).math in " ".join(m.typst_code for m in TL.reminder.maths)
     by_key = {c.key: c.text for c in scene.captions}
+    # review round 7: why the bars stop at 5000 is said on screen, under them: "so that 2m <= 10 000" (true: the
+    # horizon is the last m with 2m within the data)
+    assert TL.axis_words.maths[-1].typst_code.strip("$ ") == "2 m <= " + count(d.t[-1]).math
+    assert d.factor * d.horizon <= d.t[-1] < d.factor * (d.horizon + 1)
+    assert [w.text for w in TL.axis_words.words][-1] == ",sothat"
     # review round 6: one idea a sentence; the bound 2m <= 10 000 stands in the twin rule under the bars
     shares = [lane_share(d.shares[k].share) for k in d.by_width()]
     assert by_key["meaning"] == (f"m* is only where twins start. Past it, up to 5000, {shares[0]}, {shares[1]} and "
@@ -549,8 +570,8 @@ def test_the_swing_the_description_names_is_printed_over_its_box(final):
     # odd counts are counted, never called half
     odd = SimpleNamespace(data=SimpleNamespace(t=np.arange(1, 102)))
     assert PositionalDilution.half_of(odd) == "51 of the 101 positions"
-    # the bars' end: "up to m = 5000"
-    assert str(values["horizon_line"]) == f"m = {count(d.horizon).text}"
+    # the bars' end: "up to m = 5000", and why, as under the bars (review round 7)
+    assert str(values["horizon_line"]) == f"m = {count(d.horizon).text}, so that 2m is at most {count(d.t[-1]).text}"
     # "blur" overstated: far positions look as alike to position 0 as nearer ones (c(n) >= c(m))
     assert "blur" not in t["close"] and "as alike to position 0" in t["close_all"]
     assert "farther twin" in t["close"]  # review round 5: the twin rule is on screen under the bars
@@ -622,8 +643,8 @@ def test_the_words_on_screen_are_set_in_the_sans_not_the_math_font(final):
 
     scene, _ = final
     TL = scene.twin_lanes
-    assert [w.text for w in TL.axis_words.words] == ["positionspast", ",upto"]
-    assert [m.typst_code.strip("$ ") for m in TL.axis_words.maths] == ["m^*", "m = 5000"]
+    assert [w.text for w in TL.axis_words.words] == ["positionspast", ",upto", ",sothat"]
+    assert [m.typst_code.strip("$ ") for m in TL.axis_words.maths] == ["m^*", "m = 5000", "2 m <= " + count(scene.data.t[-1]).math]
     assert [w.text for w in scene.stack.x_axis_label.words] == ["position"]
     assert [w.text for w in scene.swing_label.words][-1] == "spans"
     # a word in quotes inside the math ("PE", an upright symbol, and a quoted script are notation)
@@ -661,7 +682,8 @@ def test_the_bars_read_inside_the_frame_in_every_corner(corners):
         assert every.get_bottom()[1] >= scene.layout.content.bottom - 1e-6, name
         assert max(lane.get_top()[1] for lane in TL.lanes) < scene.verdict.get_bottom()[1], name
         # the axis names what a bar holds, up to mathcore's horizon
-        assert TL.axis_words.maths[-1].typst_code.strip("$ ") == f"m = {count(d.horizon).math}", name
+        got = [m.typst_code.strip("$ ") for m in TL.axis_words.maths]
+        assert got[-2:] == [f"m = {count(d.horizon).math}", "2 m <= " + count(d.t[-1]).math], (name, got)
 
 
 def test_the_lanes_carry_their_own_words_and_draw_no_twin_one_way(final):
@@ -701,7 +723,7 @@ def test_stacked_panels_print_their_ticks_apart_from_their_neighbours(final):
         labs = sorted(p.y_tick_labels, key=lambda m: -m.get_y())
         assert all(hasattr(t, "typst_code") for t in labs)  # one tick face
         values = [float(t.typst_code.strip("$ ").replace("-", "-")) for t in labs]
-        assert values == [1.0, 0.0], values  # review round 6: each on its own scale, the same two labels on every panel
+        assert values == [1.0, 0.0], values  # review round 7: one scale, the same two labels on every panel
         for lab, v in zip(labs, values):
             assert abs(lab.get_y() - p.to_point(1, v)[1]) < 1e-6
         assert all(a.get_bottom()[1] - b.get_top()[1] > GAP.hair for a, b in zip(labs, labs[1:]))
@@ -837,5 +859,5 @@ def test_the_descriptions_name_only_what_is_drawn(final):
     assert "from m = 5001 to 10 000" in first and "half of all positions, in a narrow strip" in first
     assert "about 1.6" in first and "a bracket beside the box" in first
     wider = by_key["wider"].describe
-    assert "from teal through green to lime" in wider and "its own scale" in wider
+    assert "from light cyan through sky blue to blue" in wider and "all panels share one scale" in wider
     assert "c of m up its side" in by_key["axes"].describe

@@ -261,7 +261,9 @@ class PositionalDilution(ClipScene):
             reminder=claim(values["reminder"], TL.reminder),
             every_panel=claim("every panel", *F.onset_labels),
             horizon=claim(values["horizon"], TL.axis_words),
-            horizon_line=claim(f"m = {count(d.horizon).text}", TL.axis_words),
+            horizon_line=claim(f"m = {count(d.horizon).text}" + (f", so that {d.factor:g}m is at most {count(d.t[-1]).text}"
+                                                                  if getattr(TL, "why_shown", False) else ""),
+                               TL.axis_words),
             shares=claim(values["shares"], *[TL.share_labels[k] for k in shared] or [TL.lanes[0].frame]),
             lanes=claim("one bar per width", *[lane.frame for lane in TL.lanes]),
             columns=claim("a block in its colour", *[TL.lanes[k].columns for k in shared] or [TL.lanes[0].frame]),
@@ -390,10 +392,10 @@ class PositionalDilution(ClipScene):
         strip, rest = rest.take_top(self.rule.height, gap=GAP.normal)
         strip.place(self.rule, LEFT)
         self.rule_strip = strip
-        # review round 6: stacked, each panel has its own scale (d = 256's wobble was 4 px on a shared −1 … 1); the
-        # strip the rule takes next says so while the panels are new
-        self.scale_note = seated(worded_line(f"$c({N.position.math})$ for each width, each panel on its own scale: "
-                                             "1 at its top, 0 dashed", size=SMALL, color=FG))
+        # review round 7: stacked, all panels on one scale (round 6's own scales made "wider is smoother" compare
+        # panels on different scales); the strip the rule takes next says so while the panels are new
+        self.scale_note = seated(worded_line(f"$c({N.position.math})$ for each width, all panels on one scale: "
+                                             "1 at the top, 0 dashed", size=SMALL, color=FG))
         strip.fit(self.scale_note, LEFT)
         # ---- one panel per width on one log position axis, narrowest on top
         # the close's right column: m* and its share, stacked when the lanes are tall enough (an estimate of

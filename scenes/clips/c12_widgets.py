@@ -243,9 +243,9 @@ class DilutionPanels(VGroup):
             self.right_room = max(max(m.width for m in self.onset_labels), right_width, twin_w) + GAP.wide
         mid = Region(region.left + self.left_room, region.right - self.right_room, region.bottom, region.top, "panels")
         rank = {k: r for r, k in enumerate(order)}
-        # review round 6: stacked, each panel on its own scale, from 1 down to its curve's least value (rounded down to
-        # a tenth), so a wide encoding's small wobble fills its panel as a narrow one's large swing fills its own
-        self.y_lows = [panel_floor(row_) for row_ in cos] if n > 1 else [-1.0] * n
+        # review round 7: stacked, every panel on ONE scale, from 1 down to the least value of any curve (rounded down
+        # to a tenth), so "wider is smoother" compares like with like (round 6 had each panel on its own scale)
+        self.y_lows = [min(panel_floor(row_) for row_ in cos)] * n if n > 1 else [-1.0] * n
         kw = dict(x_log=True, x_ticks=_decades(t_max), y_ticks=[-1, 0, 1], x_label=x_label,
                   rows=[rank[k] for k in range(n)], label_left=n > 1,
                   y_ranges=[(lo, 1.0) for lo in self.y_lows],
@@ -538,7 +538,7 @@ class TwinLanes(VGroup):
                                     size=SMALL, color=DIM)
         # the bars have no log axis to share: they fill ``region`` (default: the panels' rows) in the panels' order,
         # the width tags on the left, each m* on the right (``onset_spots[k]``: where its label moves to)
-        probe = worded_line("positions past $m^*$, up to $m = 5000$", size=SMALL)
+        probe = worded_line("positions past $m^*$, up to $m = 5000$, so that $2 m <= 10 000$", size=SMALL)
         tick_h = math("100 %", size=SMALL).height
         axis_room = GAP.tight + GAP.hair + tick_h + GAP.tight + probe.height + GAP.small + self.reminder.height
         if region is None:
@@ -622,8 +622,11 @@ class TwinLanes(VGroup):
             ticks.add(math(share_text(f), size=SMALL, color=DIM).next_to([x, bottom - GAP.tight, 0], DOWN,
                                                                          buff=GAP.hair))
         past = any(a.onset.t is not None for a in shares)
+        # review round 7: why the bars stop there, on screen: a twin n >= 2m must lie in the data (2m <= t_max)
+        why = f", so that ${factor:g} m <= {numbers.count(t_max).math}$" if factor * M <= t_max < factor * (M + 1) else ""
+        self.why_shown = bool(why)
         what = seated(worded_line(("positions past $m^*$, " if past else "positions ")
-                                  + f"up to $m = {numbers.count(M).math}$", size=SMALL, color=FG))
+                                  + f"up to $m = {numbers.count(M).math}$" + why, size=SMALL, color=FG))
         what.next_to(ticks, DOWN, buff=GAP.tight).set_x((x0 + x1) / 2)
         self.axis = VGroup(marks, ticks, what)
         self.axis_words = what

@@ -31,24 +31,39 @@ def hex_of(c) -> str:
     return c.to_hex().upper()[:7]
 
 
-WIDTH_CMAP = "viridis"  # clip 12's widths: teal, green, lime (review round 6: the 'cool' ramp's violet d = 64 read as
-WIDTH_SPAN = (0.5, 0.9)  # clip 13's "seen in training", its blue d = 16 near 13's pale "unseen"); 0.5 keeps 4.5:1 on BG
-WIDTH_WORDS = {2: "from teal to lime", 3: "from teal through green to lime"}  # the ramp in words, by count
+# clip 12's widths: one blue family, light cyan (narrowest) to blue (widest), evenly in OKLCH (lightness 0.86 to 0.66,
+# hue 200° to 258°): ordered by lightness, so it reads without hue (colour-blind safe), and every width keeps its label
+# beside its curve.  Review round 7: viridis's green d = 64 shared the close with the green ✓ (VERIFIED), and the
+# yellow rings at m* sat on its lime d = 256; no width is green or yellow now (round 6: not violet, clip 13's "seen in
+# training", nor pale blue, its "unseen"), and all keep >= 4.5:1 on the background.
+WIDTH_OKLCH = ((0.86, 0.12, 200.0), (0.66, 0.16, 258.0))
+WIDTH_WORDS = {2: "from light cyan to blue", 3: "from light cyan through sky blue to blue"}  # the ramp in words
+
+
+def _oklch(L: float, C: float, h: float) -> tuple:
+    """sRGB (0 … 1) of an OKLCH colour (Björn Ottosson's OKLab), clipped to the gamut."""
+    a, b = C * _m.cos(_m.radians(h)), C * _m.sin(_m.radians(h))
+    l_, m_, s_ = (L + 0.3963377774 * a + 0.2158037573 * b, L - 0.1055613458 * a - 0.0638541728 * b,
+                  L - 0.0894841775 * a - 1.2914855480 * b)
+    lms = (l_ ** 3, m_ ** 3, s_ ** 3)
+    rows = ((4.0767416621, -3.3077115913, 0.2309699292), (-1.2684380046, 2.6097574011, -0.3413193965),
+            (-0.0041960863, -0.7034186147, 1.7076147010))
+    lin = [min(1.0, max(0.0, sum(r * v for r, v in zip(row, lms)))) for row in rows]
+    return tuple(12.92 * v if v <= 0.0031308 else 1.055 * v ** (1 / 2.4) - 0.055 for v in lin)
 
 
 def width_colors(widths) -> list:
-    """Clip 12: one colour per width (config order), ranked narrowest to widest along viridis's light part (teal to
-    lime), apart from the seen violet and the unseen pale blue of clip 13 and from the highlight's yellow."""
-    import matplotlib
+    """Clip 12: one colour per width (config order), ranked narrowest to widest along ``WIDTH_OKLCH`` (light cyan
+    to blue), apart from the seen violet and the unseen pale blue of clip 13, from the highlight's yellow (the
+    rings at m*) and from the verified green (the close's ✓)."""
     from manim import ManimColor
 
     order = sorted(range(len(widths)), key=lambda k: (widths[k], k))
     rank = {k: r for r, k in enumerate(order)}
-    lo, hi = WIDTH_SPAN
-    cm = matplotlib.colormaps[WIDTH_CMAP]
     n = len(widths)
-    f = [lo + (hi - lo) * (rank[k] / (n - 1) if n > 1 else 0.5) for k in range(n)]
-    return [ManimColor.from_rgb(tuple(np.asarray(cm(v)[:3]))) for v in f]
+    lo, hi = WIDTH_OKLCH
+    f = [rank[k] / (n - 1) if n > 1 else 0.5 for k in range(n)]
+    return [ManimColor.from_rgb(_oklch(*(a + (b - a) * v for a, b in zip(lo, hi)))) for v in f]
 
 
 def width_ramp_words(n: int) -> str:
