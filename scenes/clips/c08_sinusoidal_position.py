@@ -240,8 +240,8 @@ class SinusoidalPosition(ClipScene):
     def lam_name(self, size: float = LABEL):
         """The wavelengths' row name, its definition; "≈" after it where the numbers under the columns are rounded
         (review round 9: "6.3" stood for 2π under "λᵢ = 2π/θᵢ", as if exact)."""
-        rounded = any(f.approx for f in wavelength_figures(self.data.wavelengths))
-        return math("lambda_i = 2 pi \\/ theta_i" + (" approx" if rounded else ""), size=size, color=FG)
+        approx = any(numbers.rounded(f) for f in wavelength_figures(self.data.wavelengths))
+        return math("lambda_i = 2 pi \\/ theta_i" + (" approx" if approx else ""), size=size, color=FG)
 
     def check(self) -> VGroup:
         fig, ok = sample_check(self.data)
