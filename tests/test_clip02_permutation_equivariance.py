@@ -518,16 +518,38 @@ def test_the_maximum_is_written_on_the_staircases_level(final, corners):
     assert final[0].close_verdict in q.group.get_family()  # the shipped close: the verdict on its plot
 
 
-def test_this_ps_dot_stands_in_trial_ones_column_not_in_the_maximums_yellow(final):
-    """Review round 4 (02 check): this P's dot sat left of the "1" tick, off the axis's 1–100 range, and was yellow,
-    like the running maximum and weight 1.  Now it stands in trial 1's column, in the text's colour, and leaves as the
-    trials come.  On the old code it stood at x = 0 in yellow, so this fails there."""
-    scene = final[0]
+def test_this_ps_dot_stands_in_its_own_column_and_stays_through_the_trials(final, beats):
+    """Review round 4 (02 check): this P's dot was yellow, like the running maximum and weight 1: it is in the
+    text's colour.  Review round 8 (02 check, trials): it stood in trial 1's column, and when the trials came a
+    different point (trial 1's, ≈ 2.4 × 10⁻¹⁶, 5 px lower) took that place while this P's dot vanished: a viewer
+    watching x = 1 saw the point drop.  Now this P has a column of its own before trial 1, clear of trial 1's mark
+    and of the y axis, and its dot stays, at the same place, through the trials and the running maximum (tagged
+    "this P" where the words fit clear of the marks).  On the old code the dot sat at x = 1 and left as the trials
+    came, so this fails there."""
+    scene, frames = beats
+    d = scene.data
     plot = scene.q.plot
-    assert abs(scene.this_p.get_x() - plot.to_point(1, plot.y_range[0])[0]) < 1e-6
     assert scene.this_p.get_fill_color().to_hex() != HIGHLIGHT.to_hex()
     assert scene.this_p.get_fill_color().to_hex() == FG.to_hex()
+    trial1 = plot.to_point(1, plot.y_range[0])[0]
+    axis_x = plot.to_point(plot.x_range[0], plot.y_range[0])[0]
+    assert axis_x < scene.this_p.get_left()[0] and scene.this_p.get_right()[0] < trial1 - 0.115 - 0.1
+    assert abs(scene.this_p.get_y() - plot.to_point(1, plot.y_clip(d.defect))[1]) < 1e-6  # at its own defect
+    recs = {r.key: r for r in scene.audit.records}
+    where = scene.this_p.get_center()[:2]
+    for key in ("check", "trials", "running_max"):
+        seen = [i for i in recs[key].items if i.opacity > 0.9 and abs((i.box[0] + i.box[2]) / 2 - where[0]) < 1e-3
+                and abs((i.box[1] + i.box[3]) / 2 - where[1]) < 1e-3]
+        assert seen, key  # the same dot, at the same place, at full strength
+    assert scene.this_tag is not None  # the shipped run: the words "this P" under it
+    assert scene.this_tag.text == "thisP"  # Text.text drops spaces
+    marks = list(scene.q.marks.dots)
+    t = scene.this_tag
+    assert not any(m.get_left()[0] < t.get_right()[0] and m.get_right()[0] > t.get_left()[0]
+                   and m.get_bottom()[1] < t.get_top()[1] and m.get_top()[1] > t.get_bottom()[1] for m in marks)
     assert "yellow dot" not in " ".join(c.text for c in scene.captions)
+    described = {c.key: c.describe for c in scene.captions if c.describe}
+    assert "stays where it stood, before trial 1" in described["trials"]
 
 
 def test_the_printed_weights_add_up_as_the_sum_says(final, corners):

@@ -438,7 +438,7 @@ def test_the_positions_stay_framed_and_clear_of_the_titles(beats):
     the column indices, the arrow ending before the row indices."""
     scene, _ = beats
     g = scene.side_geometry  # as laid out for side by side and the proofs
-    assert g["title_bottom"] > g["cols_top"] and g["arrow_right"] < g["rows_left"]
+    assert g["title_bottom"] > g["cols_top"] and g["self_right"] < g["rows_left"]
     rows, cols, title = scene.pair_rows, scene.pair_cols, scene.causal_title  # and at the close
     assert title.get_bottom()[1] > cols.get_top()[1]
     assert all(m in scene.mobjects or any(m in f.get_family() for f in scene.mobjects) for m in (rows, cols))
@@ -467,4 +467,53 @@ def test_the_proofs_stand_beside_the_causal_map_alone(final):
         assert head.get_bottom()[1] > proof.get_top()[1] - 0.05  # the words over the proof they head
     rec = {r.key: r for r in scene.audit.records}
     assert "both maps keep" not in rec["side_by_side"].describe.lower()
-    assert "with their row and column numbers" in rec["side_by_side"].describe  # said of the causal map
+    assert "with their row and column numbers" in rec["side_by_side"].describe  # both maps have them now
+
+
+def test_side_by_side_says_nothing_acts_on_the_weights(final):
+    """Review round 8 (03 side_by_side): an arrow labelled "mask" ran from the bidirectional weights to the causal
+    weights, as if the mask acted on weights; it acts on the scores, before softmax.  Now the two maps stand side by
+    side under their titles, "bidirectional attention" and "causal attention", each with its row and column
+    numbers, and nothing is drawn between them (the causal map's row numbers excepted): no arrow, no word.  On the
+    old code the arrow and its "mask" stood in that gap, so this fails there."""
+    scene, _ = final
+    T = scene.data.scaled.shape[0]
+    rec = {r.key: r for r in scene.audit.records}["side_by_side"]
+    left, right = scene.side_geometry["self_right"], scene.side_geometry["rows_left"]
+    bottom, top = scene.self_map.get_bottom()[1], scene.causal_title.get_top()[1]
+    between = [i for i in rec.items if i.opacity > 0.3 and not i.header and i.box[0] >= left - 1e-6
+               and i.box[2] <= right + 1e-6 and i.box[3] > bottom and i.box[1] < top]
+    assert not between, [(i.name, i.text) for i in between]
+    assert not any("mask" in (i.text or "").lower() for i in rec.items if i.opacity > 0.3 and not i.header)
+    assert (scene.self_title.text, scene.causal_title.text) == ("bidirectionalattention", "causalattention")  # Text drops spaces
+    for hm, rows, cols, title in ((scene.self_map, scene.self_rows, scene.self_cols, scene.self_title),
+                                  (scene.A_small, scene.pair_rows, scene.pair_cols, scene.causal_title)):
+        assert [t.text for t in rows] == [str(i) for i in range(T)] == [t.text for t in cols]
+        assert rows.get_right()[0] < hm.get_left()[0] and cols.get_bottom()[1] > hm.get_top()[1]
+        assert title.get_bottom()[1] > cols.get_top()[1]  # the title over its column numbers
+        assert rows.get_left()[0] - 1e-6 <= title.get_left()[0] and title.get_right()[0] <= hm.get_right()[0] + 1e-6
+
+
+def test_the_zeros_beat_says_no_word_the_picture_lacks(final):
+    """Review round 8 (03 zeros): the voice said "an exact zero" while "exact" (a verdict's word) came on screen
+    only with the measured proof, three beats later.  Now the zeros' sentence says they are zeros, as the printed
+    "0"s and e^(−∞) = 0 show; "exactly 0" is said with the proof that measures it."""
+    scene, _ = final
+    said = {c.key: c.text for c in scene.captions}
+    assert "exact" not in said["zeros"].lower()
+    assert "exactly" in said["proof_zero"] or "exactly" in said["close"]
+
+
+def test_the_second_verdicts_words_wait_dimmed_beside_the_first(final):
+    """Review round 8 (03 proof_sum): under the first verdict a third of the frame stood empty for 6 s.  Now the
+    second verdict's words, "no weight on the future", stand there dimmed (background, not yet a claim) while the
+    first is measured, and come to full strength with their proof.  On the old code they were not drawn in
+    proof_sum, so this fails there."""
+    scene, _ = final
+    rec = {r.key: r for r in scene.audit.records}
+    sum_key = "proof_sum" if "proof_sum" in rec else "proof_sum_exact"
+    words = {id(f) for f in scene.zero_head_words.get_family()}
+    dimmed = [i for i in rec[sum_key].items if i.mid in words and i.opacity > 0.02]
+    assert dimmed and all(i.opacity < 0.3 for i in dimmed)
+    full = [i for i in rec["proof_zero"].items if i.mid in words]
+    assert full and all(i.opacity > 0.9 for i in full)

@@ -174,6 +174,8 @@ class PermutationEquivariance(ClipScene):
     SUM_TALL = 1.8  # at most how much taller than wide the cells of the "why" sums grow
     SUM_DIMS = 4  # below this many value dimensions the cells may grow taller still, in proportion
     Y_WIDE = 2.2  # at most how much wider than tall Y's cells grow
+    THIS_P_HALF = 0.12  # half this P's mark (its dot, 0.09, or an exact zero's diamond, 0.115), scene units
+    TRIAL_HALF = 0.115  # half the widest mark of a trial (an exact zero's diamond on the floor)
     STAGED = True
 
     @classmethod
@@ -285,6 +287,7 @@ class PermutationEquivariance(ClipScene):
             "bar": "0 to 1", "y_bar": "a grid of coloured cells", "proof": fmt_measure(d.run.max_defect),
             "steps": self.climb_steps(d.run.running_max),
             "relation": "equals" if self.printed_sum(d.A[t], 2) == 1 else "is ≈, its weights rounded,",
+            "this_p": "this P's mark stays where it stood, before trial 1",
         }  # plain values until the elements that show them are built
         p = getattr(self, "p", None)
         if p is not None:  # the elements each sentence names, once they are built
@@ -303,6 +306,9 @@ class PermutationEquivariance(ClipScene):
                        max=claim(fmt_measure(d.run.max_defect), self.q.max_text if len(self.q.max_text) else self.close_verdict),
                        zeros=claim(count(d.zero_trials).text, self.q.zero_note if len(self.q.zero_note) else self.q.marks),
                        proof=claim(fmt_measure(d.run.max_defect), self.close_verdict))
+            tagged = " with the words this P" if getattr(self, "this_tag", None) is not None else ""
+            out["this_p"] = claim(f"this P's mark stays where it stood, before trial 1{tagged}",
+                                  self.this_p, *([self.this_tag] if tagged else []))
             if d.sums:
                 out.update(T=claim(T, *self.sums[0].terms), token_y=claim(token_text(t, "y"), self.sums[0].head),
                            relation=claim(out["relation"], self.sums[0].eq), d=claim(d.X.shape[1], self.sums[0].result),
@@ -439,9 +445,14 @@ class PermutationEquivariance(ClipScene):
         # exact zero's diamond on the floor (0.13 wide: the last of 343 trials, exactly 0, reached past the frame)
         reach = 0.1
         pad = max(1.0, n * reach / (body.width - reach))
-        lead = max(1.0, n * 2 * reach / (body.width - 2 * reach))  # room before trial 1: this P's mark at 0, off the axis
+        # room before trial 1: on the plot of the trials, this P's own column (its mark, clear of the y axis and of
+        # trial 1's mark: it is not one of the random permutations, and it stays as they come); the close has none
+        room = 2 * reach if close else 2 * GAP.small + 2 * self.THIS_P_HALF + self.TRIAL_HALF
+        lead = max(1.0, (n + pad) * room / (body.width - room))
         q.plot = Plot.fitted(body, (-lead, n + pad), (10.0 ** lo, 10.0 ** hi), y_log=True, x_ticks=nice_count_ticks(n),
                              y_ticks=[10.0 ** e for e in pic.ticks], x_label="random permutation")
+        unit = q.plot.to_point(1, 10.0 ** lo)[0] - q.plot.to_point(0, 10.0 ** lo)[0]
+        q.this_x = 1 - (self.TRIAL_HALF + GAP.small + self.THIS_P_HALF) / unit  # this P's column, before trial 1
         strip.place(q.y_title, LEFT)
         q.y_title.align_to(q.plot.axes[1], LEFT)
         q.line = q.plot.hline(run.threshold, color=DIM)
@@ -514,15 +525,16 @@ class PermutationEquivariance(ClipScene):
             # in trial 1's column, inside the axis's range (not left of its first tick), in the text's colour: yellow
             # is the running maximum's (the trials that follow take its column, so it leaves as they come)
             over = d.defect >= d.run.threshold  # a student's P past the pass line: red
-            self.this_p = Dot(q.plot.to_point(1, q.plot.y_clip(d.defect)), radius=0.09, color=FAILED if over else FG)
+            self.this_p = Dot(q.plot.to_point(q.this_x, q.plot.y_clip(d.defect)), radius=0.09,
+                              color=FAILED if over else FG)
             if over:
                 role(self.this_p, "failed")
         else:
-            self.this_p = q.plot.exact_zero(1, color=FG, text=None)
-        # its figure beside it, on the data (the axis's title names the quantity)
+            self.this_p = q.plot.exact_zero(q.this_x, color=FG, text=None)
+        # its figure beside it, on the data (the axis's title names the quantity), large: the beat's one subject
         # (an exact zero is a verdict: its ✓ before the 0 and its "exact" mark)
-        fig = (verdict("", d.defect, d.defect < d.run.threshold, size=HEADING) if d.defect == 0.0
-               else figure(d.defect, size=HEADING))
+        fig = (verdict("", d.defect, d.defect < d.run.threshold, size=TITLE) if d.defect == 0.0
+               else figure(d.defect, size=TITLE))
         self.check = column(fig, label("this P, from clip 01", size=SMALL, color=DIM), gap="tight")
         self.check.next_to(self.this_p, RIGHT, buff=GAP.normal)
         floor = q.plot.axes[0].get_y() + GAP.small  # never on the axis and its tick labels (a zero's diamond sits on it)
@@ -536,6 +548,8 @@ class PermutationEquivariance(ClipScene):
                 self.check.shift((ceiling - self.check.get_top()[1]) * UP)
         elif self.check.get_top()[1] > q.line.get_y() - GAP.small:  # never over the pass line
             self.check.shift((q.line.get_y() - GAP.small - self.check.get_top()[1]) * UP)
+        self.this_tag = self.this_p_tag(q)
+        q.group.add(self.this_p, *([self.this_tag] if self.this_tag is not None else []))  # it leaves with the plot
         if d.sums:
             self.make_sums()
 
@@ -561,6 +575,34 @@ class PermutationEquivariance(ClipScene):
             q.group.add(self.close_verdict)
         self.q_close = q
         self.q_close.marks.set_opacity(DIMMED)  # the staircase is the subject: the trials behind it
+
+    def this_p_tag(self, q: SimpleNamespace):
+        """The words "this P" that stay with this P's mark while the trials fill the plot (its figure, beside it in
+        the beat before, would sit on their marks): under the mark, over the x axis, clear of every trial's mark, the
+        staircase and the maximum's label (a failing student's stands under the staircase); else over it, under the
+        pass line and clear of them all; else none (the mark alone stays, where it stood)."""
+        tag = label("this P", size=SMALL, color=DIM)
+        mark = self.this_p
+        marks = [*q.marks.dots, *q.marks.zeros] if q.marks.mode == "dots" else [q.marks.band, *q.marks.zeros]
+        floor = q.plot.axes[0].get_y() + GAP.tight
+        others = [*marks, *([q.max_text] if len(q.max_text) else []), q.curve, q.curve_label, *q.zero_note]
+
+        def clear(t, others) -> bool:
+            l, r, b, u = t.get_left()[0], t.get_right()[0], t.get_bottom()[1], t.get_top()[1]
+            return not any(o.get_left()[0] < r + GAP.tight and o.get_right()[0] > l - GAP.tight
+                           and o.get_bottom()[1] < u + GAP.tight and o.get_top()[1] > b - GAP.tight for o in others)
+
+        if self.data.defect > 0:
+            tag.next_to(mark, DOWN, buff=GAP.tight).align_to(mark, LEFT)
+            if tag.get_bottom()[1] > floor and clear(tag, others):
+                return tag
+            tag.shift((floor - tag.get_bottom()[1]) * UP)  # lower, on the x axis's floor, under the trials' marks
+            if tag.get_top()[1] < mark.get_bottom()[1] and clear(tag, others):
+                return tag
+        tag.next_to(mark, UP, buff=GAP.tight).align_to(mark, LEFT)
+        if tag.get_top()[1] < q.line.get_y() - GAP.tight and clear(tag, others):
+            return tag
+        return None
 
     @staticmethod
     def printed_sum(weights, decimals: int) -> float:
@@ -611,6 +653,10 @@ class PermutationEquivariance(ClipScene):
             wide = max(1.0, wide - (g.width - body.width) / (per_w * cell))
             g = build(cell)
         body.place(g)
+        # while the sum is the only subject (why), the two lines stand in the middle of the content; they rise to
+        # their place over the verdict's strip as the verdict comes (rounding)
+        self.sums_lift = g.get_y() - self.layout.content.center[1]
+        g.shift(self.sums_lift * DOWN)
         self.sums = (g.top, g.bottom)
         self.sums_why = {"empty": "two lines of one sum, term by term, span the frame's width; the air between the "
                                   "terms holds their + signs, and the columns grow as tall as a term may"}
@@ -713,7 +759,8 @@ class PermutationEquivariance(ClipScene):
         # part 2: every trial
         marks_in = reveal(self.marks.dots) if self.marks.mode == "dots" else Create(self.marks.band)
         zeros = [FadeIn(self.marks.zeros), FadeIn(self.zero_note)] if d.zero_trials else []
-        self.beat("trials_zeros" if d.zero_trials else "trials", FadeOut(self.check), FadeOut(self.this_p), marks_in, *zeros,
+        tag_in = [FadeIn(self.this_tag)] if self.this_tag is not None else []
+        self.beat("trials_zeros" if d.zero_trials else "trials", FadeOut(self.check), *tag_in, marks_in, *zeros,
                   run_time=2.0,
                   subject=VGroup(q.plot, q.marks, q.line), why=self.plot_why)
         self.beat(fail_key("running_max", not d.picture.passed),
@@ -742,7 +789,8 @@ class PermutationEquivariance(ClipScene):
             [AnimationGroup(*slides, Handover(VGroup(*copies), bottom))],
             [AnimationGroup(*[m.animate.set_opacity(1) for m in late])],
         ], run_time=1.2, subject=VGroup(top, bottom), why=self.sums_why)
-        self.beat("rounding", FadeIn(self.row_check, shift=GAP.small * UP), run_time=0.8,
+        self.beat("rounding", VGroup(top, bottom).animate.shift(self.sums_lift * UP),
+                  FadeIn(self.row_check, shift=GAP.small * UP), run_time=0.8,
                   subject=VGroup(self.row_check, top, bottom), why=self.sums_why)
 
     # ------------------------------------------------------------------ the takeaway

@@ -27,13 +27,11 @@ from manim import (
     RIGHT,
     UP,
     AnimationGroup,
-    Arrow,
     Create,
     DashedVMobject,
     ManimColor,
     FadeIn,
     FadeOut,
-    GrowArrow,
     Indicate,
     LaggedStart,
     ReplacementTransform,
@@ -86,6 +84,7 @@ from scenes.kit.binding import claim, claim_built, names, role, shows
 from scenes.kit.compose import GAP, column, reveal, row, titled
 from scenes.kit.layout import LayoutError, Region, legible_scale, overlay
 from scenes.kit.numbers import tick
+from scenes.kit.motion import dim, set_level, undim
 from scenes.kit.student import fail_key
 from scenes.kit.theme import FAILED
 from scenes.kit.proofs import Reveal, hide, worded_line, morph_cells, proof_line, restage, row_parts, settle, value_map
@@ -237,7 +236,7 @@ class CausalMask(ClipScene):
         if hasattr(self, "sum_labels"):  # each sum was faded in on its own
             out["sums"] = claim(fmt_value(1.0, 2), *self.sum_labels)
         bound("zeros", f"{future} zeros", "zeros")
-        bound("self_grid", "bidirectional", "self_map")
+        bound("self_grid", "bidirectional attention", "self_map")
         bound("weight_bar", "a colour bar from 0 to 1", "w_bar")
         bound("causal_grid", "causal attention", "A_small")
         bound("row_sum_defect", fmt_measure(d.row_sum_defect), "proof_sum")
@@ -353,10 +352,13 @@ class CausalMask(ClipScene):
         settle(self.proof_strip, self.proofs)
         self.sum_value, self.zero_value = self.proof_sum.value, self.proof_zero.value
 
-        self.self_title = names(label("bidirectional", size=LABEL), "weights_self")  # unmasked, as clip 05 names it
+        # two titled maps, side by side, nothing between them: the mask acts on the scores before softmax, not
+        # on these weights (an arrow "mask" from one weights map to the other said it did; review round 8)
+        self.self_title = names(label("bidirectional attention", size=LABEL), "weights_self")
         self.causal_title = names(label("causal attention", size=LABEL), "weights")
-        self.arrow_note = label("mask", size=SMALL, color=DIM)
-        arrow_w = self.arrow_note.width + GAP.section
+        # the gap between the two maps' frames (the causal map's row indices stand in it): wide, two subjects side
+        # by side; with the left map's indices it keeps the maps no larger than the close shows the causal map
+        between = 2 * GAP.section
         sum_w = label("1.00", size=SMALL).width + GAP.small
         # the weights' colour bar beside the causal map: the deck's one weights scale, as clip 02 shows A
         ticks = tuple(self.weight_scale.ticks(2))
@@ -366,25 +368,28 @@ class CausalMask(ClipScene):
         idx = label(str(T - 1), size=SMALL)
         idx_w, idx_h = idx.width + 0.12, idx.height + 0.1
         title_h = self.self_title.height + GAP.tight + idx_h
-        cell = min((C.height - title_h) / T, (C.width - arrow_w - 2 * side - idx_w) / (2 * T), self.PAIR_CELL)
+        cell = min((C.height - title_h) / T, (C.width - between - 2 * side - 2 * idx_w) / (2 * T), self.PAIR_CELL)
         self.self_map = shows(value_map(d.weights_self, self.weight_scale, cell, cell, cls=ExactHeatmap),
                               "weights_self")
         self.A_small = shows(value_map(d.weights, self.weight_scale, cell, cell, cls=ExactHeatmap), "weights")
+        self.self_rows, self.self_cols = self.self_map.index_labels("rows"), self.self_map.index_labels("cols")
         self.pair_rows, self.pair_cols = self.A_small.index_labels("rows"), self.A_small.index_labels("cols")
-        self_g = titled(self.self_map, self.self_title, gap="tight")
+        self_g = titled(VGroup(self.self_map, self.self_rows, self.self_cols), self.self_title, gap="tight")
         causal_g = titled(VGroup(self.A_small, self.pair_rows, self.pair_cols), self.causal_title, gap="tight")
-        self.causal_title.set_x(self.A_small.get_x())
-        self.causal_title.set_x(self.A_small.get_x())
-        self.pair = row(self_g, causal_g, gap=arrow_w, align="bottom")
+        self.pair = row(self_g, causal_g, gap=between, align="bottom")
         C.place(self.pair)
+        self.self_title.set_x(self.self_map.get_x())  # each title centred over its own map
+        self.causal_title.set_x(self.A_small.get_x())
         self.self_title.set_y(self.causal_title.get_y())  # the two titles on one line
-        self.mask_arrow = Arrow(self.self_map.get_right(), self.pair_rows.get_left(), buff=GAP.normal, color=DIM,
-                                stroke_width=4)
-        self.arrow_note.next_to(self.mask_arrow, UP, buff=GAP.tight)
-        self.side_geometry = {"arrow_right": self.mask_arrow.get_right()[0], "rows_left": self.pair_rows.get_left()[0],
+        for title, hm, rows in ((self.self_title, self.self_map, self.self_rows),
+                                (self.causal_title, self.A_small, self.pair_rows)):
+            room = hm.get_right()[0] - rows.get_left()[0]  # a title no wider than its map and indices
+            if title.width > room:
+                title.scale(room / title.width)
+            title.set_x(min(max(title.get_x(), rows.get_left()[0] + title.width / 2), hm.get_right()[0] - title.width / 2))
+        self.side_geometry = {"self_right": self.self_map.get_right()[0], "rows_left": self.pair_rows.get_left()[0],
                               "title_bottom": self.causal_title.get_bottom()[1], "cols_top": self.pair_cols.get_top()[1],
                               "titles_y": (self.self_title.get_y(), self.causal_title.get_y())}
-        self.pair.add(self.mask_arrow, self.arrow_note)
         self.w_bar = ColorBar(self.weight_scale, height=self.A_small.height, ticks=ticks)
         self.w_bar.next_to(self.A_small, RIGHT, buff=GAP.small).set_y(self.A_small.get_y())
         over = max(0.0, self.w_bar.get_right()[0] - C.right)  # the bar's ticks stay in the frame
@@ -468,9 +473,10 @@ class CausalMask(ClipScene):
                                                                            ReplacementTransform(self.row_idx, self.pair_rows),
                                                                            ReplacementTransform(self.col_idx, self.pair_cols),
                                                                            FadeIn(self.causal_title)),
-                  reveal([self.self_title, self.self_map, self.arrow_note]),
-                  GrowArrow(self.mask_arrow), FadeIn(self.w_bar), run_time=1.6,
-                  subject=VGroup(self.self_map, self.A_small, self.pair_rows, self.pair_cols))
+                  reveal([self.self_title, self.self_map, VGroup(self.self_rows, self.self_cols)]),
+                  FadeIn(self.w_bar), run_time=1.6,
+                  subject=VGroup(self.self_map, self.self_rows, self.self_cols, self.A_small, self.pair_rows,
+                                 self.pair_cols))
 
         # the maps make room for the verdicts; the proofs, one at a time, on the causal map while
         # self-attention steps back
@@ -489,22 +495,26 @@ class CausalMask(ClipScene):
         width = causal.width * k + sum_w + GAP.wide + verdicts.width
         x0 = C.center[0] - width / 2
         verdicts.move_to([x0 + width - verdicts.width / 2, C.center[1], 0])
-        back = [self.self_map, self.self_title, self.mask_arrow, self.arrow_note]
+        back = [self.self_map, self.self_title, self.self_rows, self.self_cols]
         self.side_height = self.A_small.height  # as side by side showed it
         self.play(FadeOut(self.w_bar), *[FadeOut(m) for m in back],
                   causal.animate.scale(k).move_to([x0 + causal.width * k / 2, C.center[1], 0]), run_time=0.8)
-        self.pair.remove(*back)
         self.build_on_causal()
         for m in d.bad_sums:  # a student's rows that do not sum to 1: their sums in red
             role(self.pair_sums[m], "failed").set_color(FAILED)
+        # the second verdict's words wait, dimmed, where it comes next (the right half is not left empty)
+        set_level(self.zero_head_words, level=0.0)
+        self.add(self.zero_head_words)
         self.beat(fail_key("proof_sum" if d.row_sum_defect != 0.0 else "proof_sum_exact", bool(d.bad_sums)),
                   FadeIn(self.pair_sums, shift=GAP.tight * LEFT), FadeIn(self.pair_sum_head),
-                  FadeIn(self.sum_head_words), FadeIn(self.proof_sum, shift=GAP.small * LEFT), run_time=0.9,
+                  FadeIn(self.sum_head_words), FadeIn(self.proof_sum, shift=GAP.small * LEFT),
+                  dim(self.zero_head_words), run_time=0.9,
                   subject=VGroup(self.A_small, self.causal_title, self.pair_rows, self.pair_cols, self.pair_sums,
                                  self.pair_sum_head, self.sum_head_words, self.proof_sum),
-                  why={"empty": "the place under the first verdict is the second's, which the next beat brings"})
+                  why={"empty": "the place under the first verdict is the second's (its words wait there, dimmed), "
+                                "which the next beat brings"})
         self.leak_frames = self.leak_outlines(self.A_small, stroke_width=3.5)
-        self.beat(fail_key("proof_zero", bool(d.leaked)), FadeIn(self.zero_head_words), FadeIn(self.proof_zero, shift=GAP.small * LEFT),
+        self.beat(fail_key("proof_zero", bool(d.leaked)), undim(self.zero_head_words), FadeIn(self.proof_zero, shift=GAP.small * LEFT),
                   Create(self.zero_outline), *([Create(self.leak_frames)] if d.leaked else []), run_time=1.0,
                   subject=VGroup(self.A_small, self.causal_title, self.pair_rows, self.pair_cols, self.pair_sums,
                                  self.pair_sum_head, self.zero_outline,
