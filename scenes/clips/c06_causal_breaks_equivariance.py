@@ -42,6 +42,7 @@ from manim import (
     UP,
     AnimationGroup,
     Create,
+    DashedVMobject,
     FadeIn,
     FadeOut,
     GrowFromEdge,
@@ -73,6 +74,7 @@ from scenes.figures.equivariance import (
 from scenes.kit import (
     DIM,
     FAILED,
+    FG,
     HEADING,
     HIGHLIGHT,
     LABEL,
@@ -232,6 +234,8 @@ class CausalBreaksEquivariance(ClipScene):
             "xlast": token_text(T - 1), "before_last": max(r.i - 1, 0), "i1": r.i + 1, "j1": r.j - 1,
             # what the two swapped tokens see: row i holds x_j (it saw j + 1 slots, now i + 1), row j holds x_i
             "ni": self.tokens_seen(r.i + 1), "nj": self.tokens_seen(r.j + 1), "ni_n": r.i + 1, "nj_n": r.j + 1,
+            # the rows between the swapped slots, in words ("2 and 3", "2, 3 and 4"; one row: "2")
+            "mid": rows_text(self.between_rows(r.i, r.j)).split(" ", 1)[-1] if r.j - r.i > 1 else "",
             "mask": "the mask", "formula": "the measured quantity", "zero": "a hollow diamond",
             "takeaway": "causal attention is not permutation equivariant",
         }  # plain values until the elements that show them are built
@@ -241,9 +245,11 @@ class CausalBreaksEquivariance(ClipScene):
                 xj=claim(token_text(r.j), self.on_screen_tokens.chips[r.j]), T=claim(T, self.on_screen_mask),
                 ni=claim(self.tokens_seen(r.i + 1), *self.on_screen_mask.cells[r.i][:r.i + 1]),
                 nj=claim(self.tokens_seen(r.j + 1), *self.on_screen_mask.cells[r.j][:r.j + 1]),
-                # what each swapped token saw before: as many slots as the other's row shows now
-                ni_n=claim(r.i + 1, *self.on_screen_mask.cells[r.i][:r.i + 1]),
-                nj_n=claim(r.j + 1, *self.on_screen_mask.cells[r.j][:r.j + 1]),
+                # what each swapped token saw before: the dashed frame around as many slots of its new row
+                ni_n=claim(r.i + 1, *([self.ghosts[1]] if hasattr(self, "ghosts") else
+                                      self.on_screen_mask.cells[r.j][:r.i + 1])),
+                nj_n=claim(r.j + 1, *([self.ghosts[0]] if hasattr(self, "ghosts") else
+                                      self.on_screen_mask.cells[r.i][:r.i + 1])),
                 threshold=claim(measure(d.threshold).text, self.line_label),
                 worst_value=claim(shown_text(rows[worst]), self.values[self.value_rows.index(worst)]),
                 causal=claim(shown_text(r.causal_total), self.verdicts[0]),
@@ -252,6 +258,9 @@ class CausalBreaksEquivariance(ClipScene):
                 zero=claim("a hollow diamond", *self.zero_marks() or [self.causal_chart]),
                 takeaway=claim("causal attention is not permutation equivariant", self.takeaway_line),
             )
+            mid = self.between_rows(r.i, r.j)
+            if mid:  # the rows between, named by their rows' names beside the mask
+                out["mid"] = claim(out["mid"], *[self.row_names[m] for m in mid])
         return out
 
     def zero_marks(self) -> list:
@@ -271,10 +280,38 @@ class CausalBreaksEquivariance(ClipScene):
         return "before" + ("_one" if i == 1 else "") + ("" if zero else "_rounding")
 
     @staticmethod
-    def between_key(i: int, j: int) -> str:
-        """The beat of the rows ``i … j``: the two swapped tokens' rows, and the rows between them (several, one,
-        none)."""
-        return "between" + {0: "_ends", 1: "_one"}.get(j - i - 1, "")
+    def between_rows(i: int, j: int) -> list:
+        """The rows strictly between the two swapped slots ``i < j``."""
+        return list(range(i + 1, j))
+
+    def outline(self, mob, dashed: bool = False):
+        """A highlight outline around ``mob`` (dashed: the frame of what a row saw before the swap, in the
+        foreground colour)."""
+        if dashed:
+            box = SurroundingRectangle(mob, color=FG, buff=0.07, stroke_width=3)
+            return DashedVMobject(box, num_dashes=max(8, int(4 * (box.width + box.height) / 0.35)))
+        return role(SurroundingRectangle(mob, color=HIGHLIGHT, buff=0.03, stroke_width=4), "highlight")
+
+    def swap_steps(self) -> list:
+        """The beats of the swapped tokens' rows: ``(key, rows, marks)``.  Row ``i`` (now ``x_j``): its slot ``i``
+        cell outlined, a dashed frame around its first ``j + 1`` slots (what ``x_j`` saw in row ``j``); row ``j``
+        (now ``x_i``): its slot ``j`` cell, a dashed frame around its first ``i + 1`` slots (what ``x_i`` saw in
+        row ``i``); the rows between (if any): their slot ``i`` cells (now ``x_j``) and the chip of ``x_i`` over
+        slot ``j``, out of their reach."""
+        r = self.data.report
+        i, j = r.i, r.j
+        cells = self.mask.cells
+        self.ghosts = (self.outline(VGroup(*cells[i][:j + 1]), dashed=True),
+                       self.outline(VGroup(*cells[j][:i + 1]), dashed=True))
+        steps = [("past", [i], VGroup(self.outline(cells[i][i]), self.ghosts[0])),
+                 ("future", [j], VGroup(self.outline(cells[j][j]), self.ghosts[1]))]
+        mid = self.between_rows(i, j)
+        if mid:
+            self.reach = VGroup(self.outline(VGroup(*[cells[m][i] for m in mid])),
+                                self.outline(self.tokens.chips[i]))
+            steps.append(("between" + ("_one" if len(mid) == 1 else ""), mid, self.reach))
+        self.steps = steps
+        return steps
 
     # ------------------------------------------------------------------ layout
     def make_picture(self) -> None:
@@ -480,6 +517,10 @@ class CausalBreaksEquivariance(ClipScene):
     chart_why = {"empty": "a log chart of one bar per output row spans the frame beside the mask: the air between "
                           "the bars and the pass line is the distance that proves the point"}
 
+    row_why = {**chart_why, "dashboard": "one row (or the rows between) framed from its name to its figure: the "
+                                         "outline joins its name, its cells, their marks, its bar and its figure "
+                                         "into one subject, the chips over the mask its columns' heads"}
+
     def ticks(self):
         """The charts' ticks: every other one of the picture's when a chart is narrow."""
         t = tuple(self.data.picture.ticks)
@@ -571,18 +612,17 @@ class CausalBreaksEquivariance(ClipScene):
             self.beat(key, FadeIn(band), *self.focus(range(0, r.i)), *[Create(self.odd_frames[k]) for k in odd_before],
                       run_time=0.9,
                       subject=VGroup(self.mask, cc, self.formula), why=self.chart_why)
-        between = range(r.i, r.j + 1)
-        band2 = self.band(between)
-        slot_i = VGroup(*[self.mask.cells[m][r.i] for m in between])
-        # both swapped tokens where the rows i … j see them: x_j in slot i (rows i … j), x_i in slot j (row j)
-        self.swapped = VGroup(
-            role(SurroundingRectangle(slot_i, color=HIGHLIGHT, buff=0.03, stroke_width=4), "highlight"),
-            *([role(SurroundingRectangle(self.mask.cells[r.j][r.j], color=HIGHLIGHT, buff=0.03, stroke_width=4),
-                    "highlight")] if r.j != r.i else []))
-        self.beat(self.between_key(r.i, r.j), ReplacementTransform(band, band2) if band is not None else FadeIn(band2),
-                  Create(self.swapped), *self.focus(between), run_time=0.9, subject=VGroup(self.mask, cc, self.formula),
-                  why=self.chart_why)
-        band = band2
+        # the two swapped tokens' rows, one beat each, then the rows between them: each row its outline, the cell of
+        # the swapped token it sees outlined, and a dashed frame around as many of its slots as its token saw in the
+        # row it held before the swap (the comparison on screen, not remembered)
+        self.marks = VGroup()
+        for key, rows, marks in self.swap_steps():
+            band2 = self.band(rows)
+            self.beat(key, ReplacementTransform(band, band2) if band is not None else FadeIn(band2),
+                      FadeOut(self.marks), *[Create(k) for k in marks], *self.focus(rows), run_time=0.9,
+                      subject=VGroup(self.mask, cc, self.formula), why=self.row_why)
+            band, self.marks = band2, marks
+        self.swapped = self.marks
         after = list(range(r.j + 1, T))
         if after:
             band3 = self.band(after)
