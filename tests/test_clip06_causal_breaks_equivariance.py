@@ -244,7 +244,20 @@ def test_the_figures_on_screen_are_the_measured_ones(final):
     r = scene.data.report
     assert scene.value_rows == [m for m in range(len(r.perm)) if r.causal_rows[m] >= THRESHOLD]
     for v, m in zip(scene.values, scene.value_rows):
-        assert src(v) == measure(r.causal_rows[m], 3).math  # typeset, three digits (the total recomputes)
+        # typeset, three digits (the total recomputes), "≈" for a rounded figure (review round 8), after a ✗
+        assert src(v.value) == "approx " + measure(r.causal_rows[m], 3).math
+        assert v._verdict and not v.passed and v.check.get_right()[0] < v.value.get_left()[0]
+    # every passing row of the causal chart carries its ✓ and figure, past the pass line, in one column
+    for chart in (scene.tall.causal_chart, scene.wide_chart):
+        passing = [m for m in range(len(r.perm)) if r.causal_rows[m] < THRESHOLD]
+        assert sorted(chart.passes) == passing
+        xs = {round(chart.passes[m].check.get_left()[0], 6) for m in passing}
+        assert len(xs) == 1 and min(xs) > chart.line.get_x()
+        for m in passing:
+            v = chart.passes[m]
+            assert v._verdict and v.passed and v.figure.value == r.causal_rows[m]
+            if chart is scene.wide_chart:  # (the tall chart was morphed into it at the totals)
+                assert abs(v.get_center()[1] - chart.row_y(m)) < 1e-6
     texts = " ".join(c.text for c in scene.captions)
     assert fmt_measure(r.causal_total) in texts and fmt_measure(r.self_total) in texts
     assert all(notebook_output(c.text) is None for c in scene.captions) and "row t" not in texts
@@ -488,8 +501,8 @@ def test_the_total_is_what_the_printed_rows_give(final):
     digits, and the total worked out from the printed rows rounds to the printed total."""
     scene, _ = final
     r = scene.data.report
-    printed = [float(src(v).replace("\u2212", "-")) for v in scene.values]
-    assert len(printed) == len(scene.value_rows) and all(len(src(v).split(".")[1]) == 3 for v in scene.values)
+    printed = [float(src(v.value).removeprefix("approx ").replace("\u2212", "-")) for v in scene.values]
+    assert len(printed) == len(scene.value_rows) and all(len(src(v.value).split(".")[1]) == 3 for v in scene.values)
     np.testing.assert_allclose(printed, r.causal_rows[scene.value_rows], atol=5e-4)
     causal = scene.verdicts[0]
     shown = causal.figure.text
@@ -538,3 +551,4 @@ def test_the_verdicts_align_their_formulas(final):
     scene, _ = final
     a, b = scene.verdicts
     assert abs(a.value.get_left()[0] - b.value.get_left()[0]) < 1e-6
+    assert abs(a.check.get_x() - b.check.get_x()) < 1e-6  # and their ✓/✗ in one column (review round 8)
