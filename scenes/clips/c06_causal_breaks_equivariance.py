@@ -241,7 +241,8 @@ class CausalBreaksEquivariance(ClipScene):
         out = {
             "i": r.i, "j": r.j, "T": T, "after": r.j + 1, "last": T - 1, "xi": token_text(r.i), "xj": token_text(r.j),
             "causal": shown_text(r.causal_total), "self": shown_text(r.self_total),
-            "threshold": measure(d.threshold).text, "worst": worst, "worst_value": approx_text(rows[worst]),
+            "threshold": measure(d.threshold).text, "worst": worst, "worst_value": shown_text(rows[worst]),
+            "worst_approx": approx_text(rows[worst]),
             "swap_rows": span_text(r.i, r.j), "pass_value": shown_text(rows[T - 1]),
             "xlast": token_text(T - 1), "before_last": max(r.i - 1, 0), "i1": r.i + 1, "j1": r.j - 1,
             # what the two swapped tokens see: row i holds x_j (it saw j + 1 slots, now i + 1), row j holds x_i
@@ -263,7 +264,10 @@ class CausalBreaksEquivariance(ClipScene):
                 nj_n=claim(r.j + 1, *([self.ghosts[0]] if hasattr(self, "ghosts") else
                                       self.on_screen_mask.cells[r.i][:r.i + 1])),
                 threshold=claim(measure(d.threshold).text, self.line_label),
-                worst_value=claim(approx_text(rows[worst]), self.values[self.value_rows.index(worst)]),
+                worst_value=claim(shown_text(rows[worst]), self.values[self.value_rows.index(worst)]),
+                # the lecture's words: "≈" as its bar's label prints it
+                worst_approx=claim(approx_text(rows[worst]), self.values[self.value_rows.index(worst)]),
+                swap_rows=claim(span_text(r.i, r.j), *[self.row_names[m] for m in range(r.i, r.j + 1)]),
                 causal=claim(shown_text(r.causal_total), self.verdicts[0]),
                 self=claim(shown_text(r.self_total), self.verdicts[1]),
                 mask=claim("the mask", self.on_screen_mask), formula=claim("the measured quantity", self.formula),
