@@ -322,6 +322,11 @@ def _check_who_sees_what(scene, records=None):
     def n(k):
         return f"{k} token" if k == 1 else f"{k} tokens"
 
+    # the rows that change: two rows are "rows 0 and 1", more a range "rows 1 to 4" (review round 8); the worst
+    # figure with "≈", as its bar's label prints it
+    span = f"{r.i} and {r.j}" if r.j == r.i + 1 else f"{r.i} to {r.j}"
+    worst = float(np.max(r.causal_rows))
+    assert f"rows {span} change, by up to ≈ {measure(worst, 3).text}." in caps["causal"].text, caps["causal"].text
     # review round 8: one beat a swapped row, the count its token saw before the swap framed dashed on that row
     assert caps["past"].text == (f"Row {r.i} now holds {token_text(held_i)}: it sees {n(now_i)}; dashed, the "
                                  f"{was_i} it saw in row {held_i}."), caps["past"].text
