@@ -76,6 +76,17 @@ def recs(scene) -> dict:
     return {r.key: r for r in scene.audit.records}
 
 
+def row_beats(scene) -> dict:
+    """The row beats of the run and the rows each narrates: the rows before slot i, row i, row j, the rows between
+    (when there are any) and the rows after j."""
+    r = scene.data.report
+    T = len(r.perm)
+    want = {"before_one": range(0, r.i), "past": [r.i], "future": [r.j], "between": range(r.i + 1, r.j),
+            "between_one": range(r.i + 1, r.j), "after": range(r.j + 1, T)}
+    keys = {c.key for c in scene.captions}
+    return {k: list(v) for k, v in want.items() if k in keys}
+
+
 def test_bars_have_the_lengths_of_the_defects_and_fail_in_the_failed_colour(final):
     scene, frame = final
     r = scene.data.report
@@ -132,15 +143,17 @@ def test_who_sees_what_stays_on_screen_while_it_is_narrated(final):
                 np.testing.assert_allclose(cell.get_fill_color().to_rgb(), token_color(int(r.perm[s_])).to_rgb(), atol=1e-6)
             else:  # hidden: an outline only
                 assert cell.get_fill_opacity() == 0.0
-    between = {i.mid: i for i in recs(scene)["between"].items}
+    past = {i.mid: i for i in recs(scene)["past"].items}
     for t in range(T):  # the mask's rows are the chart's, while narrated
-        box = between[id(mask.cells[t][0])].box
+        box = past[id(mask.cells[t][0])].box
         assert abs((box[1] + box[3]) / 2 - scene.tall.self_chart.row_y(t)) < 0.01
     seen_ids = {id(mask.cells[t][s_]) for t in range(T) for s_ in range(t + 1)}
-    for key in ("self", "causal", "before_one", "between", "after"):
+    beats = row_beats(scene)
+    assert {"before_one", "past", "future", "between", "after"} <= set(beats)
+    for key in ("self", "causal", *beats):
         rec = recs(scene)[key]
         seen = [i for i in rec.items if i.mid in seen_ids and i.opacity >= 0.9 - 1e-9]
-        narrated = {"before_one": range(0, r.i), "between": range(r.i, r.j + 1), "after": range(r.j + 1, T)}.get(key)
+        narrated = beats.get(key)
         want = sum(t + 1 for t in (narrated if narrated is not None else range(T)))
         assert len(seen) >= want, key  # every seen cell of the narrated rows, at full strength
         assert "row" in scene._narration[key].lower() or key in ("self", "causal"), key
@@ -160,7 +173,7 @@ def test_the_measured_quantity_is_named_over_the_chart(final):
     assert scene.self_formula.typst_code.strip("$ ") == want and "norm(" in want and "_m" in want
     causal = scene.causal_formula.typst_code.strip("$ ")
     assert causal == want.replace('"Attn"', '"Attn"_"causal" ')
-    for key in ("self", "causal", "before_one", "between", "after", "totals"):
+    for key in ("self", "causal", *row_beats(scene), "totals"):
         rec = recs(scene)[key]
         texts = [i.text for i in rec.items if i.kind == "text" and i.opacity > 0.9]
         # self-attention's quantity over its chart; causal attention's, with its subscript, over causal bars
@@ -231,7 +244,20 @@ def test_the_figures_on_screen_are_the_measured_ones(final):
     r = scene.data.report
     assert scene.value_rows == [m for m in range(len(r.perm)) if r.causal_rows[m] >= THRESHOLD]
     for v, m in zip(scene.values, scene.value_rows):
-        assert src(v) == measure(r.causal_rows[m], 3).math  # typeset, three digits (the total recomputes)
+        # typeset, three digits (the total recomputes), "≈" for a rounded figure (review round 8), after a ✗
+        assert src(v.value) == "approx " + measure(r.causal_rows[m], 3).math
+        assert v._verdict and not v.passed and v.check.get_right()[0] < v.value.get_left()[0]
+    # every passing row of the causal chart carries its ✓ and figure, past the pass line, in one column
+    for chart in (scene.tall.causal_chart, scene.wide_chart):
+        passing = [m for m in range(len(r.perm)) if r.causal_rows[m] < THRESHOLD]
+        assert sorted(chart.passes) == passing
+        xs = {round(chart.passes[m].check.get_left()[0], 6) for m in passing}
+        assert len(xs) == 1 and min(xs) > chart.line.get_x()
+        for m in passing:
+            v = chart.passes[m]
+            assert v._verdict and v.passed and v.figure.value == r.causal_rows[m]
+            if chart is scene.wide_chart:  # (the tall chart was morphed into it at the totals)
+                assert abs(v.get_center()[1] - chart.row_y(m)) < 1e-6
     texts = " ".join(c.text for c in scene.captions)
     assert fmt_measure(r.causal_total) in texts and fmt_measure(r.self_total) in texts
     assert all(notebook_output(c.text) is None for c in scene.captions) and "row t" not in texts
@@ -261,7 +287,8 @@ def test_captions_carry_the_clips_figures(final):
     scene, _ = final
     caps = scene.captions
     assert len(caps) >= 9
-    assert {"tokens", "swap", "self", "causal", "between", "totals", "close"} <= {c.key for c in caps if c.describe}
+    assert {"tokens", "swap", "self", "causal", "past", "future", "between", "totals", "close"} <= \
+        {c.key for c in caps if c.describe}
 
 
 def test_every_corner_holds_the_truth_checks_and_marks_every_zero(corners):
@@ -282,10 +309,10 @@ def _between_and_before(scene):
 
 def _check_who_sees_what(scene, records=None):
     r = scene.data.report
-    mask = causal_mask(len(r.perm))
-    before, between = _between_and_before(scene)
-    (cap,) = between
-    text = cap.text
+    T = len(r.perm)
+    mask = causal_mask(T)
+    before, _ = _between_and_before(scene)
+    caps = {c.key: c for c in scene.captions}
     # row i holds x_{π(i)} = x_j; it now sees i + 1 slots, where x_j (at row j before the swap) saw j + 1
     held_i, held_j = int(r.perm[r.i]), int(r.perm[r.j])
     assert (held_i, held_j) == (r.j, r.i)
@@ -295,21 +322,44 @@ def _check_who_sees_what(scene, records=None):
     def n(k):
         return f"{k} token" if k == 1 else f"{k} tokens"
 
-    # review round 3: "2 tokens instead of 5 tokens" read robotic; now "not the 5 it saw in row 4"
-    assert f"Row {r.i} now holds {token_text(held_i)}: it sees {n(now_i)}, not the {was_i} it saw in row {held_i}" \
-        in text, text
-    assert f"Row {r.j} holds {token_text(held_j)}: {n(now_j)}, not the {was_j} it saw in row {held_j}" in text, text
-    middle = list(range(r.i + 1, r.j))
-    if len(middle) > 1:
-        assert f"Rows {middle[0]} to {middle[-1]} see {token_text(r.j)} where {token_text(r.i)} was" in text
-    elif middle:
-        assert f"Row {middle[0]} sees {token_text(r.j)} where {token_text(r.i)} was" in text
+    # the rows that change: two rows are "rows 0 and 1", more a range "rows 1 to 4" (review round 8); the worst
+    # figure with "≈", as its bar's label prints it
+    span = f"{r.i} and {r.j}" if r.j == r.i + 1 else f"{r.i} to {r.j}"
+    worst = float(np.max(r.causal_rows))
+    assert f"rows {span} change, by up to ≈ {measure(worst, 3).text}." in caps["causal"].text, caps["causal"].text
+    # review round 8: one beat a swapped row, the count its token saw before the swap framed dashed on that row
+    assert caps["past"].text == (f"Row {r.i} now holds {token_text(held_i)}: it sees {n(now_i)}; dashed, the "
+                                 f"{was_i} it saw in row {held_i}."), caps["past"].text
+    assert caps["future"].text == (f"Row {r.j} holds {token_text(held_j)}: it sees {n(now_j)}; dashed, the "
+                                   f"{was_j} it saw in row {held_j}."), caps["future"].text
+    # each dashed frame surrounds exactly the first `was` slots of its row: the count the sentence says
+    for ghost, row, was in zip(scene.ghosts, (r.i, r.j), (was_i, was_j)):
+        cells = scene.mask.cells[row]
+        assert ghost.get_left()[0] < cells[0].get_left()[0] and ghost.get_right()[0] > cells[was - 1].get_right()[0]
+        if was < T:
+            assert ghost.get_right()[0] < cells[was].get_center()[0], (row, was)
+        assert abs(ghost.get_center()[1] - cells[0].get_center()[1]) < 1e-6
+    # the rows between: x_j now in slot i, which each of them sees; x_i now in slot j, which none of them sees
+    mid = list(range(r.i + 1, r.j))
+    between = [c for k, c in caps.items() if k.startswith("between")]
+    if not mid:
+        assert not between
     else:
-        assert "where" not in text
-    # the counts are bound to the mask's rows they count
-    rec = {x.key: x for x in (records if records is not None else scene.audit.records)}[cap.key]
-    bound = {c.name for c in rec.claims if c.bound and c.visible}
-    assert {"ni", "nj", "ni_n", "nj_n"} <= bound, bound
+        (cap,) = between
+        who = f"Row {mid[0]} sees" if len(mid) == 1 else \
+            "Rows " + ", ".join(map(str, mid[:-1])) + f" and {mid[-1]} see"  # "rows 2 and 3", never "2 to 3"
+        assert cap.text.startswith(f"{who} {token_text(held_i)} in slot {r.i}; {token_text(r.i)} is now out of "), \
+            cap.text
+        assert mask[mid][:, r.i].all() and not mask[mid][:, r.j].any() and int(r.perm[r.j]) == r.i
+        # x_i's chip stands over slot j
+        assert abs(scene.tokens.chips[r.i].get_x() - scene.mask.cells[T - 1][r.j].get_x()) < 1e-6
+    # the counts are bound to the mask's rows and the dashed frames they count
+    recs_ = {x.key: x for x in (records if records is not None else scene.audit.records)}
+    for key, names in (("past", {"ni", "nj_n"}), ("future", {"nj", "ni_n"})):
+        bound = {c.name for c in recs_[key].claims if c.bound and c.visible}
+        assert names <= bound, (key, bound)
+    if len(mid) > 1:
+        assert "mid" in {c.name for c in recs_[between[0].key].claims if c.bound and c.visible}
     # the rows before slot i: counted right (one row is "Row 0 sees", several "Rows 0 to i − 1 see")
     if r.i == 0:
         assert not before
@@ -363,16 +413,16 @@ def test_the_rows_fill_the_frame_while_they_are_narrated(final):
     content = scene.layout.content
     verdicts_top = scene.verdicts.get_top()[1]
     T = len(scene.data.report.perm)
-    for key in ("self", "causal", "before_one", "between", "after"):
+    for key in ("self", "causal", *row_beats(scene)):
         rec = recs(scene)[key]
         low = min(i.box[1] for i in rec.items if not i.header and i.opacity > 0.9)
         assert low < verdicts_top, (key, low, verdicts_top)
         assert low - content.bottom < 0.25 * content.height, key  # the lower quarter is not left empty
     tall = scene.tall
     assert tall.causal_chart.pitch > scene.wide_chart.pitch
-    between = {i.mid: i for i in recs(scene)["between"].items}
+    past = {i.mid: i for i in recs(scene)["past"].items}
     for t in range(T):  # while narrated: the mask's rows level with the tall chart's
-        box = between[id(scene.mask.cells[t][0])].box
+        box = past[id(scene.mask.cells[t][0])].box
         assert abs((box[1] + box[3]) / 2 - tall.self_chart.row_y(t)) < 0.01  # (its causal twin morphed on)
     totals = recs(scene)["totals"]
     assert min(i.box[1] for i in totals.items if not i.header and i.opacity > 0.9) <= scene.verdicts.get_bottom()[1] + 1e-6
@@ -421,7 +471,7 @@ def test_row_beats_dim_the_other_rows_and_never_fill_over_the_subject(final):
     scene, _ = final
     r = scene.data.report
     T = len(r.perm)
-    for key, rows in (("before_one", range(0, r.i)), ("between", range(r.i, r.j + 1)), ("after", range(r.j + 1, T))):
+    for key, rows in row_beats(scene).items():
         rec = recs(scene)[key]
         bands = [i for i in rec.items if i.role == "highlight" and i.kind == "graphic"]
         assert bands and not [i for i in bands if i.filled], key
@@ -456,8 +506,8 @@ def test_the_total_is_what_the_printed_rows_give(final):
     digits, and the total worked out from the printed rows rounds to the printed total."""
     scene, _ = final
     r = scene.data.report
-    printed = [float(src(v).replace("\u2212", "-")) for v in scene.values]
-    assert len(printed) == len(scene.value_rows) and all(len(src(v).split(".")[1]) == 3 for v in scene.values)
+    printed = [float(src(v.value).removeprefix("approx ").replace("\u2212", "-")) for v in scene.values]
+    assert len(printed) == len(scene.value_rows) and all(len(src(v.value).split(".")[1]) == 3 for v in scene.values)
     np.testing.assert_allclose(printed, r.causal_rows[scene.value_rows], atol=5e-4)
     causal = scene.verdicts[0]
     shown = causal.figure.text
@@ -479,15 +529,26 @@ def test_the_measured_quantity_has_a_row_of_its_own(final):
     assert abs(scene.takeaway_line.get_y() - scene.causal_formula.get_y()) < 0.05
 
 
-def test_between_outlines_both_swapped_tokens(final):
-    """Review round 3: only slot i's cells were outlined, though the narration names row j holding x_i.  Now the
-    outline also frames slot j in row j, the cell of x_i."""
+def test_each_swapped_row_outlines_its_token_and_frames_what_it_saw(final):
+    """Review round 8: `between` said three things over one outline of rows 1 to 4, comparing with the order before
+    the swap, no longer on screen.  Now row i, row j and the rows between each have their beat: row i's cell of
+    x_j (slot i) and row j's cell of x_i (slot j) outlined, each row with a dashed frame around as many slots as
+    its token saw before the swap, at full strength in its own beat and gone in the next."""
     scene, _ = final
     r = scene.data.report
-    col, cell = scene.swapped[0], scene.swapped[1]
-    assert abs(cell.get_center()[0] - scene.mask.cells[r.j][r.j].get_center()[0]) < 1e-6
-    assert abs(cell.get_center()[1] - scene.mask.cells[r.j][r.j].get_center()[1]) < 1e-6
-    assert abs(col.get_center()[0] - scene.mask.cells[r.i][r.i].get_center()[0]) < 1e-6
+    steps = {k: (rows, marks) for k, rows, marks in scene.steps}
+    (cell_i, ghost_i), (cell_j, ghost_j) = steps["past"][1], steps["future"][1]
+    for cell, (row, slot) in ((cell_i, (r.i, r.i)), (cell_j, (r.j, r.j))):
+        np.testing.assert_allclose(cell.get_center(), scene.mask.cells[row][slot].get_center(), atol=1e-6)
+    assert (ghost_i, ghost_j) == tuple(scene.ghosts)
+
+    def level(key, mob):
+        ids = {id(m) for m in mob.get_family()}
+        return max([i.opacity for i in recs(scene)[key].items if i.mid in ids] + [0.0])
+
+    assert level("past", ghost_i) >= 0.9 and level("future", ghost_i) == 0.0
+    assert level("future", ghost_j) >= 0.9 and level("between", ghost_j) == 0.0
+    assert level("between", steps["between"][1]) >= 0.9
 
 
 def test_the_verdicts_align_their_formulas(final):
@@ -495,3 +556,4 @@ def test_the_verdicts_align_their_formulas(final):
     scene, _ = final
     a, b = scene.verdicts
     assert abs(a.value.get_left()[0] - b.value.get_left()[0]) < 1e-6
+    assert abs(a.check.get_x() - b.check.get_x()) < 1e-6  # and their ✓/✗ in one column (review round 8)

@@ -42,6 +42,7 @@ from manim import (
     UP,
     AnimationGroup,
     Create,
+    DashedVMobject,
     FadeIn,
     FadeOut,
     GrowFromEdge,
@@ -73,6 +74,7 @@ from scenes.figures.equivariance import (
 from scenes.kit import (
     DIM,
     FAILED,
+    FG,
     HEADING,
     HIGHLIGHT,
     LABEL,
@@ -92,7 +94,7 @@ from scenes.kit.motion import dim, undim
 from scenes.kit.notation import N, token_names, token_text
 from scenes.kit.numbers import measure, rounded
 from scenes.kit.permuting import Handover, TokenColumn
-from scenes.kit.proofs import worded_verdict
+from scenes.kit.proofs import cross_mark, worded_verdict
 from scenes.kit.student import fail_key
 
 
@@ -133,6 +135,17 @@ def shown(x: float):
 def shown_text(x: float) -> str:
     """:func:`shown` as a caption says it."""
     return shown(x).text
+
+
+def approx_text(x: float) -> str:
+    """:func:`shown_text` with "≈" where the figure is rounded, as the bar labels print it."""
+    f = shown(x)
+    return ("≈ " if rounded(f) else "") + f.text
+
+
+def span_text(a: int, b: int) -> str:
+    """Consecutive rows ``a … b`` in words: "1 to 4", "0 and 1" (two rows are not a range)."""
+    return f"{a} and {b}" if b == a + 1 else f"{a} to {b}"
 
 
 def rows_text(rows) -> str:
@@ -229,9 +242,13 @@ class CausalBreaksEquivariance(ClipScene):
             "i": r.i, "j": r.j, "T": T, "after": r.j + 1, "last": T - 1, "xi": token_text(r.i), "xj": token_text(r.j),
             "causal": shown_text(r.causal_total), "self": shown_text(r.self_total),
             "threshold": measure(d.threshold).text, "worst": worst, "worst_value": shown_text(rows[worst]),
+            "worst_approx": approx_text(rows[worst]),
+            "swap_rows": span_text(r.i, r.j), "pass_value": shown_text(rows[T - 1]),
             "xlast": token_text(T - 1), "before_last": max(r.i - 1, 0), "i1": r.i + 1, "j1": r.j - 1,
             # what the two swapped tokens see: row i holds x_j (it saw j + 1 slots, now i + 1), row j holds x_i
             "ni": self.tokens_seen(r.i + 1), "nj": self.tokens_seen(r.j + 1), "ni_n": r.i + 1, "nj_n": r.j + 1,
+            # the rows between the swapped slots, in words ("2 and 3", "2, 3 and 4"; one row: "2")
+            "mid": rows_text(self.between_rows(r.i, r.j)).split(" ", 1)[-1] if r.j - r.i > 1 else "",
             "mask": "the mask", "formula": "the measured quantity", "zero": "a hollow diamond",
             "takeaway": "causal attention is not permutation equivariant",
         }  # plain values until the elements that show them are built
@@ -241,17 +258,27 @@ class CausalBreaksEquivariance(ClipScene):
                 xj=claim(token_text(r.j), self.on_screen_tokens.chips[r.j]), T=claim(T, self.on_screen_mask),
                 ni=claim(self.tokens_seen(r.i + 1), *self.on_screen_mask.cells[r.i][:r.i + 1]),
                 nj=claim(self.tokens_seen(r.j + 1), *self.on_screen_mask.cells[r.j][:r.j + 1]),
-                # what each swapped token saw before: as many slots as the other's row shows now
-                ni_n=claim(r.i + 1, *self.on_screen_mask.cells[r.i][:r.i + 1]),
-                nj_n=claim(r.j + 1, *self.on_screen_mask.cells[r.j][:r.j + 1]),
+                # what each swapped token saw before: the dashed frame around as many slots of its new row
+                ni_n=claim(r.i + 1, *([self.ghosts[1]] if hasattr(self, "ghosts") else
+                                      self.on_screen_mask.cells[r.j][:r.i + 1])),
+                nj_n=claim(r.j + 1, *([self.ghosts[0]] if hasattr(self, "ghosts") else
+                                      self.on_screen_mask.cells[r.i][:r.i + 1])),
                 threshold=claim(measure(d.threshold).text, self.line_label),
                 worst_value=claim(shown_text(rows[worst]), self.values[self.value_rows.index(worst)]),
+                # the lecture's words: "≈" as its bar's label prints it
+                worst_approx=claim(approx_text(rows[worst]), self.values[self.value_rows.index(worst)]),
+                swap_rows=claim(span_text(r.i, r.j), *[self.row_names[m] for m in range(r.i, r.j + 1)]),
                 causal=claim(shown_text(r.causal_total), self.verdicts[0]),
                 self=claim(shown_text(r.self_total), self.verdicts[1]),
                 mask=claim("the mask", self.on_screen_mask), formula=claim("the measured quantity", self.formula),
                 zero=claim("a hollow diamond", *self.zero_marks() or [self.causal_chart]),
                 takeaway=claim("causal attention is not permutation equivariant", self.takeaway_line),
             )
+            if T - 1 in self.causal_chart.passes:  # the last row's verdict, past the pass line
+                out["pass_value"] = claim(shown_text(rows[T - 1]), self.causal_chart.passes[T - 1])
+            mid = self.between_rows(r.i, r.j)
+            if mid:  # the rows between, named by their rows' names beside the mask
+                out["mid"] = claim(out["mid"], *[self.row_names[m] for m in mid])
         return out
 
     def zero_marks(self) -> list:
@@ -271,10 +298,38 @@ class CausalBreaksEquivariance(ClipScene):
         return "before" + ("_one" if i == 1 else "") + ("" if zero else "_rounding")
 
     @staticmethod
-    def between_key(i: int, j: int) -> str:
-        """The beat of the rows ``i … j``: the two swapped tokens' rows, and the rows between them (several, one,
-        none)."""
-        return "between" + {0: "_ends", 1: "_one"}.get(j - i - 1, "")
+    def between_rows(i: int, j: int) -> list:
+        """The rows strictly between the two swapped slots ``i < j``."""
+        return list(range(i + 1, j))
+
+    def outline(self, mob, dashed: bool = False):
+        """A highlight outline around ``mob`` (dashed: the frame of what a row saw before the swap, in the
+        foreground colour)."""
+        if dashed:
+            box = SurroundingRectangle(mob, color=FG, buff=0.07, stroke_width=3)
+            return DashedVMobject(box, num_dashes=max(8, int(4 * (box.width + box.height) / 0.35)))
+        return role(SurroundingRectangle(mob, color=HIGHLIGHT, buff=0.03, stroke_width=4), "highlight")
+
+    def swap_steps(self) -> list:
+        """The beats of the swapped tokens' rows: ``(key, rows, marks)``.  Row ``i`` (now ``x_j``): its slot ``i``
+        cell outlined, a dashed frame around its first ``j + 1`` slots (what ``x_j`` saw in row ``j``); row ``j``
+        (now ``x_i``): its slot ``j`` cell, a dashed frame around its first ``i + 1`` slots (what ``x_i`` saw in
+        row ``i``); the rows between (if any): their slot ``i`` cells (now ``x_j``) and the chip of ``x_i`` over
+        slot ``j``, out of their reach."""
+        r = self.data.report
+        i, j = r.i, r.j
+        cells = self.mask.cells
+        self.ghosts = (self.outline(VGroup(*cells[i][:j + 1]), dashed=True),
+                       self.outline(VGroup(*cells[j][:i + 1]), dashed=True))
+        steps = [("past", [i], VGroup(self.outline(cells[i][i]), self.ghosts[0])),
+                 ("future", [j], VGroup(self.outline(cells[j][j]), self.ghosts[1]))]
+        mid = self.between_rows(i, j)
+        if mid:
+            self.reach = VGroup(self.outline(VGroup(*[cells[m][i] for m in mid])),
+                                self.outline(self.tokens.chips[i]))
+            steps.append(("between" + ("_one" if len(mid) == 1 else ""), mid, self.reach))
+        self.steps = steps
+        return steps
 
     # ------------------------------------------------------------------ layout
     def make_picture(self) -> None:
@@ -346,11 +401,10 @@ class CausalBreaksEquivariance(ClipScene):
         wide = Region(rest.left + names_w + GAP.small, c.causal_chart.plot.axes[0].get_end()[0] + (
             c.causal_chart.get_right()[0] - c.causal_chart.plot.axes[0].get_end()[0]), y_bottom, y_top, "wide")
         self.wide_chart = RowChart.fitted(wide, r.causal_rows, d.threshold, pic.axis, self.ticks(),
-                                          name="causal attention")  # the same ticks: nothing to garble as it widens
+                                          name="causal attention", line_verdicts=True)  # the same ticks: nothing to garble as it widens
         self.wide_chart.bars.values = self.wide_chart.values
         shows(self.wide_chart.bars, "causal_rows")
-        self.wide_line_label = c.line_label.copy().set_x(self.wide_chart.line.get_x() + GAP.tight
-                                                            + c.line_label.width / 2)
+        self.wide_line_label = self.foot_label(self.wide_chart, c.line_label.copy())
         self.wide_names = c.row_names.copy()
         for t in self.wide_names:  # the rows' names beside the axis they label
             t.set_x(self.wide_chart.plot.axes[0].get_start()[0] - GAP.small - t.width / 2)
@@ -358,6 +412,21 @@ class CausalBreaksEquivariance(ClipScene):
         for v, m in zip(self.wide_values, self.value_rows):
             x = min(self.wide_chart.bars[m].get_right()[0] + GAP.small, content.right - v.width - GAP.small)
             v.move_to([x + v.width / 2, self.wide_chart.row_y(m), 0])
+
+    @staticmethod
+    def foot_label(chart, line_label):
+        """The pass line's name at the foot of the widened chart (over it stands the formula, centred on the axis):
+        on the tick labels' row, just right of the tick label at the line, clear of the next one; where the next
+        one is too close, right over the line's top as in the tall picture."""
+        ticks = list(chart.plot.x_tick_labels)
+        x_line = chart.line.get_x()
+        at = [t for t in ticks if t.get_left()[0] - GAP.tight <= x_line <= t.get_right()[0] + GAP.tight]
+        x0 = max([t.get_right()[0] for t in at] + [x_line]) + GAP.small
+        nxt = [t.get_left()[0] for t in ticks if t.get_left()[0] > x0]
+        if ticks and (not nxt or x0 + line_label.width + GAP.small < min(nxt)):
+            y = float(np.mean([t.get_center()[1] for t in ticks]))
+            return line_label.move_to([x0 + line_label.width / 2, y, 0])
+        return line_label.set_x(x_line + GAP.tight + line_label.width / 2)
 
     @staticmethod
     def causal_typst(typst: str) -> str:
@@ -375,13 +444,16 @@ class CausalBreaksEquivariance(ClipScene):
 
     @staticmethod
     def aligned(verdicts: VGroup) -> VGroup:
-        """The verdicts stacked, their formulas starting at one x: each mark and name set right against its
-        formula (a name narrower than the widest moves right, with its mark)."""
+        """The verdicts stacked, their formulas starting at one x: each name set right against its formula (a name
+        narrower than the widest moves right), the marks ✓/✗ in one column at the left."""
         verdicts.arrange(DOWN, buff=GAP.small, aligned_edge=LEFT)
         starts = [v.value.get_left()[0] for v in verdicts]
         x = max(starts)
         for v, s in zip(verdicts, starts):
             v.shift((x - s) * RIGHT)
+        mark_x = min(v.check.get_x() for v in verdicts)  # and their marks in one column (review round 8)
+        for v in verdicts:
+            v.check.set_x(mark_x)
         return verdicts
 
     def picture_in(self, rest: Region, top: Region, chips: bool = True) -> SimpleNamespace:
@@ -394,8 +466,7 @@ class CausalBreaksEquivariance(ClipScene):
         content = self.layout.content
         row_names = VGroup(*[label(f"row {m}", size=SMALL, color=DIM) for m in range(T)])
         names_w = self.row_names_w  # a little air between the band's edge and the names
-        values = VGroup(*[role(math(shown(v).math, size=SMALL, color=FAILED), "failed")
-                          for m, v in enumerate(r.causal_rows) if m in self.value_rows])
+        values = VGroup(*[self.fail_figure(v) for m, v in enumerate(r.causal_rows) if m in self.value_rows])
         values_w = max([v.width for v in values] + [0.0])
         probe = RowChart.fitted(Region(0, 4, 0, rest.height), r.self_rows, d.threshold, pic.axis, self.ticks(),
                                 name="self-attention")
@@ -416,7 +487,8 @@ class CausalBreaksEquivariance(ClipScene):
         self_chart = RowChart.fitted(Region(x, x + cw, y_bottom, y_top, "self"), r.self_rows, d.threshold,
                                      pic.axis, self.ticks(), name="self-attention")
         causal_chart = RowChart.fitted(Region(x, x + cw, y_bottom, y_top, "causal"), r.causal_rows,
-                                       d.threshold, pic.axis, self.ticks(), name="causal attention")
+                                       d.threshold, pic.axis, self.ticks(), name="causal attention",
+                                       line_verdicts=True)
         for chart, q in ((self_chart, "self_rows"), (causal_chart, "causal_rows")):
             chart.bars.values = chart.values
             shows(chart.bars, q)
@@ -426,13 +498,11 @@ class CausalBreaksEquivariance(ClipScene):
         for v, m in zip(values, self.value_rows):  # each failing row's defect just past its bar's end
             vx = min(causal_chart.bars[m].get_right()[0] + GAP.small, content.right - v.width - GAP.small)
             v.move_to([vx + v.width / 2, causal_chart.row_y(m), 0])
-        # the pass line named on itself, beside the last row (which only rounds: it sees every token either way); a
-        # student's last row may cross the line: then beside the last row that passes, or, where every row crosses
-        # it, in the gap between the bars of rows i and i + 1 (both swapped or between: never outlined in red)
-        short = [m for m in range(T) if r.causal_rows[m] < d.threshold]
-        y = ys[short[-1]] if short else ys[r.i] - causal_chart.pitch / 2
-        line_label = label("pass line", size=SMALL, color=DIM).next_to([causal_chart.line.get_x(), y, 0], RIGHT,
-                                                                       buff=GAP.tight)
+        # the pass line named on itself, right over its top (the passing rows' verdicts stand past the line in their
+        # rows), in the strip of the chips, which stand over the mask only
+        line_label = label("pass line", size=SMALL, color=DIM)
+        line_label.move_to([causal_chart.line.get_x() + GAP.tight + line_label.width / 2,
+                            y_top + GAP.tight + line_label.height / 2, 0])
         # the mask in its place beside the chart, its chips over its columns (in the swap's order)
         mask, tokens, masked = self.mask_parts(mask_w / T, causal_chart.pitch, chips)  # the chart's rows
         mask.move_to([mask_region.center[0], float(np.mean(ys)), 0])
@@ -442,6 +512,19 @@ class CausalBreaksEquivariance(ClipScene):
         return SimpleNamespace(mask_region=mask_region, self_chart=self_chart, causal_chart=causal_chart,
                                row_names=row_names, values=values, line_label=line_label, mask=mask, tokens=tokens,
                                masked=masked, tokens_name=tokens_name, y_bottom=y_bottom, y_top=y_top)
+
+    @staticmethod
+    def fail_figure(x: float) -> VGroup:
+        """A failing row's figure as the deck's verdict: ✗, then the figure, "≈" where it is rounded
+        (``.value`` the typeset figure, ``.figure`` the printed ``numbers.Figure``)."""
+        f = shown(x)
+        line = math(("approx " if rounded(f) else "") + f.math, size=SMALL, color=FAILED)
+        mark = role(cross_mark(SMALL / LABEL * 0.32), "failed")
+        g = VGroup(mark, line).arrange(RIGHT, buff=GAP.tight)
+        mark.set_y(line.get_center()[1])
+        g.value, g.check, g.formula, g.figure, g.passed = line, mark, "", f, False
+        g._verdict = True
+        return role(g, "failed")
 
     def mask_parts(self, pitch_x: float, pitch_y: float, chips: bool = True):
         """A mask grid (cells ``pitch_x`` wide, ``pitch_y`` tall), its chips over its columns, and an empty part
@@ -480,6 +563,10 @@ class CausalBreaksEquivariance(ClipScene):
     chart_why = {"empty": "a log chart of one bar per output row spans the frame beside the mask: the air between "
                           "the bars and the pass line is the distance that proves the point"}
 
+    row_why = {**chart_why, "dashboard": "one row (or the rows between) framed from its name to its figure: the "
+                                         "outline joins its name, its cells, their marks, its bar and its figure "
+                                         "into one subject, the chips over the mask its columns' heads"}
+
     def ticks(self):
         """The charts' ticks: every other one of the picture's when a chart is narrow."""
         t = tuple(self.data.picture.ticks)
@@ -501,7 +588,8 @@ class CausalBreaksEquivariance(ClipScene):
         """Everything drawn for output row ``m``, each part the widget's own (no new container: the scene keeps
         its list): its name, its row of the mask, its bar (or zero mark) on the causal chart, its printed figure."""
         cc = self.causal_chart
-        parts = [self.row_names[m], self.mask.cells[m], cc.bars[m], *([cc.zeros[m]] if m in cc.zeros else [])]
+        parts = [self.row_names[m], self.mask.cells[m], cc.bars[m], *([cc.zeros[m]] if m in cc.zeros else []),
+                 *([cc.passes[m]] if m in cc.passes and m not in cc.zeros else [])]
         if m in self.value_rows:
             parts.append(self.values[self.value_rows.index(m)])
         return parts
@@ -554,6 +642,7 @@ class CausalBreaksEquivariance(ClipScene):
             [AnimationGroup(*morph, swap(sc.plot.x_axis_label, cc.plot.x_axis_label), self.mask.close_hidden(),
                             swap(self.formula, self.causal_formula),
                             *[FadeOut(z) for z in sc.zeros.values()], *[FadeIn(z) for z in cc.zeros.values()],
+                            *[FadeIn(v) for m, v in cc.passes.items() if m not in cc.zeros],
                             Handover(sc, cc))],
             [reveal([v for v in self.values])],  # each figure once its bar has come to its end
         ], run_time=1.0, subject=VGroup(cc, self.mask), why=self.chart_why)
@@ -571,18 +660,17 @@ class CausalBreaksEquivariance(ClipScene):
             self.beat(key, FadeIn(band), *self.focus(range(0, r.i)), *[Create(self.odd_frames[k]) for k in odd_before],
                       run_time=0.9,
                       subject=VGroup(self.mask, cc, self.formula), why=self.chart_why)
-        between = range(r.i, r.j + 1)
-        band2 = self.band(between)
-        slot_i = VGroup(*[self.mask.cells[m][r.i] for m in between])
-        # both swapped tokens where the rows i … j see them: x_j in slot i (rows i … j), x_i in slot j (row j)
-        self.swapped = VGroup(
-            role(SurroundingRectangle(slot_i, color=HIGHLIGHT, buff=0.03, stroke_width=4), "highlight"),
-            *([role(SurroundingRectangle(self.mask.cells[r.j][r.j], color=HIGHLIGHT, buff=0.03, stroke_width=4),
-                    "highlight")] if r.j != r.i else []))
-        self.beat(self.between_key(r.i, r.j), ReplacementTransform(band, band2) if band is not None else FadeIn(band2),
-                  Create(self.swapped), *self.focus(between), run_time=0.9, subject=VGroup(self.mask, cc, self.formula),
-                  why=self.chart_why)
-        band = band2
+        # the two swapped tokens' rows, one beat each, then the rows between them: each row its outline, the cell of
+        # the swapped token it sees outlined, and a dashed frame around as many of its slots as its token saw in the
+        # row it held before the swap (the comparison on screen, not remembered)
+        self.row_marks = VGroup()
+        for key, rows, marks in self.swap_steps():
+            band2 = self.band(rows)
+            self.beat(key, ReplacementTransform(band, band2) if band is not None else FadeIn(band2),
+                      FadeOut(self.row_marks), *[Create(k) for k in marks], *self.focus(rows), run_time=0.9,
+                      subject=VGroup(self.mask, cc, self.formula), why=self.row_why)
+            band, self.row_marks = band2, marks
+        self.swapped = self.row_marks
         after = list(range(r.j + 1, T))
         if after:
             band3 = self.band(after)

@@ -92,8 +92,10 @@ class RowChart(VGroup):
     SHARE = 0.56  # a bar's thickness as a share of its slot
 
     def __init__(self, values, threshold: float, exponents: tuple[int, int], ticks: Sequence[int], width: float,
-                 height: float, name: str = "", **kw):
-        """``name`` names the series under the axis (its x label)."""
+                 height: float, name: str = "", line_verdicts: bool = False, **kw):
+        """``name`` names the series under the axis (its x label).  With ``line_verdicts`` every passing row carries
+        the deck's verdict just past the pass line, in one column (``passes[m]``): ✓ and its figure, ``0`` exact for
+        a zero (whose diamond stays on the floor), ``≈ 6 × 10⁻¹⁷`` for rounding noise."""
         from manim import RIGHT, Square
 
         from scenes.kit.binding import role
@@ -135,20 +137,33 @@ class RowChart(VGroup):
                 self.zeros[m] = VGroup(d, zero)
                 self.zeros[m].value = 0.0
                 marks.add(self.zeros[m])
+        self.passes: dict[int, VGroup] = {}
+        if line_verdicts:  # every passing row's verdict in one column, just past the pass line
+            x_line = self.line.get_x()
+            for m, x in enumerate(self.values):
+                if x >= self.threshold:
+                    continue
+                v = self.zeros[m][1] if m in self.zeros else verdict("", float(x), passed=True, size=SMALL)
+                v.shift(np.array([x_line + 0.12 - v.check.get_left()[0], self.row_y(m) - v.get_center()[1], 0.0]))
+                self.passes[m] = v
+                if m not in self.zeros:
+                    marks.add(v)
         self.marks = marks
         self.add(self.plot, self.line, self.bars, self.marks)
 
     @classmethod
-    def fitted(cls, region, values, threshold: float, exponents, ticks, name: str = "") -> RowChart:
+    def fitted(cls, region, values, threshold: float, exponents, ticks, name: str = "",
+               line_verdicts: bool = False) -> RowChart:
         """The chart with its axes, tick labels and name filling ``region`` (the tick labels hang below the
         axis and past its ends: a probe measures how far)."""
-        probe = cls(values, threshold, exponents, ticks, width=region.width, height=region.height, name=name)
+        probe = cls(values, threshold, exponents, ticks, width=region.width, height=region.height, name=name,
+                    line_verdicts=line_verdicts)
         axes = probe.plot.axes[0]
         left = axes.get_start()[0] - probe.get_left()[0]
         right = max(0.0, probe.get_right()[0] - axes.get_end()[0])
         below = axes.get_start()[1] - probe.get_bottom()[1]
         chart = cls(values, threshold, exponents, ticks, width=region.width - left - right, height=region.height - below,
-                    name=name)
+                    name=name, line_verdicts=line_verdicts)
         chart.shift(np.array([region.left + left, region.bottom + below, 0.0]) - chart.plot.axes[0].get_start())
         return chart
 
@@ -157,5 +172,6 @@ class RowChart(VGroup):
         return float(self.plot.to_point(self.plot.x_range[0], len(self.values) - 1 - m)[1])
 
     def row_parts(self, m: int) -> VGroup:
-        """Row ``m``'s bar, and its zero mark if it has one."""
-        return VGroup(self.bars[m], *([self.zeros[m]] if m in self.zeros else []))
+        """Row ``m``'s bar, its zero mark if it has one, and its verdict past the pass line if it has one."""
+        return VGroup(self.bars[m], *([self.zeros[m]] if m in self.zeros else []),
+                      *([self.passes[m]] if m in self.passes and m not in self.zeros else []))
