@@ -669,3 +669,19 @@ def test_review_round8_the_pass_line_sits_between_rounding_and_any_position_effe
         rec = record(res, "compare" if scene.relative() == (False, False, True) else "compare_other")
         seen = " ".join(it.text for it in rec.items if it.kind == "text" and it.text)
         assert "rounding, not position" in seen
+
+
+def test_a_verdict_under_one_diagonal_says_it_measures_every_diagonal(run):
+    """Review round 9: under the plot of one diagonal (m − n = 1), RoPE's "max spread ≈ 1.8 × 10⁻¹⁵" read as that
+    diagonal's peak, which is lower; the figure is the largest spread over every diagonal.  The verdict under each
+    scheme's plot now says so; the figure is the largest over all diagonals, and above the drawn diagonal's own."""
+    d = run.scene.data
+    S = d.scores.rope
+    T = S.shape[0]
+    spreads = {k: max(abs(S[i, i - k] - S[k, 0]) for i in range(k, T)) for k in range(T)}  # lower diagonals
+    spreads.update({-k: max(abs(S[i - k, i] - S[0, k]) for i in range(k, T)) for k in range(1, T)})
+    assert max(spreads.values()) == pytest.approx(d.scores.defects[2], rel=1e-12, abs=1e-30)
+    for key in ("sin_spread", "learned_score", "rope_score"):
+        rec = next(r for r in run.records if r.key.startswith(key))
+        words = " ".join(i.text for i in rec.texts() if i.opacity > 0.9)
+        assert "all diagonals" in words, (key, words)

@@ -131,6 +131,9 @@ class ThreePositionalSchemes(ClipScene):
     PATHS = ("scores.sinusoidal", "scores.learned", "scores.rope")
     KEY_FORMULA = "k_n = R_n W_k x_n"  # RoPE's key at position n: turned by n's angles, as the query by m's
     SPREAD = "$max$ spread"  # the verdicts' words: the largest spread along any diagonal (the word in the sans)
+    # under a plot of one diagonal (06–08) the words say it is every diagonal's (review round 9: "max spread ≈ 1.8 ×
+    # 10⁻¹⁵" read as the drawn diagonal's peak, ≈ 1.3 × 10⁻¹⁵)
+    SPREAD_EVERY = "$max$ spread, all diagonals"
 
     @classmethod
     def build_data(cls, cfg: LectureConfig) -> SchemesData:
@@ -151,11 +154,11 @@ class ThreePositionalSchemes(ClipScene):
         )
 
     @classmethod
-    def spread_verdict(cls, fig, passed: bool, size: float):
+    def spread_verdict(cls, fig, passed: bool, size: float, every: bool = False):
         """The deck's worded verdict on one scheme's spread: ✓/✗, "max spread" (the word in the sans), then its
         figure related the deck's one way (``theme.figure``): "≈ 7.9" for a rounded figure, "≈ 1.8 × 10⁻¹⁵" for
         rounding noise, "= 0" with its exact mark (review round 3: one form for all three, never a colon)."""
-        return worded_verdict(cls.SPREAD, fig, passed, size=size, relation="=")
+        return worded_verdict(cls.SPREAD_EVERY if every else cls.SPREAD, fig, passed, size=size, relation="=")
 
     def relative(self) -> tuple[bool, bool, bool]:
         return self.data.scores.relative()
@@ -386,7 +389,7 @@ class ThreePositionalSchemes(ClipScene):
             name = (VGroup(name, tag).arrange(RIGHT, buff=GAP.small, aligned_edge=DOWN) if side.width <= region.width
                     else column(name, tag, gap="hair"))
         head = name
-        check = self.spread_verdict(spread_figures(d)[k], rel, size=LABEL)
+        check = self.spread_verdict(spread_figures(d)[k], rel, size=LABEL, every=True)
         dep = self.depends(rel, size=LABEL)
         # the verdict and what the score depends on on one line under the plot where they fit, else stacked
         foot = row(check, dep, gap="wide", align="baseline")

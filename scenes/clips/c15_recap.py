@@ -833,12 +833,14 @@ class Recap(ClipScene):
 
     # ------------------------------------------------------------------ the close: one verdict an answer
     def close_proof(self, p: DiaryProof) -> DiaryProof:
-        """Proof ``p`` as the close writes it: the count of unseen angles says its condition in words, "past training"
+        """Proof ``p`` as the close writes it: the count of unseen angles says its condition in words, "one step past training"
         (short enough to leave every verdict its size), where the question's panel wrote ``m = L`` beside a note giving L (review round 7: "L" stood
         undefined on the card)."""
         from dataclasses import replace
 
-        return replace(p, formula='"past training"', brief="past training") if p.passed is None else p
+        # (review round 9: "past training" read as true at every m past L; the count falls further out, 47 at m = L,
+        # 41 at m = 200: it is measured one step past training)
+        return replace(p, formula='"one step past training"', brief="one step past training") if p.passed is None else p
 
     def make_close(self) -> VGroup:
         """The picture the recap ends on: the four answers as their icons, large, in a column, each with the
