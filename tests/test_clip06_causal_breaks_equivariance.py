@@ -328,10 +328,12 @@ def _check_who_sees_what(scene, records=None):
     worst = float(np.max(r.causal_rows))
     assert f"rows {span} change, by up to ≈ {measure(worst, 3).text}." in caps["causal"].text, caps["causal"].text
     # review round 8: one beat a swapped row, the count its token saw before the swap framed dashed on that row
+    # (review round 9: "dashed, the 2 it saw in row 1" read as the tokens it saw; the frame holds other tokens now:
+    # the slots it saw)
     assert caps["past"].text == (f"Row {r.i} now holds {token_text(held_i)}: it sees {n(now_i)}; dashed, the "
-                                 f"{was_i} it saw in row {held_i}."), caps["past"].text
+                                 f"{was_i} slots it saw in row {held_i}."), caps["past"].text
     assert caps["future"].text == (f"Row {r.j} holds {token_text(held_j)}: it sees {n(now_j)}; dashed, the "
-                                   f"{was_j} it saw in row {held_j}."), caps["future"].text
+                                   f"{was_j} slots it saw in row {held_j}."), caps["future"].text
     # each dashed frame surrounds exactly the first `was` slots of its row: the count the sentence says
     for ghost, row, was in zip(scene.ghosts, (r.i, r.j), (was_i, was_j)):
         cells = scene.mask.cells[row]

@@ -496,7 +496,8 @@ def test_the_spread_verdicts_set_their_word_in_the_sans(run):
     for k, notes in enumerate(scene.notes2):
         v = notes.check
         assert v._verdict and v.passed is scene.relative()[k]
-        assert [w.text for w in v.line.words] == ["spread"]  # never "spread:" (review round 3)
+        # never "spread:" (review round 3); under one diagonal's plot, every diagonal's (round 9)
+        assert [w.text for w in v.line.words] == ["spread,alldiagonals"]
         assert all(isinstance(w, Text) and w.font == SANS for w in v.line.words)
         assert not any('"' in m.typst_code for m in v.line.maths)
         assert v.line.maths[0].typst_code.strip("$ ") == "max"

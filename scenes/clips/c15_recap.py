@@ -659,7 +659,8 @@ class Recap(ClipScene):
             ("How does causal prefix invariance make KV caching correct?",
              f"Past outputs never change: cache {K} and {V}; each step appends one row to each.", (4, 5), q2, 2),
             (f"Why does RoPE rotate {Q} and {K}, but not {V}?",
-             f"Scores depend on {N.offset.text} alone; {V} is content, not position.", (11,), q3, 0),
+             # (review round 9: "scores depend on m − n alone" read as if content did not matter)
+             f"Position enters scores only as {N.offset.text}; {V} is content, not position.", (11,), q3, 0),
             # one symbol for a position, m, as in the verdicts (review round 5: nₘₐₓ = 1024 here, m ≥ 1024 there)
             ("Why did GPT-2's table give way to RoPE?",
              "A table has a last row; RoPE has none, but meets unseen angles.", (13, 14), q4, 0),
