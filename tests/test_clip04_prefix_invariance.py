@@ -137,7 +137,7 @@ def test_both_passes_print_and_paint_the_computed_outputs_on_the_decks_outputs_s
                 corner = _box_centre(rec, c) + np.array([-c.width / 2 + 0.08, c.height / 2 - 0.06, 0])
                 got = pixel(scene, frame, corner)
                 assert np.abs(got - rgb255(outs.rgb(Y[i, j]))).max() <= 8, (i, j)
-    # the rows are named y_n (full) and y_n^((t)) (prefix: the letter, never a digit that reads as a row index; its
+    # the rows are named y_m (full) and y_m^((t)) (prefix: the letter, never a digit that reads as a row index; its
     # length said under its grid, t = T − 1: review round 3), in the tokens' colours
     assert [m.typst_code.strip("$ ") for m in scene.full_labels] == [f"y_{n}" for n in range(T)]
     assert [m.typst_code.strip("$ ") for m in scene.prefix_labels] == [f"y_{n}^((t))" for n in range(T - 1)]
@@ -168,7 +168,7 @@ def test_prefix_rows_land_on_the_full_rows_and_the_brace_spans_them(run):
     v = scene.slide_proof
     assert v._verdict and v.passed and v.figure.exact and v.figure.text == fmt_measure(d.defects_fixed[T - 2])
     assert d.defects_fixed[T - 2] == float(np.max(np.abs(d.Y_prefix - d.Y_full[: T - 1]))) == 0.0
-    assert "y_n^((t))" in v.formula and "n < t" in v.formula and "[" not in v.formula
+    assert "y_m^((t))" in v.formula and "m < t" in v.formula and "[" not in v.formula
 
 
 def test_the_new_row_is_the_one_the_mask_lets_read_the_last_token(run):
@@ -481,7 +481,7 @@ def test_each_bit_board_names_its_kernel(run, which):
 # ------------------------------------------------------------------ notation
 def test_lecture_notation_never_code_indexing(run):
     """Issue 33: `Y_full[:5]`, `X[:t]`, `Attn(X[:1])[0,1]`, and the drift Attn(x₀,…,x₅) → Y_prefix →
-    Attn(X[:t]).  Now one notation: a pass Attn(x_0, …, x_(t−1)), its rows y_n^((t)), the full pass's y_n."""
+    Attn(X[:t]).  Now one notation: a pass Attn(x_0, …, x_(t−1)), its rows y_m^((t)), the full pass's y_m."""
     scene, res = run
     texts = [t for r in res.records for t in _texts(r)]
     bad = [t for t in texts if re.search(r"\[[^\]]*:|class\(\"normal\", :\)|\]\s*\[|_\"prefix\"|\[\s*\d+\s*,", t)]

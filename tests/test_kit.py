@@ -184,6 +184,23 @@ def test_heatmap_paints_each_cell_from_its_value_and_marks_masked_cells():
     np.testing.assert_array_equal(h2.values, 0) and np.testing.assert_array_equal(h.values, v)
 
 
+def test_a_printed_matrix_keeps_a_margin_of_its_cells_colour_round_every_number():
+    """Every value of a matrix printed at one size (``uniform_values``, as ``value_map`` prints them) takes at
+    most ``VALUE_FILL`` of its cell's width, and the widest is at that share when it had to shrink: at 0.88 a row
+    of "−0.29 −0.30 −0.32" read as one string running across the borders (review round 9, clip 04)."""
+    from scenes.kit.widgets import VALUE_FILL
+
+    v = np.array([[-0.35, -1.49, -1.12, 1.88], [-0.29, -0.30, -0.32, 0.78]])
+    h = Heatmap(v, ColorScale("RdBu_r", -2, 2), (0.8, 0.6), show_values=True, value_size=40, uniform_values=True)
+    widths = [t.width for t in h.labels]
+    # (within 1 %: text drawn at a scaled size is not exactly the scaled width of the probe)
+    assert VALUE_FILL * 0.8 * 0.99 <= max(widths) <= VALUE_FILL * 0.8 * 1.01
+    assert VALUE_FILL <= 0.8  # a clear margin: at least a tenth of the cell on each side of the widest number
+    for t, (i, j) in zip(h.labels, [(i, j) for i in range(2) for j in range(4)]):
+        c = h.cell(i, j)
+        assert t.get_left()[0] - c.get_left()[0] >= 0.09 * c.width - 1e-6, (i, j)
+
+
 def test_labelled_matrix_permutes_rows_into_the_right_slots():
     from manim import Scene
 
@@ -611,3 +628,16 @@ def test_a_rounded_figure_is_related_by_approx_an_exact_one_by_equals(x, relatio
     code = figure(x, prefix="max |Delta Y| =").typst_code.strip("$ ")
     rel = code.split("max |Delta Y|", 1)[1].split()[0]
     assert rel == relation, code
+
+
+def test_the_header_rule_sits_at_one_height_whatever_letters_the_title_has():
+    """The rule under a clip's header (and so the top of its content) stands one descender's depth under the
+    title's baseline: "Prefix invariance" (no descender) and "The RoPE angle grid" (g, p) get the same rule, and
+    the rule stays clear of the descenders.  Placed under the title's box, it sat 10 px higher under the first."""
+    from scenes.kit.base import header_parts
+
+    plain_head, _, plain_rule = header_parts(4, "Prefix invariance", "§4")
+    deep_head, _, deep_rule = header_parts(10, "The RoPE angle grid", "§9")
+    assert abs(plain_rule.get_y() - deep_rule.get_y()) < 1e-9
+    assert deep_rule.get_y() < deep_head.get_bottom()[1] - 0.1  # a gap under the g and p
+    assert plain_head.get_bottom()[1] - plain_rule.get_y() > deep_head.get_bottom()[1] - deep_rule.get_y() + 0.05

@@ -1,15 +1,15 @@
 """04 ``PrefixInvariance`` (§4): causal attention over all T tokens, ``Attn(x_0, …, x_(T−1))`` with output
-rows ``y_n``, then over the first T−1, rows ``y_n^((T−1))`` (the superscript: how many tokens the pass
+rows ``y_m``, then over the first T−1, rows ``y_m^((T−1))`` (the superscript: how many tokens the pass
 read); the prefix rows slide onto the full rows and land on the same numbers.  Then, one subject a frame:
 the difference for every prefix length t on a log axis (the fixed order's exact zeros on the floor); one
 output entry's 64 bits from both passes, large, the fields named, the last bits magnified; the BLAS matmul
 kernel's honest ≈ 10⁻¹⁶ on the plot and in the bits (one unit in the last place); why (float sums depend on
 their order: two summation trees); what it means for inference (a cached decoding step is one row of the
 recompute: the same bits only in one fixed order).  Ends on the full outputs with the verdict
-``max_(t, n<t) |y_n^((t)) − y_n| = 0``, exact.
+``max_(t, m<t) |y_m^((t)) − y_m| = 0``, exact.
 
 One notation through the clip (lecture notation, never code indexing): a pass ``Attn(x_0, …, x_(t−1))``,
-its rows ``y_n^((t))``, the full pass's rows ``y_n``, an entry ``(y_n)_j``.  The outputs are painted on the
+its rows ``y_m^((t))``, the full pass's rows ``y_m``, an entry ``(y_m)_j``.  The outputs are painted on the
 deck's "outputs" scale (``kit.scales``).
 
 ``clips render --student`` draws it from a student's causal attention (``STUDENT = "prefix"``: every pass the
@@ -145,7 +145,7 @@ class PrefixInvarianceData:
     X: np.ndarray  # (T, d)
     Y_full: np.ndarray  # (T, d) causal attention on X
     Y_prefix: np.ndarray  # (T-1, d) causal attention on the first T-1 tokens
-    defects_fixed: np.ndarray  # (T,) entry t-1: max over n < t of |y_n^(t) − y_n|, fixed-order kernel
+    defects_fixed: np.ndarray  # (T,) entry t-1: max over m < t of |y_m^(t) − y_m|, fixed-order kernel
     max_fixed: float
     defects_blas: np.ndarray  # (T,) the same with kernel="blas" (plain matmul)
     max_blas: float
@@ -166,7 +166,7 @@ class PrefixInvarianceData:
     y_cached: np.ndarray  # (1, d) the last decoding step's row with the cache, fixed order (kv_cache_decode)
     a_step: np.ndarray  # (T, 1) that step's weights over the cached rows: the causal weights' last row, as a column
     # a student's causal attention (``clips render --student``) whose prefixes' outputs are not bit for bit its full
-    # outputs' first rows: ``differs``; per row n < T − 1 of the slide, max_j |y_n^(T−1) − y_n| (``row_gaps``), the
+    # outputs' first rows: ``differs``; per row m < T − 1 of the slide, max_j |y_m^(T−1) − y_m| (``row_gaps``), the
     # rows where it is not 0 (``slide_rows``, the outlines) and the rows of the full outputs some prefix changes
     # (``close_rows``); ``tol``: the pass line (a difference under it is rounding, over it a failure).  Empty for
     # the lecture and for a student who is exact
@@ -236,7 +236,7 @@ class PrefixInvariance(ClipScene):
         X = lecture.X
         Y_full, defects = yours(X), prefix_defects(yours, X)
         m = prefix_invariance_max_defect(yours, X)
-        gaps = np.zeros((T, T))  # gaps[t − 1, n]: max_j |y_n^(t) − y_n|, n < t
+        gaps = np.zeros((T, T))  # gaps[t − 1, m]: max_j |y_m^(t) − y_m|, m < t
         for t in range(1, T + 1):
             gaps[t - 1, :t] = np.max(np.abs(P[t - 1, :t] - Y_full[:t]), axis=1)
         row_gaps = gaps[T - 2, : T - 1]
@@ -337,7 +337,7 @@ class PrefixInvariance(ClipScene):
         # letter t: a digit there read as a row index, review round 3)
         self.prefix_len = math(prefix_length(T - 1), size=HEADING, color=DIM)
         bar_probe = ColorBar(self.scale)
-        lab_w = math(prefix_row("n"), size=HEADING).width + GAP.normal
+        lab_w = math(prefix_row("m"), size=HEADING).width + GAP.normal
         brace_w = 0.6  # the brace (and its gaps) between the full map and its verdict once the prefix has landed
         head_h = self.full_head.height + GAP.normal
         # both maps side by side (with their names) and the colour bar must fit the width
@@ -352,7 +352,7 @@ class PrefixInvariance(ClipScene):
         self.full = shows(value_map(d.Y_full, self.scale, cell_w, cell_h, size=HEADING), "Y_full")
         self.prefix = shows(value_map(d.Y_prefix, self.scale, cell_w, cell_h, size=HEADING), "Y_prefix")
         self.full_labels = row_names(self.full, "y", size=HEADING)
-        # the labels y_n^((T-1)) at the largest size whose height (superscript and all) fits the rows' pitch (the
+        # the labels y_m^((T-1)) at the largest size whose height (superscript and all) fits the rows' pitch (the
         # sweep: at HEADING they ran into each other on rows squeezed by the verdict's room under the map)
         lab_size = next((z for z in (HEADING, LABEL) if math(prefix_row("0"), size=z).height <= cell_h - 0.02),
                         SMALL)
@@ -404,7 +404,7 @@ class PrefixInvariance(ClipScene):
                 self.gap_labels.add(role(figure_of(d.row_gaps[n], size=LABEL, color=colour), what)
                                     .next_to(self.full.cell(n, dm - 1), RIGHT, buff=GAP.normal))
             # what the figures are, over their column: each row's largest difference between the two passes
-            self.gap_head = math(f"max_j lr(|{prefix_row('n')} - y_n|)", size=LABEL, color=DIM)
+            self.gap_head = math(f"max_j lr(|{prefix_row('m')} - y_m|)", size=LABEL, color=DIM)
             self.gap_head.next_to(self.full, RIGHT, buff=GAP.normal).align_to(self.full, UP)
             self.gap_head.set_y(self.full_head.get_y())  # in the line of the pass's name
             self.gap_labels.add(self.gap_head)
@@ -422,7 +422,7 @@ class PrefixInvariance(ClipScene):
         # stage 2: every prefix measured (the plot), each kernel's verdict on the data beside its marks
         self.proof_fixed = proof_line(f"max_{T_}", fixed.value, size=HEADING, passed=fixed.passed)
         self.proof_blas = proof_line(f"max_{T_}", blas.value, size=HEADING, passed=blas.value == 0.0)
-        title = math(f"max_(n < {T_}) lr(|{prefix_row('n')} - y_n|)", size=HEADING)
+        title = math(f"max_(m < {T_}) lr(|{prefix_row('m')} - y_m|)", size=HEADING)
         mine = "your attention" if d.differs else "fixed order"  # a student's kernel is theirs, not the fixed order
         self.defects = DefectPlot([(mine, d.defects_fixed, FG, self.proof_fixed),
                                    ("BLAS matmul", d.defects_blas, HIGHLIGHT, self.proof_blas)],
@@ -446,7 +446,7 @@ class PrefixInvariance(ClipScene):
                                           passed=passed_b, relation=f"max_{T_} =")
             self.table = DefectTable([("fixed order", d.defects_fixed, self.proof_fixed),
                                       ("BLAS matmul", d.defects_blas, self.proof_blas)], C,
-                                     math(f"max_(n < {T_}) lr(|{prefix_row('n')} - y_n|)", size=HEADING))
+                                     math(f"max_(m < {T_}) lr(|{prefix_row('m')} - y_m|)", size=HEADING))
             self.fixed_marks, self.blas_marks = self.table.marks["fixed order"], self.table.marks["BLAS matmul"]
             self.key_fixed, self.key_blas = self.table.tags["fixed order"], self.table.tags["BLAS matmul"]
         # the pass line of the notebook's check, where the axis reaches it: a student's red bars rise past it (its
@@ -861,9 +861,9 @@ def float_text(x: float) -> str:
 
 
 def prefix_proof_formula(t: int) -> str:
-    """``max_(n < t) |y_n^((t)) − y_n|`` for one prefix length (the letter t on screen, its value said beside the
+    """``max_(m < t) |y_m^((t)) − y_m|`` for one prefix length (the letter t on screen, its value said beside the
     prefix's pass: a digit bound beside the letter superscript would mix the two)."""
-    return f"max_(n < {T_}) lr(|{prefix_row('n')} - y_n|)"
+    return f"max_(m < {T_}) lr(|{prefix_row('m')} - y_m|)"
 
 
 def entry_formula(i: int, j: int, t: int) -> str:

@@ -181,10 +181,10 @@ def prefix_scales(data, cfg) -> dict[str, ColorScale]:
 
 def prefix_proofs(data) -> tuple[Proof, Proof]:
     """The fixed-order kernel: every prefix's outputs are the full outputs' first rows, exactly; the
-    same check with a BLAS matmul kernel, honestly measured.  Lecture notation: ``y_n^((t))`` is row ``n``
-    of the pass over the first ``t`` tokens, ``y_n`` the full pass's."""
-    f = f"max_({T_}, thin n < {T_}) lr(|{prefix_row('n')} - y_n|)"
-    tex = r"\max_{t,\,n<t}\,|y_n^{(t)} - y_n|"
+    same check with a BLAS matmul kernel, honestly measured.  Lecture notation: ``y_m^((t))`` is row ``m``
+    of the pass over the first ``t`` tokens, ``y_m`` the full pass's."""
+    f = f"max_({T_}, thin m < {T_}) lr(|{prefix_row('m')} - y_m|)"
+    tex = r"\max_{t,\,m<t}\,|y_m^{(t)} - y_m|"
     return Proof(f, tex, data.max_fixed, exact_claim=True), Proof(f, tex, data.max_blas)
 
 
@@ -211,7 +211,7 @@ def prefix_rows(data, cfg) -> FigureStill:
     chart = BarsPanel(tuple(str(t) for t in range(1, T + 1)), (
         BarGroup("fixed order", data.defects_fixed, "fg"),
         BarGroup("BLAS matmul", data.defects_blas, "accent"),
-    ), xlabel="prefix length $t$", ylabel=r"$\max_{n<t}\,|y_n^{(t)} - y_n|$", y_log=True,
+    ), xlabel="prefix length $t$", ylabel=r"$\max_{m<t}\,|y_m^{(t)} - y_m|$", y_log=True,
         ylim=(10.0 ** lo, 10.0 ** hi), legend="upper right", title="every prefix, both kernels")
     a, b, c = data.sum_terms
     left, right = data.sum_orders
