@@ -332,7 +332,7 @@ class RoPEAngleGrid(ClipScene):
     STUDENT = "rope_angle_grid"  # `clips render --student`: the student's table is the one the hands write
     TOL = 1e-9  # a student's cell differs from the formula's at this gap or more (the checks' TABLE_TOL)
     D = 16  # eight pairs
-    DIAL_SHARE = 0.17  # of the table's region, the most the row of hands may take: the table keeps its height
+    DIAL_SHARE = 0.24  # of the table's region, the most the row of hands may take: the table keeps its height
     HAND_DIMMED = 0.4  # a hand out of focus stays in sight (its words go to the background)
     # the table's other columns while one column is the subject, in every beat: dark enough that its pale cells
     # (the cyclic scale's near-white zero) recede into the background rather than read as a grey veil
