@@ -14,7 +14,7 @@ from frames import (
 )
 from mathcore import load_config
 from scenes.catalog import LECTURE, PROPERTIES, property_of
-from scenes.clips.c00_title import CLIP_ROWS, Title
+from scenes.clips.c00_title import CLIP_ROWS, Title, notebook_shown
 from scenes.kit.cards import clip_number
 from scenes.kit import BAD, BG, DIM, FG, PROPERTY_COLORS, family_color
 from scenes.figures import designed_stills
@@ -68,7 +68,12 @@ def test_the_map_prints_the_catalog(final):
     d = scene.data
     assert scene.lecture_line.text == f"Lecture {d.number} · {d.title}"
     assert "".join(t.text for t in scene.lecture_line) == shown(f"Lecture {d.number} · {d.title}")
-    assert "".join(t.text for t in scene.notebook_line) == shown(f"notebook {d.notebook}")
+    # the notebook's name without the part the header already says (review round 9: three titles stacked)
+    assert d.notebook == "05 · Self-Attention Properties" and scene.clip().title == "Self-attention properties"
+    assert "".join(t.text for t in scene.notebook_line) == shown("notebook 05")
+    assert notebook_shown("05 · Self-Attention Properties", "Self-attention properties") == "05"
+    assert notebook_shown("05 · Attention, examined", "Self-attention properties") == "05 · Attention, examined"
+    assert notebook_shown("Notebook five", "Self-attention properties") == "Notebook five"
     for tile, plan, focus, (name, clips) in zip(scene.tiles, scene.plan, scene.focus, d.properties):
         assert "".join(t.text for t in plan.head) == shown(name)
         assert focus.head.text == shown(name)

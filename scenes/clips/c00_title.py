@@ -111,10 +111,11 @@ class Title(ClipScene):
     def caption_values(self) -> dict:
         d = self.data
         out = {"number": d.number, "notebook": d.notebook, "title": d.title,
-               "notebook_said": notebook_said(d.notebook), "n_clips": sum(len(c) for _, c in d.properties)}
+               "notebook_said": notebook_said(notebook_shown(d.notebook, self.clip().title)), "n_clips": sum(len(c) for _, c in d.properties)}
         if not hasattr(self, "tiles"):  # the title card: nothing of the map on screen yet
             return out
         out["title"] = claim(d.title, self.lecture_line)
+        out["notebook_said"] = claim(out["notebook_said"], self.notebook_line)
         out["map_icons"] = claim("; ".join(icon_words(i.doc) for i in MAP_ICONS), *[t.drawing for t in self.tiles])
         for k, (key, (name, clips), focus) in enumerate(zip(self.KEYS, d.properties, self.focus)):
             said = (", ".join(clip_number(c.number) for c in clips) if len(clips) > CLIP_ROWS else
@@ -286,7 +287,8 @@ class Title(ClipScene):
         # the title as large as the map's cards allow: a very long title steps down a size
         for sizes in ((TITLE + 6, TITLE), (TITLE, HEADING), (HEADING, LABEL)):
             self.lecture_line = title_block(f"Lecture {d.number} · {d.title}", content.width, sizes=sizes)
-            self.notebook_line = fit_label(f"notebook {d.notebook}", content.width, size=LABEL, color=DIM,
+            self.notebook_line = fit_label(f"notebook {notebook_shown(d.notebook, self.clip().title)}", content.width,
+                                           size=LABEL, color=DIM,
                                            max_lines=2, align=ORIGIN, break_words=True)
             head = column(self.lecture_line, self.notebook_line, gap="tight", align=ORIGIN)
             content.place(head, UP)
@@ -361,6 +363,16 @@ class Title(ClipScene):
         self.beat(self.closing_key(), Succession(FadeOut(self.focus[-1], shift=GAP.wide * LEFT),
                                                  AnimationGroup(*grow), AnimationGroup(*come)),
                   run_time=2.4, hold=self.CLOSING_HOLD, subject=on_screen)
+
+
+def notebook_shown(name: str, header: str) -> str:
+    """The notebook's name under the lecture's title, without a last "·" part that repeats the clip's header
+    ("05 · Self-Attention Properties" under the header "Self-attention properties" is "05"): three titles stacked
+    read as one title said three times (review round 9)."""
+    parts = [p.strip() for p in name.split("\u00b7")]
+    if len(parts) > 1 and parts[-1].casefold() == header.strip().casefold():
+        return " \u00b7 ".join(parts[:-1])
+    return name
 
 
 def notebook_said(name: str) -> str:
