@@ -455,3 +455,18 @@ def test_a_render_at_another_quality_typesets_no_label_again(tmp_path):
     assert r.returncode == 0, r.stderr
     assert sorted(p.name for p in (root / ".render-cache" / "svg").rglob("*.*")) == svgs
     assert store.usage()["mobjects"].entries > 0 and not list((root / ".render-cache" / clipcache.SCRATCH).iterdir())
+
+
+def test_audit_matrix_with_frames_writes_every_audited_corners_beats(tmp_path):
+    """`clips audit NAME --matrix --frames DIR` draws the last frame of every beat of every corner it audits into
+    DIR/<clip>/<corner>/ (it wrote nothing with --matrix: a reviewer looking at a corner had to script it)."""
+    root = make_project(tmp_path / "p", ["alpha"])
+    shots = tmp_path / "shots"
+    r = clips(root, "audit", "alpha", "--matrix", "--frames", str(shots), "--size", "320x180")
+    assert r.returncode in (0, 1), r.stdout + r.stderr
+    corners = re.findall(r"01_alpha \[(\w+)\]", r.stdout)
+    assert "shipped" in corners, r.stdout
+    assert sorted(p.name for p in (shots / "01_alpha").iterdir()) == sorted(corners)
+    for corner in corners:
+        pngs = sorted((shots / "01_alpha" / corner).glob("beat_*.png"))
+        assert pngs and pngs[0].name.startswith("beat_00_"), corner

@@ -287,8 +287,12 @@ def cmd_audit(args) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for c in clips:
             try:
-                if args.matrix:
-                    results = audit_matrix(c, Path(tmp), cached=True)
+                if args.matrix:  # with --frames, each corner's beats into DIR/<clip>/<corner>/
+                    size = _frame_size(args) if args.frames else None
+                    results = audit_matrix(c, Path(tmp), cached=True, beat_frames=size)
+                    if size:
+                        for corner, res in results.items():
+                            _write_beat_frames(res, Path(args.frames) / c.name / corner)
                 elif student is not None:  # a student's numbers: never the lecture's audit cache
                     from scenes.audit.beats import audit_clip
 

@@ -152,14 +152,16 @@ ALLOWED = {"colors.weights": set(WEIGHT_CMAPS), "colors.signed": set(SIGNED_CMAP
 
 
 def audit_matrix(clip, folder: Path, corners: dict[str, LectureConfig] | None = None, first=None,
-                 cached: bool = False) -> dict:
+                 cached: bool = False, beat_frames: tuple[int, int] | None = None) -> dict:
     """Audit ``clip`` under the shipped config and every corner, skipping a corner whose values
     of the fields the clip has read so far equal those of a corner already audited.
 
     ``first`` is the shipped config's audit when the caller already has it (an ``AuditResult`` with
     ``used``, the config fields that run read): it is taken as the first corner, not run again.
     With ``cached``, each corner's audit comes from the disk cache (``scenes.render.auditcache``) when
-    nothing it depends on has changed: the results then hold what was found, not the scene.
+    nothing it depends on has changed: the results then hold what was found, not the scene.  With
+    ``beat_frames`` (width, height), every corner is audited afresh and draws the picture at the end of
+    each beat at that size (``result.beat_frames``), as ``audit_clip`` does.
     Returns ``{corner name: AuditResult}`` for the corners audited (shipped first)."""
     from mathcore.config import RecordingConfig
     from scenes.audit.beats import audit_clip
@@ -182,14 +184,14 @@ def audit_matrix(clip, folder: Path, corners: dict[str, LectureConfig] | None = 
         key = tuple(json.dumps(getattr(cfg, f), default=str) for f in fields)
         if used and (tuple(fields), key) in done:
             continue
-        if cached:
+        if cached and beat_frames is None:
             from .auditcache import audit
 
             results[name] = audit(clip, cfg, cls)
             used |= results[name].used
         else:
             rec = RecordingConfig(cfg)
-            results[name] = audit_clip(cls, rec)
+            results[name] = audit_clip(cls, rec, beat_frames=beat_frames)
             used |= rec.used
         fields = sorted(used)
         for other in results:  # re-key what was audited by the (possibly larger) set of fields
