@@ -1,7 +1,7 @@
 """Clip 13 ExtrapolationCliff: unseen RoPE pairs per position, the learned table's wall, the walk past
-training, the closing picture (the count per position beside the table's hard stop), the layout and
-lecture language over the config matrix, narration that stays true for every config, and the still
-drawn in the same colours over the same positions."""
+training, the closing picture (three lanes over one position axis: the table's wall, sinusoidal never seen,
+RoPE's count), the layout and lecture language over the config matrix, narration that stays true for every
+config, and the still drawn in the same colours over the same positions."""
 
 from __future__ import annotations
 

@@ -4,8 +4,10 @@ slow pairs turn to angles never seen in training while fast pairs have wrapped m
 
 Staged in three pictures, one at a time: the schemes' lanes over the position axis (the table's
 wall); then RoPE's pairs at one position, a strip over a pair axis of its own with two dials under
-their bars; then the chart of unseen pairs at every position.  Ends on that chart under two
-verdicts: the table has no row past nₘₐₓ, and one step past training most pairs are at new angles.
+their bars; then the chart of unseen pairs at every position.  Ends on one picture answering for each scheme
+(review round 10): three lanes over the lanes' axis, the learned table's untrained rows to its wall and "✗ no
+row" past it, sinusoidal's pale blue on to the axis' end, and RoPE's lane on to the end too, pale blue as deep
+as its count of pairs at unseen angles (the chart folded into it), labelled with that count at m = L.
 
 The clip reads as a storyboard: the widgets (``scenes.clips.c13_widgets``) lay
 themselves out in the regions they are given; colours, scales and proof lines come from the
@@ -326,12 +328,6 @@ class ExtrapolationCliff(ClipScene):
 
     def x_of(self, m: float) -> float:
         return self.ruler.x_of(m)
-
-    def marked_stops(self) -> list[int]:
-        """The stops whose counts the chart writes: one step past training and the walk's end, the two the strip
-        showed and the narration said (nₘₐₓ's count, never spoken, is left to the curve: review round 3)."""
-        d = self.data
-        return sorted({d.stops[1], d.stops[3]})
 
     def make_mobjects(self) -> None:
         d = self.data
