@@ -22,6 +22,8 @@ from dataclasses import dataclass
 
 import numpy as np
 from manim import (
+    AnimationGroup,
+    LaggedStart,
     DOWN,
     LEFT,
     RIGHT,
@@ -249,7 +251,8 @@ class ExtrapolationCliff(ClipScene):
                      table_says=claim(v["table_says"], T.trained[0], T.wall, *([T.untrained] if len(T.untrained.points)
                                                                               else [])),
                      lane=claim("The learned table's lane", T.titles[0], T.trained[0]),
-                     lane_red=claim(": past L, its untrained rows in red to", T.untrained) if len(T.untrained.points)
+                     lane_red=claim(": past L, its untrained row" + ("" if d.n_max - d.train_length == 1 else "s")
+                                    + " in red to", T.untrained) if len(T.untrained.points)
                      else claim(", ending at", T.wall),
                      wall=claim("a red wall", T.wall), cross=claim("a red cross", T.no_row.check),
                      sin=claim("pale blue", T.unseen),
@@ -509,15 +512,19 @@ class ExtrapolationCliff(ClipScene):
 
     def closing(self) -> None:
         take = self.takeaway()
-        self.beat(self.closing_key(), *self.bring_forward(take), run_time=1.4, hold=self.CLOSING_HOLD, subject=take,
+        self.beat(self.closing_key(), *self.bring_forward(take), run_time=2.2, hold=self.CLOSING_HOLD, subject=take,
                   why=self.WALL_ENDS)
 
     def bring_forward(self, take, region=None) -> list:
-        # the chart's count folds into RoPE's lane (the same counts, as the depth of its pale blue); the chart's
-        # furniture leaves, the lanes' axis and the three lanes come in
+        # the chart's count folds into RoPE's lane (the same counts, as the depth of its pale blue) as the chart's
+        # furniture leaves; then the lanes' axis and the three lanes come in round it (one picture after the other,
+        # not two cross-faded)
         G, T = self.chart_big, self.trio
         rest = [m for m in T.submobjects if m is not T.stack]
-        fold = [ReplacementTransform(G.area, T.stack)] if len(T.stack) or len(T.stack.points) else [FadeOut(G.area)]
-        return [FadeOut(G.axis), FadeOut(G.body), FadeOut(G.title), FadeOut(G.curve), FadeOut(G.guides),
-                FadeOut(self.proof_big), *([FadeOut(self.past_big)] if len(self.past_big) else []), *fold,
-                FadeIn(self.ruler.axis), *[FadeIn(m) for m in rest]]
+        G.area.set_z_index(T.stack.z_index)  # over RoPE's violet as it comes in
+        fold = [ReplacementTransform(G.area, T.stack)] if len(T.stack.points) else [FadeOut(G.area)]
+        outs = AnimationGroup(FadeOut(G.axis), FadeOut(G.body), FadeOut(G.title), FadeOut(G.curve), FadeOut(G.guides),
+                              FadeOut(self.proof_big), *([FadeOut(self.past_big)] if len(self.past_big) else []),
+                              *fold)
+        ins = AnimationGroup(FadeIn(self.ruler.axis), *[FadeIn(m) for m in rest])
+        return [LaggedStart(outs, ins, lag_ratio=0.6)]
