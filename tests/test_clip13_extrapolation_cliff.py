@@ -1,7 +1,7 @@
 """Clip 13 ExtrapolationCliff: unseen RoPE pairs per position, the learned table's wall, the walk past
-training, the closing picture (the count per position beside the table's hard stop), the layout and
-lecture language over the config matrix, narration that stays true for every config, and the still
-drawn in the same colours over the same positions."""
+training, the closing picture (three lanes over one position axis: the table's wall, sinusoidal never seen,
+RoPE's count), the layout and lecture language over the config matrix, narration that stays true for every
+config, and the still drawn in the same colours over the same positions."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from scenes.clips.c13_extrapolation_cliff import ExtrapolationCliff, past_arc_ra
 from scenes.clips.c13_widgets import degree_text
 from scenes.figures import stills_for
 from scenes.figures.extrapolation import CLIFF_COLORS, CLIFF_ROLES, first_missing, hex_of
-from scenes.kit import BG, FAILED, SEEN, UNSEEN, numbers
+from scenes.kit import BG, FAILED, HIGHLIGHT, SEEN, UNSEEN, numbers
 from scenes.kit.numbers import count
 from scenes.stills.draw import DARK
 
@@ -131,7 +131,8 @@ def test_the_lanes_show_the_table_ending_at_n_max_and_the_formulas_going_on(fina
 
 def test_the_three_pictures_come_one_at_a_time(final):
     """Issue 33: the clip was a dashboard (lanes, strip, dials and a detached axis at once).  Now the lanes,
-    then the pairs on an axis of their own, then the chart: no beat shows two of them at full strength."""
+    then the pairs on an axis of their own, then the chart, then the close's three lanes (review round 10): no beat
+    shows two of them at full strength."""
     scene, _ = final
     recs = scene.audit.records
     phase = {}
@@ -142,11 +143,13 @@ def test_the_three_pictures_come_one_at_a_time(final):
         lanes = any(id(f) in ids for f in scene.big.trained.get_family())
         pairs = any(id(f) in ids for f in scene.pairs.strip.get_family())
         chart = id(scene.chart.curve) in ids or any(id(f) in ids for f in scene.chart.curve.get_family())
-        assert lanes + pairs + chart <= 1, r.key
-        phase[r.key] = "lanes" if lanes else "pairs" if pairs else "chart" if chart else None
+        close = any(id(f) in ids for f in scene.trio.rope.get_family())
+        assert lanes + pairs + chart + close <= 1, r.key
+        phase[r.key] = "lanes" if lanes else "pairs" if pairs else "chart" if chart else "close" if close else None
     order = [p for p in phase.values() if p]
-    assert order == sorted(order, key=["lanes", "pairs", "chart"].index), order
-    assert set(order) == {"lanes", "pairs", "chart"}
+    assert order == sorted(order, key=["lanes", "pairs", "chart", "close"].index), order
+    assert set(order) == {"lanes", "pairs", "chart", "close"}
+    assert phase[recs[-1].key] == "close"
     # the strip's x is the pair index on its own axis (0 at the first bar, the last pair at the last)
     P = scene.pairs
     ticks = {t.text: t for t in P.ticks}
@@ -156,19 +159,29 @@ def test_the_three_pictures_come_one_at_a_time(final):
     assert P.dials[0].get_left()[0] <= P.strip[scene.data.pairs[0]].get_x() <= P.dials[0].get_right()[0] + 1e-6
 
 
-def test_final_frame_rope_area_follows_the_counts(final):
+def test_final_frame_ropes_lane_is_pale_blue_as_deep_as_its_count(final):
+    """Review round 10: the close's RoPE lane carries the chart's count: at every position past L its pale blue
+    rises from the lane's bottom as high as the pairs at unseen angles (of 64), violet above; violet all through
+    before L, where the count is zero.  Read off the final frame's pixels."""
     scene, frame = final
     d = scene.data
-    fill = blend(UNSEEN, 0.3)
+    T = scene.trio
+    lane = T.lane_plot
+    top = d.n_pairs
     for m in (200, 2000):
-        c = d.unseen[m - 1]
-        assert c > 4
-        inside = pixel(scene, frame, scene.plot.to_point(m, c / 2))
-        assert np.abs(inside - fill).max() <= 14, (m, inside, fill)
-    # below L the count is 0: above the axis there is no fill
-    empty = pixel(scene, frame, scene.plot.to_point(20, d.n_pairs / 4))
-    assert np.abs(empty - rgb255(BG)).max() <= 12
-    np.testing.assert_array_equal(scene.chart.curve.values, d.unseen)
+        near = d.unseen[int(0.9 * m) - 1:int(1.1 * m)]  # the drawn edge is downsampled: the count nearby
+        lo, hi = int(near.min()), int(near.max())
+        assert lo > 8 and top - hi > 8, (m, lo, hi)
+        pale = pixel(scene, frame, lane.to_point(m, lo / 2))
+        assert np.abs(pale - rgb255(UNSEEN)).max() <= 14, (m, pale)
+        violet = pixel(scene, frame, lane.to_point(m, (hi + top) / 2))
+        assert np.abs(violet - rgb255(SEEN)).max() <= 14, (m, violet)
+    before = pixel(scene, frame, lane.to_point(d.train_length / 2, top / 2))
+    assert np.abs(before - rgb255(SEEN)).max() <= 14
+    # the stack is drawn from mathcore's counts at every position from L on
+    pos, cnt = T.stack_values
+    np.testing.assert_array_equal(pos, np.arange(d.train_length, d.x_max + 1))
+    np.testing.assert_array_equal(cnt, unseen_pair_counts(pos, d.head_dim, d.train_length, d.base))
 
 
 def test_L_and_n_max_are_labelled_at_their_positions(final):
@@ -246,69 +259,64 @@ def test_the_wall_is_said_in_lecture_language(final):
     assert not any("Error" in t or "n_max" in t or ".." in t for t in texts)
 
 
-def test_the_close_ends_on_the_counts_under_the_two_verdicts(final):
-    """The close: the chart under two verdicts (the table has no row for m ≥ nₘₐₓ: ✗; sinusoidal and RoPE one
-    step past training: the measured count of pairs at unseen angles, ✗ when there are any), the counts where
-    they were measured and said (one step past training, the walk's end); the lanes and the dials gone."""
-    scene, frame = final
+def test_the_close_answers_for_all_three_schemes_on_one_axis(final):
+    """Review round 10 (10 close): the close was a dashboard (a ✗ line, a lane, a ✓ line, a measured line, a line of
+    degrees and a shrunken chart), and sinusoidal, asked about in the title, was missing from it.  It is one
+    picture: three lanes over one position axis, each violet to L, each answered on the data: the learned table's
+    untrained rows in the red tint to its wall at nₘₐₓ and "✗ no row" past it; sinusoidal's pale blue to the axis'
+    end, "vector never seen" on it; RoPE's lane to the end with no wall, labelled at m = L with mathcore's count."""
+    scene, _ = final
     d = scene.data
+    L, n_max, x_max = d.train_length, d.n_max, d.x_max
+    T = scene.trio
     on = {id(f) for m in scene.mobjects for f in m.get_family()}
-    for part in (scene.chart.curve, scene.chart.area, scene.v_table, scene.v_rope, *scene.proof.dots):
-        assert id(part) in on
-    assert not any(id(f) in on for f in scene.pairs.on_screen().get_family())  # the dials are gone
-    assert not any(id(f) in on for f in scene.big.trained.get_family())  # and the big lanes
-    # no learned lane left over the chart (review round 3), and no nₘₐₓ on RoPE's chart
-    assert not any(id(f) in on for f in scene.big.wall.get_family())
-    assert not any(id(f) in on for f in scene.ruler.get_family())
-    jump = int(d.stop_counts[1])
-    # the deck's convention (round 7): the table's hard failure gets the red ✗; RoPE's new angles are a measurement
-    # with no mark, in the unseen colour
-    assert scene.v_table.passed is False and scene.v_table.check._role == "failed"
-    assert scene.v_rope.passed is None and not len(scene.v_rope.check)
-    assert not any(getattr(f, "_verdict", False) for f in scene.v_rope.get_family())
-    assert all(w.get_fill_color().to_hex() == UNSEEN.to_hex() for w in scene.v_rope.line.words)
-    assert f"{jump} of {d.n_pairs}" in str(scene.caption_values()["proof"])
-    # review round 7: the close draws the learned table on the chart's axis, not RoPE's count alone: violet to L,
-    # its untrained rows in the red tint to nₘₐₓ, the red wall there, nothing past it; RoPE's curve runs on past it
-    T = scene.table_lane
-    for part in (T.trained, T.untrained, T.wall, scene.v_every):
-        assert all(id(f) in on for f in part.get_family())
-    xL, xn = scene.chart.x_of(d.train_length), scene.chart.x_of(d.n_max)
-    assert np.isclose(T.trained.get_right()[0], xL) and np.isclose(T.untrained.get_left()[0], xL)
-    assert np.isclose(T.untrained.get_right()[0], xn) and abs(T.wall.get_x() - xn) < 1e-9
-    assert T.untrained.get_fill_color().to_hex() == FAILED.to_hex() and T.wall.get_stroke_color().to_hex() == FAILED.to_hex()
-    assert scene.chart.curve.get_right()[0] > xn + 1.0  # RoPE's count goes on where the table has no row
-    assert T.get_bottom()[1] > scene.v_every.get_top()[1] and T.get_top()[1] < scene.v_table.get_bottom()[1]
-    # the ✓ goes only on "an angle at every m: no last row" (the deck's convention, as clip 14's close)
-    assert scene.v_every.passed is True and scene.v_every.check._role == "verified"
-    assert "an angle at every" in scene.v_every.formula and "no last row" in scene.v_every.formula
+    for part in (T.titles, T.trained, T.untrained, T.unseen, T.rope, T.stack, T.wall, T.no_row, T.count, T.dot,
+                 T.leader, T.n_tick, scene.ruler.axis):
+        assert all(id(f) in on for f in part.get_family()), part
+    # the other pictures are gone: the chart, the strip and dials, the first lanes
+    for gone in (scene.chart, scene.pairs.on_screen(), scene.big, scene.proof_big, scene.past_big):
+        assert not any(id(f) in on for f in gone.get_family())
+    assert [t.text for t in T.titles] == ["learnedtable", "sinusoidal", "RoPE"]
+    # one axis: every lane starts at m = 1 and meets L, nₘₐₓ and the walk's end where the ruler puts them
+    x1, xL, xn, xe = (scene.x_of(m) for m in (1, L, n_max, x_max))
+    for b in (*T.trained, T.rope):
+        assert np.isclose(b.get_left()[0], x1)
+    for b in T.trained:
+        assert np.isclose(b.get_right()[0], xL) and b.get_fill_color().to_hex() == SEEN.to_hex()
+    assert np.isclose(T.untrained.get_left()[0], xL) and np.isclose(T.untrained.get_right()[0], xn)
+    assert T.untrained.get_fill_color().to_hex() == FAILED.to_hex() and 0 < T.untrained.get_fill_opacity() < 1
+    assert abs(T.wall.get_x() - xn) < 1e-9 and T.wall.get_stroke_color().to_hex() == FAILED.to_hex()
+    assert np.isclose(T.unseen.get_left()[0], xL) and np.isclose(T.unseen.get_right()[0], xe)
+    assert T.unseen.get_fill_color().to_hex() == UNSEEN.to_hex() and T.unseen.get_fill_opacity() == 1.0
+    assert np.isclose(T.rope.get_right()[0], xe) and T.rope.get_fill_color().to_hex() == SEEN.to_hex()
+    assert np.isclose(T.stack.get_left()[0], xL) and np.isclose(T.stack.get_right()[0], xe)
+    assert T.stack.get_fill_color().to_hex() == UNSEEN.to_hex() and T.stack._role == "unseen"
+    # each lane's answer on its own lane: the table's ✗ past its wall, sinusoidal's words on its pale blue
+    assert T.no_row.passed is False and T.no_row.check._role == "failed"
+    assert [w.text for w in T.no_row.line.words] == ["norow"]
+    assert T.no_row.get_left()[0] > xn and abs(T.no_row.get_y() - T.lane_y[0]) < 1e-6
+    words = {w.text: w for w in T.words}
+    sin = words["defined,vectorneverseen"]
+    assert T.unseen.get_left()[0] < sin.get_left()[0] and sin.get_right()[0] < T.unseen.get_right()[0]
+    assert abs(sin.get_y() - T.lane_y[1]) < 1e-6 and not len(T.never)
+    assert T.n_tick.typst_code.strip("$ ") == f'n_"max" = {count(n_max).math}' and T.n_tick.get_right()[0] < xn
+    # RoPE's count at m = L, as mathcore counts it (not the clip's data): on RoPE's title row, its dot where the
+    # lane's pale blue rises at L
+    jump = int(rope_unseen_pairs([L], d.head_dim, L, d.base).sum())
+    assert jump == 47
+    assert T.count.text == f"{jump}of{d.n_pairs}atunseenangles"
+    assert abs(T.count.get_y() - T.titles[2].get_y()) < 0.1 and T.count.get_left()[0] > T.titles[2].get_right()[0]
+    assert np.allclose(T.dot.get_center(), T.lane_plot.to_point(L, jump))
+    assert T.dot.get_fill_color().to_hex() == HIGHLIGHT.to_hex()
+    close = scene.audit.records[-1]
+    counts = [it.text for it in close.items if it.kind == "text" and f"of {d.n_pairs}" in it.text]
+    assert counts == [f"{jump} of {d.n_pairs} at unseen angles"], counts  # the one count on screen: RoPE's
+    # one subject, large: the lanes and their axis fill the content area
     take = scene.takeaway()
     content = scene.layout.content
-    assert take.width >= 0.9 * content.width and take.height >= 0.8 * content.height
-    # the chart beat's chart is the subject (review round 7: four lines of words pushed it into the lower half):
-    # from its title to its axis name at least 70 % of the content's height, the plot itself at least 50 %; at the
-    # close it makes room for the verdicts and the table's lane, the plot still at least a quarter
-    G = scene.chart_big
-    chart = next(r for r in scene.audit.records if r.key.startswith("chart"))
-
-    def box(m):  # where a part of the chart beat's chart stood at the end of its beat (the close moved it)
-        ids = {id(f) for f in m.get_family()}
-        bs = [it.box for it in chart.items if it.mid in ids]
-        return min(b[0] for b in bs), min(b[1] for b in bs), max(b[2] for b in bs), max(b[3] for b in bs)
-
-    assert box(G.title)[3] - box(G.axis_label)[1] >= 0.7 * content.height
-    assert box(G.plot.axes[1])[3] - box(G.plot.axes[1])[1] >= 0.5 * content.height
-    assert scene.plot.axes[1].height >= 0.25 * content.height
-    # the measured counts sit on the curve one step past training and at the walk's end (nₘₐₓ's, never said, not)
-    past = sorted({d.stops[1], d.stops[3]})
-    assert len(scene.proof.dots) == len(past)
-    for dot, word, m in zip(scene.proof.dots, scene.proof.words, past):
-        c = int(d.stop_counts[d.stops.index(m)])
-        assert np.allclose(dot.get_center(), scene.plot.to_point(m, c))
-        assert d.unseen[m - 1] == c
-        assert word.text == f"{c}of{d.n_pairs}"
-        # inside the plot (review round 4: the far end's dot hung half off its edge)
-        assert dot.get_right()[0] <= scene.plot.axes[0].get_right()[0] + 1e-6
+    assert take.width >= 0.9 * content.width and take.height >= 0.75 * content.height
+    for part in (T, scene.ruler.axis):
+        assert content.contains(part)
 
 
 def test_every_beat_changes_the_picture_and_speaks_lecture_language(final, corners):
@@ -394,30 +402,28 @@ def test_the_words_follow_the_numbers():
     assert (v("wrapped"), v("step"), v("far"), v("close")) == ("wrapped_none", "step_none", "far_none", "close_none")
 
 
-def test_the_close_says_only_what_its_verdicts_print(final):
-    """Review (issue 33): the close's description listed cliff_proof's counts ("43 at m = 4096"), shown
-    only as a chart label at an unlabelled x; the table's verdict read "rows for m ≥ nₘₐₓ: none" (notebook
-    phrasing) and RoPE's had double spaces ("64:  47 of 64  pairs"); the description called the unseen
-    fill "pale ice blue" where it is slate grey. The old scene fails each of these."""
+def test_the_close_says_what_its_lanes_show(final):
+    """Review round 10: the close answers the title's question for each scheme, in the caption as on the lanes:
+    the table's rows untrained from L and none from nₘₐₓ; sinusoidal defined on, never seen; RoPE on too, with its
+    count at m = L.  Every value the caption and description fill in is bound to a lane part on screen."""
     scene, _ = final
     d = scene.data
     jump = int(d.stop_counts[1])
-    values = scene.caption_values()
-    assert str(values["proof"]) == f"{scene.v_table.figure.text}; {scene.v_rope.figure.text}"
-    # "no row past nₘₐₓ" was off by one: position nₘₐₓ itself has no row (beat 04, the report); and the table is
-    # charged its own cliff at L (review round 6): mathcore's report gives a row at m = L, a position past training
     assert d.stops[1] == d.train_length and d.report.learned_defined[1] and first_missing(d) == d.n_max
-    assert scene.v_table.figure.text == (f"learned table: untrained rows from m = {count(d.train_length).text}, "
-                                         f"no row from m = {count(d.n_max).text}")
-    assert scene.caption("close").startswith(f"The table's rows go untrained at {count(d.train_length).text} and "
-                                             f"run out at {count(d.n_max).text}.")
-    missing = first_missing(d)
-    assert missing is None or missing >= d.n_max
-    assert not d.report.learned_defined[d.stops.index(d.n_max)] if d.n_max in d.stops else True
-    rope = scene.v_rope.figure.text
-    assert "  " not in rope and f"{jump} of {d.n_pairs} pairs" in rope
-    assert '"  ' not in scene.v_rope.figure.math and '" pairs' not in scene.v_rope.figure.math
-    assert str(values["area"]) == "slate grey"
+    assert scene.caption("close") == (f"The table's rows go untrained at {count(d.train_length).text} and run out "
+                                      f"at {count(d.n_max).text}. Sinusoidal goes on, never seen; RoPE too, {jump} of "
+                                      f"{d.n_pairs} unseen at m = {count(d.train_length).text}.")
+    close = scene.audit.records[-1]
+    assert close.key == "close"
+    assert close.claims and all(c.bound and c.visible for c in close.claims if c.bound), \
+        [c.name for c in close.claims if c.bound and not c.visible]
+    bound = {c.name for c in close.claims if c.bound}
+    assert {"trio", "table_says", "wall", "cross", "sin", "stack", "mark", "jump", "pairs", "L", "n_max"} <= bound
+    for words in ("three lanes over one axis", "a red wall stands", "a red cross past it: no row",
+                  "Sinusoidal's runs on in pale blue", "defined at every m, never seen",
+                  "pale blue rising as high as its count of pairs at unseen angles",
+                  f"labelled {jump} of {d.n_pairs} at unseen angles"):
+        assert words in close.describe, words
     import pathlib
     assert "ice blue" not in pathlib.Path("assets/narration/13_extrapolation_cliff.toml").read_text()
 
@@ -434,12 +440,10 @@ def test_the_chart_writes_the_jump_its_caption_says(final):
     assert f"{jump} of {d.n_pairs}" in texts, texts
     assert f"{jump} of {d.n_pairs}" in chart.claims[0].text or any(
         c.name == "jump" and c.bound and c.visible for c in chart.claims)
-    k = sorted(set(d.stops[1:])).index(d.stops[1])
-    assert np.allclose(scene.proof.dots[k].get_center(), scene.plot.to_point(d.stops[1], jump))
+    assert np.allclose(scene.proof_big.dots[0].get_center(), scene.plot.to_point(d.stops[1], jump))
     close = next(r for r in scene.audit.records if r.key.startswith("close"))
     shown = [it.text for it in close.items if it.kind == "text"]
-    assert all(f"{int(d.stop_counts[d.stops.index(m)])} of {d.n_pairs}" in shown for m in sorted({d.stops[1],
-                                                                                                  d.stops[3]}))
+    assert f"{jump} of {d.n_pairs} at unseen angles" in shown  # on RoPE's lane (review round 10)
 
 
 def test_the_step_pair_is_never_the_fast_pair():
@@ -470,34 +474,25 @@ def test_every_colour_word_is_the_colour_drawn(final, corners):
 
 
 def test_the_verdicts_and_axis_names_set_their_words_in_the_sans(final):
-    """Review (issue 33): the close's verdicts read "learned table: no row past" n_"max" and "RoPE at" m = 4096
-    ":" 47 "of" 64 "pairs at unseen angles", and the axes "position" m and "pair" i", fastest to slowest …",
-    every word typeset in the serif math font.  Each is now a worded line: the words in the house sans, only
-    the maths (nₘₐₓ, m = L, the counts, i) in Typst."""
+    """Review (issue 33): the close's verdicts and the axes' names were typeset word by word in the serif math font.
+    The axes' names are worded lines (the words in the house sans, only the maths in Typst); the close's ✗ and RoPE's
+    count (review round 10: labels on the lanes) are in the sans, the count in the weight the strip and the chart
+    write it."""
     from manim import Text
 
     from scenes.kit.theme import SANS
 
     scene, _ = final
-    d = scene.data
-    jump = int(d.stop_counts[1])
-    lines = (scene.v_table.line, scene.v_rope.line, scene.chart.axis_label, scene.pairs.axis_label)
+    T = scene.trio
+    lines = (T.no_row.line, scene.chart.axis_label, scene.pairs.axis_label, scene.ruler.axis_label)
     for line in lines:
-        assert line.words and line.maths, line
+        assert line.words, line
         assert all(isinstance(w, Text) and w.font == SANS for w in line.words)
         assert not any('"' in m.typst_code.replace('_"max"', "") for m in line.maths), line.source
-    assert [w.text for w in scene.v_table.line.words] == ["learnedtable:untrainedrowsfrom", ",norowfrom"]
-    assert [m.typst_code.strip("$ ") for m in scene.v_table.line.maths] == [
-        f"m = {count(d.train_length).math}", f"m = {count(d.n_max).math}"]
-    # the count in the sans, as the strip and the chart write it (review round 4: three type styles of "47 of 64");
-    # RoPE's alone (review round 6: no sinusoidal strip was drawn)
-    assert [w.text for w in scene.v_rope.line.words] == ["RoPEat", f":{jump}of{d.n_pairs}pairsatunseenangles"]
-    assert [m.typst_code.strip("$ ") for m in scene.v_rope.line.maths] == [f"m = {count(d.train_length).math}"]
-    for mark in scene.proof.words:
-        assert isinstance(mark, Text) and mark.font == SANS and mark.weight == scene.v_rope.line.words[-1].weight
-    assert scene.pairs.count.weight == scene.v_rope.line.words[-1].weight
+    for mark in (T.count, *scene.proof_big.words):
+        assert isinstance(mark, Text) and mark.font == SANS and mark.weight == scene.pairs.count.weight
     assert [w.text for w in scene.chart.axis_label.words] == ["position"]
-    assert scene.v_table.check._role == "failed" and scene.v_rope.passed is None
+    assert T.no_row.check._role == "failed"
 
 
 def test_the_bracket_is_labelled_with_the_count_it_frames(final):
@@ -573,26 +568,21 @@ def test_the_cliff_is_qualified_with_how_far_past_their_arcs_the_pairs_are(final
     chart = next(r for r in scene.audit.records if r.key.startswith("chart"))
     assert f"about {lo}° to {hi}° past their arcs" in chart.caption
     # the one term (round 8): "unseen", never "new angles"; the ✓ said as "no last row"
-    assert "RoPE has no last row" in scene.caption("close") and "new angle" not in scene.caption("close")
+    assert "RoPE too" in scene.caption("close") and "new angle" not in scene.caption("close")
     assert not any("new angle" in r.caption for r in scene.audit.records)
     assert "A cliff." not in chart.caption
     texts = [it.text for it in chart.items if it.kind == "text" and it.opacity >= 0.9]
     assert any(f"each only just past its arc: ≈ {lo}° to {hi}°" in t for t in texts), texts
     # where it was measured, on the line (review round 9: over a chart out to 4096 it read as true at every m)
     assert any(f"at m = {L}, each only just past its arc" in t for t in texts), texts
-    # under RoPE's line, over the chart (review round 6: beside L's line it read as the positions before L); in the
-    # chart beat alone over the chart's title (review round 7: four lines of words)
-    assert not scene.past_on_chart
-    assert scene.past.get_top()[1] < scene.v_rope.get_bottom()[1]
-    assert abs(scene.past.get_left()[0] - scene.v_rope.get_left()[0]) < 1e-6
-    assert scene.past.get_bottom()[1] > scene.chart.plot.axes[1].get_top()[1]
-    ids = {it.mid for it in chart.items if it.opacity >= 0.5}
+    # over the chart's title (review round 6: beside L's line it read as the positions before L; review round 7: four
+    # lines of words over the chart), aligned with it; the close's lanes leave it to the chart beat (review round 10)
     past_box = [it.box for it in chart.items if it.mid in {id(f) for f in scene.past_big.get_family()}]
     title_box = [it.box for it in chart.items if it.mid in {id(f) for f in scene.chart_big.title.get_family()}]
     assert past_box and title_box and min(b[1] for b in past_box) > max(b[3] for b in title_box)
-    assert not any(id(f) in ids for m in (scene.v_rope, scene.v_table, scene.v_every) for f in m.get_family())
+    assert abs(scene.past_big.get_left()[0] - scene.chart_big.title.get_left()[0]) < 1e-6
     close = next(r for r in scene.audit.records if r.key.startswith("close"))
-    assert any(f"≈ {lo}° to {hi}°" in it.text for it in close.items if it.kind == "text")
+    assert not any("°" in it.text for it in close.items if it.kind == "text")
 
 
 def test_the_axis_names_every_decade_and_its_end(final):
@@ -623,12 +613,14 @@ def test_the_axis_names_every_decade_and_its_end(final):
 
 def test_the_close_claims_for_rope_only_what_its_strip_showed(final):
     """Review round 6 (10 close): "sinusoidal and RoPE at m = 64: 47 of 64" claimed a sinusoidal count no picture
-    showed (the strip is RoPE's, head dim d = 128).  The close's measured line is RoPE's alone; sinusoidal's answer
-    is the lanes' (its vector, defined past L, never seen in training)."""
+    showed (the strip is RoPE's, head dim d = 128).  Review round 10: sinusoidal is back in the close, with its own
+    answer (its lane: defined at every m, its vector never seen past L), and the count stays RoPE's alone."""
     scene, _ = final
-    assert scene.v_sin is None
-    assert "sinusoidal" not in scene.v_rope.figure.text and "sinusoidal" not in scene.caption("close")
-    assert "RoPE" in scene.v_rope.figure.text
+    T = scene.trio
+    assert "Sinusoidal goes on, never seen" in scene.caption("close")
+    assert f"of {scene.data.n_pairs}" not in scene.caption("close").split("RoPE")[0]
+    # the count sits on RoPE's title row, nowhere near sinusoidal's lane
+    assert T.count.get_bottom()[1] > T.rope.get_top()[1] and T.count.get_top()[1] < T.unseen.get_bottom()[1]
 
 
 def test_sinusoidal_is_measured_to_meet_the_same_unseen_angles_as_rope(final):
@@ -646,23 +638,20 @@ def test_sinusoidal_is_measured_to_meet_the_same_unseen_angles_as_rope(final):
     ang = np.arctan2(pe[:, 0::2], pe[:, 1::2]) % (2 * np.pi)  # (L + 1, pairs)
     wrapped = (np.diff(ang[:L], axis=0) < 0).any(axis=0)
     unseen = int((~wrapped & (ang[L] > ang[L - 1])).sum())
-    assert unseen == int(d.stop_counts[1]) == scene.v_rope.figure.value
-    # the note on the chart is gone from the close (review round 4: it crowded it) unless it fits under the axis
-    assert not scene.same_on_chart or scene.same.get_top()[1] < scene.plot.x_tick_labels.get_bottom()[1]
+    assert unseen == int(d.stop_counts[1])
+    assert scene.trio.count.text.startswith(f"{unseen}of{d.n_pairs}")
 
 
 def test_the_rope_chart_keeps_no_limit_line(final):
-    """Review RC (13 chart): the table's red dashed nₘₐₓ line stayed on RoPE's chart at the close, as if RoPE had
-    a limit there.  It leaves with the table's lane."""
+    """Review RC (13 chart): the table's red dashed nₘₐₓ line stayed on RoPE's chart, as if RoPE had a limit
+    there.  The chart draws L's line alone."""
     scene, _ = final
-    from manim import VMobject
-
-    on = {id(f) for m in scene.mobjects for f in m.get_family() if isinstance(f, VMobject)
-          and (f.get_stroke_opacity() > 0.05 or f.get_fill_opacity() > 0.05)}
-    assert id(scene.chart.guides[0]) in on  # L stays: training ends there for every scheme
+    chart = next(r for r in scene.audit.records if r.key.startswith("chart"))
+    ids = {it.mid for it in chart.items if it.opacity >= 0.5}
+    assert any(id(f) in ids for f in scene.chart.guides[0].get_family())  # L: training ends there for every scheme
     assert len(scene.chart.guides) == 1  # RoPE's chart never draws nₘₐₓ (review round 3: it meant nothing there)
-    assert not {id(f) for f in scene.chart.n_tick.get_family()} & on
-    assert not {id(f) for f in scene.n_tick.get_family()} & on
+    assert not {id(f) for f in scene.chart.n_tick.get_family()} & ids
+    assert not {id(f) for f in scene.n_tick.get_family()} & ids
 
 
 def test_the_far_stop_says_why_some_slow_pairs_are_seen_again(final):
@@ -750,3 +739,27 @@ def test_the_walker_shows_on_the_pale_lane_and_the_frames_never_double(final):
     ids = {it.mid for it in wrapped.items if it.opacity >= 0.5}
     assert not any(id(g) in ids for m in scene.pairs.marks for g in m.get_family())
     assert any(id(g) in ids for g in scene.bracket.get_family())
+
+
+def test_the_chart_beat_draws_the_chart_large(final):
+    """Review round 7: four lines of words over the chart pushed it into the lower half.  From its title to its axis
+    name it spans at least 70 % of the content's height, the plot itself at least 50 %; the count one step past
+    training sits on the curve."""
+    scene, _ = final
+    d = scene.data
+    content = scene.layout.content
+    G = scene.chart_big
+    chart = next(r for r in scene.audit.records if r.key.startswith("chart"))
+
+    def box(m):  # where a part of the chart stood at the end of its beat (the close took it away)
+        ids = {id(f) for f in m.get_family()}
+        bs = [it.box for it in chart.items if it.mid in ids]
+        return min(b[0] for b in bs), min(b[1] for b in bs), max(b[2] for b in bs), max(b[3] for b in bs)
+
+    assert box(G.title)[3] - box(G.axis_label)[1] >= 0.7 * content.height
+    assert box(G.plot.axes[1])[3] - box(G.plot.axes[1])[1] >= 0.5 * content.height
+    jump = int(d.stop_counts[1])
+    dot, word = scene.proof_big.dots[0], scene.proof_big.words[0]
+    assert np.allclose(dot.get_center(), G.plot.to_point(d.stops[1], jump)) and d.unseen[d.stops[1] - 1] == jump
+    assert word.text == f"{jump}of{d.n_pairs}"
+    assert dot.get_right()[0] <= G.plot.axes[0].get_right()[0] + 1e-6

@@ -4,8 +4,10 @@ slow pairs turn to angles never seen in training while fast pairs have wrapped m
 
 Staged in three pictures, one at a time: the schemes' lanes over the position axis (the table's
 wall); then RoPE's pairs at one position, a strip over a pair axis of its own with two dials under
-their bars; then the chart of unseen pairs at every position.  Ends on that chart under two
-verdicts: the table has no row past nₘₐₓ, and one step past training most pairs are at new angles.
+their bars; then the chart of unseen pairs at every position.  Ends on one picture answering for each scheme
+(review round 10): three lanes over the lanes' axis, the learned table's untrained rows to its wall and "✗ no
+row" past it, sinusoidal's pale blue on to the axis' end, and RoPE's lane on to the end too, pale blue as deep
+as its count of pairs at unseen angles (the chart folded into it), labelled with that count at m = L.
 
 The clip reads as a storyboard: the widgets (``scenes.clips.c13_widgets``) lay
 themselves out in the regions they are given; colours, scales and proof lines come from the
@@ -20,6 +22,8 @@ from dataclasses import dataclass
 
 import numpy as np
 from manim import (
+    AnimationGroup,
+    LaggedStart,
     DOWN,
     LEFT,
     RIGHT,
@@ -52,25 +56,22 @@ from mathcore.extrapolation import (
 )
 from scenes.clips.c13_widgets import (
     CliffChart,
+    CloseLanes,
     PairsAtPosition,
     SchemeLanes,
-    TableLane,
     degree_text,
     first_clear_spot,
 )
 from scenes.figures.extrapolation import (
-    cliff_proof,
     first_missing,
 )
 from scenes.kit import (
     FAILED,
-    FG,
     GAP,
     HIGHLIGHT,
     LABEL,
     BG,
     SMALL,
-    UNSEEN,
     ClipScene,
     Region,
     label,
@@ -80,9 +81,9 @@ from scenes.kit import (
     stage,
 )
 from scenes.kit.binding import claim, role
-from scenes.kit.numbers import Figure, count
+from scenes.kit.numbers import count
 from scenes.kit.plots import STROKE, vertical
-from scenes.kit.proofs import worded_line, worded_verdict
+from scenes.kit.proofs import worded_line
 
 
 @dataclass(frozen=True)
@@ -193,17 +194,16 @@ class ExtrapolationCliff(ClipScene):
             "fast_turns": f"{count(fast).text} turn{'' if fast == 1 else 's'}",
             "far_count": int(d.stop_counts[3]), "slow": d.pairs[1], "back": self.came_back(),
             "no_row": f"no row for m = {count(missing).text}" if missing is not None else "every position has a row",
-            "proof": "; ".join(cliff_proof(d)),
             "past_lo": degree_text(past_arc_range(d)[0]), "past_hi": degree_text(past_arc_range(d)[1]),
-            "wedge": "", "past_where": "over the chart a line", "red": "a red tint", "marks5": "framed in yellow", "same": "", "tick": "a green tick on RoPE's line: an angle at every m, "
-            "no last row", "lane": "the learned table's lane", "lane_red": ", then its untrained rows in red to",
-            "wall": "a red wall",
-            "table_says": self.table_says(), "rope": "RoPE's measured line", "cross": "a red cross",
+            "wedge": "", "past_where": "over the chart a line", "red": "a red tint", "marks5": "framed in yellow",
+            "lane": "The learned table's lane", "lane_red": ", then its untrained rows in red to", "wall": "a red wall",
+            "table_says": self.table_says(), "cross": "a red cross", "trio": "three lanes", "sin": "pale blue",
+            "stack": "pale blue", "mark": "a yellow dot",
             "band_lo": int(d.unseen[d.train_length - 1:].min()), "band_hi": int(d.unseen[d.train_length - 1:].max()),
         }
-        if not hasattr(self, "chart"):  # the title card: nothing drawn yet
+        if not hasattr(self, "trio"):  # the title card: nothing drawn yet
             return v
-        C, B, P, R = self.chart, self.big, self.pairs, self.ruler
+        B, P, R = self.big, self.pairs, self.ruler
         axis = (R.plot.axes[0], R.plot.x_tick_labels)
         phase = getattr(self, "phase", "lanes")
         if phase == "lanes":
@@ -231,33 +231,34 @@ class ExtrapolationCliff(ClipScene):
                      head_dim=claim(str(d.head_dim), P.pair_axis),
                      back=claim(str(self.came_back()), self.back_marks) if P.stop == 3 and self.came_back()
                      else str(self.came_back()))
-        else:  # the chart (its beat: the large chart) and the close (the chart under the verdicts and the lane)
-            big = phase == "chart"
-            G = self.chart_big if big else C
-            dot, word = (self.proof_big.dots[0], self.proof_big.words[0]) if big else self.first_mark[1:3]
-            past = self.past_big if big else self.past
-            T = self.table_lane
+        elif phase == "chart":  # the count at every position, large
+            G = self.chart_big
+            dot, word = self.proof_big.dots[0], self.proof_big.words[0]
             v.update(L=claim(v["L"], G.L_tick), L_last=claim(v["L_last"], G.L_tick),
-                     n_max=claim(v["n_max"], self.v_table), x_max=claim(v["x_max"], G.plot.x_tick_labels),
+                     x_max=claim(v["x_max"], G.plot.x_tick_labels),
                      chart=claim("a chart of unseen pairs per position", G.curve, G.title),
                      jump=claim(str(v["jump"]), G.curve, word),
                      pairs=claim(str(d.n_pairs), G.plot.y_tick_labels, word),
-                     proof=claim(f"{self.v_table.figure.text}; {self.v_rope.figure.text}", self.v_rope, self.v_table),
-                     table_says=claim(v["table_says"], self.v_table),
-                     cross=claim("a red cross", self.v_table.check),
-                     tick=claim("a green tick on RoPE's line: an angle at every m, no last row", self.v_every),
-                     rope=claim(f"RoPE's measured line, {self.v_rope.figure.text}, in pale blue", self.v_rope),
                      band_lo=claim(str(v["band_lo"]), G.curve), band_hi=claim(str(v["band_hi"]), G.curve),
-                     same=claim("; under the axis: sinusoidal, same θᵢ, same curve, since its pair i also sits at angle "
-                                "m θᵢ", self.same) if self.same_on_chart else "",
-                     past_lo=claim(self.past_lo, past), past_hi=claim(self.past_hi, past),
-                     past_where=claim("over the chart a line", past),
-                     lane=claim("the learned table's lane", T.trained, T.wall),
-                     lane_red=claim(", then its untrained rows in red to", T.untrained) if len(T.untrained.points)
+                     past_lo=claim(self.past_lo, self.past_big), past_hi=claim(self.past_hi, self.past_big),
+                     past_where=claim("over the chart a line", self.past_big),
+                     area=claim("slate grey", G.area), mark=claim("a yellow dot", dot))
+        else:  # the close: the three lanes over the lanes' axis
+            T = self.trio
+            n_by = T.n_tick if len(T.n_tick) or len(T.n_tick.points) else R.n_tick
+            v.update(L=claim(v["L"], R.L_tick), n_max=claim(v["n_max"], n_by), x_max=claim(v["x_max"], *axis),
+                     trio=claim("three lanes", T.titles, T.trained, T.unseen, T.rope),
+                     table_says=claim(v["table_says"], T.trained[0], T.wall, *([T.untrained] if len(T.untrained.points)
+                                                                              else [])),
+                     lane=claim("The learned table's lane", T.titles[0], T.trained[0]),
+                     lane_red=claim(": past L, its untrained row" + ("" if d.n_max - d.train_length == 1 else "s")
+                                    + " in red to", T.untrained) if len(T.untrained.points)
                      else claim(", ending at", T.wall),
-                     wall=claim("a red wall", T.wall),
-                     area=claim("slate grey", G.area),
-                     marks=claim("Yellow dots", *self.proof.dots), mark=claim("a yellow dot", dot))
+                     wall=claim("a red wall", T.wall), cross=claim("a red cross", T.no_row.check),
+                     sin=claim("pale blue", T.unseen),
+                     stack=claim("pale blue", T.stack) if len(T.stack.points) else "no pale blue",
+                     mark=claim("a yellow dot", T.dot),
+                     jump=claim(str(v["jump"]), T.count, T.dot), pairs=claim(str(d.n_pairs), T.count))
         return v
 
     def wedge_text(self):
@@ -331,87 +332,31 @@ class ExtrapolationCliff(ClipScene):
     def x_of(self, m: float) -> float:
         return self.ruler.x_of(m)
 
-    def marked_stops(self) -> list[int]:
-        """The stops whose counts the chart writes: one step past training and the walk's end, the two the strip
-        showed and the narration said (nₘₐₓ's count, never spoken, is left to the curve: review round 3)."""
-        d = self.data
-        return sorted({d.stops[1], d.stops[3]})
-
     def make_mobjects(self) -> None:
         d = self.data
         L, n_max, x_max = d.train_length, d.n_max, d.x_max
         region = self.layout.content
         titles = ("learned table", "sinusoidal")
-        # ---- the close's lines, over the chart: the table's two failures (✗), RoPE's new angles (a measurement)
         jump = int(d.stop_counts[1])
-        missing = first_missing(d)
-        # the learned table fails twice (review round 6: charged only at nₘₐₓ): its rows from L on were never trained
-        # (mathcore's report has a row at m = L, past training), and it has none from nₘₐₓ on; a hard failure, ✗
-        untrained = bool(d.report.learned_defined[1]) and d.stops[1] >= L
-        end = missing if missing is not None else n_max
-        a, b = count(L), count(end)
-        if untrained and end - L == 1:  # one row past training (the sweep's L = nₘₐₓ − 1): singular
-            tries = ((f"learned table: untrained row at $m = {a.math}$, no row from $m = {b.math}$",
-                      f"learned table: untrained row at m = {a.text}, no row from m = {b.text}"),)
-        elif untrained:
-            tries = ((f"learned table: untrained rows from $m = {a.math}$, no row from $m = {b.math}$",
-                      f"learned table: untrained rows from m = {a.text}, no row from m = {b.text}"),
-                     (f"learned table: untrained rows from $m = {a.math}$, none from $m = {b.math}$",
-                      f"learned table: untrained rows from m = {a.text}, none from m = {b.text}"),
-                     (f"learned table: untrained from $m = {a.math}$, no row from $m = {b.math}$",
-                      f"learned table: untrained from m = {a.text}, no row from m = {b.text}"))
-        else:  # the table ends where training ends: no untrained row
-            tries = ((f'learned table: no row for $m >= n_"max" = {b.math}$',
-                      f"learned table: no row for m ≥ nₘₐₓ = {b.text}"),)
-        for words, text in tries:
-            self.v_table = worded_verdict(words, passed=False)
-            if self.v_table.width <= region.width:
-                break
-        self.v_table.figure = Figure(float(end), b.math, text)
-        self.v_table.untrained = untrained
-        # RoPE's pairs past their arcs: new angles, a measured fact, neither a pass nor a failure (the deck's
-        # convention, review round 6): a line with no mark, in the unseen colour, indented to the table's words.
-        # Sinusoidal is left out of it: no sinusoidal strip is drawn (review round 6)
-        hue, hue_role = (UNSEEN, "unseen") if jump else (FG, "fg")
-        for tail in ("pairs at unseen angles", "pairs unseen"):
-            line = worded_line(f"RoPE at $m = {count(L).math}$: {jump} of {d.n_pairs} {tail}", color=hue)
-            if line.width + self.v_table.check.width + GAP.small <= region.width:
-                break
-        if jump:
-            role(line, hue_role)
-        self.v_rope = VGroup(line)
-        self.v_rope.line, self.v_rope.check, self.v_rope.passed = line, VGroup(), None
-        self.v_rope.figure = Figure(float(jump), f"{jump}", f"RoPE at m = {count(L).text}: {jump} of {d.n_pairs} "
-                                                            f"{tail}")
-        self.v_sin = None  # sinusoidal has no verdict of its own in the close
-        # what RoPE passes (the deck's convention, round 7; clip 14's close): an angle at every m, no last row; ✓
-        for words in ("RoPE: an angle at every $m$, no last row", "an angle at every $m$: no last row"):
-            self.v_every = worded_verdict(words, passed=True)
-            if self.v_every.width <= region.width:
-                break
         # the lanes' ruler: the position axis with L and nₘₐₓ under it (the chart's axis maps positions alike)
         # (nₘₐₓ by the wall in the lanes, where it fits: see below)
         self.ruler = R = CliffChart(region, d.positions, d.unseen, d.n_pairs, L, n_max, top_room=0.0, title="",
                                     n_label=False)
-        # why sinusoidal's count is this curve too: under the axis, left of its name (review round 4: the note on
-        # the chart crowded the close); where it does not fit there, left out
-        self.same = worded_line("sinusoidal: same $theta_i$, same curve", size=SMALL, color=FG)
-        self.same_on_chart = (R.axis_label.get_left()[0] - R.plot.axes[0].get_left()[0]
-                              >= self.same.width + GAP.normal)
-        if not self.same_on_chart:
-            self.same = VGroup()
-        # how far past its arc each pair is one step on (review round 4: "a cliff" read as "far off"), as a line
-        # under RoPE's (review round 6: beside L's line it read as the positions before L); rounded: "≈"
+        # how far past its arc each pair is one step on (review round 4: "a cliff" read as "far off"), over the
+        # chart beat's chart (review round 6: beside L's line it read as the positions before L); rounded: "≈"
         lo, hi = past_arc_range(d)
         self.past_lo, self.past_hi = degree_text(lo), degree_text(hi)
         # (review round 9: over a chart out to 4096 the line read as true at every m; it is measured at m = L)
         at_L = f"at m = {count(L).text},"
         lead = f"{at_L} each only just past its arc:" if self.just_past() else f"{at_L} each past its arc by"
-        self.past_on_chart = False
-        self.past = VGroup(worded_line(f"{lead} ≈ {self.past_lo}° to {self.past_hi}°", size=SMALL)) if jump \
+        self.past_big = VGroup(worded_line(f"{lead} ≈ {self.past_lo}° to {self.past_hi}°", size=SMALL)) if jump \
             else VGroup()
-        self.past_big = self.past.copy()
-        self._lay_out_chart(region)
+        title = "pairs at unseen angles, per position"
+        self.chart_big, self.proof_big = self._chart(region, self.past_big.height + GAP.normal if jump else 0.0, title)
+        if jump:
+            self.past_big.move_to([self.chart_big.title.get_left()[0], region.top, 0], aligned_edge=UP + LEFT)
+        # the tests' names for the chart (the close folds its area into RoPE's lane)
+        self.chart, self.plot, self.guides = self.chart_big, self.chart_big.plot, self.chart_big.guides
         missing = first_missing(d)
         at = missing if missing is not None else n_max
         # ---- the lanes, large over the axis
@@ -472,50 +417,12 @@ class ExtrapolationCliff(ClipScene):
         self.back_marks = self.pairs.outlines(self.back_pairs())
         self.fast_box = role(SurroundingRectangle(VGroup(self.dials[0], self.pairs.words[0]), color=HIGHLIGHT,
                                                   buff=GAP.small), "highlight")
-        for m in (*self.proof.dots, *self.proof.leaders):  # shown in two steps, each mark on its own
-            role(m, "highlight")
-        past = self.marked_stops()
-        first = past.index(d.stops[1])
-        self.first_mark = VGroup(self.proof.leaders[first], self.proof.dots[first], self.proof.words[first])
-        self.other_marks = VGroup(*[VGroup(self.proof.leaders[k], self.proof.dots[k], self.proof.words[k])
-                                    for k in range(len(past)) if k != first])
-
-    def _lay_out_chart(self, region: Region) -> bool:
-        """The close: the verdicts, the learned table's lane and RoPE's chart under them, its measured counts, L on its
-        line; and the chart beat's larger chart, under the past-the-arc figures alone (review round 7: four lines of
-        words over it pushed the chart into the lower half).  False when L found no spot clear of the counts."""
-        d = self.data
-        L, n_max = d.train_length, d.n_max
-        jump = int(d.stop_counts[1])
-        extra = [self.past] if jump else []
-        # the table's verdict over the table's lane, RoPE's over RoPE's chart (review round 7: the close drew RoPE's
-        # count alone, so its jump read as the cliff; the table's wall is drawn beside it, on the same axis)
-        self.v_table.move_to(region.point(UP + LEFT), aligned_edge=UP + LEFT)
-        lane_h = label("learned table", size=SMALL).height + 2 * GAP.tight
-        lane_y = self.v_table.get_bottom()[1] - GAP.small - GAP.tight - lane_h / 2
-        rope = VGroup(self.v_every, self.v_rope, *extra).arrange(DOWN, aligned_edge=LEFT, buff=GAP.tight)
-        for e in (self.v_rope, *extra):  # the measurement lines under the verdicts' words, past their marks' column
-            e.shift((self.v_every.line.get_left()[0] - e.get_left()[0]) * RIGHT)
-        rope.move_to([region.left, lane_y - lane_h / 2 - GAP.tight - GAP.small, 0], aligned_edge=UP + LEFT)
-        self.verdicts = VGroup(self.v_table, *rope)
-        # RoPE's measured line names what the chart under it counts: the chart has no title of its own here
-        title = "pairs at unseen angles, per position"
-        self.chart = C = CliffChart(region, d.positions, d.unseen, d.n_pairs, L, n_max,
-                                    top_room=region.top - rope.get_bottom()[1] + GAP.small, title="", lanes=False)
-        self.plot = C.plot
-        self.table_lane = TableLane(C.x_of, L, n_max, lane_y, lane_h, right=region.right)
-        self.chart_big, self.proof_big = self._chart(region, self.past_big.height + GAP.normal if jump else 0.0, title)
-        if jump:
-            self.past_big.move_to([self.past.get_left()[0], region.top, 0], aligned_edge=UP + LEFT)
-        self.guides = C.guides  # L's dashed line on the chart (the lanes have none: the walker marks the wall)
-        shows(C.curve, "unseen")
-        names(C.title, "unseen")
-        if self.same_on_chart:
-            self.same.move_to([C.plot.axes[0].get_left()[0], C.axis_label.get_y(), 0], aligned_edge=LEFT)
-        # the close's measured figures: the count at every distinct stop past training
-        past = self.marked_stops()
-        self.proof = C.proof_marks(past, [int(d.stop_counts[d.stops.index(m)]) for m in past], d.n_pairs)
-        return C.settle_L([self.proof]) >= 0
+        # ---- the close: the three schemes past training, three lanes over the lanes' axis (review round 10: the
+        # close was a dashboard of six parts, sinusoidal missing from it); taller than the two lanes were, the band
+        # split in three
+        bar3 = min(big_band.height / len(CloseLanes.TITLES) - thin - 2 * GAP.small, 1.2)
+        self.trio = CloseLanes(big_band, R.plot, d.positions, d.unseen, d.n_pairs, L, n_max, x_max, jump, bar3,
+                               n_label=self.n_in_lanes)
 
     def _chart(self, region: Region, top_room: float, title: str):
         """The chart beat's chart, ``top_room`` under the region's top, and its count one step past training."""
@@ -596,28 +503,28 @@ class ExtrapolationCliff(ClipScene):
                   run_time=1.8, subject=VGroup(G, self.proof_big, self.past_big), why=self.FULL_CHART)
         self.phase = "close"
 
-    # -- the close: the verdicts over the chart, with the counts where they were measured
+    # -- the close: the three schemes past training, three lanes over one position axis (review round 10)
     def takeaway(self):
-        return VGroup(self.verdicts, self.table_lane, self.chart, self.proof,
-                      *([self.same] if self.same_on_chart else []))
+        return VGroup(self.trio, self.ruler.axis)
 
     def closing_key(self) -> str:
         return self.variant("close")
 
     def closing(self) -> None:
         take = self.takeaway()
-        self.beat(self.closing_key(), *self.bring_forward(take), run_time=1.4, hold=self.CLOSING_HOLD, subject=take,
-                  why=self.FULL_CHART)
+        self.beat(self.closing_key(), *self.bring_forward(take), run_time=2.2, hold=self.CLOSING_HOLD, subject=take,
+                  why=self.WALL_ENDS)
 
     def bring_forward(self, take, region=None) -> list:
-        # the chart beat's chart makes room for the verdicts and the table's lane (the same curve, smaller), its
-        # count and the past-the-arc figures move with it; the verdicts, the lane and the far end's count come in
-        G, C = self.chart_big, self.chart
-        moves = [(G.axis, C.axis), (G.body, C.body), (G.area, C.area), (G.curve, C.curve),
-                 (G.guides, C.guides), (self.proof_big, self.first_mark)]
-        if len(self.past):
-            moves.append((self.past_big, self.past))
-        return [*[ReplacementTransform(a, b) for a, b in moves], FadeOut(G.title),  # RoPE's line names it now
-                FadeIn(self.v_table, shift=GAP.small * DOWN), FadeIn(self.v_every, shift=GAP.small * DOWN),
-                FadeIn(self.v_rope, shift=GAP.small * DOWN), FadeIn(self.table_lane), FadeIn(self.other_marks),
-                *([FadeIn(self.same)] if self.same_on_chart else [])]
+        # the chart's count folds into RoPE's lane (the same counts, as the depth of its pale blue) as the chart's
+        # furniture leaves; then the lanes' axis and the three lanes come in round it (one picture after the other,
+        # not two cross-faded)
+        G, T = self.chart_big, self.trio
+        rest = [m for m in T.submobjects if m is not T.stack]
+        G.area.set_z_index(T.stack.z_index)  # over RoPE's violet as it comes in
+        fold = [ReplacementTransform(G.area, T.stack)] if len(T.stack.points) else [FadeOut(G.area)]
+        outs = AnimationGroup(FadeOut(G.axis), FadeOut(G.body), FadeOut(G.title), FadeOut(G.curve), FadeOut(G.guides),
+                              FadeOut(self.proof_big), *([FadeOut(self.past_big)] if len(self.past_big) else []),
+                              *fold)
+        ins = AnimationGroup(FadeIn(self.ruler.axis), *[FadeIn(m) for m in rest])
+        return [LaggedStart(outs, ins, lag_ratio=0.6)]

@@ -346,34 +346,6 @@ class SchemeLanes(VGroup):
         return n * (label("learned", size=SMALL).height + GAP.small + bar_height + GAP.normal)
 
 
-class TableLane(VGroup):
-    """The close's learned table, one lane over RoPE's chart on the chart's position axis (review round 7: the close
-    drew only RoPE's count, so the one jump on screen was RoPE's): trained in violet to ``L``, its untrained rows in
-    the failure's red tint to ``n_max``, the red wall there and nothing past it, "no row" in red beside the wall.
-    Each part's words sit on it where they fit (``.words``); ``y`` is the lane's middle, ``height`` its bar."""
-
-    def __init__(self, x_of: Callable[[float], float], L: int, n_max: int, y: float, height: float, right: float):
-        super().__init__()
-        x0, xL, xn = x_of(1), x_of(L), x_of(n_max)
-        self.trained = role(bar(x0, xL, y, height, SEEN, 1.0), "seen")
-        self.untrained = role(bar(xL, xn, y, height, FAILED, UNTRAINED_TINT), "failed") if n_max > L else VGroup()
-        self.wall = role(vertical(xn, y - height / 2 - GAP.tight, y + height / 2 + GAP.tight, FAILED, STROKE * 3),
-                         "failed")
-        self.words = VGroup()
-        for text, piece, ink in (("learned table", self.trained, BG), ("untrained", self.untrained, FG)):
-            if not len(piece.points):
-                continue
-            w = label(text, size=SMALL, color=ink).move_to(piece)
-            if w.width + 2 * GAP.small <= piece.width and w.height + 2 * GAP.hair <= height:
-                role(w, "seen" if piece is self.trained else "failed")
-                self.words.add(overlay(w, piece))
-        self.no_row = role(label("no row", size=SMALL, color=FAILED), "failed")
-        self.no_row.move_to([xn + GAP.normal, y, 0], aligned_edge=LEFT)
-        if self.no_row.get_right()[0] > right:
-            self.no_row = VGroup()
-        self.add(self.trained, self.untrained, self.wall, self.words, self.no_row)
-
-
 class PairsAtPosition(VGroup):
     """Every RoPE pair at one position ``m`` (clip 13), filling ``region`` on axes of its own: the position
     ``m`` and the count of pairs at unseen angles on top; a strip of ``n_pairs`` bars over a pair axis
@@ -621,3 +593,114 @@ class PairsAtPosition(VGroup):
         overlay(tag, patch, bars)  # the words belong on the bars they count
         out.text_part = tag
         return out
+
+
+class CloseLanes(VGroup):
+    """The close (review round 10: it was a dashboard of six parts, and sinusoidal was missing): what each scheme
+    does past training, as three lanes over the lanes' one position axis (``plot``, whose x maps positions), each
+    violet (seen in training) to ``L``, each answered on the data.
+
+    * the learned table: its untrained rows in the failure's red tint to ``n_max``, the red wall there, and past it
+      the verdict "✗ no row" (``.no_row``); ``n_max`` written by the wall where ``n_label`` asks for it;
+    * sinusoidal: pale blue to ``x_max``, "vector never seen" on it: defined at every m, never seen past ``L``;
+    * RoPE: to ``x_max``, no wall, violet with pale blue rising at every position as high as its count of pairs at
+      unseen angles (``unseen`` of ``n_pairs``, mathcore's, at ``positions``; ``.stack``); a yellow dot where it
+      rises at ``m = L``, labelled with that count, ``jump`` (``.count``).
+
+    ``band`` holds the three titles and bars; ``bar_height`` is each bar's height."""
+
+    TITLES = ("learned table", "sinusoidal", "RoPE")
+
+    def __init__(self, band: Region, plot: Plot, positions: np.ndarray, unseen: np.ndarray, n_pairs: int, L: int,
+                 n_max: int, x_max: int, jump: int, bar_height: float, n_label: bool = True):
+        from scenes.kit.proofs import worded_verdict
+
+        super().__init__()
+        x_of = lambda m: float(plot.to_point(m, 0.0)[0])  # noqa: E731
+        self.titles = VGroup(*[label(t, size=SMALL, color=FG) for t in self.TITLES])
+        step = band.height / len(self.TITLES)
+        ys = []
+        for k, title in enumerate(self.titles):
+            title.move_to([band.left, band.top - k * step, 0], aligned_edge=UP + LEFT)
+            ys.append(title.get_bottom()[1] - GAP.small - bar_height / 2)
+        self.lane_y = ys
+        x0, xL, xn, xe = x_of(1), x_of(L), x_of(n_max), x_of(x_max)
+        h = bar_height
+        # ---- the learned table
+        self.trained = role(VGroup(*[bar(x0, xL, y, h, SEEN, 1.0) for y in ys[:2]]), "seen")
+        self.untrained = role(bar(xL, xn, ys[0], h, FAILED, UNTRAINED_TINT), "failed") if n_max > L else VGroup()
+        self.wall = role(vertical(xn, ys[0] - h / 2 - GAP.small, ys[0] + h / 2 + GAP.small, FAILED, STROKE * 3),
+                         "failed")
+        self.no_row = worded_verdict("no row", passed=False, size=SMALL, color=FAILED)
+        role(self.no_row.line, "failed")
+        self.no_row.move_to([xn + GAP.normal, ys[0], 0], aligned_edge=LEFT)
+        if self.no_row.get_right()[0] > band.right:  # no room past the wall: on the title's row, right of the title
+            self.no_row.move_to([band.right, self.titles[0].get_y(), 0], aligned_edge=RIGHT)
+        # ---- sinusoidal: defined at every m, its vectors never seen past L
+        self.unseen = role(bar(xL, xe, ys[1], h, UNSEEN, 1.0), "unseen")
+        # ---- RoPE: an angle at every m; pale blue as high as the count of pairs at unseen angles, violet above
+        self.rope = role(bar(x0, xe, ys[2], h, SEEN, 1.0), "seen")
+        bottom = ys[2] - h / 2
+        lane = Plot(plot.x_range, (0, n_pairs), width=plot.width_units, height=h, x_log=True, grid=False)
+        lane.shift(np.array([plot.axes[0].get_start()[0], bottom, 0]) - lane.axes[0].get_start())
+        past = np.asarray(positions) >= L
+        pos, cnt = np.asarray(positions)[past], np.asarray(unseen)[past]
+        self.stack_values = (pos, cnt)
+        if cnt.size and cnt.max() > 0:
+            line = lane.curve(pos, cnt, buckets=400)
+            self.stack = role(Polygon(lane.to_point(pos[0], 0), *line.points[0::4], line.points[-1],
+                                      lane.to_point(pos[-1], 0), stroke_width=0, fill_color=UNSEEN, fill_opacity=1.0),
+                              "unseen")
+        else:
+            self.stack = VGroup()
+        self.lane_plot = lane
+        self.dot = role(lane.dot(L, jump, color=HIGHLIGHT, radius=MARK / 2), "highlight")
+        self.count = label(f"{jump} of {n_pairs} at unseen angles", size=SMALL, color=FG)
+        title = self.titles[2]
+        # over the dot, starting at it; where that runs off the band, ending at the band's right (a short leader)
+        first_clear_spot(self.count, [
+            lambda m: m.move_to([xL + GAP.small, title.get_y(), 0], aligned_edge=LEFT),
+            lambda m: m.move_to([band.right, title.get_y(), 0], aligned_edge=RIGHT),
+            lambda m: m.move_to([title.get_right()[0] + GAP.normal, title.get_y(), 0], aligned_edge=LEFT),
+        ], [title], bounds=band, pad=GAP.small)
+        foot = np.array([min(max(xL, self.count.get_left()[0]), self.count.get_right()[0]),
+                         self.count.get_bottom()[1] - GAP.hair, 0])
+        self.leader = role(Line(foot, self.dot.get_center(), stroke_color=HIGHLIGHT, stroke_width=STROKE / 2),
+                           "highlight")
+        # ---- the words on the bars, where they fit
+        self.words, self.sin_words = VGroup(), VGroup()
+        for texts, piece, ink, lo, hi in ((("untrained",), self.untrained, FG, xL, xn),
+                                          (("defined, vector never seen", "vector never seen", "never seen"),
+                                           self.unseen, BG, xL, xe)):
+            if not len(piece.points) or h < label("x", size=SMALL).height + 2 * GAP.tight:
+                continue
+            for text in texts:
+                w = label(text, size=SMALL, color=ink).move_to([(lo + hi) / 2, piece.get_y(), 0])
+                if w.width + 2 * GAP.small <= hi - lo:
+                    self.words.add(overlay(w, piece))
+                    if piece is self.unseen:
+                        self.sin_words = w
+                    break
+        # sinusoidal's answer: on its pale blue where the words fit, else beside its title, in the pale blue
+        self.never = VGroup()
+        if not len(self.sin_words):
+            self.never = role(label("vector never seen", size=SMALL, color=UNSEEN), "unseen")
+            self.never.move_to([self.titles[1].get_right()[0] + GAP.normal, self.titles[1].get_y(), 0],
+                               aligned_edge=LEFT)
+        # nₘₐₓ by its wall, on sinusoidal's title row (where the lanes wrote it), else on the table's
+        self.n_tick = role(math(f'n_"max" = {numbers.count(n_max).math}', size=LABEL, color=FAILED), "failed") \
+            if n_label else VGroup()
+        if n_label:
+            right = xn - GAP.normal
+            first_clear_spot(self.n_tick, [
+                lambda m: m.move_to([right, self.titles[1].get_y(), 0], aligned_edge=RIGHT),
+                lambda m: m.move_to([right, self.titles[0].get_y(), 0], aligned_edge=RIGHT),
+                lambda m: m.move_to([xn + GAP.normal, self.titles[1].get_y(), 0], aligned_edge=LEFT),
+            ], [*self.titles, self.trained, self.untrained, self.unseen, self.rope, self.no_row, self.never],
+                bounds=band)
+        # over RoPE's violet whatever order the close brings them in (the chart's area folds into the stack)
+        self.stack.set_z_index(1)
+        self.leader.set_z_index(2)
+        self.dot.set_z_index(2)
+        self.add(self.titles, self.trained, self.untrained, self.unseen, self.rope, self.stack, self.wall,
+                 self.words, self.never, self.no_row, self.n_tick, self.leader, self.dot, self.count)
