@@ -251,7 +251,7 @@ class GPT2ToLLaMA(ClipScene):
                  L2=claim("A dashed violet line", W.train_lines[0]), band2=claim("a shaded band", W.band_labels[0]),
                  L3=claim("a dashed line", W.train_lines[1]),
                  tie_head=claim(TIE_HEAD, self.tie_head),
-                 drawn_note=claim("the words " + DRAWN_NOTE.format(row=v['row_step'], col=v['col_step']),
+                 drawn_note=claim(DRAWN_NOTE.format(row=v['row_step'], col=v['col_step']),
                                   self.drawn_note),
                  head3=claim(f"the heading {g_name}'s position table, without at initialisation", self.cap_head),
                  brace3=claim(f"a brace counts its {v['n_max']} rows, m = 0 to {v['n_last']}", self.cap_brace,

@@ -64,10 +64,10 @@ class TableView(VGroup):
         zcell = min((side.width - bar_probe.width - GAP.normal) / zc,
                     (side.height - self.notes.height - GAP.normal - tick_h) / zr, MAX_CELL)
         self.zoom_map = Heatmap(corner, scale, cell_size=zcell)
-        if zr * zc > 400:  # hundreds of small cells: colour alone, no grid of hairlines over them
-            for r in self.zoom_map.cells:
+        if zr * zc > 400:  # hundreds of small cells: colour alone, no grid of hairlines over them (each cell's edge
+            for r in self.zoom_map.cells:  # in its own colour, so no seam of the page shows between two cells)
                 for sq in r:
-                    sq.set_stroke(width=0)
+                    sq.set_stroke(color=sq.get_fill_color(), width=STROKE / 4, opacity=1.0)
         side.place(self.zoom_map, UP + LEFT)
         self.zoom_map.shift(tick_h / 2 * DOWN)
         self.colorbar = ColorBar(scale, height=self.zoom_map.height)
