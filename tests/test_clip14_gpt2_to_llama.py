@@ -26,7 +26,6 @@ from mathcore.extrapolation import (
 from mathcore.measure import rope_unseen_pairs
 from mathcore.positions import LEARNED_STD
 from scenes.clips.c14_gpt2_to_llama import GPT2ToLLaMA, period_text
-from scenes.clips.c14_widgets import _crosses
 from scenes.figures import stills_for
 from scenes.figures.extrapolation import base_colors, hex_of, table_scale
 from scenes.kit import FAILED, FG, SEEN, UNSEEN, ColorScale
@@ -584,8 +583,9 @@ def test_the_tie_says_exactly_what_it_counts(final):
     wl2_ = rope_wavelengths(LLAMA2.head_dim, LLAMA2.rope_base)
     at2 = int((LLAMA3.train_length * 2 * np.pi / wl2_ < 2 * np.pi).sum())
     assert at2 == d.slow_pairs3_at2 == 14 and at2 < d.slow_pairs < n
-    assert (f"At L = {count(LLAMA3.train_length).text}, LLaMA-2's base leaves {at2} pairs without a turn, LLaMA-3's "
-            f"{n} of {d.n_pairs}: on each, the angle only rises with position, never wrapping.") == tie
+    assert (f"At L = {count(LLAMA3.train_length).text}, LLaMA-3's larger base leaves {n} of {d.n_pairs} pairs "
+            f"without a full turn, LLaMA-2's just {at2}: on each, the angle only rises with position, never "
+            "wrapping.") == tie
     # drawn: a dot where LLaMA-2's line crosses LLaMA-3's L line (λᵢ = L between pairs 49 and 50), its count
     # under it in LLaMA-2's colour, right of where the line runs
     assert wl2_[49] < LLAMA3.train_length < wl2_[50] and 49 < d.cross2 < 50
@@ -670,10 +670,13 @@ def test_round4_the_chart_reads_cleanly(final):
     assert np.linalg.norm(rgb[0] - rgb[1]) > 0.8  # periwinkle to magenta was 0.64
     for c in rgb:
         assert min(np.linalg.norm(c - np.asarray(v.to_rgb())) for v in CONCEPT_COLORS.values()) > 0.25
-    # beat 07: no ghost of LLaMA-2's band; beat 08: LLaMA-2's line and its labels dimmed to the deck's level
+    # beat 07: no ghost of LLaMA-2's band; beat 08 (round 10): both lines and their names at full strength, the two
+    # bases compared at one L, the periods at their ends gone (said at `speeds` and `base`)
     assert _opacity_at(scene, "base", W.bands[0]) == 0
-    for mob in (W.curves[0], scene.wl_tags[0], scene.periods[0]):
-        assert _opacity_at(scene, "tie", mob) <= DIMMED + 1e-6, mob
+    for k in range(2):
+        for mob in (W.curves[k], scene.wl_tags[k][0], scene.wl_tags[k][1]):
+            assert _opacity_at(scene, "tie", mob) > DIMMED + 0.5, mob
+        assert not _on_at(scene, "tie", scene.periods[k])
 
 
 def _opacity_at(scene, key, mob) -> float:
@@ -723,17 +726,36 @@ def _corner_box(scene):
     return x - w / 2, y - h / 2, x + w / 2, y + h / 2
 
 
-def test_round5_the_zoom_marker_is_the_true_size_of_the_block_it_enlarges(final):
-    """Review round 4b (14 `corner`): the yellow marker covered one drawn cell, which stands for a 32-row × 64-feature
-    stretch of the table, while the enlargement shows rows 0–7 × features 0–11: ~5× too large each way.  The marker
-    is now that block at its true size on the drawn table, and the words under the enlargement say its scale."""
+def test_round10_the_zoom_marker_frames_the_drawn_cell_whose_block_it_enlarges(final):
+    """Review round 10 (14 `corner`): the enlargement showed rows 0–7 × features 0–11 while the table beside it is
+    drawn as every 32nd row and 64th feature, so the yellow speck at its corner (a few pixels, inside one drawn cell)
+    did not visibly match what it enlarged.  The enlargement is now the whole block the table's first drawn cell
+    stands for, rows 0–31 × features 0–63, every value; the yellow box frames exactly that cell (whose colour is
+    the block's first entry, as is the enlargement's first cell); the table's sampling is written under it; the
+    words say the block and its true scale."""
     scene, _ = final
     d, V = scene.data, scene.view
+    step_r, step_c = int(d.sample_rows[1] - d.sample_rows[0]), int(d.sample_cols[1] - d.sample_cols[0])
+    assert d.zoom == (step_r, step_c) == (32, 64)
+    np.testing.assert_array_equal(d.corner, d.table[:step_r, :step_c])
     # the table at its place beside the corner (the beat shrinks it back there before drawing the marker)
     left, bottom, right, top = _corner_box(scene)
+    cell_w, cell_h = (right - left) / len(d.sample_cols), (top - bottom) / len(d.sample_rows)
+    # the box is the block at its true size on the drawn table, which is one drawn cell
     assert np.isclose(V.corner.width, (right - left) * d.zoom[1] / GPT2.d_model)
     assert np.isclose(V.corner.height, (top - bottom) * d.zoom[0] / GPT2.n_max)
+    assert np.isclose(V.corner.width, cell_w) and np.isclose(V.corner.height, cell_h)
     assert np.allclose(V.corner.get_corner([-1, 1, 0])[:2], [left, top])  # the table's top-left corner
+    # an outline, so the cell's colour shows: the same colour as the enlargement's first cell (entry (0, 0))
+    assert V.corner.get_fill_opacity() == 0 and V.corner.get_stroke_width() > 0
+    assert d.sample[0, 0] == d.corner[0, 0]
+    assert V.image.cell(0, 0).get_fill_color().to_hex() == V.zoom_map.cell(0, 0).get_fill_color().to_hex()
+    # the table's sampling said under it while the corner is enlarged, and gone with the enlargement
+    assert scene.drawn_note.text == shown(f"every {step_r}nd row, {step_c}th feature")
+    assert _on_at(scene, "corner", scene.drawn_note) and not _on_at(scene, "table", scene.drawn_note)
+    assert not _on_at(scene, "cap", scene.drawn_note)
+    assert scene.drawn_note.get_top()[1] < bottom and scene.drawn_note.get_right()[0] <= right + 1e-6
+    assert scene.drawn_note.get_right()[0] < V.zoom_map.get_left()[0]  # never on under the enlargement's words
     # the table keeps the real shape, so one entry is square on it; the enlargement's cells are square too
     entry_h, entry_w = (top - bottom) / GPT2.n_max, (right - left) / GPT2.d_model
     assert np.isclose(entry_h, entry_w, rtol=0.02)
@@ -742,39 +764,14 @@ def test_round5_the_zoom_marker_is_the_true_size_of_the_block_it_enlarges(final)
     factor = cell / entry_h
     assert np.isclose(V.zoom_map.height / V.corner.height, factor) and np.isclose(factor, scene.zoom_factor)
     # said under the enlargement, rounded, so with ≈
+    assert scene.zoom_text[0].text == shown("rows 0 to 31, features 0 to 63")
     line = scene.zoom_text[1]  # in the sans, the number too (review round 6)
-    assert line.text == shown(f"enlarged ≈ {int(round(factor))} times")
+    assert line.text == shown(f"every value, enlarged ≈ {int(round(factor))} times")
     assert _on_at(scene, "corner", line) and _on_at(scene, "corner", V.corner)
-    assert f"about {int(round(factor))} times" in next(c.describe for c in scene.captions if c.key == "corner")
-
-
-def test_round5_the_close_is_one_proof(final):
-    """Review round 4b (14 `close`): a two-panel dashboard of ~13 texts, a dial ~230 px, ✗ and ✓ not parallel, a
-    stray ";", an arrow to a lecture from nowhere.  Now: two headings, two pictures as tall as the content allows
-    (the dial's diameter about the table's height), the table's edge rows, the arc's one word, and the two verdicts,
-    level, each under its picture; LLaMA-3 is not claimed (the close names LLaMA-2 in its heading and sentence)."""
-    scene, _ = final
-    rec = next(r for r in scene.audit.records if r.key == "close")
-    texts = {it.mid for it in rec.items if it.kind == "text" and not it.header and it.opacity > 0.05}
-    groups = (scene.close_name, scene.close_head, scene.thumb_rows, scene.arc_words, scene.table_verdict,
-              scene.rope_verdict, scene.beyond, scene.dial_tag)
-    allowed = {id(f) for g in groups for f in g.get_family()}
-    assert texts and texts <= allowed  # eight groups of words (the dial's name on it, round 8), nothing else
-    dial, table = scene.closing_dial, scene.thumb.image
-    assert abs(2 * dial.radius - table.height) < 0.2 * table.height
-    # (0.55: round 7's measurement under the ✓ is two lines, "m = 12 288 = 3L: …" and "past training's …")
-    assert table.height >= 0.55 * scene.layout.content.height
-    # ✗ under the table, ✓ under the dial, on one level
-    x, v = scene.table_verdict, scene.rope_verdict
-    assert x.get_top()[1] < table.get_bottom()[1] and v.get_top()[1] < dial.center[1] - dial.radius
-    assert abs(x.get_bottom()[1] - v.get_bottom()[1]) < 1e-6
-    assert abs(x.get_x() - table.get_x()) < 0.5 * table.width and abs(v.get_x() - dial.center[0]) < dial.radius
-    close = scene.captions[-1].text
-    words = "".join(getattr(f, "text", "") for f in scene.summary.get_family())
-    assert "LLaMA-3" not in close and "LLaMA-3" not in words and shown("LLaMA-2:RoPE,") in words
-    assert ";" not in "".join(w.text for w in v.line.words)
-    for part in (scene.close_head, scene.thumb_rows, scene.arc_words):
-        assert _on_at(scene, "close", part)
+    desc = next(c.describe for c in scene.captions if c.key == "corner")
+    assert f"about {int(round(factor))} times" in desc and "speck" not in desc
+    assert f"all {count(step_r * step_c).text} values of that block" in desc
+    assert "every 32nd row, 64th feature" in desc and "rows 0 to 31 by features 0 to 63" in desc
 
 
 def test_round5_the_chart_labels_sit_on_their_data(final):
@@ -815,10 +812,13 @@ def test_round5_the_descriptions_follow_the_bands(final):
     scene, _ = final
     W = scene.chart
     desc = {c.key: c.describe for c in scene.captions}
-    assert "band and its words clear away" in desc["base"] and "dashed L line stays" in desc["base"]
+    # (round 10: LLaMA-2's L line and pair 0's words leave at `base` too, the two bases compared alone)
+    assert "band, its words, its dashed L line and pair 0's words clear away" in desc["base"]
     assert _opacity_at(scene, "base", W.bands[0]) == 0 and not _on_at(scene, "base", W.band_labels[0])
-    assert _on_at(scene, "base", W.train_lines[0])
-    assert "dashed L line goes" in desc["tie"] and "band gone" not in desc["tie"]
+    for mob in (W.train_lines[0], W.L_labels[0], scene.start_period, W.start_mark):
+        assert not _on_at(scene, "base", mob) and _on_at(scene, "slow", mob)
+    assert "dashed L line" not in desc["tie"] and "band gone" not in desc["tie"]
+    assert "the periods at the lines' ends clear away" in desc["tie"]
     assert not _on_at(scene, "tie", W.train_lines[0])
 
 
@@ -870,7 +870,7 @@ def test_round6_the_closing_tick_says_defined_not_seen(final):
 
 def test_round8_the_tie_says_why_a_larger_base_is_the_goal(final):
     """Review round 7 (14 `tie`): "29 of 64 without a full turn" could read as worse than 14; nothing said why more
-    such pairs is the goal.  Said and written on the plot: a pair with no full turn gives each position its own
+    such pairs is the goal.  Said (since round 10 not written over the plot): a pair with no full turn gives each position its own
     angle.  Measured: over LLaMA-3's L positions, a pair whose period exceeds L has its angle m·θᵢ rising from 0 and
     still under 2π at the last position, so no two positions share an angle on it; every other pair comes back
     round (two positions within one turn's step of each other in angle).  LLaMA-3's base gives 29 such pairs at
@@ -894,22 +894,57 @@ def test_round8_the_tie_says_why_a_larger_base_is_the_goal(final):
         counts.append(own)
     assert counts == [d.slow_pairs3_at2, d.slow_pairs3] == [14, 29]
     assert counts[1] == pairs_without_a_turn(LLAMA3.head_dim, L, LLAMA3.rope_base)
-    words = band_words(scene.why_text)
-    assert words == shown("why a larger base: a pair under one turn never wraps: its angle rises")
     tie = next(c for c in scene.captions if c.key == "tie")
-    assert "the angle only rises with position, never wrapping" in tie.text and "without a turn" in tie.text
-    assert "never wraps: its angle rises" in tie.describe
-    # on screen at the tie only, at full size and strength, in the plot's empty top left: over LLaMA-3's L line and
-    # its words, left of its band, clear of both lines
-    assert _on_at(scene, "tie", scene.why_text) and not _on_at(scene, "base", scene.why_text)
-    assert _opacity_at(scene, "tie", scene.why_text) > 0.9 and scene.why_scale == 1.0
-    W, p = scene.chart, scene.chart.plot
-    assert scene.why_text.get_bottom()[1] > W.L_labels[1].get_top()[1]
-    assert scene.why_text.get_right()[0] < W.bands[1].get_left()[0]
-    assert scene.why_text.get_left()[0] > p.axes[1].get_x() and scene.why_text.get_top()[1] <= p.axes[1].get_top()[1]
-    for c in W.curves:
-        for line in scene.why_text.submobjects:
-            assert not _crosses(line, c)
+    # round 10: the reason is said, not written over the plot (a seventh annotation there)
+    assert "the angle only rises with position, never wrapping" in tie.text and "without a full turn" in tie.text
+    assert "larger base leaves" in tie.text and not hasattr(scene, "why_text")
+
+
+def _full_texts_at(scene, key) -> list:
+    """The texts at full strength at the end of beat ``key``, as the audit saw them (the clip's title bar aside)."""
+    rec = next(r for r in scene.audit.records if r.key == key)
+    return [it for it in rec.items if it.kind == "text" and it.opacity > 0.9 and not it.header]
+
+
+def test_round10_the_tie_is_one_idea_on_the_plot(final):
+    """Review round 10 (14 `tie`): the beat carried seven annotations at once (the heading and θᵢ formula, the axis
+    title, a three-line "why a larger base" box over the plot, the L line's words, the band's count, the dot's
+    count, both line ends with b and λ₆₃, and pair 0's λ₀).  One idea now: at LLaMA-3's L, the larger base leaves
+    more pairs without a full turn.  On the plot only the L line's words and the two counts where they are
+    measured; beside it only the two lines' names with their bases; the heading says the point."""
+    from manim import DOWN, LEFT, RIGHT, UP
+
+    scene, _ = final
+    W = scene.chart
+    p = W.plot
+    (x0, y0, _), (x1, y1, _) = p.axes[0].get_start(), np.array([p.axes[0].get_end()[0], p.axes[1].get_top()[1], 0])
+    texts = _full_texts_at(scene, "tie")
+
+    def ids(*mobs):
+        return {id(f) for m in mobs for f in m.get_family()}
+
+    on_plot = [it for it in texts if it.box[0] >= x0 - 1e-6 and it.box[2] <= x1 + 1e-6
+               and it.box[1] >= y0 - 1e-6 and it.box[3] <= y1 + 1e-6]
+    allowed = ids(W.L_labels[1], W.band_labels[1], scene.cross_text)
+    assert on_plot and all(it.mid in allowed for it in on_plot), [it.name for it in on_plot if it.mid not in allowed]
+    for mob in (W.L_labels[1], W.band_labels[1], scene.cross_text):  # each of them there
+        assert any(it.mid in ids(mob) for it in on_plot), mob
+    # right of the plot: the two names and bases only (the periods said at `speeds` and `base` are gone)
+    beside = [it for it in texts if it.box[0] > x1]
+    names = ids(*[t[0] for t in scene.wl_tags], *[t[1] for t in scene.wl_tags])
+    assert beside and all(it.mid in names for it in beside), [it.name for it in beside if it.mid not in names]
+    # over the plot: the heading that says the point, and the axis's title; nothing of LLaMA's formula line
+    over = [it for it in texts if it.box[1] > y1]
+    assert all(it.mid in ids(scene.tie_head, W.title) for it in over), [it.name for it in over]
+    assert scene.tie_head.text == shown("A larger base: more pairs without a full turn")
+    assert _on_at(scene, "tie", scene.tie_head) and not _on_at(scene, "tie", scene.llama_heads)
+    assert not _on_at(scene, "base", scene.tie_head)
+    desc = next(c.describe for c in scene.captions if c.key == "tie")
+    assert "The heading becomes the heading" not in desc and "A larger base: more pairs without a full turn" in desc
+    # the base beat: the two lines compared, pair 0's words and LLaMA-2's L line gone (said at `speeds`/`slow`)
+    base = _full_texts_at(scene, "base")
+    assert not any(it.mid in ids(scene.start_period, W.L_labels[0], W.band_labels[0]) for it in base)
+    del DOWN, LEFT, RIGHT, UP
 
 
 def test_round8_the_cap_is_the_table_at_full_height_closed_by_the_wall(final):

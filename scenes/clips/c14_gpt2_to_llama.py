@@ -28,7 +28,6 @@ from manim import (
     FadeIn,
     FadeOut,
     Line,
-    Rectangle,
     Succession,
     VGroup,
 )
@@ -48,7 +47,7 @@ from mathcore.extrapolation import (
 )
 from mathcore.measure import rope_unseen_pairs
 from mathcore.positions import LEARNED_STD
-from scenes.clips.c14_widgets import TableView, WavelengthChart, _crosses, _packed, capped_table, edge_rows
+from scenes.clips.c14_widgets import TableView, WavelengthChart, _crosses, capped_table, edge_rows
 from scenes.figures.extrapolation import (
     PAST_TRAINING,
     base_colors,
@@ -62,7 +61,6 @@ from scenes.figures.extrapolation import (
 )
 from scenes.kit import (
     DIM,
-    DIMMED,
     FAILED,
     FG,
     GAP,
@@ -83,9 +81,9 @@ from scenes.kit import (
 from scenes.kit.binding import claim, role
 from scenes.kit.proofs import worded_line, worded_verdict
 from scenes.kit.compose import others
-from scenes.kit.motion import Dim
-from scenes.kit.layout import Region, background
-from scenes.kit.theme import BG, SEEN, UNSEEN
+from scenes.kit.motion import swap
+from scenes.kit.layout import Region
+from scenes.kit.theme import SEEN, UNSEEN
 from scenes.kit.notation import SUBSCRIPT
 from scenes.kit.numbers import count
 from scenes.kit.plots import STROKE
@@ -168,6 +166,10 @@ def period_math(wl: float) -> str:
 # ``initializer_range`` for GPT-2 (every embedding, wpe included); OpenAI's GPT-2 ``model.py`` draws wpe with
 # σ = 0.01 (0.02 is its wte's), so the words name Hugging Face's GPT-2, never GPT-2 plainly.
 INIT_SOURCE = "Hugging Face's GPT-2"
+# what the table's cells are, said under it at the corner beat (its first cell stands for the block enlarged)
+DRAWN_NOTE = "every {row} row, {col} feature"
+# what beat 08 shows, as its heading: at one L, the larger base leaves more pairs without a full turn
+TIE_HEAD = "A larger base: more pairs without a full turn"
 
 
 class GPT2ToLLaMA(ClipScene):
@@ -182,7 +184,6 @@ class GPT2ToLLaMA(ClipScene):
     PAIR = {"empty": "the close is the proof, two pictures as tall as the content allows, each over its verdict: "
                      "GPT-2's capped table over its ✗ and LLaMA-2's slow pair on a dial over its ✓ (an angle at "
                      "every m) and its measured, unseen angle; nothing else on purpose"}
-    ZOOM = (8, 12)
     SAMPLE = (32, 12)  # rows, features of the whole table drawn as cells
 
     @classmethod
@@ -190,14 +191,18 @@ class GPT2ToLLaMA(ClipScene):
         g, l2, l3 = GPT2, LLAMA2, LLAMA3
         table = learned_absolute_table(g.d_model, g.n_max, cfg.seed)
         rows, cols = sample_rows(g.n_max, cls.SAMPLE[0]), sample_rows(g.d_model, cls.SAMPLE[1])
+        # the corner enlarged is the block the table's first drawn cell stands for (review round 10: rows 0 to 7 by
+        # features 0 to 11, a speck inside that cell, did not visibly match the every-32nd-row table beside it):
+        # rows 0 to 31 by features 0 to 63, every value of it; the drawn cell shows one of them, its first
+        zoom = (int(rows[1] - rows[0]), int(cols[1] - cols[0]))
         wl2, wl3 = rope_wavelengths(l2.head_dim, l2.rope_base), rope_wavelengths(l3.head_dim, l3.rope_base)
         # three times LLaMA-2's L: past training by more than training's own sweep, and not 2L = 8192, which is
         # LLaMA-3's L one beat earlier (review round 4)
         slow_i, slow_m, slow_angle = far_pair()  # the recap quotes this very check
         return GPT2ToLLaMAData(
-            gpt2=g, llama2=l2, llama3=l3, table=table, zoom=cls.ZOOM, cmap=cfg.cmap_signed,
+            gpt2=g, llama2=l2, llama3=l3, table=table, zoom=zoom, cmap=cfg.cmap_signed,
             sample_rows=rows, sample_cols=cols, sample=table[np.ix_(rows, cols)],
-            corner=table[:cls.ZOOM[0], :cls.ZOOM[1]], wl_llama2=wl2, wl_llama3=wl3,
+            corner=table[:zoom[0], :zoom[1]], wl_llama2=wl2, wl_llama3=wl3,
             wl_range=power_range(np.concatenate([wl2, wl3])),
             slow_pairs=pairs_without_a_turn(l2.head_dim, l2.train_length, l2.rope_base), n_pairs=l2.head_dim // 2,
             slow_pairs3=pairs_without_a_turn(l3.head_dim, l3.train_length, l3.rope_base),
@@ -238,15 +243,16 @@ class GPT2ToLLaMA(ClipScene):
         v.update(grid=claim("A grid of cells coloured by value", V.image),
                  rows_brace=claim(f"a brace down its right side counts its {v['n_max']} rows, one per position",
                                   self.rows_brace, self.rows_text),
-                 corner_box=claim("a yellow speck", V.corner), vmax=claim(self.colorbar.tick_labels[-1].text, self.colorbar), zoomed=claim("that corner enlarged", V.zoom_map),
+                 corner_box=claim("a yellow box", V.corner), vmax=claim(self.colorbar.tick_labels[-1].text, self.colorbar), zoomed=claim(f"all {count(d.corner.size).text} values of that block", V.zoom_map),
                  bar=claim("a colour bar", self.colorbar), rule=claim("A thick red rule", V.cap_line),
                  plot=claim("A log plot", W.plot.axes), line2=claim("LLaMA-2's line", W.curves[0]),
                  line3=claim("LLaMA-3's line", W.curves[1]), start=claim("a dot on the line's start, led to its words", W.start_dot, W.start_leader, self.start_period),
                  end2=claim("its words, with no dot", self.periods[0]), end3=claim("its end", self.periods[1]),
                  L2=claim("A dashed violet line", W.train_lines[0]), band2=claim("a shaded band", W.band_labels[0]),
                  L3=claim("a dashed line", W.train_lines[1]),
-                 why=claim("top left, the reason: why a larger base: a pair under one turn never wraps: its "
-                           "angle rises", self.why_text),
+                 tie_head=claim(TIE_HEAD, self.tie_head),
+                 drawn_note=claim(DRAWN_NOTE.format(row=v['row_step'], col=v['col_step']),
+                                  self.drawn_note),
                  head3=claim(f"the heading {g_name}'s position table, without at initialisation", self.cap_head),
                  brace3=claim(f"a brace counts its {v['n_max']} rows, m = 0 to {v['n_last']}", self.cap_brace,
                               self.cap_count),
@@ -284,7 +290,8 @@ class GPT2ToLLaMA(ClipScene):
         strip.place(head, LEFT)
         # (the table's first layout keeps a line's room under it, as it did for the cap's words: the corner's notes
         # stay inside the frame)
-        _, rest = rest.take_bottom(label("no row", size=SMALL).height, gap=GAP.small)
+        # (one line of words under the table, with a descender: what its cells are, at the corner beat)
+        _, rest = rest.take_bottom(label("every row", size=SMALL).height, gap=GAP.small)
         self.params_value = label(count(d.n_params).text, size=LABEL, color=FG, weight="BOLD")
         self.params_text = row(self.params_value, label("position parameters", size=SMALL, color=DIM), gap="small",
                                align="baseline")
@@ -310,8 +317,15 @@ class GPT2ToLLaMA(ClipScene):
         shows(V.image, "sample")
         shows(V.zoom_map, "corner")
         names(self.zoom_text, "corner")
-        self.gpt = VGroup(head, V, V.zoom_map, V.colorbar, V.notes, V.corner, V.zoom_lines)
-        self.enlargement = VGroup(V.zoom_map, V.colorbar, V.notes, V.corner, V.zoom_lines)
+        # under the table beside its corner, what its cells are (review round 10): every 32nd row and 64th feature,
+        # so its first cell stands for the rows and features the enlargement shows in full
+        self.drawn_note = label(DRAWN_NOTE.format(row=ordinal(row_step), col=ordinal(col_step)), size=SMALL,
+                                color=DIM)
+        # (right-aligned with the table, so it runs under "row 1023", never on under the enlargement's words)
+        self.drawn_note.next_to(V.frame, DOWN, buff=GAP.small).align_to(V.frame, RIGHT)
+        self.drawn_note.shift(max(0.0, region.left - self.drawn_note.get_left()[0]) * RIGHT)
+        self.gpt = VGroup(head, V, V.zoom_map, V.colorbar, V.notes, V.corner, V.zoom_lines, self.drawn_note)
+        self.enlargement = VGroup(V.zoom_map, V.colorbar, V.notes, V.corner, V.zoom_lines, self.drawn_note)
         # the table alone first, large: grown to the full height under the heading, in its true shape (its cells
         # as wide for their height as every 64th feature over every 32nd row), its rows counted by a brace on
         # its right; it shrinks back to its place beside its corner at the next beat
@@ -424,27 +438,10 @@ class GPT2ToLLaMA(ClipScene):
                 break
             self.cross_text.shift(GAP.tight * DOWN)
         self.cross_mark = VGroup(self.cross_dot, self.cross_text)
-        # why the larger base is the goal (review round 7: "29 of 64 without a full turn" read as worse than 14): a
-        # pair under one turn in training has its angle still rising at the last position, so no two of the L
-        # positions share an angle on it; LLaMA-3's base gives 29 such pairs at its L, LLaMA-2's would give 14.
-        # Written in the plot's empty top left (over LLaMA-3's L, left of its band), as few lines as it allows
-        left_x = p.axes[1].get_x() + GAP.tight
-        right_x = W.bands[1].get_left()[0] - GAP.tight
-        # (review round 9: "gives each position its own angle" was loose, a wrapped pair's angles are distinct too; what
-        # a pair under one turn adds is that it never wraps: its angle rises with m, every step at least θᵢ apart)
-        self.why_text = _packed("why a larger base: a pair|under one turn never|wraps: its angle rises",
-                                right_x - left_x)
-        self.why_text.move_to(np.array([left_x, p.axes[1].get_top()[1] - GAP.hair, 0]), aligned_edge=UP + LEFT)
-        room_h = p.axes[1].get_top()[1] - GAP.hair - (W.L_labels[1].get_top()[1] + GAP.tight)
-        fit = min(room_h / self.why_text.height, (right_x - left_x) / self.why_text.width)
-        if fit < 1:  # (never smaller than the room needs: the room is the plot's, not a guess)
-            self.why_text.scale(fit, about_edge=UP + LEFT)
-        self.why_scale = min(fit, 1.0)
-        # the grid's hairlines knocked out behind the words (the page's colour under them)
-        self.why_knockout = background(Rectangle(width=self.why_text.width + GAP.hair,
-                                                 height=self.why_text.height + GAP.hair, stroke_width=0,
-                                                 fill_color=BG, fill_opacity=1.0).move_to(self.why_text))
-        self.why_mark = VGroup(self.why_knockout, self.why_text)
+        # beat 08's heading: the one idea its picture measures (review round 10: the reason, "a pair under one turn
+        # never wraps", written over the plot's top left made a seventh annotation; it is said, not written)
+        self.tie_head = label(TIE_HEAD, size=LABEL, weight="BOLD")
+        self.tie_head.move_to(self.llama_head, aligned_edge=LEFT)
         shows(W.curves[0], "wl_llama2")
         shows(W.curves[1], "wl_llama3")
         names(tags[0], "wl_llama2")
@@ -535,7 +532,7 @@ class GPT2ToLLaMA(ClipScene):
     def zoom_words(rows: int, cols: int, factor: float) -> VGroup:
         """What the enlarged corner is and how much larger it is drawn than on the table (rounded: "≈")."""
         g = column(label(f"rows 0 to {rows - 1}, features 0 to {cols - 1}", size=SMALL, color=DIM),
-                   label(f"enlarged ≈ {int(round(factor))} times", size=SMALL, color=DIM),
+                   label(f"every value, enlarged ≈ {int(round(factor))} times", size=SMALL, color=DIM),
                    gap="hair", align=LEFT)
         g.factor = int(round(factor))
         return g
@@ -556,7 +553,7 @@ class GPT2ToLLaMA(ClipScene):
                                                       FadeOut(self.rows_brace), FadeOut(self.shape_text)),
                                        AnimationGroup(Create(V.corner), Create(V.zoom_lines), FadeIn(V.zoom_map),
                                                       FadeIn(self.zoom_text), FadeIn(self.init_text),
-                                                      FadeIn(V.colorbar))),
+                                                      FadeIn(V.colorbar), FadeIn(self.drawn_note))),
                   run_time=2.0, subject=VGroup(V.image, V.frame, V.corner, V.zoom_map),
                   why={"empty": "the table in its true shape at the full height, its corner enlarged beside it; the "
                                 "words under the corner leave the bottom right"})
@@ -590,16 +587,21 @@ class GPT2ToLLaMA(ClipScene):
         self.beat("slow", Create(W.train_lines[0]), FadeIn(W.L_labels[0]), FadeIn(W.band_labels[0]),
                   FadeIn(W.end_labels.leaders), W.bands[0].animate.set_fill(opacity=0.15), run_time=1.2,
                   subject=plot, why=self.FULL_PLOT)
+        # the two bases compared (review round 10: one idea a beat): LLaMA-2's band, its words, its L line and pair
+        # 0's words (said at `speeds`) leave as LLaMA-3's line comes
         self.beat("base", Create(W.curves[1]), FadeIn(tag1[0]), FadeIn(tag1[1]), FadeIn(self.periods[1]),
-                  W.bands[0].animate.set_fill(opacity=0.0), FadeOut(W.band_labels[0]),
+                  W.bands[0].animate.set_fill(opacity=0.0), FadeOut(W.band_labels[0]), FadeOut(W.train_lines[0]),
+                  FadeOut(W.L_labels[0]), FadeOut(self.start_period), FadeOut(W.start_mark),
                   run_time=1.4, subject=plot)
         self.add(W.bands[1])
         self.bring_to_back(W.bands[1])
-        # LLaMA-2's L line leaves with its band and label: one dashed L at a time (review round 3)
-        self.beat("tie", FadeOut(W.L_labels[0]), FadeOut(W.train_lines[0]), W.bands[0].animate.set_fill(opacity=0.0),
-                  Dim([W.curves[0], tag0, self.periods[0]], DIMMED), Create(W.train_lines[1]), FadeIn(W.L_labels[1]),
+        # one idea (review round 10): at LLaMA-3's L, its larger base leaves more pairs without a full turn; on the
+        # plot only the two lines named by their bases, the L line and the two counts where they are measured; the
+        # periods at the lines' ends (said at `speeds` and `base`) leave, the heading says the point
+        self.beat("tie", FadeOut(self.periods[0]), FadeOut(self.periods[1]), swap(self.llama_heads, self.tie_head),
+                  Create(W.train_lines[1]), FadeIn(W.L_labels[1]),
                   FadeIn(W.band_labels[1]), W.bands[1].animate.set_fill(opacity=0.15), Create(W.outlines[1]),
-                  FadeIn(self.cross_mark), FadeIn(self.why_mark), run_time=1.6, subject=plot)
+                  FadeIn(self.cross_mark), run_time=1.6, subject=plot)
 
     def closing(self) -> None:
         take = self.takeaway()

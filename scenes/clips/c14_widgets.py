@@ -64,16 +64,20 @@ class TableView(VGroup):
         zcell = min((side.width - bar_probe.width - GAP.normal) / zc,
                     (side.height - self.notes.height - GAP.normal - tick_h) / zr, MAX_CELL)
         self.zoom_map = Heatmap(corner, scale, cell_size=zcell)
+        if zr * zc > 400:  # hundreds of small cells: colour alone, no grid of hairlines over them (each cell's edge
+            for r in self.zoom_map.cells:  # in its own colour, so no seam of the page shows between two cells)
+                for sq in r:
+                    sq.set_stroke(color=sq.get_fill_color(), width=STROKE / 4, opacity=1.0)
         side.place(self.zoom_map, UP + LEFT)
         self.zoom_map.shift(tick_h / 2 * DOWN)
         self.colorbar = ColorBar(scale, height=self.zoom_map.height)
         self.colorbar.next_to(self.zoom_map, RIGHT, buff=GAP.small).align_to(self.zoom_map, UP)
         self.notes.next_to(VGroup(self.zoom_map, self.colorbar), DOWN, buff=GAP.normal).align_to(self.zoom_map, LEFT)
-        # the corner's box at its true size on the drawn table (review round 4b: one drawn cell, which stands for
-        # every 32nd row and 64th feature, read ~5× the block enlarged): zr of n_rows rows by zc of n_cols features
+        # the corner's box at its true size on the drawn table: zr of n_rows rows by zc of n_cols features (the
+        # clip enlarges the block one drawn cell stands for, so the box frames that cell), an outline, so the cell's
+        # own colour shows inside it (the enlargement's first cell has it too: both are entry (0, 0))
         self.corner = role(Rectangle(width=self.image.width * zc / n_cols, height=self.image.height * zr / n_rows,
-                                     stroke_color=HIGHLIGHT, stroke_width=STROKE * 2 / 3, fill_color=HIGHLIGHT,
-                                     fill_opacity=1.0), "highlight")
+                                     stroke_color=HIGHLIGHT, stroke_width=STROKE, fill_opacity=0.0), "highlight")
         self.corner.move_to(self.image.get_corner(UP + LEFT), aligned_edge=UP + LEFT)
         # how much larger the enlarged corner is drawn than the same block on the table (one scale both ways: the
         # table keeps the real shape, the enlarged cells are square)
