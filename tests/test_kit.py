@@ -629,15 +629,3 @@ def test_a_rounded_figure_is_related_by_approx_an_exact_one_by_equals(x, relatio
     rel = code.split("max |Delta Y|", 1)[1].split()[0]
     assert rel == relation, code
 
-
-def test_the_header_rule_sits_at_one_height_whatever_letters_the_title_has():
-    """The rule under a clip's header (and so the top of its content) stands one descender's depth under the
-    title's baseline: "Prefix invariance" (no descender) and "The RoPE angle grid" (g, p) get the same rule, and
-    the rule stays clear of the descenders.  Placed under the title's box, it sat 10 px higher under the first."""
-    from scenes.kit.base import header_parts
-
-    plain_head, _, plain_rule = header_parts(4, "Prefix invariance", "§4")
-    deep_head, _, deep_rule = header_parts(10, "The RoPE angle grid", "§9")
-    assert abs(plain_rule.get_y() - deep_rule.get_y()) < 1e-9
-    assert deep_rule.get_y() < deep_head.get_bottom()[1] - 0.1  # a gap under the g and p
-    assert plain_head.get_bottom()[1] - plain_rule.get_y() > deep_head.get_bottom()[1] - deep_rule.get_y() + 0.05
