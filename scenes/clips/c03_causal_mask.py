@@ -485,8 +485,8 @@ class CausalMask(ClipScene):
         sum_w = label("1.00", size=SMALL).width + GAP.small
         C = self.layout.content
         causal = VGroup(self.A_small, self.pair_rows, self.pair_cols, self.causal_title)
-        self.sum_head_words = label("every row sums to 1", size=HEADING + 10)
-        self.zero_head_words = label("no weight on the future", size=HEADING + 10)
+        self.sum_head_words = label("every row sums to 1", size=HEADING + 4)
+        self.zero_head_words = label("no weight on the future", size=HEADING + 4)
         verdicts = column(column(self.sum_head_words, self.proof_sum, gap="small", align=LEFT),
                           column(self.zero_head_words, self.proof_zero, gap="small", align=LEFT),
                           gap="section", align=LEFT)
