@@ -100,27 +100,6 @@ class Description:
     source: str = ""  # "piper", a recording's path, or "" when not spoken
 
 
-
-def header_parts(number: int, title: str, section: str = "") -> tuple[VGroup, Mobject, Line]:
-    """A clip's header: (number and title on one baseline, top left; the section tag, top right, or an empty
-    group; the rule under them).  The rule stands one descender's depth (and a gap) under the baseline, whatever
-    letters the title has: placed under the title's box, it sat 10 px higher under "Prefix invariance" than under
-    "The RoPE angle grid" (review round 9), and every clip's content with it."""
-    num = label(f"{number:02d}", size=HEADING, color=DIM, weight="BOLD")
-    name = label(title, size=HEADING, weight="BOLD")
-    name.next_to(num, RIGHT, buff=0.3)
-    name.shift((baseline_y(num) - baseline_y(name)) * UP)
-    head = VGroup(num, name).to_corner(UP + LEFT, buff=MARGIN)
-    tag = VGroup()
-    if section:
-        tag = label(section, size=SMALL, color=DIM).to_corner(UR, buff=MARGIN)
-        tag.shift((baseline_y(num) - baseline_y(tag)) * UP)
-    probe = label("xgjpqy", size=HEADING, weight="BOLD")  # x: the baseline; the rest: the deepest descenders
-    depth = baseline_y(probe) - probe.get_bottom()[1]
-    rule = Line(LEFT * 6.8, LEFT * -6.8, stroke_color=FAINT, stroke_width=2)
-    rule.move_to([0, baseline_y(num) - depth - 0.16, 0])
-    return head, tag, rule
-
 class ClipScene(Scene):
     """Base scene: subclasses set nothing but ``build_data`` and ``body``.
 
@@ -513,8 +492,17 @@ class ClipScene(Scene):
         # the header: the clip number, then the title (neutral: a family's colour is the idea only on
         # the map and the recap); the big title shrinks into its place as the same glyphs (never
         # morphing one string into another)
-        head, tag, rule = header_parts(c.number, c.title, c.section if has_section else "")
-        num, name = head
+        num = label(f"{c.number:02d}", size=HEADING, color=DIM, weight="BOLD")
+        name = label(c.title, size=HEADING, weight="BOLD")
+        name.next_to(num, RIGHT, buff=0.3)
+        name.shift((baseline_y(num) - baseline_y(name)) * UP)
+        head = VGroup(num, name).to_corner(UP + LEFT, buff=MARGIN)
+        tag = VGroup()
+        if has_section:
+            tag = label(c.section, size=SMALL, color=DIM).to_corner(UR, buff=MARGIN)
+            tag.shift((baseline_y(num) - baseline_y(tag)) * UP)
+        rule = Line(LEFT * 6.8, LEFT * -6.8, stroke_color=FAINT, stroke_width=2).next_to(head, DOWN, buff=0.16)
+        rule.set_x(0)
         self.header = VGroup(head, tag, rule)
         self.play(FadeOut(sub), ReplacementTransform(big, name), FadeIn(num, shift=0.2 * RIGHT), FadeIn(tag),
                   Write(rule), run_time=0.9)
