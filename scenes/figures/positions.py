@@ -245,7 +245,7 @@ def scores(data, cfg) -> FigureStill:
         panels, mosaic="ABC;GHI;DEF", size=(7.0, 5.6), height_ratios=(1.0, 0.42, 0.36),
         subtitle=f"$q_m\\cdot k_n$ of one token at positions $m$ and $n$ ({Ts} of each); below, the outlined "
                  "diagonal: each cell's distance from the first, on one log axis (the largest: the spread)",
-        proof=(measured("RoPE: $q_m\\cdot k_n$ depends only on $m - n$: spread", sc.defects[2])
+        proof=(measured("RoPE: position enters $q_m\\cdot k_n$ only as $m - n$: spread", sc.defects[2])
                + ", below the $10^{-10}$ pass line" * rel[2],),
         proof_color="good" if rel[2] else "bad",
     )
