@@ -20,7 +20,7 @@ from scenes.clips.c05_kv_cache import KVCache
 from scenes.clips.c05_widgets import NEW_INK
 from scenes.figures import causal as fig
 from scenes.figures import designed_stills
-from scenes.kit import BG, FAILED, KEY, QUERY, VALUE, VERIFIED, fmt_measure, fmt_value
+from scenes.kit import BG, KEY, QUERY, VALUE, VERIFIED, fmt_measure, fmt_value
 from scenes.kit.theme import CONTENT_BOTTOM
 from scenes.audit.beats import DIMMED, signature
 from scenes.kit.scales import scale as deck_scale
@@ -230,14 +230,12 @@ def test_the_figures_on_screen_are_the_measured_ones(final):
     assert scene.stale_value.figure.text == scene.stale_bound.text
     assert scene.causal_value.figure.text == fmt_measure(d.causal_change_max) == "exactly 0"
     assert scene.proof.passed and scene.proof_causal.passed and not scene.proof_bi.passed
-    assert scene.recompute_verdict.passed and scene.cached_verdict.passed and not scene.bidir_verdict.passed
+    assert scene.recompute_verdict.passed and scene.cached_verdict.passed
     assert scene.recompute_verdict.figure.text == fmt_measure(d.max_defect) == "exactly 0"
-    assert scene.cached_verdict.figure.text == "exactly 0" and scene.bidir_verdict.figure.text == scene.stale_bound.text
-    for v in (scene.recompute_verdict, scene.cached_verdict, scene.bidir_verdict):  # the three shown in the close
+    assert scene.cached_verdict.figure.text == "exactly 0" and scene.proof_bi.value.figure.text == scene.stale_bound.text
+    for v in (scene.recompute_verdict, scene.cached_verdict):  # the two shown in the close (the ✗ was beat 09's)
         assert dominant_ink(scene, frame, v.value, BG).tolist() != rgb255(BG).tolist()
-    for v in (scene.recompute_verdict, scene.cached_verdict):
         assert np.abs(dominant_ink(scene, frame, v.check, BG) - rgb255(VERIFIED)).max() <= 40
-    assert np.abs(dominant_ink(scene, frame, scene.bidir_verdict.check, BG) - rgb255(FAILED)).max() <= 40
 
 
 def test_captions_carry_the_clips_figures(final):
@@ -250,7 +248,7 @@ def test_captions_carry_the_clips_figures(final):
 def test_the_key_figures_end_above_the_subtitle_band(final):
     scene, _ = final
     for m in (scene.table, scene.proof_bi, scene.proof_causal, scene.proof, scene.board.tags, scene.bi_map,
-              scene.recompute_verdict, scene.cached_verdict, scene.bidir_block, scene.table_big, scene.c_table):
+              scene.recompute_verdict, scene.cached_verdict, scene.close_context, scene.table_big, scene.c_table):
         assert m.get_bottom()[1] >= CONTENT_BOTTOM - 1e-6
 
 
@@ -310,58 +308,70 @@ def test_every_beat_changes_the_picture(final):
     assert not [p for p in scene.audit.lecture if p.kind == "static"]
 
 
-def test_the_clip_ends_on_its_verdicts_over_the_tables_that_prove_them(final):
-    """Review round 6 (05 close): three verdict lines and no picture; the takeaway (causal: nothing moves;
-    bidirectional: everything moves) was told, not shown.  (Round 5: two tables beside two verdict blocks and a bar
-    crowded it.)  Now: ✓ cached = full recompute (exactly 0) across the top; under it two panels side by side, a rule
-    between them, each named over its table of changes and judged under it: bidirectional, every cell a grey of the
-    log bar (no figures: the verdict quotes the smallest, its cell outlined), ✗ the smallest change (the floored
-    bound) and why a cache cares; causal, every cell "0", ✓ the largest change exactly 0."""
-    from scenes.kit.theme import HIGHLIGHT
+def test_the_clip_ends_on_its_takeaway_large_and_its_contrast_dimmed(final):
+    """Review round 10 (05 close): two small panels side by side (a dashboard), the takeaway no larger than its
+    contrast.  (Round 6: three verdicts and no picture; round 5: two tables and two verdict blocks crowded it.)  Now one
+    subject: the causal table of changes, every cell "0", the largest thing on screen, ✓ the largest change exactly 0
+    under it and ✓ cached = full recompute (exactly 0) across the top; right of it, small and dimmed below the
+    audit's background opacity, the bidirectional table, every cell a grey of the log scale."""
+    from scenes.audit.truth import FULL
+    from scenes.kit.compose import DIMMED as DIM_LEVEL
 
     scene, frame = final
     content = scene.layout.content
     d = scene.data
     close = {r.key: r for r in scene.audit.records}["close"]
-    assert d.trace.max_defect == 0.0 and d.causal_change_max == 0.0 and d.min_stale >= scene.stale_bound.value
-    assert [s_.quantity for s_ in close.scales] and {s_.quantity for s_ in close.scales} == {"output changes"}
+    assert d.trace.max_defect == 0.0 and d.causal_change_max == 0.0
     words = lambda v: "".join(p.text for p in v.line.words).replace(" ", "")  # noqa: E731
     assert words(scene.recompute_verdict).startswith("cached=fullrecompute")
-    assert [h.text for h in scene.close_heads] == ["bidirectional", "causal"]
-    assert words(scene.bidir_verdict).startswith("smallestchange") and not scene.bidir_verdict.passed
-    assert words(scene.cached_verdict).startswith("largestchange") and scene.cached_verdict.passed
-    assert "".join(p.text for p in scene.stale_note.words).replace(" ", "") == "sothenextlayer'scachegoesstale"
-    # the tables show the data: the bidirectional cells painted by their change, the causal ones all "0"
-    sc = scene.scales()["staleness"]
-    for m, col in enumerate(scene.close_bi.cells, start=1):
-        for n, cell in enumerate(col):
-            v = float(d.staleness[m - 1][n])
-            assert cell.get_fill_color().to_hex().lower() == sc.color(v).to_hex().lower()
-            assert np.abs(pixel(scene, frame, cell.get_center()) - rgb255(sc.rgb(v))).max() <= 6, (m, n)
+    assert words(scene.cached_verdict).startswith("causal:largestchange") and scene.cached_verdict.passed
+    assert scene.close_bi_head.text == "bidirectional"
+    # the subject: every cell "0", larger than the bidirectional table and at least half the area of beat 10's
     assert all(t.text == "0" for col in scene.close_causal.numbers for t in col)
     assert all(float(v) == 0.0 for s_ in d.causal_changes for v in s_)
-    m_, n_ = scene.min_stale_cell()
-    assert float(d.staleness[m_ - 1][n_]) == d.min_stale
-    assert np.allclose(scene.close_min.get_center(), scene.close_bi.cells[m_ - 1][n_].get_center())
-    assert scene.close_min.get_stroke_color().to_hex() == HIGHLIGHT.to_hex()
-    # each panel: its name over its table, its verdict under it; the rule between the panels, clear of both
-    for h, t, v in ((scene.close_heads[0], scene.close_bi, scene.bidir_block),
-                    (scene.close_heads[1], scene.close_causal, scene.cached_verdict)):
-        assert h.get_bottom()[1] > t.get_top()[1] - 1e-6 and v.get_top()[1] < t.get_bottom()[1]
-    x = scene.close_rule.get_x()
-    assert VGroup(scene.close_bi, scene.close_bar, scene.bidir_block).get_right()[0] < x
-    assert x < VGroup(scene.close_causal, scene.cached_verdict).get_left()[0]
-    assert scene.recompute_verdict.get_bottom()[1] > max(h.get_top()[1] for h in scene.close_heads)
-    for v in (scene.recompute_verdict, scene.bidir_verdict, scene.cached_verdict):
+    big, small = scene.close_causal, scene.close_bi
+    assert big.cell_w * big.cell_h >= 4 * small.cell_w * small.cell_h
+    assert np.isclose(small.cells[0][0].width, small.cell_w) and np.isclose(small.cells[0][0].height, small.cell_h)
+    assert big.cell_w * big.cell_h >= 0.5 * scene.c_table.cell_w * scene.c_table.cell_h
+    cells = VGroup(*[c for col in big.cells for c in col])
+    assert cells.width >= 0.45 * content.width
+    assert scene.cached_verdict.get_top()[1] < cells.get_bottom()[1]
+    assert scene.recompute_verdict.get_bottom()[1] > big.get_top()[1]
+    # the contrast: right of the subject, its cells the log scale's greys, at the dimmed level
+    sc = scene.scales()["staleness"]
+    for m, col in enumerate(small.cells, start=1):
+        for n, cell in enumerate(col):
+            assert cell.get_fill_color().to_hex().lower() == sc.color(float(d.staleness[m - 1][n])).to_hex().lower()
+    assert scene.close_context.get_left()[0] > VGroup(big, scene.cached_verdict).get_right()[0]
+    by_mid = {}
+    for it in close.items:
+        by_mid.setdefault(it.mid, []).append(it.opacity)
+    ctx = [max(by_mid[id(f)]) for f in scene.close_context.get_family() if id(f) in by_mid]
+    assert ctx and max(ctx) <= DIM_LEVEL + 1e-6
+    full = [max(by_mid[id(f)]) for f in VGroup(big, scene.cached_verdict).get_family() if id(f) in by_mid]
+    assert full and min(full) >= FULL
+    for v in (scene.recompute_verdict, scene.cached_verdict):
         assert dominant_ink(scene, frame, v.value, BG).tolist() != rgb255(BG).tolist()
     on_screen = {id(f) for m in scene.mobjects for f in m.get_family()}
     for gone in (scene.K_map, scene.Y_map, scene.bi_map, scene.table_big, scene.c_table, scene.proof, scene.proof_bi):
         assert not any(id(f) in on_screen for f in gone.get_family())
-    assert content.contains(scene.close_take) and scene.close_take.width >= 0.9 * content.width
+    assert content.contains(scene.close_take)
     desc = {c.key: c.describe for c in scene.captions if c.describe}["close"]
-    assert desc.index("full recompute") < desc.index("bidirectional") < desc.index("next layer") < desc.index("causal")
+    assert desc.index("causal table") < desc.index("full recompute") < desc.index("dimmed")
     says = {c.key: c.text for c in scene.captions}
     assert "next layer" in says["close"] and "stale" in says["close"]
+
+
+def test_round10_the_change_is_named_once_where_the_table_is_read(run):
+    """Review round 10 (05 07–11): ‖Δy_n‖ was named twice, at the table's corner and over its colour bar.  At every
+    beat that draws a table of changes, the quantity is named exactly once on screen, at the corner of the table
+    at full strength (the dimmed contrast of the close has no heads of its own)."""
+    for r in run.records:
+        if r.key not in ("bidir", "stale", "proof_bidir", "proof_causal", "close"):
+            continue
+        named = [it for it in r.items if it.kind == "text" and it.opacity >= DIMMED
+                 and it.name.strip("'") == "norm(Delta y_n)"]
+        assert len(named) == 1, (r.key, len(named))
 
 
 def test_the_changes_colour_scale_has_its_bar_named_by_its_quantity_and_range(run):
@@ -388,7 +398,7 @@ def test_the_changes_colour_scale_has_its_bar_named_by_its_quantity_and_range(ru
         assert np.abs(np.asarray(sc.rgb(float(v)))[:3] - bg).max() >= 0.2, v
     for bar, table in ((scene.change_bar_bi, scene.table), (scene.change_bar_big, scene.table_big)):
         assert bar.color_scale.same_as(sc)
-        assert bar.title.typst_code.replace(" ", "") == "$norm(Deltay_n)$"
+        assert not bar.title.submobjects and not bar.title.has_points()  # review round 10: ‖Δy_n‖ is named once, at the table's corner
         assert 2 <= len(bar.ticks) <= 4
         for t, lab in zip(bar.ticks, bar.tick_labels):  # round decades, printed as such
             assert np.log10(t) == pytest.approx(round(np.log10(t))) and sc.vmin <= t <= sc.vmax
@@ -458,7 +468,7 @@ def test_one_delta_notation_and_verdicts_in_words(run):
     ≈ 4–5 px at 854×480.  The verdicts now say "smallest change", "largest change" in words at the heading size;
     ‖Δy_n‖ is written one way, where the tables and their bars name their cells."""
     scene = run.scene
-    for v in (scene.proof_bi, scene.proof_causal, scene.cached_verdict, scene.bidir_verdict, scene.recompute_verdict):
+    for v in (scene.proof_bi, scene.proof_causal, scene.cached_verdict, scene.recompute_verdict):
         assert "Delta" not in v.formula and "^((m))" not in v.formula and "min_" not in v.formula
     assert "smallest change" in scene.proof_bi.formula and "largest change" in scene.proof_causal.formula
     for t in (scene.table, scene.table_big, scene.c_table):
@@ -488,7 +498,7 @@ def test_beats_whose_picture_says_more_than_the_narration_are_described(final):
     described = {c.key: c.describe for c in scene.captions if c.describe}
     assert {"setup", "step0", "rest", "legend", "stale", "close"} <= set(described)
     assert "weight is 1," in described["step0"] and scene.data.trace.steps[0].weights[0] == 1.0
-    assert scene.stale_bound.text in described["close"]
+    assert scene.stale_bound.text in described["proof_bidir"] and "dimmed" in described["close"]
     assert all("{" not in s and "e-" not in s for s in described.values())
 
 
@@ -535,11 +545,11 @@ def test_the_close_states_both_results_as_verdicts_with_a_true_bound(final):
     for x in (0.0097, 0.0100938, 0.31, 3.14159, 0.00999999, 0.0044):  # never above the value, whatever its digits
         assert float(lower_bound(x).text.removeprefix("≥ ")) <= x, x
     assert lower_bound(0.0097).text == "≥ 0.0097" and lower_bound(0.0100938).text == "≥ 0.010"
-    for v, passed, value in ((scene.cached_verdict, True, causal_max), (scene.bidir_verdict, False, f.value)):
+    for v, passed, value in ((scene.cached_verdict, True, causal_max), (scene.proof_bi, False, f.value)):
         assert v._verdict and v.passed is passed and v.figure.value == value
         assert v.get_left()[0] >= scene.layout.content.left - 1e-6 and v.get_right()[0] <= scene.layout.content.right + 1e-6
     assert causal_max == 0.0 and scene.cached_verdict.figure.exact
-    code = scene.bidir_verdict.value.typst_code
+    code = scene.proof_bi.value.typst_code
     assert ">=" in code and "approx" not in code and " = " not in code
     says = {c.key: c.text for c in scene.captions}
     assert f"every past row moves by {f.text}" in says["proof_bidir"]  # review round 4: not "the least by ≥ 0.010"
@@ -554,10 +564,9 @@ def test_the_verdicts_are_read_at_heading_size(final):
 
     scene, _ = final
     floor = min_xheight_px(label("x", size=SMALL))
-    for v in (scene.proof_bi, scene.proof_causal, scene.recompute_verdict, scene.cached_verdict, scene.bidir_verdict):
+    for v in (scene.proof_bi, scene.proof_causal, scene.recompute_verdict, scene.cached_verdict):
         assert min_xheight_px(v.line) >= 0.99 * floor
         assert min_xheight_px(v.line.words[0]) >= 0.99 * min_xheight_px(label("x", size=HEADING))
-    assert min_xheight_px(scene.stale_note) >= 0.99 * floor
 
 
 def proof_height(size):

@@ -354,7 +354,7 @@ def test_verdicts_on_screen_are_the_measured_ones_marked_only_where_the_check_pa
         assert notes.check.figure.text == spread_figures(d)[k].text
         assert notes.check.passed == rel[k] == (d.scores.defects[k] < PASS_LINE)
         assert ("only" in notes.dep.text) == rel[k]
-    assert [verdict(r) for r in rel] == ["m and n", "m and n", "m − n only"]
+    assert [verdict(r) for r in rel] == ["as m and n", "as m and n", "only as m − n"]
 
 
 def test_the_comparison_puts_each_spread_against_the_pass_line_with_its_verdict(run):
@@ -686,3 +686,35 @@ def test_a_verdict_under_one_diagonal_says_it_measures_every_diagonal(run):
         rec = next(r for r in run.records if r.key.startswith(key))
         words = " ".join(i.text for i in rec.texts() if i.opacity > 0.9)
         assert "all diagonals" in words, (key, words)
+
+
+def test_review_round10_the_pass_line_is_named_and_said_and_the_deck_phrase_is_used(run):
+    """Review round 10 (09): in beat 06 the dashed pass line was drawn but never explained on screen or aloud; and
+    "depends on m − n only" was looser than the deck's settled phrase (clip 15): "position enters scores only as
+    m − n".  Now the line is named on the line's end in two words, "pass line", with what it means under the name,
+    "under: rounding", at full strength in every plot beat, and beat 06's sentence says it; every verdict's words say
+    how position enters (RoPE's: only as m − n; the added schemes': as m and n), the close the deck's phrase whole,
+    and no caption or frame says "depends on"."""
+    scene = run.scene
+    for k, key in enumerate(("sin_spread", "learned_score", "rope_score")):
+        rec = next(r for r in run.records if r.key.startswith(key))
+        full = [it.text for it in rec.texts() if it.opacity > 0.9]
+        assert "pass line" in full and "under: rounding" in full, (key, full)
+        name, means = scene.notes2[k].line_name
+        line = scene.notes2[k].line
+        assert name.get_bottom()[1] > line.get_y() > means.get_bottom()[1]  # the name over it, the meaning under
+        assert name.get_left()[0] > line.get_right()[0]
+    says = {c.key: c.text for c in scene.captions}
+    assert "pass line" in says["sin_spread"] and "rounding" in says["sin_spread"]
+    rel = scene.relative()
+    for k, notes in enumerate(scene.notes2):
+        words = notes.dep.text.replace("$", "")
+        assert words.startswith("position enters") and (("only as" in words) == rel[k])
+    if rel[2]:
+        assert "position enters RoPE's scores only as m − n" in says["close"]
+        take = " ".join(t for t in texts(scene.final[3])).replace("$", "")
+        assert "position enters scores" in take and "only as" in take
+    for r in run.records:
+        seen = " ".join(it.text for it in r.texts() if it.opacity > 0.3)
+        assert "depends on" not in seen, r.key
+    assert not any("depends on" in c.text for c in scene.captions)

@@ -41,7 +41,6 @@ from manim import (
     FadeOut,
     Group,
     LaggedStart,
-    Line,
     Succession,
     ReplacementTransform,
     SurroundingRectangle,
@@ -72,8 +71,6 @@ from scenes.figures.causal import (
     kv_scales,
 )
 from scenes.kit import (
-    DIM,
-    FG,
     HEADING,
     HIGHLIGHT,
     LABEL,
@@ -221,8 +218,7 @@ class KVCache(ClipScene):
                "first_weight": weight_text(d.trace.steps[0].weights[0]),
                "change_bar": "the changes' colour bar", "bar_names": "two colour bars, q and k's over v and y's",
                "big_table": "the table of changes", "close_recompute": fmt_measure(d.max_defect),
-               "close_cached": fmt_measure(d.causal_change_max), "close_stale": self.stale_bound.text,
-               "close_next": "so the next layer's cache goes stale"}
+               "close_cached": fmt_measure(d.causal_change_max), "close_table": "the causal table of changes"}
 
         def bound(name, value, *attrs):  # a claim once what shows it is built (the title card has nothing yet)
             mobs = [getattr(self, a, None) for a in attrs]
@@ -246,8 +242,7 @@ class KVCache(ClipScene):
         bound("big_table", "the table of changes", "table_big")
         bound("close_recompute", fmt_measure(d.max_defect), "recompute_verdict")
         bound("close_cached", fmt_measure(d.causal_change_max), "cached_verdict")
-        bound("close_stale", self.stale_bound.text, "bidir_verdict")
-        bound("close_next", "so the next layer's cache goes stale", "stale_note")
+        bound("close_table", "the causal table of changes", "close_causal")
         bound("change_bar", "the changes' colour bar", "change_bar_bi")
         bound("min_stale", self.stale_bound.text, "proof_bi")
         bound("read", "k 0 and v 0", "read_marks")
@@ -469,7 +464,8 @@ class KVCache(ClipScene):
     def change_bar(self, height: float) -> ColorBar:
         """The colour bar of the tables of changes (the deck's "output changes", a log scale: whole decades, from
         below the smallest change to the largest, black to white), its ticks round decades (at most four, the
-        largest kept), named by its quantity, ‖Δy_n‖, over it."""
+        largest kept).  Untitled (review round 10: ‖Δy_n‖ was named twice, at the table's corner and over its bar):
+        the quantity is named once, at the corner of the table it stands beside."""
         sc = self.scales()["staleness"]
         ticks = sc.ticks()
         # every decade, or every other one (or fewer) where more than four, or more than the bar's length holds
@@ -479,26 +475,21 @@ class KVCache(ClipScene):
         ticks = ticks[::-1][::step][::-1]
         bar = ColorBar(sc, height=height, width=DecodeBoard.SCALE_BAR_W, ticks=ticks,
                        **({"tick_format": decade_text} if all(1e-3 <= t < 1e3 for t in ticks)
-                          else {"tick_math": [decade_text(t, math_=True) for t in ticks]}),
-                       title=math("norm(Delta y_n)", size=SMALL, color=DIM))
-        bar.title.align_to(bar.frame, LEFT)  # over the bar and its ticks, clear of the table left of it
-        bar.title.shift(bar.tick_labels[-1].height / 2 * UP)  # and clear of the top end's tick
+                          else {"tick_math": [decade_text(t, math_=True) for t in ticks]}))
         return bar
 
     def change_bar_height(self, rows_h: float) -> float:
-        """The bar's length for a table ``rows_h`` tall: its title over it and its end ticks' half heights, all
-        together as tall as the rows."""
+        """The bar's length for a table ``rows_h`` tall: the bar and its end ticks' half heights together as tall as
+        the rows."""
         tick_h = label("0", size=SMALL).height
-        title_h = math("norm(Delta y_n)", size=SMALL).height + 0.15 + tick_h / 2
-        return max(0.5, min(3.0, rows_h - title_h - tick_h / 2 - GAP.hair))
+        return max(0.5, min(3.0, rows_h - tick_h - GAP.hair))
 
     @staticmethod
     def place_change_bar(cbar: ColorBar, cells) -> None:
-        """``cbar`` right of a table's ``cells``, its bar and title together level with them (its low end's tick
-        inside their bottom)."""
+        """``cbar`` right of a table's ``cells``, its bar and end ticks together level with them."""
         tick_h = cbar.tick_labels[0].height if len(cbar.tick_labels) else 0.0
         low = cbar.frame.get_bottom()[1] - tick_h / 2
-        mid = (cbar.get_top()[1] + low) / 2
+        mid = (cbar.frame.get_top()[1] + tick_h / 2 + low) / 2
         cbar.shift([cells.get_right()[0] + GAP.normal - cbar.frame.get_left()[0], cells.get_y() - mid, 0])
 
     def step_anims(self, m: int, first: bool = False) -> list:
@@ -650,64 +641,47 @@ class KVCache(ClipScene):
 
     # ------------------------------------------------------------------ the takeaway
     def closing_layout(self) -> None:
-        """The close (review round 6: the three verdicts alone were text; round 5: two tables beside two verdicts
-        crowded it): ✓ cached = full recompute (beat 06, exactly 0) across the top; under it the proof of why, two
-        panels side by side, each named over its table of changes and judged under it: bidirectional, every past
-        output moved (✗, the smallest change at least the measured bound, its cell outlined), so the next layer's
-        cache goes stale; causal, every cell 0 (✓, exactly 0)."""
+        """The close (review round 10: two small panels side by side were a dashboard; round 6: three verdicts alone
+        were text): one subject, the takeaway, large: the causal table of changes, every cell 0, as large as the
+        left of the frame allows, judged under it (✓ causal, the largest change exactly 0), with the cache's
+        verdict across the top (✓ cached = full recompute, exactly 0).  Right of it, small and dimmed (focus by
+        dimming), what it is set against: the bidirectional table, every past output's cell a grey of the log
+        scale, named over it."""
         d = self.data
         C = self.layout.content
         cached, _, causal = kv_proofs(d)
-        bar_w = self.change_bar(3.0).width + GAP.normal  # the bidirectional panel holds its colour bar too
-        gap = GAP.wide + GAP.small  # (the rule between the panels in its middle)
-        # the verdicts at the heading size where the panels hold them (the causal one may take a little of the
-        # bidirectional panel's width: its table has no bar)
-        for size, small in ((HEADING, HEADING), (HEADING, LABEL), (LABEL, LABEL), (LABEL, SMALL), (SMALL, SMALL)):
+        for size in (HEADING, LABEL, SMALL):  # the cache's verdict at the heading size where the width holds it
             self.recompute_verdict = worded_verdict("cached = full recompute: largest difference", cached.value,
                                                     passed=cached.passed, size=size, relation="=")
-            self.bidir_verdict = worded_verdict("smallest change", self.stale_bound, passed=False, size=small)
-            self.cached_verdict = worded_verdict("largest change", causal.value, passed=causal.passed, size=small,
-                                                 relation="=")
-            self.stale_note = worded_line("so the next layer's cache goes stale", size=SMALL, color=FG)
-            self.stale_note.next_to(self.bidir_verdict.line, DOWN, buff=GAP.tight).align_to(self.bidir_verdict, LEFT)
-            self.bidir_block = VGroup(self.bidir_verdict, self.stale_note)
-            self.close_heads = [label(t, size=small) for t in ("bidirectional", "causal")]
-            w_right = max((C.width - gap - bar_w) / 2, self.cached_verdict.width)
-            w_left = C.width - gap - w_right
-            if self.recompute_verdict.width <= C.width and self.bidir_block.width <= w_left:
+            if self.recompute_verdict.width <= C.width:
                 break
+        self.cached_verdict = worded_verdict("causal: largest change", causal.value, passed=causal.passed,
+                                             size=HEADING, relation="=")
         top, rest = C.take_top(self.recompute_verdict.height, gap=GAP.wide)
         self.recompute_verdict.move_to(top.center)
-        foot = max(self.bidir_block.height, self.cached_verdict.height)
-        head_h = max(h.height for h in self.close_heads)
-        tables, slot = rest.take_bottom(foot, gap=GAP.normal)[::-1]
-        heads, tables = tables.take_top(head_h, gap=GAP.small)
-        left, right = tables.columns(w_left, w_right, gap=gap, names=("bidirectional", "causal"))
-        # the changes as the log scale's greys (their figures were read in proof_bidir; the verdict quotes the
-        # smallest, its cell outlined), the causal zeros as they print: "0"
-        self.close_bi, self.close_bar = self.big_table(d.staleness, region=left, sizes=(SMALL,), figures=False)
-        self.close_causal, _ = self.big_table(d.causal_changes, painted=False, region=right, sizes=(SMALL,),
-                                              bar_room=False)
-        m_, n_ = self.min_stale_cell()
-        self.close_min = role(SurroundingRectangle(self.close_bi.cells[m_ - 1][n_], color=HIGHLIGHT, buff=0,
-                                                   stroke_width=5), "highlight").set_z_index(2)
-        # each panel's name over it and its verdict under it, centred on its cells; the names on one line, the
-        # verdicts on one line
-        for h, v, t, col in ((self.close_heads[0], self.bidir_block, self.close_bi, left),
-                             (self.close_heads[1], self.cached_verdict, self.close_causal, right)):
-            cells = VGroup(*[c for col_ in t.cells for c in col_])
-            top_ = max(t.title.get_top()[1], t.corner.get_top()[1])
-            h.move_to([cells.get_x(), min(heads.center[1], top_ + GAP.small + h.height / 2), 0])
-            v.move_to([cells.get_x(), slot.top - v.height / 2, 0])
-            for m in (h, v):  # inside its panel
-                m.shift(max(0.0, col.left - m.get_left()[0]) * RIGHT + min(0.0, col.right - m.get_right()[0]) * RIGHT)
-        self.cached_verdict.align_to(self.bidir_verdict, UP)
-        self.close_heads[1].align_to(self.close_heads[0], DOWN)
-        x = (left.right + right.left) / 2  # a rule between the two panels: read apart
-        self.close_rule = Line([x, heads.top, 0], [x, slot.bottom, 0], stroke_color=DIM, stroke_width=1.5)
-        self.close_take = VGroup(self.recompute_verdict, *self.close_heads, self.close_bi, self.close_bar,
-                                 self.close_min, self.bidir_block, self.close_rule, self.close_causal,
-                                 self.cached_verdict)
+        slot, tables = rest.take_bottom(self.cached_verdict.height, gap=GAP.normal)
+        left, right = tables.columns(0.66, 0.34, gap=GAP.wide, names=("causal", "bidirectional"))
+        # the subject: the causal zeros as they print, "0", at the largest size the cells hold
+        self.close_causal, _ = self.big_table(d.causal_changes, painted=False, region=left, bar_room=False)
+        cells = VGroup(*[c for col in self.close_causal.cells for c in col])
+        self.cached_verdict.move_to([cells.get_x(), slot.center[1], 0])
+        # the context, dimmed: the bidirectional changes as the log scale's greys (their figures were read in
+        # proof_bidir), named over the table, its rows level with the causal table's (its own heads dropped)
+        head = label("bidirectional", size=LABEL)
+        sub, _ = self.big_table(d.staleness, region=right, sizes=(SMALL,), figures=False, bar_room=False)
+        self.close_bi = sub
+        bi_cells = VGroup(*[c for col in sub.cells for c in col])
+        sub.shift((cells.get_center()[1] - bi_cells.get_center()[1]) * UP)
+        # (the quantity is named once, at the subject's corner; the columns are the subject's: the context keeps its
+        # cells and row names only)
+        sub.remove(sub.title, sub.corner, sub.heads)
+        head.next_to(bi_cells, UP, buff=GAP.small).set_x(bi_cells.get_x())
+        self.close_bi_head = head
+        self.close_context = VGroup(self.close_bi_head, self.close_bi)
+        # smaller than the subject: three quarters of its column's size, centred on the subject's rows
+        self.close_context.scale(0.75).move_to([right.center[0], cells.get_y() + (head.height + GAP.small) * 0.75 / 2, 0])
+        sub.cell_w, sub.cell_h = sub.cell_w * 0.75, sub.cell_h * 0.75
+        self.close_take = VGroup(self.recompute_verdict, self.close_causal, self.cached_verdict, self.close_context)
 
     def min_stale_cell(self) -> tuple[int, int]:
         """``(m, n)``: the cell of the bidirectional verdict's figure (the smallest change; where some change is 0,
@@ -717,29 +691,38 @@ class KVCache(ClipScene):
         return next((m, n) for m, s in enumerate(d.staleness, start=1) for n, v in enumerate(s) if float(v) == shown)
 
     def closing_parts(self) -> list:
-        return [self.recompute_verdict,
-                VGroup(self.close_heads[0], self.close_bi, self.close_bar, self.close_min, self.bidir_block),
-                self.close_rule, VGroup(self.close_heads[1], self.close_causal, self.cached_verdict)]
+        return [self.recompute_verdict, VGroup(self.close_causal, self.cached_verdict), self.close_context]
 
     def closing(self) -> None:
         """The takeaway brought forward under the last caption."""
         take = self.takeaway()
-        self.beat(self.closing_key(), *self.bring_forward(take), run_time=1.4, hold=self.CLOSING_HOLD, subject=take,
-                  why={"empty": STAIRCASE})
+        self.beat(self.closing_key(), *self.bring_forward(take), run_time=1.4, hold=self.CLOSING_HOLD,
+                  subject=VGroup(self.close_causal, self.cached_verdict),
+                  why=self.bidir_why() or {"empty": STAIRCASE})
 
     def takeaway(self):
-        """The results that prove the property: cached = full recompute (✓, exactly 0); causally no past output
-        moves (✓, exactly 0), so the cache is exact; bidirectionally every one does (✗, by at least the measured
-        bound), so the next layer's cache goes stale: side by side, each under its table of changes."""
+        """The result that proves the property, large: causally no past output moves (✓, exactly 0), so the cache
+        is exact, as cached = full recompute (✓, exactly 0) says across the top; the bidirectional table, every
+        cell moved, beside it dimmed."""
         self.closing_layout()
         return VGroup(*self.closing_parts())
 
     def bring_forward(self, take, region=None):
-        """Everything but the header fades; the cache's verdict arrives, then each panel, table and verdict."""
+        """Everything but the header fades; the causal table and its verdict grow into their place, the cache's
+        verdict arrives over them, and the bidirectional table beside them, dimmed."""
+        from scenes.kit.compose import DIMMED
+        from scenes.kit.motion import set_level
+
+        # (the causal table and its verdict stay as drawn, what the tests of beat 10 read: copies of them grow)
+        moving = [(m.copy(), w) for m, w in ((self.c_table, self.close_causal), (self.proof_causal, self.cached_verdict))]
+        self.remove(self.c_table, self.proof_causal)
         keep = {id(f) for f in self.header.get_family()}
         leaves = [f for m in self.mobjects for f in m.get_family()
                   if id(f) not in keep and len(getattr(f, "points", ())) and not f.submobjects]
+        self.add(*[m for m, _ in moving])
         self.closing_picture = self.closing_parts()
-        return [Succession(FadeOut(Group(*leaves)),
-                           LaggedStart(*[FadeIn(m, shift=GAP.small * UP) for m in self.closing_picture],
-                                       lag_ratio=0.4))]
+        set_level(self.close_context, level=DIMMED)
+        grow = [ReplacementTransform(m, w) for m, w in moving]
+        return [Succession(AnimationGroup(*([FadeOut(Group(*leaves))] if leaves else []), *grow),
+                           LaggedStart(FadeIn(self.recompute_verdict, shift=GAP.small * DOWN),
+                                       FadeIn(self.close_context), lag_ratio=0.5))]

@@ -203,6 +203,7 @@ class ThreePositionalSchemes(ClipScene):
             "axis_sin": claim("a log axis", self.notes2[0].plot),
             "axis_learned": claim("the same log axis", self.notes2[1].plot),
             "pass_sin": claim("the dashed pass line", self.notes2[0].line),
+            "pass_means": claim("under: rounding", self.notes2[0].line_name[1]),
             "pass_learned": claim("the pass line", self.notes2[1].line),
             "pass_rope": claim("the pass line", self.notes2[2].line),
             "verdict_sin": claim("the verdict under them, with a red cross,", self.notes2[0].check),
@@ -379,7 +380,7 @@ class ThreePositionalSchemes(ClipScene):
         """Scheme ``k`` beside its map: its name (its query and key were on screen in the beat before); the
         outlined cells' distances from the first cell, one dot each, by ``m`` on the clip's one log axis, titled
         ``|score − first|`` over it; under it its verdict (the largest spread along any diagonal, against the pass
-        line) and what it depends on.  ``.chart`` is what comes first, ``.foot`` the verdict that follows it."""
+        line) and how position enters the score.  ``.chart`` is what comes first, ``.foot`` the verdict that follows it."""
         d = self.data
         rel = self.relative()[k]
         name = label(SCHEME_NAMES[k], size=HEADING, color=FG, weight="BOLD")
@@ -391,7 +392,7 @@ class ThreePositionalSchemes(ClipScene):
         head = name
         check = self.spread_verdict(spread_figures(d)[k], rel, size=LABEL, every=True)
         dep = self.depends(rel, size=LABEL)
-        # the verdict and what the score depends on on one line under the plot where they fit, else stacked
+        # the verdict and how position enters the score on one line under the plot where they fit, else stacked
         foot = row(check, dep, gap="wide", align="baseline")
         if foot.width > region.width:
             foot = column(check, dep, gap="small")
@@ -414,7 +415,10 @@ class ThreePositionalSchemes(ClipScene):
         dist = d.distances[k]
         ms = np.array(diagonal_rows(d.T_sim, d.diags[k]))
         lo, hi = spread_axis(d)  # one log axis for every scheme, and the comparison's (issue 33)
-        line_name = label("pass line", size=SMALL, color=DIM)  # at the line's end, clear of every dot
+        # at the line's end, clear of every dot: its name, and under it what it means (review round 10: named but
+        # never explained in beat 06); the comparison's note says it again in a sentence
+        line_name = column(label("pass line", size=SMALL, color=DIM), label("under: rounding", size=SMALL, color=DIM),
+                           gap="hair", align=LEFT)
         mid = mid.take_left(mid.width - max(line_name.width, m_name.width) - GAP.small, gap=GAP.small)[0]
         # one x range for the three schemes, every position 0 … T_sim − 1 (review round 3: the learned diagonal's
         # axis started at 0, the others' at 1); every k-th m labelled, k the fewest that keeps the widest label
@@ -461,6 +465,8 @@ class ThreePositionalSchemes(ClipScene):
             marks.add(role(VGroup(tag, lead), "highlight"))
         line = plot.hline(PASS_LINE, color=DIM)
         line_name.next_to(line, RIGHT, buff=GAP.small)
+        # the name over the line's height, its meaning under it
+        line_name.shift((line.get_y() + GAP.tight / 2 - line_name[0].get_bottom()[1]) * UP)
         i = 1 + int(np.argmax(dist[1:]))
         tallest = theme_figure(numbers.measure(float(dist[i])), size=LABEL).next_to(dots[i - 1], UP, buff=GAP.tight)
         tallest.shift(min(0.0, region.right - tallest.get_right()[0]) * RIGHT)  # the last dot's figure stays in the frame
@@ -472,7 +478,7 @@ class ThreePositionalSchemes(ClipScene):
         g.chart, g.foot, g.diag = chart, foot, diag
         g.head, g.plot, g.bars, g.tallest, g.check, g.dep = head, plot, dots, tallest, check, dep
         g.title, g.zero_tag, g.y_ticks = title, marks, y_ticks
-        g.line, g.axis = line, (lo, hi)
+        g.line, g.line_name, g.axis = line, line_name, (lo, hi)
         return g
 
     def identity(self) -> VGroup:
@@ -482,11 +488,20 @@ class ThreePositionalSchemes(ClipScene):
         b.shift((a[self.EQ_AT].get_left()[0] - b[0].get_left()[0]) * RIGHT)
         return VGroup(a, b)
 
-    def depends(self, rel: bool, size=LABEL):
-        """What a score depends on, in words with its symbols typeset (plain ink: the verdict carries the colour)."""
+    def depends(self, rel: bool, size=LABEL, scores: bool = False):
+        """How position enters a score, in words with its symbols typeset (plain ink: the verdict carries the colour);
+        with ``scores`` the close's form, the deck's phrase whole on two lines."""
+        # review round 10: the deck's settled phrase (clip 15), "position enters scores only as m − n": what a
+        # diagonal's spread measures (every diagonal constant, or not)
         if rel:
-            return inline("depends on", f"${N.offset.math}$", "only", size=size, color=FG)
-        return inline("depends on", f"${N.position.math}$", "and", f"${N.other_position.math}$", size=size, color=FG)
+            if scores:  # the close's: the deck's phrase whole, on two lines (one would shrink the notes under it)
+                g = column(label("position enters scores", size=size, color=FG),
+                           inline("only as", f"${N.offset.math}$", size=size, color=FG), gap="tight", align=LEFT)
+                g.text = f"position enters scores only as ${N.offset.math}$"
+                return g
+            return inline("position enters only as", f"${N.offset.math}$", size=size, color=FG)
+        return inline("position enters as", f"${N.position.math}$", "and", f"${N.other_position.math}$", size=size,
+                      color=FG)
 
     def score_map(self, region, k: int) -> ScoreMap:
         """The score map of scheme ``k`` fitted to ``region``, bound to its grid (room under it for a diagonal's name)."""
@@ -631,14 +646,14 @@ class ThreePositionalSchemes(ClipScene):
 
     def closing(self) -> None:
         """RoPE's score map back, its diagonal outlined, beside the identity that makes it relative (as clip 11
-        writes it), its verdict (the chart's, brought forward) and what it depends on."""
+        writes it), its verdict (the chart's, brought forward) and how position enters it, in the deck's phrase."""
         d = self.data
         rel = self.relative()[2]
         content = self.layout.content
         eq = VGroup(*self.identity(), math("q = W_q x, quad k = W_k x", size=LABEL, color=DIM))
         eq[2].next_to(eq[1], DOWN, buff=GAP.normal).align_to(eq[0], LEFT)
         check = self.spread_verdict(spread_figures(d)[2], rel, size=LABEL)
-        dep = self.depends(rel, size=HEADING)
+        dep = self.depends(rel, size=HEADING, scores=True)
         take = column(eq, check, dep, gap="wide")
         probe = self.score_map(content, 2)  # the map as large as the height allows: the rest is the notes'
         room = content.width - (probe.bar.get_right()[0] - content.left) - GAP.wide

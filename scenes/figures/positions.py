@@ -120,13 +120,14 @@ def spread_figures(data) -> tuple[numbers.Figure, ...]:
 
 
 def verdict(relative: bool) -> str:
-    """What a scheme's score depends on, in words (two at most, beside its figure)."""
-    return f"{N.offset.text} only" if relative else f"{N.position.text} and {N.other_position.text}"
+    """How position enters a scheme's score, in words after "position enters" (the deck's phrase, clip 15: "position
+    enters scores only as m − n"; review round 10)."""
+    return f"only as {N.offset.text}" if relative else f"as {N.position.text} and {N.other_position.text}"
 
 
 def verdict_tex(relative: bool) -> str:
     """:func:`verdict` with its symbols as mathtext, for the still."""
-    return "$m - n$ only" if relative else "$m$ and $n$"
+    return "only as $m - n$" if relative else "as $m$ and $n$"
 
 
 def cbar(scale: ColorScale) -> dict:
@@ -237,14 +238,14 @@ def scores(data, cfg) -> FigureStill:
         panels["DEF"[k]] = TextPanel((
             TextLine(SCORE_TEX[k], size=9.5),
             TextLine(measured("spread", sc.defects[k]), size=9.5, space_before=4, color="good" if rel[k] else "fg"),
-            TextLine(f"depends on {verdict_tex(rel[k])}", size=9.5, color="good" if rel[k] else "dim", space_before=1),
+            TextLine(f"position enters {verdict_tex(rel[k])}", size=9.5, color="good" if rel[k] else "dim", space_before=1),
         ))
     return FigureStill(
         "scores", "Three positional schemes, compared on the score they give one token",
         panels, mosaic="ABC;GHI;DEF", size=(7.0, 5.6), height_ratios=(1.0, 0.42, 0.36),
         subtitle=f"$q_m\\cdot k_n$ of one token at positions $m$ and $n$ ({Ts} of each); below, the outlined "
                  "diagonal: each cell's distance from the first, on one log axis (the largest: the spread)",
-        proof=(measured("RoPE: $q_m\\cdot k_n$ depends only on $m - n$: spread", sc.defects[2])
+        proof=(measured("RoPE: position enters $q_m\\cdot k_n$ only as $m - n$: spread", sc.defects[2])
                + ", below the $10^{-10}$ pass line" * rel[2],),
         proof_color="good" if rel[2] else "bad",
     )
