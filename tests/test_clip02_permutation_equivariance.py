@@ -461,6 +461,7 @@ def test_the_outputs_are_named_by_the_equation_they_prove(final, corners):
         name, p = scene.p.Y_name, scene.p
         assert name.get_bottom()[1] > p.Y_body.get_top()[1]  # over Y
         assert name.get_right()[0] <= scene.layout.content.right + 1e-6
+        assert name.get_top()[1] <= scene.layout.content.top + 1e-6  # under the header's rule
         assert name.get_left()[0] >= p.A_name.get_right()[0] + GAP.section - 1e-6
 
 

@@ -413,15 +413,19 @@ class PermutationEquivariance(ClipScene):
         a section's gap from A's name; else at the label's; else P Y.  Sets ``self.p.Y_name``."""
         p = self.p
         old = p.Y_name
-        right = self.layout.content.right
+        content = self.layout.content
+        right = content.right
         left = (p.A_name if self.data.weights else p.X_name).get_right()[0] + GAP.section
+        floor = p.Y_body.get_top()[1] + GAP.tight  # over Y's cells, never on them
         new = None
         for size in (HEADING, LABEL):
             eq = math(EQUIVARIANT.typst, size=size)
             eq.next_to([p.Y_body.get_x(), old.get_bottom()[1], 0], UP, buff=0)
             if eq.get_right()[0] > right:
                 eq.shift((right - eq.get_right()[0]) * RIGHT)
-            if eq.get_left()[0] >= left:
+            if eq.get_top()[1] > content.top:  # under the header's rule (its parentheses are taller than Y = A V)
+                eq.shift((content.top - eq.get_top()[1]) * UP)
+            if eq.get_left()[0] >= left and eq.get_bottom()[1] >= floor - 1e-9:
                 new = eq
                 break
         self.outputs_words = "the equation Attn(P X) = P·Attn(X)"
