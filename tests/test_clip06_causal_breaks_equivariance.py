@@ -436,8 +436,8 @@ def test_the_totals_word_their_names_in_the_sans_and_their_matrices_in_math(fina
     it measures and its figure as one Typst line."""
     scene, _ = final
     causal, self_ = scene.verdicts
-    for v, name in ((causal, "causal:"), (self_, "self-attention:")):
-        assert [w.text for w in v.line.words] == [name]
+    for v, name in ((causal, "causal attention:"), (self_, "self-attention:")):  # the charts' names (round 10)
+        assert [w.text for w in v.line.words] == [name.replace(" ", "")]  # Text.text drops spaces
         assert all(not hasattr(w, "typst_code") for w in v.line.words)
         assert '"causal:"' not in v.value.typst_code if hasattr(v.value, "typst_code") else True
         assert "norm(" in (v.value.typst_code if hasattr(v.value, "typst_code") else v.value[0].typst_code)
@@ -553,9 +553,46 @@ def test_each_swapped_row_outlines_its_token_and_frames_what_it_saw(final):
     assert level("between", steps["between"][1]) >= 0.9
 
 
-def test_the_verdicts_align_their_formulas(final):
-    """Review round 3: the two verdict lines did not align their formulas.  Now both formulas start at one x."""
-    scene, _ = final
-    a, b = scene.verdicts
-    assert abs(a.value.get_left()[0] - b.value.get_left()[0]) < 1e-6
-    assert abs(a.check.get_x() - b.check.get_x()) < 1e-6  # and their ✓/✗ in one column (review round 8)
+def test_the_verdicts_align_their_formulas_and_mark_their_own_lines(final, corners):
+    """Review round 3: the two verdict lines did not align their formulas.  Now both formulas start at one x.
+    Review round 10 (06 close): the marks stood in one column (round 8), so the ✗ stood ~150 px left of "causal:",
+    in the column of the longer "self-attention:".  Now each mark stands a list's gap before its own name, on its
+    line, and the names are the charts' ("causal attention", "self-attention"), nearly as wide, so the marks stand
+    within ~50 px of one column too (at every corner).  On the old code the ✗ stood 1.7 units from its name, so
+    this fails there."""
+    from scenes.kit.compose import GAP
+
+    for scene in (final[0], *[r.scene for r in corners.values() if getattr(r, "scene", None) is not None]):
+        a, b = scene.verdicts
+        assert abs(a.value.get_left()[0] - b.value.get_left()[0]) < 1e-6
+        for v in (a, b):
+            name = v.line.words[0]
+            gap = name.get_left()[0] - v.check.get_right()[0]
+            assert 0 <= gap <= GAP.small + 1e-6, gap  # at its own line: just before its name
+            assert name.get_bottom()[1] < v.check.get_y() < name.get_top()[1]  # on the line's level
+        assert abs(a.check.get_x() - b.check.get_x()) < 0.6  # nearly one column (review round 8)
+
+
+def test_the_chips_in_a_row_keep_the_decks_gap(final, corners):
+    """Review round 10 (06 self to after): over the small mask the chips were 0.9 of a column wide, ~0.05 units
+    apart, and their outlines touched.  Now every two neighbouring chips are at least the deck's gap between the
+    items of a list apart (GAP.small), over the large mask and the small one, and each still stands over its
+    column (the mask's columns widen where the chips need it), at every corner.  On the old code the small mask's
+    chips stood 0.056 units apart, so this fails there."""
+    from scenes.kit.compose import GAP
+
+    for scene in (final[0], *[r.scene for r in corners.values() if getattr(r, "scene", None) is not None]):
+        T = len(scene.data.report.perm)
+        for tokens, mask in ((scene.tokens, scene.mask), (scene.big[1], scene.big[2])):
+            boxes = sorted((tokens.chips[k][0] for k in range(T)), key=lambda b: b.get_x())
+            for left, right in zip(boxes, boxes[1:]):
+                assert right.get_left()[0] - left.get_right()[0] >= GAP.small - 1e-6
+            for slot in range(T):
+                assert abs(tokens.chip(slot).get_x() - mask.cells[T - 1][slot].get_x()) < 1e-6
+        # a wider mask narrows the chart beside it, not the one that widens at the totals: its axis ends where the
+        # compact chart's does, each failing row's figure a gap past its bar (looking at the max corner: the widened
+        # chart's bars ran into their ✗)
+        wide, compact = scene.wide_chart, scene.compact.causal_chart
+        assert abs(wide.plot.axes[0].get_end()[0] - compact.plot.axes[0].get_end()[0]) < 1e-6
+        for v, m in zip(scene.wide_values, scene.value_rows):
+            assert v.get_left()[0] >= wide.bars[m].get_right()[0] + GAP.small - 1e-6

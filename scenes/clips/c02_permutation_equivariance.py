@@ -6,11 +6,14 @@ maximum of ‖Attn(PX) − P·Attn(X)‖_F against the pass line; why only round
   to 1, as in every clip), its largest weight printed on its cell (it travels with its row and column), Y as coloured cells on the deck's outputs scale (wider where Y is narrow),
   each with its colour bar.
 * ``permute_input``, ``rows``, ``cols``, ``outputs``: P X; A's rows (P A: Y dims, its label no
-  longer describes what is drawn) then its columns (P A Pᵀ); Y's rows (P Y).  Travelled cells are
-  handed over to a fresh map of the values they show, in the same beat.
+  longer describes what is drawn) then its columns (P A Pᵀ); Y's rows (P Y), named by the equation they
+  show, Attn(P X) = P·Attn(X).  Travelled cells are handed over to a fresh map of the values they show, in the
+  same beat.
 * ``check``: the picture steps up; the defect of this P, typeset with its formula, under it.
-* ``trials``, ``running_max``: the plot of every trial fills the frame; the pass line and the
-  staircase carry their own labels; the figures sit in the empty band under the pass line.
+* ``trials``, ``running_max``: the plot of every trial fills the frame; this P keeps its column before trial 1,
+  the words "this P" beside its dot; the pass line and the staircase carry their own labels; the figures sit in
+  the empty band under the pass line.  The running maximum's rises are a few pixels on the still's log axis, so
+  the words say where it ends, not how many steps it takes.
 * ``why``: one output row as the weighted sum of value vectors it is, and below it the same row of
   Attn(P X): the same terms, flown into the order P gives them.
 * ``rounding``: that row's measured difference, rounding.
@@ -161,10 +164,6 @@ class EquivarianceData:
         return int(np.sum(self.run.defects == 0.0))
 
 
-VISIBLE_RISE = 0.03  # of a decade: the smallest rise of the running maximum counted as a step (over a pixel at 720p;
-# reviews: the shipped run rises by 0.16, 0.085, 0.041 and 0.010 of a decade, and viewers count three steps)
-
-
 class PermutationEquivariance(ClipScene):
     """02 · Permute the input and self-attention permutes its output: exactly, up to rounding."""
 
@@ -259,17 +258,6 @@ class PermutationEquivariance(ClipScene):
         rows = [str(r) for r in rows]
         return f"row {rows[0]}" if len(rows) == 1 else "rows " + ", ".join(rows[:-1]) + " and " + rows[-1]
 
-    @staticmethod
-    def climb_steps(running_max) -> str:
-        """How many times the running maximum rises visibly after the first trial, in words ("3 visible steps",
-        "1 visible step"): a rise of at least ``VISIBLE_RISE`` of a decade (review: the shipped run's fourth rise,
-        at trial 87, is 2 %, under a pixel on the log axis, and "4 steps" was not what a viewer sees)."""
-        rm = np.asarray(running_max, dtype=float)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            rise = np.log10(rm[1:] / rm[:-1])
-        k = int(np.count_nonzero((rm[:-1] == 0) & (rm[1:] > 0)) + np.count_nonzero(np.isfinite(rise) & (rise >= VISIBLE_RISE)))
-        return f"{k} visible step" if k == 1 else f"{k} visible steps"
-
     def caption_values(self) -> dict:
         d = self.data
         q, k = np.unravel_index(int(np.argmax(d.A)), d.A.shape)
@@ -285,9 +273,9 @@ class PermutationEquivariance(ClipScene):
             "row_defect": fmt_measure(float(d.row_defects[m])),
             "order": ", ".join(token_text(int(j), "v") for j in d.perm),
             "bar": "0 to 1", "y_bar": "a grid of coloured cells", "proof": fmt_measure(d.run.max_defect),
-            "steps": self.climb_steps(d.run.running_max),
             "relation": "equals" if self.printed_sum(d.A[t], 2) == 1 else "is ≈, its weights rounded,",
             "this_p": "this P's mark stays where it stood, before trial 1",
+            "y_name": "the equation Attn(P X) = P·Attn(X)",
         }  # plain values until the elements that show them are built
         p = getattr(self, "p", None)
         if p is not None:  # the elements each sentence names, once they are built
@@ -297,18 +285,18 @@ class PermutationEquivariance(ClipScene):
             )
             if d.weights:  # A drawn: the lecture's, or the student's own weights
                 out.update(peak=claim(fmt_measure(d.A[q, k]), p.A_map.peak_text), bar=claim("0 to 1", p.bar))
+        if hasattr(self, "outputs_words"):  # the outputs' name after their rows moved: the equation, where it fits
+            out["y_name"] = claim(self.outputs_words, self.p.Y_name)
         if hasattr(self, "q"):
             marks = list(self.q.marks.dots) if self.q.marks.mode == "dots" else [self.q.marks.band]
             out.update(defect=claim(fmt_measure(d.defect), self.check),
                        n=claim(count(len(d.run.defects)).text, *marks),
                        threshold=claim(measure(d.run.threshold).text, self.q.line),
-                       steps=claim(self.climb_steps(d.run.running_max), self.q.curve),
                        max=claim(fmt_measure(d.run.max_defect), self.q.max_text if len(self.q.max_text) else self.close_verdict),
                        zeros=claim(count(d.zero_trials).text, self.q.zero_note if len(self.q.zero_note) else self.q.marks),
                        proof=claim(fmt_measure(d.run.max_defect), self.close_verdict))
-            tagged = " with the words this P" if getattr(self, "this_tag", None) is not None else ""
-            out["this_p"] = claim(f"this P's mark stays where it stood, before trial 1{tagged}",
-                                  self.this_p, *([self.this_tag] if tagged else []))
+            out["this_p"] = claim("this P's mark stays where it stood, before trial 1, the words this P beside it",
+                                  self.this_p, self.this_tag)
             if d.sums:
                 out.update(T=claim(T, *self.sums[0].terms), token_y=claim(token_text(t, "y"), self.sums[0].head),
                            relation=claim(out["relation"], self.sums[0].eq), d=claim(d.X.shape[1], self.sums[0].result),
@@ -418,6 +406,35 @@ class PermutationEquivariance(ClipScene):
         setattr(self.p, attr, new)
         return swap(old, new)
 
+    def outputs_name(self):
+        """The outputs' name once their rows have moved as the inputs' did: the property itself, Attn(P X) =
+        P·Attn(X), over P Y, the comparison it names (review round 10: the equation was written only at the close,
+        never over the two matrices it compares).  At the heading's size where it fits over Y, inside the frame and
+        a section's gap from A's name; else at the label's; else P Y.  Sets ``self.p.Y_name``."""
+        p = self.p
+        old = p.Y_name
+        content = self.layout.content
+        right = content.right
+        left = (p.A_name if self.data.weights else p.X_name).get_right()[0] + GAP.section
+        floor = p.Y_body.get_top()[1] + GAP.tight  # over Y's cells, never on them
+        new = None
+        for size in (HEADING, LABEL):
+            eq = math(EQUIVARIANT.typst, size=size)
+            eq.next_to([p.Y_body.get_x(), old.get_bottom()[1], 0], UP, buff=0)
+            if eq.get_right()[0] > right:
+                eq.shift((right - eq.get_right()[0]) * RIGHT)
+            if eq.get_top()[1] > content.top:  # under the header's rule (its parentheses are taller than Y = A V)
+                eq.shift((content.top - eq.get_top()[1]) * UP)
+            if eq.get_left()[0] >= left and eq.get_bottom()[1] >= floor - 1e-9:
+                new = eq
+                break
+        self.outputs_words = "the equation Attn(P X) = P·Attn(X)"
+        if new is None:
+            new = math(f"{N.permutation.math} Y", size=HEADING).move_to(old)
+            self.outputs_words = "P Y"
+        p.Y_name = names(new, "PY")
+        return new
+
     def hand_over_y(self, values=None, quantity: str = "PY"):
         """Y's travelled rows handed over to a fresh matrix of P Y (or ``values``, naming ``quantity``), in the
         same place."""
@@ -445,12 +462,23 @@ class PermutationEquivariance(ClipScene):
         # exact zero's diamond on the floor (0.13 wide: the last of 343 trials, exactly 0, reached past the frame)
         reach = 0.1
         pad = max(1.0, n * reach / (body.width - reach))
-        # room before trial 1: on the plot of the trials, this P's own column (its mark, clear of the y axis and of
-        # trial 1's mark: it is not one of the random permutations, and it stays as they come); the close has none
-        room = 2 * reach if close else 2 * GAP.small + 2 * self.THIS_P_HALF + self.TRIAL_HALF
+        # room before trial 1: on the plot of the trials, this P's own column (the words "this P", then its mark,
+        # clear of the y axis and of trial 1's mark: it is not one of the random permutations, and it stays as they
+        # come); the close has none
+        q.tag_width = self.this_p_label().width
+        room = (2 * reach if close else
+                2 * GAP.small + q.tag_width + GAP.tight + 2 * self.THIS_P_HALF + self.TRIAL_HALF)
         lead = max(1.0, (n + pad) * room / (body.width - room))
-        q.plot = Plot.fitted(body, (-lead, n + pad), (10.0 ** lo, 10.0 ** hi), y_log=True, x_ticks=nice_count_ticks(n),
-                             y_ticks=[10.0 ** e for e in pic.ticks], x_label="random permutation")
+
+        def fit(lead):
+            return Plot.fitted(body, (-lead, n + pad), (10.0 ** lo, 10.0 ** hi), y_log=True,
+                               x_ticks=nice_count_ticks(n), y_ticks=[10.0 ** e for e in pic.ticks],
+                               x_label="random permutation")
+
+        q.plot = fit(lead)
+        if not close:  # the axis is narrower than the region (its tick labels): from the y axis to trial 1, ``room``
+            axis = q.plot.axes[0].get_length()
+            q.plot = fit(max(lead, (room * (n + pad) - axis) / (axis - room)))
         unit = q.plot.to_point(1, 10.0 ** lo)[0] - q.plot.to_point(0, 10.0 ** lo)[0]
         q.this_x = 1 - (self.TRIAL_HALF + GAP.small + self.THIS_P_HALF) / unit  # this P's column, before trial 1
         strip.place(q.y_title, LEFT)
@@ -491,25 +519,30 @@ class PermutationEquivariance(ClipScene):
                          q.zero_note)
         return q
 
-    @staticmethod
-    def on_level(q: SimpleNamespace, mob) -> bool:
-        """Put ``mob`` just above the staircase's top level, from the left of the axis (above every trial's mark: none
-        is over the running maximum), left of the staircase's label; over that label where both do not fit side by
-        side.  Whether it stands clear of the pass line (a third of the way up to it at most)."""
+    @classmethod
+    def trials_left(cls, q: SimpleNamespace) -> float:
+        """Where the trials' marks begin (trial 1's left edge), a gap into the axis at least: a figure about the
+        trials starts there, over them, not over this P's column and its words before trial 1."""
         axis = q.plot.axes[0]
+        return max(axis.get_start()[0] + GAP.normal, q.plot.to_point(1, q.plot.y_range[0])[0] - cls.TRIAL_HALF)
+
+    @classmethod
+    def on_level(cls, q: SimpleNamespace, mob) -> bool:
+        """Put ``mob`` just above the staircase's top level, from where the trials begin (above every trial's mark:
+        none is over the running maximum), left of the staircase's label; over that label where both do not fit side
+        by side.  Whether it stands clear of the pass line (a third of the way up to it at most)."""
         level = q.curve.get_top()[1]
-        mob.next_to([axis.get_start()[0] + GAP.normal, level + GAP.small, 0], UP + RIGHT, buff=0)
+        mob.next_to([cls.trials_left(q), level + GAP.small, 0], UP + RIGHT, buff=0)
         if mob.get_right()[0] > q.curve_label.get_left()[0] - GAP.normal:
             mob.next_to(q.curve_label, UP, buff=GAP.small).align_to(q.curve_label, RIGHT)
         return mob.get_top()[1] < q.line.get_y() - GAP.normal
 
-    @staticmethod
-    def under_level(q: SimpleNamespace, mob) -> bool:
-        """A student's staircase over the pass line: put ``mob`` just under it and under every red trial, from the
-        left of the axis, in the empty air between them and the pass line.  Whether it stands clear of the line."""
-        axis = q.plot.axes[0]
+    @classmethod
+    def under_level(cls, q: SimpleNamespace, mob) -> bool:
+        """A student's staircase over the pass line: put ``mob`` just under it and under every red trial, from where
+        the trials begin, in the empty air between them and the pass line.  Whether it stands clear of the line."""
         low = min([q.curve.get_bottom()[1]] + [m.get_bottom()[1] for m in q.red])
-        mob.next_to([axis.get_start()[0] + GAP.normal, low - GAP.small, 0], DOWN + RIGHT, buff=0)
+        mob.next_to([cls.trials_left(q), low - GAP.small, 0], DOWN + RIGHT, buff=0)
         return mob.get_bottom()[1] > q.line.get_y() + GAP.normal
 
     def make_plot(self) -> None:
@@ -549,7 +582,7 @@ class PermutationEquivariance(ClipScene):
         elif self.check.get_top()[1] > q.line.get_y() - GAP.small:  # never over the pass line
             self.check.shift((q.line.get_y() - GAP.small - self.check.get_top()[1]) * UP)
         self.this_tag = self.this_p_tag(q)
-        q.group.add(self.this_p, *([self.this_tag] if self.this_tag is not None else []))  # it leaves with the plot
+        q.group.add(self.this_p, self.this_tag)  # it leaves with the plot
         if d.sums:
             self.make_sums()
 
@@ -576,33 +609,30 @@ class PermutationEquivariance(ClipScene):
         self.q_close = q
         self.q_close.marks.set_opacity(DIMMED)  # the staircase is the subject: the trials behind it
 
+    @staticmethod
+    def this_p_label():
+        """The words that name this P's mark on the plot of the trials."""
+        return label("this P", size=SMALL, color=DIM)
+
     def this_p_tag(self, q: SimpleNamespace):
         """The words "this P" that stay with this P's mark while the trials fill the plot (its figure, beside it in
-        the beat before, would sit on their marks): under the mark, over the x axis, clear of every trial's mark, the
-        staircase and the maximum's label (a failing student's stands under the staircase); else over it, under the
-        pass line and clear of them all; else none (the mark alone stays, where it stood)."""
-        tag = label("this P", size=SMALL, color=DIM)
+        the beat before, would sit on their marks): beside the mark, on its left, in the room its column keeps for
+        them between the y axis and the mark (review round 10: under the mark, on the x axis's floor, they stood
+        ~90 px from it).  Level with the mark; an exact zero's diamond sits on the floor, so the words stand on
+        the floor beside it; a student's mark near the pass line keeps them on its side of the line."""
+        tag = self.this_p_label()
         mark = self.this_p
-        marks = [*q.marks.dots, *q.marks.zeros] if q.marks.mode == "dots" else [q.marks.band, *q.marks.zeros]
+        tag.next_to(mark, LEFT, buff=GAP.tight)
         floor = q.plot.axes[0].get_y() + GAP.tight
-        others = [*marks, *([q.max_text] if len(q.max_text) else []), q.curve, q.curve_label, *q.zero_note]
-
-        def clear(t, others) -> bool:
-            l, r, b, u = t.get_left()[0], t.get_right()[0], t.get_bottom()[1], t.get_top()[1]
-            return not any(o.get_left()[0] < r + GAP.tight and o.get_right()[0] > l - GAP.tight
-                           and o.get_bottom()[1] < u + GAP.tight and o.get_top()[1] > b - GAP.tight for o in others)
-
-        if self.data.defect > 0:
-            tag.next_to(mark, DOWN, buff=GAP.tight).align_to(mark, LEFT)
-            if tag.get_bottom()[1] > floor and clear(tag, others):
-                return tag
-            tag.shift((floor - tag.get_bottom()[1]) * UP)  # lower, on the x axis's floor, under the trials' marks
-            if tag.get_top()[1] < mark.get_bottom()[1] and clear(tag, others):
-                return tag
-        tag.next_to(mark, UP, buff=GAP.tight).align_to(mark, LEFT)
-        if tag.get_top()[1] < q.line.get_y() - GAP.tight and clear(tag, others):
-            return tag
-        return None
+        if tag.get_bottom()[1] < floor:  # never on the x axis (an exact zero's diamond sits on it)
+            tag.shift((floor - tag.get_bottom()[1]) * UP)
+        line = q.line.get_y()
+        if tag.get_bottom()[1] - GAP.tight < line < tag.get_top()[1] + GAP.tight:  # never across the pass line
+            if mark.get_y() >= line:
+                tag.shift((line + GAP.tight - tag.get_bottom()[1]) * UP)
+            else:
+                tag.shift((line - GAP.tight - tag.get_top()[1]) * UP)
+        return tag
 
     @staticmethod
     def printed_sum(weights, decimals: int) -> float:
@@ -740,7 +770,7 @@ class PermutationEquivariance(ClipScene):
             ], run_time=1.0, subject=VGroup(p.Y_mat, p.X_col), why=self.strip_why)
             del old_name
         else:
-            self.beat("outputs", p.Y_mat.permute_rows(d.perm), self.rename("Y_name", f"{N.permutation.math} Y", "PY"),
+            self.beat("outputs", p.Y_mat.permute_rows(d.perm), swap(p.Y_name, self.outputs_name()),
                       self.hand_over_y(), run_time=1.6, subject=VGroup(p.Y_mat, p.X_col), why=self.strip_why)
 
         # the same measure as a point on the log axis the trials will fill: this P first
@@ -759,8 +789,7 @@ class PermutationEquivariance(ClipScene):
         # part 2: every trial
         marks_in = reveal(self.marks.dots) if self.marks.mode == "dots" else Create(self.marks.band)
         zeros = [FadeIn(self.marks.zeros), FadeIn(self.zero_note)] if d.zero_trials else []
-        tag_in = [FadeIn(self.this_tag)] if self.this_tag is not None else []
-        self.beat("trials_zeros" if d.zero_trials else "trials", FadeOut(self.check), *tag_in, marks_in, *zeros,
+        self.beat("trials_zeros" if d.zero_trials else "trials", FadeOut(self.check), FadeIn(self.this_tag), marks_in, *zeros,
                   run_time=2.0,
                   subject=VGroup(q.plot, q.marks, q.line), why=self.plot_why)
         self.beat(fail_key("running_max", not d.picture.passed),

@@ -2,7 +2,8 @@
 future token into the past.
 
 * ``tokens``, ``swap``: which slots each output row m sees (the mask, cells in the colour of the
-  token in the slot), large; the swap recolours it.
+  token in the slot), large; the swap recolours it.  The chips over the mask's columns stand a list's gap apart
+  (the small mask's columns widen for them).
 * ``self``, ``causal``: the mask steps to the left, and stays there ("who sees what" on screen while it
   is narrated); beside it, row for row, the measured quantity ‖Attn(PX)_m − (P·Attn(X))_m‖, named over
   two charts on one log axis: self-attention's, then causal attention's, each chart named on itself.
@@ -11,7 +12,8 @@ future token into the past.
   While the rows are narrated the mask and the chart are drawn as tall as the content area allows (nothing waits
   under them yet).
 * ``totals``: the same picture, flatter, makes room under it for the two totals, each the deck's worded verdict
-  (the name in the sans, the matrix and its figure in Typst: ✗ causal, ✓ self-attention).
+  (the name in the sans, the matrix and its figure in Typst: ✗ causal attention, ✓ self-attention, the charts'
+  names, each mark at its own line).
 * ``close``: the mask gives way to the takeaway, Attn_causal(P X) ≠ P·Attn_causal(X), over the two charts
   and their verdicts.
 
@@ -161,6 +163,7 @@ class CausalBreaksEquivariance(ClipScene):
 
     STAGED = True
     TIDY_PLAYS = True  # whole widgets stay in the scene (bound to their data) while their parts animate
+    CHIP_GAP = GAP.small  # between two chips in a row: the deck's gap between the items of a list
     STUDENT = "causal"  # `clips render --student`: the student's causal attention on X and on the swap's P X
     STUDENT_RUNS = (('Y_swap',), "on P X")
     MAX_PITCH = 0.95  # a row's height at most (the mask's cells are square)
@@ -343,7 +346,7 @@ class CausalBreaksEquivariance(ClipScene):
         T = len(r.perm)
         content = self.layout.content
         self.verdicts = self.aligned(VGroup(
-            self.total_verdict(pic.causal_prefix, "causal", r.causal_total),
+            self.total_verdict(pic.causal_prefix, "causal attention", r.causal_total),
             self.total_verdict(pic.self_prefix, "self-attention", r.self_total)))
         self.formula = self.self_formula = math(pic.row_formula.typst, size=LABEL)
         # the same quantity of causal attention: its Attn carries the subscript from the `causal` beat on
@@ -397,11 +400,19 @@ class CausalBreaksEquivariance(ClipScene):
         # the close: the takeaway in the formula's strip, the chart widened into the mask's room
         self.takeaway_line = math("\"Attn\"_(\"causal\") (P X) != P dot \"Attn\"_(\"causal\") (X)", size=TITLE)
         fstrip.fit(self.takeaway_line, max_scale=1.0)
-        c = self.compact  # the chart widens from where it stands at the totals
-        wide = Region(rest.left + names_w + GAP.small, c.causal_chart.plot.axes[0].get_end()[0] + (
-            c.causal_chart.get_right()[0] - c.causal_chart.plot.axes[0].get_end()[0]), y_bottom, y_top, "wide")
-        self.wide_chart = RowChart.fitted(wide, r.causal_rows, d.threshold, pic.axis, self.ticks(),
-                                          name="causal attention", line_verdicts=True)  # the same ticks: nothing to garble as it widens
+        c = self.compact  # the chart widens from where it stands at the totals: its axis ends where the compact one's
+        # does (the failing rows' figures stay past the bars' ends), whatever reaches past that end (a tick label, a
+        # passing row's verdict past the line) in the widened chart
+        end = c.causal_chart.plot.axes[0].get_end()[0]
+        reach = c.causal_chart.get_right()[0] - end
+        for _ in range(3):
+            wide = Region(rest.left + names_w + GAP.small, end + reach, y_bottom, y_top, "wide")
+            self.wide_chart = RowChart.fitted(wide, r.causal_rows, d.threshold, pic.axis, self.ticks(),
+                                              name="causal attention", line_verdicts=True)  # the same ticks: nothing to garble as it widens
+            over = self.wide_chart.plot.axes[0].get_end()[0] - end
+            if abs(over) < 1e-6:
+                break
+            reach -= over
         self.wide_chart.bars.values = self.wide_chart.values
         shows(self.wide_chart.bars, "causal_rows")
         self.wide_line_label = self.foot_label(self.wide_chart, c.line_label.copy())
@@ -445,15 +456,15 @@ class CausalBreaksEquivariance(ClipScene):
     @staticmethod
     def aligned(verdicts: VGroup) -> VGroup:
         """The verdicts stacked, their formulas starting at one x: each name set right against its formula (a name
-        narrower than the widest moves right), the marks ✓/✗ in one column at the left."""
+        narrower than the widest moves right), each mark ✓/✗ a list's gap before its own name, at its line (review
+        round 10: with the marks in one column, "causal:" stood ~150 px right of its ✗).  The names are the charts'
+        ("causal attention", "self-attention"), nearly as wide as each other, so the marks stand nearly in one
+        column too (review round 8)."""
         verdicts.arrange(DOWN, buff=GAP.small, aligned_edge=LEFT)
         starts = [v.value.get_left()[0] for v in verdicts]
         x = max(starts)
         for v, s in zip(verdicts, starts):
             v.shift((x - s) * RIGHT)
-        mark_x = min(v.check.get_x() for v in verdicts)  # and their marks in one column (review round 8)
-        for v in verdicts:
-            v.check.set_x(mark_x)
         return verdicts
 
     def picture_in(self, rest: Region, top: Region, chips: bool = True) -> SimpleNamespace:
@@ -473,7 +484,9 @@ class CausalBreaksEquivariance(ClipScene):
         below = probe.plot.axes[0].get_start()[1] - probe.get_bottom()[1]
         pitch = min(self.MAX_PITCH, (rest.height - below) / T)
         fixed = names_w + GAP.small + GAP.normal + (values_w + GAP.small if values_w else 0.0)
-        mask_w = min(T * pitch, max(T * 0.45, min(rest.width - fixed - 5.0, self.max_mask_w)))  # legible ticks first
+        # a column at least as wide as a chip and the gap to the next (the chips stand over the columns)
+        col = self.chip_column(T)
+        mask_w = min(T * max(pitch, col), max(T * max(0.45, col), min(rest.width - fixed - 5.0, self.max_mask_w)))
         cw = rest.width - fixed - mask_w
         chart_h = T * pitch + below
         y_top = rest.top  # right under the chips and the formula; any height left over stays under the chart
@@ -533,16 +546,31 @@ class CausalBreaksEquivariance(ClipScene):
         T = d.X.shape[0]
         mask = shows(CausalMaskGrid(d.mask, [token_color(k) for k in range(T)], pitch=pitch_x, row_height=pitch_y),
                      "mask")
-        size = LABEL if pitch_x > 0.62 else SMALL
+        size = self.chip_size(T, pitch_x)
         if not chips:  # a picture drawn for its rows' places only (the totals'): no chips to fit
             return mask, VGroup(), VGroup()
+        # the chips a list's gap apart (review round 10: over the small mask, at 0.9 of a column, they touched)
         tokens = shows(TokenColumn(token_names(range(T)), row_height=pitch_x, horizontal=True, values=d.X,
-                                   width=min(0.9, pitch_x * 0.9), size=size), "X")
+                                   width=min(0.9, pitch_x - self.CHIP_GAP), size=size), "X")
         tokens.move_to(mask).next_to(mask, UP, buff=GAP.small)
         # no word in the hidden cells: one "masked" in one cell read as that cell's alone (review round 3); the
         # empty outlines are the mask (the narration names them), so the part is kept empty for the beats' moves
         masked = VGroup()
         return mask, tokens, masked
+
+    CHIP_PAD = 0.05  # a chip's name from its box's edge, each side
+
+    @classmethod
+    def chip_size(cls, T: int, pitch_x: float) -> float:
+        """The chips' names at the label's size where they fit a column ``pitch_x`` wide with the gap, else the
+        smallest size."""
+        wide = max(math(n, size=LABEL).width for n in token_names(range(T)))
+        return LABEL if wide + 2 * cls.CHIP_PAD + cls.CHIP_GAP <= min(0.9 + cls.CHIP_GAP, pitch_x) else SMALL
+
+    @classmethod
+    def chip_column(cls, T: int) -> float:
+        """The narrowest mask column a chip fits over, its name at the smallest size, with the gap to the next."""
+        return max(math(n, size=SMALL).width for n in token_names(range(T))) + 2 * cls.CHIP_PAD + cls.CHIP_GAP
 
     @staticmethod
     def masked_cells(mask):
