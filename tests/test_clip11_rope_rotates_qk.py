@@ -195,7 +195,7 @@ def test_the_output_maps_are_labelled_what_they_are_and_their_axes(final):
     """Issue 33 (review of clip 11): the ΔY maps had no labels.  Every map of ΔY names what it is (ΔY, with how V
     is made as its title, after − before at which positions) and its axes: the tokens numbered down its left (0 to
     T−1, level with the rows, "token" beside them), the features under its columns ("feature" left of them); the
-    close's two ΔY maps each carry their title and axes.  On the old main the maps had no axes."""
+    close's ΔY map carries its title and axes.  On the old main the maps had no axes."""
     scene, _ = final
     d = scene.data
     T, dd = d.Y_plain.shape
@@ -215,8 +215,8 @@ def test_the_output_maps_are_labelled_what_they_are_and_their_axes(final):
         assert q in {q for q, _ in rec.named}, key
     close = _record(scene, "close")
     words = [t for t in _texts(close)]
-    assert words.count("token") == 2 and words.count("feature") == 2
-    assert {"dY_plain", "dY_rot"} <= {q for q, _ in close.named}
+    assert words.count("token") == 1 and words.count("feature") == 1
+    assert "dY_rot" in {q for q, _ in close.named}
 
 
 def test_the_figures_on_screen_are_the_measured_ones_typeset_with_their_math(final):
@@ -344,49 +344,95 @@ def test_lecture_language_labels_bound_and_no_dead_beat(final):
         assert not [t for t in _texts(rec) if ".." in t], rec.key
 
 
-def test_the_close_is_a_picture_of_the_three_verdicts(final):
-    """Issue 33: clip 11 closed on three lines of text, then on a 120 px dial over two 125 px maps.  Now the close
-    writes its takeaway, the verdict on the scores (✓) as one line under it, and under that what the shift does
-    to the outputs, ΔY, as two large maps side by side: blank with V left alone (✓ and its measured figure),
-    coloured with V rotated (✗ and its figure), the cell that moved most boxed.  The rest is gone."""
+def test_the_close_is_one_large_map_beside_its_takeaway(final, corners):
+    """Issue 33: clip 11 closed on three lines of text, then on a 120 px dial over two 125 px maps, then (review
+    round 10, A−) on two small maps side by side under the words: a dashboard of small panels.  Now the close's
+    picture is one subject, the largest thing on screen: ΔY with V rotated, as tall as the frame allows beside
+    the written takeaway (at least 40 % of the content's height, and larger than the rest of the frame together),
+    its ✗ "(s = 2)" under it, the cell that moved most boxed; the scores' ✓ under that, its mark under the ✗.
+    V left alone had its own map and its verdict at v_plain_measure.  On main: two maps, each under 40 % of the
+    height."""
     from manim import config
 
+    for name, res in {"shipped": final[0].audit, **corners}.items():
+        scene = res.scene
+        d = scene.data
+        close = res.records[-1]
+        assert close.key == "close"
+        shown = {q: v for q, v in close.shown}
+        assert set(shown) == {"dY_rot"}, (name, set(shown))  # one map
+        np.testing.assert_array_equal(shown["dY_rot"], d.dY_rot)
+        [rot_map] = scene.close_maps
+        content = scene.layout.content
+        # as tall as the frame allows beside the words, or (a wide map of few rows) as wide as it allows under them
+        assert rot_map.height >= 0.4 * content.height or rot_map.width >= 0.4 * content.width, \
+            (name, rot_map.height / content.height, rot_map.width / content.width)
+        # the map's group (title, cells, axes, bar) covers more than each other thing at full strength (the words,
+        # each verdict), by the area its pieces cover
+        view = VGroup(*[m for m in scene.rot if m is not scene.rot.measure and m is not scene.rot.sub])
+
+        def area(mob):
+            ids = {id(f) for f in mob.get_family()}
+            return sum((it.box[2] - it.box[0]) * (it.box[3] - it.box[1]) for it in close.items
+                       if it.opacity > 0.9 and not it.header and it.mid in ids)
+
+        others = {"words": area(scene.close_words), "score": area(scene.close_score),
+                  "verdict": area(scene.close_measures[0])}
+        assert all(area(view) > a for a in others.values()), (name, area(view), others)
+        verdicts = [scene.close_score, *scene.close_measures]
+        assert [v.passed for v in verdicts] == [True, False], name
+        # the takeaway beside the map, level with its cells (or over its title); the verdicts under the map, marks
+        # in one column
+        words = scene.close_words
+        if scene.close_beside:
+            assert words.get_left()[0] > scene.rot.bar.get_right()[0], name
+            assert rot_map.get_bottom()[1] < words.get_y() < rot_map.get_top()[1], name
+        else:
+            assert words.get_bottom()[1] > scene.rot.title.get_top()[1], name
+        rot_verdict = scene.close_measures[0]
+        assert rot_verdict.get_top()[1] < rot_map.get_bottom()[1], name
+        assert scene.close_score.get_top()[1] < rot_verdict.get_bottom()[1], name
+        assert abs(scene.close_score.check.get_left()[0] - rot_verdict.check.get_left()[0]) < 0.05, name
     scene, frame = final
     d = scene.data
     close = scene.audit.records[-1]
-    assert close.key == "close"
-    shown = {q: v for q, v in close.shown}
-    np.testing.assert_array_equal(shown["dY_plain"], d.dY_plain)
-    np.testing.assert_array_equal(shown["dY_rot"], d.dY_rot)
-    assert not {"Y_plain", "Y_rot", "Y_plain_shifted", "Y_rot_shifted"} & set(shown)  # the outputs themselves went
-    verdicts = [scene.close_score, *scene.close_measures]
-    assert [v.passed for v in verdicts] == [True, True, False]
     texts = {it.text for it in close.items if it.kind == "text" and not it.header and it.opacity > 0.9}
-    assert {v.value.typst_code.strip("$ ") for v in verdicts} <= texts
-    # the takeaway the narration says is written, over the verdicts
+    assert {v.value.typst_code.strip("$ ") for v in (scene.close_score, *scene.close_measures)} <= texts
+    # the takeaway the narration says is written, beside the map
     words = scene.close_words
     assert words.source == RoPERotatesQK.TAKEAWAY_TEXT
     said = _caption(scene, "close").split(":")[0]
     assert said == "Position belongs in the angle between q and k alone"
     assert said.replace(" q ", " $q$ ").replace(" k ", " $k$ ") + "." == words.source
     assert words.words and {w.original_text for w in words.words} <= texts  # (Text.text has lost its spaces)
-    assert words.get_bottom()[1] > scene.close_score.get_top()[1] > max(m.get_top()[1] for m in scene.close_maps)
-    assert scene.close_score.height < 1.6 * words.height  # one line
-    # no dial: the picture is the two maps, each at least 220 px wide at 1280 px
+    assert scene.close_score.height < 1.6 * words.lines[0].height  # one line
     assert not hasattr(scene, "close_dial")
     px = 1280 / config.frame_width
-    plain_map, rot_map = scene.close_maps
-    assert min(plain_map.width, rot_map.width) * px >= 220, (plain_map.width * px, rot_map.width * px)
-    assert plain_map.get_right()[0] < rot_map.get_left()[0]  # side by side
-    # the maps: ΔY with V alone is blank (white on the diverging scale), with V rotated it is not
+    [rot_map] = scene.close_maps
+    assert rot_map.height * px >= 250, rot_map.height * px
+    # the map with V rotated is coloured where it moved most
     white = rgb255(scene.d_scale.rgb(0.0))
-    T, dd = d.dY_plain.shape
-    for i in range(T):
-        for j in range(dd):
-            assert np.abs(pixel(scene, frame, plain_map.cell_center(i, j)) - white).max() <= 4
     worst = pixel(scene, frame, rot_map.cell_center(*d.worst_rot))
     assert np.abs(worst - white).max() > 60
     assert scene.final is scene.takeaway()
+
+
+def test_every_delta_y_verdict_states_its_shift_as_the_scores_verdict_does(final, corners):
+    """Review round 10 (A−): "(s = 2)" was written on the close's ✗ only, while the ✓ on ΔY with V left alone (at
+    v_plain_measure) and the ✗ at v_rot_measure measured the same shift.  Now every ΔY verdict, wherever it
+    stands, reads "max |ΔY| (s = 2) ≈ …" in one notation, as the scores' reads "(s = 1, …, 1000)", and so do the
+    descriptions that quote them.  On main v_plain_measure and v_rot_measure wrote "max |ΔY| ≈ …" alone."""
+    for name, res in {"shipped": final[0].audit, **corners}.items():
+        scene = res.scene
+        d = scene.data
+        lines = {"v_plain_measure": scene.plain.measure, "v_rot_measure": scene.rot_at_measure.measure,
+                 "close": scene.close_measures[0]}
+        for key, line in lines.items():
+            assert line.formula.endswith(f"med (s = {d.s})"), (name, key, line.formula)
+        described = {x.key: x.text for x in scene.descriptions}
+        for key in ("v_plain_measure", "v_rot_measure"):
+            assert f"max |ΔY| (s = {d.s})" in described[key], (name, key, described[key])
+        assert any("(s = 1, dots.h, " in m.typst_code for m in scene.gap_max_row.line.maths), name
 
 
 def test_captions_carry_the_clips_figures(final):
@@ -516,7 +562,7 @@ def test_a_rounded_figure_reads_approx_and_an_exact_one_equals(corners):
     for name, res in corners.items():
         scene = res.scene
         d = scene.data
-        rot = scene.rot.measure.value.typst_code
+        rot = scene.rot.measure.value.typst_code.rsplit(")", 1)[-1]  # (after the shift measured, "(s = 2)")
         assert "approx" in rot and "=" not in rot.replace("approx", ""), (name, rot)
         for line, value in ((scene.score_row, d.score), (scene.score_shift_row, d.score_shifted)):
             shown = float(line.value.figure.text.replace("−", "-"))
@@ -591,8 +637,7 @@ def test_a_verdict_mark_never_sits_beside_its_maps_cells(final):
     a failed check.  Every ✓/✗ under a ΔY map now sits left of the map's cells and under them, clear of the data's
     colours, at the measure beats and at the close."""
     scene, _ = final
-    pairs = [(scene.plain.measure, scene.plain.map), (scene.close_measures[0], scene.close_maps[0]),
-             (scene.close_measures[1], scene.close_maps[1])]
+    pairs = [(scene.plain.measure, scene.plain.map), (scene.close_measures[0], scene.close_maps[0])]
     for verdict_line, hm in pairs:
         mark = verdict_line.check
         assert mark.get_right()[0] < hm.get_left()[0], (mark.get_right()[0], hm.get_left()[0])
@@ -692,7 +737,7 @@ def test_an_all_zero_map_is_called_all_zero_not_blank(final):
     said = {c.key: c.text for c in scene.captions}
     described = {x.key: x.text for x in scene.descriptions}
     assert not [k for k, t in {**said, **described}.items() if "blank" in t.lower()]
-    assert "all zero (white)" in described["v_plain"] and "all zero (white)" in described["close"]
+    assert "all zero (white)" in described["v_plain"]
     assert "no longer all zero" in said["v_rot"] and "no longer all zero (white)" in described["v_rot"]
     np.testing.assert_allclose(scene.data.dY_plain, 0.0, atol=1e-12)
 
@@ -712,7 +757,7 @@ def test_the_close_colours_q_and_k_and_states_the_shift(final):
     assert f"s = {d.s}" in texts, texts
     # (review round 6: the grey line "ΔY = after − before, every position moved by s" crowded the stack) the shift
     # is stated on the figure that depends on it, the rotated V's verdict, as the scores' line states its shifts
-    rot_verdict = scene.close_measures[1]
+    rot_verdict = scene.close_measures[-1]
     assert scene.close_moved is rot_verdict and not rot_verdict.passed
     assert f"(s = {d.s})" in rot_verdict.formula and rot_verdict.value.typst_code.strip("$ ") in texts
     assert rot_verdict.get_top()[1] < min(m.get_bottom()[1] for m in scene.close_maps)
@@ -736,9 +781,8 @@ def test_the_close_keeps_its_maps_legible(final):
     and the words "token" and "feature" keep (nearly) the body's size: the audit holds them over the legible floor,
     where on the old branch they shrank with the rows."""
     scene, _ = final
-    plain_map, rot_map = scene.close_maps
     body = scene.map_at_measure
-    for m in (plain_map, rot_map):
+    for m in scene.close_maps:
         c = m.cell(0, 0)
         assert c.height <= body.cell(0, 0).height + 1e-6 and c.width <= 1.9 * c.height + 1e-6
         # review round 6 (RP, close): the cells went from 82 × 55 to 65 × 34 px, aspect 1.5 → 1.9; now scaled

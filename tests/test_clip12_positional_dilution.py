@@ -536,7 +536,8 @@ def test_the_close_verdict_is_the_takeaway_number(final):
     assert v.check._role == "verified" and v.check.get_stroke_color().to_hex() == VERIFIED.to_hex()
     assert v.figure.text == f"≈ {lane_share(min(shares))} to {lane_share(max(shares))}" == "≈ 66 % to 99 %"
     said = str(scene.caption_values()["verdict"])
-    assert said.startswith("a green check: up to m = 5000, most positions past m* have a twin") and "66 % to 99 %" in said
+    assert said.startswith("a green check on the measured claim: up to m = 5000, most positions past m* have a twin")
+    assert "66 % to 99 %" in said
     assert "only" not in said and "not every" not in said
 
 
@@ -577,6 +578,24 @@ def test_the_swing_the_description_names_is_printed_over_its_box(final):
     assert "farther twin" in t["close"]  # review round 5: the twin rule is on screen under the bars
 
 
+def test_the_green_check_reads_as_a_verified_measurement_not_good_news(final, corners):
+    """Review round 10 (A−): a green ✓ sat on the close's line of bad news (dilution is real), read as "good".  In
+    this deck ✓ marks a verified claim (``kit.proofs.verdict``: a claim, then its measured figure): the line now
+    opens on "measured", the claim checked against the shares, then the figure; where the close has a mark, it is
+    that one line's and its words start "measured", under every corner; the description says what the check is
+    on.  On main the line began "up to m = 5000" and the description "a green check: up to …"."""
+    for name, res in {"shipped": final[0].audit, **corners}.items():
+        scene = res.scene
+        v = scene.verdict
+        close = res.records[-1]
+        ids = {id(f) for f in v.check.get_family()}
+        marks = [it for it in close.items if it.opacity > 0.9 and it.mid in ids]
+        if not marks or not scene.takeaway_line or not len(scene.takeaway_line):
+            continue
+        assert v.line.words[0].text.startswith("measured"), (name, [w.text for w in v.line.words])
+        assert "on the measured claim" in close.describe, (name, close.describe)
+
+
 def test_the_verdict_says_what_is_measured_most_positions_past_m_star_have_a_twin(final):
     """Issue 33 / review R2: m* is only the *first* position with a twin; past it, up to 5000 (the last position
     whose twins lie in the data), 99 %, 97 % and 66 % of the positions have a farther (at least twice as far),
@@ -599,7 +618,7 @@ def test_the_verdict_says_what_is_measured_most_positions_past_m_star_have_a_twi
     assert [round(100 * x) for x in got] == [99, 97, 66] and min(got) > 0.5
     v = scene.verdict
     assert v.passed is True and v.check._role == "verified"
-    assert [w.text for w in v.line.words] == ["upto", ",most", "haveatwin:", "to"]
+    assert [w.text for w in v.line.words] == ["measuredto", ",most", "haveatwin:", "to"]
     assert [m.typst_code.strip("$ ") for m in v.line.maths] == ["m = 5000", "m > m^*", "≈ " + share_text(min(got)),
                                                                share_text(max(got))]
     # review round 5: the close spent 11.6 s repeating the meaning beat's shares; they are said once, there

@@ -4,8 +4,8 @@ score is unchanged, since it depends only on the offset m − n (measured over e
 would do, the first feature pair of the output at the query's position m turning by s θ₀ when the
 sequence slides (``y_m → R_s y_m``, measured); over the whole sequence, what the shift does to the outputs,
 ΔY, one value at a time, large and centred with its verdict under it: all zero (white) with V left alone (✓), coloured
-with V rotated (✗).  The clip ends on its takeaway, written, over the verdict on the scores and the two maps
-of ΔY side by side.  ΔY is a difference of outputs: the deck's outputs scale, one colour bar.
+with V rotated (✗), each verdict stating the shift it measured, "(s = 2)".  The clip ends on its takeaway, written,
+over the verdict on the scores and one large map, ΔY with V rotated, its ✗ and the cell that moved most boxed.  ΔY is a difference of outputs: the deck's outputs scale, one colour bar.
 
 The scales, titles and proof figures it draws are described in ``scenes/figures/rope.py``,
 which its still shares.
@@ -89,6 +89,16 @@ from scenes.kit.scales import rope_shift
 # (as narrow as the old all-math line: with three pairs and more the notes still fit under the dials)
 SCORE_GAP_MAX = "$max |Delta$ score $|$ $(s = 1, dots.h, {s})$"  # the bars round the whole difference; the shifts
 # measured written at full size beside it (a subscript s ≤ 1000 fell under the legible floor, and gave no lower end)
+
+
+def shift_lhs(s: int) -> str:
+    """``max |ΔY| (s = 2)``: the ΔY verdicts' left side, with the shift it measured (Typst)."""
+    return f"{output_gap_lhs()} med ({N.shift.math} = {s})"
+
+
+def shift_text(s: int) -> str:
+    """The caption form of :func:`shift_lhs`."""
+    return f"max |ΔY| (s = {s})"
 
 
 def related(words: str, value) -> str:
@@ -215,22 +225,21 @@ class DeltaView(VGroup):
     """What sliding every position by ``s`` does to one value's outputs, ΔY (after − before), as one picture:
     ``title`` (ΔY with how V is made: the formula is the map's title), ``sub`` (after − before, at which
     positions; absent when ``compact``), ``map`` (ΔY, bound to its quantity), ``axes`` (tokens down the left,
-    features underneath), ``bar`` (the deck's outputs colour bar, named ΔY; absent when ``compact``) and
-    ``measure`` (the verdict on the measured ``max |ΔY|``, under the map, its ✓/✗ left of the map's cells:
+    features underneath), ``bar`` (the deck's outputs colour bar, named ΔY) and
+    ``measure`` (the verdict on the measured ``max |ΔY| (s = 2)``, under the map, its ✓/✗ left of the map's cells:
     a red ✗ never sits beside a red cell)."""
 
     def __init__(self, dY, quantity: str, head: str, defect: float, s: int, scale, cell: float,
-                 compact: bool = False, aspect: float | None = None):
+                 compact: bool = False):
         super().__init__()
         T = dY.shape[0]
-        # a cell's width over its height: the body's, or what the close chose (``aspect``)
-        self.map = shows(Heatmap(dY, scale, cell_size=(cell * (aspect or self.ASPECT), cell)), quantity)
+        self.map = shows(Heatmap(dY, scale, cell_size=(cell * self.ASPECT, cell)), quantity)
         # the indices no taller than 60 % of a row's pitch: at the close's smaller cells they stay apart
         # (the words "token" and "feature" keep the small size: they are not in a row's pitch)
         probe = label("0", size=SMALL)
         self.axes = map_axes(self.map, size=SMALL * min(1.0, 0.6 * cell / probe.height), word_size=SMALL)
         self.title = names(worded_line(f"$Delta Y$ with ${head}$", size=LABEL), quantity)
-        near = GAP.small if compact else GAP.normal  # the close: its maps as tall as the frame's height allows
+        near = GAP.small if compact else GAP.normal  # the close: its map as tall as the frame's height allows
         self.title.next_to(self.map, UP, buff=near).set_x(self.map.get_x())
         parts = [self.map, self.axes, self.title]
         self.sub = None
@@ -240,24 +249,20 @@ class DeltaView(VGroup):
             self.sub.next_to(self.map, UP, buff=GAP.small).set_x(self.map.get_x())
             self.title.next_to(self.sub, UP, buff=GAP.tight).set_x(self.map.get_x())
             parts.insert(2, self.sub)
-        # the close states the shift on the figure that depends on it, a rotated V's (the narration's "shifted by
-        # s = 2, … up to 1.4"), as the scores' line states its shifts; V left alone keeps its outputs at every shift
-        lhs = f"{output_gap_lhs()} med ({N.shift.math} = {s})" if compact and not passed(defect) else output_gap_lhs()
-        self.measure = verdict(lhs, rounded(numbers.measure(defect)), passed(defect))
+        # every verdict states the shifts it measured, in one notation: the scores' "(s = 1, …, 1000)", each ΔY's
+        # "(s = 2)" (review round 10: the close wrote it on the rotated V's verdict only, both measured s = 2)
+        self.measure = verdict(shift_lhs(s), rounded(numbers.measure(defect)), passed(defect))
         self.measure.next_to(self.axes, DOWN, buff=near)
         # the mark left of the cells, under the token numbers: clear of the data's own reds and greens
         self.measure.shift((self.axes.get_left()[0] - self.measure.get_left()[0]) * RIGHT)
         parts.append(self.measure)
-        self.bar = None
-        if not compact:
-            self.bar = bar_beside(self.map, scale, quantity)
-            parts.append(self.bar)
+        self.bar = bar_beside(self.map, scale, quantity)
+        parts.append(self.bar)
         self.add(*parts)
         self.cell_size = cell
 
     MAX_CELL = 1.0  # units: a few tokens of few features stay a map, not a wall
     ASPECT = 1.5  # a cell's width over its height: the height is what a few rows under a title run short of
-    CLOSE_ASPECTS = (1.5,)  # the close's maps keep the body's cell shape: scaled uniformly, never squashed
 
     @classmethod
     def fitted(cls, region, *args) -> DeltaView:
@@ -333,8 +338,8 @@ class RoPERotatesQK(ClipScene):
             "gap": numbers.measure(d.score_gap).text, "gap_max": numbers.measure(d.score_gap_max).text,
             "defect_plain": numbers.measure(d.defect_plain).text, "defect_rot": numbers.measure(d.defect_rot).text,
             "worst_token": d.worst_rot[0], "worst_feature": d.worst_rot[1],
-            "defect_plain_rel": relation_text("max |ΔY|", rounded(numbers.measure(d.defect_plain))),
-            "defect_rot_rel": relation_text("max |ΔY|", rounded(numbers.measure(d.defect_rot))),
+            "defect_plain_rel": relation_text(shift_text(d.s), rounded(numbers.measure(d.defect_plain))),
+            "defect_rot_rel": relation_text(shift_text(d.s), rounded(numbers.measure(d.defect_rot))),
         }
         if not hasattr(self, "dials"):  # the title card: nothing drawn yet
             return values
@@ -364,8 +369,10 @@ class RoPERotatesQK(ClipScene):
             "worst_feature": claim(d.worst_rot[1], getattr(self, "worst", self.rot.map)),
             "close_words": claim("the takeaway, written", self.close_words) if final is not None
             else claim("", self.dials[0]),
-            "close_maps": claim("two maps of ΔY", *getattr(self, "close_maps", [self.plain.map])),
-            "close_moved": claim(f"s = {d.s}", getattr(self, "close_moved", self.plain.map)),
+            "close_maps": claim("the map of ΔY with V rotated", *getattr(self, "close_maps", [self.rot.map])),
+            "close_where": claim("beside it" if getattr(self, "close_beside", True) else "over it",
+                                 getattr(self, "close_words", self.rot.map)),
+            "close_moved": claim(f"s = {d.s}", getattr(self, "close_moved", self.rot.measure)),
         })
         return values
 
@@ -608,7 +615,7 @@ class RoPERotatesQK(ClipScene):
                          "tokens are a tall, narrow map, its title, colour bar and verdict around it"}
     WHY_WHY = {"empty": "two round dials side by side, as large as the height allows: a round dial leaves its "
                         "corners empty"}
-    CLOSE_WHY = {"empty": "the takeaway, the scores' verdict and two maps of ΔY as tall as the frame allows under "
+    CLOSE_WHY = {"empty": "the takeaway, the scores' verdict and one map of ΔY as tall as the frame allows under "
                           "them; a map of a few tokens is tall and narrow"}
 
     def body(self) -> None:
@@ -668,63 +675,82 @@ class RoPERotatesQK(ClipScene):
 
     TAKEAWAY_TEXT = "Position belongs in the angle between $q$ and $k$ alone."
 
-    def close_picture(self, cell: float, aspect: float = 1.5) -> VGroup:
-        """The close at map cells of ``cell``: the takeaway written on top, the verdict on the scores under it
-        (one line), and under that, side by side, what the shift does to the outputs, ΔY, with V left alone
-        and with V rotated, each titled by how V is made, its verdict under it, one colour bar for both."""
-        d = self.data
-        words = worded_line(self.TAKEAWAY_TEXT, size=HEADING)
-        for sym, col, name in zip(words.maths, (QUERY, KEY), ("query", "key")):  # q and k in their colours
+    # the takeaway's lines where a phrase ends, fewest first: the widest set that fits beside the map is written
+    TAKEAWAY_LINES = (("Position belongs in the angle between $q$ and $k$ alone.",),
+                      ("Position belongs in the angle", "between $q$ and $k$ alone."),
+                      ("Position belongs", "in the angle between", "$q$ and $k$ alone."))
+
+    def takeaway_words(self, width: float) -> VGroup:
+        """The takeaway written at the heading size in as few lines as fit ``width`` (left-aligned, broken where
+        a phrase ends), q in orange and k in blue.  ``.words``, ``.maths`` and ``.source`` as one
+        :func:`worded_line` gives them."""
+        for lines in self.TAKEAWAY_LINES:
+            made = [worded_line(ln, size=HEADING) for ln in lines]
+            if max(m.width for m in made) <= width:
+                break
+        g = column(*made, gap="tight")
+        g.lines = made
+        g.words = [w for m in made for w in m.words]
+        g.maths = [x for m in made for x in m.maths]
+        g.source = " ".join(m.source for m in made)
+        for sym, col, name in zip(g.maths, (QUERY, KEY), ("query", "key")):  # q and k in their colours
             role(sym.set_color(col), name)
+        return g
+
+    def close_picture(self, cell: float, width: float, beside: bool = True) -> VGroup:
+        """The close at map cells of ``cell``, at most ``width`` wide: its picture, one subject, what the shift does
+        to the outputs with V rotated, ΔY, titled by how V is made, its colour bar beside it, its verdict
+        "(s = 2)" under it; the takeaway written beside it (``beside``: a map of many rows) or over it, at the heading
+        size; under the map's verdict, its mark under the ✗, the verdict on the scores (review round 10: two small
+        maps side by side under the words read as a dashboard; V left alone had its map and its verdict at
+        v_plain_measure)."""
+        d = self.data
         score = self.gap_max_row.copy()
-        blocks = [DeltaView(dY, q, head, defect, d.s, self.d_scale, cell, compact=True, aspect=aspect)
-                  for dY, q, head, defect in ((d.dY_plain, "dY_plain", V_PLAIN_MATH, d.defect_plain),
-                                              (d.dY_rot, "dY_rot", V_ROT_MATH, d.defect_rot))]
-        below = row(*blocks, gap="wide", align="top")
-        for b in blocks[1:]:  # the maps level, row for row
-            b.shift((blocks[0].map.get_top()[1] - b.map.get_top()[1]) * UP)
-        bar = bar_beside(blocks[1].map, self.d_scale, "dY_rot")  # only ΔY is shown here
-        head = blocks[1].title  # a bar taller than a map of few rows lifts its title level with the map's: beside it
-        if bar.title.get_bottom()[1] < head.get_top()[1] and bar.title.get_left()[0] < head.get_right()[0] + GAP.small:
-            bar.shift((head.get_right()[0] + GAP.small - bar.title.get_left()[0]) * RIGHT)
-        # the shift the maps measure is stated on their verdicts, "(s = 2)" (the narration's "shifted by s = 2"),
-        # as the scores' line states its shifts: no line of its own; the takeaway over its proof on the scores, the
-        # maps apart under them
-        pic = column(column(words, score, gap="small", align=np.zeros(3)), VGroup(below, bar), gap="wide",
-                     align=np.zeros(3))
-        pic.words, pic.score, pic.blocks, pic.bar = words, score, blocks, bar
-        pic.moved = blocks[1].measure
+        block = DeltaView(d.dY_rot, "dY_rot", V_ROT_MATH, d.defect_rot, d.s, self.d_scale, cell, compact=True)
+        if beside:  # a map of many rows: the words beside it, level with its middle
+            words = self.takeaway_words(width - block.width - GAP.section)
+            top = row(block, words, gap="section", align="center")
+            words.set_y(block.map.get_y())
+        else:  # a wide map of few rows: the words over it, the map's cells centred under them
+            words = self.takeaway_words(width)
+            top = column(words, block, gap="wide", align=np.zeros(3))
+            block.shift((words.get_x() - block.map.get_x()) * RIGHT)
+        # the two verdicts one under the other, their marks in one column: the map's, then the scores'
+        score.next_to(block.measure, DOWN, buff=GAP.normal).align_to(block.measure, LEFT)
+        pic = VGroup(top, score)
+        pic.words, pic.score, pic.block = words, score, block
         return pic
 
     TAKEAWAY_FILL = 0.95  # the close's picture may fill this share of the content area
 
     def closing(self) -> None:
         """The takeaway, written, over its proof: the scores agree over every shift (the angle between q and k is
-        all they see), V left alone keeps the outputs (✓), a rotated V moves them (✗, the cell that moved most
-        boxed).  The rotated V's map moves into the picture; the rest of it comes in."""
+        all they see), and a rotated V moves the outputs (✗, the cell that moved most boxed): the rotated V's map
+        and its verdict move into the picture, as large as the frame allows under the words; the rest comes in."""
         region = self.layout.content
-        W, H = region.width * self.TAKEAWAY_FILL, region.height  # (the content area's own margins hold it in)
+        W, H = region.width * self.TAKEAWAY_FILL, region.height * self.TAKEAWAY_FILL
         best = None
-        for aspect in DeltaView.CLOSE_ASPECTS:  # the largest cells whose picture fits the content area, no larger
-            lo, hi = 0.05, self.rot.cell_size  # than the body's (the maps keep their size, their words legible)
-            for _ in range(9):
+        for beside in (True, False):  # the words beside the map or over it: the larger map wins
+            lo, hi = 0.05, self.rot.cell_size  # the largest cells whose picture fits, no larger than the body's
+            for _ in range(10):
                 mid = (lo + hi) / 2
-                pic = self.close_picture(mid, aspect)
+                pic = self.close_picture(mid, W, beside)
                 lo, hi = (mid, hi) if pic.width <= W and pic.height <= H else (lo, mid)
-            if best is None or lo * lo * aspect > best[0] * best[0] * best[1] * 1.0001:  # the larger cell area wins
-                best = (lo, aspect)
-        pic = self.close_picture(*best)
-        r = self.rot
-        plain_b, rot_b = pic.blocks
-        box = role(SurroundingRectangle(rot_b.map.cell(*self.data.worst_rot), color=HIGHLIGHT, buff=0), "highlight")
+            if best is None or lo > 1.02 * best[0]:
+                best = (lo, beside)
+        self.close_beside = best[1]
+        pic = self.close_picture(best[0], W, best[1])
+        r, b = self.rot, pic.block
+        box = role(SurroundingRectangle(b.map.cell(*self.data.worst_rot), color=HIGHLIGHT, buff=0), "highlight")
         pic.add(box)
-        # (the rotated V's verdict is written anew: the close's states the shift)
-        parts = [(r.title, rot_b.title), (r.map, rot_b.map), (r.axes, rot_b.axes), (self.worst, box), (r.bar, pic.bar)]
-        new = [pic.words, pic.score, plain_b, rot_b.measure]
+        parts = [(r.title, b.title), (r.map, b.map), (r.axes, b.axes), (self.worst, box), (r.bar, b.bar),
+                 (r.measure, b.measure)]
+        new = [pic.words, pic.score]
         anims = end_on(self, parts, pic, new=new)
         self.final = VGroup(*[p for p, _ in parts], *new)
-        self.close_maps, self.close_words, self.close_score = [plain_b.map, r.map], pic.words, pic.score
-        self.close_moved, self.close_blocks = pic.moved, pic.blocks
-        self.close_measures = [plain_b.measure, rot_b.measure]
+        self.close_maps, self.close_words, self.close_score = [r.map], pic.words, pic.score
+        self.close_moved = r.measure
+        self.close_measures = [r.measure]
+        self.close_blocks = [r]  # its map, axes and verdict where the close put them
         self.beat(self.closing_key(), *anims, run_time=1.4, hold=self.CLOSING_HOLD, subject=self.final,
                   why=self.CLOSE_WHY)

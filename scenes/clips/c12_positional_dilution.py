@@ -332,7 +332,8 @@ class PositionalDilution(ClipScene):
         lo, hi = self.share_range(shared)
         span = lo if lo == hi else f"{lo} to {hi}"
         mark = "a green check" if self.most_twinned(shared) else "a red cross"
-        return f"{mark}: up to m = {count(d.horizon).text}, most positions past m* have a twin, {span} of them"
+        return (f"{mark} on the measured claim: up to m = {count(d.horizon).text}, most positions past m* have a twin, "
+                f"{span} of them")
 
     # -- which words are true for these numbers
     def variant(self, key: str) -> str:
@@ -436,7 +437,10 @@ class PositionalDilution(ClipScene):
             # review round 4: the shares are rounded percentages, so the range reads "≈" (once, before it)
             near = "" if all(share_label(d.shares[k].share) == share_text(d.shares[k].share) for k in shared) else "≈ "
             span = f"${near}{lo}$" if lo == hi else f"${near}{lo}$ to ${hi}$"
-            self.verdict = worded_verdict(f"up to $m = {count(d.horizon).math}$, most $m > m^*$ have a twin: {span}", passed=self.most_twinned(shared))
+            # review round 10: a green ✓ on the line of bad news read as "good"; in this deck ✓ marks a verified
+            # claim, so the line opens on "measured": the claim checked against the shares, then the figure
+            self.verdict = worded_verdict(f"measured to $m = {count(d.horizon).math}$, most $m > m^*$ have a twin: "
+                                          f"{span}", passed=self.most_twinned(shared))
             self.verdict.figure = Figure(min(float(d.shares[k].share) for k in shared), span.replace("$", ""),
                                          span.replace("$", ""))
         else:
