@@ -119,14 +119,14 @@ def test_what_each_property_says_is_true_of_the_lectures_attention():
     causal = attention_fn(*W, causal=True)
     P = np.eye(cfg.T)[::-1]  # reverse the tokens
     assert np.abs(causal(P @ li.X) - P @ causal(li.X)).max() > 1e-3
-    # "every reordering but the identity breaks it" (review round 4 found '≠' said as if for every P, and the fix,
+    # "every P but the identity breaks equivariance" (review round 4 found '≠' said as if for every P, and the fix,
     # "most permutations", understated it; round 8): over all T! permutations of the lecture's tokens, the identity
     # alone keeps the symmetry (equality would need π to keep every prefix {0..i}, which only the identity does)
     import itertools
 
     perms = [np.eye(cfg.T)[list(p)] for p in itertools.permutations(range(cfg.T))]
     broken = [np.abs(causal(Q @ li.X) - Q @ causal(li.X)).max() > 1e-9 for Q in perms]
-    assert "every reordering but the identity breaks it" in said[1] and not broken[0]  # the identity comes first
+    assert "every P but the identity breaks equivariance" in said[1] and not broken[0]  # the identity comes first
     assert all(broken[1:]), [k for k, b in enumerate(broken) if not b]
     assert "depends only on" in said[2] and "cache K and V" in said[2]
     assert prefix_invariance_max_defect(attention_fn(*W, causal=True, kernel="fixed"), li.X) == 0.0

@@ -136,7 +136,7 @@ STATEMENTS: tuple[tuple[tuple[str, str], ...], ...] = (
     (("math", '"Attn"(P X) = P dot "Attn"(X)'),
      ("words", "permute the tokens: the outputs permute alike")),
     (("math", 'A_(m n) = 0 quad "for" n > m'),
-     ("words", "every reordering but the identity breaks it:"),
+     ("words", "every P but the identity breaks equivariance:"),
      ("math", '"Attn"_"causal" (P X) != P dot "Attn"_"causal" (X)')),
     (("math", 'y_m " depends only on " x_0, dots.h, x_m'),
      ("words", "so earlier outputs never change: cache K and V")),
