@@ -373,6 +373,8 @@ class RoPERotatesQK(ClipScene):
             "close_where": claim("beside it" if getattr(self, "close_beside", True) else "over it",
                                  getattr(self, "close_words", self.rot.map)),
             "close_moved": claim(f"s = {d.s}", getattr(self, "close_moved", self.rot.measure)),
+            "close_plain": claim(f"V left alone, {relation_text(shift_text(d.s), rounded(numbers.measure(d.defect_plain)))}",
+                                 getattr(self, "close_plain", self.plain.measure)),
         })
         return values
 
@@ -715,10 +717,14 @@ class RoPERotatesQK(ClipScene):
             words = self.takeaway_words(width)
             top = column(words, block, gap="wide", align=np.zeros(3))
             block.shift((words.get_x() - block.map.get_x()) * RIGHT)
-        # the two verdicts one under the other, their marks in one column: the map's, then the scores'
-        score.next_to(block.measure, DOWN, buff=GAP.normal).align_to(block.measure, LEFT)
-        pic = VGroup(top, score)
-        pic.words, pic.score, pic.block = words, score, block
+        # the verdicts one under the other, their marks in one column: the map's (V rotated: ✗), V left alone's
+        # (✓: the title's "not V", review round 10 missed it once its map had gone), then the scores'
+        plain = worded_verdict(f"$V$ left alone: ${shift_lhs(d.s)}$", rounded(numbers.measure(d.defect_plain)),
+                               passed(d.defect_plain), relation="")
+        plain.next_to(block.measure, DOWN, buff=GAP.normal).align_to(block.measure, LEFT)
+        score.next_to(plain, DOWN, buff=GAP.normal).align_to(block.measure, LEFT)
+        pic = VGroup(top, plain, score)
+        pic.words, pic.score, pic.block, pic.plain = words, score, block, plain
         return pic
 
     TAKEAWAY_FILL = 0.95  # the close's picture may fill this share of the content area
@@ -745,10 +751,11 @@ class RoPERotatesQK(ClipScene):
         pic.add(box)
         parts = [(r.title, b.title), (r.map, b.map), (r.axes, b.axes), (self.worst, box), (r.bar, b.bar),
                  (r.measure, b.measure)]
-        new = [pic.words, pic.score]
+        new = [pic.words, pic.plain, pic.score]
         anims = end_on(self, parts, pic, new=new)
         self.final = VGroup(*[p for p, _ in parts], *new)
         self.close_maps, self.close_words, self.close_score = [r.map], pic.words, pic.score
+        self.close_plain = pic.plain
         self.close_moved = r.measure
         self.close_measures = [r.measure]
         self.close_blocks = [r]  # its map, axes and verdict where the close put them
