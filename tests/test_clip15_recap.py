@@ -499,7 +499,7 @@ def close_problems(close, frame_h: float) -> list[str]:
     """What keeps a close from reading in 3 seconds (review round 10, 15 `close`: four cards of ~60 words, icons
     ~70 px, ✓/✗ lines, a pale-blue line and bold takeaways mixed, a line under them): a card with more than one
     measured line, a meaning longer than five words or two lines, a picture that is not the largest thing on its
-    card or is under a fifth of the frame's height, the words at more than one size, more than one line under the
+    card (by the area of its box) or is under a fifth of the frame's height, the words at more than one size, more than one line under the
     cards."""
     out = []
     sizes = []
@@ -512,7 +512,7 @@ def close_problems(close, frame_h: float) -> list[str]:
         side = max(r.drawing.width, r.drawing.height)
         if side < frame_h / 5:
             out.append(f"card {k + 1}: its picture {side:.2f} units, under a fifth of the frame's height")
-        if any(max(x.width, x.height) >= side for x in (r.verdict, r.take, r.chip)):
+        if any(x.width * x.height >= r.drawing.width * r.drawing.height for x in (r.verdict, r.take, r.chip)):
             out.append(f"card {k + 1}: its picture is not the largest thing on it")
         sizes += [word_size(r.verdict), *[word_size(ln) for ln in r.take if len(ln.words)]]  # ("m − n": math)
     if max(sizes) - min(sizes) > 0.05 * max(sizes):
