@@ -623,9 +623,9 @@ def test_q4_answers_why_with_ropes_check(final):
     assert not rep.learned_defined[0]
     gpt, rope, unseen = a.proofs
     # the deck's convention (round 7): ✗ on the table's last row, ✓ on RoPE's angle at every m, and the unseen angles a
-    # measurement, no mark; the close keeps GPT-2's ✗ and, under it, the count (review round 6: ✓ on 81°, ✗ on 47)
+    # measurement, no mark; the close keeps the count, the figure its dial draws (round 10: one figure a card)
     assert gpt.passed is False and rope.passed is True and unseen.passed is None
-    assert a.key == 0 and a.also == (1, 2) and a.proofs[a.also[-1]] is unseen
+    assert a.key == 2 and a.also == () and a.proofs[a.key] is unseen
     # the same position, pair and angle as clip 14's close, measured again here
     d14 = GPT2ToLLaMA.build_data(scene.cfg)
     m, i = d14.slow_position, d14.slow_index
@@ -700,7 +700,9 @@ def test_q2_writes_each_proof_as_its_clip_does(final):
     assert scene.data.answers[1].proofs[2].figure.value == kv_cache_decode(li.X, li.Wq, li.Wk, li.Wv).max_defect == 0.0
     for p in scene.data.answers[1].proofs:
         assert "scripts(max)" not in p.formula and "Y_" not in p.formula
-    assert "".join(w.text for w in scene.close_rows.verdicts[1].line.words).startswith("changefromcaching")
+    # the close keeps 05's figure alone, "✓ 0 exact" (round 10: its name was given in full on q2's panel)
+    kept = scene.close_rows.verdicts[1]
+    assert kept.proof is scene.data.answers[1].proofs[2] and kept.passed and kept.figure.value == 0.0
 
 
 def test_Q_sits_on_the_baseline_of_its_words(final):
