@@ -20,7 +20,7 @@ from scenes.clips.c15_recap import Recap
 from scenes.kit.base import narration
 from scenes.figures import designed_stills
 from scenes.figures.framing import RECAP_ICONS
-from scenes.kit import BAD, DIM, FG, HEADING, family_color
+from scenes.kit import BAD, DIM, FG, HEADING, LABEL, SMALL, family_color
 from scenes.kit.theme import PROPERTY_COLORS
 from scenes.kit.numbers import count, rounded
 from scenes.kit.proofs import verdict
@@ -123,13 +123,9 @@ def test_the_close_keeps_one_verdict_per_answer_with_its_number(final):
 
     sizes = [size(v) for v in scene.close_rows.verdicts if v.passed is not None]
     assert max(sizes) - min(sizes) < 1e-6, sizes  # one verdict size
-    # round 7 (RT): the count with no mark stood smaller than the verdicts; every measured line is one size now
-    heights = [label_x(v) for v in scene.close_rows.verdicts if hasattr(v, "line")]
-    assert max(heights) - min(heights) < 1e-6, heights
-    natural = size(verdict("x", 0.0, True, size=HEADING))  # a verdict at the deck's heading size
-    # (review round 5: each verdict now shares its card with its meaning under it, so a little under the heading)
-    # (review round 7: the fourth card keeps three measured lines and a meaning, so the verdicts give a little more)
-    assert min(sizes) >= 0.85 * natural - 1e-6 and min(sizes) >= size(scene.cards[0].verdicts[0]) - 1e-6
+    # round 10: every word on the close at one size, the labels' or a little under (never under SMALL)
+    natural = size(verdict("x", 0.0, True, size=LABEL))
+    assert abs(min(sizes) - natural * scene.close_rows.size / LABEL) < 1e-6 and scene.close_rows.size >= SMALL - 1e-6
     # recomputed: the causal weights on later tokens are exactly 0, so 05's cached outputs are exact
     li = lecture_inputs(cfg.T, cfg.d, cfg.seed)
     Q, K = li.X @ li.Wq, li.X @ li.Wk
@@ -142,8 +138,8 @@ def test_the_close_keeps_one_verdict_per_answer_with_its_number(final):
     # 02's defect is rounding noise (✓); 11 keeps the answer itself, V left alone: the outputs do not move (✓;
     # review R2: the close kept the ✗ of the rotated V, the counterfactual, and dropped the answer)
     assert rows[0].verdict.passed and rows[0].verdict.figure.value < 1e-12
-    assert rows[2].verdict.passed and rows[2].verdict.figure.value < 1e-12 and "leftalone:" in "".join(
-        w.text for w in rows[2].verdict.line.words) and rows[2].verdict.line.maths[0].typst_code.strip("$ ") == "V"
+    assert rows[2].verdict.passed and rows[2].verdict.figure.value < 1e-12
+    assert rows[2].verdict.proof is scene.data.answers[2].proofs[0]  # V left alone, the answer's own proof
     # the description says what the verdict lines say, not the notes the close left behind (review R2)
     said = str(scene.caption_values()["close_verdicts"])
     assert "random permutations" not in said and "shifts by" not in said and "head dim" not in said
@@ -489,16 +485,89 @@ def test_the_drawing_is_as_large_as_leaves_the_proofs_legible_and_answers_break_
     assert well_broken(q3, ["Scores depend only on m − n;", "V is content, not position."])
 
 
-def test_the_close_stands_in_three_aligned_columns(final):
-    """Review (A−), 15 close: the chips stood right-aligned (a narrow "11" out of line with "02") and the icons
-    left-aligned whatever their width.  Now the icons are centred on one vertical line, the chips start at one
-    edge and the verdicts at another.  On the old code the chips' left edges differed, so this fails there."""
+def word_size(x) -> float:
+    """The size a close's line is set at: a worded line's from its first word (``label_x``), a verdict's from its
+    mark (a ✓ is ``0.32 × size / LABEL`` wide at ``check_mark``'s scale, a ✗ 0.8 of that)."""
+    from scenes.kit.proofs import check_mark
+
+    if hasattr(x, "words") or hasattr(x, "line"):
+        return label_x(x) * HEADING
+    return x.check.width / (1.0 if x.passed else 0.8) / check_mark(0.32).width * LABEL
+
+
+def close_problems(close, frame_h: float) -> list[str]:
+    """What keeps a close from reading in 3 seconds (review round 10, 15 `close`: four cards of ~60 words, icons
+    ~70 px, ✓/✗ lines, a pale-blue line and bold takeaways mixed, a line under them): a card with more than one
+    measured line, a meaning longer than five words or two lines, a picture that is not the largest thing on its
+    card (by the area of its box) or is under a fifth of the frame's height, the words at more than one size, more than one line under the
+    cards."""
+    out = []
+    sizes = []
+    for k, r in enumerate(close.rows):
+        if len(r.lines):
+            out.append(f"card {k + 1}: {1 + len(r.lines)} measured lines")
+        words = r.take.text.replace(N.offset.text, "x").split()
+        if len(words) > 5 or len(r.take) > 2:
+            out.append(f"card {k + 1}: a meaning of {len(words)} words on {len(r.take)} lines")
+        side = max(r.drawing.width, r.drawing.height)
+        if side < frame_h / 5:
+            out.append(f"card {k + 1}: its picture {side:.2f} units, under a fifth of the frame's height")
+        if any(x.width * x.height >= r.drawing.width * r.drawing.height for x in (r.verdict, r.take, r.chip)):
+            out.append(f"card {k + 1}: its picture is not the largest thing on it")
+        sizes += [word_size(r.verdict), *[word_size(ln) for ln in r.take if len(ln.words)]]  # ("m − n": math)
+    if max(sizes) - min(sizes) > 0.05 * max(sizes):
+        out.append(f"the words at sizes from {min(sizes):.1f} to {max(sizes):.1f}")
+    nxt = close.next
+    if nxt.get_top()[1] > min(r.card.get_bottom()[1] for r in close.rows) or \
+            nxt.height > 1.5 * max(nxt.lecture.height, nxt.where.height):
+        out.append("not one line under the cards")
+    return out
+
+
+def test_the_close_is_four_large_pictures_each_with_one_figure_and_its_meaning(final):
+    """Review round 10 (15 `close`, B+): the close was four text cards of ~60 words with icons ~70 px and ✓/✗ lines,
+    a pale-blue line and bold takeaways mixed, plus a line under them: a wall of text.  Now it is a row of four
+    cards, each its clip's own picture, the largest thing on it and at least a fifth of the frame high, one measured
+    figure (mathcore's, as the question's panel printed it) and a meaning of at most five words, every word at one
+    size, and one line under them.  ``close_problems`` finds six problems on the round-9 close (its cards kept three
+    measured lines, icons 0.8 units) and none here; ``test_close_problems_catches_a_wall_of_text`` shows it failing."""
     scene, _ = final
-    rows = scene.close_rows.rows
-    xs = lambda f: {round(f(r), 6) for r in rows}  # noqa: E731
-    assert len(xs(lambda r: r.drawing.get_x())) == 1
-    assert len(xs(lambda r: r.chip.get_left()[0])) == 1
-    assert len(xs(lambda r: r.verdict.get_left()[0])) == 1
+    close = scene.close_rows
+    assert close_problems(close, scene.camera.frame_height) == []
+    rows = close.rows
+    # one row: the cards side by side, one height, the pictures on one line, the figures on one baseline
+    assert all(a.card.get_right()[0] < b.card.get_left()[0] for a, b in zip(rows, rows[1:]))
+    assert len({round(r.card.height, 6) for r in rows}) == 1
+    assert max(max(r.drawing.width, r.drawing.height) for r in rows) - \
+        min(max(r.drawing.width, r.drawing.height) for r in rows) < 1e-3
+    from scenes.kit.proofs import line_baseline
+    assert np.ptp([line_baseline(r.verdict.value) for r in rows]) < 1e-3
+    # each figure is the kept proof's, as its question's panel showed it
+    for r, a, c in zip(rows, scene.data.answers, scene.cards):
+        p = a.proofs[a.key]
+        assert r.verdict.figure is p.figure and r.verdict.passed == c.verdicts[a.key].passed
+        assert r.chip.num.text == clip_number(p.clip)
+
+
+def test_close_problems_catches_a_wall_of_text(final):
+    """The check above fails on a close made for it: a card given a second measured line, a six-word meaning, a
+    thumbnail shrunk to 70 px of 720 and a meaning set larger than the figures."""
+    from scenes.clips.c15_recap import fit_worded
+
+    scene, _ = final
+    close = scene.close_rows
+    h = scene.camera.frame_height
+    wall = close.copy()  # a deep copy: its rows, lines and words are the copy's own
+    assert close_problems(wall, h) == []  # the copy reads as the close does
+    wall.rows[0].lines = VGroup(wall.rows[0].verdict.copy())
+    wall.rows[1].take = fit_worded("the past never changes at all, ever", 6.0, LABEL, weight="BOLD", max_lines=1)
+    wall.rows[2].drawing.scale(70 / 720 * h / max(wall.rows[2].drawing.width, wall.rows[2].drawing.height))
+    wall.rows[3].take = fit_worded("no wall", 6.0, 1.3 * LABEL, weight="BOLD", max_lines=1)
+    found = close_problems(wall, h)
+    assert any("card 1: 2 measured lines" in f for f in found), found
+    assert any("card 2: a meaning of 7 words" in f for f in found), found
+    assert any("card 3: its picture" in f and "fifth" in f for f in found), found
+    assert any("the words at sizes" in f for f in found), found
 
 
 def test_verdict_words_are_set_in_the_sans_and_their_math_typeset(final):
@@ -554,9 +623,9 @@ def test_q4_answers_why_with_ropes_check(final):
     assert not rep.learned_defined[0]
     gpt, rope, unseen = a.proofs
     # the deck's convention (round 7): ✗ on the table's last row, ✓ on RoPE's angle at every m, and the unseen angles a
-    # measurement, no mark; the close keeps GPT-2's ✗ and, under it, the count (review round 6: ✓ on 81°, ✗ on 47)
+    # measurement, no mark; the close keeps the count, the figure its dial draws (round 10: one figure a card)
     assert gpt.passed is False and rope.passed is True and unseen.passed is None
-    assert a.key == 0 and a.also == (1, 2) and a.proofs[a.also[-1]] is unseen
+    assert a.key == 2 and a.also == () and a.proofs[a.key] is unseen
     # the same position, pair and angle as clip 14's close, measured again here
     d14 = GPT2ToLLaMA.build_data(scene.cfg)
     m, i = d14.slow_position, d14.slow_index
@@ -631,7 +700,9 @@ def test_q2_writes_each_proof_as_its_clip_does(final):
     assert scene.data.answers[1].proofs[2].figure.value == kv_cache_decode(li.X, li.Wq, li.Wk, li.Wv).max_defect == 0.0
     for p in scene.data.answers[1].proofs:
         assert "scripts(max)" not in p.formula and "Y_" not in p.formula
-    assert "".join(w.text for w in scene.close_rows.verdicts[1].line.words).startswith("changefromcaching")
+    # the close keeps 05's figure alone, "✓ 0 exact" (round 10: its name was given in full on q2's panel)
+    kept = scene.close_rows.verdicts[1]
+    assert kept.proof is scene.data.answers[1].proofs[2] and kept.passed and kept.figure.value == 0.0
 
 
 def test_Q_sits_on_the_baseline_of_its_words(final):
@@ -686,50 +757,38 @@ def test_q4_says_one_step_past_L_and_names_the_head(final):
     assert any(m.get_stroke_color().to_hex().lower() == FAILED.to_hex().lower() and m.get_stroke_opacity() > 0
                for m in last.drawing.table.get_family() if len(m.points))  # the red wall
     assert sum(type(m).__name__ == "RoundedRectangle" for m in last.drawing.table.get_family()) == 5  # its rows
-    assert last.verdict.passed is False and [x.passed for x in last.lines] == [True, None]
-    # each line beside its own chip: 14 by GPT-2's ✗ and RoPE's ✓, 13 by the count
-    assert [c.num.text for c in (last.chip, *last.chips)] == [clip_number(14), clip_number(14), clip_number(13)]
-    for c, x in zip((last.chip, *last.chips), (last.verdict, *last.lines)):
-        assert abs(c.get_y() - x.line.get_y()) < 0.05
-    assert "GPT-2's red cross, RoPE's green check and clip 13's count in pale blue" in \
-        {c.key: c.describe for c in scene.captions}["close"]
+    # round 10: one measured figure a card; the fourth keeps clip 13's count, the one its dial draws (the question's
+    # panel gave GPT-2's ✗ and RoPE's ✓ in full), its chip 13
+    assert last.verdict.passed is None and len(last.lines) == 0 and last.chip.num.text == clip_number(13)
+    assert "GPT-2's table with its red wall beside a dial whose hand stands one step past its training arc" in \
+        str(scene.caption_values()["close_verdicts"])
 
 
-def test_the_last_card_keeps_ropes_check_the_count_and_their_meaning(final):
-    """Review round 7 (RT, 15 `close`): card 4 dropped the green ✓ "an angle at every m, no last row" that q4 showed,
-    so the final frame gave RoPE no positive verdict; it had no meaning line, its pale-blue count was smaller than the
-    verdicts, and "at m = L" left L undefined on the card.  Now it keeps GPT-2's ✗, RoPE's ✓ and, under them, the
-    count (no mark, recomputed here), all one size, then what they mean; the count says "past training", no L."""
+def test_the_last_card_keeps_the_count_and_its_meaning(final):
+    """Review round 7 (RT, 15 `close`): the count stood smaller than the verdicts and "at m = L" left L undefined on
+    the card; round 10: four measured lines on the card were a wall of text.  The last card keeps the count alone, no
+    mark, in pale blue ("47 of 64 pairs", recomputed here), at the one size of the close, no L, then what it means;
+    the description says where it was measured (one step past training, the dial's hand just past its arc)."""
+    from scenes.kit.theme import UNSEEN
+
     scene, _ = final
     cfg = scene.cfg
     last = scene.close_rows.rows[-1]
-    gpt, rope, count_ = (last.verdict, *last.lines)
-    assert (gpt.passed, rope.passed, count_.passed) == (False, True, None)
-    assert len(count_.check) == 0
-    words = lambda v: "".join(w.text for w in v.line.words)  # noqa: E731
-    assert words(rope).startswith("RoPE:anangleatevery") and words(rope).endswith("nolastrow")
+    count_ = last.verdict
+    assert count_.passed is None and len(count_.check) == 0
     d = LLAMA2.head_dim
     theta = cfg.rope_base ** (-2.0 * np.arange(d // 2) / d)
     n = int((cfg.train_length * theta < 2 * np.pi).sum())
-    assert words(count_) == "onesteppasttraining:ofpairsatunseenangles"
+    assert "".join(w.text for w in count_.line.words) == "ofpairs"
     assert [m.typst_code.strip("$ ") for m in count_.line.maths] == [str(n), str(d // 2)]
-    # no L on the card: no math piece of its lines names it
-    for x in (gpt, rope, count_):
-        assert not any("L" in m.typst_code for m in x.line.maths), x.line.source
-    # the count is as large as the verdicts (round 7: it was 0.8 of their size), under RoPE's ✓, its words in line
-    assert abs(label_x(count_) - label_x(gpt)) < 1e-6 and abs(label_x(rope) - label_x(gpt)) < 1e-6
-    assert count_.get_top()[1] < rope.get_bottom()[1] < gpt.get_bottom()[1]
-    assert abs(count_.line.get_left()[0] - min(rope.line.get_left()[0], gpt.line.get_left()[0])) < 0.02
-    # what they mean, as the other cards have, worded by the count; under the three lines, inside the card
+    assert all(w.get_color().to_hex().lower() == UNSEEN.to_hex().lower() for w in count_.line.words)
+    assert not any("L" in m.typst_code for m in count_.line.maths)
+    assert abs(word_size(count_) - word_size(scene.close_rows.rows[0].verdict)) < 0.05 * LABEL
     assert last.take.text == ("no wall, but unseen angles" if n else "no wall, no unseen angle")
     assert last.take.get_top()[1] < count_.get_bottom()[1] and last.card.get_bottom()[1] < last.take.get_bottom()[1]
     said = str(scene.caption_values()["close_verdicts"])
-    assert "a green check: RoPE, an angle at every m, no last row (clip 14)" in said
-    assert f"one step past training, {n} of {d // 2} pairs at unseen angles (clip 13)" in said
-    # (round 9: measured at m = L, one step past training; further out the count falls, so the words say where)
-    far = int(((cfg.train_length + 100) * theta % (2 * np.pi) > np.minimum((cfg.train_length - 1) * theta, 2 * np.pi)).sum())
-    assert far < n
-    assert f"under them \u201c{last.take.text}\u201d" in said
+    assert f"in pale blue, no mark, a measurement: {n} of {d // 2} pairs (clip 13)" in said
+    assert "one step past training" in said and f"under it \u201c{last.take.text}\u201d" in said
 
 
 def test_the_dial_names_the_angle_the_score_sees(final):
@@ -896,7 +955,7 @@ def test_the_close_keeps_a_takeaway_beside_each_figure_and_equal_thumbnails(fina
     theta = cfg.rope_base ** (-2.0 * np.arange(LLAMA2.head_dim // 2) / LLAMA2.head_dim)
     # the fourth card keeps clip 13's count under GPT-2's ✗ and RoPE's ✓, in pale blue with no mark (review round 6)
     unseen = int((cfg.train_length * theta < 2 * np.pi).sum())
-    count_ = rows[3].lines[-1]
+    count_ = rows[3].verdict
     assert count_.passed is None and count_.figure.text.startswith(f"{unseen} of ")
     for r in rows:  # under its verdict, inside its card
         assert r.take.get_top()[1] <= r.verdict.get_bottom()[1] + 1e-6
@@ -951,9 +1010,9 @@ def test_q4_follows_the_decks_convention_for_unseen_angles(final):
     shown = " ".join([*[c.ans.text for c in scene.cards], scene.cards[3].drawing.hand_words.source])
     for bad in ("new angle", "never seen", "never reached"):
         assert bad not in said and bad not in shown, bad
-    # the close keeps GPT-2's ✗, RoPE's ✓ and, under them, the count with no mark (nothing there is a ✓ on "unseen")
+    # the close keeps the count alone, no mark (round 10: one figure a card; nothing there is a ✓ on "unseen")
     row = scene.close_rows.rows[-1]
-    assert row.verdict.passed is False and [x.passed for x in row.lines] == [True, None]
+    assert row.verdict.passed is None and len(row.lines) == 0
 
 
 def test_the_close_draws_the_toy_pair_it_counts(final):

@@ -63,9 +63,8 @@ ICON_SHARES = (0.44, 0.42, 0.4, 0.38, 0.36, 0.34, 0.32, 0.3, 0.28)  # the icon's
 # the drawing is the subject, as large as leaves every question's proofs their natural size
 WALL_SHARES = (0.5, 0.47, 0.44, 0.41, 0.38, 0.35, 0.32)  # the last question's drawing share, largest first
 WALL_KEEP = 0.72  # its proofs may shrink to this share of the size they have beside the common drawing
-CLOSE_GROW = 1.35
-ALSO_SIZE = 0.8 * HEADING  # a card's second measured line (before the verdicts' growth): under its verdict, smaller
-TAKE_GAP = 0.06  # units between a verdict on the close and its meaning under it (before the verdicts' growth)  # how far the close's verdicts may grow past their natural size
+CLOSE_GAP = 0.2  # units between two cards of the close
+CLOSE_PAD = 0.1  # units inside a card of the close, around its chip, its picture and its words
 LEGIBLE_PX = 1.03 * MIN_XHEIGHT_PX  # a proof's texts may shrink to this x-height (854×480) for a larger drawing
 MIN_ICON = 1.3  # units: an icon smaller than this no longer reads
 BOLD_MATH = 1.6  # the stroke (at HEADING size) that thickens a formula's glyphs to the bold sans's weight
@@ -179,6 +178,10 @@ PANEL_FILL = 0.06  # colours of panel and chip disagreed, "03" pink in a green p
 # each pair >= 18 CAM02-UCS units apart under normal vision and simulated deuteranomaly, protanomaly and tritanomaly
 # (the deck's six token colours keep 15), >= 15 from Q, K and V, and >= 4.5:1 on the background
 RECAP_TOKENS = tuple(ManimColor(c) for c in ("#EDED5E", "#5EEDBD", "#C5CBEB", "#B08560"))  # lemon, mint, lilac, brown
+
+
+TOKEN_FILL = 0.08  # a token chip's wash of its colour: its name keeps >= 4.5:1 on it (review round 10: the brown x₃
+# on a 0.15 wash measured 3.9:1 in the review's frames, which paint a held chip's wash twice; 0.08 keeps 4.7:1 there)
 
 
 def recap_token(i: int) -> ManimColor:
@@ -457,9 +460,10 @@ def _permute_marks(pic: VGroup, labelled: bool) -> None:
     names_ = VGroup()
     for box, t in zip(boxes, top + below):
         c = recap_token(t)
-        box.set_stroke(c, width=3).set_fill(c, opacity=0.15)
+        box.set_stroke(c, width=3).set_fill(c, opacity=TOKEN_FILL)
         name = math(f"x_{t}", size=LABEL, color=c)
-        name.scale(min(0.62 * box.height / name.height, 0.7 * box.width / name.width))
+        fill = (0.62, 0.7) if labelled else (0.7, 0.8)  # a thumbnail's names fill more of their chips: they stay legible
+        name.scale(min(fill[0] * box.height / name.height, fill[1] * box.width / name.width))
         names_.add(name.move_to(box))
     pic.add(names_)
     overlay(*boxes, *names_)  # each name sits on its chip
@@ -625,6 +629,23 @@ def proof_verdict(p: DiaryProof, size: float) -> VGroup:
         words = words[:-1] + f" {rel}$" if words.endswith("$") else words + f" ${rel}$"
     return worded_verdict(words, f, p.passed, size=size)
 
+CLOSE_PICTURES = ("the permutation", "the K and V cache", "RoPE's dial",
+                  "GPT-2's table with its red wall beside a dial whose hand stands one step past its training arc")
+
+
+def close_said(p: DiaryProof) -> str:
+    """What a close card's one line shows, as the description says it: what the figure measures, then the mark and
+    the figure (``the equivariance defect (a Frobenius norm): a green check, ≈ 4.7 × 10⁻¹⁶ (clip 02)``); the count of
+    unseen angles as its line writes it (``in pale blue, no mark, a measurement: 47 of 64 pairs (clip 13), …``)."""
+    if p.passed is None:
+        shown = re.match(r"\d+ of \d+ pairs", p.figure.text).group(0)
+        return (f"in pale blue, no mark, a measurement: {shown} (clip {p.clip:02d}), the toy head's pairs at unseen "
+                "angles one step past training")
+    mark = "a green check" if p.passed else "a red cross"
+    what = p.brief or p.words.split(",")[0]
+    return f"{what}: {mark}, {p.figure.text.replace('exactly 0', '0 exact')} (clip {p.clip:02d})"
+
+
 def measurement(p: DiaryProof, size: float) -> VGroup:
     """A measured fact that is not a verdict (the deck's convention for a RoPE pair turned past its training arc: a
     new angle, neither a success nor a failure): the worded line alone, no ✓ and no ✗, in the unseen colour
@@ -675,11 +696,16 @@ class Recap(ClipScene):
             # close had dropped the ✓ and had no meaning line)
             "no wall, but unseen angles" if q4[2].figure.value > 0 else "no wall, no unseen angle",
         )
-        also = ((), (), (), (1, 2))  # the fourth card: RoPE's ✓ and the count of unseen angles under GPT-2's ✗
+        # the close keeps one measured figure an answer (review round 10: four cards of ~60 words, a wall of text):
+        # 02's defect, 05's cached outputs, 11's outputs with V left alone and 13's count of unseen angles, the one
+        # the fourth card's dial draws; the question's panel gave GPT-2's ✗ and RoPE's ✓ in full
+        keys = (0, 2, 0, 2)
+        also = ((), (), (), ())
         shared = ("", "outputs summed in a fixed order", "", "")  # q2: once under its three one-liners (round 7)
         return RecapData(
             answers=tuple(Answer(q, a, tuple(clip_of(n) for n in home), proofs, key, t, also[k], shared[k])
-                          for k, ((q, a, home, proofs, key), t) in enumerate(zip(qa, takeaways, strict=True))),
+                          for k, ((q, a, home, proofs, _), t) in enumerate(zip(qa, takeaways, strict=True))
+                          for key in (keys[k],)),
             next_lecture=cfg.number + 1, train_length=cfg.train_length, n_trials=cfg.n_trials,
         )
 
@@ -713,10 +739,12 @@ class Recap(ClipScene):
         close = self.close_rows
 
         def kept(a: Answer) -> str:
-            said = ", under it ".join(self.close_proof(a.proofs[j]).described(short=True) for j in (a.key, *a.also))
-            return f"{said}, under {'them' if a.also else 'it'} \u201c{a.takeaway}\u201d"
+            return f"under {CLOSE_PICTURES[d.answers.index(a)]}, {close_said(a.proofs[a.key])}, under it \u201c{a.takeaway}\u201d"
 
-        out["close_verdicts"] = claim("; ".join(kept(a) for a in d.answers), *close.verdicts, *close.takes)
+        out["close_verdicts"] = claim("; ".join(kept(a) for a in d.answers), *close.verdicts, *close.takes,
+                                      # the pictures: the last card's is the fourth question's, moved onto it
+                                      *[r.drawing for r in close.rows[:-1]], shown[3].drawing.table,
+                                      shown[3].drawing.dial)
         out["close_next"] = claim(f"lecture {d.next_lecture}", close.next)
         out["close_lecture"] = claim(str(d.next_lecture), close.next.lecture)
         return out
@@ -832,101 +860,93 @@ class Recap(ClipScene):
             cards.append(g)
         return cards
 
-    # ------------------------------------------------------------------ the close: one verdict an answer
-    def close_proof(self, p: DiaryProof) -> DiaryProof:
-        """Proof ``p`` as the close writes it: the count of unseen angles says its condition in words, "one step past training"
-        (short enough to leave every verdict its size), where the question's panel wrote ``m = L`` beside a note giving L (review round 7: "L" stood
-        undefined on the card)."""
-        from dataclasses import replace
+    # ------------------------------------------------------------------ the close: four pictures, one figure each
+    def close_figure(self, a: Answer, size: float) -> VGroup:
+        """Answer ``a``'s kept proof as the close writes it, one short line: a verdict's mark and its figure alone
+        (``✓ ≈ 4.7 × 10⁻¹⁶``, ``✓ 0 exact``; the question's panel named the quantity in full), or, for the count of
+        unseen angles, the count in the unseen pale blue, no mark (``47 of 64 pairs``).  The figures are mathcore's,
+        as the question's panel printed them.  ``.passed``, ``.figure``, ``.check``, ``.proof`` as a verdict's."""
+        from scenes.kit.binding import role
+        from scenes.kit.theme import UNSEEN
 
-        # (review round 9: "past training" read as true at every m past L; the count falls further out, 47 at m = L,
-        # 41 at m = 200: it is measured one step past training)
-        return replace(p, formula='"one step past training"', brief="one step past training") if p.passed is None else p
+        p = a.proofs[a.key]
+        if p.passed is None:  # "47 of 64 pairs at unseen angles" -> "47 of 64 pairs" (the takeaway says the rest)
+            n, of = re.match(r"(\d+) of (\d+) pairs", p.figure.text).groups()
+            line = role(worded_line(f"${n}$ of ${of}$ pairs", size=size, color=UNSEEN), "unseen")
+            g = VGroup(line)
+            g.line, g.value, g.check, g.passed = line, line, VGroup(), None
+        else:
+            g = verdict("", p.figure, p.passed, size=size)
+        g.figure, g.proof = p.figure, p
+        return g
 
     def make_close(self) -> VGroup:
-        """The picture the recap ends on: the four answers as their icons, large, in a column, each with the
-        verdict of its kept proof beside it (one size for all, as large as the widest allows) and the chip
-        of the clip that measured it, and under it what the verdict means in a few words; the fourth card keeps
-        three measured lines (GPT-2's ✗, RoPE's ✓ and the count of unseen angles), each beside its chip, then its
-        meaning, in a card as much taller as it has more lines.  The questions and the sentences gone.  Under them,
-        where the lecture goes next: an arrow to lecture ``number + 1``, past the training length."""
+        """The picture the recap ends on: the four answers in a row of cards, each its clip's own picture, large
+        (one size for all, the subject), the chip of the clip that measured its kept proof at the card's corner,
+        under the picture that proof's figure alone, one line, and under it what it means in a few words, bold; all
+        the words at one size.  The questions and the sentences gone (each was answered in full at its beat).  Under
+        the row one line, where the lecture goes next: an arrow to lecture ``number + 1``, past the training length."""
         content = self.layout.content
         d = self.data
-        lecture = label(f"lecture {d.next_lecture}", size=HEADING, color=FG, weight="BOLD")
-        where = label("begins past the training length", size=LABEL, color=DIM)
-        arrow = Arrow(ORIGIN, RIGHT * 1.1, buff=0, color=FG, stroke_width=4, max_tip_length_to_length_ratio=0.3)
+        n = len(d.answers)
+        size = LABEL  # the one size of every word on the close
+        figs = [self.close_figure(a, LABEL) for a in d.answers]
+        cells = content.columns(*[1.0] * n, gap=CLOSE_GAP)
+        inner = cells[0].width - 2 * CLOSE_PAD
+        # one size for all the words: LABEL, or less where the widest figure needs it (never under SMALL)
+        size = LABEL * min(1.0, inner / max(f.width for f in figs))
+        if size < SMALL - 1e-6:
+            raise LayoutError(f"the close's figures need {LABEL * inner / max(f.width for f in figs):.1f} < {SMALL}")
+        figs = [self.close_figure(a, size) for a in d.answers]
+        takes = [fit_worded(a.takeaway, inner, size=size, color=FG, weight="BOLD", max_lines=2) for a in d.answers]
+        for t in takes:
+            for ln in t:
+                ln.set_x(t.get_x())  # each line centred under the figure
+        # the last line: where the lecture goes next, at the same size
+        lecture = label(f"lecture {d.next_lecture}", size=size, color=FG, weight="BOLD")
+        where = label("begins past the training length", size=size, color=DIM)
+        arrow = Arrow(ORIGIN, RIGHT * 1.0, buff=0, color=FG, stroke_width=4, max_tip_length_to_length_ratio=0.3)
         nxt = row(arrow, lecture, where, gap="small", align="center")
         where.shift((baseline_y(lecture) - baseline_y(where)) * UP)
         nxt.lecture, nxt.where, nxt.arrow = lecture, where, arrow
-        content.place(nxt, DOWN + LEFT)
-        grid = content.above(nxt, gap=GAP.normal)
-        # each card's lines: its kept verdict, the further measured lines it keeps (each with its chip), its meaning;
-        # every measured line at one size (review round 7: the count stood smaller than the verdicts)
-        lines = [[proof_verdict(self.close_proof(a.proofs[j]), HEADING) for j in (a.key, *a.also)] for a in d.answers]
-        chips = [[neutral_chip(a.proofs[j].clip, size=LABEL) for j in (a.key, *a.also)] for a in d.answers]
-        takes = [fit_worded(a.takeaway, grid.width, size=LABEL, color=FG, weight="BOLD", max_lines=1)
-                 for a in d.answers]
-
-        def stack_height(ls, take) -> float:
-            return sum(x.height for x in ls) + TAKE_GAP * len(ls) + GAP.tight * (len(ls) - 1) + take.height
-
-        talls = [stack_height(ls, t) for ls, t in zip(lines, takes)]
-        cells = grid.rows(*[t / min(talls) for t in talls], gap=GAP.tight)  # a card as tall as its lines need
-        side = min(c.height for c in cells)
-        wide_chip = max(c.width for cs in chips for c in cs)
-        room = grid.width - side - GAP.wide - wide_chip - 2 * GAP.normal
-        grow = min(CLOSE_GROW, room / max(max(x.width for x in (*ls, t)) for ls, t in zip(lines, takes)),
-                   min(0.92 * c.height / t for c, t in zip(cells, talls)))
+        content.place(nxt, DOWN)
+        band = content.above(nxt, gap=GAP.wide)
+        cells = Region(content.left, content.right, band.bottom, band.top).columns(*[1.0] * n, gap=CLOSE_GAP)
+        # the figures on one baseline across the cards, the meanings hanging from one line under them
+        base_of = [line_baseline(f.value) for f in figs]
+        depth = max(b - f.get_bottom()[1] for f, b in zip(figs, base_of))
+        rise = max(f.get_top()[1] - b for f, b in zip(figs, base_of))
+        base = cells[0].bottom + CLOSE_PAD + max(t.height for t in takes) + GAP.small + depth
+        chip_h = neutral_chip(2, size=SMALL).height
+        top, bottom = cells[0].top - CLOSE_PAD - chip_h - GAP.small, base + rise + GAP.normal
+        # every picture one size: as large as the narrowest card's width and the height between its chip and its figure
+        thumb = min(inner, top - bottom)
         rows = VGroup()
-        thumb = side - 2 * GAP.hair
-        for k, (a, cell, cs, ls, take) in enumerate(zip(d.answers, cells, chips, lines, takes)):
-            color = NEUTRAL
-            # the fourth card: the table with its wall beside the toy head's dial, its hand just past its arc, as
+        for k, (a, cell, fig, take) in enumerate(zip(d.answers, cells, figs, takes)):
+            p = a.proofs[a.key]
+            # the fourth card: the table with its wall beside the toy head's dial, its hand one step past its arc, as
             # clip 13 measured the count the card carries (review round 6)
-            pic = recap_drawing(k, thumb, labelled=False, icon=toy_wall_icon(self.cfg) if a.also else None)
-            # at this size names on the chips and bars would cover them: the colours name them
-            pic.remove(*[g for g in (getattr(pic, "letters", None), getattr(pic, "row_names", None)) if g is not None])
-            # every thumbnail one size: as large as its slot once its names are gone (review round 5: the dial of 11
-            # stood small, its letters had counted in its size)
+            pic = recap_drawing(k, thumb, labelled=False, icon=toy_wall_icon(self.cfg) if k == n - 1 else None)
             pic.scale(thumb / max(pic.width, pic.height))
-            slot, _ = cell.inset(GAP.small, GAP.hair).take_left(thumb, gap=0)
-            slot.place(pic)  # every icon centred in one slot: the icons' column
-            for x in (*ls, take):
-                x.scale(grow)
-            cs[0].next_to(pic, RIGHT, buff=GAP.normal)
-            ls[0].next_to(cs[0], RIGHT, buff=GAP.normal)
-            for prev, x in zip(ls, ls[1:]):  # each further measured line under the one before, its words in line
-                x.next_to(prev, DOWN, buff=GAP.tight * grow, aligned_edge=LEFT)
-            take.next_to(ls[-1], DOWN, buff=TAKE_GAP * grow, aligned_edge=LEFT)
-            words_at = min(getattr(x, "line", x.value).get_left()[0] for x in ls if x.passed is not None)
-            for x in (*ls, take):  # the marks in one column, the words in the next; a line with no mark with the words
-                if x is take or x.passed is None:
-                    x.shift((words_at - getattr(x, "line", x).get_left()[0]) * RIGHT)
-            body_ = VGroup(*ls, take)
-            body_.shift((cell.center[1] - body_.get_y()) * UP)  # the lines and the meaning centred on the card
-            for c_, x in zip(cs, ls):  # each measured line beside its own chip
-                c_.set_y(getattr(x, "line", x.value).get_y())
-            card = RoundedRectangle(corner_radius=GAP.tight, width=cell.width, height=cell.height, stroke_color=color,
-                                    stroke_width=2, fill_color=color, fill_opacity=PANEL_FILL).move_to(cell.center)
-            r = VGroup(card, pic, *cs, *ls, take)
-            r.card, r.drawing, r.verdict, r.chip, r.take = card, pic, ls[0], cs[0], take
-            r.lines, r.chips, r.also = VGroup(*ls[1:]), VGroup(*cs[1:]), VGroup(*cs[1:])
+            card = RoundedRectangle(corner_radius=GAP.tight, width=cell.width, height=cell.height,
+                                    stroke_color=NEUTRAL, stroke_width=2, fill_color=NEUTRAL,
+                                    fill_opacity=PANEL_FILL).move_to(cell.center)
+            chip = neutral_chip(p.clip, size=SMALL)
+            chip.move_to(card.get_corner(UP + LEFT) + (CLOSE_PAD * RIGHT + CLOSE_PAD * DOWN), aligned_edge=UP + LEFT)
+            fig.set_x(cell.center[0]).shift((base - line_baseline(fig.value)) * UP)
+            take.set_x(cell.center[0]).shift((base - depth - GAP.small - take.get_top()[1]) * UP)
+            pic.move_to([cell.center[0], (top + bottom) / 2, 0])  # centred between the chip and the figure
+            overlay(card, pic, chip, fig, take)
+            r = VGroup(card, pic, chip, fig, take)
+            r.card, r.drawing, r.verdict, r.chip, r.take = card, pic, fig, chip, take
+            r.lines, r.chips, r.also = VGroup(), VGroup(), VGroup()
             rows.add(r)
-        # three columns, each from one edge: the icons (centred in their slot), the chips, the verdicts
-        x_chip = max(r.chip.get_left()[0] for r in rows)
-        for r in rows:
-            for c_ in (r.chip, *r.chips):
-                c_.shift((x_chip - c_.get_left()[0]) * RIGHT)
-        x = max(c_.get_right()[0] for r in rows for c_ in (r.chip, *r.chips)) + GAP.normal
-        for r in rows:
-            words = VGroup(r.verdict, *r.lines, r.take)
-            words.shift((x - r.verdict.get_left()[0]) * RIGHT)
-            overlay(r.card, r.drawing, r.chip, *r.chips, *words)
-        nxt.shift((rows[0].chip.get_left()[0] - arrow.get_left()[0]) * RIGHT)
+        nxt.set_x(rows.get_x())
         g = VGroup(rows, nxt)
         g.rows, g.next = rows, nxt
-        g.verdicts = VGroup(*[x for r in rows for x in (r.verdict, *r.lines)])
+        g.verdicts = VGroup(*[r.verdict for r in rows])
         g.takes = VGroup(*[r.take for r in rows])
+        g.size = size
         return g
 
     def make_mobjects(self) -> None:
@@ -987,7 +1007,7 @@ class Recap(ClipScene):
             [x for j in kept for x in (last.proofs[j].chip, last.proofs[j].note)]
         target = take.rows[-1]
         rest = [*take.rows[:-1], target.card, target.chip, *target.chips, target.take, take.next]
-        # each kept line becomes the close's (the count now says "past training" where the panel's note gave L)
+        # the kept line becomes the close's figure (the count alone: "47 of 64 pairs"; the takeaway says the rest)
         moves = [ReplacementTransform(last.verdicts[j], x) for j, x in zip(kept, (target.verdict, *target.lines))]
         moves += [Transform(last.drawing.table, target.drawing.table), Transform(last.drawing.dial, target.drawing.dial)]
         return [Succession(AnimationGroup(*[FadeOut(m) for m in leave]),
