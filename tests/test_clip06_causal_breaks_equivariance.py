@@ -107,8 +107,7 @@ def test_bars_have_the_lengths_of_the_defects_and_fail_in_the_failed_colour(fina
         assert (getattr(bar, "_role", None) == "failed") == (v >= THRESHOLD)
         if bar.width > 0.3:  # its colour over the background, mid-bar, at the totals
             got = pixel(scene, frame, bar.get_center())
-            a = bar.get_fill_opacity()
-            # every row at full strength at the totals: the bar's colour at its own opacity (0.9 to 1) over the ground
+            # every row at full strength at the totals: the bar's colour at an opacity of 0.85 to 1 over the ground
             blends = [np.round(a * rgb255(want) + (1 - a) * rgb255(BG)) for a in np.linspace(0.85, 1.0, 16)]
             assert min(np.abs(got - b).max() for b in blends) <= 6, (m, got)
     # self-attention's chart (before its bars became causal attention's): every bar short of the pass line, none red

@@ -96,7 +96,7 @@ from scenes.kit.motion import dim, undim
 from scenes.kit.notation import N, token_names, token_text
 from scenes.kit.numbers import measure, rounded
 from scenes.kit.permuting import Handover, TokenColumn
-from scenes.kit.proofs import cross_mark, worded_verdict
+from scenes.kit.proofs import check_mark, cross_mark
 from scenes.kit.student import fail_key
 
 
@@ -457,7 +457,6 @@ class CausalBreaksEquivariance(ClipScene):
         figure in Typst; causal attention's ``Attn`` carries its subscript at the text's size.  ``prefix`` is
         the picture's Typst, its quoted word first.  A figure rounded for display reads "≈" (an exact one, or
         rounding noise with its own "≈", keeps "=")."""
-        from scenes.kit.proofs import check_mark
         from scenes.kit.theme import figure
 
         formula = prefix.split(" ", 1)[1].replace('_"causal" ', self.CAUSAL_SUB + " ")
