@@ -463,7 +463,7 @@ def test_the_close_is_one_subject_over_its_verdicts(final):
     scene, _ = final
     close = recs(scene)["close"]
     shown = [i for i in close.items if not i.header and i.opacity > DIMMED]
-    chart = {id(m) for m in VGroup(*scene.chart_parts()).get_family()}
+    chart = {id(m) for m in VGroup(scene.causal_chart, scene.row_names, scene.values, scene.line_label).get_family()}
     assert not [i for i in shown if i.mid in chart]
     take = scene.takeaway_line
     assert take.height > max(v.height for v in scene.verdicts)
