@@ -11,11 +11,11 @@ future token into the past.
   swapped token's cells outlined in the mask), every token.
   While the rows are narrated the mask and the chart are drawn as tall as the content area allows (nothing waits
   under them yet).
-* ``totals``: the same picture, flatter, makes room under it for the two totals, each the deck's worded verdict
-  (the name in the sans, the matrix and its figure in Typst: ✗ causal attention, ✓ self-attention, the charts'
-  names, each mark at its own line).
-* ``close``: the mask gives way to the takeaway, Attn_causal(P X) ≠ P·Attn_causal(X), over the two charts
-  and their verdicts.
+* ``totals``: the mask leaves, the chart widens into its room, its name and the pass line's over it, and the two
+  totals arrive under it, each the deck's verdict on one short line (✓/✗, the matrix it measures, its figure;
+  causal attention's subscript at the text's size).
+* ``close``: the chart leaves; the takeaway, Attn_causal(P X) ≠ P·Attn_causal(X), large over the two verdicts
+  (a student's odd rows keep the chart, dimmed but for them, the takeaway over it).
 
 ``clips render --student`` draws it from a student's causal attention (``STUDENT = "causal"``: its outputs on X
 and on the swap's P X, as the checks ran them; the self-attention chart from their attention without a mask on
