@@ -11,11 +11,11 @@ future token into the past.
   swapped token's cells outlined in the mask), every token.
   While the rows are narrated the mask and the chart are drawn as tall as the content area allows (nothing waits
   under them yet).
-* ``totals``: the same picture, flatter, makes room under it for the two totals, each the deck's worded verdict
-  (the name in the sans, the matrix and its figure in Typst: ✗ causal attention, ✓ self-attention, the charts'
-  names, each mark at its own line).
-* ``close``: the mask gives way to the takeaway, Attn_causal(P X) ≠ P·Attn_causal(X), over the two charts
-  and their verdicts.
+* ``totals``: the mask leaves, the chart widens into its room, its name and the pass line's over it, and the two
+  totals arrive under it, each the deck's verdict on one short line (✓/✗, the matrix it measures, its figure;
+  causal attention's subscript at the text's size).
+* ``close``: the chart leaves; the takeaway, Attn_causal(P X) ≠ P·Attn_causal(X), large over the two verdicts
+  (a student's odd rows keep the chart, dimmed but for them, the takeaway over it).
 
 ``clips render --student`` draws it from a student's causal attention (``STUDENT = "causal"``: its outputs on X
 and on the swap's P X, as the checks ran them; the self-attention chart from their attention without a mask on
@@ -96,7 +96,7 @@ from scenes.kit.motion import dim, undim
 from scenes.kit.notation import N, token_names, token_text
 from scenes.kit.numbers import measure, rounded
 from scenes.kit.permuting import Handover, TokenColumn
-from scenes.kit.proofs import cross_mark, worded_verdict
+from scenes.kit.proofs import check_mark, cross_mark
 from scenes.kit.student import fail_key
 
 
@@ -346,8 +346,8 @@ class CausalBreaksEquivariance(ClipScene):
         T = len(r.perm)
         content = self.layout.content
         self.verdicts = self.aligned(VGroup(
-            self.total_verdict(pic.causal_prefix, "causal attention", r.causal_total),
-            self.total_verdict(pic.self_prefix, "self-attention", r.self_total)))
+            self.total_verdict(pic.causal_prefix, r.causal_total),
+            self.total_verdict(pic.self_prefix, r.self_total)))
         self.formula = self.self_formula = math(pic.row_formula.typst, size=LABEL)
         # the same quantity of causal attention: its Attn carries the subscript from the `causal` beat on
         self.causal_formula = math(self.causal_typst(pic.row_formula.typst), size=LABEL)
@@ -367,7 +367,14 @@ class CausalBreaksEquivariance(ClipScene):
         self.row_names_w = max(label(f"row {m}", size=SMALL).width for m in range(T)) + GAP.small
         self.max_mask_w = np.inf  # the quantity has its own row: the mask is as wide as its square cells
         self.tall = tall = self.picture_in(tall_rest, top)
-        self.compact = self.picture_in(rest, top, chips=False)  # its rows only: the mask has left by the totals
+        # its rows only (the mask has left by the totals), under a strip for the pass line's name, which stands
+        # over the line as in the tall picture (review round 10: at the foot it read "10⁻¹⁰ pass line")
+        # and, beside it in that strip, the chart's name, which leaves the foot of the chart to its rows (the strip and
+        # the verdicts under the chart took a third of their height): the chart is fitted as if its name stood under it
+        self.name_strip, crest = rest.take_top(label("pass line", size=SMALL).height, gap=GAP.tight)
+        ext = label("causal attention", size=SMALL).height + GAP.small
+        crest = Region(crest.left, crest.right, crest.bottom - ext, crest.top, "compact")
+        self.compact = self.picture_in(crest, top, chips=False)
         (self.mask_region, self.self_chart, self.causal_chart, self.row_names, self.values, self.line_label,
          self.mask, self.tokens, self.masked, self.tokens_name) = (
             tall.mask_region, tall.self_chart, tall.causal_chart, tall.row_names, tall.values, tall.line_label,
@@ -399,7 +406,12 @@ class CausalBreaksEquivariance(ClipScene):
 
         # the close: the takeaway in the formula's strip, the chart widened into the mask's room
         self.takeaway_line = math("\"Attn\"_(\"causal\") (P X) != P dot \"Attn\"_(\"causal\") (X)", size=TITLE)
-        fstrip.fit(self.takeaway_line, max_scale=1.0)
+        if d.odd_rows:  # a student's odd rows stay on the chart (the close names them): the takeaway over it
+            fstrip.fit(self.takeaway_line, max_scale=1.0)
+        else:  # the chart leaves: the takeaway large, over the two verdicts, its evidence (review round 10)
+            air = 0.06 * content.width  # some air at its sides: not edge to edge
+            Region(content.left + air, content.right - air, self.verdicts.get_top()[1] + GAP.normal, content.top,
+                   "takeaway").fit(self.takeaway_line, max_scale=1.5)
         c = self.compact  # the chart widens from where it stands at the totals: its axis ends where the compact one's
         # does (the failing rows' figures stay past the bars' ends), whatever reaches past that end (a tick label, a
         # passing row's verdict past the line) in the widened chart
@@ -414,52 +426,56 @@ class CausalBreaksEquivariance(ClipScene):
                 break
             reach -= over
         self.wide_chart.bars.values = self.wide_chart.values
+        name = self.wide_chart.plot.x_axis_label  # the chart's name over its axis's start, in the pass line's strip
+        name.move_to([self.wide_chart.plot.axes[0].get_start()[0] + name.width / 2,
+                      self.name_strip.center[1], 0])
         shows(self.wide_chart.bars, "causal_rows")
-        self.wide_line_label = self.foot_label(self.wide_chart, c.line_label.copy())
+        self.wide_line_label = c.line_label.copy()  # over the widened chart's line, as over the tall one's
+        self.wide_line_label.set_x(self.wide_chart.line.get_x() + GAP.tight + self.wide_line_label.width / 2)
         self.wide_names = c.row_names.copy()
         for t in self.wide_names:  # the rows' names beside the axis they label
             t.set_x(self.wide_chart.plot.axes[0].get_start()[0] - GAP.small - t.width / 2)
+        for m, t in enumerate(self.wide_names):
+            t.set_y(self.wide_chart.row_y(m))
         self.wide_values = c.values.copy()
         for v, m in zip(self.wide_values, self.value_rows):
             x = min(self.wide_chart.bars[m].get_right()[0] + GAP.small, content.right - v.width - GAP.small)
             v.move_to([x + v.width / 2, self.wide_chart.row_y(m), 0])
 
     @staticmethod
-    def foot_label(chart, line_label):
-        """The pass line's name at the foot of the widened chart (over it stands the formula, centred on the axis):
-        on the tick labels' row, just right of the tick label at the line, clear of the next one; where the next
-        one is too close, right over the line's top as in the tall picture."""
-        ticks = list(chart.plot.x_tick_labels)
-        x_line = chart.line.get_x()
-        at = [t for t in ticks if t.get_left()[0] - GAP.tight <= x_line <= t.get_right()[0] + GAP.tight]
-        x0 = max([t.get_right()[0] for t in at] + [x_line]) + GAP.small
-        nxt = [t.get_left()[0] for t in ticks if t.get_left()[0] > x0]
-        if ticks and (not nxt or x0 + line_label.width + GAP.small < min(nxt)):
-            y = float(np.mean([t.get_center()[1] for t in ticks]))
-            return line_label.move_to([x0 + line_label.width / 2, y, 0])
-        return line_label.set_x(x_line + GAP.tight + line_label.width / 2)
-
-    @staticmethod
     def causal_typst(typst: str) -> str:
         """A formula of self-attention's ``"Attn"`` written for causal attention (``"Attn"_"causal"``)."""
         return typst.replace('"Attn"', '"Attn"_"causal" ')
 
-    def total_verdict(self, prefix: str, name: str, total: float) -> VGroup:
-        """A total as the deck's worded verdict: the attention's name in the sans, the matrix it measures and
-        its figure in Typst (``prefix`` is the picture's Typst, its quoted word first), ✓ under the pass line.
-        A figure rounded for display reads "≈" (an exact one, or rounding noise with its own "≈", keeps "=")."""
-        formula = prefix.split(" ", 1)[1]
+    # the subscript "causal" of a verdict's formula at the text's size, lowered (review round 10: as a Typst
+    # script it stood at the 8 px floor, x-height 8.2 px at 854×480, and read as smaller still)
+    CAUSAL_SUB = '_(display("causal"))'
+
+    def total_verdict(self, prefix: str, total: float) -> VGroup:
+        """A total as the deck's verdict on one short line (review round 11: with the attention's name in the sans
+        before it, each line ran edge to edge): ✓/✗, then the matrix it measures, its Frobenius norm and its
+        figure in Typst; causal attention's ``Attn`` carries its subscript at the text's size.  ``prefix`` is
+        the picture's Typst, its quoted word first.  A figure rounded for display reads "≈" (an exact one, or
+        rounding noise with its own "≈", keeps "=")."""
+        from scenes.kit.theme import figure
+
+        formula = prefix.split(" ", 1)[1].replace('_"causal" ', self.CAUSAL_SUB + " ")
         f = shown(total)
         rel = "approx" if rounded(f) else "="
-        return worded_verdict(f"{name}:", f, passed=total < self.data.threshold, relation=f"{formula} {rel}")
+        line = figure(f, size=LABEL, prefix=f"{formula} {rel}")
+        passed = total < self.data.threshold
+        k = 0.32
+        mark = role(check_mark(k), "verified") if passed else role(cross_mark(k), "failed")
+        g = VGroup(mark, line).arrange(RIGHT, buff=GAP.small)
+        mark.set_y(line.get_center()[1])
+        g.value, g.check, g.formula, g.figure, g.passed = line, mark, f"{formula} {rel}", f, bool(passed)
+        g._verdict = True
+        return g
 
     @staticmethod
     def aligned(verdicts: VGroup) -> VGroup:
-        """The verdicts stacked, their formulas starting at one x: each name set right against its formula (a name
-        narrower than the widest moves right), each mark ✓/✗ a list's gap before its own name, at its line (review
-        round 10: with the marks in one column, "causal:" stood ~150 px right of its ✗).  The names are the charts'
-        ("causal attention", "self-attention"), nearly as wide as each other, so the marks stand nearly in one
-        column too (review round 8)."""
+        """The verdicts stacked, their formulas starting at one x, each mark ✓/✗ a list's gap before its own
+        formula, at its line."""
         verdicts.arrange(DOWN, buff=GAP.small, aligned_edge=LEFT)
         starts = [v.value.get_left()[0] for v in verdicts]
         x = max(starts)
@@ -741,12 +757,37 @@ class CausalBreaksEquivariance(ClipScene):
 
     # ------------------------------------------------------------------ the takeaway
     def takeaway(self) -> VGroup:
-        return VGroup(self.takeaway_line, self.causal_chart, self.line_label, self.row_names, self.values, self.verdicts,
-                      self.odd_frames)
+        """What the close leaves at full strength: the takeaway and the verdicts, and a student's odd rows."""
+        if self.data.odd_rows:
+            return VGroup(self.takeaway_line, self.causal_chart, self.line_label, self.row_names, self.values,
+                          self.verdicts, self.odd_frames)
+        return VGroup(self.takeaway_line, self.verdicts)
+
+    def chart_parts(self) -> list:
+        """The chart and everything drawn on its rows."""
+        return [self.causal_chart, self.line_label, self.row_names, self.values, self.odd_frames]
+
+    def backdrop(self) -> list:
+        """What the close dims under the takeaway (review round 10: the close was the totals' dashboard, nothing
+        dimmed): the chart, its rows' names and figures, the pass line's name and the two verdicts; a student's
+        rows outlined in red (the close names them) stay at full strength."""
+        cc, odd = self.causal_chart, set(self.data.odd_rows)
+        parts = [cc.plot, cc.line, self.line_label, self.verdicts]
+        for m in range(len(self.data.report.perm)):
+            if m in odd:
+                continue
+            parts += [self.row_names[m], cc.bars[m], *([cc.zeros[m]] if m in cc.zeros else []),
+                      *([cc.passes[m]] if m in cc.passes and m not in cc.zeros else [])]
+            if m in self.value_rows:
+                parts.append(self.values[self.value_rows.index(m)])
+        return parts
 
     def closing(self) -> None:
-        """The measured quantity over the chart gives way to the takeaway; the chart, its rows and the two
-        verdicts stay."""
-        self.beat_plays(self.closing_key(), [
-            [swap(self.formula, self.takeaway_line)],
-        ], run_time=1.0, hold=self.CLOSING_HOLD, subject=self.takeaway(), why=self.chart_why)
+        """The measured quantity over the chart gives way to the takeaway, the one subject; the chart, its rows and
+        the two verdicts stay under it, dimmed."""
+        if self.data.odd_rows:  # the odd rows named: the rest of the chart and the verdicts dim under the takeaway
+            moves = [swap(self.formula, self.takeaway_line), dim(*self.backdrop())]
+        else:  # the chart has said its part: it leaves, the takeaway large over the two verdicts
+            moves = [FadeOut(VGroup(*self.chart_parts())), swap(self.formula, self.takeaway_line)]
+        self.beat_plays(self.closing_key(), [moves], run_time=1.0, hold=self.CLOSING_HOLD,
+                        subject=self.takeaway(), why=self.chart_why)
