@@ -517,7 +517,7 @@ def test_every_claim_is_computed_from_the_data_and_bound_to_a_visible_element(ru
         "prefix": [f"first {T - 1} tokens", f"{T - 1} rows"],
         "slide": ["exactly the same numbers", f"rows 0 to {T - 2}"],
         "last_row": [f"row {T - 1} is new", f"rows 0 to {T - 2} never saw token {T - 1}"],
-        "every_prefix": [f"from 1 token to {T - 1}", fmt_measure(prefix_invariance_max_defect(fixed, li.X))],
+        "every_prefix": [f"1 to {T - 1} tokens", fmt_measure(prefix_invariance_max_defect(fixed, li.X))],
         "bitwise": ["all 64 bits", f"row {i}, column {j}"],
         "blas": [fmt_measure(prefix_invariance_max_defect(blas, li.X)), blas_marks_text(prefix_defects(blas, li.X)[: T - 1])],
         "blas_bits": [f"{ulp_distance(*prefix_entry_pair(blas, li.X, t, i, j))} unit in the last place",
