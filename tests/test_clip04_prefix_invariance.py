@@ -34,6 +34,8 @@ from scenes.clips.c04_widgets import FIELDS
 from scenes.figures import causal as fig
 from scenes.figures import designed_stills
 from scenes.kit import BG, FAILED, FG, HIGHLIGHT, VERIFIED, fmt_measure, fmt_value
+from manim import VGroup
+from scenes.kit import HEADING, LABEL, label
 from scenes.kit.scales import scale
 from scenes.kit.theme import CONTENT_BOTTOM, FAINT
 from scenes.stills.spec import HeatmapPanel as StillHeatmap
@@ -82,8 +84,11 @@ def test_data_is_what_mathcore_computes_from_the_config():
     assert d.Y_prefix.shape == (cfg.T - 1, cfg.d)
     np.testing.assert_array_equal(d.defects_fixed, prefix_defects(fixed, li.X))
     np.testing.assert_array_equal(d.defects_blas, prefix_defects(blas, li.X))
-    assert d.max_fixed == prefix_invariance_max_defect(fixed, li.X) == 0.0
-    assert d.max_blas == prefix_invariance_max_defect(blas, li.X)
+    # the clip shows the proper prefixes, t = 1 … T−1: mathcore's last entry (t = T, the full pass against
+    # itself) is 0 by construction, so the largest over every t is the largest over the proper ones
+    assert d.defects_fixed[-1] == d.defects_blas[-1] == 0.0
+    assert d.max_fixed == prefix_invariance_max_defect(fixed, li.X) == float(np.max(d.defects_fixed[:-1])) == 0.0
+    assert d.max_blas == prefix_invariance_max_defect(blas, li.X) == float(np.max(d.defects_blas[:-1]))
     assert 0.0 < d.max_blas < 1e-12  # the shipped config: BLAS differs, in the last bits only
     np.testing.assert_array_equal(d.Y_full[: cfg.T - 1], d.Y_prefix)  # bitwise: the clip's claim
     assert d.sum_terms == SUM_ORDER_EXAMPLE
@@ -200,8 +205,8 @@ def test_every_prefix_figure_is_written_in_its_kernels_column(run):
     li = lecture_inputs(T, d.X.shape[1], scene.cfg.seed)
     tb = scene.table
     for name, kernel, marks in (("fixed order", "fixed", scene.fixed_marks), ("BLAS matmul", "blas", scene.blas_marks)):
-        want = prefix_defects(attention_fn(li.Wq, li.Wk, li.Wv, causal=True, kernel=kernel), li.X)
-        assert marks is tb.marks[name] and len(marks) == T
+        want = prefix_defects(attention_fn(li.Wq, li.Wk, li.Wv, causal=True, kernel=kernel), li.X)[: T - 1]
+        assert marks is tb.marks[name] and len(marks) == T - 1
         for t, (v, mk, tc) in enumerate(zip(want, marks, tb.ts[1]), 1):
             assert mk.value == v and mk.exact == (v == 0.0)
             assert tc.typst_code.strip("$ ") == str(t) and abs(mk.get_y() - tc.get_y()) < 1e-6  # on its t's row
@@ -267,7 +272,7 @@ def test_the_tables_verdicts_are_the_measured_figures_in_the_verdict_style(run):
     right = max(c.get_right()[0] for c in (*scene.fixed_marks, *scene.blas_marks))
     for v in (scene.proof_fixed, scene.proof_blas):
         assert v.get_left()[0] > right
-    assert blas_marks_text(d.defects_blas) in _caption(scene, "blas").describe
+    assert blas_marks_text(d.defects_blas[:-1]) in _caption(scene, "blas").describe
 
 
 def test_blas_marks_text_says_what_the_column_reads():
@@ -386,8 +391,7 @@ def test_inference_is_a_picture_a_cached_step_beside_the_recompute(run):
     # the context (the weights, V, the recompute's earlier rows) dimmed once the two last rows are the subject
     # (review round 3): its cells' colours blend toward the background by the clip's level
     level = scene.CONTEXT_DIMMED
-    for hm, vals, name in ((scene.inf_V, d.V, "Y"), (scene.inf_Y, d.Y_full, "Y"), (scene.inf_y, d.y_cached, "Y"),
-                           (scene.inf_A, d.a_step, "A")):
+    for hm, vals, name in ((scene.inf_V, d.V, "Y"), (scene.inf_Y, d.Y_full, "Y"), (scene.inf_y, d.y_cached, "Y")):
         np.testing.assert_array_equal(hm.values, vals)
         assert hm.color_scale.same_as(sc[name])
         for i in range(vals.shape[0]):
@@ -513,14 +517,14 @@ def test_every_claim_is_computed_from_the_data_and_bound_to_a_visible_element(ru
         "prefix": [f"first {T - 1} tokens", f"{T - 1} rows"],
         "slide": ["exactly the same numbers", f"rows 0 to {T - 2}"],
         "last_row": [f"row {T - 1} is new", f"rows 0 to {T - 2} never saw token {T - 1}"],
-        "every_prefix": [f"from 1 token to {T}", fmt_measure(prefix_invariance_max_defect(fixed, li.X))],
+        "every_prefix": [f"1 to {T - 1} tokens", fmt_measure(prefix_invariance_max_defect(fixed, li.X))],
         "bitwise": ["all 64 bits", f"row {i}, column {j}"],
-        "blas": [fmt_measure(prefix_invariance_max_defect(blas, li.X)), blas_marks_text(prefix_defects(blas, li.X))],
+        "blas": [fmt_measure(prefix_invariance_max_defect(blas, li.X)), blas_marks_text(prefix_defects(blas, li.X)[: T - 1])],
         "blas_bits": [f"{ulp_distance(*prefix_entry_pair(blas, li.X, t, i, j))} unit in the last place",
                       f"{64 - differ} of 64 bits agree", f"the last {differ} are outlined"],
         "why": [repr(float_sum_orders()[0]), repr(float_sum_partials()[0]), repr(float_sum_partials()[1])],
         "inference": [fmt_measure(d.cache_blas), f"last row, y {T - 1} full", "bit for bit only in a fixed order"],
-        "close": [f"{T} brackets", f"from 1 to {T}", fmt_measure(d.max_fixed)],
+        "close": [f"{T - 1} brackets", f"from 1 to {T - 1}", fmt_measure(d.max_fixed)],
     }
     # the measured truths the sentences state
     assert np.array_equal(fixed(li.X)[: T - 1], fixed(li.X[: T - 1]))  # "exactly the same numbers"
@@ -584,12 +588,12 @@ def test_the_clip_ends_on_the_full_outputs_every_prefix_bracketed_and_the_exact_
     assert not [t for t in texts if "10^" in t or "0.6" in t or "dots" in t]  # the plot, the aside and the passes went
     ids = _visible_ids(rec)
     assert not any(id(m) in ids for m in (*scene.board_blas.strips, scene.trees.neq, scene.inf_A))
-    # the brackets: one per t = 1 … T, bracket t from row 0 to row t−1
+    # the brackets: one per proper prefix t = 1 … T−1, bracket t from row 0 to row t−1
     hm = scene.close_map
     np.testing.assert_array_equal(hm.values, d.Y_full)
     brackets = scene.prefix_brackets
-    assert len(brackets) == T + 1  # T brackets and "t ="
-    for t in range(1, T + 1):
+    assert len(brackets) == T  # T − 1 brackets and "t ="
+    for t in range(1, T):
         br, num = brackets[t - 1]
         assert num.typst_code.strip("$ ") == str(t)
         assert abs(br.get_bottom()[1] - hm.cell(t - 1, 0).get_bottom()[1]) < 0.1
@@ -684,3 +688,50 @@ def test_the_last_row_beat_qualifies_cannot_change(run):
     before BLAS shows them change by an ulp.  The sentence now says where it holds: in exact arithmetic."""
     line = run[0].caption("last_row")
     assert "cannot change" in line and "in exact arithmetic" in line
+
+
+def test_review_round10_only_proper_prefixes_are_counted_on_a_table_that_fills_the_frame(run):
+    """Review round 10 (04): the table and the close counted t = T, the full pass compared with itself (a 0 that
+    proves nothing), and the narration said "from 1 token to 6"; the table was small type over half an empty
+    frame.  Now every prefix shown, counted and said is a proper one, t = 1 … T−1 (the table's rows, the close's
+    brackets, the sentences), and the table's type is larger than the verdicts' heading.  Main fails: its table
+    and brackets run to t = T, in heading-size type."""
+    from scenes.kit import HEADING
+
+    scene, res = run
+    T = scene.data.X.shape[0]
+    proper = [str(t) for t in range(1, T)]
+    tb = scene.table
+    assert [c.typst_code.strip("$ ") for c in tb.ts[1]] == proper  # the table's rows
+    assert [br[1].typst_code.strip("$ ") for br in scene.prefix_brackets[:-1]] == proper  # the close's brackets
+    for key in ("every_prefix", "close"):
+        c = _caption(scene, key)
+        said = c.text + " " + c.describe
+        assert f"to {T - 1}" in said and f"to {T}" not in said, key
+    visible = _visible_ids(_rec(res, "every_prefix"))
+    assert all(id(c) in visible for c in tb.ts[1])
+    assert tb.size > HEADING  # the table is its beats' subject: its figures outsize the verdicts beside them
+    content = scene.layout.content
+    rows = VGroup(*tb.ts[1])
+    assert rows.height >= 0.5 * content.height  # its rows span at least half the content's height
+
+
+def test_review_round10_the_weights_are_printed_uncoloured_and_each_kernel_is_named_over_both_strips(run):
+    """Review round 10 (04): the inference beat painted the weights in a third colour map (viridis) with no colour
+    bar beside the outputs' diverging one; beat 08 named "BLAS matmul" level with the second strip only, where
+    beat 06 names "fixed order" over both.  Now the weights are figures in outlined, unfilled cells (one colour map
+    on screen, the outputs'), and both kernels' names stand in one place, level with the first header, at one
+    size.  Main fails: the weights' cells are filled, and the BLAS name is level with the second header."""
+    scene, _ = run
+    d = scene.data
+    np.testing.assert_array_equal(scene.inf_A.values, d.a_step)
+    for n in range(d.a_step.shape[0]):
+        assert scene.inf_A.cell(n, 0).get_fill_opacity() == 0.0  # no colour: the figures are the weights
+    assert [t.text for t in scene.inf_A.labels] == [fmt_value(v, 2) for v in d.a_step[:, 0]]
+    tags = [b.kernel_tag for b in (scene.board_fixed, scene.board_blas)]
+    for b, tag in zip((scene.board_fixed, scene.board_blas), tags):
+        assert abs(tag.get_y() - b.heads[0].get_y()) < 1e-6  # over both strips, beside the first header
+        assert tag.get_left()[0] > b.heads[0].get_right()[0]
+    assert tags[0].height == pytest.approx(label("fixed order", size=HEADING).height, rel=0.05) or \
+        tags[0].height == pytest.approx(label("fixed order", size=LABEL).height, rel=0.05)
+    assert abs(tags[0].get_right()[0] - tags[1].get_right()[0]) < 1e-6

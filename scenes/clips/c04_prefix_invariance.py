@@ -145,8 +145,10 @@ class PrefixInvarianceData:
     X: np.ndarray  # (T, d)
     Y_full: np.ndarray  # (T, d) causal attention on X
     Y_prefix: np.ndarray  # (T-1, d) causal attention on the first T-1 tokens
+    # mathcore's figures for t = 1 … T; the clip shows and counts the proper prefixes only, t = 1 … T−1
+    # (``proper_prefixes``): t = T compares the full pass with itself, always 0, no evidence
     defects_fixed: np.ndarray  # (T,) entry t-1: max over m < t of |y_m^(t) − y_m|, fixed-order kernel
-    max_fixed: float
+    max_fixed: float  # the largest (the same over t < T: the entry at t = T is 0 by construction)
     defects_blas: np.ndarray  # (T,) the same with kernel="blas" (plain matmul)
     max_blas: float
     sum_terms: tuple[float, float, float]
@@ -283,7 +285,7 @@ class PrefixInvariance(ClipScene):
         T = d.X.shape[0]
         t, i, j = d.entry
         differ = int((d.blas_bits[0] != d.blas_bits[1]).sum())
-        out = {"T": T, "T1": T - 1, "last": T - 1, "last_prev": T - 2, "t": t, "i": i, "j": j, "d": d.X.shape[1],
+        out = {"T": T, "T1": T - 1, "t_last": T - 1, "last": T - 1, "last_prev": T - 2, "t": t, "i": i, "j": j, "d": d.X.shape[1],
                "max_fixed": fmt_measure(d.max_fixed), "max_blas": fmt_measure(d.max_blas),
                "bits_differ": differ, "bits_same": 64 - differ, "ulps": d.blas_ulps,
                "cache_fixed": fmt_measure(d.cache_fixed), "cache_blas": fmt_measure(d.cache_blas)}
@@ -304,7 +306,7 @@ class PrefixInvariance(ClipScene):
         bound("max_fixed", fmt_measure(d.max_fixed), "proof_fixed")
         if hasattr(self, "fixed_marks"):  # each mark was faded in on its own
             out["every_t"] = claim("every prefix length", *self.fixed_marks)
-            out["blas_bars"] = claim(blas_marks_text(d.defects_blas), *self.blas_marks)
+            out["blas_bars"] = claim(blas_marks_text(proper_prefixes(d.defects_blas)), *self.blas_marks)
         bound("bits", "64 bits", "board_fixed")
         if hasattr(self, "board_fixed"):  # the header that names the prefix pass
             out["prefix_pass"] = claim("the pass over x 0 alone" if t == 1 else f"the pass over the first {t} tokens",
@@ -320,7 +322,7 @@ class PrefixInvariance(ClipScene):
         bound("cache_fixed", fmt_measure(d.cache_fixed), "inf_fixed")
         bound("cache_blas", fmt_measure(d.cache_blas), "inf_blas")
         bound("close_fixed", fmt_measure(d.max_fixed), "proof_close")
-        bound("brackets", f"{T} brackets", "prefix_brackets")
+        bound("brackets", f"{T - 1} brackets", "prefix_brackets")
         return out
 
     # ------------------------------------------------------------------ layout
@@ -424,6 +426,7 @@ class PrefixInvariance(ClipScene):
         self.proof_blas = proof_line(f"max_{T_}", blas.value, size=HEADING, passed=blas.value == 0.0)
         title = math(f"max_(m < {T_}) lr(|{prefix_row('m')} - y_m|)", size=HEADING)
         mine = "your attention" if d.differs else "fixed order"  # a student's kernel is theirs, not the fixed order
+        # (a student's plot keeps t = T, over which the pass line's label stands; the lecture's table drops it)
         self.defects = DefectPlot([(mine, d.defects_fixed, FG, self.proof_fixed),
                                    ("BLAS matmul", d.defects_blas, HIGHLIGHT, self.proof_blas)],
                                   Region(C.left, C.right, C.bottom + GAP.tight, C.top), title,
@@ -444,8 +447,8 @@ class PrefixInvariance(ClipScene):
             self.proof_fixed = bar_verdict("fixed order, bit for bit:", fixed.value, passed=fixed.passed, relation=f"max_{T_} =")
             self.proof_blas = bar_verdict("BLAS, " + ("bit for bit:" if passed_b else "not bit for bit:"), blas.value,
                                           passed=passed_b, relation=f"max_{T_} =")
-            self.table = DefectTable([("fixed order", d.defects_fixed, self.proof_fixed),
-                                      ("BLAS matmul", d.defects_blas, self.proof_blas)], C,
+            self.table = DefectTable([("fixed order", proper_prefixes(d.defects_fixed), self.proof_fixed),
+                                      ("BLAS matmul", proper_prefixes(d.defects_blas), self.proof_blas)], C,
                                      math(f"max_(m < {T_}) lr(|{prefix_row('m')} - y_m|)", size=HEADING))
             self.fixed_marks, self.blas_marks = self.table.marks["fixed order"], self.table.marks["BLAS matmul"]
             self.key_fixed, self.key_blas = self.table.tags["fixed order"], self.table.tags["BLAS matmul"]
@@ -467,9 +470,27 @@ class PrefixInvariance(ClipScene):
         # which kernel computed the strips: named over them, right of the first header it clears
         # (at the heading size, else the label size; where no header leaves room, beside the verdict: the sweep,
         # long headers that name the prefix's length ran into it)
-        for b, name in ((self.board_fixed, mine), (self.board_blas, "BLAS matmul")):
+        # both kernels' names in one place, over both strips beside the first header, at one size, wherever the
+        # two boards' first headers leave room (review round 10: BLAS's name sat level with the second strip only)
+        options = ((HEADING, GAP.section), (LABEL, GAP.section), (HEADING, GAP.normal), (LABEL, GAP.normal))
+        boards = ((self.board_fixed, mine), (self.board_blas, "BLAS matmul"))
+
+        def clears_first(b, name, size, gap):
+            tag = label(name, size=size)
+            return C.right - GAP.tight - tag.width > b.heads[0].get_right()[0] + gap
+
+        common = next(((size, gap) for size, gap in options if all(clears_first(b, n, size, gap) for b, n in boards)),
+                      None)
+        for b, name in boards:
+            if common is not None:
+                tag = label(name, size=common[0])
+                tag.move_to([C.right - GAP.tight - tag.width / 2, b.heads[0].get_y(), 0])
+                tag.placed = True
+                b.kernel_tag = tag
+                b.add(tag)
+                continue
             placed = False
-            for size, gap in ((HEADING, GAP.section), (LABEL, GAP.section), (HEADING, GAP.normal), (LABEL, GAP.normal)):
+            for size, gap in options:
                 tag = label(name, size=size)
                 for h in b.heads:
                     tag.move_to([C.right - GAP.tight - tag.width / 2, h.get_y(), 0])
@@ -548,6 +569,11 @@ class PrefixInvariance(ClipScene):
         fixed_w = w_w + GAP.small + sym_w + GAP.section + full_w + bar_w + GAP.normal
         c = min((top.height - heads_h - names_h) / T, (top.width - fixed_w) / (3 * dm), 0.85)
         self.inf_A = shows(value_map(d.a_step, sc["A"], w_w, c, size=LABEL), "a_step")
+        # the weights as printed figures in outlined cells, no colour (review round 10: a third colour map, the
+        # weights', with no bar beside the outputs' diverging one): the one colour map here is the outputs'
+        for n in range(T):
+            self.inf_A.cell(n, 0).set_fill(opacity=0.0).set_stroke(DIM, width=2, opacity=1.0)
+        self.inf_A.labels.set_color(FG)
         self.inf_V = shows(Heatmap(d.V, sc["V"], c), "V")
         self.inf_y = shows(Heatmap(d.y_cached, sc["Y_full"], c), "y_cached")
         self.inf_Y = shows(Heatmap(d.Y_full, sc["Y_full"], c), "Y_full")
@@ -761,7 +787,7 @@ class PrefixInvariance(ClipScene):
         ch = min(self.MAX_CELL_H, (C.height - self.proof_close.height - GAP.wide - num_h) / T)
         lab_w = math(f"y_{T - 1}", size=HEADING).width + GAP.small
         bar_w = ColorBar(self.scale).width + GAP.wide
-        brackets_w = T * 0.34 + GAP.normal
+        brackets_w = (T - 1) * 0.42 + GAP.normal
         cw = min(self.MAX_CELL_W, (C.width * 0.9 - lab_w - bar_w - brackets_w) / dm)
         self.close_map = shows(value_map(d.Y_full, self.scale, cw, ch, size=HEADING), "Y_full")
         self.close_labels = row_names(self.close_map, "y", size=HEADING)
@@ -781,7 +807,7 @@ class PrefixInvariance(ClipScene):
                   why=shape_why(T, dm, "the output grid"))
 
     def takeaway(self):
-        """The full outputs with every prefix bracketed (t = 1 … T: the rows each prefix's pass gives), and the
+        """The full outputs with every proper prefix bracketed (t = 1 … T−1: the rows each prefix's pass gives), and the
         measured exact zero over every prefix."""
         return VGroup(*self.closing_parts())
 
@@ -794,6 +820,12 @@ class PrefixInvariance(ClipScene):
         # a gap under the header rule: the brackets' t labels stood against it (review round 3)
         room = C.take_top(GAP.small, gap=0.0)[1]
         return restage(self, self.closing_parts(), picture, room, fill=1.0, most=1.0)
+
+
+def proper_prefixes(defects) -> np.ndarray:
+    """``prefix_defects``' figures for the proper prefixes only, t = 1 … T−1: its last entry, t = T, compares the
+    full pass with itself (always 0, no evidence), so the clip neither shows nor counts it."""
+    return np.asarray(defects, float)[:-1]
 
 
 def reason(gap: float, tol: float) -> str:
@@ -811,17 +843,17 @@ def rows_text(rows) -> str:
 
 
 def prefix_brackets(hm: Heatmap) -> VGroup:
-    """Right of ``hm``, one bracket per prefix length ``t = 1 … T``, each from the top of the first row down
-    to the bottom of row ``t − 1`` (the rows the pass over the first ``t`` tokens gives), its ``t`` over its
-    head and ``t =`` before them: every prefix, on the data."""
+    """Right of ``hm``, one bracket per proper prefix length ``t = 1 … T−1``, each from the top of the first row
+    down to the bottom of row ``t − 1`` (the rows the pass over the first ``t`` tokens gives), its ``t`` over its
+    head and ``t =`` before them: every prefix, on the data (t = T would be the full pass itself)."""
     from manim import Line
 
     T = hm.values.shape[0]
     x0 = hm.get_right()[0] + GAP.normal
-    step = max(math("6", size=SMALL).width + GAP.tight, 0.34)
+    step = max(math("6", size=SMALL).width + GAP.tight, 0.42)
     top = hm.cell(0, 0).get_top()[1] - 0.05
     out = VGroup()
-    for t in range(1, T + 1):
+    for t in range(1, T):
         x = x0 + (t - 1) * step
         bottom = hm.cell(t - 1, 0).get_bottom()[1] + 0.05
         # bold, in the highlight: the brackets are the close's point, every prefix a run of the full rows (review

@@ -375,42 +375,24 @@ class DefectTable(VGroup):
     cells and the verdict; ``ts`` the ``t`` column (its head first); ``rules`` the lines under the heads.  A
     positive figure is drawn in ``HIGHLIGHT`` (where to look), an exact zero in ``FG``."""
 
+    SIZES = (46, 42, 38, HEADING)  # the figures as large as the region allows: the table is its beats' subject
+    MAX_STEP = 1.15  # the rows' pitch, at most
+
     def __init__(self, series: Sequence[tuple], region: Region, title: Mobject, **kw):
         super().__init__(**kw)
         T = len(series[0][1])
         self.title = title
         title_strip, rest = region.take_top(title.height, gap=GAP.wide)
         title_strip.place(title)
-        size = HEADING
+        for size in self.SIZES:  # the largest type whose table fits the region (the verdicts keep theirs)
+            fits, parts = self._measure(series, rest, size, T)
+            if fits:
+                break
+        else:
+            raise LayoutError(f"the table of differences does not fit region {region.name!r}")
+        self.size = size
         self.names, self.marks, self.tags, self.columns = {}, {}, {}, {}
-        heads = [label(name, size=size) for name, _, _ in series]
-        cols = []
-        for (name, values, verdict), head in zip(series, heads):
-            cells = VGroup()
-            for v in values:
-                v = float(v)
-                if v == 0.0:
-                    c = math("0", size=size)
-                else:
-                    c = role(numbers_figure(v, size), "highlight")
-                c.value, c.exact = v, v == 0.0
-                cells.add(c)
-            cols.append((name, head, cells, verdict))
-        t_head = math("t", size=size, color=DIM)
-        t_cells = VGroup(*[math(str(t), size=size, color=DIM) for t in range(1, T + 1)])
-        verdict_w = max(v.width for *_, v in cols)
-        head_h = max(h.height for h in heads)
-        room = rest.height - head_h - GAP.normal
-        step = min(0.78, room / T)
-        if step < math("0", size=size).height * 1.15:
-            raise LayoutError(f"{T} rows of figures do not fit region {region.name!r}")
-        widths = [max(head.width, max(c.width for c in cells)) for _, head, cells, _ in cols]
-        t_w = max(t_head.width, max(c.width for c in t_cells))
-        gap = GAP.wide
-        total = t_w + sum(widths) + gap * (len(cols) + 1) + verdict_w
-        if total > rest.width:
-            raise LayoutError(f"the table of differences is {total:.2f} wide, region {region.name!r} "
-                              f"{rest.width:.2f}")
+        cols, t_head, t_cells, heads, step, widths, t_w, gap, total, verdict_w, head_h = parts
         x = rest.center[0] - total / 2
         y_head = rest.top - head_h / 2
         y_row = [y_head - head_h / 2 - GAP.normal - step * (k + 0.5) for k in range(T)]
@@ -439,6 +421,36 @@ class DefectTable(VGroup):
             self.columns[name] = VGroup(head, rule, cells, verdict)
             x += w + gap
         self.add(title, self.ts, *self.columns.values())
+
+    @staticmethod
+    def _measure(series, rest: Region, size: float, T: int):
+        """The table's parts at type ``size`` and whether they fit ``rest`` (its width, and rows of at least 1.15
+        figure heights)."""
+        heads = [label(name, size=size) for name, _, _ in series]
+        cols = []
+        for (name, values, verdict), head in zip(series, heads):
+            cells = VGroup()
+            for v in values:
+                v = float(v)
+                if v == 0.0:
+                    c = math("0", size=size)
+                else:
+                    c = role(numbers_figure(v, size), "highlight")
+                c.value, c.exact = v, v == 0.0
+                cells.add(c)
+            cols.append((name, head, cells, verdict))
+        t_head = math("t", size=size, color=DIM)
+        t_cells = VGroup(*[math(str(t), size=size, color=DIM) for t in range(1, T + 1)])
+        verdict_w = max(v.width for *_, v in cols)
+        head_h = max(h.height for h in heads)
+        room = rest.height - head_h - GAP.normal
+        step = min(DefectTable.MAX_STEP, room / T)
+        widths = [max(head.width, max(c.width for c in cells)) for _, head, cells, _ in cols]
+        t_w = max(t_head.width, max(c.width for c in t_cells))
+        gap = GAP.wide
+        total = t_w + sum(widths) + gap * (len(cols) + 1) + verdict_w
+        fits = step >= math("0", size=size).height * 1.15 and total <= rest.width
+        return fits, (cols, t_head, t_cells, heads, step, widths, t_w, gap, total, verdict_w, head_h)
 
 
 def numbers_figure(v: float, size: float) -> Mobject:
