@@ -584,8 +584,7 @@ def test_the_tie_says_exactly_what_it_counts(final):
     at2 = int((LLAMA3.train_length * 2 * np.pi / wl2_ < 2 * np.pi).sum())
     assert at2 == d.slow_pairs3_at2 == 14 and at2 < d.slow_pairs < n
     assert (f"At L = {count(LLAMA3.train_length).text}, LLaMA-3's larger base leaves {n} of {d.n_pairs} pairs "
-            f"without a full turn, LLaMA-2's just {at2}: on each, the angle only rises through training, never "
-            "wrapping.") == tie
+            f"without a full turn, LLaMA-2's {at2}: their angles never wrap in training.") == tie
     # drawn: a dot where LLaMA-2's line crosses LLaMA-3's L line (λᵢ = L between pairs 49 and 50), its count
     # under it in LLaMA-2's colour, right of where the line runs
     assert wl2_[49] < LLAMA3.train_length < wl2_[50] and 49 < d.cross2 < 50
@@ -896,7 +895,7 @@ def test_round8_the_tie_says_why_a_larger_base_is_the_goal(final):
     assert counts[1] == pairs_without_a_turn(LLAMA3.head_dim, L, LLAMA3.rope_base)
     tie = next(c for c in scene.captions if c.key == "tie")
     # round 10: the reason is said, not written over the plot (a seventh annotation there)
-    assert "the angle only rises through training, never wrapping" in tie.text and "without a full turn" in tie.text
+    assert "their angles never wrap in training" in tie.text and "without a full turn" in tie.text
     assert "larger base leaves" in tie.text and not hasattr(scene, "why_text")
 
 

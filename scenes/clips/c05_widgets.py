@@ -179,7 +179,9 @@ class DecodeBoard(VGroup):
         chip_w = max(n.width for n in chip_names) + 2 * GAP.small
         tag_w = max(*(t.width for t in self.tag_words), chip_w, label("tokens", size=LABEL).width) + GAP.small
         gap = GAP.normal
-        bar_w = ColorBar(out_scale, height=1.0, width=self.SCALE_BAR_W).width  # the one bar of V and the outputs, right of the outputs
+        # the two bars right of the outputs (q and k's over v and y's), as wide as the wider with its ticks (the
+        # sweep: the inputs' "−2.5" is wider than the outputs' "−2", and it ran off the frame)
+        bar_w = max(ColorBar(sc, height=1.0, width=self.SCALE_BAR_W).width for sc in (in_scale, out_scale))
         fixed = 3 * lab_w + num_w + GAP.tight + tag_w + 4 * gap + GAP.small + bar_w  # all but the bars and the cells
         # the weights' cells give up to BAR_LEN - MIN_BAR_LEN before the data cells go under their comfortable width
         short = 3 * dm * self.COMFORT_CELL_W - (rest.width - fixed - self.BAR_LEN)
