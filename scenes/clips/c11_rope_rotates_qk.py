@@ -373,7 +373,7 @@ class RoPERotatesQK(ClipScene):
             "close_where": claim("beside it" if getattr(self, "close_beside", True) else "over it",
                                  getattr(self, "close_words", self.rot.map)),
             "close_moved": claim(f"s = {d.s}", getattr(self, "close_moved", self.rot.measure)),
-            "close_plain": claim(f"V left alone, {relation_text(shift_text(d.s), rounded(numbers.measure(d.defect_plain)))}",
+            "close_plain": claim(f"V left alone, {values['defect_plain_rel']}",
                                  getattr(self, "close_plain", self.plain.measure)),
         })
         return values

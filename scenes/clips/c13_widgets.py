@@ -268,6 +268,17 @@ class CliffChart(VGroup):
         return out
 
 
+def titled_lanes(band: Region, titles: Sequence[str], bar_height: float) -> tuple[VGroup, list[float]]:
+    """The lanes' titles down ``band``'s left edge, one per equal share of its height, and the y of each lane's
+    bar (``bar_height`` tall) just under its title: ``(titles, ys)``."""
+    out = VGroup(*[label(t, size=SMALL, color=FG) for t in titles])
+    step = band.height / len(titles)
+    ys = []
+    for k, title in enumerate(out):
+        title.move_to([band.left, band.top - k * step, 0], aligned_edge=UP + LEFT)
+        ys.append(title.get_bottom()[1] - GAP.small - bar_height / 2)
+    return out, ys
+
 class SchemeLanes(VGroup):
     """Two lanes over the chart's position axis in ``band``: the learned table (seen in training to
     ``L``, never trained to ``n_max``, then a wall: no rows at all) and the sinusoidal encoding
@@ -276,12 +287,7 @@ class SchemeLanes(VGroup):
     def __init__(self, band: Region, x_of: Callable[[float], float], L: int, n_max: int, x_max: int,
                  titles: Sequence[str], bar_height: float, no_row: str, no_row_math: str = ""):
         super().__init__()
-        self.titles = VGroup(*[label(t, size=SMALL, color=FG) for t in titles])
-        step = band.height / len(titles)
-        ys = []
-        for k, title in enumerate(self.titles):
-            title.move_to([band.left, band.top - k * step, 0], aligned_edge=UP + LEFT)
-            ys.append(title.get_bottom()[1] - GAP.small - bar_height / 2)
+        self.titles, ys = titled_lanes(band, titles, bar_height)
         self.lane_y = ys
         x0, xL, xn, xe = x_of(1), x_of(L), x_of(n_max), x_of(x_max)
         self.trained = role(VGroup(*[bar(x0, xL, y, bar_height, SEEN, 1.0) for y in ys]), "seen")
@@ -617,12 +623,7 @@ class CloseLanes(VGroup):
 
         super().__init__()
         x_of = lambda m: float(plot.to_point(m, 0.0)[0])  # noqa: E731
-        self.titles = VGroup(*[label(t, size=SMALL, color=FG) for t in self.TITLES])
-        step = band.height / len(self.TITLES)
-        ys = []
-        for k, title in enumerate(self.titles):
-            title.move_to([band.left, band.top - k * step, 0], aligned_edge=UP + LEFT)
-            ys.append(title.get_bottom()[1] - GAP.small - bar_height / 2)
+        self.titles, ys = titled_lanes(band, self.TITLES, bar_height)
         self.lane_y = ys
         x0, xL, xn, xe = x_of(1), x_of(L), x_of(n_max), x_of(x_max)
         h = bar_height
